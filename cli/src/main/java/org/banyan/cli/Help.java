@@ -1,0 +1,50 @@
+package org.banyan.cli;
+
+/** Help texts. */
+final class Help {
+    private Help() {}
+
+    static final String MAIN = """
+            Usage: banyan COMMAND [OPTIONS]
+
+            Commands:
+              run       launch a parallel program (mpirun/mpiexec conventions)
+
+            Options:
+              --version  print the version
+              --help     print this help; 'banyan run --help' for the options of run
+            """;
+
+    static final String RUN = """
+            Usage: banyan run [OPTIONS] PROGRAM [ARGS...] [: [-n N] PROGRAM [ARGS...]]...
+
+            Launch N copies of PROGRAM. Unmodified MPICH-family programs wire up through PMI-1.
+            Separate the contexts of an MPMD job with ':'. -n belongs to its context; all other
+            options apply to the whole job.
+
+            Placement:
+              -n, -np N               number of ranks (default: one per slot)
+              -H, --host LIST         hosts as NAME[:SLOTS],...; a name without :SLOTS adds one slot
+              --hostfile, -f FILE     hostfile: 'NAME slots=N' (Open MPI) or 'NAME:N' (Hydra) lines
+              --map-by slot|node      fill each host's slots first (slot, default) or round robin (node)
+              --oversubscribe         allow more ranks than slots (default slots: this machine's cores)
+
+            Environment and I/O:
+              -x VAR[=VALUE]          export VAR (with its current value, or VALUE) to every rank
+              --wdir DIR              working directory of the ranks
+              --stdin RANK|none       which rank reads banyan's stdin (default 0)
+              --tag-output            prefix each line with [JOBID,RANK]<stdout>: or <stderr>:
+              --timestamp-output      prefix each line with the time it arrived
+              --output-filename DIR   write DIR/1/rank.N/stdout and stderr instead of the terminal
+
+            Control:
+              --timeout SECONDS       end the job after SECONDS (exit status 124)
+              --launcher inproc|local run the daemon in banyan's JVM (inproc, default) or as a
+                                      separate process on this machine (local)
+
+            Exit status: 0 if every rank exits 0; otherwise that of the first rank to fail
+            (128+N for signal N), or the code given to MPI_Abort; 124 on --timeout;
+            2 for bad input (nothing is launched). Ctrl-C is forwarded to the ranks; a second
+            Ctrl-C kills them.
+            """;
+}

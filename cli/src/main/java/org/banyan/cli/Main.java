@@ -1,0 +1,91 @@
+package org.banyan.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Properties;
+import org.banyan.core.job.RankMap;
+import org.banyan.runtime.head.DaemonStarter;
+import org.banyan.runtime.head.HeadDriver;
+import org.banyan.runtime.head.InProcessDaemon;
+import org.banyan.runtime.head.LocalProcessDaemons;
+import org.banyan.runtime.os.FastExit;
+
+/** The {@code banyan} command. */
+public final class Main {
+    private Main() {}
+
+    public static void main(String[] argv) {
+        FastExit.exit(run(Arrays.asList(argv)));
+    }
+
+    static int run(List<String> args) {
+        if (args.isEmpty() || args.getFirst().equals("--help") || args.getFirst().equals("-h")
+                || args.getFirst().equals("help")) {
+            System.out.print(Help.MAIN);
+            return args.isEmpty() ? 2 : 0;
+        }
+        if (args.getFirst().equals("--version") || args.getFirst().equals("-V")) {
+            System.out.println("banyan " + version());
+            return 0;
+        }
+        if (!args.getFirst().equals("run")) {
+            System.err.println("banyan: unknown command '" + args.getFirst() + "' (commands: run; see banyan --help)");
+            return 2;
+        }
+        List<String> rest = args.subList(1, args.size());
+        if (rest.contains("--help") || rest.contains("-h")) {
+            if (rest.isEmpty() || isHelpBeforeProgram(rest)) {
+                System.out.print(Help.RUN);
+                return 0;
+            }
+        }
+        if (!rest.isEmpty() && (rest.getFirst().equals("--version") || rest.getFirst().equals("-V"))) {
+            System.out.println("banyan " + version());
+            return 0;
+        }
+        RunRequest request;
+        try {
+            request = new RunArguments(System.getenv(), Path.of("").toAbsolutePath()).parse(rest);
+        } catch (UsageException e) {
+            System.err.println("banyan run: " + e.getMessage());
+            return 2;
+        }
+        FastExit.prepare();
+        try {
+            DaemonStarter daemons = request.launcher() == RunRequest.Launcher.INPROC
+                    ? new InProcessDaemon() : new LocalProcessDaemons();
+            return new HeadDriver(request.job(), RankMap.of(request.job()), request.settings(), request.output(),
+                    daemons).run();
+        } catch (Exception e) {
+            System.err.println("banyan run: internal error: " + e);
+            return 1;
+        }
+    }
+
+    private static boolean isHelpBeforeProgram(List<String> rest) {
+        for (String a : rest) {
+            if (a.equals("--help") || a.equals("-h")) {
+                return true;
+            }
+            if (!a.startsWith("-")) {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    static String version() {
+        try (InputStream in = Main.class.getResourceAsStream("/banyan-version.properties")) {
+            Properties p = new Properties();
+            if (in != null) {
+                p.load(in);
+            }
+            return p.getProperty("version", "unknown");
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+}

@@ -1,0 +1,285 @@
+package org.banyan.cli;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.banyan.core.head.HeadSettings;
+import org.banyan.core.job.AppContext;
+import org.banyan.core.job.JobDescription;
+import org.banyan.core.job.MappingPolicy;
+import org.banyan.core.job.Node;
+import org.banyan.core.job.RankMap;
+import org.banyan.runtime.head.OutputOptions;
+
+/**
+ * Parses and validates the arguments of {@code banyan run} with mpirun's option names.
+ * Everything that can be checked before launch is checked here; a problem is one
+ * {@link UsageException} naming it.
+ *
+ * <p>Contexts of an MPMD line are separated by a lone {@code :}. {@code -n} belongs to its
+ * context; every other option applies to the whole job wherever it appears.
+ */
+public final class RunArguments {
+    static final int DEFAULT_GRACE_MILLIS = 2000;
+    static final long DAEMON_START_MILLIS = 30_000;
+
+    private final Map<String, String> environment;
+    private final Path cwd;
+
+    private final List<HostEntry> hosts = new ArrayList<>();
+    private MappingPolicy mapping = MappingPolicy.SLOT;
+    private boolean oversubscribe;
+    private final Map<String, String> exports = new LinkedHashMap<>();
+    private String wdir;
+    private boolean tag;
+    private boolean timestamp;
+    private Path outputDir;
+    private long timeoutMillis;
+    private int stdinRank = 0;
+    private RunRequest.Launcher launcher;
+
+    private record Context(int count, String program, List<String> args) {}
+
+    RunArguments(Map<String, String> environment, Path cwd) {
+        this.environment = environment;
+        this.cwd = cwd;
+    }
+
+    /** Parses {@code args} (what follows {@code run}). */
+    public RunRequest parse(List<String> args) throws UsageException {
+        List<Context> contexts = new ArrayList<>();
+        int i = 0;
+        while (true) {
+            int count = 0;
+            String program = null;
+            List<String> progArgs = new ArrayList<>();
+            for (; i < args.size(); i++) {
+                String a = args.get(i);
+                if (program != null) {
+                    if (a.equals(":")) {
+                        break;
+                    }
+                    progArgs.add(a);
+                    continue;
+                }
+                if (a.equals(":")) {
+                    throw new UsageException("':' must follow a program (MPMD syntax: -n 1 ./a : -n 3 ./b)");
+                }
+                if (!a.startsWith("-") || a.equals("-")) {
+                    program = a;
+                    continue;
+                }
+                String name = a;
+                String inline = null;
+                int eq = a.indexOf('=');
+                if (a.startsWith("--") && eq > 0) {
+                    name = a.substring(0, eq);
+                    inline = a.substring(eq + 1);
+                }
+                switch (name) {
+                    case "-n", "-np", "--np", "--n", "-c" -> count = HostListParser.positive(value(args, i, inline, name),
+                            name);
+                    case "-H", "--host", "-host" -> hosts.addAll(HostListParser.parseHostOption(value(args, i, inline, name)));
+                    case "--hostfile", "-hostfile", "--machinefile", "-machinefile", "-f" -> hosts.addAll(
+                            HostListParser.parseHostfile(cwd.resolve(value(args, i, inline, name))));
+                    case "--map-by", "-map-by" -> {
+                        String v = value(args, i, inline, name);
+                        mapping = MappingPolicy.parse(v);
+                        if (mapping == null) {
+                            throw new UsageException("--map-by '" + v + "' is not a mapping policy (valid: slot, node)");
+                        }
+                    }
+                    case "--oversubscribe", "-oversubscribe" -> oversubscribe = true;
+                    case "-x" -> export(value(args, i, inline, name));
+                    case "--wdir", "-wdir", "--cwd" -> wdir = value(args, i, inline, name);
+                    case "--tag-output", "-tag-output" -> tag = true;
+                    case "--timestamp-output", "-timestamp-output" -> timestamp = true;
+                    case "--output-filename", "-output-filename" -> outputDir = cwd.resolve(value(args, i, inline, name));
+                    case "--timeout", "-timeout" -> timeoutMillis = seconds(value(args, i, inline, name));
+                    case "--stdin", "-stdin" -> stdinRank = stdin(value(args, i, inline, name));
+                    case "--launcher", "-launcher" -> {
+                        String v = value(args, i, inline, name);
+                        launcher = switch (v) {
+                            case "inproc" -> RunRequest.Launcher.INPROC;
+                            case "local" -> RunRequest.Launcher.LOCAL;
+                            default -> throw new UsageException("--launcher '" + v + "' is not available (valid: inproc, local)");
+                        };
+                    }
+                    default -> throw new UsageException("unknown option '" + a + "' (see banyan run --help)");
+                }
+                if (inline == null && takesValue(name)) {
+                    i++;
+                }
+            }
+            if (program == null) {
+                throw new UsageException(contexts.isEmpty() ? "no program given (usage: banyan run [options] PROGRAM [ARGS...])"
+                        : "no program after ':' (MPMD syntax: -n 1 ./a : -n 3 ./b)");
+            }
+            contexts.add(new Context(count, program, progArgs));
+            if (i >= args.size()) {
+                break;
+            }
+            i++; // past ':'
+        }
+        return build(contexts);
+    }
+
+    private static boolean takesValue(String option) {
+        return switch (option) {
+            case "--oversubscribe", "-oversubscribe", "--tag-output", "-tag-output", "--timestamp-output",
+                 "-timestamp-output" -> false;
+            default -> true;
+        };
+    }
+
+    private static String value(List<String> args, int i, String inline, String name) throws UsageException {
+        if (inline != null) {
+            return inline;
+        }
+        if (i + 1 >= args.size()) {
+            throw new UsageException("option " + name + " needs a value");
+        }
+        return args.get(i + 1);
+    }
+
+    private void export(String spec) throws UsageException {
+        int eq = spec.indexOf('=');
+        String name = eq < 0 ? spec : spec.substring(0, eq);
+        if (name.isEmpty() || !name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+            throw new UsageException("-x '" + spec + "': '" + name + "' is not a valid environment variable name");
+        }
+        if (eq >= 0) {
+            exports.put(name, spec.substring(eq + 1));
+        } else {
+            String v = environment.get(name);
+            if (v == null) {
+                throw new UsageException("-x " + name + ": " + name + " is not set in the environment (use -x " + name + "=VALUE)");
+            }
+            exports.put(name, v);
+        }
+    }
+
+    private static long seconds(String text) throws UsageException {
+        try {
+            double s = Double.parseDouble(text);
+            if (s > 0 && s < 1e9) {
+                return Math.max(1, Math.round(s * 1000));
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new UsageException("--timeout must be a positive number of seconds, got '" + text + "'");
+    }
+
+    private static int stdin(String text) throws UsageException {
+        if (text.equals("none")) {
+            return -1;
+        }
+        try {
+            int r = Integer.parseInt(text);
+            if (r >= 0) {
+                return r;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new UsageException("--stdin takes a rank number or 'none', got '" + text + "'");
+    }
+
+    private RunRequest build(List<Context> contexts) throws UsageException {
+        List<Node> nodes = nodes();
+        int totalSlots = 0;
+        for (Node n : nodes) {
+            totalSlots += n.slots();
+        }
+        Path workdir = null;
+        if (wdir != null) {
+            workdir = cwd.resolve(wdir).normalize();
+            if (!Files.isDirectory(workdir)) {
+                throw new UsageException("--wdir '" + wdir + "' is not a directory");
+            }
+        }
+        List<AppContext> apps = new ArrayList<>();
+        for (Context c : contexts) {
+            checkProgram(c.program(), workdir != null ? workdir : cwd);
+            int count = c.count() > 0 ? c.count() : totalSlots;
+            apps.add(new AppContext(c.program(), c.args(), count, exports, workdir == null ? null : workdir.toString()));
+        }
+        JobDescription job = new JobDescription(1, apps, nodes, mapping, oversubscribe, stdinRank);
+        if (stdinRank >= job.size()) {
+            throw new UsageException("--stdin " + stdinRank + ": the job has only " + job.size() + " rank"
+                    + (job.size() == 1 ? "" : "s"));
+        }
+        try {
+            RankMap.of(job);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        if (outputDir != null) {
+            try {
+                Files.createDirectories(outputDir);
+            } catch (IOException e) {
+                throw new UsageException("--output-filename '" + outputDir + "': cannot create the directory ("
+                        + e.getMessage() + ")");
+            }
+        }
+        RunRequest.Launcher how = launcher != null ? launcher : RunRequest.Launcher.INPROC;
+        if (how == RunRequest.Launcher.INPROC && nodes.size() != 1) {
+            throw new UsageException("--launcher inproc runs one host only; this job has " + nodes.size());
+        }
+        HeadSettings settings = new HeadSettings(timeoutMillis, DEFAULT_GRACE_MILLIS, DAEMON_START_MILLIS);
+        return new RunRequest(job, settings, new OutputOptions(tag, timestamp, outputDir), how);
+    }
+
+    /**
+     * The job's nodes. Every name that designates this machine folds into one node; other names
+     * are refused until multi-host launch exists.
+     */
+    private List<Node> nodes() throws UsageException {
+        String self = LocalHost.hostname();
+        if (hosts.isEmpty()) {
+            return List.of(new Node(self, Runtime.getRuntime().availableProcessors()));
+        }
+        int slots = 0;
+        String name = null;
+        for (HostEntry h : hosts) {
+            if (!LocalHost.isLocal(h.name())) {
+                String where = h.origin().equals("--host") ? "--host" : "hostfile " + h.origin();
+                throw new UsageException(where + ": unknown host '" + h.name() + "' (only this machine, "
+                        + self + ", can run ranks in this version)");
+            }
+            if (name == null) {
+                name = h.name();
+            }
+            slots += h.slots() > 0 ? h.slots() : 1;
+        }
+        return List.of(new Node(name, slots));
+    }
+
+    /** The program must exist and be executable where the daemon will start it. */
+    private void checkProgram(String program, Path dir) throws UsageException {
+        if (program.contains("/")) {
+            Path p = dir.resolve(program);
+            if (!Files.exists(p)) {
+                throw new UsageException("program '" + program + "' does not exist");
+            }
+            if (Files.isDirectory(p) || !Files.isExecutable(p)) {
+                throw new UsageException("program '" + program + "' is not executable");
+            }
+            return;
+        }
+        String path = environment.getOrDefault("PATH", "/usr/local/bin:/usr/bin:/bin");
+        for (String entry : path.split(File.pathSeparator)) {
+            Path p = (entry.isEmpty() ? dir : dir.resolve(entry)).resolve(program);
+            if (Files.isRegularFile(p) && Files.isExecutable(p)) {
+                return;
+            }
+        }
+        throw new UsageException("program '" + program + "' not found in PATH");
+    }
+}

@@ -1,0 +1,24 @@
+package org.banyan.core.daemon;
+
+import org.banyan.core.wire.OverlayMessage;
+
+/** What {@link DaemonCore} asks its driver to do. */
+public sealed interface DaemonAction {
+    record SendToHead(OverlayMessage message) implements DaemonAction {}
+
+    record StartRank(RankLaunch launch) implements DaemonAction {}
+
+    /** Deliver {@code signal} to the rank and to the processes it started. */
+    record SignalRank(int rank, int signal) implements DaemonAction {}
+
+    /** Write one reply line (newline included) on PMI connection {@code conn}. */
+    record PmiReply(int conn, String line) implements DaemonAction {}
+
+    /** Bytes for the rank's stdin; an empty array closes it. */
+    record WriteStdin(int rank, byte[] data) implements DaemonAction {}
+
+    record ArmTimer(DaemonTimer timer, long delayMillis) implements DaemonAction {}
+
+    /** The daemon's work is done: the driver closes its connections and returns. */
+    record Exit() implements DaemonAction {}
+}

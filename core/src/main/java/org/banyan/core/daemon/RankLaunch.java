@@ -1,0 +1,19 @@
+package org.banyan.core.daemon;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything a driver needs to start one rank.
+ *
+ * @param env        variables to set on top of the daemon's own environment
+ * @param workdir    working directory, or {@code null} for the daemon's
+ * @param stdinFromHead whether the rank reads stdin forwarded from the head (otherwise /dev/null)
+ */
+public record RankLaunch(int rank, String executable, List<String> args, Map<String, String> env, String workdir,
+                         boolean stdinFromHead) {
+    public RankLaunch {
+        args = List.copyOf(args);
+        env = Map.copyOf(env);
+    }
+}

@@ -1,0 +1,22 @@
+package org.banyan.core.head;
+
+import org.banyan.core.wire.OverlayMessage;
+
+/** What {@link HeadCore} asks its driver to do. */
+public sealed interface HeadAction {
+    record SendToDaemon(int daemonId, OverlayMessage message) implements HeadAction {}
+
+    /** Bytes a rank wrote, to show the user (stream 1 stdout, 2 stderr). */
+    record EmitOutput(int rank, int stream, byte[] data) implements HeadAction {}
+
+    /** One line for the user's stderr, from banyan itself. */
+    record Report(String line) implements HeadAction {}
+
+    record ArmTimer(HeadTimer timer, long delayMillis) implements HeadAction {}
+
+    /** From now on, forward the head's stdin to {@code rank} through {@code daemonId}. */
+    record ForwardStdin(int daemonId, int rank) implements HeadAction {}
+
+    /** The job is over: end every process still known and exit with {@code exitStatus}. */
+    record Finish(int exitStatus) implements HeadAction {}
+}

@@ -1,0 +1,11 @@
+package org.banyan.core.head;
+
+/** Timers the head arms. */
+public enum HeadTimer {
+    /** Daemons had this long to say hello. */
+    DAEMON_START,
+    /** The user's {@code --timeout}. */
+    JOB_TIMEOUT,
+    /** Teardown was asked for long enough ago that the head stops waiting for reports. */
+    TEARDOWN_DEADLINE
+}

@@ -1,0 +1,23 @@
+package org.banyan.core.job;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One application of a (possibly MPMD) job: {@code -n 3 ./b arg} is one context.
+ *
+ * @param executable the program as the user gave it (resolved by the daemon on its host)
+ * @param args       arguments after the program
+ * @param count      number of ranks running this context
+ * @param env        variables exported to these ranks ({@code -x}), on top of the daemon's environment
+ * @param workdir    working directory, or {@code null} for the daemon's current directory
+ */
+public record AppContext(String executable, List<String> args, int count, Map<String, String> env, String workdir) {
+    public AppContext {
+        args = List.copyOf(args);
+        env = Map.copyOf(env);
+        if (count < 1) {
+            throw new IllegalArgumentException("count must be positive: " + count);
+        }
+    }
+}

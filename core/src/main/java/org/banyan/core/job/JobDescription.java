@@ -1,0 +1,45 @@
+package org.banyan.core.job;
+
+import java.util.List;
+
+/**
+ * What the head broadcasts to every daemon: the application description, never a per-process
+ * map. Each daemon runs {@link RankMap} over it to find its own ranks (distributed mapping).
+ *
+ * @param jobId        small job number, shown in tags ({@code [jobId,rank]})
+ * @param apps         the application contexts in command-line order; ranks are numbered across them
+ * @param nodes        the hosts in order; node index i is served by daemon i
+ * @param mapping      placement policy
+ * @param oversubscribe whether a node may take more ranks than it has slots
+ * @param stdinRank    the rank that reads the head's stdin, or -1 for none
+ */
+public record JobDescription(int jobId, List<AppContext> apps, List<Node> nodes, MappingPolicy mapping,
+                             boolean oversubscribe, int stdinRank) {
+    public JobDescription {
+        apps = List.copyOf(apps);
+        nodes = List.copyOf(nodes);
+        if (apps.isEmpty() || nodes.isEmpty()) {
+            throw new IllegalArgumentException("a job needs at least one application and one node");
+        }
+    }
+
+    public int size() {
+        int n = 0;
+        for (AppContext app : apps) {
+            n += app.count();
+        }
+        return n;
+    }
+
+    public int totalSlots() {
+        int n = 0;
+        for (Node node : nodes) {
+            n += node.slots();
+        }
+        return n;
+    }
+
+    public String kvsName() {
+        return "kvs_banyan_" + jobId;
+    }
+}

@@ -1,0 +1,173 @@
+package org.banyan.core.job;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The placement of every rank of a job, computed from the {@link JobDescription} alone so that
+ * the head and each daemon arrive at the same answer without exchanging a map.
+ * Memory is a few ints per rank.
+ */
+public final class RankMap {
+    private final JobDescription job;
+    private final int[] nodeOf;
+    private final int[] localRankOf;
+    private final int[] appOf;
+    private final int[] ranksOnNode;
+
+    private RankMap(JobDescription job, int[] nodeOf) {
+        this.job = job;
+        this.nodeOf = nodeOf;
+        int size = nodeOf.length;
+        this.localRankOf = new int[size];
+        this.appOf = new int[size];
+        this.ranksOnNode = new int[job.nodes().size()];
+        for (int r = 0; r < size; r++) {
+            localRankOf[r] = ranksOnNode[nodeOf[r]]++;
+        }
+        int r = 0;
+        for (int a = 0; a < job.apps().size(); a++) {
+            for (int i = 0; i < job.apps().get(a).count(); i++) {
+                appOf[r++] = a;
+            }
+        }
+    }
+
+    /**
+     * Maps the job, or throws {@link IllegalArgumentException} with a user-facing message when the
+     * ranks do not fit the slots and oversubscription is off.
+     */
+    public static RankMap of(JobDescription job) {
+        int size = job.size();
+        int slots = job.totalSlots();
+        if (size > slots && !job.oversubscribe()) {
+            throw new IllegalArgumentException(size + " ranks requested but only " + slots + " slot"
+                    + (slots == 1 ? "" : "s") + " available on " + describeNodes(job.nodes())
+                    + "; add --oversubscribe or give more slots (--host NAME:SLOTS or a hostfile)");
+        }
+        List<Node> nodes = job.nodes();
+        int[] nodeOf = new int[size];
+        int[] used = new int[nodes.size()];
+        int rank = 0;
+        // First pass honours slots; once every slot is used (only with oversubscription) the
+        // remaining ranks are spread by the same policy as if every node had its slots again.
+        while (rank < size) {
+            if (job.mapping() == MappingPolicy.SLOT) {
+                for (int n = 0; n < nodes.size() && rank < size; n++) {
+                    for (; used[n] < nodes.get(n).slots() && rank < size; used[n]++) {
+                        nodeOf[rank++] = n;
+                    }
+                }
+            } else {
+                boolean placed = true;
+                while (placed && rank < size) {
+                    placed = false;
+                    for (int n = 0; n < nodes.size() && rank < size; n++) {
+                        if (used[n] < nodes.get(n).slots()) {
+                            nodeOf[rank++] = n;
+                            used[n]++;
+                            placed = true;
+                        }
+                    }
+                }
+            }
+            // Every slot is taken (only reachable with oversubscription): lay the remaining ranks
+            // by the same policy, as if each node offered its slots once more.
+            Arrays.fill(used, 0);
+        }
+        return new RankMap(job, nodeOf);
+    }
+
+    private static String describeNodes(List<Node> nodes) {
+        if (nodes.size() == 1) {
+            return nodes.getFirst().name();
+        }
+        return nodes.size() + " hosts";
+    }
+
+    public JobDescription job() {
+        return job;
+    }
+
+    public int size() {
+        return nodeOf.length;
+    }
+
+    public int nodeOf(int rank) {
+        return nodeOf[rank];
+    }
+
+    public int localRankOf(int rank) {
+        return localRankOf[rank];
+    }
+
+    public int appOf(int rank) {
+        return appOf[rank];
+    }
+
+    public int ranksOn(int node) {
+        return ranksOnNode[node];
+    }
+
+    /** The ranks placed on one node, in increasing order. */
+    public int[] ranksOf(int node) {
+        int[] out = new int[ranksOnNode[node]];
+        int i = 0;
+        for (int r = 0; r < nodeOf.length; r++) {
+            if (nodeOf[r] == node) {
+                out[i++] = r;
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The value of the {@code PMI_process_mapping} key as MPICH reads it:
+     * {@code (vector,(firstNode,nodeCount,ranksPerNode),...)}, where the blocks repeat cyclically
+     * over the ranks. Returns the shortest such description, or the empty vector when the layout
+     * has no regular form (MPICH then falls back to exchanging host names).
+     */
+    public String processMapping() {
+        // Runs of consecutive ranks on the same node.
+        List<int[]> runs = new ArrayList<>();
+        for (int r = 0; r < nodeOf.length; r++) {
+            if (!runs.isEmpty() && runs.getLast()[0] == nodeOf[r]) {
+                runs.getLast()[1]++;
+            } else {
+                runs.add(new int[] {nodeOf[r], 1});
+            }
+        }
+        // Group runs into blocks (start, count, width): consecutive nodes with equal widths.
+        List<int[]> blocks = new ArrayList<>();
+        for (int[] run : runs) {
+            int[] last = blocks.isEmpty() ? null : blocks.getLast();
+            if (last != null && last[2] == run[1] && last[0] + last[1] == run[0]) {
+                last[1]++;
+            } else {
+                blocks.add(new int[] {run[0], 1, run[1]});
+            }
+        }
+        // The shortest prefix of blocks whose cyclic repetition gives all blocks.
+        int period = blocks.size();
+        for (int p = 1; p < blocks.size(); p++) {
+            if (blocks.size() % p != 0) {
+                continue;
+            }
+            boolean repeats = true;
+            for (int i = p; i < blocks.size() && repeats; i++) {
+                repeats = Arrays.equals(blocks.get(i), blocks.get(i % p));
+            }
+            if (repeats) {
+                period = p;
+                break;
+            }
+        }
+        StringBuilder sb = new StringBuilder("(vector");
+        for (int i = 0; i < period; i++) {
+            int[] b = blocks.get(i);
+            sb.append(",(").append(b[0]).append(',').append(b[1]).append(',').append(b[2]).append(')');
+        }
+        return sb.append(')').toString();
+    }
+}

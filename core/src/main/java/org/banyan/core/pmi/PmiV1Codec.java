@@ -1,0 +1,81 @@
+package org.banyan.core.pmi;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The PMI-1 wire format as MPICH's simple PMI client speaks it: one request per line,
+ * {@code cmd=NAME key=value key=value\n}, attributes separated by spaces, values without spaces.
+ * The exception is {@code cmd=abort}, whose trailing {@code message=} runs to the end of the line.
+ * Replies use the same form; the server's reply names are listed in {@link LocalPmiServer}.
+ */
+public final class PmiV1Codec {
+    private PmiV1Codec() {}
+
+    /**
+     * Parses one line (without its newline).
+     *
+     * @return the command, or {@code null} when the line has no {@code cmd=} (or {@code mcmd=}) first
+     */
+    public static PmiCommand parse(String line) {
+        String text = line.strip();
+        String head;
+        if (text.startsWith("cmd=")) {
+            head = "cmd";
+        } else if (text.startsWith("mcmd=")) {
+            head = "mcmd";
+        } else {
+            return null;
+        }
+        Map<String, String> attrs = new LinkedHashMap<>();
+        String name = null;
+        int i = 0;
+        while (i < text.length()) {
+            while (i < text.length() && text.charAt(i) == ' ') {
+                i++;
+            }
+            if (i >= text.length()) {
+                break;
+            }
+            int eq = text.indexOf('=', i);
+            int space = text.indexOf(' ', i);
+            if (eq < 0 || (space >= 0 && space < eq)) {
+                // A bare word: keep it as a key with an empty value so nothing is lost silently.
+                int end = space < 0 ? text.length() : space;
+                attrs.put(text.substring(i, end), "");
+                i = end;
+                continue;
+            }
+            String key = text.substring(i, eq);
+            int end;
+            if (key.equals("message") && "abort".equals(name)) {
+                end = text.length();
+            } else {
+                end = space < 0 ? text.length() : space;
+            }
+            String value = text.substring(eq + 1, end);
+            if (name == null && key.equals(head)) {
+                name = value;
+            } else {
+                attrs.put(key, value);
+            }
+            i = end;
+        }
+        if (name == null || name.isEmpty()) {
+            return null;
+        }
+        return new PmiCommand(head.equals("mcmd") ? "mcmd:" + name : name, attrs);
+    }
+
+    /** Formats a reply line with its trailing newline: {@code cmd=NAME k1=v1 k2=v2\n}. */
+    public static String reply(String name, String... keyValues) {
+        if (keyValues.length % 2 != 0) {
+            throw new IllegalArgumentException("keys and values must pair up");
+        }
+        StringBuilder sb = new StringBuilder(32 + keyValues.length * 16).append("cmd=").append(name);
+        for (int i = 0; i < keyValues.length; i += 2) {
+            sb.append(' ').append(keyValues[i]).append('=').append(keyValues[i + 1]);
+        }
+        return sb.append('\n').toString();
+    }
+}

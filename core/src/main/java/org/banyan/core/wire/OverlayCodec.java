@@ -1,0 +1,249 @@
+package org.banyan.core.wire;
+
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.banyan.core.job.AppContext;
+import org.banyan.core.job.JobDescription;
+import org.banyan.core.job.MappingPolicy;
+import org.banyan.core.job.Node;
+
+/**
+ * The one codec for {@link OverlayMessage}. All integers are big-endian.
+ *
+ * <pre>
+ * frame   := length:u32 type:u8 body          length counts type and body
+ * string  := n:u32 utf8[n]                    n = 0xFFFFFFFF encodes null
+ * bytes   := n:u32 byte[n]
+ * map     := n:u32 (key:string value:string){n}
+ * list    := n:u32 string{n}
+ *
+ * type body
+ *  1   DaemonHello   daemonId:u32 host:string pid:u64
+ *  2   LaunchJob     jobId:u32 apps:u32 app{apps} nodes:u32 node{nodes} mapping:u8 oversubscribe:u8
+ *                    stdinRank:u32 (-1: none)
+ *                    app  := executable:string args:list count:u32 env:map workdir:string
+ *                    node := name:string slots:u32
+ *  3   RankExited    rank:u32 status:u32 note:string
+ *  4   Output        rank:u32 stream:u8 data:bytes
+ *  5   StdinData     rank:u32 data:bytes
+ *  6   SignalRanks   signal:u32
+ *  7   TerminateJob  graceMillis:u32
+ *  8   KillJob       (empty)
+ *  9   AbortRequest  rank:u32 exitCode:u32 message:string
+ * 10   FenceEnter    daemonId:u32 seq:u32 puts:map
+ * 11   FenceRelease  seq:u32 puts:map
+ * 12   Shutdown      (empty)
+ * </pre>
+ */
+public final class OverlayCodec {
+    /** Largest frame accepted, so a corrupt length cannot make a reader allocate gigabytes. */
+    public static final int MAX_FRAME = 64 << 20;
+
+    private OverlayCodec() {}
+
+    /** Encodes a whole frame, length prefix included. */
+    public static byte[] encode(OverlayMessage message) {
+        Writer w = new Writer();
+        w.u32(0); // length, patched below
+        switch (message) {
+            case OverlayMessage.DaemonHello m -> w.u8(1).u32(m.daemonId()).string(m.host()).u64(m.pid());
+            case OverlayMessage.LaunchJob m -> {
+                w.u8(2);
+                writeJob(w, m.job());
+            }
+            case OverlayMessage.RankExited m -> w.u8(3).u32(m.rank()).u32(m.status()).string(m.note());
+            case OverlayMessage.Output m -> w.u8(4).u32(m.rank()).u8(m.stream()).bytes(m.data());
+            case OverlayMessage.StdinData m -> w.u8(5).u32(m.rank()).bytes(m.data());
+            case OverlayMessage.SignalRanks m -> w.u8(6).u32(m.signal());
+            case OverlayMessage.TerminateJob m -> w.u8(7).u32(m.graceMillis());
+            case OverlayMessage.KillJob m -> w.u8(8);
+            case OverlayMessage.AbortRequest m -> w.u8(9).u32(m.rank()).u32(m.exitCode()).string(m.message());
+            case OverlayMessage.FenceEnter m -> w.u8(10).u32(m.daemonId()).u32(m.seq()).map(m.puts());
+            case OverlayMessage.FenceRelease m -> w.u8(11).u32(m.seq()).map(m.puts());
+            case OverlayMessage.Shutdown m -> w.u8(12);
+        }
+        byte[] out = w.toArray();
+        ByteBuffer.wrap(out).putInt(0, out.length - 4);
+        return out;
+    }
+
+    /**
+     * Decodes one frame body (type and body, without the length prefix).
+     *
+     * @throws IllegalArgumentException when the bytes are not a valid message
+     */
+    public static OverlayMessage decode(byte[] frame) {
+        ByteBuffer b = ByteBuffer.wrap(frame);
+        try {
+            int type = b.get() & 0xFF;
+            OverlayMessage m = switch (type) {
+                case 1 -> new OverlayMessage.DaemonHello(b.getInt(), string(b), b.getLong());
+                case 2 -> new OverlayMessage.LaunchJob(readJob(b));
+                case 3 -> new OverlayMessage.RankExited(b.getInt(), b.getInt(), string(b));
+                case 4 -> new OverlayMessage.Output(b.getInt(), b.get() & 0xFF, bytes(b));
+                case 5 -> new OverlayMessage.StdinData(b.getInt(), bytes(b));
+                case 6 -> new OverlayMessage.SignalRanks(b.getInt());
+                case 7 -> new OverlayMessage.TerminateJob(b.getInt());
+                case 8 -> new OverlayMessage.KillJob();
+                case 9 -> new OverlayMessage.AbortRequest(b.getInt(), b.getInt(), string(b));
+                case 10 -> new OverlayMessage.FenceEnter(b.getInt(), b.getInt(), map(b));
+                case 11 -> new OverlayMessage.FenceRelease(b.getInt(), map(b));
+                case 12 -> new OverlayMessage.Shutdown();
+                default -> throw new IllegalArgumentException("unknown overlay message type " + type);
+            };
+            if (b.hasRemaining()) {
+                throw new IllegalArgumentException(b.remaining() + " stray bytes after message type " + type);
+            }
+            return m;
+        } catch (BufferUnderflowException | IllegalStateException e) {
+            throw new IllegalArgumentException("truncated overlay message", e);
+        }
+    }
+
+    private static void writeJob(Writer w, JobDescription job) {
+        w.u32(job.jobId()).u32(job.apps().size());
+        for (AppContext app : job.apps()) {
+            w.string(app.executable()).list(app.args()).u32(app.count()).map(app.env()).string(app.workdir());
+        }
+        w.u32(job.nodes().size());
+        for (Node node : job.nodes()) {
+            w.string(node.name()).u32(node.slots());
+        }
+        w.u8(job.mapping().ordinal()).u8(job.oversubscribe() ? 1 : 0).u32(job.stdinRank());
+    }
+
+    private static JobDescription readJob(ByteBuffer b) {
+        int jobId = b.getInt();
+        int napps = count(b);
+        List<AppContext> apps = new ArrayList<>(napps);
+        for (int i = 0; i < napps; i++) {
+            apps.add(new AppContext(string(b), list(b), b.getInt(), map(b), string(b)));
+        }
+        int nnodes = count(b);
+        List<Node> nodes = new ArrayList<>(nnodes);
+        for (int i = 0; i < nnodes; i++) {
+            nodes.add(new Node(string(b), b.getInt()));
+        }
+        MappingPolicy mapping = MappingPolicy.values()[b.get()];
+        boolean oversubscribe = b.get() != 0;
+        return new JobDescription(jobId, apps, nodes, mapping, oversubscribe, b.getInt());
+    }
+
+    private static int count(ByteBuffer b) {
+        int n = b.getInt();
+        if (n < 0 || n > b.remaining()) {
+            throw new IllegalArgumentException("bad element count " + n);
+        }
+        return n;
+    }
+
+    private static String string(ByteBuffer b) {
+        int n = b.getInt();
+        if (n == -1) {
+            return null;
+        }
+        if (n < 0 || n > b.remaining()) {
+            throw new IllegalArgumentException("bad string length " + n);
+        }
+        String s = new String(b.array(), b.position(), n, StandardCharsets.UTF_8);
+        b.position(b.position() + n);
+        return s;
+    }
+
+    private static byte[] bytes(ByteBuffer b) {
+        byte[] out = new byte[count(b)];
+        b.get(out);
+        return out;
+    }
+
+    private static List<String> list(ByteBuffer b) {
+        int n = count(b);
+        List<String> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(string(b));
+        }
+        return out;
+    }
+
+    private static Map<String, String> map(ByteBuffer b) {
+        int n = count(b);
+        Map<String, String> out = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+            out.put(string(b), string(b));
+        }
+        return out;
+    }
+
+    /** Growable big-endian writer. */
+    private static final class Writer {
+        private byte[] buf = new byte[256];
+        private int pos;
+
+        private void ensure(int n) {
+            if (pos + n > buf.length) {
+                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, pos + n));
+            }
+        }
+
+        Writer u8(int v) {
+            ensure(1);
+            buf[pos++] = (byte) v;
+            return this;
+        }
+
+        Writer u32(int v) {
+            ensure(4);
+            buf[pos++] = (byte) (v >>> 24);
+            buf[pos++] = (byte) (v >>> 16);
+            buf[pos++] = (byte) (v >>> 8);
+            buf[pos++] = (byte) v;
+            return this;
+        }
+
+        Writer u64(long v) {
+            return u32((int) (v >>> 32)).u32((int) v);
+        }
+
+        Writer bytes(byte[] data) {
+            u32(data.length);
+            ensure(data.length);
+            System.arraycopy(data, 0, buf, pos, data.length);
+            pos += data.length;
+            return this;
+        }
+
+        Writer string(String s) {
+            if (s == null) {
+                return u32(-1);
+            }
+            return bytes(s.getBytes(StandardCharsets.UTF_8));
+        }
+
+        Writer list(List<String> items) {
+            u32(items.size());
+            for (String s : items) {
+                string(s);
+            }
+            return this;
+        }
+
+        Writer map(Map<String, String> m) {
+            u32(m.size());
+            for (Map.Entry<String, String> e : m.entrySet()) {
+                string(e.getKey());
+                string(e.getValue());
+            }
+            return this;
+        }
+
+        byte[] toArray() {
+            return Arrays.copyOf(buf, pos);
+        }
+    }
+}

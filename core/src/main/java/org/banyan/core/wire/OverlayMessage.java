@@ -1,0 +1,50 @@
+package org.banyan.core.wire;
+
+import java.util.Map;
+import org.banyan.core.job.JobDescription;
+
+/**
+ * Messages on the overlay between the head and the daemons. Encoded only by {@link OverlayCodec}.
+ */
+public sealed interface OverlayMessage {
+
+    /** Daemon to head, first message on a new connection. */
+    record DaemonHello(int daemonId, String host, long pid) implements OverlayMessage {}
+
+    /** Head to daemon: the application description; the daemon maps and starts its own ranks. */
+    record LaunchJob(JobDescription job) implements OverlayMessage {}
+
+    /**
+     * Daemon to head: a rank has ended and all of its output has been forwarded before this
+     * message. {@code status} is the exit status (128+N when killed by signal N); {@code note}
+     * is empty, or says why the rank could not start.
+     */
+    record RankExited(int rank, int status, String note) implements OverlayMessage {}
+
+    /** Daemon to head: bytes a rank wrote; stream 1 is stdout, 2 is stderr. */
+    record Output(int rank, int stream, byte[] data) implements OverlayMessage {}
+
+    /** Head to daemon: bytes for a rank's stdin; an empty array closes it. */
+    record StdinData(int rank, byte[] data) implements OverlayMessage {}
+
+    /** Head to daemon: deliver a signal to every local rank (user signal forwarding). */
+    record SignalRanks(int signal) implements OverlayMessage {}
+
+    /** Head to daemon: end every local rank, SIGTERM first and SIGKILL after the grace period. */
+    record TerminateJob(int graceMillis) implements OverlayMessage {}
+
+    /** Head to daemon: SIGKILL every local rank now. */
+    record KillJob() implements OverlayMessage {}
+
+    /** Daemon to head: a rank asked the job to abort (PMI abort, i.e. MPI_Abort). */
+    record AbortRequest(int rank, int exitCode, String message) implements OverlayMessage {}
+
+    /** Daemon to head: every local rank entered fence {@code seq}; the puts made since the last one. */
+    record FenceEnter(int daemonId, int seq, Map<String, String> puts) implements OverlayMessage {}
+
+    /** Head to daemon: fence {@code seq} is complete; every put of every daemon for it. */
+    record FenceRelease(int seq, Map<String, String> puts) implements OverlayMessage {}
+
+    /** Head to daemon: the job is over, exit. */
+    record Shutdown() implements OverlayMessage {}
+}

@@ -1,0 +1,105 @@
+package org.banyan.runtime.daemon;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import org.banyan.core.daemon.DaemonAction;
+import org.banyan.core.daemon.DaemonCore;
+import org.banyan.core.daemon.DaemonEvent;
+import org.banyan.core.daemon.Signals;
+import org.banyan.core.wire.OverlayMessage;
+import org.banyan.runtime.EventLoop;
+import org.banyan.runtime.net.FrameChannel;
+
+/**
+ * Runs a {@link DaemonCore} for real: TCP to the head, processes, a PMI listener. The same code
+ * serves a daemon in its own JVM ({@link DaemonMain}) and the one a single-host head runs on a
+ * thread of its own; both reach the head over a TCP connection.
+ */
+public final class DaemonDriver {
+    private final int daemonId;
+    private final String host;
+    private final FrameChannel head;
+    private final EventLoop<DaemonEvent> loop = new EventLoop<>();
+    private final Map<Integer, RankProcess> ranks = new HashMap<>();
+    private PmiListener pmi;
+
+    public DaemonDriver(int daemonId, String host, FrameChannel head) {
+        this.daemonId = daemonId;
+        this.host = host;
+        this.head = head;
+    }
+
+    /** Serves until the job is over or the head is gone; never leaves a rank running. */
+    public void run() throws Exception {
+        pmi = PmiListener.open(loop::post);
+        DaemonCore core = new DaemonCore(daemonId, pmi.address(), "tcp://" + pmi.address());
+        try {
+            head.send(new OverlayMessage.DaemonHello(daemonId, host, ProcessHandle.current().pid()));
+            Thread.ofVirtual().name("daemon-" + daemonId + "-from-head").start(this::readHead);
+            loop.run(event -> {
+                for (DaemonAction action : core.handle(event)) {
+                    if (!execute(action)) {
+                        return false;
+                    }
+                }
+                return true;
+            });
+        } finally {
+            for (RankProcess r : ranks.values()) {
+                r.signal(Signals.SIGKILL);
+            }
+            pmi.close();
+            head.close();
+        }
+    }
+
+    private void readHead() {
+        try {
+            while (true) {
+                loop.post(new DaemonEvent.FromHead(head.receive()));
+            }
+        } catch (IOException e) {
+            loop.post(new DaemonEvent.HeadLost(head.isClosed() ? "closed" : "connection to the head closed"));
+        }
+    }
+
+    private boolean execute(DaemonAction action) {
+        switch (action) {
+            case DaemonAction.SendToHead(OverlayMessage m) -> sendToHead(m);
+            case DaemonAction.StartRank(var launch) -> {
+                try {
+                    ranks.put(launch.rank(), RankProcess.start(launch, this::sendToHead, loop::post));
+                } catch (IOException e) {
+                    loop.post(new DaemonEvent.RankEnded(launch.rank(), 127, launch.executable() + ": " + e.getMessage()));
+                }
+            }
+            case DaemonAction.SignalRank(int rank, int signal) -> {
+                RankProcess r = ranks.get(rank);
+                if (r != null) {
+                    r.signal(signal);
+                }
+            }
+            case DaemonAction.PmiReply(int conn, String line) -> pmi.reply(conn, line);
+            case DaemonAction.WriteStdin(int rank, byte[] data) -> {
+                RankProcess r = ranks.get(rank);
+                if (r != null) {
+                    r.writeStdin(data);
+                }
+            }
+            case DaemonAction.ArmTimer(var timer, long delay) -> loop.schedule(new DaemonEvent.TimerFired(timer), delay);
+            case DaemonAction.Exit() -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void sendToHead(OverlayMessage m) {
+        try {
+            head.send(m);
+        } catch (IOException e) {
+            // the reader notices the broken connection and posts HeadLost
+        }
+    }
+}

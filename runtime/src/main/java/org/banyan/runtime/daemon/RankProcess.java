@@ -1,0 +1,148 @@
+package org.banyan.runtime.daemon;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Consumer;
+import org.banyan.core.daemon.DaemonEvent;
+import org.banyan.core.daemon.RankLaunch;
+import org.banyan.core.wire.OverlayMessage;
+import org.banyan.runtime.os.ProcessSignaller;
+
+/**
+ * One running rank: the OS process, the threads that forward its stdout and stderr, and the
+ * watcher that reports its end only after its output has been forwarded.
+ *
+ * <p>Ranks are started through {@code setpriv --pdeathsig KILL}, so that the kernel kills them
+ * if the thread that started them dies, which covers the one case no code of ours can: the
+ * daemon (or the head hosting it) being killed with SIGKILL. That is why ranks must be started
+ * from a thread that lives as long as the daemon: the daemon's event loop thread.
+ */
+public final class RankProcess {
+    private static final Path SETPRIV = Path.of("/usr/bin/setpriv");
+    private static final boolean HAVE_SETPRIV = Files.isExecutable(SETPRIV);
+    private static final File DEV_NULL = new File("/dev/null");
+    private static final int CHUNK = 1 << 16;
+    /** How long after a rank's exit we keep waiting for EOF on its pipes (a child of it may hold them). */
+    private static final long DRAIN_MILLIS = 2000;
+
+    private final int rank;
+    private final Process process;
+    private final LinkedBlockingQueue<byte[]> stdin;
+
+    private RankProcess(int rank, Process process, LinkedBlockingQueue<byte[]> stdin) {
+        this.rank = rank;
+        this.process = process;
+        this.stdin = stdin;
+    }
+
+    /**
+     * Starts a rank. Output goes to {@code output} as {@link OverlayMessage.Output} frames; the end
+     * is posted to {@code events} as {@link DaemonEvent.RankEnded}.
+     *
+     * @throws IOException when the process cannot be created at all
+     */
+    public static RankProcess start(RankLaunch launch, Consumer<OverlayMessage> output, Consumer<DaemonEvent> events)
+            throws IOException {
+        List<String> command = new ArrayList<>(launch.args().size() + 5);
+        if (HAVE_SETPRIV) {
+            command.addAll(Arrays.asList(SETPRIV.toString(), "--pdeathsig", "KILL", "--"));
+        }
+        command.add(launch.executable());
+        command.addAll(launch.args());
+        ProcessBuilder pb = new ProcessBuilder(command);
+        pb.environment().putAll(launch.env());
+        if (launch.workdir() != null) {
+            pb.directory(new File(launch.workdir()));
+        }
+        if (!launch.stdinFromHead()) {
+            pb.redirectInput(ProcessBuilder.Redirect.from(DEV_NULL));
+        }
+        Process p = pb.start();
+        LinkedBlockingQueue<byte[]> stdin = null;
+        if (launch.stdinFromHead()) {
+            stdin = new LinkedBlockingQueue<>();
+            startStdinWriter(launch.rank(), p.getOutputStream(), stdin);
+        }
+        int rank = launch.rank();
+        Thread out = pump(rank, 1, p.getInputStream(), output);
+        Thread err = pump(rank, 2, p.getErrorStream(), output);
+        p.onExit().thenRun(() -> {
+            join(out);
+            join(err);
+            events.accept(new DaemonEvent.RankEnded(rank, p.exitValue(), ""));
+        });
+        return new RankProcess(rank, p, stdin);
+    }
+
+    private static Thread pump(int rank, int stream, InputStream in, Consumer<OverlayMessage> output) {
+        return Thread.ofPlatform().daemon().stackSize(256 * 1024).name("rank-" + rank + "-" + stream).start(() -> {
+            byte[] buf = new byte[CHUNK];
+            try (in) {
+                int n;
+                while ((n = in.read(buf)) > 0) {
+                    output.accept(new OverlayMessage.Output(rank, stream, Arrays.copyOf(buf, n)));
+                }
+            } catch (IOException e) {
+                // the pipe broke: the rank is gone, its exit is reported by the watcher
+            }
+        });
+    }
+
+    private static void startStdinWriter(int rank, OutputStream os, LinkedBlockingQueue<byte[]> queue) {
+        Thread.ofVirtual().name("rank-" + rank + "-stdin").start(() -> {
+            try (os) {
+                while (true) {
+                    byte[] data = queue.take();
+                    if (data.length == 0) {
+                        return;
+                    }
+                    os.write(data);
+                    os.flush();
+                }
+            } catch (IOException | InterruptedException e) {
+                // the rank closed its stdin or ended; what it did not read is dropped, as with mpirun
+            }
+        });
+    }
+
+    private static void join(Thread t) {
+        try {
+            t.join(DRAIN_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    public int rank() {
+        return rank;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    /** Queues bytes for stdin; an empty array closes it. */
+    public void writeStdin(byte[] data) {
+        if (stdin != null) {
+            stdin.add(data);
+        }
+    }
+
+    public void signal(int signal) {
+        if (process.isAlive()) {
+            ProcessSignaller.signalTree(process.toHandle(), signal);
+        }
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+}

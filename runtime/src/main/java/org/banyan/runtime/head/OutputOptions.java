@@ -1,0 +1,14 @@
+package org.banyan.runtime.head;
+
+import java.nio.file.Path;
+
+/**
+ * How rank output is shown.
+ *
+ * @param tag        prefix each line with {@code [jobid,rank]<stdout>:} ({@code --tag-output})
+ * @param timestamp  prefix each line with the time it arrived ({@code --timestamp-output})
+ * @param directory  write DIR/JOBID/rank.N/{stdout,stderr} instead of the terminal, or null
+ */
+public record OutputOptions(boolean tag, boolean timestamp, Path directory) {
+    public static final OutputOptions PLAIN = new OutputOptions(false, false, null);
+}

@@ -1,0 +1,144 @@
+package org.banyan.runtime.head;
+
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Where rank output ends up: the user's terminal (optionally tagged and time-stamped, line by
+ * line so lines of different ranks never mix) or one file per rank and stream.
+ * Used from the head's event loop thread only.
+ */
+public final class OutputSink implements AutoCloseable {
+    private static final int MAX_PARTIAL = 1 << 16;
+
+    private final OutputOptions options;
+    private final int jobId;
+    private final OutputStream stdout = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16);
+    private final OutputStream stderr = new BufferedOutputStream(new FileOutputStream(FileDescriptor.err), 1 << 14);
+    private final Map<Long, ByteArrayOutputStream> partial = new HashMap<>();
+    private final Map<Long, OutputStream> files = new HashMap<>();
+    private final boolean lineMode;
+    private DateTimeFormatter clock;
+
+    public OutputSink(OutputOptions options, int jobId) {
+        this.options = options;
+        this.jobId = jobId;
+        this.lineMode = options.tag() || options.timestamp();
+    }
+
+    /** Creates DIR/JOBID/rank.N/{stdout,stderr} for every rank up front, so every rank has its files. */
+    public void prepareFiles(int ranks) throws IOException {
+        if (options.directory() == null) {
+            return;
+        }
+        for (int r = 0; r < ranks; r++) {
+            Path dir = options.directory().resolve(Integer.toString(jobId)).resolve("rank." + r);
+            Files.createDirectories(dir);
+            files.put(key(r, 1), new BufferedOutputStream(Files.newOutputStream(dir.resolve("stdout"))));
+            files.put(key(r, 2), new BufferedOutputStream(Files.newOutputStream(dir.resolve("stderr"))));
+        }
+    }
+
+    public void write(int rank, int stream, byte[] data) {
+        try {
+            OutputStream file = files.get(key(rank, stream));
+            if (file != null) {
+                file.write(data);
+                return;
+            }
+            OutputStream target = stream == 2 ? stderr : stdout;
+            if (!lineMode) {
+                target.write(data);
+                return;
+            }
+            ByteArrayOutputStream buf = partial.computeIfAbsent(key(rank, stream), k -> new ByteArrayOutputStream());
+            int start = 0;
+            for (int i = 0; i < data.length; i++) {
+                if (data[i] == '\n') {
+                    writeLine(target, rank, stream, buf, data, start, i + 1);
+                    start = i + 1;
+                }
+            }
+            buf.write(data, start, data.length - start);
+            if (buf.size() > MAX_PARTIAL) {
+                writeLine(target, rank, stream, buf, data, 0, 0);
+                target.write('\n');
+            }
+        } catch (IOException e) {
+            // the user's terminal or file went away; nothing better to do than keep the job going
+        }
+    }
+
+    private void writeLine(OutputStream target, int rank, int stream, ByteArrayOutputStream buf, byte[] data, int from,
+                           int to) throws IOException {
+        if (options.timestamp()) {
+            if (clock == null) {
+                clock = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
+            }
+            target.write(('[' + clock.format(LocalDateTime.now()) + ']').getBytes(StandardCharsets.US_ASCII));
+        }
+        if (options.tag()) {
+            target.write(("[" + jobId + "," + rank + "]<" + (stream == 2 ? "stderr" : "stdout") + ">:")
+                    .getBytes(StandardCharsets.US_ASCII));
+        }
+        buf.writeTo(target);
+        buf.reset();
+        target.write(data, from, to - from);
+    }
+
+    /** A line from banyan itself, on stderr, in order with rank output. */
+    public void report(String line) {
+        try {
+            stdout.flush();
+            stderr.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+            stderr.flush();
+        } catch (IOException e) {
+            // nowhere left to report to
+        }
+    }
+
+    public void flush() {
+        try {
+            stdout.flush();
+            stderr.flush();
+        } catch (IOException e) {
+            // as above
+        }
+    }
+
+    /** Writes unterminated last lines and closes the files. */
+    @Override
+    public void close() {
+        try {
+            for (Map.Entry<Long, ByteArrayOutputStream> e : partial.entrySet()) {
+                if (e.getValue().size() > 0) {
+                    int rank = (int) (e.getKey() >>> 2);
+                    int stream = (int) (e.getKey() & 3);
+                    OutputStream target = stream == 2 ? stderr : stdout;
+                    writeLine(target, rank, stream, e.getValue(), new byte[] {'\n'}, 0, 1);
+                }
+            }
+            for (OutputStream f : files.values()) {
+                f.close();
+            }
+        } catch (IOException e) {
+            // as above
+        }
+        flush();
+    }
+
+    private static long key(int rank, int stream) {
+        return ((long) rank << 2) | stream;
+    }
+}

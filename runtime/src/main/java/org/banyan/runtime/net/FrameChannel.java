@@ -1,0 +1,75 @@
+package org.banyan.runtime.net;
+
+import java.io.BufferedInputStream;
+import java.io.Closeable;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import org.banyan.core.wire.OverlayCodec;
+import org.banyan.core.wire.OverlayMessage;
+
+/** One overlay connection: whole frames of {@link OverlayCodec} over a TCP socket. */
+public final class FrameChannel implements Closeable {
+    private final Socket socket;
+    private final DataInputStream in;
+    private final OutputStream out;
+    private volatile boolean closed;
+
+    public FrameChannel(Socket socket) throws IOException {
+        this.socket = socket;
+        socket.setTcpNoDelay(true);
+        this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 1 << 16));
+        this.out = socket.getOutputStream();
+    }
+
+    public static FrameChannel connect(String hostPort, int timeoutMillis) throws IOException {
+        int colon = hostPort.lastIndexOf(':');
+        if (colon < 0) {
+            throw new IOException("address without port: " + hostPort);
+        }
+        Socket s = new Socket();
+        s.connect(new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1))),
+                timeoutMillis);
+        return new FrameChannel(s);
+    }
+
+    /** Thread-safe: frames from several writers never interleave. */
+    public void send(OverlayMessage message) throws IOException {
+        byte[] frame = OverlayCodec.encode(message);
+        synchronized (out) {
+            out.write(frame);
+        }
+    }
+
+    /** Blocks for the next message; {@link EOFException} when the peer closed cleanly. */
+    public OverlayMessage receive() throws IOException {
+        int length = in.readInt();
+        if (length < 1 || length > OverlayCodec.MAX_FRAME) {
+            throw new IOException("bad frame length " + length);
+        }
+        byte[] frame = new byte[length];
+        in.readFully(frame);
+        try {
+            return OverlayCodec.decode(frame);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("undecodable frame: " + e.getMessage(), e);
+        }
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // closing: nothing left to do with the error
+        }
+    }
+}

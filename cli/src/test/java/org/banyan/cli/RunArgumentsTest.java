@@ -1,0 +1,109 @@
+package org.banyan.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.banyan.core.job.MappingPolicy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RunArgumentsTest {
+    @TempDir
+    Path dir;
+
+    RunRequest parse(String... args) throws UsageException {
+        return new RunArguments(Map.of("PATH", "/usr/bin:/bin", "HOME", "/root"), dir).parse(List.of(args));
+    }
+
+    String error(String... args) {
+        try {
+            parse(args);
+        } catch (UsageException e) {
+            return e.getMessage();
+        }
+        throw new AssertionError("accepted: " + String.join(" ", args));
+    }
+
+    @Test
+    void mpirunStyleOptions() throws Exception {
+        RunRequest r = parse("-np", "4", "--oversubscribe", "--map-by", "node", "-x", "HOME", "-x", "A=b=c",
+                "--tag-output", "--timestamp-output", "--timeout", "2.5", "--wdir", dir.toString(), "echo", "-n", "x");
+        assertThat(r.job().size()).isEqualTo(4);
+        assertThat(r.job().mapping()).isEqualTo(MappingPolicy.NODE);
+        assertThat(r.job().oversubscribe()).isTrue();
+        assertThat(r.job().apps().getFirst().args()).containsExactly("-n", "x");
+        assertThat(r.job().apps().getFirst().env()).containsEntry("HOME", "/root").containsEntry("A", "b=c");
+        assertThat(r.job().apps().getFirst().workdir()).isEqualTo(dir.toString());
+        assertThat(r.output().tag()).isTrue();
+        assertThat(r.output().timestamp()).isTrue();
+        assertThat(r.settings().timeoutMillis()).isEqualTo(2500);
+        assertThat(r.launcher()).isEqualTo(RunRequest.Launcher.INPROC);
+    }
+
+    @Test
+    void longOptionsTakeInlineValues() throws Exception {
+        RunRequest r = parse("--np=2", "--host=localhost:2", "--stdin=none", "true");
+        assertThat(r.job().size()).isEqualTo(2);
+        assertThat(r.job().stdinRank()).isEqualTo(-1);
+    }
+
+    @Test
+    void mpmdContexts() throws Exception {
+        RunRequest r = parse("--host", "localhost:4", "-n", "1", "echo", "a", ":", "-n", "3", "true");
+        assertThat(r.job().apps()).hasSize(2);
+        assertThat(r.job().apps().get(0).executable()).isEqualTo("echo");
+        assertThat(r.job().apps().get(0).args()).containsExactly("a");
+        assertThat(r.job().apps().get(1).count()).isEqualTo(3);
+        assertThat(r.job().size()).isEqualTo(4);
+    }
+
+    @Test
+    void withoutCountOneRankPerSlot() throws Exception {
+        assertThat(parse("--host", "localhost:3", "true").job().size()).isEqualTo(3);
+    }
+
+    @Test
+    void localNamesFoldIntoOneNodeWithTheirSlotsAdded() throws Exception {
+        RunRequest r = parse("--host", "localhost:2,127.0.0.1:3", "-n", "5", "true");
+        assertThat(r.job().nodes()).hasSize(1);
+        assertThat(r.job().totalSlots()).isEqualTo(5);
+    }
+
+    @Test
+    void hostfileSlotsBoundTheRanks() throws Exception {
+        Files.writeString(dir.resolve("hosts"), "localhost slots=2\n");
+        assertThat(parse("--hostfile", "hosts", "-n", "2", "true").job().size()).isEqualTo(2);
+        assertThat(error("--hostfile", "hosts", "-n", "3", "true")).isEqualTo(
+                "3 ranks requested but only 2 slots available on localhost; add --oversubscribe or give more slots"
+                        + " (--host NAME:SLOTS or a hostfile)");
+        assertThat(parse("--hostfile", "hosts", "-n", "3", "--oversubscribe", "true").job().size()).isEqualTo(3);
+    }
+
+    @Test
+    void badInputIsOneClearLine() throws Exception {
+        assertThat(error("-n", "0", "true")).isEqualTo("-n must be a positive integer, got '0'");
+        assertThat(error("-n", "two", "true")).isEqualTo("-n must be a positive integer, got 'two'");
+        assertThat(error("-n")).isEqualTo("option -n needs a value");
+        assertThat(error("--bogus", "true")).isEqualTo("unknown option '--bogus' (see banyan run --help)");
+        assertThat(error()).isEqualTo("no program given (usage: banyan run [options] PROGRAM [ARGS...])");
+        assertThat(error("-n", "1", "true", ":")).isEqualTo("no program after ':' (MPMD syntax: -n 1 ./a : -n 3 ./b)");
+        assertThat(error("./missing")).isEqualTo("program './missing' does not exist");
+        assertThat(error("no-such-program-anywhere")).isEqualTo("program 'no-such-program-anywhere' not found in PATH");
+        Files.writeString(dir.resolve("plain"), "not executable");
+        assertThat(error("./plain")).isEqualTo("program './plain' is not executable");
+        assertThat(error("--map-by", "socket", "true")).isEqualTo("--map-by 'socket' is not a mapping policy (valid: slot, node)");
+        assertThat(error("--timeout", "-1", "true")).isEqualTo("--timeout must be a positive number of seconds, got '-1'");
+        assertThat(error("--host", "node7", "true"))
+                .startsWith("--host: unknown host 'node7' (only this machine, ");
+        assertThat(error("-x", "NOPE_NOT_SET", "true"))
+                .isEqualTo("-x NOPE_NOT_SET: NOPE_NOT_SET is not set in the environment (use -x NOPE_NOT_SET=VALUE)");
+        assertThat(error("-x", "1BAD=2", "true")).isEqualTo("-x '1BAD=2': '1BAD' is not a valid environment variable name");
+        assertThat(error("--wdir", "nowhere", "true")).isEqualTo("--wdir 'nowhere' is not a directory");
+        assertThat(error("--stdin", "5", "-n", "2", "--oversubscribe", "true")).isEqualTo("--stdin 5: the job has only 2 ranks");
+        assertThat(error("--launcher", "ssh", "true")).isEqualTo("--launcher 'ssh' is not available (valid: inproc, local)");
+    }
+}

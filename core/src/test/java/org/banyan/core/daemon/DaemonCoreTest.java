@@ -1,0 +1,188 @@
+package org.banyan.core.daemon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.banyan.core.job.AppContext;
+import org.banyan.core.job.JobDescription;
+import org.banyan.core.job.MappingPolicy;
+import org.banyan.core.job.Node;
+import org.banyan.core.wire.OverlayMessage;
+import org.junit.jupiter.api.Test;
+
+/** The daemon's protocol logic driven without sockets or processes. */
+class DaemonCoreTest {
+    static final JobDescription TWO_NODES = new JobDescription(1,
+            List.of(new AppContext("./app", List.of("arg"), 4, Map.of("X", "1"), "/w")),
+            List.of(new Node("n0", 2), new Node("n1", 2)), MappingPolicy.SLOT, false, 0);
+
+    DaemonCore core = new DaemonCore(1, "127.0.0.1:5000", "tcp://127.0.0.1:5000");
+
+    List<DaemonAction> launch() {
+        return core.handle(new DaemonEvent.FromHead(new OverlayMessage.LaunchJob(TWO_NODES)));
+    }
+
+    static List<String> replies(List<DaemonAction> actions, int conn) {
+        List<String> out = new ArrayList<>();
+        for (DaemonAction a : actions) {
+            if (a instanceof DaemonAction.PmiReply(int c, String line) && c == conn) {
+                out.add(line);
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void startsOnlyItsOwnRanksWithTheirEnvironment() {
+        List<DaemonAction> actions = launch();
+        List<RankLaunch> starts = actions.stream().filter(DaemonAction.StartRank.class::isInstance)
+                .map(a -> ((DaemonAction.StartRank) a).launch()).toList();
+        assertThat(starts).extracting(RankLaunch::rank).containsExactly(2, 3);
+        RankLaunch r3 = starts.get(1);
+        assertThat(r3.executable()).isEqualTo("./app");
+        assertThat(r3.args()).containsExactly("arg");
+        assertThat(r3.workdir()).isEqualTo("/w");
+        assertThat(r3.stdinFromHead()).isFalse();
+        assertThat(r3.env()).containsEntry("PMI_PORT", "127.0.0.1:5000").containsEntry("PMI_ID", "3")
+                .containsEntry("PMI_RANK", "3").containsEntry("PMI_SIZE", "4").containsEntry("MPI_LOCALNRANKS", "2")
+                .containsEntry("MPI_LOCALRANKID", "1").containsEntry("OMPI_COMM_WORLD_RANK", "3")
+                .containsEntry("OMPI_COMM_WORLD_SIZE", "4").containsEntry("OMPI_COMM_WORLD_LOCAL_RANK", "1")
+                .containsEntry("BANYAN_RANK", "3").containsEntry("BANYAN_SIZE", "4")
+                .containsEntry("BANYAN_LOCAL_RANK", "1").containsEntry("BANYAN_NODE_RANK", "1")
+                .containsEntry("BANYAN_JOBID", "1").containsEntry("BANYAN_DAEMON_URI", "tcp://127.0.0.1:5000")
+                .containsEntry("X", "1");
+    }
+
+    @Test
+    void initackHandshakeIsByteExact() {
+        launch();
+        List<DaemonAction> a = core.handle(new DaemonEvent.PmiLine(7, "cmd=initack pmiid=2"));
+        assertThat(replies(a, 7)).containsExactly("cmd=initack\n", "cmd=set size=4\n", "cmd=set rank=2\n",
+                "cmd=set debug=0\n");
+        a = core.handle(new DaemonEvent.PmiLine(7, "cmd=init pmi_version=1 pmi_subversion=1"));
+        assertThat(replies(a, 7)).containsExactly("cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=0\n");
+        assertThat(replies(core.handle(new DaemonEvent.PmiLine(7, "cmd=get_maxes")), 7))
+                .containsExactly("cmd=maxes kvsname_max=256 keylen_max=64 vallen_max=1024\n");
+        assertThat(replies(core.handle(new DaemonEvent.PmiLine(7, "cmd=get_appnum")), 7))
+                .containsExactly("cmd=appnum appnum=0\n");
+        assertThat(replies(core.handle(new DaemonEvent.PmiLine(7, "cmd=get_universe_size")), 7))
+                .containsExactly("cmd=universe_size size=4\n");
+        assertThat(replies(core.handle(new DaemonEvent.PmiLine(7, "cmd=get_my_kvsname")), 7))
+                .containsExactly("cmd=my_kvsname kvsname=kvs_banyan_1\n");
+        assertThat(replies(core.handle(new DaemonEvent.PmiLine(7,
+                "cmd=get kvsname=kvs_banyan_1 key=PMI_process_mapping")), 7))
+                .containsExactly("cmd=get_result rc=0 msg=success value=(vector,(0,2,2))\n");
+        assertThat(replies(core.handle(new DaemonEvent.PmiLine(7, "cmd=finalize")), 7))
+                .containsExactly("cmd=finalize_ack\n");
+    }
+
+    @Test
+    void initackForARankOfAnotherHostIsRefused() {
+        launch();
+        assertThat(replies(core.handle(new DaemonEvent.PmiLine(1, "cmd=initack pmiid=0")), 1))
+                .containsExactly("cmd=initack rc=-1 msg=pmiid_0_is_not_a_rank_of_this_host\n");
+    }
+
+    @Test
+    void unknownCommandsGetAnErrorReplyNotSilence() {
+        launch();
+        assertThat(replies(core.handle(new DaemonEvent.PmiLine(1, "cmd=frobnicate x=1")), 1))
+                .containsExactly("cmd=frobnicate_result rc=-1 msg=unknown_command_frobnicate\n");
+        assertThat(replies(core.handle(new DaemonEvent.PmiLine(1, "garbage")), 1))
+                .containsExactly("cmd=error rc=-1 msg=no_cmd_in_request\n");
+    }
+
+    @Test
+    void barrierGathersLocalPutsSendsOneFenceUpAndReleasesEveryRank() {
+        launch();
+        core.handle(new DaemonEvent.PmiLine(1, "cmd=initack pmiid=2"));
+        core.handle(new DaemonEvent.PmiLine(2, "cmd=initack pmiid=3"));
+        assertThat(replies(core.handle(new DaemonEvent.PmiLine(1, "cmd=put kvsname=k key=P2 value=card2")), 1))
+                .containsExactly("cmd=put_result rc=0 msg=success\n");
+        assertThat(core.handle(new DaemonEvent.PmiLine(1, "cmd=barrier_in"))).isEmpty();
+        List<DaemonAction> a = core.handle(new DaemonEvent.PmiLine(2, "cmd=barrier_in"));
+        assertThat(a).containsExactly(new DaemonAction.SendToHead(
+                new OverlayMessage.FenceEnter(1, 0, Map.of("P2", "card2"))));
+        // A key of a rank on another host is unknown until the fence brings it.
+        assertThat(replies(core.handle(new DaemonEvent.PmiLine(1, "cmd=get kvsname=k key=P0")), 1))
+                .containsExactly("cmd=get_result rc=-1 msg=key_P0_not_found value=unknown\n");
+        a = core.handle(new DaemonEvent.FromHead(new OverlayMessage.FenceRelease(0, Map.of("P0", "card0", "P2", "card2"))));
+        assertThat(replies(a, 1)).containsExactly("cmd=barrier_out\n");
+        assertThat(replies(a, 2)).containsExactly("cmd=barrier_out\n");
+        assertThat(replies(core.handle(new DaemonEvent.PmiLine(2, "cmd=get kvsname=k key=P0")), 2))
+                .containsExactly("cmd=get_result rc=0 msg=success value=card0\n");
+        // The next fence starts empty and carries the next sequence number.
+        core.handle(new DaemonEvent.PmiLine(1, "cmd=barrier_in"));
+        assertThat(core.handle(new DaemonEvent.PmiLine(2, "cmd=barrier_in")))
+                .containsExactly(new DaemonAction.SendToHead(new OverlayMessage.FenceEnter(1, 1, Map.of())));
+    }
+
+    @Test
+    void aRankThatEndedDoesNotHoldUpTheBarrier() {
+        launch();
+        core.handle(new DaemonEvent.PmiLine(1, "cmd=initack pmiid=2"));
+        core.handle(new DaemonEvent.PmiLine(1, "cmd=barrier_in"));
+        List<DaemonAction> a = core.handle(new DaemonEvent.RankEnded(3, 0, ""));
+        assertThat(a).contains(new DaemonAction.SendToHead(new OverlayMessage.FenceEnter(1, 0, Map.of())));
+    }
+
+    @Test
+    void abortGoesToTheHeadWithRankCodeAndMessage() {
+        launch();
+        core.handle(new DaemonEvent.PmiLine(4, "cmd=initack pmiid=3"));
+        assertThat(core.handle(new DaemonEvent.PmiLine(4, "cmd=abort exitcode=7 message=it broke")))
+                .containsExactly(new DaemonAction.SendToHead(new OverlayMessage.AbortRequest(3, 7, "it broke")));
+    }
+
+    @Test
+    void rankEndsAreReportedOnce() {
+        launch();
+        assertThat(core.handle(new DaemonEvent.RankEnded(2, 3, ""))).containsExactly(
+                new DaemonAction.SendToHead(new OverlayMessage.RankExited(2, 3, "")));
+        assertThat(core.handle(new DaemonEvent.RankEnded(2, 3, ""))).isEmpty();
+    }
+
+    @Test
+    void terminateSendsSigtermThenSigkillAfterTheGrace() {
+        launch();
+        List<DaemonAction> a = core.handle(new DaemonEvent.FromHead(new OverlayMessage.TerminateJob(1500)));
+        assertThat(a).containsExactly(new DaemonAction.SignalRank(2, Signals.SIGTERM),
+                new DaemonAction.SignalRank(3, Signals.SIGTERM),
+                new DaemonAction.ArmTimer(DaemonTimer.KILL_GRACE, 1500));
+        core.handle(new DaemonEvent.RankEnded(2, 143, ""));
+        assertThat(core.handle(new DaemonEvent.TimerFired(DaemonTimer.KILL_GRACE)))
+                .containsExactly(new DaemonAction.SignalRank(3, Signals.SIGKILL));
+    }
+
+    @Test
+    void losingTheHeadEndsEveryRankAndThenTheDaemon() {
+        launch();
+        List<DaemonAction> a = core.handle(new DaemonEvent.HeadLost("closed"));
+        assertThat(a).contains(new DaemonAction.SignalRank(2, Signals.SIGTERM),
+                new DaemonAction.SignalRank(3, Signals.SIGTERM));
+        assertThat(a).doesNotContain(new DaemonAction.Exit());
+        assertThat(core.handle(new DaemonEvent.RankEnded(2, 143, ""))).isEmpty();
+        assertThat(core.handle(new DaemonEvent.RankEnded(3, 143, ""))).containsExactly(new DaemonAction.Exit());
+    }
+
+    @Test
+    void stdinGoesOnlyToTheChosenRank() {
+        DaemonCore d0 = new DaemonCore(0, "127.0.0.1:1", "tcp://127.0.0.1:1");
+        List<DaemonAction> a = d0.handle(new DaemonEvent.FromHead(new OverlayMessage.LaunchJob(TWO_NODES)));
+        assertThat(a).filteredOn(DaemonAction.StartRank.class::isInstance)
+                .extracting(x -> ((DaemonAction.StartRank) x).launch().stdinFromHead()).containsExactly(true, false);
+        assertThat(d0.handle(new DaemonEvent.FromHead(new OverlayMessage.StdinData(0, new byte[] {1}))))
+                .hasSize(1).first().isInstanceOf(DaemonAction.WriteStdin.class);
+    }
+
+    @Test
+    void shutdownKillsWhatIsLeftAndExits() {
+        launch();
+        assertThat(core.handle(new DaemonEvent.FromHead(new OverlayMessage.Shutdown()))).containsExactly(
+                new DaemonAction.SignalRank(2, Signals.SIGKILL), new DaemonAction.SignalRank(3, Signals.SIGKILL),
+                new DaemonAction.Exit());
+        assertThat(core.handle(new DaemonEvent.RankEnded(2, 0, ""))).isEmpty();
+    }
+}

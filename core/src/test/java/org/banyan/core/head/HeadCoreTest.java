@@ -1,0 +1,190 @@
+package org.banyan.core.head;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.banyan.core.daemon.Signals;
+import org.banyan.core.job.AppContext;
+import org.banyan.core.job.JobDescription;
+import org.banyan.core.job.MappingPolicy;
+import org.banyan.core.job.Node;
+import org.banyan.core.job.RankMap;
+import org.banyan.core.wire.OverlayMessage;
+import org.junit.jupiter.api.Test;
+
+/** The head's protocol logic driven without sockets. */
+class HeadCoreTest {
+    static final JobDescription JOB = new JobDescription(1,
+            List.of(new AppContext("./app", List.of(), 4, Map.of(), null)),
+            List.of(new Node("n0", 2), new Node("n1", 2)), MappingPolicy.SLOT, false, 0);
+    static final HeadSettings SETTINGS = new HeadSettings(0, 2000, 30_000);
+
+    HeadCore core = new HeadCore(JOB, RankMap.of(JOB), SETTINGS);
+
+    List<HeadAction> from(int d, OverlayMessage m) {
+        return core.handle(new HeadEvent.FromDaemon(d, m));
+    }
+
+    void launched() {
+        core.start();
+        from(0, new OverlayMessage.DaemonHello(0, "n0", 1));
+        from(1, new OverlayMessage.DaemonHello(1, "n1", 2));
+    }
+
+    static Integer finish(List<HeadAction> actions) {
+        for (HeadAction a : actions) {
+            if (a instanceof HeadAction.Finish(int status)) {
+                return status;
+            }
+        }
+        return null;
+    }
+
+    static List<String> reports(List<HeadAction> actions) {
+        return actions.stream().filter(HeadAction.Report.class::isInstance).map(a -> ((HeadAction.Report) a).line()).toList();
+    }
+
+    @Test
+    void launchesOnceEveryDaemonHasSaidHello() {
+        assertThat(core.start()).containsExactly(new HeadAction.ArmTimer(HeadTimer.DAEMON_START, 30_000));
+        assertThat(from(0, new OverlayMessage.DaemonHello(0, "n0", 1))).isEmpty();
+        List<HeadAction> a = from(1, new OverlayMessage.DaemonHello(1, "n1", 2));
+        assertThat(a).containsExactly(new HeadAction.SendToDaemon(0, new OverlayMessage.LaunchJob(JOB)),
+                new HeadAction.SendToDaemon(1, new OverlayMessage.LaunchJob(JOB)), new HeadAction.ForwardStdin(0, 0));
+    }
+
+    @Test
+    void allRanksExitingZeroFinishesWithZero() {
+        launched();
+        for (int r = 0; r < 3; r++) {
+            assertThat(finish(from(r / 2, new OverlayMessage.RankExited(r, 0, "")))).isNull();
+        }
+        List<HeadAction> a = from(1, new OverlayMessage.RankExited(3, 0, ""));
+        assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.Shutdown()),
+                new HeadAction.SendToDaemon(1, new OverlayMessage.Shutdown()));
+        assertThat(finish(a)).isZero();
+    }
+
+    @Test
+    void firstFailingRankDecidesStatusAndEndsTheJob() {
+        launched();
+        List<HeadAction> a = from(1, new OverlayMessage.RankExited(2, 3, ""));
+        assertThat(reports(a)).containsExactly("banyan run: rank 2 on n1 exited with status 3; ending the job");
+        assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.TerminateJob(2000)),
+                new HeadAction.SendToDaemon(1, new OverlayMessage.TerminateJob(2000)));
+        // The others die of the SIGTERM; they are consequences, not reported and not the status.
+        assertThat(reports(from(0, new OverlayMessage.RankExited(0, 143, "")))).isEmpty();
+        from(0, new OverlayMessage.RankExited(1, 143, ""));
+        assertThat(finish(from(1, new OverlayMessage.RankExited(3, 143, "")))).isEqualTo(3);
+    }
+
+    @Test
+    void signalDeathIsDescribed() {
+        launched();
+        assertThat(reports(from(0, new OverlayMessage.RankExited(1, 139, ""))))
+                .containsExactly("banyan run: rank 1 on n0 was killed by signal 11 (SIGSEGV); ending the job");
+    }
+
+    @Test
+    void abortUsesTheGivenExitCode() {
+        launched();
+        List<HeadAction> a = from(1, new OverlayMessage.AbortRequest(3, 7, ""));
+        assertThat(reports(a)).containsExactly("banyan run: rank 3 on n1 called abort (MPI_Abort) with exit code 7");
+        for (int r = 0; r < 4; r++) {
+            a = from(r / 2, new OverlayMessage.RankExited(r, r == 3 ? 7 : 143, ""));
+        }
+        assertThat(finish(a)).isEqualTo(7);
+    }
+
+    @Test
+    void fenceWaitsForEveryDaemonAndReleasesAllPutsToAll() {
+        launched();
+        assertThat(from(0, new OverlayMessage.FenceEnter(0, 0, Map.of("a", "1")))).isEmpty();
+        List<HeadAction> a = from(1, new OverlayMessage.FenceEnter(1, 0, Map.of("b", "2")));
+        OverlayMessage release = new OverlayMessage.FenceRelease(0, Map.of("a", "1", "b", "2"));
+        assertThat(a).containsExactly(new HeadAction.SendToDaemon(0, release), new HeadAction.SendToDaemon(1, release));
+        assertThat(from(0, new OverlayMessage.FenceEnter(0, 1, Map.of()))).isEmpty();
+    }
+
+    @Test
+    void daemonsWithoutRanksAreNotWaitedForInFences() {
+        JobDescription small = new JobDescription(1, List.of(new AppContext("./a", List.of(), 2, Map.of(), null)),
+                List.of(new Node("n0", 2), new Node("n1", 2)), MappingPolicy.SLOT, false, 0);
+        HeadCore c = new HeadCore(small, RankMap.of(small), SETTINGS);
+        c.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.DaemonHello(0, "n0", 1)));
+        c.handle(new HeadEvent.FromDaemon(1, new OverlayMessage.DaemonHello(1, "n1", 1)));
+        assertThat(c.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.FenceEnter(0, 0, Map.of()))))
+                .containsExactly(new HeadAction.SendToDaemon(0, new OverlayMessage.FenceRelease(0, Map.of())));
+    }
+
+    @Test
+    void losingADaemonFailsItsRanksAndEndsTheOthers() {
+        launched();
+        List<HeadAction> a = core.handle(new HeadEvent.DaemonLost(1, "connection closed"));
+        assertThat(reports(a)).containsExactly("banyan run: lost the daemon on n1: connection closed");
+        assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.TerminateJob(2000)));
+        assertThat(a).doesNotContain(new HeadAction.SendToDaemon(1, new OverlayMessage.TerminateJob(2000)));
+        from(0, new OverlayMessage.RankExited(0, 143, ""));
+        assertThat(finish(from(0, new OverlayMessage.RankExited(1, 143, ""))))
+                .isEqualTo(HeadSettings.DAEMON_LOST_STATUS);
+    }
+
+    @Test
+    void daemonsThatNeverConnectEndTheRunWithTheirNames() {
+        core.start();
+        from(0, new OverlayMessage.DaemonHello(0, "n0", 1));
+        List<HeadAction> a = core.handle(new HeadEvent.TimerFired(HeadTimer.DAEMON_START));
+        assertThat(reports(a)).containsExactly("banyan run: no daemon connected within 30.0 s from n1");
+        assertThat(finish(a)).isEqualTo(HeadSettings.DAEMON_LOST_STATUS);
+    }
+
+    @Test
+    void timeoutEndsTheJobWithStatus124() {
+        HeadCore c = new HeadCore(JOB, RankMap.of(JOB), new HeadSettings(5000, 2000, 30_000));
+        c.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.DaemonHello(0, "n0", 1)));
+        List<HeadAction> a = c.handle(new HeadEvent.FromDaemon(1, new OverlayMessage.DaemonHello(1, "n1", 1)));
+        assertThat(a).contains(new HeadAction.ArmTimer(HeadTimer.JOB_TIMEOUT, 5000));
+        a = c.handle(new HeadEvent.TimerFired(HeadTimer.JOB_TIMEOUT));
+        assertThat(reports(a)).containsExactly("banyan run: job timed out after 5 s; ending all ranks");
+        assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.TerminateJob(2000)));
+        for (int r = 0; r < 4; r++) {
+            a = c.handle(new HeadEvent.FromDaemon(r / 2, new OverlayMessage.RankExited(r, 143, "")));
+        }
+        assertThat(finish(a)).isEqualTo(HeadSettings.TIMEOUT_STATUS);
+    }
+
+    @Test
+    void firstSignalIsForwardedSecondKills() {
+        launched();
+        assertThat(core.handle(new HeadEvent.UserSignal(Signals.SIGINT))).containsExactly(
+                new HeadAction.SendToDaemon(0, new OverlayMessage.SignalRanks(Signals.SIGINT)),
+                new HeadAction.SendToDaemon(1, new OverlayMessage.SignalRanks(Signals.SIGINT)));
+        List<HeadAction> a = core.handle(new HeadEvent.UserSignal(Signals.SIGINT));
+        assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.KillJob()),
+                new HeadAction.SendToDaemon(1, new OverlayMessage.KillJob()));
+        for (int r = 0; r < 4; r++) {
+            a = from(r / 2, new OverlayMessage.RankExited(r, 137, ""));
+        }
+        assertThat(finish(a)).isEqualTo(130);
+    }
+
+    @Test
+    void userSignalsThatDoNotEndJobsAreOnlyForwarded() {
+        launched();
+        core.handle(new HeadEvent.UserSignal(Signals.SIGUSR1));
+        assertThat(core.handle(new HeadEvent.UserSignal(Signals.SIGUSR1)))
+                .containsExactly(new HeadAction.SendToDaemon(0, new OverlayMessage.SignalRanks(Signals.SIGUSR1)),
+                        new HeadAction.SendToDaemon(1, new OverlayMessage.SignalRanks(Signals.SIGUSR1)));
+    }
+
+    @Test
+    void teardownDeadlineStopsWaitingSoTheRunNeverHangs() {
+        launched();
+        from(1, new OverlayMessage.RankExited(2, 5, ""));
+        List<HeadAction> a = core.handle(new HeadEvent.TimerFired(HeadTimer.TEARDOWN_DEADLINE));
+        assertThat(reports(a)).containsExactly("banyan run: 3 rank(s) did not report their end; giving up on them");
+        assertThat(finish(a)).isEqualTo(5);
+        assertThat(core.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.RankExited(0, 0, "")))).isEmpty();
+    }
+}

@@ -1,0 +1,77 @@
+package org.banyan.core.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RankMapTest {
+    static JobDescription job(MappingPolicy policy, boolean over, List<Node> nodes, int... counts) {
+        List<AppContext> apps = new java.util.ArrayList<>();
+        for (int c : counts) {
+            apps.add(new AppContext("/bin/true", List.of(), c, Map.of(), null));
+        }
+        return new JobDescription(1, apps, nodes, policy, over, 0);
+    }
+
+    @Test
+    void slotPolicyFillsEachNodeBeforeTheNext() {
+        RankMap m = RankMap.of(job(MappingPolicy.SLOT, false, List.of(new Node("a", 2), new Node("b", 2)), 4));
+        assertThat(new int[] {m.nodeOf(0), m.nodeOf(1), m.nodeOf(2), m.nodeOf(3)}).containsExactly(0, 0, 1, 1);
+        assertThat(m.localRankOf(3)).isEqualTo(1);
+        assertThat(m.ranksOf(1)).containsExactly(2, 3);
+        assertThat(m.processMapping()).isEqualTo("(vector,(0,2,2))");
+    }
+
+    @Test
+    void nodePolicyRoundRobins() {
+        RankMap m = RankMap.of(job(MappingPolicy.NODE, false, List.of(new Node("a", 2), new Node("b", 2)), 4));
+        assertThat(new int[] {m.nodeOf(0), m.nodeOf(1), m.nodeOf(2), m.nodeOf(3)}).containsExactly(0, 1, 0, 1);
+        assertThat(m.processMapping()).isEqualTo("(vector,(0,2,1))");
+    }
+
+    @Test
+    void nodePolicySkipsFullNodes() {
+        RankMap m = RankMap.of(job(MappingPolicy.NODE, false, List.of(new Node("a", 3), new Node("b", 1)), 4));
+        assertThat(new int[] {m.nodeOf(0), m.nodeOf(1), m.nodeOf(2), m.nodeOf(3)}).containsExactly(0, 1, 0, 0);
+    }
+
+    @Test
+    void singleNodeMapping() {
+        RankMap m = RankMap.of(job(MappingPolicy.SLOT, true, List.of(new Node("a", 2)), 64));
+        assertThat(m.processMapping()).isEqualTo("(vector,(0,1,64))");
+        assertThat(m.ranksOn(0)).isEqualTo(64);
+        assertThat(m.localRankOf(63)).isEqualTo(63);
+    }
+
+    @Test
+    void oversubscriptionRepeatsThePolicy() {
+        RankMap m = RankMap.of(job(MappingPolicy.SLOT, true, List.of(new Node("a", 1), new Node("b", 1)), 5));
+        assertThat(new int[] {m.nodeOf(0), m.nodeOf(1), m.nodeOf(2), m.nodeOf(3), m.nodeOf(4)})
+                .containsExactly(0, 1, 0, 1, 0);
+    }
+
+    @Test
+    void irregularLayoutsListEveryBlock() {
+        RankMap m = RankMap.of(job(MappingPolicy.SLOT, false, List.of(new Node("a", 3), new Node("b", 1)), 4));
+        assertThat(m.processMapping()).isEqualTo("(vector,(0,1,3),(1,1,1))");
+    }
+
+    @Test
+    void tooManyRanksWithoutOversubscribeNamesTheFix() {
+        assertThatThrownBy(() -> RankMap.of(job(MappingPolicy.SLOT, false, List.of(new Node("vm", 2)), 5)))
+                .hasMessage("5 ranks requested but only 2 slots available on vm; add --oversubscribe or give more"
+                        + " slots (--host NAME:SLOTS or a hostfile)");
+    }
+
+    @Test
+    void mpmdContextsNumberRanksAcrossApps() {
+        RankMap m = RankMap.of(job(MappingPolicy.SLOT, false, List.of(new Node("a", 4)), 1, 3));
+        assertThat(m.appOf(0)).isZero();
+        assertThat(m.appOf(1)).isEqualTo(1);
+        assertThat(m.appOf(3)).isEqualTo(1);
+        assertThat(m.size()).isEqualTo(4);
+    }
+}

@@ -1,0 +1,71 @@
+package org.banyan.core.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.banyan.core.job.AppContext;
+import org.banyan.core.job.JobDescription;
+import org.banyan.core.job.MappingPolicy;
+import org.banyan.core.job.Node;
+import org.junit.jupiter.api.Test;
+
+class OverlayCodecTest {
+    static OverlayMessage roundTrip(OverlayMessage m) {
+        byte[] frame = OverlayCodec.encode(m);
+        int length = ByteBuffer.wrap(frame).getInt();
+        assertThat(length).isEqualTo(frame.length - 4);
+        return OverlayCodec.decode(Arrays.copyOfRange(frame, 4, frame.length));
+    }
+
+    @Test
+    void everyMessageSurvivesARoundTrip() {
+        Map<String, String> puts = new LinkedHashMap<>();
+        puts.put("P0-businesscard", "description#vm$port#1234$");
+        puts.put("ünïcode", "välue");
+        JobDescription job = new JobDescription(7,
+                List.of(new AppContext("./a", List.of("x", "y z"), 1, Map.of("A", "1"), null),
+                        new AppContext("/bin/b", List.of(), 3, Map.of(), "/tmp")),
+                List.of(new Node("n1", 2), new Node("n2", 4)), MappingPolicy.NODE, true, -1);
+        List<OverlayMessage> messages = List.of(
+                new OverlayMessage.DaemonHello(3, "node3", 123456789012L),
+                new OverlayMessage.LaunchJob(job),
+                new OverlayMessage.RankExited(5, 139, ""),
+                new OverlayMessage.RankExited(5, 127, "./a: not found"),
+                new OverlayMessage.SignalRanks(10),
+                new OverlayMessage.TerminateJob(2000),
+                new OverlayMessage.KillJob(),
+                new OverlayMessage.AbortRequest(1, 7, "bad things"),
+                new OverlayMessage.FenceEnter(2, 9, puts),
+                new OverlayMessage.FenceRelease(9, puts),
+                new OverlayMessage.Shutdown());
+        for (OverlayMessage m : messages) {
+            assertThat(roundTrip(m)).isEqualTo(m);
+        }
+        OverlayMessage.Output out = (OverlayMessage.Output) roundTrip(new OverlayMessage.Output(4, 2, new byte[] {0, 10, -1}));
+        assertThat(out.rank()).isEqualTo(4);
+        assertThat(out.stream()).isEqualTo(2);
+        assertThat(out.data()).containsExactly(0, 10, -1);
+        OverlayMessage.StdinData in = (OverlayMessage.StdinData) roundTrip(new OverlayMessage.StdinData(0, new byte[0]));
+        assertThat(in.data()).isEmpty();
+    }
+
+    @Test
+    void layoutOfASmallMessageIsAsDocumented() {
+        byte[] frame = OverlayCodec.encode(new OverlayMessage.TerminateJob(0x01020304));
+        assertThat(frame).containsExactly(0, 0, 0, 5, 7, 1, 2, 3, 4);
+    }
+
+    @Test
+    void truncatedOrUnknownFramesAreRejected() {
+        byte[] frame = OverlayCodec.encode(new OverlayMessage.AbortRequest(1, 2, "message"));
+        byte[] body = Arrays.copyOfRange(frame, 4, frame.length - 2);
+        assertThatThrownBy(() -> OverlayCodec.decode(body)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> OverlayCodec.decode(new byte[] {99})).hasMessageContaining("unknown overlay message type 99");
+        assertThatThrownBy(() -> OverlayCodec.decode(new byte[] {12, 0})).hasMessageContaining("stray bytes");
+    }
+}

@@ -1,0 +1,116 @@
+package org.banyan.it;
+
+import static org.assertj.core.api.Assertions.fail;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/** Runs the real {@code banyan} command as a user would, and looks for processes it left behind. */
+final class Banyan {
+    static final Path ROOT = Path.of(System.getProperty("banyan.root", "..")).toAbsolutePath().normalize();
+    static final Path SCRIPT = ROOT.resolve("banyan");
+
+    record Result(int exit, String stdout, String stderr) {}
+
+    private Banyan() {}
+
+    static ProcessBuilder builder(List<String> args) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(SCRIPT.toString());
+        cmd.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().remove("BANYAN_PMI_TRACE");
+        return pb;
+    }
+
+    static Result run(String... args) throws Exception {
+        return run(null, List.of(args));
+    }
+
+    static Result runWithStdin(String stdin, String... args) throws Exception {
+        return run(stdin, List.of(args));
+    }
+
+    static Result run(String stdin, List<String> args) throws Exception {
+        Path out = Files.createTempFile("banyan-out", ".txt");
+        Path err = Files.createTempFile("banyan-err", ".txt");
+        try {
+            ProcessBuilder pb = builder(args).redirectOutput(out.toFile()).redirectError(err.toFile());
+            if (stdin == null) {
+                pb.redirectInput(new File("/dev/null"));
+            }
+            Process p = pb.start();
+            if (stdin != null) {
+                try (var os = p.getOutputStream()) {
+                    os.write(stdin.getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            if (!p.waitFor(120, TimeUnit.SECONDS)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                fail("banyan " + String.join(" ", args) + " did not finish within 120 s");
+            }
+            return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
+    /** A unique sleep duration, so that ps can find exactly the processes of one test. */
+    static String marker() {
+        return "1000." + ThreadLocalRandom.current().nextInt(100_000, 999_999);
+    }
+
+    /** Processes whose command line contains {@code marker}, other than ps and this JVM. */
+    static List<String> processesWith(String marker) throws IOException, InterruptedException {
+        Process ps = new ProcessBuilder("ps", "-eo", "pid=,stat=,args=").redirectErrorStream(true).start();
+        String text = new String(ps.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        ps.waitFor();
+        List<String> found = new ArrayList<>();
+        for (String line : text.split("\n")) {
+            String[] f = line.strip().split("\\s+", 3);
+            if (f.length == 3 && f[2].contains(marker) && !f[1].startsWith("Z") && !f[2].startsWith("ps ")) {
+                found.add(line.strip());
+            }
+        }
+        return found;
+    }
+
+    /**
+     * Fails if any process with {@code marker} is still alive 3 s from now (killing is
+     * asynchronous; an orphan would live for 1000 s), and kills those it finds.
+     */
+    static void assertNoProcessesWith(String marker) throws Exception {
+        List<String> left = List.of();
+        for (int i = 0; i < 30; i++) {
+            left = processesWith(marker);
+            if (left.isEmpty()) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        for (String line : left) {
+            ProcessHandle.of(Long.parseLong(line.split("\\s+")[0])).ifPresent(ProcessHandle::destroyForcibly);
+        }
+        fail("processes left behind:\n" + String.join("\n", left));
+    }
+
+    /** Waits until {@code count} processes with {@code marker} are running. */
+    static void awaitProcesses(String marker, int count) throws Exception {
+        for (int i = 0; i < 200; i++) {
+            if (processesWith(marker).size() >= count) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+        fail("expected " + count + " processes with " + marker + ", found " + processesWith(marker));
+    }
+}

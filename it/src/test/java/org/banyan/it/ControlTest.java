@@ -1,0 +1,140 @@
+package org.banyan.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Signals to banyan run, and losing the head or a daemon: every case ends every process, which
+ * {@code ps} checks after each one.
+ */
+class ControlTest {
+    @TempDir
+    Path dir;
+
+    record Started(Process process, Path err) {
+        String stderr() throws Exception {
+            return Files.readString(err);
+        }
+
+        int await() throws Exception {
+            assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("banyan ended").isTrue();
+            return process.exitValue();
+        }
+    }
+
+    /**
+     * Starts banyan with SIGINT at its default action: a shell that starts a background job, or a
+     * CI runner, may hand it down ignored, and an ignored SIGINT stays ignored across exec.
+     */
+    Started start(String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("perl", "-e", "$SIG{INT}='DEFAULT'; exec @ARGV or die",
+                Banyan.SCRIPT.toString()));
+        cmd.addAll(List.of(args));
+        Path err = Files.createTempFile(dir, "err", ".txt");
+        Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).redirectOutput(dir.resolve("out.txt").toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        return new Started(p, err);
+    }
+
+    static void signal(Process p, String name) throws Exception {
+        new ProcessBuilder("kill", "-" + name, Long.toString(p.pid())).start().waitFor();
+    }
+
+    @Test
+    void ctrlCIsForwardedAndTheJobEndsWithTheRanksStatus() throws Exception {
+        String m = Banyan.marker();
+        Started s = start("run", "-n", "2", "sleep", m);
+        Banyan.awaitProcesses(m, 2);
+        signal(s.process(), "INT");
+        assertThat(s.await()).isEqualTo(130);
+        assertThat(s.stderr()).contains("was killed by signal 2 (SIGINT)");
+        Banyan.assertNoProcessesWith(m);
+    }
+
+    @Test
+    void secondCtrlCKillsRanksThatIgnoreTheFirst() throws Exception {
+        String m = Banyan.marker();
+        Started s = start("run", "-n", "2", "sh", "-c", "trap '' INT TERM; sleep " + m);
+        Banyan.awaitProcesses(m, 4);
+        signal(s.process(), "INT");
+        Thread.sleep(700);
+        assertThat(s.process().isAlive()).as("ranks ignore SIGINT, so the job goes on").isTrue();
+        signal(s.process(), "INT");
+        assertThat(s.await()).isEqualTo(130);
+        assertThat(s.stderr()).contains("banyan run: received SIGINT again; killing all ranks");
+        Banyan.assertNoProcessesWith(m);
+    }
+
+    @Test
+    void sigtermAndSighupAreForwarded() throws Exception {
+        for (String sig : List.of("TERM", "HUP")) {
+            String m = Banyan.marker();
+            Started s = start("run", "-n", "2", "sleep", m);
+            Banyan.awaitProcesses(m, 2);
+            signal(s.process(), sig);
+            assertThat(s.await()).isEqualTo(sig.equals("TERM") ? 143 : 129);
+            Banyan.assertNoProcessesWith(m);
+        }
+    }
+
+    @Test
+    void sigusr1ReachesTheRanksWithoutEndingTheJob() throws Exception {
+        String m = Banyan.marker();
+        Started s = start("run", "-n", "2", "sh", "-c", "trap 'echo usr1 $PMI_RANK; exit 0' USR1; sleep " + m + " & wait");
+        Banyan.awaitProcesses(m, 4);
+        signal(s.process(), "USR1");
+        assertThat(s.await()).isZero();
+        assertThat(Files.readString(dir.resolve("out.txt")).split("\n")).containsExactlyInAnyOrder("usr1 0", "usr1 1");
+        // The shells exited; their sleeps are children banyan must not leave behind either.
+        Banyan.assertNoProcessesWith(m);
+    }
+
+    @Test
+    void killingTheHeadWithSigkillLeavesNoRank() throws Exception {
+        String m = Banyan.marker();
+        Started s = start("run", "-n", "3", "--oversubscribe", "sleep", m);
+        Banyan.awaitProcesses(m, 3);
+        signal(s.process(), "KILL");
+        assertThat(s.await()).isEqualTo(137);
+        Banyan.assertNoProcessesWith(m);
+    }
+
+    @Test
+    void killingTheHeadOfASeparateDaemonMakesTheDaemonEndItsRanksAndExit() throws Exception {
+        String m = Banyan.marker();
+        Started s = start("run", "-n", "2", "--launcher", "local", "sleep", m);
+        Banyan.awaitProcesses(m, 2);
+        List<ProcessHandle> daemons = s.process().children().toList();
+        assertThat(daemons).hasSize(1);
+        signal(s.process(), "KILL");
+        s.await();
+        Banyan.assertNoProcessesWith(m);
+        assertThat(daemons.getFirst().onExit().get(10, TimeUnit.SECONDS).isAlive()).isFalse();
+    }
+
+    @Test
+    void losingTheDaemonEndsTheRunWithOneLineAndNoRankLeft() throws Exception {
+        String m = Banyan.marker();
+        Started s = start("run", "-n", "2", "--launcher", "local", "sleep", m);
+        Banyan.awaitProcesses(m, 2);
+        ProcessHandle daemon = s.process().children().findFirst().orElseThrow();
+        new ProcessBuilder("kill", "-KILL", Long.toString(daemon.pid())).start().waitFor();
+        assertThat(s.await()).isEqualTo(1);
+        assertThat(s.stderr()).contains("banyan run: lost the daemon on ");
+        Banyan.assertNoProcessesWith(m);
+    }
+
+    @Test
+    void aSeparateDaemonRunsJobsLikeTheInProcessOne() throws Exception {
+        Banyan.Result r = Banyan.run("run", "-n", "2", "--launcher", "local", "sh", "-c", "echo $PMI_RANK; exit $PMI_RANK");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.stdout().split("\n")).containsExactlyInAnyOrder("0", "1");
+    }
+}

@@ -1,0 +1,188 @@
+package org.banyan.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** banyan run with real processes: output, environment, exit codes, I/O options, bad input. */
+class RunCommandTest {
+    @TempDir
+    Path dir;
+
+    static List<String> lines(String text) {
+        return text.isEmpty() ? List.of() : Arrays.asList(text.split("\n"));
+    }
+
+    @Test
+    void everyRankSeesItsEnvironment() throws Exception {
+        Banyan.Result r = Banyan.run("run", "-n", "4", "--oversubscribe", "sh", "-c",
+                "echo $PMI_RANK $PMI_SIZE $MPI_LOCALRANKID $MPI_LOCALNRANKS $OMPI_COMM_WORLD_RANK $BANYAN_RANK"
+                        + " $BANYAN_SIZE $BANYAN_LOCAL_RANK $BANYAN_NODE_RANK $BANYAN_JOBID ${PMI_PORT%%:*} $PMI_ID");
+        assertThat(r.exit()).isZero();
+        assertThat(lines(r.stdout())).containsExactlyInAnyOrder(
+                "0 4 0 4 0 0 4 0 0 1 127.0.0.1 0", "1 4 1 4 1 1 4 1 0 1 127.0.0.1 1",
+                "2 4 2 4 2 2 4 2 0 1 127.0.0.1 2", "3 4 3 4 3 3 4 3 0 1 127.0.0.1 3");
+        assertThat(r.stderr()).isEmpty();
+    }
+
+    @Test
+    void exitStatusIsTheFirstFailingRanksWithOneLineNamingIt() throws Exception {
+        String m = Banyan.marker();
+        Banyan.Result r = Banyan.run("run", "-n", "3", "--oversubscribe", "sh", "-c",
+                "if [ $PMI_RANK = 1 ]; then exit 3; fi; sleep " + m);
+        assertThat(r.exit()).isEqualTo(3);
+        assertThat(r.stderr()).contains("banyan run: rank 1 on ").contains(" exited with status 3; ending the job");
+        assertThat(lines(r.stderr())).filteredOn(l -> l.startsWith("banyan run:")).hasSize(1);
+        Banyan.assertNoProcessesWith(m);
+    }
+
+    @Test
+    void deathBySignalIs128PlusTheSignal() throws Exception {
+        Banyan.Result r = Banyan.run("run", "-n", "1", "sh", "-c", "kill -SEGV $$");
+        assertThat(r.exit()).isEqualTo(139);
+        assertThat(r.stderr()).contains("rank 0 on ").contains("was killed by signal 11 (SIGSEGV)");
+    }
+
+    @Test
+    void allZeroIsZero() throws Exception {
+        Banyan.Result r = Banyan.run("run", "-n", "2", "true");
+        assertThat(r.exit()).isZero();
+        assertThat(r.stdout()).isEmpty();
+        assertThat(r.stderr()).isEmpty();
+    }
+
+    @Test
+    void timeoutEndsEverythingWithStatus124() throws Exception {
+        String m = Banyan.marker();
+        long t0 = System.nanoTime();
+        Banyan.Result r = Banyan.run("run", "-n", "2", "--timeout", "1", "sleep", m);
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertThat(r.exit()).isEqualTo(124);
+        assertThat(r.stderr()).contains("banyan run: job timed out after 1 s; ending all ranks");
+        assertThat(ms).isLessThan(20_000);
+        Banyan.assertNoProcessesWith(m);
+    }
+
+    @Test
+    void ranksThatIgnoreSigtermAreKilledAfterTheGrace() throws Exception {
+        String m = Banyan.marker();
+        Banyan.Result r = Banyan.run("run", "-n", "2", "--timeout", "1", "sh", "-c", "trap '' TERM; sleep " + m);
+        assertThat(r.exit()).isEqualTo(124);
+        Banyan.assertNoProcessesWith(m);
+    }
+
+    @Test
+    void tagOutputPrefixesEveryLine() throws Exception {
+        Banyan.Result r = Banyan.run("run", "-n", "2", "--tag-output", "sh", "-c",
+                "printf 'a\\nb\\n'; echo e >&2; printf tail");
+        assertThat(r.exit()).isZero();
+        assertThat(lines(r.stdout())).containsExactlyInAnyOrder("[1,0]<stdout>:a", "[1,0]<stdout>:b",
+                "[1,0]<stdout>:tail", "[1,1]<stdout>:a", "[1,1]<stdout>:b", "[1,1]<stdout>:tail");
+        assertThat(lines(r.stderr())).containsExactlyInAnyOrder("[1,0]<stderr>:e", "[1,1]<stderr>:e");
+    }
+
+    @Test
+    void timestampOutputPrefixesTheArrivalTime() throws Exception {
+        Banyan.Result r = Banyan.run("run", "-n", "1", "--timestamp-output", "echo", "x");
+        assertThat(r.stdout()).matches("\\[\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3}]x\n");
+    }
+
+    @Test
+    void outputFilenameWritesOneFilePerRankAndStream() throws Exception {
+        Path out = dir.resolve("out");
+        Banyan.Result r = Banyan.run("run", "-n", "2", "--output-filename", out.toString(), "sh", "-c",
+                "echo out$PMI_RANK; echo err$PMI_RANK >&2");
+        assertThat(r.exit()).isZero();
+        assertThat(r.stdout()).isEmpty();
+        assertThat(Files.readString(out.resolve("1/rank.0/stdout"))).isEqualTo("out0\n");
+        assertThat(Files.readString(out.resolve("1/rank.1/stdout"))).isEqualTo("out1\n");
+        assertThat(Files.readString(out.resolve("1/rank.1/stderr"))).isEqualTo("err1\n");
+    }
+
+    @Test
+    void mpmdContextsGetConsecutiveRanksAndTheirAppnum() throws Exception {
+        Banyan.Result r = Banyan.run("run", "--oversubscribe", "-n", "1", "sh", "-c", "echo a $PMI_RANK $BANYAN_APPNUM",
+                ":", "-n", "2", "sh", "-c", "echo b $PMI_RANK $BANYAN_APPNUM");
+        assertThat(r.exit()).isZero();
+        assertThat(lines(r.stdout())).containsExactlyInAnyOrder("a 0 0", "b 1 1", "b 2 1");
+    }
+
+    @Test
+    void stdinGoesToRankZeroOnly() throws Exception {
+        Banyan.Result r = Banyan.runWithStdin("line one\nline two\n", "run", "-n", "2", "sh", "-c",
+                "echo rank$PMI_RANK:$(wc -l)");
+        assertThat(r.exit()).isZero();
+        assertThat(lines(r.stdout())).containsExactlyInAnyOrder("rank0:2", "rank1:0");
+    }
+
+    @Test
+    void stdinNoneGivesEveryRankAnEmptyStdin() throws Exception {
+        Banyan.Result r = Banyan.runWithStdin("data\n", "run", "-n", "1", "--stdin", "none", "sh", "-c", "echo $(wc -c)");
+        assertThat(r.stdout()).isEqualTo("0\n");
+    }
+
+    @Test
+    void exportedVariablesAndWorkingDirectory() throws Exception {
+        Banyan.Result r = Banyan.run("run", "-n", "1", "-x", "GREETING=hi there", "--wdir", dir.toString(), "sh", "-c",
+                "echo \"$GREETING\"; pwd");
+        assertThat(lines(r.stdout())).containsExactly("hi there", dir.toRealPath().toString());
+    }
+
+    @Test
+    void largeOutputArrivesWhole() throws Exception {
+        Banyan.Result r = Banyan.run("run", "-n", "2", "sh", "-c", "head -c 5000000 /dev/zero | tr '\\0' x; echo");
+        assertThat(r.exit()).isZero();
+        assertThat(r.stdout().length()).isEqualTo(2 * 5_000_001);
+        assertThat(r.stdout().chars().filter(c -> c == 'x').count()).isEqualTo(10_000_000);
+    }
+
+    @Test
+    void badInputIsOneLineStatus2AndNothingRuns() throws Exception {
+        Path witness = dir.resolve("ran");
+        String prog = "touch " + witness;
+        String[][] cases = {
+            {"run", "--no-such-option", "sh", "-c", prog},
+            {"run", "-n", "0", "sh", "-c", prog},
+            {"run", "-n", "64", "sh", "-c", prog},
+            {"run", "--host", "node7", "sh", "-c", prog},
+            {"run", "--hostfile", dir.resolve("missing").toString(), "sh", "-c", prog},
+            {"run", "-n", "1", "./not-a-program"},
+            {"run", "-n", "1", "sh", "-c", prog, ":"},
+            {"run", "--timeout", "soon", "sh", "-c", prog},
+        };
+        for (String[] c : cases) {
+            Banyan.Result r = Banyan.run(c);
+            assertThat(r.exit()).as(String.join(" ", c)).isEqualTo(2);
+            assertThat(lines(r.stderr())).as(String.join(" ", c)).hasSize(1).first().asString().startsWith("banyan run: ");
+            assertThat(witness).as(String.join(" ", c)).doesNotExist();
+        }
+        Files.writeString(dir.resolve("hosts"), "localhost slots=2\nlocalhost slots=two\n");
+        Banyan.Result r = Banyan.run("run", "--hostfile", dir.resolve("hosts").toString(), "true");
+        assertThat(r.stderr()).isEqualTo("banyan run: hostfile " + dir.resolve("hosts")
+                + ":2: slots must be a positive integer, got 'two'\n");
+        assertThat(r.exit()).isEqualTo(2);
+    }
+
+    @Test
+    void hostfileInEitherSyntaxGivesSlots() throws Exception {
+        Files.writeString(dir.resolve("ompi"), "localhost slots=3\n");
+        Files.writeString(dir.resolve("hydra"), "localhost:3\n");
+        for (String f : List.of("ompi", "hydra")) {
+            Banyan.Result r = Banyan.run("run", "--hostfile", dir.resolve(f).toString(), "sh", "-c", "echo $PMI_SIZE");
+            assertThat(lines(r.stdout())).containsExactly("3", "3", "3");
+        }
+    }
+
+    @Test
+    void versionAndHelp() throws Exception {
+        assertThat(Banyan.run("--version").stdout()).startsWith("banyan ");
+        Banyan.Result help = Banyan.run("run", "--help");
+        assertThat(help.exit()).isZero();
+        assertThat(help.stdout()).contains("--oversubscribe").contains("--tag-output").contains("--timeout");
+    }
+}

@@ -103,14 +103,18 @@ final class Banyan {
         fail("processes left behind:\n" + String.join("\n", left));
     }
 
-    /** Waits until {@code count} processes with {@code marker} are running. */
-    static void awaitProcesses(String marker, int count) throws Exception {
+    /**
+     * Waits until {@code count} {@code sleep MARKER} processes run (the marker also appears in
+     * banyan's own command line and in shells, which must not count).
+     */
+    static void awaitSleeps(String marker, int count) throws Exception {
         for (int i = 0; i < 200; i++) {
-            if (processesWith(marker).size() >= count) {
+            if (processesWith(marker).stream().filter(l -> l.split("\\s+", 3)[2].startsWith("sleep " + marker)).count()
+                    >= count) {
                 return;
             }
             Thread.sleep(50);
         }
-        fail("expected " + count + " processes with " + marker + ", found " + processesWith(marker));
+        fail("expected " + count + " sleep " + marker + " processes, found " + processesWith(marker));
     }
 }

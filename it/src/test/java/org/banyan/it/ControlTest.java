@@ -51,7 +51,7 @@ class ControlTest {
     void ctrlCIsForwardedAndTheJobEndsWithTheRanksStatus() throws Exception {
         String m = Banyan.marker();
         Started s = start("run", "-n", "2", "sleep", m);
-        Banyan.awaitProcesses(m, 2);
+        Banyan.awaitSleeps(m, 2);
         signal(s.process(), "INT");
         assertThat(s.await()).isEqualTo(130);
         assertThat(s.stderr()).contains("was killed by signal 2 (SIGINT)");
@@ -62,7 +62,7 @@ class ControlTest {
     void secondCtrlCKillsRanksThatIgnoreTheFirst() throws Exception {
         String m = Banyan.marker();
         Started s = start("run", "-n", "2", "sh", "-c", "trap '' INT TERM; sleep " + m);
-        Banyan.awaitProcesses(m, 4);
+        Banyan.awaitSleeps(m, 2);
         signal(s.process(), "INT");
         Thread.sleep(700);
         assertThat(s.process().isAlive()).as("ranks ignore SIGINT, so the job goes on").isTrue();
@@ -77,7 +77,7 @@ class ControlTest {
         for (String sig : List.of("TERM", "HUP")) {
             String m = Banyan.marker();
             Started s = start("run", "-n", "2", "sleep", m);
-            Banyan.awaitProcesses(m, 2);
+            Banyan.awaitSleeps(m, 2);
             signal(s.process(), sig);
             assertThat(s.await()).isEqualTo(sig.equals("TERM") ? 143 : 129);
             Banyan.assertNoProcessesWith(m);
@@ -88,7 +88,7 @@ class ControlTest {
     void sigusr1ReachesTheRanksWithoutEndingTheJob() throws Exception {
         String m = Banyan.marker();
         Started s = start("run", "-n", "2", "sh", "-c", "trap 'echo usr1 $PMI_RANK; exit 0' USR1; sleep " + m + " & wait");
-        Banyan.awaitProcesses(m, 4);
+        Banyan.awaitSleeps(m, 2);
         signal(s.process(), "USR1");
         assertThat(s.await()).isZero();
         assertThat(Files.readString(dir.resolve("out.txt")).split("\n")).containsExactlyInAnyOrder("usr1 0", "usr1 1");
@@ -100,7 +100,7 @@ class ControlTest {
     void killingTheHeadWithSigkillLeavesNoRank() throws Exception {
         String m = Banyan.marker();
         Started s = start("run", "-n", "3", "--oversubscribe", "sleep", m);
-        Banyan.awaitProcesses(m, 3);
+        Banyan.awaitSleeps(m, 3);
         signal(s.process(), "KILL");
         assertThat(s.await()).isEqualTo(137);
         Banyan.assertNoProcessesWith(m);
@@ -110,7 +110,7 @@ class ControlTest {
     void killingTheHeadOfASeparateDaemonMakesTheDaemonEndItsRanksAndExit() throws Exception {
         String m = Banyan.marker();
         Started s = start("run", "-n", "2", "--launcher", "local", "sleep", m);
-        Banyan.awaitProcesses(m, 2);
+        Banyan.awaitSleeps(m, 2);
         List<ProcessHandle> daemons = s.process().children().toList();
         assertThat(daemons).hasSize(1);
         signal(s.process(), "KILL");
@@ -123,7 +123,7 @@ class ControlTest {
     void losingTheDaemonEndsTheRunWithOneLineAndNoRankLeft() throws Exception {
         String m = Banyan.marker();
         Started s = start("run", "-n", "2", "--launcher", "local", "sleep", m);
-        Banyan.awaitProcesses(m, 2);
+        Banyan.awaitSleeps(m, 2);
         ProcessHandle daemon = s.process().children().findFirst().orElseThrow();
         new ProcessBuilder("kill", "-KILL", Long.toString(daemon.pid())).start().waitFor();
         assertThat(s.await()).isEqualTo(1);

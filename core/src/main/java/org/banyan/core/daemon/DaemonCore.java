@@ -143,6 +143,9 @@ public final class DaemonCore {
             env.put("BANYAN_JOBID", Integer.toString(job.jobId()));
             env.put("BANYAN_APPNUM", Integer.toString(map.appOf(rank)));
             env.put("BANYAN_DAEMON_URI", daemonUri);
+            // As Hydra sets them: unbuffered Fortran output, and MPICH ch3's idea of the host name.
+            env.put("GFORTRAN_UNBUFFERED_PRECONNECTED", "y");
+            env.put("MPIR_CVAR_CH3_INTERFACE_HOSTNAME", job.nodes().get(daemonId).name());
             running.add(rank);
             emit(new DaemonAction.StartRank(new RankLaunch(rank, app.executable(), app.args(), env, app.workdir(),
                     rank == job.stdinRank())));

@@ -1,111 +1,217 @@
 package org.banyan.runtime.daemon;
 
-import java.io.BufferedReader;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.banyan.core.daemon.DaemonEvent;
 
 /**
  * The daemon's PMI endpoint on the loopback interface (ranks always talk to the daemon of their
- * own host). Each connection gets a number; lines in become {@link DaemonEvent.PmiLine} events.
+ * own host): one thread multiplexes every rank's connection with a selector and hands each
+ * request line straight to the daemon core, as Hydra's proxy does with poll. With dozens of busy
+ * ranks on a couple of cores, each extra thread hand-off per request (a virtual-thread poller, a
+ * queue to an event loop) or each contended lock among per-connection threads costs a
+ * scheduling delay that MPI_Init pays a dozen times per rank.
  */
 public final class PmiListener implements Closeable {
-    private final ServerSocket server;
-    private final Consumer<DaemonEvent> events;
-    private final Map<Integer, Socket> conns = new ConcurrentHashMap<>();
-    private final AtomicInteger nextConn = new AtomicInteger();
     /** BANYAN_PMI_TRACE=1 prints every PMI line in and out on stderr, as Hydra's -verbose does. */
     private static final boolean TRACE = System.getenv("BANYAN_PMI_TRACE") != null;
+    private static final int MAX_LINE = 1 << 16;
 
-    private PmiListener(ServerSocket server, Consumer<DaemonEvent> events) {
-        this.server = server;
-        this.events = events;
+    private final Selector selector;
+    private final ServerSocketChannel server;
+    private final Consumer<DaemonEvent> handler;
+    private final Map<Integer, Conn> conns = new ConcurrentHashMap<>();
+    private int nextConn;
+
+    private static final class Conn {
+        final int id;
+        final SocketChannel channel;
+        final ByteBuffer in = ByteBuffer.allocate(4096);
+        final StringBuilder line = new StringBuilder();
+        final ArrayDeque<ByteBuffer> pending = new ArrayDeque<>();
+        SelectionKey key;
+
+        Conn(int id, SocketChannel channel) {
+            this.id = id;
+            this.channel = channel;
+        }
     }
 
-    public static PmiListener open(Consumer<DaemonEvent> events) throws IOException {
-        ServerSocket server = new ServerSocket();
+    private PmiListener(Selector selector, ServerSocketChannel server, Consumer<DaemonEvent> handler) {
+        this.selector = selector;
+        this.server = server;
+        this.handler = handler;
+    }
+
+    /** @param handler receives each request line and each close, on the listener's own thread */
+    public static PmiListener open(Consumer<DaemonEvent> handler) throws IOException {
+        Selector selector = Selector.open();
+        ServerSocketChannel server = ServerSocketChannel.open();
         server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4096);
-        PmiListener listener = new PmiListener(server, events);
-        Thread.ofVirtual().name("pmi-accept").start(listener::acceptLoop);
+        server.configureBlocking(false);
+        server.register(selector, SelectionKey.OP_ACCEPT);
+        PmiListener listener = new PmiListener(selector, server, handler);
+        Thread.ofPlatform().daemon().name("pmi-reactor").start(listener::reactor);
         return listener;
     }
 
     /** {@code host:port}, the value of PMI_PORT. */
     public String address() {
-        return server.getInetAddress().getHostAddress() + ":" + server.getLocalPort();
+        InetSocketAddress a = (InetSocketAddress) server.socket().getLocalSocketAddress();
+        return a.getAddress().getHostAddress() + ":" + a.getPort();
     }
 
-    private void acceptLoop() {
-        while (!server.isClosed()) {
-            try {
-                Socket s = server.accept();
-                s.setTcpNoDelay(true);
-                int conn = nextConn.getAndIncrement();
-                conns.put(conn, s);
-                Thread.ofVirtual().name("pmi-" + conn).start(() -> readLoop(conn, s));
-            } catch (IOException e) {
-                return;
+    private void reactor() {
+        try {
+            while (selector.isOpen()) {
+                selector.select();
+                for (SelectionKey key : selector.selectedKeys()) {
+                    if (!key.isValid()) {
+                        continue;
+                    }
+                    if (key.isAcceptable()) {
+                        accept();
+                    } else {
+                        Conn c = (Conn) key.attachment();
+                        if (key.isWritable()) {
+                            flush(c);
+                        }
+                        if (key.isValid() && key.isReadable()) {
+                            read(c);
+                        }
+                    }
+                }
+                selector.selectedKeys().clear();
             }
+        } catch (IOException | ClosedSelectorException e) {
+            // closed: the daemon is ending
         }
     }
 
-    private void readLoop(int conn, Socket s) {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = in.readLine()) != null) {
+    private void accept() throws IOException {
+        SocketChannel ch;
+        while ((ch = server.accept()) != null) {
+            ch.configureBlocking(false);
+            ch.socket().setTcpNoDelay(true);
+            Conn c = new Conn(nextConn++, ch);
+            c.key = ch.register(selector, SelectionKey.OP_READ, c);
+            conns.put(c.id, c);
+        }
+    }
+
+    private void read(Conn c) {
+        int n;
+        try {
+            c.in.clear();
+            n = c.channel.read(c.in);
+        } catch (IOException e) {
+            n = -1;
+        }
+        if (n < 0) {
+            close(c);
+            return;
+        }
+        c.in.flip();
+        while (c.in.hasRemaining()) {
+            byte b = c.in.get();
+            if (b == '\n') {
+                String line = c.line.toString();
+                c.line.setLength(0);
                 if (!line.isBlank()) {
                     if (TRACE) {
-                        System.err.println("[pmi " + conn + "] <- " + line);
+                        System.err.println("[pmi " + c.id + "] <- " + line);
                     }
-                    events.accept(new DaemonEvent.PmiLine(conn, line));
+                    handler.accept(new DaemonEvent.PmiLine(c.id, line));
                 }
+            } else if (c.line.length() < MAX_LINE) {
+                c.line.append((char) (b & 0xFF));
             }
-        } catch (IOException e) {
-            // a rank that dies mid-line: treated as a close
-        } finally {
-            conns.remove(conn);
-            events.accept(new DaemonEvent.PmiClosed(conn));
         }
     }
 
+    private void close(Conn c) {
+        conns.remove(c.id);
+        c.key.cancel();
+        try {
+            c.channel.close();
+        } catch (IOException ignored) {
+            // closing
+        }
+        handler.accept(new DaemonEvent.PmiClosed(c.id));
+    }
+
+    /** Any thread. Replies are small; one that does not fit the socket buffer is finished later. */
     public void reply(int conn, String line) {
-        Socket s = conns.get(conn);
-        if (s == null) {
+        Conn c = conns.get(conn);
+        if (c == null) {
             return;
         }
         if (TRACE) {
             System.err.print("[pmi " + conn + "] -> " + line);
         }
-        try {
-            OutputStream out = s.getOutputStream();
-            out.write(line.getBytes(StandardCharsets.UTF_8));
-            out.flush();
-        } catch (IOException e) {
-            // the rank is gone; its end is reported by its process watcher
+        synchronized (c) {
+            c.pending.add(ByteBuffer.wrap(line.getBytes(StandardCharsets.UTF_8)));
+            if (c.pending.size() == 1 && writeSome(c)) {
+                return;
+            }
+            try {
+                c.key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+                selector.wakeup();
+            } catch (RuntimeException e) {
+                // the connection closed meanwhile
+            }
         }
+    }
+
+    private void flush(Conn c) {
+        synchronized (c) {
+            if (writeSome(c)) {
+                c.key.interestOps(SelectionKey.OP_READ);
+            }
+        }
+    }
+
+    /** Writes what the socket takes; true when nothing is left pending. */
+    private static boolean writeSome(Conn c) {
+        try {
+            while (!c.pending.isEmpty()) {
+                ByteBuffer b = c.pending.peek();
+                c.channel.write(b);
+                if (b.hasRemaining()) {
+                    return false;
+                }
+                c.pending.poll();
+            }
+        } catch (IOException e) {
+            c.pending.clear();
+        }
+        return true;
     }
 
     @Override
     public void close() {
         try {
+            selector.close();
             server.close();
         } catch (IOException ignored) {
             // closing
         }
-        for (Socket s : conns.values()) {
+        for (Conn c : conns.values()) {
             try {
-                s.close();
+                c.channel.close();
             } catch (IOException ignored) {
                 // closing
             }

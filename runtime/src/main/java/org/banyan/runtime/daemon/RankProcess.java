@@ -4,8 +4,6 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -20,14 +18,10 @@ import org.banyan.runtime.os.ProcessSignaller;
  * One running rank: the OS process, the threads that forward its stdout and stderr, and the
  * watcher that reports its end only after its output has been forwarded.
  *
- * <p>Ranks are started through {@code setpriv --pdeathsig KILL}, so that the kernel kills them
- * if the thread that started them dies, which covers the one case no code of ours can: the
- * daemon (or the head hosting it) being killed with SIGKILL. That is why ranks must be started
- * from a thread that lives as long as the daemon: the daemon's event loop thread.
+ * <p>Each rank is registered with the daemon's {@link RankGuard}, which kills it should the
+ * daemon's JVM die without ending it.
  */
 public final class RankProcess {
-    private static final Path SETPRIV = Path.of("/usr/bin/setpriv");
-    private static final boolean HAVE_SETPRIV = Files.isExecutable(SETPRIV);
     private static final File DEV_NULL = new File("/dev/null");
     private static final int CHUNK = 1 << 16;
     /** How long after a rank's exit we keep waiting for EOF on its pipes (a child of it may hold them). */
@@ -49,12 +43,9 @@ public final class RankProcess {
      *
      * @throws IOException when the process cannot be created at all
      */
-    public static RankProcess start(RankLaunch launch, Consumer<OverlayMessage> output, Consumer<DaemonEvent> events)
-            throws IOException {
-        List<String> command = new ArrayList<>(launch.args().size() + 5);
-        if (HAVE_SETPRIV) {
-            command.addAll(Arrays.asList(SETPRIV.toString(), "--pdeathsig", "KILL", "--"));
-        }
+    static RankProcess start(RankLaunch launch, RankGuard guard, Consumer<OverlayMessage> output,
+                             Consumer<DaemonEvent> events) throws IOException {
+        List<String> command = new ArrayList<>(launch.args().size() + 1);
         command.add(launch.executable());
         command.addAll(launch.args());
         ProcessBuilder pb = new ProcessBuilder(command);
@@ -66,6 +57,7 @@ public final class RankProcess {
             pb.redirectInput(ProcessBuilder.Redirect.from(DEV_NULL));
         }
         Process p = pb.start();
+        guard.started(p.pid());
         LinkedBlockingQueue<byte[]> stdin = null;
         if (launch.stdinFromHead()) {
             stdin = new LinkedBlockingQueue<>();
@@ -75,6 +67,7 @@ public final class RankProcess {
         Thread out = pump(rank, 1, p.getInputStream(), output);
         Thread err = pump(rank, 2, p.getErrorStream(), output);
         p.onExit().thenRun(() -> {
+            guard.ended(p.pid());
             join(out);
             join(err);
             events.accept(new DaemonEvent.RankEnded(rank, p.exitValue(), ""));
@@ -97,7 +90,7 @@ public final class RankProcess {
     }
 
     private static void startStdinWriter(int rank, OutputStream os, LinkedBlockingQueue<byte[]> queue) {
-        Thread.ofVirtual().name("rank-" + rank + "-stdin").start(() -> {
+        Thread.ofPlatform().daemon().name("rank-" + rank + "-stdin").start(() -> {
             try (os) {
                 while (true) {
                     byte[] data = queue.take();

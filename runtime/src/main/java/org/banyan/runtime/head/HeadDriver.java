@@ -52,7 +52,7 @@ public final class HeadDriver {
         int[] status = {1};
         try {
             installSignalHandlers();
-            Thread.ofVirtual().name("head-accept").start(() -> acceptLoop(server));
+            Thread.ofPlatform().daemon().name("head-accept").start(() -> acceptLoop(server));
             String address = server.getInetAddress().getHostAddress() + ":" + server.getLocalPort();
             daemons.start(job.nodes(), address, (d, reason) -> loop.post(new HeadEvent.DaemonLost(d, reason)));
             for (HeadAction a : core.start()) {
@@ -106,7 +106,7 @@ public final class HeadDriver {
         while (!server.isClosed()) {
             try {
                 Socket s = server.accept();
-                Thread.ofVirtual().name("head-from-daemon").start(() -> readDaemon(s));
+                Thread.ofPlatform().daemon().name("head-from-daemon").start(() -> readDaemon(s));
             } catch (IOException e) {
                 return;
             }

@@ -38,6 +38,16 @@ final class LocalHost {
         return interfaceAddresses().contains(n);
     }
 
+    /** Whether the name resolves to an address (/etc/hosts, DNS). */
+    static boolean resolves(String name) {
+        try {
+            InetAddress.getByName(name);
+            return true;
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
+    }
+
     private static Set<String> interfaceAddresses() {
         Set<String> out = new HashSet<>();
         try {

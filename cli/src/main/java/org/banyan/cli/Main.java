@@ -7,10 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
 import org.banyan.core.job.RankMap;
-import org.banyan.runtime.head.DaemonStarter;
 import org.banyan.runtime.head.HeadDriver;
-import org.banyan.runtime.head.InProcessDaemon;
-import org.banyan.runtime.head.LocalProcessDaemons;
 import org.banyan.runtime.os.FastExit;
 
 /** The {@code banyan} command. */
@@ -55,10 +52,8 @@ public final class Main {
         }
         FastExit.prepare();
         try {
-            DaemonStarter daemons = request.launcher() == RunRequest.Launcher.INPROC
-                    ? new InProcessDaemon() : new LocalProcessDaemons();
             return new HeadDriver(request.job(), RankMap.of(request.job()), request.settings(), request.output(),
-                    daemons).run();
+                    request.agent(), request.topology()).run();
         } catch (Exception e) {
             System.err.println("banyan run: internal error: " + e);
             return 1;

@@ -14,7 +14,9 @@ import org.banyan.core.job.JobDescription;
 import org.banyan.core.job.MappingPolicy;
 import org.banyan.core.job.Node;
 import org.banyan.core.job.RankMap;
+import org.banyan.core.tree.Topology;
 import org.banyan.runtime.head.OutputOptions;
+import org.banyan.runtime.launch.LaunchAgent;
 
 /**
  * Parses and validates the arguments of {@code banyan run} with mpirun's option names.
@@ -27,6 +29,7 @@ import org.banyan.runtime.head.OutputOptions;
 public final class RunArguments {
     static final int DEFAULT_GRACE_MILLIS = 2000;
     static final long DAEMON_START_MILLIS = 30_000;
+    static final int DEFAULT_SPAWN_DEGREE = 32;
 
     private final Map<String, String> environment;
     private final Path cwd;
@@ -41,7 +44,11 @@ public final class RunArguments {
     private Path outputDir;
     private long timeoutMillis;
     private int stdinRank = 0;
-    private RunRequest.Launcher launcher;
+    private String launcher;
+    private String launchAgent;
+    private int spawnDegree = DEFAULT_SPAWN_DEGREE;
+    private String routing = "radix:" + DEFAULT_SPAWN_DEGREE;
+    private boolean star;
 
     private record Context(int count, String program, List<String> args) {}
 
@@ -103,11 +110,44 @@ public final class RunArguments {
                     case "--timeout", "-timeout" -> timeoutMillis = seconds(value(args, i, inline, name));
                     case "--stdin", "-stdin" -> stdinRank = stdin(value(args, i, inline, name));
                     case "--launcher", "-launcher" -> {
+                        launcher = value(args, i, inline, name);
+                        if (!List.of("inproc", "local", "ssh").contains(launcher)) {
+                            throw new UsageException("--launcher '" + launcher
+                                    + "' is not available (valid: inproc, local, ssh)");
+                        }
+                    }
+                    case "--launch-agent", "-launch-agent", "-launcher-exec" -> {
+                        launchAgent = value(args, i, inline, name).strip();
+                        if (launchAgent.isEmpty()) {
+                            throw new UsageException(name + " needs a command, as in --launch-agent \"ssh -p 2222\"");
+                        }
+                    }
+                    case "--spawn-degree" -> {
                         String v = value(args, i, inline, name);
-                        launcher = switch (v) {
-                            case "inproc" -> RunRequest.Launcher.INPROC;
-                            case "local" -> RunRequest.Launcher.LOCAL;
-                            default -> throw new UsageException("--launcher '" + v + "' is not available (valid: inproc, local)");
+                        try {
+                            spawnDegree = Integer.parseInt(v);
+                        } catch (NumberFormatException e) {
+                            spawnDegree = -1;
+                        }
+                        if (spawnDegree < 0) {
+                            throw new UsageException("--spawn-degree must be 0 (follow --routing) or a positive integer, got '"
+                                    + v + "'");
+                        }
+                    }
+                    case "--routing" -> {
+                        routing = value(args, i, inline, name);
+                        try {
+                            Topology.parse(routing, 2);
+                        } catch (IllegalArgumentException e) {
+                            throw new UsageException("--routing '" + routing + "': " + e.getMessage());
+                        }
+                    }
+                    case "--launch" -> {
+                        String v = value(args, i, inline, name);
+                        star = switch (v) {
+                            case "tree" -> false;
+                            case "star" -> true;
+                            default -> throw new UsageException("--launch '" + v + "' is not a launch shape (valid: tree, star)");
                         };
                     }
                     default -> throw new UsageException("unknown option '" + a + "' (see banyan run --help)");
@@ -228,37 +268,86 @@ public final class RunArguments {
                         + e.getMessage() + ")");
             }
         }
-        RunRequest.Launcher how = launcher != null ? launcher : RunRequest.Launcher.INPROC;
-        if (how == RunRequest.Launcher.INPROC && nodes.size() != 1) {
-            throw new UsageException("--launcher inproc runs one host only; this job has " + nodes.size());
-        }
         HeadSettings settings = new HeadSettings(timeoutMillis, DEFAULT_GRACE_MILLIS, DAEMON_START_MILLIS);
-        return new RunRequest(job, settings, new OutputOptions(tag, timestamp, outputDir), how);
+        return new RunRequest(job, settings, new OutputOptions(tag, timestamp, outputDir), agent(), topology());
+    }
+
+    /** The tree daemons are spawned along: the star baseline, radix:K, or the routing tree. */
+    private String topology() {
+        if (star) {
+            return "direct";
+        }
+        return spawnDegree == 0 ? routing : "radix:" + spawnDegree;
+    }
+
+    private LaunchAgent agent() {
+        return switch (launcher) {
+            case "inproc" -> new LaunchAgent.InProcess();
+            case "local" -> new LaunchAgent.Local();
+            default -> launchAgent != null ? LaunchAgent.parse("ssh:" + launchAgent) : LaunchAgent.parse("ssh");
+        };
     }
 
     /**
-     * The job's nodes. Every name that designates this machine folds into one node; other names
-     * are refused until multi-host launch exists.
+     * The job's nodes, and the launcher when none was chosen. Hosts that all designate this
+     * machine fold into one node run by an in-process daemon; otherwise each distinct name is a
+     * node (its slots added up over its entries), reached over ssh unless {@code --launcher local}
+     * says to start every daemon on this machine.
      */
     private List<Node> nodes() throws UsageException {
         String self = LocalHost.hostname();
+        if (launchAgent != null && launcher == null) {
+            launcher = "ssh";
+        }
+        if (launchAgent != null && !launcher.equals("ssh")) {
+            throw new UsageException("--launch-agent is the remote shell of --launcher ssh, not of --launcher " + launcher);
+        }
         if (hosts.isEmpty()) {
+            if (launcher == null) {
+                launcher = "inproc";
+            }
             return List.of(new Node(self, Runtime.getRuntime().availableProcessors()));
         }
-        int slots = 0;
-        String name = null;
+        Map<String, Integer> slots = new LinkedHashMap<>();
+        boolean allLocal = true;
         for (HostEntry h : hosts) {
-            if (!LocalHost.isLocal(h.name())) {
-                String where = h.origin().equals("--host") ? "--host" : "hostfile " + h.origin();
-                throw new UsageException(where + ": unknown host '" + h.name() + "' (only this machine, "
-                        + self + ", can run ranks in this version)");
+            slots.merge(h.name(), h.slots() > 0 ? h.slots() : 1, Integer::sum);
+            if (allLocal && !launcherIsLocal() && !LocalHost.isLocal(h.name())) {
+                allLocal = false;
             }
-            if (name == null) {
-                name = h.name();
-            }
-            slots += h.slots() > 0 ? h.slots() : 1;
         }
-        return List.of(new Node(name, slots));
+        if (launcher == null) {
+            launcher = allLocal ? "inproc" : "ssh";
+        }
+        if (launcher.equals("inproc")) {
+            int total = 0;
+            for (HostEntry h : hosts) {
+                if (!LocalHost.isLocal(h.name())) {
+                    String where = h.origin().equals("--host") ? "--host" : "hostfile " + h.origin();
+                    throw new UsageException(where + ": host '" + h.name() + "' is not this machine (" + self
+                            + "); --launcher inproc runs on this machine only");
+                }
+                total += h.slots() > 0 ? h.slots() : 1;
+            }
+            return List.of(new Node(hosts.getFirst().name(), total));
+        }
+        if (launcher.equals("ssh")) {
+            for (HostEntry h : hosts) {
+                if (!LocalHost.resolves(h.name())) {
+                    String where = h.origin().equals("--host") ? "--host" : "hostfile " + h.origin();
+                    throw new UsageException(where + ": unknown host '" + h.name() + "' (the name does not resolve)");
+                }
+            }
+        }
+        List<Node> out = new ArrayList<>();
+        for (Map.Entry<String, Integer> e : slots.entrySet()) {
+            out.add(new Node(e.getKey(), e.getValue()));
+        }
+        return out;
+    }
+
+    private boolean launcherIsLocal() {
+        return "local".equals(launcher);
     }
 
     /** The program must exist and be executable where the daemon will start it. */

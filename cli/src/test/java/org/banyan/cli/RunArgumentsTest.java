@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.banyan.core.job.MappingPolicy;
+import org.banyan.runtime.launch.LaunchAgent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,7 +42,8 @@ class RunArgumentsTest {
         assertThat(r.output().tag()).isTrue();
         assertThat(r.output().timestamp()).isTrue();
         assertThat(r.settings().timeoutMillis()).isEqualTo(2500);
-        assertThat(r.launcher()).isEqualTo(RunRequest.Launcher.INPROC);
+        assertThat(r.agent()).isEqualTo(new LaunchAgent.InProcess());
+        assertThat(r.topology()).isEqualTo("radix:32");
     }
 
     @Test
@@ -84,6 +86,24 @@ class RunArgumentsTest {
     }
 
     @Test
+    void otherHostsMakeOneNodeEachOverSshByDefault() throws Exception {
+        RunRequest r = parse("--host", "localhost:2,127.0.0.2", "-n", "3", "true");
+        assertThat(r.job().nodes()).hasSize(1); // both are this machine: folded, in-process daemon
+        r = parse("--launcher", "local", "--host", "a:2,b,a", "-n", "4", "true");
+        assertThat(r.job().nodes()).extracting(n -> n.name() + ":" + n.slots()).containsExactly("a:3", "b:1");
+        assertThat(r.agent()).isEqualTo(new LaunchAgent.Local());
+        r = parse("--launch-agent", "ssh -p 2222", "--host", "localhost", "true");
+        assertThat(r.agent()).isEqualTo(new LaunchAgent.RemoteShell(List.of("ssh", "-p", "2222")));
+    }
+
+    @Test
+    void treeShapeOptions() throws Exception {
+        assertThat(parse("--spawn-degree", "4", "true").topology()).isEqualTo("radix:4");
+        assertThat(parse("--spawn-degree", "0", "--routing", "binomial", "true").topology()).isEqualTo("binomial");
+        assertThat(parse("--launch", "star", "true").topology()).isEqualTo("direct");
+    }
+
+    @Test
     void badInputIsOneClearLine() throws Exception {
         assertThat(error("-n", "0", "true")).isEqualTo("-n must be a positive integer, got '0'");
         assertThat(error("-n", "two", "true")).isEqualTo("-n must be a positive integer, got 'two'");
@@ -97,13 +117,22 @@ class RunArgumentsTest {
         assertThat(error("./plain")).isEqualTo("program './plain' is not executable");
         assertThat(error("--map-by", "socket", "true")).isEqualTo("--map-by 'socket' is not a mapping policy (valid: slot, node)");
         assertThat(error("--timeout", "-1", "true")).isEqualTo("--timeout must be a positive number of seconds, got '-1'");
-        assertThat(error("--host", "node7", "true"))
-                .startsWith("--host: unknown host 'node7' (only this machine, ");
+        assertThat(error("--host", "no-such-host.invalid", "true"))
+                .isEqualTo("--host: unknown host 'no-such-host.invalid' (the name does not resolve)");
+        assertThat(error("--launcher", "inproc", "--host", "localhost,no-such-host.invalid", "true"))
+                .startsWith("--host: host 'no-such-host.invalid' is not this machine (");
+        assertThat(error("--spawn-degree", "-2", "true"))
+                .isEqualTo("--spawn-degree must be 0 (follow --routing) or a positive integer, got '-2'");
+        assertThat(error("--routing", "ring", "true"))
+                .isEqualTo("--routing 'ring': unknown topology 'ring' (valid: radix:K, binomial, direct)");
+        assertThat(error("--launch", "mesh", "true")).isEqualTo("--launch 'mesh' is not a launch shape (valid: tree, star)");
+        assertThat(error("--launcher", "local", "--launch-agent", "ssh -p 2", "true"))
+                .isEqualTo("--launch-agent is the remote shell of --launcher ssh, not of --launcher local");
         assertThat(error("-x", "NOPE_NOT_SET", "true"))
                 .isEqualTo("-x NOPE_NOT_SET: NOPE_NOT_SET is not set in the environment (use -x NOPE_NOT_SET=VALUE)");
         assertThat(error("-x", "1BAD=2", "true")).isEqualTo("-x '1BAD=2': '1BAD' is not a valid environment variable name");
         assertThat(error("--wdir", "nowhere", "true")).isEqualTo("--wdir 'nowhere' is not a directory");
         assertThat(error("--stdin", "5", "-n", "2", "--oversubscribe", "true")).isEqualTo("--stdin 5: the job has only 2 ranks");
-        assertThat(error("--launcher", "ssh", "true")).isEqualTo("--launcher 'ssh' is not available (valid: inproc, local)");
+        assertThat(error("--launcher", "rsh", "true")).isEqualTo("--launcher 'rsh' is not available (valid: inproc, local, ssh)");
     }
 }

@@ -149,7 +149,7 @@ class RunCommandTest {
             {"run", "--no-such-option", "sh", "-c", prog},
             {"run", "-n", "0", "sh", "-c", prog},
             {"run", "-n", "64", "sh", "-c", prog},
-            {"run", "--host", "node7", "sh", "-c", prog},
+            {"run", "--host", "no-such-host.invalid", "sh", "-c", prog},
             {"run", "--hostfile", dir.resolve("missing").toString(), "sh", "-c", prog},
             {"run", "-n", "1", "./not-a-program"},
             {"run", "-n", "1", "sh", "-c", prog, ":"},

@@ -4,7 +4,12 @@ import org.banyan.core.wire.OverlayMessage;
 
 /** What {@link DaemonCore} asks its driver to do. */
 public sealed interface DaemonAction {
-    record SendToHead(OverlayMessage message) implements DaemonAction {}
+    record SendToParent(OverlayMessage message) implements DaemonAction {}
+
+    record SendToChild(int childId, OverlayMessage message) implements DaemonAction {}
+
+    /** Start the daemon {@code childId} on {@code host}, with this daemon as its parent. */
+    record SpawnChild(int childId, String host) implements DaemonAction {}
 
     record StartRank(RankLaunch launch) implements DaemonAction {}
 
@@ -19,6 +24,6 @@ public sealed interface DaemonAction {
 
     record ArmTimer(DaemonTimer timer, long delayMillis) implements DaemonAction {}
 
-    /** The daemon's work is done: the driver closes its connections and returns. */
+    /** The daemon's work is done: the driver closes its links (children see their parent go) and returns. */
     record Exit() implements DaemonAction {}
 }

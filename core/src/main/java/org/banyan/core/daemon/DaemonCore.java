@@ -2,38 +2,83 @@ package org.banyan.core.daemon;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.banyan.core.job.AppContext;
 import org.banyan.core.job.JobDescription;
 import org.banyan.core.job.RankMap;
+import org.banyan.core.tree.Topology;
 import org.banyan.core.wire.OverlayMessage;
 
 /**
- * The protocol logic of one node daemon, without sockets, threads or clocks: it maps its own
- * ranks from the job description, starts them, serves their PMI requests, reports their ends to
- * the head, and ends them when told to or when the head is gone.
+ * The protocol logic of one node daemon, without sockets, threads or clocks.
+ *
+ * <p>A daemon is a vertex of the overlay tree. Once its parent adopts it (telling it the tree
+ * and the hosts below it) it starts its own children (tree spawn), gathers the contacts of its
+ * subtree and sends them up in one message (phase 2); it maps its own ranks from the job
+ * description and starts them as soon as the description arrives, while phase 2 goes on
+ * (phase 3). Upward traffic of its subtree (output, rank ends, aborts, failures) is relayed;
+ * fences are aggregated, one message up and one down per link; downward traffic is flooded to
+ * the children, or routed towards the one daemon it concerns (stdin).
  */
 public final class DaemonCore {
+    /** Grace between SIGTERM and SIGKILL when the parent is gone and cannot say. */
+    static final int TERM_GRACE_WITHOUT_PARENT_MILLIS = 2000;
+
     private final int daemonId;
+    private final int vertex;
+    private final String contact;
     private final String pmiAddress;
     private final String daemonUri;
     private final List<DaemonAction> actions = new ArrayList<>();
     private final Set<Integer> running = new LinkedHashSet<>();
+
+    // The tree, from Adopt.
+    private String topologySpec;
+    private Topology topology;
+    private Map<Integer, String> hostsBelow = Map.of();
+    private final List<Integer> children = new ArrayList<>();
+    private final Set<Integer> connected = new LinkedHashSet<>();
+    private final Set<Integer> lostChildren = new HashSet<>();
+
+    // Phase 2.
+    private final Map<Integer, String> gathered = new TreeMap<>();
+    private final Set<Integer> contactsPending = new HashSet<>();
+    private boolean contactsSent;
+    private OverlayMessage.AllContacts allContacts;
+
+    // The job.
+    private JobDescription job;
     private RankMap map;
     private PmiV1Server pmi;
+    private int localRanks;
+    private final List<Integer> fenceChildren = new ArrayList<>();
+    private int fenceSeq;
+    private Map<String, String> fencePuts = new LinkedHashMap<>();
+    private boolean localInFence;
+    private final Set<Integer> childrenInFence = new HashSet<>();
+
+    // Ending.
+    private Integer terminateGrace;
+    private boolean killed;
     private boolean terminating;
-    private boolean headGone;
+    private boolean parentGone;
     private boolean exited;
 
     /**
+     * @param contact    where this daemon listens for its children, {@code host:port}
      * @param pmiAddress {@code host:port} of this daemon's PMI listener, given to ranks as PMI_PORT
-     * @param daemonUri  how to reach this daemon, given to ranks as BANYAN_DAEMON_URI
+     * @param daemonUri  how local clients reach this daemon, given to ranks as BANYAN_DAEMON_URI
      */
-    public DaemonCore(int daemonId, String pmiAddress, String daemonUri) {
+    public DaemonCore(int daemonId, String contact, String pmiAddress, String daemonUri) {
         this.daemonId = daemonId;
+        this.vertex = Topology.vertexOfDaemon(daemonId);
+        this.contact = contact;
         this.pmiAddress = pmiAddress;
         this.daemonUri = daemonUri;
     }
@@ -45,23 +90,28 @@ public final class DaemonCore {
             return List.of();
         }
         switch (event) {
-            case DaemonEvent.FromHead(OverlayMessage message) -> fromHead(message);
-            case DaemonEvent.HeadLost lost -> {
-                headGone = true;
-                terminate(Signals.SIGTERM, TERM_GRACE_WITHOUT_HEAD_MILLIS);
+            case DaemonEvent.FromParent(OverlayMessage message) -> fromParent(message);
+            case DaemonEvent.ParentLost lost -> {
+                parentGone = true;
+                flood(new OverlayMessage.TerminateJob(TERM_GRACE_WITHOUT_PARENT_MILLIS));
+                terminate(TERM_GRACE_WITHOUT_PARENT_MILLIS);
                 exitIfIdle();
+            }
+            case DaemonEvent.FromChild(int child, OverlayMessage message) -> fromChild(child, message);
+            case DaemonEvent.ChildLost(int child, String reason) -> {
+                if (lostChildren.add(child) && !exited) {
+                    connected.remove(child);
+                    up(new OverlayMessage.DaemonFailed(child, hostOf(child), reason));
+                }
             }
             case DaemonEvent.RankEnded ended -> {
                 if (running.remove(ended.rank())) {
                     if (pmi != null) {
                         pmi.onRankEnded(ended.rank());
                     }
-                    if (!headGone) {
-                        emit(new DaemonAction.SendToHead(
-                                new OverlayMessage.RankExited(ended.rank(), ended.status(), ended.note())));
-                    }
+                    up(new OverlayMessage.RankExited(ended.rank(), ended.status(), ended.note()));
                 }
-                if (headGone) {
+                if (parentGone) {
                     exitIfIdle();
                 }
             }
@@ -84,42 +134,139 @@ public final class DaemonCore {
         return List.copyOf(actions);
     }
 
-    /** Grace between SIGTERM and SIGKILL when the head is gone and cannot say. */
-    static final long TERM_GRACE_WITHOUT_HEAD_MILLIS = 2000;
-
-    private void fromHead(OverlayMessage message) {
+    private void fromParent(OverlayMessage message) {
         switch (message) {
-            case OverlayMessage.LaunchJob(JobDescription job) -> launch(job);
-            case OverlayMessage.StdinData(int rank, byte[] data) -> {
-                if (running.contains(rank)) {
-                    emit(new DaemonAction.WriteStdin(rank, data));
+            case OverlayMessage.Adopt adopt -> adopt(adopt);
+            case OverlayMessage.LaunchJob(JobDescription j) -> {
+                launch(j);
+                for (int c : connected) {
+                    emit(new DaemonAction.SendToChild(c, message));
                 }
             }
-            case OverlayMessage.SignalRanks(int signal) -> signalAll(signal);
-            case OverlayMessage.TerminateJob(int grace) -> terminate(Signals.SIGTERM, grace);
-            case OverlayMessage.KillJob k -> signalAll(Signals.SIGKILL);
+            case OverlayMessage.AllContacts all -> {
+                allContacts = all;
+                flood(all);
+            }
+            case OverlayMessage.StdinData stdin -> stdin(stdin);
+            case OverlayMessage.SignalRanks(int signal) -> {
+                flood(message);
+                signalAll(signal);
+            }
+            case OverlayMessage.TerminateJob(int grace) -> {
+                terminateGrace = grace;
+                flood(message);
+                terminate(grace);
+            }
+            case OverlayMessage.KillJob k -> {
+                killed = true;
+                flood(message);
+                signalAll(Signals.SIGKILL);
+            }
             case OverlayMessage.FenceRelease release -> {
+                for (int c : fenceChildren) {
+                    if (connected.contains(c)) {
+                        emit(new DaemonAction.SendToChild(c, release));
+                    }
+                }
                 if (pmi != null) {
                     pmi.onFenceRelease(release);
                 }
+                fenceSeq++;
+                fencePuts = new LinkedHashMap<>();
+                localInFence = false;
+                childrenInFence.clear();
             }
             case OverlayMessage.Shutdown s -> {
+                flood(message);
                 signalAll(Signals.SIGKILL);
                 exit();
             }
-            default -> throw new IllegalStateException("a daemon does not expect " + message.getClass().getSimpleName());
+            default -> throw new IllegalStateException("a daemon does not expect " + message.getClass().getSimpleName()
+                    + " from its parent");
         }
     }
 
-    private void launch(JobDescription job) {
+    private void adopt(OverlayMessage.Adopt adopt) {
+        if (topology != null) {
+            return;
+        }
+        topologySpec = adopt.topology();
+        topology = Topology.parse(adopt.topology(), adopt.vertices());
+        hostsBelow = adopt.hostsBelow();
+        gathered.put(daemonId, contact);
+        for (int v : topology.children(vertex)) {
+            int child = Topology.daemonOfVertex(v);
+            children.add(child);
+            contactsPending.add(child);
+            emit(new DaemonAction.SpawnChild(child, hostOf(child)));
+        }
+        maybeSendContacts();
+    }
+
+    private void fromChild(int child, OverlayMessage message) {
+        switch (message) {
+            case OverlayMessage.DaemonHello hello -> {
+                connected.add(child);
+                emit(new DaemonAction.SendToChild(child, new OverlayMessage.Adopt(topologySpec, topology.size(),
+                        hostsBelow(child))));
+                if (job != null) {
+                    emit(new DaemonAction.SendToChild(child, new OverlayMessage.LaunchJob(job)));
+                }
+                if (allContacts != null) {
+                    emit(new DaemonAction.SendToChild(child, allContacts));
+                }
+                if (killed) {
+                    emit(new DaemonAction.SendToChild(child, new OverlayMessage.KillJob()));
+                } else if (terminateGrace != null) {
+                    emit(new DaemonAction.SendToChild(child, new OverlayMessage.TerminateJob(terminateGrace)));
+                }
+            }
+            case OverlayMessage.Contacts c -> {
+                gathered.putAll(c.contacts());
+                contactsPending.remove(child);
+                maybeSendContacts();
+            }
+            case OverlayMessage.FenceEnter f -> {
+                if (f.seq() == fenceSeq && childrenInFence.add(child)) {
+                    fencePuts.putAll(f.puts());
+                    maybeEnterFence();
+                }
+            }
+            case OverlayMessage.Output o -> up(o);
+            case OverlayMessage.RankExited e -> up(e);
+            case OverlayMessage.AbortRequest a -> up(a);
+            case OverlayMessage.DaemonFailed f -> up(f);
+            default -> throw new IllegalStateException("a daemon does not expect " + message.getClass().getSimpleName()
+                    + " from a child");
+        }
+    }
+
+    private void maybeSendContacts() {
+        if (!contactsSent && contactsPending.isEmpty()) {
+            contactsSent = true;
+            up(new OverlayMessage.Contacts(Map.copyOf(gathered)));
+        }
+    }
+
+    private void launch(JobDescription j) {
+        if (job != null) {
+            return;
+        }
+        job = j;
         map = RankMap.of(job);
         int[] mine = map.ranksOf(daemonId);
+        localRanks = mine.length;
+        for (int c : children) {
+            if (subtreeHasRanks(Topology.vertexOfDaemon(c))) {
+                fenceChildren.add(c);
+            }
+        }
         Set<Integer> local = new LinkedHashSet<>();
         for (int r : mine) {
             local.add(r);
         }
-        pmi = new PmiV1Server(daemonId, map, local, this::emit);
-        int localCount = mine.length;
+        pmi = new PmiV1Server(map, local, this::emit, this::localFenceReady);
+        String host = job.nodes().get(daemonId).name();
         for (int rank : mine) {
             AppContext app = job.apps().get(map.appOf(rank));
             Map<String, String> env = new HashMap<>(app.env());
@@ -130,12 +277,12 @@ public final class DaemonCore {
             env.put("PMI_ID", r);
             env.put("PMI_RANK", r);
             env.put("PMI_SIZE", size);
-            env.put("MPI_LOCALNRANKS", Integer.toString(localCount));
+            env.put("MPI_LOCALNRANKS", Integer.toString(localRanks));
             env.put("MPI_LOCALRANKID", localRank);
             env.put("OMPI_COMM_WORLD_RANK", r);
             env.put("OMPI_COMM_WORLD_SIZE", size);
             env.put("OMPI_COMM_WORLD_LOCAL_RANK", localRank);
-            env.put("OMPI_COMM_WORLD_LOCAL_SIZE", Integer.toString(localCount));
+            env.put("OMPI_COMM_WORLD_LOCAL_SIZE", Integer.toString(localRanks));
             env.put("BANYAN_RANK", r);
             env.put("BANYAN_SIZE", size);
             env.put("BANYAN_LOCAL_RANK", localRank);
@@ -145,20 +292,102 @@ public final class DaemonCore {
             env.put("BANYAN_DAEMON_URI", daemonUri);
             // As Hydra sets them: unbuffered Fortran output, and MPICH ch3's idea of the host name.
             env.put("GFORTRAN_UNBUFFERED_PRECONNECTED", "y");
-            env.put("MPIR_CVAR_CH3_INTERFACE_HOSTNAME", job.nodes().get(daemonId).name());
+            env.put("MPIR_CVAR_CH3_INTERFACE_HOSTNAME", host);
             running.add(rank);
             emit(new DaemonAction.StartRank(new RankLaunch(rank, app.executable(), app.args(), env, app.workdir(),
                     rank == job.stdinRank())));
         }
     }
 
-    private void terminate(int signal, long graceMillis) {
+    /** Whether any daemon at or below vertex {@code v} hosts a rank (it then takes part in fences). */
+    private boolean subtreeHasRanks(int v) {
+        if (map.ranksOn(Topology.daemonOfVertex(v)) > 0) {
+            return true;
+        }
+        for (int c : topology.children(v)) {
+            if (subtreeHasRanks(c)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** PmiV1Server: every local rank entered the fence. */
+    private void localFenceReady(Map<String, String> puts) {
+        localInFence = true;
+        fencePuts.putAll(puts);
+        maybeEnterFence();
+    }
+
+    private void maybeEnterFence() {
+        if (localRanks > 0 && !localInFence) {
+            return;
+        }
+        for (int c : fenceChildren) {
+            if (!childrenInFence.contains(c)) {
+                return;
+            }
+        }
+        if (localRanks == 0 && childrenInFence.isEmpty()) {
+            return;
+        }
+        up(new OverlayMessage.FenceEnter(daemonId, fenceSeq, fencePuts));
+        fencePuts = new LinkedHashMap<>();
+    }
+
+    private void stdin(OverlayMessage.StdinData stdin) {
+        if (map == null) {
+            return;
+        }
+        int owner = map.nodeOf(stdin.rank());
+        if (owner == daemonId) {
+            if (running.contains(stdin.rank())) {
+                emit(new DaemonAction.WriteStdin(stdin.rank(), stdin.data()));
+            }
+        } else {
+            int next = topology.nextHop(vertex, Topology.vertexOfDaemon(owner));
+            if (next > 0) {
+                emit(new DaemonAction.SendToChild(Topology.daemonOfVertex(next), stdin));
+            }
+        }
+    }
+
+    private Map<Integer, String> hostsBelow(int child) {
+        Map<Integer, String> out = new TreeMap<>();
+        int cv = Topology.vertexOfDaemon(child);
+        for (Map.Entry<Integer, String> e : hostsBelow.entrySet()) {
+            int v = Topology.vertexOfDaemon(e.getKey());
+            if (v != cv && topology.inSubtree(cv, v)) {
+                out.put(e.getKey(), e.getValue());
+            }
+        }
+        return out;
+    }
+
+    private String hostOf(int daemon) {
+        String h = hostsBelow.get(daemon);
+        return h != null ? h : "daemon " + daemon;
+    }
+
+    private void flood(OverlayMessage m) {
+        for (int c : connected) {
+            emit(new DaemonAction.SendToChild(c, m));
+        }
+    }
+
+    private void up(OverlayMessage m) {
+        if (!parentGone) {
+            emit(new DaemonAction.SendToParent(m));
+        }
+    }
+
+    private void terminate(int graceMillis) {
         if (terminating) {
             return;
         }
         terminating = true;
         if (!running.isEmpty()) {
-            signalAll(signal);
+            signalAll(Signals.SIGTERM);
             emit(new DaemonAction.ArmTimer(DaemonTimer.KILL_GRACE, graceMillis));
         }
     }

@@ -4,10 +4,17 @@ import org.banyan.core.wire.OverlayMessage;
 
 /** What happens to a daemon; fed one at a time to {@link DaemonCore#handle}. */
 public sealed interface DaemonEvent {
-    record FromHead(OverlayMessage message) implements DaemonEvent {}
+    /** A message from the tree parent (the head, or another daemon). */
+    record FromParent(OverlayMessage message) implements DaemonEvent {}
 
-    /** The connection to the head (the tree parent) is gone. */
-    record HeadLost(String reason) implements DaemonEvent {}
+    /** The link to the tree parent is gone. */
+    record ParentLost(String reason) implements DaemonEvent {}
+
+    /** A message from child daemon {@code childId}; its first is its hello. */
+    record FromChild(int childId, OverlayMessage message) implements DaemonEvent {}
+
+    /** Child {@code childId} could not be started, or its link closed before shutdown. */
+    record ChildLost(int childId, String reason) implements DaemonEvent {}
 
     /**
      * A rank has ended and its output is fully forwarded; {@code note} is non-empty when it could

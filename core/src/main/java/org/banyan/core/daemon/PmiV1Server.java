@@ -27,7 +27,7 @@ import org.banyan.core.wire.OverlayMessage;
  * cmd=get kvsname= key=          -> cmd=get_result rc=0 msg=success value=V
  *                                   (missing: rc=-1 msg=key_KEY_not_found value=unknown)
  * cmd=barrier_in                 -> cmd=barrier_out, once every local rank has entered and the
- *                                   head has gathered every daemon's puts
+ *                                   fence has gathered every daemon's puts up the tree
  * cmd=abort exitcode=C message=M -> (no reply; the head ends the job)
  * cmd=finalize                   -> cmd=finalize_ack
  * anything else                  -> cmd=NAME_result rc=-1 msg=unknown_command_NAME
@@ -38,10 +38,10 @@ public final class PmiV1Server {
     static final int KEYLEN_MAX = 64;
     static final int VALLEN_MAX = 1024;
 
-    private final int daemonId;
     private final RankMap map;
     private final Set<Integer> localRanks;
     private final Consumer<DaemonAction> out;
+    private final Consumer<Map<String, String>> localFenceReady;
     private final Map<Integer, Integer> rankOfConn = new HashMap<>();
     private final Map<String, String> kvs = new HashMap<>();
     private Map<String, String> unfencedPuts = new LinkedHashMap<>();
@@ -51,11 +51,16 @@ public final class PmiV1Server {
     private boolean fenceInFlight;
     private int fenceSeq;
 
-    PmiV1Server(int daemonId, RankMap map, Set<Integer> localRanks, Consumer<DaemonAction> out) {
-        this.daemonId = daemonId;
+    /**
+     * @param localFenceReady told, with the puts made since the last fence, when every local rank
+     *                        has entered a barrier; the daemon aggregates that with its children
+     */
+    PmiV1Server(RankMap map, Set<Integer> localRanks, Consumer<DaemonAction> out,
+                Consumer<Map<String, String>> localFenceReady) {
         this.map = map;
         this.localRanks = localRanks;
         this.out = out;
+        this.localFenceReady = localFenceReady;
         kvs.put("PMI_process_mapping", map.processMapping());
     }
 
@@ -87,7 +92,7 @@ public final class PmiV1Server {
             case "put" -> put(conn, cmd);
             case "get" -> get(conn, cmd);
             case "barrier_in" -> barrierIn(conn, rank);
-            case "abort" -> out.accept(new DaemonAction.SendToHead(new OverlayMessage.AbortRequest(
+            case "abort" -> out.accept(new DaemonAction.SendToParent(new OverlayMessage.AbortRequest(
                     rank == null ? -1 : rank, cmd.getInt("exitcode", 1), orEmpty(cmd.get("message")))));
             case "finalize" -> reply(conn, PmiV1Codec.reply("finalize_ack"));
             default -> reply(conn, PmiV1Codec.reply(cmd.name().replace(':', '_') + "_result", "rc", "-1",
@@ -165,8 +170,9 @@ public final class PmiV1Server {
             }
         }
         fenceInFlight = true;
-        out.accept(new DaemonAction.SendToHead(new OverlayMessage.FenceEnter(daemonId, fenceSeq, unfencedPuts)));
+        Map<String, String> puts = unfencedPuts;
         unfencedPuts = new LinkedHashMap<>();
+        localFenceReady.accept(puts);
     }
 
     void onFenceRelease(OverlayMessage.FenceRelease release) {

@@ -4,7 +4,11 @@ import org.banyan.core.wire.OverlayMessage;
 
 /** What {@link HeadCore} asks its driver to do. */
 public sealed interface HeadAction {
+    /** Send to {@code daemonId}, one of the head's children in the tree. */
     record SendToDaemon(int daemonId, OverlayMessage message) implements HeadAction {}
+
+    /** Start daemon {@code daemonId} (a child of the head in the tree) on {@code host}. */
+    record SpawnDaemon(int daemonId, String host) implements HeadAction {}
 
     /** Bytes a rank wrote, to show the user (stream 1 stdout, 2 stderr). */
     record EmitOutput(int rank, int stream, byte[] data) implements HeadAction {}
@@ -14,7 +18,7 @@ public sealed interface HeadAction {
 
     record ArmTimer(HeadTimer timer, long delayMillis) implements HeadAction {}
 
-    /** From now on, forward the head's stdin to {@code rank} through {@code daemonId}. */
+    /** From now on, forward the head's stdin to {@code rank} through child {@code daemonId}. */
     record ForwardStdin(int daemonId, int rank) implements HeadAction {}
 
     /** The job is over: end every process still known and exit with {@code exitStatus}. */

@@ -5,15 +5,19 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.banyan.core.daemon.Signals;
 import org.banyan.core.job.JobDescription;
 import org.banyan.core.job.RankMap;
+import org.banyan.core.tree.Topology;
 import org.banyan.core.wire.OverlayMessage;
 
 /**
- * The protocol logic of the head of one run: wait for the daemons, broadcast the job, gather
- * fences, collect rank ends, decide aborts, and say when the run is over and with which status.
- * Sans-I/O: events in, actions out.
+ * The protocol logic of the head of one run, the root of the overlay tree: start its children,
+ * adopt them (each then starts its own subtree), broadcast the job, gather contacts and fences,
+ * collect rank ends, decide aborts, and say when the run is over and with which status.
+ * Sans-I/O: events in, actions out. The head talks to its children only; their subtrees' traffic
+ * reaches it relayed and aggregated.
  *
  * <p>Exit status, as mpirun: 0 when every rank exits 0; otherwise that of the first rank to fail
  * (128+N for signal N), the code given to MPI_Abort, {@value HeadSettings#TIMEOUT_STATUS} for a
@@ -23,36 +27,52 @@ public final class HeadCore {
     private final JobDescription job;
     private final RankMap map;
     private final HeadSettings settings;
+    private final String topologySpec;
+    private final Topology topology;
+    private final int daemons;
     private final List<HeadAction> actions = new ArrayList<>();
-    private final boolean[] hello;
+    private final List<Integer> children = new ArrayList<>();
+    private final List<Integer> connected = new ArrayList<>();
     private final boolean[] lost;
     private final boolean[] rankDone;
     private final Map<Integer, String> hostOfDaemon = new HashMap<>();
+    private final Map<Integer, String> contacts = new TreeMap<>();
     private final Map<String, String> fencePuts = new LinkedHashMap<>();
-    private final boolean[] inFence;
+    private final List<Integer> fenceChildren = new ArrayList<>();
+    private final List<Integer> inFence = new ArrayList<>();
     private int fenceSeq;
-    private int helloCount;
     private int ranksDone;
-    private boolean launched;
+    private boolean allUp;
     private boolean terminating;
     private boolean finished;
     private int signalsSeen;
     private Integer failureStatus;
 
-    public HeadCore(JobDescription job, RankMap map, HeadSettings settings) {
+    /** @param topologySpec the overlay tree, as {@link Topology#parse} reads it */
+    public HeadCore(JobDescription job, RankMap map, HeadSettings settings, String topologySpec) {
         this.job = job;
         this.map = map;
         this.settings = settings;
-        int daemons = job.nodes().size();
-        this.hello = new boolean[daemons];
+        this.daemons = job.nodes().size();
+        this.topologySpec = topologySpec;
+        this.topology = Topology.parse(topologySpec, daemons + 1);
         this.lost = new boolean[daemons];
-        this.inFence = new boolean[daemons];
         this.rankDone = new boolean[map.size()];
+        for (int v : topology.children(0)) {
+            int d = Topology.daemonOfVertex(v);
+            children.add(d);
+            if (subtreeHasRanks(v)) {
+                fenceChildren.add(d);
+            }
+        }
     }
 
-    /** The first actions, before any event. */
+    /** The first actions, before any event: start the head's children. */
     public List<HeadAction> start() {
         actions.clear();
+        for (int d : children) {
+            emit(new HeadAction.SpawnDaemon(d, job.nodes().get(d).name()));
+        }
         emit(new HeadAction.ArmTimer(HeadTimer.DAEMON_START, settings.daemonStartMillis()));
         return List.copyOf(actions);
     }
@@ -73,14 +93,12 @@ public final class HeadCore {
 
     private void fromDaemon(int d, OverlayMessage message) {
         switch (message) {
-            case OverlayMessage.DaemonHello h -> {
-                if (!hello[d]) {
-                    hello[d] = true;
-                    helloCount++;
-                    hostOfDaemon.put(d, h.host());
-                }
-                if (helloCount == hello.length && !launched && !terminating) {
-                    launch();
+            case OverlayMessage.DaemonHello h -> hello(d, h);
+            case OverlayMessage.Contacts c -> {
+                contacts.putAll(c.contacts());
+                if (!allUp && contacts.size() == daemons) {
+                    allUp = true;
+                    broadcast(new OverlayMessage.AllContacts(Map.copyOf(contacts)));
                 }
             }
             case OverlayMessage.Output o -> emit(new HeadAction.EmitOutput(o.rank(), o.stream(), o.data()));
@@ -90,22 +108,57 @@ public final class HeadCore {
                 fail(a.exitCode(), "rank " + a.rank() + " on " + host(map.nodeOf(Math.max(a.rank(), 0)))
                         + " called abort (MPI_Abort) with exit code " + a.exitCode() + detail);
             }
-            case OverlayMessage.FenceEnter f -> fenceEnter(f);
+            case OverlayMessage.FenceEnter f -> fenceEnter(d, f);
+            case OverlayMessage.DaemonFailed f -> daemonLost(f.daemonId(), f.reason());
             default -> throw new IllegalStateException("the head does not expect " + message.getClass().getSimpleName());
         }
     }
 
-    private void launch() {
-        launched = true;
-        for (int d = 0; d < hello.length; d++) {
-            emit(new HeadAction.SendToDaemon(d, new OverlayMessage.LaunchJob(job)));
+    private void hello(int d, OverlayMessage.DaemonHello h) {
+        if (connected.contains(d)) {
+            return;
         }
-        if (job.stdinRank() >= 0 && job.stdinRank() < map.size()) {
-            emit(new HeadAction.ForwardStdin(map.nodeOf(job.stdinRank()), job.stdinRank()));
+        connected.add(d);
+        hostOfDaemon.put(d, h.host());
+        emit(new HeadAction.SendToDaemon(d, new OverlayMessage.Adopt(topologySpec, topology.size(), hostsBelow(d))));
+        if (terminating) {
+            emit(new HeadAction.SendToDaemon(d, new OverlayMessage.TerminateJob(settings.graceMillis())));
+            return;
         }
-        if (settings.timeoutMillis() > 0) {
+        // Phase 3 does not wait for phase 2: the job goes down as soon as a subtree is adopted.
+        emit(new HeadAction.SendToDaemon(d, new OverlayMessage.LaunchJob(job)));
+        int stdinRank = job.stdinRank();
+        if (stdinRank >= 0 && stdinRank < map.size()
+                && topology.inSubtree(Topology.vertexOfDaemon(d), Topology.vertexOfDaemon(map.nodeOf(stdinRank)))) {
+            emit(new HeadAction.ForwardStdin(d, stdinRank));
+        }
+        if (connected.size() == 1 && settings.timeoutMillis() > 0) {
             emit(new HeadAction.ArmTimer(HeadTimer.JOB_TIMEOUT, settings.timeoutMillis()));
         }
+    }
+
+    private Map<Integer, String> hostsBelow(int child) {
+        Map<Integer, String> out = new TreeMap<>();
+        int cv = Topology.vertexOfDaemon(child);
+        for (int d = 0; d < daemons; d++) {
+            int v = Topology.vertexOfDaemon(d);
+            if (v != cv && topology.inSubtree(cv, v)) {
+                out.put(d, job.nodes().get(d).name());
+            }
+        }
+        return out;
+    }
+
+    private boolean subtreeHasRanks(int v) {
+        if (map.ranksOn(Topology.daemonOfVertex(v)) > 0) {
+            return true;
+        }
+        for (int c : topology.children(v)) {
+            if (subtreeHasRanks(c)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void rankExited(OverlayMessage.RankExited e) {
@@ -123,47 +176,51 @@ public final class HeadCore {
         finishIfAllDone();
     }
 
-    private void fenceEnter(OverlayMessage.FenceEnter f) {
-        if (f.seq() != fenceSeq || inFence[f.daemonId()]) {
+    private void fenceEnter(int child, OverlayMessage.FenceEnter f) {
+        if (f.seq() != fenceSeq || inFence.contains(child)) {
             return;
         }
-        inFence[f.daemonId()] = true;
+        inFence.add(child);
         fencePuts.putAll(f.puts());
-        maybeReleaseFence();
-    }
-
-    private void maybeReleaseFence() {
-        for (int d = 0; d < inFence.length; d++) {
-            if (map.ranksOn(d) > 0 && !inFence[d] && !lost[d]) {
+        for (int c : fenceChildren) {
+            if (!inFence.contains(c) && !lost[c]) {
                 return;
             }
         }
         Map<String, String> all = Map.copyOf(fencePuts);
-        for (int d = 0; d < inFence.length; d++) {
-            if (map.ranksOn(d) > 0 && !lost[d]) {
-                emit(new HeadAction.SendToDaemon(d, new OverlayMessage.FenceRelease(fenceSeq, all)));
+        for (int c : fenceChildren) {
+            if (!lost[c]) {
+                emit(new HeadAction.SendToDaemon(c, new OverlayMessage.FenceRelease(fenceSeq, all)));
             }
-            inFence[d] = false;
         }
+        inFence.clear();
         fencePuts.clear();
         fenceSeq++;
     }
 
+    /** Daemon {@code d} is gone, and with it every daemon below it in the tree. */
     private void daemonLost(int d, String reason) {
-        if (lost[d]) {
+        if (d < 0 || d >= daemons || lost[d]) {
             return;
         }
-        lost[d] = true;
+        String host = host(d);
+        int dv = Topology.vertexOfDaemon(d);
         boolean hadWork = false;
-        for (int r : map.ranksOf(d)) {
-            if (!rankDone[r]) {
-                rankDone[r] = true;
-                ranksDone++;
-                hadWork = true;
+        for (int x = 0; x < daemons; x++) {
+            if (!lost[x] && topology.inSubtree(dv, Topology.vertexOfDaemon(x))) {
+                lost[x] = true;
+                for (int r : map.ranksOf(x)) {
+                    if (!rankDone[r]) {
+                        rankDone[r] = true;
+                        ranksDone++;
+                        hadWork = true;
+                    }
+                }
             }
         }
-        if (hadWork || !launched) {
-            fail(HeadSettings.DAEMON_LOST_STATUS, "lost the daemon on " + host(d) + ": " + reason);
+        connected.remove(Integer.valueOf(d));
+        if (hadWork || !allUp) {
+            fail(HeadSettings.DAEMON_LOST_STATUS, "lost the daemon on " + host + ": " + reason);
         }
         finishIfAllDone();
     }
@@ -171,8 +228,11 @@ public final class HeadCore {
     private void userSignal(int signal) {
         signalsSeen++;
         boolean ending = signal == Signals.SIGINT || signal == Signals.SIGTERM || signal == Signals.SIGHUP;
-        if (!launched) {
-            fail(128 + signal, "received " + Signals.name(signal) + " before the job started");
+        if (connected.isEmpty()) {
+            if (ending) {
+                fail(128 + signal, "received " + Signals.name(signal) + " before the job started");
+                finish(128 + signal);
+            }
             return;
         }
         if (ending && signalsSeen > 1) {
@@ -191,16 +251,21 @@ public final class HeadCore {
     private void timer(HeadTimer timer) {
         switch (timer) {
             case DAEMON_START -> {
-                if (!launched) {
+                if (!allUp) {
                     List<String> missing = new ArrayList<>();
-                    for (int d = 0; d < hello.length; d++) {
-                        if (!hello[d]) {
+                    for (int d = 0; d < daemons; d++) {
+                        if (!contacts.containsKey(d) && !lost[d]) {
                             missing.add(job.nodes().get(d).name());
                         }
                     }
-                    emit(new HeadAction.Report("banyan run: no daemon connected within "
-                            + settings.daemonStartMillis() / 1000.0 + " s from " + String.join(", ", missing)));
-                    finish(HeadSettings.DAEMON_LOST_STATUS);
+                    if (!missing.isEmpty()) {
+                        emit(new HeadAction.Report("banyan run: no daemon connected within "
+                                + settings.daemonStartMillis() / 1000.0 + " s from " + summarize(missing)));
+                        if (failureStatus == null) {
+                            failureStatus = HeadSettings.DAEMON_LOST_STATUS;
+                        }
+                        finish(failureStatus);
+                    }
                 }
             }
             case JOB_TIMEOUT -> {
@@ -216,6 +281,13 @@ public final class HeadCore {
         }
     }
 
+    private static String summarize(List<String> hosts) {
+        if (hosts.size() <= 5) {
+            return String.join(", ", hosts);
+        }
+        return String.join(", ", hosts.subList(0, 5)) + " and " + (hosts.size() - 5) + " more";
+    }
+
     /** Records the first failure, reports it, and ends the job. Later failures are consequences. */
     private void fail(int status, String message) {
         if (failureStatus == null) {
@@ -228,13 +300,11 @@ public final class HeadCore {
             emit(new HeadAction.ArmTimer(HeadTimer.TEARDOWN_DEADLINE,
                     settings.graceMillis() + HeadSettings.TEARDOWN_SLACK_MILLIS));
         }
-        if (!launched && failureStatus != null) {
-            finish(failureStatus);
-        }
+        finishIfAllDone();
     }
 
     private void finishIfAllDone() {
-        if (ranksDone == rankDone.length && launched) {
+        if (ranksDone == rankDone.length) {
             finish(failureStatus == null ? 0 : failureStatus);
         }
     }
@@ -249,10 +319,8 @@ public final class HeadCore {
     }
 
     private void broadcast(OverlayMessage message) {
-        for (int d = 0; d < hello.length; d++) {
-            if (hello[d] && !lost[d]) {
-                emit(new HeadAction.SendToDaemon(d, message));
-            }
+        for (int d : connected) {
+            emit(new HeadAction.SendToDaemon(d, message));
         }
     }
 

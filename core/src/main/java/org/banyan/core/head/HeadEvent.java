@@ -4,9 +4,10 @@ import org.banyan.core.wire.OverlayMessage;
 
 /** What happens to the head; fed one at a time to {@link HeadCore#handle}. */
 public sealed interface HeadEvent {
+    /** A message from {@code daemonId}, one of the head's children (it may relay its subtree's). */
     record FromDaemon(int daemonId, OverlayMessage message) implements HeadEvent {}
 
-    /** A daemon's connection closed, or its process could not be started or died. */
+    /** A child daemon's link closed, or it could not be started: its whole subtree is gone. */
     record DaemonLost(int daemonId, String reason) implements HeadEvent {}
 
     /** The user sent {@code signal} to the head (Ctrl-C is SIGINT). */

@@ -24,7 +24,7 @@ import org.banyan.core.job.Node;
  * list    := n:u32 string{n}
  *
  * type body
- *  1   DaemonHello   daemonId:u32 host:string pid:u64
+ *  1   DaemonHello   daemonId:u32 host:string pid:u64 contact:string
  *  2   LaunchJob     jobId:u32 apps:u32 app{apps} nodes:u32 node{nodes} mapping:u8 oversubscribe:u8
  *                    stdinRank:u32 (-1: none)
  *                    app  := executable:string args:list count:u32 env:map workdir:string
@@ -39,6 +39,12 @@ import org.banyan.core.job.Node;
  * 10   FenceEnter    daemonId:u32 seq:u32 puts:map
  * 11   FenceRelease  seq:u32 puts:map
  * 12   Shutdown      (empty)
+ * 13   Adopt         topology:string vertices:u32 hostsBelow:intmap
+ * 14   Contacts      contacts:intmap
+ * 15   AllContacts   contacts:intmap
+ * 16   DaemonFailed  daemonId:u32 host:string reason:string
+ *
+ * intmap  := n:u32 (key:u32 value:string){n}
  * </pre>
  */
 public final class OverlayCodec {
@@ -52,7 +58,12 @@ public final class OverlayCodec {
         Writer w = new Writer();
         w.u32(0); // length, patched below
         switch (message) {
-            case OverlayMessage.DaemonHello m -> w.u8(1).u32(m.daemonId()).string(m.host()).u64(m.pid());
+            case OverlayMessage.DaemonHello m -> w.u8(1).u32(m.daemonId()).string(m.host()).u64(m.pid())
+                    .string(m.contact());
+            case OverlayMessage.Adopt m -> w.u8(13).string(m.topology()).u32(m.vertices()).intMap(m.hostsBelow());
+            case OverlayMessage.Contacts m -> w.u8(14).intMap(m.contacts());
+            case OverlayMessage.AllContacts m -> w.u8(15).intMap(m.contacts());
+            case OverlayMessage.DaemonFailed m -> w.u8(16).u32(m.daemonId()).string(m.host()).string(m.reason());
             case OverlayMessage.LaunchJob m -> {
                 w.u8(2);
                 writeJob(w, m.job());
@@ -83,7 +94,7 @@ public final class OverlayCodec {
         try {
             int type = b.get() & 0xFF;
             OverlayMessage m = switch (type) {
-                case 1 -> new OverlayMessage.DaemonHello(b.getInt(), string(b), b.getLong());
+                case 1 -> new OverlayMessage.DaemonHello(b.getInt(), string(b), b.getLong(), string(b));
                 case 2 -> new OverlayMessage.LaunchJob(readJob(b));
                 case 3 -> new OverlayMessage.RankExited(b.getInt(), b.getInt(), string(b));
                 case 4 -> new OverlayMessage.Output(b.getInt(), b.get() & 0xFF, bytes(b));
@@ -95,6 +106,10 @@ public final class OverlayCodec {
                 case 10 -> new OverlayMessage.FenceEnter(b.getInt(), b.getInt(), map(b));
                 case 11 -> new OverlayMessage.FenceRelease(b.getInt(), map(b));
                 case 12 -> new OverlayMessage.Shutdown();
+                case 13 -> new OverlayMessage.Adopt(string(b), b.getInt(), intMap(b));
+                case 14 -> new OverlayMessage.Contacts(intMap(b));
+                case 15 -> new OverlayMessage.AllContacts(intMap(b));
+                case 16 -> new OverlayMessage.DaemonFailed(b.getInt(), string(b), string(b));
                 default -> throw new IllegalArgumentException("unknown overlay message type " + type);
             };
             if (b.hasRemaining()) {
@@ -180,6 +195,15 @@ public final class OverlayCodec {
         return out;
     }
 
+    private static Map<Integer, String> intMap(ByteBuffer b) {
+        int n = count(b);
+        Map<Integer, String> out = new java.util.TreeMap<>();
+        for (int i = 0; i < n; i++) {
+            out.put(b.getInt(), string(b));
+        }
+        return out;
+    }
+
     /** Growable big-endian writer. */
     private static final class Writer {
         private byte[] buf = new byte[256];
@@ -237,6 +261,15 @@ public final class OverlayCodec {
             u32(m.size());
             for (Map.Entry<String, String> e : m.entrySet()) {
                 string(e.getKey());
+                string(e.getValue());
+            }
+            return this;
+        }
+
+        Writer intMap(Map<Integer, String> m) {
+            u32(m.size());
+            for (Map.Entry<Integer, String> e : m.entrySet()) {
+                u32(e.getKey());
                 string(e.getValue());
             }
             return this;

@@ -8,8 +8,26 @@ import org.banyan.core.job.JobDescription;
  */
 public sealed interface OverlayMessage {
 
-    /** Daemon to head, first message on a new connection. */
-    record DaemonHello(int daemonId, String host, long pid) implements OverlayMessage {}
+    /**
+     * Child to parent, first message on a new connection. {@code contact} is where the daemon
+     * listens for its own children ({@code host:port}).
+     */
+    record DaemonHello(int daemonId, String host, long pid, String contact) implements OverlayMessage {}
+
+    /**
+     * Parent to a child that said hello: the tree's shape and the hosts of every daemon below
+     * that child (daemon id to host name). The child starts its own children from it.
+     */
+    record Adopt(String topology, int vertices, Map<Integer, String> hostsBelow) implements OverlayMessage {}
+
+    /** Up the tree: the contacts of every daemon of the sender's subtree (phase 2, gather). */
+    record Contacts(Map<Integer, String> contacts) implements OverlayMessage {}
+
+    /** Down the tree: the contacts of every daemon (phase 2, flood). */
+    record AllContacts(Map<Integer, String> contacts) implements OverlayMessage {}
+
+    /** Up the tree: a daemon could not be started, or its link broke. */
+    record DaemonFailed(int daemonId, String host, String reason) implements OverlayMessage {}
 
     /** Head to daemon: the application description; the daemon maps and starts its own ranks. */
     record LaunchJob(JobDescription job) implements OverlayMessage {}
@@ -39,10 +57,13 @@ public sealed interface OverlayMessage {
     /** Daemon to head: a rank asked the job to abort (PMI abort, i.e. MPI_Abort). */
     record AbortRequest(int rank, int exitCode, String message) implements OverlayMessage {}
 
-    /** Daemon to head: every local rank entered fence {@code seq}; the puts made since the last one. */
+    /**
+     * Up the tree: every rank of the sender's subtree entered fence {@code seq}; the puts made
+     * there since the last one. One message per link and fence, whatever the number of ranks.
+     */
     record FenceEnter(int daemonId, int seq, Map<String, String> puts) implements OverlayMessage {}
 
-    /** Head to daemon: fence {@code seq} is complete; every put of every daemon for it. */
+    /** Down the tree: fence {@code seq} is complete; every put of every daemon for it. */
     record FenceRelease(int seq, Map<String, String> puts) implements OverlayMessage {}
 
     /** Head to daemon: the job is over, exit. */

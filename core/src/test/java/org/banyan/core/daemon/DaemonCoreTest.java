@@ -18,10 +18,12 @@ class DaemonCoreTest {
             List.of(new AppContext("./app", List.of("arg"), 4, Map.of("X", "1"), "/w")),
             List.of(new Node("n0", 2), new Node("n1", 2)), MappingPolicy.SLOT, false, 0);
 
-    DaemonCore core = new DaemonCore(1, "127.0.0.1:5000", "tcp://127.0.0.1:5000");
+    DaemonCore core = new DaemonCore(1, "n1:7001", "127.0.0.1:5000", "tcp://127.0.0.1:5000");
 
+    /** Daemon 1 is a leaf of the radix tree over the head and two daemons. */
     List<DaemonAction> launch() {
-        return core.handle(new DaemonEvent.FromHead(new OverlayMessage.LaunchJob(TWO_NODES)));
+        core.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:32", 3, Map.of())));
+        return core.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(TWO_NODES)));
     }
 
     static List<String> replies(List<DaemonAction> actions, int conn) {
@@ -103,12 +105,12 @@ class DaemonCoreTest {
                 .containsExactly("cmd=put_result rc=0 msg=success\n");
         assertThat(core.handle(new DaemonEvent.PmiLine(1, "cmd=barrier_in"))).isEmpty();
         List<DaemonAction> a = core.handle(new DaemonEvent.PmiLine(2, "cmd=barrier_in"));
-        assertThat(a).containsExactly(new DaemonAction.SendToHead(
+        assertThat(a).containsExactly(new DaemonAction.SendToParent(
                 new OverlayMessage.FenceEnter(1, 0, Map.of("P2", "card2"))));
         // A key of a rank on another host is unknown until the fence brings it.
         assertThat(replies(core.handle(new DaemonEvent.PmiLine(1, "cmd=get kvsname=k key=P0")), 1))
                 .containsExactly("cmd=get_result rc=-1 msg=key_P0_not_found value=unknown\n");
-        a = core.handle(new DaemonEvent.FromHead(new OverlayMessage.FenceRelease(0, Map.of("P0", "card0", "P2", "card2"))));
+        a = core.handle(new DaemonEvent.FromParent(new OverlayMessage.FenceRelease(0, Map.of("P0", "card0", "P2", "card2"))));
         assertThat(replies(a, 1)).containsExactly("cmd=barrier_out\n");
         assertThat(replies(a, 2)).containsExactly("cmd=barrier_out\n");
         assertThat(replies(core.handle(new DaemonEvent.PmiLine(2, "cmd=get kvsname=k key=P0")), 2))
@@ -116,7 +118,7 @@ class DaemonCoreTest {
         // The next fence starts empty and carries the next sequence number.
         core.handle(new DaemonEvent.PmiLine(1, "cmd=barrier_in"));
         assertThat(core.handle(new DaemonEvent.PmiLine(2, "cmd=barrier_in")))
-                .containsExactly(new DaemonAction.SendToHead(new OverlayMessage.FenceEnter(1, 1, Map.of())));
+                .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.FenceEnter(1, 1, Map.of())));
     }
 
     @Test
@@ -125,7 +127,7 @@ class DaemonCoreTest {
         core.handle(new DaemonEvent.PmiLine(1, "cmd=initack pmiid=2"));
         core.handle(new DaemonEvent.PmiLine(1, "cmd=barrier_in"));
         List<DaemonAction> a = core.handle(new DaemonEvent.RankEnded(3, 0, ""));
-        assertThat(a).contains(new DaemonAction.SendToHead(new OverlayMessage.FenceEnter(1, 0, Map.of())));
+        assertThat(a).contains(new DaemonAction.SendToParent(new OverlayMessage.FenceEnter(1, 0, Map.of())));
     }
 
     @Test
@@ -133,21 +135,21 @@ class DaemonCoreTest {
         launch();
         core.handle(new DaemonEvent.PmiLine(4, "cmd=initack pmiid=3"));
         assertThat(core.handle(new DaemonEvent.PmiLine(4, "cmd=abort exitcode=7 message=it broke")))
-                .containsExactly(new DaemonAction.SendToHead(new OverlayMessage.AbortRequest(3, 7, "it broke")));
+                .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.AbortRequest(3, 7, "it broke")));
     }
 
     @Test
     void rankEndsAreReportedOnce() {
         launch();
         assertThat(core.handle(new DaemonEvent.RankEnded(2, 3, ""))).containsExactly(
-                new DaemonAction.SendToHead(new OverlayMessage.RankExited(2, 3, "")));
+                new DaemonAction.SendToParent(new OverlayMessage.RankExited(2, 3, "")));
         assertThat(core.handle(new DaemonEvent.RankEnded(2, 3, ""))).isEmpty();
     }
 
     @Test
     void terminateSendsSigtermThenSigkillAfterTheGrace() {
         launch();
-        List<DaemonAction> a = core.handle(new DaemonEvent.FromHead(new OverlayMessage.TerminateJob(1500)));
+        List<DaemonAction> a = core.handle(new DaemonEvent.FromParent(new OverlayMessage.TerminateJob(1500)));
         assertThat(a).containsExactly(new DaemonAction.SignalRank(2, Signals.SIGTERM),
                 new DaemonAction.SignalRank(3, Signals.SIGTERM),
                 new DaemonAction.ArmTimer(DaemonTimer.KILL_GRACE, 1500));
@@ -157,9 +159,9 @@ class DaemonCoreTest {
     }
 
     @Test
-    void losingTheHeadEndsEveryRankAndThenTheDaemon() {
+    void losingTheParentEndsEveryRankAndThenTheDaemon() {
         launch();
-        List<DaemonAction> a = core.handle(new DaemonEvent.HeadLost("closed"));
+        List<DaemonAction> a = core.handle(new DaemonEvent.ParentLost("closed"));
         assertThat(a).contains(new DaemonAction.SignalRank(2, Signals.SIGTERM),
                 new DaemonAction.SignalRank(3, Signals.SIGTERM));
         assertThat(a).doesNotContain(new DaemonAction.Exit());
@@ -169,18 +171,19 @@ class DaemonCoreTest {
 
     @Test
     void stdinGoesOnlyToTheChosenRank() {
-        DaemonCore d0 = new DaemonCore(0, "127.0.0.1:1", "tcp://127.0.0.1:1");
-        List<DaemonAction> a = d0.handle(new DaemonEvent.FromHead(new OverlayMessage.LaunchJob(TWO_NODES)));
+        DaemonCore d0 = new DaemonCore(0, "n0:7000", "127.0.0.1:1", "tcp://127.0.0.1:1");
+        d0.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:32", 3, Map.of())));
+        List<DaemonAction> a = d0.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(TWO_NODES)));
         assertThat(a).filteredOn(DaemonAction.StartRank.class::isInstance)
                 .extracting(x -> ((DaemonAction.StartRank) x).launch().stdinFromHead()).containsExactly(true, false);
-        assertThat(d0.handle(new DaemonEvent.FromHead(new OverlayMessage.StdinData(0, new byte[] {1}))))
+        assertThat(d0.handle(new DaemonEvent.FromParent(new OverlayMessage.StdinData(0, new byte[] {1}))))
                 .hasSize(1).first().isInstanceOf(DaemonAction.WriteStdin.class);
     }
 
     @Test
     void shutdownKillsWhatIsLeftAndExits() {
         launch();
-        assertThat(core.handle(new DaemonEvent.FromHead(new OverlayMessage.Shutdown()))).containsExactly(
+        assertThat(core.handle(new DaemonEvent.FromParent(new OverlayMessage.Shutdown()))).containsExactly(
                 new DaemonAction.SignalRank(2, Signals.SIGKILL), new DaemonAction.SignalRank(3, Signals.SIGKILL),
                 new DaemonAction.Exit());
         assertThat(core.handle(new DaemonEvent.RankEnded(2, 0, ""))).isEmpty();

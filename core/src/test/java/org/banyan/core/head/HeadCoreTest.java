@@ -20,7 +20,7 @@ class HeadCoreTest {
             List.of(new Node("n0", 2), new Node("n1", 2)), MappingPolicy.SLOT, false, 0);
     static final HeadSettings SETTINGS = new HeadSettings(0, 2000, 30_000);
 
-    HeadCore core = new HeadCore(JOB, RankMap.of(JOB), SETTINGS);
+    HeadCore core = new HeadCore(JOB, RankMap.of(JOB), SETTINGS, "radix:32");
 
     List<HeadAction> from(int d, OverlayMessage m) {
         return core.handle(new HeadEvent.FromDaemon(d, m));
@@ -28,8 +28,8 @@ class HeadCoreTest {
 
     void launched() {
         core.start();
-        from(0, new OverlayMessage.DaemonHello(0, "n0", 1));
-        from(1, new OverlayMessage.DaemonHello(1, "n1", 2));
+        from(0, new OverlayMessage.DaemonHello(0, "n0", 1, "n0:1"));
+        from(1, new OverlayMessage.DaemonHello(1, "n1", 2, "n1:1"));
     }
 
     static Integer finish(List<HeadAction> actions) {
@@ -46,12 +46,45 @@ class HeadCoreTest {
     }
 
     @Test
-    void launchesOnceEveryDaemonHasSaidHello() {
-        assertThat(core.start()).containsExactly(new HeadAction.ArmTimer(HeadTimer.DAEMON_START, 30_000));
-        assertThat(from(0, new OverlayMessage.DaemonHello(0, "n0", 1))).isEmpty();
-        List<HeadAction> a = from(1, new OverlayMessage.DaemonHello(1, "n1", 2));
-        assertThat(a).containsExactly(new HeadAction.SendToDaemon(0, new OverlayMessage.LaunchJob(JOB)),
-                new HeadAction.SendToDaemon(1, new OverlayMessage.LaunchJob(JOB)), new HeadAction.ForwardStdin(0, 0));
+    void startsItsChildrenAndAdoptsAndLaunchesEachAsItSaysHello() {
+        assertThat(core.start()).containsExactly(new HeadAction.SpawnDaemon(0, "n0"), new HeadAction.SpawnDaemon(1, "n1"),
+                new HeadAction.ArmTimer(HeadTimer.DAEMON_START, 30_000));
+        assertThat(from(0, new OverlayMessage.DaemonHello(0, "n0", 1, "n0:1"))).containsExactly(
+                new HeadAction.SendToDaemon(0, new OverlayMessage.Adopt("radix:32", 3, Map.of())),
+                new HeadAction.SendToDaemon(0, new OverlayMessage.LaunchJob(JOB)), new HeadAction.ForwardStdin(0, 0));
+        assertThat(from(1, new OverlayMessage.DaemonHello(1, "n1", 2, "n1:1"))).containsExactly(
+                new HeadAction.SendToDaemon(1, new OverlayMessage.Adopt("radix:32", 3, Map.of())),
+                new HeadAction.SendToDaemon(1, new OverlayMessage.LaunchJob(JOB)));
+        assertThat(from(0, new OverlayMessage.Contacts(Map.of(0, "n0:1")))).isEmpty();
+        OverlayMessage all = new OverlayMessage.AllContacts(Map.of(0, "n0:1", 1, "n1:1"));
+        assertThat(from(1, new OverlayMessage.Contacts(Map.of(1, "n1:1")))).containsExactly(
+                new HeadAction.SendToDaemon(0, all), new HeadAction.SendToDaemon(1, all));
+    }
+
+    @Test
+    void inADeepTreeTheHeadHasOnlyItsChildrenAndAdoptsThemWithTheirSubtrees() {
+        List<Node> nodes = new java.util.ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            nodes.add(new Node("n" + i, 1));
+        }
+        JobDescription seven = new JobDescription(1, List.of(new AppContext("./a", List.of(), 7, Map.of(), null)), nodes,
+                MappingPolicy.SLOT, false, 6);
+        HeadCore c = new HeadCore(seven, RankMap.of(seven), SETTINGS, "radix:2");
+        assertThat(c.start()).containsExactly(new HeadAction.SpawnDaemon(0, "n0"), new HeadAction.SpawnDaemon(1, "n1"),
+                new HeadAction.ArmTimer(HeadTimer.DAEMON_START, 30_000));
+        List<HeadAction> a = c.handle(new HeadEvent.FromDaemon(1, new OverlayMessage.DaemonHello(1, "n1", 1, "x")));
+        // vertex 2 (daemon 1) has vertices 5, 6 below it: daemons 4 and 5; rank 6 lives on daemon 6, under daemon 0.
+        assertThat(a).contains(new HeadAction.SendToDaemon(1, new OverlayMessage.Adopt("radix:2", 8, Map.of(4, "n4", 5, "n5"))));
+        assertThat(a).noneMatch(HeadAction.ForwardStdin.class::isInstance);
+        a = c.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.DaemonHello(0, "n0", 1, "x")));
+        assertThat(a).contains(new HeadAction.ForwardStdin(0, 6));
+        // Losing daemon 0 loses its whole subtree: daemons 0, 2, 3, 6 and their ranks.
+        a = c.handle(new HeadEvent.DaemonLost(0, "connection closed"));
+        assertThat(reports(a)).containsExactly("banyan run: lost the daemon on n0: connection closed");
+        for (int r : new int[] {1, 4, 5}) {
+            a = c.handle(new HeadEvent.FromDaemon(1, new OverlayMessage.RankExited(r, 143, "")));
+        }
+        assertThat(finish(a)).isEqualTo(HeadSettings.DAEMON_LOST_STATUS);
     }
 
     @Test
@@ -111,9 +144,9 @@ class HeadCoreTest {
     void daemonsWithoutRanksAreNotWaitedForInFences() {
         JobDescription small = new JobDescription(1, List.of(new AppContext("./a", List.of(), 2, Map.of(), null)),
                 List.of(new Node("n0", 2), new Node("n1", 2)), MappingPolicy.SLOT, false, 0);
-        HeadCore c = new HeadCore(small, RankMap.of(small), SETTINGS);
-        c.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.DaemonHello(0, "n0", 1)));
-        c.handle(new HeadEvent.FromDaemon(1, new OverlayMessage.DaemonHello(1, "n1", 1)));
+        HeadCore c = new HeadCore(small, RankMap.of(small), SETTINGS, "radix:32");
+        c.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.DaemonHello(0, "n0", 1, "x")));
+        c.handle(new HeadEvent.FromDaemon(1, new OverlayMessage.DaemonHello(1, "n1", 1, "x")));
         assertThat(c.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.FenceEnter(0, 0, Map.of()))))
                 .containsExactly(new HeadAction.SendToDaemon(0, new OverlayMessage.FenceRelease(0, Map.of())));
     }
@@ -133,7 +166,8 @@ class HeadCoreTest {
     @Test
     void daemonsThatNeverConnectEndTheRunWithTheirNames() {
         core.start();
-        from(0, new OverlayMessage.DaemonHello(0, "n0", 1));
+        from(0, new OverlayMessage.DaemonHello(0, "n0", 1, "x"));
+        from(0, new OverlayMessage.Contacts(Map.of(0, "x")));
         List<HeadAction> a = core.handle(new HeadEvent.TimerFired(HeadTimer.DAEMON_START));
         assertThat(reports(a)).containsExactly("banyan run: no daemon connected within 30.0 s from n1");
         assertThat(finish(a)).isEqualTo(HeadSettings.DAEMON_LOST_STATUS);
@@ -141,10 +175,10 @@ class HeadCoreTest {
 
     @Test
     void timeoutEndsTheJobWithStatus124() {
-        HeadCore c = new HeadCore(JOB, RankMap.of(JOB), new HeadSettings(5000, 2000, 30_000));
-        c.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.DaemonHello(0, "n0", 1)));
-        List<HeadAction> a = c.handle(new HeadEvent.FromDaemon(1, new OverlayMessage.DaemonHello(1, "n1", 1)));
+        HeadCore c = new HeadCore(JOB, RankMap.of(JOB), new HeadSettings(5000, 2000, 30_000), "radix:32");
+        List<HeadAction> a = c.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.DaemonHello(0, "n0", 1, "x")));
         assertThat(a).contains(new HeadAction.ArmTimer(HeadTimer.JOB_TIMEOUT, 5000));
+        c.handle(new HeadEvent.FromDaemon(1, new OverlayMessage.DaemonHello(1, "n1", 1, "x")));
         a = c.handle(new HeadEvent.TimerFired(HeadTimer.JOB_TIMEOUT));
         assertThat(reports(a)).containsExactly("banyan run: job timed out after 5 s; ending all ranks");
         assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.TerminateJob(2000)));

@@ -32,7 +32,11 @@ class OverlayCodecTest {
                         new AppContext("/bin/b", List.of(), 3, Map.of(), "/tmp")),
                 List.of(new Node("n1", 2), new Node("n2", 4)), MappingPolicy.NODE, true, -1);
         List<OverlayMessage> messages = List.of(
-                new OverlayMessage.DaemonHello(3, "node3", 123456789012L),
+                new OverlayMessage.DaemonHello(3, "node3", 123456789012L, "10.0.0.3:4567"),
+                new OverlayMessage.Adopt("radix:4", 100, Map.of(5, "n5", 21, "n21")),
+                new OverlayMessage.Contacts(Map.of(1, "a:1", 2, "b:2")),
+                new OverlayMessage.AllContacts(Map.of()),
+                new OverlayMessage.DaemonFailed(7, "n7", "ssh: no route"),
                 new OverlayMessage.LaunchJob(job),
                 new OverlayMessage.RankExited(5, 139, ""),
                 new OverlayMessage.RankExited(5, 127, "./a: not found"),

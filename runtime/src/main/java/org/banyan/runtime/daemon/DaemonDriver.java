@@ -15,12 +15,14 @@ import org.banyan.core.daemon.RankLaunch;
 import org.banyan.core.daemon.Signals;
 import org.banyan.core.wire.OverlayMessage;
 import org.banyan.runtime.EventLoop;
+import org.banyan.runtime.launch.LaunchAgent;
+import org.banyan.runtime.net.ChildLinks;
 import org.banyan.runtime.net.FrameChannel;
 
 /**
- * Runs a {@link DaemonCore} for real: TCP to the head, processes, a PMI listener. The same code
- * serves a daemon in its own JVM ({@link DaemonMain}) and the one a single-host head runs on a
- * thread of its own; both reach the head over a TCP connection.
+ * Runs a {@link DaemonCore} for real: the link to its tree parent, links to the children it
+ * starts, rank processes, the PMI reactor. The same code serves a daemon in its own JVM
+ * ({@link DaemonMain}) and one on a thread of the head's JVM; both reach their parent over TCP.
  */
 public final class DaemonDriver {
     /** Threads that create rank processes; process creation is CPU-bound, so one per core. */
@@ -28,28 +30,44 @@ public final class DaemonDriver {
 
     private final int daemonId;
     private final String host;
-    private final FrameChannel head;
+    private final FrameChannel parent;
+    private final LaunchAgent agent;
     private final EventLoop<DaemonEvent> loop = new EventLoop<>();
     private final Map<Integer, RankProcess> ranks = new ConcurrentHashMap<>();
     private final ExecutorService spawners = Executors.newFixedThreadPool(SPAWNERS,
             Thread.ofPlatform().daemon().name("spawner-", 0).factory());
     private PmiListener pmi;
     private RankGuard guard;
+    private ChildLinks children;
 
-    public DaemonDriver(int daemonId, String host, FrameChannel head) {
+    public DaemonDriver(int daemonId, String host, FrameChannel parent, LaunchAgent agent) {
         this.daemonId = daemonId;
         this.host = host;
-        this.head = head;
+        this.parent = parent;
+        this.agent = agent;
     }
 
-    /** Serves until the job is over or the head is gone; never leaves a rank running. */
+    /** Serves until the job is over or the parent is gone; never leaves a rank running. */
     public void run() throws Exception {
         pmi = PmiListener.open(loop::dispatch);
         guard = RankGuard.start();
-        DaemonCore core = new DaemonCore(daemonId, pmi.address(), "tcp://" + pmi.address());
+        children = ChildLinks.open(agent, new ChildLinks.Listener() {
+            @Override
+            public void message(int childId, OverlayMessage message) {
+                loop.post(new DaemonEvent.FromChild(childId, message));
+            }
+
+            @Override
+            public void lost(int childId, String reason) {
+                loop.post(new DaemonEvent.ChildLost(childId, reason));
+            }
+        });
+        String parentHost = parentHost();
+        String contact = children.contact(parentHost);
+        DaemonCore core = new DaemonCore(daemonId, contact, pmi.address(), "tcp://" + pmi.address());
         try {
-            head.send(new OverlayMessage.DaemonHello(daemonId, host, ProcessHandle.current().pid()));
-            Thread.ofPlatform().daemon().name("daemon-" + daemonId + "-from-head").start(this::readHead);
+            parent.send(new OverlayMessage.DaemonHello(daemonId, host, ProcessHandle.current().pid(), contact));
+            Thread.ofPlatform().daemon().name("daemon-" + daemonId + "-from-parent").start(this::readParent);
             loop.run(event -> {
                 List<DaemonAction> actions = core.handle(event);
                 startRanks(actions);
@@ -67,53 +85,33 @@ public final class DaemonDriver {
             guard.close();
             spawners.shutdown();
             pmi.close();
-            head.close();
+            parent.close();
+            children.close();
+            children.awaitOrKill(5000);
         }
     }
 
-    /**
-     * Starts every rank of a batch before any other action of the batch runs, using both
-     * spawner threads: process creation is most of the launch time.
-     */
-    private void startRanks(List<DaemonAction> actions) throws InterruptedException {
-        List<Callable<Void>> work = new ArrayList<>();
-        for (DaemonAction a : actions) {
-            if (a instanceof DaemonAction.StartRank(RankLaunch launch)) {
-                work.add(() -> {
-                    startRank(launch);
-                    return null;
-                });
-            }
-        }
-        if (work.size() > 1) {
-            spawners.invokeAll(work);
-        } else if (work.size() == 1) {
-            startRank(((DaemonAction.StartRank) actions.stream()
-                    .filter(DaemonAction.StartRank.class::isInstance).findFirst().orElseThrow()).launch());
-        }
+    private String parentHost() {
+        String a = parent.remoteAddress();
+        int colon = a.lastIndexOf(':');
+        return colon > 0 ? a.substring(0, colon) : a;
     }
 
-    private void startRank(RankLaunch launch) {
-        try {
-            ranks.put(launch.rank(), RankProcess.start(launch, guard, this::sendToHead, loop::post));
-        } catch (IOException e) {
-            loop.post(new DaemonEvent.RankEnded(launch.rank(), 127, launch.executable() + ": " + e.getMessage()));
-        }
-    }
-
-    private void readHead() {
+    private void readParent() {
         try {
             while (true) {
-                loop.dispatch(new DaemonEvent.FromHead(head.receive()));
+                loop.post(new DaemonEvent.FromParent(parent.receive()));
             }
         } catch (IOException e) {
-            loop.post(new DaemonEvent.HeadLost(head.isClosed() ? "closed" : "connection to the head closed"));
+            loop.post(new DaemonEvent.ParentLost(parent.isClosed() ? "closed" : "connection to the parent closed"));
         }
     }
 
     private boolean execute(DaemonAction action) {
         switch (action) {
-            case DaemonAction.SendToHead(OverlayMessage m) -> sendToHead(m);
+            case DaemonAction.SendToParent(OverlayMessage m) -> sendToParent(m);
+            case DaemonAction.SendToChild(int child, OverlayMessage m) -> children.send(child, m);
+            case DaemonAction.SpawnChild(int child, String childHost) -> children.spawn(child, childHost);
             case DaemonAction.StartRank s -> {
                 // started by startRanks before the actions run
             }
@@ -138,11 +136,42 @@ public final class DaemonDriver {
         return true;
     }
 
-    private void sendToHead(OverlayMessage m) {
+    /**
+     * Starts every rank of a batch before any other action of the batch runs, using both
+     * spawner threads: process creation is most of the launch time.
+     */
+    private void startRanks(List<DaemonAction> actions) throws InterruptedException {
+        List<Callable<Void>> work = new ArrayList<>();
+        RankLaunch only = null;
+        for (DaemonAction a : actions) {
+            if (a instanceof DaemonAction.StartRank(RankLaunch launch)) {
+                only = launch;
+                work.add(() -> {
+                    startRank(launch);
+                    return null;
+                });
+            }
+        }
+        if (work.size() > 1) {
+            spawners.invokeAll(work);
+        } else if (only != null) {
+            startRank(only);
+        }
+    }
+
+    private void startRank(RankLaunch launch) {
         try {
-            head.send(m);
+            ranks.put(launch.rank(), RankProcess.start(launch, guard, this::sendToParent, loop::post));
         } catch (IOException e) {
-            // the reader notices the broken connection and posts HeadLost
+            loop.post(new DaemonEvent.RankEnded(launch.rank(), 127, launch.executable() + ": " + e.getMessage()));
+        }
+    }
+
+    private void sendToParent(OverlayMessage m) {
+        try {
+            parent.send(m);
+        } catch (IOException e) {
+            // the reader notices the broken connection and posts ParentLost
         }
     }
 }

@@ -59,6 +59,12 @@ public final class FrameChannel implements Closeable {
         }
     }
 
+    /** The peer's address, {@code host:port}. */
+    public String remoteAddress() {
+        java.net.InetSocketAddress a = (java.net.InetSocketAddress) socket.getRemoteSocketAddress();
+        return a.getAddress().getHostAddress() + ":" + a.getPort();
+    }
+
     public boolean isClosed() {
         return closed;
     }

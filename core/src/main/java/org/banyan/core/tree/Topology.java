@@ -1,0 +1,74 @@
+package org.banyan.core.tree;
+
+/**
+ * A rooted tree over the overlay's vertices: vertex 0 is the head, vertex {@code d + 1} is the
+ * daemon of node {@code d}. Spawning follows it (each vertex starts its children) and so do
+ * messages (up to the parent, down to the children).
+ */
+public sealed interface Topology permits KaryTree, BinomialTree {
+    /** Number of vertices, the head included. */
+    int size();
+
+    /** The parent of {@code v}, or -1 for the root. */
+    int parent(int v);
+
+    /** The children of {@code v}, in increasing order. */
+    int[] children(int v);
+
+    /** Whether {@code v} is {@code ancestor} or lies below it. */
+    default boolean inSubtree(int ancestor, int v) {
+        while (v > ancestor) {
+            v = parent(v);
+        }
+        return v == ancestor;
+    }
+
+    /** The child of {@code from} whose subtree holds {@code to}, or -1 when {@code to} is not below it. */
+    default int nextHop(int from, int to) {
+        int prev = -1;
+        while (to > from) {
+            prev = to;
+            to = parent(to);
+        }
+        return to == from ? prev : -1;
+    }
+
+    /** Depth of the deepest vertex: the number of spawn rounds. */
+    default int height() {
+        int h = 0;
+        for (int v = size() - 1; v > 0 && h < size(); v--) {
+            int d = 0;
+            for (int x = v; x > 0; x = parent(x)) {
+                d++;
+            }
+            h = Math.max(h, d);
+        }
+        return h;
+    }
+
+    static int vertexOfDaemon(int daemonId) {
+        return daemonId + 1;
+    }
+
+    static int daemonOfVertex(int vertex) {
+        return vertex - 1;
+    }
+
+    /** Parses {@code radix:K}, {@code binomial}, or {@code direct} (everyone a child of the head). */
+    static Topology parse(String spec, int size) {
+        if (spec.equals("binomial")) {
+            return new BinomialTree(size);
+        }
+        if (spec.equals("direct")) {
+            return new KaryTree(size, Math.max(1, size - 1));
+        }
+        if (spec.startsWith("radix:")) {
+            int k = Integer.parseInt(spec.substring(6));
+            if (k < 1) {
+                throw new IllegalArgumentException("radix must be at least 1");
+            }
+            return new KaryTree(size, k);
+        }
+        throw new IllegalArgumentException("unknown topology '" + spec + "' (valid: radix:K, binomial, direct)");
+    }
+}

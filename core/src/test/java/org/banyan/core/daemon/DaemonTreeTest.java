@@ -1,0 +1,138 @@
+package org.banyan.core.daemon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.banyan.core.job.AppContext;
+import org.banyan.core.job.JobDescription;
+import org.banyan.core.job.MappingPolicy;
+import org.banyan.core.job.Node;
+import org.banyan.core.wire.OverlayMessage;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A daemon inside the tree: the head (vertex 0) and 6 daemons (vertices 1..6) in a radix-2
+ * tree. Daemon 0 is vertex 1; its children are vertices 3 and 4, daemons 2 and 3, which are
+ * leaves.
+ */
+class DaemonTreeTest {
+    static final List<Node> NODES = List.of(new Node("n0", 1), new Node("n1", 1), new Node("n2", 1),
+            new Node("n3", 1), new Node("n4", 1), new Node("n5", 1));
+    static final JobDescription JOB = new JobDescription(1,
+            List.of(new AppContext("./app", List.of(), 6, Map.of(), null)), NODES, MappingPolicy.SLOT, false, 0);
+    static final Map<Integer, String> BELOW_DAEMON_0 = Map.of(2, "n2", 3, "n3");
+
+    DaemonCore d0 = new DaemonCore(0, "n0:7000", "127.0.0.1:5000", "tcp://127.0.0.1:5000");
+
+    List<DaemonAction> adopt() {
+        return d0.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:2", 7, BELOW_DAEMON_0)));
+    }
+
+    List<DaemonAction> fromChild(int c, OverlayMessage m) {
+        return d0.handle(new DaemonEvent.FromChild(c, m));
+    }
+
+    @Test
+    void adoptionStartsTheChildrenAndTheirHelloGetsTheirSubtree() {
+        assertThat(adopt()).containsExactly(new DaemonAction.SpawnChild(2, "n2"), new DaemonAction.SpawnChild(3, "n3"));
+        assertThat(fromChild(2, new OverlayMessage.DaemonHello(2, "n2", 9, "n2:7002"))).containsExactly(
+                new DaemonAction.SendToChild(2, new OverlayMessage.Adopt("radix:2", 7, Map.of())));
+    }
+
+    @Test
+    void contactsOfTheSubtreeGoUpInOneMessageOnceEveryChildHasSent() {
+        adopt();
+        assertThat(fromChild(2, new OverlayMessage.Contacts(Map.of(2, "n2:7002")))).isEmpty();
+        assertThat(fromChild(3, new OverlayMessage.Contacts(Map.of(3, "n3:7003")))).containsExactly(
+                new DaemonAction.SendToParent(new OverlayMessage.Contacts(
+                        Map.of(0, "n0:7000", 2, "n2:7002", 3, "n3:7003"))));
+        OverlayMessage all = new OverlayMessage.AllContacts(Map.of(0, "a", 1, "b", 2, "c", 3, "d", 4, "e", 5, "f"));
+        fromChild(2, new OverlayMessage.DaemonHello(2, "n2", 9, "n2:7002"));
+        assertThat(d0.handle(new DaemonEvent.FromParent(all))).containsExactly(new DaemonAction.SendToChild(2, all));
+    }
+
+    @Test
+    void aLeafSendsItsContactAtOnce() {
+        DaemonCore leaf = new DaemonCore(5, "n5:7005", "127.0.0.1:1", "tcp://x");
+        assertThat(leaf.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:2", 7, Map.of()))))
+                .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.Contacts(Map.of(5, "n5:7005"))));
+    }
+
+    @Test
+    void theJobGoesToChildrenAlreadyConnectedAndToLaterOnes() {
+        adopt();
+        fromChild(2, new OverlayMessage.DaemonHello(2, "n2", 9, "n2:7002"));
+        List<DaemonAction> a = d0.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(JOB)));
+        assertThat(a).filteredOn(DaemonAction.StartRank.class::isInstance).hasSize(1);
+        assertThat(a).contains(new DaemonAction.SendToChild(2, new OverlayMessage.LaunchJob(JOB)));
+        assertThat(fromChild(3, new OverlayMessage.DaemonHello(3, "n3", 9, "n3:7003")))
+                .contains(new DaemonAction.SendToChild(3, new OverlayMessage.LaunchJob(JOB)));
+    }
+
+    @Test
+    void upwardTrafficOfTheSubtreeIsRelayed() {
+        adopt();
+        OverlayMessage exited = new OverlayMessage.RankExited(3, 0, "");
+        assertThat(fromChild(3, exited)).containsExactly(new DaemonAction.SendToParent(exited));
+        OverlayMessage failed = new OverlayMessage.DaemonFailed(7, "n7", "ssh: connect refused");
+        assertThat(fromChild(3, failed)).containsExactly(new DaemonAction.SendToParent(failed));
+    }
+
+    @Test
+    void aFenceSendsOneMessageUpWithTheSubtreesPutsAndOneDownPerChild() {
+        adopt();
+        fromChild(2, new OverlayMessage.DaemonHello(2, "n2", 9, "n2:7002"));
+        fromChild(3, new OverlayMessage.DaemonHello(3, "n3", 9, "n3:7003"));
+        d0.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(JOB)));
+        assertThat(fromChild(2, new OverlayMessage.FenceEnter(2, 0, Map.of("k2", "v2")))).isEmpty();
+        assertThat(fromChild(3, new OverlayMessage.FenceEnter(3, 0, Map.of("k3", "v3")))).isEmpty();
+        d0.handle(new DaemonEvent.PmiLine(1, "cmd=initack pmiid=0"));
+        d0.handle(new DaemonEvent.PmiLine(1, "cmd=put kvsname=k key=k0 value=v0"));
+        assertThat(d0.handle(new DaemonEvent.PmiLine(1, "cmd=barrier_in"))).containsExactly(
+                new DaemonAction.SendToParent(new OverlayMessage.FenceEnter(0, 0,
+                        Map.of("k0", "v0", "k2", "v2", "k3", "v3"))));
+        OverlayMessage.FenceRelease release = new OverlayMessage.FenceRelease(0, Map.of("k0", "v0"));
+        assertThat(d0.handle(new DaemonEvent.FromParent(release))).containsExactly(
+                new DaemonAction.SendToChild(2, release), new DaemonAction.SendToChild(3, release),
+                new DaemonAction.PmiReply(1, "cmd=barrier_out\n"));
+    }
+
+    @Test
+    void stdinIsRoutedTowardsTheDaemonOfItsRank() {
+        JobDescription toRank3 = new JobDescription(1, JOB.apps(), NODES, MappingPolicy.SLOT, false, 3);
+        adopt();
+        fromChild(3, new OverlayMessage.DaemonHello(3, "n3", 9, "n3:7003"));
+        d0.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(toRank3)));
+        OverlayMessage.StdinData data = new OverlayMessage.StdinData(3, new byte[] {42});
+        assertThat(d0.handle(new DaemonEvent.FromParent(data))).containsExactly(new DaemonAction.SendToChild(3, data));
+    }
+
+    @Test
+    void aLostChildIsReportedUpWithItsHost() {
+        adopt();
+        assertThat(d0.handle(new DaemonEvent.ChildLost(3, "exit status 255: ssh: connect to host n3 port 22")))
+                .containsExactly(new DaemonAction.SendToParent(
+                        new OverlayMessage.DaemonFailed(3, "n3", "exit status 255: ssh: connect to host n3 port 22")));
+        assertThat(d0.handle(new DaemonEvent.ChildLost(3, "again"))).isEmpty();
+    }
+
+    @Test
+    void losingTheParentTellsTheChildrenToEndTheirRanks() {
+        adopt();
+        fromChild(2, new OverlayMessage.DaemonHello(2, "n2", 9, "n2:7002"));
+        d0.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(JOB)));
+        List<DaemonAction> a = d0.handle(new DaemonEvent.ParentLost("closed"));
+        assertThat(a).contains(new DaemonAction.SendToChild(2, new OverlayMessage.TerminateJob(2000)),
+                new DaemonAction.SignalRank(0, Signals.SIGTERM));
+        assertThat(a).noneMatch(DaemonAction.SendToParent.class::isInstance);
+    }
+
+    @Test
+    void shutdownIsFloodedBeforeTheDaemonExits() {
+        adopt();
+        fromChild(2, new OverlayMessage.DaemonHello(2, "n2", 9, "n2:7002"));
+        assertThat(d0.handle(new DaemonEvent.FromParent(new OverlayMessage.Shutdown()))).containsExactly(
+                new DaemonAction.SendToChild(2, new OverlayMessage.Shutdown()), new DaemonAction.Exit());
+    }
+}

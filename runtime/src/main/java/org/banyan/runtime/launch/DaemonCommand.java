@@ -1,0 +1,40 @@
+package org.banyan.runtime.launch;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The command line that starts a daemon JVM: the same JDK, class path, JVM flags and AOT cache
+ * as the process that spawns it (hosts share the installation, as cluster nodes share a file
+ * system), {@code DaemonMain}, and the daemon's place in the tree.
+ */
+public final class DaemonCommand {
+    /** Start-up flags; must match the launcher script's so the AOT cache applies. */
+    static final List<String> JVM_FLAGS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData",
+            "-Xlog:disable", "-Xlog:all=error:stderr", "--enable-native-access=ALL-UNNAMED");
+
+    private DaemonCommand() {}
+
+    public static List<String> build(int daemonId, String host, String parentAddress, LaunchAgent agent) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command().orElse("java"));
+        cmd.addAll(JVM_FLAGS);
+        String aot = System.getProperty("banyan.aot");
+        if (aot != null && !aot.isEmpty()) {
+            cmd.add("-XX:AOTCache=" + aot);
+            cmd.add("-Dbanyan.aot=" + aot);
+        }
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add("org.banyan.runtime.daemon.DaemonMain");
+        cmd.add("--parent");
+        cmd.add(parentAddress);
+        cmd.add("--id");
+        cmd.add(Integer.toString(daemonId));
+        cmd.add("--host");
+        cmd.add(host);
+        cmd.add("--agent");
+        cmd.add(agent.spec());
+        return cmd;
+    }
+}

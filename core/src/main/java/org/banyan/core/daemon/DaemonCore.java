@@ -45,6 +45,8 @@ public final class DaemonCore {
     private final List<Integer> children = new ArrayList<>();
     private final Set<Integer> connected = new LinkedHashSet<>();
     private final Set<Integer> lostChildren = new HashSet<>();
+    /** Stdin for a child that has not said hello yet, in order. */
+    private final Map<Integer, List<OverlayMessage.StdinData>> heldStdin = new HashMap<>();
 
     // Phase 2.
     private final Map<Integer, String> gathered = new TreeMap<>();
@@ -220,6 +222,10 @@ public final class DaemonCore {
                 } else if (terminateGrace != null) {
                     emit(new DaemonAction.SendToChild(child, new OverlayMessage.TerminateJob(terminateGrace)));
                 }
+                for (OverlayMessage.StdinData held : heldStdin.getOrDefault(child, List.of())) {
+                    emit(new DaemonAction.SendToChild(child, held));
+                }
+                heldStdin.remove(child);
             }
             case OverlayMessage.Contacts c -> {
                 gathered.putAll(c.contacts());
@@ -347,7 +353,12 @@ public final class DaemonCore {
         } else {
             int next = topology.nextHop(vertex, Topology.vertexOfDaemon(owner));
             if (next > 0) {
-                emit(new DaemonAction.SendToChild(Topology.daemonOfVertex(next), stdin));
+                int child = Topology.daemonOfVertex(next);
+                if (connected.contains(child)) {
+                    emit(new DaemonAction.SendToChild(child, stdin));
+                } else if (!lostChildren.contains(child)) {
+                    heldStdin.computeIfAbsent(child, c -> new ArrayList<>()).add(stdin);
+                }
             }
         }
     }

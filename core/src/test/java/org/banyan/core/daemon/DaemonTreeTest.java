@@ -109,6 +109,21 @@ class DaemonTreeTest {
     }
 
     @Test
+    void stdinForAChildNotYetConnectedIsHeldUntilItSaysHello() {
+        JobDescription toRank3 = new JobDescription(1, JOB.apps(), NODES, MappingPolicy.SLOT, false, 3);
+        adopt();
+        d0.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(toRank3)));
+        OverlayMessage.StdinData a = new OverlayMessage.StdinData(3, new byte[] {1});
+        OverlayMessage.StdinData eof = new OverlayMessage.StdinData(3, new byte[0]);
+        assertThat(d0.handle(new DaemonEvent.FromParent(a))).isEmpty();
+        assertThat(d0.handle(new DaemonEvent.FromParent(eof))).isEmpty();
+        List<DaemonAction> hello = fromChild(3, new OverlayMessage.DaemonHello(3, "n3", 9, "n3:7003"));
+        assertThat(hello.subList(hello.size() - 2, hello.size()))
+                .containsExactly(new DaemonAction.SendToChild(3, a), new DaemonAction.SendToChild(3, eof));
+        assertThat(hello.get(1)).isEqualTo(new DaemonAction.SendToChild(3, new OverlayMessage.LaunchJob(toRank3)));
+    }
+
+    @Test
     void aLostChildIsReportedUpWithItsHost() {
         adopt();
         assertThat(d0.handle(new DaemonEvent.ChildLost(3, "exit status 255: ssh: connect to host n3 port 22")))

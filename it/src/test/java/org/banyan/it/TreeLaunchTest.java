@@ -1,0 +1,127 @@
+package org.banyan.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Multi-daemon runs on this machine ({@code --launcher local}): every daemon is a JVM of its own,
+ * started by its parent in the tree, so tree spawn, relaying, fences over the tree and the
+ * failure cascade run for real. Host names are labels here.
+ */
+class TreeLaunchTest {
+    @TempDir
+    Path dir;
+
+    static String hosts(int n) {
+        List<String> h = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            h.add("h" + i);
+        }
+        return String.join(",", h);
+    }
+
+    static List<String> lines(String s) {
+        return s.isEmpty() ? List.of() : Arrays.asList(s.split("\n"));
+    }
+
+    @Test
+    void everyTreeShapeRunsOneRankPerDaemon() throws Exception {
+        for (String[] shape : new String[][] {{"--spawn-degree", "1"}, {"--spawn-degree", "2"}, {"--spawn-degree", "3"},
+            {"--launch", "star"}, {"--spawn-degree", "0", "--routing", "binomial"}}) {
+            List<String> args = new ArrayList<>(List.of("run", "--launcher", "local", "--host", hosts(7)));
+            args.addAll(List.of(shape));
+            args.addAll(List.of("sh", "-c", "echo $PMI_RANK $BANYAN_NODE_RANK"));
+            Banyan.Result r = Banyan.run(null, args);
+            assertThat(r.exit()).as(String.join(" ", shape) + ": " + r.stderr()).isZero();
+            assertThat(lines(r.stdout())).as(String.join(" ", shape)).containsExactlyInAnyOrder(
+                    "0 0", "1 1", "2 2", "3 3", "4 4", "5 5", "6 6");
+        }
+    }
+
+    @Test
+    void mpiRanksOnDifferentDaemonsWireUpThroughTheTree() throws Exception {
+        Path src = dir.resolve("ring.c");
+        Files.writeString(src, MpichInteropTest.PROGRAMS.get("ring"));
+        Path ring = dir.resolve("ring");
+        Process cc = new ProcessBuilder("mpicc.mpich", "-std=c99", "-o", ring.toString(), src.toString())
+                .redirectErrorStream(true).start();
+        assertThat(cc.waitFor()).isZero();
+        Banyan.Result r = Banyan.run("run", "--launcher", "local", "--host", "a:2,b:2,c:2,d:2", "--spawn-degree", "2",
+                ring.toString());
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(r.stdout()).isEqualTo("token 24 after 3 laps\n");
+    }
+
+    @Test
+    void stdinReachesItsRankThroughTheTree() throws Exception {
+        Banyan.Result r = Banyan.runWithStdin("one\ntwo\nthree\n", "run", "--launcher", "local", "--host", hosts(5),
+                "--spawn-degree", "2", "--stdin", "4", "sh", "-c", "echo $PMI_RANK $(wc -l)");
+        assertThat(r.exit()).isZero();
+        assertThat(lines(r.stdout())).containsExactlyInAnyOrder("0 0", "1 0", "2 0", "3 0", "4 3");
+    }
+
+    @Test
+    void aFailingRankOnADeepDaemonEndsEveryRankEverywhere() throws Exception {
+        String m = Banyan.marker();
+        Banyan.Result r = Banyan.run("run", "--launcher", "local", "--host", hosts(7), "--spawn-degree", "2", "sh", "-c",
+                "if [ $PMI_RANK = 5 ]; then exit 9; fi; sleep " + m);
+        assertThat(r.exit()).isEqualTo(9);
+        assertThat(r.stderr()).contains("banyan run: rank 5 on h5 exited with status 9; ending the job");
+        Banyan.assertNoProcessesWith(m);
+        Banyan.assertNoProcessesWith("DaemonMain");
+    }
+
+    @Test
+    void losingAnInteriorDaemonEndsItsSubtreeAndTheJob() throws Exception {
+        String m = Banyan.marker();
+        Process p = Banyan.builder(List.of("run", "--launcher", "local", "--host", hosts(7), "--spawn-degree", "2",
+                "sleep", m)).redirectErrorStream(true).start();
+        Banyan.awaitSleeps(m, 7);
+        // Daemon 0 (vertex 1) is interior: daemons 2 and 3 hang below it.
+        ProcessHandle interior = ProcessHandle.allProcesses()
+                .filter(h -> h.info().commandLine().orElse("").contains("DaemonMain --parent")
+                        && h.info().commandLine().orElse("").contains("--id 0 "))
+                .findFirst().orElseThrow();
+        interior.destroyForcibly();
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.exitValue()).as(out).isEqualTo(1);
+        assertThat(out).contains("banyan run: lost the daemon on h0: ");
+        Banyan.assertNoProcessesWith(m);
+        Banyan.assertNoProcessesWith("DaemonMain");
+    }
+
+    @Test
+    void killingTheHeadTakesTheWholeTreeDown() throws Exception {
+        String m = Banyan.marker();
+        Process p = Banyan.builder(List.of("run", "--launcher", "local", "--host", hosts(7), "--spawn-degree", "2",
+                "sleep", m)).redirectErrorStream(true).start();
+        Banyan.awaitSleeps(m, 7);
+        p.destroyForcibly();
+        p.waitFor();
+        Banyan.assertNoProcessesWith(m);
+        Banyan.assertNoProcessesWith("DaemonMain");
+    }
+
+    @Test
+    void aDaemonThatCannotStartIsNamedWithTheAgentsReason() throws Exception {
+        String m = Banyan.marker();
+        Path agent = dir.resolve("broken-ssh");
+        Files.writeString(agent, "#!/bin/sh\necho \"broken-ssh: connect to host $1 port 22: Connection refused\" >&2\nexit 255\n");
+        agent.toFile().setExecutable(true);
+        Banyan.Result r = Banyan.run("run", "--launch-agent", agent.toString(), "--host", "localhost,127.0.0.2",
+                "sleep", m);
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(lines(r.stderr())).contains("banyan run: lost the daemon on localhost: daemon via " + agent
+                + " ended, exit status 255: broken-ssh: connect to host localhost port 22: Connection refused");
+        Banyan.assertNoProcessesWith(m);
+    }
+}

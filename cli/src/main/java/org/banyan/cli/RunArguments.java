@@ -250,7 +250,7 @@ public final class RunArguments {
             int count = c.count() > 0 ? c.count() : totalSlots;
             apps.add(new AppContext(c.program(), c.args(), count, exports, workdir == null ? null : workdir.toString()));
         }
-        JobDescription job = new JobDescription(1, apps, nodes, mapping, oversubscribe, stdinRank);
+        JobDescription job = new JobDescription(1, apps, nodes, mapping, oversubscribe, stdinRank, cwd.toString());
         if (stdinRank >= job.size()) {
             throw new UsageException("--stdin " + stdinRank + ": the job has only " + job.size() + " rank"
                     + (job.size() == 1 ? "" : "s"));

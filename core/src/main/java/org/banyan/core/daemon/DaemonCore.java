@@ -300,8 +300,9 @@ public final class DaemonCore {
             env.put("GFORTRAN_UNBUFFERED_PRECONNECTED", "y");
             env.put("MPIR_CVAR_CH3_INTERFACE_HOSTNAME", host);
             running.add(rank);
-            emit(new DaemonAction.StartRank(new RankLaunch(rank, app.executable(), app.args(), env, app.workdir(),
-                    rank == job.stdinRank())));
+            boolean explicit = app.workdir() != null;
+            emit(new DaemonAction.StartRank(new RankLaunch(rank, app.executable(), app.args(), env,
+                    explicit ? app.workdir() : job.launchDir(), explicit, rank == job.stdinRank())));
         }
     }
 

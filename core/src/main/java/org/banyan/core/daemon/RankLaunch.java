@@ -8,10 +8,12 @@ import java.util.Map;
  *
  * @param env        variables to set on top of the daemon's own environment
  * @param workdir    working directory, or {@code null} for the daemon's
+ * @param workdirRequired whether a missing {@code workdir} fails the rank ({@code --wdir}) or falls
+ *                   back to the daemon's directory (the launch directory, absent on this host)
  * @param stdinFromHead whether the rank reads stdin forwarded from the head (otherwise /dev/null)
  */
 public record RankLaunch(int rank, String executable, List<String> args, Map<String, String> env, String workdir,
-                         boolean stdinFromHead) {
+                         boolean workdirRequired, boolean stdinFromHead) {
     public RankLaunch {
         args = List.copyOf(args);
         env = Map.copyOf(env);

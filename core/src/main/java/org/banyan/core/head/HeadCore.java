@@ -122,7 +122,21 @@ public final class HeadCore {
         hostOfDaemon.put(d, h.host());
         emit(new HeadAction.SendToDaemon(d, new OverlayMessage.Adopt(topologySpec, topology.size(), hostsBelow(d))));
         if (terminating) {
+            // The job is already ending: this subtree never gets it, so its ranks will never run
+            // and never report. They count as ended now.
             emit(new HeadAction.SendToDaemon(d, new OverlayMessage.TerminateJob(settings.graceMillis())));
+            int dv = Topology.vertexOfDaemon(d);
+            for (int x = 0; x < daemons; x++) {
+                if (topology.inSubtree(dv, Topology.vertexOfDaemon(x))) {
+                    for (int r : map.ranksOf(x)) {
+                        if (!rankDone[r]) {
+                            rankDone[r] = true;
+                            ranksDone++;
+                        }
+                    }
+                }
+            }
+            finishIfAllDone();
             return;
         }
         // Phase 3 does not wait for phase 2: the job goes down as soon as a subtree is adopted.

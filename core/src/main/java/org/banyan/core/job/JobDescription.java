@@ -12,9 +12,11 @@ import java.util.List;
  * @param mapping      placement policy
  * @param oversubscribe whether a node may take more ranks than it has slots
  * @param stdinRank    the rank that reads the head's stdin, or -1 for none
+ * @param launchDir    the directory banyan was started in: ranks without {@code --wdir} start
+ *                     there when it exists on their host (as with mpirun), else in the daemon's
  */
 public record JobDescription(int jobId, List<AppContext> apps, List<Node> nodes, MappingPolicy mapping,
-                             boolean oversubscribe, int stdinRank) {
+                             boolean oversubscribe, int stdinRank, String launchDir) {
     public JobDescription {
         apps = List.copyOf(apps);
         nodes = List.copyOf(nodes);

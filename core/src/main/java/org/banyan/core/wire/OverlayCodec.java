@@ -26,7 +26,7 @@ import org.banyan.core.job.Node;
  * type body
  *  1   DaemonHello   daemonId:u32 host:string pid:u64 contact:string
  *  2   LaunchJob     jobId:u32 apps:u32 app{apps} nodes:u32 node{nodes} mapping:u8 oversubscribe:u8
- *                    stdinRank:u32 (-1: none)
+ *                    stdinRank:u32 (-1: none) launchDir:string
  *                    app  := executable:string args:list count:u32 env:map workdir:string
  *                    node := name:string slots:u32
  *  3   RankExited    rank:u32 status:u32 note:string
@@ -130,7 +130,7 @@ public final class OverlayCodec {
         for (Node node : job.nodes()) {
             w.string(node.name()).u32(node.slots());
         }
-        w.u8(job.mapping().ordinal()).u8(job.oversubscribe() ? 1 : 0).u32(job.stdinRank());
+        w.u8(job.mapping().ordinal()).u8(job.oversubscribe() ? 1 : 0).u32(job.stdinRank()).string(job.launchDir());
     }
 
     private static JobDescription readJob(ByteBuffer b) {
@@ -147,7 +147,8 @@ public final class OverlayCodec {
         }
         MappingPolicy mapping = MappingPolicy.values()[b.get()];
         boolean oversubscribe = b.get() != 0;
-        return new JobDescription(jobId, apps, nodes, mapping, oversubscribe, b.getInt());
+        int stdinRank = b.getInt();
+        return new JobDescription(jobId, apps, nodes, mapping, oversubscribe, stdinRank, string(b));
     }
 
     private static int count(ByteBuffer b) {

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class DaemonCoreTest {
     static final JobDescription TWO_NODES = new JobDescription(1,
             List.of(new AppContext("./app", List.of("arg"), 4, Map.of("X", "1"), "/w")),
-            List.of(new Node("n0", 2), new Node("n1", 2)), MappingPolicy.SLOT, false, 0);
+            List.of(new Node("n0", 2), new Node("n1", 2)), MappingPolicy.SLOT, false, 0, "/w/launch");
 
     DaemonCore core = new DaemonCore(1, "n1:7001", "127.0.0.1:5000", "tcp://127.0.0.1:5000");
 
@@ -46,6 +46,7 @@ class DaemonCoreTest {
         assertThat(r3.executable()).isEqualTo("./app");
         assertThat(r3.args()).containsExactly("arg");
         assertThat(r3.workdir()).isEqualTo("/w");
+        assertThat(r3.workdirRequired()).isTrue();
         assertThat(r3.stdinFromHead()).isFalse();
         assertThat(r3.env()).containsEntry("PMI_PORT", "127.0.0.1:5000").containsEntry("PMI_ID", "3")
                 .containsEntry("PMI_RANK", "3").containsEntry("PMI_SIZE", "4").containsEntry("MPI_LOCALNRANKS", "2")

@@ -20,7 +20,7 @@ class DaemonTreeTest {
     static final List<Node> NODES = List.of(new Node("n0", 1), new Node("n1", 1), new Node("n2", 1),
             new Node("n3", 1), new Node("n4", 1), new Node("n5", 1));
     static final JobDescription JOB = new JobDescription(1,
-            List.of(new AppContext("./app", List.of(), 6, Map.of(), null)), NODES, MappingPolicy.SLOT, false, 0);
+            List.of(new AppContext("./app", List.of(), 6, Map.of(), null)), NODES, MappingPolicy.SLOT, false, 0, "/w/launch");
     static final Map<Integer, String> BELOW_DAEMON_0 = Map.of(2, "n2", 3, "n3");
 
     DaemonCore d0 = new DaemonCore(0, "n0:7000", "127.0.0.1:5000", "tcp://127.0.0.1:5000");
@@ -100,7 +100,7 @@ class DaemonTreeTest {
 
     @Test
     void stdinIsRoutedTowardsTheDaemonOfItsRank() {
-        JobDescription toRank3 = new JobDescription(1, JOB.apps(), NODES, MappingPolicy.SLOT, false, 3);
+        JobDescription toRank3 = new JobDescription(1, JOB.apps(), NODES, MappingPolicy.SLOT, false, 3, "/w/launch");
         adopt();
         fromChild(3, new OverlayMessage.DaemonHello(3, "n3", 9, "n3:7003"));
         d0.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(toRank3)));
@@ -110,7 +110,7 @@ class DaemonTreeTest {
 
     @Test
     void stdinForAChildNotYetConnectedIsHeldUntilItSaysHello() {
-        JobDescription toRank3 = new JobDescription(1, JOB.apps(), NODES, MappingPolicy.SLOT, false, 3);
+        JobDescription toRank3 = new JobDescription(1, JOB.apps(), NODES, MappingPolicy.SLOT, false, 3, "/w/launch");
         adopt();
         d0.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(toRank3)));
         OverlayMessage.StdinData a = new OverlayMessage.StdinData(3, new byte[] {1});

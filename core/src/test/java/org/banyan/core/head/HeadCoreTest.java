@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class HeadCoreTest {
     static final JobDescription JOB = new JobDescription(1,
             List.of(new AppContext("./app", List.of(), 4, Map.of(), null)),
-            List.of(new Node("n0", 2), new Node("n1", 2)), MappingPolicy.SLOT, false, 0);
+            List.of(new Node("n0", 2), new Node("n1", 2)), MappingPolicy.SLOT, false, 0, "/w/launch");
     static final HeadSettings SETTINGS = new HeadSettings(0, 2000, 30_000);
 
     HeadCore core = new HeadCore(JOB, RankMap.of(JOB), SETTINGS, "radix:32");
@@ -68,7 +68,7 @@ class HeadCoreTest {
             nodes.add(new Node("n" + i, 1));
         }
         JobDescription seven = new JobDescription(1, List.of(new AppContext("./a", List.of(), 7, Map.of(), null)), nodes,
-                MappingPolicy.SLOT, false, 6);
+                MappingPolicy.SLOT, false, 6, "/w/launch");
         HeadCore c = new HeadCore(seven, RankMap.of(seven), SETTINGS, "radix:2");
         assertThat(c.start()).containsExactly(new HeadAction.SpawnDaemon(0, "n0"), new HeadAction.SpawnDaemon(1, "n1"),
                 new HeadAction.ArmTimer(HeadTimer.DAEMON_START, 30_000));
@@ -113,6 +113,17 @@ class HeadCoreTest {
     }
 
     @Test
+    void aDaemonAdoptedAfterTheJobStartedEndingNeverGetsItAndItsRanksCountAsEnded() {
+        core.start();
+        from(1, new OverlayMessage.DaemonHello(1, "n1", 2, "n1:1"));
+        from(1, new OverlayMessage.RankExited(2, 3, ""));
+        List<HeadAction> a = from(0, new OverlayMessage.DaemonHello(0, "n0", 1, "n0:1"));
+        assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.TerminateJob(2000)));
+        assertThat(a).noneMatch(x -> x instanceof HeadAction.SendToDaemon s && s.message() instanceof OverlayMessage.LaunchJob);
+        assertThat(finish(from(1, new OverlayMessage.RankExited(3, 143, "")))).isEqualTo(3);
+    }
+
+    @Test
     void signalDeathIsDescribed() {
         launched();
         assertThat(reports(from(0, new OverlayMessage.RankExited(1, 139, ""))))
@@ -143,7 +154,7 @@ class HeadCoreTest {
     @Test
     void daemonsWithoutRanksAreNotWaitedForInFences() {
         JobDescription small = new JobDescription(1, List.of(new AppContext("./a", List.of(), 2, Map.of(), null)),
-                List.of(new Node("n0", 2), new Node("n1", 2)), MappingPolicy.SLOT, false, 0);
+                List.of(new Node("n0", 2), new Node("n1", 2)), MappingPolicy.SLOT, false, 0, "/w/launch");
         HeadCore c = new HeadCore(small, RankMap.of(small), SETTINGS, "radix:32");
         c.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.DaemonHello(0, "n0", 1, "x")));
         c.handle(new HeadEvent.FromDaemon(1, new OverlayMessage.DaemonHello(1, "n1", 1, "x")));

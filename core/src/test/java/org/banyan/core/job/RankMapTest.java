@@ -13,7 +13,7 @@ class RankMapTest {
         for (int c : counts) {
             apps.add(new AppContext("/bin/true", List.of(), c, Map.of(), null));
         }
-        return new JobDescription(1, apps, nodes, policy, over, 0);
+        return new JobDescription(1, apps, nodes, policy, over, 0, "/w/launch");
     }
 
     @Test

@@ -30,7 +30,7 @@ class OverlayCodecTest {
         JobDescription job = new JobDescription(7,
                 List.of(new AppContext("./a", List.of("x", "y z"), 1, Map.of("A", "1"), null),
                         new AppContext("/bin/b", List.of(), 3, Map.of(), "/tmp")),
-                List.of(new Node("n1", 2), new Node("n2", 4)), MappingPolicy.NODE, true, -1);
+                List.of(new Node("n1", 2), new Node("n2", 4)), MappingPolicy.NODE, true, -1, "/w/launch");
         List<OverlayMessage> messages = List.of(
                 new OverlayMessage.DaemonHello(3, "node3", 123456789012L, "10.0.0.3:4567"),
                 new OverlayMessage.Adopt("radix:4", 100, Map.of(5, "n5", 21, "n21")),

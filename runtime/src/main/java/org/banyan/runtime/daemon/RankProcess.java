@@ -51,7 +51,10 @@ public final class RankProcess {
         ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().putAll(launch.env());
         if (launch.workdir() != null) {
-            pb.directory(new File(launch.workdir()));
+            File dir = new File(launch.workdir());
+            if (launch.workdirRequired() || dir.isDirectory()) {
+                pb.directory(dir);
+            }
         }
         if (!launch.stdinFromHead()) {
             pb.redirectInput(ProcessBuilder.Redirect.from(DEV_NULL));

@@ -49,6 +49,7 @@ public final class RunArguments {
     private int spawnDegree = DEFAULT_SPAWN_DEGREE;
     private String routing = "radix:" + DEFAULT_SPAWN_DEGREE;
     private boolean star;
+    private boolean reportLaunch;
 
     private record Context(int count, String program, List<String> args) {}
 
@@ -142,6 +143,7 @@ public final class RunArguments {
                             throw new UsageException("--routing '" + routing + "': " + e.getMessage());
                         }
                     }
+                    case "--report-launch" -> reportLaunch = true;
                     case "--launch" -> {
                         String v = value(args, i, inline, name);
                         star = switch (v) {
@@ -172,7 +174,7 @@ public final class RunArguments {
     private static boolean takesValue(String option) {
         return switch (option) {
             case "--oversubscribe", "-oversubscribe", "--tag-output", "-tag-output", "--timestamp-output",
-                 "-timestamp-output" -> false;
+                 "-timestamp-output", "--report-launch" -> false;
             default -> true;
         };
     }
@@ -268,7 +270,7 @@ public final class RunArguments {
                         + e.getMessage() + ")");
             }
         }
-        HeadSettings settings = new HeadSettings(timeoutMillis, DEFAULT_GRACE_MILLIS, DAEMON_START_MILLIS);
+        HeadSettings settings = new HeadSettings(timeoutMillis, DEFAULT_GRACE_MILLIS, DAEMON_START_MILLIS, reportLaunch);
         return new RunRequest(job, settings, new OutputOptions(tag, timestamp, outputDir), agent(), topology());
     }
 

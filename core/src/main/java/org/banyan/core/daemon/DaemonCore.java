@@ -13,6 +13,7 @@ import org.banyan.core.job.AppContext;
 import org.banyan.core.job.JobDescription;
 import org.banyan.core.job.RankMap;
 import org.banyan.core.tree.Topology;
+import org.banyan.core.wire.DaemonStats;
 import org.banyan.core.wire.OverlayMessage;
 
 /**
@@ -36,6 +37,10 @@ public final class DaemonCore {
     private final String pmiAddress;
     private final String daemonUri;
     private final List<DaemonAction> actions = new ArrayList<>();
+    private final java.util.function.Supplier<DaemonStats> statsProbe;
+    private final Map<Integer, DaemonStats> statsGathered = new TreeMap<>();
+    private final Set<Integer> statsPending = new HashSet<>();
+    private boolean collectingStats;
     private final Set<Integer> running = new LinkedHashSet<>();
 
     // The tree, from Adopt.
@@ -78,6 +83,13 @@ public final class DaemonCore {
      * @param daemonUri  how local clients reach this daemon, given to ranks as BANYAN_DAEMON_URI
      */
     public DaemonCore(int daemonId, String contact, String pmiAddress, String daemonUri) {
+        this(daemonId, contact, pmiAddress, daemonUri, () -> new DaemonStats(0, 0, 0, 0, 0));
+    }
+
+    /** @param statsProbe this daemon's own measurements, read when the head collects stats */
+    public DaemonCore(int daemonId, String contact, String pmiAddress, String daemonUri,
+                      java.util.function.Supplier<DaemonStats> statsProbe) {
+        this.statsProbe = statsProbe;
         this.daemonId = daemonId;
         this.vertex = Topology.vertexOfDaemon(daemonId);
         this.contact = contact;
@@ -183,6 +195,14 @@ public final class DaemonCore {
                 signalAll(Signals.SIGKILL);
                 exit();
             }
+            case OverlayMessage.CollectStats c -> {
+                if (!collectingStats) {
+                    collectingStats = true;
+                    statsPending.addAll(connected);
+                    flood(message);
+                    maybeSendStats();
+                }
+            }
             default -> throw new IllegalStateException("a daemon does not expect " + message.getClass().getSimpleName()
                     + " from its parent");
         }
@@ -238,12 +258,26 @@ public final class DaemonCore {
                     maybeEnterFence();
                 }
             }
+            case OverlayMessage.Stats st -> {
+                statsGathered.putAll(st.stats());
+                statsPending.remove(child);
+                maybeSendStats();
+            }
             case OverlayMessage.Output o -> up(o);
             case OverlayMessage.RankExited e -> up(e);
             case OverlayMessage.AbortRequest a -> up(a);
             case OverlayMessage.DaemonFailed f -> up(f);
             default -> throw new IllegalStateException("a daemon does not expect " + message.getClass().getSimpleName()
                     + " from a child");
+        }
+    }
+
+    private void maybeSendStats() {
+        if (collectingStats && statsPending.isEmpty()) {
+            collectingStats = false;
+            statsGathered.put(daemonId, statsProbe.get());
+            up(new OverlayMessage.Stats(Map.copyOf(statsGathered)));
+            statsGathered.clear();
         }
     }
 

@@ -21,6 +21,12 @@ public sealed interface HeadAction {
     /** From now on, forward the head's stdin to {@code rank} through child {@code daemonId}. */
     record ForwardStdin(int daemonId, int rank) implements HeadAction {}
 
+    /** A point of the launch the driver time-stamps for {@code --report-launch}. */
+    record Milestone(String name) implements HeadAction {}
+
+    /** Print the launch report: every daemon's stats, with the milestones' times. */
+    record LaunchReport(java.util.Map<Integer, org.banyan.core.wire.DaemonStats> stats) implements HeadAction {}
+
     /** The job is over: end every process still known and exit with {@code exitStatus}. */
     record Finish(int exitStatus) implements HeadAction {}
 }

@@ -47,6 +47,10 @@ public final class HeadCore {
     private boolean finished;
     private int signalsSeen;
     private Integer failureStatus;
+    private boolean statsRequested;
+    private boolean anyLost;
+    private final Map<Integer, org.banyan.core.wire.DaemonStats> stats = new TreeMap<>();
+    private final List<Integer> statsPending = new ArrayList<>();
 
     /** @param topologySpec the overlay tree, as {@link Topology#parse} reads it */
     public HeadCore(JobDescription job, RankMap map, HeadSettings settings, String topologySpec) {
@@ -98,6 +102,7 @@ public final class HeadCore {
                 contacts.putAll(c.contacts());
                 if (!allUp && contacts.size() == daemons) {
                     allUp = true;
+                    emit(new HeadAction.Milestone("all daemons up, contacts gathered"));
                     broadcast(new OverlayMessage.AllContacts(Map.copyOf(contacts)));
                 }
             }
@@ -110,6 +115,13 @@ public final class HeadCore {
             }
             case OverlayMessage.FenceEnter f -> fenceEnter(d, f);
             case OverlayMessage.DaemonFailed f -> daemonLost(f.daemonId(), f.reason());
+            case OverlayMessage.Stats st -> {
+                stats.putAll(st.stats());
+                statsPending.remove(Integer.valueOf(d));
+                if (statsRequested && statsPending.isEmpty()) {
+                    reportAndFinish();
+                }
+            }
             default -> throw new IllegalStateException("the head does not expect " + message.getClass().getSimpleName());
         }
     }
@@ -120,6 +132,9 @@ public final class HeadCore {
         }
         connected.add(d);
         hostOfDaemon.put(d, h.host());
+        if (connected.size() == 1) {
+            emit(new HeadAction.Milestone("first daemon up"));
+        }
         emit(new HeadAction.SendToDaemon(d, new OverlayMessage.Adopt(topologySpec, topology.size(), hostsBelow(d))));
         if (terminating) {
             // The job is already ending: this subtree never gets it, so its ranks will never run
@@ -233,6 +248,8 @@ public final class HeadCore {
             }
         }
         connected.remove(Integer.valueOf(d));
+        statsPending.remove(Integer.valueOf(d));
+        anyLost = true;
         if (hadWork || !allUp) {
             fail(HeadSettings.DAEMON_LOST_STATUS, "lost the daemon on " + host + ": " + reason);
         }
@@ -287,6 +304,7 @@ public final class HeadCore {
                         ? Long.toString(settings.timeoutMillis() / 1000) : Double.toString(settings.timeoutMillis() / 1000.0);
                 fail(HeadSettings.TIMEOUT_STATUS, "job timed out after " + secs + " s; ending all ranks");
             }
+            case STATS_DEADLINE -> reportAndFinish();
             case TEARDOWN_DEADLINE -> {
                 emit(new HeadAction.Report("banyan run: " + (rankDone.length - ranksDone)
                         + " rank(s) did not report their end; giving up on them"));
@@ -318,7 +336,24 @@ public final class HeadCore {
     }
 
     private void finishIfAllDone() {
-        if (ranksDone == rankDone.length) {
+        if (ranksDone != rankDone.length || statsRequested) {
+            return;
+        }
+        if (settings.reportLaunch() && !anyLost && !connected.isEmpty()) {
+            // Every daemon is still there (they leave on Shutdown): gather their stats first.
+            statsRequested = true;
+            emit(new HeadAction.Milestone("all ranks ended"));
+            statsPending.addAll(connected);
+            broadcast(new OverlayMessage.CollectStats());
+            emit(new HeadAction.ArmTimer(HeadTimer.STATS_DEADLINE, HeadSettings.STATS_MILLIS));
+            return;
+        }
+        finish(failureStatus == null ? 0 : failureStatus);
+    }
+
+    private void reportAndFinish() {
+        if (!finished) {
+            emit(new HeadAction.LaunchReport(Map.copyOf(stats)));
             finish(failureStatus == null ? 0 : failureStatus);
         }
     }

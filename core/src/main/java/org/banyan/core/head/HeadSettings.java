@@ -6,8 +6,16 @@ package org.banyan.core.head;
  * @param timeoutMillis      end the job after this long; 0 for never ({@code --timeout})
  * @param graceMillis        SIGTERM to SIGKILL delay when ending ranks
  * @param daemonStartMillis  how long daemons have to connect
+ * @param reportLaunch       gather every daemon's stats at the end and print the launch report
  */
-public record HeadSettings(long timeoutMillis, int graceMillis, long daemonStartMillis) {
+public record HeadSettings(long timeoutMillis, int graceMillis, long daemonStartMillis, boolean reportLaunch) {
+    public HeadSettings(long timeoutMillis, int graceMillis, long daemonStartMillis) {
+        this(timeoutMillis, graceMillis, daemonStartMillis, false);
+    }
+
+    /** How long the head waits for the stats of {@code --report-launch}. */
+    public static final long STATS_MILLIS = 5000;
+
     /** Exit status when {@code --timeout} expires (as GNU timeout). */
     public static final int TIMEOUT_STATUS = 124;
     /** Exit status when a daemon is lost or cannot be started. */

@@ -7,5 +7,7 @@ public enum HeadTimer {
     /** The user's {@code --timeout}. */
     JOB_TIMEOUT,
     /** Teardown was asked for long enough ago that the head stops waiting for reports. */
-    TEARDOWN_DEADLINE
+    TEARDOWN_DEADLINE,
+    /** The stats of {@code --report-launch} had long enough to arrive. */
+    STATS_DEADLINE
 }

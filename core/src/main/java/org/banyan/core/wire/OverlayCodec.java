@@ -43,6 +43,8 @@ import org.banyan.core.job.Node;
  * 14   Contacts      contacts:intmap
  * 15   AllContacts   contacts:intmap
  * 16   DaemonFailed  daemonId:u32 host:string reason:string
+ * 17   CollectStats  (empty)
+ * 18   Stats         n:u32 (daemonId:u32 links:u32 sent:u64 received:u64 upMillis:u64 ranksMillis:u64){n}
  *
  * intmap  := n:u32 (key:u32 value:string){n}
  * </pre>
@@ -64,6 +66,15 @@ public final class OverlayCodec {
             case OverlayMessage.Contacts m -> w.u8(14).intMap(m.contacts());
             case OverlayMessage.AllContacts m -> w.u8(15).intMap(m.contacts());
             case OverlayMessage.DaemonFailed m -> w.u8(16).u32(m.daemonId()).string(m.host()).string(m.reason());
+            case OverlayMessage.CollectStats m -> w.u8(17);
+            case OverlayMessage.Stats m -> {
+                w.u8(18).u32(m.stats().size());
+                for (Map.Entry<Integer, DaemonStats> e : m.stats().entrySet()) {
+                    DaemonStats s = e.getValue();
+                    w.u32(e.getKey()).u32(s.links()).u64(s.framesSent()).u64(s.framesReceived()).u64(s.upMillis())
+                            .u64(s.ranksMillis());
+                }
+            }
             case OverlayMessage.LaunchJob m -> {
                 w.u8(2);
                 writeJob(w, m.job());
@@ -110,6 +121,15 @@ public final class OverlayCodec {
                 case 14 -> new OverlayMessage.Contacts(intMap(b));
                 case 15 -> new OverlayMessage.AllContacts(intMap(b));
                 case 16 -> new OverlayMessage.DaemonFailed(b.getInt(), string(b), string(b));
+                case 17 -> new OverlayMessage.CollectStats();
+                case 18 -> {
+                    int n = count(b);
+                    Map<Integer, DaemonStats> stats = new java.util.TreeMap<>();
+                    for (int i = 0; i < n; i++) {
+                        stats.put(b.getInt(), new DaemonStats(b.getInt(), b.getLong(), b.getLong(), b.getLong(), b.getLong()));
+                    }
+                    yield new OverlayMessage.Stats(stats);
+                }
                 default -> throw new IllegalArgumentException("unknown overlay message type " + type);
             };
             if (b.hasRemaining()) {

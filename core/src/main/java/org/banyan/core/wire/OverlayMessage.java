@@ -26,6 +26,12 @@ public sealed interface OverlayMessage {
     /** Down the tree: the contacts of every daemon (phase 2, flood). */
     record AllContacts(Map<Integer, String> contacts) implements OverlayMessage {}
 
+    /** Down the tree: report {@link DaemonStats} ({@code --report-launch}, at the end of the job). */
+    record CollectStats() implements OverlayMessage {}
+
+    /** Up the tree: the stats of every daemon of the sender's subtree, gathered like contacts. */
+    record Stats(Map<Integer, DaemonStats> stats) implements OverlayMessage {}
+
     /** Up the tree: a daemon could not be started, or its link broke. */
     record DaemonFailed(int daemonId, String host, String reason) implements OverlayMessage {}
 

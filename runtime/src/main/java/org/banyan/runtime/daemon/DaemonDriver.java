@@ -13,6 +13,7 @@ import org.banyan.core.daemon.DaemonCore;
 import org.banyan.core.daemon.DaemonEvent;
 import org.banyan.core.daemon.RankLaunch;
 import org.banyan.core.daemon.Signals;
+import org.banyan.core.wire.DaemonStats;
 import org.banyan.core.wire.OverlayMessage;
 import org.banyan.runtime.EventLoop;
 import org.banyan.runtime.launch.LaunchAgent;
@@ -39,8 +40,13 @@ public final class DaemonDriver {
     private PmiListener pmi;
     private RankGuard guard;
     private ChildLinks children;
+    private final long spawnedAtMillis;
+    private volatile long upMillis;
+    private volatile long ranksMillis;
 
-    public DaemonDriver(int daemonId, String host, FrameChannel parent, LaunchAgent agent) {
+    /** @param spawnedAtMillis when the parent asked for this daemon (epoch ms), the origin of its stats' times */
+    public DaemonDriver(int daemonId, String host, FrameChannel parent, LaunchAgent agent, long spawnedAtMillis) {
+        this.spawnedAtMillis = spawnedAtMillis;
         this.daemonId = daemonId;
         this.host = host;
         this.parent = parent;
@@ -64,9 +70,10 @@ public final class DaemonDriver {
         });
         String parentHost = parentHost();
         String contact = children.contact(parentHost);
-        DaemonCore core = new DaemonCore(daemonId, contact, pmi.address(), "tcp://" + pmi.address());
+        DaemonCore core = new DaemonCore(daemonId, contact, pmi.address(), "tcp://" + pmi.address(), this::stats);
         try {
             parent.send(new OverlayMessage.DaemonHello(daemonId, host, ProcessHandle.current().pid(), contact));
+            upMillis = sinceJvmStart();
             Thread.ofPlatform().daemon().name("daemon-" + daemonId + "-from-parent").start(this::readParent);
             loop.run(event -> {
                 List<DaemonAction> actions = core.handle(event);
@@ -89,6 +96,15 @@ public final class DaemonDriver {
             children.close();
             children.awaitOrKill(5000);
         }
+    }
+
+    private DaemonStats stats() {
+        return new DaemonStats(1 + children.connectedCount(), parent.framesSent() + children.framesSent(),
+                parent.framesReceived() + children.framesReceived(), upMillis, ranksMillis);
+    }
+
+    private long sinceJvmStart() {
+        return System.currentTimeMillis() - spawnedAtMillis;
     }
 
     private String parentHost() {
@@ -156,6 +172,9 @@ public final class DaemonDriver {
             spawners.invokeAll(work);
         } else if (only != null) {
             startRank(only);
+        }
+        if (only != null) {
+            ranksMillis = sinceJvmStart();
         }
     }
 

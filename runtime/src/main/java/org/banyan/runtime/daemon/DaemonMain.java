@@ -40,7 +40,8 @@ public final class DaemonMain {
             System.exit(1);
             return;
         }
-        new DaemonDriver(id, host, channel, LaunchAgent.parse(agent)).run();
+        long spawned = Long.getLong("banyan.spawned", System.currentTimeMillis());
+        new DaemonDriver(id, host, channel, LaunchAgent.parse(agent), spawned).run();
         System.exit(0);
     }
 }

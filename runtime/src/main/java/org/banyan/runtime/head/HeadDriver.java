@@ -28,6 +28,36 @@ public final class HeadDriver {
     private final String topology;
     private final EventLoop<HeadEvent> loop = new EventLoop<>();
     private ChildLinks children;
+    private final java.util.Map<String, Long> milestones = new java.util.LinkedHashMap<>();
+    /** When the head began (class initialisation, right after argument parsing). */
+    private static final long START_MILLIS = System.currentTimeMillis();
+
+    private static long sinceStart() {
+        return System.currentTimeMillis() - START_MILLIS;
+    }
+
+    /** {@code --report-launch}: phase times at the head, then one line per daemon. */
+    private void launchReport(java.util.Map<Integer, org.banyan.core.wire.DaemonStats> stats) {
+        String p = "banyan run: ";
+        sink.report(p + "launch report: " + job.nodes().size() + " daemon(s), tree " + topology + ", launch agent "
+                + agent.spec());
+        for (var m : milestones.entrySet()) {
+            sink.report(p + String.format("  %-36s %7d ms after the head started", m.getKey(), m.getValue()));
+        }
+        // up: from the parent asking for the daemon to its hello (remote shell, JVM, connect);
+        // ranks: from the same moment to its last local rank started.
+        sink.report(p + String.format("  %-7s %-16s %5s %12s %12s %8s %10s", "daemon", "host", "links", "frames out",
+                "frames in", "up (ms)", "ranks (ms)"));
+        for (var e : new java.util.TreeMap<>(stats).entrySet()) {
+            var s = e.getValue();
+            sink.report(p + String.format("  %-7d %-16s %5d %12d %12d %8d %10d", e.getKey(),
+                    job.nodes().get(e.getKey()).name(), s.links(), s.framesSent(), s.framesReceived(), s.upMillis(),
+                    s.ranksMillis()));
+        }
+        if (stats.size() < job.nodes().size()) {
+            sink.report(p + "  (" + (job.nodes().size() - stats.size()) + " daemon(s) did not report in time)");
+        }
+    }
 
     /** @param topology the overlay tree, as {@code Topology.parse} reads it */
     public HeadDriver(JobDescription job, RankMap map, HeadSettings settings, OutputOptions output, LaunchAgent agent,
@@ -87,6 +117,8 @@ public final class HeadDriver {
             case HeadAction.Report(String line) -> sink.report(line);
             case HeadAction.ArmTimer(var timer, long delay) -> loop.schedule(new HeadEvent.TimerFired(timer), delay);
             case HeadAction.ForwardStdin(int d, int rank) -> forwardStdin(d, rank);
+            case HeadAction.Milestone(String name) -> milestones.put(name, sinceStart());
+            case HeadAction.LaunchReport(var stats) -> launchReport(stats);
             case HeadAction.Finish(int exitStatus) -> {
                 status[0] = exitStatus;
                 return false;

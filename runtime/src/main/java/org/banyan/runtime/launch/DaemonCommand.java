@@ -24,6 +24,8 @@ public final class DaemonCommand {
             cmd.add("-XX:AOTCache=" + aot);
             cmd.add("-Dbanyan.aot=" + aot);
         }
+        // When the parent asked for this daemon, for --report-launch (hosts' clocks agree well enough).
+        cmd.add("-Dbanyan.spawned=" + System.currentTimeMillis());
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add("org.banyan.runtime.daemon.DaemonMain");

@@ -95,11 +95,12 @@ public final class ChildLinks implements Closeable {
     /** Starts child {@code childId} on {@code host}; failures come back through {@link Listener#lost}. */
     public void spawn(int childId, String host) {
         String parent = addressFor(host);
+        long spawnedAt = System.currentTimeMillis();
         if (agent instanceof LaunchAgent.InProcess) {
             // A platform thread for the whole run (see InProcessDaemon's reasons in the docs).
             threads.put(childId, Thread.ofPlatform().name("banyand-" + childId).daemon().start(() -> {
                 try {
-                    new DaemonDriver(childId, host, FrameChannel.connect(parent, 10_000), agent).run();
+                    new DaemonDriver(childId, host, FrameChannel.connect(parent, 10_000), agent, spawnedAt).run();
                 } catch (Exception e) {
                     if (!closing) {
                         listener.lost(childId, "in-process daemon failed: " + e);
@@ -218,6 +219,19 @@ public final class ChildLinks implements Closeable {
                 p.destroyForcibly();
             }
         }
+    }
+
+    /** Links open now. */
+    public int connectedCount() {
+        return (int) channels.values().stream().filter(c -> !c.isClosed()).count();
+    }
+
+    public long framesSent() {
+        return channels.values().stream().mapToLong(FrameChannel::framesSent).sum();
+    }
+
+    public long framesReceived() {
+        return channels.values().stream().mapToLong(FrameChannel::framesReceived).sum();
     }
 
     /** The processes that carry children (the daemons, or the remote shells), for tests. */

@@ -17,6 +17,8 @@ public final class FrameChannel implements Closeable {
     private final DataInputStream in;
     private final OutputStream out;
     private volatile boolean closed;
+    private final java.util.concurrent.atomic.AtomicLong sent = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong received = new java.util.concurrent.atomic.AtomicLong();
 
     public FrameChannel(Socket socket) throws IOException {
         this.socket = socket;
@@ -42,6 +44,7 @@ public final class FrameChannel implements Closeable {
         synchronized (out) {
             out.write(frame);
         }
+        sent.incrementAndGet();
     }
 
     /** Blocks for the next message; {@link EOFException} when the peer closed cleanly. */
@@ -52,6 +55,7 @@ public final class FrameChannel implements Closeable {
         }
         byte[] frame = new byte[length];
         in.readFully(frame);
+        received.incrementAndGet();
         try {
             return OverlayCodec.decode(frame);
         } catch (IllegalArgumentException e) {
@@ -63,6 +67,14 @@ public final class FrameChannel implements Closeable {
     public String remoteAddress() {
         java.net.InetSocketAddress a = (java.net.InetSocketAddress) socket.getRemoteSocketAddress();
         return a.getAddress().getHostAddress() + ":" + a.getPort();
+    }
+
+    public long framesSent() {
+        return sent.get();
+    }
+
+    public long framesReceived() {
+        return received.get();
     }
 
     public boolean isClosed() {

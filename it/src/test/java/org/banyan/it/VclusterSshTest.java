@@ -1,0 +1,158 @@
+package org.banyan.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * banyan run over ssh on real hosts: ../shared/vcluster makes 8 network namespaces, each with
+ * its own address and sshd, sharing this file system. Taken down afterwards, whatever happened.
+ * Needs root (CI runs as root).
+ */
+class VclusterSshTest {
+    static final Path VCLUSTER = Banyan.ROOT.resolve("../shared/vcluster").normalize();
+    static final int HOSTS = 8;
+
+    @TempDir
+    static Path dir;
+
+    static String run(String... cmd) throws Exception {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor(300, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(String.join(" ", cmd) + ": " + out).isZero();
+        return out;
+    }
+
+    @BeforeAll
+    static void up() throws Exception {
+        new ProcessBuilder(VCLUSTER.toString(), "down").redirectErrorStream(true).start().waitFor();
+        run(VCLUSTER.toString(), "up", Integer.toString(HOSTS));
+        for (String name : List.of("ring", "allreduce")) {
+            Path src = dir.resolve(name + ".c");
+            Files.writeString(src, MpichInteropTest.PROGRAMS.get(name));
+            run("mpicc.mpich", "-std=c99", "-o", dir.resolve(name).toString(), src.toString());
+        }
+    }
+
+    @AfterAll
+    static void down() throws Exception {
+        run(VCLUSTER.toString(), "down");
+    }
+
+    static String hosts(int n, int slots) {
+        List<String> h = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            h.add("node" + i + (slots > 1 ? ":" + slots : ""));
+        }
+        return String.join(",", h);
+    }
+
+    static List<String> lines(String s) {
+        return s.isEmpty() ? List.of() : Arrays.asList(s.split("\n"));
+    }
+
+    @Test
+    void hostnameRunsOncePerHostForEveryShape() throws Exception {
+        for (String shape : List.of("--spawn-degree=2", "--spawn-degree=32", "--launch=star", "--routing=binomial")) {
+            List<String> args = new ArrayList<>(List.of("run", "--host", hosts(HOSTS, 1), shape));
+            if (shape.startsWith("--routing")) {
+                args.add("--spawn-degree=0");
+            }
+            args.add("hostname");
+            Banyan.Result r = Banyan.run(null, args);
+            assertThat(r.exit()).as(shape + ": " + r.stderr()).isZero();
+            assertThat(lines(r.stdout())).as(shape).containsExactlyInAnyOrder("node1", "node2", "node3", "node4",
+                    "node5", "node6", "node7", "node8");
+        }
+    }
+
+    @Test
+    void mpichRingAcrossFourHosts() throws Exception {
+        Banyan.Result r = Banyan.run("run", "--host", hosts(4, 2), "--spawn-degree", "2", dir.resolve("ring").toString());
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(r.stdout()).isEqualTo("token 24 after 3 laps\n");
+    }
+
+    @Test
+    void mpichAllreduceAcrossEightHosts() throws Exception {
+        Banyan.Result r = Banyan.run("run", "--host", hosts(8, 1), "--spawn-degree", "2", "--tag-output",
+                dir.resolve("allreduce").toString());
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(lines(r.stdout())).hasSize(8).allMatch(l -> l.endsWith(" sum 36"));
+        assertThat(lines(r.stdout())).anyMatch(l -> l.startsWith("[1,7]<stdout>:rank 7 "));
+    }
+
+    /** Every daemon holds its parent link and one per child: at most k + 1. */
+    @Test
+    void everyDaemonHoldsAtMostKPlusOneLinks() throws Exception {
+        for (int k : new int[] {2, 3}) {
+            Banyan.Result r = Banyan.run("run", "--host", hosts(HOSTS, 1), "--spawn-degree", Integer.toString(k),
+                    "--report-launch", "true");
+            assertThat(r.exit()).as(r.stderr()).isZero();
+            Matcher m = Pattern.compile("(?m)^banyan run:\\s+(\\d+)\\s+(node\\d+)\\s+(\\d+)\\s+(\\d+)\\s+(\\d+)").matcher(r.stderr());
+            int daemons = 0;
+            int maxLinks = 0;
+            while (m.find()) {
+                daemons++;
+                maxLinks = Math.max(maxLinks, Integer.parseInt(m.group(3)));
+            }
+            assertThat(daemons).as(r.stderr()).isEqualTo(HOSTS);
+            assertThat(maxLinks).as("k=" + k + "\n" + r.stderr()).isLessThanOrEqualTo(k + 1).isEqualTo(k + 1);
+        }
+    }
+
+    @Test
+    void aHostWithoutSshdIsNamedAndNothingIsLeft() throws Exception {
+        String m = Banyan.marker();
+        Banyan.Result r = Banyan.run("run", "--host", hosts(3, 1) + ",10.77.0.99", "--spawn-degree", "2",
+                "--launch-agent", "ssh -x -o ConnectTimeout=2", "sleep", m);
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.stderr()).contains("banyan run: lost the daemon on 10.77.0.99: daemon via ssh ended, exit status 255");
+        Banyan.assertNoProcessesWith(m);
+        Banyan.assertNoProcessesWith("DaemonMain");
+    }
+
+    @Test
+    void aDaemonKilledMidJobEndsTheJobOnEveryHost() throws Exception {
+        String m = Banyan.marker();
+        Process p = Banyan.builder(List.of("run", "--host", hosts(7, 1), "--spawn-degree", "2", "sleep", m))
+                .redirectErrorStream(true).start();
+        Banyan.awaitSleeps(m, 7);
+        ProcessHandle interior = ProcessHandle.allProcesses()
+                .filter(h -> h.info().commandLine().orElse("").contains("--id 0 ")
+                        && h.info().commandLine().orElse("").contains("DaemonMain"))
+                .filter(h -> !h.info().command().orElse("").endsWith("ssh"))
+                .findFirst().orElseThrow();
+        interior.destroyForcibly();
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.exitValue()).as(out).isEqualTo(1);
+        assertThat(out).contains("banyan run: lost the daemon on node1: ");
+        Banyan.assertNoProcessesWith(m);
+        Banyan.assertNoProcessesWith("DaemonMain");
+    }
+
+    @Test
+    void killingTheHeadLeavesNothingOnAnyHost() throws Exception {
+        String m = Banyan.marker();
+        Process p = Banyan.builder(List.of("run", "--host", hosts(7, 1), "--spawn-degree", "2", "sleep", m))
+                .redirectErrorStream(true).start();
+        Banyan.awaitSleeps(m, 7);
+        p.destroyForcibly();
+        p.waitFor();
+        Banyan.assertNoProcessesWith(m);
+        Banyan.assertNoProcessesWith("DaemonMain");
+    }
+}

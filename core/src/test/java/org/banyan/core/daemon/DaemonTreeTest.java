@@ -144,6 +144,23 @@ class DaemonTreeTest {
     }
 
     @Test
+    void statsAreGatheredUpTheTreeLikeContacts() {
+        var mine = new org.banyan.core.wire.DaemonStats(3, 10, 11, 200, 210);
+        DaemonCore d = new DaemonCore(0, "n0:7000", "127.0.0.1:1", "tcp://x", () -> mine);
+        d.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:2", 7, BELOW_DAEMON_0)));
+        d.handle(new DaemonEvent.FromChild(2, new OverlayMessage.DaemonHello(2, "n2", 9, "n2:7002")));
+        d.handle(new DaemonEvent.FromChild(3, new OverlayMessage.DaemonHello(3, "n3", 9, "n3:7003")));
+        assertThat(d.handle(new DaemonEvent.FromParent(new OverlayMessage.CollectStats()))).containsExactly(
+                new DaemonAction.SendToChild(2, new OverlayMessage.CollectStats()),
+                new DaemonAction.SendToChild(3, new OverlayMessage.CollectStats()));
+        var s2 = new org.banyan.core.wire.DaemonStats(1, 1, 1, 1, 1);
+        var s3 = new org.banyan.core.wire.DaemonStats(1, 2, 2, 2, 2);
+        assertThat(d.handle(new DaemonEvent.FromChild(2, new OverlayMessage.Stats(Map.of(2, s2))))).isEmpty();
+        assertThat(d.handle(new DaemonEvent.FromChild(3, new OverlayMessage.Stats(Map.of(3, s3))))).containsExactly(
+                new DaemonAction.SendToParent(new OverlayMessage.Stats(Map.of(0, mine, 2, s2, 3, s3))));
+    }
+
+    @Test
     void shutdownIsFloodedBeforeTheDaemonExits() {
         adopt();
         fromChild(2, new OverlayMessage.DaemonHello(2, "n2", 9, "n2:7002"));

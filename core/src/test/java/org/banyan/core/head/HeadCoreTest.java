@@ -50,6 +50,7 @@ class HeadCoreTest {
         assertThat(core.start()).containsExactly(new HeadAction.SpawnDaemon(0, "n0"), new HeadAction.SpawnDaemon(1, "n1"),
                 new HeadAction.ArmTimer(HeadTimer.DAEMON_START, 30_000));
         assertThat(from(0, new OverlayMessage.DaemonHello(0, "n0", 1, "n0:1"))).containsExactly(
+                new HeadAction.Milestone("first daemon up"),
                 new HeadAction.SendToDaemon(0, new OverlayMessage.Adopt("radix:32", 3, Map.of())),
                 new HeadAction.SendToDaemon(0, new OverlayMessage.LaunchJob(JOB)), new HeadAction.ForwardStdin(0, 0));
         assertThat(from(1, new OverlayMessage.DaemonHello(1, "n1", 2, "n1:1"))).containsExactly(
@@ -58,6 +59,7 @@ class HeadCoreTest {
         assertThat(from(0, new OverlayMessage.Contacts(Map.of(0, "n0:1")))).isEmpty();
         OverlayMessage all = new OverlayMessage.AllContacts(Map.of(0, "n0:1", 1, "n1:1"));
         assertThat(from(1, new OverlayMessage.Contacts(Map.of(1, "n1:1")))).containsExactly(
+                new HeadAction.Milestone("all daemons up, contacts gathered"),
                 new HeadAction.SendToDaemon(0, all), new HeadAction.SendToDaemon(1, all));
     }
 
@@ -121,6 +123,27 @@ class HeadCoreTest {
         assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.TerminateJob(2000)));
         assertThat(a).noneMatch(x -> x instanceof HeadAction.SendToDaemon s && s.message() instanceof OverlayMessage.LaunchJob);
         assertThat(finish(from(1, new OverlayMessage.RankExited(3, 143, "")))).isEqualTo(3);
+    }
+
+    @Test
+    void reportLaunchGathersEveryDaemonsStatsBeforeFinishing() {
+        HeadCore c = new HeadCore(JOB, RankMap.of(JOB), new HeadSettings(0, 2000, 30_000, true), "radix:32");
+        c.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.DaemonHello(0, "n0", 1, "x")));
+        c.handle(new HeadEvent.FromDaemon(1, new OverlayMessage.DaemonHello(1, "n1", 1, "x")));
+        List<HeadAction> a = List.of();
+        for (int r = 0; r < 4; r++) {
+            a = c.handle(new HeadEvent.FromDaemon(r / 2, new OverlayMessage.RankExited(r, 0, "")));
+        }
+        assertThat(finish(a)).isNull();
+        assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.CollectStats()),
+                new HeadAction.SendToDaemon(1, new OverlayMessage.CollectStats()),
+                new HeadAction.ArmTimer(HeadTimer.STATS_DEADLINE, HeadSettings.STATS_MILLIS));
+        var s0 = new org.banyan.core.wire.DaemonStats(1, 3, 4, 100, 110);
+        var s1 = new org.banyan.core.wire.DaemonStats(1, 5, 6, 120, 130);
+        assertThat(finish(c.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.Stats(Map.of(0, s0)))))).isNull();
+        a = c.handle(new HeadEvent.FromDaemon(1, new OverlayMessage.Stats(Map.of(1, s1))));
+        assertThat(a).contains(new HeadAction.LaunchReport(Map.of(0, s0, 1, s1)));
+        assertThat(finish(a)).isZero();
     }
 
     @Test

@@ -37,6 +37,8 @@ class OverlayCodecTest {
                 new OverlayMessage.Contacts(Map.of(1, "a:1", 2, "b:2")),
                 new OverlayMessage.AllContacts(Map.of()),
                 new OverlayMessage.DaemonFailed(7, "n7", "ssh: no route"),
+                new OverlayMessage.CollectStats(),
+                new OverlayMessage.Stats(Map.of(3, new DaemonStats(3, 1L << 40, 7, 250, 260))),
                 new OverlayMessage.LaunchJob(job),
                 new OverlayMessage.RankExited(5, 139, ""),
                 new OverlayMessage.RankExited(5, 127, "./a: not found"),

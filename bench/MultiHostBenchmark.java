@@ -1,0 +1,113 @@
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Multi-host launch benchmark on ../shared/vcluster hosts (prints figures; not a test): one
+ * process per host, `hostname` and an empty MPI program, launched by Banyan (tree of degree 4,
+ * and star) and by MPICH's Hydra and Open MPI's mpirun over ssh, runs interleaved in the same
+ * run. Prints a Markdown table of medians and the Banyan/Hydra ratios. Brings the hosts up
+ * (the largest size) and takes them down.
+ *
+ * Usage: bench/multihost [--runs R] [--sizes 4,8,16,32]
+ */
+public class MultiHostBenchmark {
+    public static void main(String[] args) throws Exception {
+        int runs = 3;
+        int[] sizes = {4, 8, 16, 32};
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--runs" -> runs = Integer.parseInt(args[++i]);
+                case "--sizes" -> sizes = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        Path root = Path.of(System.getProperty("banyan.root", ".")).toAbsolutePath();
+        String banyan = root.resolve("banyan").toString();
+        String vcluster = root.resolve("../shared/vcluster").normalize().toString();
+        Path tmp = Files.createTempDirectory("banyan-mbench");
+        Path src = tmp.resolve("empty.c");
+        Files.writeString(src, "#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize(); return 0; }\n");
+        String emptyMpich = tmp.resolve("empty-mpich").toString();
+        String emptyOmpi = tmp.resolve("empty-ompi").toString();
+        check(run(List.of("mpicc.mpich", "-o", emptyMpich, src.toString())), "mpicc.mpich");
+        boolean ompi = run(List.of("mpicc.openmpi", "-o", emptyOmpi, src.toString())) == 0;
+        int max = Arrays.stream(sizes).max().orElse(4);
+        run(List.of(vcluster, "down"));
+        check(run(List.of(vcluster, "up", Integer.toString(max))), "vcluster up");
+        try {
+            check(run(List.of(banyan, "run", "-n", "1", "true")), "banyan warm-up");
+            System.out.println("| hosts | program | Banyan tree k=4 (ms) | Banyan star (ms) | Hydra ssh (ms) | Open MPI (ms) | tree/Hydra | star/Hydra |");
+            System.out.println("|---:|---|---:|---:|---:|---:|---:|---:|");
+            for (int h : sizes) {
+                List<String> hosts = new ArrayList<>();
+                for (int i = 1; i <= h; i++) {
+                    hosts.add("node" + i);
+                }
+                String list = String.join(",", hosts);
+                for (boolean mpi : new boolean[] {false, true}) {
+                    String prog = mpi ? emptyMpich : "hostname";
+                    Map<String, List<String>> cmds = new LinkedHashMap<>();
+                    cmds.put("tree", List.of(banyan, "run", "--host", list, "--spawn-degree", "4", prog));
+                    cmds.put("star", List.of(banyan, "run", "--host", list, "--launch", "star", prog));
+                    cmds.put("hydra", List.of("mpiexec.hydra", "-launcher", "ssh", "-iface", "vcbr0", "-hosts", list, "-n", Integer.toString(h),
+                            "-ppn", "1", prog));
+                    if (ompi) {
+                        cmds.put("ompi", List.of("mpirun.openmpi", "--allow-run-as-root", "--host", list, "-np",
+                                Integer.toString(h), "--map-by", "node", "--mca", "btl", "self,tcp", "--mca",
+                                "btl_tcp_if_include", "10.77.0.0/24", "--mca", "oob_tcp_if_include", "10.77.0.0/24",
+                                mpi ? emptyOmpi : "hostname"));
+                    }
+                    Map<String, List<Double>> times = new LinkedHashMap<>();
+                    for (String k : cmds.keySet()) {
+                        times.put(k, new ArrayList<>());
+                    }
+                    for (int r = 0; r < runs; r++) {
+                        for (var e : cmds.entrySet()) {
+                            times.get(e.getKey()).add(time(e.getValue()));
+                        }
+                    }
+                    double tree = median(times.get("tree"));
+                    double star = median(times.get("star"));
+                    double hydra = median(times.get("hydra"));
+                    String om = ompi ? String.format("%.0f", median(times.get("ompi"))) : "n/a";
+                    System.out.printf("| %d | %s | %.0f | %.0f | %.0f | %s | %.2f | %.2f |%n", h, mpi ? "empty MPI" : "hostname",
+                            tree, star, hydra, om, tree / hydra, star / hydra);
+                }
+            }
+        } finally {
+            run(List.of(vcluster, "down"));
+        }
+    }
+
+    static double time(List<String> cmd) throws Exception {
+        long t0 = System.nanoTime();
+        int rc = run(cmd);
+        double ms = (System.nanoTime() - t0) / 1e6;
+        if (rc != 0) {
+            System.err.println("warning: " + String.join(" ", cmd) + " exited with " + rc);
+        }
+        return ms;
+    }
+
+    static int run(List<String> cmd) throws Exception {
+        return new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD).redirectInput(new File("/dev/null")).start().waitFor();
+    }
+
+    static void check(int rc, String what) {
+        if (rc != 0) {
+            throw new IllegalStateException(what + " exited with " + rc);
+        }
+    }
+
+    static double median(List<Double> xs) {
+        double[] a = xs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
+    }
+}

@@ -18,17 +18,19 @@ public final class ProcessSignaller {
     private ProcessSignaller() {}
 
     /**
-     * Signals the descendants of {@code process} (collected first, while they are still linked to
-     * it) and then the process itself.
+     * Signals {@code process} and then its descendants. The descendants are collected before any
+     * signal is sent, while they are still linked to it. The process goes first so that a rank
+     * that handles the signal sees it before its children die of it: a shell whose only child
+     * dies returns from {@code wait} and may exit normally before its own signal arrives.
      */
     public static void signalTree(ProcessHandle process, int signal) {
         List<ProcessHandle> tree = new ArrayList<>();
+        tree.add(process);
         try {
             process.descendants().forEach(tree::add);
         } catch (RuntimeException e) {
             // the process went away while we walked /proc; signal what we have
         }
-        tree.add(process);
         for (ProcessHandle p : tree) {
             signal(p, signal);
         }

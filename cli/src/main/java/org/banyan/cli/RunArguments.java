@@ -112,9 +112,9 @@ public final class RunArguments {
                     case "--stdin", "-stdin" -> stdinRank = stdin(value(args, i, inline, name));
                     case "--launcher", "-launcher" -> {
                         launcher = value(args, i, inline, name);
-                        if (!List.of("inproc", "local", "ssh").contains(launcher)) {
+                        if (!List.of("inproc", "local", "ssh", "slurm").contains(launcher)) {
                             throw new UsageException("--launcher '" + launcher
-                                    + "' is not available (valid: inproc, local, ssh)");
+                                    + "' is not available (valid: inproc, local, ssh, slurm)");
                         }
                     }
                     case "--launch-agent", "-launch-agent", "-launcher-exec" -> {
@@ -286,6 +286,7 @@ public final class RunArguments {
         return switch (launcher) {
             case "inproc" -> new LaunchAgent.InProcess();
             case "local" -> new LaunchAgent.Local();
+            case "slurm" -> new LaunchAgent.Slurm();
             default -> launchAgent != null ? LaunchAgent.parse("ssh:" + launchAgent) : LaunchAgent.parse("ssh");
         };
     }
@@ -303,6 +304,18 @@ public final class RunArguments {
         }
         if (launchAgent != null && !launcher.equals("ssh")) {
             throw new UsageException("--launch-agent is the remote shell of --launcher ssh, not of --launcher " + launcher);
+        }
+        if (hosts.isEmpty() && (launcher == null || launcher.equals("slurm"))) {
+            // Inside an allocation the allocation is the host list, and srun starts the daemons.
+            List<HostEntry> allocation = SlurmAllocation.hosts(environment);
+            if (!allocation.isEmpty()) {
+                hosts.addAll(allocation);
+                if (launcher == null) {
+                    launcher = "slurm";
+                }
+            } else if ("slurm".equals(launcher)) {
+                throw new UsageException("--launcher slurm needs a Slurm allocation (SLURM_JOB_NODELIST is not set)");
+            }
         }
         if (hosts.isEmpty()) {
             if (launcher == null) {
@@ -333,7 +346,7 @@ public final class RunArguments {
             }
             return List.of(new Node(hosts.getFirst().name(), total));
         }
-        if (launcher.equals("ssh")) {
+        if (launcher.equals("ssh") || launcher.equals("slurm")) {
             for (HostEntry h : hosts) {
                 if (!LocalHost.resolves(h.name())) {
                     String where = h.origin().equals("--host") ? "--host" : "hostfile " + h.origin();

@@ -97,6 +97,16 @@ class RunArgumentsTest {
     }
 
     @Test
+    void insideASlurmAllocationItsNodesAreTheHostsAndSrunStartsTheDaemons() throws Exception {
+        RunRequest r = new RunArguments(Map.of("PATH", "/usr/bin:/bin", "SLURM_JOB_NODELIST", "localhost,127.0.0.[2-3]",
+                "SLURM_JOB_CPUS_PER_NODE", "2(x3)"), dir).parse(List.of("true"));
+        assertThat(r.agent()).isEqualTo(new LaunchAgent.Slurm());
+        assertThat(r.job().nodes()).extracting(n -> n.name() + ":" + n.slots())
+                .containsExactly("localhost:2", "127.0.0.2:2", "127.0.0.3:2");
+        assertThat(r.job().size()).isEqualTo(6);
+    }
+
+    @Test
     void treeShapeOptions() throws Exception {
         assertThat(parse("--spawn-degree", "4", "true").topology()).isEqualTo("radix:4");
         assertThat(parse("--spawn-degree", "0", "--routing", "binomial", "true").topology()).isEqualTo("binomial");
@@ -133,6 +143,8 @@ class RunArgumentsTest {
         assertThat(error("-x", "1BAD=2", "true")).isEqualTo("-x '1BAD=2': '1BAD' is not a valid environment variable name");
         assertThat(error("--wdir", "nowhere", "true")).isEqualTo("--wdir 'nowhere' is not a directory");
         assertThat(error("--stdin", "5", "-n", "2", "--oversubscribe", "true")).isEqualTo("--stdin 5: the job has only 2 ranks");
-        assertThat(error("--launcher", "rsh", "true")).isEqualTo("--launcher 'rsh' is not available (valid: inproc, local, ssh)");
+        assertThat(error("--launcher", "rsh", "true")).isEqualTo("--launcher 'rsh' is not available (valid: inproc, local, ssh, slurm)");
+        assertThat(error("--launcher", "slurm", "true"))
+                .isEqualTo("--launcher slurm needs a Slurm allocation (SLURM_JOB_NODELIST is not set)");
     }
 }

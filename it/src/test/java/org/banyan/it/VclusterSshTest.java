@@ -21,34 +21,24 @@ import org.junit.jupiter.api.io.TempDir;
  * Needs root (CI runs as root).
  */
 class VclusterSshTest {
-    static final Path VCLUSTER = Banyan.ROOT.resolve("../shared/vcluster").normalize();
     static final int HOSTS = 8;
 
     @TempDir
     static Path dir;
 
-    static String run(String... cmd) throws Exception {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertThat(p.waitFor(300, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(String.join(" ", cmd) + ": " + out).isZero();
-        return out;
-    }
-
     @BeforeAll
     static void up() throws Exception {
-        new ProcessBuilder(VCLUSTER.toString(), "down").redirectErrorStream(true).start().waitFor();
-        run(VCLUSTER.toString(), "up", Integer.toString(HOSTS));
+        Vcluster.up(HOSTS, false);
         for (String name : List.of("ring", "allreduce")) {
             Path src = dir.resolve(name + ".c");
             Files.writeString(src, MpichInteropTest.PROGRAMS.get(name));
-            run("mpicc.mpich", "-std=c99", "-o", dir.resolve(name).toString(), src.toString());
+            Vcluster.run("mpicc.mpich", "-std=c99", "-o", dir.resolve(name).toString(), src.toString());
         }
     }
 
     @AfterAll
     static void down() throws Exception {
-        run(VCLUSTER.toString(), "down");
+        Vcluster.down();
     }
 
     static String hosts(int n, int slots) {

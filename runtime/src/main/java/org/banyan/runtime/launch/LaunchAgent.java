@@ -8,7 +8,8 @@ import java.util.List;
  * How a daemon starts a child daemon on a host. Passed down the tree as a spec string
  * ({@link #spec()}), so that every daemon spawns its own children the same way.
  */
-public sealed interface LaunchAgent {
+public sealed interface LaunchAgent permits LaunchAgent.InProcess, LaunchAgent.Local, LaunchAgent.RemoteShell,
+        LaunchAgent.Slurm {
     /** The daemon runs on a thread of the parent's JVM (single host only). */
     record InProcess() implements LaunchAgent {
         public String spec() {
@@ -49,7 +50,32 @@ public sealed interface LaunchAgent {
         }
     }
 
+    /**
+     * Inside a Slurm allocation: the daemon is a job step of one task on its host
+     * ({@code srun --nodes=1 --ntasks=1 --nodelist=HOST --overlap --whole}), so Slurm accounts
+     * for it and ends it with the allocation. {@code --whole} gives the step every CPU the
+     * allocation has on the node, which its ranks inherit. Daemons start their children the
+     * same way.
+     */
+    record Slurm() implements LaunchAgent {
+        public String spec() {
+            return "slurm";
+        }
+
+        public List<String> commandFor(String host, List<String> daemonCommand) {
+            List<String> out = new ArrayList<>(List.of("srun", "--nodes=1", "--ntasks=1", "--nodelist=" + host,
+                    "--overlap", "--whole", "--quiet", "--kill-on-bad-exit=1"));
+            out.addAll(daemonCommand);
+            return out;
+        }
+    }
+
     String spec();
+
+    /** Whether children run on other hosts (and must reach the parent over the network). */
+    default boolean remote() {
+        return this instanceof RemoteShell || this instanceof Slurm;
+    }
 
     /** Reads a spec as written by {@link #spec()}, or the {@code --launcher} names. */
     static LaunchAgent parse(String spec) {
@@ -58,6 +84,9 @@ public sealed interface LaunchAgent {
         }
         if (spec.equals("local")) {
             return new Local();
+        }
+        if (spec.equals("slurm")) {
+            return new Slurm();
         }
         if (spec.equals("ssh")) {
             return new RemoteShell(List.of("ssh", "-x"));
@@ -69,7 +98,7 @@ public sealed interface LaunchAgent {
             }
             return new RemoteShell(Arrays.asList(cmd.split("\\s+")));
         }
-        throw new IllegalArgumentException("unknown launch agent '" + spec + "' (valid: inproc, local, ssh)");
+        throw new IllegalArgumentException("unknown launch agent '" + spec + "' (valid: inproc, local, ssh, slurm)");
     }
 
     /** Single-quotes for a POSIX shell, unless the word needs nothing. */

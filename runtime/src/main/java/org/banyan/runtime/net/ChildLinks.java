@@ -58,7 +58,7 @@ public final class ChildLinks implements Closeable {
      */
     public static ChildLinks open(LaunchAgent agent, Listener listener) throws IOException {
         ServerSocket server = new ServerSocket();
-        boolean local = !(agent instanceof LaunchAgent.RemoteShell);
+        boolean local = !agent.remote();
         server.bind(local ? new InetSocketAddress(InetAddress.getLoopbackAddress(), 0) : new InetSocketAddress(0), 4096);
         ChildLinks links = new ChildLinks(agent, listener, server);
         Thread.ofPlatform().daemon().name("child-accept").start(links::acceptLoop);
@@ -68,7 +68,7 @@ public final class ChildLinks implements Closeable {
     /** Where a child on {@code host} reaches this vertex: the local address routed towards it. */
     public String addressFor(String host) {
         int port = server.getLocalPort();
-        if (!(agent instanceof LaunchAgent.RemoteShell)) {
+        if (!agent.remote()) {
             return "127.0.0.1:" + port;
         }
         try (DatagramSocket probe = new DatagramSocket()) {
@@ -110,7 +110,11 @@ public final class ChildLinks implements Closeable {
             return;
         }
         List<String> daemon = DaemonCommand.build(childId, host, parent, agent);
-        List<String> command = agent instanceof LaunchAgent.RemoteShell rsh ? rsh.commandFor(host, daemon) : daemon;
+        List<String> command = switch (agent) {
+            case LaunchAgent.RemoteShell rsh -> rsh.commandFor(host, daemon);
+            case LaunchAgent.Slurm slurm -> slurm.commandFor(host, daemon);
+            default -> daemon;
+        };
         Process p;
         try {
             p = new ProcessBuilder(command).redirectErrorStream(true)
@@ -144,8 +148,7 @@ public final class ChildLinks implements Closeable {
             }
             if (!closing) {
                 String why = "exit status " + done.exitValue() + (lastLine[0].isEmpty() ? "" : ": " + lastLine[0]);
-                listener.lost(childId, (agent instanceof LaunchAgent.RemoteShell ? "daemon via "
-                        + ((LaunchAgent.RemoteShell) agent).command().getFirst() + " ended, " : "daemon ended, ") + why);
+                listener.lost(childId, "daemon via " + command.getFirst() + " ended, " + why);
             }
         });
     }

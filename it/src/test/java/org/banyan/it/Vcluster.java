@@ -1,0 +1,51 @@
+package org.banyan.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** ../shared/vcluster for tests: hosts up before a class, down after it. */
+final class Vcluster {
+    static final Path SCRIPT = Banyan.ROOT.resolve("../shared/vcluster").normalize();
+
+    private Vcluster() {}
+
+    static String run(String... cmd) throws Exception {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor(300, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(String.join(" ", cmd) + ": " + out).isZero();
+        return out;
+    }
+
+    /**
+     * Brings up {@code hosts} hosts, after taking down any left from before. A veth whose network
+     * namespace the kernel is still tearing down can outlive {@code vcluster down} and make the
+     * next {@code up} fail with "File exists"; deleting one end of a veth removes both.
+     */
+    static void up(int hosts, boolean slurm) throws Exception {
+        new ProcessBuilder(SCRIPT.toString(), "down").redirectErrorStream(true).start().waitFor();
+        Process links = new ProcessBuilder("ip", "-o", "link", "show").redirectErrorStream(true).start();
+        for (String line : new String(links.getInputStream().readAllBytes()).split("\n")) {
+            String[] f = line.split(": ", 3);
+            if (f.length > 1) {
+                String name = f[1].split("@")[0];
+                if (name.matches("vcv\\d+")) {
+                    new ProcessBuilder("ip", "link", "del", name).start().waitFor();
+                }
+            }
+        }
+        List<String> cmd = new ArrayList<>(List.of(SCRIPT.toString(), "up", Integer.toString(hosts)));
+        if (slurm) {
+            cmd.add("--slurm");
+        }
+        run(cmd.toArray(String[]::new));
+    }
+
+    static void down() throws Exception {
+        run(SCRIPT.toString(), "down");
+    }
+}

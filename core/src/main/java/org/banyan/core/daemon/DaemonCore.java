@@ -264,6 +264,7 @@ public final class DaemonCore {
                 maybeSendStats();
             }
             case OverlayMessage.Output o -> up(o);
+            case OverlayMessage.OutputBatch o -> up(o);
             case OverlayMessage.RankExited e -> up(e);
             case OverlayMessage.AbortRequest a -> up(a);
             case OverlayMessage.DaemonFailed f -> up(f);

@@ -107,6 +107,11 @@ public final class HeadCore {
                 }
             }
             case OverlayMessage.Output o -> emit(new HeadAction.EmitOutput(o.rank(), o.stream(), o.data()));
+            case OverlayMessage.OutputBatch batch -> {
+                for (OverlayMessage.Output o : batch.chunks()) {
+                    emit(new HeadAction.EmitOutput(o.rank(), o.stream(), o.data()));
+                }
+            }
             case OverlayMessage.RankExited e -> rankExited(e);
             case OverlayMessage.AbortRequest a -> {
                 String detail = a.message().isBlank() ? "" : ": " + a.message();

@@ -45,6 +45,7 @@ import org.banyan.core.job.Node;
  * 16   DaemonFailed  daemonId:u32 host:string reason:string
  * 17   CollectStats  (empty)
  * 18   Stats         n:u32 (daemonId:u32 links:u32 sent:u64 received:u64 upMillis:u64 ranksMillis:u64){n}
+ * 19   OutputBatch   n:u32 (rank:u32 stream:u8 data:bytes){n}
  *
  * intmap  := n:u32 (key:u32 value:string){n}
  * </pre>
@@ -67,6 +68,12 @@ public final class OverlayCodec {
             case OverlayMessage.AllContacts m -> w.u8(15).intMap(m.contacts());
             case OverlayMessage.DaemonFailed m -> w.u8(16).u32(m.daemonId()).string(m.host()).string(m.reason());
             case OverlayMessage.CollectStats m -> w.u8(17);
+            case OverlayMessage.OutputBatch m -> {
+                w.u8(19).u32(m.chunks().size());
+                for (OverlayMessage.Output o : m.chunks()) {
+                    w.u32(o.rank()).u8(o.stream()).bytes(o.data());
+                }
+            }
             case OverlayMessage.Stats m -> {
                 w.u8(18).u32(m.stats().size());
                 for (Map.Entry<Integer, DaemonStats> e : m.stats().entrySet()) {
@@ -122,6 +129,14 @@ public final class OverlayCodec {
                 case 15 -> new OverlayMessage.AllContacts(intMap(b));
                 case 16 -> new OverlayMessage.DaemonFailed(b.getInt(), string(b), string(b));
                 case 17 -> new OverlayMessage.CollectStats();
+                case 19 -> {
+                    int n = count(b);
+                    List<OverlayMessage.Output> chunks = new ArrayList<>(n);
+                    for (int i = 0; i < n; i++) {
+                        chunks.add(new OverlayMessage.Output(b.getInt(), b.get() & 0xFF, bytes(b)));
+                    }
+                    yield new OverlayMessage.OutputBatch(chunks);
+                }
                 case 18 -> {
                     int n = count(b);
                     Map<Integer, DaemonStats> stats = new java.util.TreeMap<>();

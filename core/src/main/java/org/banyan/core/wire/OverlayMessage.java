@@ -48,6 +48,16 @@ public sealed interface OverlayMessage {
     /** Daemon to head: bytes a rank wrote; stream 1 is stdout, 2 is stderr. */
     record Output(int rank, int stream, byte[] data) implements OverlayMessage {}
 
+    /**
+     * Up the tree: output chunks of several ranks (or one rank's several chunks) in one frame, in
+     * the order they were produced; what a daemon sends when output queues up behind its link.
+     */
+    record OutputBatch(java.util.List<Output> chunks) implements OverlayMessage {
+        public OutputBatch {
+            chunks = java.util.List.copyOf(chunks);
+        }
+    }
+
     /** Head to daemon: bytes for a rank's stdin; an empty array closes it. */
     record StdinData(int rank, byte[] data) implements OverlayMessage {}
 

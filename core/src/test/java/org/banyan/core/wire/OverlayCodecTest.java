@@ -56,6 +56,11 @@ class OverlayCodecTest {
         assertThat(out.rank()).isEqualTo(4);
         assertThat(out.stream()).isEqualTo(2);
         assertThat(out.data()).containsExactly(0, 10, -1);
+        OverlayMessage.OutputBatch batch = (OverlayMessage.OutputBatch) roundTrip(new OverlayMessage.OutputBatch(List.of(
+                new OverlayMessage.Output(1, 1, new byte[] {'a'}), new OverlayMessage.Output(7, 2, new byte[] {'b', 'c'}))));
+        assertThat(batch.chunks()).extracting(OverlayMessage.Output::rank).containsExactly(1, 7);
+        assertThat(batch.chunks().get(1).stream()).isEqualTo(2);
+        assertThat(batch.chunks().get(1).data()).containsExactly('b', 'c');
         OverlayMessage.StdinData in = (OverlayMessage.StdinData) roundTrip(new OverlayMessage.StdinData(0, new byte[0]));
         assertThat(in.data()).isEmpty();
     }

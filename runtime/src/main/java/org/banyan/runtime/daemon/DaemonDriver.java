@@ -19,6 +19,7 @@ import org.banyan.runtime.EventLoop;
 import org.banyan.runtime.launch.LaunchAgent;
 import org.banyan.runtime.net.ChildLinks;
 import org.banyan.runtime.net.FrameChannel;
+import org.banyan.runtime.net.UpstreamForwarder;
 
 /**
  * Runs a {@link DaemonCore} for real: the link to its tree parent, links to the children it
@@ -40,6 +41,7 @@ public final class DaemonDriver {
     private PmiListener pmi;
     private RankGuard guard;
     private ChildLinks children;
+    private UpstreamForwarder upstream;
     private final long spawnedAtMillis;
     private volatile long upMillis;
     private volatile long ranksMillis;
@@ -71,6 +73,7 @@ public final class DaemonDriver {
         String parentHost = parentHost();
         String contact = children.contact(parentHost);
         DaemonCore core = new DaemonCore(daemonId, contact, pmi.address(), "tcp://" + pmi.address(), this::stats);
+        upstream = new UpstreamForwarder(parent);
         try {
             parent.send(new OverlayMessage.DaemonHello(daemonId, host, ProcessHandle.current().pid(), contact));
             upMillis = sinceJvmStart();
@@ -92,6 +95,7 @@ public final class DaemonDriver {
             guard.close();
             spawners.shutdown();
             pmi.close();
+            upstream.finish(2000);
             parent.close();
             children.close();
             children.awaitOrKill(5000);
@@ -187,10 +191,6 @@ public final class DaemonDriver {
     }
 
     private void sendToParent(OverlayMessage m) {
-        try {
-            parent.send(m);
-        } catch (IOException e) {
-            // the reader notices the broken connection and posts ParentLost
-        }
+        upstream.send(m);
     }
 }

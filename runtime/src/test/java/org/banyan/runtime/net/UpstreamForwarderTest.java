@@ -1,0 +1,53 @@
+package org.banyan.runtime.net;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
+import org.banyan.core.wire.OverlayMessage;
+import org.junit.jupiter.api.Test;
+
+class UpstreamForwarderTest {
+    @Test
+    void keepsOrderBatchesQueuedOutputAndNeverLetsARankEndOvertakeIt() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            FrameChannel up = FrameChannel.connect("127.0.0.1:" + server.getLocalPort(), 5000);
+            try (Socket s = server.accept()) {
+                FrameChannel down = new FrameChannel(s);
+                UpstreamForwarder f = new UpstreamForwarder(up);
+                int chunks = 5000;
+                for (int i = 0; i < chunks; i++) {
+                    f.send(new OverlayMessage.Output(i % 3, 1, ("line " + i + "\n").getBytes()));
+                }
+                f.send(new OverlayMessage.RankExited(0, 0, ""));
+                f.finish(5000);
+                List<String> lines = new ArrayList<>();
+                int frames = 0;
+                while (true) {
+                    OverlayMessage m = down.receive();
+                    frames++;
+                    if (m instanceof OverlayMessage.RankExited) {
+                        break;
+                    }
+                    List<OverlayMessage.Output> got = switch (m) {
+                        case OverlayMessage.OutputBatch b -> b.chunks();
+                        case OverlayMessage.Output o -> List.of(o);
+                        default -> throw new AssertionError("unexpected " + m);
+                    };
+                    for (OverlayMessage.Output o : got) {
+                        lines.add(new String(o.data()).strip());
+                    }
+                }
+                assertThat(lines).hasSize(chunks);
+                for (int i = 0; i < chunks; i++) {
+                    assertThat(lines.get(i)).isEqualTo("line " + i);
+                }
+                assertThat(frames).as("queued chunks leave together").isLessThan(chunks);
+                up.close();
+            }
+        }
+    }
+}

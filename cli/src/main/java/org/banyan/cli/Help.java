@@ -39,12 +39,22 @@ final class Help {
 
             Control:
               --timeout SECONDS       end the job after SECONDS (exit status 124)
-              --launcher inproc|local run the daemon in banyan's JVM (inproc, default) or as a
-                                      separate process on this machine (local)
+
+            Daemons (one per host, started along a tree; see docs/multihost.md):
+              --launcher L            inproc: one daemon inside banyan (default on this machine);
+                                      ssh (default for other hosts); slurm (default inside an
+                                      allocation, whose nodes are then the hosts); local: a
+                                      daemon process per host name, all on this machine
+              --launch-agent "CMD"    remote shell instead of "ssh -x" (implies --launcher ssh)
+              --spawn-degree K        children per daemon in the launch tree (default 32);
+                                      0 spawns along the --routing tree
+              --routing T             radix:K, binomial or direct, with --spawn-degree 0
+              --launch star           baseline: the head starts and talks to every daemon
+              --report-launch         print phase times and, per daemon, links and messages
 
             Exit status: 0 if every rank exits 0; otherwise that of the first rank to fail
-            (128+N for signal N), or the code given to MPI_Abort; 124 on --timeout;
-            2 for bad input (nothing is launched). Ctrl-C is forwarded to the ranks; a second
+            (128+N for signal N), or the code given to MPI_Abort; 124 on --timeout; 1 when a
+            daemon is lost or cannot start; 2 for bad input (nothing is launched). Ctrl-C is forwarded to the ranks; a second
             Ctrl-C kills them.
             """;
 }

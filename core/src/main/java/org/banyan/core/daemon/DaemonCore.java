@@ -461,9 +461,4 @@ public final class DaemonCore {
     private void emit(DaemonAction action) {
         actions.add(action);
     }
-
-    /** Ranks started and not yet ended. */
-    public Set<Integer> runningRanks() {
-        return Set.copyOf(running);
-    }
 }

@@ -386,8 +386,4 @@ public final class HeadCore {
     private void emit(HeadAction a) {
         actions.add(a);
     }
-
-    public boolean finished() {
-        return finished;
-    }
 }

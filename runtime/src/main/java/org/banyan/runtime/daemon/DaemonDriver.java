@@ -71,7 +71,8 @@ public final class DaemonDriver {
             }
         });
         String parentHost = parentHost();
-        String contact = children.contact(parentHost);
+        // This daemon's contact for phase 2: its listener as seen from its parent's side.
+        String contact = children.addressFor(parentHost);
         DaemonCore core = new DaemonCore(daemonId, contact, pmi.address(), "tcp://" + pmi.address(), this::stats);
         upstream = new UpstreamForwarder(parent);
         try {

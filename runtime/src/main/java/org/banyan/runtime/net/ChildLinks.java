@@ -87,11 +87,6 @@ public final class ChildLinks implements Closeable {
         }
     }
 
-    /** This vertex's contact for phase 2: its address as seen from {@code host} (any child's host will do). */
-    public String contact(String host) {
-        return addressFor(host);
-    }
-
     /** Starts child {@code childId} on {@code host}; failures come back through {@link Listener#lost}. */
     public void spawn(int childId, String host) {
         String parent = addressFor(host);
@@ -235,11 +230,6 @@ public final class ChildLinks implements Closeable {
 
     public long framesReceived() {
         return channels.values().stream().mapToLong(FrameChannel::framesReceived).sum();
-    }
-
-    /** The processes that carry children (the daemons, or the remote shells), for tests. */
-    public List<Long> childPids() {
-        return processes.values().stream().map(Process::pid).toList();
     }
 
     @Override

@@ -1,11 +1,8 @@
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Launch benchmark (prints figures; not a test): `banyan run -n N` against `mpiexec.hydra -n N`
@@ -31,8 +28,8 @@ public class LaunchBenchmark {
         Path src = tmp.resolve("empty.c");
         Files.writeString(src, "#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize(); return 0; }\n");
         String empty = tmp.resolve("empty").toString();
-        check(run(List.of("mpicc.mpich", "-o", empty, src.toString())), "mpicc.mpich");
-        check(run(List.of(banyan, "run", "-n", "1", "true")), "banyan warm-up (builds the AOT cache if needed)");
+        BenchSupport.check(BenchSupport.run(List.of("mpicc.mpich", "-o", empty, src.toString())), "mpicc.mpich");
+        BenchSupport.check(BenchSupport.run(List.of(banyan, "run", "-n", "1", "true")), "banyan warm-up (builds the AOT cache if needed)");
 
         System.out.println("| program | N | Banyan median (ms) | Hydra median (ms) | Banyan/Hydra |");
         System.out.println("|---|---:|---:|---:|---:|");
@@ -41,43 +38,19 @@ public class LaunchBenchmark {
                 List<String> b = List.of(banyan, "run", "--oversubscribe", "-n", Integer.toString(n), program);
                 List<String> h = List.of("mpiexec.hydra", "-n", Integer.toString(n), program);
                 int r = program.equals(empty) && n >= 16 ? Math.max(3, runs / 2) : runs;
-                run(b);
-                run(h);
+                BenchSupport.run(b);
+                BenchSupport.run(h);
                 List<Double> tb = new ArrayList<>();
                 List<Double> th = new ArrayList<>();
                 for (int i = 0; i < r; i++) {
-                    tb.add(time(b));
-                    th.add(time(h));
+                    tb.add(BenchSupport.time(b));
+                    th.add(BenchSupport.time(h));
                 }
-                double mb = median(tb);
-                double mh = median(th);
+                double mb = BenchSupport.median(tb);
+                double mh = BenchSupport.median(th);
                 System.out.printf("| %s | %d | %.1f | %.1f | %.2f |%n", program.equals(empty) ? "empty MPI program" : "/bin/true",
                         n, mb, mh, mb / mh);
             }
         }
-    }
-
-    static double time(List<String> cmd) throws Exception {
-        long t0 = System.nanoTime();
-        int rc = run(cmd);
-        double ms = (System.nanoTime() - t0) / 1e6;
-        check(rc, String.join(" ", cmd));
-        return ms;
-    }
-
-    static int run(List<String> cmd) throws Exception {
-        return new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(ProcessBuilder.Redirect.INHERIT).redirectInput(new File("/dev/null")).start().waitFor();
-    }
-
-    static void check(int rc, String what) {
-        if (rc != 0) {
-            throw new IllegalStateException(what + " exited with " + rc);
-        }
-    }
-
-    static double median(List<Double> xs) {
-        double[] a = xs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
     }
 }

@@ -1,4 +1,3 @@
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,13 +34,13 @@ public class MultiHostBenchmark {
         Files.writeString(src, "#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize(); return 0; }\n");
         String emptyMpich = tmp.resolve("empty-mpich").toString();
         String emptyOmpi = tmp.resolve("empty-ompi").toString();
-        check(run(List.of("mpicc.mpich", "-o", emptyMpich, src.toString())), "mpicc.mpich");
-        boolean ompi = run(List.of("mpicc.openmpi", "-o", emptyOmpi, src.toString())) == 0;
+        BenchSupport.check(BenchSupport.run(List.of("mpicc.mpich", "-o", emptyMpich, src.toString())), "mpicc.mpich");
+        boolean ompi = BenchSupport.run(List.of("mpicc.openmpi", "-o", emptyOmpi, src.toString())) == 0;
         int max = Arrays.stream(sizes).max().orElse(4);
-        run(List.of(vcluster, "down"));
-        check(run(List.of(vcluster, "up", Integer.toString(max))), "vcluster up");
+        BenchSupport.run(List.of(vcluster, "down"));
+        BenchSupport.check(BenchSupport.run(List.of(vcluster, "up", Integer.toString(max))), "vcluster up");
         try {
-            check(run(List.of(banyan, "run", "-n", "1", "true")), "banyan warm-up");
+            BenchSupport.check(BenchSupport.run(List.of(banyan, "run", "-n", "1", "true")), "banyan warm-up");
             System.out.println("| hosts | program | Banyan tree k=4 (ms) | Banyan star (ms) | Hydra ssh (ms) | Open MPI (ms) | tree/Hydra | star/Hydra |");
             System.out.println("|---:|---|---:|---:|---:|---:|---:|---:|");
             for (int h : sizes) {
@@ -69,45 +68,19 @@ public class MultiHostBenchmark {
                     }
                     for (int r = 0; r < runs; r++) {
                         for (var e : cmds.entrySet()) {
-                            times.get(e.getKey()).add(time(e.getValue()));
+                            times.get(e.getKey()).add(BenchSupport.time(e.getValue()));
                         }
                     }
-                    double tree = median(times.get("tree"));
-                    double star = median(times.get("star"));
-                    double hydra = median(times.get("hydra"));
-                    String om = ompi ? String.format("%.0f", median(times.get("ompi"))) : "n/a";
+                    double tree = BenchSupport.median(times.get("tree"));
+                    double star = BenchSupport.median(times.get("star"));
+                    double hydra = BenchSupport.median(times.get("hydra"));
+                    String om = ompi ? String.format("%.0f", BenchSupport.median(times.get("ompi"))) : "n/a";
                     System.out.printf("| %d | %s | %.0f | %.0f | %.0f | %s | %.2f | %.2f |%n", h, mpi ? "empty MPI" : "hostname",
                             tree, star, hydra, om, tree / hydra, star / hydra);
                 }
             }
         } finally {
-            run(List.of(vcluster, "down"));
+            BenchSupport.run(List.of(vcluster, "down"));
         }
-    }
-
-    static double time(List<String> cmd) throws Exception {
-        long t0 = System.nanoTime();
-        int rc = run(cmd);
-        double ms = (System.nanoTime() - t0) / 1e6;
-        if (rc != 0) {
-            System.err.println("warning: " + String.join(" ", cmd) + " exited with " + rc);
-        }
-        return ms;
-    }
-
-    static int run(List<String> cmd) throws Exception {
-        return new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(ProcessBuilder.Redirect.DISCARD).redirectInput(new File("/dev/null")).start().waitFor();
-    }
-
-    static void check(int rc, String what) {
-        if (rc != 0) {
-            throw new IllegalStateException(what + " exited with " + rc);
-        }
-    }
-
-    static double median(List<Double> xs) {
-        double[] a = xs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
     }
 }

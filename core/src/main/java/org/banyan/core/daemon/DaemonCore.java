@@ -343,15 +343,7 @@ public final class DaemonCore {
 
     /** Whether any daemon at or below vertex {@code v} hosts a rank (it then takes part in fences). */
     private boolean subtreeHasRanks(int v) {
-        if (map.ranksOn(Topology.daemonOfVertex(v)) > 0) {
-            return true;
-        }
-        for (int c : topology.children(v)) {
-            if (subtreeHasRanks(c)) {
-                return true;
-            }
-        }
-        return false;
+        return topology.anyInSubtree(v, x -> map.ranksOn(Topology.daemonOfVertex(x)) > 0);
     }
 
     /** PmiV1Server: every local rank entered the fence. */
@@ -402,12 +394,12 @@ public final class DaemonCore {
     private Map<Integer, String> hostsBelow(int child) {
         Map<Integer, String> out = new TreeMap<>();
         int cv = Topology.vertexOfDaemon(child);
-        for (Map.Entry<Integer, String> e : hostsBelow.entrySet()) {
-            int v = Topology.vertexOfDaemon(e.getKey());
-            if (v != cv && topology.inSubtree(cv, v)) {
-                out.put(e.getKey(), e.getValue());
+        topology.forEachInSubtree(cv, v -> {
+            if (v != cv) {
+                int d = Topology.daemonOfVertex(v);
+                out.put(d, hostsBelow.get(d));
             }
-        }
+        });
         return out;
     }
 

@@ -145,17 +145,7 @@ public final class HeadCore {
             // The job is already ending: this subtree never gets it, so its ranks will never run
             // and never report. They count as ended now.
             emit(new HeadAction.SendToDaemon(d, new OverlayMessage.TerminateJob(settings.graceMillis())));
-            int dv = Topology.vertexOfDaemon(d);
-            for (int x = 0; x < daemons; x++) {
-                if (topology.inSubtree(dv, Topology.vertexOfDaemon(x))) {
-                    for (int r : map.ranksOf(x)) {
-                        if (!rankDone[r]) {
-                            rankDone[r] = true;
-                            ranksDone++;
-                        }
-                    }
-                }
-            }
+            endRanksInSubtree(Topology.vertexOfDaemon(d));
             finishIfAllDone();
             return;
         }
@@ -174,25 +164,34 @@ public final class HeadCore {
     private Map<Integer, String> hostsBelow(int child) {
         Map<Integer, String> out = new TreeMap<>();
         int cv = Topology.vertexOfDaemon(child);
-        for (int d = 0; d < daemons; d++) {
-            int v = Topology.vertexOfDaemon(d);
-            if (v != cv && topology.inSubtree(cv, v)) {
+        topology.forEachInSubtree(cv, v -> {
+            if (v != cv) {
+                int d = Topology.daemonOfVertex(v);
                 out.put(d, job.nodes().get(d).name());
             }
-        }
+        });
         return out;
     }
 
+    /** Whether any daemon at or below vertex {@code v} hosts a rank (it then takes part in fences). */
     private boolean subtreeHasRanks(int v) {
-        if (map.ranksOn(Topology.daemonOfVertex(v)) > 0) {
-            return true;
-        }
-        for (int c : topology.children(v)) {
-            if (subtreeHasRanks(c)) {
-                return true;
+        return topology.anyInSubtree(v, x -> map.ranksOn(Topology.daemonOfVertex(x)) > 0);
+    }
+
+    /** Marks every rank of the daemons at or below vertex {@code v} as ended; true if any was still running. */
+    private boolean endRanksInSubtree(int v) {
+        boolean[] any = {false};
+        topology.forEachInSubtree(v, x -> {
+            int d = Topology.daemonOfVertex(x);
+            for (int r : map.ranksOf(d)) {
+                if (!rankDone[r]) {
+                    rankDone[r] = true;
+                    ranksDone++;
+                    any[0] = true;
+                }
             }
-        }
-        return false;
+        });
+        return any[0];
     }
 
     private void rankExited(OverlayMessage.RankExited e) {
@@ -238,20 +237,8 @@ public final class HeadCore {
             return;
         }
         String host = host(d);
-        int dv = Topology.vertexOfDaemon(d);
-        boolean hadWork = false;
-        for (int x = 0; x < daemons; x++) {
-            if (!lost[x] && topology.inSubtree(dv, Topology.vertexOfDaemon(x))) {
-                lost[x] = true;
-                for (int r : map.ranksOf(x)) {
-                    if (!rankDone[r]) {
-                        rankDone[r] = true;
-                        ranksDone++;
-                        hadWork = true;
-                    }
-                }
-            }
-        }
+        boolean hadWork = endRanksInSubtree(Topology.vertexOfDaemon(d));
+        topology.forEachInSubtree(Topology.vertexOfDaemon(d), x -> lost[Topology.daemonOfVertex(x)] = true);
         connected.remove(Integer.valueOf(d));
         statsPending.remove(Integer.valueOf(d));
         anyLost = true;

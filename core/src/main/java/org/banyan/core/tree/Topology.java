@@ -33,6 +33,27 @@ public sealed interface Topology permits KaryTree, BinomialTree {
         return to == from ? prev : -1;
     }
 
+    /** Calls {@code visit} for {@code v} and every vertex below it, depth first. */
+    default void forEachInSubtree(int v, java.util.function.IntConsumer visit) {
+        visit.accept(v);
+        for (int c : children(v)) {
+            forEachInSubtree(c, visit);
+        }
+    }
+
+    /** Whether {@code test} holds for {@code v} or any vertex below it; stops at the first. */
+    default boolean anyInSubtree(int v, java.util.function.IntPredicate test) {
+        if (test.test(v)) {
+            return true;
+        }
+        for (int c : children(v)) {
+            if (anyInSubtree(c, test)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Depth of the deepest vertex: the number of spawn rounds. */
     default int height() {
         int h = 0;

@@ -1,0 +1,35 @@
+import java.io.File;
+import java.util.List;
+
+/** What the benchmarks share: running a command quietly, timing it, medians. */
+final class BenchSupport {
+    private BenchSupport() {}
+
+    /** Runs a command with no output and no input; returns its exit status. */
+    static int run(List<String> cmd) throws Exception {
+        return new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD).redirectInput(new File("/dev/null")).start().waitFor();
+    }
+
+    /** Wall time of one run in milliseconds; a non-zero exit is reported, not hidden. */
+    static double time(List<String> cmd) throws Exception {
+        long t0 = System.nanoTime();
+        int rc = run(cmd);
+        double ms = (System.nanoTime() - t0) / 1e6;
+        if (rc != 0) {
+            System.err.println("warning: " + String.join(" ", cmd) + " exited with " + rc);
+        }
+        return ms;
+    }
+
+    static void check(int rc, String what) {
+        if (rc != 0) {
+            throw new IllegalStateException(what + " exited with " + rc);
+        }
+    }
+
+    static double median(List<Double> xs) {
+        double[] a = xs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
+    }
+}

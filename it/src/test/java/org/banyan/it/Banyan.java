@@ -103,6 +103,15 @@ final class Banyan {
         fail("processes left behind:\n" + String.join("\n", left));
     }
 
+    /** The JVM of daemon {@code id} (not the ssh or srun that carries it). */
+    static ProcessHandle daemonJvm(int id) {
+        return ProcessHandle.allProcesses()
+                .filter(h -> h.info().command().orElse("").endsWith("/java")
+                        && h.info().commandLine().orElse("").contains("DaemonMain")
+                        && h.info().commandLine().orElse("").contains("--id " + id + " "))
+                .findFirst().orElseThrow(() -> new AssertionError("no JVM of daemon " + id));
+    }
+
     /**
      * Waits until {@code count} {@code sleep MARKER} processes run (the marker also appears in
      * banyan's own command line and in shells, which must not count).

@@ -86,10 +86,7 @@ class TreeLaunchTest {
                 "sleep", m)).redirectErrorStream(true).start();
         Banyan.awaitSleeps(m, 7);
         // Daemon 0 (vertex 1) is interior: daemons 2 and 3 hang below it.
-        ProcessHandle interior = ProcessHandle.allProcesses()
-                .filter(h -> h.info().commandLine().orElse("").contains("DaemonMain --parent")
-                        && h.info().commandLine().orElse("").contains("--id 0 "))
-                .findFirst().orElseThrow();
+        ProcessHandle interior = Banyan.daemonJvm(0);
         interior.destroyForcibly();
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
         String out = new String(p.getInputStream().readAllBytes());

@@ -77,11 +77,7 @@ class VclusterSlurmTest {
         String m = Banyan.marker();
         Process p = salloc("run", "--spawn-degree", "2", "sleep", m).redirectErrorStream(true).start();
         Banyan.awaitSleeps(m, HOSTS);
-        ProcessHandle interior = ProcessHandle.allProcesses()
-                .filter(h -> h.info().command().orElse("").endsWith("java")
-                        && h.info().commandLine().orElse("").contains("DaemonMain")
-                        && h.info().commandLine().orElse("").contains("--id 0 "))
-                .findFirst().orElseThrow();
+        ProcessHandle interior = Banyan.daemonJvm(0);
         interior.destroyForcibly();
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         String out = new String(p.getInputStream().readAllBytes());

@@ -120,11 +120,7 @@ class VclusterSshTest {
         Process p = Banyan.builder(List.of("run", "--host", hosts(7, 1), "--spawn-degree", "2", "sleep", m))
                 .redirectErrorStream(true).start();
         Banyan.awaitSleeps(m, 7);
-        ProcessHandle interior = ProcessHandle.allProcesses()
-                .filter(h -> h.info().commandLine().orElse("").contains("--id 0 ")
-                        && h.info().commandLine().orElse("").contains("DaemonMain"))
-                .filter(h -> !h.info().command().orElse("").endsWith("ssh"))
-                .findFirst().orElseThrow();
+        ProcessHandle interior = Banyan.daemonJvm(0);
         interior.destroyForcibly();
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
         String out = new String(p.getInputStream().readAllBytes());

@@ -230,7 +230,7 @@ public final class DaemonCore {
             case OverlayMessage.DaemonHello hello -> {
                 connected.add(child);
                 emit(new DaemonAction.SendToChild(child, new OverlayMessage.Adopt(topologySpec, topology.size(),
-                        hostsBelow(child))));
+                        topology.hostsBelow(child, hostsBelow::get))));
                 if (job != null) {
                     emit(new DaemonAction.SendToChild(child, new OverlayMessage.LaunchJob(job)));
                 }
@@ -389,18 +389,6 @@ public final class DaemonCore {
                 }
             }
         }
-    }
-
-    private Map<Integer, String> hostsBelow(int child) {
-        Map<Integer, String> out = new TreeMap<>();
-        int cv = Topology.vertexOfDaemon(child);
-        topology.forEachInSubtree(cv, v -> {
-            if (v != cv) {
-                int d = Topology.daemonOfVertex(v);
-                out.put(d, hostsBelow.get(d));
-            }
-        });
-        return out;
     }
 
     private String hostOf(int daemon) {

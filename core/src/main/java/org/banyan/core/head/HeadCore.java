@@ -140,7 +140,8 @@ public final class HeadCore {
         if (connected.size() == 1) {
             emit(new HeadAction.Milestone("first daemon up"));
         }
-        emit(new HeadAction.SendToDaemon(d, new OverlayMessage.Adopt(topologySpec, topology.size(), hostsBelow(d))));
+        emit(new HeadAction.SendToDaemon(d, new OverlayMessage.Adopt(topologySpec, topology.size(),
+                topology.hostsBelow(d, x -> job.nodes().get(x).name()))));
         if (terminating) {
             // The job is already ending: this subtree never gets it, so its ranks will never run
             // and never report. They count as ended now.
@@ -159,18 +160,6 @@ public final class HeadCore {
         if (connected.size() == 1 && settings.timeoutMillis() > 0) {
             emit(new HeadAction.ArmTimer(HeadTimer.JOB_TIMEOUT, settings.timeoutMillis()));
         }
-    }
-
-    private Map<Integer, String> hostsBelow(int child) {
-        Map<Integer, String> out = new TreeMap<>();
-        int cv = Topology.vertexOfDaemon(child);
-        topology.forEachInSubtree(cv, v -> {
-            if (v != cv) {
-                int d = Topology.daemonOfVertex(v);
-                out.put(d, job.nodes().get(d).name());
-            }
-        });
-        return out;
     }
 
     /** Whether any daemon at or below vertex {@code v} hosts a rank (it then takes part in fences). */

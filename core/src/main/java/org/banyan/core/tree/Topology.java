@@ -54,6 +54,21 @@ public sealed interface Topology permits KaryTree, BinomialTree {
         return false;
     }
 
+    /**
+     * The hosts of every daemon strictly below daemon {@code daemonId}, by daemon id: what an
+     * {@code Adopt} message carries.
+     */
+    default java.util.Map<Integer, String> hostsBelow(int daemonId, java.util.function.IntFunction<String> hostOf) {
+        java.util.Map<Integer, String> out = new java.util.TreeMap<>();
+        int top = vertexOfDaemon(daemonId);
+        forEachInSubtree(top, v -> {
+            if (v != top) {
+                out.put(daemonOfVertex(v), hostOf.apply(daemonOfVertex(v)));
+            }
+        });
+        return out;
+    }
+
     /** Depth of the deepest vertex: the number of spawn rounds. */
     default int height() {
         int h = 0;

@@ -28,8 +28,16 @@ public final class Main {
             System.out.println("banyan " + version());
             return 0;
         }
+        if (args.getFirst().equals("sim")) {
+            try {
+                return SimCommand.run(args.subList(1, args.size()));
+            } catch (UsageException | NumberFormatException e) {
+                System.err.println("banyan sim: " + e.getMessage());
+                return 2;
+            }
+        }
         if (!args.getFirst().equals("run")) {
-            System.err.println("banyan: unknown command '" + args.getFirst() + "' (commands: run; see banyan --help)");
+            System.err.println("banyan: unknown command '" + args.getFirst() + "' (commands: run, sim; see banyan --help)");
             return 2;
         }
         List<String> rest = args.subList(1, args.size());

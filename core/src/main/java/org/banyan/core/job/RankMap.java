@@ -15,6 +15,12 @@ public final class RankMap {
     private final int[] localRankOf;
     private final int[] appOf;
     private final int[] ranksOnNode;
+    /** Ranks grouped by node: those of node n are byNode[start[n] .. start[n + 1]). */
+    private final int[] start;
+    private final int[] byNode;
+    /** The last map made, reused for the same job object (every simulated daemon shares one job). */
+    private static volatile RankMap last;
+    private volatile String processMapping;
 
     private RankMap(JobDescription job, int[] nodeOf) {
         this.job = job;
@@ -25,6 +31,15 @@ public final class RankMap {
         this.ranksOnNode = new int[job.nodes().size()];
         for (int r = 0; r < size; r++) {
             localRankOf[r] = ranksOnNode[nodeOf[r]]++;
+        }
+        this.start = new int[ranksOnNode.length + 1];
+        for (int n = 0; n < ranksOnNode.length; n++) {
+            start[n + 1] = start[n] + ranksOnNode[n];
+        }
+        this.byNode = new int[size];
+        int[] fill = java.util.Arrays.copyOf(start, ranksOnNode.length);
+        for (int rank = 0; rank < size; rank++) {
+            byNode[fill[nodeOf[rank]]++] = rank;
         }
         int r = 0;
         for (int a = 0; a < job.apps().size(); a++) {
@@ -39,6 +54,16 @@ public final class RankMap {
      * ranks do not fit the slots and oversubscription is off.
      */
     public static RankMap of(JobDescription job) {
+        RankMap cached = last;
+        if (cached != null && cached.job == job) {
+            return cached;
+        }
+        RankMap made = compute(job);
+        last = made;
+        return made;
+    }
+
+    private static RankMap compute(JobDescription job) {
         int size = job.size();
         int slots = job.totalSlots();
         if (size > slots && !job.oversubscribe()) {
@@ -112,14 +137,7 @@ public final class RankMap {
 
     /** The ranks placed on one node, in increasing order. */
     public int[] ranksOf(int node) {
-        int[] out = new int[ranksOnNode[node]];
-        int i = 0;
-        for (int r = 0; r < nodeOf.length; r++) {
-            if (nodeOf[r] == node) {
-                out[i++] = r;
-            }
-        }
-        return out;
+        return java.util.Arrays.copyOfRange(byNode, start[node], start[node + 1]);
     }
 
     /**
@@ -129,6 +147,15 @@ public final class RankMap {
      * has no regular form (MPICH then falls back to exchanging host names).
      */
     public String processMapping() {
+        String m = processMapping;
+        if (m == null) {
+            m = computeProcessMapping();
+            processMapping = m;
+        }
+        return m;
+    }
+
+    private String computeProcessMapping() {
         // Runs of consecutive ranks on the same node.
         List<int[]> runs = new ArrayList<>();
         for (int r = 0; r < nodeOf.length; r++) {

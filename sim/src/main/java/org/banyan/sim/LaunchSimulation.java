@@ -1,0 +1,392 @@
+package org.banyan.sim;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import org.banyan.core.daemon.DaemonAction;
+import org.banyan.core.daemon.DaemonCore;
+import org.banyan.core.daemon.DaemonEvent;
+import org.banyan.core.daemon.RankLaunch;
+import org.banyan.core.daemon.Signals;
+import org.banyan.core.head.HeadAction;
+import org.banyan.core.head.HeadCore;
+import org.banyan.core.head.HeadEvent;
+import org.banyan.core.head.HeadSettings;
+import org.banyan.core.job.AppContext;
+import org.banyan.core.job.JobDescription;
+import org.banyan.core.job.MappingPolicy;
+import org.banyan.core.job.Node;
+import org.banyan.core.job.RankMap;
+import org.banyan.core.tree.Topology;
+import org.banyan.core.wire.OverlayMessage;
+
+/**
+ * A whole {@code banyan run} launch under a virtual clock: the real {@link HeadCore} and one real
+ * {@link DaemonCore} per simulated host, unmodified, driven by events this class schedules from
+ * their actions and a {@link CostModel}. No protocol logic lives here: spawning, relaying, fences
+ * and teardown are the cores' own. Deterministic for a given configuration and fault list.
+ *
+ * <p>Vertex 0 is the head, vertex d + 1 daemon d, as in {@link Topology}. Each vertex has one
+ * CPU: the messages it sends and receives are serialised on it. Each link is FIFO.
+ */
+public final class LaunchSimulation {
+    /** What a run produced. Times are virtual microseconds from the head's start. */
+    public record Result(boolean finished, int exitStatus, long allUpMicros, long finishMicros, List<String> reports,
+                         int maxLinks, long maxMessagesAtDaemon, long messagesAtHead, long events,
+                         int ranksLeftRunning, int daemonsLeftRunning) {}
+
+    private record Ev(long time, long seq, Runnable action) {}
+
+    private final int hosts;
+    private final String topologySpec;
+    private final Topology topology;
+    private final CostModel costs;
+    private final JobDescription job;
+    /** Start timeout of an hour: a huge simulated launch must not fail by the head giving up. */
+    private final HeadSettings settings = new HeadSettings(0, 2000, 3_600_000, false);
+    private final PriorityQueue<Ev> queue = new PriorityQueue<>(
+            (a, b) -> a.time != b.time ? Long.compare(a.time, b.time) : Long.compare(a.seq, b.seq));
+    private final java.util.Set<Integer> spawnFailures = new java.util.HashSet<>();
+    private final Map<Integer, Integer> slowFactor = new HashMap<>();
+    private final List<Fault.Crash> crashes = new ArrayList<>();
+    private long seq;
+    private long now;
+    private long events;
+
+    // Per vertex.
+    private final long[] cpuFree;
+    private final long[] messages;
+    private final int[] links;
+    private final int[] maxLinks;
+    private final DaemonCore[] daemons;
+    private final boolean[] alive;
+    private final boolean[] exited;
+    private final Map<Long, Long> lastArrival = new HashMap<>();
+    private final ArrayDeque<Integer>[] spawnQueue;
+    private final int[] spawnsInFlight;
+
+    // Ranks.
+    private final boolean[] rankAlive;
+    private final int[] rankDaemon;
+
+    // The head.
+    private HeadCore head;
+    private boolean headFinished;
+    private int exitStatus = -1;
+    private long finishTime = -1;
+    private long allUpTime = -1;
+    private final List<String> reports = new ArrayList<>();
+
+    /**
+     * @param hosts    simulated hosts, one daemon and {@code ranksPerHost} ranks each
+     * @param topology the launch tree, as {@code --spawn-degree} / {@code --launch star} make it
+     */
+    @SuppressWarnings("unchecked")
+    public LaunchSimulation(int hosts, int ranksPerHost, String topology, CostModel costs, List<Fault> faultList) {
+        this.hosts = hosts;
+        this.topologySpec = topology;
+        this.topology = Topology.parse(topology, hosts + 1);
+        this.costs = costs;
+        List<Node> nodes = new ArrayList<>(hosts);
+        for (int i = 0; i < hosts; i++) {
+            nodes.add(new Node("host" + i, ranksPerHost));
+        }
+        this.job = new JobDescription(1, List.of(new AppContext("/bin/true", List.of(), hosts * ranksPerHost, Map.of(),
+                null)), nodes, MappingPolicy.SLOT, false, -1, "/");
+        int vertices = hosts + 1;
+        cpuFree = new long[vertices];
+        messages = new long[vertices];
+        links = new int[vertices];
+        maxLinks = new int[vertices];
+        daemons = new DaemonCore[hosts];
+        alive = new boolean[hosts];
+        exited = new boolean[hosts];
+        spawnQueue = new ArrayDeque[vertices];
+        spawnsInFlight = new int[vertices];
+        rankAlive = new boolean[hosts * ranksPerHost];
+        rankDaemon = new int[hosts * ranksPerHost];
+        for (Fault f : faultList) {
+            switch (f) {
+                case Fault.Crash c -> crashes.add(c);
+                case Fault.SpawnFailure s -> spawnFailures.add(s.daemonId());
+                case Fault.SlowHost s -> slowFactor.merge(s.daemonId(), s.factor(), Math::max);
+            }
+        }
+    }
+
+    /** Runs until nothing is left to happen or virtual time passes {@code limitMicros}. */
+    public Result run(long limitMicros) {
+        RankMap map = RankMap.of(job);
+        for (int r = 0; r < map.size(); r++) {
+            rankDaemon[r] = map.nodeOf(r);
+        }
+        head = new HeadCore(job, map, settings, topologySpec);
+        for (Fault.Crash c : crashes) {
+            at(c.atMicros(), () -> crash(c.daemonId()));
+        }
+        headActions(head.start());
+        while (!queue.isEmpty()) {
+            Ev e = queue.poll();
+            if (e.time > limitMicros) {
+                break;
+            }
+            now = e.time;
+            events++;
+            e.action.run();
+        }
+        int ranksLeft = 0;
+        for (boolean a : rankAlive) {
+            ranksLeft += a ? 1 : 0;
+        }
+        int daemonsLeft = 0;
+        long maxMsgs = 0;
+        int maxL = 0;
+        for (int d = 0; d < hosts; d++) {
+            daemonsLeft += alive[d] && !exited[d] ? 1 : 0;
+            maxMsgs = Math.max(maxMsgs, messages[d + 1]);
+            maxL = Math.max(maxL, maxLinks[d + 1]);
+        }
+        return new Result(headFinished, exitStatus, allUpTime, finishTime, reports, maxL, maxMsgs, messages[0], events,
+                ranksLeft, daemonsLeft);
+    }
+
+    private void at(long time, Runnable action) {
+        queue.add(new Ev(time, seq++, action));
+    }
+
+    /** A message from vertex {@code from} to vertex {@code to}: sender CPU, latency, FIFO, receiver CPU. */
+    private void send(int from, int to, Runnable deliver) {
+        long sent = Math.max(now, cpuFree[from]) + costs.messageCpuMicros();
+        cpuFree[from] = sent;
+        messages[from]++;
+        long key = ((long) from << 32) | to;
+        long arrival = Math.max(sent + costs.latencyMicros(), lastArrival.getOrDefault(key, 0L) + 1);
+        lastArrival.put(key, arrival);
+        at(arrival, () -> {
+            long handled = Math.max(now, cpuFree[to]) + costs.messageCpuMicros();
+            cpuFree[to] = handled;
+            messages[to]++;
+            at(handled, deliver);
+        });
+    }
+
+    // --- the head -------------------------------------------------------------------------
+
+    private void headActions(List<HeadAction> actions) {
+        for (HeadAction a : actions) {
+            switch (a) {
+                case HeadAction.SpawnDaemon(int d, String host) -> spawn(0, d);
+                case HeadAction.SendToDaemon(int d, OverlayMessage m) -> {
+                    int v = Topology.vertexOfDaemon(d);
+                    if (alive[d]) {
+                        send(0, v, () -> toDaemon(d, new DaemonEvent.FromParent(m)));
+                    }
+                }
+                case HeadAction.ArmTimer(var timer, long delay) -> at(now + delay * 1000,
+                        () -> toHead(new HeadEvent.TimerFired(timer)));
+                case HeadAction.Report(String line) -> reports.add(line);
+                case HeadAction.Milestone(String name) -> {
+                    if (name.startsWith("all daemons up")) {
+                        allUpTime = now;
+                    }
+                }
+                case HeadAction.Finish(int status) -> {
+                    headFinished = true;
+                    exitStatus = status;
+                    finishTime = now;
+                    // The head closes its links: children not yet gone see their parent go.
+                    for (int c : topology.children(0)) {
+                        int d = Topology.daemonOfVertex(c);
+                        if (alive[d] && !exited[d]) {
+                            send(0, c, () -> toDaemon(d, new DaemonEvent.ParentLost("head exited")));
+                        }
+                    }
+                }
+                case HeadAction.EmitOutput e -> { }
+                case HeadAction.ForwardStdin f -> { }
+                case HeadAction.LaunchReport r -> { }
+            }
+        }
+    }
+
+    private void toHead(HeadEvent e) {
+        if (!headFinished) {
+            headActions(head.handle(e));
+        }
+    }
+
+    // --- daemons --------------------------------------------------------------------------
+
+    /** Vertex {@code parentVertex} starts daemon {@code d}, in one of its spawn slots. */
+    private void spawn(int parentVertex, int d) {
+        if (spawnQueue[parentVertex] == null) {
+            spawnQueue[parentVertex] = new ArrayDeque<>();
+        }
+        spawnQueue[parentVertex].add(d);
+        pumpSpawns(parentVertex);
+    }
+
+    private void pumpSpawns(int v) {
+        while (spawnsInFlight[v] < costs.spawnConcurrency() && !spawnQueue[v].isEmpty()) {
+            int d = spawnQueue[v].poll();
+            spawnsInFlight[v]++;
+            long done = Math.max(now, cpuFree[v]) + costs.spawnMicros() / costs.spawnConcurrency();
+            cpuFree[v] = done;
+            at(done + costs.spawnMicros() - costs.spawnMicros() / costs.spawnConcurrency(), () -> {
+                spawnsInFlight[v]--;
+                pumpSpawns(v);
+                started(v, d);
+            });
+        }
+    }
+
+    private void started(int parentVertex, int d) {
+        if (parentVertex > 0 && (!alive[Topology.daemonOfVertex(parentVertex)]
+                || exited[Topology.daemonOfVertex(parentVertex)])) {
+            return; // its parent is gone: the remote shell died with it
+        }
+        if (spawnFailures.contains(d)) {
+            childLost(parentVertex, d, "spawn failed (simulated)");
+            return;
+        }
+        int factor = slowFactor.getOrDefault(d, 1);
+        at(now + costs.daemonStartMicros() * factor, () -> {
+            if (parentVertex > 0 && (!alive[Topology.daemonOfVertex(parentVertex)]
+                    || exited[Topology.daemonOfVertex(parentVertex)])) {
+                return;
+            }
+            int v = Topology.vertexOfDaemon(d);
+            daemons[d] = new DaemonCore(d, "sim:" + d, "sim-pmi:" + d, "sim://" + d);
+            alive[d] = true;
+            link(v, +1);
+            link(parentVertex, +1);
+            send(v, parentVertex, () -> fromDaemonToParent(d, parentVertex,
+                    new OverlayMessage.DaemonHello(d, "host" + d, d, "sim:" + d)));
+        });
+    }
+
+    private void link(int v, int delta) {
+        links[v] += delta;
+        maxLinks[v] = Math.max(maxLinks[v], links[v]);
+    }
+
+    private void fromDaemonToParent(int d, int parentVertex, OverlayMessage m) {
+        if (parentVertex == 0) {
+            toHead(new HeadEvent.FromDaemon(d, m));
+        } else {
+            toDaemon(Topology.daemonOfVertex(parentVertex), new DaemonEvent.FromChild(d, m));
+        }
+    }
+
+    private void childLost(int parentVertex, int d, String reason) {
+        if (parentVertex == 0) {
+            toHead(new HeadEvent.DaemonLost(d, reason));
+        } else {
+            toDaemon(Topology.daemonOfVertex(parentVertex), new DaemonEvent.ChildLost(d, reason));
+        }
+    }
+
+    private void toDaemon(int d, DaemonEvent e) {
+        if (!alive[d] || exited[d]) {
+            return;
+        }
+        int v = Topology.vertexOfDaemon(d);
+        int parentVertex = topology.parent(v);
+        for (DaemonAction a : daemons[d].handle(e)) {
+            switch (a) {
+                case DaemonAction.SendToParent(OverlayMessage m) -> send(v, parentVertex,
+                        () -> fromDaemonToParent(d, parentVertex, m));
+                case DaemonAction.SendToChild(int c, OverlayMessage m) -> {
+                    if (alive[c]) {
+                        send(v, Topology.vertexOfDaemon(c), () -> toDaemon(c, new DaemonEvent.FromParent(m)));
+                    }
+                }
+                case DaemonAction.SpawnChild(int c, String host) -> spawn(v, c);
+                case DaemonAction.StartRank(RankLaunch launch) -> startRank(d, launch.rank());
+                case DaemonAction.SignalRank(int rank, int signal) -> signalRank(d, rank, signal);
+                case DaemonAction.ArmTimer(var timer, long delay) -> at(now + delay * 1000,
+                        () -> toDaemon(d, new DaemonEvent.TimerFired(timer)));
+                case DaemonAction.Exit x -> daemonGone(d, false);
+                case DaemonAction.PmiReply p -> { }
+                case DaemonAction.WriteStdin w -> { }
+            }
+        }
+    }
+
+    private void startRank(int d, int rank) {
+        long started = Math.max(now, cpuFree[Topology.vertexOfDaemon(d)]) + costs.rankStartMicros();
+        cpuFree[Topology.vertexOfDaemon(d)] = started;
+        rankAlive[rank] = true;
+        at(started + costs.rankRunMicros(), () -> {
+            if (rankAlive[rank]) {
+                rankAlive[rank] = false;
+                toDaemon(d, new DaemonEvent.RankEnded(rank, 0, ""));
+            }
+        });
+    }
+
+    private void signalRank(int d, int rank, int signal) {
+        if (rankAlive[rank] && (signal == Signals.SIGTERM || signal == Signals.SIGKILL || signal == Signals.SIGINT
+                || signal == Signals.SIGHUP)) {
+            rankAlive[rank] = false;
+            at(now + 100, () -> toDaemon(d, new DaemonEvent.RankEnded(rank, 128 + signal, "")));
+        }
+    }
+
+    /** Daemon {@code d} stops: on its own ({@code Exit}) or crashed. Its links close. */
+    private void daemonGone(int d, boolean crashed) {
+        if (exited[d] || !alive[d]) {
+            return;
+        }
+        exited[d] = true;
+        int v = Topology.vertexOfDaemon(d);
+        if (crashed) {
+            // The rank guard kills what the daemon started; nothing reports it.
+            for (int r = 0; r < rankAlive.length; r++) {
+                if (rankAlive[r] && rankDaemon[r] == d) {
+                    rankAlive[r] = false;
+                }
+            }
+        }
+        int parentVertex = topology.parent(v);
+        link(parentVertex, -1);
+        if (parentVertex == 0 || alive[Topology.daemonOfVertex(parentVertex)]) {
+            send(v, parentVertex, () -> childLost(parentVertex, d, "connection closed"));
+        }
+        for (int c : topology.children(v)) {
+            int cd = Topology.daemonOfVertex(c);
+            if (alive[cd] && !exited[cd]) {
+                send(v, c, () -> toDaemon(cd, new DaemonEvent.ParentLost("connection to the parent closed")));
+            }
+        }
+    }
+
+    private void crash(int d) {
+        if (alive[d]) {
+            daemonGone(d, true);
+        } else {
+            // Not started yet: it will never say hello. Its parent's spawn "succeeds" into nothing,
+            // as when a host dies during launch; the head's start timer then names it.
+            spawnFailures.add(d);
+        }
+    }
+
+    /** Counts per-phase figures for printing. */
+    public Map<String, Object> describe(Result r) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("hosts", hosts);
+        out.put("tree", topologySpec + " (height " + topology.height() + ")");
+        out.put("all daemons up, contacts gathered (s)", r.allUpMicros() < 0 ? "never" : r.allUpMicros() / 1e6);
+        out.put("job ended (s)", r.finishMicros() < 0 ? "never" : r.finishMicros() / 1e6);
+        out.put("exit status", r.exitStatus());
+        out.put("max links at a daemon", r.maxLinks());
+        out.put("max messages at a daemon", r.maxMessagesAtDaemon());
+        out.put("messages at the head", r.messagesAtHead());
+        out.put("events", r.events());
+        return out;
+    }
+}

@@ -1,0 +1,89 @@
+package org.banyan.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The real head and daemon cores, simulated: shapes, bounds, and thousands of fault schedules. */
+class LaunchSimulationTest {
+    static LaunchSimulation.Result run(int hosts, String tree, List<Fault> faults) {
+        return new LaunchSimulation(hosts, 1, tree, CostModel.SSH, faults).run(3_600_000_000L);
+    }
+
+    @Test
+    void treeAndStarCompleteAndLeaveNothingRunning() {
+        for (String tree : List.of("radix:32", "radix:2", "binomial", "direct")) {
+            LaunchSimulation.Result r = run(500, tree, List.of());
+            assertThat(r.finished()).as(tree).isTrue();
+            assertThat(r.exitStatus()).as(tree).isZero();
+            assertThat(r.ranksLeftRunning()).isZero();
+            assertThat(r.daemonsLeftRunning()).isZero();
+            assertThat(r.allUpMicros()).isPositive().isLessThanOrEqualTo(r.finishMicros());
+        }
+    }
+
+    @Test
+    void everyDaemonHoldsAtMostKPlusOneLinks() {
+        for (int k : new int[] {2, 8, 32}) {
+            assertThat(run(1000, "radix:" + k, List.of()).maxLinks()).as("k=" + k).isEqualTo(k + 1);
+        }
+        assertThat(run(1000, "direct", List.of()).maxLinks()).isEqualTo(1);
+    }
+
+    /** Tree spawn is logarithmic, the star linear: at 5,000 hosts the tree is far ahead. */
+    @Test
+    void theTreeOvertakesTheStar() {
+        long tree = run(5000, "radix:32", List.of()).allUpMicros();
+        long star = run(5000, "direct", List.of()).allUpMicros();
+        assertThat(tree * 10).isLessThan(star);
+        long tree10 = run(500, "radix:32", List.of()).allUpMicros();
+        assertThat(tree).as("5,000 hosts add one level to 500").isLessThan(tree10 * 2);
+    }
+
+    @Test
+    void aHundredThousandHosts() {
+        LaunchSimulation.Result r = run(100_000, "radix:32", List.of());
+        assertThat(r.finished()).isTrue();
+        assertThat(r.exitStatus()).isZero();
+        assertThat(r.allUpMicros()).isLessThan(10_000_000);
+        assertThat(r.maxLinks()).isEqualTo(33);
+    }
+
+    /**
+     * Thousands of seeded fault schedules: every run ends (no hang within the virtual-time bound),
+     * a failing run names a faulty host, and no simulated rank or daemon outlives the job.
+     */
+    @Test
+    void seededFaultsNeverHangNorLeaveProcesses() {
+        int hosts = 60;
+        for (long seed = 1; seed <= 2000; seed++) {
+            String tree = seed % 3 == 0 ? "radix:2" : seed % 3 == 1 ? "radix:8" : "binomial";
+            List<Fault> faults = FaultPlan.random(seed, hosts, 3, 3_000_000);
+            LaunchSimulation.Result r = new LaunchSimulation(hosts, 1, tree, CostModel.SSH, faults).run(3_600_000_000L);
+            String replay = "replay: banyan sim launch --hosts " + hosts + " --tree " + tree + " --seed " + seed
+                    + " --faults 3 (faults " + faults + ")";
+            assertThat(r.finished()).as(replay).isTrue();
+            assertThat(r.ranksLeftRunning()).as(replay).isZero();
+            assertThat(r.daemonsLeftRunning()).as(replay).isZero();
+            if (r.exitStatus() != 0) {
+                assertThat(r.reports()).as(replay).isNotEmpty();
+                String first = r.reports().getFirst();
+                assertThat(faults.stream().anyMatch(f -> first.contains("host" + faultHost(f) + ":")
+                        || first.contains("host" + faultHost(f) + " ") || first.endsWith("host" + faultHost(f))))
+                        .as(replay + "\nfirst report: " + first).isTrue();
+            } else {
+                assertThat(faults.stream().allMatch(f -> f instanceof Fault.SlowHost || f instanceof Fault.Crash))
+                        .as(replay).isTrue();
+            }
+        }
+    }
+
+    static int faultHost(Fault f) {
+        return switch (f) {
+            case Fault.Crash c -> c.daemonId();
+            case Fault.SpawnFailure s -> s.daemonId();
+            case Fault.SlowHost s -> s.daemonId();
+        };
+    }
+}

@@ -13,7 +13,7 @@ import org.banyan.sim.LaunchSimulation;
  * <pre>
  * banyan sim launch --hosts N [--spawn-degree K | --launch star | --tree SPEC] [--ranks-per-host R]
  *                   [--seed S --faults F] [--spawn-ms MS] [--start-ms MS] [--latency-us US]
- *                   [--spawn-concurrency C]
+ *                   [--spawn-concurrency C] [--shared-cpus N]
  * </pre>
  */
 final class SimCommand {
@@ -33,6 +33,7 @@ final class SimCommand {
         long start = c.daemonStartMicros();
         long latency = c.latencyMicros();
         int concurrency = c.spawnConcurrency();
+        int sharedCpus = 0;
         for (int i = 1; i < args.size(); i++) {
             String a = args.get(i);
             if (i + 1 >= args.size()) {
@@ -56,6 +57,7 @@ final class SimCommand {
                 case "--start-ms" -> start = Math.round(Double.parseDouble(v) * 1000);
                 case "--latency-us" -> latency = Long.parseLong(v);
                 case "--spawn-concurrency" -> concurrency = HostListParser.positive(v, "--spawn-concurrency");
+                case "--shared-cpus" -> sharedCpus = Integer.parseInt(v);
                 default -> throw new UsageException("unknown option '" + a + "' for banyan sim launch");
             }
         }
@@ -68,7 +70,7 @@ final class SimCommand {
             throw new UsageException("--tree '" + tree + "': " + e.getMessage());
         }
         CostModel costs = new CostModel(spawn, concurrency, start, latency, c.messageCpuMicros(), c.rankStartMicros(),
-                c.rankRunMicros());
+                c.rankRunMicros(), sharedCpus);
         List<Fault> plan = faults > 0 ? FaultPlan.random(seed, hosts, faults, 3_000_000) : List.of();
         long t0 = System.nanoTime();
         LaunchSimulation sim = new LaunchSimulation(hosts, ranksPerHost, tree, costs, plan);

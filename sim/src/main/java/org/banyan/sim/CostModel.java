@@ -10,9 +10,18 @@ package org.banyan.sim;
  * @param messageCpuMicros CPU a vertex spends per message it sends or receives
  * @param rankStartMicros  a daemon starting one local rank
  * @param rankRunMicros    how long a rank runs
+ * @param sharedCpus       0: every host has CPUs of its own (a cluster); N: all hosts share N CPUs
+ *                         (vcluster's network namespaces on one machine), and spawns, daemon
+ *                         start-up and messages all queue for them
  */
 public record CostModel(long spawnMicros, int spawnConcurrency, long daemonStartMicros, long latencyMicros,
-                        long messageCpuMicros, long rankStartMicros, long rankRunMicros) {
+                        long messageCpuMicros, long rankStartMicros, long rankRunMicros, int sharedCpus) {
+    public CostModel(long spawnMicros, int spawnConcurrency, long daemonStartMicros, long latencyMicros,
+                     long messageCpuMicros, long rankStartMicros, long rankRunMicros) {
+        this(spawnMicros, spawnConcurrency, daemonStartMicros, latencyMicros, messageCpuMicros, rankStartMicros,
+                rankRunMicros, 0);
+    }
+
     /**
      * Defaults from measurements on vcluster (docs/benchmarks.md): an ssh session 375 ms of which
      * ~110 ms CPU at the spawner, a daemon JVM ~90 ms, loopback-bridge latency ~50 us.

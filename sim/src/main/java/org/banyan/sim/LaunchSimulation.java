@@ -68,6 +68,8 @@ public final class LaunchSimulation {
     private final Map<Long, Long> lastArrival = new HashMap<>();
     private final ArrayDeque<Integer>[] spawnQueue;
     private final int[] spawnsInFlight;
+    /** When each shared CPU is free again (with {@link CostModel#sharedCpus()} > 0). */
+    private final long[] sharedCpuFree;
 
     // Ranks.
     private final boolean[] rankAlive;
@@ -107,6 +109,7 @@ public final class LaunchSimulation {
         exited = new boolean[hosts];
         spawnQueue = new ArrayDeque[vertices];
         spawnsInFlight = new int[vertices];
+        sharedCpuFree = new long[costs.sharedCpus()];
         rankAlive = new boolean[hosts * ranksPerHost];
         rankDaemon = new int[hosts * ranksPerHost];
         for (Fault f : faultList) {
@@ -154,21 +157,40 @@ public final class LaunchSimulation {
                 ranksLeft, daemonsLeft);
     }
 
+    /**
+     * Runs {@code work} microseconds of CPU for vertex {@code v} from {@code from} on: on the
+     * vertex's own CPU, or on the first free shared CPU. Returns when the work is done.
+     */
+    private long cpu(int v, long from, long work) {
+        if (sharedCpuFree.length == 0) {
+            long done = Math.max(from, cpuFree[v]) + work;
+            cpuFree[v] = done;
+            return done;
+        }
+        int best = 0;
+        for (int i = 1; i < sharedCpuFree.length; i++) {
+            if (sharedCpuFree[i] < sharedCpuFree[best]) {
+                best = i;
+            }
+        }
+        long done = Math.max(from, sharedCpuFree[best]) + work;
+        sharedCpuFree[best] = done;
+        return done;
+    }
+
     private void at(long time, Runnable action) {
         queue.add(new Ev(time, seq++, action));
     }
 
     /** A message from vertex {@code from} to vertex {@code to}: sender CPU, latency, FIFO, receiver CPU. */
     private void send(int from, int to, Runnable deliver) {
-        long sent = Math.max(now, cpuFree[from]) + costs.messageCpuMicros();
-        cpuFree[from] = sent;
+        long sent = cpu(from, now, costs.messageCpuMicros());
         messages[from]++;
         long key = ((long) from << 32) | to;
         long arrival = Math.max(sent + costs.latencyMicros(), lastArrival.getOrDefault(key, 0L) + 1);
         lastArrival.put(key, arrival);
         at(arrival, () -> {
-            long handled = Math.max(now, cpuFree[to]) + costs.messageCpuMicros();
-            cpuFree[to] = handled;
+            long handled = cpu(to, now, costs.messageCpuMicros());
             messages[to]++;
             at(handled, deliver);
         });
@@ -234,9 +256,9 @@ public final class LaunchSimulation {
         while (spawnsInFlight[v] < costs.spawnConcurrency() && !spawnQueue[v].isEmpty()) {
             int d = spawnQueue[v].poll();
             spawnsInFlight[v]++;
-            long done = Math.max(now, cpuFree[v]) + costs.spawnMicros() / costs.spawnConcurrency();
-            cpuFree[v] = done;
-            at(done + costs.spawnMicros() - costs.spawnMicros() / costs.spawnConcurrency(), () -> {
+            long share = costs.spawnMicros() / costs.spawnConcurrency();
+            long done = sharedCpuFree.length == 0 ? cpu(v, now, share) : cpu(v, now, costs.spawnMicros());
+            at(sharedCpuFree.length == 0 ? done + costs.spawnMicros() - share : done, () -> {
                 spawnsInFlight[v]--;
                 pumpSpawns(v);
                 started(v, d);
@@ -254,7 +276,9 @@ public final class LaunchSimulation {
             return;
         }
         int factor = slowFactor.getOrDefault(d, 1);
-        at(now + costs.daemonStartMicros() * factor, () -> {
+        long up = sharedCpuFree.length == 0 ? now + costs.daemonStartMicros() * factor
+                : cpu(Topology.vertexOfDaemon(d), now, costs.daemonStartMicros() * factor);
+        at(up, () -> {
             if (parentVertex > 0 && (!alive[Topology.daemonOfVertex(parentVertex)]
                     || exited[Topology.daemonOfVertex(parentVertex)])) {
                 return;
@@ -318,8 +342,7 @@ public final class LaunchSimulation {
     }
 
     private void startRank(int d, int rank) {
-        long started = Math.max(now, cpuFree[Topology.vertexOfDaemon(d)]) + costs.rankStartMicros();
-        cpuFree[Topology.vertexOfDaemon(d)] = started;
+        long started = cpu(Topology.vertexOfDaemon(d), now, costs.rankStartMicros());
         rankAlive[rank] = true;
         at(started + costs.rankRunMicros(), () -> {
             if (rankAlive[rank]) {

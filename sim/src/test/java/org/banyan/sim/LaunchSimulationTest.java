@@ -41,6 +41,18 @@ class LaunchSimulationTest {
         assertThat(tree).as("5,000 hosts add one level to 500").isLessThan(tree10 * 2);
     }
 
+    /** Hosts that share two CPUs (vcluster) make launch time linear in hosts, whatever the tree. */
+    @Test
+    void sharedCpusMakeLaunchLinearInHosts() {
+        CostModel shared = new CostModel(110_000, 16, 256_000, 50, 20, 1_500, 1_000, 2);
+        long t4 = new LaunchSimulation(4, 1, "radix:4", shared, List.of()).run(3_600_000_000L).allUpMicros();
+        long t32 = new LaunchSimulation(32, 1, "radix:4", shared, List.of()).run(3_600_000_000L).allUpMicros();
+        assertThat((double) t32 / t4).isBetween(7.0, 9.0);
+        long own32 = new LaunchSimulation(32, 1, "radix:4", new CostModel(110_000, 16, 256_000, 50, 20, 1_500, 1_000),
+                List.of()).run(3_600_000_000L).allUpMicros();
+        assertThat(own32).as("own CPUs: log rounds").isLessThan(t32 / 3);
+    }
+
     @Test
     void aHundredThousandHosts() {
         LaunchSimulation.Result r = run(100_000, "radix:32", List.of());

@@ -10,4 +10,13 @@ public sealed interface Fault {
 
     /** Daemon {@code daemonId} is {@code factor} times slower to start. */
     record SlowHost(int daemonId, int factor) implements Fault {}
+
+    /**
+     * The link between daemon {@code daemonId} and its parent breaks at {@code atMicros} (a
+     * message lost for good, in TCP terms): both ends see it close; the daemon lives on.
+     */
+    record LinkBreak(int daemonId, long atMicros) implements Fault {}
+
+    /** Every message to or from daemon {@code daemonId} takes {@code extraMicros} longer. */
+    record SlowLink(int daemonId, long extraMicros) implements Fault {}
 }

@@ -18,10 +18,12 @@ public final class FaultPlan {
         List<Fault> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             int d = rng.nextInt(hosts);
-            switch (rng.nextInt(3)) {
+            switch (rng.nextInt(5)) {
                 case 0 -> out.add(new Fault.Crash(d, rng.nextLong(horizonMicros)));
                 case 1 -> out.add(new Fault.SpawnFailure(d));
-                default -> out.add(new Fault.SlowHost(d, 2 + rng.nextInt(8)));
+                case 2 -> out.add(new Fault.SlowHost(d, 2 + rng.nextInt(8)));
+                case 3 -> out.add(new Fault.LinkBreak(d, rng.nextLong(horizonMicros)));
+                default -> out.add(new Fault.SlowLink(d, 1000L * (1 + rng.nextInt(500))));
             }
         }
         return out;

@@ -37,7 +37,7 @@ public final class LaunchSimulation {
     /** What a run produced. Times are virtual microseconds from the head's start. */
     public record Result(boolean finished, int exitStatus, long allUpMicros, long finishMicros, List<String> reports,
                          int maxLinks, long maxMessagesAtDaemon, long messagesAtHead, long events,
-                         int ranksLeftRunning, int daemonsLeftRunning) {}
+                         int ranksLeftRunning, int daemonsLeftRunning, long contactBytesUp, long contactBytesDown) {}
 
     private record Ev(long time, long seq, Runnable action) {}
 
@@ -53,6 +53,13 @@ public final class LaunchSimulation {
     private final java.util.Set<Integer> spawnFailures = new java.util.HashSet<>();
     private final Map<Integer, Integer> slowFactor = new HashMap<>();
     private final List<Fault.Crash> crashes = new ArrayList<>();
+    private final List<Fault.LinkBreak> breaks = new ArrayList<>();
+    private final Map<Integer, Long> slowLink = new HashMap<>();
+    /** Links that broke: key from << 32 | to, both directions. */
+    private final java.util.Set<Long> broken = new java.util.HashSet<>();
+    private long contactBytesUp;
+    private long contactBytesDown;
+    private final java.util.IdentityHashMap<OverlayMessage, Integer> encodedSize = new java.util.IdentityHashMap<>();
     private long seq;
     private long now;
     private long events;
@@ -117,6 +124,8 @@ public final class LaunchSimulation {
                 case Fault.Crash c -> crashes.add(c);
                 case Fault.SpawnFailure s -> spawnFailures.add(s.daemonId());
                 case Fault.SlowHost s -> slowFactor.merge(s.daemonId(), s.factor(), Math::max);
+                case Fault.LinkBreak b -> breaks.add(b);
+                case Fault.SlowLink s -> slowLink.merge(s.daemonId(), s.extraMicros(), Math::max);
             }
         }
     }
@@ -130,6 +139,9 @@ public final class LaunchSimulation {
         head = new HeadCore(job, map, settings, topologySpec);
         for (Fault.Crash c : crashes) {
             at(c.atMicros(), () -> crash(c.daemonId()));
+        }
+        for (Fault.LinkBreak b : breaks) {
+            at(b.atMicros(), () -> breakLink(b.daemonId()));
         }
         headActions(head.start());
         while (!queue.isEmpty()) {
@@ -154,7 +166,7 @@ public final class LaunchSimulation {
             maxL = Math.max(maxL, maxLinks[d + 1]);
         }
         return new Result(headFinished, exitStatus, allUpTime, finishTime, reports, maxL, maxMsgs, messages[0], events,
-                ranksLeft, daemonsLeft);
+                ranksLeft, daemonsLeft, contactBytesUp, contactBytesDown);
     }
 
     /**
@@ -184,12 +196,19 @@ public final class LaunchSimulation {
 
     /** A message from vertex {@code from} to vertex {@code to}: sender CPU, latency, FIFO, receiver CPU. */
     private void send(int from, int to, Runnable deliver) {
+        long key = ((long) from << 32) | to;
+        if (broken.contains(key)) {
+            return;
+        }
         long sent = cpu(from, now, costs.messageCpuMicros());
         messages[from]++;
-        long key = ((long) from << 32) | to;
-        long arrival = Math.max(sent + costs.latencyMicros(), lastArrival.getOrDefault(key, 0L) + 1);
+        long extra = slowLink.getOrDefault(Topology.daemonOfVertex(from), 0L) + slowLink.getOrDefault(Topology.daemonOfVertex(to), 0L);
+        long arrival = Math.max(sent + costs.latencyMicros() + extra, lastArrival.getOrDefault(key, 0L) + 1);
         lastArrival.put(key, arrival);
         at(arrival, () -> {
+            if (broken.contains(key)) {
+                return; // in flight when the link broke
+            }
             long handled = cpu(to, now, costs.messageCpuMicros());
             messages[to]++;
             at(handled, deliver);
@@ -204,6 +223,7 @@ public final class LaunchSimulation {
                 case HeadAction.SpawnDaemon(int d, String host) -> spawn(0, d);
                 case HeadAction.SendToDaemon(int d, OverlayMessage m) -> {
                     int v = Topology.vertexOfDaemon(d);
+                    countContacts(m);
                     if (alive[d]) {
                         send(0, v, () -> toDaemon(d, new DaemonEvent.FromParent(m)));
                     }
@@ -322,9 +342,12 @@ public final class LaunchSimulation {
         int parentVertex = topology.parent(v);
         for (DaemonAction a : daemons[d].handle(e)) {
             switch (a) {
-                case DaemonAction.SendToParent(OverlayMessage m) -> send(v, parentVertex,
-                        () -> fromDaemonToParent(d, parentVertex, m));
+                case DaemonAction.SendToParent(OverlayMessage m) -> {
+                    countContacts(m);
+                    send(v, parentVertex, () -> fromDaemonToParent(d, parentVertex, m));
+                }
                 case DaemonAction.SendToChild(int c, OverlayMessage m) -> {
+                    countContacts(m);
                     if (alive[c]) {
                         send(v, Topology.vertexOfDaemon(c), () -> toDaemon(c, new DaemonEvent.FromParent(m)));
                     }
@@ -388,6 +411,33 @@ public final class LaunchSimulation {
         }
     }
 
+    /** Phase-2 bytes on the wire, from the codec (each message object encoded once). */
+    private void countContacts(OverlayMessage m) {
+        if (m instanceof OverlayMessage.Contacts || m instanceof OverlayMessage.AllContacts) {
+            int bytes = encodedSize.computeIfAbsent(m, x -> org.banyan.core.wire.OverlayCodec.encode(x).length);
+            if (m instanceof OverlayMessage.Contacts) {
+                contactBytesUp += bytes;
+            } else {
+                contactBytesDown += bytes;
+            }
+        }
+    }
+
+    /** The link of daemon {@code d} to its parent breaks: both ends see it close. */
+    private void breakLink(int d) {
+        if (!alive[d] || exited[d]) {
+            return;
+        }
+        int v = Topology.vertexOfDaemon(d);
+        int parentVertex = topology.parent(v);
+        broken.add(((long) v << 32) | parentVertex);
+        broken.add(((long) parentVertex << 32) | v);
+        link(v, -1);
+        link(parentVertex, -1);
+        at(now + costs.latencyMicros(), () -> childLost(parentVertex, d, "connection closed"));
+        at(now + costs.latencyMicros(), () -> toDaemon(d, new DaemonEvent.ParentLost("connection to the parent closed")));
+    }
+
     private void crash(int d) {
         if (alive[d]) {
             daemonGone(d, true);
@@ -409,6 +459,8 @@ public final class LaunchSimulation {
         out.put("max links at a daemon", r.maxLinks());
         out.put("max messages at a daemon", r.maxMessagesAtDaemon());
         out.put("messages at the head", r.messagesAtHead());
+        out.put("phase 2 bytes up / down (MB)", String.format("%.2f / %.2f", r.contactBytesUp() / 1e6,
+                r.contactBytesDown() / 1e6));
         out.put("events", r.events());
         return out;
     }

@@ -1,5 +1,6 @@
 package org.banyan.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import java.io.File;
@@ -101,6 +102,38 @@ final class Banyan {
             ProcessHandle.of(Long.parseLong(line.split("\\s+")[0])).ifPresent(ProcessHandle::destroyForcibly);
         }
         fail("processes left behind:\n" + String.join("\n", left));
+    }
+
+    /** No rank with {@code marker} and no daemon is left on any host (they share this PID namespace). */
+    static void assertNothingLeft(String marker) throws Exception {
+        assertNoProcessesWith(marker);
+        assertNoProcessesWith("DaemonMain");
+    }
+
+    /**
+     * Starts a job of {@code sleepers} ranks sleeping {@code marker}, kills the JVM of daemon 0 (an
+     * interior daemon in the trees the tests use), and checks what the user sees: status 1, one
+     * line naming {@code host}, and nothing left anywhere.
+     */
+    static void assertLosingDaemonZeroEndsTheJob(ProcessBuilder job, String marker, int sleepers, String host)
+            throws Exception {
+        Process p = job.redirectErrorStream(true).start();
+        awaitSleeps(marker, sleepers);
+        daemonJvm(0).destroyForcibly();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("banyan ended").isTrue();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.exitValue()).as(out).isEqualTo(1);
+        assertThat(out).contains("banyan run: lost the daemon on " + host + ": ");
+        assertNothingLeft(marker);
+    }
+
+    /** Starts the job, kills banyan itself with SIGKILL once every rank runs, and checks nothing is left. */
+    static void assertKillingTheHeadLeavesNothing(ProcessBuilder job, String marker, int sleepers) throws Exception {
+        Process p = job.redirectErrorStream(true).start();
+        awaitSleeps(marker, sleepers);
+        p.destroyForcibly();
+        p.waitFor();
+        assertNothingLeft(marker);
     }
 
     /** The JVM of daemon {@code id} (not the ssh or srun that carries it). */

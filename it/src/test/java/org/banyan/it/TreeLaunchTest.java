@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -75,37 +74,22 @@ class TreeLaunchTest {
                 "if [ $PMI_RANK = 5 ]; then exit 9; fi; sleep " + m);
         assertThat(r.exit()).isEqualTo(9);
         assertThat(r.stderr()).contains("banyan run: rank 5 on h5 exited with status 9; ending the job");
-        Banyan.assertNoProcessesWith(m);
-        Banyan.assertNoProcessesWith("DaemonMain");
+        Banyan.assertNothingLeft(m);
     }
 
     @Test
     void losingAnInteriorDaemonEndsItsSubtreeAndTheJob() throws Exception {
         String m = Banyan.marker();
-        Process p = Banyan.builder(List.of("run", "--launcher", "local", "--host", hosts(7), "--spawn-degree", "2",
-                "sleep", m)).redirectErrorStream(true).start();
-        Banyan.awaitSleeps(m, 7);
         // Daemon 0 (vertex 1) is interior: daemons 2 and 3 hang below it.
-        ProcessHandle interior = Banyan.daemonJvm(0);
-        interior.destroyForcibly();
-        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertThat(p.exitValue()).as(out).isEqualTo(1);
-        assertThat(out).contains("banyan run: lost the daemon on h0: ");
-        Banyan.assertNoProcessesWith(m);
-        Banyan.assertNoProcessesWith("DaemonMain");
+        Banyan.assertLosingDaemonZeroEndsTheJob(Banyan.builder(List.of("run", "--launcher", "local", "--host", hosts(7),
+                "--spawn-degree", "2", "sleep", m)), m, 7, "h0");
     }
 
     @Test
     void killingTheHeadTakesTheWholeTreeDown() throws Exception {
         String m = Banyan.marker();
-        Process p = Banyan.builder(List.of("run", "--launcher", "local", "--host", hosts(7), "--spawn-degree", "2",
-                "sleep", m)).redirectErrorStream(true).start();
-        Banyan.awaitSleeps(m, 7);
-        p.destroyForcibly();
-        p.waitFor();
-        Banyan.assertNoProcessesWith(m);
-        Banyan.assertNoProcessesWith("DaemonMain");
+        Banyan.assertKillingTheHeadLeavesNothing(Banyan.builder(List.of("run", "--launcher", "local", "--host",
+                hosts(7), "--spawn-degree", "2", "sleep", m)), m, 7);
     }
 
     @Test

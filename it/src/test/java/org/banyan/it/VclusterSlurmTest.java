@@ -75,15 +75,6 @@ class VclusterSlurmTest {
     @Test
     void aDaemonKilledMidJobEndsTheJobAndLeavesNothing() throws Exception {
         String m = Banyan.marker();
-        Process p = salloc("run", "--spawn-degree", "2", "sleep", m).redirectErrorStream(true).start();
-        Banyan.awaitSleeps(m, HOSTS);
-        ProcessHandle interior = Banyan.daemonJvm(0);
-        interior.destroyForcibly();
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertThat(p.exitValue()).as(out).isEqualTo(1);
-        assertThat(out).contains("banyan run: lost the daemon on node1: ");
-        Banyan.assertNoProcessesWith(m);
-        Banyan.assertNoProcessesWith("DaemonMain");
+        Banyan.assertLosingDaemonZeroEndsTheJob(salloc("run", "--spawn-degree", "2", "sleep", m), m, HOSTS, "node1");
     }
 }

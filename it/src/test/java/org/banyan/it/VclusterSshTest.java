@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -110,35 +109,20 @@ class VclusterSshTest {
                 "--launch-agent", "ssh -x -o ConnectTimeout=2", "sleep", m);
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.stderr()).contains("banyan run: lost the daemon on 10.77.0.99: daemon via ssh ended, exit status 255");
-        Banyan.assertNoProcessesWith(m);
-        Banyan.assertNoProcessesWith("DaemonMain");
+        Banyan.assertNothingLeft(m);
     }
 
     @Test
     void aDaemonKilledMidJobEndsTheJobOnEveryHost() throws Exception {
         String m = Banyan.marker();
-        Process p = Banyan.builder(List.of("run", "--host", hosts(7, 1), "--spawn-degree", "2", "sleep", m))
-                .redirectErrorStream(true).start();
-        Banyan.awaitSleeps(m, 7);
-        ProcessHandle interior = Banyan.daemonJvm(0);
-        interior.destroyForcibly();
-        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertThat(p.exitValue()).as(out).isEqualTo(1);
-        assertThat(out).contains("banyan run: lost the daemon on node1: ");
-        Banyan.assertNoProcessesWith(m);
-        Banyan.assertNoProcessesWith("DaemonMain");
+        Banyan.assertLosingDaemonZeroEndsTheJob(Banyan.builder(List.of("run", "--host", hosts(7, 1), "--spawn-degree",
+                "2", "sleep", m)), m, 7, "node1");
     }
 
     @Test
     void killingTheHeadLeavesNothingOnAnyHost() throws Exception {
         String m = Banyan.marker();
-        Process p = Banyan.builder(List.of("run", "--host", hosts(7, 1), "--spawn-degree", "2", "sleep", m))
-                .redirectErrorStream(true).start();
-        Banyan.awaitSleeps(m, 7);
-        p.destroyForcibly();
-        p.waitFor();
-        Banyan.assertNoProcessesWith(m);
-        Banyan.assertNoProcessesWith("DaemonMain");
+        Banyan.assertKillingTheHeadLeavesNothing(Banyan.builder(List.of("run", "--host", hosts(7, 1), "--spawn-degree",
+                "2", "sleep", m)), m, 7);
     }
 }

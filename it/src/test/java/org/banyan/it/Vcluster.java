@@ -41,8 +41,24 @@ final class Vcluster {
         List<String> cmd = new ArrayList<>(List.of(SCRIPT.toString(), "up", Integer.toString(hosts)));
         if (slurm) {
             cmd.add("--slurm");
+            restartStaleMunge();
         }
         run(cmd.toArray(String[]::new));
+    }
+
+    /**
+     * vcluster starts munged only when its socket is missing; a munged that died (a session that
+     * ended, a reboot of the container without /run cleared) leaves the socket behind, and Slurm
+     * then fails with "Munge encode failed: Connection refused". Start it again when that is so.
+     */
+    private static void restartStaleMunge() throws Exception {
+        new ProcessBuilder("sh", "-c",
+                        "command -v munge >/dev/null || exit 0; "
+                                + "munge -n </dev/null >/dev/null 2>&1 && exit 0; "
+                                + "rm -f /run/munge/munge.socket.2 /run/munge/munge.socket.2.lock; "
+                                + "mkdir -p /run/munge; chown munge:munge /run/munge 2>/dev/null; "
+                                + "munged --force")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
     }
 
     static void down() throws Exception {

@@ -13,12 +13,27 @@ final class Vcluster {
 
     private Vcluster() {}
 
+    /**
+     * Output goes to a file, not a pipe: the daemons vcluster starts (slurmctld, slurmd, sshd)
+     * inherit its descriptors, and reading a pipe to its end would wait for them to exit. A failed
+     * {@code up --slurm} once held a CI run for most of an hour that way.
+     */
     static String run(String... cmd) throws Exception {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertThat(p.waitFor(300, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(String.join(" ", cmd) + ": " + out).isZero();
-        return out;
+        Path log = java.nio.file.Files.createTempFile("vcluster", ".log");
+        try {
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+            boolean ended = p.waitFor(300, TimeUnit.SECONDS);
+            if (!ended) {
+                p.destroyForcibly();
+            }
+            String out = java.nio.file.Files.readString(log);
+            assertThat(ended).as(String.join(" ", cmd) + " did not end within 300 s: " + out).isTrue();
+            assertThat(p.exitValue()).as(String.join(" ", cmd) + ": " + out).isZero();
+            return out;
+        } finally {
+            java.nio.file.Files.deleteIfExists(log);
+        }
     }
 
     /**
@@ -27,7 +42,8 @@ final class Vcluster {
      * next {@code up} fail with "File exists"; deleting one end of a veth removes both.
      */
     static void up(int hosts, boolean slurm) throws Exception {
-        new ProcessBuilder(SCRIPT.toString(), "down").redirectErrorStream(true).start().waitFor();
+        new ProcessBuilder(SCRIPT.toString(), "down").redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(120, TimeUnit.SECONDS);
         Process links = new ProcessBuilder("ip", "-o", "link", "show").redirectErrorStream(true).start();
         for (String line : new String(links.getInputStream().readAllBytes()).split("\n")) {
             String[] f = line.split(": ", 3);

@@ -49,7 +49,11 @@ final class Help {
               --launch-agent "CMD"    remote shell instead of "ssh -x" (implies --launcher ssh)
               --spawn-degree K        children per daemon in the launch tree (default 32);
                                       0 spawns along the --routing tree
-              --routing T             radix:K, binomial or direct, with --spawn-degree 0
+              --routing T             the overlay daemons reach each other by: radix:K
+                                      (default radix:32), binomial, or direct (each daemon
+                                      linked to the head, which relays)
+              --modex full|lazy       full: every fence gives every daemon every key's value;
+                                      lazy (default): values move on a rank's first get
               --launch star           baseline: the head starts and talks to every daemon
               --report-launch         print phase times and, per daemon, links and messages
 

@@ -61,7 +61,7 @@ public final class Main {
         FastExit.prepare();
         try {
             return new HeadDriver(request.job(), RankMap.of(request.job()), request.settings(), request.output(),
-                    request.agent(), request.topology()).run();
+                    request.agent(), request.topology(), request.routing()).run();
         } catch (Exception e) {
             System.err.println("banyan run: internal error: " + e);
             return 1;

@@ -12,6 +12,7 @@ import org.banyan.core.head.HeadSettings;
 import org.banyan.core.job.AppContext;
 import org.banyan.core.job.JobDescription;
 import org.banyan.core.job.MappingPolicy;
+import org.banyan.core.job.Modex;
 import org.banyan.core.job.Node;
 import org.banyan.core.job.RankMap;
 import org.banyan.core.tree.Topology;
@@ -48,6 +49,8 @@ public final class RunArguments {
     private String launchAgent;
     private int spawnDegree = DEFAULT_SPAWN_DEGREE;
     private String routing = "radix:" + DEFAULT_SPAWN_DEGREE;
+    private boolean routingGiven;
+    private Modex modex = Modex.LAZY;
     private boolean star;
     private boolean reportLaunch;
 
@@ -137,6 +140,7 @@ public final class RunArguments {
                     }
                     case "--routing" -> {
                         routing = value(args, i, inline, name);
+                        routingGiven = true;
                         try {
                             Topology.parse(routing, 2);
                         } catch (IllegalArgumentException e) {
@@ -144,6 +148,13 @@ public final class RunArguments {
                         }
                     }
                     case "--report-launch" -> reportLaunch = true;
+                    case "--modex" -> {
+                        try {
+                            modex = Modex.parse(value(args, i, inline, name));
+                        } catch (IllegalArgumentException e) {
+                            throw new UsageException("--modex: " + e.getMessage());
+                        }
+                    }
                     case "--launch" -> {
                         String v = value(args, i, inline, name);
                         star = switch (v) {
@@ -252,7 +263,7 @@ public final class RunArguments {
             int count = c.count() > 0 ? c.count() : totalSlots;
             apps.add(new AppContext(c.program(), c.args(), count, exports, workdir == null ? null : workdir.toString()));
         }
-        JobDescription job = new JobDescription(1, apps, nodes, mapping, oversubscribe, stdinRank, cwd.toString());
+        JobDescription job = new JobDescription(1, apps, nodes, mapping, oversubscribe, stdinRank, cwd.toString(), modex);
         if (stdinRank >= job.size()) {
             throw new UsageException("--stdin " + stdinRank + ": the job has only " + job.size() + " rank"
                     + (job.size() == 1 ? "" : "s"));
@@ -271,7 +282,8 @@ public final class RunArguments {
             }
         }
         HeadSettings settings = new HeadSettings(timeoutMillis, DEFAULT_GRACE_MILLIS, DAEMON_START_MILLIS, reportLaunch);
-        return new RunRequest(job, settings, new OutputOptions(tag, timestamp, outputDir), agent(), topology());
+        return new RunRequest(job, settings, new OutputOptions(tag, timestamp, outputDir), agent(), topology(),
+                star && !routingGiven ? "direct" : routing);
     }
 
     /** The tree daemons are spawned along: the star baseline, radix:K, or the routing tree. */

@@ -8,7 +8,8 @@ import org.banyan.runtime.launch.LaunchAgent;
 /**
  * A validated {@code banyan run}: everything needed to launch, nothing launched yet.
  *
- * @param topology the overlay tree the daemons are spawned along and talk over
+ * @param topology the tree the daemons are spawned along, which carries the head's traffic
+ * @param routing  the topology daemon-to-daemon messages follow
  */
 public record RunRequest(JobDescription job, HeadSettings settings, OutputOptions output, LaunchAgent agent,
-                         String topology) {}
+                         String topology, String routing) {}

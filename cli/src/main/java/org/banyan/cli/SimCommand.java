@@ -11,9 +11,10 @@ import org.banyan.sim.LaunchSimulation;
  * {@code banyan sim launch}: a launch of N hosts simulated with the real protocol cores.
  *
  * <pre>
- * banyan sim launch --hosts N [--spawn-degree K | --launch star | --tree SPEC] [--ranks-per-host R]
- *                   [--seed S --faults F] [--spawn-ms MS] [--start-ms MS] [--latency-us US]
- *                   [--spawn-concurrency C] [--shared-cpus N]
+ * banyan sim launch --hosts N [--spawn-degree K | --launch star | --tree SPEC] [--routing SPEC]
+ *                   [--ranks-per-host R] [--seed S --faults F] [--spawn-ms MS] [--start-ms MS]
+ *                   [--latency-us US] [--spawn-concurrency C] [--shared-cpus N]
+ *                   [--modex full|lazy [--modex-bytes B] [--modex-gets neighbours|all]]
  * </pre>
  */
 final class SimCommand {
@@ -26,6 +27,12 @@ final class SimCommand {
         int hosts = 0;
         int ranksPerHost = 1;
         String tree = "radix:32";
+        String routing = null;
+        boolean star = false;
+        boolean followRouting = false;
+        org.banyan.core.job.Modex modex = null;
+        int modexBytes = 1024;
+        org.banyan.sim.ModexWorkload.Gets gets = org.banyan.sim.ModexWorkload.Gets.NEIGHBOURS;
         long seed = 0;
         int faults = 0;
         CostModel c = CostModel.SSH;
@@ -43,14 +50,32 @@ final class SimCommand {
             switch (a) {
                 case "--hosts" -> hosts = HostListParser.positive(v, "--hosts");
                 case "--ranks-per-host" -> ranksPerHost = HostListParser.positive(v, "--ranks-per-host");
-                case "--spawn-degree" -> tree = "radix:" + HostListParser.positive(v, "--spawn-degree");
+                case "--spawn-degree" -> {
+                    followRouting = v.equals("0");
+                    tree = followRouting ? tree : "radix:" + HostListParser.positive(v, "--spawn-degree");
+                }
                 case "--launch" -> {
                     if (!v.equals("star") && !v.equals("tree")) {
                         throw new UsageException("--launch '" + v + "' is not a launch shape (valid: tree, star)");
                     }
-                    tree = v.equals("star") ? "direct" : tree;
+                    star = v.equals("star");
+                    tree = star ? "direct" : tree;
                 }
-                case "--tree", "--routing" -> tree = v;
+                case "--tree" -> tree = v;
+                case "--routing" -> routing = v;
+                case "--modex" -> {
+                    try {
+                        modex = org.banyan.core.job.Modex.parse(v);
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageException("--modex: " + e.getMessage());
+                    }
+                }
+                case "--modex-bytes" -> modexBytes = HostListParser.positive(v, "--modex-bytes");
+                case "--modex-gets" -> gets = switch (v) {
+                    case "neighbours", "neighbors" -> org.banyan.sim.ModexWorkload.Gets.NEIGHBOURS;
+                    case "all" -> org.banyan.sim.ModexWorkload.Gets.ALL;
+                    default -> throw new UsageException("--modex-gets '" + v + "' (valid: neighbours, all)");
+                };
                 case "--seed" -> seed = Long.parseLong(v);
                 case "--faults" -> faults = Integer.parseInt(v);
                 case "--spawn-ms" -> spawn = Math.round(Double.parseDouble(v) * 1000);
@@ -64,16 +89,30 @@ final class SimCommand {
         if (hosts == 0) {
             throw new UsageException("banyan sim launch needs --hosts N");
         }
-        try {
-            org.banyan.core.tree.Topology.parse(tree, 2);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("--tree '" + tree + "': " + e.getMessage());
+        if (routing == null) {
+            routing = star ? "direct" : "radix:32";
+        }
+        if (followRouting) {
+            tree = routing;
+        }
+        for (String spec : List.of(tree, routing)) {
+            try {
+                org.banyan.core.tree.Topology.parse(spec, 2);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("'" + spec + "': " + e.getMessage());
+            }
+        }
+        if (modexBytes > 1024) {
+            throw new UsageException("--modex-bytes " + modexBytes + ": at most 1024 (PMI-1's vallen_max)");
         }
         CostModel costs = new CostModel(spawn, concurrency, start, latency, c.messageCpuMicros(), c.rankStartMicros(),
                 c.rankRunMicros(), sharedCpus);
         List<Fault> plan = faults > 0 ? FaultPlan.random(seed, hosts, faults, 3_000_000) : List.of();
         long t0 = System.nanoTime();
-        LaunchSimulation sim = new LaunchSimulation(hosts, ranksPerHost, tree, costs, plan);
+        LaunchSimulation sim = new LaunchSimulation(hosts, ranksPerHost, tree, routing, costs, plan);
+        if (modex != null) {
+            sim.withModex(new org.banyan.sim.ModexWorkload(modex, modexBytes, gets));
+        }
         LaunchSimulation.Result r = sim.run(3_600_000_000L);
         for (Map.Entry<String, Object> e : sim.describe(r).entrySet()) {
             System.out.printf("%-42s %s%n", e.getKey(), e.getValue());
@@ -83,6 +122,17 @@ final class SimCommand {
         }
         for (String line : r.reports()) {
             System.out.printf("%-42s %s%n", "report", line);
+        }
+        if (r.modex() != null) {
+            LaunchSimulation.Modex m = r.modex();
+            System.out.printf("%-42s %s, %d B values, gets of %s%n", "modex", modex.name().toLowerCase(java.util.Locale.ROOT),
+                    modexBytes, gets.name().toLowerCase(java.util.Locale.ROOT));
+            System.out.printf("%-42s %.3f s%n", "fence (last rank in to last out)", m.fenceMicros() / 1e6);
+            System.out.printf("%-42s %.3f s%n", "modex (last rank in to last get answered)", m.modexMicros() / 1e6);
+            System.out.printf("%-42s %d (%d not found)%n", "gets", m.getsDone(), m.getsFailed());
+            System.out.printf("%-42s %.1f / %d%n", "fence+fetch bytes per daemon mean / max", m.bytesPerDaemonMean(),
+                    m.bytesPerDaemonMax());
+            System.out.printf("%-42s %d%n", "fence+fetch bytes at the head", m.bytesAtHead());
         }
         System.out.printf("%-42s %d ranks, %d daemons%n", "left running after the job", r.ranksLeftRunning(),
                 r.daemonsLeftRunning());

@@ -37,15 +37,49 @@ public final class LaunchSimulation {
     /** What a run produced. Times are virtual microseconds from the head's start. */
     public record Result(boolean finished, int exitStatus, long allUpMicros, long finishMicros, List<String> reports,
                          int maxLinks, long maxMessagesAtDaemon, long messagesAtHead, long events,
-                         int ranksLeftRunning, int daemonsLeftRunning, long contactBytesUp, long contactBytesDown) {}
+                         int ranksLeftRunning, int daemonsLeftRunning, long contactBytesUp, long contactBytesDown,
+                         Modex modex) {}
+
+    /**
+     * What a {@link ModexWorkload} measured. Bytes count fence and key-fetch frames, sent and
+     * received, at each vertex.
+     *
+     * @param fenceMicros   the last rank entering the fence to the last one leaving it: the
+     *                      fence's own cost, without the launch's skew
+     * @param modexMicros   the last rank entering the fence to the last rank holding every value
+     *                      it asked for
+     * @param getsFailed    gets answered "not found" (0 when the protocol is right)
+     * @param bytesPerDaemonMax the most fence and fetch bytes at one daemon
+     * @param bytesPerDaemonMean their mean over daemons
+     * @param bytesAtHead   fence and fetch bytes at the head (fetches it relays included)
+     */
+    public record Modex(long fenceMicros, long modexMicros, long getsDone, long getsFailed, long bytesPerDaemonMax,
+                        double bytesPerDaemonMean, long bytesAtHead) {}
 
     private record Ev(long time, long seq, Runnable action) {}
 
     private final int hosts;
     private final String topologySpec;
     private final Topology topology;
+    private final String routingSpec;
+    /** Routing links that are not spawn links, by vertex: the vertices at their other ends. */
+    private final Map<Integer, java.util.Set<Integer>> peersOf = new HashMap<>();
     private final CostModel costs;
-    private final JobDescription job;
+    private JobDescription job;
+    private ModexWorkload workload;
+    private long[] modexBytes;
+    private int[] pendingGets;
+    private boolean[] fenced;
+    private long lastBarrierIn = -1;
+    private long lastBarrierOut = -1;
+    private long lastGetDone = -1;
+    private long getsDone;
+    private long getsFailed;
+    private String value;
+    /** The last encoded messages and their sizes: a release goes to every child as one object. */
+    private final OverlayMessage[] sizedRefs = new OverlayMessage[16];
+    private final int[] sizedLengths = new int[16];
+    private int sizedNext;
     /** Start timeout of an hour: a huge simulated launch must not fail by the head giving up. */
     private final HeadSettings settings = new HeadSettings(0, 2000, 3_600_000, false);
     private final PriorityQueue<Ev> queue = new PriorityQueue<>(
@@ -94,8 +128,15 @@ public final class LaunchSimulation {
      * @param hosts    simulated hosts, one daemon and {@code ranksPerHost} ranks each
      * @param topology the launch tree, as {@code --spawn-degree} / {@code --launch star} make it
      */
-    @SuppressWarnings("unchecked")
     public LaunchSimulation(int hosts, int ranksPerHost, String topology, CostModel costs, List<Fault> faultList) {
+        this(hosts, ranksPerHost, topology, topology, costs, faultList);
+    }
+
+    /** @param routing the routing topology of daemon-to-daemon messages, as {@code --routing} gives it */
+    @SuppressWarnings("unchecked")
+    public LaunchSimulation(int hosts, int ranksPerHost, String topology, String routing, CostModel costs,
+                            List<Fault> faultList) {
+        this.routingSpec = routing;
         this.hosts = hosts;
         this.topologySpec = topology;
         this.topology = Topology.parse(topology, hosts + 1);
@@ -130,13 +171,25 @@ public final class LaunchSimulation {
         }
     }
 
+    /** Makes every rank run {@code w} (over the daemon's real PMI-1 server) instead of ending at once. */
+    public LaunchSimulation withModex(ModexWorkload w) {
+        this.workload = w;
+        this.job = new JobDescription(job.jobId(), job.apps(), job.nodes(), job.mapping(), job.oversubscribe(),
+                job.stdinRank(), job.launchDir(), w.modex());
+        this.modexBytes = new long[hosts + 1];
+        this.pendingGets = new int[rankAlive.length];
+        this.fenced = new boolean[rankAlive.length];
+        this.value = "v".repeat(w.valueBytes());
+        return this;
+    }
+
     /** Runs until nothing is left to happen or virtual time passes {@code limitMicros}. */
     public Result run(long limitMicros) {
         RankMap map = RankMap.of(job);
         for (int r = 0; r < map.size(); r++) {
             rankDaemon[r] = map.nodeOf(r);
         }
-        head = new HeadCore(job, map, settings, topologySpec);
+        head = new HeadCore(job, map, settings, topologySpec, routingSpec, "sim:head");
         for (Fault.Crash c : crashes) {
             at(c.atMicros(), () -> crash(c.daemonId()));
         }
@@ -165,8 +218,20 @@ public final class LaunchSimulation {
             maxMsgs = Math.max(maxMsgs, messages[d + 1]);
             maxL = Math.max(maxL, maxLinks[d + 1]);
         }
+        Modex modex = null;
+        if (workload != null) {
+            long max = 0;
+            long sum = 0;
+            for (int v = 1; v <= hosts; v++) {
+                max = Math.max(max, modexBytes[v]);
+                sum += modexBytes[v];
+            }
+            modex = new Modex(lastBarrierOut < 0 ? -1 : lastBarrierOut - lastBarrierIn,
+                    lastGetDone < 0 ? -1 : lastGetDone - lastBarrierIn, getsDone, getsFailed, max, (double) sum / hosts,
+                    modexBytes[0]);
+        }
         return new Result(headFinished, exitStatus, allUpTime, finishTime, reports, maxL, maxMsgs, messages[0], events,
-                ranksLeft, daemonsLeft, contactBytesUp, contactBytesDown);
+                ranksLeft, daemonsLeft, contactBytesUp, contactBytesDown, modex);
     }
 
     /**
@@ -224,6 +289,7 @@ public final class LaunchSimulation {
                 case HeadAction.SendToDaemon(int d, OverlayMessage m) -> {
                     int v = Topology.vertexOfDaemon(d);
                     countContacts(m);
+                    countModex(0, v, m);
                     if (alive[d]) {
                         send(0, v, () -> toDaemon(d, new DaemonEvent.FromParent(m)));
                     }
@@ -246,6 +312,13 @@ public final class LaunchSimulation {
                         if (alive[d] && !exited[d]) {
                             send(0, c, () -> toDaemon(d, new DaemonEvent.ParentLost("head exited")));
                         }
+                    }
+                }
+                case HeadAction.SendToPeer(int v, OverlayMessage m) -> {
+                    int d = Topology.daemonOfVertex(v);
+                    countModex(0, v, m);
+                    if (alive[d] && !exited[d]) {
+                        send(0, v, () -> toDaemon(d, new DaemonEvent.FromPeer(0, m)));
                     }
                 }
                 case HeadAction.EmitOutput e -> { }
@@ -344,10 +417,12 @@ public final class LaunchSimulation {
             switch (a) {
                 case DaemonAction.SendToParent(OverlayMessage m) -> {
                     countContacts(m);
+                    countModex(v, parentVertex, m);
                     send(v, parentVertex, () -> fromDaemonToParent(d, parentVertex, m));
                 }
                 case DaemonAction.SendToChild(int c, OverlayMessage m) -> {
                     countContacts(m);
+                    countModex(v, Topology.vertexOfDaemon(c), m);
                     if (alive[c]) {
                         send(v, Topology.vertexOfDaemon(c), () -> toDaemon(c, new DaemonEvent.FromParent(m)));
                     }
@@ -358,21 +433,138 @@ public final class LaunchSimulation {
                 case DaemonAction.ArmTimer(var timer, long delay) -> at(now + delay * 1000,
                         () -> toDaemon(d, new DaemonEvent.TimerFired(timer)));
                 case DaemonAction.Exit x -> daemonGone(d, false);
-                case DaemonAction.PmiReply p -> { }
+                case DaemonAction.ConnectPeer(int to, String contact) -> connectPeer(v, to);
+                case DaemonAction.SendToPeer(int to, OverlayMessage m) -> {
+                    countModex(v, to, m);
+                    if (peersOf.getOrDefault(v, java.util.Set.of()).contains(to)) {
+                        send(v, to, () -> toVertex(to, new DaemonEvent.FromPeer(v, m), new HeadEvent.FromPeer(v, m)));
+                    }
+                }
+                case DaemonAction.PmiReply(int conn, String line) -> {
+                    long read = cpu(v, now, costs.messageCpuMicros());
+                    at(read, () -> rankReads(d, conn, line));
+                }
                 case DaemonAction.WriteStdin w -> { }
             }
+        }
+    }
+
+    /** Vertex {@code from} dials {@code to}: a round trip to connect, then its hello. */
+    private void connectPeer(int from, int to) {
+        at(now + 2 * costs.latencyMicros(), () -> {
+            int d = Topology.daemonOfVertex(from);
+            boolean targetUp = to == 0 ? !headFinished : alive[Topology.daemonOfVertex(to)]
+                    && !exited[Topology.daemonOfVertex(to)];
+            if (!alive[d] || exited[d]) {
+                return;
+            }
+            if (!targetUp) {
+                toDaemon(d, new DaemonEvent.PeerLost(to, "connection refused (simulated)"));
+                return;
+            }
+            peersOf.computeIfAbsent(from, x -> new java.util.HashSet<>()).add(to);
+            peersOf.computeIfAbsent(to, x -> new java.util.HashSet<>()).add(from);
+            link(from, +1);
+            link(to, +1);
+            toDaemon(d, new DaemonEvent.PeerUp(to));
+            send(from, to, () -> toVertex(to, new DaemonEvent.PeerUp(from), new HeadEvent.PeerUp(from)));
+        });
+    }
+
+    /** Delivers to the daemon at vertex {@code v}, or to the head when {@code v} is 0. */
+    private void toVertex(int v, DaemonEvent forDaemon, HeadEvent forHead) {
+        if (v == 0) {
+            toHead(forHead);
+        } else {
+            toDaemon(Topology.daemonOfVertex(v), forDaemon);
         }
     }
 
     private void startRank(int d, int rank) {
         long started = cpu(Topology.vertexOfDaemon(d), now, costs.rankStartMicros());
         rankAlive[rank] = true;
+        if (workload != null) {
+            // The rank's PMI connection is numbered by its rank.
+            at(started, () -> pmi(d, rank, "cmd=initack pmiid=" + rank));
+            return;
+        }
         at(started + costs.rankRunMicros(), () -> {
             if (rankAlive[rank]) {
                 rankAlive[rank] = false;
                 toDaemon(d, new DaemonEvent.RankEnded(rank, 0, ""));
             }
         });
+    }
+
+    /** A rank writes one PMI-1 line to its daemon (same host: CPU, no network). */
+    private void pmi(int d, int rank, String line) {
+        if (!rankAlive[rank]) {
+            return;
+        }
+        long arrives = cpu(Topology.vertexOfDaemon(d), now, costs.messageCpuMicros());
+        at(arrives, () -> toDaemon(d, new DaemonEvent.PmiLine(rank, line)));
+    }
+
+    /** The {@link ModexWorkload} of one rank, moved on by each reply from its daemon. */
+    private void rankReads(int d, int rank, String line) {
+        if (!rankAlive[rank]) {
+            return;
+        }
+        String kvs = job.kvsName();
+        if (line.startsWith("cmd=set debug")) {
+            pmi(d, rank, "cmd=put kvsname=" + kvs + " key=k" + rank + " value=" + value);
+        } else if (line.startsWith("cmd=put_result")) {
+            lastBarrierIn = Math.max(lastBarrierIn, now);
+            pmi(d, rank, "cmd=barrier_in");
+        } else if (line.startsWith("cmd=barrier_out") && !fenced[rank]) {
+            fenced[rank] = true;
+            lastBarrierOut = Math.max(lastBarrierOut, now);
+            int n = rankAlive.length;
+            int[] targets = workload.gets() == ModexWorkload.Gets.ALL ? java.util.stream.IntStream.range(0, n).toArray()
+                    : n == 1 ? new int[] {rank} : n == 2 ? new int[] {(rank + 1) % n}
+                    : new int[] {(rank + n - 1) % n, (rank + 1) % n};
+            pendingGets[rank] = targets.length;
+            for (int t : targets) {
+                pmi(d, rank, "cmd=get kvsname=" + kvs + " key=k" + t);
+            }
+        } else if (line.startsWith("cmd=get_result")) {
+            getsDone++;
+            if (!line.contains("rc=0") || !line.endsWith("value=" + value + "\n")) {
+                getsFailed++;
+            }
+            if (--pendingGets[rank] == 0) {
+                lastGetDone = Math.max(lastGetDone, now);
+                at(now + costs.rankRunMicros(), () -> {
+                    if (rankAlive[rank]) {
+                        rankAlive[rank] = false;
+                        toDaemon(d, new DaemonEvent.RankEnded(rank, 0, ""));
+                    }
+                });
+            }
+        }
+    }
+
+    /** Fence and key-fetch bytes, at both ends. */
+    private void countModex(int from, int to, OverlayMessage m) {
+        if (workload == null || !(m instanceof OverlayMessage.FenceEnter || m instanceof OverlayMessage.FenceRelease
+                || m instanceof OverlayMessage.Routed)) {
+            return;
+        }
+        int size = -1;
+        for (int i = 0; i < sizedRefs.length; i++) {
+            if (sizedRefs[i] == m) {
+                size = sizedLengths[i];
+                break;
+            }
+        }
+        if (size < 0) {
+            size = org.banyan.core.wire.OverlayCodec.encode(m).length;
+            sizedRefs[sizedNext] = m;
+            sizedLengths[sizedNext] = size;
+            sizedNext = (sizedNext + 1) % sizedRefs.length;
+        }
+        modexBytes[from] += size;
+        modexBytes[to] += size;
     }
 
     private void signalRank(int d, int rank, int signal) {
@@ -409,6 +601,13 @@ public final class LaunchSimulation {
                 send(v, c, () -> toDaemon(cd, new DaemonEvent.ParentLost("connection to the parent closed")));
             }
         }
+        for (int p : peersOf.getOrDefault(v, java.util.Set.of())) {
+            link(p, -1);
+            peersOf.get(p).remove(v);
+            send(v, p, () -> toVertex(p, new DaemonEvent.PeerLost(v, "connection closed"),
+                    new HeadEvent.PeerLost(v, "connection closed")));
+        }
+        peersOf.remove(v);
     }
 
     /** Phase-2 bytes on the wire, from the codec (each message object encoded once). */
@@ -453,6 +652,7 @@ public final class LaunchSimulation {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("hosts", hosts);
         out.put("tree", topologySpec + " (height " + topology.height() + ")");
+        out.put("routing", routingSpec);
         out.put("all daemons up, contacts gathered (s)", r.allUpMicros() < 0 ? "never" : r.allUpMicros() / 1e6);
         out.put("job ended (s)", r.finishMicros() < 0 ? "never" : r.finishMicros() / 1e6);
         out.put("exit status", r.exitStatus());

@@ -73,7 +73,8 @@ class LaunchSimulationTest {
             String tree = seed % 3 == 0 ? "radix:2" : seed % 3 == 1 ? "radix:8" : "binomial";
             List<Fault> faults = FaultPlan.random(seed, hosts, 3, 3_000_000);
             LaunchSimulation.Result r = new LaunchSimulation(hosts, 1, tree, CostModel.SSH, faults).run(3_600_000_000L);
-            String replay = "replay: banyan sim launch --hosts " + hosts + " --tree " + tree + " --seed " + seed
+            String replay = "replay: banyan sim launch --hosts " + hosts + " --tree " + tree + " --routing " + tree
+                    + " --seed " + seed
                     + " --faults 3 (faults " + faults + ")";
             assertThat(r.finished()).as(replay).isTrue();
             assertThat(r.ranksLeftRunning()).as(replay).isZero();
@@ -87,6 +88,67 @@ class LaunchSimulationTest {
             } else {
                 // Only faults that can miss the job (after its end) or merely slow it may leave status 0.
                 assertThat(faults.stream().noneMatch(f -> f instanceof Fault.SpawnFailure)).as(replay).isTrue();
+            }
+        }
+    }
+
+    static LaunchSimulation.Result modex(int hosts, int ranks, String tree, String routing, ModexWorkload w,
+                                         List<Fault> faults) {
+        return new LaunchSimulation(hosts, ranks, tree, routing, CostModel.SSH, faults).withModex(w).run(3_600_000_000L);
+    }
+
+    /**
+     * Each rank reads its two neighbours' values: lazy moves those and a directory of key names;
+     * full moves every value to every daemon. Every get is answered with the right value in both.
+     */
+    @Test
+    void lazyModexMovesOnlyTheValuesRanksAskFor() {
+        for (String routing : List.of("radix:4", "radix:2", "binomial", "direct")) {
+            var full = modex(64, 4, "radix:4", routing, new ModexWorkload(org.banyan.core.job.Modex.FULL, 1024,
+                    ModexWorkload.Gets.NEIGHBOURS), List.of());
+            var lazy = modex(64, 4, "radix:4", routing, new ModexWorkload(org.banyan.core.job.Modex.LAZY, 1024,
+                    ModexWorkload.Gets.NEIGHBOURS), List.of());
+            for (var r : List.of(full, lazy)) {
+                assertThat(r.exitStatus()).as(routing).isZero();
+                assertThat(r.modex().getsDone()).isEqualTo(64 * 4 * 2);
+                assertThat(r.modex().getsFailed()).as(routing).isZero();
+                assertThat(r.ranksLeftRunning() + r.daemonsLeftRunning()).isZero();
+            }
+            // Full: 256 values of 1 KiB reach each of 64 daemons, at least 256 KiB apiece.
+            assertThat(full.modex().bytesPerDaemonMean()).isGreaterThan(256 * 1024);
+            assertThat(lazy.modex().bytesPerDaemonMean()).as(routing).isLessThan(full.modex().bytesPerDaemonMean() / 5);
+        }
+    }
+
+    /** Routing links beyond the spawn tree's: at most spawn k + 1 and routing r + 1 per daemon. */
+    @Test
+    void routingLinksStayWithinTheBound() {
+        var r = modex(300, 1, "radix:4", "radix:8", new ModexWorkload(org.banyan.core.job.Modex.LAZY, 64,
+                ModexWorkload.Gets.NEIGHBOURS), List.of());
+        assertThat(r.exitStatus()).isZero();
+        assertThat(r.maxLinks()).isGreaterThan(5).isLessThanOrEqualTo(4 + 8 + 2);
+        var same = modex(300, 1, "radix:4", "radix:4", new ModexWorkload(org.banyan.core.job.Modex.LAZY, 64,
+                ModexWorkload.Gets.NEIGHBOURS), List.of());
+        assertThat(same.maxLinks()).as("same topology: no extra link").isEqualTo(5);
+    }
+
+    /** Seeded faults while ranks fetch keys over routing links that differ from the spawn tree. */
+    @Test
+    void seededFaultsDuringALazyModexNeverHangNorLeaveProcesses() {
+        int hosts = 40;
+        for (long seed = 1; seed <= 500; seed++) {
+            String routing = seed % 2 == 0 ? "binomial" : "radix:3";
+            List<Fault> faults = FaultPlan.random(seed, hosts, 2, 3_000_000);
+            var r = modex(hosts, 2, "radix:4", routing, new ModexWorkload(org.banyan.core.job.Modex.LAZY, 256,
+                    ModexWorkload.Gets.NEIGHBOURS), faults);
+            String replay = "replay: banyan sim launch --hosts " + hosts + " --ranks-per-host 2 --tree radix:4 --routing "
+                    + routing + " --modex lazy --modex-bytes 256 --seed " + seed + " --faults 2 (faults " + faults + ")";
+            assertThat(r.finished()).as(replay).isTrue();
+            assertThat(r.ranksLeftRunning()).as(replay).isZero();
+            assertThat(r.daemonsLeftRunning()).as(replay).isZero();
+            if (r.exitStatus() == 0) {
+                assertThat(r.modex().getsFailed()).as(replay).isZero();
+                assertThat(r.modex().getsDone()).as(replay).isEqualTo(hosts * 2 * 2);
             }
         }
     }

@@ -13,6 +13,16 @@ public sealed interface DaemonAction {
 
     record StartRank(RankLaunch launch) implements DaemonAction {}
 
+    /**
+     * Open a routing link to {@code vertex} (the routing parent) at {@code contact}, saying
+     * {@link OverlayMessage.PeerHello} first; report {@link DaemonEvent.PeerUp} or
+     * {@link DaemonEvent.PeerLost}.
+     */
+    record ConnectPeer(int vertex, String contact) implements DaemonAction {}
+
+    /** Send on the routing link to {@code vertex}, opened by either side. */
+    record SendToPeer(int vertex, OverlayMessage message) implements DaemonAction {}
+
     /** Deliver {@code signal} to the rank and to the processes it started. */
     record SignalRank(int rank, int signal) implements DaemonAction {}
 

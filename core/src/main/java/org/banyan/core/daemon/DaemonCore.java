@@ -11,7 +11,9 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.banyan.core.job.AppContext;
 import org.banyan.core.job.JobDescription;
+import org.banyan.core.job.Modex;
 import org.banyan.core.job.RankMap;
+import org.banyan.core.route.OverlayRouter;
 import org.banyan.core.tree.Topology;
 import org.banyan.core.wire.DaemonStats;
 import org.banyan.core.wire.OverlayMessage;
@@ -26,6 +28,10 @@ import org.banyan.core.wire.OverlayMessage;
  * (phase 3). Upward traffic of its subtree (output, rank ends, aborts, failures) is relayed;
  * fences are aggregated, one message up and one down per link; downward traffic is flooded to
  * the children, or routed towards the one daemon it concerns (stdin).
+ *
+ * <p>Daemon-to-daemon messages ({@link OverlayMessage.Routed}: lazy key fetches) follow the
+ * routing topology instead, which may differ from the spawn tree: once phase 2 has brought
+ * every contact, a daemon whose routing parent is not a spawn neighbour dials it.
  */
 public final class DaemonCore {
     /** Grace between SIGTERM and SIGKILL when the parent is gone and cannot say. */
@@ -50,6 +56,12 @@ public final class DaemonCore {
     private final List<Integer> children = new ArrayList<>();
     private final Set<Integer> connected = new LinkedHashSet<>();
     private final Set<Integer> lostChildren = new HashSet<>();
+    private String routingSpec;
+    private Topology routing;
+    private OverlayRouter router;
+    /** Routing neighbours joined by a link of their own (not a spawn link), by vertex. */
+    private final Set<Integer> peers = new HashSet<>();
+    private int nextFetch;
     /** Stdin for a child that has not said hello yet, in order. */
     private final Map<Integer, List<OverlayMessage.StdinData>> heldStdin = new HashMap<>();
 
@@ -67,6 +79,7 @@ public final class DaemonCore {
     private final List<Integer> fenceChildren = new ArrayList<>();
     private int fenceSeq;
     private Map<String, String> fencePuts = new LinkedHashMap<>();
+    private Map<String, Integer> fenceOwners = new LinkedHashMap<>();
     private boolean localInFence;
     private final Set<Integer> childrenInFence = new HashSet<>();
 
@@ -107,6 +120,9 @@ public final class DaemonCore {
             case DaemonEvent.FromParent(OverlayMessage message) -> fromParent(message);
             case DaemonEvent.ParentLost lost -> {
                 parentGone = true;
+                if (router != null) {
+                    router.closed(topology.parent(vertex));
+                }
                 flood(new OverlayMessage.TerminateJob(TERM_GRACE_WITHOUT_PARENT_MILLIS));
                 terminate(TERM_GRACE_WITHOUT_PARENT_MILLIS);
                 exitIfIdle();
@@ -115,6 +131,9 @@ public final class DaemonCore {
             case DaemonEvent.ChildLost(int child, String reason) -> {
                 if (lostChildren.add(child) && !exited) {
                     connected.remove(child);
+                    if (router != null) {
+                        router.closed(Topology.vertexOfDaemon(child));
+                    }
                     up(new OverlayMessage.DaemonFailed(child, hostOf(child), reason));
                 }
             }
@@ -139,6 +158,27 @@ public final class DaemonCore {
                     pmi.onConnClosed(conn);
                 }
             }
+            case DaemonEvent.PeerUp(int v) -> {
+                peers.add(v);
+                if (router != null) {
+                    router.opened(v);
+                }
+            }
+            case DaemonEvent.FromPeer(int v, OverlayMessage message) -> {
+                if (message instanceof OverlayMessage.Routed r) {
+                    routed(r);
+                }
+            }
+            case DaemonEvent.PeerLost(int v, String reason) -> {
+                peers.remove(v);
+                if (router != null) {
+                    router.closed(v);
+                }
+                if (v > 0 && !terminating && !parentGone) {
+                    int d = Topology.daemonOfVertex(v);
+                    up(new OverlayMessage.DaemonFailed(d, hostOf(d), "routing link closed: " + reason));
+                }
+            }
             case DaemonEvent.TimerFired(DaemonTimer timer) -> {
                 if (timer == DaemonTimer.KILL_GRACE) {
                     signalAll(Signals.SIGKILL);
@@ -160,7 +200,9 @@ public final class DaemonCore {
             case OverlayMessage.AllContacts all -> {
                 allContacts = all;
                 flood(all);
+                dialRoutingParent(all);
             }
+            case OverlayMessage.Routed r -> routed(r);
             case OverlayMessage.StdinData stdin -> stdin(stdin);
             case OverlayMessage.SignalRanks(int signal) -> {
                 flood(message);
@@ -177,6 +219,7 @@ public final class DaemonCore {
                 signalAll(Signals.SIGKILL);
             }
             case OverlayMessage.FenceRelease release -> {
+                fenceOwners = new LinkedHashMap<>();
                 for (int c : fenceChildren) {
                     if (connected.contains(c)) {
                         emit(new DaemonAction.SendToChild(c, release));
@@ -215,6 +258,31 @@ public final class DaemonCore {
         topologySpec = adopt.topology();
         topology = Topology.parse(adopt.topology(), adopt.vertices());
         hostsBelow = adopt.hostsBelow();
+        routingSpec = adopt.routing();
+        routing = Topology.parse(routingSpec, adopt.vertices());
+        router = new OverlayRouter(routing, vertex, new OverlayRouter.Links() {
+            @Override
+            public boolean isOpen(int v) {
+                if (v == topology.parent(vertex)) {
+                    return !parentGone;
+                }
+                if (topology.parent(v) == vertex) {
+                    return connected.contains(Topology.daemonOfVertex(v));
+                }
+                return peers.contains(v);
+            }
+
+            @Override
+            public void send(int v, OverlayMessage.Routed m) {
+                if (v == topology.parent(vertex)) {
+                    up(m);
+                } else if (topology.parent(v) == vertex) {
+                    emit(new DaemonAction.SendToChild(Topology.daemonOfVertex(v), m));
+                } else {
+                    emit(new DaemonAction.SendToPeer(v, m));
+                }
+            }
+        });
         gathered.put(daemonId, contact);
         for (int v : topology.children(vertex)) {
             int child = Topology.daemonOfVertex(v);
@@ -230,7 +298,7 @@ public final class DaemonCore {
             case OverlayMessage.DaemonHello hello -> {
                 connected.add(child);
                 emit(new DaemonAction.SendToChild(child, new OverlayMessage.Adopt(topologySpec, topology.size(),
-                        topology.hostsBelow(child, hostsBelow::get))));
+                        topology.hostsBelow(child, hostsBelow::get), routingSpec)));
                 if (job != null) {
                     emit(new DaemonAction.SendToChild(child, new OverlayMessage.LaunchJob(job)));
                 }
@@ -246,6 +314,7 @@ public final class DaemonCore {
                     emit(new DaemonAction.SendToChild(child, held));
                 }
                 heldStdin.remove(child);
+                router.opened(Topology.vertexOfDaemon(child));
             }
             case OverlayMessage.Contacts c -> {
                 gathered.putAll(c.contacts());
@@ -255,6 +324,7 @@ public final class DaemonCore {
             case OverlayMessage.FenceEnter f -> {
                 if (f.seq() == fenceSeq && childrenInFence.add(child)) {
                     fencePuts.putAll(f.puts());
+                    fenceOwners.putAll(f.owners());
                     maybeEnterFence();
                 }
             }
@@ -268,9 +338,45 @@ public final class DaemonCore {
             case OverlayMessage.RankExited e -> up(e);
             case OverlayMessage.AbortRequest a -> up(a);
             case OverlayMessage.DaemonFailed f -> up(f);
+            case OverlayMessage.Routed r -> routed(r);
             default -> throw new IllegalStateException("a daemon does not expect " + message.getClass().getSimpleName()
                     + " from a child");
         }
+    }
+
+    /**
+     * Dials the routing parent when no spawn link joins them already; the routing children
+     * that are not spawn neighbours dial this daemon the same way.
+     */
+    private void dialRoutingParent(OverlayMessage.AllContacts all) {
+        int rp = router.parent();
+        if (rp < 0 || rp == topology.parent(vertex) || topology.parent(rp) == vertex || peers.contains(rp)) {
+            return;
+        }
+        String c = all.contacts().get(Topology.daemonOfVertex(rp));
+        if (c != null) {
+            emit(new DaemonAction.ConnectPeer(rp, c));
+        }
+    }
+
+    private void routed(OverlayMessage.Routed m) {
+        if (router == null || !router.route(m)) {
+            return;
+        }
+        switch (m) {
+            case OverlayMessage.KvsFetch f -> router.route(new OverlayMessage.KvsFetched(daemonId, f.from(), f.request(),
+                    f.key(), pmi == null ? null : pmi.localValue(f.key())));
+            case OverlayMessage.KvsFetched f -> {
+                if (pmi != null) {
+                    pmi.onFetched(f.key(), f.value());
+                }
+            }
+        }
+    }
+
+    /** PmiV1Server: a get needs the value of {@code key}, held by daemon {@code owner}. */
+    private void fetch(int owner, String key) {
+        router.route(new OverlayMessage.KvsFetch(daemonId, owner, nextFetch++, key));
     }
 
     private void maybeSendStats() {
@@ -306,7 +412,7 @@ public final class DaemonCore {
         for (int r : mine) {
             local.add(r);
         }
-        pmi = new PmiV1Server(map, local, this::emit, this::localFenceReady);
+        pmi = new PmiV1Server(map, local, daemonId, this::emit, this::localFenceReady, this::fetch);
         String host = job.nodes().get(daemonId).name();
         for (int rank : mine) {
             AppContext app = job.apps().get(map.appOf(rank));
@@ -347,9 +453,10 @@ public final class DaemonCore {
     }
 
     /** PmiV1Server: every local rank entered the fence. */
-    private void localFenceReady(Map<String, String> puts) {
+    private void localFenceReady(Map<String, String> puts, Map<String, Integer> owners) {
         localInFence = true;
         fencePuts.putAll(puts);
+        fenceOwners.putAll(owners);
         maybeEnterFence();
     }
 
@@ -365,8 +472,9 @@ public final class DaemonCore {
         if (localRanks == 0 && childrenInFence.isEmpty()) {
             return;
         }
-        up(new OverlayMessage.FenceEnter(daemonId, fenceSeq, fencePuts));
+        up(new OverlayMessage.FenceEnter(daemonId, fenceSeq, fencePuts, fenceOwners));
         fencePuts = new LinkedHashMap<>();
+        fenceOwners = new LinkedHashMap<>();
     }
 
     private void stdin(OverlayMessage.StdinData stdin) {
@@ -393,6 +501,9 @@ public final class DaemonCore {
 
     private String hostOf(int daemon) {
         String h = hostsBelow.get(daemon);
+        if (h == null && job != null && daemon >= 0 && daemon < job.nodes().size()) {
+            h = job.nodes().get(daemon).name();
+        }
         return h != null ? h : "daemon " + daemon;
     }
 

@@ -29,4 +29,16 @@ public sealed interface DaemonEvent {
     record PmiClosed(int conn) implements DaemonEvent {}
 
     record TimerFired(DaemonTimer timer) implements DaemonEvent {}
+
+    /**
+     * A routing link that is not a spawn link is open to {@code vertex}: dialed by this daemon
+     * ({@link DaemonAction.ConnectPeer}), or dialed by a routing child, which said hello.
+     */
+    record PeerUp(int vertex) implements DaemonEvent {}
+
+    /** A message on the routing link to {@code vertex}. */
+    record FromPeer(int vertex, OverlayMessage message) implements DaemonEvent {}
+
+    /** The routing link to {@code vertex} could not be opened, or closed. */
+    record PeerLost(int vertex, String reason) implements DaemonEvent {}
 }

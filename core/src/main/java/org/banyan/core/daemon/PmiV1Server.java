@@ -6,7 +6,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import org.banyan.core.job.Modex;
 import org.banyan.core.job.RankMap;
 import org.banyan.core.pmi.PmiCommand;
 import org.banyan.core.pmi.PmiV1Codec;
@@ -25,7 +27,9 @@ import org.banyan.core.wire.OverlayMessage;
  * cmd=get_my_kvsname             -> cmd=my_kvsname kvsname=K
  * cmd=put kvsname= key= value=   -> cmd=put_result rc=0 msg=success
  * cmd=get kvsname= key=          -> cmd=get_result rc=0 msg=success value=V
- *                                   (missing: rc=-1 msg=key_KEY_not_found value=unknown)
+ *                                   (missing: rc=-1 msg=key_KEY_not_found value=unknown);
+ *                                   in lazy modex, a key held by another daemon is fetched from
+ *                                   it first, and kept
  * cmd=barrier_in                 -> cmd=barrier_out, once every local rank has entered and the
  *                                   fence has gathered every daemon's puts up the tree
  * cmd=abort exitcode=C message=M -> (no reply; the head ends the job)
@@ -41,7 +45,19 @@ public final class PmiV1Server {
     private final RankMap map;
     private final Set<Integer> localRanks;
     private final Consumer<DaemonAction> out;
-    private final Consumer<Map<String, String>> localFenceReady;
+    private final BiConsumer<Map<String, String>, Map<String, Integer>> localFenceReady;
+    private final BiConsumer<Integer, String> fetch;
+    private final int daemonId;
+    private final boolean lazy;
+    /**
+     * What fences brought, newest last, kept as received rather than copied into one table: a
+     * release may hold millions of keys, and the simulator's daemons all share one.
+     */
+    private final List<Map<String, String>> fencedValues = new ArrayList<>();
+    /** Lazy modex: which daemon holds each key put before a fence, per fence. */
+    private final List<Map<String, Integer>> fencedOwners = new ArrayList<>();
+    /** Lazy modex: PMI connections waiting for a key being fetched. */
+    private final Map<String, List<Integer>> waitingFor = new HashMap<>();
     private final Map<Integer, Integer> rankOfConn = new HashMap<>();
     private final Map<String, String> kvs = new HashMap<>();
     private Map<String, String> unfencedPuts = new LinkedHashMap<>();
@@ -52,15 +68,21 @@ public final class PmiV1Server {
     private int fenceSeq;
 
     /**
-     * @param localFenceReady told, with the puts made since the last fence, when every local rank
-     *                        has entered a barrier; the daemon aggregates that with its children
+     * @param localFenceReady told when every local rank has entered a barrier, with the puts made
+     *                        since the last fence (full modex) or the keys put and this daemon's
+     *                        id (lazy); the daemon aggregates that with its children
+     * @param fetch           lazy modex: asked for a key's value, held by the daemon given
      */
-    PmiV1Server(RankMap map, Set<Integer> localRanks, Consumer<DaemonAction> out,
-                Consumer<Map<String, String>> localFenceReady) {
+    PmiV1Server(RankMap map, Set<Integer> localRanks, int daemonId, Consumer<DaemonAction> out,
+                BiConsumer<Map<String, String>, Map<String, Integer>> localFenceReady,
+                BiConsumer<Integer, String> fetch) {
         this.map = map;
         this.localRanks = localRanks;
+        this.daemonId = daemonId;
+        this.lazy = map.job().modex() == Modex.LAZY;
         this.out = out;
         this.localFenceReady = localFenceReady;
+        this.fetch = fetch;
         kvs.put("PMI_process_mapping", map.processMapping());
     }
 
@@ -129,13 +151,64 @@ public final class PmiV1Server {
 
     private void get(int conn, PmiCommand cmd) {
         String key = cmd.get("key");
-        String value = key == null ? null : kvs.get(key);
+        String value = key == null ? null : valueOf(key);
+        Integer owner = key == null || value != null ? null : ownerOf(key);
+        if (value == null && lazy && owner != null && owner != daemonId) {
+            List<Integer> waiting = waitingFor.get(key);
+            if (waiting == null) {
+                waitingFor.put(key, new ArrayList<>(List.of(conn)));
+                fetch.accept(owner, key);
+            } else {
+                waiting.add(conn);
+            }
+            return;
+        }
+        getResult(conn, key, value);
+    }
+
+    private void getResult(int conn, String key, String value) {
         if (value == null) {
             reply(conn, PmiV1Codec.reply("get_result", "rc", "-1", "msg", "key_" + key + "_not_found",
                     "value", "unknown"));
         } else {
             reply(conn, PmiV1Codec.reply("get_result", "rc", "0", "msg", "success", "value", value));
         }
+    }
+
+    /** Lazy modex: the value of a key this daemon asked its owner for (null: the owner has none). */
+    void onFetched(String key, String value) {
+        if (value != null) {
+            kvs.put(key, value);
+        }
+        List<Integer> waiting = waitingFor.remove(key);
+        if (waiting != null) {
+            for (int conn : waiting) {
+                getResult(conn, key, value);
+            }
+        }
+    }
+
+    /** What this daemon answers another one's fetch with: the value a local rank put, or one it knows. */
+    String localValue(String key) {
+        return valueOf(key);
+    }
+
+    private String valueOf(String key) {
+        String v = kvs.get(key);
+        for (int i = fencedValues.size() - 1; v == null && i >= 0; i--) {
+            v = fencedValues.get(i).get(key);
+        }
+        return v;
+    }
+
+    private Integer ownerOf(String key) {
+        for (int i = fencedOwners.size() - 1; i >= 0; i--) {
+            Integer o = fencedOwners.get(i).get(key);
+            if (o != null) {
+                return o;
+            }
+        }
+        return null;
     }
 
     private void barrierIn(int conn, Integer rank) {
@@ -172,14 +245,27 @@ public final class PmiV1Server {
         fenceInFlight = true;
         Map<String, String> puts = unfencedPuts;
         unfencedPuts = new LinkedHashMap<>();
-        localFenceReady.accept(puts);
+        if (lazy) {
+            Map<String, Integer> mine = new LinkedHashMap<>();
+            for (String key : puts.keySet()) {
+                mine.put(key, daemonId);
+            }
+            localFenceReady.accept(Map.of(), mine);
+        } else {
+            localFenceReady.accept(puts, Map.of());
+        }
     }
 
     void onFenceRelease(OverlayMessage.FenceRelease release) {
         if (!fenceInFlight || release.seq() != fenceSeq) {
             return;
         }
-        kvs.putAll(release.puts());
+        if (!release.puts().isEmpty()) {
+            fencedValues.add(release.puts());
+        }
+        if (!release.owners().isEmpty()) {
+            fencedOwners.add(release.owners());
+        }
         String line = PmiV1Codec.reply("barrier_out");
         for (int conn : barrierConns) {
             reply(conn, line);

@@ -7,6 +7,9 @@ public sealed interface HeadAction {
     /** Send to {@code daemonId}, one of the head's children in the tree. */
     record SendToDaemon(int daemonId, OverlayMessage message) implements HeadAction {}
 
+    /** Send on the routing link a routing child opened to the head, from {@code vertex}. */
+    record SendToPeer(int vertex, OverlayMessage message) implements HeadAction {}
+
     /** Start daemon {@code daemonId} (a child of the head in the tree) on {@code host}. */
     record SpawnDaemon(int daemonId, String host) implements HeadAction {}
 

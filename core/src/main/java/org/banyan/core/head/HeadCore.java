@@ -9,6 +9,7 @@ import java.util.TreeMap;
 import org.banyan.core.daemon.Signals;
 import org.banyan.core.job.JobDescription;
 import org.banyan.core.job.RankMap;
+import org.banyan.core.route.OverlayRouter;
 import org.banyan.core.tree.Topology;
 import org.banyan.core.wire.OverlayMessage;
 
@@ -17,7 +18,8 @@ import org.banyan.core.wire.OverlayMessage;
  * adopt them (each then starts its own subtree), broadcast the job, gather contacts and fences,
  * collect rank ends, decide aborts, and say when the run is over and with which status.
  * Sans-I/O: events in, actions out. The head talks to its children only; their subtrees' traffic
- * reaches it relayed and aggregated.
+ * reaches it relayed and aggregated. As the root of the routing topology too, it passes on the
+ * daemon-to-daemon messages whose route climbs that high.
  *
  * <p>Exit status, as mpirun: 0 when every rank exits 0; otherwise that of the first rank to fail
  * (128+N for signal N), the code given to MPI_Abort, {@value HeadSettings#TIMEOUT_STATUS} for a
@@ -38,6 +40,11 @@ public final class HeadCore {
     private final Map<Integer, String> hostOfDaemon = new HashMap<>();
     private final Map<Integer, String> contacts = new TreeMap<>();
     private final Map<String, String> fencePuts = new LinkedHashMap<>();
+    private final Map<String, Integer> fenceOwners = new LinkedHashMap<>();
+    private final String routingSpec;
+    private final String headContact;
+    private final OverlayRouter router;
+    private final java.util.Set<Integer> peers = new java.util.HashSet<>();
     private final List<Integer> fenceChildren = new ArrayList<>();
     private final List<Integer> inFence = new ArrayList<>();
     private int fenceSeq;
@@ -54,12 +61,38 @@ public final class HeadCore {
 
     /** @param topologySpec the overlay tree, as {@link Topology#parse} reads it */
     public HeadCore(JobDescription job, RankMap map, HeadSettings settings, String topologySpec) {
+        this(job, map, settings, topologySpec, topologySpec, null);
+    }
+
+    /**
+     * @param topologySpec the spawn tree, as {@link Topology#parse} reads it
+     * @param routingSpec  the routing topology daemon-to-daemon messages follow
+     * @param headContact  where daemons reach the head's listener ({@code host:port}), for
+     *                     routing children of the head that are not its spawn children; null
+     *                     when there are none
+     */
+    public HeadCore(JobDescription job, RankMap map, HeadSettings settings, String topologySpec, String routingSpec,
+                    String headContact) {
+        this.routingSpec = routingSpec;
+        this.headContact = headContact;
         this.job = job;
         this.map = map;
         this.settings = settings;
         this.daemons = job.nodes().size();
         this.topologySpec = topologySpec;
         this.topology = Topology.parse(topologySpec, daemons + 1);
+        this.router = new OverlayRouter(Topology.parse(routingSpec, daemons + 1), 0, new OverlayRouter.Links() {
+            @Override
+            public boolean isOpen(int v) {
+                return topology.parent(v) == 0 ? connected.contains(Topology.daemonOfVertex(v)) : peers.contains(v);
+            }
+
+            @Override
+            public void send(int v, OverlayMessage.Routed m) {
+                emit(topology.parent(v) == 0 ? new HeadAction.SendToDaemon(Topology.daemonOfVertex(v), m)
+                        : new HeadAction.SendToPeer(v, m));
+            }
+        });
         this.lost = new boolean[daemons];
         this.rankDone = new boolean[map.size()];
         for (int v : topology.children(0)) {
@@ -91,6 +124,20 @@ public final class HeadCore {
             case HeadEvent.DaemonLost(int daemonId, String reason) -> daemonLost(daemonId, reason);
             case HeadEvent.UserSignal(int signal) -> userSignal(signal);
             case HeadEvent.TimerFired(HeadTimer timer) -> timer(timer);
+            case HeadEvent.PeerUp(int v) -> {
+                peers.add(v);
+                router.opened(v);
+            }
+            case HeadEvent.FromPeer(int v, OverlayMessage message) -> {
+                if (message instanceof OverlayMessage.Routed r) {
+                    router.route(r);
+                }
+            }
+            case HeadEvent.PeerLost(int v, String reason) -> {
+                peers.remove(v);
+                router.closed(v);
+                daemonLost(Topology.daemonOfVertex(v), "routing link closed: " + reason);
+            }
         }
         return List.copyOf(actions);
     }
@@ -103,7 +150,11 @@ public final class HeadCore {
                 if (!allUp && contacts.size() == daemons) {
                     allUp = true;
                     emit(new HeadAction.Milestone("all daemons up, contacts gathered"));
-                    broadcast(new OverlayMessage.AllContacts(Map.copyOf(contacts)));
+                    Map<Integer, String> all = new TreeMap<>(contacts);
+                    if (headContact != null) {
+                        all.put(Topology.daemonOfVertex(0), headContact);
+                    }
+                    broadcast(new OverlayMessage.AllContacts(Map.copyOf(all)));
                 }
             }
             case OverlayMessage.Output o -> emit(new HeadAction.EmitOutput(o.rank(), o.stream(), o.data()));
@@ -119,6 +170,7 @@ public final class HeadCore {
                         + " called abort (MPI_Abort) with exit code " + a.exitCode() + detail);
             }
             case OverlayMessage.FenceEnter f -> fenceEnter(d, f);
+            case OverlayMessage.Routed r -> router.route(r);
             case OverlayMessage.DaemonFailed f -> daemonLost(f.daemonId(), f.reason());
             case OverlayMessage.Stats st -> {
                 stats.putAll(st.stats());
@@ -141,7 +193,8 @@ public final class HeadCore {
             emit(new HeadAction.Milestone("first daemon up"));
         }
         emit(new HeadAction.SendToDaemon(d, new OverlayMessage.Adopt(topologySpec, topology.size(),
-                topology.hostsBelow(d, x -> job.nodes().get(x).name()))));
+                topology.hostsBelow(d, x -> job.nodes().get(x).name()), routingSpec)));
+        router.opened(Topology.vertexOfDaemon(d));
         if (terminating) {
             // The job is already ending: this subtree never gets it, so its ranks will never run
             // and never report. They count as ended now.
@@ -204,19 +257,22 @@ public final class HeadCore {
         }
         inFence.add(child);
         fencePuts.putAll(f.puts());
+        fenceOwners.putAll(f.owners());
         for (int c : fenceChildren) {
             if (!inFence.contains(c) && !lost[c]) {
                 return;
             }
         }
-        Map<String, String> all = Map.copyOf(fencePuts);
+        OverlayMessage release = new OverlayMessage.FenceRelease(fenceSeq, Map.copyOf(fencePuts),
+                Map.copyOf(fenceOwners));
         for (int c : fenceChildren) {
             if (!lost[c]) {
-                emit(new HeadAction.SendToDaemon(c, new OverlayMessage.FenceRelease(fenceSeq, all)));
+                emit(new HeadAction.SendToDaemon(c, release));
             }
         }
         inFence.clear();
         fencePuts.clear();
+        fenceOwners.clear();
         fenceSeq++;
     }
 

@@ -14,4 +14,13 @@ public sealed interface HeadEvent {
     record UserSignal(int signal) implements HeadEvent {}
 
     record TimerFired(HeadTimer timer) implements HeadEvent {}
+
+    /** A routing child that is not a spawn child dialed the head and said hello. */
+    record PeerUp(int vertex) implements HeadEvent {}
+
+    /** A message on the routing link from {@code vertex}. */
+    record FromPeer(int vertex, OverlayMessage message) implements HeadEvent {}
+
+    /** The routing link from {@code vertex} closed. */
+    record PeerLost(int vertex, String reason) implements HeadEvent {}
 }

@@ -14,9 +14,17 @@ import java.util.List;
  * @param stdinRank    the rank that reads the head's stdin, or -1 for none
  * @param launchDir    the directory banyan was started in: ranks without {@code --wdir} start
  *                     there when it exists on their host (as with mpirun), else in the daemon's
+ * @param modex        how fences treat the keys ranks put: all values to every daemon, or values
+ *                     fetched on first use
  */
 public record JobDescription(int jobId, List<AppContext> apps, List<Node> nodes, MappingPolicy mapping,
-                             boolean oversubscribe, int stdinRank, String launchDir) {
+                             boolean oversubscribe, int stdinRank, String launchDir, Modex modex) {
+    /** A job with the default modex, {@link Modex#LAZY}. */
+    public JobDescription(int jobId, List<AppContext> apps, List<Node> nodes, MappingPolicy mapping,
+                          boolean oversubscribe, int stdinRank, String launchDir) {
+        this(jobId, apps, nodes, mapping, oversubscribe, stdinRank, launchDir, Modex.LAZY);
+    }
+
     public JobDescription {
         apps = List.copyOf(apps);
         nodes = List.copyOf(nodes);

@@ -11,6 +11,7 @@ import java.util.Map;
 import org.banyan.core.job.AppContext;
 import org.banyan.core.job.JobDescription;
 import org.banyan.core.job.MappingPolicy;
+import org.banyan.core.job.Modex;
 import org.banyan.core.job.Node;
 
 /**
@@ -26,7 +27,7 @@ import org.banyan.core.job.Node;
  * type body
  *  1   DaemonHello   daemonId:u32 host:string pid:u64 contact:string
  *  2   LaunchJob     jobId:u32 apps:u32 app{apps} nodes:u32 node{nodes} mapping:u8 oversubscribe:u8
- *                    stdinRank:u32 (-1: none) launchDir:string
+ *                    stdinRank:u32 (-1: none) launchDir:string modex:u8 (0 full, 1 lazy)
  *                    app  := executable:string args:list count:u32 env:map workdir:string
  *                    node := name:string slots:u32
  *  3   RankExited    rank:u32 status:u32 note:string
@@ -36,18 +37,23 @@ import org.banyan.core.job.Node;
  *  7   TerminateJob  graceMillis:u32
  *  8   KillJob       (empty)
  *  9   AbortRequest  rank:u32 exitCode:u32 message:string
- * 10   FenceEnter    daemonId:u32 seq:u32 puts:map
- * 11   FenceRelease  seq:u32 puts:map
+ * 10   FenceEnter    daemonId:u32 seq:u32 puts:map owners:ownermap
+ * 11   FenceRelease  seq:u32 puts:map owners:ownermap
  * 12   Shutdown      (empty)
- * 13   Adopt         topology:string vertices:u32 hostsBelow:intmap
+ * 13   Adopt         topology:string vertices:u32 hostsBelow:intmap routing:string
  * 14   Contacts      contacts:intmap
  * 15   AllContacts   contacts:intmap
  * 16   DaemonFailed  daemonId:u32 host:string reason:string
  * 17   CollectStats  (empty)
- * 18   Stats         n:u32 (daemonId:u32 links:u32 sent:u64 received:u64 upMillis:u64 ranksMillis:u64){n}
+ * 18   Stats         n:u32 (daemonId:u32 links:u32 sent:u64 received:u64 upMillis:u64 ranksMillis:u64
+ *                           bytesSent:u64 bytesReceived:u64){n}
  * 19   OutputBatch   n:u32 (rank:u32 stream:u8 data:bytes){n}
+ * 20   PeerHello     daemonId:u32
+ * 21   KvsFetch      from:u32 to:u32 request:u32 key:string
+ * 22   KvsFetched    from:u32 to:u32 request:u32 key:string value:string (null: no such key)
  *
- * intmap  := n:u32 (key:u32 value:string){n}
+ * intmap   := n:u32 (key:u32 value:string){n}      daemon id -1 is the head
+ * ownermap := n:u32 (key:string daemonId:u32){n}
  * </pre>
  */
 public final class OverlayCodec {
@@ -63,7 +69,12 @@ public final class OverlayCodec {
         switch (message) {
             case OverlayMessage.DaemonHello m -> w.u8(1).u32(m.daemonId()).string(m.host()).u64(m.pid())
                     .string(m.contact());
-            case OverlayMessage.Adopt m -> w.u8(13).string(m.topology()).u32(m.vertices()).intMap(m.hostsBelow());
+            case OverlayMessage.Adopt m -> w.u8(13).string(m.topology()).u32(m.vertices()).intMap(m.hostsBelow())
+                    .string(m.routing());
+            case OverlayMessage.PeerHello m -> w.u8(20).u32(m.daemonId());
+            case OverlayMessage.KvsFetch m -> w.u8(21).u32(m.from()).u32(m.to()).u32(m.request()).string(m.key());
+            case OverlayMessage.KvsFetched m -> w.u8(22).u32(m.from()).u32(m.to()).u32(m.request()).string(m.key())
+                    .string(m.value());
             case OverlayMessage.Contacts m -> w.u8(14).intMap(m.contacts());
             case OverlayMessage.AllContacts m -> w.u8(15).intMap(m.contacts());
             case OverlayMessage.DaemonFailed m -> w.u8(16).u32(m.daemonId()).string(m.host()).string(m.reason());
@@ -79,7 +90,7 @@ public final class OverlayCodec {
                 for (Map.Entry<Integer, DaemonStats> e : m.stats().entrySet()) {
                     DaemonStats s = e.getValue();
                     w.u32(e.getKey()).u32(s.links()).u64(s.framesSent()).u64(s.framesReceived()).u64(s.upMillis())
-                            .u64(s.ranksMillis());
+                            .u64(s.ranksMillis()).u64(s.bytesSent()).u64(s.bytesReceived());
                 }
             }
             case OverlayMessage.LaunchJob m -> {
@@ -93,8 +104,9 @@ public final class OverlayCodec {
             case OverlayMessage.TerminateJob m -> w.u8(7).u32(m.graceMillis());
             case OverlayMessage.KillJob m -> w.u8(8);
             case OverlayMessage.AbortRequest m -> w.u8(9).u32(m.rank()).u32(m.exitCode()).string(m.message());
-            case OverlayMessage.FenceEnter m -> w.u8(10).u32(m.daemonId()).u32(m.seq()).map(m.puts());
-            case OverlayMessage.FenceRelease m -> w.u8(11).u32(m.seq()).map(m.puts());
+            case OverlayMessage.FenceEnter m -> w.u8(10).u32(m.daemonId()).u32(m.seq()).map(m.puts())
+                    .ownerMap(m.owners());
+            case OverlayMessage.FenceRelease m -> w.u8(11).u32(m.seq()).map(m.puts()).ownerMap(m.owners());
             case OverlayMessage.Shutdown m -> w.u8(12);
         }
         byte[] out = w.toArray();
@@ -121,10 +133,13 @@ public final class OverlayCodec {
                 case 7 -> new OverlayMessage.TerminateJob(b.getInt());
                 case 8 -> new OverlayMessage.KillJob();
                 case 9 -> new OverlayMessage.AbortRequest(b.getInt(), b.getInt(), string(b));
-                case 10 -> new OverlayMessage.FenceEnter(b.getInt(), b.getInt(), map(b));
-                case 11 -> new OverlayMessage.FenceRelease(b.getInt(), map(b));
+                case 10 -> new OverlayMessage.FenceEnter(b.getInt(), b.getInt(), map(b), ownerMap(b));
+                case 11 -> new OverlayMessage.FenceRelease(b.getInt(), map(b), ownerMap(b));
                 case 12 -> new OverlayMessage.Shutdown();
-                case 13 -> new OverlayMessage.Adopt(string(b), b.getInt(), intMap(b));
+                case 13 -> new OverlayMessage.Adopt(string(b), b.getInt(), intMap(b), string(b));
+                case 20 -> new OverlayMessage.PeerHello(b.getInt());
+                case 21 -> new OverlayMessage.KvsFetch(b.getInt(), b.getInt(), b.getInt(), string(b));
+                case 22 -> new OverlayMessage.KvsFetched(b.getInt(), b.getInt(), b.getInt(), string(b), string(b));
                 case 14 -> new OverlayMessage.Contacts(intMap(b));
                 case 15 -> new OverlayMessage.AllContacts(intMap(b));
                 case 16 -> new OverlayMessage.DaemonFailed(b.getInt(), string(b), string(b));
@@ -141,7 +156,8 @@ public final class OverlayCodec {
                     int n = count(b);
                     Map<Integer, DaemonStats> stats = new java.util.TreeMap<>();
                     for (int i = 0; i < n; i++) {
-                        stats.put(b.getInt(), new DaemonStats(b.getInt(), b.getLong(), b.getLong(), b.getLong(), b.getLong()));
+                        stats.put(b.getInt(), new DaemonStats(b.getInt(), b.getLong(), b.getLong(), b.getLong(), b.getLong(),
+                                b.getLong(), b.getLong()));
                     }
                     yield new OverlayMessage.Stats(stats);
                 }
@@ -165,7 +181,8 @@ public final class OverlayCodec {
         for (Node node : job.nodes()) {
             w.string(node.name()).u32(node.slots());
         }
-        w.u8(job.mapping().ordinal()).u8(job.oversubscribe() ? 1 : 0).u32(job.stdinRank()).string(job.launchDir());
+        w.u8(job.mapping().ordinal()).u8(job.oversubscribe() ? 1 : 0).u32(job.stdinRank()).string(job.launchDir())
+                .u8(job.modex().ordinal());
     }
 
     private static JobDescription readJob(ByteBuffer b) {
@@ -183,7 +200,9 @@ public final class OverlayCodec {
         MappingPolicy mapping = MappingPolicy.values()[b.get()];
         boolean oversubscribe = b.get() != 0;
         int stdinRank = b.getInt();
-        return new JobDescription(jobId, apps, nodes, mapping, oversubscribe, stdinRank, string(b));
+        String launchDir = string(b);
+        return new JobDescription(jobId, apps, nodes, mapping, oversubscribe, stdinRank, launchDir,
+                Modex.values()[b.get()]);
     }
 
     private static int count(ByteBuffer b) {
@@ -227,6 +246,15 @@ public final class OverlayCodec {
         Map<String, String> out = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
             out.put(string(b), string(b));
+        }
+        return out;
+    }
+
+    private static Map<String, Integer> ownerMap(ByteBuffer b) {
+        int n = count(b);
+        Map<String, Integer> out = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+            out.put(string(b), b.getInt());
         }
         return out;
     }
@@ -298,6 +326,15 @@ public final class OverlayCodec {
             for (Map.Entry<String, String> e : m.entrySet()) {
                 string(e.getKey());
                 string(e.getValue());
+            }
+            return this;
+        }
+
+        Writer ownerMap(Map<String, Integer> m) {
+            u32(m.size());
+            for (Map.Entry<String, Integer> e : m.entrySet()) {
+                string(e.getKey());
+                u32(e.getValue());
             }
             return this;
         }

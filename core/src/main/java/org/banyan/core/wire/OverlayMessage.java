@@ -18,7 +18,35 @@ public sealed interface OverlayMessage {
      * Parent to a child that said hello: the tree's shape and the hosts of every daemon below
      * that child (daemon id to host name). The child starts its own children from it.
      */
-    record Adopt(String topology, int vertices, Map<Integer, String> hostsBelow) implements OverlayMessage {}
+    record Adopt(String topology, int vertices, Map<Integer, String> hostsBelow, String routing)
+            implements OverlayMessage {
+        /** Routing along the spawn tree itself. */
+        public Adopt(String topology, int vertices, Map<Integer, String> hostsBelow) {
+            this(topology, vertices, hostsBelow, topology);
+        }
+    }
+
+    /**
+     * First message on a routing-overlay link that is not also a spawn-tree link: the dialing
+     * daemon names itself to its routing parent (found in the phase-2 contacts).
+     */
+    record PeerHello(int daemonId) implements OverlayMessage {}
+
+    /**
+     * A message between two daemons (or a daemon and the head, id -1), routed hop by hop along
+     * the routing topology. A hop whose link is not open yet holds it until it is.
+     */
+    sealed interface Routed extends OverlayMessage {
+        int from();
+
+        int to();
+    }
+
+    /** Routed: daemon {@code from} asks {@code to}, the owner, for a key one of its ranks put (lazy modex). */
+    record KvsFetch(int from, int to, int request, String key) implements Routed {}
+
+    /** Routed: the answer to {@link KvsFetch}; {@code value} is null when the owner has no such key. */
+    record KvsFetched(int from, int to, int request, String key, String value) implements Routed {}
 
     /** Up the tree: the contacts of every daemon of the sender's subtree (phase 2, gather). */
     record Contacts(Map<Integer, String> contacts) implements OverlayMessage {}
@@ -75,12 +103,25 @@ public sealed interface OverlayMessage {
 
     /**
      * Up the tree: every rank of the sender's subtree entered fence {@code seq}; the puts made
-     * there since the last one. One message per link and fence, whatever the number of ranks.
+     * there since the last one (full modex), or the keys put and the daemon holding each (lazy
+     * modex). One message per link and fence, whatever the number of ranks.
      */
-    record FenceEnter(int daemonId, int seq, Map<String, String> puts) implements OverlayMessage {}
+    record FenceEnter(int daemonId, int seq, Map<String, String> puts, Map<String, Integer> owners)
+            implements OverlayMessage {
+        public FenceEnter(int daemonId, int seq, Map<String, String> puts) {
+            this(daemonId, seq, puts, Map.of());
+        }
+    }
 
-    /** Down the tree: fence {@code seq} is complete; every put of every daemon for it. */
-    record FenceRelease(int seq, Map<String, String> puts) implements OverlayMessage {}
+    /**
+     * Down the tree: fence {@code seq} is complete; every put of every daemon for it (full
+     * modex), or only which daemon holds each key put (lazy modex: values move on first get).
+     */
+    record FenceRelease(int seq, Map<String, String> puts, Map<String, Integer> owners) implements OverlayMessage {
+        public FenceRelease(int seq, Map<String, String> puts) {
+            this(seq, puts, Map.of());
+        }
+    }
 
     /** Head to daemon: the job is over, exit. */
     record Shutdown() implements OverlayMessage {}

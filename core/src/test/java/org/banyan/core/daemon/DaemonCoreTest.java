@@ -8,6 +8,7 @@ import java.util.Map;
 import org.banyan.core.job.AppContext;
 import org.banyan.core.job.JobDescription;
 import org.banyan.core.job.MappingPolicy;
+import org.banyan.core.job.Modex;
 import org.banyan.core.job.Node;
 import org.banyan.core.wire.OverlayMessage;
 import org.junit.jupiter.api.Test;
@@ -16,7 +17,9 @@ import org.junit.jupiter.api.Test;
 class DaemonCoreTest {
     static final JobDescription TWO_NODES = new JobDescription(1,
             List.of(new AppContext("./app", List.of("arg"), 4, Map.of("X", "1"), "/w")),
-            List.of(new Node("n0", 2), new Node("n1", 2)), MappingPolicy.SLOT, false, 0, "/w/launch");
+            List.of(new Node("n0", 2), new Node("n1", 2)), MappingPolicy.SLOT, false, 0, "/w/launch", Modex.FULL);
+    static final JobDescription TWO_NODES_LAZY = new JobDescription(1, TWO_NODES.apps(), TWO_NODES.nodes(),
+            MappingPolicy.SLOT, false, 0, "/w/launch", Modex.LAZY);
 
     DaemonCore core = new DaemonCore(1, "n1:7001", "127.0.0.1:5000", "tcp://127.0.0.1:5000");
 
@@ -120,6 +123,39 @@ class DaemonCoreTest {
         core.handle(new DaemonEvent.PmiLine(1, "cmd=barrier_in"));
         assertThat(core.handle(new DaemonEvent.PmiLine(2, "cmd=barrier_in")))
                 .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.FenceEnter(1, 1, Map.of())));
+    }
+
+    @Test
+    void lazyFencesCarryOnlyWhoHoldsEachKeyAndTheFirstGetFetchesTheValueOnce() {
+        core.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:32", 3, Map.of())));
+        core.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(TWO_NODES_LAZY)));
+        core.handle(new DaemonEvent.PmiLine(1, "cmd=initack pmiid=2"));
+        core.handle(new DaemonEvent.PmiLine(2, "cmd=initack pmiid=3"));
+        core.handle(new DaemonEvent.PmiLine(1, "cmd=put kvsname=k key=P2 value=card2"));
+        core.handle(new DaemonEvent.PmiLine(1, "cmd=barrier_in"));
+        assertThat(core.handle(new DaemonEvent.PmiLine(2, "cmd=barrier_in"))).containsExactly(
+                new DaemonAction.SendToParent(new OverlayMessage.FenceEnter(1, 0, Map.of(), Map.of("P2", 1))));
+        List<DaemonAction> a = core.handle(new DaemonEvent.FromParent(
+                new OverlayMessage.FenceRelease(0, Map.of(), Map.of("P0", 0, "P2", 1))));
+        assertThat(replies(a, 1)).containsExactly("cmd=barrier_out\n");
+
+        // Daemon 0 holds P0: the first get sends one fetch up (the route to daemon 0 climbs to
+        // the head), a second get of the same key waits for the same answer.
+        assertThat(core.handle(new DaemonEvent.PmiLine(1, "cmd=get kvsname=k key=P0"))).containsExactly(
+                new DaemonAction.SendToParent(new OverlayMessage.KvsFetch(1, 0, 0, "P0")));
+        assertThat(core.handle(new DaemonEvent.PmiLine(2, "cmd=get kvsname=k key=P0"))).isEmpty();
+        a = core.handle(new DaemonEvent.FromParent(new OverlayMessage.KvsFetched(0, 1, 0, "P0", "card0")));
+        assertThat(replies(a, 1)).containsExactly("cmd=get_result rc=0 msg=success value=card0\n");
+        assertThat(replies(a, 2)).containsExactly("cmd=get_result rc=0 msg=success value=card0\n");
+        // Kept: the next get is answered here.
+        assertThat(core.handle(new DaemonEvent.PmiLine(1, "cmd=get kvsname=k key=P0"))).containsExactly(
+                new DaemonAction.PmiReply(1, "cmd=get_result rc=0 msg=success value=card0\n"));
+        // A key nobody put is not fetched from anywhere.
+        assertThat(replies(core.handle(new DaemonEvent.PmiLine(1, "cmd=get kvsname=k key=nope")), 1))
+                .containsExactly("cmd=get_result rc=-1 msg=key_nope_not_found value=unknown\n");
+        // Another daemon's fetch of a local key is answered along the route back.
+        assertThat(core.handle(new DaemonEvent.FromParent(new OverlayMessage.KvsFetch(0, 1, 7, "P2"))))
+                .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.KvsFetched(1, 0, 7, "P2", "card2")));
     }
 
     @Test

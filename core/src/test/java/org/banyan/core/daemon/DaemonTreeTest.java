@@ -7,6 +7,7 @@ import java.util.Map;
 import org.banyan.core.job.AppContext;
 import org.banyan.core.job.JobDescription;
 import org.banyan.core.job.MappingPolicy;
+import org.banyan.core.job.Modex;
 import org.banyan.core.job.Node;
 import org.banyan.core.wire.OverlayMessage;
 import org.junit.jupiter.api.Test;
@@ -20,7 +21,8 @@ class DaemonTreeTest {
     static final List<Node> NODES = List.of(new Node("n0", 1), new Node("n1", 1), new Node("n2", 1),
             new Node("n3", 1), new Node("n4", 1), new Node("n5", 1));
     static final JobDescription JOB = new JobDescription(1,
-            List.of(new AppContext("./app", List.of(), 6, Map.of(), null)), NODES, MappingPolicy.SLOT, false, 0, "/w/launch");
+            List.of(new AppContext("./app", List.of(), 6, Map.of(), null)), NODES, MappingPolicy.SLOT, false, 0, "/w/launch",
+            Modex.FULL);
     static final Map<Integer, String> BELOW_DAEMON_0 = Map.of(2, "n2", 3, "n3");
 
     DaemonCore d0 = new DaemonCore(0, "n0:7000", "127.0.0.1:5000", "tcp://127.0.0.1:5000");
@@ -96,6 +98,59 @@ class DaemonTreeTest {
         assertThat(d0.handle(new DaemonEvent.FromParent(release))).containsExactly(
                 new DaemonAction.SendToChild(2, release), new DaemonAction.SendToChild(3, release),
                 new DaemonAction.PmiReply(1, "cmd=barrier_out\n"));
+    }
+
+    /*
+     * Spawn tree radix:2 over 7 vertices, routing binomial: routing parents are 1->0, 2->0, 3->1,
+     * 4->0, 5->1, 6->2. Daemon 0 (vertex 1) shares its routing parent (the head) and routing child
+     * vertex 3 with the spawn tree; its other routing child, vertex 5 (daemon 4), dials it.
+     */
+    static final OverlayMessage.AllContacts ALL = new OverlayMessage.AllContacts(Map.of(-1, "head:6999",
+            0, "n0:7000", 1, "n1:7001", 2, "n2:7002", 3, "n3:7003", 4, "n4:7004", 5, "n5:7005"));
+
+    @Test
+    void aDaemonDialsItsRoutingParentWhenNoSpawnLinkJoinsThem() {
+        DaemonCore d4 = new DaemonCore(4, "n4:7004", "127.0.0.1:1", "tcp://x");
+        d4.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:2", 7, Map.of(), "binomial")));
+        assertThat(d4.handle(new DaemonEvent.FromParent(ALL)))
+                .containsExactly(new DaemonAction.ConnectPeer(1, "n0:7000"));
+        // Daemon 3 (vertex 4): its routing parent is the head, its spawn parent daemon 0.
+        DaemonCore d3 = new DaemonCore(3, "n3:7003", "127.0.0.1:1", "tcp://x");
+        d3.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:2", 7, Map.of(), "binomial")));
+        assertThat(d3.handle(new DaemonEvent.FromParent(ALL)))
+                .containsExactly(new DaemonAction.ConnectPeer(0, "head:6999"));
+        // Same topologies: no link beyond the tree's.
+        DaemonCore same = new DaemonCore(4, "n4:7004", "127.0.0.1:1", "tcp://x");
+        same.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:2", 7, Map.of())));
+        assertThat(same.handle(new DaemonEvent.FromParent(ALL))).isEmpty();
+    }
+
+    @Test
+    void routedMessagesFollowTheRoutingTopologyAndWaitForLinksNotYetOpen() {
+        d0.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:2", 7, BELOW_DAEMON_0, "binomial")));
+        assertThat(d0.handle(new DaemonEvent.FromParent(ALL))).isEmpty();
+        // To daemon 4 (vertex 5), a routing child reached by its own link, not open yet: held.
+        OverlayMessage.KvsFetch toD4 = new OverlayMessage.KvsFetch(5, 4, 1, "k");
+        assertThat(d0.handle(new DaemonEvent.FromParent(toD4))).isEmpty();
+        assertThat(d0.handle(new DaemonEvent.PeerUp(5))).containsExactly(new DaemonAction.SendToPeer(5, toD4));
+        // To daemon 2 (vertex 3), routing and spawn child: its spawn link once it said hello.
+        OverlayMessage.KvsFetch toD2 = new OverlayMessage.KvsFetch(4, 2, 2, "k");
+        assertThat(d0.handle(new DaemonEvent.FromPeer(5, toD2))).isEmpty();
+        assertThat(fromChild(2, new OverlayMessage.DaemonHello(2, "n2", 9, "n2:7002")))
+                .contains(new DaemonAction.SendToChild(2, toD2));
+        // To daemon 3 (vertex 4): not below daemon 0 in the routing tree, so up to the head,
+        // although daemon 3 is its spawn child.
+        OverlayMessage.KvsFetch toD3 = new OverlayMessage.KvsFetch(4, 3, 3, "k");
+        assertThat(d0.handle(new DaemonEvent.FromPeer(5, toD3))).containsExactly(new DaemonAction.SendToParent(toD3));
+    }
+
+    @Test
+    void losingARoutingLinkMidJobIsReportedAsTheDaemonsLoss() {
+        d0.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:2", 7, BELOW_DAEMON_0, "binomial")));
+        d0.handle(new DaemonEvent.PeerUp(5));
+        assertThat(d0.handle(new DaemonEvent.PeerLost(5, "connection closed"))).containsExactly(
+                new DaemonAction.SendToParent(new OverlayMessage.DaemonFailed(4, "daemon 4",
+                        "routing link closed: connection closed")));
     }
 
     @Test

@@ -19,6 +19,7 @@ import org.banyan.runtime.EventLoop;
 import org.banyan.runtime.launch.LaunchAgent;
 import org.banyan.runtime.net.ChildLinks;
 import org.banyan.runtime.net.FrameChannel;
+import org.banyan.runtime.net.PeerLinks;
 import org.banyan.runtime.net.UpstreamForwarder;
 
 /**
@@ -41,6 +42,7 @@ public final class DaemonDriver {
     private PmiListener pmi;
     private RankGuard guard;
     private ChildLinks children;
+    private PeerLinks peers;
     private UpstreamForwarder upstream;
     private final long spawnedAtMillis;
     private volatile long upMillis;
@@ -59,6 +61,22 @@ public final class DaemonDriver {
     public void run() throws Exception {
         pmi = PmiListener.open(loop::dispatch);
         guard = RankGuard.start();
+        peers = new PeerLinks(daemonId, new PeerLinks.Listener() {
+            @Override
+            public void up(int vertex) {
+                loop.post(new DaemonEvent.PeerUp(vertex));
+            }
+
+            @Override
+            public void message(int vertex, OverlayMessage message) {
+                loop.post(new DaemonEvent.FromPeer(vertex, message));
+            }
+
+            @Override
+            public void lost(int vertex, String reason) {
+                loop.post(new DaemonEvent.PeerLost(vertex, reason));
+            }
+        });
         children = ChildLinks.open(agent, new ChildLinks.Listener() {
             @Override
             public void message(int childId, OverlayMessage message) {
@@ -69,7 +87,7 @@ public final class DaemonDriver {
             public void lost(int childId, String reason) {
                 loop.post(new DaemonEvent.ChildLost(childId, reason));
             }
-        });
+        }, peers);
         String parentHost = parentHost();
         // This daemon's contact for phase 2: its listener as seen from its parent's side.
         String contact = children.addressFor(parentHost);
@@ -97,6 +115,7 @@ public final class DaemonDriver {
             spawners.shutdown();
             pmi.close();
             upstream.finish(2000);
+            peers.close();
             parent.close();
             children.close();
             children.awaitOrKill(5000);
@@ -104,8 +123,11 @@ public final class DaemonDriver {
     }
 
     private DaemonStats stats() {
-        return new DaemonStats(1 + children.connectedCount(), parent.framesSent() + children.framesSent(),
-                parent.framesReceived() + children.framesReceived(), upMillis, ranksMillis);
+        return new DaemonStats(1 + children.connectedCount() + peers.connectedCount(),
+                parent.framesSent() + children.framesSent() + peers.framesSent(),
+                parent.framesReceived() + children.framesReceived() + peers.framesReceived(), upMillis, ranksMillis,
+                parent.bytesSent() + children.bytesSent() + peers.bytesSent(),
+                parent.bytesReceived() + children.bytesReceived() + peers.bytesReceived());
     }
 
     private long sinceJvmStart() {
@@ -133,6 +155,8 @@ public final class DaemonDriver {
             case DaemonAction.SendToParent(OverlayMessage m) -> sendToParent(m);
             case DaemonAction.SendToChild(int child, OverlayMessage m) -> children.send(child, m);
             case DaemonAction.SpawnChild(int child, String childHost) -> children.spawn(child, childHost);
+            case DaemonAction.ConnectPeer(int vertex, String contact) -> peers.dial(vertex, contact);
+            case DaemonAction.SendToPeer(int vertex, OverlayMessage m) -> peers.send(vertex, m);
             case DaemonAction.StartRank s -> {
                 // started by startRanks before the actions run
             }
@@ -151,6 +175,7 @@ public final class DaemonDriver {
             }
             case DaemonAction.ArmTimer(var timer, long delay) -> loop.schedule(new DaemonEvent.TimerFired(timer), delay);
             case DaemonAction.Exit() -> {
+                peers.closing();
                 return false;
             }
         }

@@ -14,6 +14,7 @@ import org.banyan.core.wire.OverlayMessage;
 import org.banyan.runtime.EventLoop;
 import org.banyan.runtime.launch.LaunchAgent;
 import org.banyan.runtime.net.ChildLinks;
+import org.banyan.runtime.net.PeerLinks;
 
 /**
  * Runs a {@link HeadCore} for real: starts its children in the overlay tree through the launch
@@ -26,6 +27,8 @@ public final class HeadDriver {
     private final OutputSink sink;
     private final LaunchAgent agent;
     private final String topology;
+    private final String routing;
+    private PeerLinks peers;
     private final EventLoop<HeadEvent> loop = new EventLoop<>();
     private ChildLinks children;
     private final java.util.Map<String, Long> milestones = new java.util.LinkedHashMap<>();
@@ -39,29 +42,34 @@ public final class HeadDriver {
     /** {@code --report-launch}: phase times at the head, then one line per daemon. */
     private void launchReport(java.util.Map<Integer, org.banyan.core.wire.DaemonStats> stats) {
         String p = "banyan run: ";
-        sink.report(p + "launch report: " + job.nodes().size() + " daemon(s), tree " + topology + ", launch agent "
+        sink.report(p + "launch report: " + job.nodes().size() + " daemon(s), spawn tree " + topology + ", routing "
+                + routing + ", modex " + job.modex().name().toLowerCase(java.util.Locale.ROOT) + ", launch agent "
                 + agent.spec());
         for (var m : milestones.entrySet()) {
             sink.report(p + String.format("  %-36s %7d ms after the head started", m.getKey(), m.getValue()));
         }
         // up: from the parent asking for the daemon to its hello (remote shell, JVM, connect);
         // ranks: from the same moment to its last local rank started.
-        sink.report(p + String.format("  %-7s %-16s %5s %12s %12s %8s %10s", "daemon", "host", "links", "frames out",
-                "frames in", "up (ms)", "ranks (ms)"));
+        sink.report(p + String.format("  %-7s %-16s %5s %12s %12s %12s %12s %8s %10s", "daemon", "host", "links",
+                "frames out", "frames in", "bytes out", "bytes in", "up (ms)", "ranks (ms)"));
         for (var e : new java.util.TreeMap<>(stats).entrySet()) {
             var s = e.getValue();
-            sink.report(p + String.format("  %-7d %-16s %5d %12d %12d %8d %10d", e.getKey(),
-                    job.nodes().get(e.getKey()).name(), s.links(), s.framesSent(), s.framesReceived(), s.upMillis(),
-                    s.ranksMillis()));
+            sink.report(p + String.format("  %-7d %-16s %5d %12d %12d %12d %12d %8d %10d", e.getKey(),
+                    job.nodes().get(e.getKey()).name(), s.links(), s.framesSent(), s.framesReceived(), s.bytesSent(),
+                    s.bytesReceived(), s.upMillis(), s.ranksMillis()));
         }
         if (stats.size() < job.nodes().size()) {
             sink.report(p + "  (" + (job.nodes().size() - stats.size()) + " daemon(s) did not report in time)");
         }
     }
 
-    /** @param topology the overlay tree, as {@code Topology.parse} reads it */
+    /**
+     * @param topology the spawn tree, as {@code Topology.parse} reads it
+     * @param routing  the routing topology of daemon-to-daemon messages
+     */
     public HeadDriver(JobDescription job, RankMap map, HeadSettings settings, OutputOptions output, LaunchAgent agent,
-                      String topology) {
+                      String topology, String routing) {
+        this.routing = routing;
         this.job = job;
         this.map = map;
         this.settings = settings;
@@ -73,7 +81,22 @@ public final class HeadDriver {
     /** Runs the job to its end and returns the exit status for the user. */
     public int run() throws Exception {
         sink.prepareFiles(map.size());
-        HeadCore core = new HeadCore(job, map, settings, topology);
+        peers = new PeerLinks(-1, new PeerLinks.Listener() {
+            @Override
+            public void up(int vertex) {
+                loop.post(new HeadEvent.PeerUp(vertex));
+            }
+
+            @Override
+            public void message(int vertex, OverlayMessage message) {
+                loop.post(new HeadEvent.FromPeer(vertex, message));
+            }
+
+            @Override
+            public void lost(int vertex, String reason) {
+                loop.post(new HeadEvent.PeerLost(vertex, reason));
+            }
+        });
         children = ChildLinks.open(agent, new ChildLinks.Listener() {
             @Override
             public void message(int childId, OverlayMessage message) {
@@ -84,7 +107,9 @@ public final class HeadDriver {
             public void lost(int childId, String reason) {
                 loop.post(new HeadEvent.DaemonLost(childId, reason));
             }
-        });
+        }, peers);
+        HeadCore core = new HeadCore(job, map, settings, topology, routing,
+                children.addressFor(job.nodes().getFirst().name()));
         int[] status = {1};
         try {
             installSignalHandlers();
@@ -102,9 +127,11 @@ public final class HeadDriver {
             });
         } finally {
             sink.close();
+            peers.closing();
             children.closing();
             children.awaitOrKill(5000);
             children.close();
+            peers.close();
         }
         return status[0];
     }
@@ -112,6 +139,7 @@ public final class HeadDriver {
     private boolean execute(HeadAction action, int[] status) {
         switch (action) {
             case HeadAction.SendToDaemon(int d, OverlayMessage m) -> children.send(d, m);
+            case HeadAction.SendToPeer(int vertex, OverlayMessage m) -> peers.send(vertex, m);
             case HeadAction.SpawnDaemon(int d, String host) -> children.spawn(d, host);
             case HeadAction.EmitOutput(int rank, int stream, byte[] data) -> sink.write(rank, stream, data);
             case HeadAction.Report(String line) -> sink.report(line);

@@ -44,23 +44,29 @@ public final class ChildLinks implements Closeable {
     private final Map<Integer, FrameChannel> channels = new ConcurrentHashMap<>();
     private final Map<Integer, Process> processes = new ConcurrentHashMap<>();
     private final Map<Integer, Thread> threads = new ConcurrentHashMap<>();
+    private final PeerLinks peers;
     private volatile boolean closing;
 
-    private ChildLinks(LaunchAgent agent, Listener listener, ServerSocket server) {
+    private ChildLinks(LaunchAgent agent, Listener listener, ServerSocket server, PeerLinks peers) {
         this.agent = agent;
         this.listener = listener;
         this.server = server;
+        this.peers = peers;
     }
 
     /**
      * Listens on the loopback interface when children run on this machine, on every interface
      * otherwise.
      */
-    public static ChildLinks open(LaunchAgent agent, Listener listener) throws IOException {
+    /**
+     * @param peers takes the links that routing children open to this vertex: they arrive on the
+     *              same listener and say {@link OverlayMessage.PeerHello} first
+     */
+    public static ChildLinks open(LaunchAgent agent, Listener listener, PeerLinks peers) throws IOException {
         ServerSocket server = new ServerSocket();
         boolean local = !agent.remote();
         server.bind(local ? new InetSocketAddress(InetAddress.getLoopbackAddress(), 0) : new InetSocketAddress(0), 4096);
-        ChildLinks links = new ChildLinks(agent, listener, server);
+        ChildLinks links = new ChildLinks(agent, listener, server, peers);
         Thread.ofPlatform().daemon().name("child-accept").start(links::acceptLoop);
         return links;
     }
@@ -164,6 +170,10 @@ public final class ChildLinks implements Closeable {
         try {
             FrameChannel c = new FrameChannel(socket);
             OverlayMessage first = c.receive();
+            if (first instanceof OverlayMessage.PeerHello(int peer)) {
+                peers.serve(org.banyan.core.tree.Topology.vertexOfDaemon(peer), c);
+                return;
+            }
             if (!(first instanceof OverlayMessage.DaemonHello hello) || channels.putIfAbsent(hello.daemonId(), c) != null) {
                 c.close();
                 return;
@@ -230,6 +240,14 @@ public final class ChildLinks implements Closeable {
 
     public long framesReceived() {
         return channels.values().stream().mapToLong(FrameChannel::framesReceived).sum();
+    }
+
+    public long bytesSent() {
+        return channels.values().stream().mapToLong(FrameChannel::bytesSent).sum();
+    }
+
+    public long bytesReceived() {
+        return channels.values().stream().mapToLong(FrameChannel::bytesReceived).sum();
     }
 
     @Override

@@ -19,6 +19,8 @@ public final class FrameChannel implements Closeable {
     private volatile boolean closed;
     private final java.util.concurrent.atomic.AtomicLong sent = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicLong received = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong bytesSent = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong bytesReceived = new java.util.concurrent.atomic.AtomicLong();
 
     public FrameChannel(Socket socket) throws IOException {
         this.socket = socket;
@@ -45,6 +47,7 @@ public final class FrameChannel implements Closeable {
             out.write(frame);
         }
         sent.incrementAndGet();
+        bytesSent.addAndGet(frame.length);
     }
 
     /** Blocks for the next message; {@link EOFException} when the peer closed cleanly. */
@@ -56,6 +59,7 @@ public final class FrameChannel implements Closeable {
         byte[] frame = new byte[length];
         in.readFully(frame);
         received.incrementAndGet();
+        bytesReceived.addAndGet(4L + length);
         try {
             return OverlayCodec.decode(frame);
         } catch (IllegalArgumentException e) {
@@ -75,6 +79,15 @@ public final class FrameChannel implements Closeable {
 
     public long framesReceived() {
         return received.get();
+    }
+
+    /** Bytes of whole frames sent, length prefixes included. */
+    public long bytesSent() {
+        return bytesSent.get();
+    }
+
+    public long bytesReceived() {
+        return bytesReceived.get();
     }
 
     public boolean isClosed() {

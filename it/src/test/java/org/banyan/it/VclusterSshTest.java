@@ -85,9 +85,13 @@ class VclusterSshTest {
 
     /** Every daemon holds its parent link and one per child: at most k + 1. */
     @Test
-    void everyDaemonHoldsAtMostKPlusOneLinks() throws Exception {
-        for (int k : new int[] {2, 3}) {
-            Banyan.Result r = Banyan.run("run", "--host", hosts(HOSTS, 1), "--spawn-degree", Integer.toString(k),
+    void everyDaemonHoldsAtMostKPlusRPlusTwoLinks() throws Exception {
+        // {spawn degree K, routing, its largest number of children R over 9 vertices, links expected at most}:
+        // the same trees add no link (K + 1); binomial routing beside a radix-2 spawn tree adds some.
+        for (String[] c : new String[][] {{"2", "radix:2", "2", "3"}, {"3", "radix:3", "3", "4"},
+            {"2", "binomial", "4", "8"}}) {
+            int k = Integer.parseInt(c[0]);
+            Banyan.Result r = Banyan.run("run", "--host", hosts(HOSTS, 1), "--spawn-degree", c[0], "--routing", c[1],
                     "--report-launch", "true");
             assertThat(r.exit()).as(r.stderr()).isZero();
             Matcher m = Pattern.compile("(?m)^banyan run:\\s+(\\d+)\\s+(node\\d+)\\s+(\\d+)\\s+(\\d+)\\s+(\\d+)").matcher(r.stderr());
@@ -98,7 +102,14 @@ class VclusterSshTest {
                 maxLinks = Math.max(maxLinks, Integer.parseInt(m.group(3)));
             }
             assertThat(daemons).as(r.stderr()).isEqualTo(HOSTS);
-            assertThat(maxLinks).as("k=" + k + "\n" + r.stderr()).isLessThanOrEqualTo(k + 1).isEqualTo(k + 1);
+            String what = "spawn radix:" + k + ", routing " + c[1] + "\n" + r.stderr();
+            assertThat(maxLinks).as(what).isLessThanOrEqualTo(k + Integer.parseInt(c[2]) + 2)
+                    .isLessThanOrEqualTo(Integer.parseInt(c[3]));
+            if (c[1].equals("binomial")) {
+                assertThat(maxLinks).as("routing links of their own: " + what).isGreaterThan(k + 1);
+            } else {
+                assertThat(maxLinks).as(what).isEqualTo(k + 1);
+            }
         }
     }
 

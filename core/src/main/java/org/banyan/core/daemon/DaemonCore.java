@@ -36,6 +36,8 @@ import org.banyan.core.wire.OverlayMessage;
 public final class DaemonCore {
     /** Grace between SIGTERM and SIGKILL when the parent is gone and cannot say. */
     static final int TERM_GRACE_WITHOUT_PARENT_MILLIS = 2000;
+    /** How long a closed routing link waits for the spawn tree to report a failure first. */
+    public static final int ROUTING_LOSS_GRACE_MILLIS = 1000;
 
     private final int daemonId;
     private final int vertex;
@@ -62,6 +64,8 @@ public final class DaemonCore {
     /** Routing neighbours joined by a link of their own (not a spawn link), by vertex. */
     private final Set<Integer> peers = new HashSet<>();
     private int nextFetch;
+    /** Routing links that closed, by vertex, with why: reported when ROUTING_LINK_LOSS fires. */
+    private final Map<Integer, String> routingLosses = new LinkedHashMap<>();
     /** Stdin for a child that has not said hello yet, in order. */
     private final Map<Integer, List<OverlayMessage.StdinData>> heldStdin = new HashMap<>();
 
@@ -174,14 +178,24 @@ public final class DaemonCore {
                 if (router != null) {
                     router.closed(v);
                 }
-                if (v > 0 && !terminating && !parentGone) {
-                    int d = Topology.daemonOfVertex(v);
-                    up(new OverlayMessage.DaemonFailed(d, hostOf(d), "routing link closed: " + reason));
+                if (v > 0 && !terminating && !parentGone && !killed) {
+                    if (routingLosses.isEmpty()) {
+                        emit(new DaemonAction.ArmTimer(DaemonTimer.ROUTING_LINK_LOSS, ROUTING_LOSS_GRACE_MILLIS));
+                    }
+                    routingLosses.put(v, reason);
                 }
             }
             case DaemonEvent.TimerFired(DaemonTimer timer) -> {
                 if (timer == DaemonTimer.KILL_GRACE) {
                     signalAll(Signals.SIGKILL);
+                } else if (timer == DaemonTimer.ROUTING_LINK_LOSS) {
+                    for (Map.Entry<Integer, String> e : routingLosses.entrySet()) {
+                        if (!terminating && !parentGone && !killed) {
+                            int d = Topology.daemonOfVertex(e.getKey());
+                            up(new OverlayMessage.DaemonFailed(d, hostOf(d), "routing link closed: " + e.getValue()));
+                        }
+                    }
+                    routingLosses.clear();
                 }
             }
         }

@@ -3,5 +3,11 @@ package org.banyan.core.daemon;
 /** Timers a daemon arms. */
 public enum DaemonTimer {
     /** The SIGTERM grace period is over: SIGKILL what is left. */
-    KILL_GRACE
+    KILL_GRACE,
+    /**
+     * A routing link closed a while ago and the job is still on: its other end is reported lost.
+     * The wait lets the spawn tree name the real failure first: a daemon whose spawn parent died
+     * ends, and closes its routing links, as a consequence.
+     */
+    ROUTING_LINK_LOSS
 }

@@ -45,6 +45,7 @@ public final class HeadCore {
     private final String headContact;
     private final OverlayRouter router;
     private final java.util.Set<Integer> peers = new java.util.HashSet<>();
+    private final Map<Integer, String> routingLosses = new LinkedHashMap<>();
     private final List<Integer> fenceChildren = new ArrayList<>();
     private final List<Integer> inFence = new ArrayList<>();
     private int fenceSeq;
@@ -136,7 +137,13 @@ public final class HeadCore {
             case HeadEvent.PeerLost(int v, String reason) -> {
                 peers.remove(v);
                 router.closed(v);
-                daemonLost(Topology.daemonOfVertex(v), "routing link closed: " + reason);
+                if (!terminating) {
+                    if (routingLosses.isEmpty()) {
+                        emit(new HeadAction.ArmTimer(HeadTimer.ROUTING_LINK_LOSS,
+                                org.banyan.core.daemon.DaemonCore.ROUTING_LOSS_GRACE_MILLIS));
+                    }
+                    routingLosses.put(v, reason);
+                }
             }
         }
         return List.copyOf(actions);
@@ -342,6 +349,17 @@ public final class HeadCore {
                 fail(HeadSettings.TIMEOUT_STATUS, "job timed out after " + secs + " s; ending all ranks");
             }
             case STATS_DEADLINE -> reportAndFinish();
+            case ROUTING_LINK_LOSS -> {
+                // The spawn tree names a dead daemon's real cause within the wait; a loss still
+                // unexplained now is the loss of the daemon at the link's other end.
+                Map<Integer, String> losses = new LinkedHashMap<>(routingLosses);
+                routingLosses.clear();
+                for (Map.Entry<Integer, String> e : losses.entrySet()) {
+                    if (!terminating) {
+                        daemonLost(Topology.daemonOfVertex(e.getKey()), "routing link closed: " + e.getValue());
+                    }
+                }
+            }
             case TEARDOWN_DEADLINE -> {
                 emit(new HeadAction.Report("banyan run: " + (rankDone.length - ranksDone)
                         + " rank(s) did not report their end; giving up on them"));

@@ -9,5 +9,7 @@ public enum HeadTimer {
     /** Teardown was asked for long enough ago that the head stops waiting for reports. */
     TEARDOWN_DEADLINE,
     /** The stats of {@code --report-launch} had long enough to arrive. */
-    STATS_DEADLINE
+    STATS_DEADLINE,
+    /** A routing link closed a while ago and the job is still on (see the daemon's timer of that name). */
+    ROUTING_LINK_LOSS
 }

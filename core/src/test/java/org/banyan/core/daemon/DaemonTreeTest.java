@@ -145,12 +145,21 @@ class DaemonTreeTest {
     }
 
     @Test
-    void losingARoutingLinkMidJobIsReportedAsTheDaemonsLoss() {
+    void aRoutingLinkLostMidJobIsReportedAsTheDaemonsLossUnlessTheTreeExplainsItFirst() {
         d0.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:2", 7, BELOW_DAEMON_0, "binomial")));
+        d0.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(JOB)));
         d0.handle(new DaemonEvent.PeerUp(5));
         assertThat(d0.handle(new DaemonEvent.PeerLost(5, "connection closed"))).containsExactly(
-                new DaemonAction.SendToParent(new OverlayMessage.DaemonFailed(4, "daemon 4",
+                new DaemonAction.ArmTimer(DaemonTimer.ROUTING_LINK_LOSS, DaemonCore.ROUTING_LOSS_GRACE_MILLIS));
+        assertThat(d0.handle(new DaemonEvent.TimerFired(DaemonTimer.ROUTING_LINK_LOSS))).containsExactly(
+                new DaemonAction.SendToParent(new OverlayMessage.DaemonFailed(4, "n4",
                         "routing link closed: connection closed")));
+        // The head's teardown (a failure found through the spawn tree) arrives within the wait.
+        d0.handle(new DaemonEvent.PeerUp(5));
+        d0.handle(new DaemonEvent.PeerLost(5, "connection closed"));
+        d0.handle(new DaemonEvent.FromParent(new OverlayMessage.TerminateJob(2000)));
+        assertThat(d0.handle(new DaemonEvent.TimerFired(DaemonTimer.ROUTING_LINK_LOSS)))
+                .noneMatch(a -> a instanceof DaemonAction.SendToParent);
     }
 
     @Test

@@ -255,4 +255,37 @@ class HeadCoreTest {
         assertThat(finish(a)).isEqualTo(5);
         assertThat(core.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.RankExited(0, 0, "")))).isEmpty();
     }
+
+    /**
+     * Spawn tree radix:1 (a chain: head, daemon 0, daemon 1, daemon 2), routing direct (every
+     * daemon a routing child of the head): daemons 1 and 2 dial the head, which relays between
+     * its routing children.
+     */
+    @Test
+    void theHeadIsTheRoutingRootAndRelaysBetweenItsRoutingChildren() {
+        JobDescription three = new JobDescription(1, List.of(new AppContext("./app", List.of(), 3, Map.of(), null)),
+                List.of(new Node("n0", 1), new Node("n1", 1), new Node("n2", 1)), MappingPolicy.SLOT, false, -1, "/");
+        HeadCore head = new HeadCore(three, RankMap.of(three), SETTINGS, "radix:1", "direct", "head:9");
+        assertThat(head.start()).contains(new HeadAction.SpawnDaemon(0, "n0"));
+        assertThat(head.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.DaemonHello(0, "n0", 1, "n0:1"))))
+                .contains(new HeadAction.SendToDaemon(0, new OverlayMessage.Adopt("radix:1", 4, Map.of(1, "n1", 2, "n2"),
+                        "direct")));
+        List<HeadAction> a = head.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.Contacts(
+                Map.of(0, "n0:1", 1, "n1:1", 2, "n2:1"))));
+        assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.AllContacts(
+                Map.of(-1, "head:9", 0, "n0:1", 1, "n1:1", 2, "n2:1"))));
+        // Daemon 2 asks daemon 1 before daemon 1's routing link is up: held, then sent on it.
+        OverlayMessage.KvsFetch fetch = new OverlayMessage.KvsFetch(2, 1, 0, "k");
+        head.handle(new HeadEvent.PeerUp(3));
+        assertThat(head.handle(new HeadEvent.FromPeer(3, fetch))).isEmpty();
+        assertThat(head.handle(new HeadEvent.PeerUp(2))).containsExactly(new HeadAction.SendToPeer(2, fetch));
+        // To daemon 0, a spawn child too: its spawn link.
+        OverlayMessage.KvsFetch toZero = new OverlayMessage.KvsFetch(2, 0, 1, "k");
+        assertThat(head.handle(new HeadEvent.FromPeer(3, toZero))).containsExactly(new HeadAction.SendToDaemon(0, toZero));
+        // A routing link lost and not explained by the spawn tree within the wait ends the job.
+        assertThat(head.handle(new HeadEvent.PeerLost(2, "connection closed"))).containsExactly(
+                new HeadAction.ArmTimer(HeadTimer.ROUTING_LINK_LOSS, org.banyan.core.daemon.DaemonCore.ROUTING_LOSS_GRACE_MILLIS));
+        assertThat(reports(head.handle(new HeadEvent.TimerFired(HeadTimer.ROUTING_LINK_LOSS))))
+                .containsExactly("banyan run: lost the daemon on n1: routing link closed: connection closed");
+    }
 }

@@ -44,7 +44,7 @@ class SameCoresTest {
                 for (String p : simClasses) {
                     // No simulator class may decode or encode the protocol itself.
                     String bytes = new String(Files.readAllBytes(fs.getPath(p)), StandardCharsets.ISO_8859_1);
-                    assertThat(bytes).as(p).doesNotContain("org/banyan/core/daemon/PmiV1Server");
+                    assertThat(bytes).as(p).doesNotContain("org/banyan/core/daemon/PmiServer");
                 }
             }
         }

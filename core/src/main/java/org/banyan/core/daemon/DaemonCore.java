@@ -78,7 +78,7 @@ public final class DaemonCore {
     // The job.
     private JobDescription job;
     private RankMap map;
-    private PmiV1Server pmi;
+    private PmiServer pmi;
     private int localRanks;
     private final List<Integer> fenceChildren = new ArrayList<>();
     private int fenceSeq;
@@ -155,6 +155,11 @@ public final class DaemonCore {
             case DaemonEvent.PmiLine(int conn, String line) -> {
                 if (pmi != null) {
                     pmi.onLine(conn, line);
+                }
+            }
+            case DaemonEvent.PmiFrame(int conn, String body) -> {
+                if (pmi != null) {
+                    pmi.onFrame(conn, body);
                 }
             }
             case DaemonEvent.PmiClosed(int conn) -> {
@@ -385,10 +390,18 @@ public final class DaemonCore {
                     pmi.onFetched(f.key(), f.value());
                 }
             }
+            case OverlayMessage.NameReply r -> {
+                if (pmi != null) {
+                    pmi.onNameReply(r.request(), r.op(), r.ok(), r.portOrReason());
+                }
+            }
+            case OverlayMessage.NameRequest r -> {
+                // Only the head serves names; a request cannot end its route at a daemon.
+            }
         }
     }
 
-    /** PmiV1Server: a get needs the value of {@code key}, held by daemon {@code owner}. */
+    /** PmiServer: a get needs the value of {@code key}, held by daemon {@code owner}. */
     private void fetch(int owner, String key) {
         router.route(new OverlayMessage.KvsFetch(daemonId, owner, nextFetch++, key));
     }
@@ -426,7 +439,23 @@ public final class DaemonCore {
         for (int r : mine) {
             local.add(r);
         }
-        pmi = new PmiV1Server(map, local, daemonId, this::emit, this::localFenceReady, this::fetch);
+        pmi = new PmiServer(map, local, daemonId, this::emit, new PmiServer.Daemon() {
+            @Override
+            public void fenceReady(Map<String, String> puts, Map<String, Integer> owners) {
+                localFenceReady(puts, owners);
+            }
+
+            @Override
+            public void fetch(int owner, String key) {
+                DaemonCore.this.fetch(owner, key);
+            }
+
+            @Override
+            public void nameRequest(int request, int op, String name, String port) {
+                router.route(new OverlayMessage.NameRequest(daemonId, Topology.daemonOfVertex(0), request, op, name,
+                        port));
+            }
+        });
         String host = job.nodes().get(daemonId).name();
         for (int rank : mine) {
             AppContext app = job.apps().get(map.appOf(rank));
@@ -466,7 +495,7 @@ public final class DaemonCore {
         return topology.anyInSubtree(v, x -> map.ranksOn(Topology.daemonOfVertex(x)) > 0);
     }
 
-    /** PmiV1Server: every local rank entered the fence. */
+    /** PmiServer: every local rank entered the fence. */
     private void localFenceReady(Map<String, String> puts, Map<String, Integer> owners) {
         localInFence = true;
         fencePuts.putAll(puts);

@@ -25,6 +25,9 @@ public sealed interface DaemonEvent {
     /** A line arrived on PMI connection {@code conn}. */
     record PmiLine(int conn, String line) implements DaemonEvent {}
 
+    /** A PMI-2 frame's body ({@code cmd=NAME;k=v;...}) arrived on PMI connection {@code conn}. */
+    record PmiFrame(int conn, String body) implements DaemonEvent {}
+
     /** PMI connection {@code conn} closed. */
     record PmiClosed(int conn) implements DaemonEvent {}
 

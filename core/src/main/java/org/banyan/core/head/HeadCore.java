@@ -46,6 +46,8 @@ public final class HeadCore {
     private final OverlayRouter router;
     private final java.util.Set<Integer> peers = new java.util.HashSet<>();
     private final Map<Integer, String> routingLosses = new LinkedHashMap<>();
+    /** The job's name service (MPI_Publish_name): service name to port. */
+    private final Map<String, String> names = new HashMap<>();
     private final List<Integer> fenceChildren = new ArrayList<>();
     private final List<Integer> inFence = new ArrayList<>();
     private int fenceSeq;
@@ -131,7 +133,7 @@ public final class HeadCore {
             }
             case HeadEvent.FromPeer(int v, OverlayMessage message) -> {
                 if (message instanceof OverlayMessage.Routed r) {
-                    router.route(r);
+                    routed(r);
                 }
             }
             case HeadEvent.PeerLost(int v, String reason) -> {
@@ -177,7 +179,7 @@ public final class HeadCore {
                         + " called abort (MPI_Abort) with exit code " + a.exitCode() + detail);
             }
             case OverlayMessage.FenceEnter f -> fenceEnter(d, f);
-            case OverlayMessage.Routed r -> router.route(r);
+            case OverlayMessage.Routed r -> routed(r);
             case OverlayMessage.DaemonFailed f -> daemonLost(f.daemonId(), f.reason());
             case OverlayMessage.Stats st -> {
                 stats.putAll(st.stats());
@@ -188,6 +190,31 @@ public final class HeadCore {
             }
             default -> throw new IllegalStateException("the head does not expect " + message.getClass().getSimpleName());
         }
+    }
+
+    /** Passes a routed message on, or serves it when it is for the head (the name service). */
+    private void routed(OverlayMessage.Routed m) {
+        if (!router.route(m) || !(m instanceof OverlayMessage.NameRequest r)) {
+            return;
+        }
+        boolean ok;
+        String answer;
+        switch (r.op()) {
+            case 0 -> {
+                ok = names.putIfAbsent(r.name(), r.port()) == null;
+                answer = ok ? "" : "name_in_use";
+            }
+            case 1 -> {
+                ok = names.remove(r.name()) != null;
+                answer = ok ? "" : "name_not_found";
+            }
+            default -> {
+                String port = names.get(r.name());
+                ok = port != null;
+                answer = ok ? port : "name_not_found";
+            }
+        }
+        router.route(new OverlayMessage.NameReply(Topology.daemonOfVertex(0), r.from(), r.request(), r.op(), ok, answer));
     }
 
     private void hello(int d, OverlayMessage.DaemonHello h) {

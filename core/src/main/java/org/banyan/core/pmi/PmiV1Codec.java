@@ -7,7 +7,7 @@ import java.util.Map;
  * The PMI-1 wire format as MPICH's simple PMI client speaks it: one request per line,
  * {@code cmd=NAME key=value key=value\n}, attributes separated by spaces, values without spaces.
  * The exception is {@code cmd=abort}, whose trailing {@code message=} runs to the end of the line.
- * Replies use the same form; the server's reply names are listed in {@link LocalPmiServer}.
+ * Replies use the same form; the server's replies are listed in {@code PmiServer}'s Javadoc.
  */
 public final class PmiV1Codec {
     private PmiV1Codec() {}

@@ -51,6 +51,8 @@ import org.banyan.core.job.Node;
  * 20   PeerHello     daemonId:u32
  * 21   KvsFetch      from:u32 to:u32 request:u32 key:string
  * 22   KvsFetched    from:u32 to:u32 request:u32 key:string value:string (null: no such key)
+ * 23   NameRequest   from:u32 to:u32 request:u32 op:u8 name:string port:string
+ * 24   NameReply     from:u32 to:u32 request:u32 op:u8 ok:u8 portOrReason:string
  *
  * intmap   := n:u32 (key:u32 value:string){n}      daemon id -1 is the head
  * ownermap := n:u32 (key:string daemonId:u32){n}
@@ -73,6 +75,10 @@ public final class OverlayCodec {
                     .string(m.routing());
             case OverlayMessage.PeerHello m -> w.u8(20).u32(m.daemonId());
             case OverlayMessage.KvsFetch m -> w.u8(21).u32(m.from()).u32(m.to()).u32(m.request()).string(m.key());
+            case OverlayMessage.NameRequest m -> w.u8(23).u32(m.from()).u32(m.to()).u32(m.request()).u8(m.op())
+                    .string(m.name()).string(m.port());
+            case OverlayMessage.NameReply m -> w.u8(24).u32(m.from()).u32(m.to()).u32(m.request()).u8(m.op())
+                    .u8(m.ok() ? 1 : 0).string(m.portOrReason());
             case OverlayMessage.KvsFetched m -> w.u8(22).u32(m.from()).u32(m.to()).u32(m.request()).string(m.key())
                     .string(m.value());
             case OverlayMessage.Contacts m -> w.u8(14).intMap(m.contacts());
@@ -140,6 +146,10 @@ public final class OverlayCodec {
                 case 20 -> new OverlayMessage.PeerHello(b.getInt());
                 case 21 -> new OverlayMessage.KvsFetch(b.getInt(), b.getInt(), b.getInt(), string(b));
                 case 22 -> new OverlayMessage.KvsFetched(b.getInt(), b.getInt(), b.getInt(), string(b), string(b));
+                case 23 -> new OverlayMessage.NameRequest(b.getInt(), b.getInt(), b.getInt(), b.get() & 0xFF, string(b),
+                        string(b));
+                case 24 -> new OverlayMessage.NameReply(b.getInt(), b.getInt(), b.getInt(), b.get() & 0xFF, b.get() != 0,
+                        string(b));
                 case 14 -> new OverlayMessage.Contacts(intMap(b));
                 case 15 -> new OverlayMessage.AllContacts(intMap(b));
                 case 16 -> new OverlayMessage.DaemonFailed(b.getInt(), string(b), string(b));

@@ -48,6 +48,15 @@ public sealed interface OverlayMessage {
     /** Routed: the answer to {@link KvsFetch}; {@code value} is null when the owner has no such key. */
     record KvsFetched(int from, int to, int request, String key, String value) implements Routed {}
 
+    /**
+     * Routed to the head (to = -1): a rank's request to the job's name service. {@code op}: 0
+     * publish {@code name} at {@code port}, 1 unpublish it, 2 look it up ({@code port} empty).
+     */
+    record NameRequest(int from, int to, int request, int op, String name, String port) implements Routed {}
+
+    /** Routed from the head: {@code ok}, and then the port for a lookup; otherwise why not. */
+    record NameReply(int from, int to, int request, int op, boolean ok, String portOrReason) implements Routed {}
+
     /** Up the tree: the contacts of every daemon of the sender's subtree (phase 2, gather). */
     record Contacts(Map<Integer, String> contacts) implements OverlayMessage {}
 

@@ -158,6 +158,101 @@ class DaemonCoreTest {
                 .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.KvsFetched(1, 0, 7, "P2", "card2")));
     }
 
+    static String frame(String body) {
+        return String.format("%6d", body.length()) + body;
+    }
+
+    /** One rank's PMI-2 session, byte for byte as Slurm's libpmi2 and this server exchanged it. */
+    @Test
+    void pmi2SessionOfARealClient() {
+        core.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:32", 3, Map.of())));
+        core.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(TWO_NODES)));
+        assertThat(replies(core.handle(new DaemonEvent.PmiLine(4, "cmd=init pmi_version=2 pmi_subversion=0")), 4))
+                .containsExactly("cmd=response_to_init pmi_version=2 pmi_subversion=0 rc=0\n");
+        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(4, "cmd=fullinit;srcid=3;threaded=FALSE;")), 4))
+                .containsExactly(frame("cmd=fullinit-response;pmi-version=2;pmi-subversion=0;rank=3;size=4;appnum=0;"
+                        + "debugged=FALSE;pmiverbose=FALSE;rc=0;"));
+        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(4, "cmd=job-getid;")), 4))
+                .containsExactly(frame("cmd=job-getid-response;jobid=kvs_banyan_1;rc=0;"));
+        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(4, "cmd=info-getjobattr;key=PMI_process_mapping;")), 4))
+                .containsExactly(frame("cmd=info-getjobattr-response;found=TRUE;value=(vector,(0,2,2));rc=0;"));
+        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(4, "cmd=info-getjobattr;key=nope;")), 4))
+                .containsExactly(frame("cmd=info-getjobattr-response;found=FALSE;rc=0;"));
+        // A node attribute waited for by one rank and put by another of the same host.
+        core.handle(new DaemonEvent.PmiLine(5, "cmd=init pmi_version=2 pmi_subversion=0"));
+        core.handle(new DaemonEvent.PmiFrame(5, "cmd=fullinit;pmirank=2;threaded=FALSE;"));
+        assertThat(core.handle(new DaemonEvent.PmiFrame(4, "cmd=info-getnodeattr;key=seg;wait=TRUE;"))).isEmpty();
+        List<DaemonAction> a = core.handle(new DaemonEvent.PmiFrame(5, "cmd=info-putnodeattr;key=seg;value=shm-2;"));
+        assertThat(replies(a, 5)).containsExactly(frame("cmd=info-putnodeattr-response;rc=0;"));
+        assertThat(replies(a, 4)).containsExactly(frame("cmd=info-getnodeattr-response;found=TRUE;value=shm-2;rc=0;"));
+        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(4, "cmd=info-getnodeattr;key=other;wait=FALSE;")), 4))
+                .containsExactly(frame("cmd=info-getnodeattr-response;found=FALSE;rc=0;"));
+        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(4, "cmd=kvs-put;key=k3;value=card;;of;;3;")), 4))
+                .containsExactly(frame("cmd=kvs-put-response;rc=0;"));
+        // kvs-fence: one message up once both local ranks (one speaks PMI-1) are in.
+        core.handle(new DaemonEvent.PmiFrame(4, "cmd=kvs-fence;"));
+        assertThat(core.handle(new DaemonEvent.PmiFrame(5, "cmd=kvs-fence;"))).containsExactly(
+                new DaemonAction.SendToParent(new OverlayMessage.FenceEnter(1, 0, Map.of("k3", "card;of;3"))));
+        a = core.handle(new DaemonEvent.FromParent(new OverlayMessage.FenceRelease(0,
+                Map.of("k3", "card;of;3", "k0", "card;of;0"))));
+        assertThat(replies(a, 4)).containsExactly(frame("cmd=kvs-fence-response;rc=0;"));
+        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(4, "cmd=kvs-get;jobid=kvs_banyan_1;srcid=0;key=k0;")), 4))
+                .containsExactly(frame("cmd=kvs-get-response;found=TRUE;value=card;;of;;0;rc=0;"));
+        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(4, "cmd=kvs-get;jobid=kvs_banyan_1;srcid=-1;key=zz;")), 4))
+                .containsExactly(frame("cmd=kvs-get-response;found=FALSE;rc=0;"));
+        // Names go to the head through the overlay (up, from a leaf) and come back.
+        assertThat(core.handle(new DaemonEvent.PmiFrame(4, "cmd=name-publish;name=svc;port=p0;infokeycount=0;")))
+                .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.NameRequest(1, -1, 0, 0, "svc", "p0")));
+        assertThat(replies(core.handle(new DaemonEvent.FromParent(new OverlayMessage.NameReply(-1, 1, 0, 0, true, ""))), 4))
+                .containsExactly(frame("cmd=name-publish-response;rc=0;"));
+        core.handle(new DaemonEvent.PmiFrame(4, "cmd=name-lookup;name=svc;infokeycount=0;"));
+        assertThat(replies(core.handle(new DaemonEvent.FromParent(new OverlayMessage.NameReply(-1, 1, 1, 2, true, "p0"))), 4))
+                .containsExactly(frame("cmd=name-lookup-response;port=p0;value=p0;rc=0;"));
+        core.handle(new DaemonEvent.PmiFrame(4, "cmd=name-lookup;name=gone;infokeycount=0;"));
+        assertThat(replies(core.handle(new DaemonEvent.FromParent(
+                new OverlayMessage.NameReply(-1, 1, 2, 2, false, "name_not_found"))), 4))
+                .containsExactly(frame("cmd=name-lookup-response;rc=1;errmsg=name_not_found;"));
+        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(4, "cmd=frob;")), 4))
+                .containsExactly(frame("cmd=frob-response;rc=1;errmsg=unknown_command_frob;"));
+        assertThat(core.handle(new DaemonEvent.PmiFrame(4, "cmd=abort;isworld=TRUE;msg=bad;"))).containsExactly(
+                new DaemonAction.SendToParent(new OverlayMessage.AbortRequest(3, 1, "bad")));
+        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(4, "cmd=finalize;")), 4))
+                .containsExactly(frame("cmd=finalize-response;rc=0;"));
+    }
+
+    /** PMI-2 names the rank that put a key: lazy mode fetches from its daemon, no directory needed. */
+    @Test
+    void aPmi2GetNamingItsSourceRankIsFetchedFromThatRanksDaemon() {
+        core.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:32", 3, Map.of())));
+        core.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(TWO_NODES_LAZY)));
+        core.handle(new DaemonEvent.PmiLine(4, "cmd=init pmi_version=2 pmi_subversion=0"));
+        core.handle(new DaemonEvent.PmiFrame(4, "cmd=fullinit;srcid=3;threaded=FALSE;"));
+        assertThat(core.handle(new DaemonEvent.PmiFrame(4, "cmd=kvs-get;jobid=kvs_banyan_1;srcid=1;key=card1;")))
+                .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.KvsFetch(1, 0, 0, "card1")));
+        assertThat(replies(core.handle(new DaemonEvent.FromParent(
+                new OverlayMessage.KvsFetched(0, 1, 0, "card1", "c;1"))), 4))
+                .containsExactly(frame("cmd=kvs-get-response;found=TRUE;value=c;;1;rc=0;"));
+    }
+
+    @Test
+    void pmi1NamesGoToTheHeadAndAnswerAsMpichsClientExpects() {
+        launch();
+        core.handle(new DaemonEvent.PmiLine(1, "cmd=initack pmiid=2"));
+        assertThat(core.handle(new DaemonEvent.PmiLine(1, "cmd=publish_name service=svc port=tcp://x:1")))
+                .containsExactly(new DaemonAction.SendToParent(
+                        new OverlayMessage.NameRequest(1, -1, 0, 0, "svc", "tcp://x:1")));
+        assertThat(replies(core.handle(new DaemonEvent.FromParent(new OverlayMessage.NameReply(-1, 1, 0, 0, true, ""))), 1))
+                .containsExactly("cmd=publish_result rc=0 info=ok\n");
+        core.handle(new DaemonEvent.PmiLine(1, "cmd=lookup_name service=svc"));
+        assertThat(replies(core.handle(new DaemonEvent.FromParent(
+                new OverlayMessage.NameReply(-1, 1, 1, 2, true, "tcp://x:1"))), 1))
+                .containsExactly("cmd=lookup_result rc=0 info=ok port=tcp://x:1\n");
+        core.handle(new DaemonEvent.PmiLine(1, "cmd=unpublish_name service=nope"));
+        assertThat(replies(core.handle(new DaemonEvent.FromParent(
+                new OverlayMessage.NameReply(-1, 1, 2, 1, false, "name_not_found"))), 1))
+                .containsExactly("cmd=unpublish_result rc=-1 info=name_not_found\n");
+    }
+
     @Test
     void aRankThatEndedDoesNotHoldUpTheBarrier() {
         launch();

@@ -288,4 +288,19 @@ class HeadCoreTest {
         assertThat(reports(head.handle(new HeadEvent.TimerFired(HeadTimer.ROUTING_LINK_LOSS))))
                 .containsExactly("banyan run: lost the daemon on n1: routing link closed: connection closed");
     }
+
+    @Test
+    void theHeadServesTheJobsNames() {
+        launched();
+        assertThat(from(1, new OverlayMessage.NameRequest(1, -1, 7, 0, "svc", "port-1"))).containsExactly(
+                new HeadAction.SendToDaemon(1, new OverlayMessage.NameReply(-1, 1, 7, 0, true, "")));
+        assertThat(from(0, new OverlayMessage.NameRequest(0, -1, 1, 0, "svc", "port-0"))).containsExactly(
+                new HeadAction.SendToDaemon(0, new OverlayMessage.NameReply(-1, 0, 1, 0, false, "name_in_use")));
+        assertThat(from(0, new OverlayMessage.NameRequest(0, -1, 2, 2, "svc", ""))).containsExactly(
+                new HeadAction.SendToDaemon(0, new OverlayMessage.NameReply(-1, 0, 2, 2, true, "port-1")));
+        assertThat(from(1, new OverlayMessage.NameRequest(1, -1, 8, 1, "svc", ""))).containsExactly(
+                new HeadAction.SendToDaemon(1, new OverlayMessage.NameReply(-1, 1, 8, 1, true, "")));
+        assertThat(from(0, new OverlayMessage.NameRequest(0, -1, 3, 2, "svc", ""))).containsExactly(
+                new HeadAction.SendToDaemon(0, new OverlayMessage.NameReply(-1, 0, 3, 2, false, "name_not_found")));
+    }
 }

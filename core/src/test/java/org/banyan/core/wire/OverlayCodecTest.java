@@ -37,6 +37,8 @@ class OverlayCodecTest {
                 new OverlayMessage.Adopt("radix:4", 100, Map.of(), "binomial"),
                 new OverlayMessage.AllContacts(Map.of(-1, "head:1", 0, "a:2")),
                 new OverlayMessage.PeerHello(12),
+                new OverlayMessage.NameRequest(3, -1, 9, 0, "svc", "tcp://h:1"),
+                new OverlayMessage.NameReply(-1, 3, 9, 2, false, "name_not_found"),
                 new OverlayMessage.KvsFetch(3, -1, 77, "P3-businesscard"),
                 new OverlayMessage.KvsFetched(-1, 3, 77, "P3-businesscard", "card"),
                 new OverlayMessage.KvsFetched(4, 3, 78, "gone", null),

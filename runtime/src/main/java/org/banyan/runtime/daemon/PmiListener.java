@@ -41,6 +41,9 @@ public final class PmiListener implements Closeable {
         final SocketChannel channel;
         final ByteBuffer in = ByteBuffer.allocate(4096);
         final StringBuilder line = new StringBuilder();
+        /** PMI-2 framing: characters of the length field still to read, then of the body. */
+        int headerLeft;
+        int bodyLeft = -1;
         final ArrayDeque<ByteBuffer> pending = new ArrayDeque<>();
         SelectionKey key;
 
@@ -127,7 +130,38 @@ public final class PmiListener implements Closeable {
         c.in.flip();
         while (c.in.hasRemaining()) {
             byte b = c.in.get();
-            if (b == '\n') {
+            if (c.bodyLeft >= 0) {
+                // Inside a PMI-2 frame's body.
+                c.line.append((char) (b & 0xFF));
+                if (--c.bodyLeft == 0) {
+                    c.bodyLeft = -1;
+                    String body = c.line.toString();
+                    c.line.setLength(0);
+                    if (TRACE) {
+                        System.err.println("[pmi " + c.id + "] <- " + body);
+                    }
+                    handler.accept(new DaemonEvent.PmiFrame(c.id, body));
+                }
+            } else if (c.headerLeft > 0) {
+                c.line.append((char) (b & 0xFF));
+                if (--c.headerLeft == 0) {
+                    int length = org.banyan.core.pmi.PmiV2Codec.bodyLength(c.line);
+                    c.line.setLength(0);
+                    if (length < 0) {
+                        close(c); // not a PMI-2 length: the client is confused beyond reply
+                        return;
+                    }
+                    if (length == 0) {
+                        handler.accept(new DaemonEvent.PmiFrame(c.id, ""));
+                    } else {
+                        c.bodyLeft = length;
+                    }
+                }
+            } else if (c.line.isEmpty() && (b == ' ' || (b >= '0' && b <= '9'))) {
+                // A PMI-1 line starts with "cmd=" or "mcmd="; a PMI-2 frame with its length.
+                c.line.append((char) b);
+                c.headerLeft = org.banyan.core.pmi.PmiV2Codec.HEADER - 1;
+            } else if (b == '\n') {
                 String line = c.line.toString();
                 c.line.setLength(0);
                 if (!line.isBlank()) {
@@ -163,7 +197,7 @@ public final class PmiListener implements Closeable {
             System.err.print("[pmi " + conn + "] -> " + line);
         }
         synchronized (c) {
-            c.pending.add(ByteBuffer.wrap(line.getBytes(StandardCharsets.UTF_8)));
+            c.pending.add(ByteBuffer.wrap(line.getBytes(StandardCharsets.ISO_8859_1)));
             if (c.pending.size() == 1 && writeSome(c)) {
                 return;
             }

@@ -445,6 +445,7 @@ public final class LaunchSimulation {
                     at(read, () -> rankReads(d, conn, line));
                 }
                 case DaemonAction.WriteStdin w -> { }
+                case DaemonAction.WriteProcessTable w -> { }
             }
         }
     }

@@ -14,6 +14,12 @@ public sealed interface DaemonAction {
     record StartRank(RankLaunch launch) implements DaemonAction {}
 
     /**
+     * Write the node-local process table ({@code org.banyan.core.job.ProcessTable}) to
+     * {@code path}, before any rank of the batch starts; remove it when the daemon ends.
+     */
+    record WriteProcessTable(String path, byte[] table) implements DaemonAction {}
+
+    /**
      * Open a routing link to {@code vertex} (the routing parent) at {@code contact}, saying
      * {@link OverlayMessage.PeerHello} first; report {@link DaemonEvent.PeerUp} or
      * {@link DaemonEvent.PeerLost}.

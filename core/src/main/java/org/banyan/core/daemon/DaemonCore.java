@@ -44,6 +44,7 @@ public final class DaemonCore {
     private final String contact;
     private final String pmiAddress;
     private final String daemonUri;
+    private final String processTablePath;
     private final List<DaemonAction> actions = new ArrayList<>();
     private final java.util.function.Supplier<DaemonStats> statsProbe;
     private final Map<Integer, DaemonStats> statsGathered = new TreeMap<>();
@@ -106,6 +107,16 @@ public final class DaemonCore {
     /** @param statsProbe this daemon's own measurements, read when the head collects stats */
     public DaemonCore(int daemonId, String contact, String pmiAddress, String daemonUri,
                       java.util.function.Supplier<DaemonStats> statsProbe) {
+        this(daemonId, contact, pmiAddress, daemonUri, statsProbe, null);
+    }
+
+    /**
+     * @param processTablePath where the node-local process table goes (a file in shared memory),
+     *                         given to ranks as BANYAN_PROCTABLE; null for none
+     */
+    public DaemonCore(int daemonId, String contact, String pmiAddress, String daemonUri,
+                      java.util.function.Supplier<DaemonStats> statsProbe, String processTablePath) {
+        this.processTablePath = processTablePath;
         this.statsProbe = statsProbe;
         this.daemonId = daemonId;
         this.vertex = Topology.vertexOfDaemon(daemonId);
@@ -457,6 +468,9 @@ public final class DaemonCore {
             }
         });
         String host = job.nodes().get(daemonId).name();
+        if (processTablePath != null && mine.length > 0) {
+            emit(new DaemonAction.WriteProcessTable(processTablePath, org.banyan.core.job.ProcessTable.encode(map)));
+        }
         for (int rank : mine) {
             AppContext app = job.apps().get(map.appOf(rank));
             Map<String, String> env = new HashMap<>(app.env());
@@ -480,6 +494,9 @@ public final class DaemonCore {
             env.put("BANYAN_JOBID", Integer.toString(job.jobId()));
             env.put("BANYAN_APPNUM", Integer.toString(map.appOf(rank)));
             env.put("BANYAN_DAEMON_URI", daemonUri);
+            if (processTablePath != null) {
+                env.put("BANYAN_PROCTABLE", processTablePath);
+            }
             // As Hydra sets them: unbuffered Fortran output, and MPICH ch3's idea of the host name.
             env.put("GFORTRAN_UNBUFFERED_PRECONNECTED", "y");
             env.put("MPIR_CVAR_CH3_INTERFACE_HOSTNAME", host);

@@ -158,6 +158,20 @@ class DaemonCoreTest {
                 .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.KvsFetched(1, 0, 7, "P2", "card2")));
     }
 
+    @Test
+    void theProcessTableIsWrittenBeforeTheRanksStartAndNamedInTheirEnvironment() {
+        DaemonCore withTable = new DaemonCore(1, "n1:7001", "127.0.0.1:5000", "tcp://127.0.0.1:5000",
+                () -> new org.banyan.core.wire.DaemonStats(0, 0, 0, 0, 0), "/dev/shm/t");
+        withTable.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:32", 3, Map.of())));
+        List<DaemonAction> a = withTable.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(TWO_NODES)));
+        assertThat(a.getFirst()).isInstanceOf(DaemonAction.WriteProcessTable.class);
+        DaemonAction.WriteProcessTable w = (DaemonAction.WriteProcessTable) a.getFirst();
+        assertThat(w.path()).isEqualTo("/dev/shm/t");
+        assertThat(org.banyan.core.job.ProcessTable.read(w.table(), 0).host()).isEqualTo("n0");
+        assertThat(a).filteredOn(DaemonAction.StartRank.class::isInstance).allMatch(s ->
+                "/dev/shm/t".equals(((DaemonAction.StartRank) s).launch().env().get("BANYAN_PROCTABLE")));
+    }
+
     static String frame(String body) {
         return String.format("%6d", body.length()) + body;
     }

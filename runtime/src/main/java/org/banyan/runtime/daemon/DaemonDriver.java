@@ -43,6 +43,7 @@ public final class DaemonDriver {
     private RankGuard guard;
     private ChildLinks children;
     private PeerLinks peers;
+    private java.nio.file.Path processTable;
     private UpstreamForwarder upstream;
     private final long spawnedAtMillis;
     private volatile long upMillis;
@@ -91,7 +92,9 @@ public final class DaemonDriver {
         String parentHost = parentHost();
         // This daemon's contact for phase 2: its listener as seen from its parent's side.
         String contact = children.addressFor(parentHost);
-        DaemonCore core = new DaemonCore(daemonId, contact, pmi.address(), "tcp://" + pmi.address(), this::stats);
+        processTable = processTablePath();
+        DaemonCore core = new DaemonCore(daemonId, contact, pmi.address(), "tcp://" + pmi.address(), this::stats,
+                processTable.toString());
         upstream = new UpstreamForwarder(parent);
         try {
             parent.send(new OverlayMessage.DaemonHello(daemonId, host, ProcessHandle.current().pid(), contact));
@@ -112,6 +115,11 @@ public final class DaemonDriver {
                 r.signal(Signals.SIGKILL);
             }
             guard.close();
+            try {
+                java.nio.file.Files.deleteIfExists(processTable);
+            } catch (IOException e) {
+                // /dev/shm is cleared at reboot; nothing else to do
+            }
             spawners.shutdown();
             pmi.close();
             upstream.finish(2000);
@@ -120,6 +128,14 @@ public final class DaemonDriver {
             children.close();
             children.awaitOrKill(5000);
         }
+    }
+
+    /** In shared memory when the host has it, named so two daemons of one host never collide. */
+    private java.nio.file.Path processTablePath() {
+        java.nio.file.Path shm = java.nio.file.Path.of("/dev/shm");
+        java.nio.file.Path dir = java.nio.file.Files.isDirectory(shm) ? shm
+                : java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
+        return dir.resolve("banyan-" + ProcessHandle.current().pid() + "-" + daemonId + ".proctable");
     }
 
     private DaemonStats stats() {
@@ -160,6 +176,9 @@ public final class DaemonDriver {
             case DaemonAction.StartRank s -> {
                 // started by startRanks before the actions run
             }
+            case DaemonAction.WriteProcessTable w -> {
+                // written by startRanks before the ranks start
+            }
             case DaemonAction.SignalRank(int rank, int signal) -> {
                 RankProcess r = ranks.get(rank);
                 if (r != null) {
@@ -190,6 +209,11 @@ public final class DaemonDriver {
         List<Callable<Void>> work = new ArrayList<>();
         RankLaunch only = null;
         for (DaemonAction a : actions) {
+            if (a instanceof DaemonAction.WriteProcessTable(String path, byte[] table)) {
+                writeProcessTable(java.nio.file.Path.of(path), table);
+            }
+        }
+        for (DaemonAction a : actions) {
             if (a instanceof DaemonAction.StartRank(RankLaunch launch)) {
                 only = launch;
                 work.add(() -> {
@@ -205,6 +229,19 @@ public final class DaemonDriver {
         }
         if (only != null) {
             ranksMillis = sinceJvmStart();
+        }
+    }
+
+    /** Written whole to a temporary name, then renamed: a reader never sees half a table. */
+    private void writeProcessTable(java.nio.file.Path path, byte[] table) {
+        try {
+            guard.owns(path.toString());
+            java.nio.file.Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
+            java.nio.file.Files.write(tmp, table);
+            java.nio.file.Files.move(tmp, path, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            System.err.println("banyand: cannot write the process table " + path + ": " + e.getMessage());
         }
     }
 

@@ -10,7 +10,8 @@ import java.nio.charset.StandardCharsets;
  * JVM dies without doing so itself (SIGKILL, OOM killer, crash): the one failure no Java code
  * can handle. The daemon tells it each rank's pid as the rank starts ({@code + PID}) and ends
  * ({@code - PID}); when its stdin reaches EOF without a final {@code done} line, the daemon is
- * gone, and it kills the ranks still listed, and their children, with SIGKILL.
+ * gone, and it kills the ranks still listed, and their children, with SIGKILL, and removes the
+ * files it was told of ({@code f PATH}: the node-local process table).
  *
  * <p>One guard per daemon replaces a {@code setpriv --pdeathsig} exec per rank, which cost a
  * third of the spawn time.
@@ -20,14 +21,17 @@ final class RankGuard implements Closeable {
     private static final String SCRIPT = """
             trap '' INT TERM HUP
             pids=' '
+            files=''
             while read -r op pid; do
               case "$op" in
                 +) pids="$pids$pid " ;;
+                f) files="$files $pid" ;;
                 -) case "$pids" in *" $pid "*) pids="${pids%% $pid *} ${pids#* $pid }" ;; esac ;;
                 done) exit 0 ;;
               esac
             done
             for p in $pids; do pkill -KILL -P "$p"; kill -KILL "$p"; done 2>/dev/null
+            [ -n "$files" ] && rm -f $files
             exit 0
             """;
 
@@ -49,6 +53,11 @@ final class RankGuard implements Closeable {
 
     synchronized void started(long pid) {
         write("+ " + pid + "\n");
+    }
+
+    /** A file the daemon made (a path without spaces) that goes if the daemon dies without removing it. */
+    synchronized void owns(String path) {
+        write("f " + path + "\n");
     }
 
     synchronized void ended(long pid) {

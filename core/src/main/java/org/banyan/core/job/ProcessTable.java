@@ -1,0 +1,92 @@
+package org.banyan.core.job;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The node-local process table: what every process of a job is, written by each daemon to a
+ * shared-memory file on its host (named by {@code BANYAN_PROCTABLE} in every rank's
+ * environment), so local clients learn any rank's host, local rank and node without asking the
+ * daemon. This class is the format's one writer; the client library reads the layout below.
+ *
+ * <pre>
+ * All integers little-endian (readable in place by C and by Java's MemorySegment).
+ *
+ * offset  size  field
+ *      0     4  magic     0x5459_4E42 ("BNYT" in memory)
+ *      4     4  version   1
+ *      8     4  jobId
+ *     12     4  size      ranks in the job
+ *     16     4  nodes     hosts in the job
+ *     20     4  filled    records written so far; the table is complete when filled == size
+ *     24     4  namesAt   offset of the host-name table
+ *     28    36  reserved  (zero)
+ *     64  32*size  records, by rank:
+ *                 rank u32, node u32 (index of its host, = BANYAN_NODE_RANK of its ranks),
+ *                 localRank u32, localSize u32 (ranks on its host), appnum u32,
+ *                 binding i32 (first CPU it is bound to, -1 for none), reserved u32 x2
+ * namesAt  nodes x (length u16, UTF-8 bytes)
+ * </pre>
+ *
+ * <p>Each daemon maps the whole job from its description, so it knows every record before its
+ * first rank starts; {@code filled} is written last, after every record.
+ */
+public final class ProcessTable {
+    public static final int MAGIC = 0x5459_4E42;
+    public static final int VERSION = 1;
+    public static final int HEADER_BYTES = 64;
+    public static final int RECORD_BYTES = 32;
+
+    private ProcessTable() {}
+
+    /** The table of {@code map}'s whole job, complete. */
+    public static byte[] encode(RankMap map) {
+        JobDescription job = map.job();
+        byte[][] names = new byte[job.nodes().size()][];
+        int namesBytes = 0;
+        for (int i = 0; i < names.length; i++) {
+            names[i] = job.nodes().get(i).name().getBytes(StandardCharsets.UTF_8);
+            namesBytes += 2 + names[i].length;
+        }
+        int namesAt = HEADER_BYTES + RECORD_BYTES * map.size();
+        ByteBuffer b = ByteBuffer.allocate(namesAt + namesBytes).order(ByteOrder.LITTLE_ENDIAN);
+        b.putInt(MAGIC).putInt(VERSION).putInt(job.jobId()).putInt(map.size()).putInt(names.length).putInt(0)
+                .putInt(namesAt);
+        b.position(HEADER_BYTES);
+        for (int r = 0; r < map.size(); r++) {
+            int node = map.nodeOf(r);
+            b.putInt(r).putInt(node).putInt(map.localRankOf(r)).putInt(map.ranksOn(node)).putInt(map.appOf(r))
+                    .putInt(-1).putInt(0).putInt(0);
+        }
+        for (byte[] n : names) {
+            b.putShort((short) n.length).put(n);
+        }
+        b.putInt(20, map.size());
+        return b.array();
+    }
+
+    /** One record, as read back (tests, tools). */
+    public record Entry(int rank, int node, String host, int localRank, int localSize, int appnum, int binding) {}
+
+    /** Reads record {@code rank} of a table; throws IllegalArgumentException when it is not one. */
+    public static Entry read(byte[] table, int rank) {
+        ByteBuffer b = ByteBuffer.wrap(table).order(ByteOrder.LITTLE_ENDIAN);
+        if (table.length < HEADER_BYTES || b.getInt(0) != MAGIC || b.getInt(4) != VERSION) {
+            throw new IllegalArgumentException("not a Banyan process table");
+        }
+        int size = b.getInt(12);
+        if (rank < 0 || rank >= size || rank >= b.getInt(20)) {
+            throw new IllegalArgumentException("rank " + rank + " is not in the table");
+        }
+        int at = HEADER_BYTES + RECORD_BYTES * rank;
+        int node = b.getInt(at + 4);
+        int p = b.getInt(24);
+        for (int i = 0; i < node; i++) {
+            p += 2 + (b.getShort(p) & 0xFFFF);
+        }
+        String host = new String(table, p + 2, b.getShort(p) & 0xFFFF, StandardCharsets.UTF_8);
+        return new Entry(b.getInt(at), node, host, b.getInt(at + 8), b.getInt(at + 12), b.getInt(at + 16),
+                b.getInt(at + 20));
+    }
+}

@@ -136,4 +136,16 @@ class VclusterSshTest {
         Banyan.assertKillingTheHeadLeavesNothing(Banyan.builder(List.of("run", "--host", hosts(7, 1), "--spawn-degree",
                 "2", "sleep", m)), m, 7);
     }
+
+    @Test
+    void javaRanksExchangeKeysAcrossHosts() throws Exception {
+        String cp = JavaClient.compile(dir.resolve("java"));
+        Banyan.Result r = Banyan.run(null, JavaClient.command(List.of("run", "--host", hosts(4, 1), "--spawn-degree",
+                "2", "-n", "4"), cp));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        JavaClient.assertEveryRankSawItsNeighbour(r.stdout(), 4, rank -> "node" + (rank + 1));
+        for (int h = 1; h <= 4; h++) {
+            assertThat(r.stdout()).contains(" is node" + h + "/pid ");
+        }
+    }
 }

@@ -62,7 +62,10 @@ import org.banyan.core.wire.OverlayMessage;
  * anything else                           -> NAME-response;rc=1;errmsg=unknown_command_NAME
  * </pre>
  *
- * <p>Published names are the job's, kept by the head: requests travel the routing overlay.
+ * <p>A PMI-2 request that carries {@code thrid} (a threaded client's request id) gets it back in
+ * its reply, so a client may have several requests outstanding and match answers that come out
+ * of order (a lazy get, a fence, a wait). Published names are the job's, kept by the head:
+ * requests travel the routing overlay.
  */
 public final class PmiServer {
     static final int KVSNAME_MAX = 256;
@@ -81,8 +84,12 @@ public final class PmiServer {
         void nameRequest(int request, int op, String name, String port);
     }
 
-    /** A PMI connection waiting for an answer, and how it speaks. */
-    private record Waiter(int conn, int version) {}
+    /** A PMI connection waiting for an answer, how it speaks, and the PMI-2 thrid to echo (or null). */
+    private record Waiter(int conn, int version, String thrid) {
+        Waiter(int conn, int version) {
+            this(conn, version, null);
+        }
+    }
 
     private final RankMap map;
     private final Set<Integer> localRanks;
@@ -104,7 +111,7 @@ public final class PmiServer {
     private final List<Map<String, Integer>> fencedOwners = new ArrayList<>();
     private final Map<String, List<Waiter>> waitingFor = new HashMap<>();
     private final Map<String, String> nodeAttributes = new HashMap<>();
-    private final Map<String, List<Integer>> waitingForNodeAttribute = new HashMap<>();
+    private final Map<String, List<Waiter>> waitingForNodeAttribute = new HashMap<>();
     private final Map<Integer, Waiter> nameRequests = new HashMap<>();
     private int nextNameRequest;
     private Map<String, String> unfencedPuts = new LinkedHashMap<>();
@@ -202,6 +209,8 @@ public final class PmiServer {
         }
         v2.add(conn);
         Integer rank = rankOfConn.get(conn);
+        thrid = cmd.get("thrid");
+        Waiter self = new Waiter(conn, 2, thrid);
         switch (cmd.name()) {
             case "fullinit" -> fullinit(conn, cmd);
             case "job-getid" -> reply(conn, PmiV2Codec.frame("job-getid-response", "jobid", map.job().kvsName(),
@@ -211,24 +220,24 @@ public final class PmiServer {
                 reply(conn, error == null ? PmiV2Codec.frame("kvs-put-response", "rc", "0")
                         : PmiV2Codec.frame("kvs-put-response", "rc", "1", "errmsg", error));
             }
-            case "kvs-get" -> get(new Waiter(conn, 2), cmd.get("key"), cmd.getInt("srcid", -1));
+            case "kvs-get" -> get(self, cmd.get("key"), cmd.getInt("srcid", -1));
             case "kvs-fence" -> {
                 if (rank == null) {
                     reply(conn, PmiV2Codec.frame("kvs-fence-response", "rc", "1", "errmsg", "fence_before_fullinit"));
                 } else {
-                    enterFence(new Waiter(conn, 2), rank);
+                    enterFence(self, rank);
                 }
             }
             case "info-putnodeattr" -> putNodeAttribute(conn, cmd.get("key"), cmd.get("value"));
-            case "info-getnodeattr" -> getNodeAttribute(conn, cmd.get("key"), "TRUE".equalsIgnoreCase(cmd.get("wait")));
+            case "info-getnodeattr" -> getNodeAttribute(self, cmd.get("key"), "TRUE".equalsIgnoreCase(cmd.get("wait")));
             case "info-getjobattr" -> {
                 String value = jobAttribute(cmd.get("key"));
                 reply(conn, value == null ? PmiV2Codec.frame("info-getjobattr-response", "found", "FALSE", "rc", "0")
                         : PmiV2Codec.frame("info-getjobattr-response", "found", "TRUE", "value", value, "rc", "0"));
             }
-            case "name-publish" -> name(new Waiter(conn, 2), 0, cmd.get("name"), cmd.get("port"));
-            case "name-unpublish" -> name(new Waiter(conn, 2), 1, cmd.get("name"), null);
-            case "name-lookup" -> name(new Waiter(conn, 2), 2, cmd.get("name"), null);
+            case "name-publish" -> name(self, 0, cmd.get("name"), cmd.get("port"));
+            case "name-unpublish" -> name(self, 1, cmd.get("name"), null);
+            case "name-lookup" -> name(self, 2, cmd.get("name"), null);
             case "abort" -> {
                 String message = cmd.get("msg") != null ? cmd.get("msg") : orEmpty(cmd.get("message"));
                 out.accept(new DaemonAction.SendToParent(new OverlayMessage.AbortRequest(rank == null ? -1 : rank,
@@ -238,7 +247,11 @@ public final class PmiServer {
             default -> reply(conn, PmiV2Codec.frame(cmd.name() + "-response", "rc", "1",
                     "errmsg", "unknown_command_" + cmd.name()));
         }
+        thrid = null;
     }
+
+    /** The thrid of the PMI-2 request being handled, echoed by {@link #reply} in immediate answers. */
+    private String thrid;
 
     private void fullinit(int conn, PmiCommand cmd) {
         // Hydra's client names itself with pmirank, Slurm's libpmi2 with srcid (its PMI_ID).
@@ -272,22 +285,22 @@ public final class PmiServer {
         }
         nodeAttributes.put(key, value);
         reply(conn, PmiV2Codec.frame("info-putnodeattr-response", "rc", "0"));
-        List<Integer> waiting = waitingForNodeAttribute.remove(key);
+        List<Waiter> waiting = waitingForNodeAttribute.remove(key);
         if (waiting != null) {
-            for (int w : waiting) {
+            for (Waiter w : waiting) {
                 reply(w, PmiV2Codec.frame("info-getnodeattr-response", "found", "TRUE", "value", value, "rc", "0"));
             }
         }
     }
 
-    private void getNodeAttribute(int conn, String key, boolean wait) {
+    private void getNodeAttribute(Waiter w, String key, boolean wait) {
         String value = key == null ? null : nodeAttributes.get(key);
         if (value != null) {
-            reply(conn, PmiV2Codec.frame("info-getnodeattr-response", "found", "TRUE", "value", value, "rc", "0"));
+            reply(w, PmiV2Codec.frame("info-getnodeattr-response", "found", "TRUE", "value", value, "rc", "0"));
         } else if (wait && key != null) {
-            waitingForNodeAttribute.computeIfAbsent(key, k -> new ArrayList<>()).add(conn);
+            waitingForNodeAttribute.computeIfAbsent(key, k -> new ArrayList<>()).add(w);
         } else {
-            reply(conn, PmiV2Codec.frame("info-getnodeattr-response", "found", "FALSE", "rc", "0"));
+            reply(w, PmiV2Codec.frame("info-getnodeattr-response", "found", "FALSE", "rc", "0"));
         }
     }
 
@@ -331,7 +344,7 @@ public final class PmiServer {
 
     private void getResult(Waiter w, String key, String value) {
         if (w.version() == 2) {
-            reply(w.conn(), value == null ? PmiV2Codec.frame("kvs-get-response", "found", "FALSE", "rc", "0")
+            reply(w, value == null ? PmiV2Codec.frame("kvs-get-response", "found", "FALSE", "rc", "0")
                     : PmiV2Codec.frame("kvs-get-response", "found", "TRUE", "value", value, "rc", "0"));
         } else if (value == null) {
             reply(w.conn(), PmiV1Codec.reply("get_result", "rc", "-1", "msg", "key_" + key + "_not_found",
@@ -408,12 +421,12 @@ public final class PmiServer {
                 reply(w.conn(), PmiV1Codec.reply(v1[op], "rc", "0", "info", "ok"));
             }
         } else if (!ok) {
-            reply(w.conn(), PmiV2Codec.frame(v2names[op], "rc", "1", "errmsg", reason));
+            reply(w, PmiV2Codec.frame(v2names[op], "rc", "1", "errmsg", reason));
         } else if (op == 2) {
             // MPICH's client reads "port", Slurm's libpmi2 "value": both are given.
-            reply(w.conn(), PmiV2Codec.frame(v2names[op], "port", port, "value", port, "rc", "0"));
+            reply(w, PmiV2Codec.frame(v2names[op], "port", port, "value", port, "rc", "0"));
         } else {
-            reply(w.conn(), PmiV2Codec.frame(v2names[op], "rc", "0"));
+            reply(w, PmiV2Codec.frame(v2names[op], "rc", "0"));
         }
     }
 
@@ -470,8 +483,11 @@ public final class PmiServer {
             fencedOwners.add(release.owners());
         }
         for (Waiter w : inFence) {
-            reply(w.conn(), w.version() == 2 ? PmiV2Codec.frame("kvs-fence-response", "rc", "0")
-                    : PmiV1Codec.reply("barrier_out"));
+            if (w.version() == 2) {
+                reply(w, PmiV2Codec.frame("kvs-fence-response", "rc", "0"));
+            } else {
+                reply(w.conn(), PmiV1Codec.reply("barrier_out"));
+            }
         }
         inFence.clear();
         fenceRanks.clear();
@@ -480,7 +496,20 @@ public final class PmiServer {
     }
 
     private void reply(int conn, String text) {
-        out.accept(new DaemonAction.PmiReply(conn, text));
+        out.accept(new DaemonAction.PmiReply(conn, thrid != null && v2.contains(conn) ? withThrid(text, thrid) : text));
+    }
+
+    /** A deferred PMI-2 answer: the thrid of the request it answers goes with it. */
+    private void reply(Waiter w, String frame) {
+        out.accept(new DaemonAction.PmiReply(w.conn(), w.thrid() != null ? withThrid(frame, w.thrid()) : frame));
+    }
+
+    /** Adds {@code thrid=T;} to a PMI-2 frame, right after its command. */
+    private static String withThrid(String frame, String thrid) {
+        String body = frame.substring(PmiV2Codec.HEADER);
+        int afterCmd = body.indexOf(';') + 1;
+        String with = body.substring(0, afterCmd) + "thrid=" + thrid.replace(";", ";;") + ";" + body.substring(afterCmd);
+        return String.format("%6d", with.length()) + with;
     }
 
     private static String str(int v) {

@@ -234,6 +234,21 @@ class DaemonCoreTest {
                 .containsExactly(frame("cmd=finalize-response;rc=0;"));
     }
 
+    /** A threaded client's request ids come back with the answers, which may come out of order. */
+    @Test
+    void pmi2ThridIsEchoedSoOutOfOrderAnswersCanBeMatched() {
+        core.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:32", 3, Map.of())));
+        core.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(TWO_NODES_LAZY)));
+        core.handle(new DaemonEvent.PmiLine(4, "cmd=init pmi_version=2 pmi_subversion=0"));
+        core.handle(new DaemonEvent.PmiFrame(4, "cmd=fullinit;pmirank=3;threaded=TRUE;"));
+        assertThat(core.handle(new DaemonEvent.PmiFrame(4, "cmd=kvs-get;thrid=t1;srcid=0;key=far;")))
+                .noneMatch(a -> a instanceof DaemonAction.PmiReply);
+        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(4, "cmd=kvs-put;thrid=t2;key=k;value=v;")), 4))
+                .containsExactly(frame("cmd=kvs-put-response;thrid=t2;rc=0;"));
+        assertThat(replies(core.handle(new DaemonEvent.FromParent(new OverlayMessage.KvsFetched(0, 1, 0, "far", "x"))), 4))
+                .containsExactly(frame("cmd=kvs-get-response;thrid=t1;found=TRUE;value=x;rc=0;"));
+    }
+
     /** PMI-2 names the rank that put a key: lazy mode fetches from its daemon, no directory needed. */
     @Test
     void aPmi2GetNamingItsSourceRankIsFetchedFromThatRanksDaemon() {

@@ -1,0 +1,260 @@
+package org.banyan.client;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A Java rank's way into the job that {@code banyan run} started: who it is, and a key-value
+ * exchange with the other ranks through the daemon of its host (PMI-2 underneath).
+ *
+ * <pre>{@code
+ * try (Banyan job = Banyan.init()) {
+ *     job.put("address", myAddress);
+ *     job.fence();                                   // every rank has put and committed
+ *     String next = job.get((job.rank() + 1) % job.size(), "address");
+ * }
+ * }</pre>
+ *
+ * <p>Keys belong to the rank that puts them, as in PMIx: {@code get(r, key)} reads rank r's
+ * {@code key}, and ranks may all use the same key names. Values are fetched from the owning
+ * rank's host on first use when the job runs with {@code --modex lazy} (the default), so a
+ * value nobody reads never moves. {@link #close()} is PMI's finalize (Java reserves the name).
+ */
+public final class Banyan implements AutoCloseable {
+    /** Longest key a rank may put (PMI's keylen_max, less the rank prefix Banyan adds). */
+    public static final int MAX_KEY = 48;
+    /** Longest value (PMI's vallen_max). */
+    public static final int MAX_VALUE = 1024;
+
+    private final int rank;
+    private final int size;
+    private final int localRank;
+    private final int nodeRank;
+    private final String jobId;
+    private final Pmi2Connection pmi;
+    private final String processTable;
+    private ProcessTableReader table;
+    private final Map<String, String> uncommitted = new LinkedHashMap<>();
+    private boolean closed;
+
+    private Banyan(int rank, int size, int localRank, int nodeRank, String jobId, Pmi2Connection pmi, String processTable) {
+        this.rank = rank;
+        this.size = size;
+        this.localRank = localRank;
+        this.nodeRank = nodeRank;
+        this.jobId = jobId;
+        this.pmi = pmi;
+        this.processTable = processTable;
+    }
+
+    /**
+     * Joins the job this process belongs to.
+     *
+     * @throws NotUnderBanyanException when the process was not started by {@code banyan run}
+     * @throws BanyanException         when the daemon cannot be reached or refuses
+     */
+    public static Banyan init() {
+        return init(System.getenv());
+    }
+
+    static Banyan init(Map<String, String> env) {
+        String port = env.get("PMI_PORT");
+        String rankText = env.get("BANYAN_RANK");
+        if (port == null || rankText == null) {
+            throw new NotUnderBanyanException("not started by banyan run (BANYAN_RANK and PMI_PORT are not set): "
+                    + "start it as  banyan run -n N java ...");
+        }
+        int rank = Integer.parseInt(rankText);
+        Pmi2Connection pmi = Pmi2Connection.open(port);
+        Map<String, String> init = await(pmi.request("fullinit", "pmirank", rankText, "threaded", "TRUE"), "fullinit");
+        int size = Integer.parseInt(init.getOrDefault("size", "0"));
+        Map<String, String> id = await(pmi.request("job-getid"), "job-getid");
+        return new Banyan(rank, size, intOr(env.get("BANYAN_LOCAL_RANK"), 0), intOr(env.get("BANYAN_NODE_RANK"), 0),
+                id.get("jobid"), pmi, env.get("BANYAN_PROCTABLE"));
+    }
+
+    public int rank() {
+        return rank;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    /** Index of this rank among the ranks of its host. */
+    public int localRank() {
+        return localRank;
+    }
+
+    /** Index of this rank's host in the job's host list. */
+    public int nodeRank() {
+        return nodeRank;
+    }
+
+    /** The job's key-value space name, the same for every rank of the job. */
+    public String jobId() {
+        return jobId;
+    }
+
+    /** Puts {@code key} for this rank; other ranks see it after the next {@link #commit()} and fence. */
+    public synchronized void put(String key, String value) {
+        checkOpen();
+        if (key == null || key.isEmpty() || key.length() > MAX_KEY || key.contains(";") || key.contains("=")) {
+            throw new IllegalArgumentException("key must be 1 to " + MAX_KEY + " characters without ';' or '=': " + key);
+        }
+        if (value == null || value.length() > MAX_VALUE) {
+            throw new IllegalArgumentException("value must be at most " + MAX_VALUE + " characters");
+        }
+        uncommitted.put(key, value);
+    }
+
+    /** Sends the puts made since the last commit to the daemon. */
+    public synchronized void commit() {
+        checkOpen();
+        List<CompletableFuture<Map<String, String>>> acks = new ArrayList<>();
+        for (Map.Entry<String, String> e : uncommitted.entrySet()) {
+            acks.add(pmi.request("kvs-put", "key", wireKey(rank, e.getKey()), "value", e.getValue()));
+        }
+        uncommitted.clear();
+        for (CompletableFuture<Map<String, String>> a : acks) {
+            await(a, "kvs-put");
+        }
+    }
+
+    /** Commits, then waits until every rank of the job has entered the fence. */
+    public void fence() {
+        commit();
+        await(pmi.request("kvs-fence"), "kvs-fence");
+    }
+
+    /**
+     * {@code key} as rank {@code owner} put it, waiting as long as it takes.
+     *
+     * @throws NoSuchElementException when that rank put no such key before the last fence
+     */
+    public String get(int owner, String key) {
+        try {
+            return getAsync(owner, key).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BanyanException("interrupted waiting for " + key + " of rank " + owner, e);
+        } catch (ExecutionException e) {
+            throw unwrap(e);
+        }
+    }
+
+    /** As {@link #get(int, String)}, giving up after {@code timeout}. */
+    public String get(int owner, String key, Duration timeout) throws TimeoutException {
+        try {
+            return getAsync(owner, key).get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BanyanException("interrupted waiting for " + key + " of rank " + owner, e);
+        } catch (ExecutionException e) {
+            throw unwrap(e);
+        }
+    }
+
+    /** {@code key} as rank {@code owner} put it, when it arrives; fails with NoSuchElementException. */
+    public CompletableFuture<String> getAsync(int owner, String key) {
+        checkOpen();
+        if (owner < 0 || owner >= size) {
+            throw new IllegalArgumentException("rank " + owner + " is not in the job (size " + size + ")");
+        }
+        return pmi.request("kvs-get", "jobid", jobId, "srcid", Integer.toString(owner), "key", wireKey(owner, key))
+                .thenApply(r -> {
+                    check(r, "kvs-get");
+                    if (!"TRUE".equals(r.get("found"))) {
+                        throw new NoSuchElementException("rank " + owner + " put no key '" + key + "' before the last fence");
+                    }
+                    return r.get("value");
+                });
+    }
+
+    /** What the node-local process table says about {@code rank}: its host, local rank, ... */
+    public synchronized Peer peer(int rank) {
+        if (processTable == null) {
+            throw new BanyanException("no node-local process table (BANYAN_PROCTABLE is not set)");
+        }
+        if (table == null) {
+            table = new ProcessTableReader(Path.of(processTable));
+        }
+        return table.peer(rank);
+    }
+
+    /** Ends the whole job with {@code exitCode}, as MPI_Abort does; does not return. */
+    public void abort(int exitCode, String message) {
+        try {
+            pmi.send("abort", "isworld", "TRUE", "exitcode", Integer.toString(exitCode), "message",
+                    message == null ? "" : message);
+        } catch (IOException e) {
+            // the job is ending anyway
+        }
+        Runtime.getRuntime().halt(exitCode);
+    }
+
+    /** Finalize: tells the daemon this rank is done with it, and closes the connection. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            await(pmi.request("finalize"), "finalize");
+        } finally {
+            pmi.close();
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("this Banyan handle is closed (finalized)");
+        }
+    }
+
+    /** Keys are per rank on the wire: "R/key". */
+    private static String wireKey(int owner, String key) {
+        return owner + "/" + key;
+    }
+
+    private static Map<String, String> await(CompletableFuture<Map<String, String>> f, String what) {
+        try {
+            return check(f.get(), what);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BanyanException("interrupted during " + what, e);
+        } catch (ExecutionException e) {
+            throw unwrap(e);
+        }
+    }
+
+    private static Map<String, String> check(Map<String, String> reply, String what) {
+        if (!"0".equals(reply.get("rc"))) {
+            throw new BanyanException(what + " failed: " + reply.getOrDefault("errmsg", "rc " + reply.get("rc")));
+        }
+        return reply;
+    }
+
+    private static RuntimeException unwrap(ExecutionException e) {
+        return e.getCause() instanceof RuntimeException r ? r : new BanyanException(e.getCause().toString(), e.getCause());
+    }
+
+    private static int intOr(String s, int fallback) {
+        try {
+            return s == null ? fallback : Integer.parseInt(s);
+        } catch (NumberFormatException e) {
+            return fallback;
+        }
+    }
+}

@@ -13,7 +13,7 @@ import org.banyan.sim.LaunchSimulation;
  * <pre>
  * banyan sim launch --hosts N [--spawn-degree K | --launch star | --tree SPEC] [--routing SPEC]
  *                   [--ranks-per-host R] [--seed S --faults F] [--spawn-ms MS] [--start-ms MS]
- *                   [--latency-us US] [--spawn-concurrency C] [--shared-cpus N]
+ *                   [--latency-us US] [--spawn-concurrency C] [--shared-cpus N] [--gbits G]
  *                   [--modex full|lazy [--modex-bytes B] [--modex-gets neighbours|all]]
  * </pre>
  */
@@ -41,6 +41,7 @@ final class SimCommand {
         long latency = c.latencyMicros();
         int concurrency = c.spawnConcurrency();
         int sharedCpus = 0;
+        long bytesPerMicro = c.bytesPerMicro();
         for (int i = 1; i < args.size(); i++) {
             String a = args.get(i);
             if (i + 1 >= args.size()) {
@@ -83,6 +84,7 @@ final class SimCommand {
                 case "--latency-us" -> latency = Long.parseLong(v);
                 case "--spawn-concurrency" -> concurrency = HostListParser.positive(v, "--spawn-concurrency");
                 case "--shared-cpus" -> sharedCpus = Integer.parseInt(v);
+                case "--gbits" -> bytesPerMicro = Math.round(Double.parseDouble(v) * 1000 / 8);
                 default -> throw new UsageException("unknown option '" + a + "' for banyan sim launch");
             }
         }
@@ -106,7 +108,7 @@ final class SimCommand {
             throw new UsageException("--modex-bytes " + modexBytes + ": at most 1024 (PMI-1's vallen_max)");
         }
         CostModel costs = new CostModel(spawn, concurrency, start, latency, c.messageCpuMicros(), c.rankStartMicros(),
-                c.rankRunMicros(), sharedCpus);
+                c.rankRunMicros(), sharedCpus, bytesPerMicro);
         List<Fault> plan = faults > 0 ? FaultPlan.random(seed, hosts, faults, 3_000_000) : List.of();
         long t0 = System.nanoTime();
         LaunchSimulation sim = new LaunchSimulation(hosts, ranksPerHost, tree, routing, costs, plan);

@@ -13,14 +13,26 @@ package org.banyan.sim;
  * @param sharedCpus       0: every host has CPUs of its own (a cluster); N: all hosts share N CPUs
  *                         (vcluster's network namespaces on one machine), and spawns, daemon
  *                         start-up and messages all queue for them
+ * @param bytesPerMicro    network bandwidth per host interface, bytes per microsecond (1250 is
+ *                         10 Gb/s); 0 leaves size out
  */
 public record CostModel(long spawnMicros, int spawnConcurrency, long daemonStartMicros, long latencyMicros,
-                        long messageCpuMicros, long rankStartMicros, long rankRunMicros, int sharedCpus) {
+                        long messageCpuMicros, long rankStartMicros, long rankRunMicros, int sharedCpus,
+                        long bytesPerMicro) {
     public CostModel(long spawnMicros, int spawnConcurrency, long daemonStartMicros, long latencyMicros,
                      long messageCpuMicros, long rankStartMicros, long rankRunMicros) {
         this(spawnMicros, spawnConcurrency, daemonStartMicros, latencyMicros, messageCpuMicros, rankStartMicros,
-                rankRunMicros, 0);
+                rankRunMicros, 0, DEFAULT_BYTES_PER_MICRO);
     }
+
+    public CostModel(long spawnMicros, int spawnConcurrency, long daemonStartMicros, long latencyMicros,
+                     long messageCpuMicros, long rankStartMicros, long rankRunMicros, int sharedCpus) {
+        this(spawnMicros, spawnConcurrency, daemonStartMicros, latencyMicros, messageCpuMicros, rankStartMicros,
+                rankRunMicros, sharedCpus, DEFAULT_BYTES_PER_MICRO);
+    }
+
+    /** 10 Gb/s, a common cluster interconnect for the management network daemons use. */
+    public static final long DEFAULT_BYTES_PER_MICRO = 1250;
 
     /**
      * Defaults from measurements on vcluster (docs/benchmarks.md): an ssh session 375 ms of which

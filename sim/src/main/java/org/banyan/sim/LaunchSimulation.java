@@ -76,10 +76,12 @@ public final class LaunchSimulation {
     private long getsDone;
     private long getsFailed;
     private String value;
-    /** The last encoded messages and their sizes: a release goes to every child as one object. */
-    private final OverlayMessage[] sizedRefs = new OverlayMessage[16];
-    private final int[] sizedLengths = new int[16];
-    private int sizedNext;
+    /**
+     * Encoded sizes of recent messages, by identity: a job description or a fence release goes
+     * to every child as one object, and encoding it again per child would cost the simulation
+     * more than the launch it simulates. Cleared when it grows, so it holds few references.
+     */
+    private final java.util.IdentityHashMap<Object, Integer> sizes = new java.util.IdentityHashMap<>();
     /** Start timeout of an hour: a huge simulated launch must not fail by the head giving up. */
     private final HeadSettings settings = new HeadSettings(0, 2000, 3_600_000, false);
     private final PriorityQueue<Ev> queue = new PriorityQueue<>(
@@ -100,6 +102,8 @@ public final class LaunchSimulation {
 
     // Per vertex.
     private final long[] cpuFree;
+    /** When each vertex's network interface has sent what it was given. */
+    private final long[] nicFree;
     private final long[] messages;
     private final int[] links;
     private final int[] maxLinks;
@@ -149,6 +153,7 @@ public final class LaunchSimulation {
                 null)), nodes, MappingPolicy.SLOT, false, -1, "/");
         int vertices = hosts + 1;
         cpuFree = new long[vertices];
+        nicFree = new long[vertices];
         messages = new long[vertices];
         links = new int[vertices];
         maxLinks = new int[vertices];
@@ -259,13 +264,26 @@ public final class LaunchSimulation {
         queue.add(new Ev(time, seq++, action));
     }
 
-    /** A message from vertex {@code from} to vertex {@code to}: sender CPU, latency, FIFO, receiver CPU. */
+    /** A notice without a message of its own (a link closing, a connection opening): latency only. */
     private void send(int from, int to, Runnable deliver) {
+        send(from, to, null, deliver);
+    }
+
+    /**
+     * Message {@code m} from vertex {@code from} to vertex {@code to}: sender CPU, then the
+     * sender's network interface for its encoded size at the model's bandwidth (one message at a
+     * time per vertex), latency, FIFO per link, receiver CPU.
+     */
+    private void send(int from, int to, OverlayMessage m, Runnable deliver) {
         long key = ((long) from << 32) | to;
         if (broken.contains(key)) {
             return;
         }
         long sent = cpu(from, now, costs.messageCpuMicros());
+        if (m != null && costs.bytesPerMicro() > 0) {
+            sent = Math.max(sent, nicFree[from]) + sizeOf(m) / costs.bytesPerMicro();
+            nicFree[from] = sent;
+        }
         messages[from]++;
         long extra = slowLink.getOrDefault(Topology.daemonOfVertex(from), 0L) + slowLink.getOrDefault(Topology.daemonOfVertex(to), 0L);
         long arrival = Math.max(sent + costs.latencyMicros() + extra, lastArrival.getOrDefault(key, 0L) + 1);
@@ -291,7 +309,7 @@ public final class LaunchSimulation {
                     countContacts(m);
                     countModex(0, v, m);
                     if (alive[d]) {
-                        send(0, v, () -> toDaemon(d, new DaemonEvent.FromParent(m)));
+                        send(0, v, m, () -> toDaemon(d, new DaemonEvent.FromParent(m)));
                     }
                 }
                 case HeadAction.ArmTimer(var timer, long delay) -> at(now + delay * 1000,
@@ -318,7 +336,7 @@ public final class LaunchSimulation {
                     int d = Topology.daemonOfVertex(v);
                     countModex(0, v, m);
                     if (alive[d] && !exited[d]) {
-                        send(0, v, () -> toDaemon(d, new DaemonEvent.FromPeer(0, m)));
+                        send(0, v, m, () -> toDaemon(d, new DaemonEvent.FromPeer(0, m)));
                     }
                 }
                 case HeadAction.EmitOutput e -> { }
@@ -418,13 +436,13 @@ public final class LaunchSimulation {
                 case DaemonAction.SendToParent(OverlayMessage m) -> {
                     countContacts(m);
                     countModex(v, parentVertex, m);
-                    send(v, parentVertex, () -> fromDaemonToParent(d, parentVertex, m));
+                    send(v, parentVertex, m, () -> fromDaemonToParent(d, parentVertex, m));
                 }
                 case DaemonAction.SendToChild(int c, OverlayMessage m) -> {
                     countContacts(m);
                     countModex(v, Topology.vertexOfDaemon(c), m);
                     if (alive[c]) {
-                        send(v, Topology.vertexOfDaemon(c), () -> toDaemon(c, new DaemonEvent.FromParent(m)));
+                        send(v, Topology.vertexOfDaemon(c), m, () -> toDaemon(c, new DaemonEvent.FromParent(m)));
                     }
                 }
                 case DaemonAction.SpawnChild(int c, String host) -> spawn(v, c);
@@ -437,7 +455,7 @@ public final class LaunchSimulation {
                 case DaemonAction.SendToPeer(int to, OverlayMessage m) -> {
                     countModex(v, to, m);
                     if (peersOf.getOrDefault(v, java.util.Set.of()).contains(to)) {
-                        send(v, to, () -> toVertex(to, new DaemonEvent.FromPeer(v, m), new HeadEvent.FromPeer(v, m)));
+                        send(v, to, m, () -> toVertex(to, new DaemonEvent.FromPeer(v, m), new HeadEvent.FromPeer(v, m)));
                     }
                 }
                 case DaemonAction.PmiReply(int conn, String line) -> {
@@ -535,13 +553,16 @@ public final class LaunchSimulation {
             }
             if (--pendingGets[rank] == 0) {
                 lastGetDone = Math.max(lastGetDone, now);
-                at(now + costs.rankRunMicros(), () -> {
-                    if (rankAlive[rank]) {
-                        rankAlive[rank] = false;
-                        toDaemon(d, new DaemonEvent.RankEnded(rank, 0, ""));
-                    }
-                });
+                // As MPI_Finalize does: a last fence, so no rank leaves while others still read.
+                pmi(d, rank, "cmd=barrier_in");
             }
+        } else if (line.startsWith("cmd=barrier_out") && fenced[rank]) {
+            at(now + costs.rankRunMicros(), () -> {
+                if (rankAlive[rank]) {
+                    rankAlive[rank] = false;
+                    toDaemon(d, new DaemonEvent.RankEnded(rank, 0, ""));
+                }
+            });
         }
     }
 
@@ -551,21 +572,25 @@ public final class LaunchSimulation {
                 || m instanceof OverlayMessage.Routed)) {
             return;
         }
-        int size = -1;
-        for (int i = 0; i < sizedRefs.length; i++) {
-            if (sizedRefs[i] == m) {
-                size = sizedLengths[i];
-                break;
-            }
-        }
-        if (size < 0) {
-            size = org.banyan.core.wire.OverlayCodec.encode(m).length;
-            sizedRefs[sizedNext] = m;
-            sizedLengths[sizedNext] = size;
-            sizedNext = (sizedNext + 1) % sizedRefs.length;
-        }
+        int size = sizeOf(m);
         modexBytes[from] += size;
         modexBytes[to] += size;
+    }
+
+    /** Encoded size, from the real codec; a message sent to many children is encoded once. */
+    private int sizeOf(OverlayMessage m) {
+        // Each parent wraps the one job description in a LaunchJob of its own per child.
+        Object key = m instanceof OverlayMessage.LaunchJob(var job) ? job : m;
+        Integer known = sizes.get(key);
+        if (known != null) {
+            return known;
+        }
+        if (sizes.size() >= 4096) {
+            sizes.clear();
+        }
+        int size = org.banyan.core.wire.OverlayCodec.encode(m).length;
+        sizes.put(key, size);
+        return size;
     }
 
     private void signalRank(int d, int rank, int signal) {

@@ -111,6 +111,11 @@ class RunArgumentsTest {
         assertThat(parse("--spawn-degree", "4", "true").topology()).isEqualTo("radix:4");
         assertThat(parse("--spawn-degree", "0", "--routing", "binomial", "true").topology()).isEqualTo("binomial");
         assertThat(parse("--launch", "star", "true").topology()).isEqualTo("direct");
+        assertThat(parse("--launch", "star", "true").routing()).as("a pure star").isEqualTo("direct");
+        assertThat(parse("true").routing()).isEqualTo("radix:32");
+        assertThat(parse("--spawn-degree", "2", "--routing", "binomial", "true").routing()).isEqualTo("binomial");
+        assertThat(parse("true").job().modex()).isEqualTo(org.banyan.core.job.Modex.LAZY);
+        assertThat(parse("--modex", "full", "true").job().modex()).isEqualTo(org.banyan.core.job.Modex.FULL);
     }
 
     @Test
@@ -136,6 +141,7 @@ class RunArgumentsTest {
         assertThat(error("--routing", "ring", "true"))
                 .isEqualTo("--routing 'ring': unknown topology 'ring' (valid: radix:K, binomial, direct)");
         assertThat(error("--launch", "mesh", "true")).isEqualTo("--launch 'mesh' is not a launch shape (valid: tree, star)");
+        assertThat(error("--modex", "eager", "true")).isEqualTo("--modex: unknown modex 'eager' (valid: full, lazy)");
         assertThat(error("--launcher", "local", "--launch-agent", "ssh -p 2", "true"))
                 .isEqualTo("--launch-agent is the remote shell of --launcher ssh, not of --launcher local");
         assertThat(error("-x", "NOPE_NOT_SET", "true"))

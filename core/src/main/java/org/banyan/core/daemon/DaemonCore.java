@@ -65,8 +65,6 @@ public final class DaemonCore {
     /** Routing neighbours joined by a link of their own (not a spawn link), by vertex. */
     private final Set<Integer> peers = new HashSet<>();
     private int nextFetch;
-    /** Routing links that closed, by vertex, with why: reported when ROUTING_LINK_LOSS fires. */
-    private final Map<Integer, String> routingLosses = new LinkedHashMap<>();
     /** Stdin for a child that has not said hello yet, in order. */
     private final Map<Integer, List<OverlayMessage.StdinData>> heldStdin = new HashMap<>();
 
@@ -194,24 +192,21 @@ public final class DaemonCore {
                 if (router != null) {
                     router.closed(v);
                 }
-                if (v > 0 && !terminating && !parentGone && !killed) {
-                    if (routingLosses.isEmpty()) {
-                        emit(new DaemonAction.ArmTimer(DaemonTimer.ROUTING_LINK_LOSS, ROUTING_LOSS_GRACE_MILLIS));
-                    }
-                    routingLosses.put(v, reason);
+                if (v > 0 && router != null && !terminating && !parentGone && !killed
+                        && router.lostWhileRunning(v, reason)) {
+                    emit(new DaemonAction.ArmTimer(DaemonTimer.ROUTING_LINK_LOSS, ROUTING_LOSS_GRACE_MILLIS));
                 }
             }
             case DaemonEvent.TimerFired(DaemonTimer timer) -> {
                 if (timer == DaemonTimer.KILL_GRACE) {
                     signalAll(Signals.SIGKILL);
                 } else if (timer == DaemonTimer.ROUTING_LINK_LOSS) {
-                    for (Map.Entry<Integer, String> e : routingLosses.entrySet()) {
+                    for (Map.Entry<Integer, String> e : router.takeUnexplainedLosses().entrySet()) {
                         if (!terminating && !parentGone && !killed) {
                             int d = Topology.daemonOfVertex(e.getKey());
                             up(new OverlayMessage.DaemonFailed(d, hostOf(d), "routing link closed: " + e.getValue()));
                         }
                     }
-                    routingLosses.clear();
                 }
             }
         }

@@ -45,7 +45,6 @@ public final class HeadCore {
     private final String headContact;
     private final OverlayRouter router;
     private final java.util.Set<Integer> peers = new java.util.HashSet<>();
-    private final Map<Integer, String> routingLosses = new LinkedHashMap<>();
     /** The job's name service (MPI_Publish_name): service name to port. */
     private final Map<String, String> names = new HashMap<>();
     private final List<Integer> fenceChildren = new ArrayList<>();
@@ -139,12 +138,9 @@ public final class HeadCore {
             case HeadEvent.PeerLost(int v, String reason) -> {
                 peers.remove(v);
                 router.closed(v);
-                if (!terminating) {
-                    if (routingLosses.isEmpty()) {
-                        emit(new HeadAction.ArmTimer(HeadTimer.ROUTING_LINK_LOSS,
-                                org.banyan.core.daemon.DaemonCore.ROUTING_LOSS_GRACE_MILLIS));
-                    }
-                    routingLosses.put(v, reason);
+                if (!terminating && router.lostWhileRunning(v, reason)) {
+                    emit(new HeadAction.ArmTimer(HeadTimer.ROUTING_LINK_LOSS,
+                            org.banyan.core.daemon.DaemonCore.ROUTING_LOSS_GRACE_MILLIS));
                 }
             }
         }
@@ -379,9 +375,7 @@ public final class HeadCore {
             case ROUTING_LINK_LOSS -> {
                 // The spawn tree names a dead daemon's real cause within the wait; a loss still
                 // unexplained now is the loss of the daemon at the link's other end.
-                Map<Integer, String> losses = new LinkedHashMap<>(routingLosses);
-                routingLosses.clear();
-                for (Map.Entry<Integer, String> e : losses.entrySet()) {
+                for (Map.Entry<Integer, String> e : router.takeUnexplainedLosses().entrySet()) {
                     if (!terminating) {
                         daemonLost(Topology.daemonOfVertex(e.getKey()), "routing link closed: " + e.getValue());
                     }

@@ -35,6 +35,8 @@ public final class OverlayRouter {
     private final Links links;
     private final Map<Integer, List<OverlayMessage.Routed>> held = new HashMap<>();
     private final Set<Integer> closed = new HashSet<>();
+    /** Routing links closed while the job ran, by vertex, with why: not yet explained by the spawn tree. */
+    private final Map<Integer, String> unexplained = new java.util.LinkedHashMap<>();
     private long forwarded;
 
     public OverlayRouter(Topology routing, int self, Links links) {
@@ -87,6 +89,26 @@ public final class OverlayRouter {
     public void closed(int vertex) {
         closed.add(vertex);
         held.remove(vertex);
+    }
+
+    /**
+     * A routing link closed while the job still runs. The owner waits a while before calling it
+     * a daemon's loss: a daemon that dies closes its spawn children's routing links too, and the
+     * spawn tree should name the real cause first.
+     *
+     * @return true when this is the first loss waiting: the owner arms its timer
+     */
+    public boolean lostWhileRunning(int vertex, String reason) {
+        boolean first = unexplained.isEmpty();
+        unexplained.put(vertex, reason);
+        return first;
+    }
+
+    /** The losses still unexplained when the owner's timer fires, by vertex; forgets them. */
+    public Map<Integer, String> takeUnexplainedLosses() {
+        Map<Integer, String> out = new java.util.LinkedHashMap<>(unexplained);
+        unexplained.clear();
+        return out;
     }
 
     /** The neighbour this vertex must dial itself: its routing parent, or -1 for the root. */

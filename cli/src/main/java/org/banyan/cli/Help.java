@@ -55,6 +55,8 @@ final class Help {
               --modex full|lazy       full: every fence gives every daemon every key's value;
                                       lazy (default): values move on a rank's first get
               --launch star           baseline: the head starts and talks to every daemon
+              --static-ports          in a Slurm allocation: one srun starts every daemon and
+                                      each finds its tree parent at a port derived from the job
               --report-launch         print phase times and, per daemon, links and messages
 
             Exit status: 0 if every rank exits 0; otherwise that of the first rank to fail

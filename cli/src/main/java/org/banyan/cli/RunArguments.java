@@ -50,6 +50,8 @@ public final class RunArguments {
     private int spawnDegree = DEFAULT_SPAWN_DEGREE;
     private String routing = "radix:" + DEFAULT_SPAWN_DEGREE;
     private boolean routingGiven;
+    private boolean staticPorts;
+    private boolean fromAllocation;
     private Modex modex = Modex.LAZY;
     private boolean star;
     private boolean reportLaunch;
@@ -148,6 +150,7 @@ public final class RunArguments {
                         }
                     }
                     case "--report-launch" -> reportLaunch = true;
+                    case "--static-ports" -> staticPorts = true;
                     case "--modex" -> {
                         try {
                             modex = Modex.parse(value(args, i, inline, name));
@@ -185,7 +188,7 @@ public final class RunArguments {
     private static boolean takesValue(String option) {
         return switch (option) {
             case "--oversubscribe", "-oversubscribe", "--tag-output", "-tag-output", "--timestamp-output",
-                 "-timestamp-output", "--report-launch" -> false;
+                 "-timestamp-output", "--report-launch", "--static-ports" -> false;
             default -> true;
         };
     }
@@ -298,7 +301,8 @@ public final class RunArguments {
         return switch (launcher) {
             case "inproc" -> new LaunchAgent.InProcess();
             case "local" -> new LaunchAgent.Local();
-            case "slurm" -> new LaunchAgent.Slurm();
+            case "slurm" -> staticPorts ? new LaunchAgent.SlurmStep(LaunchAgent.SlurmStep.portFor(environment),
+                    environment.getOrDefault("SLURM_JOB_NODELIST", environment.get("SLURM_NODELIST"))) : new LaunchAgent.Slurm();
             default -> launchAgent != null ? LaunchAgent.parse("ssh:" + launchAgent) : LaunchAgent.parse("ssh");
         };
     }
@@ -321,6 +325,7 @@ public final class RunArguments {
             // Inside an allocation the allocation is the host list, and srun starts the daemons.
             List<HostEntry> allocation = SlurmAllocation.hosts(environment);
             if (!allocation.isEmpty()) {
+                fromAllocation = true;
                 hosts.addAll(allocation);
                 if (launcher == null) {
                     launcher = "slurm";
@@ -357,6 +362,10 @@ public final class RunArguments {
                 total += h.slots() > 0 ? h.slots() : 1;
             }
             return List.of(new Node(hosts.getFirst().name(), total));
+        }
+        if (staticPorts && !(launcher.equals("slurm") && fromAllocation)) {
+            throw new UsageException("--static-ports starts the daemons of a Slurm allocation's own nodes: run it "
+                    + "inside salloc or sbatch, without --host, --hostfile or another --launcher");
         }
         if (launcher.equals("ssh") || launcher.equals("slurm")) {
             for (HostEntry h : hosts) {

@@ -117,9 +117,15 @@ final class Banyan {
      */
     static void assertLosingDaemonZeroEndsTheJob(ProcessBuilder job, String marker, int sleepers, String host)
             throws Exception {
+        assertLosingADaemonEndsTheJob(job, marker, sleepers, host, () -> daemonJvm(0));
+    }
+
+    /** As above, with the daemon to kill found by {@code daemon} once every rank runs. */
+    static void assertLosingADaemonEndsTheJob(ProcessBuilder job, String marker, int sleepers, String host,
+                                              java.util.function.Supplier<ProcessHandle> daemon) throws Exception {
         Process p = job.redirectErrorStream(true).start();
         awaitSleeps(marker, sleepers);
-        daemonJvm(0).destroyForcibly();
+        daemon.get().destroyForcibly();
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("banyan ended").isTrue();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.exitValue()).as(out).isEqualTo(1);
@@ -143,6 +149,23 @@ final class Banyan {
                         && h.info().commandLine().orElse("").contains("DaemonMain")
                         && h.info().commandLine().orElse("").contains("--id " + id + " "))
                 .findFirst().orElseThrow(() -> new AssertionError("no JVM of daemon " + id));
+    }
+
+    /** The JVM of the daemon a Slurm step started on {@code node} (its task's SLURMD_NODENAME). */
+    static ProcessHandle daemonJvmOnNode(String node) {
+        return ProcessHandle.allProcesses()
+                .filter(h -> h.info().command().orElse("").endsWith("/java")
+                        && h.info().commandLine().orElse("").contains("DaemonMain"))
+                .filter(h -> {
+                    try {
+                        String env = new String(java.nio.file.Files.readAllBytes(java.nio.file.Path.of("/proc", Long.toString(h.pid()),
+                                "environ")), StandardCharsets.UTF_8);
+                        return java.util.Arrays.asList(env.split("\0")).contains("SLURMD_NODENAME=" + node);
+                    } catch (IOException e) {
+                        return false;
+                    }
+                })
+                .findFirst().orElseThrow(() -> new AssertionError("no daemon JVM on " + node));
     }
 
     /**

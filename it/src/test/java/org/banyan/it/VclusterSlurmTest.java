@@ -77,4 +77,33 @@ class VclusterSlurmTest {
         String m = Banyan.marker();
         Banyan.assertLosingDaemonZeroEndsTheJob(salloc("run", "--spawn-degree", "2", "sleep", m), m, HOSTS, "node1");
     }
+
+    /**
+     * Static endpoints: one srun starts all four daemons; daemons 2 and 3 find their parent,
+     * daemon 0, at node1 and the port derived from the job, without being told.
+     */
+    @Test
+    void withStaticPortsOneStepStartsEveryDaemonAndEachFindsItsParent() throws Exception {
+        Result r = run("run", "--static-ports", "--spawn-degree", "2", "--report-launch", dir.resolve("ring").toString());
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(r.stdout()).isEqualTo("token 12 after 3 laps\n");
+        assertThat(r.stderr()).containsPattern("launch agent slurm-step:2\\d{4}");
+        // Daemon 0 holds the head and its two children in the spawn tree.
+        assertThat(r.stderr()).containsPattern("(?m)^banyan run:\\s+0\\s+node1\\s+3\\s");
+    }
+
+    @Test
+    void withStaticPortsADaemonKilledMidJobEndsTheJobAndLeavesNothing() throws Exception {
+        String m = Banyan.marker();
+        Banyan.assertLosingADaemonEndsTheJob(salloc("run", "--static-ports", "--spawn-degree", "2", "sleep", m), m,
+                HOSTS, "node1", () -> Banyan.daemonJvmOnNode("node1"));
+    }
+
+    @Test
+    void staticPortsOutsideAnAllocationIsOneLine() throws Exception {
+        Banyan.Result r = Banyan.run("run", "--static-ports", "--host", "node1,node2", "hostname");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.stderr()).isEqualTo("banyan run: --static-ports starts the daemons of a Slurm allocation's own nodes: "
+                + "run it inside salloc or sbatch, without --host, --hostfile or another --launcher\n");
+    }
 }

@@ -59,6 +59,8 @@ public final class DaemonCore {
     private final List<Integer> children = new ArrayList<>();
     private final Set<Integer> connected = new LinkedHashSet<>();
     private final Set<Integer> lostChildren = new HashSet<>();
+    /** Children that said hello before this daemon was adopted itself. */
+    private final List<Integer> earlyHellos = new ArrayList<>();
     private String routingSpec;
     private Topology routing;
     private OverlayRouter router;
@@ -315,31 +317,23 @@ public final class DaemonCore {
             contactsPending.add(child);
             emit(new DaemonAction.SpawnChild(child, hostOf(child)));
         }
+        for (int child : earlyHellos) {
+            childHello(child);
+        }
+        earlyHellos.clear();
         maybeSendContacts();
     }
 
     private void fromChild(int child, OverlayMessage message) {
         switch (message) {
             case OverlayMessage.DaemonHello hello -> {
-                connected.add(child);
-                emit(new DaemonAction.SendToChild(child, new OverlayMessage.Adopt(topologySpec, topology.size(),
-                        topology.hostsBelow(child, hostsBelow::get), routingSpec)));
-                if (job != null) {
-                    emit(new DaemonAction.SendToChild(child, new OverlayMessage.LaunchJob(job)));
+                if (topology == null) {
+                    // A child started with this daemon by one Slurm step can be quicker than the
+                    // adoption of its parent: it is adopted in turn once this daemon is.
+                    earlyHellos.add(child);
+                    return;
                 }
-                if (allContacts != null) {
-                    emit(new DaemonAction.SendToChild(child, allContacts));
-                }
-                if (killed) {
-                    emit(new DaemonAction.SendToChild(child, new OverlayMessage.KillJob()));
-                } else if (terminateGrace != null) {
-                    emit(new DaemonAction.SendToChild(child, new OverlayMessage.TerminateJob(terminateGrace)));
-                }
-                for (OverlayMessage.StdinData held : heldStdin.getOrDefault(child, List.of())) {
-                    emit(new DaemonAction.SendToChild(child, held));
-                }
-                heldStdin.remove(child);
-                router.opened(Topology.vertexOfDaemon(child));
+                childHello(child);
             }
             case OverlayMessage.Contacts c -> {
                 gathered.putAll(c.contacts());
@@ -410,6 +404,29 @@ public final class DaemonCore {
     /** PmiServer: a get needs the value of {@code key}, held by daemon {@code owner}. */
     private void fetch(int owner, String key) {
         router.route(new OverlayMessage.KvsFetch(daemonId, owner, nextFetch++, key));
+    }
+
+    /** A child said hello: adopt it, and tell it what it missed. */
+    private void childHello(int child) {
+        connected.add(child);
+        emit(new DaemonAction.SendToChild(child, new OverlayMessage.Adopt(topologySpec, topology.size(),
+                topology.hostsBelow(child, hostsBelow::get), routingSpec)));
+        if (job != null) {
+            emit(new DaemonAction.SendToChild(child, new OverlayMessage.LaunchJob(job)));
+        }
+        if (allContacts != null) {
+            emit(new DaemonAction.SendToChild(child, allContacts));
+        }
+        if (killed) {
+            emit(new DaemonAction.SendToChild(child, new OverlayMessage.KillJob()));
+        } else if (terminateGrace != null) {
+            emit(new DaemonAction.SendToChild(child, new OverlayMessage.TerminateJob(terminateGrace)));
+        }
+        for (OverlayMessage.StdinData held : heldStdin.getOrDefault(child, List.of())) {
+            emit(new DaemonAction.SendToChild(child, held));
+        }
+        heldStdin.remove(child);
+        router.opened(Topology.vertexOfDaemon(child));
     }
 
     private void maybeSendStats() {

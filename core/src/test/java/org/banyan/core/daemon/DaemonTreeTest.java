@@ -54,6 +54,13 @@ class DaemonTreeTest {
         assertThat(d0.handle(new DaemonEvent.FromParent(all))).containsExactly(new DaemonAction.SendToChild(2, all));
     }
 
+    /** Under a static Slurm step a child may say hello before its parent is adopted. */
+    @Test
+    void aHelloBeforeAdoptionIsAnsweredOnceAdopted() {
+        assertThat(fromChild(2, new OverlayMessage.DaemonHello(2, "n2", 9, "n2:7002"))).isEmpty();
+        assertThat(adopt()).contains(new DaemonAction.SendToChild(2, new OverlayMessage.Adopt("radix:2", 7, Map.of())));
+    }
+
     @Test
     void aLeafSendsItsContactAtOnce() {
         DaemonCore leaf = new DaemonCore(5, "n5:7005", "127.0.0.1:1", "tcp://x");

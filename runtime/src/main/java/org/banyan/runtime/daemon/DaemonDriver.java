@@ -88,7 +88,7 @@ public final class DaemonDriver {
             public void lost(int childId, String reason) {
                 loop.post(new DaemonEvent.ChildLost(childId, reason));
             }
-        }, peers);
+        }, peers, agent instanceof LaunchAgent.SlurmStep step ? step.port() : 0);
         String parentHost = parentHost();
         // This daemon's contact for phase 2: its listener as seen from its parent's side.
         String contact = children.addressFor(parentHost);
@@ -170,7 +170,11 @@ public final class DaemonDriver {
         switch (action) {
             case DaemonAction.SendToParent(OverlayMessage m) -> sendToParent(m);
             case DaemonAction.SendToChild(int child, OverlayMessage m) -> children.send(child, m);
-            case DaemonAction.SpawnChild(int child, String childHost) -> children.spawn(child, childHost);
+            case DaemonAction.SpawnChild(int child, String childHost) -> {
+                if (!(agent instanceof LaunchAgent.SlurmStep)) {
+                    children.spawn(child, childHost); // in a static step, every daemon was started at once
+                }
+            }
             case DaemonAction.ConnectPeer(int vertex, String contact) -> peers.dial(vertex, contact);
             case DaemonAction.SendToPeer(int vertex, OverlayMessage m) -> peers.send(vertex, m);
             case DaemonAction.StartRank s -> {

@@ -3,6 +3,7 @@ package org.banyan.runtime.head;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
+import java.util.List;
 import org.banyan.core.daemon.Signals;
 import org.banyan.core.head.HeadAction;
 import org.banyan.core.head.HeadCore;
@@ -13,6 +14,7 @@ import org.banyan.core.job.RankMap;
 import org.banyan.core.wire.OverlayMessage;
 import org.banyan.runtime.EventLoop;
 import org.banyan.runtime.launch.LaunchAgent;
+import org.banyan.runtime.launch.DaemonCommand;
 import org.banyan.runtime.net.ChildLinks;
 import org.banyan.runtime.net.PeerLinks;
 
@@ -140,7 +142,13 @@ public final class HeadDriver {
         switch (action) {
             case HeadAction.SendToDaemon(int d, OverlayMessage m) -> children.send(d, m);
             case HeadAction.SendToPeer(int vertex, OverlayMessage m) -> peers.send(vertex, m);
-            case HeadAction.SpawnDaemon(int d, String host) -> children.spawn(d, host);
+            case HeadAction.SpawnDaemon(int d, String host) -> {
+                if (agent instanceof LaunchAgent.SlurmStep step) {
+                    startStepOnce(step);
+                } else {
+                    children.spawn(d, host);
+                }
+            }
             case HeadAction.EmitOutput(int rank, int stream, byte[] data) -> sink.write(rank, stream, data);
             case HeadAction.Report(String line) -> sink.report(line);
             case HeadAction.ArmTimer(var timer, long delay) -> loop.schedule(new HeadEvent.TimerFired(timer), delay);
@@ -153,6 +161,26 @@ public final class HeadDriver {
             }
         }
         return true;
+    }
+
+    private boolean stepStarted;
+
+    /** The one srun that starts every daemon; its daemons find their parents themselves. */
+    private void startStepOnce(LaunchAgent.SlurmStep step) {
+        if (stepStarted) {
+            return;
+        }
+        stepStarted = true;
+        String head = children.addressFor(job.nodes().getFirst().name());
+        List<String> command = step.commandForAll(job.nodes().size(),
+                DaemonCommand.buildStatic(head, topology, step.hostlist(), step));
+        try {
+            children.startAll(command);
+        } catch (IOException e) {
+            for (int d = 0; d < job.nodes().size(); d++) {
+                loop.post(new HeadEvent.DaemonLost(d, "cannot run srun: " + e.getMessage()));
+            }
+        }
     }
 
     private void forwardStdin(int daemon, int rank) {

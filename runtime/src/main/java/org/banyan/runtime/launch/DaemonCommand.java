@@ -16,6 +16,29 @@ public final class DaemonCommand {
     private DaemonCommand() {}
 
     public static List<String> build(int daemonId, String host, String parentAddress, LaunchAgent agent) {
+        List<String> cmd = jvm();
+        cmd.add("--parent");
+        cmd.add(parentAddress);
+        cmd.add("--id");
+        cmd.add(Integer.toString(daemonId));
+        cmd.add("--host");
+        cmd.add(host);
+        cmd.add("--agent");
+        cmd.add(agent.spec());
+        return cmd;
+    }
+
+    /**
+     * The one command every daemon of a {@link LaunchAgent.SlurmStep} runs: each finds its id by
+     * its node name in {@code hostlist} (Slurm syntax) and its parent through {@code tree}.
+     */
+    public static List<String> buildStatic(String headAddress, String tree, String hostlist, LaunchAgent.SlurmStep agent) {
+        List<String> cmd = jvm();
+        cmd.addAll(List.of("--static", headAddress, "--tree", tree, "--hostlist", hostlist, "--agent", agent.spec()));
+        return cmd;
+    }
+
+    private static List<String> jvm() {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         cmd.addAll(JVM_FLAGS);
@@ -29,14 +52,6 @@ public final class DaemonCommand {
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add("org.banyan.runtime.daemon.DaemonMain");
-        cmd.add("--parent");
-        cmd.add(parentAddress);
-        cmd.add("--id");
-        cmd.add(Integer.toString(daemonId));
-        cmd.add("--host");
-        cmd.add(host);
-        cmd.add("--agent");
-        cmd.add(agent.spec());
         return cmd;
     }
 }

@@ -9,7 +9,7 @@ import java.util.List;
  * ({@link #spec()}), so that every daemon spawns its own children the same way.
  */
 public sealed interface LaunchAgent permits LaunchAgent.InProcess, LaunchAgent.Local, LaunchAgent.RemoteShell,
-        LaunchAgent.Slurm {
+        LaunchAgent.Slurm, LaunchAgent.SlurmStep {
     /** The daemon runs on a thread of the parent's JVM (single host only). */
     record InProcess() implements LaunchAgent {
         public String spec() {
@@ -70,11 +70,46 @@ public sealed interface LaunchAgent permits LaunchAgent.InProcess, LaunchAgent.L
         }
     }
 
+    /**
+     * Inside a Slurm allocation, with static endpoints: one job step starts every daemon at once
+     * ({@code srun --nodes=N --ntasks-per-node=1 --overlap --whole}), and each daemon listens on
+     * {@code port}, derived from the job, so a child finds its tree parent at the parent's host
+     * and that port without being told where. Nothing connects back to the head but its own
+     * children in the tree. {@code hostlist} is the job's nodes in Slurm syntax (the head's
+     * SLURM_JOB_NODELIST); daemons get it on their command line, not in their agent.
+     */
+    record SlurmStep(int port, String hostlist) implements LaunchAgent {
+        public String spec() {
+            return "slurm-step:" + port;
+        }
+
+        /** The srun of the whole step, {@code nodes} tasks, one per node, around the daemon command. */
+        public List<String> commandForAll(int nodes, List<String> daemonCommand) {
+            List<String> out = new ArrayList<>(List.of("srun", "--nodes=" + nodes, "--ntasks=" + nodes,
+                    "--ntasks-per-node=1", "--overlap", "--whole", "--quiet"));
+            out.addAll(daemonCommand);
+            return out;
+        }
+
+        /**
+         * The port for a job: 20000 + job id mod 20000, or BANYAN_STATIC_PORT. Two runs with
+         * static endpoints at once in one allocation collide; the second's daemons say so.
+         */
+        public static int portFor(java.util.Map<String, String> env) {
+            String fixed = env.get("BANYAN_STATIC_PORT");
+            if (fixed != null) {
+                return Integer.parseInt(fixed.strip());
+            }
+            long job = Long.parseLong(env.getOrDefault("SLURM_JOB_ID", env.getOrDefault("SLURM_JOBID", "0")).strip());
+            return 20000 + (int) (job % 20000);
+        }
+    }
+
     String spec();
 
     /** Whether children run on other hosts (and must reach the parent over the network). */
     default boolean remote() {
-        return this instanceof RemoteShell || this instanceof Slurm;
+        return this instanceof RemoteShell || this instanceof Slurm || this instanceof SlurmStep;
     }
 
     /** Reads a spec as written by {@link #spec()}, or the {@code --launcher} names. */
@@ -87,6 +122,9 @@ public sealed interface LaunchAgent permits LaunchAgent.InProcess, LaunchAgent.L
         }
         if (spec.equals("slurm")) {
             return new Slurm();
+        }
+        if (spec.startsWith("slurm-step:")) {
+            return new SlurmStep(Integer.parseInt(spec.substring(11)), null);
         }
         if (spec.equals("ssh")) {
             return new RemoteShell(List.of("ssh", "-x"));

@@ -63,9 +63,22 @@ public final class ChildLinks implements Closeable {
      *              same listener and say {@link OverlayMessage.PeerHello} first
      */
     public static ChildLinks open(LaunchAgent agent, Listener listener, PeerLinks peers) throws IOException {
+        return open(agent, listener, peers, 0);
+    }
+
+    /** @param port where to listen (a static endpoint), or 0 for any free port */
+    public static ChildLinks open(LaunchAgent agent, Listener listener, PeerLinks peers, int port) throws IOException {
         ServerSocket server = new ServerSocket();
+        server.setReuseAddress(true);
         boolean local = !agent.remote();
-        server.bind(local ? new InetSocketAddress(InetAddress.getLoopbackAddress(), 0) : new InetSocketAddress(0), 4096);
+        try {
+            server.bind(local ? new InetSocketAddress(InetAddress.getLoopbackAddress(), port)
+                    : new InetSocketAddress(port), 4096);
+        } catch (IOException e) {
+            server.close();
+            throw new IOException("cannot listen on port " + port + " (another banyan run with static endpoints in this "
+                    + "allocation? set BANYAN_STATIC_PORT): " + e.getMessage(), e);
+        }
         ChildLinks links = new ChildLinks(agent, listener, server, peers);
         Thread.ofPlatform().daemon().name("child-accept").start(links::acceptLoop);
         return links;
@@ -118,17 +131,49 @@ public final class ChildLinks implements Closeable {
         };
         Process p;
         try {
-            p = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+            p = start(command);
         } catch (IOException e) {
             listener.lost(childId, "cannot run " + command.getFirst() + ": " + e.getMessage());
             return;
         }
         processes.put(childId, p);
         String[] lastLine = {""};
-        Thread out = Thread.ofPlatform().daemon().name("child-" + childId + "-out").start(() -> {
-            // What the agent or the daemon prints: passed on, and the last line kept as the reason
-            // should the child fail (ssh says why it could not connect).
+        Thread out = passOutput(p, "child-" + childId + "-out", lastLine);
+        p.onExit().thenAccept(done -> {
+            try {
+                out.join(1000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (!closing) {
+                String why = "exit status " + done.exitValue() + (lastLine[0].isEmpty() ? "" : ": " + lastLine[0]);
+                listener.lost(childId, "daemon via " + command.getFirst() + " ended, " + why);
+            }
+        });
+    }
+
+    /**
+     * Starts the one process that starts every daemon ({@link LaunchAgent.SlurmStep}'s srun). Its
+     * output is passed on; it is ended with the other links. A daemon it fails to start is named
+     * by the head's start timer, one that dies by its tree parent.
+     */
+    public void startAll(List<String> command) throws IOException {
+        Process p = start(command);
+        processes.put(-1, p);
+        passOutput(p, "step-out", new String[] {""});
+    }
+
+    private static Process start(List<String> command) throws IOException {
+        return new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+    }
+
+    /**
+     * What the agent or the daemon prints: passed on to stderr, and the last line kept as the
+     * reason should the child fail (ssh says why it could not connect).
+     */
+    private static Thread passOutput(Process p, String name, String[] lastLine) {
+        return Thread.ofPlatform().daemon().name(name).start(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = r.readLine()) != null) {
@@ -139,17 +184,6 @@ public final class ChildLinks implements Closeable {
                 }
             } catch (IOException e) {
                 // the process ended
-            }
-        });
-        p.onExit().thenAccept(done -> {
-            try {
-                out.join(1000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            if (!closing) {
-                String why = "exit status " + done.exitValue() + (lastLine[0].isEmpty() ? "" : ": " + lastLine[0]);
-                listener.lost(childId, "daemon via " + command.getFirst() + " ended, " + why);
             }
         });
     }

@@ -139,11 +139,14 @@ public final class DaemonDriver {
     }
 
     private DaemonStats stats() {
-        return new DaemonStats(1 + children.connectedCount() + peers.connectedCount(),
-                parent.framesSent() + children.framesSent() + peers.framesSent(),
-                parent.framesReceived() + children.framesReceived() + peers.framesReceived(), upMillis, ranksMillis,
-                parent.bytesSent() + children.bytesSent() + peers.bytesSent(),
-                parent.bytesReceived() + children.bytesReceived() + peers.bytesReceived());
+        List<FrameChannel> links = new ArrayList<>(List.of(parent));
+        links.addAll(children.channels());
+        links.addAll(peers.channels());
+        return new DaemonStats((int) links.stream().filter(c -> !c.isClosed()).count(),
+                links.stream().mapToLong(FrameChannel::framesSent).sum(),
+                links.stream().mapToLong(FrameChannel::framesReceived).sum(), upMillis, ranksMillis,
+                links.stream().mapToLong(FrameChannel::bytesSent).sum(),
+                links.stream().mapToLong(FrameChannel::bytesReceived).sum());
     }
 
     private long sinceJvmStart() {

@@ -263,25 +263,9 @@ public final class ChildLinks implements Closeable {
         }
     }
 
-    /** Links open now. */
-    public int connectedCount() {
-        return (int) channels.values().stream().filter(c -> !c.isClosed()).count();
-    }
-
-    public long framesSent() {
-        return channels.values().stream().mapToLong(FrameChannel::framesSent).sum();
-    }
-
-    public long framesReceived() {
-        return channels.values().stream().mapToLong(FrameChannel::framesReceived).sum();
-    }
-
-    public long bytesSent() {
-        return channels.values().stream().mapToLong(FrameChannel::bytesSent).sum();
-    }
-
-    public long bytesReceived() {
-        return channels.values().stream().mapToLong(FrameChannel::bytesReceived).sum();
+    /** The links, for counting (read-only). */
+    public java.util.Collection<FrameChannel> channels() {
+        return java.util.Collections.unmodifiableCollection(channels.values());
     }
 
     @Override

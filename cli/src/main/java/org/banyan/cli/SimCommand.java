@@ -14,11 +14,27 @@ import org.banyan.sim.LaunchSimulation;
  * banyan sim launch --hosts N [--spawn-degree K | --launch star | --tree SPEC] [--routing SPEC]
  *                   [--ranks-per-host R] [--seed S --faults F] [--spawn-ms MS] [--start-ms MS]
  *                   [--latency-us US] [--spawn-concurrency C] [--shared-cpus N] [--gbits G]
+ *                   [--spawn-latency-ms MS] [--daemon-spawn-ms MS] [--rank-start-ms MS] [--interleave M]
+ *                   [--dial-ms MS]
  *                   [--modex full|lazy [--modex-bytes B] [--modex-gets neighbours|all]]
  * </pre>
  */
 final class SimCommand {
     private SimCommand() {}
+
+    /** A duration in milliseconds (fractions allowed, not negative), in microseconds. */
+    private static long millis(String v, String option) throws UsageException {
+        double ms;
+        try {
+            ms = Double.parseDouble(v);
+        } catch (NumberFormatException e) {
+            throw new UsageException(option + " '" + v + "' is not a number of milliseconds");
+        }
+        if (!(ms >= 0) || Double.isInfinite(ms)) {
+            throw new UsageException(option + " '" + v + "' is not a number of milliseconds");
+        }
+        return Math.round(ms * 1000);
+    }
 
     static int run(List<String> args) throws UsageException {
         if (args.isEmpty() || !args.getFirst().equals("launch")) {
@@ -42,6 +58,11 @@ final class SimCommand {
         int concurrency = c.spawnConcurrency();
         int sharedCpus = 0;
         long bytesPerMicro = c.bytesPerMicro();
+        long spawnLatency = c.spawnLatencyMicros();
+        long daemonSpawnExtra = c.daemonSpawnExtraMicros();
+        long rankStart = c.rankStartMicros();
+        int interleave = c.interleave();
+        long dial = c.dialMicros();
         for (int i = 1; i < args.size(); i++) {
             String a = args.get(i);
             if (i + 1 >= args.size()) {
@@ -79,12 +100,17 @@ final class SimCommand {
                 };
                 case "--seed" -> seed = Long.parseLong(v);
                 case "--faults" -> faults = Integer.parseInt(v);
-                case "--spawn-ms" -> spawn = Math.round(Double.parseDouble(v) * 1000);
-                case "--start-ms" -> start = Math.round(Double.parseDouble(v) * 1000);
+                case "--spawn-ms" -> spawn = millis(v, a);
+                case "--start-ms" -> start = millis(v, a);
                 case "--latency-us" -> latency = Long.parseLong(v);
                 case "--spawn-concurrency" -> concurrency = HostListParser.positive(v, "--spawn-concurrency");
                 case "--shared-cpus" -> sharedCpus = Integer.parseInt(v);
                 case "--gbits" -> bytesPerMicro = Math.round(Double.parseDouble(v) * 1000 / 8);
+                case "--spawn-latency-ms" -> spawnLatency = millis(v, a);
+                case "--daemon-spawn-ms" -> daemonSpawnExtra = millis(v, a);
+                case "--rank-start-ms" -> rankStart = millis(v, a);
+                case "--dial-ms" -> dial = millis(v, a);
+                case "--interleave" -> interleave = v.equals("all") ? 0 : HostListParser.positive(v, "--interleave");
                 default -> throw new UsageException("unknown option '" + a + "' for banyan sim launch");
             }
         }
@@ -107,8 +133,8 @@ final class SimCommand {
         if (modexBytes > 1024) {
             throw new UsageException("--modex-bytes " + modexBytes + ": at most 1024 (PMI-1's vallen_max)");
         }
-        CostModel costs = new CostModel(spawn, concurrency, start, latency, c.messageCpuMicros(), c.rankStartMicros(),
-                c.rankRunMicros(), sharedCpus, bytesPerMicro);
+        CostModel costs = new CostModel(spawn, concurrency, start, latency, c.messageCpuMicros(), rankStart,
+                c.rankRunMicros(), sharedCpus, bytesPerMicro, spawnLatency, daemonSpawnExtra, interleave, dial);
         List<Fault> plan = faults > 0 ? FaultPlan.random(seed, hosts, faults, 3_000_000) : List.of();
         long t0 = System.nanoTime();
         LaunchSimulation sim = new LaunchSimulation(hosts, ranksPerHost, tree, routing, costs, plan);

@@ -38,7 +38,8 @@ public final class LaunchSimulation {
     public record Result(boolean finished, int exitStatus, long allUpMicros, long finishMicros, List<String> reports,
                          int maxLinks, long maxMessagesAtDaemon, long messagesAtHead, long events,
                          int ranksLeftRunning, int daemonsLeftRunning, long contactBytesUp, long contactBytesDown,
-                         Modex modex) {}
+                         Modex modex, long firstUpMicros, long medianDaemonUpMicros, long maxDaemonUpMicros,
+                         int routingLinksDialed, long routingUpMicros) {}
 
     /**
      * What a {@link ModexWorkload} measured. Bytes count fence and key-fetch frames, sent and
@@ -113,8 +114,11 @@ public final class LaunchSimulation {
     private final Map<Long, Long> lastArrival = new HashMap<>();
     private final ArrayDeque<Integer>[] spawnQueue;
     private final int[] spawnsInFlight;
-    /** When each shared CPU is free again (with {@link CostModel#sharedCpus()} > 0). */
-    private final long[] sharedCpuFree;
+    /** When each daemon's parent began starting it, and how long until its hello (-1: never). */
+    private final long[] spawnAsked;
+    private final long[] upMicros;
+    /** The CPUs all hosts share (with {@link CostModel#sharedCpus()} > 0), else null. */
+    private final SharedCpus shared;
 
     // Ranks.
     private final boolean[] rankAlive;
@@ -126,6 +130,10 @@ public final class LaunchSimulation {
     private int exitStatus = -1;
     private long finishTime = -1;
     private long allUpTime = -1;
+    private long firstUpTime = -1;
+    /** Routing links opened that are not spawn links, and when the last one opened. */
+    private int routingLinksDialed;
+    private long routingUpTime = -1;
     private final List<String> reports = new ArrayList<>();
 
     /**
@@ -162,7 +170,10 @@ public final class LaunchSimulation {
         exited = new boolean[hosts];
         spawnQueue = new ArrayDeque[vertices];
         spawnsInFlight = new int[vertices];
-        sharedCpuFree = new long[costs.sharedCpus()];
+        spawnAsked = new long[hosts];
+        upMicros = new long[hosts];
+        java.util.Arrays.fill(upMicros, -1);
+        shared = costs.sharedCpus() > 0 ? new SharedCpus(costs.sharedCpus(), costs.interleave()) : null;
         rankAlive = new boolean[hosts * ranksPerHost];
         rankDaemon = new int[hosts * ranksPerHost];
         for (Fault f : faultList) {
@@ -235,29 +246,120 @@ public final class LaunchSimulation {
                     lastGetDone < 0 ? -1 : lastGetDone - lastBarrierIn, getsDone, getsFailed, max, (double) sum / hosts,
                     modexBytes[0]);
         }
+        long[] ups = java.util.Arrays.stream(upMicros).filter(u -> u >= 0).sorted().toArray();
         return new Result(headFinished, exitStatus, allUpTime, finishTime, reports, maxL, maxMsgs, messages[0], events,
-                ranksLeft, daemonsLeft, contactBytesUp, contactBytesDown, modex);
+                ranksLeft, daemonsLeft, contactBytesUp, contactBytesDown, modex, firstUpTime,
+                ups.length == 0 ? -1 : ups[(ups.length - 1) / 2], ups.length == 0 ? -1 : ups[ups.length - 1],
+                routingLinksDialed, routingUpTime);
     }
 
     /**
-     * Runs {@code work} microseconds of CPU for vertex {@code v} from {@code from} on: on the
-     * vertex's own CPU, or on the first free shared CPU. Returns when the work is done.
+     * Runs {@code work} microseconds of CPU for vertex {@code v} from {@code from} on, on the
+     * vertex's own CPU. Returns when the work is done.
      */
     private long cpu(int v, long from, long work) {
-        if (sharedCpuFree.length == 0) {
-            long done = Math.max(from, cpuFree[v]) + work;
-            cpuFree[v] = done;
-            return done;
+        long done = Math.max(from, cpuFree[v]) + work;
+        cpuFree[v] = done;
+        return done;
+    }
+
+    /**
+     * A process's CPU-heavy step (a remote shell, a JVM, a rank starting): on the vertex's own
+     * CPU, or on the shared CPUs among all such steps in progress; {@code then} runs when done.
+     */
+    private void work(int v, long micros, Runnable then) {
+        if (shared == null) {
+            at(cpu(v, now, micros), then);
+        } else {
+            shared.submit(micros, then);
         }
-        int best = 0;
-        for (int i = 1; i < sharedCpuFree.length; i++) {
-            if (sharedCpuFree[i] < sharedCpuFree[best]) {
-                best = i;
+    }
+
+    /**
+     * Processor sharing: the steps in progress share the CPUs equally, none running faster than
+     * one CPU. Under load every step finishes late together, which is what makes a tree on
+     * shared CPUs wait level by level. With {@link CostModel#interleave()} M > 0, at most M
+     * steps share them at once and the rest wait in order: M = the CPU count is first come,
+     * first served; a real scheduler lies between that and full sharing (the calibration
+     * fits M).
+     */
+    private final class SharedCpus {
+        private final class Step {
+            double remaining;
+            final Runnable then;
+
+            Step(double remaining, Runnable then) {
+                this.remaining = remaining;
+                this.then = then;
             }
         }
-        long done = Math.max(from, sharedCpuFree[best]) + work;
-        sharedCpuFree[best] = done;
-        return done;
+
+        private final int cpus;
+        private final int limit;
+        private final List<Step> running = new ArrayList<>();
+        private final ArrayDeque<Step> waiting = new ArrayDeque<>();
+        private long updated;
+        private long generation;
+
+        SharedCpus(int cpus, int interleave) {
+            this.cpus = cpus;
+            this.limit = interleave <= 0 ? Integer.MAX_VALUE : Math.max(cpus, interleave);
+        }
+
+        private double rate() {
+            return Math.min(1.0, (double) cpus / running.size());
+        }
+
+        void submit(long micros, Runnable then) {
+            advance();
+            waiting.add(new Step(micros, then));
+            admit();
+            reschedule();
+        }
+
+        private void admit() {
+            while (running.size() < limit && !waiting.isEmpty()) {
+                running.add(waiting.poll());
+            }
+        }
+
+        private void advance() {
+            if (!running.isEmpty()) {
+                double done = (now - updated) * rate();
+                for (Step s : running) {
+                    s.remaining -= done;
+                }
+            }
+            updated = now;
+        }
+
+        private void reschedule() {
+            long g = ++generation;
+            if (running.isEmpty()) {
+                return;
+            }
+            double least = Double.MAX_VALUE;
+            for (Step s : running) {
+                least = Math.min(least, s.remaining);
+            }
+            at(now + (long) Math.ceil(Math.max(0, least) / rate()), () -> {
+                if (g != generation) {
+                    return; // the set of steps changed since: a newer event stands
+                }
+                advance();
+                List<Runnable> finished = new ArrayList<>();
+                running.removeIf(s -> {
+                    if (s.remaining > 1e-6) {
+                        return false;
+                    }
+                    finished.add(s.then);
+                    return true;
+                });
+                admit();
+                reschedule();
+                finished.forEach(Runnable::run);
+            });
+        }
     }
 
     private void at(long time, Runnable action) {
@@ -318,6 +420,8 @@ public final class LaunchSimulation {
                 case HeadAction.Milestone(String name) -> {
                     if (name.startsWith("all daemons up")) {
                         allUpTime = now;
+                    } else if (name.startsWith("first daemon up")) {
+                        firstUpTime = now;
                     }
                 }
                 case HeadAction.Finish(int status) -> {
@@ -367,13 +471,20 @@ public final class LaunchSimulation {
         while (spawnsInFlight[v] < costs.spawnConcurrency() && !spawnQueue[v].isEmpty()) {
             int d = spawnQueue[v].poll();
             spawnsInFlight[v]++;
-            long share = costs.spawnMicros() / costs.spawnConcurrency();
-            long done = sharedCpuFree.length == 0 ? cpu(v, now, share) : cpu(v, now, costs.spawnMicros());
-            at(sharedCpuFree.length == 0 ? done + costs.spawnMicros() - share : done, () -> {
+            spawnAsked[d] = now;
+            Runnable spawned = () -> at(now + costs.spawnLatencyMicros(), () -> {
                 spawnsInFlight[v]--;
                 pumpSpawns(v);
                 started(v, d);
             });
+            long cpu = costs.spawnCpuAt(v);
+            if (shared == null) {
+                // On a host's own CPUs a remote shell mostly waits: its CPU is a share of its time.
+                long share = cpu / costs.spawnConcurrency();
+                at(cpu(v, now, share) + cpu - share, spawned);
+            } else {
+                shared.submit(cpu, spawned);
+            }
         }
     }
 
@@ -387,9 +498,7 @@ public final class LaunchSimulation {
             return;
         }
         int factor = slowFactor.getOrDefault(d, 1);
-        long up = sharedCpuFree.length == 0 ? now + costs.daemonStartMicros() * factor
-                : cpu(Topology.vertexOfDaemon(d), now, costs.daemonStartMicros() * factor);
-        at(up, () -> {
+        Runnable hello = () -> {
             if (parentVertex > 0 && (!alive[Topology.daemonOfVertex(parentVertex)]
                     || exited[Topology.daemonOfVertex(parentVertex)])) {
                 return;
@@ -401,7 +510,14 @@ public final class LaunchSimulation {
             link(parentVertex, +1);
             send(v, parentVertex, () -> fromDaemonToParent(d, parentVertex,
                     new OverlayMessage.DaemonHello(d, "host" + d, d, "sim:" + d)));
-        });
+            upMicros[d] = now - spawnAsked[d];
+        };
+        long start = costs.daemonStartMicros() * factor;
+        if (shared == null) {
+            at(now + start, hello); // a JVM starting on a host of its own
+        } else {
+            shared.submit(start, hello);
+        }
     }
 
     private void link(int v, int delta) {
@@ -468,9 +584,9 @@ public final class LaunchSimulation {
         }
     }
 
-    /** Vertex {@code from} dials {@code to}: a round trip to connect, then its hello. */
+    /** Vertex {@code from} dials {@code to}: the dial's CPU, a round trip to connect, then its hello. */
     private void connectPeer(int from, int to) {
-        at(now + 2 * costs.latencyMicros(), () -> {
+        work(from, costs.dialMicros(), () -> at(now + 2 * costs.latencyMicros(), () -> {
             int d = Topology.daemonOfVertex(from);
             boolean targetUp = to == 0 ? !headFinished : alive[Topology.daemonOfVertex(to)]
                     && !exited[Topology.daemonOfVertex(to)];
@@ -486,8 +602,12 @@ public final class LaunchSimulation {
             link(from, +1);
             link(to, +1);
             toDaemon(d, new DaemonEvent.PeerUp(to));
-            send(from, to, () -> toVertex(to, new DaemonEvent.PeerUp(from), new HeadEvent.PeerUp(from)));
-        });
+            send(from, to, () -> {
+                routingLinksDialed++;
+                routingUpTime = now;
+                toVertex(to, new DaemonEvent.PeerUp(from), new HeadEvent.PeerUp(from));
+            });
+        }));
     }
 
     /** Delivers to the daemon at vertex {@code v}, or to the head when {@code v} is 0. */
@@ -500,18 +620,19 @@ public final class LaunchSimulation {
     }
 
     private void startRank(int d, int rank) {
-        long started = cpu(Topology.vertexOfDaemon(d), now, costs.rankStartMicros());
         rankAlive[rank] = true;
-        if (workload != null) {
-            // The rank's PMI connection is numbered by its rank.
-            at(started, () -> pmi(d, rank, "cmd=initack pmiid=" + rank));
-            return;
-        }
-        at(started + costs.rankRunMicros(), () -> {
-            if (rankAlive[rank]) {
-                rankAlive[rank] = false;
-                toDaemon(d, new DaemonEvent.RankEnded(rank, 0, ""));
+        work(Topology.vertexOfDaemon(d), costs.rankStartMicros(), () -> {
+            if (workload != null) {
+                // The rank's PMI connection is numbered by its rank.
+                pmi(d, rank, "cmd=initack pmiid=" + rank);
+                return;
             }
+            at(now + costs.rankRunMicros(), () -> {
+                if (rankAlive[rank]) {
+                    rankAlive[rank] = false;
+                    toDaemon(d, new DaemonEvent.RankEnded(rank, 0, ""));
+                }
+            });
         });
     }
 
@@ -679,8 +800,13 @@ public final class LaunchSimulation {
         out.put("hosts", hosts);
         out.put("tree", topologySpec + " (height " + topology.height() + ")");
         out.put("routing", routingSpec);
+        out.put("first daemon up (s)", r.firstUpMicros() < 0 ? "never" : r.firstUpMicros() / 1e6);
         out.put("all daemons up, contacts gathered (s)", r.allUpMicros() < 0 ? "never" : r.allUpMicros() / 1e6);
         out.put("job ended (s)", r.finishMicros() < 0 ? "never" : r.finishMicros() / 1e6);
+        out.put("routing links dialed, last open (s)", r.routingLinksDialed() == 0 ? "0"
+                : r.routingLinksDialed() + ", " + r.routingUpMicros() / 1e6);
+        out.put("daemon start, median / max (s)", r.medianDaemonUpMicros() < 0 ? "never"
+                : String.format("%.3f / %.3f", r.medianDaemonUpMicros() / 1e6, r.maxDaemonUpMicros() / 1e6));
         out.put("exit status", r.exitStatus());
         out.put("max links at a daemon", r.maxLinks());
         out.put("max messages at a daemon", r.maxMessagesAtDaemon());

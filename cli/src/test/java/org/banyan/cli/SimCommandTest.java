@@ -1,0 +1,61 @@
+package org.banyan.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@code banyan sim launch} as users call it: the calibration's options, and bad input. */
+class SimCommandTest {
+    record Outcome(int status, String out, String err) {}
+
+    static Outcome sim(String... args) {
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        ByteArrayOutputStream o = new ByteArrayOutputStream();
+        ByteArrayOutputStream e = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(o, true));
+            System.setErr(new PrintStream(e, true));
+            int status = Main.run(new java.util.ArrayList<>(List.of(args)));
+            return new Outcome(status, o.toString(), e.toString());
+        } finally {
+            System.setOut(out);
+            System.setErr(err);
+        }
+    }
+
+    static double field(String out, String name) {
+        for (String line : out.split("\n")) {
+            if (line.startsWith(name)) {
+                return Double.parseDouble(line.substring(name.length()).trim().split("[ ,/]")[0]);
+            }
+        }
+        throw new AssertionError("no '" + name + "' in:\n" + out);
+    }
+
+    /** One host: its daemon is up after the spawn's CPU, its latency and the start-up, all in series. */
+    @Test
+    void calibratedCostsAddUpForALoneDaemon() {
+        Outcome r = sim("sim", "launch", "--hosts", "1", "--shared-cpus", "2", "--spawn-ms", "200", "--start-ms", "90",
+                "--spawn-latency-ms", "80", "--rank-start-ms", "10", "--interleave", "3", "--dial-ms", "15",
+                "--daemon-spawn-ms", "5");
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(field(r.out(), "first daemon up (s)")).isBetween(0.370, 0.371);
+        assertThat(r.out()).contains("daemon start, median / max (s)", "routing links dialed, last open (s)");
+    }
+
+    @Test
+    void badCostsAreOneLineAndStatusTwo() {
+        for (String[] bad : new String[][] {{"--spawn-latency-ms", "-5"}, {"--dial-ms", "soon"},
+                {"--interleave", "0"}, {"--rank-start-ms", "NaN"}}) {
+            Outcome r = sim("sim", "launch", "--hosts", "4", bad[0], bad[1]);
+            assertThat(r.status()).as(String.join(" ", bad)).isEqualTo(2);
+            assertThat(r.err().strip()).as(String.join(" ", bad)).startsWith("banyan sim: ").contains(bad[0])
+                    .doesNotContain("\n");
+            assertThat(r.out()).isEmpty();
+        }
+    }
+}

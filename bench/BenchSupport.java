@@ -1,9 +1,38 @@
 import java.io.File;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 
 /** What the benchmarks share: running a command quietly, timing it, medians. */
 final class BenchSupport {
     private BenchSupport() {}
+
+    /** {@code --runs R --sizes a,b,c}: what the vcluster benchmarks take. */
+    record Options(int runs, int[] sizes) {
+        static Options parse(String[] args, int runs, int[] sizes) {
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--runs" -> runs = Integer.parseInt(args[++i]);
+                    case "--sizes" -> sizes = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
+                }
+            }
+            return new Options(runs, sizes);
+        }
+    }
+
+    /** The checkout the bench scripts run from (they pass -Dbanyan.root). */
+    static Path root() {
+        return Path.of(System.getProperty("banyan.root", ".")).toAbsolutePath();
+    }
+
+    static String banyan() {
+        return root().resolve("banyan").toString();
+    }
+
+    static String vcluster() {
+        return root().resolve("../shared/vcluster").normalize().toString();
+    }
 
     /** Runs a command with no output and no input; returns its exit status. */
     static int run(List<String> cmd) throws Exception {

@@ -41,18 +41,11 @@ public class Calibration {
             "→ all ranks ended", "one daemon's start (median)", "whole launch (head start → all ranks ended)"};
 
     public static void main(String[] args) throws Exception {
-        int runs = 3;
-        int[] sizes = {4, 8, 16, 32};
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--runs" -> runs = Integer.parseInt(args[++i]);
-                case "--sizes" -> sizes = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
-                default -> throw new IllegalArgumentException("unknown option " + args[i]);
-            }
-        }
-        Path root = Path.of(System.getProperty("banyan.root", ".")).toAbsolutePath();
-        String banyan = root.resolve("banyan").toString();
-        String vcluster = root.resolve("../shared/vcluster").normalize().toString();
+        BenchSupport.Options options = BenchSupport.Options.parse(args, 3, new int[] {4, 8, 16, 32});
+        int runs = options.runs();
+        int[] sizes = options.sizes();
+        String banyan = BenchSupport.banyan();
+        String vcluster = BenchSupport.vcluster();
         int max = Arrays.stream(sizes).max().orElse(4);
         BenchSupport.run(List.of(vcluster, "down"));
         BenchSupport.check(BenchSupport.run(List.of(vcluster, "up", Integer.toString(max))), "vcluster up");
@@ -96,28 +89,28 @@ public class Calibration {
         for (int r = 0; r < runs; r++) {
             undialed.add(real(banyan, largest, "tree", "radix:4"));
         }
-        double dialed = median(measured.get("tree").get(largest).stream().map(p -> p.ranksEnded() - p.allUp()).toList());
-        double notDialed = median(undialed.stream().map(p -> p.ranksEnded() - p.allUp()).toList());
+        double dialed = BenchSupport.median(measured.get("tree").get(largest).stream().map(p -> p.ranksEnded() - p.allUp()).toList());
+        double notDialed = BenchSupport.median(undialed.stream().map(p -> p.ranksEnded() - p.allUp()).toList());
         double dial = largest > 4 ? Math.max(0, (dialed - notDialed) * 2 / (largest - 4)) : 0;
         // CPU per host: least squares of CPU against hosts over the star runs (the lone ones too).
         List<double[]> points = new ArrayList<>();
         lone.forEach(p -> points.add(new double[] {1, p.busy()}));
         measured.get("star").forEach((n, ps) -> ps.forEach(p -> points.add(new double[] {n, p.busy()})));
         double perHost = slope(points);
-        double rankStart = median(lone.stream().map(Phases::rankStart).toList());
+        double rankStart = BenchSupport.median(lone.stream().map(Phases::rankStart).toList());
         double daemonStart = Math.max(10, perHost - sshCpu - rankStart);
-        double loneUp = median(lone.stream().map(Phases::firstUp).toList());
+        double loneUp = BenchSupport.median(lone.stream().map(Phases::firstUp).toList());
         double spawnLatency = Math.max(0, loneUp - sshCpu - daemonStart);
         // A daemon's extra CPU per child: tree minus star CPU at the same size, per daemon-spawned host.
         List<Double> extras = new ArrayList<>();
         for (int n : sizes) {
             if (n > 4) {
-                double tree = median(measured.get("tree").get(n).stream().map(Phases::busy).toList());
-                double star = median(measured.get("star").get(n).stream().map(Phases::busy).toList());
+                double tree = BenchSupport.median(measured.get("tree").get(n).stream().map(Phases::busy).toList());
+                double star = BenchSupport.median(measured.get("star").get(n).stream().map(Phases::busy).toList());
                 extras.add(Math.max(0, (tree - star) / (n - 4)));
             }
         }
-        double daemonSpawnExtra = extras.isEmpty() ? 0 : median(extras);
+        double daemonSpawnExtra = extras.isEmpty() ? 0 : BenchSupport.median(extras);
         System.out.println("## Measured costs (this run)");
         System.out.println();
         System.out.println("| cost | measured | how |");
@@ -144,8 +137,8 @@ public class Calibration {
             double err = 0;
             for (var e : measured.get("star").entrySet()) {
                 double[] sim = simulate(e.getKey(), "star", c);
-                err += Math.abs(sim[0] / median(e.getValue().stream().map(Phases::firstUp).toList()) - 1);
-                err += Math.abs(sim[3] / median(e.getValue().stream().map(Phases::daemonStart).toList()) - 1);
+                err += Math.abs(sim[0] / BenchSupport.median(e.getValue().stream().map(Phases::firstUp).toList()) - 1);
+                err += Math.abs(sim[3] / BenchSupport.median(e.getValue().stream().map(Phases::daemonStart).toList()) - 1);
             }
             if (err < bestErr) {
                 bestErr = err;
@@ -176,10 +169,10 @@ public class Calibration {
             for (var e : shape.getValue().entrySet()) {
                 int n = e.getKey();
                 List<Phases> ps = e.getValue();
-                double[] real = durations(median(ps.stream().map(Phases::firstUp).toList()),
-                        median(ps.stream().map(Phases::allUp).toList()),
-                        median(ps.stream().map(Phases::ranksEnded).toList()),
-                        median(ps.stream().map(Phases::daemonStart).toList()));
+                double[] real = durations(BenchSupport.median(ps.stream().map(Phases::firstUp).toList()),
+                        BenchSupport.median(ps.stream().map(Phases::allUp).toList()),
+                        BenchSupport.median(ps.stream().map(Phases::ranksEnded).toList()),
+                        BenchSupport.median(ps.stream().map(Phases::daemonStart).toList()));
                 double[] s = simulate(n, shape.getKey(), c);
                 double[] sim = durations(s[0], s[1], s[2], s[3]);
                 for (int p = 0; p < PHASES.length; p++) {
@@ -274,7 +267,7 @@ public class Calibration {
             throw new IllegalStateException("unexpected --report-launch output:\n" + out);
         }
         return new Phases(milestones.get("first daemon up"), milestones.get("all daemons up, contacts gathered"),
-                milestones.get("all ranks ended"), median(ups), median(ranks), busy);
+                milestones.get("all ranks ended"), BenchSupport.median(ups), BenchSupport.median(ranks), busy);
     }
 
     static String hosts(int n) {
@@ -305,7 +298,7 @@ public class Calibration {
                 rtts.add((System.nanoTime() - t0) / 1e3);
             }
         }
-        return median(rtts) / 2;
+        return BenchSupport.median(rtts) / 2;
     }
 
     static double slope(List<double[]> xy) {
@@ -320,7 +313,4 @@ public class Calibration {
         return num / den;
     }
 
-    static double median(List<Double> xs) {
-        return BenchSupport.median(xs);
-    }
 }

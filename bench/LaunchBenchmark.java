@@ -1,7 +1,6 @@
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -13,17 +12,10 @@ import java.util.List;
  */
 public class LaunchBenchmark {
     public static void main(String[] args) throws Exception {
-        int runs = 11;
-        int[] sizes = {1, 16, 64};
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--runs" -> runs = Integer.parseInt(args[++i]);
-                case "--sizes" -> sizes = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
-                default -> throw new IllegalArgumentException("unknown option " + args[i]);
-            }
-        }
-        Path root = Path.of(System.getProperty("banyan.root", ".")).toAbsolutePath();
-        String banyan = root.resolve("banyan").toString();
+        BenchSupport.Options options = BenchSupport.Options.parse(args, 11, new int[] {1, 16, 64});
+        int runs = options.runs();
+        int[] sizes = options.sizes();
+        String banyan = BenchSupport.banyan();
         Path tmp = Files.createTempDirectory("banyan-bench");
         Path src = tmp.resolve("empty.c");
         Files.writeString(src, "#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize(); return 0; }\n");

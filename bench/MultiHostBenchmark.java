@@ -17,18 +17,11 @@ import java.util.Map;
  */
 public class MultiHostBenchmark {
     public static void main(String[] args) throws Exception {
-        int runs = 3;
-        int[] sizes = {4, 8, 16, 32};
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--runs" -> runs = Integer.parseInt(args[++i]);
-                case "--sizes" -> sizes = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
-                default -> throw new IllegalArgumentException("unknown option " + args[i]);
-            }
-        }
-        Path root = Path.of(System.getProperty("banyan.root", ".")).toAbsolutePath();
-        String banyan = root.resolve("banyan").toString();
-        String vcluster = root.resolve("../shared/vcluster").normalize().toString();
+        BenchSupport.Options options = BenchSupport.Options.parse(args, 3, new int[] {4, 8, 16, 32});
+        int runs = options.runs();
+        int[] sizes = options.sizes();
+        String banyan = BenchSupport.banyan();
+        String vcluster = BenchSupport.vcluster();
         Path tmp = Files.createTempDirectory("banyan-mbench");
         Path src = tmp.resolve("empty.c");
         Files.writeString(src, "#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize(); return 0; }\n");

@@ -1,3 +1,4 @@
+import org.banyan.core.tree.TopologySpec;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -227,7 +228,7 @@ public class Calibration {
     static double[] simulate(int n, String shape, CostModel c) {
         String tree = shape.equals("star") ? "direct" : "radix:4";
         String routing = shape.equals("star") ? "direct" : "radix:32";
-        LaunchSimulation.Result r = new LaunchSimulation(n, 1, tree, routing, c, List.of()).run(3_600_000_000L);
+        LaunchSimulation.Result r = new LaunchSimulation(n, 1, TopologySpec.parse(tree), TopologySpec.parse(routing), c, List.of()).run(3_600_000_000L);
         return new double[] {r.firstUpMicros() / 1e3, r.allUpMicros() / 1e3, r.finishMicros() / 1e3,
                 r.medianDaemonUpMicros() / 1e3};
     }

@@ -1,3 +1,4 @@
+import org.banyan.core.tree.TopologySpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,7 +25,7 @@ public class ModexPlot {
                     if (mode == Modex.FULL && (long) hosts * ppn * 1000 > (256L << 20)) {
                         continue; // the release alone would outgrow the heap
                     }
-                    LaunchSimulation.Result r = new LaunchSimulation(hosts, ppn, "radix:32", "radix:32", CostModel.SSH,
+                    LaunchSimulation.Result r = new LaunchSimulation(hosts, ppn, TopologySpec.parse("radix:32"), TopologySpec.parse("radix:32"), CostModel.SSH,
                             List.of()).withModex(new ModexWorkload(mode, 1000, ModexWorkload.Gets.NEIGHBOURS))
                             .run(Long.MAX_VALUE);
                     pts.add(new double[] {hosts, Math.max(r.modex().fenceMicros(), 1) / 1e6});

@@ -1,3 +1,4 @@
+import org.banyan.core.tree.TopologySpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,7 +28,7 @@ public class SimPlot {
                 if (tree.equals("direct") && n > 30000) {
                     continue;
                 }
-                LaunchSimulation.Result r = new LaunchSimulation(n, 1, tree, CostModel.SSH, List.of()).run(Long.MAX_VALUE);
+                LaunchSimulation.Result r = new LaunchSimulation(n, 1, TopologySpec.parse(tree), CostModel.SSH, List.of()).run(Long.MAX_VALUE);
                 pts.add(new double[] {n, r.allUpMicros() / 1e6});
                 atDaemon.add(new double[] {n, Math.max(1, r.maxMessagesAtDaemon())});
                 atHead.add(new double[] {n, r.messagesAtHead()});

@@ -15,7 +15,7 @@ import org.banyan.core.job.MappingPolicy;
 import org.banyan.core.job.Modex;
 import org.banyan.core.job.Node;
 import org.banyan.core.job.RankMap;
-import org.banyan.core.tree.Topology;
+import org.banyan.core.tree.TopologySpec;
 import org.banyan.runtime.head.OutputOptions;
 import org.banyan.runtime.launch.LaunchAgent;
 
@@ -48,15 +48,138 @@ public final class RunArguments {
     private String launcher;
     private String launchAgent;
     private int spawnDegree = DEFAULT_SPAWN_DEGREE;
-    private String routing = "radix:" + DEFAULT_SPAWN_DEGREE;
+    private TopologySpec routing = new TopologySpec.Radix(DEFAULT_SPAWN_DEGREE);
     private boolean routingGiven;
     private boolean staticPorts;
     private boolean fromAllocation;
     private Modex modex = Modex.LAZY;
     private boolean star;
     private boolean reportLaunch;
+    /** -n of the context being parsed. */
+    private int count;
 
     private record Context(int count, String program, List<String> args) {}
+
+    /** Every option of {@code banyan run}, declared once: the parser, --help and README's table read this. */
+    static final OptionTable<RunArguments> OPTIONS = new OptionTable<RunArguments>()
+            .value("Placement", List.of("-n", "-np"), List.of("--np", "--n", "-c"), "N",
+                    "number of ranks (default: one per slot)",
+                    (a, v) -> a.count = HostListParser.positive(v, "-n"))
+            .value("Placement", List.of("-H", "--host"), List.of("-host"), "LIST",
+                    "hosts as NAME[:SLOTS],...; a name without :SLOTS adds one slot",
+                    (a, v) -> a.hosts.addAll(HostListParser.parseHostOption(v)))
+            .value("Placement", List.of("--hostfile", "-f"), List.of("-hostfile", "--machinefile", "-machinefile"), "FILE",
+                    "hostfile: 'NAME slots=N' (Open MPI) or 'NAME:N' (Hydra) lines; # comments",
+                    (a, v) -> a.hosts.addAll(HostListParser.parseHostfile(a.cwd.resolve(v))))
+            .value("Placement", List.of("--map-by"), List.of("-map-by"), "slot|node",
+                    "fill each host's slots first (slot, default) or round robin (node)",
+                    (a, v) -> {
+                        a.mapping = MappingPolicy.parse(v);
+                        if (a.mapping == null) {
+                            throw new UsageException("--map-by '" + v + "' is not a mapping policy (valid: slot, node)");
+                        }
+                    })
+            .flag("Placement", List.of("--oversubscribe"), List.of("-oversubscribe"),
+                    "allow more ranks than slots (default slots: this machine's cores)",
+                    (a, v) -> a.oversubscribe = true)
+            .value("Environment and I/O", List.of("-x"), List.of(), "VAR[=VALUE]",
+                    "export VAR (with its current value, or VALUE) to every rank",
+                    (a, v) -> a.export(v))
+            .value("Environment and I/O", List.of("--wdir"), List.of("-wdir", "--cwd"), "DIR",
+                    "working directory of the ranks",
+                    (a, v) -> a.wdir = v)
+            .value("Environment and I/O", List.of("--stdin"), List.of("-stdin"), "RANK|none",
+                    "which rank reads banyan's stdin (default 0)",
+                    (a, v) -> a.stdinRank = stdin(v))
+            .flag("Environment and I/O", List.of("--tag-output"), List.of("-tag-output"),
+                    "prefix each line with [JOBID,RANK]<stdout>: or <stderr>:",
+                    (a, v) -> a.tag = true)
+            .flag("Environment and I/O", List.of("--timestamp-output"), List.of("-timestamp-output"),
+                    "prefix each line with the time it arrived",
+                    (a, v) -> a.timestamp = true)
+            .value("Environment and I/O", List.of("--output-filename"), List.of("-output-filename"), "DIR",
+                    "write DIR/1/rank.N/stdout and stderr instead of the terminal",
+                    (a, v) -> a.outputDir = a.cwd.resolve(v))
+            .value("Control", List.of("--timeout"), List.of("-timeout"), "SECONDS",
+                    "end the job after SECONDS (exit status 124)",
+                    (a, v) -> a.timeoutMillis = seconds(v))
+            .value("Daemons (one per host, started along a tree; see docs/multihost.md)", List.of("--launcher"),
+                    List.of("-launcher"), "L", """
+                    inproc: one daemon inside banyan (default on this machine);
+                    ssh (default for other hosts); slurm (default inside an
+                    allocation, whose nodes are then the hosts); local: a
+                    daemon process per host name, all on this machine""",
+                    (a, v) -> {
+                        if (!List.of("inproc", "local", "ssh", "slurm").contains(v)) {
+                            throw new UsageException("--launcher '" + v + "' is not available (valid: inproc, local, ssh, slurm)");
+                        }
+                        a.launcher = v;
+                    })
+            .value("Daemons (one per host, started along a tree; see docs/multihost.md)", List.of("--launch-agent"),
+                    List.of("-launch-agent", "-launcher-exec"), "\"CMD\"",
+                    "remote shell instead of \"ssh -x\" (implies --launcher ssh)",
+                    (a, v) -> {
+                        a.launchAgent = v.strip();
+                        if (a.launchAgent.isEmpty()) {
+                            throw new UsageException("--launch-agent needs a command, as in --launch-agent \"ssh -p 2222\"");
+                        }
+                    })
+            .value("Daemons (one per host, started along a tree; see docs/multihost.md)", List.of("--spawn-degree"),
+                    List.of(), "K", """
+                    children per daemon in the launch tree (default 32);
+                    0 spawns along the --routing tree""",
+                    (a, v) -> a.spawnDegree = spawnDegree(v))
+            .value("Daemons (one per host, started along a tree; see docs/multihost.md)", List.of("--routing"),
+                    List.of(), "T", """
+                    the overlay daemons reach each other by: radix:K
+                    (default radix:32), binomial, or direct (each daemon
+                    linked to the head, which relays)""",
+                    (a, v) -> {
+                        a.routingGiven = true;
+                        try {
+                            a.routing = TopologySpec.parse(v);
+                        } catch (IllegalArgumentException e) {
+                            throw new UsageException("--routing '" + v + "': " + e.getMessage());
+                        }
+                    })
+            .value("Daemons (one per host, started along a tree; see docs/multihost.md)", List.of("--modex"),
+                    List.of(), "full|lazy", """
+                    full: every fence gives every daemon every key's value;
+                    lazy (default): values move on a rank's first get""",
+                    (a, v) -> {
+                        try {
+                            a.modex = Modex.parse(v);
+                        } catch (IllegalArgumentException e) {
+                            throw new UsageException("--modex: " + e.getMessage());
+                        }
+                    })
+            .value("Daemons (one per host, started along a tree; see docs/multihost.md)", List.of("--launch"),
+                    List.of(), "tree|star", "star: the baseline, the head starts and talks to every daemon",
+                    (a, v) -> a.star = switch (v) {
+                        case "tree" -> false;
+                        case "star" -> true;
+                        default -> throw new UsageException("--launch '" + v + "' is not a launch shape (valid: tree, star)");
+                    })
+            .flag("Daemons (one per host, started along a tree; see docs/multihost.md)", List.of("--static-ports"),
+                    List.of(), """
+                    in a Slurm allocation: one srun starts every daemon and
+                    each finds its tree parent at a port derived from the job""",
+                    (a, v) -> a.staticPorts = true)
+            .flag("Daemons (one per host, started along a tree; see docs/multihost.md)", List.of("--report-launch"),
+                    List.of(), "print phase times and, per daemon, links and messages",
+                    (a, v) -> a.reportLaunch = true);
+
+    private static int spawnDegree(String v) throws UsageException {
+        try {
+            int k = Integer.parseInt(v);
+            if (k >= 0) {
+                return k;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new UsageException("--spawn-degree must be 0 (follow --routing) or a positive integer, got '" + v + "'");
+    }
 
     RunArguments(Map<String, String> environment, Path cwd) {
         this.environment = environment;
@@ -68,7 +191,7 @@ public final class RunArguments {
         List<Context> contexts = new ArrayList<>();
         int i = 0;
         while (true) {
-            int count = 0;
+            count = 0;
             String program = null;
             List<String> progArgs = new ArrayList<>();
             for (; i < args.size(); i++) {
@@ -94,81 +217,18 @@ public final class RunArguments {
                     name = a.substring(0, eq);
                     inline = a.substring(eq + 1);
                 }
-                switch (name) {
-                    case "-n", "-np", "--np", "--n", "-c" -> count = HostListParser.positive(value(args, i, inline, name),
-                            name);
-                    case "-H", "--host", "-host" -> hosts.addAll(HostListParser.parseHostOption(value(args, i, inline, name)));
-                    case "--hostfile", "-hostfile", "--machinefile", "-machinefile", "-f" -> hosts.addAll(
-                            HostListParser.parseHostfile(cwd.resolve(value(args, i, inline, name))));
-                    case "--map-by", "-map-by" -> {
-                        String v = value(args, i, inline, name);
-                        mapping = MappingPolicy.parse(v);
-                        if (mapping == null) {
-                            throw new UsageException("--map-by '" + v + "' is not a mapping policy (valid: slot, node)");
-                        }
-                    }
-                    case "--oversubscribe", "-oversubscribe" -> oversubscribe = true;
-                    case "-x" -> export(value(args, i, inline, name));
-                    case "--wdir", "-wdir", "--cwd" -> wdir = value(args, i, inline, name);
-                    case "--tag-output", "-tag-output" -> tag = true;
-                    case "--timestamp-output", "-timestamp-output" -> timestamp = true;
-                    case "--output-filename", "-output-filename" -> outputDir = cwd.resolve(value(args, i, inline, name));
-                    case "--timeout", "-timeout" -> timeoutMillis = seconds(value(args, i, inline, name));
-                    case "--stdin", "-stdin" -> stdinRank = stdin(value(args, i, inline, name));
-                    case "--launcher", "-launcher" -> {
-                        launcher = value(args, i, inline, name);
-                        if (!List.of("inproc", "local", "ssh", "slurm").contains(launcher)) {
-                            throw new UsageException("--launcher '" + launcher
-                                    + "' is not available (valid: inproc, local, ssh, slurm)");
-                        }
-                    }
-                    case "--launch-agent", "-launch-agent", "-launcher-exec" -> {
-                        launchAgent = value(args, i, inline, name).strip();
-                        if (launchAgent.isEmpty()) {
-                            throw new UsageException(name + " needs a command, as in --launch-agent \"ssh -p 2222\"");
-                        }
-                    }
-                    case "--spawn-degree" -> {
-                        String v = value(args, i, inline, name);
-                        try {
-                            spawnDegree = Integer.parseInt(v);
-                        } catch (NumberFormatException e) {
-                            spawnDegree = -1;
-                        }
-                        if (spawnDegree < 0) {
-                            throw new UsageException("--spawn-degree must be 0 (follow --routing) or a positive integer, got '"
-                                    + v + "'");
-                        }
-                    }
-                    case "--routing" -> {
-                        routing = value(args, i, inline, name);
-                        routingGiven = true;
-                        try {
-                            Topology.parse(routing, 2);
-                        } catch (IllegalArgumentException e) {
-                            throw new UsageException("--routing '" + routing + "': " + e.getMessage());
-                        }
-                    }
-                    case "--report-launch" -> reportLaunch = true;
-                    case "--static-ports" -> staticPorts = true;
-                    case "--modex" -> {
-                        try {
-                            modex = Modex.parse(value(args, i, inline, name));
-                        } catch (IllegalArgumentException e) {
-                            throw new UsageException("--modex: " + e.getMessage());
-                        }
-                    }
-                    case "--launch" -> {
-                        String v = value(args, i, inline, name);
-                        star = switch (v) {
-                            case "tree" -> false;
-                            case "star" -> true;
-                            default -> throw new UsageException("--launch '" + v + "' is not a launch shape (valid: tree, star)");
-                        };
-                    }
-                    default -> throw new UsageException("unknown option '" + a + "' (see banyan run --help)");
+                OptionTable.Option<RunArguments> option = OPTIONS.find(name);
+                if (option == null) {
+                    throw new UsageException("unknown option '" + a + "' (see banyan run --help)");
                 }
-                if (inline == null && takesValue(name)) {
+                if (option.takesValue()) {
+                    option.handler().apply(this, value(args, i, inline, name));
+                } else if (inline != null) {
+                    throw new UsageException("option " + name + " takes no value");
+                } else {
+                    option.handler().apply(this, null);
+                }
+                if (inline == null && option.takesValue()) {
                     i++;
                 }
             }
@@ -183,14 +243,6 @@ public final class RunArguments {
             i++; // past ':'
         }
         return build(contexts);
-    }
-
-    private static boolean takesValue(String option) {
-        return switch (option) {
-            case "--oversubscribe", "-oversubscribe", "--tag-output", "-tag-output", "--timestamp-output",
-                 "-timestamp-output", "--report-launch", "--static-ports" -> false;
-            default -> true;
-        };
     }
 
     private static String value(List<String> args, int i, String inline, String name) throws UsageException {
@@ -286,15 +338,15 @@ public final class RunArguments {
         }
         HeadSettings settings = new HeadSettings(timeoutMillis, DEFAULT_GRACE_MILLIS, DAEMON_START_MILLIS, reportLaunch);
         return new RunRequest(job, settings, new OutputOptions(tag, timestamp, outputDir), agent(), topology(),
-                star && !routingGiven ? "direct" : routing);
+                star && !routingGiven ? new TopologySpec.Direct() : routing);
     }
 
     /** The tree daemons are spawned along: the star baseline, radix:K, or the routing tree. */
-    private String topology() {
+    private TopologySpec topology() {
         if (star) {
-            return "direct";
+            return new TopologySpec.Direct();
         }
-        return spawnDegree == 0 ? routing : "radix:" + spawnDegree;
+        return spawnDegree == 0 ? routing : new TopologySpec.Radix(spawnDegree);
     }
 
     private LaunchAgent agent() {

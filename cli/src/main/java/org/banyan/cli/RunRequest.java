@@ -2,6 +2,7 @@ package org.banyan.cli;
 
 import org.banyan.core.head.HeadSettings;
 import org.banyan.core.job.JobDescription;
+import org.banyan.core.tree.TopologySpec;
 import org.banyan.runtime.head.OutputOptions;
 import org.banyan.runtime.launch.LaunchAgent;
 
@@ -12,4 +13,4 @@ import org.banyan.runtime.launch.LaunchAgent;
  * @param routing  the topology daemon-to-daemon messages follow
  */
 public record RunRequest(JobDescription job, HeadSettings settings, OutputOptions output, LaunchAgent agent,
-                         String topology, String routing) {}
+                         TopologySpec topology, TopologySpec routing) {}

@@ -2,6 +2,7 @@ package org.banyan.cli;
 
 import java.util.List;
 import java.util.Map;
+import org.banyan.core.tree.TopologySpec;
 import org.banyan.sim.CostModel;
 import org.banyan.sim.Fault;
 import org.banyan.sim.FaultPlan;
@@ -23,6 +24,14 @@ final class SimCommand {
     private SimCommand() {}
 
     /** A duration in milliseconds (fractions allowed, not negative), in microseconds. */
+    private static TopologySpec topologySpec(String text) throws UsageException {
+        try {
+            return TopologySpec.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("'" + text + "': " + e.getMessage());
+        }
+    }
+
     private static long millis(String v, String option) throws UsageException {
         double ms;
         try {
@@ -123,13 +132,8 @@ final class SimCommand {
         if (followRouting) {
             tree = routing;
         }
-        for (String spec : List.of(tree, routing)) {
-            try {
-                org.banyan.core.tree.Topology.parse(spec, 2);
-            } catch (IllegalArgumentException e) {
-                throw new UsageException("'" + spec + "': " + e.getMessage());
-            }
-        }
+        TopologySpec treeSpec = topologySpec(tree);
+        TopologySpec routingSpec = topologySpec(routing);
         if (modexBytes > 1024) {
             throw new UsageException("--modex-bytes " + modexBytes + ": at most 1024 (PMI-1's vallen_max)");
         }
@@ -137,7 +141,7 @@ final class SimCommand {
                 c.rankRunMicros(), sharedCpus, bytesPerMicro, spawnLatency, daemonSpawnExtra, interleave, dial);
         List<Fault> plan = faults > 0 ? FaultPlan.random(seed, hosts, faults, 3_000_000) : List.of();
         long t0 = System.nanoTime();
-        LaunchSimulation sim = new LaunchSimulation(hosts, ranksPerHost, tree, routing, costs, plan);
+        LaunchSimulation sim = new LaunchSimulation(hosts, ranksPerHost, treeSpec, routingSpec, costs, plan);
         if (modex != null) {
             sim.withModex(new org.banyan.sim.ModexWorkload(modex, modexBytes, gets));
         }

@@ -22,6 +22,7 @@ import org.banyan.core.job.MappingPolicy;
 import org.banyan.core.job.Node;
 import org.banyan.core.job.RankMap;
 import org.banyan.core.tree.Topology;
+import org.banyan.core.tree.TopologySpec;
 import org.banyan.core.wire.OverlayMessage;
 
 /**
@@ -60,9 +61,9 @@ public final class LaunchSimulation {
     private record Ev(long time, long seq, Runnable action) {}
 
     private final int hosts;
-    private final String topologySpec;
+    private final TopologySpec topologySpec;
     private final Topology topology;
-    private final String routingSpec;
+    private final TopologySpec routingSpec;
     /** Routing links that are not spawn links, by vertex: the vertices at their other ends. */
     private final Map<Integer, java.util.Set<Integer>> peersOf = new HashMap<>();
     private final CostModel costs;
@@ -140,18 +141,18 @@ public final class LaunchSimulation {
      * @param hosts    simulated hosts, one daemon and {@code ranksPerHost} ranks each
      * @param topology the launch tree, as {@code --spawn-degree} / {@code --launch star} make it
      */
-    public LaunchSimulation(int hosts, int ranksPerHost, String topology, CostModel costs, List<Fault> faultList) {
+    public LaunchSimulation(int hosts, int ranksPerHost, TopologySpec topology, CostModel costs, List<Fault> faultList) {
         this(hosts, ranksPerHost, topology, topology, costs, faultList);
     }
 
     /** @param routing the routing topology of daemon-to-daemon messages, as {@code --routing} gives it */
     @SuppressWarnings("unchecked")
-    public LaunchSimulation(int hosts, int ranksPerHost, String topology, String routing, CostModel costs,
+    public LaunchSimulation(int hosts, int ranksPerHost, TopologySpec topology, TopologySpec routing, CostModel costs,
                             List<Fault> faultList) {
         this.routingSpec = routing;
         this.hosts = hosts;
         this.topologySpec = topology;
-        this.topology = Topology.parse(topology, hosts + 1);
+        this.topology = topology.over(hosts + 1);
         this.costs = costs;
         List<Node> nodes = new ArrayList<>(hosts);
         for (int i = 0; i < hosts; i++) {

@@ -1,5 +1,6 @@
 package org.banyan.sim;
 
+import org.banyan.core.tree.TopologySpec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -8,7 +9,7 @@ import org.junit.jupiter.api.Test;
 /** The real head and daemon cores, simulated: shapes, bounds, and thousands of fault schedules. */
 class LaunchSimulationTest {
     static LaunchSimulation.Result run(int hosts, String tree, List<Fault> faults) {
-        return new LaunchSimulation(hosts, 1, tree, CostModel.SSH, faults).run(3_600_000_000L);
+        return new LaunchSimulation(hosts, 1, TopologySpec.parse(tree), CostModel.SSH, faults).run(3_600_000_000L);
     }
 
     @Test
@@ -45,10 +46,10 @@ class LaunchSimulationTest {
     @Test
     void sharedCpusMakeLaunchLinearInHosts() {
         CostModel shared = new CostModel(110_000, 16, 256_000, 50, 20, 1_500, 1_000, 2);
-        long t4 = new LaunchSimulation(4, 1, "radix:4", shared, List.of()).run(3_600_000_000L).allUpMicros();
-        long t32 = new LaunchSimulation(32, 1, "radix:4", shared, List.of()).run(3_600_000_000L).allUpMicros();
+        long t4 = new LaunchSimulation(4, 1, TopologySpec.parse("radix:4"), shared, List.of()).run(3_600_000_000L).allUpMicros();
+        long t32 = new LaunchSimulation(32, 1, TopologySpec.parse("radix:4"), shared, List.of()).run(3_600_000_000L).allUpMicros();
         assertThat((double) t32 / t4).isBetween(7.0, 9.0);
-        long own32 = new LaunchSimulation(32, 1, "radix:4", new CostModel(110_000, 16, 256_000, 50, 20, 1_500, 1_000),
+        long own32 = new LaunchSimulation(32, 1, TopologySpec.parse("radix:4"), new CostModel(110_000, 16, 256_000, 50, 20, 1_500, 1_000),
                 List.of()).run(3_600_000_000L).allUpMicros();
         assertThat(own32).as("own CPUs: log rounds").isLessThan(t32 / 3);
     }
@@ -72,7 +73,7 @@ class LaunchSimulationTest {
         for (long seed = 1; seed <= 2000; seed++) {
             String tree = seed % 3 == 0 ? "radix:2" : seed % 3 == 1 ? "radix:8" : "binomial";
             List<Fault> faults = FaultPlan.random(seed, hosts, 3, 3_000_000);
-            LaunchSimulation.Result r = new LaunchSimulation(hosts, 1, tree, CostModel.SSH, faults).run(3_600_000_000L);
+            LaunchSimulation.Result r = new LaunchSimulation(hosts, 1, TopologySpec.parse(tree), CostModel.SSH, faults).run(3_600_000_000L);
             String replay = "replay: banyan sim launch --hosts " + hosts + " --tree " + tree + " --routing " + tree
                     + " --seed " + seed
                     + " --faults 3 (faults " + faults + ")";
@@ -94,7 +95,7 @@ class LaunchSimulationTest {
 
     static LaunchSimulation.Result modex(int hosts, int ranks, String tree, String routing, ModexWorkload w,
                                          List<Fault> faults) {
-        return new LaunchSimulation(hosts, ranks, tree, routing, CostModel.SSH, faults).withModex(w).run(3_600_000_000L);
+        return new LaunchSimulation(hosts, ranks, TopologySpec.parse(tree), TopologySpec.parse(routing), CostModel.SSH, faults).withModex(w).run(3_600_000_000L);
     }
 
     /**

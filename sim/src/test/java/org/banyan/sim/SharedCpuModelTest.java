@@ -1,5 +1,6 @@
 package org.banyan.sim;
 
+import org.banyan.core.tree.TopologySpec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -17,7 +18,7 @@ class SharedCpuModelTest {
     }
 
     static LaunchSimulation.Result star(int hosts, CostModel c) {
-        return new LaunchSimulation(hosts, 1, "direct", "direct", c, List.of()).run(3_600_000_000L);
+        return new LaunchSimulation(hosts, 1, TopologySpec.parse("direct"), TopologySpec.parse("direct"), c, List.of()).run(3_600_000_000L);
     }
 
     static double ms(long micros) {
@@ -55,9 +56,9 @@ class SharedCpuModelTest {
     /** Six of the eight daemons of a radix:2 tree are spawned by daemons: 6 × 30 ms more CPU, on two CPUs. */
     @Test
     void aDaemonsExtraSpawnCpuMakesTheTreeCostMoreThanTheStar() {
-        long plain = new LaunchSimulation(8, 1, "radix:2", "radix:2", costs(2, 0, 0, 0), List.of())
+        long plain = new LaunchSimulation(8, 1, TopologySpec.parse("radix:2"), TopologySpec.parse("radix:2"), costs(2, 0, 0, 0), List.of())
                 .run(3_600_000_000L).allUpMicros();
-        long extra = new LaunchSimulation(8, 1, "radix:2", "radix:2", costs(2, 0, 30_000, 0), List.of())
+        long extra = new LaunchSimulation(8, 1, TopologySpec.parse("radix:2"), TopologySpec.parse("radix:2"), costs(2, 0, 30_000, 0), List.of())
                 .run(3_600_000_000L).allUpMicros();
         assertThat(ms(extra - plain)).isBetween(6 * 30 / 2.0, 6 * 30.0);
     }
@@ -72,9 +73,9 @@ class SharedCpuModelTest {
     void dialingRoutingLinksCostsCpuAfterPhaseTwo() {
         // Ranks that run 2 s: the job outlasts the dials.
         CostModel c = new CostModel(100_000, 1000, 100_000, 1, 0, 0, 2_000_000, 2, 0, 0, 0, 2, 200_000);
-        LaunchSimulation.Result same = new LaunchSimulation(8, 1, "radix:2", "radix:2", c, List.of()).run(3_600_000_000L);
+        LaunchSimulation.Result same = new LaunchSimulation(8, 1, TopologySpec.parse("radix:2"), TopologySpec.parse("radix:2"), c, List.of()).run(3_600_000_000L);
         assertThat(same.routingLinksDialed()).isZero();
-        LaunchSimulation.Result other = new LaunchSimulation(8, 1, "radix:2", "direct", c, List.of()).run(3_600_000_000L);
+        LaunchSimulation.Result other = new LaunchSimulation(8, 1, TopologySpec.parse("radix:2"), TopologySpec.parse("direct"), c, List.of()).run(3_600_000_000L);
         assertThat(other.exitStatus()).isZero();
         assertThat(other.routingLinksDialed()).isEqualTo(6);
         assertThat(ms(other.routingUpMicros() - other.allUpMicros())).isCloseTo(600, org.assertj.core.data.Offset.offset(5.0));

@@ -7,10 +7,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.banyan.core.daemon.Signals;
+import org.banyan.core.job.FenceData;
 import org.banyan.core.job.JobDescription;
 import org.banyan.core.job.RankMap;
 import org.banyan.core.route.OverlayRouter;
 import org.banyan.core.tree.Topology;
+import org.banyan.core.tree.TopologySpec;
+import org.banyan.core.tree.TreeGather;
+import org.banyan.core.wire.DaemonStats;
 import org.banyan.core.wire.OverlayMessage;
 
 /**
@@ -29,7 +33,7 @@ public final class HeadCore {
     private final JobDescription job;
     private final RankMap map;
     private final HeadSettings settings;
-    private final String topologySpec;
+    private final TopologySpec topologySpec;
     private final Topology topology;
     private final int daemons;
     private final List<HeadAction> actions = new ArrayList<>();
@@ -39,16 +43,14 @@ public final class HeadCore {
     private final boolean[] rankDone;
     private final Map<Integer, String> hostOfDaemon = new HashMap<>();
     private final Map<Integer, String> contacts = new TreeMap<>();
-    private final Map<String, String> fencePuts = new LinkedHashMap<>();
-    private final Map<String, Integer> fenceOwners = new LinkedHashMap<>();
-    private final String routingSpec;
+    private final TopologySpec routingSpec;
     private final String headContact;
     private final OverlayRouter router;
     private final java.util.Set<Integer> peers = new java.util.HashSet<>();
     /** The job's name service (MPI_Publish_name): service name to port. */
     private final Map<String, String> names = new HashMap<>();
     private final List<Integer> fenceChildren = new ArrayList<>();
-    private final List<Integer> inFence = new ArrayList<>();
+    private TreeGather<FenceData> fence;
     private int fenceSeq;
     private int ranksDone;
     private boolean allUp;
@@ -58,22 +60,22 @@ public final class HeadCore {
     private Integer failureStatus;
     private boolean statsRequested;
     private boolean anyLost;
-    private final Map<Integer, org.banyan.core.wire.DaemonStats> stats = new TreeMap<>();
-    private final List<Integer> statsPending = new ArrayList<>();
+    private TreeGather<Map<Integer, DaemonStats>> stats;
 
-    /** @param topologySpec the overlay tree, as {@link Topology#parse} reads it */
-    public HeadCore(JobDescription job, RankMap map, HeadSettings settings, String topologySpec) {
+    /** @param topologySpec the overlay tree, routing included */
+    public HeadCore(JobDescription job, RankMap map, HeadSettings settings, TopologySpec topologySpec) {
         this(job, map, settings, topologySpec, topologySpec, null);
     }
 
     /**
-     * @param topologySpec the spawn tree, as {@link Topology#parse} reads it
+     * @param topologySpec the spawn tree
      * @param routingSpec  the routing topology daemon-to-daemon messages follow
      * @param headContact  where daemons reach the head's listener ({@code host:port}), for
      *                     routing children of the head that are not its spawn children; null
      *                     when there are none
      */
-    public HeadCore(JobDescription job, RankMap map, HeadSettings settings, String topologySpec, String routingSpec,
+    public HeadCore(JobDescription job, RankMap map, HeadSettings settings, TopologySpec topologySpec,
+                    TopologySpec routingSpec,
                     String headContact) {
         this.routingSpec = routingSpec;
         this.headContact = headContact;
@@ -82,8 +84,8 @@ public final class HeadCore {
         this.settings = settings;
         this.daemons = job.nodes().size();
         this.topologySpec = topologySpec;
-        this.topology = Topology.parse(topologySpec, daemons + 1);
-        this.router = new OverlayRouter(Topology.parse(routingSpec, daemons + 1), 0, new OverlayRouter.Links() {
+        this.topology = topologySpec.over(daemons + 1);
+        this.router = new OverlayRouter(routingSpec.over(daemons + 1), 0, new OverlayRouter.Links() {
             @Override
             public boolean isOpen(int v) {
                 return topology.parent(v) == 0 ? connected.contains(Topology.daemonOfVertex(v)) : peers.contains(v);
@@ -104,6 +106,7 @@ public final class HeadCore {
                 fenceChildren.add(d);
             }
         }
+        fence = new TreeGather<>(fenceChildren, false, FenceData.EMPTY, FenceData::merge);
     }
 
     /** The first actions, before any event: start the head's children. */
@@ -178,9 +181,7 @@ public final class HeadCore {
             case OverlayMessage.Routed r -> routed(r);
             case OverlayMessage.DaemonFailed f -> daemonLost(f.daemonId(), f.reason());
             case OverlayMessage.Stats st -> {
-                stats.putAll(st.stats());
-                statsPending.remove(Integer.valueOf(d));
-                if (statsRequested && statsPending.isEmpty()) {
+                if (stats != null && stats.fromChild(d, st.stats())) {
                     reportAndFinish();
                 }
             }
@@ -282,28 +283,25 @@ public final class HeadCore {
     }
 
     private void fenceEnter(int child, OverlayMessage.FenceEnter f) {
-        if (f.seq() != fenceSeq || inFence.contains(child)) {
-            return;
+        if (f.seq() == fenceSeq && fence.fromChild(child, new FenceData(f.puts(), f.owners()))) {
+            releaseFence();
         }
-        inFence.add(child);
-        fencePuts.putAll(f.puts());
-        fenceOwners.putAll(f.owners());
-        for (int c : fenceChildren) {
-            if (!inFence.contains(c) && !lost[c]) {
-                return;
-            }
-        }
-        OverlayMessage release = new OverlayMessage.FenceRelease(fenceSeq, Map.copyOf(fencePuts),
-                Map.copyOf(fenceOwners));
+    }
+
+    /** Every child whose subtree hosts ranks entered, or was lost (TreeGather's policy): release the fence. */
+    private void releaseFence() {
+        FenceData all = fence.result();
+        OverlayMessage release = new OverlayMessage.FenceRelease(fenceSeq, Map.copyOf(all.puts()),
+                Map.copyOf(all.owners()));
+        List<Integer> next = new ArrayList<>();
         for (int c : fenceChildren) {
             if (!lost[c]) {
                 emit(new HeadAction.SendToDaemon(c, release));
+                next.add(c);
             }
         }
-        inFence.clear();
-        fencePuts.clear();
-        fenceOwners.clear();
         fenceSeq++;
+        fence = new TreeGather<>(next, false, FenceData.EMPTY, FenceData::merge);
     }
 
     /** Daemon {@code d} is gone, and with it every daemon below it in the tree. */
@@ -315,10 +313,16 @@ public final class HeadCore {
         boolean hadWork = endRanksInSubtree(Topology.vertexOfDaemon(d));
         topology.forEachInSubtree(Topology.vertexOfDaemon(d), x -> lost[Topology.daemonOfVertex(x)] = true);
         connected.remove(Integer.valueOf(d));
-        statsPending.remove(Integer.valueOf(d));
         anyLost = true;
+        if (fence.childLost(d)) {
+            releaseFence();
+        }
         if (hadWork || !allUp) {
             fail(HeadSettings.DAEMON_LOST_STATUS, "lost the daemon on " + host + ": " + reason);
+        }
+        if (stats != null && stats.childLost(d)) {
+            reportAndFinish();
+            return;
         }
         finishIfAllDone();
     }
@@ -419,7 +423,7 @@ public final class HeadCore {
             // Every daemon is still there (they leave on Shutdown): gather their stats first.
             statsRequested = true;
             emit(new HeadAction.Milestone("all ranks ended"));
-            statsPending.addAll(connected);
+            stats = new TreeGather<>(List.copyOf(connected), false, Map.of(), HeadCore::mergeStats);
             broadcast(new OverlayMessage.CollectStats());
             emit(new HeadAction.ArmTimer(HeadTimer.STATS_DEADLINE, HeadSettings.STATS_MILLIS));
             return;
@@ -427,9 +431,15 @@ public final class HeadCore {
         finish(failureStatus == null ? 0 : failureStatus);
     }
 
+    private static Map<Integer, DaemonStats> mergeStats(Map<Integer, DaemonStats> a, Map<Integer, DaemonStats> b) {
+        Map<Integer, DaemonStats> m = new TreeMap<>(a);
+        m.putAll(b);
+        return m;
+    }
+
     private void reportAndFinish() {
         if (!finished) {
-            emit(new HeadAction.LaunchReport(Map.copyOf(stats)));
+            emit(new HeadAction.LaunchReport(Map.copyOf(stats.result())));
             finish(failureStatus == null ? 0 : failureStatus);
         }
     }

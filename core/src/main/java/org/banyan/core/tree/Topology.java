@@ -89,22 +89,4 @@ public sealed interface Topology permits KaryTree, BinomialTree {
     static int daemonOfVertex(int vertex) {
         return vertex - 1;
     }
-
-    /** Parses {@code radix:K}, {@code binomial}, or {@code direct} (everyone a child of the head). */
-    static Topology parse(String spec, int size) {
-        if (spec.equals("binomial")) {
-            return new BinomialTree(size);
-        }
-        if (spec.equals("direct")) {
-            return new KaryTree(size, Math.max(1, size - 1));
-        }
-        if (spec.startsWith("radix:")) {
-            int k = Integer.parseInt(spec.substring(6));
-            if (k < 1) {
-                throw new IllegalArgumentException("radix must be at least 1");
-            }
-            return new KaryTree(size, k);
-        }
-        throw new IllegalArgumentException("unknown topology '" + spec + "' (valid: radix:K, binomial, direct)");
-    }
 }

@@ -13,6 +13,7 @@ import org.banyan.core.job.JobDescription;
 import org.banyan.core.job.MappingPolicy;
 import org.banyan.core.job.Modex;
 import org.banyan.core.job.Node;
+import org.banyan.core.tree.TopologySpec;
 
 /**
  * The one codec for {@link OverlayMessage}. All integers are big-endian.
@@ -40,7 +41,7 @@ import org.banyan.core.job.Node;
  * 10   FenceEnter    daemonId:u32 seq:u32 puts:map owners:ownermap
  * 11   FenceRelease  seq:u32 puts:map owners:ownermap
  * 12   Shutdown      (empty)
- * 13   Adopt         topology:string vertices:u32 hostsBelow:intmap routing:string
+ * 13   Adopt         topology:string vertices:u32 hostsBelow:intmap routing:string   (TopologySpec text forms)
  * 14   Contacts      contacts:intmap
  * 15   AllContacts   contacts:intmap
  * 16   DaemonFailed  daemonId:u32 host:string reason:string
@@ -71,8 +72,8 @@ public final class OverlayCodec {
         switch (message) {
             case OverlayMessage.DaemonHello m -> w.u8(1).u32(m.daemonId()).string(m.host()).u64(m.pid())
                     .string(m.contact());
-            case OverlayMessage.Adopt m -> w.u8(13).string(m.topology()).u32(m.vertices()).intMap(m.hostsBelow())
-                    .string(m.routing());
+            case OverlayMessage.Adopt m -> w.u8(13).string(m.topology().toString()).u32(m.vertices())
+                    .intMap(m.hostsBelow()).string(m.routing().toString());
             case OverlayMessage.PeerHello m -> w.u8(20).u32(m.daemonId());
             case OverlayMessage.KvsFetch m -> w.u8(21).u32(m.from()).u32(m.to()).u32(m.request()).string(m.key());
             case OverlayMessage.NameRequest m -> w.u8(23).u32(m.from()).u32(m.to()).u32(m.request()).u8(m.op())
@@ -142,7 +143,8 @@ public final class OverlayCodec {
                 case 10 -> new OverlayMessage.FenceEnter(b.getInt(), b.getInt(), map(b), ownerMap(b));
                 case 11 -> new OverlayMessage.FenceRelease(b.getInt(), map(b), ownerMap(b));
                 case 12 -> new OverlayMessage.Shutdown();
-                case 13 -> new OverlayMessage.Adopt(string(b), b.getInt(), intMap(b), string(b));
+                case 13 -> new OverlayMessage.Adopt(TopologySpec.parse(string(b)), b.getInt(), intMap(b),
+                        TopologySpec.parse(string(b)));
                 case 20 -> new OverlayMessage.PeerHello(b.getInt());
                 case 21 -> new OverlayMessage.KvsFetch(b.getInt(), b.getInt(), b.getInt(), string(b));
                 case 22 -> new OverlayMessage.KvsFetched(b.getInt(), b.getInt(), b.getInt(), string(b), string(b));

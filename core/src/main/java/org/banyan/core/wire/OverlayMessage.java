@@ -2,6 +2,7 @@ package org.banyan.core.wire;
 
 import java.util.Map;
 import org.banyan.core.job.JobDescription;
+import org.banyan.core.tree.TopologySpec;
 
 /**
  * Messages on the overlay between the head and the daemons. Encoded only by {@link OverlayCodec}.
@@ -18,10 +19,10 @@ public sealed interface OverlayMessage {
      * Parent to a child that said hello: the tree's shape and the hosts of every daemon below
      * that child (daemon id to host name). The child starts its own children from it.
      */
-    record Adopt(String topology, int vertices, Map<Integer, String> hostsBelow, String routing)
+    record Adopt(TopologySpec topology, int vertices, Map<Integer, String> hostsBelow, TopologySpec routing)
             implements OverlayMessage {
         /** Routing along the spawn tree itself. */
-        public Adopt(String topology, int vertices, Map<Integer, String> hostsBelow) {
+        public Adopt(TopologySpec topology, int vertices, Map<Integer, String> hostsBelow) {
             this(topology, vertices, hostsBelow, topology);
         }
     }

@@ -1,5 +1,6 @@
 package org.banyan.core.daemon;
 
+import org.banyan.core.tree.TopologySpec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -25,7 +26,7 @@ class DaemonCoreTest {
 
     /** Daemon 1 is a leaf of the radix tree over the head and two daemons. */
     List<DaemonAction> launch() {
-        core.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:32", 3, Map.of())));
+        core.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:32"), 3, Map.of())));
         return core.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(TWO_NODES)));
     }
 
@@ -127,7 +128,7 @@ class DaemonCoreTest {
 
     @Test
     void lazyFencesCarryOnlyWhoHoldsEachKeyAndTheFirstGetFetchesTheValueOnce() {
-        core.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:32", 3, Map.of())));
+        core.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:32"), 3, Map.of())));
         core.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(TWO_NODES_LAZY)));
         core.handle(new DaemonEvent.PmiLine(1, "cmd=initack pmiid=2"));
         core.handle(new DaemonEvent.PmiLine(2, "cmd=initack pmiid=3"));
@@ -162,7 +163,7 @@ class DaemonCoreTest {
     void theProcessTableIsWrittenBeforeTheRanksStartAndNamedInTheirEnvironment() {
         DaemonCore withTable = new DaemonCore(1, "n1:7001", "127.0.0.1:5000", "tcp://127.0.0.1:5000",
                 () -> new org.banyan.core.wire.DaemonStats(0, 0, 0, 0, 0), "/dev/shm/t");
-        withTable.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:32", 3, Map.of())));
+        withTable.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:32"), 3, Map.of())));
         List<DaemonAction> a = withTable.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(TWO_NODES)));
         assertThat(a.getFirst()).isInstanceOf(DaemonAction.WriteProcessTable.class);
         DaemonAction.WriteProcessTable w = (DaemonAction.WriteProcessTable) a.getFirst();
@@ -179,7 +180,7 @@ class DaemonCoreTest {
     /** One rank's PMI-2 session, byte for byte as Slurm's libpmi2 and this server exchanged it. */
     @Test
     void pmi2SessionOfARealClient() {
-        core.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:32", 3, Map.of())));
+        core.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:32"), 3, Map.of())));
         core.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(TWO_NODES)));
         assertThat(replies(core.handle(new DaemonEvent.PmiLine(4, "cmd=init pmi_version=2 pmi_subversion=0")), 4))
                 .containsExactly("cmd=response_to_init pmi_version=2 pmi_subversion=0 rc=0\n");
@@ -237,7 +238,7 @@ class DaemonCoreTest {
     /** A threaded client's request ids come back with the answers, which may come out of order. */
     @Test
     void pmi2ThridIsEchoedSoOutOfOrderAnswersCanBeMatched() {
-        core.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:32", 3, Map.of())));
+        core.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:32"), 3, Map.of())));
         core.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(TWO_NODES_LAZY)));
         core.handle(new DaemonEvent.PmiLine(4, "cmd=init pmi_version=2 pmi_subversion=0"));
         core.handle(new DaemonEvent.PmiFrame(4, "cmd=fullinit;pmirank=3;threaded=TRUE;"));
@@ -252,7 +253,7 @@ class DaemonCoreTest {
     /** PMI-2 names the rank that put a key: lazy mode fetches from its daemon, no directory needed. */
     @Test
     void aPmi2GetNamingItsSourceRankIsFetchedFromThatRanksDaemon() {
-        core.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:32", 3, Map.of())));
+        core.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:32"), 3, Map.of())));
         core.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(TWO_NODES_LAZY)));
         core.handle(new DaemonEvent.PmiLine(4, "cmd=init pmi_version=2 pmi_subversion=0"));
         core.handle(new DaemonEvent.PmiFrame(4, "cmd=fullinit;srcid=3;threaded=FALSE;"));
@@ -333,7 +334,7 @@ class DaemonCoreTest {
     @Test
     void stdinGoesOnlyToTheChosenRank() {
         DaemonCore d0 = new DaemonCore(0, "n0:7000", "127.0.0.1:1", "tcp://127.0.0.1:1");
-        d0.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:32", 3, Map.of())));
+        d0.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:32"), 3, Map.of())));
         List<DaemonAction> a = d0.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(TWO_NODES)));
         assertThat(a).filteredOn(DaemonAction.StartRank.class::isInstance)
                 .extracting(x -> ((DaemonAction.StartRank) x).launch().stdinFromHead()).containsExactly(true, false);

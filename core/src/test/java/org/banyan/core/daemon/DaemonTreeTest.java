@@ -1,5 +1,6 @@
 package org.banyan.core.daemon;
 
+import org.banyan.core.tree.TopologySpec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -28,7 +29,7 @@ class DaemonTreeTest {
     DaemonCore d0 = new DaemonCore(0, "n0:7000", "127.0.0.1:5000", "tcp://127.0.0.1:5000");
 
     List<DaemonAction> adopt() {
-        return d0.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:2", 7, BELOW_DAEMON_0)));
+        return d0.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:2"), 7, BELOW_DAEMON_0)));
     }
 
     List<DaemonAction> fromChild(int c, OverlayMessage m) {
@@ -39,7 +40,7 @@ class DaemonTreeTest {
     void adoptionStartsTheChildrenAndTheirHelloGetsTheirSubtree() {
         assertThat(adopt()).containsExactly(new DaemonAction.SpawnChild(2, "n2"), new DaemonAction.SpawnChild(3, "n3"));
         assertThat(fromChild(2, new OverlayMessage.DaemonHello(2, "n2", 9, "n2:7002"))).containsExactly(
-                new DaemonAction.SendToChild(2, new OverlayMessage.Adopt("radix:2", 7, Map.of())));
+                new DaemonAction.SendToChild(2, new OverlayMessage.Adopt(TopologySpec.parse("radix:2"), 7, Map.of())));
     }
 
     @Test
@@ -58,13 +59,13 @@ class DaemonTreeTest {
     @Test
     void aHelloBeforeAdoptionIsAnsweredOnceAdopted() {
         assertThat(fromChild(2, new OverlayMessage.DaemonHello(2, "n2", 9, "n2:7002"))).isEmpty();
-        assertThat(adopt()).contains(new DaemonAction.SendToChild(2, new OverlayMessage.Adopt("radix:2", 7, Map.of())));
+        assertThat(adopt()).contains(new DaemonAction.SendToChild(2, new OverlayMessage.Adopt(TopologySpec.parse("radix:2"), 7, Map.of())));
     }
 
     @Test
     void aLeafSendsItsContactAtOnce() {
         DaemonCore leaf = new DaemonCore(5, "n5:7005", "127.0.0.1:1", "tcp://x");
-        assertThat(leaf.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:2", 7, Map.of()))))
+        assertThat(leaf.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:2"), 7, Map.of()))))
                 .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.Contacts(Map.of(5, "n5:7005"))));
     }
 
@@ -118,23 +119,23 @@ class DaemonTreeTest {
     @Test
     void aDaemonDialsItsRoutingParentWhenNoSpawnLinkJoinsThem() {
         DaemonCore d4 = new DaemonCore(4, "n4:7004", "127.0.0.1:1", "tcp://x");
-        d4.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:2", 7, Map.of(), "binomial")));
+        d4.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:2"), 7, Map.of(), TopologySpec.parse("binomial"))));
         assertThat(d4.handle(new DaemonEvent.FromParent(ALL)))
                 .containsExactly(new DaemonAction.ConnectPeer(1, "n0:7000"));
         // Daemon 3 (vertex 4): its routing parent is the head, its spawn parent daemon 0.
         DaemonCore d3 = new DaemonCore(3, "n3:7003", "127.0.0.1:1", "tcp://x");
-        d3.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:2", 7, Map.of(), "binomial")));
+        d3.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:2"), 7, Map.of(), TopologySpec.parse("binomial"))));
         assertThat(d3.handle(new DaemonEvent.FromParent(ALL)))
                 .containsExactly(new DaemonAction.ConnectPeer(0, "head:6999"));
         // Same topologies: no link beyond the tree's.
         DaemonCore same = new DaemonCore(4, "n4:7004", "127.0.0.1:1", "tcp://x");
-        same.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:2", 7, Map.of())));
+        same.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:2"), 7, Map.of())));
         assertThat(same.handle(new DaemonEvent.FromParent(ALL))).isEmpty();
     }
 
     @Test
     void routedMessagesFollowTheRoutingTopologyAndWaitForLinksNotYetOpen() {
-        d0.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:2", 7, BELOW_DAEMON_0, "binomial")));
+        d0.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:2"), 7, BELOW_DAEMON_0, TopologySpec.parse("binomial"))));
         assertThat(d0.handle(new DaemonEvent.FromParent(ALL))).isEmpty();
         // To daemon 4 (vertex 5), a routing child reached by its own link, not open yet: held.
         OverlayMessage.KvsFetch toD4 = new OverlayMessage.KvsFetch(5, 4, 1, "k");
@@ -153,7 +154,7 @@ class DaemonTreeTest {
 
     @Test
     void aRoutingLinkLostMidJobIsReportedAsTheDaemonsLossUnlessTheTreeExplainsItFirst() {
-        d0.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:2", 7, BELOW_DAEMON_0, "binomial")));
+        d0.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:2"), 7, BELOW_DAEMON_0, TopologySpec.parse("binomial"))));
         d0.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(JOB)));
         d0.handle(new DaemonEvent.PeerUp(5));
         assertThat(d0.handle(new DaemonEvent.PeerLost(5, "connection closed"))).containsExactly(
@@ -218,7 +219,7 @@ class DaemonTreeTest {
     void statsAreGatheredUpTheTreeLikeContacts() {
         var mine = new org.banyan.core.wire.DaemonStats(3, 10, 11, 200, 210);
         DaemonCore d = new DaemonCore(0, "n0:7000", "127.0.0.1:1", "tcp://x", () -> mine);
-        d.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt("radix:2", 7, BELOW_DAEMON_0)));
+        d.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:2"), 7, BELOW_DAEMON_0)));
         d.handle(new DaemonEvent.FromChild(2, new OverlayMessage.DaemonHello(2, "n2", 9, "n2:7002")));
         d.handle(new DaemonEvent.FromChild(3, new OverlayMessage.DaemonHello(3, "n3", 9, "n3:7003")));
         assertThat(d.handle(new DaemonEvent.FromParent(new OverlayMessage.CollectStats()))).containsExactly(
@@ -229,6 +230,25 @@ class DaemonTreeTest {
         assertThat(d.handle(new DaemonEvent.FromChild(2, new OverlayMessage.Stats(Map.of(2, s2))))).isEmpty();
         assertThat(d.handle(new DaemonEvent.FromChild(3, new OverlayMessage.Stats(Map.of(3, s3))))).containsExactly(
                 new DaemonAction.SendToParent(new OverlayMessage.Stats(Map.of(0, mine, 2, s2, 3, s3))));
+    }
+
+    @Test
+    void aChildLostDuringAFenceOrAStatsGatherCountsAsDoneAsAtTheHead() {
+        adopt();
+        fromChild(2, new OverlayMessage.DaemonHello(2, "n2", 9, "n2:7002"));
+        fromChild(3, new OverlayMessage.DaemonHello(3, "n3", 9, "n3:7003"));
+        d0.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(JOB)));
+        fromChild(2, new OverlayMessage.FenceEnter(2, 0, Map.of("k2", "v2")));
+        d0.handle(new DaemonEvent.PmiLine(1, "cmd=initack pmiid=0"));
+        assertThat(d0.handle(new DaemonEvent.PmiLine(1, "cmd=barrier_in"))).isEmpty();
+        assertThat(d0.handle(new DaemonEvent.ChildLost(3, "connection closed"))).containsExactly(
+                new DaemonAction.SendToParent(new OverlayMessage.DaemonFailed(3, "n3", "connection closed")),
+                new DaemonAction.SendToParent(new OverlayMessage.FenceEnter(0, 0, Map.of("k2", "v2"))));
+        assertThat(d0.handle(new DaemonEvent.FromParent(new OverlayMessage.CollectStats())))
+                .containsExactly(new DaemonAction.SendToChild(2, new OverlayMessage.CollectStats()));
+        assertThat(d0.handle(new DaemonEvent.ChildLost(2, "gone")))
+                .contains(new DaemonAction.SendToParent(new OverlayMessage.Stats(
+                        Map.of(0, new org.banyan.core.wire.DaemonStats(0, 0, 0, 0, 0)))));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package org.banyan.core.head;
 
+import org.banyan.core.tree.TopologySpec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -20,7 +21,7 @@ class HeadCoreTest {
             List.of(new Node("n0", 2), new Node("n1", 2)), MappingPolicy.SLOT, false, 0, "/w/launch");
     static final HeadSettings SETTINGS = new HeadSettings(0, 2000, 30_000);
 
-    HeadCore core = new HeadCore(JOB, RankMap.of(JOB), SETTINGS, "radix:32");
+    HeadCore core = new HeadCore(JOB, RankMap.of(JOB), SETTINGS, TopologySpec.parse("radix:32"));
 
     List<HeadAction> from(int d, OverlayMessage m) {
         return core.handle(new HeadEvent.FromDaemon(d, m));
@@ -51,10 +52,10 @@ class HeadCoreTest {
                 new HeadAction.ArmTimer(HeadTimer.DAEMON_START, 30_000));
         assertThat(from(0, new OverlayMessage.DaemonHello(0, "n0", 1, "n0:1"))).containsExactly(
                 new HeadAction.Milestone("first daemon up"),
-                new HeadAction.SendToDaemon(0, new OverlayMessage.Adopt("radix:32", 3, Map.of())),
+                new HeadAction.SendToDaemon(0, new OverlayMessage.Adopt(TopologySpec.parse("radix:32"), 3, Map.of())),
                 new HeadAction.SendToDaemon(0, new OverlayMessage.LaunchJob(JOB)), new HeadAction.ForwardStdin(0, 0));
         assertThat(from(1, new OverlayMessage.DaemonHello(1, "n1", 2, "n1:1"))).containsExactly(
-                new HeadAction.SendToDaemon(1, new OverlayMessage.Adopt("radix:32", 3, Map.of())),
+                new HeadAction.SendToDaemon(1, new OverlayMessage.Adopt(TopologySpec.parse("radix:32"), 3, Map.of())),
                 new HeadAction.SendToDaemon(1, new OverlayMessage.LaunchJob(JOB)));
         assertThat(from(0, new OverlayMessage.Contacts(Map.of(0, "n0:1")))).isEmpty();
         OverlayMessage all = new OverlayMessage.AllContacts(Map.of(0, "n0:1", 1, "n1:1"));
@@ -71,12 +72,12 @@ class HeadCoreTest {
         }
         JobDescription seven = new JobDescription(1, List.of(new AppContext("./a", List.of(), 7, Map.of(), null)), nodes,
                 MappingPolicy.SLOT, false, 6, "/w/launch");
-        HeadCore c = new HeadCore(seven, RankMap.of(seven), SETTINGS, "radix:2");
+        HeadCore c = new HeadCore(seven, RankMap.of(seven), SETTINGS, TopologySpec.parse("radix:2"));
         assertThat(c.start()).containsExactly(new HeadAction.SpawnDaemon(0, "n0"), new HeadAction.SpawnDaemon(1, "n1"),
                 new HeadAction.ArmTimer(HeadTimer.DAEMON_START, 30_000));
         List<HeadAction> a = c.handle(new HeadEvent.FromDaemon(1, new OverlayMessage.DaemonHello(1, "n1", 1, "x")));
         // vertex 2 (daemon 1) has vertices 5, 6 below it: daemons 4 and 5; rank 6 lives on daemon 6, under daemon 0.
-        assertThat(a).contains(new HeadAction.SendToDaemon(1, new OverlayMessage.Adopt("radix:2", 8, Map.of(4, "n4", 5, "n5"))));
+        assertThat(a).contains(new HeadAction.SendToDaemon(1, new OverlayMessage.Adopt(TopologySpec.parse("radix:2"), 8, Map.of(4, "n4", 5, "n5"))));
         assertThat(a).noneMatch(HeadAction.ForwardStdin.class::isInstance);
         a = c.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.DaemonHello(0, "n0", 1, "x")));
         assertThat(a).contains(new HeadAction.ForwardStdin(0, 6));
@@ -127,7 +128,7 @@ class HeadCoreTest {
 
     @Test
     void reportLaunchGathersEveryDaemonsStatsBeforeFinishing() {
-        HeadCore c = new HeadCore(JOB, RankMap.of(JOB), new HeadSettings(0, 2000, 30_000, true), "radix:32");
+        HeadCore c = new HeadCore(JOB, RankMap.of(JOB), new HeadSettings(0, 2000, 30_000, true), TopologySpec.parse("radix:32"));
         c.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.DaemonHello(0, "n0", 1, "x")));
         c.handle(new HeadEvent.FromDaemon(1, new OverlayMessage.DaemonHello(1, "n1", 1, "x")));
         List<HeadAction> a = List.of();
@@ -175,10 +176,19 @@ class HeadCoreTest {
     }
 
     @Test
+    void aDaemonLostDuringAFenceCountsAsEnteredAsItWouldInADaemon() {
+        launched();
+        from(0, new OverlayMessage.FenceEnter(0, 0, Map.of("a", "1")));
+        List<HeadAction> a = core.handle(new HeadEvent.DaemonLost(1, "connection closed"));
+        assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.FenceRelease(0, Map.of("a", "1"))));
+        assertThat(a).doesNotContain(new HeadAction.SendToDaemon(1, new OverlayMessage.FenceRelease(0, Map.of("a", "1"))));
+    }
+
+    @Test
     void daemonsWithoutRanksAreNotWaitedForInFences() {
         JobDescription small = new JobDescription(1, List.of(new AppContext("./a", List.of(), 2, Map.of(), null)),
                 List.of(new Node("n0", 2), new Node("n1", 2)), MappingPolicy.SLOT, false, 0, "/w/launch");
-        HeadCore c = new HeadCore(small, RankMap.of(small), SETTINGS, "radix:32");
+        HeadCore c = new HeadCore(small, RankMap.of(small), SETTINGS, TopologySpec.parse("radix:32"));
         c.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.DaemonHello(0, "n0", 1, "x")));
         c.handle(new HeadEvent.FromDaemon(1, new OverlayMessage.DaemonHello(1, "n1", 1, "x")));
         assertThat(c.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.FenceEnter(0, 0, Map.of()))))
@@ -209,7 +219,7 @@ class HeadCoreTest {
 
     @Test
     void timeoutEndsTheJobWithStatus124() {
-        HeadCore c = new HeadCore(JOB, RankMap.of(JOB), new HeadSettings(5000, 2000, 30_000), "radix:32");
+        HeadCore c = new HeadCore(JOB, RankMap.of(JOB), new HeadSettings(5000, 2000, 30_000), TopologySpec.parse("radix:32"));
         List<HeadAction> a = c.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.DaemonHello(0, "n0", 1, "x")));
         assertThat(a).contains(new HeadAction.ArmTimer(HeadTimer.JOB_TIMEOUT, 5000));
         c.handle(new HeadEvent.FromDaemon(1, new OverlayMessage.DaemonHello(1, "n1", 1, "x")));
@@ -265,11 +275,11 @@ class HeadCoreTest {
     void theHeadIsTheRoutingRootAndRelaysBetweenItsRoutingChildren() {
         JobDescription three = new JobDescription(1, List.of(new AppContext("./app", List.of(), 3, Map.of(), null)),
                 List.of(new Node("n0", 1), new Node("n1", 1), new Node("n2", 1)), MappingPolicy.SLOT, false, -1, "/");
-        HeadCore head = new HeadCore(three, RankMap.of(three), SETTINGS, "radix:1", "direct", "head:9");
+        HeadCore head = new HeadCore(three, RankMap.of(three), SETTINGS, TopologySpec.parse("radix:1"), TopologySpec.parse("direct"), "head:9");
         assertThat(head.start()).contains(new HeadAction.SpawnDaemon(0, "n0"));
         assertThat(head.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.DaemonHello(0, "n0", 1, "n0:1"))))
-                .contains(new HeadAction.SendToDaemon(0, new OverlayMessage.Adopt("radix:1", 4, Map.of(1, "n1", 2, "n2"),
-                        "direct")));
+                .contains(new HeadAction.SendToDaemon(0, new OverlayMessage.Adopt(TopologySpec.parse("radix:1"), 4, Map.of(1, "n1", 2, "n2"),
+                        TopologySpec.parse("direct"))));
         List<HeadAction> a = head.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.Contacts(
                 Map.of(0, "n0:1", 1, "n1:1", 2, "n2:1"))));
         assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.AllContacts(

@@ -1,5 +1,6 @@
 package org.banyan.core.route;
 
+import org.banyan.core.tree.TopologySpec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -17,7 +18,7 @@ class OverlayRouterTest {
     final List<Sent> sent = new ArrayList<>();
 
     OverlayRouter at(String spec, int size, int self) {
-        return new OverlayRouter(Topology.parse(spec, size), self, new OverlayRouter.Links() {
+        return new OverlayRouter(TopologySpec.parse(spec).over(size), self, new OverlayRouter.Links() {
             @Override
             public boolean isOpen(int vertex) {
                 return open.contains(vertex);
@@ -67,7 +68,7 @@ class OverlayRouterTest {
     void everyDestinationIsReachedFromEverySourceAlongTopologyEdges() {
         for (String spec : List.of("radix:1", "radix:2", "radix:5", "binomial", "direct")) {
             int size = 40;
-            Topology t = Topology.parse(spec, size);
+            Topology t = TopologySpec.parse(spec).over(size);
             for (int v = 0; v < size; v++) {
                 open.add(v);
             }

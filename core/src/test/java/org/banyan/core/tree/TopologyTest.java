@@ -76,10 +76,10 @@ class TopologyTest {
 
     @Test
     void parseNamesTheChoices() {
-        assertThat(Topology.parse("radix:4", 10)).isEqualTo(new KaryTree(10, 4));
-        assertThat(Topology.parse("binomial", 10)).isEqualTo(new BinomialTree(10));
-        assertThat(Topology.parse("direct", 10).children(0)).hasSize(9);
-        assertThatThrownBy(() -> Topology.parse("ring", 10)).hasMessageContaining("valid: radix:K, binomial, direct");
+        assertThat(TopologySpec.parse("radix:4").over(10)).isEqualTo(new KaryTree(10, 4));
+        assertThat(TopologySpec.parse("binomial").over(10)).isEqualTo(new BinomialTree(10));
+        assertThat(TopologySpec.parse("direct").over(10).children(0)).hasSize(9);
+        assertThatThrownBy(() -> TopologySpec.parse("ring")).hasMessageContaining("valid: radix:K, binomial, direct");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package org.banyan.core.wire;
 
+import org.banyan.core.tree.TopologySpec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -33,8 +34,8 @@ class OverlayCodecTest {
                 List.of(new Node("n1", 2), new Node("n2", 4)), MappingPolicy.NODE, true, -1, "/w/launch");
         List<OverlayMessage> messages = List.of(
                 new OverlayMessage.DaemonHello(3, "node3", 123456789012L, "10.0.0.3:4567"),
-                new OverlayMessage.Adopt("radix:4", 100, Map.of(5, "n5", 21, "n21")),
-                new OverlayMessage.Adopt("radix:4", 100, Map.of(), "binomial"),
+                new OverlayMessage.Adopt(TopologySpec.parse("radix:4"), 100, Map.of(5, "n5", 21, "n21")),
+                new OverlayMessage.Adopt(TopologySpec.parse("radix:4"), 100, Map.of(), TopologySpec.parse("binomial")),
                 new OverlayMessage.AllContacts(Map.of(-1, "head:1", 0, "a:2")),
                 new OverlayMessage.PeerHello(12),
                 new OverlayMessage.NameRequest(3, -1, 9, 0, "svc", "tcp://h:1"),

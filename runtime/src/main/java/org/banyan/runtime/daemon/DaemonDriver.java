@@ -78,7 +78,7 @@ public final class DaemonDriver {
                 loop.post(new DaemonEvent.PeerLost(vertex, reason));
             }
         });
-        children = ChildLinks.open(agent, new ChildLinks.Listener() {
+        children = ChildLinks.open(agent, ChildStarters.forDaemon(agent), new ChildLinks.Listener() {
             @Override
             public void message(int childId, OverlayMessage message) {
                 loop.post(new DaemonEvent.FromChild(childId, message));
@@ -88,7 +88,7 @@ public final class DaemonDriver {
             public void lost(int childId, String reason) {
                 loop.post(new DaemonEvent.ChildLost(childId, reason));
             }
-        }, peers, agent instanceof LaunchAgent.SlurmStep step ? step.port() : 0);
+        }, peers);
         String parentHost = parentHost();
         // This daemon's contact for phase 2: its listener as seen from its parent's side.
         String contact = children.addressFor(parentHost);
@@ -173,11 +173,7 @@ public final class DaemonDriver {
         switch (action) {
             case DaemonAction.SendToParent(OverlayMessage m) -> sendToParent(m);
             case DaemonAction.SendToChild(int child, OverlayMessage m) -> children.send(child, m);
-            case DaemonAction.SpawnChild(int child, String childHost) -> {
-                if (!(agent instanceof LaunchAgent.SlurmStep)) {
-                    children.spawn(child, childHost); // in a static step, every daemon was started at once
-                }
-            }
+            case DaemonAction.SpawnChild(int child, String childHost) -> children.spawn(child, childHost);
             case DaemonAction.ConnectPeer(int vertex, String contact) -> peers.dial(vertex, contact);
             case DaemonAction.SendToPeer(int vertex, OverlayMessage m) -> peers.send(vertex, m);
             case DaemonAction.StartRank s -> {

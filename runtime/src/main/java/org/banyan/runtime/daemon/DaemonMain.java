@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.util.List;
 import org.banyan.core.tree.Topology;
+import org.banyan.core.tree.TopologySpec;
 import org.banyan.runtime.launch.LaunchAgent;
 import org.banyan.runtime.launch.SlurmHostlist;
 import org.banyan.runtime.net.FrameChannel;
@@ -63,7 +64,7 @@ public final class DaemonMain {
                 System.exit(1);
             }
             host = me;
-            int parentVertex = Topology.parse(tree, hosts.size() + 1).parent(Topology.vertexOfDaemon(id));
+            int parentVertex = TopologySpec.parse(tree).over(hosts.size() + 1).parent(Topology.vertexOfDaemon(id));
             parent = parentVertex == 0 ? head : hosts.get(Topology.daemonOfVertex(parentVertex)) + ":" + step.port();
             retry = true;
         }

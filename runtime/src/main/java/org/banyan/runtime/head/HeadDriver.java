@@ -11,10 +11,11 @@ import org.banyan.core.head.HeadEvent;
 import org.banyan.core.head.HeadSettings;
 import org.banyan.core.job.JobDescription;
 import org.banyan.core.job.RankMap;
+import org.banyan.core.tree.TopologySpec;
 import org.banyan.core.wire.OverlayMessage;
 import org.banyan.runtime.EventLoop;
 import org.banyan.runtime.launch.LaunchAgent;
-import org.banyan.runtime.launch.DaemonCommand;
+import org.banyan.runtime.daemon.ChildStarters;
 import org.banyan.runtime.net.ChildLinks;
 import org.banyan.runtime.net.PeerLinks;
 
@@ -28,8 +29,8 @@ public final class HeadDriver {
     private final HeadSettings settings;
     private final OutputSink sink;
     private final LaunchAgent agent;
-    private final String topology;
-    private final String routing;
+    private final TopologySpec topology;
+    private final TopologySpec routing;
     private PeerLinks peers;
     private final EventLoop<HeadEvent> loop = new EventLoop<>();
     private ChildLinks children;
@@ -66,11 +67,11 @@ public final class HeadDriver {
     }
 
     /**
-     * @param topology the spawn tree, as {@code Topology.parse} reads it
+     * @param topology the spawn tree
      * @param routing  the routing topology of daemon-to-daemon messages
      */
     public HeadDriver(JobDescription job, RankMap map, HeadSettings settings, OutputOptions output, LaunchAgent agent,
-                      String topology, String routing) {
+                      TopologySpec topology, TopologySpec routing) {
         this.routing = routing;
         this.job = job;
         this.map = map;
@@ -99,7 +100,8 @@ public final class HeadDriver {
                 loop.post(new HeadEvent.PeerLost(vertex, reason));
             }
         });
-        children = ChildLinks.open(agent, new ChildLinks.Listener() {
+        children = ChildLinks.open(agent, ChildStarters.forHead(agent, topology, job.nodes().size()),
+                new ChildLinks.Listener() {
             @Override
             public void message(int childId, OverlayMessage message) {
                 loop.post(new HeadEvent.FromDaemon(childId, message));
@@ -142,13 +144,7 @@ public final class HeadDriver {
         switch (action) {
             case HeadAction.SendToDaemon(int d, OverlayMessage m) -> children.send(d, m);
             case HeadAction.SendToPeer(int vertex, OverlayMessage m) -> peers.send(vertex, m);
-            case HeadAction.SpawnDaemon(int d, String host) -> {
-                if (agent instanceof LaunchAgent.SlurmStep step) {
-                    startStepOnce(step);
-                } else {
-                    children.spawn(d, host);
-                }
-            }
+            case HeadAction.SpawnDaemon(int d, String host) -> children.spawn(d, host);
             case HeadAction.EmitOutput(int rank, int stream, byte[] data) -> sink.write(rank, stream, data);
             case HeadAction.Report(String line) -> sink.report(line);
             case HeadAction.ArmTimer(var timer, long delay) -> loop.schedule(new HeadEvent.TimerFired(timer), delay);
@@ -161,26 +157,6 @@ public final class HeadDriver {
             }
         }
         return true;
-    }
-
-    private boolean stepStarted;
-
-    /** The one srun that starts every daemon; its daemons find their parents themselves. */
-    private void startStepOnce(LaunchAgent.SlurmStep step) {
-        if (stepStarted) {
-            return;
-        }
-        stepStarted = true;
-        String head = children.addressFor(job.nodes().getFirst().name());
-        List<String> command = step.commandForAll(job.nodes().size(),
-                DaemonCommand.buildStatic(head, topology, step.hostlist(), step));
-        try {
-            children.startAll(command);
-        } catch (IOException e) {
-            for (int d = 0; d < job.nodes().size(); d++) {
-                loop.post(new HeadEvent.DaemonLost(d, "cannot run srun: " + e.getMessage()));
-            }
-        }
     }
 
     private void forwardStdin(int daemon, int rank) {

@@ -2,6 +2,7 @@ package org.banyan.runtime.launch;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.banyan.core.tree.TopologySpec;
 
 /**
  * The command line that starts a daemon JVM: the same JDK, class path, JVM flags and AOT cache
@@ -32,9 +33,10 @@ public final class DaemonCommand {
      * The one command every daemon of a {@link LaunchAgent.SlurmStep} runs: each finds its id by
      * its node name in {@code hostlist} (Slurm syntax) and its parent through {@code tree}.
      */
-    public static List<String> buildStatic(String headAddress, String tree, String hostlist, LaunchAgent.SlurmStep agent) {
+    public static List<String> buildStatic(String headAddress, TopologySpec tree, String hostlist,
+                                           LaunchAgent.SlurmStep agent) {
         List<String> cmd = jvm();
-        cmd.addAll(List.of("--static", headAddress, "--tree", tree, "--hostlist", hostlist, "--agent", agent.spec()));
+        cmd.addAll(List.of("--static", headAddress, "--tree", tree.toString(), "--hostlist", hostlist, "--agent", agent.spec()));
         return cmd;
     }
 

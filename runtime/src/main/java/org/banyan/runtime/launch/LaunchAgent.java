@@ -34,7 +34,13 @@ public sealed interface LaunchAgent permits LaunchAgent.InProcess, LaunchAgent.L
             return "ssh:" + String.join(" ", command);
         }
 
+        @Override
+        public boolean remote() {
+            return true;
+        }
+
         /** The full command: the remote shell, the host, and the daemon command as one quoted string. */
+        @Override
         public List<String> commandFor(String host, List<String> daemonCommand) {
             List<String> out = new ArrayList<>(command);
             out.add(host);
@@ -62,6 +68,12 @@ public sealed interface LaunchAgent permits LaunchAgent.InProcess, LaunchAgent.L
             return "slurm";
         }
 
+        @Override
+        public boolean remote() {
+            return true;
+        }
+
+        @Override
         public List<String> commandFor(String host, List<String> daemonCommand) {
             List<String> out = new ArrayList<>(List.of("srun", "--nodes=1", "--ntasks=1", "--nodelist=" + host,
                     "--overlap", "--whole", "--quiet", "--kill-on-bad-exit=1"));
@@ -81,6 +93,16 @@ public sealed interface LaunchAgent permits LaunchAgent.InProcess, LaunchAgent.L
     record SlurmStep(int port, String hostlist) implements LaunchAgent {
         public String spec() {
             return "slurm-step:" + port;
+        }
+
+        @Override
+        public boolean remote() {
+            return true;
+        }
+
+        @Override
+        public int listenPort() {
+            return port;
         }
 
         /** The srun of the whole step, {@code nodes} tasks, one per node, around the daemon command. */
@@ -109,7 +131,17 @@ public sealed interface LaunchAgent permits LaunchAgent.InProcess, LaunchAgent.L
 
     /** Whether children run on other hosts (and must reach the parent over the network). */
     default boolean remote() {
-        return this instanceof RemoteShell || this instanceof Slurm || this instanceof SlurmStep;
+        return false;
+    }
+
+    /** Where a vertex listens for its children: 0 for any free port, or the static endpoint. */
+    default int listenPort() {
+        return 0;
+    }
+
+    /** The command that starts a daemon on {@code host}: the daemon command itself, or wrapped. */
+    default List<String> commandFor(String host, List<String> daemonCommand) {
+        return daemonCommand;
     }
 
     /** Reads a spec as written by {@link #spec()}, or the {@code --launcher} names. */

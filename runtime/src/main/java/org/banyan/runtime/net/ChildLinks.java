@@ -1,23 +1,17 @@
 package org.banyan.runtime.net;
 
-import java.io.BufferedReader;
 import java.io.Closeable;
-import java.io.File;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.banyan.core.wire.OverlayMessage;
-import org.banyan.runtime.daemon.DaemonDriver;
-import org.banyan.runtime.launch.DaemonCommand;
+import org.banyan.runtime.launch.ChildStarter;
 import org.banyan.runtime.launch.LaunchAgent;
 
 /**
@@ -39,16 +33,16 @@ public final class ChildLinks implements Closeable {
     }
 
     private final LaunchAgent agent;
+    private final ChildStarter starter;
     private final Listener listener;
     private final ServerSocket server;
     private final Map<Integer, FrameChannel> channels = new ConcurrentHashMap<>();
-    private final Map<Integer, Process> processes = new ConcurrentHashMap<>();
-    private final Map<Integer, Thread> threads = new ConcurrentHashMap<>();
     private final PeerLinks peers;
     private volatile boolean closing;
 
-    private ChildLinks(LaunchAgent agent, Listener listener, ServerSocket server, PeerLinks peers) {
+    private ChildLinks(LaunchAgent agent, ChildStarter starter, Listener listener, ServerSocket server, PeerLinks peers) {
         this.agent = agent;
+        this.starter = starter;
         this.listener = listener;
         this.server = server;
         this.peers = peers;
@@ -56,18 +50,15 @@ public final class ChildLinks implements Closeable {
 
     /**
      * Listens on the loopback interface when children run on this machine, on every interface
-     * otherwise.
+     * otherwise, at the agent's {@link LaunchAgent#listenPort}.
+     *
+     * @param starter brings up the children this vertex is asked to spawn
+     * @param peers   takes the links that routing children open to this vertex: they arrive on the
+     *                same listener and say {@link OverlayMessage.PeerHello} first
      */
-    /**
-     * @param peers takes the links that routing children open to this vertex: they arrive on the
-     *              same listener and say {@link OverlayMessage.PeerHello} first
-     */
-    public static ChildLinks open(LaunchAgent agent, Listener listener, PeerLinks peers) throws IOException {
-        return open(agent, listener, peers, 0);
-    }
-
-    /** @param port where to listen (a static endpoint), or 0 for any free port */
-    public static ChildLinks open(LaunchAgent agent, Listener listener, PeerLinks peers, int port) throws IOException {
+    public static ChildLinks open(LaunchAgent agent, ChildStarter starter, Listener listener, PeerLinks peers)
+            throws IOException {
+        int port = agent.listenPort();
         ServerSocket server = new ServerSocket();
         server.setReuseAddress(true);
         boolean local = !agent.remote();
@@ -79,7 +70,7 @@ public final class ChildLinks implements Closeable {
             throw new IOException("cannot listen on port " + port + " (another banyan run with static endpoints in this "
                     + "allocation? set BANYAN_STATIC_PORT): " + e.getMessage(), e);
         }
-        ChildLinks links = new ChildLinks(agent, listener, server, peers);
+        ChildLinks links = new ChildLinks(agent, starter, listener, server, peers);
         Thread.ofPlatform().daemon().name("child-accept").start(links::acceptLoop);
         return links;
     }
@@ -108,82 +99,9 @@ public final class ChildLinks implements Closeable {
 
     /** Starts child {@code childId} on {@code host}; failures come back through {@link Listener#lost}. */
     public void spawn(int childId, String host) {
-        String parent = addressFor(host);
-        long spawnedAt = System.currentTimeMillis();
-        if (agent instanceof LaunchAgent.InProcess) {
-            // A platform thread for the whole run (see InProcessDaemon's reasons in the docs).
-            threads.put(childId, Thread.ofPlatform().name("banyand-" + childId).daemon().start(() -> {
-                try {
-                    new DaemonDriver(childId, host, FrameChannel.connect(parent, 10_000), agent, spawnedAt).run();
-                } catch (Exception e) {
-                    if (!closing) {
-                        listener.lost(childId, "in-process daemon failed: " + e);
-                    }
-                }
-            }));
-            return;
-        }
-        List<String> daemon = DaemonCommand.build(childId, host, parent, agent);
-        List<String> command = switch (agent) {
-            case LaunchAgent.RemoteShell rsh -> rsh.commandFor(host, daemon);
-            case LaunchAgent.Slurm slurm -> slurm.commandFor(host, daemon);
-            default -> daemon;
-        };
-        Process p;
-        try {
-            p = start(command);
-        } catch (IOException e) {
-            listener.lost(childId, "cannot run " + command.getFirst() + ": " + e.getMessage());
-            return;
-        }
-        processes.put(childId, p);
-        String[] lastLine = {""};
-        Thread out = passOutput(p, "child-" + childId + "-out", lastLine);
-        p.onExit().thenAccept(done -> {
-            try {
-                out.join(1000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        starter.start(childId, host, addressFor(host), (child, reason) -> {
             if (!closing) {
-                String why = "exit status " + done.exitValue() + (lastLine[0].isEmpty() ? "" : ": " + lastLine[0]);
-                listener.lost(childId, "daemon via " + command.getFirst() + " ended, " + why);
-            }
-        });
-    }
-
-    /**
-     * Starts the one process that starts every daemon ({@link LaunchAgent.SlurmStep}'s srun). Its
-     * output is passed on; it is ended with the other links. A daemon it fails to start is named
-     * by the head's start timer, one that dies by its tree parent.
-     */
-    public void startAll(List<String> command) throws IOException {
-        Process p = start(command);
-        processes.put(-1, p);
-        passOutput(p, "step-out", new String[] {""});
-    }
-
-    private static Process start(List<String> command) throws IOException {
-        return new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
-    }
-
-    /**
-     * What the agent or the daemon prints: passed on to stderr, and the last line kept as the
-     * reason should the child fail (ssh says why it could not connect).
-     */
-    private static Thread passOutput(Process p, String name, String[] lastLine) {
-        return Thread.ofPlatform().daemon().name(name).start(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = r.readLine()) != null) {
-                    if (!line.isBlank()) {
-                        lastLine[0] = line.strip();
-                        System.err.println(line);
-                    }
-                }
-            } catch (IOException e) {
-                // the process ended
+                listener.lost(child, reason);
             }
         });
     }
@@ -243,24 +161,7 @@ public final class ChildLinks implements Closeable {
     /** Closes the links (children see their parent go) and waits up to {@code millis} for them to end. */
     public void awaitOrKill(long millis) {
         closing = true;
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        for (Thread t : threads.values()) {
-            try {
-                t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        for (Process p : processes.values()) {
-            try {
-                long left = deadline - System.nanoTime();
-                if (left <= 0 || !p.waitFor(left, TimeUnit.NANOSECONDS)) {
-                    p.destroyForcibly();
-                }
-            } catch (InterruptedException e) {
-                p.destroyForcibly();
-            }
-        }
+        starter.awaitOrKill(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis));
     }
 
     /** The links, for counting (read-only). */

@@ -1,0 +1,105 @@
+package org.banyan.cli;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The options of one command, each declared once: its names, whether it takes a value, where it
+ * appears in the help, what it means, and what it does to the command's arguments. The parser,
+ * {@code --help} and README's option table are all read from here, so they cannot drift apart.
+ *
+ * @param <T> what the options set (the command's argument holder)
+ */
+final class OptionTable<T> {
+    /** What an option does with its value (null for a flag). */
+    interface Handler<T> {
+        void apply(T target, String value) throws UsageException;
+    }
+
+    /**
+     * @param names   the names shown in the help and the README, the last followed by the value's name
+     * @param aliases other names accepted (mpirun's and mpiexec's spellings), not shown
+     * @param value   the value's name in the help ({@code N}, {@code FILE}), or null for a flag
+     * @param section the help section it is listed under
+     * @param help    what it means; lines break where the help text should
+     */
+    record Option<T>(List<String> names, List<String> aliases, String value, String section, String help,
+                     Handler<T> handler) {
+        boolean takesValue() {
+            return value != null;
+        }
+
+        /** How the help and the README show it: {@code -n, -np N}. */
+        String synopsis() {
+            return String.join(", ", names) + (value == null ? "" : " " + value);
+        }
+    }
+
+    private final List<Option<T>> options = new ArrayList<>();
+    private final Map<String, Option<T>> byName = new LinkedHashMap<>();
+
+    OptionTable<T> flag(String section, List<String> names, List<String> aliases, String help, Handler<T> handler) {
+        return add(new Option<>(names, aliases, null, section, help, handler));
+    }
+
+    OptionTable<T> value(String section, List<String> names, List<String> aliases, String value, String help,
+                         Handler<T> handler) {
+        return add(new Option<>(names, aliases, value, section, help, handler));
+    }
+
+    private OptionTable<T> add(Option<T> o) {
+        for (String n : o.names()) {
+            byName.put(n, o);
+        }
+        for (String n : o.aliases()) {
+            byName.put(n, o);
+        }
+        options.add(o);
+        return this;
+    }
+
+    /** The option called {@code name}, or null. */
+    Option<T> find(String name) {
+        return byName.get(name);
+    }
+
+    List<Option<T>> all() {
+        return List.copyOf(options);
+    }
+
+    /** The help's option sections: a heading per section, one option per entry, help aligned. */
+    String help() {
+        Map<String, StringBuilder> sections = new LinkedHashMap<>();
+        for (Option<T> o : options) {
+            StringBuilder b = sections.computeIfAbsent(o.section(), s -> new StringBuilder(s + ":\n"));
+            String[] lines = o.help().split("\n");
+            String synopsis = "  " + o.synopsis();
+            b.append(synopsis.length() < HELP_COLUMN - 1
+                    ? String.format("%-" + HELP_COLUMN + "s%s%n", synopsis, lines[0])
+                    : synopsis + "\n" + " ".repeat(HELP_COLUMN) + lines[0] + "\n");
+            for (int i = 1; i < lines.length; i++) {
+                b.append(" ".repeat(HELP_COLUMN)).append(lines[i]).append('\n');
+            }
+        }
+        return String.join("\n", sections.values().stream().map(StringBuilder::toString).toList());
+    }
+
+    /** README's table: a header row, then one row per option with its help on one line. */
+    String markdownTable() {
+        StringBuilder b = new StringBuilder("| option | meaning |\n|---|---|\n");
+        for (Option<T> o : options) {
+            List<String> shown = new ArrayList<>();
+            for (int i = 0; i < o.names().size(); i++) {
+                String n = o.names().get(i);
+                shown.add("`" + n + (i == o.names().size() - 1 && o.value() != null ? " " + o.value() : "") + "`");
+            }
+            b.append("| ").append(String.join(", ", shown).replace("|", "\\|")).append(" | ")
+                    .append(o.help().replace("\n", " ").replace("|", "\\|")).append(" |\n");
+        }
+        return b.toString();
+    }
+
+    private static final int HELP_COLUMN = 26;
+}

@@ -1,0 +1,31 @@
+package org.banyan.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** The parser, --help and README's table come from one declaration: check that they still agree. */
+class OptionDocsTest {
+    @Test
+    void readmeListsEveryRunOptionAsDeclared() throws Exception {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        int start = readme.indexOf("| option | meaning |");
+        assertThat(start).as("README has the banyan run option table").isNotNegative();
+        int end = readme.indexOf("\n\n", start);
+        assertThat(readme.substring(start, end + 1))
+                .as("README's table differs from RunArguments.OPTIONS; paste the expected table into README.md")
+                .isEqualTo(RunArguments.OPTIONS.markdownTable());
+    }
+
+    @Test
+    void helpShowsEveryOptionAndEveryOptionParses() {
+        for (OptionTable.Option<RunArguments> o : RunArguments.OPTIONS.all()) {
+            assertThat(Help.RUN).contains("  " + o.synopsis());
+            for (String name : o.names()) {
+                assertThat(RunArguments.OPTIONS.find(name)).isSameAs(o);
+            }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+package org.banyan.core.daemon;
+
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import org.banyan.core.route.OverlayRouter;
+import org.banyan.core.tree.Topology;
+import org.banyan.core.wire.OverlayMessage;
+
+/**
+ * Daemon-to-daemon messages ({@link OverlayMessage.Routed}) along the routing topology, which may
+ * differ from the spawn tree: the routing links of their own (dialed to the routing parent once
+ * phase 2 has brought its contact), hops over spawn links where the trees agree, and the losses
+ * of routing links the spawn tree does not explain within {@link DaemonCore#ROUTING_LOSS_GRACE_MILLIS}.
+ */
+final class DaemonRouting {
+    /** What routed messages that end at this daemon are for: the PMI server's keys and names. */
+    interface Endpoint {
+        String localValue(String key);
+
+        void fetched(String key, String value);
+
+        void nameReply(int request, int op, boolean ok, String portOrReason);
+    }
+
+    private final ChildTree tree;
+    private final DaemonOutbox out;
+    private OverlayRouter router;
+    /** Routing neighbours joined by a link of their own (not a spawn link), by vertex. */
+    private final Set<Integer> peers = new HashSet<>();
+    private int nextFetch;
+
+    DaemonRouting(ChildTree tree, DaemonOutbox out) {
+        this.tree = tree;
+        this.out = out;
+    }
+
+    /** Adopted: the routing topology is known. */
+    void start() {
+        int vertex = tree.vertex();
+        Topology topology = tree.topology();
+        router = new OverlayRouter(tree.routing(), vertex, new OverlayRouter.Links() {
+            @Override
+            public boolean isOpen(int v) {
+                if (v == topology.parent(vertex)) {
+                    return !out.isParentGone();
+                }
+                if (topology.parent(v) == vertex) {
+                    return out.isConnected(Topology.daemonOfVertex(v));
+                }
+                return peers.contains(v);
+            }
+
+            @Override
+            public void send(int v, OverlayMessage.Routed m) {
+                if (v == topology.parent(vertex)) {
+                    out.up(m);
+                } else if (topology.parent(v) == vertex) {
+                    out.toChild(Topology.daemonOfVertex(v), m);
+                } else {
+                    out.emit(new DaemonAction.SendToPeer(v, m));
+                }
+            }
+        });
+    }
+
+    boolean started() {
+        return router != null;
+    }
+
+    /**
+     * Dials the routing parent when no spawn link joins them already; the routing children
+     * that are not spawn neighbours dial this daemon the same way.
+     */
+    void dialParent(OverlayMessage.AllContacts all) {
+        int rp = router.parent();
+        int vertex = tree.vertex();
+        if (rp < 0 || rp == tree.parentVertex() || tree.topology().parent(rp) == vertex || peers.contains(rp)) {
+            return;
+        }
+        String c = all.contacts().get(Topology.daemonOfVertex(rp));
+        if (c != null) {
+            out.emit(new DaemonAction.ConnectPeer(rp, c));
+        }
+    }
+
+    /** Passes a routed message on, or serves it when it ends here. */
+    void routed(OverlayMessage.Routed m, Endpoint endpoint) {
+        if (router == null || !router.route(m)) {
+            return;
+        }
+        switch (m) {
+            case OverlayMessage.KvsFetch f -> router.route(new OverlayMessage.KvsFetched(tree.daemonId(), f.from(),
+                    f.request(), f.key(), endpoint == null ? null : endpoint.localValue(f.key())));
+            case OverlayMessage.KvsFetched f -> {
+                if (endpoint != null) {
+                    endpoint.fetched(f.key(), f.value());
+                }
+            }
+            case OverlayMessage.NameReply r -> {
+                if (endpoint != null) {
+                    endpoint.nameReply(r.request(), r.op(), r.ok(), r.portOrReason());
+                }
+            }
+            case OverlayMessage.NameRequest r -> {
+                // Only the head serves names; a request cannot end its route at a daemon.
+            }
+        }
+    }
+
+    /** A get needs the value of {@code key}, held by daemon {@code owner}. */
+    void fetch(int owner, String key) {
+        router.route(new OverlayMessage.KvsFetch(tree.daemonId(), owner, nextFetch++, key));
+    }
+
+    /** Asks the head's name service. */
+    void nameRequest(int request, int op, String name, String port) {
+        router.route(new OverlayMessage.NameRequest(tree.daemonId(), Topology.daemonOfVertex(0), request, op, name,
+                port));
+    }
+
+    void opened(int vertex) {
+        if (router != null) {
+            router.opened(vertex);
+        }
+    }
+
+    void closed(int vertex) {
+        if (router != null) {
+            router.closed(vertex);
+        }
+    }
+
+    void peerUp(int vertex) {
+        peers.add(vertex);
+        opened(vertex);
+    }
+
+    /** True when the loss needs the spawn tree's explanation first: arm the grace timer. */
+    boolean peerLost(int vertex, String reason, boolean ending) {
+        peers.remove(vertex);
+        closed(vertex);
+        return vertex > 0 && router != null && !ending && router.lostWhileRunning(vertex, reason);
+    }
+
+    /** The routing-link losses still unexplained after the grace, by vertex. */
+    Map<Integer, String> takeUnexplainedLosses() {
+        return router.takeUnexplainedLosses();
+    }
+}

@@ -1,0 +1,65 @@
+package org.banyan.core.daemon;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.banyan.core.job.AppContext;
+import org.banyan.core.job.JobDescription;
+import org.banyan.core.job.RankMap;
+
+/**
+ * What a daemon starts for its own share of the job (distributed mapping): each local rank's
+ * program, arguments, directory and environment — PMI's, MPICH's and Open MPI's hints, and
+ * Banyan's own variables (listed in docs/run.md).
+ */
+final class RankEnvironment {
+    private RankEnvironment() {}
+
+    /**
+     * @param pmiAddress       {@code host:port} of the daemon's PMI listener (PMI_PORT)
+     * @param daemonUri        how local clients reach the daemon (BANYAN_DAEMON_URI)
+     * @param processTablePath the node-local process table (BANYAN_PROCTABLE), or null
+     */
+    static List<RankLaunch> launches(JobDescription job, RankMap map, int daemonId, String pmiAddress,
+                                     String daemonUri, String processTablePath) {
+        int[] mine = map.ranksOf(daemonId);
+        String host = job.nodes().get(daemonId).name();
+        String size = Integer.toString(map.size());
+        String localSize = Integer.toString(mine.length);
+        List<RankLaunch> out = new ArrayList<>(mine.length);
+        for (int rank : mine) {
+            AppContext app = job.apps().get(map.appOf(rank));
+            Map<String, String> env = new HashMap<>(app.env());
+            String r = Integer.toString(rank);
+            String localRank = Integer.toString(map.localRankOf(rank));
+            env.put("PMI_PORT", pmiAddress);
+            env.put("PMI_ID", r);
+            env.put("PMI_RANK", r);
+            env.put("PMI_SIZE", size);
+            env.put("MPI_LOCALNRANKS", localSize);
+            env.put("MPI_LOCALRANKID", localRank);
+            env.put("OMPI_COMM_WORLD_RANK", r);
+            env.put("OMPI_COMM_WORLD_SIZE", size);
+            env.put("OMPI_COMM_WORLD_LOCAL_RANK", localRank);
+            env.put("OMPI_COMM_WORLD_LOCAL_SIZE", localSize);
+            env.put("BANYAN_RANK", r);
+            env.put("BANYAN_SIZE", size);
+            env.put("BANYAN_LOCAL_RANK", localRank);
+            env.put("BANYAN_NODE_RANK", Integer.toString(daemonId));
+            env.put("BANYAN_JOBID", Integer.toString(job.jobId()));
+            env.put("BANYAN_APPNUM", Integer.toString(map.appOf(rank)));
+            env.put("BANYAN_DAEMON_URI", daemonUri);
+            if (processTablePath != null) {
+                env.put("BANYAN_PROCTABLE", processTablePath);
+            }
+            // As Hydra sets them: unbuffered Fortran output, and MPICH ch3's idea of the host name.
+            env.put("GFORTRAN_UNBUFFERED_PRECONNECTED", "y");
+            env.put("MPIR_CVAR_CH3_INTERFACE_HOSTNAME", host);
+            boolean explicit = app.workdir() != null;
+            out.add(new RankLaunch(rank, app.executable(), app.args(), env,
+                    explicit ? app.workdir() : job.launchDir(), explicit, rank == job.stdinRank()));
+        }
+        return out;
+    }
+}

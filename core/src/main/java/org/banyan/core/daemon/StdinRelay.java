@@ -1,0 +1,56 @@
+package org.banyan.core.daemon;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.banyan.core.job.RankMap;
+import org.banyan.core.tree.Topology;
+import org.banyan.core.wire.OverlayMessage;
+
+/**
+ * Stdin for one rank, routed down the spawn tree towards the daemon that hosts it; held, in
+ * order, for a child on the way that has not said hello yet.
+ */
+final class StdinRelay {
+    private final ChildTree tree;
+    private final DaemonOutbox out;
+    private final Map<Integer, List<OverlayMessage.StdinData>> held = new HashMap<>();
+
+    StdinRelay(ChildTree tree, DaemonOutbox out) {
+        this.tree = tree;
+        this.out = out;
+    }
+
+    /** @param running this daemon's ranks still running; {@code map} is null before the job came */
+    void relay(OverlayMessage.StdinData stdin, RankMap map, Set<Integer> running) {
+        if (map == null) {
+            return;
+        }
+        int owner = map.nodeOf(stdin.rank());
+        if (owner == tree.daemonId()) {
+            if (running.contains(stdin.rank())) {
+                out.emit(new DaemonAction.WriteStdin(stdin.rank(), stdin.data()));
+            }
+            return;
+        }
+        int next = tree.topology().nextHop(tree.vertex(), Topology.vertexOfDaemon(owner));
+        if (next > 0) {
+            int child = Topology.daemonOfVertex(next);
+            if (out.isConnected(child)) {
+                out.toChild(child, stdin);
+            } else if (!tree.isLost(child)) {
+                held.computeIfAbsent(child, c -> new ArrayList<>()).add(stdin);
+            }
+        }
+    }
+
+    /** A child said hello: what was held for it goes now. */
+    void catchUp(int child) {
+        for (OverlayMessage.StdinData s : held.getOrDefault(child, List.of())) {
+            out.toChild(child, s);
+        }
+        held.remove(child);
+    }
+}

@@ -59,7 +59,16 @@ final class Vcluster {
             cmd.add("--slurm");
             restartStaleMunge();
         }
-        run(cmd.toArray(String[]::new));
+        try {
+            run(cmd.toArray(String[]::new));
+        } catch (AssertionError first) {
+            // Seen once in CI after the Slurm hosts went down: "Cannot open network namespace vc2"
+            // while the kernel was still releasing the old one. Take everything down and try once more.
+            new ProcessBuilder(SCRIPT.toString(), "down").redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(120, TimeUnit.SECONDS);
+            Thread.sleep(2000);
+            run(cmd.toArray(String[]::new));
+        }
     }
 
     /**

@@ -103,6 +103,19 @@ class MpichInteropTest {
                         return 0;
                     }
                     """,
+            "lines", """
+                    #include <mpi.h>
+                    #include <stdio.h>
+                    int main(int argc, char **argv) {
+                        int rank;
+                        MPI_Init(&argc, &argv);
+                        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+                        for (int i = 0; i < 20000; i++)
+                            printf("r%d line %d xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\\n", rank, i);
+                        MPI_Finalize();
+                        return 0;
+                    }
+                    """,
             "readstdin", """
                     #include <mpi.h>
                     #include <stdio.h>
@@ -184,6 +197,19 @@ class MpichInteropTest {
             for (int i = 0; i < mine.size(); i += 9973) {
                 assertThat(mine.get(i)).isEqualTo(prefix + String.format("rank %d line %06d of output", rank, i));
             }
+        }
+    }
+
+    /** Untagged output too: a line of one rank is never cut by another's (stdio writes 4 KiB blocks). */
+    @Test
+    void linesOfDifferentRanksAreNeverSplicedWithoutTagging() throws Exception {
+        for (int run = 0; run < 3; run++) {
+            Banyan.Result r = Banyan.run("run", "-n", "4", "--oversubscribe", prog("lines"));
+            assertThat(r.exit()).as(r.stderr()).isZero();
+            List<String> lines = lines(r.stdout());
+            List<String> broken = lines.stream().filter(l -> !l.matches("r[0-3] line [0-9]+ x{40}")).limit(5).toList();
+            assertThat(broken).as("run " + run + ": lines cut by another rank's").isEmpty();
+            assertThat(lines).hasSize(80_000);
         }
     }
 

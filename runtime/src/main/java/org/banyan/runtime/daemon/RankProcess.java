@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.banyan.core.daemon.DaemonEvent;
 import org.banyan.core.daemon.RankLaunch;
@@ -26,6 +27,8 @@ public final class RankProcess {
     private static final int CHUNK = 1 << 16;
     /** How long after a rank's exit we keep waiting for EOF on its pipes (a child of it may hold them). */
     private static final long DRAIN_MILLIS = 2000;
+    /** How long a partial line waits for the rest of it before it goes as it is (a prompt, a progress bar). */
+    private static final long PARTIAL_LINE_WAIT_NANOS = 20_000_000;
 
     private final int rank;
     private final Process process;
@@ -78,18 +81,45 @@ public final class RankProcess {
         return new RankProcess(rank, p, stdin);
     }
 
+    /**
+     * Forwards one stream in chunks that end at a line's end ({@link WholeLines}). A partial line
+     * is held while more of it is on the way; when nothing more arrives within
+     * {@link #PARTIAL_LINE_WAIT_NANOS} (a prompt), it goes as it is.
+     */
     private static Thread pump(int rank, int stream, InputStream in, Consumer<OverlayMessage> output) {
         return Thread.ofPlatform().daemon().stackSize(256 * 1024).name("rank-" + rank + "-" + stream).start(() -> {
             byte[] buf = new byte[CHUNK];
+            WholeLines lines = new WholeLines();
             try (in) {
                 int n;
                 while ((n = in.read(buf)) > 0) {
-                    output.accept(new OverlayMessage.Output(rank, stream, Arrays.copyOf(buf, n)));
+                    byte[] whole = lines.add(buf, n);
+                    if (whole != null) {
+                        output.accept(new OverlayMessage.Output(rank, stream, whole));
+                    }
+                    if (lines.holding() && !moreSoon(in)) {
+                        output.accept(new OverlayMessage.Output(rank, stream, lines.take()));
+                    }
                 }
             } catch (IOException e) {
                 // the pipe broke: the rank is gone, its exit is reported by the watcher
             }
+            if (lines.holding()) {
+                output.accept(new OverlayMessage.Output(rank, stream, lines.take()));
+            }
         });
+    }
+
+    /** Whether bytes arrive on {@code in} within the partial-line wait; polls, as pipes are not selectable. */
+    private static boolean moreSoon(InputStream in) throws IOException {
+        long deadline = System.nanoTime() + PARTIAL_LINE_WAIT_NANOS;
+        while (in.available() == 0) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            LockSupport.parkNanos(50_000);
+        }
+        return true;
     }
 
     private static void startStdinWriter(int rank, OutputStream os, LinkedBlockingQueue<byte[]> queue) {

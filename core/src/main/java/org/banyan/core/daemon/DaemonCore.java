@@ -49,6 +49,7 @@ public final class DaemonCore {
     private final DaemonRouting routing;
     private final DaemonFence fence;
     private final StdinRelay stdin;
+    private final ExitBatch exits;
     private TreeGather<Map<Integer, DaemonStats>> stats;
 
     // The job.
@@ -95,6 +96,7 @@ public final class DaemonCore {
         this.routing = new DaemonRouting(tree, out);
         this.fence = new DaemonFence(daemonId, out);
         this.stdin = new StdinRelay(tree, out);
+        this.exits = new ExitBatch(out);
     }
 
     /** Handles one event and returns what the driver must do, in order. */
@@ -120,7 +122,7 @@ public final class DaemonCore {
                     if (pmi != null) {
                         pmi.onRankEnded(ended.rank());
                     }
-                    out.up(new OverlayMessage.RankExited(ended.rank(), ended.status(), ended.note()));
+                    exits.add(new OverlayMessage.RankExited(ended.rank(), ended.status(), ended.note()));
                 }
                 if (out.isParentGone()) {
                     exitIfIdle();
@@ -155,6 +157,8 @@ public final class DaemonCore {
             case DaemonEvent.TimerFired(DaemonTimer timer) -> {
                 if (timer == DaemonTimer.KILL_GRACE) {
                     signalAll(Signals.SIGKILL);
+                } else if (timer == DaemonTimer.EXIT_BATCH) {
+                    exits.timerFired();
                 } else if (timer == DaemonTimer.ROUTING_LINK_LOSS) {
                     for (Map.Entry<Integer, String> e : routing.takeUnexplainedLosses().entrySet()) {
                         if (!ending()) {
@@ -242,7 +246,8 @@ public final class DaemonCore {
             }
             case OverlayMessage.Output o -> out.up(o);
             case OverlayMessage.OutputBatch o -> out.up(o);
-            case OverlayMessage.RankExited e -> out.up(e);
+            case OverlayMessage.RankExited e -> exits.add(e);
+            case OverlayMessage.RanksExited batch -> batch.exits().forEach(exits::add);
             case OverlayMessage.AbortRequest a -> out.up(a);
             case OverlayMessage.DaemonFailed f -> out.up(f);
             case OverlayMessage.Routed r -> routing.routed(r, endpoint());
@@ -309,6 +314,9 @@ public final class DaemonCore {
             }
         }
         fence.start(tree, childrenWithRanks, !launches.isEmpty());
+        int[] subtreeRanks = {0};
+        tree.topology().forEachInSubtree(tree.vertex(), x -> subtreeRanks[0] += map.ranksOn(Topology.daemonOfVertex(x)));
+        exits.start(subtreeRanks[0]);
         Set<Integer> local = new LinkedHashSet<>();
         for (RankLaunch l : launches) {
             local.add(l.rank());
@@ -391,6 +399,7 @@ public final class DaemonCore {
 
     private void exit() {
         if (!exited) {
+            exits.flush();
             out.emit(new DaemonAction.Exit());
             exited = true;
         }

@@ -9,5 +9,7 @@ public enum DaemonTimer {
      * The wait lets the spawn tree name the real failure first: a daemon whose spawn parent died
      * ends, and closes its routing links, as a consequence.
      */
-    ROUTING_LINK_LOSS
+    ROUTING_LINK_LOSS,
+    /** The rank ends collected since the first of them go up as one message ({@code ExitBatch}). */
+    EXIT_BATCH
 }

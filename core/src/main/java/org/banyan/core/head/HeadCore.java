@@ -172,6 +172,7 @@ public final class HeadCore {
                 }
             }
             case OverlayMessage.RankExited e -> rankExited(e);
+            case OverlayMessage.RanksExited batch -> batch.exits().forEach(this::rankExited);
             case OverlayMessage.AbortRequest a -> {
                 String detail = a.message().isBlank() ? "" : ": " + a.message();
                 fail(a.exitCode(), "rank " + a.rank() + " on " + host(map.nodeOf(Math.max(a.rank(), 0)))

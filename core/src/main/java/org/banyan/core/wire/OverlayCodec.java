@@ -54,6 +54,7 @@ import org.banyan.core.tree.TopologySpec;
  * 22   KvsFetched    from:u32 to:u32 request:u32 key:string value:string (null: no such key)
  * 23   NameRequest   from:u32 to:u32 request:u32 op:u8 name:string port:string
  * 24   NameReply     from:u32 to:u32 request:u32 op:u8 ok:u8 portOrReason:string
+ * 25   RanksExited   n:u32 (rank:u32 status:u32 note:string){n}
  *
  * intmap   := n:u32 (key:u32 value:string){n}      daemon id -1 is the head
  * ownermap := n:u32 (key:string daemonId:u32){n}
@@ -105,6 +106,12 @@ public final class OverlayCodec {
                 writeJob(w, m.job());
             }
             case OverlayMessage.RankExited m -> w.u8(3).u32(m.rank()).u32(m.status()).string(m.note());
+            case OverlayMessage.RanksExited m -> {
+                w.u8(25).u32(m.exits().size());
+                for (OverlayMessage.RankExited e : m.exits()) {
+                    w.u32(e.rank()).u32(e.status()).string(e.note());
+                }
+            }
             case OverlayMessage.Output m -> w.u8(4).u32(m.rank()).u8(m.stream()).bytes(m.data());
             case OverlayMessage.StdinData m -> w.u8(5).u32(m.rank()).bytes(m.data());
             case OverlayMessage.SignalRanks m -> w.u8(6).u32(m.signal());
@@ -163,6 +170,14 @@ public final class OverlayCodec {
                         chunks.add(new OverlayMessage.Output(b.getInt(), b.get() & 0xFF, bytes(b)));
                     }
                     yield new OverlayMessage.OutputBatch(chunks);
+                }
+                case 25 -> {
+                    int n = count(b);
+                    List<OverlayMessage.RankExited> exits = new ArrayList<>(n);
+                    for (int i = 0; i < n; i++) {
+                        exits.add(new OverlayMessage.RankExited(b.getInt(), b.getInt(), string(b)));
+                    }
+                    yield new OverlayMessage.RanksExited(exits);
                 }
                 case 18 -> {
                     int n = count(b);

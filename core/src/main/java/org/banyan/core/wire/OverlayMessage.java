@@ -83,6 +83,13 @@ public sealed interface OverlayMessage {
      */
     record RankExited(int rank, int status, String note) implements OverlayMessage {}
 
+    /** Rank ends batched by a daemon for its subtree, in the order it learnt them. */
+    record RanksExited(java.util.List<RankExited> exits) implements OverlayMessage {
+        public RanksExited {
+            exits = java.util.List.copyOf(exits);
+        }
+    }
+
     /** Daemon to head: bytes a rank wrote; stream 1 is stdout, 2 is stderr. */
     record Output(int rank, int stream, byte[] data) implements OverlayMessage {}
 

@@ -303,8 +303,8 @@ class DaemonCoreTest {
     @Test
     void rankEndsAreReportedOnce() {
         launch();
-        assertThat(core.handle(new DaemonEvent.RankEnded(2, 3, ""))).containsExactly(
-                new DaemonAction.SendToParent(new OverlayMessage.RankExited(2, 3, "")));
+        assertThat(core.handle(new DaemonEvent.RankEnded(2, 3, ""))).as("a failure goes up at once").containsExactly(
+                new DaemonAction.SendToParent(new OverlayMessage.RanksExited(List.of(new OverlayMessage.RankExited(2, 3, "")))));
         assertThat(core.handle(new DaemonEvent.RankEnded(2, 3, ""))).isEmpty();
     }
 

@@ -83,10 +83,30 @@ class DaemonTreeTest {
     @Test
     void upwardTrafficOfTheSubtreeIsRelayed() {
         adopt();
-        OverlayMessage exited = new OverlayMessage.RankExited(3, 0, "");
-        assertThat(fromChild(3, exited)).containsExactly(new DaemonAction.SendToParent(exited));
+        OverlayMessage.RankExited exited = new OverlayMessage.RankExited(3, 1, "");
+        assertThat(fromChild(3, exited)).containsExactly(
+                new DaemonAction.SendToParent(new OverlayMessage.RanksExited(List.of(exited))));
         OverlayMessage failed = new OverlayMessage.DaemonFailed(7, "n7", "ssh: connect refused");
         assertThat(fromChild(3, failed)).containsExactly(new DaemonAction.SendToParent(failed));
+    }
+
+    @Test
+    void rankEndsOfTheSubtreeGoUpInBatchesAndAllTogetherWhenTheLastEnds() {
+        adopt();
+        fromChild(2, new OverlayMessage.DaemonHello(2, "n2", 9, "n2:7002"));
+        fromChild(3, new OverlayMessage.DaemonHello(3, "n3", 9, "n3:7003"));
+        d0.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(JOB)));
+        // The subtree of daemon 0 is daemons 0, 2 and 3, one rank each.
+        OverlayMessage.RankExited r0 = new OverlayMessage.RankExited(0, 0, "");
+        assertThat(d0.handle(new DaemonEvent.RankEnded(0, 0, ""))).containsExactly(
+                new DaemonAction.ArmTimer(DaemonTimer.EXIT_BATCH, ExitBatch.BATCH_MILLIS));
+        OverlayMessage.RankExited r2 = new OverlayMessage.RankExited(2, 0, "");
+        assertThat(fromChild(2, new OverlayMessage.RanksExited(List.of(r2)))).as("the timer is armed already").isEmpty();
+        assertThat(d0.handle(new DaemonEvent.TimerFired(DaemonTimer.EXIT_BATCH))).containsExactly(
+                new DaemonAction.SendToParent(new OverlayMessage.RanksExited(List.of(r0, r2))));
+        OverlayMessage.RankExited r3 = new OverlayMessage.RankExited(3, 0, "");
+        assertThat(fromChild(3, new OverlayMessage.RanksExited(List.of(r3)))).as("the subtree's last end goes at once")
+                .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.RanksExited(List.of(r3))));
     }
 
     @Test

@@ -415,8 +415,8 @@ public final class LaunchSimulation {
                         send(0, v, m, () -> toDaemon(d, new DaemonEvent.FromParent(m)));
                     }
                 }
-                case HeadAction.ArmTimer(var timer, long delay) -> at(now + delay * 1000,
-                        () -> toHead(new HeadEvent.TimerFired(timer)));
+                case HeadAction.ArmTimer(var timer, long delay, int jobId) -> at(now + delay * 1000,
+                        () -> toHead(new HeadEvent.TimerFired(timer, jobId)));
                 case HeadAction.Report(String line) -> reports.add(line);
                 case HeadAction.Milestone(String name) -> {
                     if (name.startsWith("all daemons up")) {
@@ -447,6 +447,9 @@ public final class LaunchSimulation {
                 case HeadAction.EmitOutput e -> { }
                 case HeadAction.ForwardStdin f -> { }
                 case HeadAction.LaunchReport r -> { }
+                case HeadAction.ForJob f -> { }
+                case HeadAction.JobEnded e -> { }
+                case HeadAction.Ready r -> { }
             }
         }
     }
@@ -564,9 +567,9 @@ public final class LaunchSimulation {
                 }
                 case DaemonAction.SpawnChild(int c, String host) -> spawn(v, c);
                 case DaemonAction.StartRank(RankLaunch launch) -> startRank(d, launch.rank());
-                case DaemonAction.SignalRank(int rank, int signal) -> signalRank(d, rank, signal);
-                case DaemonAction.ArmTimer(var timer, long delay) -> at(now + delay * 1000,
-                        () -> toDaemon(d, new DaemonEvent.TimerFired(timer)));
+                case DaemonAction.SignalRank(int jobId, int rank, int signal) -> signalRank(d, rank, signal);
+                case DaemonAction.ArmTimer(var timer, long delay, int jobId) -> at(now + delay * 1000,
+                        () -> toDaemon(d, new DaemonEvent.TimerFired(timer, jobId)));
                 case DaemonAction.Exit x -> daemonGone(d, false);
                 case DaemonAction.ConnectPeer(int to, String contact) -> connectPeer(v, to);
                 case DaemonAction.SendToPeer(int to, OverlayMessage m) -> {
@@ -631,7 +634,7 @@ public final class LaunchSimulation {
             at(now + costs.rankRunMicros(), () -> {
                 if (rankAlive[rank]) {
                     rankAlive[rank] = false;
-                    toDaemon(d, new DaemonEvent.RankEnded(rank, 0, ""));
+                    toDaemon(d, new DaemonEvent.RankEnded(job.jobId(), rank, 0, ""));
                 }
             });
         });
@@ -643,7 +646,7 @@ public final class LaunchSimulation {
             return;
         }
         long arrives = cpu(Topology.vertexOfDaemon(d), now, costs.messageCpuMicros());
-        at(arrives, () -> toDaemon(d, new DaemonEvent.PmiLine(rank, line)));
+        at(arrives, () -> toDaemon(d, new DaemonEvent.PmiLine(job.jobId(), rank, line)));
     }
 
     /** The {@link ModexWorkload} of one rank, moved on by each reply from its daemon. */
@@ -682,7 +685,7 @@ public final class LaunchSimulation {
             at(now + costs.rankRunMicros(), () -> {
                 if (rankAlive[rank]) {
                     rankAlive[rank] = false;
-                    toDaemon(d, new DaemonEvent.RankEnded(rank, 0, ""));
+                    toDaemon(d, new DaemonEvent.RankEnded(job.jobId(), rank, 0, ""));
                 }
             });
         }
@@ -719,7 +722,7 @@ public final class LaunchSimulation {
         if (rankAlive[rank] && (signal == Signals.SIGTERM || signal == Signals.SIGKILL || signal == Signals.SIGINT
                 || signal == Signals.SIGHUP)) {
             rankAlive[rank] = false;
-            at(now + 100, () -> toDaemon(d, new DaemonEvent.RankEnded(rank, 128 + signal, "")));
+            at(now + 100, () -> toDaemon(d, new DaemonEvent.RankEnded(job.jobId(), rank, 128 + signal, "")));
         }
     }
 

@@ -30,15 +30,20 @@ public sealed interface DaemonAction {
     record SendToPeer(int vertex, OverlayMessage message) implements DaemonAction {}
 
     /** Deliver {@code signal} to the rank and to the processes it started. */
-    record SignalRank(int rank, int signal) implements DaemonAction {}
+    record SignalRank(int jobId, int rank, int signal) implements DaemonAction {}
 
     /** Write one reply line (newline included) on PMI connection {@code conn}. */
     record PmiReply(int conn, String line) implements DaemonAction {}
 
     /** Bytes for the rank's stdin; an empty array closes it. */
-    record WriteStdin(int rank, byte[] data) implements DaemonAction {}
+    record WriteStdin(int jobId, int rank, byte[] data) implements DaemonAction {}
 
-    record ArmTimer(DaemonTimer timer, long delayMillis) implements DaemonAction {}
+    /** Fire {@link DaemonEvent.TimerFired} with the same timer and job after the delay. */
+    record ArmTimer(DaemonTimer timer, long delayMillis, int jobId) implements DaemonAction {
+        public ArmTimer(DaemonTimer timer, long delayMillis) {
+            this(timer, delayMillis, 0);
+        }
+    }
 
     /** The daemon's work is done: the driver closes its links (children see their parent go) and returns. */
     record Exit() implements DaemonAction {}

@@ -1,15 +1,13 @@
 package org.banyan.core.daemon;
 
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
-import org.banyan.core.job.FenceData;
 import org.banyan.core.job.JobDescription;
-import org.banyan.core.job.ProcessTable;
 import org.banyan.core.job.RankMap;
 import org.banyan.core.tree.Topology;
 import org.banyan.core.tree.TreeGather;
@@ -20,13 +18,13 @@ import org.banyan.core.wire.OverlayMessage;
  * The protocol logic of one node daemon, without sockets, threads or clocks: one {@link #handle}
  * that dispatches each event to the protocol it belongs to, one class each —
  * {@link ChildTree} (adoption and tree spawn), {@link ContactGather} (phase 2),
- * {@link RankEnvironment} (the local share of the job: phase 3), {@link DaemonFence},
- * {@link DaemonRouting} (daemon-to-daemon messages), {@link StdinRelay}, the launch statistics
- * ({@link TreeGather}), and the teardown kept here.
+ * {@link DaemonRouting} (daemon-to-daemon messages), {@link StdinRelay}, {@link ExitBatch},
+ * the launch statistics ({@link TreeGather}), and per job a {@link LocalJob} (its ranks, PMI
+ * server, fences and teardown; {@code banyan run} has one job, a DVM many).
  *
  * <p>A daemon is a vertex of the overlay tree. Once its parent adopts it it starts its own
  * children, gathers the contacts of its subtree and sends them up in one message; it maps its
- * own ranks from the job description and starts them as soon as the description arrives, while
+ * own ranks from a job's description and starts them as soon as the description arrives, while
  * phase 2 goes on. Upward traffic of its subtree (output, rank ends, aborts, failures) is
  * relayed; downward traffic is flooded to the children, or routed towards the one daemon it
  * concerns (stdin).
@@ -39,29 +37,18 @@ public final class DaemonCore {
 
     private final int daemonId;
     private final String contact;
-    private final String pmiAddress;
-    private final String daemonUri;
-    private final String processTablePath;
+    private final IntFunction<String> pmiAddress;
+    private final IntFunction<String> daemonUri;
+    private final IntFunction<String> processTablePath;
     private final Supplier<DaemonStats> statsProbe;
     private final DaemonOutbox out = new DaemonOutbox();
     private final ChildTree tree;
     private final ContactGather contacts;
     private final DaemonRouting routing;
-    private final DaemonFence fence;
     private final StdinRelay stdin;
     private final ExitBatch exits;
+    private final Map<Integer, LocalJob> jobs = new LinkedHashMap<>();
     private TreeGather<Map<Integer, DaemonStats>> stats;
-
-    // The job.
-    private JobDescription job;
-    private RankMap map;
-    private PmiServer pmi;
-    private final Set<Integer> running = new LinkedHashSet<>();
-
-    // Ending.
-    private Integer terminateGrace;
-    private boolean killed;
-    private boolean terminating;
     private boolean exited;
 
     /**
@@ -80,11 +67,24 @@ public final class DaemonCore {
     }
 
     /**
-     * @param processTablePath where the node-local process table goes (a file in shared memory),
-     *                         given to ranks as BANYAN_PROCTABLE; null for none
+     * One job at a time, whose ranks all reach the same PMI listener (tests).
+     *
+     * @param processTablePath where the node-local process table goes, or null for none
      */
     public DaemonCore(int daemonId, String contact, String pmiAddress, String daemonUri,
                       Supplier<DaemonStats> statsProbe, String processTablePath) {
+        this(daemonId, contact, j -> pmiAddress, j -> daemonUri, statsProbe, j -> processTablePath);
+    }
+
+    /**
+     * @param pmiAddress       per job, {@code host:port} of the job's PMI listener here (PMI_PORT);
+     *                         the driver opens it when first asked
+     * @param daemonUri        per job, how its Java ranks reach this daemon (BANYAN_DAEMON_URI)
+     * @param processTablePath per job, where its node-local process table goes (a file in shared
+     *                         memory, BANYAN_PROCTABLE), or null for none
+     */
+    public DaemonCore(int daemonId, String contact, IntFunction<String> pmiAddress, IntFunction<String> daemonUri,
+                      Supplier<DaemonStats> statsProbe, IntFunction<String> processTablePath) {
         this.processTablePath = processTablePath;
         this.statsProbe = statsProbe;
         this.daemonId = daemonId;
@@ -94,7 +94,6 @@ public final class DaemonCore {
         this.tree = new ChildTree(daemonId, out);
         this.contacts = new ContactGather(out);
         this.routing = new DaemonRouting(tree, out);
-        this.fence = new DaemonFence(daemonId, out);
         this.stdin = new StdinRelay(tree, out);
         this.exits = new ExitBatch(out);
     }
@@ -111,42 +110,45 @@ public final class DaemonCore {
                 if (tree.adopted()) {
                     routing.closed(tree.parentVertex());
                 }
-                out.flood(new OverlayMessage.TerminateJob(TERM_GRACE_WITHOUT_PARENT_MILLIS));
-                terminate(TERM_GRACE_WITHOUT_PARENT_MILLIS);
+                for (LocalJob j : jobs.values()) {
+                    out.flood(new OverlayMessage.TerminateJob(j.job().jobId(), TERM_GRACE_WITHOUT_PARENT_MILLIS));
+                    j.terminate(TERM_GRACE_WITHOUT_PARENT_MILLIS);
+                }
                 exitIfIdle();
             }
             case DaemonEvent.FromChild(int child, OverlayMessage message) -> fromChild(child, message);
             case DaemonEvent.ChildLost(int child, String reason) -> childLost(child, reason);
             case DaemonEvent.RankEnded ended -> {
-                if (running.remove(ended.rank())) {
-                    if (pmi != null) {
-                        pmi.onRankEnded(ended.rank());
-                    }
-                    exits.add(new OverlayMessage.RankExited(ended.rank(), ended.status(), ended.note()));
+                LocalJob j = jobs.get(ended.jobId());
+                if (j != null && j.rankEnded(ended.rank())) {
+                    exits.add(new OverlayMessage.RankExited(ended.jobId(), ended.rank(), ended.status(), ended.note()));
                 }
                 if (out.isParentGone()) {
                     exitIfIdle();
                 }
             }
-            case DaemonEvent.PmiLine(int conn, String line) -> {
-                if (pmi != null) {
-                    pmi.onLine(conn, line);
+            case DaemonEvent.PmiLine(int jobId, int conn, String line) -> {
+                LocalJob j = jobs.get(jobId);
+                if (j != null) {
+                    j.pmi().onLine(conn, line);
                 }
             }
-            case DaemonEvent.PmiFrame(int conn, String body) -> {
-                if (pmi != null) {
-                    pmi.onFrame(conn, body);
+            case DaemonEvent.PmiFrame(int jobId, int conn, String body) -> {
+                LocalJob j = jobs.get(jobId);
+                if (j != null) {
+                    j.pmi().onFrame(conn, body);
                 }
             }
-            case DaemonEvent.PmiClosed(int conn) -> {
-                if (pmi != null) {
-                    pmi.onConnClosed(conn);
+            case DaemonEvent.PmiClosed(int jobId, int conn) -> {
+                LocalJob j = jobs.get(jobId);
+                if (j != null) {
+                    j.pmi().onConnClosed(conn);
                 }
             }
             case DaemonEvent.PeerUp(int v) -> routing.peerUp(v);
             case DaemonEvent.FromPeer(int v, OverlayMessage message) -> {
                 if (message instanceof OverlayMessage.Routed r) {
-                    routing.routed(r, endpoint());
+                    routing.routed(r, this::endpoint);
                 }
             }
             case DaemonEvent.PeerLost(int v, String reason) -> {
@@ -154,23 +156,30 @@ public final class DaemonCore {
                     out.emit(new DaemonAction.ArmTimer(DaemonTimer.ROUTING_LINK_LOSS, ROUTING_LOSS_GRACE_MILLIS));
                 }
             }
-            case DaemonEvent.TimerFired(DaemonTimer timer) -> {
-                if (timer == DaemonTimer.KILL_GRACE) {
-                    signalAll(Signals.SIGKILL);
-                } else if (timer == DaemonTimer.EXIT_BATCH) {
-                    exits.timerFired();
-                } else if (timer == DaemonTimer.ROUTING_LINK_LOSS) {
-                    for (Map.Entry<Integer, String> e : routing.takeUnexplainedLosses().entrySet()) {
-                        if (!ending()) {
-                            int d = Topology.daemonOfVertex(e.getKey());
-                            out.up(new OverlayMessage.DaemonFailed(d, tree.hostOf(d, job),
-                                    "routing link closed: " + e.getValue()));
-                        }
+            case DaemonEvent.TimerFired(DaemonTimer timer, int jobId) -> timer(timer, jobId);
+        }
+        return out.drain();
+    }
+
+    private void timer(DaemonTimer timer, int jobId) {
+        switch (timer) {
+            case KILL_GRACE -> {
+                LocalJob j = jobs.get(jobId);
+                if (j != null) {
+                    j.signal(Signals.SIGKILL);
+                }
+            }
+            case EXIT_BATCH -> exits.timerFired();
+            case ROUTING_LINK_LOSS -> {
+                for (Map.Entry<Integer, String> e : routing.takeUnexplainedLosses().entrySet()) {
+                    if (!ending()) {
+                        int d = Topology.daemonOfVertex(e.getKey());
+                        out.up(new OverlayMessage.DaemonFailed(d, tree.hostOf(d, anyJob()),
+                                "routing link closed: " + e.getValue()));
                     }
                 }
             }
         }
-        return out.drain();
     }
 
     private void fromParent(OverlayMessage message) {
@@ -186,26 +195,45 @@ public final class DaemonCore {
                 contacts.all(all);
                 routing.dialParent(all);
             }
-            case OverlayMessage.Routed r -> routing.routed(r, endpoint());
-            case OverlayMessage.StdinData s -> stdin.relay(s, map, running);
-            case OverlayMessage.SignalRanks(int signal) -> {
-                out.flood(message);
-                signalAll(signal);
+            case OverlayMessage.Routed r -> routing.routed(r, this::endpoint);
+            case OverlayMessage.StdinData s -> {
+                LocalJob j = jobs.get(s.jobId());
+                if (j != null) {
+                    stdin.relay(s, j.map(), j.running());
+                }
             }
-            case OverlayMessage.TerminateJob(int grace) -> {
-                terminateGrace = grace;
+            case OverlayMessage.SignalRanks(int jobId, int signal) -> {
                 out.flood(message);
-                terminate(grace);
+                LocalJob j = jobs.get(jobId);
+                if (j != null) {
+                    j.signal(signal);
+                }
             }
-            case OverlayMessage.KillJob k -> {
-                killed = true;
+            case OverlayMessage.TerminateJob(int jobId, int grace) -> {
                 out.flood(message);
-                signalAll(Signals.SIGKILL);
+                LocalJob j = jobs.get(jobId);
+                if (j != null) {
+                    j.terminate(grace);
+                }
             }
-            case OverlayMessage.FenceRelease release -> fence.release(release, pmi);
+            case OverlayMessage.KillJob(int jobId) -> {
+                out.flood(message);
+                LocalJob j = jobs.get(jobId);
+                if (j != null) {
+                    j.kill();
+                }
+            }
+            case OverlayMessage.FenceRelease release -> {
+                LocalJob j = jobs.get(release.jobId());
+                if (j != null) {
+                    j.fence().release(release, j.pmi());
+                }
+            }
             case OverlayMessage.Shutdown s -> {
                 out.flood(message);
-                signalAll(Signals.SIGKILL);
+                for (LocalJob j : jobs.values()) {
+                    j.signal(Signals.SIGKILL);
+                }
                 exit();
             }
             case OverlayMessage.CollectStats c -> {
@@ -238,7 +266,12 @@ public final class DaemonCore {
         switch (message) {
             case OverlayMessage.DaemonHello hello -> childHello(child);
             case OverlayMessage.Contacts c -> contacts.fromChild(child, c);
-            case OverlayMessage.FenceEnter f -> fence.fromChild(child, f);
+            case OverlayMessage.FenceEnter f -> {
+                LocalJob j = jobs.get(f.jobId());
+                if (j != null) {
+                    j.fence().fromChild(child, f);
+                }
+            }
             case OverlayMessage.Stats st -> {
                 if (stats != null && stats.fromChild(child, st.stats())) {
                     sendStats();
@@ -250,7 +283,7 @@ public final class DaemonCore {
             case OverlayMessage.RanksExited batch -> batch.exits().forEach(exits::add);
             case OverlayMessage.AbortRequest a -> out.up(a);
             case OverlayMessage.DaemonFailed f -> out.up(f);
-            case OverlayMessage.Routed r -> routing.routed(r, endpoint());
+            case OverlayMessage.Routed r -> routing.routed(r, this::endpoint);
             default -> throw new IllegalStateException("a daemon does not expect " + message.getClass().getSimpleName()
                     + " from a child");
         }
@@ -261,14 +294,12 @@ public final class DaemonCore {
         if (!tree.hello(child)) {
             return;
         }
-        if (job != null) {
-            out.toChild(child, new OverlayMessage.LaunchJob(job));
+        for (LocalJob j : jobs.values()) {
+            j.catchUpLaunch(child);
         }
         contacts.catchUp(child);
-        if (killed) {
-            out.toChild(child, new OverlayMessage.KillJob());
-        } else if (terminateGrace != null) {
-            out.toChild(child, new OverlayMessage.TerminateJob(terminateGrace));
+        for (LocalJob j : jobs.values()) {
+            j.catchUpEnding(child);
         }
         stdin.catchUp(child);
         routing.opened(Topology.vertexOfDaemon(child));
@@ -279,8 +310,10 @@ public final class DaemonCore {
             return;
         }
         routing.closed(Topology.vertexOfDaemon(child));
-        out.up(new OverlayMessage.DaemonFailed(child, tree.hostOf(child, job), reason));
-        fence.childLost(child);
+        out.up(new OverlayMessage.DaemonFailed(child, tree.hostOf(child, anyJob()), reason));
+        for (LocalJob j : jobs.values()) {
+            j.fence().childLost(child);
+        }
         if (stats != null && stats.childLost(child)) {
             sendStats();
         }
@@ -299,58 +332,34 @@ public final class DaemonCore {
         stats = null;
     }
 
-    private void launch(JobDescription j) {
-        if (job != null) {
+    private void launch(JobDescription job) {
+        int jobId = job.jobId();
+        if (jobs.containsKey(jobId)) {
             return;
         }
-        job = j;
-        map = RankMap.of(job);
-        List<RankLaunch> launches = RankEnvironment.launches(job, map, daemonId, pmiAddress, daemonUri,
-                processTablePath);
+        RankMap map = RankMap.of(job);
         List<Integer> childrenWithRanks = new ArrayList<>();
         for (int c : tree.children()) {
             if (tree.topology().anyInSubtree(Topology.vertexOfDaemon(c), x -> map.ranksOn(Topology.daemonOfVertex(x)) > 0)) {
                 childrenWithRanks.add(c);
             }
         }
-        fence.start(tree, childrenWithRanks, !launches.isEmpty());
         int[] subtreeRanks = {0};
         tree.topology().forEachInSubtree(tree.vertex(), x -> subtreeRanks[0] += map.ranksOn(Topology.daemonOfVertex(x)));
-        exits.start(subtreeRanks[0]);
-        Set<Integer> local = new LinkedHashSet<>();
-        for (RankLaunch l : launches) {
-            local.add(l.rank());
-        }
-        pmi = new PmiServer(map, local, daemonId, out::emit, new PmiServer.Daemon() {
-            @Override
-            public void fenceReady(Map<String, String> puts, Map<String, Integer> owners) {
-                fence.localReady(new FenceData(puts, owners));
-            }
-
-            @Override
-            public void fetch(int owner, String key) {
-                routing.fetch(owner, key);
-            }
-
-            @Override
-            public void nameRequest(int request, int op, String name, String port) {
-                routing.nameRequest(request, op, name, port);
-            }
-        });
-        if (processTablePath != null && !launches.isEmpty()) {
-            out.emit(new DaemonAction.WriteProcessTable(processTablePath, ProcessTable.encode(map)));
-        }
-        for (RankLaunch l : launches) {
-            running.add(l.rank());
-            out.emit(new DaemonAction.StartRank(l));
-        }
+        exits.start(jobId, subtreeRanks[0]);
+        boolean local = map.ranksOn(daemonId) > 0;
+        jobs.put(jobId, new LocalJob(job, map, daemonId, tree, childrenWithRanks, out, routing,
+                local ? pmiAddress.apply(jobId) : null, local ? daemonUri.apply(jobId) : null,
+                local ? processTablePath.apply(jobId) : null));
     }
 
-    /** What routed messages ending here are for: the PMI server, once the job is known. */
-    private DaemonRouting.Endpoint endpoint() {
-        if (pmi == null) {
+    /** What routed messages ending here are for: a job's PMI server, once the job is known. */
+    private DaemonRouting.Endpoint endpoint(int jobId) {
+        LocalJob j = jobs.get(jobId);
+        if (j == null) {
             return null;
         }
+        PmiServer pmi = j.pmi();
         return new DaemonRouting.Endpoint() {
             @Override
             public String localValue(String key) {
@@ -369,32 +378,30 @@ public final class DaemonCore {
         };
     }
 
-    /** Whether the job is ending here: losses are consequences then, not news. */
+    private JobDescription anyJob() {
+        return jobs.isEmpty() ? null : jobs.values().iterator().next().job();
+    }
+
+    /** Whether this daemon is ending: losses are consequences then, not news. */
     private boolean ending() {
-        return terminating || out.isParentGone() || killed;
-    }
-
-    private void terminate(int graceMillis) {
-        if (terminating) {
-            return;
+        if (out.isParentGone()) {
+            return true;
         }
-        terminating = true;
-        if (!running.isEmpty()) {
-            signalAll(Signals.SIGTERM);
-            out.emit(new DaemonAction.ArmTimer(DaemonTimer.KILL_GRACE, graceMillis));
+        for (LocalJob j : jobs.values()) {
+            if (j.ending()) {
+                return true;
+            }
         }
-    }
-
-    private void signalAll(int signal) {
-        for (int rank : running) {
-            out.emit(new DaemonAction.SignalRank(rank, signal));
-        }
+        return false;
     }
 
     private void exitIfIdle() {
-        if (running.isEmpty()) {
-            exit();
+        for (LocalJob j : jobs.values()) {
+            if (!j.running().isEmpty()) {
+                return;
+            }
         }
+        exit();
     }
 
     private void exit() {

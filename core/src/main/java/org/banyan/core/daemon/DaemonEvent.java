@@ -2,7 +2,10 @@ package org.banyan.core.daemon;
 
 import org.banyan.core.wire.OverlayMessage;
 
-/** What happens to a daemon; fed one at a time to {@link DaemonCore#handle}. */
+/**
+ * What happens to a daemon; fed one at a time to {@link DaemonCore#handle}. Events about a job's
+ * ranks name the job: each job's ranks have their own PMI listener, so the driver knows it.
+ */
 public sealed interface DaemonEvent {
     /** A message from the tree parent (the head, or another daemon). */
     record FromParent(OverlayMessage message) implements DaemonEvent {}
@@ -20,18 +23,23 @@ public sealed interface DaemonEvent {
      * A rank has ended and its output is fully forwarded; {@code note} is non-empty when it could
      * not be started at all.
      */
-    record RankEnded(int rank, int status, String note) implements DaemonEvent {}
+    record RankEnded(int jobId, int rank, int status, String note) implements DaemonEvent {}
 
     /** A line arrived on PMI connection {@code conn}. */
-    record PmiLine(int conn, String line) implements DaemonEvent {}
+    record PmiLine(int jobId, int conn, String line) implements DaemonEvent {}
 
     /** A PMI-2 frame's body ({@code cmd=NAME;k=v;...}) arrived on PMI connection {@code conn}. */
-    record PmiFrame(int conn, String body) implements DaemonEvent {}
+    record PmiFrame(int jobId, int conn, String body) implements DaemonEvent {}
 
     /** PMI connection {@code conn} closed. */
-    record PmiClosed(int conn) implements DaemonEvent {}
+    record PmiClosed(int jobId, int conn) implements DaemonEvent {}
 
-    record TimerFired(DaemonTimer timer) implements DaemonEvent {}
+    /** {@code jobId} is the job a job's timer is for (the kill grace), 0 for the daemon's own. */
+    record TimerFired(DaemonTimer timer, int jobId) implements DaemonEvent {
+        public TimerFired(DaemonTimer timer) {
+            this(timer, 0);
+        }
+    }
 
     /**
      * A routing link that is not a spawn link is open to {@code vertex}: dialed by this daemon

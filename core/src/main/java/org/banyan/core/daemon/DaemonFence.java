@@ -13,6 +13,7 @@ import org.banyan.core.wire.OverlayMessage;
  * children when the head releases the fence.
  */
 final class DaemonFence {
+    private final int jobId;
     private final int daemonId;
     private final DaemonOutbox out;
     private final List<Integer> fenceChildren = new ArrayList<>();
@@ -21,7 +22,8 @@ final class DaemonFence {
     private int seq;
     private TreeGather<FenceData> round;
 
-    DaemonFence(int daemonId, DaemonOutbox out) {
+    DaemonFence(int jobId, int daemonId, DaemonOutbox out) {
+        this.jobId = jobId;
         this.daemonId = daemonId;
         this.out = out;
     }
@@ -79,6 +81,6 @@ final class DaemonFence {
 
     private void enter() {
         FenceData d = round.result();
-        out.up(new OverlayMessage.FenceEnter(daemonId, seq, d.puts(), d.owners()));
+        out.up(new OverlayMessage.FenceEnter(jobId, daemonId, seq, d.puts(), d.owners()));
     }
 }

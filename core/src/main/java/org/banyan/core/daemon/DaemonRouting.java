@@ -14,7 +14,7 @@ import org.banyan.core.wire.OverlayMessage;
  * of routing links the spawn tree does not explain within {@link DaemonCore#ROUTING_LOSS_GRACE_MILLIS}.
  */
 final class DaemonRouting {
-    /** What routed messages that end at this daemon are for: the PMI server's keys and names. */
+    /** What routed messages that end at this daemon are for: a job's PMI server, its keys and names. */
     interface Endpoint {
         String localValue(String key);
 
@@ -85,12 +85,13 @@ final class DaemonRouting {
     }
 
     /** Passes a routed message on, or serves it when it ends here. */
-    void routed(OverlayMessage.Routed m, Endpoint endpoint) {
+    void routed(OverlayMessage.Routed m, java.util.function.IntFunction<Endpoint> endpoints) {
         if (router == null || !router.route(m)) {
             return;
         }
+        Endpoint endpoint = endpoints.apply(m.jobId());
         switch (m) {
-            case OverlayMessage.KvsFetch f -> router.route(new OverlayMessage.KvsFetched(tree.daemonId(), f.from(),
+            case OverlayMessage.KvsFetch f -> router.route(new OverlayMessage.KvsFetched(f.jobId(), tree.daemonId(), f.from(),
                     f.request(), f.key(), endpoint == null ? null : endpoint.localValue(f.key())));
             case OverlayMessage.KvsFetched f -> {
                 if (endpoint != null) {
@@ -109,13 +110,13 @@ final class DaemonRouting {
     }
 
     /** A get needs the value of {@code key}, held by daemon {@code owner}. */
-    void fetch(int owner, String key) {
-        router.route(new OverlayMessage.KvsFetch(tree.daemonId(), owner, nextFetch++, key));
+    void fetch(int jobId, int owner, String key) {
+        router.route(new OverlayMessage.KvsFetch(jobId, tree.daemonId(), owner, nextFetch++, key));
     }
 
     /** Asks the head's name service. */
-    void nameRequest(int request, int op, String name, String port) {
-        router.route(new OverlayMessage.NameRequest(tree.daemonId(), Topology.daemonOfVertex(0), request, op, name,
+    void nameRequest(int jobId, int request, int op, String name, String port) {
+        router.route(new OverlayMessage.NameRequest(jobId, tree.daemonId(), Topology.daemonOfVertex(0), request, op, name,
                 port));
     }
 

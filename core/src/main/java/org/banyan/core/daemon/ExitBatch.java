@@ -11,8 +11,8 @@ import org.banyan.core.wire.OverlayMessage;
  * <ul>
  * <li>at once when it holds a failure (a non-zero status, a rank that could not start): the
  *     head must decide the job's fate without delay;
- * <li>at once when every rank of this daemon's subtree has ended: the last word of a job, which
- *     for an MPI job makes one message per link in all;
+ * <li>at once when every rank of a job in this daemon's subtree has ended: the last word of a
+ *     job, which for an MPI job makes one message per link in all;
  * <li>otherwise {@link #BATCH_MILLIS} after its first entry (tasks ending one by one);
  * <li>before the daemon exits.
  * </ul>
@@ -23,22 +23,23 @@ final class ExitBatch {
 
     private final DaemonOutbox out;
     private final List<OverlayMessage.RankExited> pending = new ArrayList<>();
-    private int subtreeRanksLeft;
+    /** Per job: ranks of this daemon's subtree not yet known to have ended. */
+    private final java.util.Map<Integer, Integer> subtreeRanksLeft = new java.util.HashMap<>();
     private boolean timerArmed;
 
     ExitBatch(DaemonOutbox out) {
         this.out = out;
     }
 
-    /** The job is known: how many ranks this daemon's subtree hosts, itself included. */
-    void start(int subtreeRanks) {
-        subtreeRanksLeft = subtreeRanks;
+    /** A job is known: how many of its ranks this daemon's subtree hosts, itself included. */
+    void start(int jobId, int subtreeRanks) {
+        subtreeRanksLeft.put(jobId, subtreeRanks);
     }
 
     void add(OverlayMessage.RankExited e) {
         pending.add(e);
-        subtreeRanksLeft--;
-        if (e.status() != 0 || !e.note().isEmpty() || subtreeRanksLeft <= 0) {
+        int left = subtreeRanksLeft.merge(e.jobId(), -1, Integer::sum);
+        if (e.status() != 0 || !e.note().isEmpty() || left <= 0) {
             flush();
         } else if (!timerArmed) {
             timerArmed = true;

@@ -179,7 +179,7 @@ public final class PmiServer {
             case "unpublish_name" -> name(new Waiter(conn, 1), 1, cmd.get("service"), null);
             case "lookup_name" -> name(new Waiter(conn, 1), 2, cmd.get("service"), null);
             case "abort" -> out.accept(new DaemonAction.SendToParent(new OverlayMessage.AbortRequest(
-                    rank == null ? -1 : rank, cmd.getInt("exitcode", 1), orEmpty(cmd.get("message")))));
+                    map.job().jobId(), rank == null ? -1 : rank, cmd.getInt("exitcode", 1), orEmpty(cmd.get("message")))));
             case "finalize" -> reply(conn, PmiV1Codec.reply("finalize_ack"));
             default -> reply(conn, PmiV1Codec.reply(cmd.name().replace(':', '_') + "_result", "rc", "-1",
                     "msg", "unknown_command_" + cmd.name().replace(':', '_')));
@@ -240,7 +240,8 @@ public final class PmiServer {
             case "name-lookup" -> name(self, 2, cmd.get("name"), null);
             case "abort" -> {
                 String message = cmd.get("msg") != null ? cmd.get("msg") : orEmpty(cmd.get("message"));
-                out.accept(new DaemonAction.SendToParent(new OverlayMessage.AbortRequest(rank == null ? -1 : rank,
+                out.accept(new DaemonAction.SendToParent(new OverlayMessage.AbortRequest(map.job().jobId(),
+                        rank == null ? -1 : rank,
                         cmd.getInt("exitcode", 1), message)));
             }
             case "finalize" -> reply(conn, PmiV2Codec.frame("finalize-response", "rc", "0"));

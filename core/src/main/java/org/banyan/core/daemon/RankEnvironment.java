@@ -57,7 +57,7 @@ final class RankEnvironment {
             env.put("GFORTRAN_UNBUFFERED_PRECONNECTED", "y");
             env.put("MPIR_CVAR_CH3_INTERFACE_HOSTNAME", host);
             boolean explicit = app.workdir() != null;
-            out.add(new RankLaunch(rank, app.executable(), app.args(), env,
+            out.add(new RankLaunch(job.jobId(), rank, app.executable(), app.args(), env,
                     explicit ? app.workdir() : job.launchDir(), explicit, rank == job.stdinRank()));
         }
         return out;

@@ -12,7 +12,7 @@ import java.util.Map;
  *                   back to the daemon's directory (the launch directory, absent on this host)
  * @param stdinFromHead whether the rank reads stdin forwarded from the head (otherwise /dev/null)
  */
-public record RankLaunch(int rank, String executable, List<String> args, Map<String, String> env, String workdir,
+public record RankLaunch(int jobId, int rank, String executable, List<String> args, Map<String, String> env, String workdir,
                          boolean workdirRequired, boolean stdinFromHead) {
     public RankLaunch {
         args = List.copyOf(args);

@@ -31,7 +31,7 @@ final class StdinRelay {
         int owner = map.nodeOf(stdin.rank());
         if (owner == tree.daemonId()) {
             if (running.contains(stdin.rank())) {
-                out.emit(new DaemonAction.WriteStdin(stdin.rank(), stdin.data()));
+                out.emit(new DaemonAction.WriteStdin(stdin.jobId(), stdin.rank(), stdin.data()));
             }
             return;
         }

@@ -19,7 +19,24 @@ public sealed interface HeadAction {
     /** One line for the user's stderr, from banyan itself. */
     record Report(String line) implements HeadAction {}
 
-    record ArmTimer(HeadTimer timer, long delayMillis) implements HeadAction {}
+    /** Fire {@link HeadEvent.TimerFired} with the same timer and job after the delay. */
+    record ArmTimer(HeadTimer timer, long delayMillis, int jobId) implements HeadAction {
+        public ArmTimer(HeadTimer timer, long delayMillis) {
+            this(timer, delayMillis, 0);
+        }
+    }
+
+    /**
+     * DVM: an action of one job — output, a report, stdin forwarding — for the driver to take to
+     * that job's client.
+     */
+    record ForJob(int jobId, HeadAction action) implements HeadAction {}
+
+    /** DVM: the job is over with {@code status}; the DVM goes on. */
+    record JobEnded(int jobId, int status) implements HeadAction {}
+
+    /** DVM: every daemon is up and adopted; jobs may come. */
+    record Ready() implements HeadAction {}
 
     /** From now on, forward the head's stdin to {@code rank} through child {@code daemonId}. */
     record ForwardStdin(int daemonId, int rank) implements HeadAction {}

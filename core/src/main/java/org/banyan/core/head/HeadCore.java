@@ -2,13 +2,16 @@ package org.banyan.core.head;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import org.banyan.core.daemon.DaemonCore;
 import org.banyan.core.daemon.Signals;
-import org.banyan.core.job.FenceData;
 import org.banyan.core.job.JobDescription;
+import org.banyan.core.job.Node;
 import org.banyan.core.job.RankMap;
 import org.banyan.core.route.OverlayRouter;
 import org.banyan.core.tree.Topology;
@@ -19,20 +22,23 @@ import org.banyan.core.wire.OverlayMessage;
 
 /**
  * The protocol logic of the head of one run, the root of the overlay tree: start its children,
- * adopt them (each then starts its own subtree), broadcast the job, gather contacts and fences,
- * collect rank ends, decide aborts, and say when the run is over and with which status.
- * Sans-I/O: events in, actions out. The head talks to its children only; their subtrees' traffic
- * reaches it relayed and aggregated. As the root of the routing topology too, it passes on the
- * daemon-to-daemon messages whose route climbs that high.
+ * adopt them (each then starts its own subtree), gather contacts, serve the name service and
+ * the routed messages whose route climbs to the root, and say when the run is over and with
+ * which status. The job itself — launch, rank ends, fences, aborts, signals, timeout — is a
+ * {@link JobControl}. Sans-I/O: events in, actions out. The head talks to its children only;
+ * their subtrees' traffic reaches it relayed and aggregated.
  *
- * <p>Exit status, as mpirun: 0 when every rank exits 0; otherwise that of the first rank to fail
- * (128+N for signal N), the code given to MPI_Abort, {@value HeadSettings#TIMEOUT_STATUS} for a
- * timeout, or {@value HeadSettings#DAEMON_LOST_STATUS} when a daemon is lost.
+ * <p>The head of a persistent DVM is the same core built with {@link #forDvm}: it holds no job
+ * at first, says {@link HeadAction.Ready} once every daemon is up, runs each
+ * {@link HeadEvent.Submit}ted job with a {@link JobControl} of its own (the job's output and
+ * reports come out as {@link HeadAction.ForJob}, its end as {@link HeadAction.JobEnded}), and
+ * finishes only on {@link HeadEvent.Stop}, a signal, or when it cannot start its daemons.
  */
 public final class HeadCore {
-    private final JobDescription job;
-    private final RankMap map;
+    private final List<Node> nodes;
     private final HeadSettings settings;
+    /** Null for a DVM. */
+    private final JobDescription runJob;
     private final TopologySpec topologySpec;
     private final Topology topology;
     private final int daemons;
@@ -40,26 +46,19 @@ public final class HeadCore {
     private final List<Integer> children = new ArrayList<>();
     private final List<Integer> connected = new ArrayList<>();
     private final boolean[] lost;
-    private final boolean[] rankDone;
     private final Map<Integer, String> hostOfDaemon = new HashMap<>();
     private final Map<Integer, String> contacts = new TreeMap<>();
     private final TopologySpec routingSpec;
     private final String headContact;
     private final OverlayRouter router;
-    private final java.util.Set<Integer> peers = new java.util.HashSet<>();
-    /** The job's name service (MPI_Publish_name): service name to port. */
-    private final Map<String, String> names = new HashMap<>();
-    private final List<Integer> fenceChildren = new ArrayList<>();
-    private TreeGather<FenceData> fence;
-    private int fenceSeq;
-    private int ranksDone;
+    private final Set<Integer> peers = new HashSet<>();
+    private final NameService names = new NameService();
+    private final Map<Integer, JobControl> jobs = new LinkedHashMap<>();
     private boolean allUp;
-    private boolean terminating;
     private boolean finished;
-    private int signalsSeen;
-    private Integer failureStatus;
     private boolean statsRequested;
     private boolean anyLost;
+    private int jobStatus;
     private TreeGather<Map<Integer, DaemonStats>> stats;
 
     /** @param topologySpec the overlay tree, routing included */
@@ -75,14 +74,28 @@ public final class HeadCore {
      *                     when there are none
      */
     public HeadCore(JobDescription job, RankMap map, HeadSettings settings, TopologySpec topologySpec,
-                    TopologySpec routingSpec,
-                    String headContact) {
+                    TopologySpec routingSpec, String headContact) {
+        this(job.nodes(), job, map, settings, topologySpec, routingSpec, headContact);
+    }
+
+    /**
+     * The head of a persistent DVM over {@code nodes}: no job until one is submitted.
+     *
+     * @param settings the daemon start timeout and the grace of teardowns; jobs bring their own timeout
+     */
+    public static HeadCore forDvm(List<Node> nodes, HeadSettings settings, TopologySpec topologySpec,
+                                  TopologySpec routingSpec, String headContact) {
+        return new HeadCore(nodes, null, null, settings, topologySpec, routingSpec, headContact);
+    }
+
+    private HeadCore(List<Node> nodes, JobDescription job, RankMap map, HeadSettings settings, TopologySpec topologySpec,
+                     TopologySpec routingSpec, String headContact) {
         this.routingSpec = routingSpec;
         this.headContact = headContact;
-        this.job = job;
-        this.map = map;
+        this.nodes = List.copyOf(nodes);
+        this.runJob = job;
         this.settings = settings;
-        this.daemons = job.nodes().size();
+        this.daemons = nodes.size();
         this.topologySpec = topologySpec;
         this.topology = topologySpec.over(daemons + 1);
         this.router = new OverlayRouter(routingSpec.over(daemons + 1), 0, new OverlayRouter.Links() {
@@ -98,22 +111,75 @@ public final class HeadCore {
             }
         });
         this.lost = new boolean[daemons];
-        this.rankDone = new boolean[map.size()];
         for (int v : topology.children(0)) {
-            int d = Topology.daemonOfVertex(v);
-            children.add(d);
-            if (subtreeHasRanks(v)) {
-                fenceChildren.add(d);
+            children.add(Topology.daemonOfVertex(v));
+        }
+        if (job != null) {
+            jobs.put(job.jobId(), newJob(job, map, settings));
+        }
+    }
+
+    private JobControl newJob(JobDescription job, RankMap map, HeadSettings jobSettings) {
+        int jobId = job.jobId();
+        return new JobControl(job, map, jobSettings, topology, children, new JobControl.Host() {
+            @Override
+            public void broadcast(OverlayMessage m) {
+                HeadCore.this.broadcast(m);
+            }
+
+            @Override
+            public void send(int daemonId, OverlayMessage m) {
+                emit(new HeadAction.SendToDaemon(daemonId, m));
+            }
+
+            @Override
+            public void emit(HeadAction action) {
+                if (runJob != null) {
+                    HeadCore.this.emit(action);
+                } else if (action instanceof HeadAction.ArmTimer(HeadTimer timer, long delay, int ignored)) {
+                    HeadCore.this.emit(new HeadAction.ArmTimer(timer, delay, jobId));
+                } else {
+                    HeadCore.this.emit(new HeadAction.ForJob(jobId, action));
+                }
+            }
+
+            @Override
+            public boolean isLost(int daemonId) {
+                return lost[daemonId];
+            }
+
+            @Override
+            public String hostOf(int daemonId) {
+                return host(daemonId);
+            }
+
+            @Override
+            public void finished(int status, boolean allReported) {
+                jobFinished(jobId, status, allReported);
+            }
+        });
+    }
+
+    /** The job a message or timer is about: the run's one job, or the DVM's job of that id (null if over). */
+    private JobControl job(int jobId) {
+        return runJob != null ? jobs.get(runJob.jobId()) : jobs.get(jobId);
+    }
+
+    /** Whether any job is being torn down: routing-link losses are consequences then. */
+    private boolean anyTerminating() {
+        for (JobControl j : jobs.values()) {
+            if (j.terminating()) {
+                return true;
             }
         }
-        fence = new TreeGather<>(fenceChildren, false, FenceData.EMPTY, FenceData::merge);
+        return false;
     }
 
     /** The first actions, before any event: start the head's children. */
     public List<HeadAction> start() {
         actions.clear();
         for (int d : children) {
-            emit(new HeadAction.SpawnDaemon(d, job.nodes().get(d).name()));
+            emit(new HeadAction.SpawnDaemon(d, nodes.get(d).name()));
         }
         emit(new HeadAction.ArmTimer(HeadTimer.DAEMON_START, settings.daemonStartMillis()));
         return List.copyOf(actions);
@@ -128,7 +194,21 @@ public final class HeadCore {
             case HeadEvent.FromDaemon(int daemonId, OverlayMessage message) -> fromDaemon(daemonId, message);
             case HeadEvent.DaemonLost(int daemonId, String reason) -> daemonLost(daemonId, reason);
             case HeadEvent.UserSignal(int signal) -> userSignal(signal);
-            case HeadEvent.TimerFired(HeadTimer timer) -> timer(timer);
+            case HeadEvent.TimerFired(HeadTimer timer, int jobId) -> timer(timer, jobId);
+            case HeadEvent.Submit(JobDescription job, HeadSettings jobSettings) -> submit(job, jobSettings);
+            case HeadEvent.SignalJob(int jobId, int signal) -> {
+                JobControl j = jobs.get(jobId);
+                if (j != null) {
+                    j.userSignal(signal);
+                }
+            }
+            case HeadEvent.CancelJob(int jobId, String why) -> {
+                JobControl j = jobs.get(jobId);
+                if (j != null) {
+                    j.fail(HeadSettings.DAEMON_LOST_STATUS, why);
+                }
+            }
+            case HeadEvent.Stop() -> stop();
             case HeadEvent.PeerUp(int v) -> {
                 peers.add(v);
                 router.opened(v);
@@ -141,9 +221,8 @@ public final class HeadCore {
             case HeadEvent.PeerLost(int v, String reason) -> {
                 peers.remove(v);
                 router.closed(v);
-                if (!terminating && router.lostWhileRunning(v, reason)) {
-                    emit(new HeadAction.ArmTimer(HeadTimer.ROUTING_LINK_LOSS,
-                            org.banyan.core.daemon.DaemonCore.ROUTING_LOSS_GRACE_MILLIS));
+                if (!anyTerminating() && router.lostWhileRunning(v, reason)) {
+                    emit(new HeadAction.ArmTimer(HeadTimer.ROUTING_LINK_LOSS, DaemonCore.ROUTING_LOSS_GRACE_MILLIS));
                 }
             }
         }
@@ -163,22 +242,17 @@ public final class HeadCore {
                         all.put(Topology.daemonOfVertex(0), headContact);
                     }
                     broadcast(new OverlayMessage.AllContacts(Map.copyOf(all)));
+                    if (runJob == null) {
+                        emit(new HeadAction.Ready());
+                    }
                 }
             }
-            case OverlayMessage.Output o -> emit(new HeadAction.EmitOutput(o.rank(), o.stream(), o.data()));
-            case OverlayMessage.OutputBatch batch -> {
-                for (OverlayMessage.Output o : batch.chunks()) {
-                    emit(new HeadAction.EmitOutput(o.rank(), o.stream(), o.data()));
-                }
-            }
-            case OverlayMessage.RankExited e -> rankExited(e);
-            case OverlayMessage.RanksExited batch -> batch.exits().forEach(this::rankExited);
-            case OverlayMessage.AbortRequest a -> {
-                String detail = a.message().isBlank() ? "" : ": " + a.message();
-                fail(a.exitCode(), "rank " + a.rank() + " on " + host(map.nodeOf(Math.max(a.rank(), 0)))
-                        + " called abort (MPI_Abort) with exit code " + a.exitCode() + detail);
-            }
-            case OverlayMessage.FenceEnter f -> fenceEnter(d, f);
+            case OverlayMessage.OutputBatch batch -> batch.chunks().forEach(o -> toJob(d, o.jobId(), o));
+            case OverlayMessage.RanksExited batch -> batch.exits().forEach(e -> toJob(d, e.jobId(), e));
+            case OverlayMessage.Output o -> toJob(d, o.jobId(), o);
+            case OverlayMessage.RankExited e -> toJob(d, e.jobId(), e);
+            case OverlayMessage.AbortRequest a -> toJob(d, a.jobId(), a);
+            case OverlayMessage.FenceEnter f -> toJob(d, f.jobId(), f);
             case OverlayMessage.Routed r -> routed(r);
             case OverlayMessage.DaemonFailed f -> daemonLost(f.daemonId(), f.reason());
             case OverlayMessage.Stats st -> {
@@ -190,29 +264,44 @@ public final class HeadCore {
         }
     }
 
+    private void toJob(int d, int jobId, OverlayMessage m) {
+        JobControl j = job(jobId);
+        if (j != null) {
+            j.message(d, m);
+        }
+    }
+
+    /** DVM: the job goes down every adopted subtree at once (all daemons are up). */
+    private void submit(JobDescription job, HeadSettings jobSettings) {
+        if (runJob != null || jobs.containsKey(job.jobId())) {
+            throw new IllegalStateException("job " + job.jobId() + " cannot be submitted here");
+        }
+        JobControl j = newJob(job, RankMap.of(job), jobSettings);
+        jobs.put(job.jobId(), j);
+        for (int d : List.copyOf(connected)) {
+            j.adopted(d);
+        }
+        for (int d : children) {
+            if (lost[d]) {
+                j.daemonLost(d, host(d), "lost before the job", true);
+            }
+        }
+    }
+
+    /** DVM: every job killed, every daemon told to go, and the head finishes. */
+    private void stop() {
+        for (JobControl j : List.copyOf(jobs.values())) {
+            broadcast(new OverlayMessage.KillJob(j.jobId()));
+            jobFinished(j.jobId(), 128 + Signals.SIGTERM, false);
+        }
+        finish(0);
+    }
+
     /** Passes a routed message on, or serves it when it is for the head (the name service). */
     private void routed(OverlayMessage.Routed m) {
-        if (!router.route(m) || !(m instanceof OverlayMessage.NameRequest r)) {
-            return;
+        if (router.route(m) && m instanceof OverlayMessage.NameRequest r) {
+            router.route(names.serve(r));
         }
-        boolean ok;
-        String answer;
-        switch (r.op()) {
-            case 0 -> {
-                ok = names.putIfAbsent(r.name(), r.port()) == null;
-                answer = ok ? "" : "name_in_use";
-            }
-            case 1 -> {
-                ok = names.remove(r.name()) != null;
-                answer = ok ? "" : "name_not_found";
-            }
-            default -> {
-                String port = names.get(r.name());
-                ok = port != null;
-                answer = ok ? port : "name_not_found";
-            }
-        }
-        router.route(new OverlayMessage.NameReply(Topology.daemonOfVertex(0), r.from(), r.request(), r.op(), ok, answer));
     }
 
     private void hello(int d, OverlayMessage.DaemonHello h) {
@@ -225,84 +314,11 @@ public final class HeadCore {
             emit(new HeadAction.Milestone("first daemon up"));
         }
         emit(new HeadAction.SendToDaemon(d, new OverlayMessage.Adopt(topologySpec, topology.size(),
-                topology.hostsBelow(d, x -> job.nodes().get(x).name()), routingSpec)));
+                topology.hostsBelow(d, x -> nodes.get(x).name()), routingSpec)));
         router.opened(Topology.vertexOfDaemon(d));
-        if (terminating) {
-            // The job is already ending: this subtree never gets it, so its ranks will never run
-            // and never report. They count as ended now.
-            emit(new HeadAction.SendToDaemon(d, new OverlayMessage.TerminateJob(settings.graceMillis())));
-            endRanksInSubtree(Topology.vertexOfDaemon(d));
-            finishIfAllDone();
-            return;
+        for (JobControl j : List.copyOf(jobs.values())) {
+            j.adopted(d);
         }
-        // Phase 3 does not wait for phase 2: the job goes down as soon as a subtree is adopted.
-        emit(new HeadAction.SendToDaemon(d, new OverlayMessage.LaunchJob(job)));
-        int stdinRank = job.stdinRank();
-        if (stdinRank >= 0 && stdinRank < map.size()
-                && topology.inSubtree(Topology.vertexOfDaemon(d), Topology.vertexOfDaemon(map.nodeOf(stdinRank)))) {
-            emit(new HeadAction.ForwardStdin(d, stdinRank));
-        }
-        if (connected.size() == 1 && settings.timeoutMillis() > 0) {
-            emit(new HeadAction.ArmTimer(HeadTimer.JOB_TIMEOUT, settings.timeoutMillis()));
-        }
-    }
-
-    /** Whether any daemon at or below vertex {@code v} hosts a rank (it then takes part in fences). */
-    private boolean subtreeHasRanks(int v) {
-        return topology.anyInSubtree(v, x -> map.ranksOn(Topology.daemonOfVertex(x)) > 0);
-    }
-
-    /** Marks every rank of the daemons at or below vertex {@code v} as ended; true if any was still running. */
-    private boolean endRanksInSubtree(int v) {
-        boolean[] any = {false};
-        topology.forEachInSubtree(v, x -> {
-            int d = Topology.daemonOfVertex(x);
-            for (int r : map.ranksOf(d)) {
-                if (!rankDone[r]) {
-                    rankDone[r] = true;
-                    ranksDone++;
-                    any[0] = true;
-                }
-            }
-        });
-        return any[0];
-    }
-
-    private void rankExited(OverlayMessage.RankExited e) {
-        if (e.rank() < 0 || e.rank() >= rankDone.length || rankDone[e.rank()]) {
-            return;
-        }
-        rankDone[e.rank()] = true;
-        ranksDone++;
-        if (!e.note().isEmpty()) {
-            fail(e.status(), "rank " + e.rank() + " on " + host(map.nodeOf(e.rank())) + " could not start: " + e.note());
-        } else if (e.status() != 0) {
-            fail(e.status(), "rank " + e.rank() + " on " + host(map.nodeOf(e.rank())) + " "
-                    + Signals.describeStatus(e.status()) + (terminating ? "" : "; ending the job"));
-        }
-        finishIfAllDone();
-    }
-
-    private void fenceEnter(int child, OverlayMessage.FenceEnter f) {
-        if (f.seq() == fenceSeq && fence.fromChild(child, new FenceData(f.puts(), f.owners()))) {
-            releaseFence();
-        }
-    }
-
-    /** Every child whose subtree hosts ranks entered, or was lost (TreeGather's policy): release the fence. */
-    private void releaseFence() {
-        FenceData all = fence.result();
-        OverlayMessage release = new OverlayMessage.FenceRelease(fenceSeq, Map.copyOf(all.puts()),
-                Map.copyOf(all.owners()));
-        List<Integer> next = new ArrayList<>();
-        for (int c : fenceChildren) {
-            if (!lost[c]) {
-                emit(new HeadAction.SendToDaemon(c, release));
-                next.add(c);
-            }
-        }
-        fenceSeq++;
-        fence = new TreeGather<>(next, false, FenceData.EMPTY, FenceData::merge);
     }
 
     /** Daemon {@code d} is gone, and with it every daemon below it in the tree. */
@@ -311,116 +327,95 @@ public final class HeadCore {
             return;
         }
         String host = host(d);
-        boolean hadWork = endRanksInSubtree(Topology.vertexOfDaemon(d));
         topology.forEachInSubtree(Topology.vertexOfDaemon(d), x -> lost[Topology.daemonOfVertex(x)] = true);
         connected.remove(Integer.valueOf(d));
         anyLost = true;
-        if (fence.childLost(d)) {
-            releaseFence();
-        }
-        if (hadWork || !allUp) {
-            fail(HeadSettings.DAEMON_LOST_STATUS, "lost the daemon on " + host + ": " + reason);
+        for (JobControl j : List.copyOf(jobs.values())) {
+            j.daemonLost(d, host, reason, allUp);
         }
         if (stats != null && stats.childLost(d)) {
             reportAndFinish();
-            return;
         }
-        finishIfAllDone();
     }
 
     private void userSignal(int signal) {
-        signalsSeen++;
         boolean ending = signal == Signals.SIGINT || signal == Signals.SIGTERM || signal == Signals.SIGHUP;
+        if (runJob == null) {
+            if (ending) {
+                stop();
+            }
+            return;
+        }
+        JobControl job = job(0);
         if (connected.isEmpty()) {
             if (ending) {
-                fail(128 + signal, "received " + Signals.name(signal) + " before the job started");
+                job.fail(128 + signal, "received " + Signals.name(signal) + " before the job started");
                 finish(128 + signal);
             }
             return;
         }
-        if (ending && signalsSeen > 1) {
-            emit(new HeadAction.Report("banyan run: received " + Signals.name(signal) + " again; killing all ranks"));
-            if (failureStatus == null) {
-                failureStatus = 128 + signal;
-            }
-            terminating = true;
-            broadcast(new OverlayMessage.KillJob());
-            emit(new HeadAction.ArmTimer(HeadTimer.TEARDOWN_DEADLINE, HeadSettings.TEARDOWN_SLACK_MILLIS));
-            return;
-        }
-        broadcast(new OverlayMessage.SignalRanks(signal));
+        job.userSignal(signal);
     }
 
-    private void timer(HeadTimer timer) {
+    private void timer(HeadTimer timer, int jobId) {
         switch (timer) {
             case DAEMON_START -> {
                 if (!allUp) {
                     List<String> missing = new ArrayList<>();
                     for (int d = 0; d < daemons; d++) {
                         if (!contacts.containsKey(d) && !lost[d]) {
-                            missing.add(job.nodes().get(d).name());
+                            missing.add(nodes.get(d).name());
                         }
                     }
                     if (!missing.isEmpty()) {
                         emit(new HeadAction.Report("banyan run: no daemon connected within "
                                 + settings.daemonStartMillis() / 1000.0 + " s from " + summarize(missing)));
-                        if (failureStatus == null) {
-                            failureStatus = HeadSettings.DAEMON_LOST_STATUS;
+                        if (runJob != null) {
+                            job(0).abandon(HeadSettings.DAEMON_LOST_STATUS);
+                        } else {
+                            finish(HeadSettings.DAEMON_LOST_STATUS);
                         }
-                        finish(failureStatus);
                     }
                 }
             }
-            case JOB_TIMEOUT -> {
-                String secs = settings.timeoutMillis() % 1000 == 0
-                        ? Long.toString(settings.timeoutMillis() / 1000) : Double.toString(settings.timeoutMillis() / 1000.0);
-                fail(HeadSettings.TIMEOUT_STATUS, "job timed out after " + secs + " s; ending all ranks");
+            case JOB_TIMEOUT, TEARDOWN_DEADLINE -> {
+                JobControl j = job(jobId);
+                if (j != null) {
+                    j.timer(timer);
+                }
             }
             case STATS_DEADLINE -> reportAndFinish();
             case ROUTING_LINK_LOSS -> {
                 // The spawn tree names a dead daemon's real cause within the wait; a loss still
                 // unexplained now is the loss of the daemon at the link's other end.
                 for (Map.Entry<Integer, String> e : router.takeUnexplainedLosses().entrySet()) {
-                    if (!terminating) {
+                    if (!anyTerminating()) {
                         daemonLost(Topology.daemonOfVertex(e.getKey()), "routing link closed: " + e.getValue());
                     }
                 }
             }
-            case TEARDOWN_DEADLINE -> {
-                emit(new HeadAction.Report("banyan run: " + (rankDone.length - ranksDone)
-                        + " rank(s) did not report their end; giving up on them"));
-                finish(failureStatus == null ? HeadSettings.DAEMON_LOST_STATUS : failureStatus);
-            }
         }
     }
 
-    private static String summarize(List<String> hosts) {
+    static String summarize(List<String> hosts) {
         if (hosts.size() <= 5) {
             return String.join(", ", hosts);
         }
         return String.join(", ", hosts.subList(0, 5)) + " and " + (hosts.size() - 5) + " more";
     }
 
-    /** Records the first failure, reports it, and ends the job. Later failures are consequences. */
-    private void fail(int status, String message) {
-        if (failureStatus == null) {
-            failureStatus = status;
-            emit(new HeadAction.Report("banyan run: " + message));
-        }
-        if (!terminating) {
-            terminating = true;
-            broadcast(new OverlayMessage.TerminateJob(settings.graceMillis()));
-            emit(new HeadAction.ArmTimer(HeadTimer.TEARDOWN_DEADLINE,
-                    settings.graceMillis() + HeadSettings.TEARDOWN_SLACK_MILLIS));
-        }
-        finishIfAllDone();
-    }
-
-    private void finishIfAllDone() {
-        if (ranksDone != rankDone.length || statsRequested) {
+    /**
+     * A job is over. A DVM says so and goes on; a run gathers the launch report first when asked
+     * and every daemon is still there, then finishes.
+     */
+    private void jobFinished(int jobId, int status, boolean allReported) {
+        if (runJob == null) {
+            jobs.remove(jobId);
+            emit(new HeadAction.JobEnded(jobId, status));
             return;
         }
-        if (settings.reportLaunch() && !anyLost && !connected.isEmpty()) {
+        jobStatus = status;
+        if (allReported && settings.reportLaunch() && !anyLost && !connected.isEmpty()) {
             // Every daemon is still there (they leave on Shutdown): gather their stats first.
             statsRequested = true;
             emit(new HeadAction.Milestone("all ranks ended"));
@@ -429,7 +424,7 @@ public final class HeadCore {
             emit(new HeadAction.ArmTimer(HeadTimer.STATS_DEADLINE, HeadSettings.STATS_MILLIS));
             return;
         }
-        finish(failureStatus == null ? 0 : failureStatus);
+        finish(status);
     }
 
     private static Map<Integer, DaemonStats> mergeStats(Map<Integer, DaemonStats> a, Map<Integer, DaemonStats> b) {
@@ -441,7 +436,7 @@ public final class HeadCore {
     private void reportAndFinish() {
         if (!finished) {
             emit(new HeadAction.LaunchReport(Map.copyOf(stats.result())));
-            finish(failureStatus == null ? 0 : failureStatus);
+            finish(jobStatus);
         }
     }
 
@@ -462,7 +457,7 @@ public final class HeadCore {
 
     private String host(int daemon) {
         String h = hostOfDaemon.get(daemon);
-        return h != null ? h : job.nodes().get(daemon).name();
+        return h != null ? h : nodes.get(daemon).name();
     }
 
     private void emit(HeadAction a) {

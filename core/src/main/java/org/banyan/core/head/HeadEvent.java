@@ -1,5 +1,6 @@
 package org.banyan.core.head;
 
+import org.banyan.core.job.JobDescription;
 import org.banyan.core.wire.OverlayMessage;
 
 /** What happens to the head; fed one at a time to {@link HeadCore#handle}. */
@@ -13,7 +14,24 @@ public sealed interface HeadEvent {
     /** The user sent {@code signal} to the head (Ctrl-C is SIGINT). */
     record UserSignal(int signal) implements HeadEvent {}
 
-    record TimerFired(HeadTimer timer) implements HeadEvent {}
+    /** {@code jobId}: the job a job's timer is for (timeout, teardown deadline); 0 otherwise, and for the run's job. */
+    record TimerFired(HeadTimer timer, int jobId) implements HeadEvent {
+        public TimerFired(HeadTimer timer) {
+            this(timer, 0);
+        }
+    }
+
+    /** DVM: run a job on the daemons, which are all up. Its id is the description's. */
+    record Submit(JobDescription job, HeadSettings settings) implements HeadEvent {}
+
+    /** DVM: the user's signal for one job (Ctrl-C on its client). */
+    record SignalJob(int jobId, int signal) implements HeadEvent {}
+
+    /** DVM: end one job now (its client went away): its ranks get the teardown of a failure. */
+    record CancelJob(int jobId, String why) implements HeadEvent {}
+
+    /** DVM: end every job and every daemon, then the head. */
+    record Stop() implements HeadEvent {}
 
     /** A routing child that is not a spawn child dialed the head and said hello. */
     record PeerUp(int vertex) implements HeadEvent {}

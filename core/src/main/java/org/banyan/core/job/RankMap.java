@@ -66,6 +66,9 @@ public final class RankMap {
     private static RankMap compute(JobDescription job) {
         int size = job.size();
         int slots = job.totalSlots();
+        if (slots == 0) {
+            throw new IllegalArgumentException("no slot is free on " + describeNodes(job.nodes()));
+        }
         if (size > slots && !job.oversubscribe()) {
             throw new IllegalArgumentException(size + " ranks requested but only " + slots + " slot"
                     + (slots == 1 ? "" : "s") + " available on " + describeNodes(job.nodes())

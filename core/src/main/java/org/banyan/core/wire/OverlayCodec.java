@@ -26,41 +26,68 @@ import org.banyan.core.tree.TopologySpec;
  * list    := n:u32 string{n}
  *
  * type body
- *  1   DaemonHello   daemonId:u32 host:string pid:u64 contact:string
- *  2   LaunchJob     jobId:u32 apps:u32 app{apps} nodes:u32 node{nodes} mapping:u8 oversubscribe:u8
+ * type                body                                                (job: jobId:u32 first, see below)
+ *  1 DAEMON_HELLO    daemonId:u32 host:string pid:u64 contact:string
+ *  2 LAUNCH_JOB      jobId:u32 apps:u32 app{apps} nodes:u32 node{nodes} mapping:u8 oversubscribe:u8
  *                    stdinRank:u32 (-1: none) launchDir:string modex:u8 (0 full, 1 lazy)
  *                    app  := executable:string args:list count:u32 env:map workdir:string
  *                    node := name:string slots:u32
- *  3   RankExited    rank:u32 status:u32 note:string
- *  4   Output        rank:u32 stream:u8 data:bytes
- *  5   StdinData     rank:u32 data:bytes
- *  6   SignalRanks   signal:u32
- *  7   TerminateJob  graceMillis:u32
- *  8   KillJob       (empty)
- *  9   AbortRequest  rank:u32 exitCode:u32 message:string
- * 10   FenceEnter    daemonId:u32 seq:u32 puts:map owners:ownermap
- * 11   FenceRelease  seq:u32 puts:map owners:ownermap
- * 12   Shutdown      (empty)
- * 13   Adopt         topology:string vertices:u32 hostsBelow:intmap routing:string   (TopologySpec text forms)
- * 14   Contacts      contacts:intmap
- * 15   AllContacts   contacts:intmap
- * 16   DaemonFailed  daemonId:u32 host:string reason:string
- * 17   CollectStats  (empty)
- * 18   Stats         n:u32 (daemonId:u32 links:u32 sent:u64 received:u64 upMillis:u64 ranksMillis:u64
+ *  3 RANK_EXITED     jobId:u32 rank:u32 status:u32 note:string
+ *  4 OUTPUT          jobId:u32 rank:u32 stream:u8 data:bytes
+ *  5 STDIN_DATA      jobId:u32 rank:u32 data:bytes
+ *  6 SIGNAL_RANKS    jobId:u32 signal:u32
+ *  7 TERMINATE_JOB   jobId:u32 graceMillis:u32
+ *  8 KILL_JOB        jobId:u32
+ *  9 ABORT_REQUEST   jobId:u32 rank:u32 exitCode:u32 message:string
+ * 10 FENCE_ENTER     jobId:u32 daemonId:u32 seq:u32 puts:map owners:ownermap
+ * 11 FENCE_RELEASE   jobId:u32 seq:u32 puts:map owners:ownermap
+ * 12 SHUTDOWN        (empty)
+ * 13 ADOPT           topology:string vertices:u32 hostsBelow:intmap routing:string   (TopologySpec text forms)
+ * 14 CONTACTS        contacts:intmap
+ * 15 ALL_CONTACTS    contacts:intmap
+ * 16 DAEMON_FAILED   daemonId:u32 host:string reason:string
+ * 17 COLLECT_STATS   (empty)
+ * 18 STATS           n:u32 (daemonId:u32 links:u32 sent:u64 received:u64 upMillis:u64 ranksMillis:u64
  *                           bytesSent:u64 bytesReceived:u64){n}
- * 19   OutputBatch   n:u32 (rank:u32 stream:u8 data:bytes){n}
- * 20   PeerHello     daemonId:u32
- * 21   KvsFetch      from:u32 to:u32 request:u32 key:string
- * 22   KvsFetched    from:u32 to:u32 request:u32 key:string value:string (null: no such key)
- * 23   NameRequest   from:u32 to:u32 request:u32 op:u8 name:string port:string
- * 24   NameReply     from:u32 to:u32 request:u32 op:u8 ok:u8 portOrReason:string
- * 25   RanksExited   n:u32 (rank:u32 status:u32 note:string){n}
+ * 19 OUTPUT_BATCH    n:u32 (jobId:u32 rank:u32 stream:u8 data:bytes){n}
+ * 20 PEER_HELLO      daemonId:u32
+ * 21 KVS_FETCH       jobId:u32 from:u32 to:u32 request:u32 key:string
+ * 22 KVS_FETCHED     jobId:u32 from:u32 to:u32 request:u32 key:string value:string (null: no such key)
+ * 23 NAME_REQUEST    jobId:u32 from:u32 to:u32 request:u32 op:u8 name:string port:string
+ * 24 NAME_REPLY      jobId:u32 from:u32 to:u32 request:u32 op:u8 ok:u8 portOrReason:string
+ * 25 RANKS_EXITED    n:u32 (jobId:u32 rank:u32 status:u32 note:string){n}
  *
  * intmap   := n:u32 (key:u32 value:string){n}      daemon id -1 is the head
  * ownermap := n:u32 (key:string daemonId:u32){n}
  * </pre>
  */
 public final class OverlayCodec {
+    static final int DAEMON_HELLO = 1;
+    static final int LAUNCH_JOB = 2;
+    static final int RANK_EXITED = 3;
+    static final int OUTPUT = 4;
+    static final int STDIN_DATA = 5;
+    static final int SIGNAL_RANKS = 6;
+    static final int TERMINATE_JOB = 7;
+    static final int KILL_JOB = 8;
+    static final int ABORT_REQUEST = 9;
+    static final int FENCE_ENTER = 10;
+    static final int FENCE_RELEASE = 11;
+    static final int SHUTDOWN = 12;
+    static final int ADOPT = 13;
+    static final int CONTACTS = 14;
+    static final int ALL_CONTACTS = 15;
+    static final int DAEMON_FAILED = 16;
+    static final int COLLECT_STATS = 17;
+    static final int STATS = 18;
+    static final int OUTPUT_BATCH = 19;
+    static final int PEER_HELLO = 20;
+    static final int KVS_FETCH = 21;
+    static final int KVS_FETCHED = 22;
+    static final int NAME_REQUEST = 23;
+    static final int NAME_REPLY = 24;
+    static final int RANKS_EXITED = 25;
+
     /** Largest frame accepted, so a corrupt length cannot make a reader allocate gigabytes. */
     public static final int MAX_FRAME = 64 << 20;
 
@@ -68,33 +95,33 @@ public final class OverlayCodec {
 
     /** Encodes a whole frame, length prefix included. */
     public static byte[] encode(OverlayMessage message) {
-        Writer w = new Writer();
+        WireWriter w = new WireWriter();
         w.u32(0); // length, patched below
         switch (message) {
-            case OverlayMessage.DaemonHello m -> w.u8(1).u32(m.daemonId()).string(m.host()).u64(m.pid())
+            case OverlayMessage.DaemonHello m -> w.u8(DAEMON_HELLO).u32(m.daemonId()).string(m.host()).u64(m.pid())
                     .string(m.contact());
-            case OverlayMessage.Adopt m -> w.u8(13).string(m.topology().toString()).u32(m.vertices())
+            case OverlayMessage.Adopt m -> w.u8(ADOPT).string(m.topology().toString()).u32(m.vertices())
                     .intMap(m.hostsBelow()).string(m.routing().toString());
-            case OverlayMessage.PeerHello m -> w.u8(20).u32(m.daemonId());
-            case OverlayMessage.KvsFetch m -> w.u8(21).u32(m.from()).u32(m.to()).u32(m.request()).string(m.key());
-            case OverlayMessage.NameRequest m -> w.u8(23).u32(m.from()).u32(m.to()).u32(m.request()).u8(m.op())
+            case OverlayMessage.PeerHello m -> w.u8(PEER_HELLO).u32(m.daemonId());
+            case OverlayMessage.KvsFetch m -> w.u8(KVS_FETCH).u32(m.jobId()).u32(m.from()).u32(m.to()).u32(m.request()).string(m.key());
+            case OverlayMessage.NameRequest m -> w.u8(NAME_REQUEST).u32(m.jobId()).u32(m.from()).u32(m.to()).u32(m.request()).u8(m.op())
                     .string(m.name()).string(m.port());
-            case OverlayMessage.NameReply m -> w.u8(24).u32(m.from()).u32(m.to()).u32(m.request()).u8(m.op())
+            case OverlayMessage.NameReply m -> w.u8(NAME_REPLY).u32(m.jobId()).u32(m.from()).u32(m.to()).u32(m.request()).u8(m.op())
                     .u8(m.ok() ? 1 : 0).string(m.portOrReason());
-            case OverlayMessage.KvsFetched m -> w.u8(22).u32(m.from()).u32(m.to()).u32(m.request()).string(m.key())
+            case OverlayMessage.KvsFetched m -> w.u8(KVS_FETCHED).u32(m.jobId()).u32(m.from()).u32(m.to()).u32(m.request()).string(m.key())
                     .string(m.value());
-            case OverlayMessage.Contacts m -> w.u8(14).intMap(m.contacts());
-            case OverlayMessage.AllContacts m -> w.u8(15).intMap(m.contacts());
-            case OverlayMessage.DaemonFailed m -> w.u8(16).u32(m.daemonId()).string(m.host()).string(m.reason());
-            case OverlayMessage.CollectStats m -> w.u8(17);
+            case OverlayMessage.Contacts m -> w.u8(CONTACTS).intMap(m.contacts());
+            case OverlayMessage.AllContacts m -> w.u8(ALL_CONTACTS).intMap(m.contacts());
+            case OverlayMessage.DaemonFailed m -> w.u8(DAEMON_FAILED).u32(m.daemonId()).string(m.host()).string(m.reason());
+            case OverlayMessage.CollectStats m -> w.u8(COLLECT_STATS);
             case OverlayMessage.OutputBatch m -> {
-                w.u8(19).u32(m.chunks().size());
+                w.u8(OUTPUT_BATCH).u32(m.chunks().size());
                 for (OverlayMessage.Output o : m.chunks()) {
-                    w.u32(o.rank()).u8(o.stream()).bytes(o.data());
+                    w.u32(o.jobId()).u32(o.rank()).u8(o.stream()).bytes(o.data());
                 }
             }
             case OverlayMessage.Stats m -> {
-                w.u8(18).u32(m.stats().size());
+                w.u8(STATS).u32(m.stats().size());
                 for (Map.Entry<Integer, DaemonStats> e : m.stats().entrySet()) {
                     DaemonStats s = e.getValue();
                     w.u32(e.getKey()).u32(s.links()).u64(s.framesSent()).u64(s.framesReceived()).u64(s.upMillis())
@@ -102,26 +129,26 @@ public final class OverlayCodec {
                 }
             }
             case OverlayMessage.LaunchJob m -> {
-                w.u8(2);
+                w.u8(LAUNCH_JOB);
                 writeJob(w, m.job());
             }
-            case OverlayMessage.RankExited m -> w.u8(3).u32(m.rank()).u32(m.status()).string(m.note());
+            case OverlayMessage.RankExited m -> w.u8(RANK_EXITED).u32(m.jobId()).u32(m.rank()).u32(m.status()).string(m.note());
             case OverlayMessage.RanksExited m -> {
-                w.u8(25).u32(m.exits().size());
+                w.u8(RANKS_EXITED).u32(m.exits().size());
                 for (OverlayMessage.RankExited e : m.exits()) {
-                    w.u32(e.rank()).u32(e.status()).string(e.note());
+                    w.u32(e.jobId()).u32(e.rank()).u32(e.status()).string(e.note());
                 }
             }
-            case OverlayMessage.Output m -> w.u8(4).u32(m.rank()).u8(m.stream()).bytes(m.data());
-            case OverlayMessage.StdinData m -> w.u8(5).u32(m.rank()).bytes(m.data());
-            case OverlayMessage.SignalRanks m -> w.u8(6).u32(m.signal());
-            case OverlayMessage.TerminateJob m -> w.u8(7).u32(m.graceMillis());
-            case OverlayMessage.KillJob m -> w.u8(8);
-            case OverlayMessage.AbortRequest m -> w.u8(9).u32(m.rank()).u32(m.exitCode()).string(m.message());
-            case OverlayMessage.FenceEnter m -> w.u8(10).u32(m.daemonId()).u32(m.seq()).map(m.puts())
+            case OverlayMessage.Output m -> w.u8(OUTPUT).u32(m.jobId()).u32(m.rank()).u8(m.stream()).bytes(m.data());
+            case OverlayMessage.StdinData m -> w.u8(STDIN_DATA).u32(m.jobId()).u32(m.rank()).bytes(m.data());
+            case OverlayMessage.SignalRanks m -> w.u8(SIGNAL_RANKS).u32(m.jobId()).u32(m.signal());
+            case OverlayMessage.TerminateJob m -> w.u8(TERMINATE_JOB).u32(m.jobId()).u32(m.graceMillis());
+            case OverlayMessage.KillJob m -> w.u8(KILL_JOB).u32(m.jobId());
+            case OverlayMessage.AbortRequest m -> w.u8(ABORT_REQUEST).u32(m.jobId()).u32(m.rank()).u32(m.exitCode()).string(m.message());
+            case OverlayMessage.FenceEnter m -> w.u8(FENCE_ENTER).u32(m.jobId()).u32(m.daemonId()).u32(m.seq()).map(m.puts())
                     .ownerMap(m.owners());
-            case OverlayMessage.FenceRelease m -> w.u8(11).u32(m.seq()).map(m.puts()).ownerMap(m.owners());
-            case OverlayMessage.Shutdown m -> w.u8(12);
+            case OverlayMessage.FenceRelease m -> w.u8(FENCE_RELEASE).u32(m.jobId()).u32(m.seq()).map(m.puts()).ownerMap(m.owners());
+            case OverlayMessage.Shutdown m -> w.u8(SHUTDOWN);
         }
         byte[] out = w.toArray();
         ByteBuffer.wrap(out).putInt(0, out.length - 4);
@@ -138,48 +165,50 @@ public final class OverlayCodec {
         try {
             int type = b.get() & 0xFF;
             OverlayMessage m = switch (type) {
-                case 1 -> new OverlayMessage.DaemonHello(b.getInt(), string(b), b.getLong(), string(b));
-                case 2 -> new OverlayMessage.LaunchJob(readJob(b));
-                case 3 -> new OverlayMessage.RankExited(b.getInt(), b.getInt(), string(b));
-                case 4 -> new OverlayMessage.Output(b.getInt(), b.get() & 0xFF, bytes(b));
-                case 5 -> new OverlayMessage.StdinData(b.getInt(), bytes(b));
-                case 6 -> new OverlayMessage.SignalRanks(b.getInt());
-                case 7 -> new OverlayMessage.TerminateJob(b.getInt());
-                case 8 -> new OverlayMessage.KillJob();
-                case 9 -> new OverlayMessage.AbortRequest(b.getInt(), b.getInt(), string(b));
-                case 10 -> new OverlayMessage.FenceEnter(b.getInt(), b.getInt(), map(b), ownerMap(b));
-                case 11 -> new OverlayMessage.FenceRelease(b.getInt(), map(b), ownerMap(b));
-                case 12 -> new OverlayMessage.Shutdown();
-                case 13 -> new OverlayMessage.Adopt(TopologySpec.parse(string(b)), b.getInt(), intMap(b),
+                case DAEMON_HELLO -> new OverlayMessage.DaemonHello(b.getInt(), string(b), b.getLong(), string(b));
+                case LAUNCH_JOB -> new OverlayMessage.LaunchJob(readJob(b));
+                case RANK_EXITED -> new OverlayMessage.RankExited(b.getInt(), b.getInt(), b.getInt(), string(b));
+                case OUTPUT -> new OverlayMessage.Output(b.getInt(), b.getInt(), b.get() & 0xFF, bytes(b));
+                case STDIN_DATA -> new OverlayMessage.StdinData(b.getInt(), b.getInt(), bytes(b));
+                case SIGNAL_RANKS -> new OverlayMessage.SignalRanks(b.getInt(), b.getInt());
+                case TERMINATE_JOB -> new OverlayMessage.TerminateJob(b.getInt(), b.getInt());
+                case KILL_JOB -> new OverlayMessage.KillJob(b.getInt());
+                case ABORT_REQUEST -> new OverlayMessage.AbortRequest(b.getInt(), b.getInt(), b.getInt(), string(b));
+                case FENCE_ENTER -> new OverlayMessage.FenceEnter(b.getInt(), b.getInt(), b.getInt(), map(b), ownerMap(b));
+                case FENCE_RELEASE -> new OverlayMessage.FenceRelease(b.getInt(), b.getInt(), map(b), ownerMap(b));
+                case SHUTDOWN -> new OverlayMessage.Shutdown();
+                case ADOPT -> new OverlayMessage.Adopt(TopologySpec.parse(string(b)), b.getInt(), intMap(b),
                         TopologySpec.parse(string(b)));
-                case 20 -> new OverlayMessage.PeerHello(b.getInt());
-                case 21 -> new OverlayMessage.KvsFetch(b.getInt(), b.getInt(), b.getInt(), string(b));
-                case 22 -> new OverlayMessage.KvsFetched(b.getInt(), b.getInt(), b.getInt(), string(b), string(b));
-                case 23 -> new OverlayMessage.NameRequest(b.getInt(), b.getInt(), b.getInt(), b.get() & 0xFF, string(b),
+                case PEER_HELLO -> new OverlayMessage.PeerHello(b.getInt());
+                case KVS_FETCH -> new OverlayMessage.KvsFetch(b.getInt(), b.getInt(), b.getInt(), b.getInt(), string(b));
+                case KVS_FETCHED -> new OverlayMessage.KvsFetched(b.getInt(), b.getInt(), b.getInt(), b.getInt(), string(b),
                         string(b));
-                case 24 -> new OverlayMessage.NameReply(b.getInt(), b.getInt(), b.getInt(), b.get() & 0xFF, b.get() != 0,
+                case NAME_REQUEST -> new OverlayMessage.NameRequest(b.getInt(), b.getInt(), b.getInt(), b.getInt(), b.get() & 0xFF, string(b),
                         string(b));
-                case 14 -> new OverlayMessage.Contacts(intMap(b));
-                case 15 -> new OverlayMessage.AllContacts(intMap(b));
-                case 16 -> new OverlayMessage.DaemonFailed(b.getInt(), string(b), string(b));
-                case 17 -> new OverlayMessage.CollectStats();
-                case 19 -> {
+                case NAME_REPLY -> new OverlayMessage.NameReply(b.getInt(), b.getInt(), b.getInt(), b.getInt(), b.get() & 0xFF,
+                        b.get() != 0,
+                        string(b));
+                case CONTACTS -> new OverlayMessage.Contacts(intMap(b));
+                case ALL_CONTACTS -> new OverlayMessage.AllContacts(intMap(b));
+                case DAEMON_FAILED -> new OverlayMessage.DaemonFailed(b.getInt(), string(b), string(b));
+                case COLLECT_STATS -> new OverlayMessage.CollectStats();
+                case OUTPUT_BATCH -> {
                     int n = count(b);
                     List<OverlayMessage.Output> chunks = new ArrayList<>(n);
                     for (int i = 0; i < n; i++) {
-                        chunks.add(new OverlayMessage.Output(b.getInt(), b.get() & 0xFF, bytes(b)));
+                        chunks.add(new OverlayMessage.Output(b.getInt(), b.getInt(), b.get() & 0xFF, bytes(b)));
                     }
                     yield new OverlayMessage.OutputBatch(chunks);
                 }
-                case 25 -> {
+                case RANKS_EXITED -> {
                     int n = count(b);
                     List<OverlayMessage.RankExited> exits = new ArrayList<>(n);
                     for (int i = 0; i < n; i++) {
-                        exits.add(new OverlayMessage.RankExited(b.getInt(), b.getInt(), string(b)));
+                        exits.add(new OverlayMessage.RankExited(b.getInt(), b.getInt(), b.getInt(), string(b)));
                     }
                     yield new OverlayMessage.RanksExited(exits);
                 }
-                case 18 -> {
+                case STATS -> {
                     int n = count(b);
                     Map<Integer, DaemonStats> stats = new java.util.TreeMap<>();
                     for (int i = 0; i < n; i++) {
@@ -199,7 +228,7 @@ public final class OverlayCodec {
         }
     }
 
-    private static void writeJob(Writer w, JobDescription job) {
+    static void writeJob(WireWriter w, JobDescription job) {
         w.u32(job.jobId()).u32(job.apps().size());
         for (AppContext app : job.apps()) {
             w.string(app.executable()).list(app.args()).u32(app.count()).map(app.env()).string(app.workdir());
@@ -212,7 +241,7 @@ public final class OverlayCodec {
                 .u8(job.modex().ordinal());
     }
 
-    private static JobDescription readJob(ByteBuffer b) {
+    static JobDescription readJob(ByteBuffer b) {
         int jobId = b.getInt();
         int napps = count(b);
         List<AppContext> apps = new ArrayList<>(napps);
@@ -232,7 +261,7 @@ public final class OverlayCodec {
                 Modex.values()[b.get()]);
     }
 
-    private static int count(ByteBuffer b) {
+    static int count(ByteBuffer b) {
         int n = b.getInt();
         if (n < 0 || n > b.remaining()) {
             throw new IllegalArgumentException("bad element count " + n);
@@ -240,7 +269,7 @@ public final class OverlayCodec {
         return n;
     }
 
-    private static String string(ByteBuffer b) {
+    static String string(ByteBuffer b) {
         int n = b.getInt();
         if (n == -1) {
             return null;
@@ -253,13 +282,13 @@ public final class OverlayCodec {
         return s;
     }
 
-    private static byte[] bytes(ByteBuffer b) {
+    static byte[] bytes(ByteBuffer b) {
         byte[] out = new byte[count(b)];
         b.get(out);
         return out;
     }
 
-    private static List<String> list(ByteBuffer b) {
+    static List<String> list(ByteBuffer b) {
         int n = count(b);
         List<String> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -268,7 +297,7 @@ public final class OverlayCodec {
         return out;
     }
 
-    private static Map<String, String> map(ByteBuffer b) {
+    static Map<String, String> map(ByteBuffer b) {
         int n = count(b);
         Map<String, String> out = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
@@ -293,90 +322,5 @@ public final class OverlayCodec {
             out.put(b.getInt(), string(b));
         }
         return out;
-    }
-
-    /** Growable big-endian writer. */
-    private static final class Writer {
-        private byte[] buf = new byte[256];
-        private int pos;
-
-        private void ensure(int n) {
-            if (pos + n > buf.length) {
-                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, pos + n));
-            }
-        }
-
-        Writer u8(int v) {
-            ensure(1);
-            buf[pos++] = (byte) v;
-            return this;
-        }
-
-        Writer u32(int v) {
-            ensure(4);
-            buf[pos++] = (byte) (v >>> 24);
-            buf[pos++] = (byte) (v >>> 16);
-            buf[pos++] = (byte) (v >>> 8);
-            buf[pos++] = (byte) v;
-            return this;
-        }
-
-        Writer u64(long v) {
-            return u32((int) (v >>> 32)).u32((int) v);
-        }
-
-        Writer bytes(byte[] data) {
-            u32(data.length);
-            ensure(data.length);
-            System.arraycopy(data, 0, buf, pos, data.length);
-            pos += data.length;
-            return this;
-        }
-
-        Writer string(String s) {
-            if (s == null) {
-                return u32(-1);
-            }
-            return bytes(s.getBytes(StandardCharsets.UTF_8));
-        }
-
-        Writer list(List<String> items) {
-            u32(items.size());
-            for (String s : items) {
-                string(s);
-            }
-            return this;
-        }
-
-        Writer map(Map<String, String> m) {
-            u32(m.size());
-            for (Map.Entry<String, String> e : m.entrySet()) {
-                string(e.getKey());
-                string(e.getValue());
-            }
-            return this;
-        }
-
-        Writer ownerMap(Map<String, Integer> m) {
-            u32(m.size());
-            for (Map.Entry<String, Integer> e : m.entrySet()) {
-                string(e.getKey());
-                u32(e.getValue());
-            }
-            return this;
-        }
-
-        Writer intMap(Map<Integer, String> m) {
-            u32(m.size());
-            for (Map.Entry<Integer, String> e : m.entrySet()) {
-                u32(e.getKey());
-                string(e.getValue());
-            }
-            return this;
-        }
-
-        byte[] toArray() {
-            return Arrays.copyOf(buf, pos);
-        }
     }
 }

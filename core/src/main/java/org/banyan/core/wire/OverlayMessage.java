@@ -6,6 +6,9 @@ import org.banyan.core.tree.TopologySpec;
 
 /**
  * Messages on the overlay between the head and the daemons. Encoded only by {@link OverlayCodec}.
+ *
+ * <p>Messages about one job's ranks, keys or fences carry its {@code jobId}: a daemon of a
+ * persistent DVM runs several jobs at once ({@code banyan run} has one, job 1).
  */
 public sealed interface OverlayMessage {
 
@@ -38,25 +41,28 @@ public sealed interface OverlayMessage {
      * the routing topology. A hop whose link is not open yet holds it until it is.
      */
     sealed interface Routed extends OverlayMessage {
+        /** The job whose keys or names it is about. */
+        int jobId();
+
         int from();
 
         int to();
     }
 
     /** Routed: daemon {@code from} asks {@code to}, the owner, for a key one of its ranks put (lazy modex). */
-    record KvsFetch(int from, int to, int request, String key) implements Routed {}
+    record KvsFetch(int jobId, int from, int to, int request, String key) implements Routed {}
 
     /** Routed: the answer to {@link KvsFetch}; {@code value} is null when the owner has no such key. */
-    record KvsFetched(int from, int to, int request, String key, String value) implements Routed {}
+    record KvsFetched(int jobId, int from, int to, int request, String key, String value) implements Routed {}
 
     /**
      * Routed to the head (to = -1): a rank's request to the job's name service. {@code op}: 0
      * publish {@code name} at {@code port}, 1 unpublish it, 2 look it up ({@code port} empty).
      */
-    record NameRequest(int from, int to, int request, int op, String name, String port) implements Routed {}
+    record NameRequest(int jobId, int from, int to, int request, int op, String name, String port) implements Routed {}
 
     /** Routed from the head: {@code ok}, and then the port for a lookup; otherwise why not. */
-    record NameReply(int from, int to, int request, int op, boolean ok, String portOrReason) implements Routed {}
+    record NameReply(int jobId, int from, int to, int request, int op, boolean ok, String portOrReason) implements Routed {}
 
     /** Up the tree: the contacts of every daemon of the sender's subtree (phase 2, gather). */
     record Contacts(Map<Integer, String> contacts) implements OverlayMessage {}
@@ -81,7 +87,7 @@ public sealed interface OverlayMessage {
      * message. {@code status} is the exit status (128+N when killed by signal N); {@code note}
      * is empty, or says why the rank could not start.
      */
-    record RankExited(int rank, int status, String note) implements OverlayMessage {}
+    record RankExited(int jobId, int rank, int status, String note) implements OverlayMessage {}
 
     /** Rank ends batched by a daemon for its subtree, in the order it learnt them. */
     record RanksExited(java.util.List<RankExited> exits) implements OverlayMessage {
@@ -91,7 +97,7 @@ public sealed interface OverlayMessage {
     }
 
     /** Daemon to head: bytes a rank wrote; stream 1 is stdout, 2 is stderr. */
-    record Output(int rank, int stream, byte[] data) implements OverlayMessage {}
+    record Output(int jobId, int rank, int stream, byte[] data) implements OverlayMessage {}
 
     /**
      * Up the tree: output chunks of several ranks (or one rank's several chunks) in one frame, in
@@ -104,29 +110,29 @@ public sealed interface OverlayMessage {
     }
 
     /** Head to daemon: bytes for a rank's stdin; an empty array closes it. */
-    record StdinData(int rank, byte[] data) implements OverlayMessage {}
+    record StdinData(int jobId, int rank, byte[] data) implements OverlayMessage {}
 
     /** Head to daemon: deliver a signal to every local rank (user signal forwarding). */
-    record SignalRanks(int signal) implements OverlayMessage {}
+    record SignalRanks(int jobId, int signal) implements OverlayMessage {}
 
     /** Head to daemon: end every local rank, SIGTERM first and SIGKILL after the grace period. */
-    record TerminateJob(int graceMillis) implements OverlayMessage {}
+    record TerminateJob(int jobId, int graceMillis) implements OverlayMessage {}
 
     /** Head to daemon: SIGKILL every local rank now. */
-    record KillJob() implements OverlayMessage {}
+    record KillJob(int jobId) implements OverlayMessage {}
 
     /** Daemon to head: a rank asked the job to abort (PMI abort, i.e. MPI_Abort). */
-    record AbortRequest(int rank, int exitCode, String message) implements OverlayMessage {}
+    record AbortRequest(int jobId, int rank, int exitCode, String message) implements OverlayMessage {}
 
     /**
      * Up the tree: every rank of the sender's subtree entered fence {@code seq}; the puts made
      * there since the last one (full modex), or the keys put and the daemon holding each (lazy
      * modex). One message per link and fence, whatever the number of ranks.
      */
-    record FenceEnter(int daemonId, int seq, Map<String, String> puts, Map<String, Integer> owners)
+    record FenceEnter(int jobId, int daemonId, int seq, Map<String, String> puts, Map<String, Integer> owners)
             implements OverlayMessage {
-        public FenceEnter(int daemonId, int seq, Map<String, String> puts) {
-            this(daemonId, seq, puts, Map.of());
+        public FenceEnter(int jobId, int daemonId, int seq, Map<String, String> puts) {
+            this(jobId, daemonId, seq, puts, Map.of());
         }
     }
 
@@ -134,9 +140,10 @@ public sealed interface OverlayMessage {
      * Down the tree: fence {@code seq} is complete; every put of every daemon for it (full
      * modex), or only which daemon holds each key put (lazy modex: values move on first get).
      */
-    record FenceRelease(int seq, Map<String, String> puts, Map<String, Integer> owners) implements OverlayMessage {
-        public FenceRelease(int seq, Map<String, String> puts) {
-            this(seq, puts, Map.of());
+    record FenceRelease(int jobId, int seq, Map<String, String> puts, Map<String, Integer> owners)
+            implements OverlayMessage {
+        public FenceRelease(int jobId, int seq, Map<String, String> puts) {
+            this(jobId, seq, puts, Map.of());
         }
     }
 

@@ -65,98 +65,98 @@ class DaemonCoreTest {
     @Test
     void initackHandshakeIsByteExact() {
         launch();
-        List<DaemonAction> a = core.handle(new DaemonEvent.PmiLine(7, "cmd=initack pmiid=2"));
+        List<DaemonAction> a = core.handle(new DaemonEvent.PmiLine(1, 7, "cmd=initack pmiid=2"));
         assertThat(replies(a, 7)).containsExactly("cmd=initack\n", "cmd=set size=4\n", "cmd=set rank=2\n",
                 "cmd=set debug=0\n");
-        a = core.handle(new DaemonEvent.PmiLine(7, "cmd=init pmi_version=1 pmi_subversion=1"));
+        a = core.handle(new DaemonEvent.PmiLine(1, 7, "cmd=init pmi_version=1 pmi_subversion=1"));
         assertThat(replies(a, 7)).containsExactly("cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=0\n");
-        assertThat(replies(core.handle(new DaemonEvent.PmiLine(7, "cmd=get_maxes")), 7))
+        assertThat(replies(core.handle(new DaemonEvent.PmiLine(1, 7, "cmd=get_maxes")), 7))
                 .containsExactly("cmd=maxes kvsname_max=256 keylen_max=64 vallen_max=1024\n");
-        assertThat(replies(core.handle(new DaemonEvent.PmiLine(7, "cmd=get_appnum")), 7))
+        assertThat(replies(core.handle(new DaemonEvent.PmiLine(1, 7, "cmd=get_appnum")), 7))
                 .containsExactly("cmd=appnum appnum=0\n");
-        assertThat(replies(core.handle(new DaemonEvent.PmiLine(7, "cmd=get_universe_size")), 7))
+        assertThat(replies(core.handle(new DaemonEvent.PmiLine(1, 7, "cmd=get_universe_size")), 7))
                 .containsExactly("cmd=universe_size size=4\n");
-        assertThat(replies(core.handle(new DaemonEvent.PmiLine(7, "cmd=get_my_kvsname")), 7))
+        assertThat(replies(core.handle(new DaemonEvent.PmiLine(1, 7, "cmd=get_my_kvsname")), 7))
                 .containsExactly("cmd=my_kvsname kvsname=kvs_banyan_1\n");
-        assertThat(replies(core.handle(new DaemonEvent.PmiLine(7,
+        assertThat(replies(core.handle(new DaemonEvent.PmiLine(1, 7,
                 "cmd=get kvsname=kvs_banyan_1 key=PMI_process_mapping")), 7))
                 .containsExactly("cmd=get_result rc=0 msg=success value=(vector,(0,2,2))\n");
-        assertThat(replies(core.handle(new DaemonEvent.PmiLine(7, "cmd=finalize")), 7))
+        assertThat(replies(core.handle(new DaemonEvent.PmiLine(1, 7, "cmd=finalize")), 7))
                 .containsExactly("cmd=finalize_ack\n");
     }
 
     @Test
     void initackForARankOfAnotherHostIsRefused() {
         launch();
-        assertThat(replies(core.handle(new DaemonEvent.PmiLine(1, "cmd=initack pmiid=0")), 1))
+        assertThat(replies(core.handle(new DaemonEvent.PmiLine(1, 1, "cmd=initack pmiid=0")), 1))
                 .containsExactly("cmd=initack rc=-1 msg=pmiid_0_is_not_a_rank_of_this_host\n");
     }
 
     @Test
     void unknownCommandsGetAnErrorReplyNotSilence() {
         launch();
-        assertThat(replies(core.handle(new DaemonEvent.PmiLine(1, "cmd=frobnicate x=1")), 1))
+        assertThat(replies(core.handle(new DaemonEvent.PmiLine(1, 1, "cmd=frobnicate x=1")), 1))
                 .containsExactly("cmd=frobnicate_result rc=-1 msg=unknown_command_frobnicate\n");
-        assertThat(replies(core.handle(new DaemonEvent.PmiLine(1, "garbage")), 1))
+        assertThat(replies(core.handle(new DaemonEvent.PmiLine(1, 1, "garbage")), 1))
                 .containsExactly("cmd=error rc=-1 msg=no_cmd_in_request\n");
     }
 
     @Test
     void barrierGathersLocalPutsSendsOneFenceUpAndReleasesEveryRank() {
         launch();
-        core.handle(new DaemonEvent.PmiLine(1, "cmd=initack pmiid=2"));
-        core.handle(new DaemonEvent.PmiLine(2, "cmd=initack pmiid=3"));
-        assertThat(replies(core.handle(new DaemonEvent.PmiLine(1, "cmd=put kvsname=k key=P2 value=card2")), 1))
+        core.handle(new DaemonEvent.PmiLine(1, 1, "cmd=initack pmiid=2"));
+        core.handle(new DaemonEvent.PmiLine(1, 2, "cmd=initack pmiid=3"));
+        assertThat(replies(core.handle(new DaemonEvent.PmiLine(1, 1, "cmd=put kvsname=k key=P2 value=card2")), 1))
                 .containsExactly("cmd=put_result rc=0 msg=success\n");
-        assertThat(core.handle(new DaemonEvent.PmiLine(1, "cmd=barrier_in"))).isEmpty();
-        List<DaemonAction> a = core.handle(new DaemonEvent.PmiLine(2, "cmd=barrier_in"));
+        assertThat(core.handle(new DaemonEvent.PmiLine(1, 1, "cmd=barrier_in"))).isEmpty();
+        List<DaemonAction> a = core.handle(new DaemonEvent.PmiLine(1, 2, "cmd=barrier_in"));
         assertThat(a).containsExactly(new DaemonAction.SendToParent(
-                new OverlayMessage.FenceEnter(1, 0, Map.of("P2", "card2"))));
+                new OverlayMessage.FenceEnter(1, 1, 0, Map.of("P2", "card2"))));
         // A key of a rank on another host is unknown until the fence brings it.
-        assertThat(replies(core.handle(new DaemonEvent.PmiLine(1, "cmd=get kvsname=k key=P0")), 1))
+        assertThat(replies(core.handle(new DaemonEvent.PmiLine(1, 1, "cmd=get kvsname=k key=P0")), 1))
                 .containsExactly("cmd=get_result rc=-1 msg=key_P0_not_found value=unknown\n");
-        a = core.handle(new DaemonEvent.FromParent(new OverlayMessage.FenceRelease(0, Map.of("P0", "card0", "P2", "card2"))));
+        a = core.handle(new DaemonEvent.FromParent(new OverlayMessage.FenceRelease(1, 0, Map.of("P0", "card0", "P2", "card2"))));
         assertThat(replies(a, 1)).containsExactly("cmd=barrier_out\n");
         assertThat(replies(a, 2)).containsExactly("cmd=barrier_out\n");
-        assertThat(replies(core.handle(new DaemonEvent.PmiLine(2, "cmd=get kvsname=k key=P0")), 2))
+        assertThat(replies(core.handle(new DaemonEvent.PmiLine(1, 2, "cmd=get kvsname=k key=P0")), 2))
                 .containsExactly("cmd=get_result rc=0 msg=success value=card0\n");
         // The next fence starts empty and carries the next sequence number.
-        core.handle(new DaemonEvent.PmiLine(1, "cmd=barrier_in"));
-        assertThat(core.handle(new DaemonEvent.PmiLine(2, "cmd=barrier_in")))
-                .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.FenceEnter(1, 1, Map.of())));
+        core.handle(new DaemonEvent.PmiLine(1, 1, "cmd=barrier_in"));
+        assertThat(core.handle(new DaemonEvent.PmiLine(1, 2, "cmd=barrier_in")))
+                .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.FenceEnter(1, 1, 1, Map.of())));
     }
 
     @Test
     void lazyFencesCarryOnlyWhoHoldsEachKeyAndTheFirstGetFetchesTheValueOnce() {
         core.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:32"), 3, Map.of())));
         core.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(TWO_NODES_LAZY)));
-        core.handle(new DaemonEvent.PmiLine(1, "cmd=initack pmiid=2"));
-        core.handle(new DaemonEvent.PmiLine(2, "cmd=initack pmiid=3"));
-        core.handle(new DaemonEvent.PmiLine(1, "cmd=put kvsname=k key=P2 value=card2"));
-        core.handle(new DaemonEvent.PmiLine(1, "cmd=barrier_in"));
-        assertThat(core.handle(new DaemonEvent.PmiLine(2, "cmd=barrier_in"))).containsExactly(
-                new DaemonAction.SendToParent(new OverlayMessage.FenceEnter(1, 0, Map.of(), Map.of("P2", 1))));
+        core.handle(new DaemonEvent.PmiLine(1, 1, "cmd=initack pmiid=2"));
+        core.handle(new DaemonEvent.PmiLine(1, 2, "cmd=initack pmiid=3"));
+        core.handle(new DaemonEvent.PmiLine(1, 1, "cmd=put kvsname=k key=P2 value=card2"));
+        core.handle(new DaemonEvent.PmiLine(1, 1, "cmd=barrier_in"));
+        assertThat(core.handle(new DaemonEvent.PmiLine(1, 2, "cmd=barrier_in"))).containsExactly(
+                new DaemonAction.SendToParent(new OverlayMessage.FenceEnter(1, 1, 0, Map.of(), Map.of("P2", 1))));
         List<DaemonAction> a = core.handle(new DaemonEvent.FromParent(
-                new OverlayMessage.FenceRelease(0, Map.of(), Map.of("P0", 0, "P2", 1))));
+                new OverlayMessage.FenceRelease(1, 0, Map.of(), Map.of("P0", 0, "P2", 1))));
         assertThat(replies(a, 1)).containsExactly("cmd=barrier_out\n");
 
         // Daemon 0 holds P0: the first get sends one fetch up (the route to daemon 0 climbs to
         // the head), a second get of the same key waits for the same answer.
-        assertThat(core.handle(new DaemonEvent.PmiLine(1, "cmd=get kvsname=k key=P0"))).containsExactly(
-                new DaemonAction.SendToParent(new OverlayMessage.KvsFetch(1, 0, 0, "P0")));
-        assertThat(core.handle(new DaemonEvent.PmiLine(2, "cmd=get kvsname=k key=P0"))).isEmpty();
-        a = core.handle(new DaemonEvent.FromParent(new OverlayMessage.KvsFetched(0, 1, 0, "P0", "card0")));
+        assertThat(core.handle(new DaemonEvent.PmiLine(1, 1, "cmd=get kvsname=k key=P0"))).containsExactly(
+                new DaemonAction.SendToParent(new OverlayMessage.KvsFetch(1, 1, 0, 0, "P0")));
+        assertThat(core.handle(new DaemonEvent.PmiLine(1, 2, "cmd=get kvsname=k key=P0"))).isEmpty();
+        a = core.handle(new DaemonEvent.FromParent(new OverlayMessage.KvsFetched(1, 0, 1, 0, "P0", "card0")));
         assertThat(replies(a, 1)).containsExactly("cmd=get_result rc=0 msg=success value=card0\n");
         assertThat(replies(a, 2)).containsExactly("cmd=get_result rc=0 msg=success value=card0\n");
         // Kept: the next get is answered here.
-        assertThat(core.handle(new DaemonEvent.PmiLine(1, "cmd=get kvsname=k key=P0"))).containsExactly(
+        assertThat(core.handle(new DaemonEvent.PmiLine(1, 1, "cmd=get kvsname=k key=P0"))).containsExactly(
                 new DaemonAction.PmiReply(1, "cmd=get_result rc=0 msg=success value=card0\n"));
         // A key nobody put is not fetched from anywhere.
-        assertThat(replies(core.handle(new DaemonEvent.PmiLine(1, "cmd=get kvsname=k key=nope")), 1))
+        assertThat(replies(core.handle(new DaemonEvent.PmiLine(1, 1, "cmd=get kvsname=k key=nope")), 1))
                 .containsExactly("cmd=get_result rc=-1 msg=key_nope_not_found value=unknown\n");
         // Another daemon's fetch of a local key is answered along the route back.
-        assertThat(core.handle(new DaemonEvent.FromParent(new OverlayMessage.KvsFetch(0, 1, 7, "P2"))))
-                .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.KvsFetched(1, 0, 7, "P2", "card2")));
+        assertThat(core.handle(new DaemonEvent.FromParent(new OverlayMessage.KvsFetch(1, 0, 1, 7, "P2"))))
+                .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.KvsFetched(1, 1, 0, 7, "P2", "card2")));
     }
 
     @Test
@@ -182,56 +182,56 @@ class DaemonCoreTest {
     void pmi2SessionOfARealClient() {
         core.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:32"), 3, Map.of())));
         core.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(TWO_NODES)));
-        assertThat(replies(core.handle(new DaemonEvent.PmiLine(4, "cmd=init pmi_version=2 pmi_subversion=0")), 4))
+        assertThat(replies(core.handle(new DaemonEvent.PmiLine(1, 4, "cmd=init pmi_version=2 pmi_subversion=0")), 4))
                 .containsExactly("cmd=response_to_init pmi_version=2 pmi_subversion=0 rc=0\n");
-        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(4, "cmd=fullinit;srcid=3;threaded=FALSE;")), 4))
+        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=fullinit;srcid=3;threaded=FALSE;")), 4))
                 .containsExactly(frame("cmd=fullinit-response;pmi-version=2;pmi-subversion=0;rank=3;size=4;appnum=0;"
                         + "debugged=FALSE;pmiverbose=FALSE;rc=0;"));
-        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(4, "cmd=job-getid;")), 4))
+        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=job-getid;")), 4))
                 .containsExactly(frame("cmd=job-getid-response;jobid=kvs_banyan_1;rc=0;"));
-        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(4, "cmd=info-getjobattr;key=PMI_process_mapping;")), 4))
+        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=info-getjobattr;key=PMI_process_mapping;")), 4))
                 .containsExactly(frame("cmd=info-getjobattr-response;found=TRUE;value=(vector,(0,2,2));rc=0;"));
-        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(4, "cmd=info-getjobattr;key=nope;")), 4))
+        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=info-getjobattr;key=nope;")), 4))
                 .containsExactly(frame("cmd=info-getjobattr-response;found=FALSE;rc=0;"));
         // A node attribute waited for by one rank and put by another of the same host.
-        core.handle(new DaemonEvent.PmiLine(5, "cmd=init pmi_version=2 pmi_subversion=0"));
-        core.handle(new DaemonEvent.PmiFrame(5, "cmd=fullinit;pmirank=2;threaded=FALSE;"));
-        assertThat(core.handle(new DaemonEvent.PmiFrame(4, "cmd=info-getnodeattr;key=seg;wait=TRUE;"))).isEmpty();
-        List<DaemonAction> a = core.handle(new DaemonEvent.PmiFrame(5, "cmd=info-putnodeattr;key=seg;value=shm-2;"));
+        core.handle(new DaemonEvent.PmiLine(1, 5, "cmd=init pmi_version=2 pmi_subversion=0"));
+        core.handle(new DaemonEvent.PmiFrame(1, 5, "cmd=fullinit;pmirank=2;threaded=FALSE;"));
+        assertThat(core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=info-getnodeattr;key=seg;wait=TRUE;"))).isEmpty();
+        List<DaemonAction> a = core.handle(new DaemonEvent.PmiFrame(1, 5, "cmd=info-putnodeattr;key=seg;value=shm-2;"));
         assertThat(replies(a, 5)).containsExactly(frame("cmd=info-putnodeattr-response;rc=0;"));
         assertThat(replies(a, 4)).containsExactly(frame("cmd=info-getnodeattr-response;found=TRUE;value=shm-2;rc=0;"));
-        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(4, "cmd=info-getnodeattr;key=other;wait=FALSE;")), 4))
+        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=info-getnodeattr;key=other;wait=FALSE;")), 4))
                 .containsExactly(frame("cmd=info-getnodeattr-response;found=FALSE;rc=0;"));
-        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(4, "cmd=kvs-put;key=k3;value=card;;of;;3;")), 4))
+        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=kvs-put;key=k3;value=card;;of;;3;")), 4))
                 .containsExactly(frame("cmd=kvs-put-response;rc=0;"));
         // kvs-fence: one message up once both local ranks (one speaks PMI-1) are in.
-        core.handle(new DaemonEvent.PmiFrame(4, "cmd=kvs-fence;"));
-        assertThat(core.handle(new DaemonEvent.PmiFrame(5, "cmd=kvs-fence;"))).containsExactly(
-                new DaemonAction.SendToParent(new OverlayMessage.FenceEnter(1, 0, Map.of("k3", "card;of;3"))));
-        a = core.handle(new DaemonEvent.FromParent(new OverlayMessage.FenceRelease(0,
+        core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=kvs-fence;"));
+        assertThat(core.handle(new DaemonEvent.PmiFrame(1, 5, "cmd=kvs-fence;"))).containsExactly(
+                new DaemonAction.SendToParent(new OverlayMessage.FenceEnter(1, 1, 0, Map.of("k3", "card;of;3"))));
+        a = core.handle(new DaemonEvent.FromParent(new OverlayMessage.FenceRelease(1, 0,
                 Map.of("k3", "card;of;3", "k0", "card;of;0"))));
         assertThat(replies(a, 4)).containsExactly(frame("cmd=kvs-fence-response;rc=0;"));
-        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(4, "cmd=kvs-get;jobid=kvs_banyan_1;srcid=0;key=k0;")), 4))
+        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=kvs-get;jobid=kvs_banyan_1;srcid=0;key=k0;")), 4))
                 .containsExactly(frame("cmd=kvs-get-response;found=TRUE;value=card;;of;;0;rc=0;"));
-        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(4, "cmd=kvs-get;jobid=kvs_banyan_1;srcid=-1;key=zz;")), 4))
+        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=kvs-get;jobid=kvs_banyan_1;srcid=-1;key=zz;")), 4))
                 .containsExactly(frame("cmd=kvs-get-response;found=FALSE;rc=0;"));
         // Names go to the head through the overlay (up, from a leaf) and come back.
-        assertThat(core.handle(new DaemonEvent.PmiFrame(4, "cmd=name-publish;name=svc;port=p0;infokeycount=0;")))
-                .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.NameRequest(1, -1, 0, 0, "svc", "p0")));
-        assertThat(replies(core.handle(new DaemonEvent.FromParent(new OverlayMessage.NameReply(-1, 1, 0, 0, true, ""))), 4))
+        assertThat(core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=name-publish;name=svc;port=p0;infokeycount=0;")))
+                .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.NameRequest(1, 1, -1, 0, 0, "svc", "p0")));
+        assertThat(replies(core.handle(new DaemonEvent.FromParent(new OverlayMessage.NameReply(1, -1, 1, 0, 0, true, ""))), 4))
                 .containsExactly(frame("cmd=name-publish-response;rc=0;"));
-        core.handle(new DaemonEvent.PmiFrame(4, "cmd=name-lookup;name=svc;infokeycount=0;"));
-        assertThat(replies(core.handle(new DaemonEvent.FromParent(new OverlayMessage.NameReply(-1, 1, 1, 2, true, "p0"))), 4))
+        core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=name-lookup;name=svc;infokeycount=0;"));
+        assertThat(replies(core.handle(new DaemonEvent.FromParent(new OverlayMessage.NameReply(1, -1, 1, 1, 2, true, "p0"))), 4))
                 .containsExactly(frame("cmd=name-lookup-response;port=p0;value=p0;rc=0;"));
-        core.handle(new DaemonEvent.PmiFrame(4, "cmd=name-lookup;name=gone;infokeycount=0;"));
+        core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=name-lookup;name=gone;infokeycount=0;"));
         assertThat(replies(core.handle(new DaemonEvent.FromParent(
-                new OverlayMessage.NameReply(-1, 1, 2, 2, false, "name_not_found"))), 4))
+                new OverlayMessage.NameReply(1, -1, 1, 2, 2, false, "name_not_found"))), 4))
                 .containsExactly(frame("cmd=name-lookup-response;rc=1;errmsg=name_not_found;"));
-        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(4, "cmd=frob;")), 4))
+        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=frob;")), 4))
                 .containsExactly(frame("cmd=frob-response;rc=1;errmsg=unknown_command_frob;"));
-        assertThat(core.handle(new DaemonEvent.PmiFrame(4, "cmd=abort;isworld=TRUE;msg=bad;"))).containsExactly(
-                new DaemonAction.SendToParent(new OverlayMessage.AbortRequest(3, 1, "bad")));
-        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(4, "cmd=finalize;")), 4))
+        assertThat(core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=abort;isworld=TRUE;msg=bad;"))).containsExactly(
+                new DaemonAction.SendToParent(new OverlayMessage.AbortRequest(1, 3, 1, "bad")));
+        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=finalize;")), 4))
                 .containsExactly(frame("cmd=finalize-response;rc=0;"));
     }
 
@@ -240,13 +240,13 @@ class DaemonCoreTest {
     void pmi2ThridIsEchoedSoOutOfOrderAnswersCanBeMatched() {
         core.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:32"), 3, Map.of())));
         core.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(TWO_NODES_LAZY)));
-        core.handle(new DaemonEvent.PmiLine(4, "cmd=init pmi_version=2 pmi_subversion=0"));
-        core.handle(new DaemonEvent.PmiFrame(4, "cmd=fullinit;pmirank=3;threaded=TRUE;"));
-        assertThat(core.handle(new DaemonEvent.PmiFrame(4, "cmd=kvs-get;thrid=t1;srcid=0;key=far;")))
+        core.handle(new DaemonEvent.PmiLine(1, 4, "cmd=init pmi_version=2 pmi_subversion=0"));
+        core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=fullinit;pmirank=3;threaded=TRUE;"));
+        assertThat(core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=kvs-get;thrid=t1;srcid=0;key=far;")))
                 .noneMatch(a -> a instanceof DaemonAction.PmiReply);
-        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(4, "cmd=kvs-put;thrid=t2;key=k;value=v;")), 4))
+        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=kvs-put;thrid=t2;key=k;value=v;")), 4))
                 .containsExactly(frame("cmd=kvs-put-response;thrid=t2;rc=0;"));
-        assertThat(replies(core.handle(new DaemonEvent.FromParent(new OverlayMessage.KvsFetched(0, 1, 0, "far", "x"))), 4))
+        assertThat(replies(core.handle(new DaemonEvent.FromParent(new OverlayMessage.KvsFetched(1, 0, 1, 0, "far", "x"))), 4))
                 .containsExactly(frame("cmd=kvs-get-response;thrid=t1;found=TRUE;value=x;rc=0;"));
     }
 
@@ -255,80 +255,80 @@ class DaemonCoreTest {
     void aPmi2GetNamingItsSourceRankIsFetchedFromThatRanksDaemon() {
         core.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:32"), 3, Map.of())));
         core.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(TWO_NODES_LAZY)));
-        core.handle(new DaemonEvent.PmiLine(4, "cmd=init pmi_version=2 pmi_subversion=0"));
-        core.handle(new DaemonEvent.PmiFrame(4, "cmd=fullinit;srcid=3;threaded=FALSE;"));
-        assertThat(core.handle(new DaemonEvent.PmiFrame(4, "cmd=kvs-get;jobid=kvs_banyan_1;srcid=1;key=card1;")))
-                .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.KvsFetch(1, 0, 0, "card1")));
+        core.handle(new DaemonEvent.PmiLine(1, 4, "cmd=init pmi_version=2 pmi_subversion=0"));
+        core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=fullinit;srcid=3;threaded=FALSE;"));
+        assertThat(core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=kvs-get;jobid=kvs_banyan_1;srcid=1;key=card1;")))
+                .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.KvsFetch(1, 1, 0, 0, "card1")));
         assertThat(replies(core.handle(new DaemonEvent.FromParent(
-                new OverlayMessage.KvsFetched(0, 1, 0, "card1", "c;1"))), 4))
+                new OverlayMessage.KvsFetched(1, 0, 1, 0, "card1", "c;1"))), 4))
                 .containsExactly(frame("cmd=kvs-get-response;found=TRUE;value=c;;1;rc=0;"));
     }
 
     @Test
     void pmi1NamesGoToTheHeadAndAnswerAsMpichsClientExpects() {
         launch();
-        core.handle(new DaemonEvent.PmiLine(1, "cmd=initack pmiid=2"));
-        assertThat(core.handle(new DaemonEvent.PmiLine(1, "cmd=publish_name service=svc port=tcp://x:1")))
+        core.handle(new DaemonEvent.PmiLine(1, 1, "cmd=initack pmiid=2"));
+        assertThat(core.handle(new DaemonEvent.PmiLine(1, 1, "cmd=publish_name service=svc port=tcp://x:1")))
                 .containsExactly(new DaemonAction.SendToParent(
-                        new OverlayMessage.NameRequest(1, -1, 0, 0, "svc", "tcp://x:1")));
-        assertThat(replies(core.handle(new DaemonEvent.FromParent(new OverlayMessage.NameReply(-1, 1, 0, 0, true, ""))), 1))
+                        new OverlayMessage.NameRequest(1, 1, -1, 0, 0, "svc", "tcp://x:1")));
+        assertThat(replies(core.handle(new DaemonEvent.FromParent(new OverlayMessage.NameReply(1, -1, 1, 0, 0, true, ""))), 1))
                 .containsExactly("cmd=publish_result rc=0 info=ok\n");
-        core.handle(new DaemonEvent.PmiLine(1, "cmd=lookup_name service=svc"));
+        core.handle(new DaemonEvent.PmiLine(1, 1, "cmd=lookup_name service=svc"));
         assertThat(replies(core.handle(new DaemonEvent.FromParent(
-                new OverlayMessage.NameReply(-1, 1, 1, 2, true, "tcp://x:1"))), 1))
+                new OverlayMessage.NameReply(1, -1, 1, 1, 2, true, "tcp://x:1"))), 1))
                 .containsExactly("cmd=lookup_result rc=0 info=ok port=tcp://x:1\n");
-        core.handle(new DaemonEvent.PmiLine(1, "cmd=unpublish_name service=nope"));
+        core.handle(new DaemonEvent.PmiLine(1, 1, "cmd=unpublish_name service=nope"));
         assertThat(replies(core.handle(new DaemonEvent.FromParent(
-                new OverlayMessage.NameReply(-1, 1, 2, 1, false, "name_not_found"))), 1))
+                new OverlayMessage.NameReply(1, -1, 1, 2, 1, false, "name_not_found"))), 1))
                 .containsExactly("cmd=unpublish_result rc=-1 info=name_not_found\n");
     }
 
     @Test
     void aRankThatEndedDoesNotHoldUpTheBarrier() {
         launch();
-        core.handle(new DaemonEvent.PmiLine(1, "cmd=initack pmiid=2"));
-        core.handle(new DaemonEvent.PmiLine(1, "cmd=barrier_in"));
-        List<DaemonAction> a = core.handle(new DaemonEvent.RankEnded(3, 0, ""));
-        assertThat(a).contains(new DaemonAction.SendToParent(new OverlayMessage.FenceEnter(1, 0, Map.of())));
+        core.handle(new DaemonEvent.PmiLine(1, 1, "cmd=initack pmiid=2"));
+        core.handle(new DaemonEvent.PmiLine(1, 1, "cmd=barrier_in"));
+        List<DaemonAction> a = core.handle(new DaemonEvent.RankEnded(1, 3, 0, ""));
+        assertThat(a).contains(new DaemonAction.SendToParent(new OverlayMessage.FenceEnter(1, 1, 0, Map.of())));
     }
 
     @Test
     void abortGoesToTheHeadWithRankCodeAndMessage() {
         launch();
-        core.handle(new DaemonEvent.PmiLine(4, "cmd=initack pmiid=3"));
-        assertThat(core.handle(new DaemonEvent.PmiLine(4, "cmd=abort exitcode=7 message=it broke")))
-                .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.AbortRequest(3, 7, "it broke")));
+        core.handle(new DaemonEvent.PmiLine(1, 4, "cmd=initack pmiid=3"));
+        assertThat(core.handle(new DaemonEvent.PmiLine(1, 4, "cmd=abort exitcode=7 message=it broke")))
+                .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.AbortRequest(1, 3, 7, "it broke")));
     }
 
     @Test
     void rankEndsAreReportedOnce() {
         launch();
-        assertThat(core.handle(new DaemonEvent.RankEnded(2, 3, ""))).as("a failure goes up at once").containsExactly(
-                new DaemonAction.SendToParent(new OverlayMessage.RanksExited(List.of(new OverlayMessage.RankExited(2, 3, "")))));
-        assertThat(core.handle(new DaemonEvent.RankEnded(2, 3, ""))).isEmpty();
+        assertThat(core.handle(new DaemonEvent.RankEnded(1, 2, 3, ""))).as("a failure goes up at once").containsExactly(
+                new DaemonAction.SendToParent(new OverlayMessage.RanksExited(List.of(new OverlayMessage.RankExited(1, 2, 3, "")))));
+        assertThat(core.handle(new DaemonEvent.RankEnded(1, 2, 3, ""))).isEmpty();
     }
 
     @Test
     void terminateSendsSigtermThenSigkillAfterTheGrace() {
         launch();
-        List<DaemonAction> a = core.handle(new DaemonEvent.FromParent(new OverlayMessage.TerminateJob(1500)));
-        assertThat(a).containsExactly(new DaemonAction.SignalRank(2, Signals.SIGTERM),
-                new DaemonAction.SignalRank(3, Signals.SIGTERM),
-                new DaemonAction.ArmTimer(DaemonTimer.KILL_GRACE, 1500));
-        core.handle(new DaemonEvent.RankEnded(2, 143, ""));
-        assertThat(core.handle(new DaemonEvent.TimerFired(DaemonTimer.KILL_GRACE)))
-                .containsExactly(new DaemonAction.SignalRank(3, Signals.SIGKILL));
+        List<DaemonAction> a = core.handle(new DaemonEvent.FromParent(new OverlayMessage.TerminateJob(1, 1500)));
+        assertThat(a).containsExactly(new DaemonAction.SignalRank(1, 2, Signals.SIGTERM),
+                new DaemonAction.SignalRank(1, 3, Signals.SIGTERM),
+                new DaemonAction.ArmTimer(DaemonTimer.KILL_GRACE, 1500, 1));
+        core.handle(new DaemonEvent.RankEnded(1, 2, 143, ""));
+        assertThat(core.handle(new DaemonEvent.TimerFired(DaemonTimer.KILL_GRACE, 1)))
+                .containsExactly(new DaemonAction.SignalRank(1, 3, Signals.SIGKILL));
     }
 
     @Test
     void losingTheParentEndsEveryRankAndThenTheDaemon() {
         launch();
         List<DaemonAction> a = core.handle(new DaemonEvent.ParentLost("closed"));
-        assertThat(a).contains(new DaemonAction.SignalRank(2, Signals.SIGTERM),
-                new DaemonAction.SignalRank(3, Signals.SIGTERM));
+        assertThat(a).contains(new DaemonAction.SignalRank(1, 2, Signals.SIGTERM),
+                new DaemonAction.SignalRank(1, 3, Signals.SIGTERM));
         assertThat(a).doesNotContain(new DaemonAction.Exit());
-        assertThat(core.handle(new DaemonEvent.RankEnded(2, 143, ""))).isEmpty();
-        assertThat(core.handle(new DaemonEvent.RankEnded(3, 143, ""))).containsExactly(new DaemonAction.Exit());
+        assertThat(core.handle(new DaemonEvent.RankEnded(1, 2, 143, ""))).isEmpty();
+        assertThat(core.handle(new DaemonEvent.RankEnded(1, 3, 143, ""))).containsExactly(new DaemonAction.Exit());
     }
 
     @Test
@@ -338,7 +338,7 @@ class DaemonCoreTest {
         List<DaemonAction> a = d0.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(TWO_NODES)));
         assertThat(a).filteredOn(DaemonAction.StartRank.class::isInstance)
                 .extracting(x -> ((DaemonAction.StartRank) x).launch().stdinFromHead()).containsExactly(true, false);
-        assertThat(d0.handle(new DaemonEvent.FromParent(new OverlayMessage.StdinData(0, new byte[] {1}))))
+        assertThat(d0.handle(new DaemonEvent.FromParent(new OverlayMessage.StdinData(1, 0, new byte[] {1}))))
                 .hasSize(1).first().isInstanceOf(DaemonAction.WriteStdin.class);
     }
 
@@ -346,8 +346,8 @@ class DaemonCoreTest {
     void shutdownKillsWhatIsLeftAndExits() {
         launch();
         assertThat(core.handle(new DaemonEvent.FromParent(new OverlayMessage.Shutdown()))).containsExactly(
-                new DaemonAction.SignalRank(2, Signals.SIGKILL), new DaemonAction.SignalRank(3, Signals.SIGKILL),
+                new DaemonAction.SignalRank(1, 2, Signals.SIGKILL), new DaemonAction.SignalRank(1, 3, Signals.SIGKILL),
                 new DaemonAction.Exit());
-        assertThat(core.handle(new DaemonEvent.RankEnded(2, 0, ""))).isEmpty();
+        assertThat(core.handle(new DaemonEvent.RankEnded(1, 2, 0, ""))).isEmpty();
     }
 }

@@ -83,7 +83,7 @@ class DaemonTreeTest {
     @Test
     void upwardTrafficOfTheSubtreeIsRelayed() {
         adopt();
-        OverlayMessage.RankExited exited = new OverlayMessage.RankExited(3, 1, "");
+        OverlayMessage.RankExited exited = new OverlayMessage.RankExited(1, 3, 1, "");
         assertThat(fromChild(3, exited)).containsExactly(
                 new DaemonAction.SendToParent(new OverlayMessage.RanksExited(List.of(exited))));
         OverlayMessage failed = new OverlayMessage.DaemonFailed(7, "n7", "ssh: connect refused");
@@ -97,14 +97,14 @@ class DaemonTreeTest {
         fromChild(3, new OverlayMessage.DaemonHello(3, "n3", 9, "n3:7003"));
         d0.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(JOB)));
         // The subtree of daemon 0 is daemons 0, 2 and 3, one rank each.
-        OverlayMessage.RankExited r0 = new OverlayMessage.RankExited(0, 0, "");
-        assertThat(d0.handle(new DaemonEvent.RankEnded(0, 0, ""))).containsExactly(
+        OverlayMessage.RankExited r0 = new OverlayMessage.RankExited(1, 0, 0, "");
+        assertThat(d0.handle(new DaemonEvent.RankEnded(1, 0, 0, ""))).containsExactly(
                 new DaemonAction.ArmTimer(DaemonTimer.EXIT_BATCH, ExitBatch.BATCH_MILLIS));
-        OverlayMessage.RankExited r2 = new OverlayMessage.RankExited(2, 0, "");
+        OverlayMessage.RankExited r2 = new OverlayMessage.RankExited(1, 2, 0, "");
         assertThat(fromChild(2, new OverlayMessage.RanksExited(List.of(r2)))).as("the timer is armed already").isEmpty();
         assertThat(d0.handle(new DaemonEvent.TimerFired(DaemonTimer.EXIT_BATCH))).containsExactly(
                 new DaemonAction.SendToParent(new OverlayMessage.RanksExited(List.of(r0, r2))));
-        OverlayMessage.RankExited r3 = new OverlayMessage.RankExited(3, 0, "");
+        OverlayMessage.RankExited r3 = new OverlayMessage.RankExited(1, 3, 0, "");
         assertThat(fromChild(3, new OverlayMessage.RanksExited(List.of(r3)))).as("the subtree's last end goes at once")
                 .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.RanksExited(List.of(r3))));
     }
@@ -115,14 +115,14 @@ class DaemonTreeTest {
         fromChild(2, new OverlayMessage.DaemonHello(2, "n2", 9, "n2:7002"));
         fromChild(3, new OverlayMessage.DaemonHello(3, "n3", 9, "n3:7003"));
         d0.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(JOB)));
-        assertThat(fromChild(2, new OverlayMessage.FenceEnter(2, 0, Map.of("k2", "v2")))).isEmpty();
-        assertThat(fromChild(3, new OverlayMessage.FenceEnter(3, 0, Map.of("k3", "v3")))).isEmpty();
-        d0.handle(new DaemonEvent.PmiLine(1, "cmd=initack pmiid=0"));
-        d0.handle(new DaemonEvent.PmiLine(1, "cmd=put kvsname=k key=k0 value=v0"));
-        assertThat(d0.handle(new DaemonEvent.PmiLine(1, "cmd=barrier_in"))).containsExactly(
-                new DaemonAction.SendToParent(new OverlayMessage.FenceEnter(0, 0,
+        assertThat(fromChild(2, new OverlayMessage.FenceEnter(1, 2, 0, Map.of("k2", "v2")))).isEmpty();
+        assertThat(fromChild(3, new OverlayMessage.FenceEnter(1, 3, 0, Map.of("k3", "v3")))).isEmpty();
+        d0.handle(new DaemonEvent.PmiLine(1, 1, "cmd=initack pmiid=0"));
+        d0.handle(new DaemonEvent.PmiLine(1, 1, "cmd=put kvsname=k key=k0 value=v0"));
+        assertThat(d0.handle(new DaemonEvent.PmiLine(1, 1, "cmd=barrier_in"))).containsExactly(
+                new DaemonAction.SendToParent(new OverlayMessage.FenceEnter(1, 0, 0,
                         Map.of("k0", "v0", "k2", "v2", "k3", "v3"))));
-        OverlayMessage.FenceRelease release = new OverlayMessage.FenceRelease(0, Map.of("k0", "v0"));
+        OverlayMessage.FenceRelease release = new OverlayMessage.FenceRelease(1, 0, Map.of("k0", "v0"));
         assertThat(d0.handle(new DaemonEvent.FromParent(release))).containsExactly(
                 new DaemonAction.SendToChild(2, release), new DaemonAction.SendToChild(3, release),
                 new DaemonAction.PmiReply(1, "cmd=barrier_out\n"));
@@ -158,17 +158,17 @@ class DaemonTreeTest {
         d0.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:2"), 7, BELOW_DAEMON_0, TopologySpec.parse("binomial"))));
         assertThat(d0.handle(new DaemonEvent.FromParent(ALL))).isEmpty();
         // To daemon 4 (vertex 5), a routing child reached by its own link, not open yet: held.
-        OverlayMessage.KvsFetch toD4 = new OverlayMessage.KvsFetch(5, 4, 1, "k");
+        OverlayMessage.KvsFetch toD4 = new OverlayMessage.KvsFetch(1, 5, 4, 1, "k");
         assertThat(d0.handle(new DaemonEvent.FromParent(toD4))).isEmpty();
         assertThat(d0.handle(new DaemonEvent.PeerUp(5))).containsExactly(new DaemonAction.SendToPeer(5, toD4));
         // To daemon 2 (vertex 3), routing and spawn child: its spawn link once it said hello.
-        OverlayMessage.KvsFetch toD2 = new OverlayMessage.KvsFetch(4, 2, 2, "k");
+        OverlayMessage.KvsFetch toD2 = new OverlayMessage.KvsFetch(1, 4, 2, 2, "k");
         assertThat(d0.handle(new DaemonEvent.FromPeer(5, toD2))).isEmpty();
         assertThat(fromChild(2, new OverlayMessage.DaemonHello(2, "n2", 9, "n2:7002")))
                 .contains(new DaemonAction.SendToChild(2, toD2));
         // To daemon 3 (vertex 4): not below daemon 0 in the routing tree, so up to the head,
         // although daemon 3 is its spawn child.
-        OverlayMessage.KvsFetch toD3 = new OverlayMessage.KvsFetch(4, 3, 3, "k");
+        OverlayMessage.KvsFetch toD3 = new OverlayMessage.KvsFetch(1, 4, 3, 3, "k");
         assertThat(d0.handle(new DaemonEvent.FromPeer(5, toD3))).containsExactly(new DaemonAction.SendToParent(toD3));
     }
 
@@ -185,7 +185,7 @@ class DaemonTreeTest {
         // The head's teardown (a failure found through the spawn tree) arrives within the wait.
         d0.handle(new DaemonEvent.PeerUp(5));
         d0.handle(new DaemonEvent.PeerLost(5, "connection closed"));
-        d0.handle(new DaemonEvent.FromParent(new OverlayMessage.TerminateJob(2000)));
+        d0.handle(new DaemonEvent.FromParent(new OverlayMessage.TerminateJob(1, 2000)));
         assertThat(d0.handle(new DaemonEvent.TimerFired(DaemonTimer.ROUTING_LINK_LOSS)))
                 .noneMatch(a -> a instanceof DaemonAction.SendToParent);
     }
@@ -196,7 +196,7 @@ class DaemonTreeTest {
         adopt();
         fromChild(3, new OverlayMessage.DaemonHello(3, "n3", 9, "n3:7003"));
         d0.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(toRank3)));
-        OverlayMessage.StdinData data = new OverlayMessage.StdinData(3, new byte[] {42});
+        OverlayMessage.StdinData data = new OverlayMessage.StdinData(1, 3, new byte[] {42});
         assertThat(d0.handle(new DaemonEvent.FromParent(data))).containsExactly(new DaemonAction.SendToChild(3, data));
     }
 
@@ -205,8 +205,8 @@ class DaemonTreeTest {
         JobDescription toRank3 = new JobDescription(1, JOB.apps(), NODES, MappingPolicy.SLOT, false, 3, "/w/launch");
         adopt();
         d0.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(toRank3)));
-        OverlayMessage.StdinData a = new OverlayMessage.StdinData(3, new byte[] {1});
-        OverlayMessage.StdinData eof = new OverlayMessage.StdinData(3, new byte[0]);
+        OverlayMessage.StdinData a = new OverlayMessage.StdinData(1, 3, new byte[] {1});
+        OverlayMessage.StdinData eof = new OverlayMessage.StdinData(1, 3, new byte[0]);
         assertThat(d0.handle(new DaemonEvent.FromParent(a))).isEmpty();
         assertThat(d0.handle(new DaemonEvent.FromParent(eof))).isEmpty();
         List<DaemonAction> hello = fromChild(3, new OverlayMessage.DaemonHello(3, "n3", 9, "n3:7003"));
@@ -230,8 +230,8 @@ class DaemonTreeTest {
         fromChild(2, new OverlayMessage.DaemonHello(2, "n2", 9, "n2:7002"));
         d0.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(JOB)));
         List<DaemonAction> a = d0.handle(new DaemonEvent.ParentLost("closed"));
-        assertThat(a).contains(new DaemonAction.SendToChild(2, new OverlayMessage.TerminateJob(2000)),
-                new DaemonAction.SignalRank(0, Signals.SIGTERM));
+        assertThat(a).contains(new DaemonAction.SendToChild(2, new OverlayMessage.TerminateJob(1, 2000)),
+                new DaemonAction.SignalRank(1, 0, Signals.SIGTERM));
         assertThat(a).noneMatch(DaemonAction.SendToParent.class::isInstance);
     }
 
@@ -258,12 +258,12 @@ class DaemonTreeTest {
         fromChild(2, new OverlayMessage.DaemonHello(2, "n2", 9, "n2:7002"));
         fromChild(3, new OverlayMessage.DaemonHello(3, "n3", 9, "n3:7003"));
         d0.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(JOB)));
-        fromChild(2, new OverlayMessage.FenceEnter(2, 0, Map.of("k2", "v2")));
-        d0.handle(new DaemonEvent.PmiLine(1, "cmd=initack pmiid=0"));
-        assertThat(d0.handle(new DaemonEvent.PmiLine(1, "cmd=barrier_in"))).isEmpty();
+        fromChild(2, new OverlayMessage.FenceEnter(1, 2, 0, Map.of("k2", "v2")));
+        d0.handle(new DaemonEvent.PmiLine(1, 1, "cmd=initack pmiid=0"));
+        assertThat(d0.handle(new DaemonEvent.PmiLine(1, 1, "cmd=barrier_in"))).isEmpty();
         assertThat(d0.handle(new DaemonEvent.ChildLost(3, "connection closed"))).containsExactly(
                 new DaemonAction.SendToParent(new OverlayMessage.DaemonFailed(3, "n3", "connection closed")),
-                new DaemonAction.SendToParent(new OverlayMessage.FenceEnter(0, 0, Map.of("k2", "v2"))));
+                new DaemonAction.SendToParent(new OverlayMessage.FenceEnter(1, 0, 0, Map.of("k2", "v2"))));
         assertThat(d0.handle(new DaemonEvent.FromParent(new OverlayMessage.CollectStats())))
                 .containsExactly(new DaemonAction.SendToChild(2, new OverlayMessage.CollectStats()));
         assertThat(d0.handle(new DaemonEvent.ChildLost(2, "gone")))

@@ -85,7 +85,7 @@ class HeadCoreTest {
         a = c.handle(new HeadEvent.DaemonLost(0, "connection closed"));
         assertThat(reports(a)).containsExactly("banyan run: lost the daemon on n0: connection closed");
         for (int r : new int[] {1, 4, 5}) {
-            a = c.handle(new HeadEvent.FromDaemon(1, new OverlayMessage.RankExited(r, 143, "")));
+            a = c.handle(new HeadEvent.FromDaemon(1, new OverlayMessage.RankExited(1, r, 143, "")));
         }
         assertThat(finish(a)).isEqualTo(HeadSettings.DAEMON_LOST_STATUS);
     }
@@ -94,9 +94,9 @@ class HeadCoreTest {
     void allRanksExitingZeroFinishesWithZero() {
         launched();
         for (int r = 0; r < 3; r++) {
-            assertThat(finish(from(r / 2, new OverlayMessage.RankExited(r, 0, "")))).isNull();
+            assertThat(finish(from(r / 2, new OverlayMessage.RankExited(1, r, 0, "")))).isNull();
         }
-        List<HeadAction> a = from(1, new OverlayMessage.RankExited(3, 0, ""));
+        List<HeadAction> a = from(1, new OverlayMessage.RankExited(1, 3, 0, ""));
         assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.Shutdown()),
                 new HeadAction.SendToDaemon(1, new OverlayMessage.Shutdown()));
         assertThat(finish(a)).isZero();
@@ -105,25 +105,25 @@ class HeadCoreTest {
     @Test
     void firstFailingRankDecidesStatusAndEndsTheJob() {
         launched();
-        List<HeadAction> a = from(1, new OverlayMessage.RankExited(2, 3, ""));
+        List<HeadAction> a = from(1, new OverlayMessage.RankExited(1, 2, 3, ""));
         assertThat(reports(a)).containsExactly("banyan run: rank 2 on n1 exited with status 3; ending the job");
-        assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.TerminateJob(2000)),
-                new HeadAction.SendToDaemon(1, new OverlayMessage.TerminateJob(2000)));
+        assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.TerminateJob(1, 2000)),
+                new HeadAction.SendToDaemon(1, new OverlayMessage.TerminateJob(1, 2000)));
         // The others die of the SIGTERM; they are consequences, not reported and not the status.
-        assertThat(reports(from(0, new OverlayMessage.RankExited(0, 143, "")))).isEmpty();
-        from(0, new OverlayMessage.RankExited(1, 143, ""));
-        assertThat(finish(from(1, new OverlayMessage.RankExited(3, 143, "")))).isEqualTo(3);
+        assertThat(reports(from(0, new OverlayMessage.RankExited(1, 0, 143, "")))).isEmpty();
+        from(0, new OverlayMessage.RankExited(1, 1, 143, ""));
+        assertThat(finish(from(1, new OverlayMessage.RankExited(1, 3, 143, "")))).isEqualTo(3);
     }
 
     @Test
     void aDaemonAdoptedAfterTheJobStartedEndingNeverGetsItAndItsRanksCountAsEnded() {
         core.start();
         from(1, new OverlayMessage.DaemonHello(1, "n1", 2, "n1:1"));
-        from(1, new OverlayMessage.RankExited(2, 3, ""));
+        from(1, new OverlayMessage.RankExited(1, 2, 3, ""));
         List<HeadAction> a = from(0, new OverlayMessage.DaemonHello(0, "n0", 1, "n0:1"));
-        assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.TerminateJob(2000)));
+        assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.TerminateJob(1, 2000)));
         assertThat(a).noneMatch(x -> x instanceof HeadAction.SendToDaemon s && s.message() instanceof OverlayMessage.LaunchJob);
-        assertThat(finish(from(1, new OverlayMessage.RankExited(3, 143, "")))).isEqualTo(3);
+        assertThat(finish(from(1, new OverlayMessage.RankExited(1, 3, 143, "")))).isEqualTo(3);
     }
 
     @Test
@@ -133,7 +133,7 @@ class HeadCoreTest {
         c.handle(new HeadEvent.FromDaemon(1, new OverlayMessage.DaemonHello(1, "n1", 1, "x")));
         List<HeadAction> a = List.of();
         for (int r = 0; r < 4; r++) {
-            a = c.handle(new HeadEvent.FromDaemon(r / 2, new OverlayMessage.RankExited(r, 0, "")));
+            a = c.handle(new HeadEvent.FromDaemon(r / 2, new OverlayMessage.RankExited(1, r, 0, "")));
         }
         assertThat(finish(a)).isNull();
         assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.CollectStats()),
@@ -150,17 +150,17 @@ class HeadCoreTest {
     @Test
     void signalDeathIsDescribed() {
         launched();
-        assertThat(reports(from(0, new OverlayMessage.RankExited(1, 139, ""))))
+        assertThat(reports(from(0, new OverlayMessage.RankExited(1, 1, 139, ""))))
                 .containsExactly("banyan run: rank 1 on n0 was killed by signal 11 (SIGSEGV); ending the job");
     }
 
     @Test
     void abortUsesTheGivenExitCode() {
         launched();
-        List<HeadAction> a = from(1, new OverlayMessage.AbortRequest(3, 7, ""));
+        List<HeadAction> a = from(1, new OverlayMessage.AbortRequest(1, 3, 7, ""));
         assertThat(reports(a)).containsExactly("banyan run: rank 3 on n1 called abort (MPI_Abort) with exit code 7");
         for (int r = 0; r < 4; r++) {
-            a = from(r / 2, new OverlayMessage.RankExited(r, r == 3 ? 7 : 143, ""));
+            a = from(r / 2, new OverlayMessage.RankExited(1, r, r == 3 ? 7 : 143, ""));
         }
         assertThat(finish(a)).isEqualTo(7);
     }
@@ -168,20 +168,20 @@ class HeadCoreTest {
     @Test
     void fenceWaitsForEveryDaemonAndReleasesAllPutsToAll() {
         launched();
-        assertThat(from(0, new OverlayMessage.FenceEnter(0, 0, Map.of("a", "1")))).isEmpty();
-        List<HeadAction> a = from(1, new OverlayMessage.FenceEnter(1, 0, Map.of("b", "2")));
-        OverlayMessage release = new OverlayMessage.FenceRelease(0, Map.of("a", "1", "b", "2"));
+        assertThat(from(0, new OverlayMessage.FenceEnter(1, 0, 0, Map.of("a", "1")))).isEmpty();
+        List<HeadAction> a = from(1, new OverlayMessage.FenceEnter(1, 1, 0, Map.of("b", "2")));
+        OverlayMessage release = new OverlayMessage.FenceRelease(1, 0, Map.of("a", "1", "b", "2"));
         assertThat(a).containsExactly(new HeadAction.SendToDaemon(0, release), new HeadAction.SendToDaemon(1, release));
-        assertThat(from(0, new OverlayMessage.FenceEnter(0, 1, Map.of()))).isEmpty();
+        assertThat(from(0, new OverlayMessage.FenceEnter(1, 0, 1, Map.of()))).isEmpty();
     }
 
     @Test
     void aDaemonLostDuringAFenceCountsAsEnteredAsItWouldInADaemon() {
         launched();
-        from(0, new OverlayMessage.FenceEnter(0, 0, Map.of("a", "1")));
+        from(0, new OverlayMessage.FenceEnter(1, 0, 0, Map.of("a", "1")));
         List<HeadAction> a = core.handle(new HeadEvent.DaemonLost(1, "connection closed"));
-        assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.FenceRelease(0, Map.of("a", "1"))));
-        assertThat(a).doesNotContain(new HeadAction.SendToDaemon(1, new OverlayMessage.FenceRelease(0, Map.of("a", "1"))));
+        assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.FenceRelease(1, 0, Map.of("a", "1"))));
+        assertThat(a).doesNotContain(new HeadAction.SendToDaemon(1, new OverlayMessage.FenceRelease(1, 0, Map.of("a", "1"))));
     }
 
     @Test
@@ -191,8 +191,8 @@ class HeadCoreTest {
         HeadCore c = new HeadCore(small, RankMap.of(small), SETTINGS, TopologySpec.parse("radix:32"));
         c.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.DaemonHello(0, "n0", 1, "x")));
         c.handle(new HeadEvent.FromDaemon(1, new OverlayMessage.DaemonHello(1, "n1", 1, "x")));
-        assertThat(c.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.FenceEnter(0, 0, Map.of()))))
-                .containsExactly(new HeadAction.SendToDaemon(0, new OverlayMessage.FenceRelease(0, Map.of())));
+        assertThat(c.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.FenceEnter(1, 0, 0, Map.of()))))
+                .containsExactly(new HeadAction.SendToDaemon(0, new OverlayMessage.FenceRelease(1, 0, Map.of())));
     }
 
     @Test
@@ -200,10 +200,10 @@ class HeadCoreTest {
         launched();
         List<HeadAction> a = core.handle(new HeadEvent.DaemonLost(1, "connection closed"));
         assertThat(reports(a)).containsExactly("banyan run: lost the daemon on n1: connection closed");
-        assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.TerminateJob(2000)));
-        assertThat(a).doesNotContain(new HeadAction.SendToDaemon(1, new OverlayMessage.TerminateJob(2000)));
-        from(0, new OverlayMessage.RankExited(0, 143, ""));
-        assertThat(finish(from(0, new OverlayMessage.RankExited(1, 143, ""))))
+        assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.TerminateJob(1, 2000)));
+        assertThat(a).doesNotContain(new HeadAction.SendToDaemon(1, new OverlayMessage.TerminateJob(1, 2000)));
+        from(0, new OverlayMessage.RankExited(1, 0, 143, ""));
+        assertThat(finish(from(0, new OverlayMessage.RankExited(1, 1, 143, ""))))
                 .isEqualTo(HeadSettings.DAEMON_LOST_STATUS);
     }
 
@@ -225,9 +225,9 @@ class HeadCoreTest {
         c.handle(new HeadEvent.FromDaemon(1, new OverlayMessage.DaemonHello(1, "n1", 1, "x")));
         a = c.handle(new HeadEvent.TimerFired(HeadTimer.JOB_TIMEOUT));
         assertThat(reports(a)).containsExactly("banyan run: job timed out after 5 s; ending all ranks");
-        assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.TerminateJob(2000)));
+        assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.TerminateJob(1, 2000)));
         for (int r = 0; r < 4; r++) {
-            a = c.handle(new HeadEvent.FromDaemon(r / 2, new OverlayMessage.RankExited(r, 143, "")));
+            a = c.handle(new HeadEvent.FromDaemon(r / 2, new OverlayMessage.RankExited(1, r, 143, "")));
         }
         assertThat(finish(a)).isEqualTo(HeadSettings.TIMEOUT_STATUS);
     }
@@ -236,13 +236,13 @@ class HeadCoreTest {
     void firstSignalIsForwardedSecondKills() {
         launched();
         assertThat(core.handle(new HeadEvent.UserSignal(Signals.SIGINT))).containsExactly(
-                new HeadAction.SendToDaemon(0, new OverlayMessage.SignalRanks(Signals.SIGINT)),
-                new HeadAction.SendToDaemon(1, new OverlayMessage.SignalRanks(Signals.SIGINT)));
+                new HeadAction.SendToDaemon(0, new OverlayMessage.SignalRanks(1, Signals.SIGINT)),
+                new HeadAction.SendToDaemon(1, new OverlayMessage.SignalRanks(1, Signals.SIGINT)));
         List<HeadAction> a = core.handle(new HeadEvent.UserSignal(Signals.SIGINT));
-        assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.KillJob()),
-                new HeadAction.SendToDaemon(1, new OverlayMessage.KillJob()));
+        assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.KillJob(1)),
+                new HeadAction.SendToDaemon(1, new OverlayMessage.KillJob(1)));
         for (int r = 0; r < 4; r++) {
-            a = from(r / 2, new OverlayMessage.RankExited(r, 137, ""));
+            a = from(r / 2, new OverlayMessage.RankExited(1, r, 137, ""));
         }
         assertThat(finish(a)).isEqualTo(130);
     }
@@ -252,18 +252,18 @@ class HeadCoreTest {
         launched();
         core.handle(new HeadEvent.UserSignal(Signals.SIGUSR1));
         assertThat(core.handle(new HeadEvent.UserSignal(Signals.SIGUSR1)))
-                .containsExactly(new HeadAction.SendToDaemon(0, new OverlayMessage.SignalRanks(Signals.SIGUSR1)),
-                        new HeadAction.SendToDaemon(1, new OverlayMessage.SignalRanks(Signals.SIGUSR1)));
+                .containsExactly(new HeadAction.SendToDaemon(0, new OverlayMessage.SignalRanks(1, Signals.SIGUSR1)),
+                        new HeadAction.SendToDaemon(1, new OverlayMessage.SignalRanks(1, Signals.SIGUSR1)));
     }
 
     @Test
     void teardownDeadlineStopsWaitingSoTheRunNeverHangs() {
         launched();
-        from(1, new OverlayMessage.RankExited(2, 5, ""));
+        from(1, new OverlayMessage.RankExited(1, 2, 5, ""));
         List<HeadAction> a = core.handle(new HeadEvent.TimerFired(HeadTimer.TEARDOWN_DEADLINE));
         assertThat(reports(a)).containsExactly("banyan run: 3 rank(s) did not report their end; giving up on them");
         assertThat(finish(a)).isEqualTo(5);
-        assertThat(core.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.RankExited(0, 0, "")))).isEmpty();
+        assertThat(core.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.RankExited(1, 0, 0, "")))).isEmpty();
     }
 
     /**
@@ -285,12 +285,12 @@ class HeadCoreTest {
         assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.AllContacts(
                 Map.of(-1, "head:9", 0, "n0:1", 1, "n1:1", 2, "n2:1"))));
         // Daemon 2 asks daemon 1 before daemon 1's routing link is up: held, then sent on it.
-        OverlayMessage.KvsFetch fetch = new OverlayMessage.KvsFetch(2, 1, 0, "k");
+        OverlayMessage.KvsFetch fetch = new OverlayMessage.KvsFetch(1, 2, 1, 0, "k");
         head.handle(new HeadEvent.PeerUp(3));
         assertThat(head.handle(new HeadEvent.FromPeer(3, fetch))).isEmpty();
         assertThat(head.handle(new HeadEvent.PeerUp(2))).containsExactly(new HeadAction.SendToPeer(2, fetch));
         // To daemon 0, a spawn child too: its spawn link.
-        OverlayMessage.KvsFetch toZero = new OverlayMessage.KvsFetch(2, 0, 1, "k");
+        OverlayMessage.KvsFetch toZero = new OverlayMessage.KvsFetch(1, 2, 0, 1, "k");
         assertThat(head.handle(new HeadEvent.FromPeer(3, toZero))).containsExactly(new HeadAction.SendToDaemon(0, toZero));
         // A routing link lost and not explained by the spawn tree within the wait ends the job.
         assertThat(head.handle(new HeadEvent.PeerLost(2, "connection closed"))).containsExactly(
@@ -302,15 +302,15 @@ class HeadCoreTest {
     @Test
     void theHeadServesTheJobsNames() {
         launched();
-        assertThat(from(1, new OverlayMessage.NameRequest(1, -1, 7, 0, "svc", "port-1"))).containsExactly(
-                new HeadAction.SendToDaemon(1, new OverlayMessage.NameReply(-1, 1, 7, 0, true, "")));
-        assertThat(from(0, new OverlayMessage.NameRequest(0, -1, 1, 0, "svc", "port-0"))).containsExactly(
-                new HeadAction.SendToDaemon(0, new OverlayMessage.NameReply(-1, 0, 1, 0, false, "name_in_use")));
-        assertThat(from(0, new OverlayMessage.NameRequest(0, -1, 2, 2, "svc", ""))).containsExactly(
-                new HeadAction.SendToDaemon(0, new OverlayMessage.NameReply(-1, 0, 2, 2, true, "port-1")));
-        assertThat(from(1, new OverlayMessage.NameRequest(1, -1, 8, 1, "svc", ""))).containsExactly(
-                new HeadAction.SendToDaemon(1, new OverlayMessage.NameReply(-1, 1, 8, 1, true, "")));
-        assertThat(from(0, new OverlayMessage.NameRequest(0, -1, 3, 2, "svc", ""))).containsExactly(
-                new HeadAction.SendToDaemon(0, new OverlayMessage.NameReply(-1, 0, 3, 2, false, "name_not_found")));
+        assertThat(from(1, new OverlayMessage.NameRequest(1, 1, -1, 7, 0, "svc", "port-1"))).containsExactly(
+                new HeadAction.SendToDaemon(1, new OverlayMessage.NameReply(1, -1, 1, 7, 0, true, "")));
+        assertThat(from(0, new OverlayMessage.NameRequest(1, 0, -1, 1, 0, "svc", "port-0"))).containsExactly(
+                new HeadAction.SendToDaemon(0, new OverlayMessage.NameReply(1, -1, 0, 1, 0, false, "name_in_use")));
+        assertThat(from(0, new OverlayMessage.NameRequest(1, 0, -1, 2, 2, "svc", ""))).containsExactly(
+                new HeadAction.SendToDaemon(0, new OverlayMessage.NameReply(1, -1, 0, 2, 2, true, "port-1")));
+        assertThat(from(1, new OverlayMessage.NameRequest(1, 1, -1, 8, 1, "svc", ""))).containsExactly(
+                new HeadAction.SendToDaemon(1, new OverlayMessage.NameReply(1, -1, 1, 8, 1, true, "")));
+        assertThat(from(0, new OverlayMessage.NameRequest(1, 0, -1, 3, 2, "svc", ""))).containsExactly(
+                new HeadAction.SendToDaemon(0, new OverlayMessage.NameReply(1, -1, 0, 3, 2, false, "name_not_found")));
     }
 }

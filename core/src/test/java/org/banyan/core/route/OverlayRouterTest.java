@@ -32,7 +32,7 @@ class OverlayRouterTest {
     }
 
     static OverlayMessage.KvsFetch to(int daemon, int request) {
-        return new OverlayMessage.KvsFetch(99, daemon, request, "k");
+        return new OverlayMessage.KvsFetch(1, 99, daemon, request, "k");
     }
 
     @Test

@@ -38,13 +38,13 @@ class OverlayCodecTest {
                 new OverlayMessage.Adopt(TopologySpec.parse("radix:4"), 100, Map.of(), TopologySpec.parse("binomial")),
                 new OverlayMessage.AllContacts(Map.of(-1, "head:1", 0, "a:2")),
                 new OverlayMessage.PeerHello(12),
-                new OverlayMessage.NameRequest(3, -1, 9, 0, "svc", "tcp://h:1"),
-                new OverlayMessage.NameReply(-1, 3, 9, 2, false, "name_not_found"),
-                new OverlayMessage.KvsFetch(3, -1, 77, "P3-businesscard"),
-                new OverlayMessage.KvsFetched(-1, 3, 77, "P3-businesscard", "card"),
-                new OverlayMessage.KvsFetched(4, 3, 78, "gone", null),
-                new OverlayMessage.FenceEnter(2, 9, Map.of(), Map.of("k", 2, "ünï", 0)),
-                new OverlayMessage.FenceRelease(9, Map.of(), Map.of("k", 2)),
+                new OverlayMessage.NameRequest(1, 3, -1, 9, 0, "svc", "tcp://h:1"),
+                new OverlayMessage.NameReply(1, -1, 3, 9, 2, false, "name_not_found"),
+                new OverlayMessage.KvsFetch(1, 3, -1, 77, "P3-businesscard"),
+                new OverlayMessage.KvsFetched(1, -1, 3, 77, "P3-businesscard", "card"),
+                new OverlayMessage.KvsFetched(1, 4, 3, 78, "gone", null),
+                new OverlayMessage.FenceEnter(1, 2, 9, Map.of(), Map.of("k", 2, "ünï", 0)),
+                new OverlayMessage.FenceRelease(1, 9, Map.of(), Map.of("k", 2)),
                 new OverlayMessage.LaunchJob(new JobDescription(8, job.apps(), job.nodes(), MappingPolicy.SLOT, false, 0,
                         "/", org.banyan.core.job.Modex.FULL)),
                 new OverlayMessage.Contacts(Map.of(1, "a:1", 2, "b:2")),
@@ -53,40 +53,40 @@ class OverlayCodecTest {
                 new OverlayMessage.CollectStats(),
                 new OverlayMessage.Stats(Map.of(3, new DaemonStats(3, 1L << 40, 7, 250, 260, 1L << 33, 9))),
                 new OverlayMessage.LaunchJob(job),
-                new OverlayMessage.RankExited(5, 139, ""),
-                new OverlayMessage.RankExited(5, 127, "./a: not found"),
-                new OverlayMessage.SignalRanks(10),
-                new OverlayMessage.TerminateJob(2000),
-                new OverlayMessage.KillJob(),
-                new OverlayMessage.AbortRequest(1, 7, "bad things"),
-                new OverlayMessage.FenceEnter(2, 9, puts),
-                new OverlayMessage.FenceRelease(9, puts),
+                new OverlayMessage.RankExited(1, 5, 139, ""),
+                new OverlayMessage.RankExited(1, 5, 127, "./a: not found"),
+                new OverlayMessage.SignalRanks(1, 10),
+                new OverlayMessage.TerminateJob(1, 2000),
+                new OverlayMessage.KillJob(1),
+                new OverlayMessage.AbortRequest(1, 1, 7, "bad things"),
+                new OverlayMessage.FenceEnter(1, 2, 9, puts),
+                new OverlayMessage.FenceRelease(1, 9, puts),
                 new OverlayMessage.Shutdown());
         for (OverlayMessage m : messages) {
             assertThat(roundTrip(m)).isEqualTo(m);
         }
-        OverlayMessage.Output out = (OverlayMessage.Output) roundTrip(new OverlayMessage.Output(4, 2, new byte[] {0, 10, -1}));
+        OverlayMessage.Output out = (OverlayMessage.Output) roundTrip(new OverlayMessage.Output(1, 4, 2, new byte[] {0, 10, -1}));
         assertThat(out.rank()).isEqualTo(4);
         assertThat(out.stream()).isEqualTo(2);
         assertThat(out.data()).containsExactly(0, 10, -1);
         OverlayMessage.OutputBatch batch = (OverlayMessage.OutputBatch) roundTrip(new OverlayMessage.OutputBatch(List.of(
-                new OverlayMessage.Output(1, 1, new byte[] {'a'}), new OverlayMessage.Output(7, 2, new byte[] {'b', 'c'}))));
+                new OverlayMessage.Output(1, 1, 1, new byte[] {'a'}), new OverlayMessage.Output(1, 7, 2, new byte[] {'b', 'c'}))));
         assertThat(batch.chunks()).extracting(OverlayMessage.Output::rank).containsExactly(1, 7);
         assertThat(batch.chunks().get(1).stream()).isEqualTo(2);
         assertThat(batch.chunks().get(1).data()).containsExactly('b', 'c');
-        OverlayMessage.StdinData in = (OverlayMessage.StdinData) roundTrip(new OverlayMessage.StdinData(0, new byte[0]));
+        OverlayMessage.StdinData in = (OverlayMessage.StdinData) roundTrip(new OverlayMessage.StdinData(1, 0, new byte[0]));
         assertThat(in.data()).isEmpty();
     }
 
     @Test
     void layoutOfASmallMessageIsAsDocumented() {
-        byte[] frame = OverlayCodec.encode(new OverlayMessage.TerminateJob(0x01020304));
-        assertThat(frame).containsExactly(0, 0, 0, 5, 7, 1, 2, 3, 4);
+        byte[] frame = OverlayCodec.encode(new OverlayMessage.TerminateJob(1, 0x01020304)); // job 1, grace
+        assertThat(frame).containsExactly(0, 0, 0, 9, 7, 0, 0, 0, 1, 1, 2, 3, 4);
     }
 
     @Test
     void truncatedOrUnknownFramesAreRejected() {
-        byte[] frame = OverlayCodec.encode(new OverlayMessage.AbortRequest(1, 2, "message"));
+        byte[] frame = OverlayCodec.encode(new OverlayMessage.AbortRequest(1, 1, 2, "message"));
         byte[] body = Arrays.copyOfRange(frame, 4, frame.length - 2);
         assertThatThrownBy(() -> OverlayCodec.decode(body)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> OverlayCodec.decode(new byte[] {99})).hasMessageContaining("unknown overlay message type 99");

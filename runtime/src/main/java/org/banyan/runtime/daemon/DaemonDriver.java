@@ -36,14 +36,14 @@ public final class DaemonDriver {
     private final FrameChannel parent;
     private final LaunchAgent agent;
     private final EventLoop<DaemonEvent> loop = new EventLoop<>();
-    private final Map<Integer, RankProcess> ranks = new ConcurrentHashMap<>();
+    private final Map<Long, RankProcess> ranks = new ConcurrentHashMap<>();
     private final ExecutorService spawners = Executors.newFixedThreadPool(SPAWNERS,
             Thread.ofPlatform().daemon().name("spawner-", 0).factory());
     private PmiListener pmi;
     private RankGuard guard;
     private ChildLinks children;
     private PeerLinks peers;
-    private java.nio.file.Path processTable;
+    private final List<java.nio.file.Path> processTables = new java.util.concurrent.CopyOnWriteArrayList<>();
     private UpstreamForwarder upstream;
     private final long spawnedAtMillis;
     private volatile long upMillis;
@@ -92,9 +92,8 @@ public final class DaemonDriver {
         String parentHost = parentHost();
         // This daemon's contact for phase 2: its listener as seen from its parent's side.
         String contact = children.addressFor(parentHost);
-        processTable = processTablePath();
-        DaemonCore core = new DaemonCore(daemonId, contact, pmi.address(), "tcp://" + pmi.address(), this::stats,
-                processTable.toString());
+        DaemonCore core = new DaemonCore(daemonId, contact, pmi::address, j -> "tcp://" + pmi.address(j), this::stats,
+                j -> processTablePath(j).toString());
         upstream = new UpstreamForwarder(parent);
         try {
             parent.send(new OverlayMessage.DaemonHello(daemonId, host, ProcessHandle.current().pid(), contact));
@@ -115,10 +114,12 @@ public final class DaemonDriver {
                 r.signal(Signals.SIGKILL);
             }
             guard.close();
-            try {
-                java.nio.file.Files.deleteIfExists(processTable);
-            } catch (IOException e) {
-                // /dev/shm is cleared at reboot; nothing else to do
+            for (java.nio.file.Path table : processTables) {
+                try {
+                    java.nio.file.Files.deleteIfExists(table);
+                } catch (IOException e) {
+                    // /dev/shm is cleared at reboot; nothing else to do
+                }
             }
             spawners.shutdown();
             pmi.close();
@@ -130,12 +131,16 @@ public final class DaemonDriver {
         }
     }
 
-    /** In shared memory when the host has it, named so two daemons of one host never collide. */
-    private java.nio.file.Path processTablePath() {
+    /**
+     * In shared memory when the host has it, named so two daemons of one host, or two jobs of
+     * one daemon, never collide.
+     */
+    private java.nio.file.Path processTablePath(int jobId) {
         java.nio.file.Path shm = java.nio.file.Path.of("/dev/shm");
         java.nio.file.Path dir = java.nio.file.Files.isDirectory(shm) ? shm
                 : java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
-        return dir.resolve("banyan-" + ProcessHandle.current().pid() + "-" + daemonId + ".proctable");
+        return dir.resolve("banyan-" + ProcessHandle.current().pid() + "-" + daemonId
+                + (jobId == 1 ? "" : "-job" + jobId) + ".proctable");
     }
 
     private DaemonStats stats() {
@@ -182,20 +187,21 @@ public final class DaemonDriver {
             case DaemonAction.WriteProcessTable w -> {
                 // written by startRanks before the ranks start
             }
-            case DaemonAction.SignalRank(int rank, int signal) -> {
-                RankProcess r = ranks.get(rank);
+            case DaemonAction.SignalRank(int jobId, int rank, int signal) -> {
+                RankProcess r = ranks.get(key(jobId, rank));
                 if (r != null) {
                     r.signal(signal);
                 }
             }
             case DaemonAction.PmiReply(int conn, String line) -> pmi.reply(conn, line);
-            case DaemonAction.WriteStdin(int rank, byte[] data) -> {
-                RankProcess r = ranks.get(rank);
+            case DaemonAction.WriteStdin(int jobId, int rank, byte[] data) -> {
+                RankProcess r = ranks.get(key(jobId, rank));
                 if (r != null) {
                     r.writeStdin(data);
                 }
             }
-            case DaemonAction.ArmTimer(var timer, long delay) -> loop.schedule(new DaemonEvent.TimerFired(timer), delay);
+            case DaemonAction.ArmTimer(var timer, long delay, int jobId) ->
+                    loop.schedule(new DaemonEvent.TimerFired(timer, jobId), delay);
             case DaemonAction.Exit() -> {
                 peers.closing();
                 return false;
@@ -239,6 +245,7 @@ public final class DaemonDriver {
     private void writeProcessTable(java.nio.file.Path path, byte[] table) {
         try {
             guard.owns(path.toString());
+            processTables.add(path);
             java.nio.file.Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
             java.nio.file.Files.write(tmp, table);
             java.nio.file.Files.move(tmp, path, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
@@ -250,10 +257,16 @@ public final class DaemonDriver {
 
     private void startRank(RankLaunch launch) {
         try {
-            ranks.put(launch.rank(), RankProcess.start(launch, guard, this::sendToParent, loop::post));
+            ranks.put(key(launch.jobId(), launch.rank()), RankProcess.start(launch, guard, this::sendToParent, loop::post));
         } catch (IOException e) {
-            loop.post(new DaemonEvent.RankEnded(launch.rank(), 127, launch.executable() + ": " + e.getMessage()));
+            loop.post(new DaemonEvent.RankEnded(launch.jobId(), launch.rank(), 127,
+                    launch.executable() + ": " + e.getMessage()));
         }
+    }
+
+    /** Ranks of all jobs in one map: job and rank in one key. */
+    private static long key(int jobId, int rank) {
+        return ((long) jobId << 32) | (rank & 0xFFFFFFFFL);
     }
 
     private void sendToParent(OverlayMessage m) {

@@ -12,6 +12,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -24,6 +25,10 @@ import org.banyan.core.daemon.DaemonEvent;
  * ranks on a couple of cores, each extra thread hand-off per request (a virtual-thread poller, a
  * queue to an event loop) or each contended lock among per-connection threads costs a
  * scheduling delay that MPI_Init pays a dozen times per rank.
+ *
+ * <p>Each job has a listening socket of its own (PMI_PORT differs per job), so a rank's
+ * connection says which job it belongs to before its first line; all of them share the one
+ * selector thread.
  */
 public final class PmiListener implements Closeable {
     /** BANYAN_PMI_TRACE=1 prints every PMI line in and out on stderr, as Hydra's -verbose does. */
@@ -31,13 +36,17 @@ public final class PmiListener implements Closeable {
     private static final int MAX_LINE = 1 << 16;
 
     private final Selector selector;
-    private final ServerSocketChannel server;
+    private final Map<Integer, ServerSocketChannel> servers = new ConcurrentHashMap<>();
+    /** Sockets bound by {@link #address} and not yet registered with the selector (its own thread does that). */
+    private final java.util.Queue<Map.Entry<Integer, ServerSocketChannel>> toRegister =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final Consumer<DaemonEvent> handler;
     private final Map<Integer, Conn> conns = new ConcurrentHashMap<>();
     private int nextConn;
 
     private static final class Conn {
         final int id;
+        final int jobId;
         final SocketChannel channel;
         final ByteBuffer in = ByteBuffer.allocate(4096);
         final StringBuilder line = new StringBuilder();
@@ -47,46 +56,74 @@ public final class PmiListener implements Closeable {
         final ArrayDeque<ByteBuffer> pending = new ArrayDeque<>();
         SelectionKey key;
 
-        Conn(int id, SocketChannel channel) {
+        Conn(int id, int jobId, SocketChannel channel) {
             this.id = id;
+            this.jobId = jobId;
             this.channel = channel;
         }
     }
 
-    private PmiListener(Selector selector, ServerSocketChannel server, Consumer<DaemonEvent> handler) {
+    private PmiListener(Selector selector, Consumer<DaemonEvent> handler) {
         this.selector = selector;
-        this.server = server;
         this.handler = handler;
     }
 
     /** @param handler receives each request line and each close, on the listener's own thread */
     public static PmiListener open(Consumer<DaemonEvent> handler) throws IOException {
-        Selector selector = Selector.open();
-        ServerSocketChannel server = ServerSocketChannel.open();
-        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4096);
-        server.configureBlocking(false);
-        server.register(selector, SelectionKey.OP_ACCEPT);
-        PmiListener listener = new PmiListener(selector, server, handler);
+        PmiListener listener = new PmiListener(Selector.open(), handler);
         Thread.ofPlatform().daemon().name("pmi-reactor").start(listener::reactor);
         return listener;
     }
 
-    /** {@code host:port}, the value of PMI_PORT. */
-    public String address() {
+    /**
+     * {@code host:port} of job {@code jobId}'s socket, the value of PMI_PORT for its ranks: bound
+     * on first use (any thread), accepted on from the selector thread from then on.
+     */
+    public String address(int jobId) {
+        ServerSocketChannel server = servers.computeIfAbsent(jobId, j -> {
+            try {
+                ServerSocketChannel s = ServerSocketChannel.open();
+                s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4096);
+                s.configureBlocking(false);
+                toRegister.add(Map.entry(j, s));
+                selector.wakeup();
+                return s;
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException("cannot open a PMI socket for job " + j, e);
+            }
+        });
         InetSocketAddress a = (InetSocketAddress) server.socket().getLocalSocketAddress();
         return a.getAddress().getHostAddress() + ":" + a.getPort();
+    }
+
+    /** Stops listening for job {@code jobId}; its connections stay until they close. */
+    public void closeJob(int jobId) {
+        ServerSocketChannel s = servers.remove(jobId);
+        if (s != null) {
+            try {
+                s.close();
+            } catch (IOException ignored) {
+                // closing
+            }
+        }
     }
 
     private void reactor() {
         try {
             while (selector.isOpen()) {
                 selector.select();
+                Map.Entry<Integer, ServerSocketChannel> s;
+                while ((s = toRegister.poll()) != null) {
+                    if (s.getValue().isOpen()) {
+                        s.getValue().register(selector, SelectionKey.OP_ACCEPT, s.getKey());
+                    }
+                }
                 for (SelectionKey key : selector.selectedKeys()) {
                     if (!key.isValid()) {
                         continue;
                     }
                     if (key.isAcceptable()) {
-                        accept();
+                        accept((ServerSocketChannel) key.channel(), (Integer) key.attachment());
                     } else {
                         Conn c = (Conn) key.attachment();
                         if (key.isWritable()) {
@@ -104,12 +141,12 @@ public final class PmiListener implements Closeable {
         }
     }
 
-    private void accept() throws IOException {
+    private void accept(ServerSocketChannel server, int jobId) throws IOException {
         SocketChannel ch;
         while ((ch = server.accept()) != null) {
             ch.configureBlocking(false);
             ch.socket().setTcpNoDelay(true);
-            Conn c = new Conn(nextConn++, ch);
+            Conn c = new Conn(nextConn++, jobId, ch);
             c.key = ch.register(selector, SelectionKey.OP_READ, c);
             conns.put(c.id, c);
         }
@@ -140,7 +177,7 @@ public final class PmiListener implements Closeable {
                     if (TRACE) {
                         System.err.println("[pmi " + c.id + "] <- " + body);
                     }
-                    handler.accept(new DaemonEvent.PmiFrame(c.id, body));
+                    handler.accept(new DaemonEvent.PmiFrame(c.jobId, c.id, body));
                 }
             } else if (c.headerLeft > 0) {
                 c.line.append((char) (b & 0xFF));
@@ -152,7 +189,7 @@ public final class PmiListener implements Closeable {
                         return;
                     }
                     if (length == 0) {
-                        handler.accept(new DaemonEvent.PmiFrame(c.id, ""));
+                        handler.accept(new DaemonEvent.PmiFrame(c.jobId, c.id, ""));
                     } else {
                         c.bodyLeft = length;
                     }
@@ -168,7 +205,7 @@ public final class PmiListener implements Closeable {
                     if (TRACE) {
                         System.err.println("[pmi " + c.id + "] <- " + line);
                     }
-                    handler.accept(new DaemonEvent.PmiLine(c.id, line));
+                    handler.accept(new DaemonEvent.PmiLine(c.jobId, c.id, line));
                 }
             } else if (c.line.length() < MAX_LINE) {
                 c.line.append((char) (b & 0xFF));
@@ -184,7 +221,7 @@ public final class PmiListener implements Closeable {
         } catch (IOException ignored) {
             // closing
         }
-        handler.accept(new DaemonEvent.PmiClosed(c.id));
+        handler.accept(new DaemonEvent.PmiClosed(c.jobId, c.id));
     }
 
     /** Any thread. Replies are small; one that does not fit the socket buffer is finished later. */
@@ -239,9 +276,11 @@ public final class PmiListener implements Closeable {
     public void close() {
         try {
             selector.close();
-            server.close();
         } catch (IOException ignored) {
             // closing
+        }
+        for (int jobId : List.copyOf(servers.keySet())) {
+            closeJob(jobId);
         }
         for (Conn c : conns.values()) {
             try {

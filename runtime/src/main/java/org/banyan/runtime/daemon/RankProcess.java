@@ -70,13 +70,14 @@ public final class RankProcess {
             startStdinWriter(launch.rank(), p.getOutputStream(), stdin);
         }
         int rank = launch.rank();
-        Thread out = pump(rank, 1, p.getInputStream(), output);
-        Thread err = pump(rank, 2, p.getErrorStream(), output);
+        int jobId = launch.jobId();
+        Thread out = pump(jobId, rank, 1, p.getInputStream(), output);
+        Thread err = pump(jobId, rank, 2, p.getErrorStream(), output);
         p.onExit().thenRun(() -> {
             guard.ended(p.pid());
             join(out);
             join(err);
-            events.accept(new DaemonEvent.RankEnded(rank, p.exitValue(), ""));
+            events.accept(new DaemonEvent.RankEnded(jobId, rank, p.exitValue(), ""));
         });
         return new RankProcess(rank, p, stdin);
     }
@@ -86,7 +87,7 @@ public final class RankProcess {
      * is held while more of it is on the way; when nothing more arrives within
      * {@link #PARTIAL_LINE_WAIT_NANOS} (a prompt), it goes as it is.
      */
-    private static Thread pump(int rank, int stream, InputStream in, Consumer<OverlayMessage> output) {
+    private static Thread pump(int jobId, int rank, int stream, InputStream in, Consumer<OverlayMessage> output) {
         return Thread.ofPlatform().daemon().stackSize(256 * 1024).name("rank-" + rank + "-" + stream).start(() -> {
             byte[] buf = new byte[CHUNK];
             WholeLines lines = new WholeLines();
@@ -95,17 +96,17 @@ public final class RankProcess {
                 while ((n = in.read(buf)) > 0) {
                     byte[] whole = lines.add(buf, n);
                     if (whole != null) {
-                        output.accept(new OverlayMessage.Output(rank, stream, whole));
+                        output.accept(new OverlayMessage.Output(jobId, rank, stream, whole));
                     }
                     if (lines.holding() && !moreSoon(in)) {
-                        output.accept(new OverlayMessage.Output(rank, stream, lines.take()));
+                        output.accept(new OverlayMessage.Output(jobId, rank, stream, lines.take()));
                     }
                 }
             } catch (IOException e) {
                 // the pipe broke: the rank is gone, its exit is reported by the watcher
             }
             if (lines.holding()) {
-                output.accept(new OverlayMessage.Output(rank, stream, lines.take()));
+                output.accept(new OverlayMessage.Output(jobId, rank, stream, lines.take()));
             }
         });
     }

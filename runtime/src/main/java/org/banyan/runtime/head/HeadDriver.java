@@ -3,7 +3,6 @@ package org.banyan.runtime.head;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
-import java.util.List;
 import org.banyan.core.daemon.Signals;
 import org.banyan.core.head.HeadAction;
 import org.banyan.core.head.HeadCore;
@@ -16,8 +15,7 @@ import org.banyan.core.wire.OverlayMessage;
 import org.banyan.runtime.EventLoop;
 import org.banyan.runtime.launch.LaunchAgent;
 import org.banyan.runtime.daemon.ChildStarters;
-import org.banyan.runtime.net.ChildLinks;
-import org.banyan.runtime.net.PeerLinks;
+import org.banyan.runtime.os.UserSignals;
 
 /**
  * Runs a {@link HeadCore} for real: starts its children in the overlay tree through the launch
@@ -31,9 +29,8 @@ public final class HeadDriver {
     private final LaunchAgent agent;
     private final TopologySpec topology;
     private final TopologySpec routing;
-    private PeerLinks peers;
     private final EventLoop<HeadEvent> loop = new EventLoop<>();
-    private ChildLinks children;
+    private HeadLinks links;
     private final java.util.Map<String, Long> milestones = new java.util.LinkedHashMap<>();
     /** When the head began (class initialisation, right after argument parsing). */
     private static final long START_MILLIS = System.currentTimeMillis();
@@ -84,39 +81,12 @@ public final class HeadDriver {
     /** Runs the job to its end and returns the exit status for the user. */
     public int run() throws Exception {
         sink.prepareFiles(map.size());
-        peers = new PeerLinks(-1, new PeerLinks.Listener() {
-            @Override
-            public void up(int vertex) {
-                loop.post(new HeadEvent.PeerUp(vertex));
-            }
-
-            @Override
-            public void message(int vertex, OverlayMessage message) {
-                loop.post(new HeadEvent.FromPeer(vertex, message));
-            }
-
-            @Override
-            public void lost(int vertex, String reason) {
-                loop.post(new HeadEvent.PeerLost(vertex, reason));
-            }
-        });
-        children = ChildLinks.open(agent, ChildStarters.forHead(agent, topology, job.nodes().size()),
-                new ChildLinks.Listener() {
-            @Override
-            public void message(int childId, OverlayMessage message) {
-                loop.post(new HeadEvent.FromDaemon(childId, message));
-            }
-
-            @Override
-            public void lost(int childId, String reason) {
-                loop.post(new HeadEvent.DaemonLost(childId, reason));
-            }
-        }, peers);
+        links = HeadLinks.open(agent, ChildStarters.forHead(agent, topology, job.nodes().size()), loop::post);
         HeadCore core = new HeadCore(job, map, settings, topology, routing,
-                children.addressFor(job.nodes().getFirst().name()));
+                links.addressFor(job.nodes().getFirst().name()));
         int[] status = {1};
         try {
-            installSignalHandlers();
+            UserSignals.install(sig -> loop.post(new HeadEvent.UserSignal(sig)));
             for (HeadAction a : core.start()) {
                 execute(a, status);
             }
@@ -131,23 +101,20 @@ public final class HeadDriver {
             });
         } finally {
             sink.close();
-            peers.closing();
-            children.closing();
-            children.awaitOrKill(5000);
-            children.close();
-            peers.close();
+            links.close();
         }
         return status[0];
     }
 
     private boolean execute(HeadAction action, int[] status) {
         switch (action) {
-            case HeadAction.SendToDaemon(int d, OverlayMessage m) -> children.send(d, m);
-            case HeadAction.SendToPeer(int vertex, OverlayMessage m) -> peers.send(vertex, m);
-            case HeadAction.SpawnDaemon(int d, String host) -> children.spawn(d, host);
+            case HeadAction.SendToDaemon(int d, OverlayMessage m) -> links.toDaemon(d, m);
+            case HeadAction.SendToPeer(int vertex, OverlayMessage m) -> links.toPeer(vertex, m);
+            case HeadAction.SpawnDaemon(int d, String host) -> links.spawn(d, host);
             case HeadAction.EmitOutput(int rank, int stream, byte[] data) -> sink.write(rank, stream, data);
             case HeadAction.Report(String line) -> sink.report(line);
-            case HeadAction.ArmTimer(var timer, long delay) -> loop.schedule(new HeadEvent.TimerFired(timer), delay);
+            case HeadAction.ArmTimer(var timer, long delay, int jobId) ->
+                    loop.schedule(new HeadEvent.TimerFired(timer, jobId), delay);
             case HeadAction.ForwardStdin(int d, int rank) -> forwardStdin(d, rank);
             case HeadAction.Milestone(String name) -> milestones.put(name, sinceStart());
             case HeadAction.LaunchReport(var stats) -> launchReport(stats);
@@ -155,6 +122,9 @@ public final class HeadDriver {
                 status[0] = exitStatus;
                 return false;
             }
+            case HeadAction.ForJob f -> throw new IllegalStateException("a run's head has one job: " + f);
+            case HeadAction.JobEnded e -> throw new IllegalStateException("a run's head has one job: " + e);
+            case HeadAction.Ready r -> throw new IllegalStateException("a run's head is no DVM");
         }
         return true;
     }
@@ -166,25 +136,12 @@ public final class HeadDriver {
             try {
                 int n;
                 while ((n = in.read(buf)) > 0) {
-                    children.send(daemon, new OverlayMessage.StdinData(rank, Arrays.copyOf(buf, n)));
+                    links.toDaemon(daemon, new OverlayMessage.StdinData(job.jobId(), rank, Arrays.copyOf(buf, n)));
                 }
-                children.send(daemon, new OverlayMessage.StdinData(rank, new byte[0]));
+                links.toDaemon(daemon, new OverlayMessage.StdinData(job.jobId(), rank, new byte[0]));
             } catch (IOException e) {
                 // stdin went away: the rank sees EOF or is gone
             }
         });
-    }
-
-    @SuppressWarnings("restriction")
-    private void installSignalHandlers() {
-        int[] signals = {Signals.SIGINT, Signals.SIGTERM, Signals.SIGHUP, Signals.SIGUSR1, Signals.SIGUSR2};
-        for (int sig : signals) {
-            try {
-                sun.misc.Signal.handle(new sun.misc.Signal(Signals.name(sig).substring(3)),
-                        s -> loop.post(new HeadEvent.UserSignal(sig)));
-            } catch (IllegalArgumentException e) {
-                // the JVM reserves this one (e.g. under -Xrs); it keeps its default action
-            }
-        }
     }
 }

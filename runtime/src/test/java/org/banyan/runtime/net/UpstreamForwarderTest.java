@@ -20,9 +20,9 @@ class UpstreamForwarderTest {
                 UpstreamForwarder f = new UpstreamForwarder(up);
                 int chunks = 5000;
                 for (int i = 0; i < chunks; i++) {
-                    f.send(new OverlayMessage.Output(i % 3, 1, ("line " + i + "\n").getBytes()));
+                    f.send(new OverlayMessage.Output(1, i % 3, 1, ("line " + i + "\n").getBytes()));
                 }
-                f.send(new OverlayMessage.RankExited(0, 0, ""));
+                f.send(new OverlayMessage.RankExited(1, 0, 0, ""));
                 f.finish(5000);
                 List<String> lines = new ArrayList<>();
                 int frames = 0;

@@ -1,0 +1,141 @@
+package org.banyan.core.daemon;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.banyan.core.job.FenceData;
+import org.banyan.core.job.JobDescription;
+import org.banyan.core.job.ProcessTable;
+import org.banyan.core.job.RankMap;
+import org.banyan.core.wire.OverlayMessage;
+
+/**
+ * One job's share of a daemon: the ranks it started for it, their PMI server, the job's fences
+ * as this daemon takes part in them, and the job's teardown here (signals, SIGTERM then SIGKILL
+ * after the grace). A daemon of {@code banyan run} has one; a daemon of a DVM has one per job.
+ */
+final class LocalJob {
+    private final JobDescription job;
+    private final RankMap map;
+    private final DaemonOutbox out;
+    private final DaemonFence fence;
+    private final PmiServer pmi;
+    private final Set<Integer> running = new LinkedHashSet<>();
+    private Integer terminateGrace;
+    private boolean killed;
+    private boolean terminating;
+
+    /**
+     * Starts this daemon's ranks of {@code job}.
+     *
+     * @param childrenWithRanks the children whose subtrees host ranks of the job (they take part in its fences)
+     * @param processTablePath  where the node-local process table goes, or null for none
+     */
+    LocalJob(JobDescription job, RankMap map, int daemonId, ChildTree tree, List<Integer> childrenWithRanks,
+             DaemonOutbox out, DaemonRouting routing, String pmiAddress, String daemonUri, String processTablePath) {
+        this.job = job;
+        this.map = map;
+        this.out = out;
+        List<RankLaunch> launches = RankEnvironment.launches(job, map, daemonId, pmiAddress, daemonUri, processTablePath);
+        this.fence = new DaemonFence(job.jobId(), daemonId, out);
+        fence.start(tree, childrenWithRanks, !launches.isEmpty());
+        Set<Integer> local = new LinkedHashSet<>();
+        for (RankLaunch l : launches) {
+            local.add(l.rank());
+        }
+        int jobId = job.jobId();
+        this.pmi = new PmiServer(map, local, daemonId, out::emit, new PmiServer.Daemon() {
+            @Override
+            public void fenceReady(Map<String, String> puts, Map<String, Integer> owners) {
+                fence.localReady(new FenceData(puts, owners));
+            }
+
+            @Override
+            public void fetch(int owner, String key) {
+                routing.fetch(jobId, owner, key);
+            }
+
+            @Override
+            public void nameRequest(int request, int op, String name, String port) {
+                routing.nameRequest(jobId, request, op, name, port);
+            }
+        });
+        if (processTablePath != null && !launches.isEmpty()) {
+            out.emit(new DaemonAction.WriteProcessTable(processTablePath, ProcessTable.encode(map)));
+        }
+        for (RankLaunch l : launches) {
+            running.add(l.rank());
+            out.emit(new DaemonAction.StartRank(l));
+        }
+    }
+
+    JobDescription job() {
+        return job;
+    }
+
+    RankMap map() {
+        return map;
+    }
+
+    Set<Integer> running() {
+        return running;
+    }
+
+    PmiServer pmi() {
+        return pmi;
+    }
+
+    DaemonFence fence() {
+        return fence;
+    }
+
+    /** A local rank ended; false when it was not running. */
+    boolean rankEnded(int rank) {
+        if (!running.remove(rank)) {
+            return false;
+        }
+        pmi.onRankEnded(rank);
+        return true;
+    }
+
+    void signal(int signal) {
+        for (int rank : running) {
+            out.emit(new DaemonAction.SignalRank(job.jobId(), rank, signal));
+        }
+    }
+
+    void terminate(int graceMillis) {
+        terminateGrace = graceMillis;
+        if (terminating) {
+            return;
+        }
+        terminating = true;
+        if (!running.isEmpty()) {
+            signal(Signals.SIGTERM);
+            out.emit(new DaemonAction.ArmTimer(DaemonTimer.KILL_GRACE, graceMillis, job.jobId()));
+        }
+    }
+
+    void kill() {
+        killed = true;
+        signal(Signals.SIGKILL);
+    }
+
+    boolean ending() {
+        return terminating || killed;
+    }
+
+    /** A child adopted late gets the job first, and later ({@link #catchUpEnding}) how it is ending. */
+    void catchUpLaunch(int child) {
+        out.toChild(child, new OverlayMessage.LaunchJob(job));
+    }
+
+    void catchUpEnding(int child) {
+        if (killed) {
+            out.toChild(child, new OverlayMessage.KillJob(job.jobId()));
+        } else if (terminateGrace != null) {
+            out.toChild(child, new OverlayMessage.TerminateJob(job.jobId(), terminateGrace));
+        }
+    }
+}

@@ -9,6 +9,7 @@ final class Help {
 
             Commands:
               run       launch a parallel program (mpirun/mpiexec conventions)
+              dvm       a persistent DVM: banyan dvm start|status|stop (see banyan dvm --help)
               sim       simulate a launch: banyan sim launch --hosts N [--spawn-degree K | --launch star]
 
             Options:

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
 import org.banyan.core.job.RankMap;
+import org.banyan.runtime.dvm.DvmClient;
 import org.banyan.runtime.head.HeadDriver;
 import org.banyan.runtime.os.FastExit;
 
@@ -36,8 +37,16 @@ public final class Main {
                 return 2;
             }
         }
+        if (args.getFirst().equals("dvm")) {
+            try {
+                return new DvmCommand(System.getenv(), Path.of("").toAbsolutePath()).run(args.subList(1, args.size()));
+            } catch (UsageException e) {
+                System.err.println("banyan dvm: " + e.getMessage());
+                return 2;
+            }
+        }
         if (!args.getFirst().equals("run")) {
-            System.err.println("banyan: unknown command '" + args.getFirst() + "' (commands: run, sim; see banyan --help)");
+            System.err.println("banyan: unknown command '" + args.getFirst() + "' (commands: run, dvm, sim; see banyan --help)");
             return 2;
         }
         List<String> rest = args.subList(1, args.size());
@@ -59,11 +68,26 @@ public final class Main {
             return 2;
         }
         FastExit.prepare();
+        if (request.dvm() != null) {
+            return runOnDvm(request);
+        }
         try {
             return new HeadDriver(request.job(), RankMap.of(request.job()), request.settings(), request.output(),
                     request.agent(), request.topology(), request.routing()).run();
         } catch (Exception e) {
             System.err.println("banyan run: internal error: " + e);
+            return 1;
+        }
+    }
+
+    private static int runOnDvm(RunRequest request) {
+        try (DvmClient client = DvmClient.connect(request.dvm(), "banyan run")) {
+            return client.run(request.dvmJob(), request.output());
+        } catch (DvmClient.Unreachable e) {
+            System.err.println("banyan run: " + e.getMessage());
+            return 2;
+        } catch (IOException e) {
+            System.err.println("banyan run: lost the DVM: " + e.getMessage());
             return 1;
         }
     }

@@ -49,6 +49,12 @@ final class OptionTable<T> {
         return add(new Option<>(names, aliases, value, section, help, handler));
     }
 
+    /** Adds options declared elsewhere (a group several commands share), in order. */
+    OptionTable<T> with(java.util.function.Consumer<OptionTable<T>> group) {
+        group.accept(this);
+        return this;
+    }
+
     private OptionTable<T> add(Option<T> o) {
         for (String n : o.names()) {
             byName.put(n, o);

@@ -16,6 +16,8 @@ import org.banyan.core.job.Modex;
 import org.banyan.core.job.Node;
 import org.banyan.core.job.RankMap;
 import org.banyan.core.tree.TopologySpec;
+import org.banyan.core.wire.ClientMessage;
+import org.banyan.runtime.dvm.DvmFiles;
 import org.banyan.runtime.head.OutputOptions;
 import org.banyan.runtime.launch.LaunchAgent;
 
@@ -30,12 +32,11 @@ import org.banyan.runtime.launch.LaunchAgent;
 public final class RunArguments {
     static final int DEFAULT_GRACE_MILLIS = 2000;
     static final long DAEMON_START_MILLIS = 30_000;
-    static final int DEFAULT_SPAWN_DEGREE = 32;
 
     private final Map<String, String> environment;
     private final Path cwd;
+    private final DaemonOptions daemons;
 
-    private final List<HostEntry> hosts = new ArrayList<>();
     private MappingPolicy mapping = MappingPolicy.SLOT;
     private boolean oversubscribe;
     private final Map<String, String> exports = new LinkedHashMap<>();
@@ -45,16 +46,9 @@ public final class RunArguments {
     private Path outputDir;
     private long timeoutMillis;
     private int stdinRank = 0;
-    private String launcher;
-    private String launchAgent;
-    private int spawnDegree = DEFAULT_SPAWN_DEGREE;
-    private TopologySpec routing = new TopologySpec.Radix(DEFAULT_SPAWN_DEGREE);
-    private boolean routingGiven;
-    private boolean staticPorts;
-    private boolean fromAllocation;
     private Modex modex = Modex.LAZY;
-    private boolean star;
     private boolean reportLaunch;
+    private DvmFiles dvm;
     /** -n of the context being parsed. */
     private int count;
 
@@ -65,12 +59,7 @@ public final class RunArguments {
             .value("Placement", List.of("-n", "-np"), List.of("--np", "--n", "-c"), "N",
                     "number of ranks (default: one per slot)",
                     (a, v) -> a.count = HostListParser.positive(v, "-n"))
-            .value("Placement", List.of("-H", "--host"), List.of("-host"), "LIST",
-                    "hosts as NAME[:SLOTS],...; a name without :SLOTS adds one slot",
-                    (a, v) -> a.hosts.addAll(HostListParser.parseHostOption(v)))
-            .value("Placement", List.of("--hostfile", "-f"), List.of("-hostfile", "--machinefile", "-machinefile"), "FILE",
-                    "hostfile: 'NAME slots=N' (Open MPI) or 'NAME:N' (Hydra) lines; # comments",
-                    (a, v) -> a.hosts.addAll(HostListParser.parseHostfile(a.cwd.resolve(v))))
+            .with(t -> DaemonOptions.declareHosts(t, a -> a.daemons))
             .value("Placement", List.of("--map-by"), List.of("-map-by"), "slot|node",
                     "fill each host's slots first (slot, default) or round robin (node)",
                     (a, v) -> {
@@ -103,45 +92,7 @@ public final class RunArguments {
             .value("Control", List.of("--timeout"), List.of("-timeout"), "SECONDS",
                     "end the job after SECONDS (exit status 124)",
                     (a, v) -> a.timeoutMillis = seconds(v))
-            .value("Daemons (one per host, started along a tree; see docs/multihost.md)", List.of("--launcher"),
-                    List.of("-launcher"), "L", """
-                    inproc: one daemon inside banyan (default on this machine);
-                    ssh (default for other hosts); slurm (default inside an
-                    allocation, whose nodes are then the hosts); local: a
-                    daemon process per host name, all on this machine""",
-                    (a, v) -> {
-                        if (!List.of("inproc", "local", "ssh", "slurm").contains(v)) {
-                            throw new UsageException("--launcher '" + v + "' is not available (valid: inproc, local, ssh, slurm)");
-                        }
-                        a.launcher = v;
-                    })
-            .value("Daemons (one per host, started along a tree; see docs/multihost.md)", List.of("--launch-agent"),
-                    List.of("-launch-agent", "-launcher-exec"), "\"CMD\"",
-                    "remote shell instead of \"ssh -x\" (implies --launcher ssh)",
-                    (a, v) -> {
-                        a.launchAgent = v.strip();
-                        if (a.launchAgent.isEmpty()) {
-                            throw new UsageException("--launch-agent needs a command, as in --launch-agent \"ssh -p 2222\"");
-                        }
-                    })
-            .value("Daemons (one per host, started along a tree; see docs/multihost.md)", List.of("--spawn-degree"),
-                    List.of(), "K", """
-                    children per daemon in the launch tree (default 32);
-                    0 spawns along the --routing tree""",
-                    (a, v) -> a.spawnDegree = spawnDegree(v))
-            .value("Daemons (one per host, started along a tree; see docs/multihost.md)", List.of("--routing"),
-                    List.of(), "T", """
-                    the overlay daemons reach each other by: radix:K
-                    (default radix:32), binomial, or direct (each daemon
-                    linked to the head, which relays)""",
-                    (a, v) -> {
-                        a.routingGiven = true;
-                        try {
-                            a.routing = TopologySpec.parse(v);
-                        } catch (IllegalArgumentException e) {
-                            throw new UsageException("--routing '" + v + "': " + e.getMessage());
-                        }
-                    })
+            .with(t -> DaemonOptions.declareDaemons(t, a -> a.daemons))
             .value("Daemons (one per host, started along a tree; see docs/multihost.md)", List.of("--modex"),
                     List.of(), "full|lazy", """
                     full: every fence gives every daemon every key's value;
@@ -153,37 +104,18 @@ public final class RunArguments {
                             throw new UsageException("--modex: " + e.getMessage());
                         }
                     })
-            .value("Daemons (one per host, started along a tree; see docs/multihost.md)", List.of("--launch"),
-                    List.of(), "tree|star", "star: the baseline, the head starts and talks to every daemon",
-                    (a, v) -> a.star = switch (v) {
-                        case "tree" -> false;
-                        case "star" -> true;
-                        default -> throw new UsageException("--launch '" + v + "' is not a launch shape (valid: tree, star)");
-                    })
-            .flag("Daemons (one per host, started along a tree; see docs/multihost.md)", List.of("--static-ports"),
-                    List.of(), """
-                    in a Slurm allocation: one srun starts every daemon and
-                    each finds its tree parent at a port derived from the job""",
-                    (a, v) -> a.staticPorts = true)
             .flag("Daemons (one per host, started along a tree; see docs/multihost.md)", List.of("--report-launch"),
                     List.of(), "print phase times and, per daemon, links and messages",
-                    (a, v) -> a.reportLaunch = true);
-
-    private static int spawnDegree(String v) throws UsageException {
-        try {
-            int k = Integer.parseInt(v);
-            if (k >= 0) {
-                return k;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new UsageException("--spawn-degree must be 0 (follow --routing) or a positive integer, got '" + v + "'");
-    }
+                    (a, v) -> a.reportLaunch = true)
+            .value("DVM (see docs/pilot.md)", List.of("--dvm"), List.of(), "FILE",
+                    "run on the persistent DVM whose URI file is FILE (banyan dvm start writes\n"
+                            + "~/.banyan/dvm.uri): no daemon is started",
+                    (a, v) -> a.dvm = new DvmFiles(a.cwd.resolve(v)));
 
     RunArguments(Map<String, String> environment, Path cwd) {
         this.environment = environment;
         this.cwd = cwd;
+        this.daemons = new DaemonOptions(environment, cwd);
     }
 
     /** Parses {@code args} (what follows {@code run}). */
@@ -300,18 +232,15 @@ public final class RunArguments {
     }
 
     private RunRequest build(List<Context> contexts) throws UsageException {
-        List<Node> nodes = nodes();
+        if (dvm != null) {
+            return buildForDvm(contexts);
+        }
+        List<Node> nodes = daemons.nodes();
         int totalSlots = 0;
         for (Node n : nodes) {
             totalSlots += n.slots();
         }
-        Path workdir = null;
-        if (wdir != null) {
-            workdir = cwd.resolve(wdir).normalize();
-            if (!Files.isDirectory(workdir)) {
-                throw new UsageException("--wdir '" + wdir + "' is not a directory");
-            }
-        }
+        Path workdir = workdir();
         List<AppContext> apps = new ArrayList<>();
         for (Context c : contexts) {
             checkProgram(c.program(), workdir != null ? workdir : cwd);
@@ -328,6 +257,48 @@ public final class RunArguments {
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
+        prepareOutputDir();
+        HeadSettings settings = new HeadSettings(timeoutMillis, DEFAULT_GRACE_MILLIS, DAEMON_START_MILLIS, reportLaunch);
+        return new RunRequest(job, settings, new OutputOptions(tag, timestamp, outputDir), daemons.agent(),
+                daemons.topology(), daemons.routing());
+    }
+
+    /**
+     * A job for a DVM: the DVM places it on its own hosts' free slots, so only what does not
+     * depend on them is checked here; a job the DVM cannot place is refused by it, in one line.
+     */
+    private RunRequest buildForDvm(List<Context> contexts) throws UsageException {
+        if (daemons.hostsGiven()) {
+            throw new UsageException("--dvm runs on the DVM's own hosts: drop --host, --hostfile, --launcher and "
+                    + "--launch-agent");
+        }
+        if (reportLaunch) {
+            throw new UsageException("--report-launch reports the start of daemons, which --dvm does not do");
+        }
+        Path workdir = workdir();
+        List<AppContext> apps = new ArrayList<>();
+        for (Context c : contexts) {
+            checkProgram(c.program(), workdir != null ? workdir : cwd);
+            apps.add(new AppContext(c.program(), c.args(), c.count(), exports, workdir == null ? null : workdir.toString()));
+        }
+        prepareOutputDir();
+        ClientMessage.RunJob job = new ClientMessage.RunJob(apps, mapping, oversubscribe, stdinRank, cwd.toString(), modex,
+                timeoutMillis);
+        return RunRequest.forDvm(dvm, job, new OutputOptions(tag, timestamp, outputDir));
+    }
+
+    private Path workdir() throws UsageException {
+        if (wdir == null) {
+            return null;
+        }
+        Path workdir = cwd.resolve(wdir).normalize();
+        if (!Files.isDirectory(workdir)) {
+            throw new UsageException("--wdir '" + wdir + "' is not a directory");
+        }
+        return workdir;
+    }
+
+    private void prepareOutputDir() throws UsageException {
         if (outputDir != null) {
             try {
                 Files.createDirectories(outputDir);
@@ -336,106 +307,6 @@ public final class RunArguments {
                         + e.getMessage() + ")");
             }
         }
-        HeadSettings settings = new HeadSettings(timeoutMillis, DEFAULT_GRACE_MILLIS, DAEMON_START_MILLIS, reportLaunch);
-        return new RunRequest(job, settings, new OutputOptions(tag, timestamp, outputDir), agent(), topology(),
-                star && !routingGiven ? new TopologySpec.Direct() : routing);
-    }
-
-    /** The tree daemons are spawned along: the star baseline, radix:K, or the routing tree. */
-    private TopologySpec topology() {
-        if (star) {
-            return new TopologySpec.Direct();
-        }
-        return spawnDegree == 0 ? routing : new TopologySpec.Radix(spawnDegree);
-    }
-
-    private LaunchAgent agent() {
-        return switch (launcher) {
-            case "inproc" -> new LaunchAgent.InProcess();
-            case "local" -> new LaunchAgent.Local();
-            case "slurm" -> staticPorts ? new LaunchAgent.SlurmStep(LaunchAgent.SlurmStep.portFor(environment),
-                    environment.getOrDefault("SLURM_JOB_NODELIST", environment.get("SLURM_NODELIST"))) : new LaunchAgent.Slurm();
-            default -> launchAgent != null ? LaunchAgent.parse("ssh:" + launchAgent) : LaunchAgent.parse("ssh");
-        };
-    }
-
-    /**
-     * The job's nodes, and the launcher when none was chosen. Hosts that all designate this
-     * machine fold into one node run by an in-process daemon; otherwise each distinct name is a
-     * node (its slots added up over its entries), reached over ssh unless {@code --launcher local}
-     * says to start every daemon on this machine.
-     */
-    private List<Node> nodes() throws UsageException {
-        String self = LocalHost.hostname();
-        if (launchAgent != null && launcher == null) {
-            launcher = "ssh";
-        }
-        if (launchAgent != null && !launcher.equals("ssh")) {
-            throw new UsageException("--launch-agent is the remote shell of --launcher ssh, not of --launcher " + launcher);
-        }
-        if (hosts.isEmpty() && (launcher == null || launcher.equals("slurm"))) {
-            // Inside an allocation the allocation is the host list, and srun starts the daemons.
-            List<HostEntry> allocation = SlurmAllocation.hosts(environment);
-            if (!allocation.isEmpty()) {
-                fromAllocation = true;
-                hosts.addAll(allocation);
-                if (launcher == null) {
-                    launcher = "slurm";
-                }
-            } else if ("slurm".equals(launcher)) {
-                throw new UsageException("--launcher slurm needs a Slurm allocation (SLURM_JOB_NODELIST is not set)");
-            }
-        }
-        if (hosts.isEmpty()) {
-            if (launcher == null) {
-                launcher = "inproc";
-            }
-            return List.of(new Node(self, Runtime.getRuntime().availableProcessors()));
-        }
-        Map<String, Integer> slots = new LinkedHashMap<>();
-        boolean allLocal = true;
-        for (HostEntry h : hosts) {
-            slots.merge(h.name(), h.slots() > 0 ? h.slots() : 1, Integer::sum);
-            if (allLocal && !launcherIsLocal() && !LocalHost.isLocal(h.name())) {
-                allLocal = false;
-            }
-        }
-        if (launcher == null) {
-            launcher = allLocal ? "inproc" : "ssh";
-        }
-        if (launcher.equals("inproc")) {
-            int total = 0;
-            for (HostEntry h : hosts) {
-                if (!LocalHost.isLocal(h.name())) {
-                    String where = h.origin().equals("--host") ? "--host" : "hostfile " + h.origin();
-                    throw new UsageException(where + ": host '" + h.name() + "' is not this machine (" + self
-                            + "); --launcher inproc runs on this machine only");
-                }
-                total += h.slots() > 0 ? h.slots() : 1;
-            }
-            return List.of(new Node(hosts.getFirst().name(), total));
-        }
-        if (staticPorts && !(launcher.equals("slurm") && fromAllocation)) {
-            throw new UsageException("--static-ports starts the daemons of a Slurm allocation's own nodes: run it "
-                    + "inside salloc or sbatch, without --host, --hostfile or another --launcher");
-        }
-        if (launcher.equals("ssh") || launcher.equals("slurm")) {
-            for (HostEntry h : hosts) {
-                if (!LocalHost.resolves(h.name())) {
-                    String where = h.origin().equals("--host") ? "--host" : "hostfile " + h.origin();
-                    throw new UsageException(where + ": unknown host '" + h.name() + "' (the name does not resolve)");
-                }
-            }
-        }
-        List<Node> out = new ArrayList<>();
-        for (Map.Entry<String, Integer> e : slots.entrySet()) {
-            out.add(new Node(e.getKey(), e.getValue()));
-        }
-        return out;
-    }
-
-    private boolean launcherIsLocal() {
-        return "local".equals(launcher);
     }
 
     /** The program must exist and be executable where the daemon will start it. */

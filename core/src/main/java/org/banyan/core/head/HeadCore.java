@@ -129,7 +129,7 @@ public final class HeadCore {
 
             @Override
             public void send(int daemonId, OverlayMessage m) {
-                emit(new HeadAction.SendToDaemon(daemonId, m));
+                HeadCore.this.emit(new HeadAction.SendToDaemon(daemonId, m));
             }
 
             @Override

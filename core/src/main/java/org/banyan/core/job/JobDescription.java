@@ -31,6 +31,11 @@ public record JobDescription(int jobId, List<AppContext> apps, List<Node> nodes,
         if (apps.isEmpty() || nodes.isEmpty()) {
             throw new IllegalArgumentException("a job needs at least one application and one node");
         }
+        for (AppContext app : apps) {
+            if (app.count() < 1) {
+                throw new IllegalArgumentException("every application of a job needs a rank count: " + app.executable());
+            }
+        }
     }
 
     public int size() {

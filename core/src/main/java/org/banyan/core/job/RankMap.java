@@ -159,13 +159,22 @@ public final class RankMap {
     }
 
     private String computeProcessMapping() {
+        // Nodes are numbered in the order ranks first appear on them: MPICH takes the numbers as
+        // dense node ids, and a DVM's job may skip hosts whose slots other jobs use.
+        int[] label = new int[job.nodes().size()];
+        Arrays.fill(label, -1);
+        int labels = 0;
         // Runs of consecutive ranks on the same node.
         List<int[]> runs = new ArrayList<>();
         for (int r = 0; r < nodeOf.length; r++) {
-            if (!runs.isEmpty() && runs.getLast()[0] == nodeOf[r]) {
+            int node = nodeOf[r];
+            if (label[node] < 0) {
+                label[node] = labels++;
+            }
+            if (!runs.isEmpty() && runs.getLast()[0] == label[node]) {
                 runs.getLast()[1]++;
             } else {
-                runs.add(new int[] {nodeOf[r], 1});
+                runs.add(new int[] {label[node], 1});
             }
         }
         // Group runs into blocks (start, count, width): consecutive nodes with equal widths.

@@ -60,6 +60,16 @@ class RankMapTest {
     }
 
     @Test
+    void hostsWithoutFreeSlotsTakeNoRankAndTheMappingNumbersNodesDensely() {
+        RankMap m = RankMap.of(job(MappingPolicy.SLOT, false, List.of(new Node("a", 0), new Node("b", 2),
+                new Node("c", 0), new Node("d", 1)), 3));
+        assertThat(new int[] {m.nodeOf(0), m.nodeOf(1), m.nodeOf(2)}).containsExactly(1, 1, 3);
+        assertThat(m.processMapping()).as("MPICH reads node ids as dense").isEqualTo("(vector,(0,1,2),(1,1,1))");
+        assertThatThrownBy(() -> RankMap.of(job(MappingPolicy.SLOT, true, List.of(new Node("a", 0)), 1)))
+                .hasMessageContaining("no slot is free");
+    }
+
+    @Test
     void tooManyRanksWithoutOversubscribeNamesTheFix() {
         assertThatThrownBy(() -> RankMap.of(job(MappingPolicy.SLOT, false, List.of(new Node("vm", 2)), 5)))
                 .hasMessage("5 ranks requested but only 2 slots available on vm; add --oversubscribe or give more"

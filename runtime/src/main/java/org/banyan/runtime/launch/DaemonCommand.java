@@ -41,6 +41,14 @@ public final class DaemonCommand {
     }
 
     private static List<String> jvm() {
+        return jvmFor("org.banyan.runtime.daemon.DaemonMain");
+    }
+
+    /**
+     * A JVM like this one (JDK, flags, AOT cache, class path) running {@code mainClass}: for a
+     * daemon, or a DVM's head started by {@code banyan dvm start}.
+     */
+    public static List<String> jvmFor(String mainClass) {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         cmd.addAll(JVM_FLAGS);
@@ -53,7 +61,7 @@ public final class DaemonCommand {
         cmd.add("-Dbanyan.spawned=" + System.currentTimeMillis());
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
-        cmd.add("org.banyan.runtime.daemon.DaemonMain");
+        cmd.add(mainClass);
         return cmd;
     }
 }

@@ -1,0 +1,226 @@
+package org.banyan.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.banyan.core.job.Node;
+import org.banyan.core.tree.TopologySpec;
+import org.banyan.runtime.launch.LaunchAgent;
+
+/**
+ * Where daemons run and how they start, for every command that starts them ({@code banyan run},
+ * {@code banyan dvm start}): the hosts (options, hostfile, or the Slurm allocation), the launch
+ * agent, and the shapes of the spawn tree and of the routing overlay. Its options are declared
+ * here once and added to each command's {@link OptionTable}.
+ */
+final class DaemonOptions {
+    static final int DEFAULT_SPAWN_DEGREE = 32;
+    static final String SECTION = "Daemons (one per host, started along a tree; see docs/multihost.md)";
+
+    private final Map<String, String> environment;
+    private final Path cwd;
+    private final List<HostEntry> hosts = new ArrayList<>();
+    private String launcher;
+    private String launchAgent;
+    private int spawnDegree = DEFAULT_SPAWN_DEGREE;
+    private TopologySpec routing = new TopologySpec.Radix(DEFAULT_SPAWN_DEGREE);
+    private boolean routingGiven;
+    private boolean staticPorts;
+    private boolean fromAllocation;
+    private boolean star;
+
+    DaemonOptions(Map<String, String> environment, Path cwd) {
+        this.environment = environment;
+        this.cwd = cwd;
+    }
+
+    /** -H and --hostfile, in the Placement section. */
+    static <T> void declareHosts(OptionTable<T> t, Function<T, DaemonOptions> of) {
+        t.value("Placement", List.of("-H", "--host"), List.of("-host"), "LIST",
+                    "hosts as NAME[:SLOTS],...; a name without :SLOTS adds one slot",
+                    (a, v) -> of.apply(a).hosts.addAll(HostListParser.parseHostOption(v)))
+            .value("Placement", List.of("--hostfile", "-f"), List.of("-hostfile", "--machinefile", "-machinefile"), "FILE",
+                    "hostfile: 'NAME slots=N' (Open MPI) or 'NAME:N' (Hydra) lines; # comments",
+                    (a, v) -> of.apply(a).hosts.addAll(HostListParser.parseHostfile(of.apply(a).cwd.resolve(v))));
+    }
+
+    /** How daemons start and the overlay's shapes. */
+    static <T> void declareDaemons(OptionTable<T> t, Function<T, DaemonOptions> of) {
+        t.value(SECTION, List.of("--launcher"),
+                    List.of("-launcher"), "L", """
+                    inproc: one daemon inside banyan (default on this machine);
+                    ssh (default for other hosts); slurm (default inside an
+                    allocation, whose nodes are then the hosts); local: a
+                    daemon process per host name, all on this machine""",
+                    (x, v) -> {
+                        DaemonOptions a = of.apply(x);
+                        if (!List.of("inproc", "local", "ssh", "slurm").contains(v)) {
+                            throw new UsageException("--launcher '" + v + "' is not available (valid: inproc, local, ssh, slurm)");
+                        }
+                        a.launcher = v;
+                    })
+            .value(SECTION, List.of("--launch-agent"),
+                    List.of("-launch-agent", "-launcher-exec"), "\"CMD\"",
+                    "remote shell instead of \"ssh -x\" (implies --launcher ssh)",
+                    (x, v) -> {
+                        DaemonOptions a = of.apply(x);
+                        a.launchAgent = v.strip();
+                        if (a.launchAgent.isEmpty()) {
+                            throw new UsageException("--launch-agent needs a command, as in --launch-agent \"ssh -p 2222\"");
+                        }
+                    })
+            .value(SECTION, List.of("--spawn-degree"),
+                    List.of(), "K", """
+                    children per daemon in the launch tree (default 32);
+                    0 spawns along the --routing tree""",
+                    (a, v) -> of.apply(a).spawnDegree = spawnDegree(v))
+            .value(SECTION, List.of("--routing"),
+                    List.of(), "T", """
+                    the overlay daemons reach each other by: radix:K
+                    (default radix:32), binomial, or direct (each daemon
+                    linked to the head, which relays)""",
+                    (x, v) -> {
+                        DaemonOptions a = of.apply(x);
+                        a.routingGiven = true;
+                        try {
+                            a.routing = TopologySpec.parse(v);
+                        } catch (IllegalArgumentException e) {
+                            throw new UsageException("--routing '" + v + "': " + e.getMessage());
+                        }
+                    })
+            .value(SECTION, List.of("--launch"),
+                    List.of(), "tree|star", "star: the baseline, the head starts and talks to every daemon",
+                    (a, v) -> of.apply(a).star = switch (v) {
+                        case "tree" -> false;
+                        case "star" -> true;
+                        default -> throw new UsageException("--launch '" + v + "' is not a launch shape (valid: tree, star)");
+                    })
+            .flag(SECTION, List.of("--static-ports"),
+                    List.of(), """
+                    in a Slurm allocation: one srun starts every daemon and
+                    each finds its tree parent at a port derived from the job""",
+                    (a, v) -> of.apply(a).staticPorts = true);
+    }
+
+    /** Whether any host was named (a DVM client must not name any). */
+    boolean hostsGiven() {
+        return !hosts.isEmpty() || launcher != null || launchAgent != null;
+    }
+
+    /** The topology daemon-to-daemon messages follow. */
+    TopologySpec routing() {
+        return star && !routingGiven ? new TopologySpec.Direct() : routing;
+    }
+
+    static int spawnDegree(String v) throws UsageException {
+        try {
+            int k = Integer.parseInt(v);
+            if (k >= 0) {
+                return k;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new UsageException("--spawn-degree must be 0 (follow --routing) or a positive integer, got '" + v + "'");
+    }
+
+    /** The tree daemons are spawned along: the star baseline, radix:K, or the routing tree. */
+    TopologySpec topology() {
+        if (star) {
+            return new TopologySpec.Direct();
+        }
+        return spawnDegree == 0 ? routing : new TopologySpec.Radix(spawnDegree);
+    }
+
+    LaunchAgent agent() {
+        return switch (launcher) {
+            case "inproc" -> new LaunchAgent.InProcess();
+            case "local" -> new LaunchAgent.Local();
+            case "slurm" -> staticPorts ? new LaunchAgent.SlurmStep(LaunchAgent.SlurmStep.portFor(environment),
+                    environment.getOrDefault("SLURM_JOB_NODELIST", environment.get("SLURM_NODELIST"))) : new LaunchAgent.Slurm();
+            default -> launchAgent != null ? LaunchAgent.parse("ssh:" + launchAgent) : LaunchAgent.parse("ssh");
+        };
+    }
+
+    /**
+     * The job's nodes, and the launcher when none was chosen. Hosts that all designate this
+     * machine fold into one node run by an in-process daemon; otherwise each distinct name is a
+     * node (its slots added up over its entries), reached over ssh unless {@code --launcher local}
+     * says to start every daemon on this machine.
+     */
+    List<Node> nodes() throws UsageException {
+        String self = LocalHost.hostname();
+        if (launchAgent != null && launcher == null) {
+            launcher = "ssh";
+        }
+        if (launchAgent != null && !launcher.equals("ssh")) {
+            throw new UsageException("--launch-agent is the remote shell of --launcher ssh, not of --launcher " + launcher);
+        }
+        if (hosts.isEmpty() && (launcher == null || launcher.equals("slurm"))) {
+            // Inside an allocation the allocation is the host list, and srun starts the daemons.
+            List<HostEntry> allocation = SlurmAllocation.hosts(environment);
+            if (!allocation.isEmpty()) {
+                fromAllocation = true;
+                hosts.addAll(allocation);
+                if (launcher == null) {
+                    launcher = "slurm";
+                }
+            } else if ("slurm".equals(launcher)) {
+                throw new UsageException("--launcher slurm needs a Slurm allocation (SLURM_JOB_NODELIST is not set)");
+            }
+        }
+        if (hosts.isEmpty()) {
+            if (launcher == null) {
+                launcher = "inproc";
+            }
+            return List.of(new Node(self, Runtime.getRuntime().availableProcessors()));
+        }
+        Map<String, Integer> slots = new LinkedHashMap<>();
+        boolean allLocal = true;
+        for (HostEntry h : hosts) {
+            slots.merge(h.name(), h.slots() > 0 ? h.slots() : 1, Integer::sum);
+            if (allLocal && !launcherIsLocal() && !LocalHost.isLocal(h.name())) {
+                allLocal = false;
+            }
+        }
+        if (launcher == null) {
+            launcher = allLocal ? "inproc" : "ssh";
+        }
+        if (launcher.equals("inproc")) {
+            int total = 0;
+            for (HostEntry h : hosts) {
+                if (!LocalHost.isLocal(h.name())) {
+                    String where = h.origin().equals("--host") ? "--host" : "hostfile " + h.origin();
+                    throw new UsageException(where + ": host '" + h.name() + "' is not this machine (" + self
+                            + "); --launcher inproc runs on this machine only");
+                }
+                total += h.slots() > 0 ? h.slots() : 1;
+            }
+            return List.of(new Node(hosts.getFirst().name(), total));
+        }
+        if (staticPorts && !(launcher.equals("slurm") && fromAllocation)) {
+            throw new UsageException("--static-ports starts the daemons of a Slurm allocation's own nodes: run it "
+                    + "inside salloc or sbatch, without --host, --hostfile or another --launcher");
+        }
+        if (launcher.equals("ssh") || launcher.equals("slurm")) {
+            for (HostEntry h : hosts) {
+                if (!LocalHost.resolves(h.name())) {
+                    String where = h.origin().equals("--host") ? "--host" : "hostfile " + h.origin();
+                    throw new UsageException(where + ": unknown host '" + h.name() + "' (the name does not resolve)");
+                }
+            }
+        }
+        List<Node> out = new ArrayList<>();
+        for (Map.Entry<String, Integer> e : slots.entrySet()) {
+            out.add(new Node(e.getKey(), e.getValue()));
+        }
+        return out;
+    }
+
+    private boolean launcherIsLocal() {
+        return "local".equals(launcher);
+    }
+}

@@ -1,0 +1,264 @@
+package org.banyan.cli;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.banyan.core.head.HeadSettings;
+import org.banyan.core.wire.ClientMessage;
+import org.banyan.runtime.dvm.DvmClient;
+import org.banyan.runtime.dvm.DvmFiles;
+import org.banyan.runtime.dvm.DvmHead;
+import org.banyan.runtime.launch.DaemonCommand;
+
+/**
+ * {@code banyan dvm start|status|stop}: a persistent DVM (PRRTE's {@code prte}, ORTE's
+ * {@code orte-dvm}). {@code start} validates its options, starts the DVM's head as a process of
+ * its own, detached from the terminal ({@code setsid}, output to the log next to the URI file),
+ * and returns once every daemon is up and the URI file is written; or, when the head fails,
+ * with its reason and nothing left running. {@code serve} is what that process runs.
+ */
+final class DvmCommand {
+    /** Extra time over the daemons' start timeout before {@code start} gives up on its head. */
+    private static final long START_SLACK_MILLIS = 10_000;
+
+    private final Map<String, String> environment;
+    private final Path cwd;
+
+    DvmCommand(Map<String, String> environment, Path cwd) {
+        this.environment = environment;
+        this.cwd = cwd;
+    }
+
+    /** Arguments of {@code dvm start} (and {@code serve}): where the daemons go, and the URI file. */
+    static final class StartArguments {
+        final DaemonOptions daemons;
+        DvmFiles files;
+
+        StartArguments(DaemonOptions daemons, DvmFiles files) {
+            this.daemons = daemons;
+            this.files = files;
+        }
+    }
+
+    static final OptionTable<StartArguments> START_OPTIONS = new OptionTable<StartArguments>()
+            .with(t -> DaemonOptions.declareHosts(t, a -> a.daemons))
+            .with(t -> DaemonOptions.declareDaemons(t, a -> a.daemons))
+            .value("DVM", List.of("--uri-file"), List.of(), "FILE",
+                    "where to write the DVM's contact (default ~/.banyan/dvm.uri); the secret goes to\n"
+                            + "FILE.secret (mode 0600) and the head's log to FILE.log",
+                    (a, v) -> a.files = new DvmFiles(Path.of(v).toAbsolutePath()));
+
+    /** Options of {@code status} and {@code stop}. */
+    static final OptionTable<DvmFiles[]> CONTACT_OPTIONS = new OptionTable<DvmFiles[]>()
+            .value("DVM", List.of("--dvm"), List.of(), "FILE", "the DVM's URI file (default ~/.banyan/dvm.uri)",
+                    (a, v) -> a[0] = new DvmFiles(Path.of(v).toAbsolutePath()));
+
+    static final String HELP = """
+            Usage: banyan dvm start [OPTIONS]     start a persistent DVM and return once it is up
+                   banyan dvm status [--dvm FILE] list its hosts, slots in use and jobs
+                   banyan dvm stop [--dvm FILE]   end it: every job, every daemon
+
+            A DVM holds daemons on its hosts (the same as banyan run's, started along a tree)
+            between jobs: 'banyan run --dvm FILE ...' then starts no daemon. Only users who can
+            read the secret file next to the URI file may use it.
+
+            Options of start:
+            %s""".formatted(START_OPTIONS.help());
+
+    int run(List<String> args) throws UsageException {
+        if (args.isEmpty() || args.getFirst().equals("--help") || args.getFirst().equals("-h")) {
+            System.out.print(HELP);
+            return args.isEmpty() ? 2 : 0;
+        }
+        List<String> rest = args.subList(1, args.size());
+        return switch (args.getFirst()) {
+            case "start" -> start(rest);
+            case "serve" -> serve(rest);
+            case "status" -> status(contact(rest));
+            case "stop" -> stop(contact(rest));
+            default -> throw new UsageException("unknown dvm command '" + args.getFirst() + "' (commands: start, status, stop)");
+        };
+    }
+
+    private StartArguments parseStart(List<String> args) throws UsageException {
+        StartArguments a = new StartArguments(new DaemonOptions(environment, cwd), defaultFiles());
+        OptionParser.parse(START_OPTIONS, a, args, "banyan dvm start --help");
+        return a;
+    }
+
+    private DvmFiles contact(List<String> args) throws UsageException {
+        DvmFiles[] f = {defaultFiles()};
+        OptionParser.parse(CONTACT_OPTIONS, f, args, "banyan dvm --help");
+        return f[0];
+    }
+
+    private DvmFiles defaultFiles() {
+        return DvmFiles.defaultFor(environment.getOrDefault("HOME", System.getProperty("user.home")));
+    }
+
+    /** Validates, then starts the head detached and waits for its URI file. */
+    private int start(List<String> args) throws UsageException {
+        StartArguments a = parseStart(args);
+        a.daemons.nodes(); // every host problem is reported here, before anything starts
+        DvmFiles files = a.files;
+        try {
+            DvmFiles.Contact running = files.read();
+            if (ProcessHandle.of(running.pid()).map(ProcessHandle::isAlive).orElse(false)) {
+                throw new UsageException("a DVM is running already with " + files.uri() + " (pid " + running.pid()
+                        + "); stop it first ('banyan dvm stop') or choose another --uri-file");
+            }
+        } catch (IOException e) {
+            // no DVM there: good
+        }
+        List<String> command = new ArrayList<>(List.of("setsid"));
+        command.addAll(DaemonCommand.jvmFor("org.banyan.cli.Main"));
+        command.add("dvm");
+        command.add("serve");
+        command.addAll(args);
+        command.add("--uri-file");
+        command.add(files.uri().toString());
+        Process head;
+        try {
+            Files.createDirectories(files.uri().getParent());
+            Files.deleteIfExists(files.uri());
+            Files.deleteIfExists(files.log());
+            head = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                    .redirectErrorStream(true).redirectOutput(files.log().toFile()).start();
+        } catch (IOException e) {
+            System.err.println("banyan dvm: cannot start the DVM's head: " + e.getMessage());
+            return 1;
+        }
+        long deadline = System.currentTimeMillis() + RunArguments.DAEMON_START_MILLIS + START_SLACK_MILLIS;
+        while (System.currentTimeMillis() < deadline) {
+            try {
+                DvmFiles.Contact c = files.read();
+                if (c.pid() == head.pid()) {
+                    try (DvmClient client = DvmClient.connect(files, "banyan dvm start")) {
+                        ClientMessage.Welcome w = client.welcome();
+                        System.out.println("banyan dvm: ready, " + w.hosts() + " host(s), " + w.slots() + " slot(s); "
+                                + "pid " + c.pid() + ", contact in " + files.uri());
+                    }
+                    return 0;
+                }
+            } catch (IOException | DvmClient.Unreachable e) {
+                // not written yet
+            }
+            if (!head.isAlive()) {
+                System.err.println("banyan dvm: the DVM did not start (status " + head.exitValue() + "): "
+                        + lastLine(files.log()));
+                return 1;
+            }
+            sleep(20);
+        }
+        head.destroy();
+        try {
+            if (!head.waitFor(5, TimeUnit.SECONDS)) {
+                head.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            head.destroyForcibly();
+        }
+        System.err.println("banyan dvm: the DVM was not up after "
+                + (RunArguments.DAEMON_START_MILLIS + START_SLACK_MILLIS) / 1000 + " s; ended it. Log: " + files.log());
+        return 1;
+    }
+
+    /** The detached head itself. */
+    private int serve(List<String> args) throws UsageException {
+        StartArguments a = parseStart(args);
+        HeadSettings settings = new HeadSettings(0, RunArguments.DEFAULT_GRACE_MILLIS, RunArguments.DAEMON_START_MILLIS);
+        PrintStream log = System.out;
+        try {
+            return new DvmHead(a.daemons.nodes(), settings, a.daemons.agent(), a.daemons.topology(), a.daemons.routing(),
+                    a.files, log).run();
+        } catch (Exception e) {
+            log.println("banyan dvm: internal error: " + e);
+            return 1;
+        }
+    }
+
+    private int status(DvmFiles files) {
+        try (DvmClient client = DvmClient.connect(files, "banyan dvm status")) {
+            ClientMessage.Status s = client.status();
+            System.out.println("DVM pid " + s.pid() + ", contact in " + files.uri());
+            System.out.printf("%-24s %6s %8s  %s%n", "host", "slots", "in use", "daemon");
+            for (ClientMessage.HostStatus h : s.hosts()) {
+                System.out.printf("%-24s %6d %8d  %s%n", h.name(), h.slots(), h.slotsInUse(), h.up() ? "up" : "lost");
+            }
+            if (s.jobs().isEmpty()) {
+                System.out.println("no job running");
+            } else {
+                System.out.printf("%-6s %6s  %s%n", "job", "ranks", "command");
+                for (ClientMessage.JobStatus j : s.jobs()) {
+                    System.out.printf("%-6d %6d  %s%n", j.jobId(), j.ranks(), j.command());
+                }
+            }
+            return 0;
+        } catch (DvmClient.Unreachable e) {
+            System.err.println("banyan dvm: " + e.getMessage());
+            return 2;
+        } catch (IOException e) {
+            System.err.println("banyan dvm: lost the DVM: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private int stop(DvmFiles files) {
+        long pid;
+        try {
+            pid = files.read().pid();
+        } catch (IOException e) {
+            System.err.println("banyan dvm: " + e.getMessage());
+            return 2;
+        }
+        try (DvmClient client = DvmClient.connect(files, "banyan dvm stop")) {
+            client.stop(30_000);
+        } catch (DvmClient.Unreachable e) {
+            System.err.println("banyan dvm: " + e.getMessage());
+            return 2;
+        } catch (IOException e) {
+            // it closed on us: it is stopping
+        }
+        ProcessHandle.of(pid).ifPresent(p -> {
+            try {
+                p.onExit().get(30, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                // reported below
+            }
+        });
+        if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+            System.err.println("banyan dvm: the DVM (pid " + pid + ") did not stop within 30 s");
+            return 1;
+        }
+        System.out.println("banyan dvm: stopped (pid " + pid + ")");
+        return 0;
+    }
+
+    private static String lastLine(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            for (int i = lines.size() - 1; i >= 0; i--) {
+                if (!lines.get(i).isBlank()) {
+                    return lines.get(i).replaceFirst("^\\[[^]]*] ", "");
+                }
+            }
+        } catch (IOException e) {
+            // no log
+        }
+        return "see " + log;
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package org.banyan.cli;
+
+import java.util.List;
+
+/** Parses a command made of options only ({@code --name VALUE}, {@code --name=VALUE}, flags) against its table. */
+final class OptionParser {
+    private OptionParser() {}
+
+    static <T> void parse(OptionTable<T> table, T target, List<String> args, String helpHint) throws UsageException {
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            String name = a;
+            String inline = null;
+            int eq = a.indexOf('=');
+            if (a.startsWith("--") && eq > 0) {
+                name = a.substring(0, eq);
+                inline = a.substring(eq + 1);
+            }
+            OptionTable.Option<T> option = table.find(name);
+            if (option == null) {
+                throw new UsageException((a.startsWith("-") ? "unknown option '" : "unexpected argument '") + a
+                        + "' (see " + helpHint + ")");
+            }
+            if (!option.takesValue()) {
+                if (inline != null) {
+                    throw new UsageException("option " + name + " takes no value");
+                }
+                option.handler().apply(target, null);
+            } else if (inline != null) {
+                option.handler().apply(target, inline);
+            } else if (i + 1 < args.size()) {
+                option.handler().apply(target, args.get(++i));
+            } else {
+                throw new UsageException("option " + name + " needs a value");
+            }
+        }
+    }
+}

@@ -1,0 +1,152 @@
+package org.banyan.core.wire;
+
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.banyan.core.job.AppContext;
+import org.banyan.core.job.MappingPolicy;
+import org.banyan.core.job.Modex;
+
+/**
+ * The one codec of {@link ClientMessage}: frames as on the overlay (a u32 length, then a type
+ * byte and the body; primitives as in {@link OverlayCodec}'s Javadoc), sent over the DVM's
+ * client socket.
+ *
+ * <pre>
+ * type                body
+ *  1 HELLO           secret:string client:string
+ *  2 RUN_JOB         apps:u32 app{apps} mapping:u8 oversubscribe:u8 stdinRank:u32 launchDir:string modex:u8
+ *                    timeoutMillis:u64
+ *                    app := executable:string args:list count:u32 env:map workdir:string
+ *  3 STDIN           jobId:u32 data:bytes
+ *  4 SIGNAL_JOB      jobId:u32 signal:u32
+ *  5 STATUS_REQUEST  (empty)
+ *  6 STOP            (empty)
+ * 20 WELCOME         hosts:u32 slots:u32
+ * 21 JOB_ACCEPTED    jobId:u32 ranks:u32
+ * 22 JOB_REJECTED    reason:string
+ * 23 JOB_OUTPUT      jobId:u32 rank:u32 stream:u8 data:bytes
+ * 24 JOB_REPORT      jobId:u32 line:string
+ * 25 JOB_ENDED       jobId:u32 status:u32
+ * 27 REFUSED         reason:string
+ * 26 STATUS          pid:u64 hosts:u32 (name:string slots:u32 inUse:u32 up:u8){hosts}
+ *                    jobs:u32 (jobId:u32 ranks:u32 command:string){jobs}
+ * </pre>
+ */
+public final class ClientCodec {
+    static final int HELLO = 1;
+    static final int RUN_JOB = 2;
+    static final int STDIN = 3;
+    static final int SIGNAL_JOB = 4;
+    static final int STATUS_REQUEST = 5;
+    static final int STOP = 6;
+    static final int WELCOME = 20;
+    static final int JOB_ACCEPTED = 21;
+    static final int JOB_REJECTED = 22;
+    static final int JOB_OUTPUT = 23;
+    static final int JOB_REPORT = 24;
+    static final int JOB_ENDED = 25;
+    static final int STATUS = 26;
+    static final int REFUSED = 27;
+
+    private ClientCodec() {}
+
+    /** A whole frame, length prefix included. */
+    public static byte[] encode(ClientMessage message) {
+        WireWriter w = new WireWriter();
+        w.u32(0);
+        switch (message) {
+            case ClientMessage.Hello m -> w.u8(HELLO).string(m.secret()).string(m.client());
+            case ClientMessage.RunJob m -> {
+                w.u8(RUN_JOB).u32(m.apps().size());
+                for (AppContext app : m.apps()) {
+                    w.string(app.executable()).list(app.args()).u32(app.count()).map(app.env()).string(app.workdir());
+                }
+                w.u8(m.mapping().ordinal()).u8(m.oversubscribe() ? 1 : 0).u32(m.stdinRank()).string(m.launchDir())
+                        .u8(m.modex().ordinal()).u64(m.timeoutMillis());
+            }
+            case ClientMessage.Stdin m -> w.u8(STDIN).u32(m.jobId()).bytes(m.data());
+            case ClientMessage.SignalJob m -> w.u8(SIGNAL_JOB).u32(m.jobId()).u32(m.signal());
+            case ClientMessage.StatusRequest m -> w.u8(STATUS_REQUEST);
+            case ClientMessage.Stop m -> w.u8(STOP);
+            case ClientMessage.Refused m -> w.u8(REFUSED).string(m.reason());
+            case ClientMessage.Welcome m -> w.u8(WELCOME).u32(m.hosts()).u32(m.slots());
+            case ClientMessage.JobAccepted m -> w.u8(JOB_ACCEPTED).u32(m.jobId()).u32(m.ranks());
+            case ClientMessage.JobRejected m -> w.u8(JOB_REJECTED).string(m.reason());
+            case ClientMessage.JobOutput m -> w.u8(JOB_OUTPUT).u32(m.jobId()).u32(m.rank()).u8(m.stream()).bytes(m.data());
+            case ClientMessage.JobReport m -> w.u8(JOB_REPORT).u32(m.jobId()).string(m.line());
+            case ClientMessage.JobEnded m -> w.u8(JOB_ENDED).u32(m.jobId()).u32(m.status());
+            case ClientMessage.Status m -> {
+                w.u8(STATUS).u64(m.pid()).u32(m.hosts().size());
+                for (ClientMessage.HostStatus h : m.hosts()) {
+                    w.string(h.name()).u32(h.slots()).u32(h.slotsInUse()).u8(h.up() ? 1 : 0);
+                }
+                w.u32(m.jobs().size());
+                for (ClientMessage.JobStatus j : m.jobs()) {
+                    w.u32(j.jobId()).u32(j.ranks()).string(j.command());
+                }
+            }
+        }
+        byte[] out = w.toArray();
+        ByteBuffer.wrap(out).putInt(0, out.length - 4);
+        return out;
+    }
+
+    /**
+     * Decodes one frame body (type and body, without the length prefix).
+     *
+     * @throws IllegalArgumentException when the bytes are not a valid message
+     */
+    public static ClientMessage decode(byte[] frame) {
+        ByteBuffer b = ByteBuffer.wrap(frame);
+        try {
+            int type = b.get() & 0xFF;
+            ClientMessage m = switch (type) {
+                case HELLO -> new ClientMessage.Hello(OverlayCodec.string(b), OverlayCodec.string(b));
+                case RUN_JOB -> {
+                    int n = OverlayCodec.count(b);
+                    List<AppContext> apps = new ArrayList<>(n);
+                    for (int i = 0; i < n; i++) {
+                        apps.add(new AppContext(OverlayCodec.string(b), OverlayCodec.list(b), b.getInt(), OverlayCodec.map(b),
+                                OverlayCodec.string(b)));
+                    }
+                    yield new ClientMessage.RunJob(apps, MappingPolicy.values()[b.get()], b.get() != 0, b.getInt(),
+                            OverlayCodec.string(b), Modex.values()[b.get()], b.getLong());
+                }
+                case STDIN -> new ClientMessage.Stdin(b.getInt(), OverlayCodec.bytes(b));
+                case SIGNAL_JOB -> new ClientMessage.SignalJob(b.getInt(), b.getInt());
+                case STATUS_REQUEST -> new ClientMessage.StatusRequest();
+                case STOP -> new ClientMessage.Stop();
+                case REFUSED -> new ClientMessage.Refused(OverlayCodec.string(b));
+                case WELCOME -> new ClientMessage.Welcome(b.getInt(), b.getInt());
+                case JOB_ACCEPTED -> new ClientMessage.JobAccepted(b.getInt(), b.getInt());
+                case JOB_REJECTED -> new ClientMessage.JobRejected(OverlayCodec.string(b));
+                case JOB_OUTPUT -> new ClientMessage.JobOutput(b.getInt(), b.getInt(), b.get() & 0xFF, OverlayCodec.bytes(b));
+                case JOB_REPORT -> new ClientMessage.JobReport(b.getInt(), OverlayCodec.string(b));
+                case JOB_ENDED -> new ClientMessage.JobEnded(b.getInt(), b.getInt());
+                case STATUS -> {
+                    long pid = b.getLong();
+                    int nh = OverlayCodec.count(b);
+                    List<ClientMessage.HostStatus> hosts = new ArrayList<>(nh);
+                    for (int i = 0; i < nh; i++) {
+                        hosts.add(new ClientMessage.HostStatus(OverlayCodec.string(b), b.getInt(), b.getInt(), b.get() != 0));
+                    }
+                    int nj = OverlayCodec.count(b);
+                    List<ClientMessage.JobStatus> jobs = new ArrayList<>(nj);
+                    for (int i = 0; i < nj; i++) {
+                        jobs.add(new ClientMessage.JobStatus(b.getInt(), b.getInt(), OverlayCodec.string(b)));
+                    }
+                    yield new ClientMessage.Status(pid, hosts, jobs);
+                }
+                default -> throw new IllegalArgumentException("unknown client message type " + type);
+            };
+            if (b.hasRemaining()) {
+                throw new IllegalArgumentException(b.remaining() + " stray bytes after client message type " + type);
+            }
+            return m;
+        } catch (BufferUnderflowException | IndexOutOfBoundsException e) {
+            throw new IllegalArgumentException("truncated client message", e);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package org.banyan.core.wire;
+
+import java.util.List;
+import org.banyan.core.job.AppContext;
+import org.banyan.core.job.MappingPolicy;
+import org.banyan.core.job.Modex;
+
+/**
+ * Messages between a persistent DVM's head and its clients ({@code banyan run --dvm},
+ * {@code banyan dvm status|stop}, the pilot). Encoded only by {@link ClientCodec}. A client's
+ * first message is {@link Hello} with the DVM's secret; anything else, or a wrong secret, and
+ * the DVM closes the connection.
+ */
+public sealed interface ClientMessage {
+    // --- client to DVM ---------------------------------------------------------------------
+
+    /** First message: the secret from the DVM's secret file, and who asks (for the DVM's log). */
+    record Hello(String secret, String client) implements ClientMessage {}
+
+    /**
+     * Run a job on the DVM's daemons; the DVM places it on the slots not in use.
+     *
+     * @param timeoutMillis 0 for none
+     */
+    record RunJob(List<AppContext> apps, MappingPolicy mapping, boolean oversubscribe, int stdinRank, String launchDir,
+                  Modex modex, long timeoutMillis) implements ClientMessage {
+        public RunJob {
+            apps = List.copyOf(apps);
+        }
+    }
+
+    /** Bytes for the job's stdin rank; an empty array closes its stdin. */
+    record Stdin(int jobId, byte[] data) implements ClientMessage {}
+
+    /** The user's signal, for the job's ranks (Ctrl-C on the client). */
+    record SignalJob(int jobId, int signal) implements ClientMessage {}
+
+    record StatusRequest() implements ClientMessage {}
+
+    /** End the DVM: every job, every daemon, the head. */
+    record Stop() implements ClientMessage {}
+
+    // --- DVM to client ---------------------------------------------------------------------
+
+    /** The secret was wrong, or the first message was not a hello: the DVM closes the connection. */
+    record Refused(String reason) implements ClientMessage {}
+
+    /** The secret was right. */
+    record Welcome(int hosts, int slots) implements ClientMessage {}
+
+    /** The job runs as {@code jobId}, with {@code ranks} ranks. */
+    record JobAccepted(int jobId, int ranks) implements ClientMessage {}
+
+    /** The job cannot run: why, in one line. Nothing was started. */
+    record JobRejected(String reason) implements ClientMessage {}
+
+    /** Bytes a rank of the job wrote (stream 1 stdout, 2 stderr). */
+    record JobOutput(int jobId, int rank, int stream, byte[] data) implements ClientMessage {}
+
+    /** One line for the user's stderr about the job (a rank failed, a daemon was lost, ...). */
+    record JobReport(int jobId, String line) implements ClientMessage {}
+
+    /** The job is over; {@code status} as {@code banyan run}'s exit status. */
+    record JobEnded(int jobId, int status) implements ClientMessage {}
+
+    /** One host of the DVM: its slots, those in use, and whether its daemon is still there. */
+    record HostStatus(String name, int slots, int slotsInUse, boolean up) {}
+
+    /** One running job. */
+    record JobStatus(int jobId, int ranks, String command) {}
+
+    record Status(long pid, List<HostStatus> hosts, List<JobStatus> jobs) implements ClientMessage {
+        public Status {
+            hosts = List.copyOf(hosts);
+            jobs = List.copyOf(jobs);
+        }
+    }
+}

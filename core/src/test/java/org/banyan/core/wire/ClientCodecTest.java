@@ -1,0 +1,55 @@
+package org.banyan.core.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.banyan.core.job.AppContext;
+import org.banyan.core.job.MappingPolicy;
+import org.banyan.core.job.Modex;
+import org.junit.jupiter.api.Test;
+
+class ClientCodecTest {
+    static ClientMessage roundTrip(ClientMessage m) {
+        byte[] frame = ClientCodec.encode(m);
+        assertThat(frame.length - 4).isEqualTo(java.nio.ByteBuffer.wrap(frame).getInt());
+        return ClientCodec.decode(Arrays.copyOfRange(frame, 4, frame.length));
+    }
+
+    @Test
+    void everyMessageSurvivesTheWire() {
+        List<ClientMessage> messages = List.of(
+                new ClientMessage.Hello("s3cret", "banyan run"),
+                new ClientMessage.RunJob(List.of(new AppContext("./a", List.of("x", "y"), 2, Map.of("K", "V"), null),
+                        new AppContext("./b", List.of(), 0, Map.of(), "/w")), MappingPolicy.NODE, true, -1, "/home",
+                        Modex.FULL, 60_000),
+                new ClientMessage.SignalJob(3, 2),
+                new ClientMessage.StatusRequest(),
+                new ClientMessage.Stop(),
+                new ClientMessage.Refused("wrong secret"),
+                new ClientMessage.Welcome(4, 32),
+                new ClientMessage.JobAccepted(7, 16),
+                new ClientMessage.JobRejected("no"),
+                new ClientMessage.JobReport(7, "banyan run: rank 1 exited with status 3"),
+                new ClientMessage.JobEnded(7, 3),
+                new ClientMessage.Status(42, List.of(new ClientMessage.HostStatus("n1", 8, 2, true),
+                        new ClientMessage.HostStatus("n2", 8, 0, false)), List.of(new ClientMessage.JobStatus(7, 2, "./a"))));
+        for (ClientMessage m : messages) {
+            assertThat(roundTrip(m)).isEqualTo(m);
+        }
+        ClientMessage.JobOutput o = (ClientMessage.JobOutput) roundTrip(new ClientMessage.JobOutput(7, 1, 2, new byte[] {'a'}));
+        assertThat(o.data()).containsExactly('a');
+        ClientMessage.Stdin in = (ClientMessage.Stdin) roundTrip(new ClientMessage.Stdin(7, new byte[0]));
+        assertThat(in.data()).isEmpty();
+    }
+
+    @Test
+    void garbageIsRejectedNotMisread() {
+        assertThatThrownBy(() -> ClientCodec.decode(new byte[] {99})).hasMessageContaining("unknown client message type 99");
+        byte[] frame = ClientCodec.encode(new ClientMessage.Hello("s", "c"));
+        assertThatThrownBy(() -> ClientCodec.decode(Arrays.copyOfRange(frame, 4, frame.length - 1)))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+}

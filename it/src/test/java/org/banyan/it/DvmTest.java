@@ -1,0 +1,173 @@
+package org.banyan.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The persistent DVM through the real command: {@code banyan dvm start|status|stop} and
+ * {@code banyan run --dvm}, with processes looked for with ps after every way it ends.
+ */
+class DvmTest {
+    @TempDir
+    static Path programs;
+
+    @TempDir
+    Path dir;
+
+    Path uri;
+
+    @BeforeAll
+    static void compile() throws Exception {
+        Path src = programs.resolve("hello.c");
+        Files.copy(Banyan.ROOT.resolve("examples/hello.c"), src);
+        Process cc = new ProcessBuilder("mpicc.mpich", "-o", programs.resolve("hello").toString(), src.toString())
+                .redirectErrorStream(true).start();
+        String out = new String(cc.getInputStream().readAllBytes());
+        assertThat(cc.waitFor()).as("mpicc.mpich: " + out).isZero();
+    }
+
+    Banyan.Result start(String... options) throws Exception {
+        uri = dir.resolve("dvm.uri");
+        List<String> args = new java.util.ArrayList<>(List.of("dvm", "start", "--uri-file", uri.toString()));
+        args.addAll(List.of(options));
+        return Banyan.run(null, args);
+    }
+
+    long headPid() throws Exception {
+        return Long.parseLong(Files.readAllLines(uri).get(1).strip());
+    }
+
+    @AfterEach
+    void stopWhatIsLeft() throws Exception {
+        if (uri != null && Files.exists(uri)) {
+            ProcessHandle.of(headPid()).ifPresent(p -> {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+            });
+        }
+    }
+
+    @Test
+    void jobsRunOnTheDvmsDaemonsSideBySideAndStopLeavesNothing() throws Exception {
+        Banyan.Result started = start("--launcher", "local", "--host", "a:2,b:2");
+        assertThat(started.exit()).as(started.stderr()).isZero();
+        assertThat(started.stdout()).contains("ready, 2 host(s), 4 slot(s)");
+        long head = headPid();
+        List<ProcessHandle> daemons = ProcessHandle.of(head).orElseThrow().descendants()
+                .filter(p -> p.info().commandLine().orElse("").contains("DaemonMain")).toList();
+        assertThat(daemons).hasSize(2);
+
+        Banyan.Result status = Banyan.run("dvm", "status", "--dvm", uri.toString());
+        assertThat(status.stdout()).containsPattern("a +2 +0 +up").containsPattern("b +2 +0 +up").contains("no job running");
+
+        // Two MPI jobs at once, one per host: each has its own PMI socket on each daemon.
+        ProcessBuilder one = Banyan.builder(List.of("run", "--dvm", uri.toString(), "-n", "2", programs.resolve("hello")
+                .toString()));
+        ProcessBuilder two = Banyan.builder(List.of("run", "--dvm", uri.toString(), "-n", "2", "--tag-output",
+                programs.resolve("hello").toString()));
+        Process p1 = one.redirectErrorStream(true).start();
+        Process p2 = two.redirectErrorStream(true).start();
+        assertThat(p1.waitFor(60, TimeUnit.SECONDS) && p2.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String out1 = new String(p1.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String out2 = new String(p2.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p1.exitValue()).as(out1).isZero();
+        assertThat(p2.exitValue()).as(out2).isZero();
+        assertThat(out1).contains("hello from rank 0 of 2").contains("hello from rank 1 of 2");
+        assertThat(out2).containsPattern("\\[[0-9]+,1\\]<stdout>:hello from rank 1 of 2");
+
+        Banyan.Result failed = Banyan.run("run", "--dvm", uri.toString(), "-n", "1", "sh", "-c", "exit 3");
+        assertThat(failed.exit()).isEqualTo(3);
+        assertThat(failed.stderr()).contains("exited with status 3");
+
+        Banyan.Result tooBig = Banyan.run("run", "--dvm", uri.toString(), "-n", "5", "true");
+        assertThat(tooBig.exit()).isEqualTo(2);
+        assertThat(tooBig.stderr()).contains("the DVM refused the job: 5 ranks requested but only 4");
+
+        Banyan.Result stopped = Banyan.run("dvm", "stop", "--dvm", uri.toString());
+        assertThat(stopped.exit()).as(stopped.stderr()).isZero();
+        assertThat(Files.exists(uri)).as("the URI file is withdrawn").isFalse();
+        assertThat(ProcessHandle.of(head).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+        for (ProcessHandle d : daemons) {
+            assertThat(d.isAlive()).as("daemon " + d.pid()).isFalse();
+        }
+    }
+
+    @Test
+    void aConnectionWithoutTheSecretIsRefusedAndLogged() throws Exception {
+        assertThat(start().exit()).isZero();
+        Path other = dir.resolve("stolen.uri");
+        Files.copy(uri, other);
+        Files.writeString(other.resolveSibling("stolen.uri.secret"), "0".repeat(64) + "\n");
+        Files.setPosixFilePermissions(other.resolveSibling("stolen.uri.secret"), PosixFilePermissions.fromString("rw-------"));
+        Banyan.Result r = Banyan.run("run", "--dvm", other.toString(), "-n", "1", "true");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.stderr().strip()).isEqualTo("banyan run: the DVM of " + other
+                + " refused the connection: wrong secret for this DVM");
+        assertThat(Files.readString(dir.resolve("dvm.uri.log"))).contains("refused a client from").contains("wrong secret");
+        assertThat(Files.getPosixFilePermissions(dir.resolve("dvm.uri.secret")))
+                .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+        assertThat(Banyan.run("run", "--dvm", uri.toString(), "-n", "1", "true").exit()).isZero();
+    }
+
+    @Test
+    void sigtermToTheHeadEndsItsJobsAndDaemons() throws Exception {
+        assertThat(start("--launcher", "local", "--host", "a:2,b:2").exit()).isZero();
+        String marker = Banyan.marker();
+        Process job = Banyan.builder(List.of("run", "--dvm", uri.toString(), "-n", "4", "sleep", marker))
+                .redirectErrorStream(true).start();
+        Banyan.awaitSleeps(marker, 4);
+        ProcessHandle head = ProcessHandle.of(headPid()).orElseThrow();
+        new ProcessBuilder("kill", "-TERM", Long.toString(head.pid())).start().waitFor();
+        assertThat(job.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(job.exitValue()).isNotZero();
+        assertThat(head.onExit().get(30, TimeUnit.SECONDS).isAlive()).isFalse();
+        Banyan.assertNothingLeft(marker);
+    }
+
+    @Test
+    void aKilledDaemonFailsItsJobAndItsHostTakesNoMoreJobs() throws Exception {
+        assertThat(start("--launcher", "local", "--host", "a:2,b:2").exit()).isZero();
+        String marker = Banyan.marker();
+        Process job = Banyan.builder(List.of("run", "--dvm", uri.toString(), "-n", "4", "sleep", marker))
+                .redirectErrorStream(true).start();
+        Banyan.awaitSleeps(marker, 4);
+        Banyan.daemonJvm(1).destroyForcibly();
+        assertThat(job.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String out = new String(job.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(job.exitValue()).as(out).isEqualTo(1);
+        assertThat(out).contains("banyan run: lost the daemon on b: ");
+        Banyan.assertNoProcessesWith(marker);
+        assertThat(Banyan.run("dvm", "status", "--dvm", uri.toString()).stdout()).containsPattern("b +2 +0 +lost");
+        Banyan.Result three = Banyan.run("run", "--dvm", uri.toString(), "-n", "3", "true");
+        assertThat(three.exit()).isEqualTo(2);
+        assertThat(three.stderr()).contains("only 2 of the DVM's 4 slots are free");
+        assertThat(Banyan.run("run", "--dvm", uri.toString(), "-n", "2", "true").exit()).isZero();
+        assertThat(Banyan.run("dvm", "stop", "--dvm", uri.toString()).exit()).isZero();
+        Banyan.assertNothingLeft(marker);
+    }
+
+    @Test
+    void anUnknownOrDeadDvmIsOneLineAndStatusTwo() throws Exception {
+        Banyan.Result none = Banyan.run("run", "--dvm", dir.resolve("nothing.uri").toString(), "-n", "1", "true");
+        assertThat(none.exit()).isEqualTo(2);
+        assertThat(none.stderr().lines().toList()).hasSize(1).first().asString().contains("no DVM at");
+        Files.writeString(dir.resolve("dead.uri"), "tcp://127.0.0.1:1\n999999\n");
+        Files.writeString(dir.resolve("dead.uri.secret"), "x\n");
+        Banyan.Result dead = Banyan.run("dvm", "status", "--dvm", dir.resolve("dead.uri").toString());
+        assertThat(dead.exit()).isEqualTo(2);
+        assertThat(dead.stderr().lines().toList()).hasSize(1).first().asString().contains("is not running");
+        Banyan.Result mixed = Banyan.run("run", "--dvm", dir.resolve("dead.uri").toString(), "--host", "a", "true");
+        assertThat(mixed.exit()).isEqualTo(2);
+        assertThat(mixed.stderr()).contains("--dvm runs on the DVM's own hosts");
+    }
+}

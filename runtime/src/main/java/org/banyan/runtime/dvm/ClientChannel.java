@@ -1,0 +1,81 @@
+package org.banyan.runtime.dvm;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.Closeable;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import org.banyan.core.wire.ClientCodec;
+import org.banyan.core.wire.ClientMessage;
+
+/** One connection between a DVM's head and a client: {@link ClientCodec} frames over TCP. */
+public final class ClientChannel implements Closeable {
+    /** Largest frame accepted, so a stray connection cannot make the head allocate gigabytes. */
+    private static final int MAX_FRAME = 64 << 20;
+
+    private final Socket socket;
+    private final DataInputStream in;
+    private final DataOutputStream out;
+
+    public ClientChannel(Socket socket) throws IOException {
+        this.socket = socket;
+        socket.setTcpNoDelay(true);
+        this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 1 << 16));
+        this.out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 1 << 16));
+    }
+
+    /** Connects to a DVM at {@code host:port}. */
+    public static ClientChannel connect(String hostPort, int timeoutMillis) throws IOException {
+        int colon = hostPort.lastIndexOf(':');
+        Socket s = new Socket();
+        s.connect(new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1))),
+                timeoutMillis);
+        return new ClientChannel(s);
+    }
+
+    /** Any thread; frames are written whole. */
+    public void send(ClientMessage m) throws IOException {
+        byte[] frame = ClientCodec.encode(m);
+        synchronized (out) {
+            out.write(frame);
+            out.flush();
+        }
+    }
+
+    /** The next message; EOFException when the other side closed. */
+    public ClientMessage receive() throws IOException {
+        int length;
+        try {
+            length = in.readInt();
+        } catch (EOFException e) {
+            throw e;
+        }
+        if (length <= 0 || length > MAX_FRAME) {
+            throw new IOException("bad client frame length " + length);
+        }
+        byte[] body = new byte[length];
+        in.readFully(body);
+        try {
+            return ClientCodec.decode(body);
+        } catch (IllegalArgumentException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+    }
+
+    public String remoteAddress() {
+        return String.valueOf(socket.getRemoteSocketAddress());
+    }
+
+    @Override
+    public void close() {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // closing
+        }
+    }
+}

@@ -1,0 +1,175 @@
+package org.banyan.runtime.dvm;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.util.Arrays;
+import org.banyan.core.wire.ClientMessage;
+import org.banyan.runtime.head.OutputOptions;
+import org.banyan.runtime.head.OutputSink;
+import org.banyan.runtime.os.UserSignals;
+
+/**
+ * A client of a DVM: connects with the secret, and runs one job there as {@code banyan run}
+ * would (output shown the same way, signals and stdin forwarded, the job's exit status
+ * returned), or asks for the DVM's status, or stops it.
+ */
+public final class DvmClient implements AutoCloseable {
+    /** Why a client could not reach its DVM, in one line for the user. */
+    public static final class Unreachable extends Exception {
+        public Unreachable(String message) {
+            super(message);
+        }
+    }
+
+    private final ClientChannel channel;
+    private final ClientMessage.Welcome welcome;
+
+    private DvmClient(ClientChannel channel, ClientMessage.Welcome welcome) {
+        this.channel = channel;
+        this.welcome = welcome;
+    }
+
+    /** Connects and presents the secret. */
+    public static DvmClient connect(DvmFiles files, String who) throws Unreachable {
+        DvmFiles.Contact contact;
+        try {
+            contact = files.read();
+        } catch (IOException e) {
+            throw new Unreachable(e.getMessage());
+        }
+        ClientChannel channel;
+        try {
+            channel = ClientChannel.connect(contact.address(), 10_000);
+        } catch (ConnectException e) {
+            throw new Unreachable("the DVM of " + files.uri() + " (pid " + contact.pid() + ") is not running: "
+                    + e.getMessage() + "; start one with 'banyan dvm start'");
+        } catch (IOException e) {
+            throw new Unreachable("cannot reach the DVM of " + files.uri() + " at " + contact.address() + ": "
+                    + e.getMessage());
+        }
+        try {
+            channel.send(new ClientMessage.Hello(contact.secret(), who));
+            ClientMessage answer = channel.receive();
+            if (answer instanceof ClientMessage.Welcome w) {
+                return new DvmClient(channel, w);
+            }
+            channel.close();
+            String why = answer instanceof ClientMessage.Refused(String reason) ? reason : "unexpected " + answer;
+            throw new Unreachable("the DVM of " + files.uri() + " refused the connection: " + why);
+        } catch (IOException e) {
+            channel.close();
+            throw new Unreachable("the DVM of " + files.uri() + " closed the connection: " + e.getMessage());
+        }
+    }
+
+    public ClientMessage.Welcome welcome() {
+        return welcome;
+    }
+
+    public ClientMessage.Status status() throws IOException {
+        channel.send(new ClientMessage.StatusRequest());
+        while (true) {
+            if (channel.receive() instanceof ClientMessage.Status s) {
+                return s;
+            }
+        }
+    }
+
+    /** Asks the DVM to stop, and waits (up to {@code millis}) for it to close the connection. */
+    public boolean stop(long millis) throws IOException {
+        channel.send(new ClientMessage.Stop());
+        long deadline = System.currentTimeMillis() + millis;
+        Thread reader = Thread.ofPlatform().daemon().start(() -> {
+            try {
+                while (true) {
+                    channel.receive();
+                }
+            } catch (IOException e) {
+                // closed: the DVM is gone
+            }
+        });
+        try {
+            reader.join(Math.max(1, deadline - System.currentTimeMillis()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return !reader.isAlive();
+    }
+
+    /**
+     * Runs a job and returns its exit status, as {@code banyan run} would; 2 when the DVM refused
+     * it (nothing started), 1 when the DVM went away.
+     */
+    public int run(ClientMessage.RunJob job, OutputOptions output) throws IOException {
+        channel.send(job);
+        ClientMessage first = channel.receive();
+        if (first instanceof ClientMessage.JobRejected(String reason)) {
+            System.err.println("banyan run: the DVM refused the job: " + reason);
+            return 2;
+        }
+        if (!(first instanceof ClientMessage.JobAccepted(int jobId, int ranks))) {
+            throw new IOException("unexpected answer from the DVM: " + first);
+        }
+        OutputSink sink = new OutputSink(output, jobId);
+        try {
+            sink.prepareFiles(ranks);
+            UserSignals.install(sig -> send(new ClientMessage.SignalJob(jobId, sig)));
+            if (job.stdinRank() >= 0) {
+                forwardStdin(jobId);
+            }
+            while (true) {
+                ClientMessage m;
+                try {
+                    m = channel.receive();
+                } catch (IOException e) {
+                    sink.report("banyan run: lost the DVM (" + (e.getMessage() == null ? "it closed the connection"
+                            : e.getMessage()) + "); job " + jobId + " ended with it");
+                    return 1;
+                }
+                switch (m) {
+                    case ClientMessage.JobOutput o -> sink.write(o.rank(), o.stream(), o.data());
+                    case ClientMessage.JobReport r -> sink.report(r.line());
+                    case ClientMessage.JobEnded e -> {
+                        return e.status();
+                    }
+                    default -> {
+                        // other traffic is not for a running job
+                    }
+                }
+                sink.flush();
+            }
+        } finally {
+            sink.close();
+        }
+    }
+
+    private void forwardStdin(int jobId) {
+        Thread.ofPlatform().daemon().name("dvm-stdin").start(() -> {
+            InputStream in = System.in;
+            byte[] buf = new byte[1 << 16];
+            try {
+                int n;
+                while ((n = in.read(buf)) > 0) {
+                    channel.send(new ClientMessage.Stdin(jobId, Arrays.copyOf(buf, n)));
+                }
+                channel.send(new ClientMessage.Stdin(jobId, new byte[0]));
+            } catch (IOException e) {
+                // stdin or the DVM went away
+            }
+        });
+    }
+
+    private void send(ClientMessage m) {
+        try {
+            channel.send(m);
+        } catch (IOException e) {
+            // the reader sees the DVM gone
+        }
+    }
+
+    @Override
+    public void close() {
+        channel.close();
+    }
+}

@@ -1,0 +1,429 @@
+package org.banyan.runtime.dvm;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.banyan.core.head.HeadAction;
+import org.banyan.core.head.HeadCore;
+import org.banyan.core.head.HeadEvent;
+import org.banyan.core.head.HeadSettings;
+import org.banyan.core.job.AppContext;
+import org.banyan.core.job.JobDescription;
+import org.banyan.core.job.Node;
+import org.banyan.core.job.RankMap;
+import org.banyan.core.tree.Topology;
+import org.banyan.core.tree.TopologySpec;
+import org.banyan.core.wire.ClientMessage;
+import org.banyan.core.wire.OverlayMessage;
+import org.banyan.runtime.EventLoop;
+import org.banyan.runtime.daemon.ChildStarters;
+import org.banyan.runtime.head.HeadLinks;
+import org.banyan.runtime.launch.LaunchAgent;
+import org.banyan.runtime.os.UserSignals;
+
+/**
+ * Runs the head of a persistent DVM: {@link HeadCore#forDvm} over the daemons it starts with the
+ * usual tree spawn, and a client socket where {@code banyan run --dvm}, {@code banyan dvm
+ * status|stop} and the pilot submit jobs. Clients must present the secret written next to the
+ * URI file; a connection that does not is refused and logged. Each job gets the slots not in
+ * use by the others; its output, reports and end go to the client that submitted it, and a
+ * client that goes away takes its jobs with it. The DVM ends on {@code dvm stop}, on SIGTERM,
+ * SIGINT or SIGHUP to its head, or when it cannot start its daemons; its daemons end if the head
+ * dies (they lose their parent).
+ */
+public final class DvmHead {
+    /** What the head's loop handles: the core's events, and its clients'. */
+    private sealed interface Event {
+        record Head(HeadEvent event) implements Event {}
+
+        record Said(Session session, ClientMessage message) implements Event {}
+
+        record Gone(Session session) implements Event {}
+    }
+
+    /** A connected client that presented the secret. */
+    private static final class Session {
+        final int id;
+        final ClientChannel channel;
+        final Set<Integer> jobs = new HashSet<>();
+
+        Session(int id, ClientChannel channel) {
+            this.id = id;
+            this.channel = channel;
+        }
+    }
+
+    /** A running job: who submitted it, its slots per node, and where its stdin goes. */
+    private record RunningJob(Session owner, int[] slotsUsed, String command, int ranks, int[] stdinTarget) {}
+
+    private final List<Node> nodes;
+    private final HeadSettings settings;
+    private final LaunchAgent agent;
+    private final TopologySpec tree;
+    private final TopologySpec routing;
+    private final DvmFiles files;
+    private final PrintStream log;
+    private final EventLoop<Event> loop = new EventLoop<>();
+    private final int[] slotsInUse;
+    private final boolean[] daemonLost;
+    private final Map<Integer, RunningJob> jobs = new LinkedHashMap<>();
+    private final AtomicInteger nextSession = new AtomicInteger(1);
+    private final String secret = DvmFiles.newSecret();
+    private HeadLinks links;
+    private ServerSocket server;
+    private int nextJobId = 1;
+    private volatile boolean ready;
+
+    /** @param log where the head says what it does (its log file once it has detached) */
+    public DvmHead(List<Node> nodes, HeadSettings settings, LaunchAgent agent, TopologySpec tree, TopologySpec routing,
+                   DvmFiles files, PrintStream log) {
+        this.nodes = List.copyOf(nodes);
+        this.settings = settings;
+        this.agent = agent;
+        this.tree = tree;
+        this.routing = routing;
+        this.files = files;
+        this.log = log;
+        this.slotsInUse = new int[nodes.size()];
+        this.daemonLost = new boolean[nodes.size()];
+    }
+
+    /** Serves until stopped; returns the exit status (0 after a stop, 1 when the daemons could not start). */
+    public int run() throws Exception {
+        links = HeadLinks.open(agent, ChildStarters.forHead(agent, tree, nodes.size()),
+                e -> loop.post(new Event.Head(e)));
+        server = new ServerSocket();
+        server.bind(agent.remote() ? new InetSocketAddress(0) : new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        HeadCore core = HeadCore.forDvm(nodes, settings, tree, routing, links.addressFor(nodes.getFirst().name()));
+        int[] status = {1};
+        long pid = ProcessHandle.current().pid();
+        say("starting " + nodes.size() + " daemon(s), spawn tree " + tree + ", routing " + routing + ", launch agent "
+                + agent.spec());
+        try {
+            UserSignals.install(sig -> loop.post(new Event.Head(new HeadEvent.UserSignal(sig))));
+            for (HeadAction a : core.start()) {
+                execute(a, status);
+            }
+            loop.run(event -> switch (event) {
+                case Event.Head(HeadEvent e) -> {
+                    noteLoss(e);
+                    yield executeAll(core.handle(e), status);
+                }
+                case Event.Said(Session s, ClientMessage m) -> executeAll(fromClient(s, m), core, status);
+                case Event.Gone(Session s) -> executeAll(clientGone(s), core, status);
+            });
+        } finally {
+            files.withdraw(pid);
+            try {
+                server.close();
+            } catch (IOException ignored) {
+                // closing
+            }
+            links.close();
+            say("stopped");
+        }
+        return status[0];
+    }
+
+    /** A lost daemon takes its subtree's hosts out of the DVM: no job is placed there again. */
+    private void noteLoss(HeadEvent e) {
+        int d = switch (e) {
+            case HeadEvent.DaemonLost(int id, String reason) -> id;
+            case HeadEvent.FromDaemon(int child, OverlayMessage.DaemonFailed f) -> f.daemonId();
+            default -> -1;
+        };
+        if (d >= 0 && d < nodes.size() && !daemonLost[d]) {
+            tree.over(nodes.size() + 1).forEachInSubtree(Topology.vertexOfDaemon(d),
+                    v -> daemonLost[Topology.daemonOfVertex(v)] = true);
+            say("lost the daemon on " + nodes.get(d).name() + (ready ? "; its hosts take no more jobs" : ""));
+        }
+    }
+
+    private boolean executeAll(List<HeadAction> actions, int[] status) {
+        for (HeadAction a : actions) {
+            if (!execute(a, status)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Client requests become head events; each is handled at once, in order. */
+    private boolean executeAll(List<HeadEvent> events, HeadCore core, int[] status) {
+        for (HeadEvent e : events) {
+            if (!executeAll(core.handle(e), status)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean execute(HeadAction action, int[] status) {
+        switch (action) {
+            case HeadAction.SendToDaemon(int d, OverlayMessage m) -> links.toDaemon(d, m);
+            case HeadAction.SendToPeer(int vertex, OverlayMessage m) -> links.toPeer(vertex, m);
+            case HeadAction.SpawnDaemon(int d, String host) -> links.spawn(d, host);
+            case HeadAction.ArmTimer(var timer, long delay, int jobId) ->
+                    loop.schedule(new Event.Head(new HeadEvent.TimerFired(timer, jobId)), delay);
+            case HeadAction.Report(String line) -> say(line);
+            case HeadAction.Milestone(String name) -> {
+                // the launch report is banyan run's
+            }
+            case HeadAction.LaunchReport r -> {
+                // idem
+            }
+            case HeadAction.EmitOutput e -> throw new IllegalStateException("a DVM's output belongs to a job");
+            case HeadAction.ForwardStdin f -> throw new IllegalStateException("a DVM's stdin belongs to a job");
+            case HeadAction.ForJob(int jobId, HeadAction a) -> forJob(jobId, a);
+            case HeadAction.JobEnded(int jobId, int exitStatus) -> jobEnded(jobId, exitStatus);
+            case HeadAction.Ready r -> becomeReady();
+            case HeadAction.Finish(int exitStatus) -> {
+                status[0] = exitStatus;
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void becomeReady() {
+        try {
+            String host = agent.remote() ? links.addressFor(nodes.getFirst().name()).replaceAll(":\\d+$", "")
+                    : "127.0.0.1";
+            files.publish(host + ":" + server.getLocalPort(), ProcessHandle.current().pid(), secret);
+        } catch (IOException e) {
+            say("cannot write " + files.uri() + ": " + e.getMessage() + "; stopping");
+            loop.post(new Event.Head(new HeadEvent.Stop()));
+            return;
+        }
+        ready = true;
+        say("ready: " + nodes.size() + " host(s), " + totalSlots() + " slot(s); contact in " + files.uri());
+        Thread.ofPlatform().daemon().name("dvm-accept").start(this::acceptLoop);
+    }
+
+    private void acceptLoop() {
+        while (!server.isClosed()) {
+            try {
+                Socket s = server.accept();
+                Thread.ofPlatform().daemon().name("dvm-client").start(() -> serve(s));
+            } catch (IOException e) {
+                return;
+            }
+        }
+    }
+
+    /** A client's reader: the secret first, then its requests to the loop. */
+    private void serve(Socket socket) {
+        ClientChannel channel;
+        try {
+            channel = new ClientChannel(socket);
+        } catch (IOException e) {
+            return;
+        }
+        Session session;
+        try {
+            ClientMessage first = channel.receive();
+            if (!(first instanceof ClientMessage.Hello(String presented, String client)) || !secretMatches(presented)) {
+                say("refused a client from " + channel.remoteAddress() + ": "
+                        + (first instanceof ClientMessage.Hello ? "wrong secret" : "no hello"));
+                channel.send(new ClientMessage.Refused("wrong secret for this DVM"));
+                channel.close();
+                return;
+            }
+            session = new Session(nextSession.getAndIncrement(), channel);
+            say("client " + session.id + " (" + client + ") from " + channel.remoteAddress());
+            channel.send(new ClientMessage.Welcome(nodes.size(), totalSlots()));
+        } catch (IOException e) {
+            channel.close();
+            return;
+        }
+        try {
+            while (true) {
+                loop.post(new Event.Said(session, channel.receive()));
+            }
+        } catch (IOException e) {
+            loop.post(new Event.Gone(session));
+        }
+    }
+
+    private boolean secretMatches(String presented) {
+        return presented != null && MessageDigest.isEqual(presented.getBytes(StandardCharsets.UTF_8),
+                secret.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** On the loop thread: what a client asks, as head events (a job to submit, a signal, a stop). */
+    private List<HeadEvent> fromClient(Session s, ClientMessage m) {
+        switch (m) {
+            case ClientMessage.RunJob run -> {
+                HeadEvent submit = accept(s, run);
+                return submit == null ? List.of() : List.of(submit);
+            }
+            case ClientMessage.Stdin(int jobId, byte[] data) -> {
+                RunningJob j = jobs.get(jobId);
+                if (j != null && j.owner() == s && j.stdinTarget()[0] >= 0) {
+                    links.toDaemon(j.stdinTarget()[0], new OverlayMessage.StdinData(jobId, j.stdinTarget()[1], data));
+                }
+                return List.of();
+            }
+            case ClientMessage.SignalJob(int jobId, int signal) -> {
+                RunningJob j = jobs.get(jobId);
+                return j != null && j.owner() == s ? List.of(new HeadEvent.SignalJob(jobId, signal)) : List.of();
+            }
+            case ClientMessage.StatusRequest r -> {
+                send(s, status());
+                return List.of();
+            }
+            case ClientMessage.Stop stop -> {
+                say("stop asked by client " + s.id);
+                return List.of(new HeadEvent.Stop());
+            }
+            default -> {
+                say("client " + s.id + " sent " + m.getClass().getSimpleName() + ", which a client does not send");
+                return List.of();
+            }
+        }
+    }
+
+    private List<HeadEvent> clientGone(Session s) {
+        s.channel.close();
+        List<HeadEvent> out = new ArrayList<>();
+        for (int jobId : s.jobs) {
+            if (jobs.containsKey(jobId)) {
+                out.add(new HeadEvent.CancelJob(jobId, "the client of job " + jobId + " went away; ending its ranks"));
+            }
+        }
+        return out;
+    }
+
+    /** Places a job on the free slots; null (and a rejection sent) when it cannot run. */
+    private HeadEvent accept(Session s, ClientMessage.RunJob run) {
+        if (!ready) {
+            send(s, new ClientMessage.JobRejected("the DVM is not ready"));
+            return null;
+        }
+        int jobId = nextJobId++;
+        List<Node> free = new ArrayList<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            int left = daemonLost[i] ? 0 : Math.max(0, nodes.get(i).slots() - slotsInUse[i]);
+            free.add(new Node(nodes.get(i).name(), left));
+        }
+        List<AppContext> apps = new ArrayList<>();
+        int freeTotal = free.stream().mapToInt(Node::slots).sum();
+        for (AppContext app : run.apps()) {
+            apps.add(app.count() > 0 ? app : new AppContext(app.executable(), app.args(), Math.max(1, freeTotal), app.env(),
+                    app.workdir()));
+        }
+        JobDescription job = new JobDescription(jobId, apps, free, run.mapping(), run.oversubscribe(), run.stdinRank(),
+                run.launchDir(), run.modex());
+        int ranks = job.size();
+        if (!run.oversubscribe() && ranks > freeTotal) {
+            int inUse = java.util.Arrays.stream(slotsInUse).sum();
+            send(s, new ClientMessage.JobRejected(ranks + " rank" + (ranks == 1 ? "" : "s") + " requested but only "
+                    + freeTotal + " of the DVM's " + totalSlots() + " slots " + (freeTotal == 1 ? "is" : "are") + " free ("
+                    + inUse + " in use by other jobs" + (anyLost() ? ", some on lost hosts" : "")
+                    + "); add --oversubscribe, or wait for a job to end"));
+            return null;
+        }
+        RankMap map;
+        try {
+            map = RankMap.of(job);
+        } catch (IllegalArgumentException e) {
+            send(s, new ClientMessage.JobRejected(e.getMessage()));
+            return null;
+        }
+        int[] used = new int[nodes.size()];
+        for (int i = 0; i < nodes.size(); i++) {
+            used[i] = map.ranksOn(i);
+            slotsInUse[i] += used[i];
+        }
+        String command = String.join(" ", apps.stream().map(AppContext::executable).toList());
+        jobs.put(jobId, new RunningJob(s, used, command, map.size(), new int[] {-1, -1}));
+        s.jobs.add(jobId);
+        send(s, new ClientMessage.JobAccepted(jobId, map.size()));
+        say("job " + jobId + " of client " + s.id + ": " + map.size() + " rank(s) of " + command);
+        HeadSettings jobSettings = new HeadSettings(run.timeoutMillis(), settings.graceMillis(),
+                settings.daemonStartMillis(), false);
+        return new HeadEvent.Submit(job, jobSettings);
+    }
+
+    private void forJob(int jobId, HeadAction a) {
+        RunningJob j = jobs.get(jobId);
+        if (j == null) {
+            return;
+        }
+        switch (a) {
+            case HeadAction.EmitOutput(int rank, int stream, byte[] data) ->
+                    send(j.owner(), new ClientMessage.JobOutput(jobId, rank, stream, data));
+            case HeadAction.Report(String line) -> send(j.owner(), new ClientMessage.JobReport(jobId, line));
+            case HeadAction.ForwardStdin(int d, int rank) -> {
+                j.stdinTarget()[0] = d;
+                j.stdinTarget()[1] = rank;
+            }
+            default -> throw new IllegalStateException("not a job's action: " + a);
+        }
+    }
+
+    private void jobEnded(int jobId, int exitStatus) {
+        RunningJob j = jobs.remove(jobId);
+        if (j == null) {
+            return;
+        }
+        for (int i = 0; i < nodes.size(); i++) {
+            slotsInUse[i] -= j.slotsUsed()[i];
+        }
+        j.owner().jobs.remove(jobId);
+        send(j.owner(), new ClientMessage.JobEnded(jobId, exitStatus));
+        say("job " + jobId + " ended with status " + exitStatus);
+    }
+
+    private ClientMessage.Status status() {
+        List<ClientMessage.HostStatus> hosts = new ArrayList<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            hosts.add(new ClientMessage.HostStatus(nodes.get(i).name(), nodes.get(i).slots(), slotsInUse[i], !daemonLost[i]));
+        }
+        List<ClientMessage.JobStatus> running = new ArrayList<>();
+        for (Map.Entry<Integer, RunningJob> e : jobs.entrySet()) {
+            running.add(new ClientMessage.JobStatus(e.getKey(), e.getValue().ranks(), e.getValue().command()));
+        }
+        return new ClientMessage.Status(ProcessHandle.current().pid(), hosts, running);
+    }
+
+    private void send(Session s, ClientMessage m) {
+        try {
+            s.channel.send(m);
+        } catch (IOException e) {
+            // the client's reader reports it gone
+        }
+    }
+
+    private boolean anyLost() {
+        for (boolean l : daemonLost) {
+            if (l) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private int totalSlots() {
+        return nodes.stream().mapToInt(Node::slots).sum();
+    }
+
+    /** Any thread: println is synchronized, so lines stay whole. */
+    private void say(String line) {
+        log.println("[" + LocalDateTime.now().withNano(0) + "] banyan dvm: " + line);
+        log.flush();
+    }
+}

@@ -1,0 +1,250 @@
+package org.banyan.core.pilot;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The general scheduler: ranks × cores per rank, GPUs, multi-node MPI tasks, colocation tags,
+ * exclusive nodes. It never scans every core, nor every node, per decision: nodes sit in buckets
+ * by their free cores (intrusive doubly linked lists over arrays), so a one-node request looks at
+ * the buckets from its size up (best fit: the fullest node that still fits, which keeps whole
+ * nodes free for wide tasks) and a multi-node request takes nodes from the emptiest bucket down.
+ * A decision costs O(cores per node + nodes it looks at), whatever the pilot's size; only GPU
+ * requests may walk a bucket for a node with GPUs left.
+ */
+public final class GeneralScheduler implements AgentScheduler {
+    private static final int NONE = -1;
+
+    private final int[] totalCores;
+    private final int[] freeCores;
+    private final int[] freeGpus;
+    private final boolean[] lost;
+    private final boolean[] exclusiveHeld;
+    /** Per bucket (free cores), its first node; per node, its neighbours in its bucket. */
+    private final int[] head;
+    private final int[] next;
+    private final int[] prev;
+    private final int maxCores;
+    private final int total;
+    private int free;
+    /** Colocation: the node of a tag, and how many placements hold it there. */
+    private final Map<String, int[]> tags = new HashMap<>();
+
+    public GeneralScheduler(List<NodeResources> nodes) {
+        int n = nodes.size();
+        totalCores = new int[n];
+        freeCores = new int[n];
+        freeGpus = new int[n];
+        lost = new boolean[n];
+        exclusiveHeld = new boolean[n];
+        next = new int[n];
+        prev = new int[n];
+        int max = 0;
+        int sum = 0;
+        for (int i = 0; i < n; i++) {
+            totalCores[i] = nodes.get(i).cores();
+            freeCores[i] = totalCores[i];
+            freeGpus[i] = nodes.get(i).gpus();
+            max = Math.max(max, totalCores[i]);
+            sum += totalCores[i];
+        }
+        maxCores = max;
+        total = sum;
+        free = sum;
+        head = new int[max + 1];
+        Arrays.fill(head, NONE);
+        for (int i = n - 1; i >= 0; i--) {
+            link(i);
+        }
+    }
+
+    @Override
+    public Placement place(SlotRequest r) {
+        if (neverFits(r) != null || r.cores() > free) {
+            return null;
+        }
+        if (r.colocate() != null && tags.containsKey(r.colocate())) {
+            int node = tags.get(r.colocate())[0];
+            return fitsOn(node, r) ? take(List.of(new Placement.Share(node, r.ranks(), r.cores(), r.ranks() * r.gpusPerRank())),
+                    r) : null;
+        }
+        if (r.exclusive()) {
+            return placeExclusive(r);
+        }
+        int node = bestFit(r);
+        if (node != NONE) {
+            return take(List.of(new Placement.Share(node, r.ranks(), r.cores(), r.ranks() * r.gpusPerRank())), r);
+        }
+        if (r.colocate() != null) {
+            return null; // a tag's tasks share one node: wait for one with room for all of this task
+        }
+        return placeAcross(r);
+    }
+
+    /** The fullest node with room for the whole request, or NONE. */
+    private int bestFit(SlotRequest r) {
+        for (int c = r.cores(); c <= maxCores; c++) {
+            for (int node = head[c]; node != NONE; node = next[node]) {
+                if (freeGpus[node] >= r.ranks() * r.gpusPerRank()) {
+                    return node; // an exclusive node has no free core: it is never in a bucket looked at
+                }
+            }
+        }
+        return NONE;
+    }
+
+    /** Ranks spread over several nodes, emptiest first; null (nothing taken) when they do not fit now. */
+    private Placement placeAcross(SlotRequest r) {
+        List<Placement.Share> shares = new ArrayList<>();
+        int left = r.ranks();
+        for (int c = maxCores; c >= r.coresPerRank() && left > 0; c--) {
+            for (int node = head[c]; node != NONE && left > 0; node = next[node]) {
+                if (exclusiveHeld[node]) {
+                    continue;
+                }
+                int byCores = freeCores[node] / r.coresPerRank();
+                int byGpus = r.gpusPerRank() == 0 ? Integer.MAX_VALUE : freeGpus[node] / r.gpusPerRank();
+                int ranks = Math.min(left, Math.min(byCores, byGpus));
+                if (ranks > 0) {
+                    shares.add(new Placement.Share(node, ranks, ranks * r.coresPerRank(), ranks * r.gpusPerRank()));
+                    left -= ranks;
+                }
+            }
+        }
+        return left > 0 ? null : take(shares, r);
+    }
+
+    /** Whole idle nodes (free = total, so each sits in the bucket of its own size), largest first. */
+    private Placement placeExclusive(SlotRequest r) {
+        List<Placement.Share> shares = new ArrayList<>();
+        int left = r.ranks();
+        for (int c = maxCores; c >= r.coresPerRank() && left > 0; c--) {
+            for (int node = head[c]; node != NONE && left > 0; node = next[node]) {
+                if (freeCores[node] != totalCores[node]) {
+                    continue;
+                }
+                int byGpus = r.gpusPerRank() == 0 ? Integer.MAX_VALUE : freeGpus[node] / r.gpusPerRank();
+                int ranks = Math.min(left, Math.min(totalCores[node] / r.coresPerRank(), byGpus));
+                if (ranks > 0) {
+                    shares.add(new Placement.Share(node, ranks, totalCores[node], ranks * r.gpusPerRank()));
+                    left -= ranks;
+                }
+            }
+        }
+        if (left > 0) {
+            return null;
+        }
+        Placement p = take(shares, r);
+        for (Placement.Share s : shares) {
+            exclusiveHeld[s.node()] = true;
+        }
+        return p;
+    }
+
+    private boolean fitsOn(int node, SlotRequest r) {
+        return !lost[node] && !exclusiveHeld[node] && freeCores[node] >= r.cores()
+                && freeGpus[node] >= r.ranks() * r.gpusPerRank();
+    }
+
+    private Placement take(List<Placement.Share> shares, SlotRequest r) {
+        for (Placement.Share s : shares) {
+            assert freeCores[s.node()] >= s.cores() && freeGpus[s.node()] >= s.gpus() : "over-placed node " + s.node();
+            unlink(s.node());
+            freeCores[s.node()] -= s.cores();
+            freeGpus[s.node()] -= s.gpus();
+            free -= s.cores();
+            link(s.node());
+        }
+        if (r.colocate() != null) {
+            tags.computeIfAbsent(r.colocate(), t -> new int[] {shares.getFirst().node(), 0})[1]++;
+        }
+        return new Placement(shares, r.colocate());
+    }
+
+    @Override
+    public void release(Placement p) {
+        for (Placement.Share s : p.shares()) {
+            if (lost[s.node()]) {
+                continue;
+            }
+            unlink(s.node());
+            freeCores[s.node()] += s.cores();
+            freeGpus[s.node()] += s.gpus();
+            free += s.cores();
+            assert freeCores[s.node()] <= totalCores[s.node()] : "released more than node " + s.node() + " has";
+            exclusiveHeld[s.node()] = false;
+            link(s.node());
+        }
+        if (p.colocate() != null) {
+            int[] t = tags.get(p.colocate());
+            if (t != null && --t[1] == 0) {
+                tags.remove(p.colocate());
+            }
+        }
+    }
+
+    @Override
+    public String neverFits(SlotRequest r) {
+        if (r.coresPerRank() > maxCores) {
+            return "a rank of " + r.coresPerRank() + " cores does not fit any node (the largest has " + maxCores + ")";
+        }
+        if (r.cores() > total) {
+            return r.cores() + " cores requested but the pilot has " + total;
+        }
+        if (r.colocate() != null && r.cores() > maxCores) {
+            return "a colocated task must fit one node: " + r.cores() + " cores, the largest node has " + maxCores;
+        }
+        return null;
+    }
+
+    @Override
+    public int freeCores() {
+        return free;
+    }
+
+    @Override
+    public int totalCores() {
+        return total;
+    }
+
+    @Override
+    public void nodeLost(int node) {
+        if (!lost[node]) {
+            unlink(node);
+            free -= freeCores[node];
+            freeCores[node] = 0;
+            lost[node] = true;
+        }
+    }
+
+    private void link(int node) {
+        if (lost[node]) {
+            return;
+        }
+        int b = freeCores[node];
+        prev[node] = NONE;
+        next[node] = head[b];
+        if (head[b] != NONE) {
+            prev[head[b]] = node;
+        }
+        head[b] = node;
+    }
+
+    private void unlink(int node) {
+        if (lost[node]) {
+            return;
+        }
+        int b = freeCores[node];
+        if (prev[node] != NONE) {
+            next[prev[node]] = next[node];
+        } else {
+            head[b] = next[node];
+        }
+        if (next[node] != NONE) {
+            prev[next[node]] = prev[node];
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package org.banyan.core.pilot;
+
+/**
+ * What a task asks of the agent's scheduler: {@code ranks} processes of {@code coresPerRank}
+ * cores and {@code gpusPerRank} GPUs each; a rank never spans nodes.
+ *
+ * @param colocate  a tag, or null: tasks with the same tag run on the same node
+ * @param exclusive whether the task takes whole nodes, sharing them with no other task
+ */
+public record SlotRequest(int ranks, int coresPerRank, int gpusPerRank, String colocate, boolean exclusive) {
+    public SlotRequest {
+        if (ranks < 1 || coresPerRank < 1 || gpusPerRank < 0) {
+            throw new IllegalArgumentException("a task needs at least one rank of at least one core, and no negative GPUs");
+        }
+    }
+
+    /** One rank of {@code cores} cores, nothing else. */
+    public static SlotRequest cores(int cores) {
+        return new SlotRequest(1, cores, 0, null, false);
+    }
+
+    public int cores() {
+        return ranks * coresPerRank;
+    }
+}

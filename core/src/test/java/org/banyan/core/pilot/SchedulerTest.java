@@ -1,0 +1,125 @@
+package org.banyan.core.pilot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class SchedulerTest {
+    static List<NodeResources> nodes(int n, int cores, int gpus) {
+        List<NodeResources> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(new NodeResources("n" + i, cores, gpus));
+        }
+        return out;
+    }
+
+    @Test
+    void oneNodeTasksGoToTheFullestNodeThatFitsKeepingWholeNodesForWideTasks() {
+        GeneralScheduler s = new GeneralScheduler(nodes(2, 8, 0));
+        Placement a = s.place(SlotRequest.cores(6));
+        Placement b = s.place(SlotRequest.cores(2));
+        assertThat(b.shares().getFirst().node()).as("best fit: the node with 2 left").isEqualTo(a.shares().getFirst().node());
+        assertThat(s.place(SlotRequest.cores(8))).as("the other node is still whole").isNotNull();
+        assertThat(s.freeCores()).isZero();
+        assertThat(s.place(SlotRequest.cores(1))).isNull();
+        s.release(b);
+        assertThat(s.place(SlotRequest.cores(2))).isNotNull();
+    }
+
+    @Test
+    void mpiTasksSpreadTheirRanksOverNodesAndNeverSplitARank() {
+        GeneralScheduler s = new GeneralScheduler(nodes(3, 4, 0));
+        s.place(SlotRequest.cores(3));
+        Placement p = s.place(new SlotRequest(4, 2, 0, null, false));
+        assertThat(p.shares()).extracting(Placement.Share::ranks).containsExactlyInAnyOrder(2, 2);
+        assertThat(p.cores()).isEqualTo(8);
+        assertThat(s.place(new SlotRequest(1, 2, 0, null, false))).as("1 core left on one node, 2 needed").isNull();
+    }
+
+    @Test
+    void gpusExclusiveAndColocationAreHonoured() {
+        GeneralScheduler s = new GeneralScheduler(List.of(new NodeResources("cpu", 8, 0), new NodeResources("gpu", 8, 2)));
+        Placement g = s.place(new SlotRequest(1, 1, 2, null, false));
+        assertThat(g.shares().getFirst().node()).isEqualTo(1);
+        assertThat(s.place(new SlotRequest(1, 1, 1, null, false))).as("no GPU left").isNull();
+        Placement ex = s.place(new SlotRequest(1, 1, 0, null, true));
+        assertThat(ex.shares().getFirst().node()).isZero();
+        assertThat(ex.shares().getFirst().cores()).as("an exclusive task holds the whole node").isEqualTo(8);
+        Placement c1 = s.place(new SlotRequest(1, 2, 0, "pair", false));
+        Placement c2 = s.place(new SlotRequest(1, 2, 0, "pair", false));
+        assertThat(c1.shares().getFirst().node()).isEqualTo(c2.shares().getFirst().node()).isEqualTo(1);
+        s.release(ex);
+        assertThat(s.place(SlotRequest.cores(8))).isNotNull();
+    }
+
+    @Test
+    void requestsThatCanNeverRunAreNamed() {
+        GeneralScheduler s = new GeneralScheduler(nodes(2, 4, 0));
+        assertThat(s.neverFits(SlotRequest.cores(5))).contains("does not fit any node");
+        assertThat(s.neverFits(new SlotRequest(3, 4, 0, null, false))).contains("12 cores requested but the pilot has 8");
+        assertThat(s.neverFits(new SlotRequest(2, 4, 0, null, false))).isNull();
+    }
+
+    @Test
+    void theConstantTimeSchedulerCutsSlotsOfTheFirstTasksSize() {
+        ConstantTimeScheduler s = new ConstantTimeScheduler(nodes(2, 4, 0));
+        List<Placement> held = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            held.add(s.place(SlotRequest.cores(2)));
+        }
+        assertThat(held).doesNotContainNull();
+        assertThat(s.place(SlotRequest.cores(2))).isNull();
+        assertThat(s.neverFits(SlotRequest.cores(1))).contains("2-core slots");
+        s.release(held.getFirst());
+        assertThat(s.place(SlotRequest.cores(2)).shares().getFirst().node()).isEqualTo(held.getFirst().shares().getFirst().node());
+    }
+
+    /** Random place/release over many seeds: resources are never over-committed and always come back. */
+    @Test
+    void randomWorkloadsNeverOvercommitAndGiveEverythingBack() {
+        for (long seed = 0; seed < 200; seed++) {
+            Random rnd = new Random(seed);
+            List<NodeResources> ns = new ArrayList<>();
+            for (int i = 0; i < 1 + rnd.nextInt(12); i++) {
+                ns.add(new NodeResources("n" + i, 1 + rnd.nextInt(16), rnd.nextInt(3)));
+            }
+            GeneralScheduler s = new GeneralScheduler(ns);
+            List<Placement> held = new ArrayList<>();
+            int[] usedCores = new int[ns.size()];
+            int[] usedGpus = new int[ns.size()];
+            for (int op = 0; op < 300; op++) {
+                if (!held.isEmpty() && rnd.nextInt(3) == 0) {
+                    Placement p = held.remove(rnd.nextInt(held.size()));
+                    s.release(p);
+                    for (Placement.Share sh : p.shares()) {
+                        usedCores[sh.node()] -= sh.cores();
+                        usedGpus[sh.node()] -= sh.gpus();
+                    }
+                    continue;
+                }
+                SlotRequest r = new SlotRequest(1 + rnd.nextInt(3), 1 + rnd.nextInt(4), rnd.nextInt(5) == 0 ? 1 : 0,
+                        rnd.nextInt(10) == 0 ? "t" + rnd.nextInt(2) : null, rnd.nextInt(20) == 0);
+                Placement p = s.place(r);
+                if (p == null) {
+                    continue;
+                }
+                assertThat(p.shares().stream().mapToInt(Placement.Share::ranks).sum()).isEqualTo(r.ranks());
+                for (Placement.Share sh : p.shares()) {
+                    usedCores[sh.node()] += sh.cores();
+                    usedGpus[sh.node()] += sh.gpus();
+                    assertThat(usedCores[sh.node()]).as("seed " + seed).isLessThanOrEqualTo(ns.get(sh.node()).cores());
+                    assertThat(usedGpus[sh.node()]).as("seed " + seed).isLessThanOrEqualTo(ns.get(sh.node()).gpus());
+                    assertThat(sh.cores()).isGreaterThanOrEqualTo(sh.ranks() * r.coresPerRank());
+                }
+                held.add(p);
+            }
+            Collections.shuffle(held, rnd);
+            held.forEach(s::release);
+            assertThat(s.freeCores()).as("seed " + seed).isEqualTo(s.totalCores());
+        }
+    }
+}

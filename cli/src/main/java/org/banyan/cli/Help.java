@@ -10,6 +10,7 @@ final class Help {
             Commands:
               run       launch a parallel program (mpirun/mpiexec conventions)
               dvm       a persistent DVM: banyan dvm start|status|stop (see banyan dvm --help)
+              submit    run tasks on a DVM: banyan submit -- CMD ARGS, or --tasks FILE
               sim       simulate a launch: banyan sim launch --hosts N [--spawn-degree K | --launch star]
 
             Options:

@@ -450,6 +450,7 @@ public final class LaunchSimulation {
                 case HeadAction.ForJob f -> { }
                 case HeadAction.JobEnded e -> { }
                 case HeadAction.Ready r -> { }
+                case HeadAction.TasksEnded t -> { }
             }
         }
     }

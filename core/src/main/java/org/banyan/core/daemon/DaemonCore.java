@@ -47,6 +47,7 @@ public final class DaemonCore {
     private final DaemonRouting routing;
     private final StdinRelay stdin;
     private final ExitBatch exits;
+    private final LocalTasks tasks;
     private final Map<Integer, LocalJob> jobs = new LinkedHashMap<>();
     private TreeGather<Map<Integer, DaemonStats>> stats;
     private boolean exited;
@@ -93,7 +94,8 @@ public final class DaemonCore {
         this.daemonUri = daemonUri;
         this.tree = new ChildTree(daemonId, out);
         this.contacts = new ContactGather(out);
-        this.routing = new DaemonRouting(tree, out);
+        this.tasks = new LocalTasks(out);
+        this.routing = new DaemonRouting(tree, out, tasks);
         this.stdin = new StdinRelay(tree, out);
         this.exits = new ExitBatch(out);
     }
@@ -114,13 +116,16 @@ public final class DaemonCore {
                     out.flood(new OverlayMessage.TerminateJob(j.job().jobId(), TERM_GRACE_WITHOUT_PARENT_MILLIS));
                     j.terminate(TERM_GRACE_WITHOUT_PARENT_MILLIS);
                 }
+                tasks.terminateAll();
                 exitIfIdle();
             }
             case DaemonEvent.FromChild(int child, OverlayMessage message) -> fromChild(child, message);
             case DaemonEvent.ChildLost(int child, String reason) -> childLost(child, reason);
             case DaemonEvent.RankEnded ended -> {
                 LocalJob j = jobs.get(ended.jobId());
-                if (j != null && j.rankEnded(ended.rank())) {
+                boolean known = ended.jobId() == OverlayMessage.TASKS ? tasks.ended(ended.rank())
+                        : j != null && j.rankEnded(ended.rank());
+                if (known) {
                     exits.add(new OverlayMessage.RankExited(ended.jobId(), ended.rank(), ended.status(), ended.note()));
                 }
                 if (out.isParentGone()) {
@@ -165,7 +170,9 @@ public final class DaemonCore {
         switch (timer) {
             case KILL_GRACE -> {
                 LocalJob j = jobs.get(jobId);
-                if (j != null) {
+                if (jobId == OverlayMessage.TASKS) {
+                    tasks.graceOver();
+                } else if (j != null) {
                     j.signal(Signals.SIGKILL);
                 }
             }
@@ -234,6 +241,7 @@ public final class DaemonCore {
                 for (LocalJob j : jobs.values()) {
                     j.signal(Signals.SIGKILL);
                 }
+                tasks.signalAll(Signals.SIGKILL);
                 exit();
             }
             case OverlayMessage.CollectStats c -> {
@@ -396,6 +404,9 @@ public final class DaemonCore {
     }
 
     private void exitIfIdle() {
+        if (!tasks.idle()) {
+            return;
+        }
         for (LocalJob j : jobs.values()) {
             if (!j.running().isEmpty()) {
                 return;

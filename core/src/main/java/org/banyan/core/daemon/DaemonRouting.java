@@ -25,14 +25,16 @@ final class DaemonRouting {
 
     private final ChildTree tree;
     private final DaemonOutbox out;
+    private final LocalTasks tasks;
     private OverlayRouter router;
     /** Routing neighbours joined by a link of their own (not a spawn link), by vertex. */
     private final Set<Integer> peers = new HashSet<>();
     private int nextFetch;
 
-    DaemonRouting(ChildTree tree, DaemonOutbox out) {
+    DaemonRouting(ChildTree tree, DaemonOutbox out, LocalTasks tasks) {
         this.tree = tree;
         this.out = out;
+        this.tasks = tasks;
     }
 
     /** Adopted: the routing topology is known. */
@@ -106,6 +108,8 @@ final class DaemonRouting {
             case OverlayMessage.NameRequest r -> {
                 // Only the head serves names; a request cannot end its route at a daemon.
             }
+            case OverlayMessage.RunTasks r -> tasks.run(r);
+            case OverlayMessage.SignalTasks s -> tasks.signal(s);
         }
     }
 

@@ -13,13 +13,15 @@ import org.banyan.core.wire.OverlayMessage;
  *     head must decide the job's fate without delay;
  * <li>at once when every rank of a job in this daemon's subtree has ended: the last word of a
  *     job, which for an MPI job makes one message per link in all;
- * <li>otherwise {@link #BATCH_MILLIS} after its first entry (tasks ending one by one);
+ * <li>at once when no batch left in the last {@link #BATCH_MILLIS} (an end that comes alone is
+ *     not delayed), and otherwise when that window closes: ends that come close together
+ *     (tasks ending at a high rate) leave together, at most one message per window;
  * <li>before the daemon exits.
  * </ul>
  */
 final class ExitBatch {
     /** How long a batch collects ends before it goes up. */
-    static final int BATCH_MILLIS = 10;
+    static final int BATCH_MILLIS = 2;
 
     private final DaemonOutbox out;
     private final List<OverlayMessage.RankExited> pending = new ArrayList<>();
@@ -38,18 +40,28 @@ final class ExitBatch {
 
     void add(OverlayMessage.RankExited e) {
         pending.add(e);
-        int left = subtreeRanksLeft.merge(e.jobId(), -1, Integer::sum);
-        if (e.status() != 0 || !e.note().isEmpty() || left <= 0) {
+        // A job known to this daemon completes; tasks (and jobs whose launch this daemon never saw) do not.
+        Integer left = subtreeRanksLeft.computeIfPresent(e.jobId(), (j, n) -> n - 1);
+        if (e.status() != 0 || !e.note().isEmpty() || (left != null && left <= 0)) {
             flush();
         } else if (!timerArmed) {
-            timerArmed = true;
-            out.emit(new DaemonAction.ArmTimer(DaemonTimer.EXIT_BATCH, BATCH_MILLIS));
+            flush();
+            openWindow();
         }
     }
 
+    /** The window closes: what came during it goes up, and a new window opens if anything did. */
     void timerFired() {
         timerArmed = false;
-        flush();
+        if (!pending.isEmpty()) {
+            flush();
+            openWindow();
+        }
+    }
+
+    private void openWindow() {
+        timerArmed = true;
+        out.emit(new DaemonAction.ArmTimer(DaemonTimer.EXIT_BATCH, BATCH_MILLIS));
     }
 
     void flush() {

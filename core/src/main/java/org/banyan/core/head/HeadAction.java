@@ -35,6 +35,9 @@ public sealed interface HeadAction {
     /** DVM: the job is over with {@code status}; the DVM goes on. */
     record JobEnded(int jobId, int status) implements HeadAction {}
 
+    /** DVM: tasks ended (job {@link OverlayMessage#TASKS}: the rank is the task id), as a daemon batched them. */
+    record TasksEnded(java.util.List<OverlayMessage.RankExited> ends) implements HeadAction {}
+
     /** DVM: every daemon is up and adopted; jobs may come. */
     record Ready() implements HeadAction {}
 

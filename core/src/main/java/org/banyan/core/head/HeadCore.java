@@ -209,6 +209,7 @@ public final class HeadCore {
                 }
             }
             case HeadEvent.Stop() -> stop();
+            case HeadEvent.Route(OverlayMessage.Routed m) -> router.route(m);
             case HeadEvent.PeerUp(int v) -> {
                 peers.add(v);
                 router.opened(v);
@@ -248,7 +249,19 @@ public final class HeadCore {
                 }
             }
             case OverlayMessage.OutputBatch batch -> batch.chunks().forEach(o -> toJob(d, o.jobId(), o));
-            case OverlayMessage.RanksExited batch -> batch.exits().forEach(e -> toJob(d, e.jobId(), e));
+            case OverlayMessage.RanksExited batch -> {
+                List<OverlayMessage.RankExited> taskEnds = new ArrayList<>();
+                for (OverlayMessage.RankExited e : batch.exits()) {
+                    if (e.jobId() == OverlayMessage.TASKS && runJob == null) {
+                        taskEnds.add(e);
+                    } else {
+                        toJob(d, e.jobId(), e);
+                    }
+                }
+                if (!taskEnds.isEmpty()) {
+                    emit(new HeadAction.TasksEnded(taskEnds));
+                }
+            }
             case OverlayMessage.Output o -> toJob(d, o.jobId(), o);
             case OverlayMessage.RankExited e -> toJob(d, e.jobId(), e);
             case OverlayMessage.AbortRequest a -> toJob(d, a.jobId(), a);

@@ -30,6 +30,9 @@ public sealed interface HeadEvent {
     /** DVM: end one job now (its client went away): its ranks get the teardown of a failure. */
     record CancelJob(int jobId, String why) implements HeadEvent {}
 
+    /** DVM: send a message from the head to a daemon along the routing overlay (the task agent's). */
+    record Route(OverlayMessage.Routed message) implements HeadEvent {}
+
     /** DVM: end every job and every daemon, then the head. */
     record Stop() implements HeadEvent {}
 

@@ -16,6 +16,9 @@ public interface AgentScheduler {
 
     int freeCores();
 
+    /** Free cores on one node. */
+    int freeCoresOn(int node);
+
     int totalCores();
 
     /** The node is gone: nothing is placed there again (what runs there is released by the caller). */

@@ -90,6 +90,18 @@ public final class ConstantTimeScheduler implements AgentScheduler {
     }
 
     @Override
+    public int freeCoresOn(int node) {
+        if (stack == null) {
+            return lost[node] ? 0 : nodes.get(node).cores();
+        }
+        int n = 0;
+        for (int i = 0; i < top; i++) {
+            n += stack[i] == node ? slotCores : 0;
+        }
+        return lost[node] ? 0 : n;
+    }
+
+    @Override
     public int totalCores() {
         return total;
     }

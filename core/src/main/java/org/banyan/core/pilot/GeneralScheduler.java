@@ -206,6 +206,11 @@ public final class GeneralScheduler implements AgentScheduler {
     }
 
     @Override
+    public int freeCoresOn(int node) {
+        return freeCores[node];
+    }
+
+    @Override
     public int totalCores() {
         return total;
     }

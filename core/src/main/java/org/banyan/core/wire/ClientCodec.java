@@ -7,6 +7,9 @@ import java.util.List;
 import org.banyan.core.job.AppContext;
 import org.banyan.core.job.MappingPolicy;
 import org.banyan.core.job.Modex;
+import org.banyan.core.pilot.SlotRequest;
+import org.banyan.core.pilot.TaskRequest;
+import org.banyan.core.pilot.TaskState;
 
 /**
  * The one codec of {@link ClientMessage}: frames as on the overlay (a u32 length, then a type
@@ -23,6 +26,14 @@ import org.banyan.core.job.Modex;
  *  4 SIGNAL_JOB      jobId:u32 signal:u32
  *  5 STATUS_REQUEST  (empty)
  *  6 STOP            (empty)
+ *  7 SUBMIT_TASKS    n:u32 task{n}
+ *                    task := uid:string executable:string args:list env:map sandbox:string stdout:string
+ *                            stderr:string preExec:list postExec:list ranks:u32 coresPerRank:u32
+ *                            gpusPerRank:u32 colocate:string exclusive:u8 priority:u32 mpi:u8
+ *                            timeoutMillis:u64 restartable:u8
+ *  8 CANCEL_TASKS    n:u32 taskId:u32{n}
+ * 28 TASKS_ACCEPTED  n:u32 taskId:u32{n}
+ * 29 TASK_UPDATES    n:u32 (taskId:u32 state:u8 timeMicros:u64 exitCode:u32 detail:string){n}
  * 20 WELCOME         hosts:u32 slots:u32
  * 21 JOB_ACCEPTED    jobId:u32 ranks:u32
  * 22 JOB_REJECTED    reason:string
@@ -41,6 +52,10 @@ public final class ClientCodec {
     static final int SIGNAL_JOB = 4;
     static final int STATUS_REQUEST = 5;
     static final int STOP = 6;
+    static final int SUBMIT_TASKS = 7;
+    static final int CANCEL_TASKS = 8;
+    static final int TASKS_ACCEPTED = 28;
+    static final int TASK_UPDATES = 29;
     static final int WELCOME = 20;
     static final int JOB_ACCEPTED = 21;
     static final int JOB_REJECTED = 22;
@@ -51,6 +66,22 @@ public final class ClientCodec {
     static final int REFUSED = 27;
 
     private ClientCodec() {}
+
+    private static void ids(WireWriter w, List<Integer> ids) {
+        w.u32(ids.size());
+        for (int id : ids) {
+            w.u32(id);
+        }
+    }
+
+    private static List<Integer> ids(ByteBuffer b) {
+        int n = OverlayCodec.count(b);
+        List<Integer> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(b.getInt());
+        }
+        return out;
+    }
 
     /** A whole frame, length prefix included. */
     public static byte[] encode(ClientMessage message) {
@@ -70,6 +101,24 @@ public final class ClientCodec {
             case ClientMessage.SignalJob m -> w.u8(SIGNAL_JOB).u32(m.jobId()).u32(m.signal());
             case ClientMessage.StatusRequest m -> w.u8(STATUS_REQUEST);
             case ClientMessage.Stop m -> w.u8(STOP);
+            case ClientMessage.SubmitTasks m -> {
+                w.u8(SUBMIT_TASKS).u32(m.tasks().size());
+                for (TaskRequest t : m.tasks()) {
+                    w.string(t.uid()).string(t.executable()).list(t.args()).map(t.env()).string(t.sandbox())
+                            .string(t.stdout()).string(t.stderr()).list(t.preExec()).list(t.postExec())
+                            .u32(t.slots().ranks()).u32(t.slots().coresPerRank()).u32(t.slots().gpusPerRank())
+                            .string(t.slots().colocate()).u8(t.slots().exclusive() ? 1 : 0).u32(t.priority())
+                            .u8(t.mpi() ? 1 : 0).u64(t.timeoutMillis()).u8(t.restartable() ? 1 : 0);
+                }
+            }
+            case ClientMessage.CancelTasks m -> ids(w.u8(CANCEL_TASKS), m.taskIds());
+            case ClientMessage.TasksAccepted m -> ids(w.u8(TASKS_ACCEPTED), m.taskIds());
+            case ClientMessage.TaskUpdates m -> {
+                w.u8(TASK_UPDATES).u32(m.updates().size());
+                for (ClientMessage.TaskUpdate u : m.updates()) {
+                    w.u32(u.taskId()).u8(u.state().ordinal()).u64(u.timeMicros()).u32(u.exitCode()).string(u.detail());
+                }
+            }
             case ClientMessage.Refused m -> w.u8(REFUSED).string(m.reason());
             case ClientMessage.Welcome m -> w.u8(WELCOME).u32(m.hosts()).u32(m.slots());
             case ClientMessage.JobAccepted m -> w.u8(JOB_ACCEPTED).u32(m.jobId()).u32(m.ranks());
@@ -118,6 +167,37 @@ public final class ClientCodec {
                 case SIGNAL_JOB -> new ClientMessage.SignalJob(b.getInt(), b.getInt());
                 case STATUS_REQUEST -> new ClientMessage.StatusRequest();
                 case STOP -> new ClientMessage.Stop();
+                case SUBMIT_TASKS -> {
+                    int n = OverlayCodec.count(b);
+                    List<TaskRequest> tasks = new ArrayList<>(n);
+                    for (int i = 0; i < n; i++) {
+                        String uid = OverlayCodec.string(b);
+                        String exe = OverlayCodec.string(b);
+                        List<String> args = OverlayCodec.list(b);
+                        java.util.Map<String, String> env = OverlayCodec.map(b);
+                        String sandbox = OverlayCodec.string(b);
+                        String out = OverlayCodec.string(b);
+                        String err = OverlayCodec.string(b);
+                        List<String> pre = OverlayCodec.list(b);
+                        List<String> post = OverlayCodec.list(b);
+                        SlotRequest slots = new SlotRequest(b.getInt(), b.getInt(), b.getInt(), OverlayCodec.string(b),
+                                b.get() != 0);
+                        tasks.add(new TaskRequest(uid, exe, args, env, sandbox, out, err, pre, post, slots, b.getInt(),
+                                b.get() != 0, b.getLong(), b.get() != 0));
+                    }
+                    yield new ClientMessage.SubmitTasks(tasks);
+                }
+                case CANCEL_TASKS -> new ClientMessage.CancelTasks(ids(b));
+                case TASKS_ACCEPTED -> new ClientMessage.TasksAccepted(ids(b));
+                case TASK_UPDATES -> {
+                    int n = OverlayCodec.count(b);
+                    List<ClientMessage.TaskUpdate> updates = new ArrayList<>(n);
+                    for (int i = 0; i < n; i++) {
+                        updates.add(new ClientMessage.TaskUpdate(b.getInt(), TaskState.values()[b.get()], b.getLong(),
+                                b.getInt(), OverlayCodec.string(b)));
+                    }
+                    yield new ClientMessage.TaskUpdates(updates);
+                }
                 case REFUSED -> new ClientMessage.Refused(OverlayCodec.string(b));
                 case WELCOME -> new ClientMessage.Welcome(b.getInt(), b.getInt());
                 case JOB_ACCEPTED -> new ClientMessage.JobAccepted(b.getInt(), b.getInt());

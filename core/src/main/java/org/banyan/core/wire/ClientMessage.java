@@ -37,6 +37,20 @@ public sealed interface ClientMessage {
 
     record StatusRequest() implements ClientMessage {}
 
+    /** Tasks for the DVM's agent; answered by {@link TasksAccepted} with their ids, in order. */
+    record SubmitTasks(List<org.banyan.core.pilot.TaskRequest> tasks) implements ClientMessage {
+        public SubmitTasks {
+            tasks = List.copyOf(tasks);
+        }
+    }
+
+    /** Cancel tasks of this client, in whatever state they are. */
+    record CancelTasks(List<Integer> taskIds) implements ClientMessage {
+        public CancelTasks {
+            taskIds = List.copyOf(taskIds);
+        }
+    }
+
     /** End the DVM: every job, every daemon, the head. */
     record Stop() implements ClientMessage {}
 
@@ -47,6 +61,26 @@ public sealed interface ClientMessage {
 
     /** The secret was right. */
     record Welcome(int hosts, int slots) implements ClientMessage {}
+
+    /** The ids the agent gave the tasks of a {@link SubmitTasks}, in the same order. */
+    record TasksAccepted(List<Integer> taskIds) implements ClientMessage {
+        public TasksAccepted {
+            taskIds = List.copyOf(taskIds);
+        }
+    }
+
+    /**
+     * A task reached {@code state} at {@code timeMicros} (epoch, the head's clock); a FAILED task's
+     * exit code and what went wrong (the last lines of its stderr, a lost node, a timeout).
+     */
+    record TaskUpdate(int taskId, org.banyan.core.pilot.TaskState state, long timeMicros, int exitCode, String detail) {}
+
+    /** State changes of this client's tasks, batched. */
+    record TaskUpdates(List<TaskUpdate> updates) implements ClientMessage {
+        public TaskUpdates {
+            updates = List.copyOf(updates);
+        }
+    }
 
     /** The job runs as {@code jobId}, with {@code ranks} ranks. */
     record JobAccepted(int jobId, int ranks) implements ClientMessage {}

@@ -56,6 +56,9 @@ import org.banyan.core.tree.TopologySpec;
  * 23 NAME_REQUEST    jobId:u32 from:u32 to:u32 request:u32 op:u8 name:string port:string
  * 24 NAME_REPLY      jobId:u32 from:u32 to:u32 request:u32 op:u8 ok:u8 portOrReason:string
  * 25 RANKS_EXITED    n:u32 (jobId:u32 rank:u32 status:u32 note:string){n}
+ * 26 RUN_TASKS       from:u32 to:u32 n:u32 (taskId:u32 executable:string args:list env:map sandbox:string
+ *                    stdout:string stderr:string){n}
+ * 27 SIGNAL_TASKS    from:u32 to:u32 n:u32 taskId:u32{n} signal:u32
  *
  * intmap   := n:u32 (key:u32 value:string){n}      daemon id -1 is the head
  * ownermap := n:u32 (key:string daemonId:u32){n}
@@ -87,6 +90,8 @@ public final class OverlayCodec {
     static final int NAME_REQUEST = 23;
     static final int NAME_REPLY = 24;
     static final int RANKS_EXITED = 25;
+    static final int RUN_TASKS = 26;
+    static final int SIGNAL_TASKS = 27;
 
     /** Largest frame accepted, so a corrupt length cannot make a reader allocate gigabytes. */
     public static final int MAX_FRAME = 64 << 20;
@@ -133,6 +138,20 @@ public final class OverlayCodec {
                 writeJob(w, m.job());
             }
             case OverlayMessage.RankExited m -> w.u8(RANK_EXITED).u32(m.jobId()).u32(m.rank()).u32(m.status()).string(m.note());
+            case OverlayMessage.RunTasks m -> {
+                w.u8(RUN_TASKS).u32(m.from()).u32(m.to()).u32(m.tasks().size());
+                for (org.banyan.core.pilot.TaskSpec t : m.tasks()) {
+                    w.u32(t.taskId()).string(t.executable()).list(t.args()).map(t.env()).string(t.sandbox())
+                            .string(t.stdout()).string(t.stderr());
+                }
+            }
+            case OverlayMessage.SignalTasks m -> {
+                w.u8(SIGNAL_TASKS).u32(m.from()).u32(m.to()).u32(m.taskIds().size());
+                for (int id : m.taskIds()) {
+                    w.u32(id);
+                }
+                w.u32(m.signal());
+            }
             case OverlayMessage.RanksExited m -> {
                 w.u8(RANKS_EXITED).u32(m.exits().size());
                 for (OverlayMessage.RankExited e : m.exits()) {
@@ -199,6 +218,27 @@ public final class OverlayCodec {
                         chunks.add(new OverlayMessage.Output(b.getInt(), b.getInt(), b.get() & 0xFF, bytes(b)));
                     }
                     yield new OverlayMessage.OutputBatch(chunks);
+                }
+                case RUN_TASKS -> {
+                    int from = b.getInt();
+                    int to = b.getInt();
+                    int n = count(b);
+                    List<org.banyan.core.pilot.TaskSpec> tasks = new ArrayList<>(n);
+                    for (int i = 0; i < n; i++) {
+                        tasks.add(new org.banyan.core.pilot.TaskSpec(b.getInt(), string(b), list(b), map(b), string(b),
+                                string(b), string(b)));
+                    }
+                    yield new OverlayMessage.RunTasks(from, to, tasks);
+                }
+                case SIGNAL_TASKS -> {
+                    int from = b.getInt();
+                    int to = b.getInt();
+                    int n = count(b);
+                    List<Integer> ids = new ArrayList<>(n);
+                    for (int i = 0; i < n; i++) {
+                        ids.add(b.getInt());
+                    }
+                    yield new OverlayMessage.SignalTasks(from, to, ids, b.getInt());
                 }
                 case RANKS_EXITED -> {
                     int n = count(b);

@@ -8,9 +8,13 @@ import org.banyan.core.tree.TopologySpec;
  * Messages on the overlay between the head and the daemons. Encoded only by {@link OverlayCodec}.
  *
  * <p>Messages about one job's ranks, keys or fences carry its {@code jobId}: a daemon of a
- * persistent DVM runs several jobs at once ({@code banyan run} has one, job 1).
+ * persistent DVM runs several jobs at once ({@code banyan run} has one, job 1). Job
+ * {@value #TASKS} stands for a DVM's tasks, whose ids take the place of ranks.
  */
 public sealed interface OverlayMessage {
+    /** The job id of tasks: their ends are {@link RankExited}s of this job, the task id as the rank. */
+    int TASKS = 0;
+
 
     /**
      * Child to parent, first message on a new connection. {@code contact} is where the daemon
@@ -63,6 +67,33 @@ public sealed interface OverlayMessage {
 
     /** Routed from the head: {@code ok}, and then the port for a lookup; otherwise why not. */
     record NameReply(int jobId, int from, int to, int request, int op, boolean ok, String portOrReason) implements Routed {}
+
+    /**
+     * Routed from the head (-1) to daemon {@code to}: start these tasks (a DVM's task agent). Their
+     * ends come back as {@link RankExited} of job {@link #TASKS}, the task id as the rank.
+     */
+    record RunTasks(int from, int to, java.util.List<org.banyan.core.pilot.TaskSpec> tasks) implements Routed {
+        public RunTasks {
+            tasks = java.util.List.copyOf(tasks);
+        }
+
+        @Override
+        public int jobId() {
+            return TASKS;
+        }
+    }
+
+    /** Routed from the head to daemon {@code to}: signal these tasks (cancel: SIGTERM, then SIGKILL). */
+    record SignalTasks(int from, int to, java.util.List<Integer> taskIds, int signal) implements Routed {
+        public SignalTasks {
+            taskIds = java.util.List.copyOf(taskIds);
+        }
+
+        @Override
+        public int jobId() {
+            return TASKS;
+        }
+    }
 
     /** Up the tree: the contacts of every daemon of the sender's subtree (phase 2, gather). */
     record Contacts(Map<Integer, String> contacts) implements OverlayMessage {}

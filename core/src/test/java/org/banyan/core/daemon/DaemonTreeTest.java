@@ -98,12 +98,14 @@ class DaemonTreeTest {
         d0.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(JOB)));
         // The subtree of daemon 0 is daemons 0, 2 and 3, one rank each.
         OverlayMessage.RankExited r0 = new OverlayMessage.RankExited(1, 0, 0, "");
-        assertThat(d0.handle(new DaemonEvent.RankEnded(1, 0, 0, ""))).containsExactly(
-                new DaemonAction.ArmTimer(DaemonTimer.EXIT_BATCH, ExitBatch.BATCH_MILLIS));
+        assertThat(d0.handle(new DaemonEvent.RankEnded(1, 0, 0, ""))).as("an end that comes alone goes at once")
+                .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.RanksExited(List.of(r0))),
+                        new DaemonAction.ArmTimer(DaemonTimer.EXIT_BATCH, ExitBatch.BATCH_MILLIS));
         OverlayMessage.RankExited r2 = new OverlayMessage.RankExited(1, 2, 0, "");
-        assertThat(fromChild(2, new OverlayMessage.RanksExited(List.of(r2)))).as("the timer is armed already").isEmpty();
+        assertThat(fromChild(2, new OverlayMessage.RanksExited(List.of(r2)))).as("within the window: held").isEmpty();
         assertThat(d0.handle(new DaemonEvent.TimerFired(DaemonTimer.EXIT_BATCH))).containsExactly(
-                new DaemonAction.SendToParent(new OverlayMessage.RanksExited(List.of(r0, r2))));
+                new DaemonAction.SendToParent(new OverlayMessage.RanksExited(List.of(r2))),
+                new DaemonAction.ArmTimer(DaemonTimer.EXIT_BATCH, ExitBatch.BATCH_MILLIS));
         OverlayMessage.RankExited r3 = new OverlayMessage.RankExited(1, 3, 0, "");
         assertThat(fromChild(3, new OverlayMessage.RanksExited(List.of(r3)))).as("the subtree's last end goes at once")
                 .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.RanksExited(List.of(r3))));

@@ -4,6 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -25,6 +26,9 @@ import org.banyan.runtime.os.ProcessSignaller;
 public final class RankProcess {
     private static final File DEV_NULL = new File("/dev/null");
     private static final int CHUNK = 1 << 16;
+    /** How much of a failed task's stderr comes back with its state. */
+    private static final int TAIL_BYTES = 2048;
+    private static final int TAIL_LINES = 10;
     /** How long after a rank's exit we keep waiting for EOF on its pipes (a child of it may hold them). */
     private static final long DRAIN_MILLIS = 2000;
     /** How long a partial line waits for the rest of it before it goes as it is (a prompt, a progress bar). */
@@ -53,11 +57,19 @@ public final class RankProcess {
         command.addAll(launch.args());
         ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().putAll(launch.env());
-        if (launch.workdir() != null) {
-            File dir = new File(launch.workdir());
-            if (launch.workdirRequired() || dir.isDirectory()) {
-                pb.directory(dir);
-            }
+        boolean toFiles = launch.stdoutFile() != null;
+        File dir = launch.workdir() == null ? null : new File(launch.workdir());
+        if (toFiles && dir != null) {
+            Files.createDirectories(dir.toPath()); // a task's sandbox
+        }
+        if (dir != null && (launch.workdirRequired() || dir.isDirectory())) {
+            pb.directory(dir);
+        }
+        File stderrFile = null;
+        if (toFiles) {
+            pb.redirectOutput(inDir(dir, launch.stdoutFile()));
+            stderrFile = inDir(dir, launch.stderrFile());
+            pb.redirectError(stderrFile);
         }
         if (!launch.stdinFromHead()) {
             pb.redirectInput(ProcessBuilder.Redirect.from(DEV_NULL));
@@ -71,13 +83,15 @@ public final class RankProcess {
         }
         int rank = launch.rank();
         int jobId = launch.jobId();
-        Thread out = pump(jobId, rank, 1, p.getInputStream(), output);
-        Thread err = pump(jobId, rank, 2, p.getErrorStream(), output);
+        Thread out = toFiles ? null : pump(jobId, rank, 1, p.getInputStream(), output);
+        Thread err = toFiles ? null : pump(jobId, rank, 2, p.getErrorStream(), output);
+        File errFile = stderrFile;
         p.onExit().thenRun(() -> {
             guard.ended(p.pid());
             join(out);
             join(err);
-            events.accept(new DaemonEvent.RankEnded(jobId, rank, p.exitValue(), ""));
+            int status = p.exitValue();
+            events.accept(new DaemonEvent.RankEnded(jobId, rank, status, status != 0 && errFile != null ? tail(errFile) : ""));
         });
         return new RankProcess(rank, p, stdin);
     }
@@ -140,7 +154,30 @@ public final class RankProcess {
         });
     }
 
+    private static File inDir(File dir, String name) {
+        File f = new File(name);
+        return f.isAbsolute() || dir == null ? f : new File(dir, name);
+    }
+
+    /** The last lines of a failed task's stderr (at most {@link #TAIL_BYTES}), for its FAILED state. */
+    static String tail(File f) {
+        try (java.io.RandomAccessFile r = new java.io.RandomAccessFile(f, "r")) {
+            long from = Math.max(0, r.length() - TAIL_BYTES);
+            byte[] b = new byte[(int) (r.length() - from)];
+            r.seek(from);
+            r.readFully(b);
+            String text = new String(b, java.nio.charset.StandardCharsets.UTF_8).strip();
+            List<String> lines = text.lines().toList();
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - TAIL_LINES), lines.size()));
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
     private static void join(Thread t) {
+        if (t == null) {
+            return;
+        }
         try {
             t.join(DRAIN_MILLIS);
         } catch (InterruptedException e) {

@@ -3,7 +3,10 @@ package org.banyan.runtime.dvm;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import org.banyan.core.pilot.TaskRequest;
 import org.banyan.core.wire.ClientMessage;
 import org.banyan.runtime.head.OutputOptions;
 import org.banyan.runtime.head.OutputSink;
@@ -76,6 +79,54 @@ public final class DvmClient implements AutoCloseable {
         }
     }
 
+    /**
+     * Submits tasks to the DVM's agent and returns their ids, in order. State updates that come
+     * meanwhile are kept for {@link #updates}.
+     */
+    public List<Integer> submit(List<TaskRequest> tasks) throws IOException {
+        channel.send(new ClientMessage.SubmitTasks(tasks));
+        while (true) {
+            ClientMessage m = channel.receive();
+            if (m instanceof ClientMessage.TasksAccepted(List<Integer> ids)) {
+                return ids;
+            }
+            if (m instanceof ClientMessage.TaskUpdates(List<ClientMessage.TaskUpdate> u)) {
+                early.addAll(u);
+            }
+        }
+    }
+
+    private final List<ClientMessage.TaskUpdate> early = new ArrayList<>();
+
+    /** The next batch of task state changes; blocks until one comes. EOF when the DVM is gone. */
+    public List<ClientMessage.TaskUpdate> updates() throws IOException {
+        if (!early.isEmpty()) {
+            List<ClientMessage.TaskUpdate> out = List.copyOf(early);
+            early.clear();
+            return out;
+        }
+        while (true) {
+            if (channel.receive() instanceof ClientMessage.TaskUpdates(List<ClientMessage.TaskUpdate> u)) {
+                return u;
+            }
+        }
+    }
+
+    /** Sends a message as it is (any thread): for clients that read with their own thread ({@link #receive}). */
+    public void send(ClientMessage m) throws IOException {
+        channel.send(m);
+    }
+
+    /** The next message from the DVM; for one reader thread only. EOF when the DVM is gone. */
+    public ClientMessage receive() throws IOException {
+        return channel.receive();
+    }
+
+    /** Cancels tasks of this client (any thread). */
+    public void cancel(List<Integer> taskIds) throws IOException {
+        channel.send(new ClientMessage.CancelTasks(taskIds));
+    }
+
     /** Asks the DVM to stop, and waits (up to {@code millis}) for it to close the connection. */
     public boolean stop(long millis) throws IOException {
         channel.send(new ClientMessage.Stop());
@@ -114,7 +165,7 @@ public final class DvmClient implements AutoCloseable {
         OutputSink sink = new OutputSink(output, jobId);
         try {
             sink.prepareFiles(ranks);
-            UserSignals.install(sig -> send(new ClientMessage.SignalJob(jobId, sig)));
+            UserSignals.install(sig -> sendQuietly(new ClientMessage.SignalJob(jobId, sig)));
             if (job.stdinRank() >= 0) {
                 forwardStdin(jobId);
             }
@@ -160,7 +211,7 @@ public final class DvmClient implements AutoCloseable {
         });
     }
 
-    private void send(ClientMessage m) {
+    private void sendQuietly(ClientMessage m) {
         try {
             channel.send(m);
         } catch (IOException e) {

@@ -24,6 +24,12 @@ import org.banyan.core.job.AppContext;
 import org.banyan.core.job.JobDescription;
 import org.banyan.core.job.Node;
 import org.banyan.core.job.RankMap;
+import org.banyan.core.pilot.GeneralScheduler;
+import org.banyan.core.pilot.NodeResources;
+import org.banyan.core.pilot.Placement;
+import org.banyan.core.pilot.SlotRequest;
+import org.banyan.core.pilot.TaskAgent;
+import org.banyan.core.pilot.TaskRequest;
 import org.banyan.core.tree.Topology;
 import org.banyan.core.tree.TopologySpec;
 import org.banyan.core.wire.ClientMessage;
@@ -49,25 +55,15 @@ public final class DvmHead {
     private sealed interface Event {
         record Head(HeadEvent event) implements Event {}
 
-        record Said(Session session, ClientMessage message) implements Event {}
+        record Said(DvmSession session, ClientMessage message) implements Event {}
 
-        record Gone(Session session) implements Event {}
+        record Gone(DvmSession session) implements Event {}
+
+        record TaskTimeout(int taskId) implements Event {}
     }
 
-    /** A connected client that presented the secret. */
-    private static final class Session {
-        final int id;
-        final ClientChannel channel;
-        final Set<Integer> jobs = new HashSet<>();
-
-        Session(int id, ClientChannel channel) {
-            this.id = id;
-            this.channel = channel;
-        }
-    }
-
-    /** A running job: who submitted it, its slots per node, and where its stdin goes. */
-    private record RunningJob(Session owner, int[] slotsUsed, String command, int ranks, int[] stdinTarget) {}
+    /** A running job: who submitted it, the cores it holds (null when oversubscribed), and where its stdin goes. */
+    private record RunningJob(DvmSession owner, Placement placement, String command, int ranks, int[] stdinTarget) {}
 
     private final List<Node> nodes;
     private final HeadSettings settings;
@@ -77,8 +73,12 @@ public final class DvmHead {
     private final DvmFiles files;
     private final PrintStream log;
     private final EventLoop<Event> loop = new EventLoop<>();
-    private final int[] slotsInUse;
     private final boolean[] daemonLost;
+    /** The DVM's cores, for jobs and tasks alike. */
+    private final GeneralScheduler scheduler;
+    private final TaskDispatch tasks;
+    /** Head events that handling an action led to (a job's end, task ends), handled before the next action. */
+    private final java.util.ArrayDeque<HeadEvent> followUps = new java.util.ArrayDeque<>();
     private final Map<Integer, RunningJob> jobs = new LinkedHashMap<>();
     private final AtomicInteger nextSession = new AtomicInteger(1);
     private final String secret = DvmFiles.newSecret();
@@ -97,8 +97,19 @@ public final class DvmHead {
         this.routing = routing;
         this.files = files;
         this.log = log;
-        this.slotsInUse = new int[nodes.size()];
         this.daemonLost = new boolean[nodes.size()];
+        List<NodeResources> resources = new ArrayList<>();
+        for (Node n : nodes) {
+            resources.add(new NodeResources(n.name(), n.slots(), 0));
+        }
+        this.scheduler = new GeneralScheduler(resources);
+        this.tasks = new TaskDispatch(new TaskAgent(scheduler, nodes.stream().map(Node::name).toList()), nodes, settings,
+                () -> nextJobId++, (task, millis) -> loop.schedule(new Event.TaskTimeout(task), millis));
+    }
+
+    /** Asks the head to stop (any thread): as {@code banyan dvm stop} does. */
+    public void stop() {
+        loop.post(new Event.Head(new HeadEvent.Stop()));
     }
 
     /** Serves until stopped; returns the exit status (0 after a stop, 1 when the daemons could not start). */
@@ -117,13 +128,20 @@ public final class DvmHead {
             for (HeadAction a : core.start()) {
                 execute(a, status);
             }
-            loop.run(event -> switch (event) {
-                case Event.Head(HeadEvent e) -> {
-                    noteLoss(e);
-                    yield executeAll(core.handle(e), status);
-                }
-                case Event.Said(Session s, ClientMessage m) -> executeAll(fromClient(s, m), core, status);
-                case Event.Gone(Session s) -> executeAll(clientGone(s), core, status);
+            loop.run(event -> {
+                List<HeadEvent> events = switch (event) {
+                    case Event.Head(HeadEvent e) -> {
+                        List<HeadEvent> all = new ArrayList<>(List.of(e));
+                        all.addAll(noteLoss(e));
+                        yield all;
+                    }
+                    case Event.Said(DvmSession s, ClientMessage m) -> fromClient(s, m);
+                    case Event.Gone(DvmSession s) -> clientGone(s);
+                    case Event.TaskTimeout(int task) -> tasks.timedOut(task);
+                };
+                boolean more = handleAll(events, core, status);
+                tasks.flush();
+                return more;
             });
         } finally {
             files.withdraw(pid);
@@ -138,18 +156,26 @@ public final class DvmHead {
         return status[0];
     }
 
-    /** A lost daemon takes its subtree's hosts out of the DVM: no job is placed there again. */
-    private void noteLoss(HeadEvent e) {
+    /**
+     * A lost daemon takes its subtree's hosts out of the DVM: no job or task is placed there
+     * again, and the agent fails or restarts the tasks that ran there.
+     */
+    private List<HeadEvent> noteLoss(HeadEvent e) {
         int d = switch (e) {
             case HeadEvent.DaemonLost(int id, String reason) -> id;
             case HeadEvent.FromDaemon(int child, OverlayMessage.DaemonFailed f) -> f.daemonId();
             default -> -1;
         };
+        List<HeadEvent> out = new ArrayList<>();
         if (d >= 0 && d < nodes.size() && !daemonLost[d]) {
-            tree.over(nodes.size() + 1).forEachInSubtree(Topology.vertexOfDaemon(d),
-                    v -> daemonLost[Topology.daemonOfVertex(v)] = true);
+            tree.over(nodes.size() + 1).forEachInSubtree(Topology.vertexOfDaemon(d), v -> {
+                int lost = Topology.daemonOfVertex(v);
+                daemonLost[lost] = true;
+                out.addAll(tasks.nodeLost(lost));
+            });
             say("lost the daemon on " + nodes.get(d).name() + (ready ? "; its hosts take no more jobs" : ""));
         }
+        return out;
     }
 
     private boolean executeAll(List<HeadAction> actions, int[] status) {
@@ -161,10 +187,15 @@ public final class DvmHead {
         return true;
     }
 
-    /** Client requests become head events; each is handled at once, in order. */
-    private boolean executeAll(List<HeadEvent> events, HeadCore core, int[] status) {
-        for (HeadEvent e : events) {
-            if (!executeAll(core.handle(e), status)) {
+    /**
+     * Handles head events in order, and the events their actions lead to (a job's end frees cores
+     * for tasks, task ends start more) before the next; false once the head finishes.
+     */
+    private boolean handleAll(List<HeadEvent> events, HeadCore core, int[] status) {
+        followUps.addAll(events);
+        while (!followUps.isEmpty()) {
+            if (!executeAll(core.handle(followUps.poll()), status)) {
+                followUps.clear();
                 return false;
             }
         }
@@ -190,6 +221,7 @@ public final class DvmHead {
             case HeadAction.ForJob(int jobId, HeadAction a) -> forJob(jobId, a);
             case HeadAction.JobEnded(int jobId, int exitStatus) -> jobEnded(jobId, exitStatus);
             case HeadAction.Ready r -> becomeReady();
+            case HeadAction.TasksEnded(List<OverlayMessage.RankExited> ends) -> followUps.addAll(tasks.ended(ends));
             case HeadAction.Finish(int exitStatus) -> {
                 status[0] = exitStatus;
                 return false;
@@ -232,7 +264,7 @@ public final class DvmHead {
         } catch (IOException e) {
             return;
         }
-        Session session;
+        DvmSession session;
         try {
             ClientMessage first = channel.receive();
             if (!(first instanceof ClientMessage.Hello(String presented, String client)) || !secretMatches(presented)) {
@@ -242,7 +274,7 @@ public final class DvmHead {
                 channel.close();
                 return;
             }
-            session = new Session(nextSession.getAndIncrement(), channel);
+            session = new DvmSession(nextSession.getAndIncrement(), channel);
             say("client " + session.id + " (" + client + ") from " + channel.remoteAddress());
             channel.send(new ClientMessage.Welcome(nodes.size(), totalSlots()));
         } catch (IOException e) {
@@ -264,7 +296,7 @@ public final class DvmHead {
     }
 
     /** On the loop thread: what a client asks, as head events (a job to submit, a signal, a stop). */
-    private List<HeadEvent> fromClient(Session s, ClientMessage m) {
+    private List<HeadEvent> fromClient(DvmSession s, ClientMessage m) {
         switch (m) {
             case ClientMessage.RunJob run -> {
                 HeadEvent submit = accept(s, run);
@@ -281,6 +313,17 @@ public final class DvmHead {
                 RunningJob j = jobs.get(jobId);
                 return j != null && j.owner() == s ? List.of(new HeadEvent.SignalJob(jobId, signal)) : List.of();
             }
+            case ClientMessage.SubmitTasks(List<TaskRequest> requests) -> {
+                if (!ready) {
+                    send(s, new ClientMessage.TasksAccepted(List.of()));
+                    return List.of();
+                }
+                say("client " + s.id + " submitted " + requests.size() + " task(s)");
+                return tasks.submit(s, requests);
+            }
+            case ClientMessage.CancelTasks(List<Integer> ids) -> {
+                return tasks.cancel(s, ids);
+            }
             case ClientMessage.StatusRequest r -> {
                 send(s, status());
                 return List.of();
@@ -296,9 +339,9 @@ public final class DvmHead {
         }
     }
 
-    private List<HeadEvent> clientGone(Session s) {
+    private List<HeadEvent> clientGone(DvmSession s) {
         s.channel.close();
-        List<HeadEvent> out = new ArrayList<>();
+        List<HeadEvent> out = new ArrayList<>(tasks.gone(s));
         for (int jobId : s.jobs) {
             if (jobs.containsKey(jobId)) {
                 out.add(new HeadEvent.CancelJob(jobId, "the client of job " + jobId + " went away; ending its ranks"));
@@ -307,52 +350,56 @@ public final class DvmHead {
         return out;
     }
 
-    /** Places a job on the free slots; null (and a rejection sent) when it cannot run. */
-    private HeadEvent accept(Session s, ClientMessage.RunJob run) {
+    /**
+     * Places a job on free cores (the same scheduler as the tasks'); null (and a rejection sent)
+     * when it cannot run now. With --oversubscribe a job that does not fit runs over all the
+     * DVM's slots, holding none.
+     */
+    private HeadEvent accept(DvmSession s, ClientMessage.RunJob run) {
         if (!ready) {
             send(s, new ClientMessage.JobRejected("the DVM is not ready"));
             return null;
         }
-        int jobId = nextJobId++;
-        List<Node> free = new ArrayList<>();
-        for (int i = 0; i < nodes.size(); i++) {
-            int left = daemonLost[i] ? 0 : Math.max(0, nodes.get(i).slots() - slotsInUse[i]);
-            free.add(new Node(nodes.get(i).name(), left));
-        }
+        int free = scheduler.freeCores();
         List<AppContext> apps = new ArrayList<>();
-        int freeTotal = free.stream().mapToInt(Node::slots).sum();
         for (AppContext app : run.apps()) {
-            apps.add(app.count() > 0 ? app : new AppContext(app.executable(), app.args(), Math.max(1, freeTotal), app.env(),
+            apps.add(app.count() > 0 ? app : new AppContext(app.executable(), app.args(), Math.max(1, free), app.env(),
                     app.workdir()));
         }
-        JobDescription job = new JobDescription(jobId, apps, free, run.mapping(), run.oversubscribe(), run.stdinRank(),
-                run.launchDir(), run.modex());
-        int ranks = job.size();
-        if (!run.oversubscribe() && ranks > freeTotal) {
-            int inUse = java.util.Arrays.stream(slotsInUse).sum();
+        int ranks = apps.stream().mapToInt(AppContext::count).sum();
+        Placement placement = scheduler.place(new SlotRequest(ranks, 1, 0, null, false));
+        if (placement == null && !run.oversubscribe()) {
             send(s, new ClientMessage.JobRejected(ranks + " rank" + (ranks == 1 ? "" : "s") + " requested but only "
-                    + freeTotal + " of the DVM's " + totalSlots() + " slots " + (freeTotal == 1 ? "is" : "are") + " free ("
-                    + inUse + " in use by other jobs" + (anyLost() ? ", some on lost hosts" : "")
-                    + "); add --oversubscribe, or wait for a job to end"));
+                    + free + " of the DVM's " + totalSlots() + " slots " + (free == 1 ? "is" : "are") + " free ("
+                    + (totalSlots() - free - lostSlots()) + " in use by other jobs and tasks"
+                    + (anyLost() ? ", " + lostSlots() + " on lost hosts" : "") + "); add --oversubscribe, or wait"));
             return null;
         }
-        RankMap map;
+        List<Node> slots = new ArrayList<>();
+        int[] placed = new int[nodes.size()];
+        if (placement != null) {
+            placement.shares().forEach(sh -> placed[sh.node()] += sh.ranks());
+        }
+        for (int i = 0; i < nodes.size(); i++) {
+            slots.add(new Node(nodes.get(i).name(), placement != null ? placed[i] : daemonLost[i] ? 0 : nodes.get(i).slots()));
+        }
+        int jobId = nextJobId++;
+        JobDescription job = new JobDescription(jobId, apps, slots, run.mapping(), run.oversubscribe(), run.stdinRank(),
+                run.launchDir(), run.modex());
         try {
-            map = RankMap.of(job);
+            RankMap.of(job);
         } catch (IllegalArgumentException e) {
+            if (placement != null) {
+                scheduler.release(placement);
+            }
             send(s, new ClientMessage.JobRejected(e.getMessage()));
             return null;
         }
-        int[] used = new int[nodes.size()];
-        for (int i = 0; i < nodes.size(); i++) {
-            used[i] = map.ranksOn(i);
-            slotsInUse[i] += used[i];
-        }
         String command = String.join(" ", apps.stream().map(AppContext::executable).toList());
-        jobs.put(jobId, new RunningJob(s, used, command, map.size(), new int[] {-1, -1}));
+        jobs.put(jobId, new RunningJob(s, placement, command, ranks, new int[] {-1, -1}));
         s.jobs.add(jobId);
-        send(s, new ClientMessage.JobAccepted(jobId, map.size()));
-        say("job " + jobId + " of client " + s.id + ": " + map.size() + " rank(s) of " + command);
+        send(s, new ClientMessage.JobAccepted(jobId, ranks));
+        say("job " + jobId + " of client " + s.id + ": " + ranks + " rank(s) of " + command);
         HeadSettings jobSettings = new HeadSettings(run.timeoutMillis(), settings.graceMillis(),
                 settings.daemonStartMillis(), false);
         return new HeadEvent.Submit(job, jobSettings);
@@ -361,6 +408,9 @@ public final class DvmHead {
     private void forJob(int jobId, HeadAction a) {
         RunningJob j = jobs.get(jobId);
         if (j == null) {
+            if (a instanceof HeadAction.EmitOutput(int rank, int stream, byte[] data)) {
+                tasks.jobOutput(jobId, stream, data); // an MPI task's
+            }
             return;
         }
         switch (a) {
@@ -378,10 +428,11 @@ public final class DvmHead {
     private void jobEnded(int jobId, int exitStatus) {
         RunningJob j = jobs.remove(jobId);
         if (j == null) {
+            followUps.addAll(tasks.jobEnded(jobId, exitStatus)); // an MPI task's
             return;
         }
-        for (int i = 0; i < nodes.size(); i++) {
-            slotsInUse[i] -= j.slotsUsed()[i];
+        if (j.placement() != null) {
+            scheduler.release(j.placement());
         }
         j.owner().jobs.remove(jobId);
         send(j.owner(), new ClientMessage.JobEnded(jobId, exitStatus));
@@ -391,7 +442,8 @@ public final class DvmHead {
     private ClientMessage.Status status() {
         List<ClientMessage.HostStatus> hosts = new ArrayList<>();
         for (int i = 0; i < nodes.size(); i++) {
-            hosts.add(new ClientMessage.HostStatus(nodes.get(i).name(), nodes.get(i).slots(), slotsInUse[i], !daemonLost[i]));
+            int inUse = daemonLost[i] ? 0 : nodes.get(i).slots() - scheduler.freeCoresOn(i);
+            hosts.add(new ClientMessage.HostStatus(nodes.get(i).name(), nodes.get(i).slots(), inUse, !daemonLost[i]));
         }
         List<ClientMessage.JobStatus> running = new ArrayList<>();
         for (Map.Entry<Integer, RunningJob> e : jobs.entrySet()) {
@@ -400,12 +452,20 @@ public final class DvmHead {
         return new ClientMessage.Status(ProcessHandle.current().pid(), hosts, running);
     }
 
-    private void send(Session s, ClientMessage m) {
+    private void send(DvmSession s, ClientMessage m) {
         try {
             s.channel.send(m);
         } catch (IOException e) {
             // the client's reader reports it gone
         }
+    }
+
+    private int lostSlots() {
+        int n = 0;
+        for (int i = 0; i < nodes.size(); i++) {
+            n += daemonLost[i] ? nodes.get(i).slots() : 0;
+        }
+        return n;
     }
 
     private boolean anyLost() {

@@ -125,6 +125,7 @@ public final class HeadDriver {
             case HeadAction.ForJob f -> throw new IllegalStateException("a run's head has one job: " + f);
             case HeadAction.JobEnded e -> throw new IllegalStateException("a run's head has one job: " + e);
             case HeadAction.Ready r -> throw new IllegalStateException("a run's head is no DVM");
+            case HeadAction.TasksEnded t -> throw new IllegalStateException("a run's head has no tasks");
         }
         return true;
     }

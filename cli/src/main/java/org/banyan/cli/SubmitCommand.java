@@ -1,0 +1,200 @@
+package org.banyan.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.banyan.core.pilot.PilotState;
+import org.banyan.core.pilot.TaskState;
+import org.banyan.pilot.Pilot;
+import org.banyan.pilot.PilotDescription;
+import org.banyan.pilot.PilotManager;
+import org.banyan.pilot.Session;
+import org.banyan.pilot.Task;
+import org.banyan.pilot.TaskDescription;
+import org.banyan.pilot.TaskManager;
+import org.banyan.runtime.dvm.DvmClient;
+import org.banyan.runtime.dvm.DvmFiles;
+import org.banyan.runtime.os.UserSignals;
+
+/**
+ * {@code banyan submit}: tasks for a DVM from the shell, one command or a file of them, followed
+ * to their end with a progress bar on a terminal and a summary; exit status 0 only if every task
+ * succeeded. The tasks belong to this command: Ctrl-C cancels them.
+ */
+final class SubmitCommand {
+    private final Map<String, String> environment;
+    private final Path cwd;
+
+    SubmitCommand(Map<String, String> environment, Path cwd) {
+        this.environment = environment;
+        this.cwd = cwd;
+    }
+
+    static final class Arguments {
+        DvmFiles dvm;
+        Path tasks;
+        Path session;
+        int cores = 1;
+        int ranks = 1;
+        boolean mpi;
+        double timeout;
+        int priority;
+        boolean quiet;
+    }
+
+    static final OptionTable<Arguments> OPTIONS = new OptionTable<Arguments>()
+            .value("Submit", List.of("--dvm"), List.of(), "FILE", "the DVM's URI file (default ~/.banyan/dvm.uri)",
+                    (a, v) -> a.dvm = new DvmFiles(Path.of(v).toAbsolutePath()))
+            .value("Submit", List.of("--tasks"), List.of(), "FILE",
+                    "one task per line, as JSON with RADICAL-Pilot's field names (see docs/pilot.md)",
+                    (a, v) -> a.tasks = Path.of(v))
+            .value("Submit", List.of("--session"), List.of(), "DIR",
+                    "the session's directory: sandboxes and the profile (default banyan.session.DATE-PID here)",
+                    (a, v) -> a.session = Path.of(v).toAbsolutePath())
+            .value("Submit", List.of("--cores"), List.of(), "N", "cores per rank of the task (default 1)",
+                    (a, v) -> a.cores = HostListParser.positive(v, "--cores"))
+            .value("Submit", List.of("--ranks"), List.of(), "N", "ranks of the task (default 1)",
+                    (a, v) -> a.ranks = HostListParser.positive(v, "--ranks"))
+            .flag("Submit", List.of("--mpi"), List.of(), "the ranks are an MPI job, PMI-wired", (a, v) -> a.mpi = true)
+            .value("Submit", List.of("--timeout"), List.of(), "SECONDS", "end the task after that long (it FAILS)",
+                    (a, v) -> a.timeout = seconds(v))
+            .value("Submit", List.of("--priority"), List.of(), "P", "higher runs first (default 0)",
+                    (a, v) -> a.priority = Integer.parseInt(v))
+            .flag("Submit", List.of("--quiet"), List.of(), "no progress bar", (a, v) -> a.quiet = true);
+
+    static final String HELP = """
+            Usage: banyan submit [OPTIONS] -- COMMAND [ARGS...]
+                   banyan submit [OPTIONS] --tasks FILE
+
+            Run tasks on a DVM (banyan dvm start) and wait for them: a progress bar on a
+            terminal, then a summary. Exit status 0 only if every task succeeded; 2 for bad
+            input (a bad task line is named by its number and field; no task starts).
+
+            %s""".formatted(OPTIONS.help());
+
+    private static double seconds(String v) throws UsageException {
+        try {
+            double s = Double.parseDouble(v);
+            if (s > 0) {
+                return s;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new UsageException("--timeout must be a positive number of seconds, got '" + v + "'");
+    }
+
+    int run(List<String> args) throws UsageException {
+        if (args.contains("--help") || args.contains("-h")) {
+            System.out.print(HELP);
+            return 0;
+        }
+        int dash = args.indexOf("--");
+        List<String> options = dash < 0 ? args : args.subList(0, dash);
+        List<String> command = dash < 0 ? List.of() : args.subList(dash + 1, args.size());
+        Arguments a = new Arguments();
+        OptionParser.parse(OPTIONS, a, options, "banyan submit --help");
+        if (a.dvm == null) {
+            a.dvm = DvmFiles.defaultFor(environment.getOrDefault("HOME", System.getProperty("user.home")));
+        }
+        List<TaskDescription> descriptions;
+        if (a.tasks != null) {
+            if (!command.isEmpty()) {
+                throw new UsageException("give either --tasks FILE or a command after --, not both");
+            }
+            descriptions = TaskFile.read(cwd.resolve(a.tasks));
+        } else if (!command.isEmpty()) {
+            descriptions = List.of(new TaskDescription().executable(command.getFirst())
+                    .arguments(command.subList(1, command.size())).coresPerRank(a.cores).ranks(a.ranks)
+                    .mode(a.mpi ? TaskDescription.Mode.MPI : TaskDescription.Mode.EXECUTABLE).timeout(a.timeout)
+                    .priority(a.priority));
+        } else {
+            throw new UsageException("nothing to run: give a command after -- or --tasks FILE (see banyan submit --help)");
+        }
+        try (DvmClient probe = DvmClient.connect(a.dvm, "banyan submit")) {
+            // reachable, and the secret is right: nothing has started yet
+        } catch (DvmClient.Unreachable e) {
+            System.err.println("banyan submit: " + e.getMessage());
+            return 2;
+        }
+        return submit(a, descriptions);
+    }
+
+    private int submit(Arguments a, List<TaskDescription> descriptions) {
+        PrintStream err = System.err;
+        boolean bar = !a.quiet && System.console() != null;
+        long start = System.nanoTime();
+        try (Session session = a.session != null ? new Session(a.session) : new Session()) {
+            PilotManager pmgr = new PilotManager(session);
+            TaskManager tmgr = new TaskManager(session);
+            Pilot pilot = pmgr.submit(PilotDescription.dvm(a.dvm.uri()));
+            if (pilot.waitState(PilotState.PMGR_ACTIVE, 60_000) != PilotState.PMGR_ACTIVE) {
+                err.println("banyan submit: the DVM did not take the tasks: " + pilot.detail());
+                return 1;
+            }
+            tmgr.addPilots(pilot);
+            AtomicInteger done = new AtomicInteger();
+            AtomicInteger failed = new AtomicInteger();
+            AtomicInteger canceled = new AtomicInteger();
+            tmgr.registerCallback((t, s) -> {
+                switch (s) {
+                    case DONE -> done.incrementAndGet();
+                    case FAILED -> failed.incrementAndGet();
+                    case CANCELED -> canceled.incrementAndGet();
+                    default -> {
+                        // in progress
+                    }
+                }
+            });
+            List<Task> tasks = tmgr.submit(descriptions);
+            UserSignals.install(sig -> tmgr.cancel(tasks));
+            int total = tasks.size();
+            while (done.get() + failed.get() + canceled.get() < total) {
+                if (bar) {
+                    progress(err, total, done.get(), failed.get(), canceled.get(), start);
+                }
+                tmgr.waitTasks(tasks, java.util.Set.of(TaskState.DONE, TaskState.FAILED, TaskState.CANCELED),
+                        bar ? 200 : 1000);
+            }
+            if (bar) {
+                progress(err, total, done.get(), failed.get(), canceled.get(), start);
+                err.println();
+            }
+            double secs = (System.nanoTime() - start) / 1e9;
+            List<Task> bad = new ArrayList<>();
+            for (Task t : tasks) {
+                if (t.state() == TaskState.FAILED) {
+                    bad.add(t);
+                }
+            }
+            for (Task t : bad.subList(0, Math.min(10, bad.size()))) {
+                err.println("banyan submit: " + t.uid() + " failed (exit " + t.exitCode() + "), sandbox " + t.sandbox()
+                        + (t.detail().isBlank() ? "" : ":\n    " + t.detail().replace("\n", "\n    ")));
+            }
+            if (bad.size() > 10) {
+                err.println("banyan submit: ... and " + (bad.size() - 10) + " more failed");
+            }
+            err.println(String.format(Locale.ROOT, "banyan submit: %d task%s: %d done, %d failed, %d canceled in %.2f s "
+                            + "(%.0f tasks/s); profile in %s", total, total == 1 ? "" : "s", done.get(), failed.get(),
+                    canceled.get(), secs, total / secs, session.dir().resolve("banyan.prof")));
+            return done.get() == total ? 0 : 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 1;
+        }
+    }
+
+    private static void progress(PrintStream err, int total, int done, int failed, int canceled, long start) {
+        int width = 30;
+        int finished = done + failed + canceled;
+        int filled = total == 0 ? width : (int) ((long) finished * width / total);
+        double secs = Math.max(1e-3, (System.nanoTime() - start) / 1e9);
+        err.print(String.format(Locale.ROOT, "\r[%s%s] %d/%d  done %d  failed %d  canceled %d  %.0f tasks/s ",
+                "#".repeat(filled), ".".repeat(width - filled), finished, total, done, failed, canceled, finished / secs));
+        err.flush();
+    }
+}

@@ -1,0 +1,234 @@
+package org.banyan.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.banyan.pilot.Staging;
+import org.banyan.pilot.TaskDescription;
+
+/**
+ * A task file: one JSON object per line, with the field names of RADICAL-Pilot's task
+ * description in snake_case. Every line is checked before any task starts; a bad one is one
+ * line naming the file, the line and the field.
+ */
+final class TaskFile {
+    static final Set<String> FIELDS = Set.of("uid", "executable", "arguments", "environment", "sandbox", "stdout", "stderr",
+            "pre_exec", "post_exec", "ranks", "cores_per_rank", "gpus_per_rank", "priority", "timeout", "restartable",
+            "tags", "mode", "input_staging", "output_staging", "name");
+    private static final Set<String> ACTIONS = Set.of("copy", "link", "move");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private TaskFile() {}
+
+    /**
+     * @param session where sandboxes go unless a task names its own
+     * @param first   the number of the first task, for uids ({@code task.000000})
+     */
+    static List<TaskDescription> read(Path file) throws UsageException {
+        List<TaskDescription> out = new ArrayList<>();
+        try (BufferedReader r = Files.newBufferedReader(file)) {
+            String line;
+            int n = 0;
+            while ((line = r.readLine()) != null) {
+                n++;
+                if (line.isBlank() || line.stripLeading().startsWith("#")) {
+                    continue;
+                }
+                String where = file + ":" + n;
+                JsonNode node;
+                try {
+                    node = JSON.readTree(line);
+                } catch (JsonProcessingException e) {
+                    throw new UsageException(where + ": not a JSON object (" + e.getOriginalMessage() + ")");
+                }
+                out.add(entry(node, where));
+            }
+        } catch (IOException e) {
+            throw new UsageException("--tasks " + file + ": " + e.getMessage());
+        }
+        if (out.isEmpty()) {
+            throw new UsageException("--tasks " + file + ": no task in the file");
+        }
+        return out;
+    }
+
+    static TaskDescription entry(JsonNode n, String where) throws UsageException {
+        if (n == null || !n.isObject()) {
+            throw new UsageException(where + ": not a JSON object");
+        }
+        for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
+            String f = it.next();
+            if (!FIELDS.contains(f)) {
+                throw new UsageException(where + ": unknown field '" + f + "' (valid: " + String.join(", ",
+                        FIELDS.stream().sorted().toList()) + ")");
+            }
+        }
+        TaskDescription d = new TaskDescription();
+        d.uid(text(n, "uid", where, null));
+        String executable = text(n, "executable", where, null);
+        if (executable == null || executable.isBlank()) {
+            throw new UsageException(where + ": field 'executable' is missing");
+        }
+        d.executable(executable);
+        d.sandbox(text(n, "sandbox", where, null));
+        String mode = text(n, "mode", where, "executable");
+        if (!List.of("executable", "mpi").contains(mode)) {
+            throw new UsageException(where + ": field 'mode' must be 'executable' or 'mpi'" + (mode.equals("function")
+                    ? " (function tasks run through the Java Pilot API)" : "") + ", got '" + mode + "'");
+        }
+        d.mode(mode.equals("mpi") ? TaskDescription.Mode.MPI : TaskDescription.Mode.EXECUTABLE);
+        JsonNode tags = n.get("tags");
+        if (tags != null) {
+            if (!tags.isObject()) {
+                throw new UsageException(where + ": field 'tags' must be an object like {\"colocate\": \"x\", \"exclusive\": true}");
+            }
+            d.colocate(text(tags, "colocate", where, null));
+            d.exclusive(bool(tags, "exclusive", where));
+        }
+        d.ranks(positive(n, "ranks", where, 1)).coresPerRank(positive(n, "cores_per_rank", where, 1))
+                .gpusPerRank(nonNegative(n, "gpus_per_rank", where)).priority(nonNegative(n, "priority", where))
+                .timeout(number(n, "timeout", where)).restartable(bool(n, "restartable", where))
+                .arguments(strings(n, "arguments", where)).stdout(text(n, "stdout", where, null))
+                .stderr(text(n, "stderr", where, null))
+                .preExec(strings(n, "pre_exec", where).toArray(String[]::new))
+                .postExec(strings(n, "post_exec", where).toArray(String[]::new))
+                .inputStaging(staging(n, "input_staging", where).toArray(Staging[]::new))
+                .outputStaging(staging(n, "output_staging", where).toArray(Staging[]::new));
+        for (Map.Entry<String, String> e : environment(n, where).entrySet()) {
+            d.environment(e.getKey(), e.getValue());
+        }
+        return d;
+    }
+
+    private static String text(JsonNode n, String f, String where, String otherwise) throws UsageException {
+        JsonNode v = n.get(f);
+        if (v == null || v.isNull()) {
+            return otherwise;
+        }
+        if (!v.isTextual()) {
+            throw new UsageException(where + ": field '" + f + "' must be a string");
+        }
+        return v.asText();
+    }
+
+    private static List<String> strings(JsonNode n, String f, String where) throws UsageException {
+        JsonNode v = n.get(f);
+        if (v == null || v.isNull()) {
+            return List.of();
+        }
+        if (!v.isArray()) {
+            throw new UsageException(where + ": field '" + f + "' must be a list of strings");
+        }
+        List<String> out = new ArrayList<>();
+        for (JsonNode e : v) {
+            if (!e.isTextual() && !e.isNumber()) {
+                throw new UsageException(where + ": field '" + f + "' must be a list of strings");
+            }
+            out.add(e.asText());
+        }
+        return out;
+    }
+
+    private static Map<String, String> environment(JsonNode n, String where) throws UsageException {
+        JsonNode v = n.get("environment");
+        Map<String, String> out = new LinkedHashMap<>();
+        if (v == null || v.isNull()) {
+            return out;
+        }
+        if (!v.isObject()) {
+            throw new UsageException(where + ": field 'environment' must be an object of strings");
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (!e.getValue().isValueNode()) {
+                throw new UsageException(where + ": field 'environment' must be an object of strings");
+            }
+            out.put(e.getKey(), e.getValue().asText());
+        }
+        return out;
+    }
+
+    private static int positive(JsonNode n, String f, String where, int otherwise) throws UsageException {
+        JsonNode v = n.get(f);
+        if (v == null || v.isNull()) {
+            return otherwise;
+        }
+        if (!v.canConvertToInt() || !v.isIntegralNumber() || v.asInt() < 1) {
+            throw new UsageException(where + ": field '" + f + "' must be a positive integer");
+        }
+        return v.asInt();
+    }
+
+    private static int nonNegative(JsonNode n, String f, String where) throws UsageException {
+        JsonNode v = n.get(f);
+        if (v == null || v.isNull()) {
+            return 0;
+        }
+        if (!v.isIntegralNumber() || !v.canConvertToInt() || v.asInt() < 0) {
+            throw new UsageException(where + ": field '" + f + "' must be a non-negative integer");
+        }
+        return v.asInt();
+    }
+
+    private static double number(JsonNode n, String f, String where) throws UsageException {
+        JsonNode v = n.get(f);
+        if (v == null || v.isNull()) {
+            return 0;
+        }
+        if (!v.isNumber() || v.asDouble() < 0) {
+            throw new UsageException(where + ": field '" + f + "' must be a non-negative number of seconds");
+        }
+        return v.asDouble();
+    }
+
+    private static boolean bool(JsonNode n, String f, String where) throws UsageException {
+        JsonNode v = n.get(f);
+        if (v == null || v.isNull()) {
+            return false;
+        }
+        if (!v.isBoolean()) {
+            throw new UsageException(where + ": field '" + f + "' must be true or false");
+        }
+        return v.asBoolean();
+    }
+
+    /** A list of {"source": ..., "target": ..., "action": "copy|link|move"}, or of plain paths (copied by name). */
+    private static List<Staging> staging(JsonNode n, String f, String where) throws UsageException {
+        JsonNode v = n.get(f);
+        if (v == null || v.isNull()) {
+            return List.of();
+        }
+        if (!v.isArray()) {
+            throw new UsageException(where + ": field '" + f + "' must be a list");
+        }
+        List<Staging> out = new ArrayList<>();
+        for (JsonNode e : v) {
+            if (e.isTextual()) {
+                String name = Path.of(e.asText()).getFileName().toString();
+                out.add(new Staging(e.asText(), name, Staging.Action.COPY));
+                continue;
+            }
+            String source = e.isObject() ? text(e, "source", where, null) : null;
+            if (source == null) {
+                throw new UsageException(where + ": field '" + f + "' needs a 'source' in each entry");
+            }
+            String action = text(e, "action", where, "copy");
+            if (!ACTIONS.contains(action)) {
+                throw new UsageException(where + ": field '" + f + "': action '" + action + "' is not copy, link or move");
+            }
+            out.add(new Staging(source, text(e, "target", where, Path.of(source).getFileName().toString()),
+                    Staging.Action.valueOf(action.toUpperCase(java.util.Locale.ROOT))));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,266 @@
+package org.banyan.core.pilot;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+
+/**
+ * The agent of a pilot: it holds the tasks a manager submitted, places them with its
+ * {@link AgentScheduler} as resources come free (higher priority first, then in order; a task
+ * that does not fit now lets the ones behind it try, up to {@link #LOOKAHEAD}), starts them on
+ * their nodes, and turns their ends, cancellations, timeouts and lost nodes into states. Sans-I/O
+ * like the other cores: each call returns what the driver must do.
+ */
+public final class TaskAgent {
+    /** How many waiting tasks one scheduling pass tries past one that does not fit. */
+    public static final int LOOKAHEAD = 64;
+    /** The signal of a cancellation or a timeout (the daemon follows it with SIGKILL). */
+    public static final int SIGTERM = 15;
+
+    /** What the driver must do. */
+    public sealed interface Action {
+        /** Start an executable task on {@code node}. */
+        record Launch(int node, TaskSpec spec) implements Action {}
+
+        /** Start an MPI task as a job on the placement's nodes (as many ranks per node as placed). */
+        record LaunchMpi(int taskId, TaskRequest request, Placement placement) implements Action {}
+
+        /** Signal a running task: an executable task on its node, an MPI task's job. */
+        record Signal(int taskId, List<Integer> nodes, boolean mpi, int signal) implements Action {}
+
+        /** Fire {@link TaskAgent#timedOut} for the task after the delay. */
+        record ArmTimeout(int taskId, long millis) implements Action {}
+
+        /** The task reached {@code state}; for FAILED, {@code exitCode} and what went wrong. */
+        record State(int taskId, TaskState state, int exitCode, String detail) implements Action {}
+    }
+
+    private static final class Task {
+        final int id;
+        final long seq;
+        final TaskRequest request;
+        TaskState state = TaskState.AGENT_SCHEDULING;
+        Placement placement;
+        String failure;
+        boolean canceled;
+
+        Task(int id, long seq, TaskRequest request) {
+            this.id = id;
+            this.seq = seq;
+            this.request = request;
+        }
+    }
+
+    private final AgentScheduler scheduler;
+    private final List<String> nodeNames;
+    private final Map<Integer, Task> tasks = new HashMap<>();
+    private final PriorityQueue<Task> waiting = new PriorityQueue<>(
+            Comparator.<Task>comparingInt(t -> -t.request.priority()).thenComparingLong(t -> t.seq));
+    private final List<Action> actions = new ArrayList<>();
+    private int nextId = 1;
+    private long seq;
+
+    /** @param nodeNames the host of each node, for the reasons given to users */
+    public TaskAgent(AgentScheduler scheduler, List<String> nodeNames) {
+        this.scheduler = scheduler;
+        this.nodeNames = List.copyOf(nodeNames);
+    }
+
+    /** Takes tasks; their ids are consecutive from the one returned first in {@link #lastIds}. */
+    public List<Action> submit(List<TaskRequest> requests) {
+        lastIds.clear();
+        for (TaskRequest r : requests) {
+            Task t = new Task(nextId++, seq++, r);
+            lastIds.add(t.id);
+            tasks.put(t.id, t);
+            String never = scheduler.neverFits(r.slots());
+            if (never != null) {
+                finish(t, TaskState.FAILED, -1, "cannot run on this pilot: " + never);
+                continue;
+            }
+            emit(new Action.State(t.id, TaskState.AGENT_SCHEDULING, 0, ""));
+            waiting.add(t);
+        }
+        schedule();
+        return drain();
+    }
+
+    private final List<Integer> lastIds = new ArrayList<>();
+
+    /** The ids given to the tasks of the last {@link #submit}, in order. */
+    public List<Integer> lastIds() {
+        return List.copyOf(lastIds);
+    }
+
+    /** A task's processes ended: {@code status} as a rank's (128+N for signal N); {@code note} the stderr's tail or why it could not start. */
+    public List<Action> ended(int taskId, int status, String note) {
+        Task t = tasks.get(taskId);
+        if (t == null || t.state != TaskState.AGENT_EXECUTING) {
+            return drain();
+        }
+        scheduler.release(t.placement);
+        if (t.canceled) {
+            finish(t, TaskState.CANCELED, status, "");
+        } else if (t.failure != null) {
+            finish(t, TaskState.FAILED, status, t.failure);
+        } else if (status == 0) {
+            finish(t, TaskState.DONE, 0, "");
+        } else {
+            finish(t, TaskState.FAILED, status, note);
+        }
+        schedule();
+        return drain();
+    }
+
+    /** Cancels tasks in any state: waiting ones at once, running ones through their processes. */
+    public List<Action> cancel(Collection<Integer> ids) {
+        for (int id : ids) {
+            Task t = tasks.get(id);
+            if (t == null || t.state.isFinal()) {
+                continue;
+            }
+            if (t.state == TaskState.AGENT_EXECUTING) {
+                if (!t.canceled) {
+                    t.canceled = true;
+                    signal(t, SIGTERM);
+                }
+            } else {
+                waiting.remove(t);
+                finish(t, TaskState.CANCELED, 0, "");
+            }
+        }
+        schedule();
+        return drain();
+    }
+
+    /** A task's timeout passed: it is ended and will be FAILED. */
+    public List<Action> timedOut(int taskId) {
+        Task t = tasks.get(taskId);
+        if (t != null && t.state == TaskState.AGENT_EXECUTING && t.failure == null && !t.canceled) {
+            t.failure = "timed out after " + t.request.timeoutMillis() / 1000.0 + " s";
+            signal(t, SIGTERM);
+        }
+        return drain();
+    }
+
+    /** A node is gone with what ran there: restartable tasks wait for a place again, the others fail. */
+    public List<Action> nodeLost(int node) {
+        scheduler.nodeLost(node);
+        for (Task t : List.copyOf(tasks.values())) {
+            if (t.state != TaskState.AGENT_EXECUTING || t.placement.shares().stream().noneMatch(s -> s.node() == node)) {
+                continue;
+            }
+            scheduler.release(t.placement);
+            String why = "lost the daemon on " + nodeNames.get(node);
+            if (t.request.restartable() && !t.canceled && scheduler.neverFits(t.request.slots()) == null) {
+                t.placement = null;
+                t.state = TaskState.AGENT_SCHEDULING;
+                emit(new Action.State(t.id, TaskState.AGENT_SCHEDULING, 0, why + "; restarting"));
+                waiting.add(t);
+            } else if (t.canceled) {
+                finish(t, TaskState.CANCELED, 0, "");
+            } else {
+                finish(t, TaskState.FAILED, 1, why);
+            }
+        }
+        schedule();
+        return drain();
+    }
+
+    public int waiting() {
+        return waiting.size();
+    }
+
+    public int running() {
+        return (int) tasks.values().stream().filter(t -> t.state == TaskState.AGENT_EXECUTING).count();
+    }
+
+    /** Tasks not final yet. */
+    public int unfinished() {
+        return tasks.size();
+    }
+
+    private void schedule() {
+        List<Task> skipped = new ArrayList<>();
+        int looked = 0;
+        while (!waiting.isEmpty() && scheduler.freeCores() > 0 && looked < LOOKAHEAD) {
+            Task t = waiting.poll();
+            Placement p = scheduler.place(t.request.slots());
+            if (p == null) {
+                skipped.add(t);
+                looked++;
+                continue;
+            }
+            launch(t, p);
+        }
+        waiting.addAll(skipped);
+    }
+
+    private void launch(Task t, Placement p) {
+        t.placement = p;
+        t.state = TaskState.AGENT_EXECUTING;
+        emit(new Action.State(t.id, TaskState.AGENT_EXECUTING, 0, nodeNames.get(p.shares().getFirst().node())));
+        TaskRequest r = t.request;
+        if (r.mpi()) {
+            emit(new Action.LaunchMpi(t.id, r, p));
+        } else {
+            emit(new Action.Launch(p.shares().getFirst().node(), spec(t.id, r, p)));
+        }
+        if (r.timeoutMillis() > 0) {
+            emit(new Action.ArmTimeout(t.id, r.timeoutMillis()));
+        }
+    }
+
+    /** The command a daemon runs: pre-exec, the executable, post-exec (with the executable's status kept). */
+    static TaskSpec spec(int id, TaskRequest r, Placement p) {
+        String executable = r.executable();
+        List<String> args = r.args();
+        if (!r.preExec().isEmpty() || !r.postExec().isEmpty()) {
+            StringBuilder script = new StringBuilder();
+            for (String pre : r.preExec()) {
+                script.append(pre).append(" || exit $?\n");
+            }
+            script.append("\"$@\"\nrc=$?\n");
+            for (String post : r.postExec()) {
+                script.append(post).append('\n');
+            }
+            script.append("exit $rc\n");
+            List<String> a = new ArrayList<>(List.of("-c", script.toString(), "banyan-task", r.executable()));
+            a.addAll(r.args());
+            executable = "/bin/sh";
+            args = a;
+        }
+        Map<String, String> env = new LinkedHashMap<>(r.env());
+        env.put("BANYAN_TASK_ID", Integer.toString(id));
+        env.put("BANYAN_TASK_UID", r.uid());
+        env.put("BANYAN_TASK_SANDBOX", r.sandbox());
+        env.put("BANYAN_TASK_CORES", Integer.toString(p.cores()));
+        return new TaskSpec(id, executable, args, env, r.sandbox(), r.stdout(), r.stderr());
+    }
+
+    private void signal(Task t, int signal) {
+        List<Integer> nodes = t.placement.shares().stream().map(Placement.Share::node).toList();
+        emit(new Action.Signal(t.id, nodes, t.request.mpi(), signal));
+    }
+
+    private void finish(Task t, TaskState state, int exitCode, String detail) {
+        t.state = state;
+        tasks.remove(t.id);
+        emit(new Action.State(t.id, state, exitCode, detail == null ? "" : detail));
+    }
+
+    private void emit(Action a) {
+        actions.add(a);
+    }
+
+    private List<Action> drain() {
+        List<Action> out = List.copyOf(actions);
+        actions.clear();
+        return out;
+    }
+}

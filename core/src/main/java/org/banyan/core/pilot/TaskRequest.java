@@ -1,0 +1,32 @@
+package org.banyan.core.pilot;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A task as the agent receives it from a task manager: RADICAL-Pilot's task description, less
+ * what the manager did already (input staging to the sandbox) and what it will do (output
+ * staging).
+ *
+ * @param uid         the manager's name for it ({@code task.000042})
+ * @param sandbox     the task's directory (created by the daemon); relative stdout/stderr are in it
+ * @param mpi         whether its ranks are an MPI job, PMI-wired as {@code banyan run} does
+ * @param timeoutMillis 0 for none; the task is ended (SIGTERM, then SIGKILL) and FAILED after it
+ * @param restartable whether it is started again elsewhere when its node is lost
+ */
+public record TaskRequest(String uid, String executable, List<String> args, Map<String, String> env, String sandbox,
+                          String stdout, String stderr, List<String> preExec, List<String> postExec, SlotRequest slots,
+                          int priority, boolean mpi, long timeoutMillis, boolean restartable) {
+    public TaskRequest {
+        args = List.copyOf(args);
+        env = Map.copyOf(env);
+        preExec = List.copyOf(preExec);
+        postExec = List.copyOf(postExec);
+    }
+
+    /** A one-core executable task with the defaults of everything else. */
+    public static TaskRequest of(String uid, String sandbox, String executable, String... args) {
+        return new TaskRequest(uid, executable, List.of(args), Map.of(), sandbox, uid + ".out", uid + ".err", List.of(),
+                List.of(), SlotRequest.cores(1), 0, false, 0, false);
+    }
+}

@@ -1,0 +1,20 @@
+package org.banyan.core.pilot;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a daemon needs to start one task: the command (pre- and post-exec already folded into it
+ * by the agent), its environment, and its sandbox, where it starts and where its stdout and
+ * stderr go as files.
+ *
+ * @param stdout file for the task's stdout (relative paths are in the sandbox)
+ * @param stderr file for its stderr; its last lines come back when the task fails
+ */
+public record TaskSpec(int taskId, String executable, List<String> args, Map<String, String> env, String sandbox,
+                       String stdout, String stderr) {
+    public TaskSpec {
+        args = List.copyOf(args);
+        env = Map.copyOf(env);
+    }
+}

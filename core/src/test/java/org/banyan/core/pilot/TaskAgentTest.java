@@ -1,0 +1,93 @@
+package org.banyan.core.pilot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TaskAgentTest {
+    TaskAgent agent = new TaskAgent(new GeneralScheduler(SchedulerTest.nodes(2, 2, 0)), List.of("a", "b"));
+
+    static List<TaskAgent.Action> only(List<TaskAgent.Action> actions, Class<?> kind) {
+        return actions.stream().filter(kind::isInstance).toList();
+    }
+
+    static TaskRequest task(int i) {
+        return TaskRequest.of("task." + i, "/s/task." + i, "/bin/true");
+    }
+
+    @Test
+    void tasksStartAsCoresComeFreeAndEndDoneOrFailed() {
+        List<TaskAgent.Action> a = agent.submit(List.of(task(0), task(1), task(2), task(3), task(4)));
+        assertThat(only(a, TaskAgent.Action.Launch.class)).hasSize(4);
+        assertThat(agent.waiting()).isEqualTo(1);
+        List<TaskAgent.Action> done = agent.ended(1, 0, "");
+        assertThat(done).contains(new TaskAgent.Action.State(1, TaskState.DONE, 0, ""));
+        assertThat(only(done, TaskAgent.Action.Launch.class)).as("the freed core takes the waiting task").hasSize(1);
+        assertThat(agent.ended(2, 3, "boom")).contains(new TaskAgent.Action.State(2, TaskState.FAILED, 3, "boom"));
+    }
+
+    @Test
+    void higherPriorityFirstAndSmallTasksBackfillBehindABigOne() {
+        agent.submit(List.of(task(0), task(1), task(2), task(3)));
+        TaskRequest big = new TaskRequest("big", "/bin/true", List.of(), java.util.Map.of(), "/s", "o", "e", List.of(),
+                List.of(), SlotRequest.cores(2), 0, false, 0, false);
+        TaskRequest urgent = new TaskRequest("urgent", "/bin/true", List.of(), java.util.Map.of(), "/s", "o", "e", List.of(),
+                List.of(), SlotRequest.cores(1), 5, false, 0, false);
+        agent.submit(List.of(big, task(5), urgent));
+        List<TaskAgent.Action> a = agent.ended(1, 0, "");
+        assertThat(only(a, TaskAgent.Action.Launch.class)).singleElement()
+                .matches(l -> ((TaskAgent.Action.Launch) l).spec().env().get("BANYAN_TASK_UID").equals("urgent"));
+        a = agent.ended(2, 0, "");
+        assertThat(only(a, TaskAgent.Action.Launch.class)).as("the 2-core task waits, the 1-core one backfills").singleElement()
+                .matches(l -> ((TaskAgent.Action.Launch) l).spec().env().get("BANYAN_TASK_UID").equals("task.5"));
+    }
+
+    @Test
+    void cancelWorksWaitingAndRunningAndTimeoutsFail() {
+        agent.submit(List.of(task(0), task(1), task(2), task(3), task(4)));
+        assertThat(agent.cancel(List.of(5))).contains(new TaskAgent.Action.State(5, TaskState.CANCELED, 0, ""));
+        List<TaskAgent.Action> c = agent.cancel(List.of(1));
+        assertThat(only(c, TaskAgent.Action.Signal.class)).hasSize(1);
+        assertThat(agent.ended(1, 143, "")).contains(new TaskAgent.Action.State(1, TaskState.CANCELED, 143, ""));
+        agent.timedOut(2);
+        TaskRequest slow = new TaskRequest("slow", "sleep", List.of("9"), java.util.Map.of(), "/s", "o", "e", List.of(),
+                List.of(), SlotRequest.cores(1), 0, false, 1500, false);
+        assertThat(only(agent.submit(List.of(slow)), TaskAgent.Action.ArmTimeout.class)).as("task 1's core is free")
+                .hasSize(1);
+        int slowId = agent.lastIds().getFirst();
+        assertThat(agent.timedOut(slowId)).hasSize(1);
+        assertThat(agent.ended(slowId, 143, "")).contains(new TaskAgent.Action.State(slowId, TaskState.FAILED, 143,
+                "timed out after 1.5 s"));
+    }
+
+    @Test
+    void aLostNodeFailsItsTasksOrRestartsRestartableOnes() {
+        TaskRequest again = new TaskRequest("again", "/bin/true", List.of(), java.util.Map.of(), "/s", "o", "e", List.of(),
+                List.of(), SlotRequest.cores(1), 0, false, 0, true);
+        agent.submit(List.of(task(0), again));
+        List<TaskAgent.Action> a = agent.nodeLost(0);
+        assertThat(a).contains(new TaskAgent.Action.State(1, TaskState.FAILED, 1, "lost the daemon on a"));
+        assertThat(only(a, TaskAgent.Action.Launch.class)).singleElement()
+                .matches(l -> ((TaskAgent.Action.Launch) l).node() == 1);
+    }
+
+    @Test
+    void preAndPostExecWrapTheCommandAndKeepItsStatus() {
+        TaskRequest r = new TaskRequest("t", "./sim", List.of("x y"), java.util.Map.of("A", "1"), "/s", "o", "e",
+                List.of("module load x"), List.of("echo post"), SlotRequest.cores(1), 0, false, 0, false);
+        TaskSpec s = TaskAgent.spec(7, r, new Placement(List.of(new Placement.Share(0, 1, 1, 0)), null));
+        assertThat(s.executable()).isEqualTo("/bin/sh");
+        assertThat(s.args()).containsExactly("-c", "module load x || exit $?\n\"$@\"\nrc=$?\necho post\nexit $rc\n",
+                "banyan-task", "./sim", "x y");
+        assertThat(s.env()).containsEntry("A", "1").containsEntry("BANYAN_TASK_ID", "7");
+    }
+
+    @Test
+    void aTaskThatCanNeverRunFailsAtOnceWithTheReason() {
+        TaskRequest huge = new TaskRequest("huge", "/bin/true", List.of(), java.util.Map.of(), "/s", "o", "e", List.of(),
+                List.of(), SlotRequest.cores(3), 0, false, 0, false);
+        assertThat(agent.submit(List.of(huge))).singleElement().matches(a -> a instanceof TaskAgent.Action.State s
+                && s.state() == TaskState.FAILED && s.detail().contains("does not fit any node"));
+    }
+}

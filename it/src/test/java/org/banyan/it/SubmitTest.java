@@ -1,0 +1,78 @@
+package org.banyan.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code banyan submit} against a real DVM: a bag of tasks, failures with their stderr, bad task files. */
+class SubmitTest {
+    @TempDir
+    Path dir;
+
+    Path uri;
+
+    @BeforeEach
+    void start() throws Exception {
+        uri = dir.resolve("dvm.uri");
+        Banyan.Result r = Banyan.run("dvm", "start", "--uri-file", uri.toString(), "--host", "localhost:4");
+        assertThat(r.exit()).as(r.stderr()).isZero();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        Banyan.run("dvm", "stop", "--dvm", uri.toString());
+        Banyan.assertNoProcessesWith(uri.toString());
+    }
+
+    @Test
+    void aBagOfTasksRunsAndAFailureComesBackWithItsStderr() throws Exception {
+        StringBuilder file = new StringBuilder();
+        for (int i = 0; i < 50; i++) {
+            file.append("{\"executable\": \"sh\", \"arguments\": [\"-c\", \"echo $BANYAN_TASK_UID > result\"],"
+                    + " \"output_staging\": [{\"source\": \"result\", \"target\": \"" + dir.resolve("out." + i) + "\"}]}\n");
+        }
+        file.append("{\"uid\": \"broken\", \"executable\": \"sh\", \"arguments\": [\"-c\", \"echo first; echo it broke >&2; exit 3\"]}\n");
+        Files.writeString(dir.resolve("tasks.jsonl"), file);
+        Banyan.Result r = Banyan.run("submit", "--dvm", uri.toString(), "--session", dir.resolve("s").toString(),
+                "--tasks", dir.resolve("tasks.jsonl").toString());
+        assertThat(r.exit()).as(r.stderr()).isEqualTo(1);
+        assertThat(r.stderr()).contains("51 tasks: 50 done, 1 failed, 0 canceled")
+                .contains("broken failed (exit 3), sandbox " + dir.resolve("s/broken")).contains("it broke");
+        assertThat(Files.readString(dir.resolve("out.7")).strip()).isEqualTo("task.000007");
+        List<String> profile = Files.readAllLines(dir.resolve("s/banyan.prof"));
+        assertThat(profile.getFirst()).isEqualTo("#time,event,comp,thread,uid,state,msg");
+        assertThat(profile).anyMatch(l -> l.contains(",task.000007,AGENT_EXECUTING,"))
+                .anyMatch(l -> l.contains(",task.000007,TMGR_STAGING_OUTPUT,")).anyMatch(l -> l.contains(",broken,FAILED,"));
+    }
+
+    @Test
+    void oneCommandAndItsExitStatus() throws Exception {
+        Banyan.Result ok = Banyan.run("submit", "--dvm", uri.toString(), "--session", dir.resolve("s").toString(), "--",
+                "sh", "-c", "echo hi > where");
+        assertThat(ok.exit()).as(ok.stderr()).isZero();
+        assertThat(dir.resolve("s/task.000000/where")).hasContent("hi");
+    }
+
+    @Test
+    void aBadTaskLineNamesItsLineAndFieldAndNothingStarts() throws Exception {
+        Files.writeString(dir.resolve("bad.jsonl"), "{\"executable\": \"/bin/true\"}\n\n{\"executable\": \"x\", \"ranks\": 0}\n");
+        Banyan.Result r = Banyan.run("submit", "--dvm", uri.toString(), "--session", dir.resolve("s").toString(),
+                "--tasks", dir.resolve("bad.jsonl").toString());
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.stderr().strip()).isEqualTo("banyan submit: " + dir.resolve("bad.jsonl") + ":3: field 'ranks' must be "
+                + "a positive integer");
+        assertThat(dir.resolve("s")).doesNotExist();
+        Files.writeString(dir.resolve("bad2.jsonl"), "{\"executable\": \"/bin/true\", \"cores\": 2}\n");
+        assertThat(Banyan.run("submit", "--dvm", uri.toString(), "--tasks", dir.resolve("bad2.jsonl").toString()).stderr())
+                .contains(":1: unknown field 'cores'");
+        Banyan.Result none = Banyan.run("submit", "--dvm", dir.resolve("none.uri").toString(), "--", "true");
+        assertThat(none.exit()).isEqualTo(2);
+        assertThat(none.stderr()).contains("no DVM at");
+    }
+}

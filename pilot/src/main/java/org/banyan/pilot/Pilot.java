@@ -1,0 +1,174 @@
+package org.banyan.pilot;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import org.banyan.core.pilot.PilotState;
+import org.banyan.runtime.dvm.DvmClient;
+import org.banyan.runtime.dvm.DvmFiles;
+
+/**
+ * A pilot: a DVM holding cores for a session's tasks. Its state goes NEW → PMGR_LAUNCHING →
+ * PMGR_ACTIVE → DONE | FAILED | CANCELED (with the _PENDING states between, as in
+ * RADICAL-Pilot), each step time-stamped in the session's profile.
+ */
+public final class Pilot {
+    private final String uid;
+    private final PilotDescription description;
+    private final Session session;
+    private final List<BiConsumer<Pilot, PilotState>> listeners = new ArrayList<>();
+    private volatile PilotState state = PilotState.NEW;
+    private volatile String detail = "";
+    private DvmFiles files;
+    private Process head;
+    private int cores;
+
+    Pilot(String uid, PilotDescription description, Session session) {
+        this.uid = uid;
+        this.description = description;
+        this.session = session;
+        session.profile().event(Session.nowMicros(), "state", "pmgr", uid, PilotState.NEW.name(), "");
+    }
+
+    public String uid() {
+        return uid;
+    }
+
+    public PilotState state() {
+        return state;
+    }
+
+    /** Why it failed, if it did. */
+    public String detail() {
+        return detail;
+    }
+
+    public PilotDescription description() {
+        return description;
+    }
+
+    /** Cores the pilot holds, once active. */
+    public int cores() {
+        return cores;
+    }
+
+    DvmFiles files() {
+        return files;
+    }
+
+    public synchronized void onState(BiConsumer<Pilot, PilotState> listener) {
+        listeners.add(listener);
+    }
+
+    /** Waits until the pilot reaches {@code wanted} or a final state; returns the state then. */
+    public PilotState waitState(PilotState wanted, long timeoutMillis) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        synchronized (this) {
+            while (state.compareTo(wanted) < 0 && !state.isFinal()) {
+                long left = deadline - System.currentTimeMillis();
+                if (left <= 0) {
+                    break;
+                }
+                wait(left);
+            }
+            return state;
+        }
+    }
+
+    void advance(PilotState to, String why) {
+        List<BiConsumer<Pilot, PilotState>> ls;
+        synchronized (this) {
+            if (state.isFinal() || to.compareTo(state) <= 0) {
+                return;
+            }
+            for (PilotState s : PilotState.values()) {
+                if (s.compareTo(state) > 0 && s.compareTo(to) <= 0 && (!s.isFinal() || s == to)) {
+                    session.profile().event(Session.nowMicros(), "state", "pmgr", uid, s.name(), why);
+                }
+            }
+            state = to;
+            detail = why;
+            ls = List.copyOf(listeners);
+            notifyAll();
+        }
+        for (BiConsumer<Pilot, PilotState> l : ls) {
+            l.accept(this, to);
+        }
+    }
+
+    /** Starts (or attaches to) the DVM; on the pilot manager's thread. */
+    void launch() {
+        advance(PilotState.PMGR_LAUNCHING, "");
+        try {
+            if (description.resource().equals("dvm")) {
+                files = new DvmFiles(description.dvm().toAbsolutePath());
+            } else {
+                files = new DvmFiles(session.dir().resolve(uid).resolve("dvm.uri"));
+                startHead();
+            }
+            try (DvmClient c = DvmClient.connect(files, "pilot " + uid)) {
+                cores = c.welcome().slots();
+            }
+            advance(PilotState.PMGR_ACTIVE, "");
+        } catch (IOException | DvmClient.Unreachable | InterruptedException e) {
+            advance(PilotState.FAILED, e.getMessage());
+            stopHead();
+        }
+    }
+
+    private void startHead() throws IOException, InterruptedException {
+        String hosts = description.resource().equals("local")
+                ? "localhost:" + (description.cores() > 0 ? description.cores() : Runtime.getRuntime().availableProcessors())
+                : String.join(",", description.hosts());
+        List<String> cmd = new ArrayList<>(org.banyan.runtime.launch.DaemonCommand.jvmFor("org.banyan.runtime.dvm.DvmMain"));
+        cmd.addAll(List.of("--uri-file", files.uri().toString(), "--host", hosts, "--agent",
+                description.resource().equals("local") ? "inproc" : "ssh"));
+        java.nio.file.Files.createDirectories(files.uri().getParent());
+        head = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(files.log().toFile()).start();
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (System.currentTimeMillis() < deadline) {
+            try {
+                if (files.read().pid() == head.pid()) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not yet
+            }
+            if (!head.isAlive()) {
+                throw new IOException("the pilot's DVM did not start (see " + files.log() + ")");
+            }
+            Thread.sleep(20);
+        }
+        throw new IOException("the pilot's DVM was not up within 60 s (see " + files.log() + ")");
+    }
+
+    /** Ends the pilot: its DVM stops (if this pilot started it), its tasks with it. */
+    void stop(PilotState end, String why) {
+        if (!state.isFinal()) {
+            if (head != null && files != null) {
+                try (DvmClient c = DvmClient.connect(files, "pilot " + uid)) {
+                    c.stop(30_000);
+                } catch (IOException | DvmClient.Unreachable e) {
+                    // gone already
+                }
+            }
+            stopHead();
+            advance(end, why);
+        }
+    }
+
+    private void stopHead() {
+        if (head != null) {
+            try {
+                head.getOutputStream().close(); // its stdin: the head ends with it
+                if (!head.waitFor(30, TimeUnit.SECONDS)) {
+                    head.destroyForcibly();
+                }
+            } catch (IOException | InterruptedException e) {
+                head.destroyForcibly();
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package org.banyan.pilot;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A session: a directory (task sandboxes, the pilots' DVM files, the profile) and everything its
+ * managers start. Closing it cancels the tasks still running and ends the pilots it started, so
+ * nothing it started outlives it (a pilot's DVM also ends if this program dies).
+ */
+public final class Session implements AutoCloseable {
+    private final Path dir;
+    private final Profile profile;
+    private final List<AutoCloseable> owned = new ArrayList<>();
+
+    /** A session in {@code banyan.session.YYYYMMDD-HHMMSS-PID} under the current directory. */
+    public Session() {
+        this(Path.of("banyan.session." + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
+                + "-" + ProcessHandle.current().pid()).toAbsolutePath());
+    }
+
+    public Session(Path dir) {
+        this.dir = dir.toAbsolutePath();
+        try {
+            this.profile = new Profile(this.dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the session directory " + dir, e);
+        }
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    public Profile profile() {
+        return profile;
+    }
+
+    synchronized void own(AutoCloseable c) {
+        owned.add(c);
+    }
+
+    static long nowMicros() {
+        java.time.Instant i = java.time.Instant.now();
+        return i.getEpochSecond() * 1_000_000 + i.getNano() / 1000;
+    }
+
+    /** Task managers first (their tasks are canceled), then pilot managers. */
+    @Override
+    public void close() {
+        List<AutoCloseable> all;
+        synchronized (this) {
+            all = new ArrayList<>(owned);
+            owned.clear();
+        }
+        all.sort((a, b) -> Boolean.compare(a instanceof PilotManager, b instanceof PilotManager));
+        for (AutoCloseable c : all) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                // go on closing the rest
+            }
+        }
+        profile.close();
+    }
+}

@@ -1,0 +1,88 @@
+package org.banyan.pilot;
+
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+import org.banyan.core.pilot.TaskState;
+
+/**
+ * A submitted task: its state, every state's time (microseconds since the epoch), and once it
+ * is over its exit code and, when it failed, why (the last lines of its stderr, a lost node, a
+ * timeout) and its sandbox.
+ */
+public final class Task {
+    private final String uid;
+    private final TaskDescription description;
+    private final Path sandbox;
+    private final Map<TaskState, Long> times = new EnumMap<>(TaskState.class);
+    private volatile TaskState state = TaskState.NEW;
+    private volatile int exitCode;
+    private volatile String detail = "";
+    volatile Pilot pilot;
+    volatile int agentId = -1;
+
+    Task(String uid, TaskDescription description, Path sandbox, long now) {
+        this.uid = uid;
+        this.description = description;
+        this.sandbox = sandbox;
+        times.put(TaskState.NEW, now);
+    }
+
+    public String uid() {
+        return uid;
+    }
+
+    public TaskDescription description() {
+        return description;
+    }
+
+    public TaskState state() {
+        return state;
+    }
+
+    public int exitCode() {
+        return exitCode;
+    }
+
+    /** For a FAILED task: what went wrong; its stderr's last lines when it exited non-zero. */
+    public String detail() {
+        return detail;
+    }
+
+    public Path sandbox() {
+        return sandbox;
+    }
+
+    public Pilot pilot() {
+        return pilot;
+    }
+
+    public synchronized Map<TaskState, Long> times() {
+        return Collections.unmodifiableMap(new EnumMap<>(times));
+    }
+
+    /** Moves on, recording the skipped states too; false when the task is past {@code to} already. */
+    synchronized boolean advance(TaskState to, long now, int code, String why, Profile profile) {
+        if (state.isFinal() || to.compareTo(state) <= 0) {
+            return false;
+        }
+        for (TaskState s : TaskState.path(state, to)) {
+            times.put(s, now);
+            profile.event(now, "state", s.name().startsWith("AGENT") ? "agent" : "tmgr", uid, s.name(),
+                    s == to ? why : "");
+        }
+        state = to;
+        if (to.isFinal()) {
+            exitCode = code;
+            detail = why == null ? "" : why;
+        }
+        notifyAll();
+        return true;
+    }
+
+    @Override
+    public String toString() {
+        return uid + " " + state + (state == TaskState.FAILED ? " (exit " + exitCode + ": " + detail + ")" : "");
+    }
+}

@@ -1,0 +1,61 @@
+package org.banyan.runtime.dvm;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.banyan.core.head.HeadSettings;
+import org.banyan.core.job.Node;
+import org.banyan.core.tree.TopologySpec;
+import org.banyan.runtime.launch.LaunchAgent;
+import org.banyan.runtime.os.FastExit;
+
+/**
+ * A DVM's head for the pilot API, which starts it as a child process: internal, users type
+ * {@code banyan dvm start}. {@code --uri-file F --host NAME:SLOTS,... [--agent SPEC]}; the head
+ * ends when its stdin closes, so that a pilot never outlives the program that started it, even
+ * when that program is killed.
+ */
+public final class DvmMain {
+    private DvmMain() {}
+
+    public static void main(String[] args) throws Exception {
+        Path uri = null;
+        List<Node> nodes = new ArrayList<>();
+        String agent = "inproc";
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--uri-file" -> uri = Path.of(args[i + 1]);
+                case "--host" -> {
+                    for (String h : args[i + 1].split(",")) {
+                        int colon = h.lastIndexOf(':');
+                        nodes.add(colon < 0 ? new Node(h, 1) : new Node(h.substring(0, colon),
+                                Integer.parseInt(h.substring(colon + 1))));
+                    }
+                }
+                case "--agent" -> agent = args[i + 1];
+                default -> {
+                    System.err.println("banyan dvm: unknown option " + args[i]);
+                    System.exit(2);
+                }
+            }
+        }
+        if (uri == null || nodes.isEmpty()) {
+            System.err.println("banyan dvm: usage: --uri-file F --host NAME:SLOTS,... [--agent SPEC]");
+            System.exit(2);
+        }
+        FastExit.prepare();
+        DvmHead head = new DvmHead(nodes, new HeadSettings(0, 2000, 30_000), LaunchAgent.parse(agent),
+                new TopologySpec.Radix(32), new TopologySpec.Radix(32), new DvmFiles(uri), System.out);
+        Thread.ofPlatform().daemon().name("stdin-watch").start(() -> {
+            try {
+                while (System.in.read() >= 0) {
+                    // the pilot's program writes nothing; EOF means it is gone
+                }
+            } catch (java.io.IOException e) {
+                // gone as well
+            }
+            head.stop();
+        });
+        FastExit.exit(head.run());
+    }
+}

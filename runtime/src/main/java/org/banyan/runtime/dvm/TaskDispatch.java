@@ -1,0 +1,229 @@
+package org.banyan.runtime.dvm;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.function.IntSupplier;
+import org.banyan.core.head.HeadEvent;
+import org.banyan.core.head.HeadSettings;
+import org.banyan.core.job.AppContext;
+import org.banyan.core.job.JobDescription;
+import org.banyan.core.job.MappingPolicy;
+import org.banyan.core.job.Modex;
+import org.banyan.core.job.Node;
+import org.banyan.core.pilot.Placement;
+import org.banyan.core.pilot.TaskAgent;
+import org.banyan.core.pilot.TaskRequest;
+import org.banyan.core.pilot.TaskSpec;
+import org.banyan.core.pilot.TaskState;
+import org.banyan.core.wire.ClientMessage;
+import org.banyan.core.wire.OverlayMessage;
+
+/**
+ * Between the DVM's {@link TaskAgent} and the rest of its head: the agent's launches become one
+ * {@link OverlayMessage.RunTasks} per node and event (routed down the overlay), an MPI task
+ * becomes a job on the nodes it was placed on (its output written to its sandbox files here),
+ * signals become {@link OverlayMessage.SignalTasks} or a job's signal, and states go to the
+ * client that submitted the task, stamped with the head's clock and batched per event.
+ */
+final class TaskDispatch {
+    private final TaskAgent agent;
+    private final List<Node> nodes;
+    private final HeadSettings settings;
+    private final IntSupplier nextJobId;
+    private final BiConsumer<Integer, Long> armTimeout;
+    private final Map<Integer, DvmSession> owners = new HashMap<>();
+    /** Sessions with state changes to send at the end of this event. */
+    private final java.util.Set<DvmSession> toFlush = new java.util.LinkedHashSet<>();
+    /** MPI tasks: the job that runs each, both ways, and its open output files. */
+    private final Map<Integer, Integer> jobOfTask = new HashMap<>();
+    private final Map<Integer, Integer> taskOfJob = new HashMap<>();
+    private final Map<Integer, OutputStream[]> mpiOutput = new HashMap<>();
+    private final Map<Integer, TaskRequest> mpiRequests = new HashMap<>();
+
+    /**
+     * @param nextJobId  the DVM's job numbering, shared with {@code banyan run --dvm}'s jobs
+     * @param armTimeout (task, millis): fire {@link #timedOut} for it later
+     */
+    TaskDispatch(TaskAgent agent, List<Node> nodes, HeadSettings settings, IntSupplier nextJobId,
+                 BiConsumer<Integer, Long> armTimeout) {
+        this.agent = agent;
+        this.nodes = nodes;
+        this.settings = settings;
+        this.nextJobId = nextJobId;
+        this.armTimeout = armTimeout;
+    }
+
+    List<HeadEvent> submit(DvmSession s, List<TaskRequest> tasks) {
+        List<TaskAgent.Action> actions = agent.submit(tasks);
+        List<Integer> ids = agent.lastIds();
+        for (int id : ids) {
+            owners.put(id, s);
+            s.tasks.add(id);
+        }
+        s.send(new ClientMessage.TasksAccepted(ids));
+        return apply(actions);
+    }
+
+    List<HeadEvent> cancel(DvmSession s, List<Integer> ids) {
+        return apply(agent.cancel(ids.stream().filter(s.tasks::contains).toList()));
+    }
+
+    /** The client went away: its tasks are canceled with it. */
+    List<HeadEvent> gone(DvmSession s) {
+        List<HeadEvent> out = apply(agent.cancel(List.copyOf(s.tasks)));
+        for (int id : s.tasks) {
+            owners.remove(id);
+        }
+        s.tasks.clear();
+        return out;
+    }
+
+    List<HeadEvent> ended(List<OverlayMessage.RankExited> ends) {
+        List<HeadEvent> out = new ArrayList<>();
+        for (OverlayMessage.RankExited e : ends) {
+            out.addAll(apply(agent.ended(e.rank(), e.status(), e.note())));
+        }
+        return out;
+    }
+
+    List<HeadEvent> timedOut(int taskId) {
+        return apply(agent.timedOut(taskId));
+    }
+
+    List<HeadEvent> nodeLost(int node) {
+        return apply(agent.nodeLost(node));
+    }
+
+    /** Whether job {@code jobId} is an MPI task's. */
+    boolean isTaskJob(int jobId) {
+        return taskOfJob.containsKey(jobId);
+    }
+
+    /** An MPI task's job wrote output: into the task's stdout or stderr file. */
+    void jobOutput(int jobId, int stream, byte[] data) {
+        Integer task = taskOfJob.get(jobId);
+        OutputStream[] files = task == null ? null : mpiOutput.get(task);
+        if (files != null) {
+            try {
+                files[stream == 2 ? 1 : 0].write(data);
+            } catch (IOException e) {
+                // the sandbox went away; the task's status says the rest
+            }
+        }
+    }
+
+    /** An MPI task's job ended. */
+    List<HeadEvent> jobEnded(int jobId, int status) {
+        Integer task = taskOfJob.remove(jobId);
+        if (task == null) {
+            return List.of();
+        }
+        jobOfTask.remove(task);
+        closeOutput(task);
+        return apply(agent.ended(task, status, ""));
+    }
+
+    /** Sends what each client's tasks went through during this event. */
+    void flush() {
+        for (DvmSession s : toFlush) {
+            s.flushUpdates();
+        }
+        toFlush.clear();
+    }
+
+    private List<HeadEvent> apply(List<TaskAgent.Action> actions) {
+        List<HeadEvent> out = new ArrayList<>();
+        Map<Integer, List<TaskSpec>> launches = new LinkedHashMap<>();
+        long now = System.currentTimeMillis() * 1000;
+        for (TaskAgent.Action a : actions) {
+            switch (a) {
+                case TaskAgent.Action.Launch(int node, TaskSpec spec) ->
+                        launches.computeIfAbsent(node, n -> new ArrayList<>()).add(spec);
+                case TaskAgent.Action.LaunchMpi(int taskId, TaskRequest r, Placement p) -> out.add(mpiJob(taskId, r, p));
+                case TaskAgent.Action.Signal(int taskId, List<Integer> on, boolean mpi, int signal) -> {
+                    if (mpi) {
+                        Integer job = jobOfTask.get(taskId);
+                        if (job != null) {
+                            out.add(new HeadEvent.CancelJob(job, "task " + taskId + " canceled or timed out"));
+                        }
+                    } else {
+                        for (int node : on) {
+                            out.add(new HeadEvent.Route(new OverlayMessage.SignalTasks(-1, node, List.of(taskId), signal)));
+                        }
+                    }
+                }
+                case TaskAgent.Action.ArmTimeout(int taskId, long millis) -> armTimeout.accept(taskId, millis);
+                case TaskAgent.Action.State(int taskId, TaskState state, int exitCode, String detail) -> {
+                    DvmSession s = owners.get(taskId);
+                    if (s != null) {
+                        s.updates.add(new ClientMessage.TaskUpdate(taskId, state, now, exitCode, detail));
+                        toFlush.add(s);
+                        if (state.isFinal()) {
+                            owners.remove(taskId);
+                            s.tasks.remove(taskId);
+                        }
+                    }
+                }
+            }
+        }
+        for (Map.Entry<Integer, List<TaskSpec>> e : launches.entrySet()) {
+            out.add(new HeadEvent.Route(new OverlayMessage.RunTasks(-1, e.getKey(), e.getValue())));
+        }
+        return out;
+    }
+
+    /** An MPI task: a job with as many ranks on each node as the agent placed there. */
+    private HeadEvent mpiJob(int taskId, TaskRequest r, Placement p) {
+        int[] ranks = new int[nodes.size()];
+        for (Placement.Share s : p.shares()) {
+            ranks[s.node()] += s.ranks();
+        }
+        List<Node> slots = new ArrayList<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            slots.add(new Node(nodes.get(i).name(), ranks[i]));
+        }
+        int jobId = nextJobId.getAsInt();
+        jobOfTask.put(taskId, jobId);
+        taskOfJob.put(jobId, taskId);
+        mpiRequests.put(taskId, r);
+        openOutput(taskId, r);
+        JobDescription job = new JobDescription(jobId, List.of(new AppContext(r.executable(), r.args(), r.slots().ranks(),
+                r.env(), r.sandbox())), slots, MappingPolicy.SLOT, false, -1, r.sandbox(), Modex.LAZY);
+        return new HeadEvent.Submit(job, new HeadSettings(0, settings.graceMillis(), settings.daemonStartMillis(), false));
+    }
+
+    private void openOutput(int taskId, TaskRequest r) {
+        try {
+            Path dir = Path.of(r.sandbox());
+            Files.createDirectories(dir);
+            mpiOutput.put(taskId, new OutputStream[] {
+                    Files.newOutputStream(dir.resolve(r.stdout()), StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING),
+                    Files.newOutputStream(dir.resolve(r.stderr()), StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING)});
+        } catch (IOException e) {
+            // the job runs all the same; its output is lost, and its sandbox's absence will show
+        }
+    }
+
+    private void closeOutput(int taskId) {
+        mpiRequests.remove(taskId);
+        OutputStream[] files = mpiOutput.remove(taskId);
+        if (files != null) {
+            for (OutputStream f : files) {
+                try {
+                    f.close();
+                } catch (IOException e) {
+                    // as above
+                }
+            }
+        }
+    }
+}

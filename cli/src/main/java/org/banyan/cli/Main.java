@@ -37,6 +37,14 @@ public final class Main {
                 return 2;
             }
         }
+        if (args.getFirst().equals("pilot")) {
+            try {
+                return new PilotCommand(Path.of("").toAbsolutePath()).run(args.subList(1, args.size()));
+            } catch (UsageException e) {
+                System.err.println("banyan pilot: " + e.getMessage());
+                return 2;
+            }
+        }
         if (args.getFirst().equals("submit")) {
             try {
                 return new SubmitCommand(System.getenv(), Path.of("").toAbsolutePath()).run(args.subList(1, args.size()));
@@ -54,7 +62,7 @@ public final class Main {
             }
         }
         if (!args.getFirst().equals("run")) {
-            System.err.println("banyan: unknown command '" + args.getFirst() + "' (commands: run, dvm, submit, sim; see banyan --help)");
+            System.err.println("banyan: unknown command '" + args.getFirst() + "' (commands: run, dvm, submit, pilot, sim; see banyan --help)");
             return 2;
         }
         List<String> rest = args.subList(1, args.size());

@@ -49,6 +49,16 @@ class SubmitTest {
         assertThat(profile.getFirst()).isEqualTo("#time,event,comp,thread,uid,state,msg");
         assertThat(profile).anyMatch(l -> l.contains(",task.000007,AGENT_EXECUTING,"))
                 .anyMatch(l -> l.contains(",task.000007,TMGR_STAGING_OUTPUT,")).anyMatch(l -> l.contains(",broken,FAILED,"));
+
+        Banyan.Result report = Banyan.run("pilot", "report", dir.resolve("s").toString());
+        assertThat(report.exit()).as(report.stderr()).isZero();
+        assertThat(report.stdout()).contains("tasks            51 (50 done, 1 failed, 0 canceled)")
+                .contains("peak concurrency").contains("pilot cores 4");
+        assertThat(dir.resolve("s/concurrency.png")).isNotEmptyFile();
+        assertThat(dir.resolve("s/states.svg")).isNotEmptyFile();
+        Banyan.Result none = Banyan.run("pilot", "report", dir.resolve("nothing").toString());
+        assertThat(none.exit()).isEqualTo(2);
+        assertThat(none.stderr().lines().toList()).singleElement().asString().contains("no profile at");
     }
 
     @Test

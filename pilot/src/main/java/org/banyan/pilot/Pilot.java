@@ -111,7 +111,7 @@ public final class Pilot {
             try (DvmClient c = DvmClient.connect(files, "pilot " + uid)) {
                 cores = c.welcome().slots();
             }
-            advance(PilotState.PMGR_ACTIVE, "");
+            advance(PilotState.PMGR_ACTIVE, "cores=" + cores);
         } catch (IOException | DvmClient.Unreachable | InterruptedException e) {
             advance(PilotState.FAILED, e.getMessage());
             stopHead();

@@ -164,7 +164,8 @@ public final class TaskManager implements AutoCloseable {
                 counter++;
                 Path sandbox = d.sandbox != null ? base.resolve(d.sandbox) : session.dir().resolve(uid);
                 Task t = new Task(uid, d, sandbox, now);
-                session.profile().event(now, "state", "tmgr", uid, TaskState.NEW.name(), "");
+                session.profile().event(now, "state", "tmgr", uid, TaskState.NEW.name(),
+                        "cores=" + d.ranks * d.coresPerRank);
                 tasks.add(t);
             }
         }

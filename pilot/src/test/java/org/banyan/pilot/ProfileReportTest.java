@@ -1,0 +1,46 @@
+package org.banyan.pilot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ProfileReportTest {
+    @TempDir
+    Path dir;
+
+    /** Two 1-core tasks on a 2-core pilot: one runs 0-2 s, the other 1-2 s (held 0.5 s before it runs), then fails at 3. */
+    @Test
+    void ttxCoreTimeSplitAndConcurrencyComeFromTheStates() throws Exception {
+        Files.writeString(dir.resolve(Profile.FILE), """
+                #time,event,comp,thread,uid,state,msg
+                100.0,state,pmgr,main,pilot.0000,PMGR_ACTIVE,cores=2
+                100.0,state,tmgr,main,task.a,NEW,cores=1
+                100.0,state,agent,t,task.a,AGENT_EXECUTING_PENDING,
+                100.0,state,agent,t,task.a,AGENT_EXECUTING,
+                102.0,state,agent,t,task.a,AGENT_STAGING_OUTPUT_PENDING,
+                102.0,state,agent,t,task.a,AGENT_STAGING_OUTPUT,
+                102.0,state,tmgr,t,task.a,DONE,
+                100.0,state,tmgr,main,task.b,NEW,cores=1
+                100.5,state,agent,t,task.b,AGENT_EXECUTING_PENDING,
+                101.0,state,agent,t,task.b,AGENT_EXECUTING,
+                102.0,state,agent,t,task.b,FAILED,exit 3
+                """);
+        ProfileReport r = ProfileReport.of(dir, 5);
+        assertThat(r.tasks()).isEqualTo(2);
+        assertThat(r.done()).isEqualTo(1);
+        assertThat(r.failed()).isEqualTo(1);
+        assertThat(r.ttx()).isCloseTo(2.0, within(1e-9));
+        assertThat(r.executing()).isCloseTo(3.0, within(1e-9));
+        assertThat(r.overhead()).isCloseTo(0.5, within(1e-9));
+        assertThat(r.idle()).isCloseTo(0.5, within(1e-9));
+        assertThat(r.peakConcurrency()).isEqualTo(2);
+        assertThat(r.concurrency()).containsExactly(1, 1, 2, 2, 0);
+        ReportPlots.write(r, dir);
+        assertThat(dir.resolve("concurrency.png")).isNotEmptyFile();
+        assertThat(Files.readString(dir.resolve("states.svg"))).contains("<svg");
+    }
+}

@@ -451,6 +451,7 @@ public final class LaunchSimulation {
                 case HeadAction.JobEnded e -> { }
                 case HeadAction.Ready r -> { }
                 case HeadAction.TasksEnded t -> { }
+                case HeadAction.DaemonsLost l -> { }
             }
         }
     }

@@ -38,6 +38,9 @@ public sealed interface HeadAction {
     /** DVM: tasks ended (job {@link OverlayMessage#TASKS}: the rank is the task id), as a daemon batched them. */
     record TasksEnded(java.util.List<OverlayMessage.RankExited> ends) implements HeadAction {}
 
+    /** DVM: these daemons are lost (a daemon and the subtree below it): nothing goes there again. */
+    record DaemonsLost(java.util.List<Integer> daemonIds, String reason) implements HeadAction {}
+
     /** DVM: every daemon is up and adopted; jobs may come. */
     record Ready() implements HeadAction {}
 

@@ -340,7 +340,17 @@ public final class HeadCore {
             return;
         }
         String host = host(d);
-        topology.forEachInSubtree(Topology.vertexOfDaemon(d), x -> lost[Topology.daemonOfVertex(x)] = true);
+        List<Integer> gone = new ArrayList<>();
+        topology.forEachInSubtree(Topology.vertexOfDaemon(d), x -> {
+            int lostId = Topology.daemonOfVertex(x);
+            if (!lost[lostId]) {
+                lost[lostId] = true;
+                gone.add(lostId);
+            }
+        });
+        if (runJob == null) {
+            emit(new HeadAction.DaemonsLost(gone, "lost the daemon on " + host + ": " + reason));
+        }
         connected.remove(Integer.valueOf(d));
         anyLost = true;
         for (JobControl j : List.copyOf(jobs.values())) {

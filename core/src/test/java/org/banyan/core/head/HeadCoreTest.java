@@ -185,6 +185,19 @@ class HeadCoreTest {
     }
 
     @Test
+    void aDvmsHeadSaysWhichDaemonsALossTookWithTheSubtreeBelow() {
+        HeadCore dvm = HeadCore.forDvm(List.of(new Node("n0", 1), new Node("n1", 1), new Node("n2", 1)), SETTINGS,
+                TopologySpec.parse("radix:2"), TopologySpec.parse("radix:2"), null);
+        dvm.start();
+        assertThat(dvm.handle(new HeadEvent.DaemonLost(0, "connection closed")))
+                .contains(new HeadAction.DaemonsLost(List.of(0, 2), "lost the daemon on n0: connection closed"));
+        assertThat(dvm.handle(new HeadEvent.FromDaemon(1, new OverlayMessage.DaemonFailed(2, "n2", "again"))))
+                .as("reported once").isEmpty();
+        assertThat(core.handle(new HeadEvent.DaemonLost(1, "x"))).as("a run's head does not")
+                .noneMatch(HeadAction.DaemonsLost.class::isInstance);
+    }
+
+    @Test
     void daemonsWithoutRanksAreNotWaitedForInFences() {
         JobDescription small = new JobDescription(1, List.of(new AppContext("./a", List.of(), 2, Map.of(), null)),
                 List.of(new Node("n0", 2), new Node("n1", 2)), MappingPolicy.SLOT, false, 0, "/w/launch");

@@ -30,7 +30,6 @@ import org.banyan.core.pilot.Placement;
 import org.banyan.core.pilot.SlotRequest;
 import org.banyan.core.pilot.TaskAgent;
 import org.banyan.core.pilot.TaskRequest;
-import org.banyan.core.tree.Topology;
 import org.banyan.core.tree.TopologySpec;
 import org.banyan.core.wire.ClientMessage;
 import org.banyan.core.wire.OverlayMessage;
@@ -130,11 +129,7 @@ public final class DvmHead {
             }
             loop.run(event -> {
                 List<HeadEvent> events = switch (event) {
-                    case Event.Head(HeadEvent e) -> {
-                        List<HeadEvent> all = new ArrayList<>(List.of(e));
-                        all.addAll(noteLoss(e));
-                        yield all;
-                    }
+                    case Event.Head(HeadEvent e) -> List.of(e);
                     case Event.Said(DvmSession s, ClientMessage m) -> fromClient(s, m);
                     case Event.Gone(DvmSession s) -> clientGone(s);
                     case Event.TaskTimeout(int task) -> tasks.timedOut(task);
@@ -154,28 +149,6 @@ public final class DvmHead {
             say("stopped");
         }
         return status[0];
-    }
-
-    /**
-     * A lost daemon takes its subtree's hosts out of the DVM: no job or task is placed there
-     * again, and the agent fails or restarts the tasks that ran there.
-     */
-    private List<HeadEvent> noteLoss(HeadEvent e) {
-        int d = switch (e) {
-            case HeadEvent.DaemonLost(int id, String reason) -> id;
-            case HeadEvent.FromDaemon(int child, OverlayMessage.DaemonFailed f) -> f.daemonId();
-            default -> -1;
-        };
-        List<HeadEvent> out = new ArrayList<>();
-        if (d >= 0 && d < nodes.size() && !daemonLost[d]) {
-            tree.over(nodes.size() + 1).forEachInSubtree(Topology.vertexOfDaemon(d), v -> {
-                int lost = Topology.daemonOfVertex(v);
-                daemonLost[lost] = true;
-                out.addAll(tasks.nodeLost(lost));
-            });
-            say("lost the daemon on " + nodes.get(d).name() + (ready ? "; its hosts take no more jobs" : ""));
-        }
-        return out;
     }
 
     private boolean executeAll(List<HeadAction> actions, int[] status) {
@@ -221,6 +194,14 @@ public final class DvmHead {
             case HeadAction.ForJob(int jobId, HeadAction a) -> forJob(jobId, a);
             case HeadAction.JobEnded(int jobId, int exitStatus) -> jobEnded(jobId, exitStatus);
             case HeadAction.Ready r -> becomeReady();
+            case HeadAction.DaemonsLost(List<Integer> ids, String why) -> {
+                // Their hosts take no more jobs or tasks; the agent fails or restarts the tasks there.
+                for (int d : ids) {
+                    daemonLost[d] = true;
+                    followUps.addAll(tasks.nodeLost(d));
+                }
+                say(why + (ready ? "; its hosts take no more jobs" : ""));
+            }
             case HeadAction.TasksEnded(List<OverlayMessage.RankExited> ends) -> followUps.addAll(tasks.ended(ends));
             case HeadAction.Finish(int exitStatus) -> {
                 status[0] = exitStatus;
@@ -315,7 +296,7 @@ public final class DvmHead {
             }
             case ClientMessage.SubmitTasks(List<TaskRequest> requests) -> {
                 if (!ready) {
-                    send(s, new ClientMessage.TasksAccepted(List.of()));
+                    s.send(new ClientMessage.TasksAccepted(List.of()));
                     return List.of();
                 }
                 say("client " + s.id + " submitted " + requests.size() + " task(s)");
@@ -325,7 +306,7 @@ public final class DvmHead {
                 return tasks.cancel(s, ids);
             }
             case ClientMessage.StatusRequest r -> {
-                send(s, status());
+                s.send(status());
                 return List.of();
             }
             case ClientMessage.Stop stop -> {
@@ -357,7 +338,7 @@ public final class DvmHead {
      */
     private HeadEvent accept(DvmSession s, ClientMessage.RunJob run) {
         if (!ready) {
-            send(s, new ClientMessage.JobRejected("the DVM is not ready"));
+            s.send(new ClientMessage.JobRejected("the DVM is not ready"));
             return null;
         }
         int free = scheduler.freeCores();
@@ -369,7 +350,7 @@ public final class DvmHead {
         int ranks = apps.stream().mapToInt(AppContext::count).sum();
         Placement placement = scheduler.place(new SlotRequest(ranks, 1, 0, null, false));
         if (placement == null && !run.oversubscribe()) {
-            send(s, new ClientMessage.JobRejected(ranks + " rank" + (ranks == 1 ? "" : "s") + " requested but only "
+            s.send(new ClientMessage.JobRejected(ranks + " rank" + (ranks == 1 ? "" : "s") + " requested but only "
                     + free + " of the DVM's " + totalSlots() + " slots " + (free == 1 ? "is" : "are") + " free ("
                     + (totalSlots() - free - lostSlots()) + " in use by other jobs and tasks"
                     + (anyLost() ? ", " + lostSlots() + " on lost hosts" : "") + "); add --oversubscribe, or wait"));
@@ -392,13 +373,13 @@ public final class DvmHead {
             if (placement != null) {
                 scheduler.release(placement);
             }
-            send(s, new ClientMessage.JobRejected(e.getMessage()));
+            s.send(new ClientMessage.JobRejected(e.getMessage()));
             return null;
         }
         String command = String.join(" ", apps.stream().map(AppContext::executable).toList());
         jobs.put(jobId, new RunningJob(s, placement, command, ranks, new int[] {-1, -1}));
         s.jobs.add(jobId);
-        send(s, new ClientMessage.JobAccepted(jobId, ranks));
+        s.send(new ClientMessage.JobAccepted(jobId, ranks));
         say("job " + jobId + " of client " + s.id + ": " + ranks + " rank(s) of " + command);
         HeadSettings jobSettings = new HeadSettings(run.timeoutMillis(), settings.graceMillis(),
                 settings.daemonStartMillis(), false);
@@ -415,8 +396,8 @@ public final class DvmHead {
         }
         switch (a) {
             case HeadAction.EmitOutput(int rank, int stream, byte[] data) ->
-                    send(j.owner(), new ClientMessage.JobOutput(jobId, rank, stream, data));
-            case HeadAction.Report(String line) -> send(j.owner(), new ClientMessage.JobReport(jobId, line));
+                    j.owner().send(new ClientMessage.JobOutput(jobId, rank, stream, data));
+            case HeadAction.Report(String line) -> j.owner().send(new ClientMessage.JobReport(jobId, line));
             case HeadAction.ForwardStdin(int d, int rank) -> {
                 j.stdinTarget()[0] = d;
                 j.stdinTarget()[1] = rank;
@@ -435,7 +416,7 @@ public final class DvmHead {
             scheduler.release(j.placement());
         }
         j.owner().jobs.remove(jobId);
-        send(j.owner(), new ClientMessage.JobEnded(jobId, exitStatus));
+        j.owner().send(new ClientMessage.JobEnded(jobId, exitStatus));
         say("job " + jobId + " ended with status " + exitStatus);
     }
 
@@ -450,14 +431,6 @@ public final class DvmHead {
             running.add(new ClientMessage.JobStatus(e.getKey(), e.getValue().ranks(), e.getValue().command()));
         }
         return new ClientMessage.Status(ProcessHandle.current().pid(), hosts, running);
-    }
-
-    private void send(DvmSession s, ClientMessage m) {
-        try {
-            s.channel.send(m);
-        } catch (IOException e) {
-            // the client's reader reports it gone
-        }
     }
 
     private int lostSlots() {

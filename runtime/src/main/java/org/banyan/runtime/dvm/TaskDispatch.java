@@ -47,7 +47,6 @@ final class TaskDispatch {
     private final Map<Integer, Integer> jobOfTask = new HashMap<>();
     private final Map<Integer, Integer> taskOfJob = new HashMap<>();
     private final Map<Integer, OutputStream[]> mpiOutput = new HashMap<>();
-    private final Map<Integer, TaskRequest> mpiRequests = new HashMap<>();
 
     /**
      * @param nextJobId  the DVM's job numbering, shared with {@code banyan run --dvm}'s jobs
@@ -194,7 +193,6 @@ final class TaskDispatch {
         int jobId = nextJobId.getAsInt();
         jobOfTask.put(taskId, jobId);
         taskOfJob.put(jobId, taskId);
-        mpiRequests.put(taskId, r);
         openOutput(taskId, r);
         JobDescription job = new JobDescription(jobId, List.of(new AppContext(r.executable(), r.args(), r.slots().ranks(),
                 r.env(), r.sandbox())), slots, MappingPolicy.SLOT, false, -1, r.sandbox(), Modex.LAZY);
@@ -214,7 +212,6 @@ final class TaskDispatch {
     }
 
     private void closeOutput(int taskId) {
-        mpiRequests.remove(taskId);
         OutputStream[] files = mpiOutput.remove(taskId);
         if (files != null) {
             for (OutputStream f : files) {

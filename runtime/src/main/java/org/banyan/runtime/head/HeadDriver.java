@@ -126,6 +126,7 @@ public final class HeadDriver {
             case HeadAction.JobEnded e -> throw new IllegalStateException("a run's head has one job: " + e);
             case HeadAction.Ready r -> throw new IllegalStateException("a run's head is no DVM");
             case HeadAction.TasksEnded t -> throw new IllegalStateException("a run's head has no tasks");
+            case HeadAction.DaemonsLost l -> throw new IllegalStateException("a run's head reports losses itself");
         }
         return true;
     }

@@ -15,6 +15,7 @@ import org.banyan.runtime.dvm.DvmClient;
 import org.banyan.runtime.dvm.DvmFiles;
 import org.banyan.runtime.dvm.DvmHead;
 import org.banyan.runtime.launch.DaemonCommand;
+import org.banyan.runtime.launch.SpawnMode;
 
 /**
  * {@code banyan dvm start|status|stop}: a persistent DVM (PRRTE's {@code prte}, ORTE's
@@ -117,7 +118,7 @@ final class DvmCommand {
             // no DVM there: good
         }
         List<String> command = new ArrayList<>(List.of("setsid"));
-        command.addAll(DaemonCommand.jvmFor("org.banyan.cli.Main"));
+        command.addAll(DaemonCommand.jvmFor("org.banyan.cli.Main", SpawnMode.forDvm()));
         command.add("dvm");
         command.add("serve");
         command.addAll(args);

@@ -40,10 +40,16 @@ final class Banyan {
     }
 
     static Result run(String stdin, List<String> args) throws Exception {
+        return run(java.util.Map.of(), stdin, args);
+    }
+
+    /** Runs banyan with {@code env} added to this JVM's environment. */
+    static Result run(java.util.Map<String, String> env, String stdin, List<String> args) throws Exception {
         Path out = Files.createTempFile("banyan-out", ".txt");
         Path err = Files.createTempFile("banyan-err", ".txt");
         try {
             ProcessBuilder pb = builder(args).redirectOutput(out.toFile()).redirectError(err.toFile());
+            pb.environment().putAll(env);
             if (stdin == null) {
                 pb.redirectInput(new File("/dev/null"));
             }

@@ -38,9 +38,16 @@ class ControlTest {
                 Banyan.SCRIPT.toString()));
         cmd.addAll(List.of(args));
         Path err = Files.createTempFile(dir, "err", ".txt");
-        Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).redirectOutput(dir.resolve("out.txt").toFile())
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().putAll(environment());
+        Process p = pb.redirectError(err.toFile()).redirectOutput(dir.resolve("out.txt").toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
         return new Started(p, err);
+    }
+
+    /** Added to banyan's environment. */
+    java.util.Map<String, String> environment() {
+        return java.util.Map.of();
     }
 
     static void signal(Process p, String name) throws Exception {

@@ -8,6 +8,8 @@ import java.util.function.BiConsumer;
 import org.banyan.core.pilot.PilotState;
 import org.banyan.runtime.dvm.DvmClient;
 import org.banyan.runtime.dvm.DvmFiles;
+import org.banyan.runtime.launch.DaemonCommand;
+import org.banyan.runtime.launch.SpawnMode;
 
 /**
  * A pilot: a DVM holding cores for a session's tasks. Its state goes NEW → PMGR_LAUNCHING →
@@ -122,7 +124,7 @@ public final class Pilot {
         String hosts = description.resource().equals("local")
                 ? "localhost:" + (description.cores() > 0 ? description.cores() : Runtime.getRuntime().availableProcessors())
                 : String.join(",", description.hosts());
-        List<String> cmd = new ArrayList<>(org.banyan.runtime.launch.DaemonCommand.jvmFor("org.banyan.runtime.dvm.DvmMain"));
+        List<String> cmd = new ArrayList<>(DaemonCommand.jvmFor("org.banyan.runtime.dvm.DvmMain", SpawnMode.forDvm()));
         cmd.addAll(List.of("--uri-file", files.uri().toString(), "--host", hosts, "--agent",
                 description.resource().equals("local") ? "inproc" : "ssh"));
         java.nio.file.Files.createDirectories(files.uri().getParent());

@@ -26,10 +26,21 @@ public final class EventLoop<E> {
     private final PriorityQueue<Timed<E>> timers = new PriorityQueue<>(
             (a, b) -> a.dueNanos != b.dueNanos ? Long.compare(a.dueNanos, b.dueNanos) : Long.compare(a.seq, b.seq));
     private final Object lock = new Object();
+    /** Handed to the core whenever the queue runs dry after real events; null for none. */
+    private final E idle;
     private long timerSeq;
     private Handler<E> handler;
     private volatile boolean stopped;
     private Exception failure;
+
+    public EventLoop() {
+        this(null);
+    }
+
+    /** A loop that tells its core {@code idle} each time nothing more is queued. */
+    public EventLoop(E idle) {
+        this.idle = idle;
+    }
 
     public void post(E event) {
         queue.add(event);
@@ -75,7 +86,13 @@ public final class EventLoop<E> {
         synchronized (lock) {
             handler = h;
         }
+        boolean busy = false;
         while (!stopped) {
+            if (busy && idle != null && queue.isEmpty()) {
+                busy = false;
+                dispatch(idle);
+                continue;
+            }
             Object item;
             Timed<E> due = null;
             long wait;
@@ -88,11 +105,13 @@ public final class EventLoop<E> {
             }
             if (due != null) {
                 dispatch(due.event);
+                busy = true;
                 continue;
             }
             item = wait < 0 ? queue.take() : queue.poll(wait, TimeUnit.NANOSECONDS);
             if (item != null && item != WAKE) {
                 dispatch((E) item);
+                busy = true;
             }
         }
         synchronized (lock) {

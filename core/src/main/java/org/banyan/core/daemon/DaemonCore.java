@@ -162,6 +162,7 @@ public final class DaemonCore {
                 }
             }
             case DaemonEvent.TimerFired(DaemonTimer timer, int jobId) -> timer(timer, jobId);
+            case DaemonEvent.Idle() -> exits.idle();
         }
         return out.drain();
     }

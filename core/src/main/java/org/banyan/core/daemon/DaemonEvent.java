@@ -7,6 +7,12 @@ import org.banyan.core.wire.OverlayMessage;
  * ranks name the job: each job's ranks have their own PMI listener, so the driver knows it.
  */
 public sealed interface DaemonEvent {
+    /**
+     * The driver has nothing else queued: what was held to go out with what might follow (task
+     * ends) goes now. Drivers that never send it (the simulator) get the timer's window instead.
+     */
+    record Idle() implements DaemonEvent {}
+
     /** A message from the tree parent (the head, or another daemon). */
     record FromParent(OverlayMessage message) implements DaemonEvent {}
 

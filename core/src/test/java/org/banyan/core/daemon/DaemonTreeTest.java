@@ -112,6 +112,23 @@ class DaemonTreeTest {
     }
 
     @Test
+    void taskEndsHeldInTheWindowGoWhenTheDaemonIsIdleButRankEndsWaitForTheWindow() {
+        adopt();
+        fromChild(2, new OverlayMessage.DaemonHello(2, "n2", 9, "n2:7002"));
+        fromChild(3, new OverlayMessage.DaemonHello(3, "n3", 9, "n3:7003"));
+        d0.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(JOB)));
+        d0.handle(new DaemonEvent.RankEnded(1, 0, 0, "")); // opens the window
+        OverlayMessage.RankExited r2 = new OverlayMessage.RankExited(1, 2, 0, "");
+        fromChild(2, new OverlayMessage.RanksExited(List.of(r2)));
+        assertThat(d0.handle(new DaemonEvent.Idle())).as("a job's rank end waits for the window").isEmpty();
+        OverlayMessage.RankExited task = new OverlayMessage.RankExited(OverlayMessage.TASKS, 42, 0, "");
+        assertThat(fromChild(3, new OverlayMessage.RanksExited(List.of(task)))).as("within the window: held").isEmpty();
+        assertThat(d0.handle(new DaemonEvent.Idle())).as("a task's end frees a core: it goes when nothing else is queued")
+                .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.RanksExited(List.of(r2, task))));
+        assertThat(d0.handle(new DaemonEvent.Idle())).isEmpty();
+    }
+
+    @Test
     void aFenceSendsOneMessageUpWithTheSubtreesPutsAndOneDownPerChild() {
         adopt();
         fromChild(2, new OverlayMessage.DaemonHello(2, "n2", 9, "n2:7002"));

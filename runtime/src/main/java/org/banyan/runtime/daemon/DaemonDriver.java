@@ -17,10 +17,13 @@ import org.banyan.core.wire.DaemonStats;
 import org.banyan.core.wire.OverlayMessage;
 import org.banyan.runtime.EventLoop;
 import org.banyan.runtime.launch.LaunchAgent;
+import org.banyan.runtime.launch.SpawnMode;
 import org.banyan.runtime.net.ChildLinks;
 import org.banyan.runtime.net.FrameChannel;
 import org.banyan.runtime.net.PeerLinks;
 import org.banyan.runtime.net.UpstreamForwarder;
+import org.banyan.runtime.os.ChildReaper;
+import org.banyan.runtime.os.PosixSpawn;
 
 /**
  * Runs a {@link DaemonCore} for real: the link to its tree parent, links to the children it
@@ -35,12 +38,26 @@ public final class DaemonDriver {
     private final String host;
     private final FrameChannel parent;
     private final LaunchAgent agent;
-    private final EventLoop<DaemonEvent> loop = new EventLoop<>();
+    private final EventLoop<DaemonEvent> loop = new EventLoop<>(new DaemonEvent.Idle());
     private final Map<Long, RankProcess> ranks = new ConcurrentHashMap<>();
     private final ExecutorService spawners = Executors.newFixedThreadPool(SPAWNERS,
             Thread.ofPlatform().daemon().name("spawner-", 0).factory());
     private PmiListener pmi;
     private RankGuard guard;
+    /** Reaps the ranks made by posix_spawn; bound in the background while the tree wires up. */
+    private final java.util.concurrent.CompletableFuture<ChildReaper> reaper = java.util.concurrent.CompletableFuture.supplyAsync(
+            DaemonDriver::nativeSpawning, r -> Thread.ofPlatform().daemon().name("spawn-bind").start(r));
+    private final RankProcess.Registry registry = new RankProcess.Registry() {
+        @Override
+        public void started(int jobId, RankProcess rank) {
+            ranks.put(key(jobId, rank.rank()), rank);
+        }
+
+        @Override
+        public void ended(int jobId, RankProcess rank) {
+            ranks.remove(key(jobId, rank.rank()), rank);
+        }
+    };
     private ChildLinks children;
     private PeerLinks peers;
     private final List<java.nio.file.Path> processTables = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -257,10 +274,25 @@ public final class DaemonDriver {
 
     private void startRank(RankLaunch launch) {
         try {
-            ranks.put(key(launch.jobId(), launch.rank()), RankProcess.start(launch, guard, this::sendToParent, loop::post));
+            RankProcess.start(launch, guard, reaper.join(), registry, this::sendToParent, loop::post);
         } catch (IOException e) {
             loop.post(new DaemonEvent.RankEnded(launch.jobId(), launch.rank(), 127,
                     launch.executable() + ": " + e.getMessage()));
+        }
+    }
+
+    /**
+     * The native spawner, or null for ProcessBuilder: when this JVM's {@link SpawnMode} is JDK,
+     * or where libc lacks what it needs (no pidfd_open before glibc 2.36 / Linux 5.3).
+     */
+    private static ChildReaper nativeSpawning() {
+        if (SpawnMode.current() != SpawnMode.NATIVE) {
+            return null;
+        }
+        try {
+            return PosixSpawn.available() ? new ChildReaper() : null;
+        } catch (Throwable t) {
+            return null;
         }
     }
 

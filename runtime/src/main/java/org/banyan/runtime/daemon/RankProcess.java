@@ -5,16 +5,22 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.banyan.core.daemon.DaemonEvent;
 import org.banyan.core.daemon.RankLaunch;
 import org.banyan.core.wire.OverlayMessage;
+import org.banyan.runtime.os.ChildReaper;
+import org.banyan.runtime.os.PosixSpawn;
 import org.banyan.runtime.os.ProcessSignaller;
+import org.banyan.runtime.os.RawFd;
 
 /**
  * One running rank: the OS process, the threads that forward its stdout and stderr, and the
@@ -35,65 +41,234 @@ public final class RankProcess {
     private static final long PARTIAL_LINE_WAIT_NANOS = 20_000_000;
 
     private final int rank;
-    private final Process process;
+    private final long pid;
+    private final java.util.concurrent.CompletableFuture<Integer> exit;
     private final LinkedBlockingQueue<byte[]> stdin;
 
-    private RankProcess(int rank, Process process, LinkedBlockingQueue<byte[]> stdin) {
+    private RankProcess(int rank, long pid, java.util.concurrent.CompletableFuture<Integer> exit,
+                        LinkedBlockingQueue<byte[]> stdin) {
         this.rank = rank;
-        this.process = process;
+        this.pid = pid;
+        this.exit = exit;
         this.stdin = stdin;
     }
 
+    /** Where the daemon keeps its running ranks: a rank is registered before its end can be reported. */
+    interface Registry {
+        void started(int jobId, RankProcess rank);
+
+        void ended(int jobId, RankProcess rank);
+    }
+
     /**
-     * Starts a rank. Output goes to {@code output} as {@link OverlayMessage.Output} frames; the end
-     * is posted to {@code events} as {@link DaemonEvent.RankEnded}.
+     * Starts a rank, through {@code posix_spawn} when {@code reaper} is given and through
+     * {@code ProcessBuilder} otherwise. Output goes to {@code output} as
+     * {@link OverlayMessage.Output} frames; the end is posted to {@code events} as
+     * {@link DaemonEvent.RankEnded}, after the output.
      *
      * @throws IOException when the process cannot be created at all
      */
-    static RankProcess start(RankLaunch launch, RankGuard guard, Consumer<OverlayMessage> output,
-                             Consumer<DaemonEvent> events) throws IOException {
+    static RankProcess start(RankLaunch launch, RankGuard guard, ChildReaper reaper, Registry registry,
+                             Consumer<OverlayMessage> output, Consumer<DaemonEvent> events) throws IOException {
         List<String> command = new ArrayList<>(launch.args().size() + 1);
         command.add(launch.executable());
         command.addAll(launch.args());
-        ProcessBuilder pb = new ProcessBuilder(command);
-        pb.environment().putAll(launch.env());
         boolean toFiles = launch.stdoutFile() != null;
         File dir = launch.workdir() == null ? null : new File(launch.workdir());
-        if (toFiles && dir != null) {
-            Files.createDirectories(dir.toPath()); // a task's sandbox
+        if (toFiles && dir != null && !dir.mkdir() && !dir.isDirectory()) {
+            Files.createDirectories(dir.toPath()); // a task's sandbox; one mkdir when its parent is there
         }
-        if (dir != null && (launch.workdirRequired() || dir.isDirectory())) {
-            pb.directory(dir);
-        }
-        File stderrFile = null;
-        if (toFiles) {
-            pb.redirectOutput(inDir(dir, launch.stdoutFile()));
-            stderrFile = inDir(dir, launch.stderrFile());
-            pb.redirectError(stderrFile);
-        }
-        if (!launch.stdinFromHead()) {
-            pb.redirectInput(ProcessBuilder.Redirect.from(DEV_NULL));
-        }
-        Process p = pb.start();
-        guard.started(p.pid());
-        LinkedBlockingQueue<byte[]> stdin = null;
-        if (launch.stdinFromHead()) {
-            stdin = new LinkedBlockingQueue<>();
-            startStdinWriter(launch.rank(), p.getOutputStream(), stdin);
-        }
+        File workdir = dir != null && (launch.workdirRequired() || dir.isDirectory()) ? dir : null;
+        File stdoutFile = toFiles ? inDir(dir, launch.stdoutFile()) : null;
+        File stderrFile = toFiles ? inDir(dir, launch.stderrFile()) : null;
         int rank = launch.rank();
         int jobId = launch.jobId();
-        Thread out = toFiles ? null : pump(jobId, rank, 1, p.getInputStream(), output);
-        Thread err = toFiles ? null : pump(jobId, rank, 2, p.getErrorStream(), output);
-        File errFile = stderrFile;
-        p.onExit().thenRun(() -> {
-            guard.ended(p.pid());
-            join(out);
-            join(err);
-            int status = p.exitValue();
-            events.accept(new DaemonEvent.RankEnded(jobId, rank, status, status != 0 && errFile != null ? tail(errFile) : ""));
-        });
-        return new RankProcess(rank, p, stdin);
+
+        long pid;
+        java.util.concurrent.CompletableFuture<Integer> exit;
+        Thread out = null;
+        Thread err = null;
+        LinkedBlockingQueue<byte[]> stdin = launch.stdinFromHead() ? new LinkedBlockingQueue<>() : null;
+        if (reaper != null) {
+            Map<String, String> env = new HashMap<>(BASE_ENV);
+            env.putAll(launch.env());
+            PosixSpawn.Child c = PosixSpawn.spawn(command, env, workdir == null ? null : workdir.getPath(),
+                    launch.stdinFromHead() ? PosixSpawn.PIPE : PosixSpawn.NULL,
+                    toFiles ? new PosixSpawn.Stdio.File(stdoutFile.getPath()) : PosixSpawn.PIPE,
+                    toFiles ? new PosixSpawn.Stdio.File(stderrFile.getPath()) : PosixSpawn.PIPE);
+            pid = c.pid();
+            guard.started(pid);
+            exit = reaper.watch(pid);
+            if (stdin != null) {
+                startStdinWriter(rank, new FdSink(c.stdinFd()), stdin);
+            }
+            if (!toFiles) {
+                out = pump(jobId, rank, 1, () -> new FdSource(c.stdoutFd()), output);
+                err = pump(jobId, rank, 2, () -> new FdSource(c.stderrFd()), output);
+            }
+        } else {
+            ProcessBuilder pb = new ProcessBuilder(command);
+            pb.environment().putAll(launch.env());
+            pb.directory(workdir);
+            if (toFiles) {
+                pb.redirectOutput(stdoutFile);
+                pb.redirectError(stderrFile);
+            }
+            if (stdin == null) {
+                pb.redirectInput(ProcessBuilder.Redirect.from(DEV_NULL));
+            }
+            Process p = pb.start();
+            pid = p.pid();
+            guard.started(pid);
+            exit = p.onExit().thenApply(Process::exitValue);
+            if (stdin != null) {
+                startStdinWriter(rank, new StreamSink(p.getOutputStream()), stdin);
+            }
+            if (!toFiles) {
+                out = pump(jobId, rank, 1, () -> new StreamSource(p.getInputStream()), output);
+                err = pump(jobId, rank, 2, () -> new StreamSource(p.getErrorStream()), output);
+            }
+        }
+        RankProcess rp = new RankProcess(rank, pid, exit, stdin);
+        registry.started(jobId, rp);
+        Thread pumpOut = out;
+        Thread pumpErr = err;
+        Runnable report = () -> {
+            guard.ended(pid);
+            join(pumpOut);
+            join(pumpErr);
+            int status = exit.join();
+            registry.ended(jobId, rp);
+            events.accept(new DaemonEvent.RankEnded(jobId, rank, status,
+                    status != 0 && stderrFile != null ? tail(stderrFile) : ""));
+        };
+        if (pumpOut == null) {
+            exit.thenRun(report); // nothing to wait for: on the reaper's thread, which must not block
+        } else {
+            exit.thenRunAsync(report, DRAINERS); // waits for the output to drain
+        }
+        return rp;
+    }
+
+    /** The daemon's environment, the base of every native spawn's (as ProcessBuilder's is). */
+    private static final Map<String, String> BASE_ENV = System.getenv();
+    private static final java.util.concurrent.Executor DRAINERS = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
+
+    /** One of a rank's output streams, whichever way it was created. */
+    private interface ChunkSource extends AutoCloseable {
+        /** Bytes read into {@code buf}, or a count of zero or less at end of stream. */
+        int read(byte[] buf) throws IOException;
+
+        /** Whether more bytes (or the end) arrive within {@code nanos}. */
+        boolean moreWithin(long nanos) throws IOException;
+
+        @Override
+        void close();
+    }
+
+    private record StreamSource(InputStream in) implements ChunkSource {
+        @Override
+        public int read(byte[] buf) throws IOException {
+            return in.read(buf);
+        }
+
+        /** Polls, as the JDK's pipes are not selectable. */
+        @Override
+        public boolean moreWithin(long nanos) throws IOException {
+            long deadline = System.nanoTime() + nanos;
+            while (in.available() == 0) {
+                if (System.nanoTime() - deadline > 0) {
+                    return false;
+                }
+                LockSupport.parkNanos(50_000);
+            }
+            return true;
+        }
+
+        @Override
+        public void close() {
+            try {
+                in.close();
+            } catch (IOException ignored) {
+                // the rank is gone
+            }
+        }
+    }
+
+    /** A pipe end from {@link PosixSpawn}: read and polled through libc, by the thread that made it (its arena is confined). */
+    private static final class FdSource implements ChunkSource {
+        private final int fd;
+        private final Arena arena = Arena.ofConfined();
+        private final MemorySegment buf = arena.allocate(CHUNK);
+        private final MemorySegment state = RawFd.callState(arena);
+        private final MemorySegment pollfd = RawFd.pollfd(arena);
+
+        FdSource(int fd) {
+            this.fd = fd;
+        }
+
+        @Override
+        public int read(byte[] into) throws IOException {
+            int n = RawFd.read(fd, buf, Math.min(CHUNK, into.length), state);
+            MemorySegment.copy(buf, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, into, 0, n);
+            return n;
+        }
+
+        @Override
+        public boolean moreWithin(long nanos) {
+            return RawFd.readableWithin(fd, (int) (nanos / 1_000_000), pollfd, state);
+        }
+
+        @Override
+        public void close() {
+            RawFd.close(fd);
+            arena.close();
+        }
+    }
+
+    /** Where a rank's stdin bytes go. */
+    private interface ByteSink extends AutoCloseable {
+        void write(byte[] data) throws IOException;
+
+        @Override
+        void close();
+    }
+
+    private record StreamSink(OutputStream os) implements ByteSink {
+        @Override
+        public void write(byte[] data) throws IOException {
+            os.write(data);
+            os.flush();
+        }
+
+        @Override
+        public void close() {
+            try {
+                os.close();
+            } catch (IOException ignored) {
+                // the rank is gone
+            }
+        }
+    }
+
+    private static final class FdSink implements ByteSink {
+        private final int fd;
+
+        FdSink(int fd) {
+            this.fd = fd;
+        }
+
+        @Override
+        public void write(byte[] data) throws IOException {
+            try (Arena a = Arena.ofConfined()) {
+                RawFd.writeFully(fd, data, a);
+            }
+        }
+
+        @Override
+        public void close() {
+            RawFd.close(fd);
+        }
     }
 
     /**
@@ -101,18 +276,19 @@ public final class RankProcess {
      * is held while more of it is on the way; when nothing more arrives within
      * {@link #PARTIAL_LINE_WAIT_NANOS} (a prompt), it goes as it is.
      */
-    private static Thread pump(int jobId, int rank, int stream, InputStream in, Consumer<OverlayMessage> output) {
+    private static Thread pump(int jobId, int rank, int stream, java.util.function.Supplier<ChunkSource> source,
+                               Consumer<OverlayMessage> output) {
         return Thread.ofPlatform().daemon().stackSize(256 * 1024).name("rank-" + rank + "-" + stream).start(() -> {
             byte[] buf = new byte[CHUNK];
             WholeLines lines = new WholeLines();
-            try (in) {
+            try (ChunkSource in = source.get()) {
                 int n;
                 while ((n = in.read(buf)) > 0) {
                     byte[] whole = lines.add(buf, n);
                     if (whole != null) {
                         output.accept(new OverlayMessage.Output(jobId, rank, stream, whole));
                     }
-                    if (lines.holding() && !moreSoon(in)) {
+                    if (lines.holding() && !in.moreWithin(PARTIAL_LINE_WAIT_NANOS)) {
                         output.accept(new OverlayMessage.Output(jobId, rank, stream, lines.take()));
                     }
                 }
@@ -125,28 +301,15 @@ public final class RankProcess {
         });
     }
 
-    /** Whether bytes arrive on {@code in} within the partial-line wait; polls, as pipes are not selectable. */
-    private static boolean moreSoon(InputStream in) throws IOException {
-        long deadline = System.nanoTime() + PARTIAL_LINE_WAIT_NANOS;
-        while (in.available() == 0) {
-            if (System.nanoTime() - deadline > 0) {
-                return false;
-            }
-            LockSupport.parkNanos(50_000);
-        }
-        return true;
-    }
-
-    private static void startStdinWriter(int rank, OutputStream os, LinkedBlockingQueue<byte[]> queue) {
+    private static void startStdinWriter(int rank, ByteSink sink, LinkedBlockingQueue<byte[]> queue) {
         Thread.ofPlatform().daemon().name("rank-" + rank + "-stdin").start(() -> {
-            try (os) {
+            try (sink) {
                 while (true) {
                     byte[] data = queue.take();
                     if (data.length == 0) {
                         return;
                     }
-                    os.write(data);
-                    os.flush();
+                    sink.write(data);
                 }
             } catch (IOException | InterruptedException e) {
                 // the rank closed its stdin or ended; what it did not read is dropped, as with mpirun
@@ -190,7 +353,7 @@ public final class RankProcess {
     }
 
     public long pid() {
-        return process.pid();
+        return pid;
     }
 
     /** Queues bytes for stdin; an empty array closes it. */
@@ -201,12 +364,12 @@ public final class RankProcess {
     }
 
     public void signal(int signal) {
-        if (process.isAlive()) {
-            ProcessSignaller.signalTree(process.toHandle(), signal);
+        if (!exit.isDone()) {
+            ProcessHandle.of(pid).ifPresent(p -> ProcessSignaller.signalTree(p, signal));
         }
     }
 
     public boolean isAlive() {
-        return process.isAlive();
+        return !exit.isDone();
     }
 }

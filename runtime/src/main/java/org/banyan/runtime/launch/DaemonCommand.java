@@ -49,6 +49,11 @@ public final class DaemonCommand {
      * daemon, or a DVM's head started by {@code banyan dvm start}.
      */
     public static List<String> jvmFor(String mainClass) {
+        return jvmFor(mainClass, SpawnMode.current());
+    }
+
+    /** As {@link #jvmFor(String)}, with its daemons creating processes the given way. */
+    public static List<String> jvmFor(String mainClass, SpawnMode spawn) {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         cmd.addAll(JVM_FLAGS);
@@ -57,6 +62,7 @@ public final class DaemonCommand {
             cmd.add("-XX:AOTCache=" + aot);
             cmd.add("-Dbanyan.aot=" + aot);
         }
+        cmd.add(SpawnMode.PROPERTY_FLAG + spawn.name().toLowerCase(java.util.Locale.ROOT));
         // When the parent asked for this daemon, for --report-launch (hosts' clocks agree well enough).
         cmd.add("-Dbanyan.spawned=" + System.currentTimeMillis());
         cmd.add("-cp");

@@ -1,0 +1,60 @@
+package org.banyan.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Ranks created by {@code posix_spawn} (what DVM daemons use; {@code BANYAN_SPAWN=native} for
+ * {@code banyan run}) behave as ProcessBuilder's did: output, stdin, exit statuses, a program
+ * that cannot start; and they inherit nothing of the daemon but their three streams.
+ */
+class NativeSpawnTest {
+    static final Map<String, String> NATIVE = Map.of("BANYAN_SPAWN", "native");
+
+    static Banyan.Result run(String stdin, String... args) throws Exception {
+        return Banyan.run(NATIVE, stdin, List.of(args));
+    }
+
+    @Test
+    void outputAndStatusComeBack() throws Exception {
+        Banyan.Result r = run(null, "run", "-n", "2", "--tag-output", "sh", "-c", "echo out $PMI_RANK; echo err $PMI_RANK >&2; exit 3");
+        assertThat(r.exit()).isEqualTo(3);
+        assertThat(r.stdout().lines()).containsExactlyInAnyOrder("[1,0]<stdout>:out 0", "[1,1]<stdout>:out 1");
+        assertThat(r.stderr()).contains("[1,0]<stderr>:err 0").contains("[1,1]<stderr>:err 1");
+    }
+
+    @Test
+    void stdinReachesRankZero() throws Exception {
+        Banyan.Result r = run("one\ntwo\n", "run", "-n", "1", "cat");
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(r.stdout()).isEqualTo("one\ntwo\n");
+    }
+
+    @Test
+    void aRankSeesOnlyItsThreeStreamsAndDefaultSignals() throws Exception {
+        // /proc/self/fd of ls lists 0, 1, 2 and the directory ls itself opened. Of the ignored
+        // signals only glibc's two internal ones (32, 33) may show, as under ProcessBuilder.
+        Banyan.Result r = run(null, "run", "-n", "1", "sh", "-c", "ls /proc/self/fd | wc -l; grep -E 'Sig(Blk|Ign)' /proc/self/status");
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        List<String> lines = r.stdout().lines().toList();
+        assertThat(lines.get(0)).isEqualTo("4");
+        assertThat(lines.get(1)).isEqualTo("SigBlk:\t0000000000000000");
+        assertThat(Long.parseLong(lines.get(2).substring("SigIgn:\t".length()), 16) & 0x7fffffffL).isZero();
+    }
+
+    @Test
+    void aSignalledRankAndAProgramThatCannotStartAreReported(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        Banyan.Result killed = run(null, "run", "-n", "1", "sh", "-c", "kill -9 $$");
+        assertThat(killed.exit()).isEqualTo(137);
+        assertThat(killed.stderr()).contains("killed by signal 9 (SIGKILL)");
+        java.nio.file.Path script = dir.resolve("bad-interpreter");
+        java.nio.file.Files.writeString(script, "#!/no/such/interpreter\n");
+        script.toFile().setExecutable(true);
+        Banyan.Result bad = run(null, "run", "-n", "1", script.toString());
+        assertThat(bad.exit()).isEqualTo(127);
+        assertThat(bad.stderr()).contains("rank 0 on").contains("could not start: " + script + ": No such file or directory");
+    }
+}

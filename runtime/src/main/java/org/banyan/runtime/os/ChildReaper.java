@@ -1,0 +1,143 @@
+package org.banyan.runtime.os;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One thread that reaps every child made by {@link PosixSpawn}: each child gets a pidfd
+ * ({@code pidfd_open}), all pidfds sit in one epoll set, and a readable pidfd means that child
+ * has ended, so {@code waitpid} on exactly that pid returns at once. The JDK's own children
+ * (an ssh, the rank guard) are never touched: nothing here waits on "any child".
+ *
+ * <p>The exit status is the JDK's convention: the exit code, or 128 + the signal that ended it.
+ * Completions run on the reaper thread and must not block.
+ */
+public final class ChildReaper {
+    private static final int EPOLL_CTL_ADD = 1;
+    private static final int EPOLL_CTL_DEL = 2;
+    private static final int EPOLLIN = 0x1;
+    private static final int EPOLL_EVENT_BYTES = 12; // packed on x86-64: u32 events, u64 data
+    private static final int MAX_EVENTS = 64;
+    private static final int EINTR = 4;
+
+    private static final MethodHandle PIDFD_OPEN = Libc.bind("pidfd_open", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT), true);
+    private static final MethodHandle EPOLL_CREATE1 = Libc.bind("epoll_create1", FunctionDescriptor.of(JAVA_INT, JAVA_INT), true);
+    private static final MethodHandle EPOLL_CTL = Libc.bind("epoll_ctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS), true);
+    private static final MethodHandle EPOLL_WAIT = Libc.bind("epoll_wait", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), true);
+    private static final MethodHandle WAITPID = Libc.bind("waitpid", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT), true);
+
+    private final int epfd;
+    /** pidfd → the child's pid and its future. */
+    private final Map<Integer, Watched> watched = new ConcurrentHashMap<>();
+    private final Map<Long, Watched> byPid = new ConcurrentHashMap<>();
+
+    private record Watched(long pid, int pidfd, CompletableFuture<Integer> exit) {}
+
+    public ChildReaper() {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment st = RawFd.callState(a);
+            epfd = (int) EPOLL_CREATE1.invokeExact(st, RawFd.O_CLOEXEC);
+            if (epfd < 0) {
+                throw new IllegalStateException("epoll_create1: " + Libc.strerror(RawFd.errno(st)));
+            }
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+        Thread.ofPlatform().daemon().name("child-reaper").start(this::loop);
+    }
+
+    /**
+     * Watches a child made by this JVM; the future completes with its exit status. Must be called
+     * before anything else could reap the pid (the spawner calls it at once).
+     */
+    public CompletableFuture<Integer> watch(long pid) {
+        CompletableFuture<Integer> exit = new CompletableFuture<>();
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment st = RawFd.callState(a);
+            int pidfd = (int) PIDFD_OPEN.invokeExact(st, (int) pid, 0);
+            if (pidfd < 0) {
+                throw new IllegalStateException("pidfd_open " + pid + ": " + Libc.strerror(RawFd.errno(st)));
+            }
+            Watched w = new Watched(pid, pidfd, exit);
+            watched.put(pidfd, w);
+            byPid.put(pid, w);
+            MemorySegment ev = a.allocate(EPOLL_EVENT_BYTES, 4);
+            ev.set(JAVA_INT, 0, EPOLLIN);
+            ev.set(JAVA_LONG_UNALIGNED, 4, pidfd);
+            int rc = (int) EPOLL_CTL.invokeExact(st, epfd, EPOLL_CTL_ADD, pidfd, ev);
+            if (rc != 0) {
+                throw new IllegalStateException("epoll_ctl: " + Libc.strerror(RawFd.errno(st)));
+            }
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+        return exit;
+    }
+
+    /** Whether {@code pid} is a child this reaper watches that has not been reaped yet. */
+    public boolean running(long pid) {
+        return byPid.containsKey(pid);
+    }
+
+    private void loop() {
+        Arena a = Arena.ofConfined();
+        MemorySegment events = a.allocate((long) EPOLL_EVENT_BYTES * MAX_EVENTS, 8);
+        MemorySegment st = RawFd.callState(a);
+        MemorySegment status = a.allocate(JAVA_INT);
+        try {
+            while (true) {
+                int n = (int) EPOLL_WAIT.invokeExact(st, epfd, events, MAX_EVENTS, -1);
+                if (n < 0) {
+                    if (RawFd.errno(st) == EINTR) {
+                        continue;
+                    }
+                    throw new IllegalStateException("epoll_wait: " + Libc.strerror(RawFd.errno(st)));
+                }
+                for (int i = 0; i < n; i++) {
+                    int pidfd = (int) events.get(JAVA_LONG_UNALIGNED, (long) i * EPOLL_EVENT_BYTES + 4);
+                    reap(pidfd, st, status);
+                }
+            }
+        } catch (Throwable t) {
+            System.err.println("banyand: the child reaper stopped: " + t);
+        }
+    }
+
+    private void reap(int pidfd, MemorySegment st, MemorySegment status) throws Throwable {
+        Watched w = watched.get(pidfd);
+        if (w == null) {
+            int ignored = (int) EPOLL_CTL.invokeExact(st, epfd, EPOLL_CTL_DEL, pidfd, MemorySegment.NULL);
+            return;
+        }
+        int rc;
+        do {
+            rc = (int) WAITPID.invokeExact(st, (int) w.pid(), status, 0);
+        } while (rc < 0 && RawFd.errno(st) == EINTR);
+        int code = rc < 0 ? 255 : decode(status.get(JAVA_INT, 0));
+        int ignored = (int) EPOLL_CTL.invokeExact(st, epfd, EPOLL_CTL_DEL, pidfd, MemorySegment.NULL);
+        // Out of the map before the number is free again: the next pidfd_open may return it.
+        watched.remove(pidfd, w);
+        byPid.remove(w.pid(), w);
+        RawFd.close(pidfd);
+        w.exit().complete(code);
+    }
+
+    /** A wait status as an exit status: the code, or 128 + the signal. */
+    static int decode(int status) {
+        int sig = status & 0x7f;
+        return sig == 0 ? (status >> 8) & 0xff : 128 + sig;
+    }
+}

@@ -21,6 +21,7 @@ public final class Task {
     private volatile String detail = "";
     volatile Pilot pilot;
     volatile int agentId = -1;
+    private final java.util.concurrent.CompletableFuture<Object> result = new java.util.concurrent.CompletableFuture<>();
 
     Task(String uid, TaskDescription description, Path sandbox, long now) {
         this.uid = uid;
@@ -54,6 +55,14 @@ public final class Task {
         return sandbox;
     }
 
+    /**
+     * A function task's value once it is DONE; completed exceptionally when it FAILED (with what
+     * the function threw) or was CANCELED. For other tasks: null once they are over.
+     */
+    public java.util.concurrent.CompletableFuture<Object> result() {
+        return result;
+    }
+
     public Pilot pilot() {
         return pilot;
     }
@@ -76,6 +85,13 @@ public final class Task {
         if (to.isFinal()) {
             exitCode = code;
             detail = why == null ? "" : why;
+            if (to == TaskState.CANCELED) {
+                result.cancel(false);
+            } else if (to == TaskState.FAILED && description.mode != TaskDescription.Mode.FUNCTION) {
+                result.completeExceptionally(new IllegalStateException(uid + " failed: " + detail));
+            } else if (description.mode != TaskDescription.Mode.FUNCTION) {
+                result.complete(null);
+            }
         }
         notifyAll();
         return true;

@@ -14,7 +14,7 @@ import java.util.Map;
  * their defaults: one rank of one core, files named after the uid in a sandbox of the session.
  */
 public final class TaskDescription {
-    public enum Mode { EXECUTABLE, MPI }
+    public enum Mode { EXECUTABLE, MPI, FUNCTION }
 
     String uid;
     String executable;
@@ -34,8 +34,19 @@ public final class TaskDescription {
     String colocate;
     boolean exclusive;
     Mode mode = Mode.EXECUTABLE;
+    SerializableCallable<?> function;
     List<Staging> inputStaging = new ArrayList<>();
     List<Staging> outputStaging = new ArrayList<>();
+
+    /**
+     * A function task: {@code fn} runs in one of the task manager's worker JVMs
+     * ({@link TaskManager#functionPool}); {@link Task#result()} has what it returned.
+     */
+    public TaskDescription function(SerializableCallable<?> fn) {
+        function = fn;
+        mode = Mode.FUNCTION;
+        return this;
+    }
 
     public TaskDescription executable(String e) {
         executable = e;

@@ -38,6 +38,11 @@ public final class TaskManager implements AutoCloseable {
     private final Map<Pilot, Link> links = new HashMap<>();
     private final List<Task> unbound = new ArrayList<>();
     private int counter;
+    private final List<FunctionPool> pools = new ArrayList<>();
+    private final Object defaultPoolLock = new Object();
+    private FunctionPool defaultPool;
+    /** Cores of the pilots added, active or not yet: the default pool's size. */
+    private int pilotCores;
     private boolean closed;
 
     /** The connection to one pilot's DVM, with its reader. */
@@ -117,6 +122,9 @@ public final class TaskManager implements AutoCloseable {
     /** Pilots to send tasks to; each is used once it is active. */
     public void addPilots(Pilot... pilots) {
         for (Pilot p : pilots) {
+            synchronized (this) {
+                pilotCores += p.cores();
+            }
             p.onState((pilot, state) -> {
                 if (state == PilotState.PMGR_ACTIVE) {
                     connect(pilot);
@@ -157,8 +165,8 @@ public final class TaskManager implements AutoCloseable {
         long now = Session.nowMicros();
         synchronized (this) {
             for (TaskDescription d : descriptions) {
-                if (d.executable == null || d.executable.isBlank()) {
-                    throw new IllegalArgumentException("a task needs an executable");
+                if (d.mode != TaskDescription.Mode.FUNCTION && (d.executable == null || d.executable.isBlank())) {
+                    throw new IllegalArgumentException("a task needs an executable (or a function)");
                 }
                 String uid = d.uid != null ? d.uid : String.format("task.%06d", counter);
                 counter++;
@@ -169,11 +177,67 @@ public final class TaskManager implements AutoCloseable {
                 tasks.add(t);
             }
         }
+        List<Task> processes = new ArrayList<>(tasks.size());
+        List<Task> functions = new ArrayList<>();
         for (Task t : tasks) {
             move(t, TaskState.TMGR_SCHEDULING_PENDING, now, 0, "");
+            (t.description().mode == TaskDescription.Mode.FUNCTION ? functions : processes).add(t);
         }
-        dispatch(tasks);
+        dispatch(processes);
+        if (!functions.isEmpty()) {
+            runFunctions(functions);
+        }
         return tasks;
+    }
+
+    /**
+     * A pool of {@code workers} function workers (one core each) on this manager's pilots, for
+     * {@link FunctionPool#submit} and {@link FunctionPool#map}; closed with the manager.
+     */
+    public FunctionPool functionPool(int workers) throws IOException {
+        FunctionPool pool = new FunctionPool(this, workers);
+        synchronized (this) {
+            pools.add(pool);
+        }
+        return pool;
+    }
+
+    /** Function tasks go to the default pool: one worker per core of the pilots added so far. */
+    private void runFunctions(List<Task> functions) {
+        FunctionPool pool;
+        try {
+            // Not under this manager's lock: starting the workers submits tasks, whose acceptance needs it.
+            synchronized (defaultPoolLock) {
+                if (defaultPool == null) {
+                    int cores;
+                    synchronized (this) {
+                        cores = Math.max(1, pilotCores);
+                    }
+                    defaultPool = functionPool(cores);
+                }
+                pool = defaultPool;
+            }
+        } catch (IOException e) {
+            for (Task t : functions) {
+                move(t, TaskState.FAILED, Session.nowMicros(), -1, "cannot start the function workers: " + e.getMessage());
+            }
+            return;
+        }
+        for (Task t : functions) {
+            move(t, TaskState.AGENT_EXECUTING, Session.nowMicros(), 0, "function pool");
+            pool.submit(t.description().function).whenComplete((value, error) -> {
+                long at = Session.nowMicros();
+                if (error == null) {
+                    t.result().complete(value);
+                    move(t, TaskState.DONE, at, 0, "");
+                } else {
+                    Throwable cause = error instanceof java.util.concurrent.CompletionException c && c.getCause() != null
+                            ? c.getCause() : error;
+                    t.result().completeExceptionally(cause);
+                    move(t, TaskState.FAILED, at, -1, cause.toString());
+                }
+            });
+        }
     }
 
     /** Sends tasks to active pilots, in batches; keeps them when there is none. */
@@ -214,7 +278,10 @@ public final class TaskManager implements AutoCloseable {
             move(t, TaskState.TMGR_SCHEDULING, now, 0, link.pilot.uid());
             move(t, TaskState.TMGR_STAGING_INPUT, now, 0, "");
             try {
-                java.nio.file.Files.createDirectories(t.sandbox());
+                // The daemon makes the sandbox as it starts the task; here only when something goes in first.
+                if (!t.description().inputStaging.isEmpty()) {
+                    java.nio.file.Files.createDirectories(t.sandbox());
+                }
                 for (Staging s : t.description().inputStaging) {
                     s.stageIn(base, t.sandbox());
                 }
@@ -385,6 +452,13 @@ public final class TaskManager implements AutoCloseable {
     /** Cancels what is unfinished and lets go of the pilots. */
     @Override
     public void close() {
+        List<FunctionPool> open;
+        synchronized (this) {
+            open = List.copyOf(pools);
+        }
+        for (FunctionPool p : open) {
+            p.close();
+        }
         List<Task> unfinished = new ArrayList<>();
         List<Link> all;
         synchronized (this) {

@@ -1,0 +1,78 @@
+package org.banyan.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.banyan.core.pilot.PilotState;
+import org.banyan.core.pilot.TaskState;
+import org.banyan.pilot.FunctionPool;
+import org.banyan.pilot.Pilot;
+import org.banyan.pilot.PilotDescription;
+import org.banyan.pilot.PilotManager;
+import org.banyan.pilot.RemoteFunctionException;
+import org.banyan.pilot.Session;
+import org.banyan.pilot.Task;
+import org.banyan.pilot.TaskDescription;
+import org.banyan.pilot.TaskManager;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Function tasks in worker JVMs on a real local pilot: values, what functions throw, task states, and nothing left. */
+class FunctionTaskTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void functionsRunInWorkersAndTheirValuesAndExceptionsComeBack() throws Exception {
+        try (Session session = new Session(dir.resolve("session"))) {
+            PilotManager pmgr = new PilotManager(session);
+            Pilot pilot = pmgr.submit(PilotDescription.local(2));
+            TaskManager tmgr = new TaskManager(session);
+            tmgr.addPilots(pilot);
+            assertThat(pilot.waitState(PilotState.PMGR_ACTIVE, 60_000)).as(pilot.detail()).isEqualTo(PilotState.PMGR_ACTIVE);
+
+            FunctionPool pool = tmgr.functionPool(2);
+            List<Integer> args = IntStream.range(0, 20_000).boxed().toList();
+            List<CompletableFuture<Long>> squares = pool.map(x -> (long) x * x, args);
+            for (int i = 0; i < args.size(); i += 997) {
+                assertThat(squares.get(i).get(60, TimeUnit.SECONDS)).isEqualTo((long) i * i);
+            }
+            assertThat(squares.getLast().get(60, TimeUnit.SECONDS)).isEqualTo(19_999L * 19_999L);
+            long workerPid = pool.submit(() -> ProcessHandle.current().pid()).get(60, TimeUnit.SECONDS);
+            assertThat(workerPid).as("it ran in another JVM").isNotEqualTo(ProcessHandle.current().pid());
+
+            Throwable thrown = catchThrowable(() -> pool.submit(() -> 1 / (args.size() - 20_000)).get(60, TimeUnit.SECONDS));
+            assertThat(thrown).isInstanceOf(ExecutionException.class).cause().isInstanceOf(RemoteFunctionException.class)
+                    .hasMessageContaining("java.lang.ArithmeticException: / by zero");
+            assertThat(((RemoteFunctionException) thrown.getCause()).remoteClass()).isEqualTo("java.lang.ArithmeticException");
+            Throwable unserializable = catchThrowable(() -> pool.submit(Object::new).get(60, TimeUnit.SECONDS));
+            assertThat(unserializable.getCause()).hasMessageContaining("the result, a java.lang.Object, is not serializable");
+            assertThat(pool.submit(() -> "still working").get(60, TimeUnit.SECONDS)).isEqualTo("still working");
+
+            pool.close(); // its workers hold both cores; the default pool of function tasks needs them
+            assertThat(tmgr.waitTasks(pool.workers(), java.util.Set.of(TaskState.DONE), 30_000))
+                    .as("told to end, the workers exit 0").containsOnly(TaskState.DONE);
+            assertThat(catchThrowable(() -> pool.submit(() -> 1).get())).hasMessageContaining("the function pool is closed");
+
+            List<Task> tasks = tmgr.submit(new TaskDescription().function(() -> "forty-two"),
+                    new TaskDescription().uid("throws").function(() -> {
+                        throw new IllegalStateException("no luck");
+                    }));
+            tmgr.waitTasks(tasks);
+            assertThat(tasks.get(0).state()).isEqualTo(TaskState.DONE);
+            assertThat(tasks.get(0).result().get()).isEqualTo("forty-two");
+            assertThat(tasks.get(0).times()).containsKeys(TaskState.AGENT_SCHEDULING, TaskState.AGENT_EXECUTING);
+            assertThat(tasks.get(1).state()).isEqualTo(TaskState.FAILED);
+            assertThat(tasks.get(1).detail()).contains("java.lang.IllegalStateException: no luck");
+
+        }
+        Banyan.assertNoProcessesWith("org.banyan.pilot.function.FunctionWorker");
+        Banyan.assertNoProcessesWith("DvmMain");
+    }
+}

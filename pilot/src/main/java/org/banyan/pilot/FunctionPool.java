@@ -1,0 +1,322 @@
+package org.banyan.pilot;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.security.SecureRandom;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
+import org.banyan.core.pilot.TaskState;
+import org.banyan.pilot.function.FunctionWire;
+import org.banyan.pilot.function.FunctionWorker;
+
+/**
+ * Function tasks: Java functions run in worker JVMs, their results (or what they threw, as a
+ * {@link RemoteFunctionException}) back in this JVM's futures.
+ *
+ * <p>The workers are ordinary tasks of the pilots (one core each; {@code java} with this JVM's
+ * class path running {@link FunctionWorker}), so the agent places them, the profile shows them
+ * and cancel ends them. Each dials back to this pool, which feeds it batches of calls: a sender
+ * per worker takes what is queued (up to {@link #MAX_BATCH}) and keeps at most two batches in
+ * flight, so a worker always has its next batch in its socket while it runs one. Calls queued
+ * while every worker is busy therefore travel together, and a lone call goes at once.
+ *
+ * <p>Futures complete on the pool's reader threads: callbacks attached to them should be short.
+ * A worker that dies fails the calls it held; calls still queued go to the others.
+ */
+public final class FunctionPool implements AutoCloseable {
+    static final int MAX_BATCH = 1024;
+    private static final int IN_FLIGHT = 2;
+
+    private final TaskManager tasks;
+    private final ServerSocket server;
+    private final String secret;
+    private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+    private final List<WorkerLink> linked = new CopyOnWriteArrayList<>();
+    private final List<Task> workerTasks;
+    private final AtomicLong ids = new AtomicLong();
+    private volatile boolean closed;
+    private volatile String noWorkers;
+
+    private record Pending(FunctionWire.Call call, CompletableFuture<Object> result) {}
+
+    private static final Pending STOP = new Pending(null, null);
+
+    /** Starts {@code workers} worker tasks on the task manager's pilots; calls may be made at once. */
+    FunctionPool(TaskManager tasks, int workers) throws IOException {
+        if (workers < 1) {
+            throw new IllegalArgumentException("a function pool needs at least one worker");
+        }
+        this.tasks = tasks;
+        this.server = new ServerSocket(0, 128);
+        byte[] key = new byte[24];
+        new SecureRandom().nextBytes(key);
+        this.secret = HexFormat.of().formatHex(key);
+        String contact = contactHost() + ":" + server.getLocalPort();
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<TaskDescription> ds = new ArrayList<>();
+        for (int i = 0; i < workers; i++) {
+            ds.add(new TaskDescription().executable(java)
+                    .arguments("-XX:+UseSerialGC", "-Xss512k", "-cp", System.getProperty("java.class.path"),
+                            FunctionWorker.class.getName())
+                    .environment("BANYAN_FN_CONTACT", contact).environment("BANYAN_FN_SECRET", secret));
+        }
+        tasks.registerCallback(this::workerState);
+        this.workerTasks = tasks.submit(ds);
+        Thread.ofPlatform().daemon().name("fn-accept").start(this::accept);
+    }
+
+    /** Runs {@code fn} in a worker; the future has its result. */
+    @SuppressWarnings("unchecked")
+    public <T> CompletableFuture<T> submit(SerializableCallable<T> fn) {
+        CompletableFuture<Object> f = new CompletableFuture<>();
+        enqueue(new Pending(new FunctionWire.Call(ids.incrementAndGet(), FunctionWire.CALLABLE, fn, null), f));
+        return (CompletableFuture<T>) (CompletableFuture<?>) f;
+    }
+
+    /** Applies {@code fn} to each argument in the workers; the futures are in the arguments' order. */
+    @SuppressWarnings("unchecked")
+    public <A, R> List<CompletableFuture<R>> map(SerializableFunction<A, R> fn, List<? extends A> args) {
+        List<CompletableFuture<R>> out = new ArrayList<>(args.size());
+        List<Pending> batch = new ArrayList<>(args.size());
+        for (A a : args) {
+            CompletableFuture<Object> f = new CompletableFuture<>();
+            batch.add(new Pending(new FunctionWire.Call(ids.incrementAndGet(), FunctionWire.APPLY, fn, a), f));
+            out.add((CompletableFuture<R>) (CompletableFuture<?>) f);
+        }
+        for (Pending p : batch) {
+            enqueue(p);
+        }
+        return out;
+    }
+
+    /** The worker tasks, for their states and sandboxes. */
+    public List<Task> workers() {
+        return workerTasks;
+    }
+
+    private void enqueue(Pending p) {
+        String none = noWorkers;
+        if (closed || none != null) {
+            p.result().completeExceptionally(new IllegalStateException(closed ? "the function pool is closed" : none));
+            return;
+        }
+        queue.add(p);
+    }
+
+    private static String contactHost() {
+        try {
+            return InetAddress.getLocalHost().getHostAddress();
+        } catch (IOException e) {
+            return "127.0.0.1";
+        }
+    }
+
+    private void accept() {
+        while (!closed) {
+            try {
+                Socket s = server.accept();
+                s.setTcpNoDelay(true);
+                DataInputStream hello = new DataInputStream(new BufferedInputStream(s.getInputStream(), 1 << 16));
+                long pid = FunctionWire.readHello(hello, secret);
+                if (pid < 0) {
+                    System.err.println("banyan: function pool: refused a connection from " + s.getRemoteSocketAddress()
+                            + " (wrong secret)");
+                    s.close();
+                    continue;
+                }
+                WorkerLink w = new WorkerLink(s, hello, pid);
+                linked.add(w);
+                w.start();
+            } catch (IOException e) {
+                if (!closed) {
+                    System.err.println("banyan: function pool: " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    /** A worker task ended: when no worker is left, or none ever came, queued calls cannot run. */
+    private void workerState(Task t, TaskState state) {
+        if (!state.isFinal() || workerTasks == null || !workerTasks.contains(t) || closed) {
+            return;
+        }
+        boolean anyLeft = workerTasks.stream().anyMatch(w -> !w.state().isFinal());
+        if (!anyLeft && linked.stream().noneMatch(w -> w.alive)) {
+            noWorkers = "no function worker is running (the last, " + t.uid() + ", ended " + state
+                    + (t.detail().isEmpty() ? "" : ": " + t.detail()) + ")";
+            failQueued(noWorkers);
+        }
+    }
+
+    private void failQueued(String why) {
+        List<Pending> left = new ArrayList<>();
+        queue.drainTo(left);
+        for (Pending p : left) {
+            if (p != STOP) {
+                p.result().completeExceptionally(new IllegalStateException(why));
+            }
+        }
+    }
+
+    /** Tells the workers to end, fails what did not run, and ends the worker tasks that are left. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (int i = 0; i < linked.size(); i++) {
+            queue.add(STOP);
+        }
+        try {
+            server.close();
+        } catch (IOException ignored) {
+            // closing
+        }
+        for (WorkerLink w : linked) {
+            w.awaitEnd(2000);
+        }
+        failQueued("the function pool is closed");
+        try { // told to stop, the workers exit 0: let their ends arrive before cancelling stragglers
+            tasks.waitTasks(workerTasks, java.util.Set.of(TaskState.DONE, TaskState.FAILED, TaskState.CANCELED), 5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        tasks.cancel(workerTasks.stream().filter(t -> !t.state().isFinal()).toList());
+    }
+
+    /** One worker's connection: a sender that feeds it batches, a reader that completes their futures. */
+    private final class WorkerLink {
+        private final Socket socket;
+        private final DataInputStream in;
+        private final long pid;
+        private final Semaphore window = new Semaphore(IN_FLIGHT);
+        private final ArrayDeque<List<Pending>> inFlight = new ArrayDeque<>();
+        private volatile boolean alive = true;
+        private Thread sender;
+        private Thread reader;
+
+        WorkerLink(Socket socket, DataInputStream in, long pid) {
+            this.socket = socket;
+            this.in = in;
+            this.pid = pid;
+        }
+
+        void start() throws IOException {
+            ObjectOutputStream out = new ObjectOutputStream(new BufferedOutputStream(socket.getOutputStream(), 1 << 16));
+            out.flush();
+            sender = Thread.ofPlatform().daemon().name("fn-send-" + pid).start(() -> send(out));
+            reader = Thread.ofPlatform().daemon().name("fn-read-" + pid).start(this::read);
+        }
+
+        private void send(ObjectOutputStream out) {
+            List<Pending> batch = new ArrayList<>();
+            List<FunctionWire.Call> calls = new ArrayList<>();
+            try {
+                while (alive) {
+                    window.acquire();
+                    Pending first = queue.take();
+                    if (first == STOP) {
+                        FunctionWire.writeBatch(out, List.of());
+                        return;
+                    }
+                    batch.add(first);
+                    queue.drainTo(batch, MAX_BATCH - 1);
+                    if (batch.getLast() == STOP) {
+                        batch.removeLast();
+                        queue.add(STOP); // for another sender, or for this one next time
+                    }
+                    for (Pending p : batch) {
+                        calls.add(p.call());
+                    }
+                    synchronized (inFlight) {
+                        inFlight.add(List.copyOf(batch));
+                    }
+                    if (!alive) { // lost while this batch was being taken: lost() did not see it
+                        for (Pending p : batch) {
+                            p.result().completeExceptionally(new IllegalStateException("function worker " + pid + " was lost"));
+                        }
+                        return;
+                    }
+                    FunctionWire.writeBatch(out, calls);
+                    batch.clear();
+                    calls.clear();
+                }
+            } catch (IOException | InterruptedException e) {
+                lost("cannot write to it: " + e.getMessage());
+            }
+        }
+
+        private void read() {
+            try (ObjectInputStream objects = new ObjectInputStream(in)) {
+                while (true) {
+                    FunctionWire.Result[] results = FunctionWire.readResults(objects);
+                    List<Pending> batch;
+                    synchronized (inFlight) {
+                        batch = inFlight.poll();
+                    }
+                    window.release();
+                    for (int i = 0; i < results.length; i++) {
+                        FunctionWire.Result r = results[i];
+                        CompletableFuture<Object> f = batch.get(i).result();
+                        if (r.ok()) {
+                            f.complete(r.value());
+                        } else {
+                            f.completeExceptionally((Throwable) r.value());
+                        }
+                    }
+                }
+            } catch (IOException | ClassNotFoundException e) {
+                lost(closed ? "the pool closed" : "its connection ended: " + e);
+            }
+        }
+
+        private void lost(String why) {
+            alive = false;
+            List<List<Pending>> held;
+            synchronized (inFlight) {
+                held = List.copyOf(inFlight);
+                inFlight.clear();
+            }
+            for (List<Pending> b : held) {
+                for (Pending p : b) {
+                    p.result().completeExceptionally(new IllegalStateException("function worker " + pid + " was lost: " + why));
+                }
+            }
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // closing
+            }
+            if (sender != null) {
+                sender.interrupt();
+            }
+        }
+
+        void awaitEnd(long millis) {
+            try {
+                if (reader != null) {
+                    reader.join(millis);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            lost("the pool closed");
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package org.banyan.pilot.function;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.Serializable;
+import java.net.Socket;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+import org.banyan.pilot.RemoteFunctionException;
+
+/**
+ * A worker JVM of a function pool: a task on the pilot like any other (one core), started with
+ * the caller's class path so the functions' classes load here. It dials the pool
+ * ({@code BANYAN_FN_CONTACT} host:port, {@code BANYAN_FN_SECRET}), then runs batch after batch
+ * on one thread and writes each batch's results back ({@link FunctionWire}). It ends, with
+ * status 0, when the pool says so or the connection closes.
+ */
+public final class FunctionWorker {
+    private FunctionWorker() {}
+
+    public static void main(String[] args) throws Exception {
+        String contact = System.getenv("BANYAN_FN_CONTACT");
+        String secret = System.getenv("BANYAN_FN_SECRET");
+        if (contact == null || secret == null) {
+            System.err.println("banyan function worker: BANYAN_FN_CONTACT and BANYAN_FN_SECRET must be set");
+            System.exit(2);
+        }
+        int colon = contact.lastIndexOf(':');
+        try (Socket s = new Socket(contact.substring(0, colon), Integer.parseInt(contact.substring(colon + 1)))) {
+            s.setTcpNoDelay(true);
+            DataOutputStream hello = new DataOutputStream(new BufferedOutputStream(s.getOutputStream(), 1 << 16));
+            FunctionWire.hello(hello, secret, ProcessHandle.current().pid());
+            ObjectOutputStream out = new ObjectOutputStream(hello);
+            out.flush();
+            ObjectInputStream in = new ObjectInputStream(new BufferedInputStream(s.getInputStream(), 1 << 16));
+            while (true) {
+                FunctionWire.Call[] calls;
+                try {
+                    calls = FunctionWire.readBatch(in);
+                } catch (java.io.EOFException | java.net.SocketException e) {
+                    return; // the pool is gone
+                }
+                if (calls.length == 0) {
+                    return;
+                }
+                FunctionWire.Result[] results = new FunctionWire.Result[calls.length];
+                for (int i = 0; i < calls.length; i++) {
+                    results[i] = run(calls[i]);
+                }
+                FunctionWire.writeResults(out, results);
+            }
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static FunctionWire.Result run(FunctionWire.Call c) {
+        try {
+            Object value = c.kind() == FunctionWire.CALLABLE ? ((Callable<?>) c.fn()).call() : ((Function) c.fn()).apply(c.arg());
+            if (value != null && !(value instanceof Serializable)) {
+                return new FunctionWire.Result(c.id(), false, new RemoteFunctionException("java.io.NotSerializableException",
+                        "the result, a " + value.getClass().getName() + ", is not serializable", new StackTraceElement[0]));
+            }
+            return new FunctionWire.Result(c.id(), true, value);
+        } catch (Throwable t) {
+            return new FunctionWire.Result(c.id(), false, RemoteFunctionException.of(t));
+        }
+    }
+}

@@ -11,6 +11,8 @@ final class Help {
               run       launch a parallel program (mpirun/mpiexec conventions)
               dvm       a persistent DVM: banyan dvm start|status|stop (see banyan dvm --help)
               submit    run tasks on a DVM: banyan submit -- CMD ARGS, or --tasks FILE
+              wait      wait for tasks of a DVM (by id, or all): banyan wait [ID...]
+              cancel    cancel tasks of a DVM: banyan cancel ID... | --all
               pilot     banyan pilot report SESSION_DIR: figures and plots of a session's profile
               sim       simulate a launch: banyan sim launch --hosts N [--spawn-degree K | --launch star]
 

@@ -53,6 +53,22 @@ public final class Main {
                 return 2;
             }
         }
+        if (args.getFirst().equals("wait")) {
+            try {
+                return new WaitCommand(System.getenv()).run(args.subList(1, args.size()));
+            } catch (UsageException e) {
+                System.err.println("banyan wait: " + e.getMessage());
+                return 2;
+            }
+        }
+        if (args.getFirst().equals("cancel")) {
+            try {
+                return new CancelCommand(System.getenv()).run(args.subList(1, args.size()));
+            } catch (UsageException e) {
+                System.err.println("banyan cancel: " + e.getMessage());
+                return 2;
+            }
+        }
         if (args.getFirst().equals("dvm")) {
             try {
                 return new DvmCommand(System.getenv(), Path.of("").toAbsolutePath()).run(args.subList(1, args.size()));
@@ -62,7 +78,7 @@ public final class Main {
             }
         }
         if (!args.getFirst().equals("run")) {
-            System.err.println("banyan: unknown command '" + args.getFirst() + "' (commands: run, dvm, submit, pilot, sim; see banyan --help)");
+            System.err.println("banyan: unknown command '" + args.getFirst() + "' (commands: run, dvm, submit, wait, cancel, pilot, sim; see banyan --help)");
             return 2;
         }
         List<String> rest = args.subList(1, args.size());

@@ -44,6 +44,7 @@ final class SubmitCommand {
         double timeout;
         int priority;
         boolean quiet;
+        boolean detach;
     }
 
     static final OptionTable<Arguments> OPTIONS = new OptionTable<Arguments>()
@@ -64,7 +65,10 @@ final class SubmitCommand {
                     (a, v) -> a.timeout = seconds(v))
             .value("Submit", List.of("--priority"), List.of(), "P", "higher runs first (default 0)",
                     (a, v) -> a.priority = Integer.parseInt(v))
-            .flag("Submit", List.of("--quiet"), List.of(), "no progress bar", (a, v) -> a.quiet = true);
+            .flag("Submit", List.of("--quiet"), List.of(), "no progress bar", (a, v) -> a.quiet = true)
+            .flag("Submit", List.of("--detach"), List.of(),
+                    "print the tasks' ids and return; they run on (banyan wait, banyan cancel); no output staging",
+                    (a, v) -> a.detach = true);
 
     static final String HELP = """
             Usage: banyan submit [OPTIONS] -- COMMAND [ARGS...]
@@ -115,6 +119,9 @@ final class SubmitCommand {
         } else {
             throw new UsageException("nothing to run: give a command after -- or --tasks FILE (see banyan submit --help)");
         }
+        if (a.detach && descriptions.stream().anyMatch(TaskDescription::hasOutputStaging)) {
+            throw new UsageException("output staging is done by the submitting command: drop --detach or the task's output_staging");
+        }
         try (DvmClient probe = DvmClient.connect(a.dvm, "banyan submit")) {
             // reachable, and the secret is right: nothing has started yet
         } catch (DvmClient.Unreachable e) {
@@ -135,6 +142,16 @@ final class SubmitCommand {
             if (pilot.waitState(PilotState.PMGR_ACTIVE, 60_000) != PilotState.PMGR_ACTIVE) {
                 err.println("banyan submit: the DVM did not take the tasks: " + pilot.detail());
                 return 1;
+            }
+            if (a.detach) {
+                tmgr.detach();
+                tmgr.addPilots(pilot);
+                List<Task> tasks = tmgr.submit(descriptions);
+                List<Integer> ids = tasks.stream().map(Task::dvmId).toList();
+                System.out.println(TaskIds.format(ids));
+                err.println("banyan submit: " + ids.size() + " task" + (ids.size() == 1 ? "" : "s")
+                        + " submitted (ids " + TaskIds.format(ids) + "); follow them with banyan wait, end them with banyan cancel");
+                return ids.contains(-1) ? 1 : 0;
             }
             tmgr.addPilots(pilot);
             AtomicInteger done = new AtomicInteger();

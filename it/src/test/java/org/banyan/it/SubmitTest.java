@@ -31,6 +31,47 @@ class SubmitTest {
     }
 
     @Test
+    void detachedTasksOutliveTheirSubmitAndAnotherShellWaitsForThemOrCancelsThem() throws Exception {
+        String marker = Banyan.marker();
+        Banyan.Result ok = Banyan.run("submit", "--dvm", uri.toString(), "--detach", "--session", dir.resolve("a").toString(),
+                "--", "sh", "-c", "sleep 1; echo fine > done.txt");
+        assertThat(ok.exit()).as(ok.stderr()).isZero();
+        String okId = ok.stdout().strip();
+        assertThat(ok.stderr()).contains("1 task submitted (ids " + okId + ")");
+        Banyan.Result bad = Banyan.run("submit", "--dvm", uri.toString(), "--detach", "--session", dir.resolve("b").toString(),
+                "--", "sh", "-c", "echo it broke >&2; exit 5");
+        Banyan.Result sleeper = Banyan.run("submit", "--dvm", uri.toString(), "--detach", "--session", dir.resolve("c").toString(),
+                "--", "sleep", marker);
+        Banyan.awaitSleeps(marker, 1);
+
+        Banyan.Result waitOk = Banyan.run("wait", "--dvm", uri.toString(), okId);
+        assertThat(waitOk.exit()).as(waitOk.stderr()).isZero();
+        assertThat(waitOk.stderr()).contains("1 task: 1 done, 0 failed, 0 canceled");
+        assertThat(dir.resolve("a").resolve("task.000000").resolve("done.txt")).hasContent("fine");
+        Banyan.Result waitBad = Banyan.run("wait", "--dvm", uri.toString(), bad.stdout().strip());
+        assertThat(waitBad.exit()).isEqualTo(1);
+        assertThat(waitBad.stderr()).contains("failed (exit 5):\n    it broke").contains("0 done, 1 failed");
+        assertThat(Banyan.run("wait", "--dvm", uri.toString(), "99999").stderr()).contains("no task 99999 in this DVM");
+
+        Banyan.Result cancel = Banyan.run("cancel", "--dvm", uri.toString(), "--all");
+        assertThat(cancel.exit()).as(cancel.stderr()).isZero();
+        assertThat(cancel.stderr()).contains("1 task over (" + sleeper.stdout().strip() + ")");
+        Banyan.assertNoProcessesWith(marker);
+        Banyan.Result waitCanceled = Banyan.run("wait", "--dvm", uri.toString(), sleeper.stdout().strip());
+        assertThat(waitCanceled.exit()).isEqualTo(1);
+        assertThat(waitCanceled.stderr()).contains("0 done, 0 failed, 1 canceled");
+        Banyan.Result staging = Banyan.run("submit", "--dvm", uri.toString(), "--detach", "--tasks", writeStagingTask());
+        assertThat(staging.exit()).isEqualTo(2);
+        assertThat(staging.stderr()).contains("output staging is done by the submitting command");
+    }
+
+    private String writeStagingTask() throws Exception {
+        Path f = dir.resolve("staging.jsonl");
+        Files.writeString(f, "{\"executable\": \"true\", \"output_staging\": [{\"source\": \"x\", \"target\": \"/tmp/x\"}]}\n");
+        return f.toString();
+    }
+
+    @Test
     void aBagOfTasksRunsAndAFailureComesBackWithItsStderr() throws Exception {
         StringBuilder file = new StringBuilder();
         for (int i = 0; i < 50; i++) {

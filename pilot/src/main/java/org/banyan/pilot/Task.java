@@ -63,6 +63,11 @@ public final class Task {
         return result;
     }
 
+    /** The task's number in its pilot's DVM (for {@code banyan wait} and {@code banyan cancel}); -1 until the DVM took it. */
+    public int dvmId() {
+        return agentId;
+    }
+
     public Pilot pilot() {
         return pilot;
     }

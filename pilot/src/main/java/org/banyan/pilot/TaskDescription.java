@@ -148,6 +148,10 @@ public final class TaskDescription {
         return this;
     }
 
+    public boolean hasOutputStaging() {
+        return !outputStaging.isEmpty();
+    }
+
     public TaskDescription outputStaging(Staging... s) {
         outputStaging = new ArrayList<>(List.of(s));
         return this;

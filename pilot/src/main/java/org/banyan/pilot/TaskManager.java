@@ -44,6 +44,7 @@ public final class TaskManager implements AutoCloseable {
     /** Cores of the pilots added, active or not yet: the default pool's size. */
     private int pilotCores;
     private boolean closed;
+    private boolean detached;
 
     /** The connection to one pilot's DVM, with its reader. */
     private final class Link {
@@ -114,6 +115,19 @@ public final class TaskManager implements AutoCloseable {
         session.own(this);
     }
 
+    /**
+     * The tasks submitted from now on outlive this manager: closing it (or this JVM ending) lets
+     * go of them instead of cancelling them, and {@code banyan wait} and {@code banyan cancel}
+     * (by {@link Task#dvmId()}) follow them. Call before adding pilots. Output staging, which is
+     * this manager's work, does not happen for them.
+     */
+    public synchronized void detach() {
+        if (!links.isEmpty()) {
+            throw new IllegalStateException("detach() before addPilots()");
+        }
+        detached = true;
+    }
+
     /** Called for every state a task reaches, the skipped ones included, in order. */
     public void registerCallback(BiConsumer<Task, TaskState> callback) {
         callbacks.add(callback);
@@ -142,8 +156,12 @@ public final class TaskManager implements AutoCloseable {
                 return;
             }
             try {
-                links.put(p, new Link(p, DvmClient.connect(p.files(), "task manager")));
-            } catch (DvmClient.Unreachable e) {
+                DvmClient client = DvmClient.connect(p.files(), "task manager");
+                if (detached) {
+                    client.send(new ClientMessage.Detach());
+                }
+                links.put(p, new Link(p, client));
+            } catch (DvmClient.Unreachable | IOException e) {
                 return;
             }
         }
@@ -463,6 +481,12 @@ public final class TaskManager implements AutoCloseable {
         List<Link> all;
         synchronized (this) {
             closed = true;
+            if (detached) {
+                for (Link l : links.values()) {
+                    l.client.close(); // the DVM keeps the tasks
+                }
+                return;
+            }
             unfinished.addAll(unbound);
             for (Link l : links.values()) {
                 unfinished.addAll(l.byId.values());

@@ -32,6 +32,8 @@ import org.banyan.core.pilot.TaskState;
  *                            gpusPerRank:u32 colocate:string exclusive:u8 priority:u32 mpi:u8
  *                            timeoutMillis:u64 restartable:u8
  *  8 CANCEL_TASKS    n:u32 taskId:u32{n}
+ *  9 DETACH          (empty)
+ * 10 WATCH_TASKS     n:u32 taskId:u32{n}
  * 28 TASKS_ACCEPTED  n:u32 taskId:u32{n}
  * 29 TASK_UPDATES    n:u32 (taskId:u32 state:u8 timeMicros:u64 exitCode:u32 detail:string){n}
  * 20 WELCOME         hosts:u32 slots:u32
@@ -54,6 +56,8 @@ public final class ClientCodec {
     static final int STOP = 6;
     static final int SUBMIT_TASKS = 7;
     static final int CANCEL_TASKS = 8;
+    static final int DETACH = 9;
+    static final int WATCH_TASKS = 10;
     static final int TASKS_ACCEPTED = 28;
     static final int TASK_UPDATES = 29;
     static final int WELCOME = 20;
@@ -112,6 +116,8 @@ public final class ClientCodec {
                 }
             }
             case ClientMessage.CancelTasks m -> ids(w.u8(CANCEL_TASKS), m.taskIds());
+            case ClientMessage.Detach m -> w.u8(DETACH);
+            case ClientMessage.WatchTasks m -> ids(w.u8(WATCH_TASKS), m.taskIds());
             case ClientMessage.TasksAccepted m -> ids(w.u8(TASKS_ACCEPTED), m.taskIds());
             case ClientMessage.TaskUpdates m -> {
                 w.u8(TASK_UPDATES).u32(m.updates().size());
@@ -188,6 +194,8 @@ public final class ClientCodec {
                     yield new ClientMessage.SubmitTasks(tasks);
                 }
                 case CANCEL_TASKS -> new ClientMessage.CancelTasks(ids(b));
+                case DETACH -> new ClientMessage.Detach();
+                case WATCH_TASKS -> new ClientMessage.WatchTasks(ids(b));
                 case TASKS_ACCEPTED -> new ClientMessage.TasksAccepted(ids(b));
                 case TASK_UPDATES -> {
                     int n = OverlayCodec.count(b);

@@ -44,7 +44,7 @@ public sealed interface ClientMessage {
         }
     }
 
-    /** Cancel tasks of this client, in whatever state they are. */
+    /** Cancel tasks (of any client: whoever has the secret is the DVM's owner), in whatever state they are. */
     record CancelTasks(List<Integer> taskIds) implements ClientMessage {
         public CancelTasks {
             taskIds = List.copyOf(taskIds);
@@ -53,6 +53,20 @@ public sealed interface ClientMessage {
 
     /** End the DVM: every job, every daemon, the head. */
     record Stop() implements ClientMessage {}
+
+    /** The tasks this client submits from now on outlive its connection (submit --detach). */
+    record Detach() implements ClientMessage {}
+
+    /**
+     * Follow tasks of any client: the head answers with {@link TasksAccepted} listing those it
+     * knows (for an empty list: every unfinished task), then their current states as
+     * {@link TaskUpdates}, then every later change.
+     */
+    record WatchTasks(List<Integer> taskIds) implements ClientMessage {
+        public WatchTasks {
+            taskIds = List.copyOf(taskIds);
+        }
+    }
 
     // --- DVM to client ---------------------------------------------------------------------
 

@@ -27,7 +27,7 @@ class ClientCodecTest {
                         Modex.FULL, 60_000),
                 new ClientMessage.SignalJob(3, 2),
                 new ClientMessage.StatusRequest(),
-                new ClientMessage.Stop(),
+                new ClientMessage.Stop(), new ClientMessage.Detach(), new ClientMessage.WatchTasks(List.of(3, 9)),
                 new ClientMessage.Refused("wrong secret"),
                 new ClientMessage.Welcome(4, 32),
                 new ClientMessage.JobAccepted(7, 16),

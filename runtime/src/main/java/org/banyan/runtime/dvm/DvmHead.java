@@ -303,7 +303,15 @@ public final class DvmHead {
                 return tasks.submit(s, requests);
             }
             case ClientMessage.CancelTasks(List<Integer> ids) -> {
-                return tasks.cancel(s, ids);
+                return tasks.cancel(ids);
+            }
+            case ClientMessage.Detach d -> {
+                s.detached = true;
+                return List.of();
+            }
+            case ClientMessage.WatchTasks(List<Integer> ids) -> {
+                tasks.watch(s, ids);
+                return List.of();
             }
             case ClientMessage.StatusRequest r -> {
                 s.send(status());

@@ -13,6 +13,8 @@ final class DvmSession {
     final ClientChannel channel;
     final Set<Integer> jobs = new HashSet<>();
     final Set<Integer> tasks = new HashSet<>();
+    /** Its tasks outlive it ({@code banyan submit --detach}). */
+    boolean detached;
     /** Task state changes not sent yet: they leave together, once per event of the head's loop. */
     final List<ClientMessage.TaskUpdate> updates = new ArrayList<>();
 

@@ -41,6 +41,10 @@ final class TaskDispatch {
     private final IntSupplier nextJobId;
     private final BiConsumer<Integer, Long> armTimeout;
     private final Map<Integer, DvmSession> owners = new HashMap<>();
+    /** Every task's last state, the final ones kept for banyan wait (about 60 bytes a task). */
+    private final Map<Integer, ClientMessage.TaskUpdate> latest = new HashMap<>();
+    /** Clients other than the owner that follow a task (banyan wait). */
+    private final Map<Integer, java.util.Set<DvmSession>> watchers = new HashMap<>();
     /** Sessions with state changes to send at the end of this event. */
     private final java.util.Set<DvmSession> toFlush = new java.util.LinkedHashSet<>();
     /** MPI tasks: the job that runs each, both ways, and its open output files. */
@@ -72,17 +76,52 @@ final class TaskDispatch {
         return apply(actions);
     }
 
-    List<HeadEvent> cancel(DvmSession s, List<Integer> ids) {
-        return apply(agent.cancel(ids.stream().filter(s.tasks::contains).toList()));
+    /** Any client may cancel any task: holding the secret makes it the DVM's owner. */
+    List<HeadEvent> cancel(List<Integer> ids) {
+        return apply(agent.cancel(ids.stream().filter(id -> latest.containsKey(id) && !latest.get(id).state().isFinal()).toList()));
     }
 
-    /** The client went away: its tasks are canceled with it. */
+    /**
+     * {@code s} follows tasks (every unfinished one for an empty list): it is told which of them
+     * this DVM knows, then their current states, then every change.
+     */
+    void watch(DvmSession s, List<Integer> ids) {
+        List<Integer> known = new ArrayList<>();
+        if (ids.isEmpty()) {
+            latest.forEach((id, u) -> {
+                if (!u.state().isFinal()) {
+                    known.add(id);
+                }
+            });
+        } else {
+            for (int id : ids) {
+                if (latest.containsKey(id)) {
+                    known.add(id);
+                }
+            }
+        }
+        s.send(new ClientMessage.TasksAccepted(known));
+        for (int id : known) {
+            ClientMessage.TaskUpdate now = latest.get(id);
+            s.updates.add(now);
+            if (!now.state().isFinal()) {
+                watchers.computeIfAbsent(id, k -> new java.util.LinkedHashSet<>()).add(s);
+            }
+        }
+        s.flushUpdates();
+    }
+
+    /** The client went away: its tasks are canceled with it, unless it detached them. */
     List<HeadEvent> gone(DvmSession s) {
-        List<HeadEvent> out = apply(agent.cancel(List.copyOf(s.tasks)));
+        List<HeadEvent> out = s.detached ? List.of() : apply(agent.cancel(List.copyOf(s.tasks)));
         for (int id : s.tasks) {
             owners.remove(id);
         }
         s.tasks.clear();
+        for (java.util.Set<DvmSession> w : watchers.values()) {
+            w.remove(s);
+        }
+        toFlush.remove(s);
         return out;
     }
 
@@ -162,13 +201,22 @@ final class TaskDispatch {
                 }
                 case TaskAgent.Action.ArmTimeout(int taskId, long millis) -> armTimeout.accept(taskId, millis);
                 case TaskAgent.Action.State(int taskId, TaskState state, int exitCode, String detail) -> {
+                    ClientMessage.TaskUpdate u = new ClientMessage.TaskUpdate(taskId, state, now, exitCode, detail);
+                    latest.put(taskId, u);
                     DvmSession s = owners.get(taskId);
                     if (s != null) {
-                        s.updates.add(new ClientMessage.TaskUpdate(taskId, state, now, exitCode, detail));
+                        s.updates.add(u);
                         toFlush.add(s);
                         if (state.isFinal()) {
                             owners.remove(taskId);
                             s.tasks.remove(taskId);
+                        }
+                    }
+                    java.util.Set<DvmSession> w = state.isFinal() ? watchers.remove(taskId) : watchers.get(taskId);
+                    if (w != null) {
+                        for (DvmSession ws : w) {
+                            ws.updates.add(u);
+                            toFlush.add(ws);
                         }
                     }
                 }

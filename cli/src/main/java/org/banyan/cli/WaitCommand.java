@@ -1,0 +1,134 @@
+package org.banyan.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.banyan.core.wire.ClientMessage;
+import org.banyan.runtime.dvm.DvmClient;
+import org.banyan.runtime.dvm.DvmFiles;
+
+/**
+ * {@code banyan wait}: follows tasks of a DVM, whoever submitted them (a {@code submit --detach},
+ * another shell), to their end: a summary, the failures with their stderr's last lines, exit
+ * status 0 only if every one is DONE. Without ids, every task not finished yet.
+ */
+final class WaitCommand {
+    static final String HELP = """
+            Usage: banyan wait [--dvm FILE] [--quiet] [ID...]
+
+            Wait for tasks of a DVM (ids as printed by banyan submit --detach: 7, 3-9, 3-9,12;
+            none: every unfinished task), then print a summary. Exit status 0 only if every
+            task is DONE; 1 if any failed or was canceled; 2 for bad input or an unknown id.
+            """;
+
+    private final Map<String, String> environment;
+
+    WaitCommand(Map<String, String> environment) {
+        this.environment = environment;
+    }
+
+    int run(List<String> args) throws UsageException {
+        DvmFiles dvm = null;
+        boolean quiet = false;
+        List<String> words = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            switch (a) {
+                case "--help", "-h" -> {
+                    System.out.print(HELP);
+                    return 0;
+                }
+                case "--dvm" -> {
+                    if (i + 1 == args.size()) {
+                        throw new UsageException("option --dvm needs a value");
+                    }
+                    dvm = new DvmFiles(Path.of(args.get(++i)).toAbsolutePath());
+                }
+                case "--quiet" -> quiet = true;
+                default -> {
+                    if (a.startsWith("--")) {
+                        throw new UsageException("unknown option '" + a + "' (see banyan wait --help)");
+                    }
+                    words.add(a);
+                }
+            }
+        }
+        List<Integer> asked = TaskIds.parse(words);
+        if (dvm == null) {
+            dvm = DvmFiles.defaultFor(environment.getOrDefault("HOME", System.getProperty("user.home")));
+        }
+        PrintStream err = System.err;
+        long start = System.nanoTime();
+        try (DvmClient client = DvmClient.connect(dvm, "banyan wait")) {
+            client.send(new ClientMessage.WatchTasks(asked));
+            List<Integer> known;
+            while (true) {
+                if (client.receive() instanceof ClientMessage.TasksAccepted(List<Integer> ids)) {
+                    known = ids;
+                    break;
+                }
+            }
+            if (known.size() < asked.size()) {
+                List<Integer> unknown = new ArrayList<>(asked);
+                unknown.removeAll(known);
+                err.println("banyan wait: no task " + TaskIds.format(unknown) + " in this DVM");
+                return 2;
+            }
+            Map<Integer, ClientMessage.TaskUpdate> last = new HashMap<>();
+            int finished = 0;
+            while (finished < known.size()) {
+                for (ClientMessage.TaskUpdate u : client.updates()) {
+                    ClientMessage.TaskUpdate before = last.put(u.taskId(), u);
+                    if (u.state().isFinal() && (before == null || !before.state().isFinal())) {
+                        finished++;
+                    }
+                }
+                if (!quiet && System.console() != null) {
+                    err.print("\rbanyan wait: " + finished + "/" + known.size() + " finished ");
+                }
+            }
+            if (!quiet && System.console() != null) {
+                err.println();
+            }
+            return summary(err, known, last, (System.nanoTime() - start) / 1e9);
+        } catch (DvmClient.Unreachable e) {
+            err.println("banyan wait: " + e.getMessage());
+            return 2;
+        } catch (IOException e) {
+            err.println("banyan wait: lost the DVM: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private static int summary(PrintStream err, List<Integer> ids, Map<Integer, ClientMessage.TaskUpdate> last, double secs) {
+        int done = 0;
+        int failed = 0;
+        int canceled = 0;
+        int shown = 0;
+        for (int id : ids) {
+            ClientMessage.TaskUpdate u = last.get(id);
+            switch (u.state()) {
+                case DONE -> done++;
+                case CANCELED -> canceled++;
+                default -> {
+                    failed++;
+                    if (shown++ < 10) {
+                        err.println("banyan wait: task " + id + " failed (exit " + u.exitCode() + ")"
+                                + (u.detail().isBlank() ? "" : ":\n    " + u.detail().replace("\n", "\n    ")));
+                    }
+                }
+            }
+        }
+        if (failed > 10) {
+            err.println("banyan wait: ... and " + (failed - 10) + " more failed");
+        }
+        err.println(String.format(Locale.ROOT, "banyan wait: %d task%s: %d done, %d failed, %d canceled (waited %.2f s)",
+                ids.size(), ids.size() == 1 ? "" : "s", done, failed, canceled, secs));
+        return done == ids.size() ? 0 : 1;
+    }
+}

@@ -46,7 +46,8 @@ public final class DaemonDriver {
     private RankGuard guard;
     /** Reaps the ranks made by posix_spawn; bound in the background while the tree wires up. */
     private final java.util.concurrent.CompletableFuture<ChildReaper> reaper = java.util.concurrent.CompletableFuture.supplyAsync(
-            DaemonDriver::nativeSpawning, r -> Thread.ofPlatform().daemon().name("spawn-bind").start(r));
+            this::nativeSpawning, r -> Thread.ofPlatform().daemon().name("spawn-bind").start(r));
+    private volatile String reaperFailure;
     private final RankProcess.Registry registry = new RankProcess.Registry() {
         @Override
         public void started(int jobId, RankProcess rank) {
@@ -117,6 +118,9 @@ public final class DaemonDriver {
             upMillis = sinceJvmStart();
             Thread.ofPlatform().daemon().name("daemon-" + daemonId + "-from-parent").start(this::readParent);
             loop.run(event -> {
+                if (reaperFailure != null) {
+                    throw new IllegalStateException(reaperFailure);
+                }
                 List<DaemonAction> actions = core.handle(event);
                 startRanks(actions);
                 for (DaemonAction action : actions) {
@@ -285,12 +289,18 @@ public final class DaemonDriver {
      * The native spawner, or null for ProcessBuilder: when this JVM's {@link SpawnMode} is JDK,
      * or where libc lacks what it needs (no pidfd_open before glibc 2.36 / Linux 5.3).
      */
-    private static ChildReaper nativeSpawning() {
+    private ChildReaper nativeSpawning() {
         if (SpawnMode.current() != SpawnMode.NATIVE) {
             return null;
         }
         try {
-            return PosixSpawn.available() ? new ChildReaper() : null;
+            // Ends that can no longer be seen would leave tasks running for ever: the daemon fails
+            // (its loop stops, every rank is killed, its link closes; the head fails or restarts
+            // their tasks).
+            return PosixSpawn.available() ? new ChildReaper(why -> {
+                reaperFailure = why;
+                loop.post(new DaemonEvent.Idle());
+            }) : null;
         } catch (Throwable t) {
             return null;
         }

@@ -42,7 +42,12 @@ public final class ChildReaper {
 
     private record Watched(long pid, int pidfd, CompletableFuture<Integer> exit) {}
 
-    public ChildReaper() {
+    /** Told once if the reaper's thread fails: no child's end would be reported after that. */
+    private final java.util.function.Consumer<String> onFailure;
+
+    /** @param onFailure what the owner does when ends can no longer be reported (a daemon gives up) */
+    public ChildReaper(java.util.function.Consumer<String> onFailure) {
+        this.onFailure = onFailure;
         try (Arena a = Arena.ofConfined()) {
             MemorySegment st = RawFd.callState(a);
             epfd = (int) EPOLL_CREATE1.invokeExact(st, RawFd.O_CLOEXEC);
@@ -112,7 +117,7 @@ public final class ChildReaper {
                 }
             }
         } catch (Throwable t) {
-            System.err.println("banyand: the child reaper stopped: " + t);
+            onFailure.accept("the child reaper stopped: " + t);
         }
     }
 

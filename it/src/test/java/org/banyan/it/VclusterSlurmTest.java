@@ -99,6 +99,60 @@ class VclusterSlurmTest {
                 HOSTS, "node1", () -> Banyan.daemonJvmOnNode("node1"));
     }
 
+    /**
+     * A Slurm pilot (resource {@code slurm}): sbatch, its DVM on the allocation's nodes, tasks
+     * on both, and at close the DVM stopped, the job gone from the queue, nothing left.
+     */
+    @Test
+    void aSlurmPilotRunsTasksOnItsNodesAndEndsWithTheSession() throws Exception {
+        String marker = Banyan.marker();
+        org.banyan.pilot.Pilot pilot;
+        try (org.banyan.pilot.Session session = new org.banyan.pilot.Session(dir.resolve("slurm-session"))) {
+            pilot = new org.banyan.pilot.PilotManager(session).submit(org.banyan.pilot.PilotDescription.slurm(2).runtime(10));
+            org.banyan.pilot.TaskManager tmgr = new org.banyan.pilot.TaskManager(session);
+            tmgr.addPilots(pilot);
+            assertThat(pilot.waitState(org.banyan.core.pilot.PilotState.PMGR_ACTIVE, 120_000)).as(pilot.detail())
+                    .isEqualTo(org.banyan.core.pilot.PilotState.PMGR_ACTIVE);
+            assertThat(pilot.cores()).isPositive();
+            List<org.banyan.pilot.TaskDescription> work = new ArrayList<>();
+            for (int i = 0; i < 2 * pilot.cores(); i++) {
+                work.add(new org.banyan.pilot.TaskDescription().executable("sh").arguments("-c", "hostname; sleep 0.5"));
+            }
+            List<org.banyan.pilot.Task> tasks = tmgr.submit(work);
+            tmgr.waitTasks(tasks);
+            java.util.Set<String> hosts = new java.util.TreeSet<>();
+            for (org.banyan.pilot.Task t : tasks) {
+                assertThat(t.state()).as(t.toString()).isEqualTo(org.banyan.core.pilot.TaskState.DONE);
+                hosts.add(Files.readString(t.sandbox().resolve(t.uid() + ".out")).strip());
+            }
+            assertThat(hosts).as("both nodes of the allocation ran tasks").hasSize(2);
+            tmgr.submit(new org.banyan.pilot.TaskDescription().executable("sleep").arguments(marker));
+            Banyan.awaitSleeps(marker, 1);
+        }
+        assertThat(pilot.state()).isEqualTo(org.banyan.core.pilot.PilotState.CANCELED);
+        Banyan.assertNoProcessesWith(marker);
+        Banyan.assertNoProcessesWith("DvmMain");
+        Process q = new ProcessBuilder("squeue", "-h", "-n", "banyan-" + pilot.uid(), "-o", "%i %T").redirectErrorStream(true).start();
+        String queue = new String(q.getInputStream().readAllBytes()).strip();
+        for (int i = 0; i < 50 && !queue.isEmpty(); i++) {
+            Thread.sleep(200);
+            q = new ProcessBuilder("squeue", "-h", "-n", "banyan-" + pilot.uid(), "-o", "%i %T").redirectErrorStream(true).start();
+            queue = new String(q.getInputStream().readAllBytes()).strip();
+        }
+        assertThat(queue).as("the pilot's job left the queue").isEmpty();
+    }
+
+    @Test
+    void aSlurmPilotThatSlurmRefusesFailsWithSlurmsReason() throws Exception {
+        try (org.banyan.pilot.Session session = new org.banyan.pilot.Session(dir.resolve("refused-session"))) {
+            org.banyan.pilot.Pilot pilot = new org.banyan.pilot.PilotManager(session)
+                    .submit(org.banyan.pilot.PilotDescription.slurm(1).partition("no-such-partition"));
+            assertThat(pilot.waitState(org.banyan.core.pilot.PilotState.FAILED, 60_000))
+                    .isEqualTo(org.banyan.core.pilot.PilotState.FAILED);
+            assertThat(pilot.detail()).startsWith("sbatch refused the pilot: ").contains("no-such-partition");
+        }
+    }
+
     @Test
     void staticPortsOutsideAnAllocationIsOneLine() throws Exception {
         Banyan.Result r = Banyan.run("run", "--static-ports", "--host", "node1,node2", "hostname");

@@ -25,6 +25,8 @@ public final class Pilot {
     private volatile String detail = "";
     private DvmFiles files;
     private Process head;
+    /** A Slurm pilot's batch job, once submitted. */
+    private volatile SlurmPilotJob slurmJob;
     private int cores;
 
     Pilot(String uid, PilotDescription description, Session session) {
@@ -106,6 +108,11 @@ public final class Pilot {
         try {
             if (description.resource().equals("dvm")) {
                 files = new DvmFiles(description.dvm().toAbsolutePath());
+            } else if (description.resource().equals("slurm")) {
+                files = new DvmFiles(session.dir().resolve(uid).resolve("dvm.uri"));
+                slurmJob = new SlurmPilotJob(uid, description, files, session.dir().resolve(uid));
+                slurmJob.submit();
+                slurmJob.awaitDvm(() -> state.isFinal());
             } else {
                 files = new DvmFiles(session.dir().resolve(uid).resolve("dvm.uri"));
                 startHead();
@@ -117,6 +124,9 @@ public final class Pilot {
         } catch (IOException | DvmClient.Unreachable | InterruptedException e) {
             advance(PilotState.FAILED, e.getMessage());
             stopHead();
+            if (slurmJob != null) {
+                slurmJob.cancel();
+            }
         }
     }
 
@@ -149,7 +159,7 @@ public final class Pilot {
     /** Ends the pilot: its DVM stops (if this pilot started it), its tasks with it. */
     void stop(PilotState end, String why) {
         if (!state.isFinal()) {
-            if (head != null && files != null) {
+            if ((head != null || slurmJob != null) && files != null) {
                 try (DvmClient c = DvmClient.connect(files, "pilot " + uid)) {
                     c.stop(30_000);
                 } catch (IOException | DvmClient.Unreachable e) {
@@ -157,6 +167,9 @@ public final class Pilot {
                 }
             }
             stopHead();
+            if (slurmJob != null) {
+                slurmJob.cancel(); // its DVM is stopped already; the job's end is Slurm's to see
+            }
             advance(end, why);
         }
     }

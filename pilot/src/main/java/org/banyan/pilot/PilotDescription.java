@@ -9,32 +9,53 @@ import java.util.List;
  * <ul>
  * <li>{@code local}: this machine, {@code cores} cores (default: all);
  * <li>{@code ssh}: {@code hosts} (as {@code NAME:SLOTS}), daemons started over ssh along a tree;
+ * <li>{@code slurm}: a batch job of {@code nodes} nodes submitted with {@code sbatch} (in
+ *     {@code partition}, charged to {@code account} when given), whose DVM starts its daemons
+ *     as job steps; the session's directory must be on a file system the nodes share;
  * <li>{@code dvm}: an existing DVM, such as one started with {@code banyan dvm start} inside a
  *     Slurm allocation ({@code dvm} its URI file).
  * </ul>
- * {@code runtimeMinutes} ends the pilot (DONE) after that long; 0 for until canceled.
+ * {@code runtimeMinutes} ends the pilot (DONE) after that long, and is a Slurm pilot's time
+ * limit; 0 for until canceled (a Slurm pilot then gets the partition's default limit).
  */
-public record PilotDescription(String resource, int cores, List<String> hosts, Path dvm, double runtimeMinutes) {
+public record PilotDescription(String resource, int cores, List<String> hosts, Path dvm, double runtimeMinutes,
+                               int nodes, String partition, String account) {
     public PilotDescription {
         hosts = List.copyOf(hosts);
-        if (!List.of("local", "ssh", "dvm").contains(resource)) {
-            throw new IllegalArgumentException("resource '" + resource + "' is not local, ssh or dvm");
+        if (!List.of("local", "ssh", "slurm", "dvm").contains(resource)) {
+            throw new IllegalArgumentException("resource '" + resource + "' is not local, ssh, slurm or dvm");
+        }
+        if (resource.equals("slurm") && nodes < 1) {
+            throw new IllegalArgumentException("a Slurm pilot needs at least one node");
         }
     }
 
     public static PilotDescription local(int cores) {
-        return new PilotDescription("local", cores, List.of(), null, 0);
+        return new PilotDescription("local", cores, List.of(), null, 0, 0, null, null);
     }
 
     public static PilotDescription ssh(List<String> hosts) {
-        return new PilotDescription("ssh", 0, hosts, null, 0);
+        return new PilotDescription("ssh", 0, hosts, null, 0, 0, null, null);
+    }
+
+    /** A Slurm batch job of {@code nodes} nodes, all their cores. */
+    public static PilotDescription slurm(int nodes) {
+        return new PilotDescription("slurm", 0, List.of(), null, 0, nodes, null, null);
     }
 
     public static PilotDescription dvm(Path uriFile) {
-        return new PilotDescription("dvm", 0, List.of(), uriFile, 0);
+        return new PilotDescription("dvm", 0, List.of(), uriFile, 0, 0, null, null);
     }
 
     public PilotDescription runtime(double minutes) {
-        return new PilotDescription(resource, cores, hosts, dvm, minutes);
+        return new PilotDescription(resource, cores, hosts, dvm, minutes, nodes, partition, account);
+    }
+
+    public PilotDescription partition(String p) {
+        return new PilotDescription(resource, cores, hosts, dvm, runtimeMinutes, nodes, p, account);
+    }
+
+    public PilotDescription account(String a) {
+        return new PilotDescription(resource, cores, hosts, dvm, runtimeMinutes, nodes, partition, a);
     }
 }

@@ -11,9 +11,11 @@ import org.banyan.runtime.os.FastExit;
 
 /**
  * A DVM's head for the pilot API, which starts it as a child process: internal, users type
- * {@code banyan dvm start}. {@code --uri-file F --host NAME:SLOTS,... [--agent SPEC]}; the head
- * ends when its stdin closes, so that a pilot never outlives the program that started it, even
- * when that program is killed.
+ * {@code banyan dvm start}. {@code --uri-file F --host NAME:SLOTS,... [--agent SPEC]
+ * [--until-signalled]}; the head ends when its stdin closes, so that a pilot never outlives the
+ * program that started it, even when that program is killed. A Slurm pilot's batch job has no
+ * such program ({@code --until-signalled}): it ends on SIGTERM (scancel, the time limit) or a
+ * client's stop.
  */
 public final class DvmMain {
     private DvmMain() {}
@@ -22,7 +24,17 @@ public final class DvmMain {
         Path uri = null;
         List<Node> nodes = new ArrayList<>();
         String agent = "inproc";
-        for (int i = 0; i + 1 < args.length; i += 2) {
+        boolean untilSignalled = false;
+        for (int i = 0; i < args.length; i += 2) {
+            if (args[i].equals("--until-signalled")) {
+                untilSignalled = true;
+                i--;
+                continue;
+            }
+            if (i + 1 == args.length) {
+                System.err.println("banyan dvm: option " + args[i] + " needs a value");
+                System.exit(2);
+            }
             switch (args[i]) {
                 case "--uri-file" -> uri = Path.of(args[i + 1]);
                 case "--host" -> {
@@ -46,6 +58,15 @@ public final class DvmMain {
         FastExit.prepare();
         DvmHead head = new DvmHead(nodes, new HeadSettings(0, 2000, 30_000), LaunchAgent.parse(agent),
                 new TopologySpec.Radix(32), new TopologySpec.Radix(32), new DvmFiles(uri), System.out);
+        if (untilSignalled) {
+            org.banyan.runtime.os.UserSignals.install(signal -> {
+                if (signal != org.banyan.core.daemon.Signals.SIGUSR1 && signal != org.banyan.core.daemon.Signals.SIGUSR2) {
+                    head.stop();
+                }
+            });
+            FastExit.exit(head.run());
+            return;
+        }
         Thread.ofPlatform().daemon().name("stdin-watch").start(() -> {
             try {
                 while (System.in.read() >= 0) {

@@ -25,7 +25,7 @@ public final class EventLoop<E> {
     private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final PriorityQueue<Timed<E>> timers = new PriorityQueue<>(
             (a, b) -> a.dueNanos != b.dueNanos ? Long.compare(a.dueNanos, b.dueNanos) : Long.compare(a.seq, b.seq));
-    private final Object lock = new Object();
+    private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
     /** Handed to the core whenever the queue runs dry after real events; null for none. */
     private final E idle;
     private long timerSeq;
@@ -59,21 +59,46 @@ public final class EventLoop<E> {
      * Does nothing before {@link #run} starts or after the loop stopped.
      */
     public void dispatch(E event) {
-        synchronized (lock) {
-            if (handler == null || stopped) {
-                if (handler == null) {
-                    queue.add(event);
-                }
-                return;
-            }
+        lock.lock();
+        try {
+            handleLocked(event);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Handles {@code event} now on the calling thread if no other event is being handled, and
+     * queues it otherwise: for threads that must never wait for the core (the child reaper, or a
+     * spawner whose child ended before the spawn returned, while the loop waits for the spawner).
+     */
+    public void dispatchOrPost(E event) {
+        // Never inside the core's own handling (a spawn on the loop's thread whose child ended at once).
+        if (!lock.isHeldByCurrentThread() && lock.tryLock()) {
             try {
-                if (!handler.handle(event)) {
-                    stopped = true;
-                }
-            } catch (Exception e) {
-                failure = e;
+                handleLocked(event);
+            } finally {
+                lock.unlock();
+            }
+        } else {
+            queue.add(event);
+        }
+    }
+
+    private void handleLocked(E event) {
+        if (handler == null || stopped) {
+            if (handler == null) {
+                queue.add(event);
+            }
+            return;
+        }
+        try {
+            if (!handler.handle(event)) {
                 stopped = true;
             }
+        } catch (Exception e) {
+            failure = e;
+            stopped = true;
         }
         if (stopped) {
             queue.add(WAKE);
@@ -83,8 +108,11 @@ public final class EventLoop<E> {
     /** Runs until the handler returns false; rethrows what the handler threw. */
     @SuppressWarnings("unchecked")
     public void run(Handler<E> h) throws Exception {
-        synchronized (lock) {
+        lock.lock();
+        try {
             handler = h;
+        } finally {
+            lock.unlock();
         }
         boolean busy = false;
         while (!stopped) {
@@ -114,10 +142,13 @@ public final class EventLoop<E> {
                 busy = true;
             }
         }
-        synchronized (lock) {
+        lock.lock();
+        try {
             if (failure != null) {
                 throw failure;
             }
+        } finally {
+            lock.unlock();
         }
     }
 }

@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * (an ssh, the rank guard) are never touched: nothing here waits on "any child".
  *
  * <p>The exit status is the JDK's convention: the exit code, or 128 + the signal that ended it.
- * Completions run on the reaper thread and must not block.
+ * Completions run on the reaper thread and must not block for long.
  */
 public final class ChildReaper {
     private static final int EPOLL_CTL_ADD = 1;
@@ -45,9 +45,16 @@ public final class ChildReaper {
     /** Told once if the reaper's thread fails: no child's end would be reported after that. */
     private final java.util.function.Consumer<String> onFailure;
 
-    /** @param onFailure what the owner does when ends can no longer be reported (a daemon gives up) */
-    public ChildReaper(java.util.function.Consumer<String> onFailure) {
+    /** Run after each round of ends (the completions of one epoll_wait), on the reaper's thread. */
+    private final Runnable afterRound;
+
+    /**
+     * @param onFailure  what the owner does when ends can no longer be reported (a daemon gives up)
+     * @param afterRound run after the completions of each round of ends: a daemon flushes them
+     */
+    public ChildReaper(java.util.function.Consumer<String> onFailure, Runnable afterRound) {
         this.onFailure = onFailure;
+        this.afterRound = afterRound;
         try (Arena a = Arena.ofConfined()) {
             MemorySegment st = RawFd.callState(a);
             epfd = (int) EPOLL_CREATE1.invokeExact(st, RawFd.O_CLOEXEC);
@@ -115,6 +122,7 @@ public final class ChildReaper {
                     int pidfd = (int) events.get(JAVA_LONG_UNALIGNED, (long) i * EPOLL_EVENT_BYTES + 4);
                     reap(pidfd, st, status);
                 }
+                afterRound.run();
             }
         } catch (Throwable t) {
             onFailure.accept("the child reaper stopped: " + t);

@@ -1,13 +1,10 @@
 package org.banyan.cli;
 
 import java.io.IOException;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.banyan.core.wire.ClientMessage;
 import org.banyan.runtime.dvm.DvmClient;
-import org.banyan.runtime.dvm.DvmFiles;
 
 /**
  * {@code banyan cancel}: ends tasks of a DVM, whoever submitted them: queued ones never start,
@@ -30,51 +27,17 @@ final class CancelCommand {
     }
 
     int run(List<String> args) throws UsageException {
-        DvmFiles dvm = null;
-        boolean all = false;
-        List<String> words = new ArrayList<>();
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            switch (a) {
-                case "--help", "-h" -> {
-                    System.out.print(HELP);
-                    return 0;
-                }
-                case "--dvm" -> {
-                    if (i + 1 == args.size()) {
-                        throw new UsageException("option --dvm needs a value");
-                    }
-                    dvm = new DvmFiles(Path.of(args.get(++i)).toAbsolutePath());
-                }
-                case "--all" -> all = true;
-                default -> {
-                    if (a.startsWith("--")) {
-                        throw new UsageException("unknown option '" + a + "' (see banyan cancel --help)");
-                    }
-                    words.add(a);
-                }
-            }
+        TaskSelection sel = TaskSelection.parse(args, environment, "cancel");
+        if (sel.help()) {
+            System.out.print(HELP);
+            return 0;
         }
-        List<Integer> asked = TaskIds.parse(words);
-        if (all == !asked.isEmpty()) {
+        if (sel.all() == !sel.ids().isEmpty()) {
             throw new UsageException("give the ids of the tasks to cancel, or --all (not both)");
         }
-        if (dvm == null) {
-            dvm = DvmFiles.defaultFor(environment.getOrDefault("HOME", System.getProperty("user.home")));
-        }
-        try (DvmClient client = DvmClient.connect(dvm, "banyan cancel")) {
-            client.send(new ClientMessage.WatchTasks(asked));
-            List<Integer> known;
-            while (true) {
-                if (client.receive() instanceof ClientMessage.TasksAccepted(List<Integer> ids)) {
-                    known = ids;
-                    break;
-                }
-            }
-            if (known.size() < asked.size()) {
-                List<Integer> unknown = new ArrayList<>(asked);
-                unknown.removeAll(known);
-                System.err.println("banyan cancel: no task " + TaskIds.format(unknown) + " in this DVM");
+        try (DvmClient client = DvmClient.connect(sel.dvm(), "banyan cancel")) {
+            List<Integer> known = sel.watch(client, "cancel");
+            if (known == null) {
                 return 2;
             }
             client.cancel(known);

@@ -2,15 +2,12 @@ package org.banyan.cli;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.banyan.core.wire.ClientMessage;
 import org.banyan.runtime.dvm.DvmClient;
-import org.banyan.runtime.dvm.DvmFiles;
 
 /**
  * {@code banyan wait}: follows tasks of a DVM, whoever submitted them (a {@code submit --detach},
@@ -33,50 +30,20 @@ final class WaitCommand {
     }
 
     int run(List<String> args) throws UsageException {
-        DvmFiles dvm = null;
-        boolean quiet = false;
-        List<String> words = new ArrayList<>();
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            switch (a) {
-                case "--help", "-h" -> {
-                    System.out.print(HELP);
-                    return 0;
-                }
-                case "--dvm" -> {
-                    if (i + 1 == args.size()) {
-                        throw new UsageException("option --dvm needs a value");
-                    }
-                    dvm = new DvmFiles(Path.of(args.get(++i)).toAbsolutePath());
-                }
-                case "--quiet" -> quiet = true;
-                default -> {
-                    if (a.startsWith("--")) {
-                        throw new UsageException("unknown option '" + a + "' (see banyan wait --help)");
-                    }
-                    words.add(a);
-                }
-            }
+        TaskSelection sel = TaskSelection.parse(args, environment, "wait");
+        if (sel.help()) {
+            System.out.print(HELP);
+            return 0;
         }
-        List<Integer> asked = TaskIds.parse(words);
-        if (dvm == null) {
-            dvm = DvmFiles.defaultFor(environment.getOrDefault("HOME", System.getProperty("user.home")));
+        if (sel.all()) {
+            throw new UsageException("wait takes task ids, or none for every unfinished task (no --all)");
         }
+        boolean quiet = sel.quiet();
         PrintStream err = System.err;
         long start = System.nanoTime();
-        try (DvmClient client = DvmClient.connect(dvm, "banyan wait")) {
-            client.send(new ClientMessage.WatchTasks(asked));
-            List<Integer> known;
-            while (true) {
-                if (client.receive() instanceof ClientMessage.TasksAccepted(List<Integer> ids)) {
-                    known = ids;
-                    break;
-                }
-            }
-            if (known.size() < asked.size()) {
-                List<Integer> unknown = new ArrayList<>(asked);
-                unknown.removeAll(known);
-                err.println("banyan wait: no task " + TaskIds.format(unknown) + " in this DVM");
+        try (DvmClient client = DvmClient.connect(sel.dvm(), "banyan wait")) {
+            List<Integer> known = sel.watch(client, "wait");
+            if (known == null) {
                 return 2;
             }
             Map<Integer, ClientMessage.TaskUpdate> last = new HashMap<>();

@@ -98,6 +98,23 @@ public final class DvmClient implements AutoCloseable {
 
     private final List<ClientMessage.TaskUpdate> early = new ArrayList<>();
 
+    /**
+     * Follows tasks of any client ({@link ClientMessage.WatchTasks}); returns those the DVM knows
+     * (every unfinished one for none). Their states follow through {@link #updates}.
+     */
+    public List<Integer> watch(List<Integer> taskIds) throws IOException {
+        channel.send(new ClientMessage.WatchTasks(taskIds));
+        while (true) {
+            ClientMessage m = channel.receive();
+            if (m instanceof ClientMessage.TasksAccepted(List<Integer> ids)) {
+                return ids;
+            }
+            if (m instanceof ClientMessage.TaskUpdates(List<ClientMessage.TaskUpdate> u)) {
+                early.addAll(u);
+            }
+        }
+    }
+
     /** The next batch of task state changes; blocks until one comes. EOF when the DVM is gone. */
     public List<ClientMessage.TaskUpdate> updates() throws IOException {
         if (!early.isEmpty()) {
@@ -122,7 +139,7 @@ public final class DvmClient implements AutoCloseable {
         return channel.receive();
     }
 
-    /** Cancels tasks of this client (any thread). */
+    /** Cancels tasks, of this client or another (any thread). */
     public void cancel(List<Integer> taskIds) throws IOException {
         channel.send(new ClientMessage.CancelTasks(taskIds));
     }

@@ -15,8 +15,11 @@ import org.banyan.core.pilot.TaskState;
  * → last one done executing), the pilots' core-time split into executing (tasks' processes
  * running), overhead (cores held for a task outside its execution: placed and being started, or
  * its end on its way back) and idle, throughput over time, peak concurrency, and the time series
- * the plots draw. A task's execution is AGENT_EXECUTING → AGENT_STAGING_OUTPUT_PENDING; it holds
- * its cores from AGENT_SCHEDULING's end (AGENT_EXECUTING_PENDING) to AGENT_STAGING_OUTPUT.
+ * the plots draw. A task executes from its process's creation to its end as its daemon saw them
+ * ({@code exec_start}, {@code exec_stop}; where a profile lacks them, AGENT_EXECUTING →
+ * AGENT_STAGING_OUTPUT_PENDING); it holds its cores from AGENT_EXECUTING_PENDING to
+ * AGENT_STAGING_OUTPUT, and the difference is overhead. TTX and the concurrency plots use the
+ * agent's states.
  */
 public record ProfileReport(int tasks, int done, int failed, int canceled, int cores, double ttx, double executing,
                             double overhead, double idle, int peakConcurrency, double[] time, double[] concurrency,
@@ -36,7 +39,7 @@ public record ProfileReport(int tasks, int done, int failed, int canceled, int c
                 continue;
             }
             String[] f = line.split(",", 7);
-            if (f.length < 6 || !f[1].equals("state")) {
+            if (f.length < 6 || !(f[1].equals("state") || f[1].equals("exec_start") || f[1].equals("exec_stop"))) {
                 continue;
             }
             double t = Double.parseDouble(f[0]);
@@ -46,7 +49,8 @@ public record ProfileReport(int tasks, int done, int failed, int canceled, int c
                 }
                 continue;
             }
-            states.computeIfAbsent(f[4], k -> new HashMap<>()).putIfAbsent(f[5], t);
+            // exec_start/exec_stop (when the process really ran) are kept with the states, by event name.
+            states.computeIfAbsent(f[4], k -> new HashMap<>()).putIfAbsent(f[1].equals("state") ? f[5] : f[1], t);
             if (f[5].equals("NEW") && f.length > 6 && f[6].startsWith("cores=")) {
                 cores.put(f[4], Integer.parseInt(f[6].substring(6).strip()));
             }
@@ -84,7 +88,9 @@ public record ProfileReport(int tasks, int done, int failed, int canceled, int c
             if (x0 != null && x1 != null) {
                 first = Math.min(first, x0);
                 last = Math.max(last, x1);
-                executing += (x1 - x0) * c;
+                Double r0 = s.get("exec_start");
+                Double r1 = s.get("exec_stop");
+                executing += (r0 != null && r1 != null ? Math.max(0, r1 - r0) : x1 - x0) * c;
                 execIntervals.add(new double[] {x0, x1});
                 Double h0 = s.getOrDefault("AGENT_EXECUTING_PENDING", x0);
                 Double h1 = s.getOrDefault("AGENT_STAGING_OUTPUT", x1);

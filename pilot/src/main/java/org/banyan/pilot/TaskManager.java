@@ -96,6 +96,10 @@ public final class TaskManager implements AutoCloseable {
             if (t == null) {
                 return;
             }
+            if (u.execStartMicros() > 0) { // when its process really ran, as RADICAL-Pilot's exec_start/exec_stop
+                session.profile().event(u.execStartMicros(), "exec_start", "agent", t.uid(), "", "");
+                session.profile().event(u.execEndMicros(), "exec_stop", "agent", t.uid(), "", "");
+            }
             if (u.state() == TaskState.DONE) {
                 move(t, TaskState.AGENT_STAGING_OUTPUT, u.timeMicros(), 0, "");
                 stageOut(t);

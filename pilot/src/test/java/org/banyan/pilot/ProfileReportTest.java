@@ -43,4 +43,25 @@ class ProfileReportTest {
         assertThat(dir.resolve("concurrency.png")).isNotEmptyFile();
         assertThat(Files.readString(dir.resolve("states.svg"))).contains("<svg");
     }
+
+    /** With the daemon's exec_start/exec_stop, only the process's run counts as executing; the rest of the hold is overhead. */
+    @Test
+    void whenTheProcessReallyRanSplitsExecutingFromOverhead() throws Exception {
+        Files.writeString(dir.resolve(Profile.FILE), """
+                #time,event,comp,thread,uid,state,msg
+                100.0,state,pmgr,main,pilot.0000,PMGR_ACTIVE,cores=1
+                100.0,state,tmgr,main,task.a,NEW,cores=1
+                100.0,state,agent,t,task.a,AGENT_EXECUTING_PENDING,
+                100.0,state,agent,t,task.a,AGENT_EXECUTING,
+                100.25,exec_start,agent,t,task.a,,
+                101.75,exec_stop,agent,t,task.a,,
+                102.0,state,agent,t,task.a,AGENT_STAGING_OUTPUT_PENDING,
+                102.0,state,agent,t,task.a,AGENT_STAGING_OUTPUT,
+                102.0,state,tmgr,t,task.a,DONE,
+                """);
+        ProfileReport r = ProfileReport.of(dir, 5);
+        assertThat(r.executing()).isCloseTo(1.5, within(1e-9));
+        assertThat(r.overhead()).isCloseTo(0.5, within(1e-9));
+        assertThat(r.ttx()).isCloseTo(2.0, within(1e-9));
+    }
 }

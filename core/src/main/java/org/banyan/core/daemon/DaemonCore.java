@@ -126,7 +126,8 @@ public final class DaemonCore {
                 boolean known = ended.jobId() == OverlayMessage.TASKS ? tasks.ended(ended.rank())
                         : j != null && j.rankEnded(ended.rank());
                 if (known) {
-                    exits.add(new OverlayMessage.RankExited(ended.jobId(), ended.rank(), ended.status(), ended.note()));
+                    exits.add(new OverlayMessage.RankExited(ended.jobId(), ended.rank(), ended.status(), ended.note(),
+                            ended.startMicros(), ended.endMicros()));
                 }
                 if (out.isParentGone()) {
                     exitIfIdle();

@@ -27,9 +27,14 @@ public sealed interface DaemonEvent {
 
     /**
      * A rank has ended and its output is fully forwarded; {@code note} is non-empty when it could
-     * not be started at all.
+     * not be started at all. {@code startMicros} and {@code endMicros} (epoch, this host's clock;
+     * 0 when not known) are when its process was created and when it was seen to end.
      */
-    record RankEnded(int jobId, int rank, int status, String note) implements DaemonEvent {}
+    record RankEnded(int jobId, int rank, int status, String note, long startMicros, long endMicros) implements DaemonEvent {
+        public RankEnded(int jobId, int rank, int status, String note) {
+            this(jobId, rank, status, note, 0, 0);
+        }
+    }
 
     /** A line arrived on PMI connection {@code conn}. */
     record PmiLine(int jobId, int conn, String line) implements DaemonEvent {}

@@ -35,7 +35,8 @@ import org.banyan.core.pilot.TaskState;
  *  9 DETACH          (empty)
  * 10 WATCH_TASKS     n:u32 taskId:u32{n}
  * 28 TASKS_ACCEPTED  n:u32 taskId:u32{n}
- * 29 TASK_UPDATES    n:u32 (taskId:u32 state:u8 timeMicros:u64 exitCode:u32 detail:string){n}
+ * 29 TASK_UPDATES    n:u32 (taskId:u32 state:u8 timeMicros:u64 exitCode:u32 detail:string execStartMicros:u64
+ *                    execEndMicros:u64){n}
  * 20 WELCOME         hosts:u32 slots:u32
  * 21 JOB_ACCEPTED    jobId:u32 ranks:u32
  * 22 JOB_REJECTED    reason:string
@@ -122,7 +123,8 @@ public final class ClientCodec {
             case ClientMessage.TaskUpdates m -> {
                 w.u8(TASK_UPDATES).u32(m.updates().size());
                 for (ClientMessage.TaskUpdate u : m.updates()) {
-                    w.u32(u.taskId()).u8(u.state().ordinal()).u64(u.timeMicros()).u32(u.exitCode()).string(u.detail());
+                    w.u32(u.taskId()).u8(u.state().ordinal()).u64(u.timeMicros()).u32(u.exitCode()).string(u.detail())
+                            .u64(u.execStartMicros()).u64(u.execEndMicros());
                 }
             }
             case ClientMessage.Refused m -> w.u8(REFUSED).string(m.reason());
@@ -202,7 +204,7 @@ public final class ClientCodec {
                     List<ClientMessage.TaskUpdate> updates = new ArrayList<>(n);
                     for (int i = 0; i < n; i++) {
                         updates.add(new ClientMessage.TaskUpdate(b.getInt(), TaskState.values()[b.get()], b.getLong(),
-                                b.getInt(), OverlayCodec.string(b)));
+                                b.getInt(), OverlayCodec.string(b), b.getLong(), b.getLong()));
                     }
                     yield new ClientMessage.TaskUpdates(updates);
                 }

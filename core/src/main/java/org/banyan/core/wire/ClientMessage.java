@@ -85,9 +85,16 @@ public sealed interface ClientMessage {
 
     /**
      * A task reached {@code state} at {@code timeMicros} (epoch, the head's clock); a FAILED task's
-     * exit code and what went wrong (the last lines of its stderr, a lost node, a timeout).
+     * exit code and what went wrong (the last lines of its stderr, a lost node, a timeout). A
+     * task's final update carries when its process really ran ({@code execStartMicros} to
+     * {@code execEndMicros}, its daemon's clock; 0 when not known).
      */
-    record TaskUpdate(int taskId, org.banyan.core.pilot.TaskState state, long timeMicros, int exitCode, String detail) {}
+    record TaskUpdate(int taskId, org.banyan.core.pilot.TaskState state, long timeMicros, int exitCode, String detail,
+                      long execStartMicros, long execEndMicros) {
+        public TaskUpdate(int taskId, org.banyan.core.pilot.TaskState state, long timeMicros, int exitCode, String detail) {
+            this(taskId, state, timeMicros, exitCode, detail, 0, 0);
+        }
+    }
 
     /** State changes of this client's tasks, batched. */
     record TaskUpdates(List<TaskUpdate> updates) implements ClientMessage {

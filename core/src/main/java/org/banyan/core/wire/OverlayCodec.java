@@ -32,7 +32,7 @@ import org.banyan.core.tree.TopologySpec;
  *                    stdinRank:u32 (-1: none) launchDir:string modex:u8 (0 full, 1 lazy)
  *                    app  := executable:string args:list count:u32 env:map workdir:string
  *                    node := name:string slots:u32
- *  3 RANK_EXITED     jobId:u32 rank:u32 status:u32 note:string
+ *  3 RANK_EXITED     jobId:u32 rank:u32 status:u32 note:string startMicros:u64 endMicros:u64
  *  4 OUTPUT          jobId:u32 rank:u32 stream:u8 data:bytes
  *  5 STDIN_DATA      jobId:u32 rank:u32 data:bytes
  *  6 SIGNAL_RANKS    jobId:u32 signal:u32
@@ -55,7 +55,7 @@ import org.banyan.core.tree.TopologySpec;
  * 22 KVS_FETCHED     jobId:u32 from:u32 to:u32 request:u32 key:string value:string (null: no such key)
  * 23 NAME_REQUEST    jobId:u32 from:u32 to:u32 request:u32 op:u8 name:string port:string
  * 24 NAME_REPLY      jobId:u32 from:u32 to:u32 request:u32 op:u8 ok:u8 portOrReason:string
- * 25 RANKS_EXITED    n:u32 (jobId:u32 rank:u32 status:u32 note:string){n}
+ * 25 RANKS_EXITED    n:u32 (jobId:u32 rank:u32 status:u32 note:string startMicros:u64 endMicros:u64){n}
  * 26 RUN_TASKS       from:u32 to:u32 n:u32 (taskId:u32 executable:string args:list env:map sandbox:string
  *                    stdout:string stderr:string){n}
  * 27 SIGNAL_TASKS    from:u32 to:u32 n:u32 taskId:u32{n} signal:u32
@@ -137,7 +137,8 @@ public final class OverlayCodec {
                 w.u8(LAUNCH_JOB);
                 writeJob(w, m.job());
             }
-            case OverlayMessage.RankExited m -> w.u8(RANK_EXITED).u32(m.jobId()).u32(m.rank()).u32(m.status()).string(m.note());
+            case OverlayMessage.RankExited m -> w.u8(RANK_EXITED).u32(m.jobId()).u32(m.rank()).u32(m.status()).string(m.note())
+                    .u64(m.startMicros()).u64(m.endMicros());
             case OverlayMessage.RunTasks m -> {
                 w.u8(RUN_TASKS).u32(m.from()).u32(m.to()).u32(m.tasks().size());
                 for (org.banyan.core.pilot.TaskSpec t : m.tasks()) {
@@ -155,7 +156,7 @@ public final class OverlayCodec {
             case OverlayMessage.RanksExited m -> {
                 w.u8(RANKS_EXITED).u32(m.exits().size());
                 for (OverlayMessage.RankExited e : m.exits()) {
-                    w.u32(e.jobId()).u32(e.rank()).u32(e.status()).string(e.note());
+                    w.u32(e.jobId()).u32(e.rank()).u32(e.status()).string(e.note()).u64(e.startMicros()).u64(e.endMicros());
                 }
             }
             case OverlayMessage.Output m -> w.u8(OUTPUT).u32(m.jobId()).u32(m.rank()).u8(m.stream()).bytes(m.data());
@@ -186,7 +187,8 @@ public final class OverlayCodec {
             OverlayMessage m = switch (type) {
                 case DAEMON_HELLO -> new OverlayMessage.DaemonHello(b.getInt(), string(b), b.getLong(), string(b));
                 case LAUNCH_JOB -> new OverlayMessage.LaunchJob(readJob(b));
-                case RANK_EXITED -> new OverlayMessage.RankExited(b.getInt(), b.getInt(), b.getInt(), string(b));
+                case RANK_EXITED -> new OverlayMessage.RankExited(b.getInt(), b.getInt(), b.getInt(), string(b), b.getLong(),
+                        b.getLong());
                 case OUTPUT -> new OverlayMessage.Output(b.getInt(), b.getInt(), b.get() & 0xFF, bytes(b));
                 case STDIN_DATA -> new OverlayMessage.StdinData(b.getInt(), b.getInt(), bytes(b));
                 case SIGNAL_RANKS -> new OverlayMessage.SignalRanks(b.getInt(), b.getInt());
@@ -244,7 +246,8 @@ public final class OverlayCodec {
                     int n = count(b);
                     List<OverlayMessage.RankExited> exits = new ArrayList<>(n);
                     for (int i = 0; i < n; i++) {
-                        exits.add(new OverlayMessage.RankExited(b.getInt(), b.getInt(), b.getInt(), string(b)));
+                        exits.add(new OverlayMessage.RankExited(b.getInt(), b.getInt(), b.getInt(), string(b), b.getLong(),
+                                b.getLong()));
                     }
                     yield new OverlayMessage.RanksExited(exits);
                 }

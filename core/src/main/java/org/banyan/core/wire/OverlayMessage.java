@@ -116,9 +116,16 @@ public sealed interface OverlayMessage {
     /**
      * Daemon to head: a rank has ended and all of its output has been forwarded before this
      * message. {@code status} is the exit status (128+N when killed by signal N); {@code note}
-     * is empty, or says why the rank could not start.
+     * is empty, or says why the rank could not start. {@code startMicros}/{@code endMicros}: when
+     * its process was created and seen to end (epoch, its daemon's clock; 0 when not known), for
+     * a task's profile.
      */
-    record RankExited(int jobId, int rank, int status, String note) implements OverlayMessage {}
+    record RankExited(int jobId, int rank, int status, String note, long startMicros, long endMicros)
+            implements OverlayMessage {
+        public RankExited(int jobId, int rank, int status, String note) {
+            this(jobId, rank, status, note, 0, 0);
+        }
+    }
 
     /** Rank ends batched by a daemon for its subtree, in the order it learnt them. */
     record RanksExited(java.util.List<RankExited> exits) implements OverlayMessage {

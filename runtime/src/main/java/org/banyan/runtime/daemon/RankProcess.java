@@ -129,18 +129,20 @@ public final class RankProcess {
                 err = pump(jobId, rank, 2, () -> new StreamSource(p.getErrorStream()), output);
             }
         }
+        long startMicros = nowMicros();
         RankProcess rp = new RankProcess(rank, pid, exit, stdin);
         registry.started(jobId, rp);
         Thread pumpOut = out;
         Thread pumpErr = err;
         Runnable report = () -> {
+            long endMicros = nowMicros();
             guard.ended(pid);
             join(pumpOut);
             join(pumpErr);
             int status = exit.join();
             registry.ended(jobId, rp);
             events.accept(new DaemonEvent.RankEnded(jobId, rank, status,
-                    status != 0 && stderrFile != null ? tail(stderrFile) : ""));
+                    status != 0 && stderrFile != null ? tail(stderrFile) : "", startMicros, endMicros));
         };
         if (pumpOut == null) {
             exit.thenRun(report); // nothing to wait for: on the reaper's thread, which must not block
@@ -315,6 +317,12 @@ public final class RankProcess {
                 // the rank closed its stdin or ended; what it did not read is dropped, as with mpirun
             }
         });
+    }
+
+    /** Epoch microseconds (the profile's resolution; currentTimeMillis would round a /bin/true to 0 or 1 ms). */
+    private static long nowMicros() {
+        java.time.Instant now = java.time.Instant.now();
+        return now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000;
     }
 
     private static File inDir(File dir, String name) {

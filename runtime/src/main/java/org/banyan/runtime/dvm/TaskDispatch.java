@@ -43,6 +43,8 @@ final class TaskDispatch {
     private final Map<Integer, DvmSession> owners = new HashMap<>();
     /** Every task's last state, the final ones kept for banyan wait (about 60 bytes a task). */
     private final Map<Integer, ClientMessage.TaskUpdate> latest = new HashMap<>();
+    /** When a task's process ran, from its end's message, until its final state goes out. */
+    private final Map<Integer, long[]> execTimes = new HashMap<>();
     /** Clients other than the owner that follow a task (banyan wait). */
     private final Map<Integer, java.util.Set<DvmSession>> watchers = new HashMap<>();
     /** Sessions with state changes to send at the end of this event. */
@@ -128,6 +130,9 @@ final class TaskDispatch {
     List<HeadEvent> ended(List<OverlayMessage.RankExited> ends) {
         List<HeadEvent> out = new ArrayList<>();
         for (OverlayMessage.RankExited e : ends) {
+            if (e.startMicros() > 0) {
+                execTimes.put(e.rank(), new long[] {e.startMicros(), e.endMicros()});
+            }
             out.addAll(apply(agent.ended(e.rank(), e.status(), e.note())));
         }
         return out;
@@ -201,7 +206,9 @@ final class TaskDispatch {
                 }
                 case TaskAgent.Action.ArmTimeout(int taskId, long millis) -> armTimeout.accept(taskId, millis);
                 case TaskAgent.Action.State(int taskId, TaskState state, int exitCode, String detail) -> {
-                    ClientMessage.TaskUpdate u = new ClientMessage.TaskUpdate(taskId, state, now, exitCode, detail);
+                    long[] ran = state.isFinal() ? execTimes.remove(taskId) : null;
+                    ClientMessage.TaskUpdate u = new ClientMessage.TaskUpdate(taskId, state, now, exitCode, detail,
+                            ran == null ? 0 : ran[0], ran == null ? 0 : ran[1]);
                     latest.put(taskId, u);
                     DvmSession s = owners.get(taskId);
                     if (s != null) {

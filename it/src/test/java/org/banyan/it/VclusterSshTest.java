@@ -67,6 +67,36 @@ class VclusterSshTest {
         }
     }
 
+    /** A DVM over four ssh hosts: a bag of tasks spreads over all of them; stop leaves nothing anywhere. */
+    @Test
+    void aDvmOverSshHostsRunsABagOfTasksOnEveryHost() throws Exception {
+        Path uri = dir.resolve("ssh-dvm.uri");
+        Banyan.Result up = Banyan.run("dvm", "start", "--uri-file", uri.toString(), "--host", hosts(4, 2));
+        assertThat(up.exit()).as(up.stderr()).isZero();
+        assertThat(up.stdout()).contains("ready, 4 host(s), 8 slot(s)");
+        try {
+            StringBuilder tasks = new StringBuilder();
+            for (int i = 0; i < 16; i++) {
+                tasks.append("{\"executable\": \"sh\", \"arguments\": [\"-c\", \"sleep 0.3; hostname\"]}\n");
+            }
+            Files.writeString(dir.resolve("bag.jsonl"), tasks);
+            Banyan.Result r = Banyan.run("submit", "--dvm", uri.toString(), "--session", dir.resolve("ssh-session").toString(),
+                    "--tasks", dir.resolve("bag.jsonl").toString());
+            assertThat(r.exit()).as(r.stderr()).isZero();
+            assertThat(r.stderr()).contains("16 tasks: 16 done, 0 failed, 0 canceled");
+            java.util.Set<String> seen = new java.util.TreeSet<>();
+            try (var sandboxes = Files.list(dir.resolve("ssh-session"))) {
+                for (Path sb : sandboxes.filter(Files::isDirectory).toList()) {
+                    seen.add(Files.readString(sb.resolve(sb.getFileName() + ".out")).strip());
+                }
+            }
+            assertThat(seen).containsExactly("node1", "node2", "node3", "node4");
+        } finally {
+            Banyan.run("dvm", "stop", "--dvm", uri.toString());
+        }
+        Banyan.assertNothingLeft(uri.toString());
+    }
+
     @Test
     void mpichRingAcrossFourHosts() throws Exception {
         Banyan.Result r = Banyan.run("run", "--host", hosts(4, 2), "--spawn-degree", "2", dir.resolve("ring").toString());

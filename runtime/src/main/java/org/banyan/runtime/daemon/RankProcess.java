@@ -2,17 +2,12 @@ package org.banyan.runtime.daemon;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.Files;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.banyan.core.daemon.DaemonEvent;
 import org.banyan.core.daemon.RankLaunch;
@@ -20,7 +15,6 @@ import org.banyan.core.wire.OverlayMessage;
 import org.banyan.runtime.os.ChildReaper;
 import org.banyan.runtime.os.PosixSpawn;
 import org.banyan.runtime.os.ProcessSignaller;
-import org.banyan.runtime.os.RawFd;
 
 /**
  * One running rank: the OS process, the threads that forward its stdout and stderr, and the
@@ -100,11 +94,11 @@ public final class RankProcess {
             guard.started(pid);
             exit = reaper.watch(pid);
             if (stdin != null) {
-                startStdinWriter(rank, new FdSink(c.stdinFd()), stdin);
+                startStdinWriter(rank, new RankStreams.FdSink(c.stdinFd()), stdin);
             }
             if (!toFiles) {
-                out = pump(jobId, rank, 1, () -> new FdSource(c.stdoutFd()), output);
-                err = pump(jobId, rank, 2, () -> new FdSource(c.stderrFd()), output);
+                out = pump(jobId, rank, 1, () -> new RankStreams.FdSource(c.stdoutFd()), output);
+                err = pump(jobId, rank, 2, () -> new RankStreams.FdSource(c.stderrFd()), output);
             }
         } else {
             ProcessBuilder pb = new ProcessBuilder(command);
@@ -122,11 +116,11 @@ public final class RankProcess {
             guard.started(pid);
             exit = p.onExit().thenApply(Process::exitValue);
             if (stdin != null) {
-                startStdinWriter(rank, new StreamSink(p.getOutputStream()), stdin);
+                startStdinWriter(rank, new RankStreams.StreamSink(p.getOutputStream()), stdin);
             }
             if (!toFiles) {
-                out = pump(jobId, rank, 1, () -> new StreamSource(p.getInputStream()), output);
-                err = pump(jobId, rank, 2, () -> new StreamSource(p.getErrorStream()), output);
+                out = pump(jobId, rank, 1, () -> new RankStreams.StreamSource(p.getInputStream()), output);
+                err = pump(jobId, rank, 2, () -> new RankStreams.StreamSource(p.getErrorStream()), output);
             }
         }
         long startMicros = nowMicros();
@@ -156,134 +150,17 @@ public final class RankProcess {
     private static final Map<String, String> BASE_ENV = System.getenv();
     private static final java.util.concurrent.Executor DRAINERS = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
 
-    /** One of a rank's output streams, whichever way it was created. */
-    private interface ChunkSource extends AutoCloseable {
-        /** Bytes read into {@code buf}, or a count of zero or less at end of stream. */
-        int read(byte[] buf) throws IOException;
-
-        /** Whether more bytes (or the end) arrive within {@code nanos}. */
-        boolean moreWithin(long nanos) throws IOException;
-
-        @Override
-        void close();
-    }
-
-    private record StreamSource(InputStream in) implements ChunkSource {
-        @Override
-        public int read(byte[] buf) throws IOException {
-            return in.read(buf);
-        }
-
-        /** Polls, as the JDK's pipes are not selectable. */
-        @Override
-        public boolean moreWithin(long nanos) throws IOException {
-            long deadline = System.nanoTime() + nanos;
-            while (in.available() == 0) {
-                if (System.nanoTime() - deadline > 0) {
-                    return false;
-                }
-                LockSupport.parkNanos(50_000);
-            }
-            return true;
-        }
-
-        @Override
-        public void close() {
-            try {
-                in.close();
-            } catch (IOException ignored) {
-                // the rank is gone
-            }
-        }
-    }
-
-    /** A pipe end from {@link PosixSpawn}: read and polled through libc, by the thread that made it (its arena is confined). */
-    private static final class FdSource implements ChunkSource {
-        private final int fd;
-        private final Arena arena = Arena.ofConfined();
-        private final MemorySegment buf = arena.allocate(CHUNK);
-        private final MemorySegment state = RawFd.callState(arena);
-        private final MemorySegment pollfd = RawFd.pollfd(arena);
-
-        FdSource(int fd) {
-            this.fd = fd;
-        }
-
-        @Override
-        public int read(byte[] into) throws IOException {
-            int n = RawFd.read(fd, buf, Math.min(CHUNK, into.length), state);
-            MemorySegment.copy(buf, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, into, 0, n);
-            return n;
-        }
-
-        @Override
-        public boolean moreWithin(long nanos) {
-            return RawFd.readableWithin(fd, (int) (nanos / 1_000_000), pollfd, state);
-        }
-
-        @Override
-        public void close() {
-            RawFd.close(fd);
-            arena.close();
-        }
-    }
-
-    /** Where a rank's stdin bytes go. */
-    private interface ByteSink extends AutoCloseable {
-        void write(byte[] data) throws IOException;
-
-        @Override
-        void close();
-    }
-
-    private record StreamSink(OutputStream os) implements ByteSink {
-        @Override
-        public void write(byte[] data) throws IOException {
-            os.write(data);
-            os.flush();
-        }
-
-        @Override
-        public void close() {
-            try {
-                os.close();
-            } catch (IOException ignored) {
-                // the rank is gone
-            }
-        }
-    }
-
-    private static final class FdSink implements ByteSink {
-        private final int fd;
-
-        FdSink(int fd) {
-            this.fd = fd;
-        }
-
-        @Override
-        public void write(byte[] data) throws IOException {
-            try (Arena a = Arena.ofConfined()) {
-                RawFd.writeFully(fd, data, a);
-            }
-        }
-
-        @Override
-        public void close() {
-            RawFd.close(fd);
-        }
-    }
-
     /**
      * Forwards one stream in chunks that end at a line's end ({@link WholeLines}). A partial line
      * is held while more of it is on the way; when nothing more arrives within
      * {@link #PARTIAL_LINE_WAIT_NANOS} (a prompt), it goes as it is.
      */
-    private static Thread pump(int jobId, int rank, int stream, java.util.function.Supplier<ChunkSource> source,
+    private static Thread pump(int jobId, int rank, int stream, java.util.function.Supplier<RankStreams.ChunkSource> source,
                                Consumer<OverlayMessage> output) {
         return Thread.ofPlatform().daemon().stackSize(256 * 1024).name("rank-" + rank + "-" + stream).start(() -> {
             byte[] buf = new byte[CHUNK];
             WholeLines lines = new WholeLines();
-            try (ChunkSource in = source.get()) {
+            try (RankStreams.ChunkSource in = source.get()) {
                 int n;
                 while ((n = in.read(buf)) > 0) {
                     byte[] whole = lines.add(buf, n);
@@ -303,7 +180,7 @@ public final class RankProcess {
         });
     }
 
-    private static void startStdinWriter(int rank, ByteSink sink, LinkedBlockingQueue<byte[]> queue) {
+    private static void startStdinWriter(int rank, RankStreams.ByteSink sink, LinkedBlockingQueue<byte[]> queue) {
         Thread.ofPlatform().daemon().name("rank-" + rank + "-stdin").start(() -> {
             try (sink) {
                 while (true) {

@@ -59,6 +59,8 @@ public final class TaskAgent {
     private final AgentScheduler scheduler;
     private final List<String> nodeNames;
     private final Map<Integer, Task> tasks = new HashMap<>();
+    /** Canceled tasks still in {@link #waiting}, dropped as they come up. */
+    private int canceledInQueue;
     private final PriorityQueue<Task> waiting = new PriorityQueue<>(
             Comparator.<Task>comparingInt(t -> -t.request.priority()).thenComparingLong(t -> t.seq));
     private final List<Action> actions = new ArrayList<>();
@@ -130,7 +132,9 @@ public final class TaskAgent {
                     signal(t, SIGTERM);
                 }
             } else {
-                waiting.remove(t);
+                // Left in the queue and skipped when it comes up: PriorityQueue.remove is a scan,
+                // and cancelling a whole bag of waiting tasks made it quadratic.
+                canceledInQueue++;
                 finish(t, TaskState.CANCELED, 0, "");
             }
         }
@@ -173,7 +177,7 @@ public final class TaskAgent {
     }
 
     public int waiting() {
-        return waiting.size();
+        return waiting.size() - canceledInQueue;
     }
 
     public int running() {
@@ -190,6 +194,10 @@ public final class TaskAgent {
         int looked = 0;
         while (!waiting.isEmpty() && scheduler.freeCores() > 0 && looked < LOOKAHEAD) {
             Task t = waiting.poll();
+            if (t.state.isFinal()) { // canceled while it waited
+                canceledInQueue--;
+                continue;
+            }
             Placement p = scheduler.place(t.request.slots());
             if (p == null) {
                 skipped.add(t);

@@ -62,6 +62,28 @@ class TaskAgentTest {
     }
 
     @Test
+    void cancelledWaitingTasksLeaveTheQueueAndTheOthersStillRun() {
+        java.util.List<TaskRequest> bag = new java.util.ArrayList<>();
+        for (int i = 0; i < 10_004; i++) {
+            bag.add(task(i));
+        }
+        agent.submit(bag); // 4 run (ids 1-4), 10,000 wait (ids 5-10,004)
+        java.util.List<Integer> evens = new java.util.ArrayList<>();
+        for (int id = 6; id <= 10_004; id += 2) {
+            evens.add(id);
+        }
+        assertThat(only(agent.cancel(evens), TaskAgent.Action.State.class)).hasSize(5_000);
+        assertThat(agent.waiting()).isEqualTo(5_000);
+        List<TaskAgent.Action> a = agent.ended(1, 0, "");
+        assertThat(only(a, TaskAgent.Action.Launch.class)).as("the canceled task 6 is passed over for 5, then 7")
+                .singleElement().matches(l -> ((TaskAgent.Action.Launch) l).spec().taskId() == 5);
+        assertThat(only(agent.ended(2, 0, ""), TaskAgent.Action.Launch.class)).singleElement()
+                .matches(l -> ((TaskAgent.Action.Launch) l).spec().taskId() == 7);
+        assertThat(agent.waiting()).isEqualTo(4_998);
+        assertThat(agent.cancel(List.of(6))).as("canceled already: nothing more").isEmpty();
+    }
+
+    @Test
     void aLostNodeFailsItsTasksOrRestartsRestartableOnes() {
         TaskRequest again = new TaskRequest("again", "/bin/true", List.of(), java.util.Map.of(), "/s", "o", "e", List.of(),
                 List.of(), SlotRequest.cores(1), 0, false, 0, true);

@@ -17,6 +17,8 @@ public final class ConstantTimeScheduler implements AgentScheduler {
     private int[] stack;
     private int top;
     private int total;
+    /** Slots on the stack that are on lost nodes: skipped when they come up, not counted free. */
+    private int stale;
 
     public ConstantTimeScheduler(List<NodeResources> nodes) {
         this.nodes = List.copyOf(nodes);
@@ -54,6 +56,7 @@ public final class ConstantTimeScheduler implements AgentScheduler {
             if (!lost[node]) {
                 return new Placement(List.of(new Placement.Share(node, 1, slotCores, 0)), null);
             }
+            stale--;
         }
         return null;
     }
@@ -86,7 +89,14 @@ public final class ConstantTimeScheduler implements AgentScheduler {
 
     @Override
     public int freeCores() {
-        return stack == null ? total : top * slotCores;
+        if (stack == null) {
+            int free = 0;
+            for (int node = 0; node < nodes.size(); node++) {
+                free += lost[node] ? 0 : nodes.get(node).cores();
+            }
+            return free;
+        }
+        return (top - stale) * slotCores;
     }
 
     @Override
@@ -108,6 +118,12 @@ public final class ConstantTimeScheduler implements AgentScheduler {
 
     @Override
     public void nodeLost(int node) {
+        if (lost[node]) {
+            return;
+        }
         lost[node] = true;
+        for (int i = 0; stack != null && i < top; i++) { // once per lost node: a scan is fine here
+            stale += stack[i] == node ? 1 : 0;
+        }
     }
 }

@@ -122,4 +122,24 @@ class SchedulerTest {
             assertThat(s.freeCores()).as("seed " + seed).isEqualTo(s.totalCores());
         }
     }
+
+    @Test
+    void theConstantTimeSchedulerDoesNotCountALostNodesSlotsAsFree() {
+        ConstantTimeScheduler fresh = new ConstantTimeScheduler(nodes(2, 2, 0));
+        fresh.nodeLost(0);
+        assertThat(fresh.freeCores()).as("before the first task cuts the slots").isEqualTo(2);
+
+        ConstantTimeScheduler s = new ConstantTimeScheduler(nodes(2, 2, 0));
+        Placement first = s.place(SlotRequest.cores(1));
+        assertThat(first.shares().getFirst().node()).isZero();
+        assertThat(s.freeCores()).isEqualTo(3);
+        s.nodeLost(1);
+        s.nodeLost(1);
+        assertThat(s.freeCores()).as("node 1's two free slots are gone").isEqualTo(1);
+        assertThat(s.place(SlotRequest.cores(1)).shares().getFirst().node()).isZero();
+        assertThat(s.freeCores()).isZero();
+        assertThat(s.place(SlotRequest.cores(1))).isNull();
+        s.release(first);
+        assertThat(s.freeCores()).isEqualTo(1);
+    }
 }

@@ -237,8 +237,9 @@ public final class FunctionPool implements AutoCloseable {
                     }
                     batch.add(first);
                     queue.drainTo(batch, MAX_BATCH - 1);
-                    if (batch.getLast() == STOP) {
-                        batch.removeLast();
+                    int stops = batch.size();
+                    batch.removeIf(p -> p == STOP);
+                    for (stops -= batch.size(); stops > 0; stops--) {
                         queue.add(STOP); // for another sender, or for this one next time
                     }
                     for (Pending p : batch) {

@@ -134,10 +134,6 @@ final class SlurmPilotJob {
         }
     }
 
-    String jobId() {
-        return jobId;
-    }
-
     private static String lastLine(Path f) {
         try {
             List<String> lines = Files.readAllLines(f);

@@ -45,8 +45,10 @@ public final class DaemonDriver {
     private PmiListener pmi;
     private RankGuard guard;
     /** Reaps the ranks made by posix_spawn; bound in the background while the tree wires up. */
-    private final java.util.concurrent.CompletableFuture<ChildReaper> reaper = java.util.concurrent.CompletableFuture.supplyAsync(
-            this::nativeSpawning, r -> Thread.ofPlatform().daemon().name("spawn-bind").start(r));
+    private final java.util.concurrent.CompletableFuture<ChildReaper> reaper = SpawnMode.current() != SpawnMode.NATIVE
+            ? java.util.concurrent.CompletableFuture.completedFuture(null)
+            : java.util.concurrent.CompletableFuture.supplyAsync(this::nativeSpawning,
+                    r -> Thread.ofPlatform().daemon().name("spawn-bind").start(r));
     private volatile String reaperFailure;
     private final RankProcess.Registry registry = new RankProcess.Registry() {
         @Override
@@ -280,20 +282,18 @@ public final class DaemonDriver {
         try {
             ChildReaper r = reaper.join();
             RankProcess.start(launch, guard, r, registry, this::sendToParent, r != null ? loop::dispatchOrPost : loop::post);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
+            // A rank that cannot be started (or watched, and was killed) ends at once: never a silent hang.
             loop.post(new DaemonEvent.RankEnded(launch.jobId(), launch.rank(), 127,
                     launch.executable() + ": " + e.getMessage()));
         }
     }
 
     /**
-     * The native spawner, or null for ProcessBuilder: when this JVM's {@link SpawnMode} is JDK,
-     * or where libc lacks what it needs (no pidfd_open before glibc 2.36 / Linux 5.3).
+     * The native spawner (bound in the background when this JVM's {@link SpawnMode} is NATIVE),
+     * or null for ProcessBuilder where libc lacks what it needs (no pidfd_open before glibc 2.36).
      */
     private ChildReaper nativeSpawning() {
-        if (SpawnMode.current() != SpawnMode.NATIVE) {
-            return null;
-        }
         try {
             // Ends that can no longer be seen would leave tasks running for ever: the daemon fails
             // (its loop stops, every rank is killed, its link closes; the head fails or restarts

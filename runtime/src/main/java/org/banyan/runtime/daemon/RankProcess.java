@@ -92,7 +92,16 @@ public final class RankProcess {
                     toFiles ? new PosixSpawn.Stdio.File(stderrFile.getPath()) : PosixSpawn.PIPE);
             pid = c.pid();
             guard.started(pid);
-            exit = reaper.watch(pid);
+            try {
+                exit = reaper.watch(pid);
+            } catch (RuntimeException e) { // no pidfd (EMFILE...): an end nobody would see; not started, then
+                ProcessHandle.of(pid).ifPresent(h -> ProcessSignaller.signalTree(h, org.banyan.core.daemon.Signals.SIGKILL));
+                guard.ended(pid);
+                for (int fd : new int[] {c.stdinFd(), c.stdoutFd(), c.stderrFd()}) {
+                    org.banyan.runtime.os.RawFd.close(fd);
+                }
+                throw new IOException("cannot watch its process: " + e.getMessage(), e);
+            }
             if (stdin != null) {
                 startStdinWriter(rank, new RankStreams.FdSink(c.stdinFd()), stdin);
             }

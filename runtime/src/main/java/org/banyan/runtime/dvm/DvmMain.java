@@ -25,28 +25,28 @@ public final class DvmMain {
         List<Node> nodes = new ArrayList<>();
         String agent = "inproc";
         boolean untilSignalled = false;
-        for (int i = 0; i < args.length; i += 2) {
-            if (args[i].equals("--until-signalled")) {
+        for (int i = 0; i < args.length; i++) {
+            String option = args[i];
+            if (option.equals("--until-signalled")) {
                 untilSignalled = true;
-                i--;
                 continue;
             }
-            if (i + 1 == args.length) {
-                System.err.println("banyan dvm: option " + args[i] + " needs a value");
+            if (++i == args.length) {
+                System.err.println("banyan dvm: option " + option + " needs a value");
                 System.exit(2);
             }
-            switch (args[i]) {
-                case "--uri-file" -> uri = Path.of(args[i + 1]);
+            switch (option) {
+                case "--uri-file" -> uri = Path.of(args[i]);
                 case "--host" -> {
-                    for (String h : args[i + 1].split(",")) {
+                    for (String h : args[i].split(",")) {
                         int colon = h.lastIndexOf(':');
                         nodes.add(colon < 0 ? new Node(h, 1) : new Node(h.substring(0, colon),
                                 Integer.parseInt(h.substring(colon + 1))));
                     }
                 }
-                case "--agent" -> agent = args[i + 1];
+                case "--agent" -> agent = args[i];
                 default -> {
-                    System.err.println("banyan dvm: unknown option " + args[i]);
+                    System.err.println("banyan dvm: unknown option " + option);
                     System.exit(2);
                 }
             }

@@ -38,7 +38,6 @@ public final class ChildReaper {
     private final int epfd;
     /** pidfd → the child's pid and its future. */
     private final Map<Integer, Watched> watched = new ConcurrentHashMap<>();
-    private final Map<Long, Watched> byPid = new ConcurrentHashMap<>();
 
     private record Watched(long pid, int pidfd, CompletableFuture<Integer> exit) {}
 
@@ -83,7 +82,6 @@ public final class ChildReaper {
             }
             Watched w = new Watched(pid, pidfd, exit);
             watched.put(pidfd, w);
-            byPid.put(pid, w);
             MemorySegment ev = a.allocate(EPOLL_EVENT_BYTES, 4);
             ev.set(JAVA_INT, 0, EPOLLIN);
             ev.set(JAVA_LONG_UNALIGNED, 4, pidfd);
@@ -97,11 +95,6 @@ public final class ChildReaper {
             throw new IllegalStateException(t);
         }
         return exit;
-    }
-
-    /** Whether {@code pid} is a child this reaper watches that has not been reaped yet. */
-    public boolean running(long pid) {
-        return byPid.containsKey(pid);
     }
 
     private void loop() {
@@ -143,7 +136,6 @@ public final class ChildReaper {
         int ignored = (int) EPOLL_CTL.invokeExact(st, epfd, EPOLL_CTL_DEL, pidfd, MemorySegment.NULL);
         // Out of the map before the number is free again: the next pidfd_open may return it.
         watched.remove(pidfd, w);
-        byPid.remove(w.pid(), w);
         RawFd.close(pidfd);
         w.exit().complete(code);
     }

@@ -8,10 +8,11 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 
-/** Finds libc functions for the process-creation classes and binds them (once, at class load). */
+/** Finds libc functions and binds them: for the process-creation classes (at their class load) and kill(2). */
 final class Libc {
     private static final Linker LINKER = Linker.nativeLinker();
-    private static final MethodHandle STRERROR = bind("strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT), false);
+    /** Bound on the first error: most processes never see one. */
+    private static volatile MethodHandle strerror;
 
     private Libc() {}
 
@@ -30,7 +31,12 @@ final class Libc {
 
     static String strerror(int err) {
         try {
-            MemorySegment s = (MemorySegment) STRERROR.invokeExact(err);
+            MethodHandle h = strerror;
+            if (h == null) {
+                h = bind("strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT), false);
+                strerror = h;
+            }
+            MemorySegment s = (MemorySegment) h.invokeExact(err);
             return s.reinterpret(256).getString(0);
         } catch (Throwable t) {
             return "error " + err;

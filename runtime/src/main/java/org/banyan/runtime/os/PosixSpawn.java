@@ -75,7 +75,10 @@ public final class PosixSpawn {
 
     private PosixSpawn() {}
 
-    /** Whether this platform has what {@link #spawn} needs; false makes the caller use {@code ProcessBuilder}. */
+    /**
+     * Loads this class, which binds every call {@link #spawn} needs: true, or an
+     * {@code ExceptionInInitializerError} where libc lacks one (the caller then uses ProcessBuilder).
+     */
     public static boolean available() {
         return SPAWNP != null;
     }

@@ -1,7 +1,6 @@
 package org.banyan.runtime.os;
 
 import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.util.ArrayList;
@@ -48,9 +47,7 @@ public final class ProcessSignaller {
         try {
             MethodHandle h = kill;
             if (h == null) {
-                Linker linker = Linker.nativeLinker();
-                h = linker.downcallHandle(linker.defaultLookup().find("kill").orElseThrow(),
-                        FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+                h = Libc.bind("kill", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT), false);
                 kill = h;
             }
             int rc = (int) h.invokeExact((int) pid, signal);

@@ -186,6 +186,8 @@ final class TaskDispatch {
     private List<HeadEvent> apply(List<TaskAgent.Action> actions) {
         List<HeadEvent> out = new ArrayList<>();
         Map<Integer, List<TaskSpec>> launches = new LinkedHashMap<>();
+        // one message per daemon and signal: cancel --all of 100,000 tasks is a few messages
+        Map<NodeSignal, List<Integer>> signals = new LinkedHashMap<>();
         long now = System.currentTimeMillis() * 1000;
         for (TaskAgent.Action a : actions) {
             switch (a) {
@@ -200,7 +202,7 @@ final class TaskDispatch {
                         }
                     } else {
                         for (int node : on) {
-                            out.add(new HeadEvent.Route(new OverlayMessage.SignalTasks(-1, node, List.of(taskId), signal)));
+                            signals.computeIfAbsent(new NodeSignal(node, signal), k -> new ArrayList<>()).add(taskId);
                         }
                     }
                 }
@@ -232,8 +234,13 @@ final class TaskDispatch {
         for (Map.Entry<Integer, List<TaskSpec>> e : launches.entrySet()) {
             out.add(new HeadEvent.Route(new OverlayMessage.RunTasks(-1, e.getKey(), e.getValue())));
         }
+        for (Map.Entry<NodeSignal, List<Integer>> e : signals.entrySet()) { // after launches: a task starts before its signal
+            out.add(new HeadEvent.Route(new OverlayMessage.SignalTasks(-1, e.getKey().node(), e.getValue(), e.getKey().signal())));
+        }
         return out;
     }
+
+    private record NodeSignal(int node, int signal) {}
 
     /** An MPI task: a job with as many ranks on each node as the agent placed there. */
     private HeadEvent mpiJob(int taskId, TaskRequest r, Placement p) {

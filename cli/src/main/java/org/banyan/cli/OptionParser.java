@@ -22,10 +22,10 @@ final class OptionParser {
                         + "' (see " + helpHint + ")");
             }
             if (!option.takesValue()) {
-                if (inline != null) {
+                if (inline != null && !option.optionalValue()) {
                     throw new UsageException("option " + name + " takes no value");
                 }
-                option.handler().apply(target, null);
+                option.handler().apply(target, inline);
             } else if (inline != null) {
                 option.handler().apply(target, inline);
             } else if (i + 1 < args.size()) {

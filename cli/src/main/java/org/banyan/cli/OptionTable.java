@@ -26,13 +26,17 @@ final class OptionTable<T> {
      * @param help    what it means; lines break where the help text should
      */
     record Option<T>(List<String> names, List<String> aliases, String value, String section, String help,
-                     Handler<T> handler) {
+                     Handler<T> handler, boolean optionalValue) {
+        /** True when the value is the next argument (or after '='); an optional value only comes after '='. */
         boolean takesValue() {
-            return value != null;
+            return value != null && !optionalValue;
         }
 
-        /** How the help and the README show it: {@code -n, -np N}. */
+        /** How the help and the README show it: {@code -n, -np N}, {@code --monitor[=all|external]}. */
         String synopsis() {
+            if (optionalValue) {
+                return String.join(", ", names) + "[=" + value + "]";
+            }
             return String.join(", ", names) + (value == null ? "" : " " + value);
         }
     }
@@ -41,12 +45,18 @@ final class OptionTable<T> {
     private final Map<String, Option<T>> byName = new LinkedHashMap<>();
 
     OptionTable<T> flag(String section, List<String> names, List<String> aliases, String help, Handler<T> handler) {
-        return add(new Option<>(names, aliases, null, section, help, handler));
+        return add(new Option<>(names, aliases, null, section, help, handler, false));
+    }
+
+    /** An option whose value is optional and given only as {@code --name=VALUE}; the handler gets null without one. */
+    OptionTable<T> optional(String section, List<String> names, List<String> aliases, String value, String help,
+                            Handler<T> handler) {
+        return add(new Option<>(names, aliases, value, section, help, handler, true));
     }
 
     OptionTable<T> value(String section, List<String> names, List<String> aliases, String value, String help,
                          Handler<T> handler) {
-        return add(new Option<>(names, aliases, value, section, help, handler));
+        return add(new Option<>(names, aliases, value, section, help, handler, false));
     }
 
     /** Adds options declared elsewhere (a group several commands share), in order. */
@@ -99,7 +109,8 @@ final class OptionTable<T> {
             List<String> shown = new ArrayList<>();
             for (int i = 0; i < o.names().size(); i++) {
                 String n = o.names().get(i);
-                shown.add("`" + n + (i == o.names().size() - 1 && o.value() != null ? " " + o.value() : "") + "`");
+                String value = o.value() == null ? "" : o.optionalValue() ? "[=" + o.value() + "]" : " " + o.value();
+                shown.add("`" + n + (i == o.names().size() - 1 ? value : "") + "`");
             }
             b.append("| ").append(String.join(", ", shown).replace("|", "\\|")).append(" | ")
                     .append(o.help().replace("\n", " ").replace("|", "\\|")).append(" |\n");

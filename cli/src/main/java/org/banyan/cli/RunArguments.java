@@ -49,6 +49,9 @@ public final class RunArguments {
     private Modex modex = Modex.LAZY;
     private boolean reportLaunch;
     private DvmFiles dvm;
+    /** --monitor's scope (all, external), null when not monitoring; and where profiles go. */
+    private String monitorScope;
+    private Path monitorOut;
     /** -n of the context being parsed. */
     private int count;
 
@@ -107,6 +110,19 @@ public final class RunArguments {
             .flag("Daemons (one per host, started along a tree; see docs/multihost.md)", List.of("--report-launch"),
                     List.of(), "print phase times and, per daemon, links and messages",
                     (a, v) -> a.reportLaunch = true)
+            .optional("Monitoring (see docs/comm.md)", List.of("--monitor"), List.of(), "all|external",
+                    "monitor the Java ranks' messages (banyan-comm) from the start: all (default)\n"
+                            + "or only user point-to-point (external); profiles go to --monitor-out",
+                    (a, v) -> a.monitor(v == null ? "all" : v))
+            .value("Monitoring (see docs/comm.md)", List.of("--monitor-out"), List.of(), "DIR",
+                    "where each rank writes its Open MPI-style .prof (default ./banyan-monitor);\n"
+                            + "implies --monitor; banyan monitor DIR makes the matrices",
+                    (a, v) -> {
+                        a.monitorOut = a.cwd.resolve(v);
+                        if (a.monitorScope == null) {
+                            a.monitor("all");
+                        }
+                    })
             .value("DVM (see docs/pilot.md)", List.of("--dvm"), List.of(), "FILE",
                     "run on the persistent DVM whose URI file is FILE (banyan dvm start writes\n"
                             + "~/.banyan/dvm.uri): no daemon is started",
@@ -155,10 +171,10 @@ public final class RunArguments {
                 }
                 if (option.takesValue()) {
                     option.handler().apply(this, value(args, i, inline, name));
-                } else if (inline != null) {
+                } else if (inline != null && !option.optionalValue()) {
                     throw new UsageException("option " + name + " takes no value");
                 } else {
-                    option.handler().apply(this, null);
+                    option.handler().apply(this, inline);
                 }
                 if (inline == null && option.takesValue()) {
                     i++;
@@ -185,6 +201,13 @@ public final class RunArguments {
             throw new UsageException("option " + name + " needs a value");
         }
         return args.get(i + 1);
+    }
+
+    private void monitor(String scope) throws UsageException {
+        if (!scope.equals("all") && !scope.equals("external")) {
+            throw new UsageException("--monitor=" + scope + ": the scope is all or external");
+        }
+        monitorScope = scope;
     }
 
     private void export(String spec) throws UsageException {
@@ -232,6 +255,11 @@ public final class RunArguments {
     }
 
     private RunRequest build(List<Context> contexts) throws UsageException {
+        if (monitorScope != null) {
+            // read by banyan-comm in every rank (World): monitoring on from the start, profiles there at the end
+            exports.put("BANYAN_MONITOR", monitorScope);
+            exports.put("BANYAN_MONITOR_OUT", (monitorOut != null ? monitorOut : cwd.resolve("banyan-monitor")).toString());
+        }
         if (dvm != null) {
             return buildForDvm(contexts);
         }

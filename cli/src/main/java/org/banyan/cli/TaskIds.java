@@ -30,7 +30,9 @@ final class TaskIds {
     }
 
     /** Ranges of consecutive ids, in the order given: {@code 3-9,12}. */
-    static String format(List<Integer> ids) {
+    static String format(List<Integer> given) {
+        // sorted: ids come in the order tasks ended, and 100,000 of them printed as 34,000 ranges
+        List<Integer> ids = given.stream().sorted().distinct().toList();
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < ids.size(); ) {
             int j = i;

@@ -47,6 +47,19 @@ class RunArgumentsTest {
     }
 
     @Test
+    void monitorOptionsReachEveryRanksEnvironment() throws Exception {
+        assertThat(parse("-n", "2", "--monitor", "true").job().apps().getFirst().env())
+                .containsEntry("BANYAN_MONITOR", "all").containsEntry("BANYAN_MONITOR_OUT", dir.resolve("banyan-monitor").toString());
+        assertThat(parse("-n", "2", "--monitor=external", "--monitor-out", "m", "true").job().apps().getFirst().env())
+                .containsEntry("BANYAN_MONITOR", "external").containsEntry("BANYAN_MONITOR_OUT", dir.resolve("m").toString());
+        assertThat(parse("-n", "2", "--monitor-out", "m", "true").job().apps().getFirst().env())
+                .containsEntry("BANYAN_MONITOR", "all");
+        assertThat(parse("-n", "2", "true").job().apps().getFirst().env()).doesNotContainKey("BANYAN_MONITOR");
+        assertThat(error("--monitor=some", "true")).isEqualTo("--monitor=some: the scope is all or external");
+        assertThat(error("--monitor", "all", "true")).as("a value only after =").isEqualTo("program 'all' not found in PATH");
+    }
+
+    @Test
     void longOptionsTakeInlineValues() throws Exception {
         RunRequest r = parse("--np=2", "--host=localhost:2", "--stdin=none", "true");
         assertThat(r.job().size()).isEqualTo(2);

@@ -14,6 +14,7 @@ class TaskIdsTest {
         assertThat(TaskIds.format(ids)).isEqualTo("3-5,9,12");
         assertThat(TaskIds.format(List.of(7))).isEqualTo("7");
         assertThat(TaskIds.format(List.of())).isEmpty();
+        assertThat(TaskIds.format(List.of(2, 1, 4, 3, 3, 9))).as("in the order tasks ended").isEqualTo("1-4,9");
     }
 
     @Test

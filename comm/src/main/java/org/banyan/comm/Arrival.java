@@ -1,0 +1,60 @@
+package org.banyan.comm;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One message coming in through a transport, bytes possibly in several pieces. Matched at its
+ * envelope: its bytes go straight into the receive's buffer when one was posted, or into a buffer
+ * of its own that waits for the receive (MPI's unexpected queue).
+ */
+final class Arrival {
+    final Envelope envelope;
+    /** The matched receive; null while the message is unexpected. */
+    Operation.Receive receive;
+    /** The unexpected message's own copy; null when it went straight into a receive. */
+    private byte[] held;
+    private int written;
+    boolean complete;
+
+    Arrival(Envelope envelope, Operation.Receive receive) {
+        this.envelope = envelope;
+        this.receive = receive;
+        if (receive == null) {
+            held = new byte[envelope.length()];
+        }
+    }
+
+    /** Where the next {@code max} bytes go: a slice of the receive's buffer or of the held copy (truncation drops the rest). */
+    MemorySegment window(int max) {
+        int remaining = envelope.length() - written;
+        int n = Math.min(max, remaining);
+        if (held != null) {
+            return MemorySegment.ofArray(held).asSlice(written, n);
+        }
+        long room = Math.max(0, receive.buffer.byteSize() - written);
+        return receive.buffer.asSlice(Math.min(written, receive.buffer.byteSize()), Math.min(n, room));
+    }
+
+    /** Bytes were placed through {@link #window(int)} (or dropped past a short buffer). */
+    void advance(int n) {
+        written += n;
+    }
+
+    int remaining() {
+        return envelope.length() - written;
+    }
+
+    void write(MemorySegment chunk) {
+        MemorySegment w = window((int) chunk.byteSize());
+        MemorySegment.copy(chunk, 0, w, 0, w.byteSize());
+        advance((int) chunk.byteSize());
+    }
+
+    /** An unexpected message met its receive: what came so far moves into its buffer, the rest goes there directly. */
+    void matchedBy(Operation.Receive r) {
+        receive = r;
+        long n = Math.min(written, r.buffer.byteSize());
+        MemorySegment.copy(MemorySegment.ofArray(held), 0, r.buffer, 0, n);
+        held = null;
+    }
+}

@@ -1,0 +1,435 @@
+package org.banyan.comm;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.banyan.client.Banyan;
+
+/**
+ * A communicator: a group of ranks and a private space for their messages, as MPI's. The world
+ * communicator comes from {@link #world(Banyan)}; {@link #split} and {@link #dup} make others.
+ *
+ * <pre>{@code
+ * try (Banyan job = Banyan.init(); Comm world = Comm.world(job)) {
+ *     double[] local = {world.rank()};
+ *     double[] sum = new double[1];
+ *     world.allreduce(local, sum, Op.SUM);
+ * }
+ * }</pre>
+ *
+ * <p>Point-to-point: {@code send}/{@code recv} block, {@code isend}/{@code irecv} return a
+ * {@link Request}; {@link #ANY_SOURCE} and {@link #ANY_TAG} match any sender or tag; messages
+ * from one sender on one communicator are received in the order sent. Sends are eager: a send
+ * completes once its bytes are handed to the transport, whether or not the receive is posted.
+ * Buffers are byte, int, long, float and double arrays, ByteBuffers (position to limit) and
+ * MemorySegments. Collectives are built from point-to-point messages on the communicator's
+ * second context, so they never match a user's receive and show as internal traffic.
+ */
+public final class Comm implements AutoCloseable {
+    public static final int ANY_SOURCE = -1;
+    public static final int ANY_TAG = -1;
+
+    final Engine engine;
+    final String name;
+    /** User messages use context, collectives context + 1. */
+    final int context;
+    /** World rank of each member. */
+    final int[] group;
+    final int rank;
+    private final AtomicInteger nextContext;
+    private final Runnable onClose;
+    /** The world's: writes this rank's monitoring profile when asked to. */
+    Runnable profileWriter;
+    final Collectives coll;
+    private int splits;
+    private boolean closed;
+
+    Comm(Engine engine, String name, int context, int[] group, AtomicInteger nextContext, Runnable onClose) {
+        this.engine = engine;
+        this.name = name;
+        this.context = context;
+        this.group = group;
+        this.nextContext = nextContext;
+        this.onClose = onClose;
+        int me = -1;
+        for (int i = 0; i < group.length; i++) {
+            if (group[i] == engine.rank) {
+                me = i;
+            }
+        }
+        this.rank = me;
+        this.coll = new Collectives(this);
+        engine.monitor.register(name, group);
+    }
+
+    /** The world communicator of this job: every rank, in Banyan's rank order. Collective over the job. */
+    public static Comm world(Banyan job) {
+        return World.create(job);
+    }
+
+    public int rank() {
+        return rank;
+    }
+
+    public int size() {
+        return group.length;
+    }
+
+    /** The communicator's name as monitoring reports it (MPI_COMM_WORLD, or given at split/dup). */
+    public String name() {
+        return name;
+    }
+
+    /** The world rank of this communicator's rank {@code r}. */
+    public int worldRank(int r) {
+        checkRank(r, "rank");
+        return group[r];
+    }
+
+    /** This process's monitor (the same for every communicator of the process). */
+    public Monitor monitor() {
+        return engine.monitor;
+    }
+
+    // ---- point-to-point
+
+    public void send(byte[] data, int dest, int tag) {
+        isend(MemorySegment.ofArray(data), dest, tag).await();
+    }
+
+    public void send(int[] data, int dest, int tag) {
+        isend(MemorySegment.ofArray(data), dest, tag).await();
+    }
+
+    public void send(long[] data, int dest, int tag) {
+        isend(MemorySegment.ofArray(data), dest, tag).await();
+    }
+
+    public void send(float[] data, int dest, int tag) {
+        isend(MemorySegment.ofArray(data), dest, tag).await();
+    }
+
+    public void send(double[] data, int dest, int tag) {
+        isend(MemorySegment.ofArray(data), dest, tag).await();
+    }
+
+    public void send(ByteBuffer data, int dest, int tag) {
+        isend(MemorySegment.ofBuffer(data), dest, tag).await();
+    }
+
+    public void send(MemorySegment data, int dest, int tag) {
+        isend(data, dest, tag).await();
+    }
+
+    public Status recv(byte[] buffer, int source, int tag) {
+        return irecv(MemorySegment.ofArray(buffer), source, tag).await();
+    }
+
+    public Status recv(int[] buffer, int source, int tag) {
+        return irecv(MemorySegment.ofArray(buffer), source, tag).await();
+    }
+
+    public Status recv(long[] buffer, int source, int tag) {
+        return irecv(MemorySegment.ofArray(buffer), source, tag).await();
+    }
+
+    public Status recv(float[] buffer, int source, int tag) {
+        return irecv(MemorySegment.ofArray(buffer), source, tag).await();
+    }
+
+    public Status recv(double[] buffer, int source, int tag) {
+        return irecv(MemorySegment.ofArray(buffer), source, tag).await();
+    }
+
+    public Status recv(ByteBuffer buffer, int source, int tag) {
+        return irecv(MemorySegment.ofBuffer(buffer), source, tag).await();
+    }
+
+    public Status recv(MemorySegment buffer, int source, int tag) {
+        return irecv(buffer, source, tag).await();
+    }
+
+    /** Starts a send; the data must stay unchanged until the request is done. */
+    public Request isend(MemorySegment data, int dest, int tag) {
+        checkUserTag(tag);
+        return sendInternal(data, dest, tag, context, false);
+    }
+
+    public Request isend(byte[] data, int dest, int tag) {
+        return isend(MemorySegment.ofArray(data), dest, tag);
+    }
+
+    public Request isend(double[] data, int dest, int tag) {
+        return isend(MemorySegment.ofArray(data), dest, tag);
+    }
+
+    public Request isend(int[] data, int dest, int tag) {
+        return isend(MemorySegment.ofArray(data), dest, tag);
+    }
+
+    public Request isend(long[] data, int dest, int tag) {
+        return isend(MemorySegment.ofArray(data), dest, tag);
+    }
+
+    /** Starts a receive into {@code buffer}; source may be {@link #ANY_SOURCE}, tag {@link #ANY_TAG}. */
+    public Request irecv(MemorySegment buffer, int source, int tag) {
+        if (tag != ANY_TAG) {
+            checkUserTag(tag);
+        }
+        if (source != ANY_SOURCE) {
+            checkRank(source, "source");
+        }
+        checkOpen();
+        return engine.receive(context, source, tag, buffer);
+    }
+
+    public Request irecv(byte[] buffer, int source, int tag) {
+        return irecv(MemorySegment.ofArray(buffer), source, tag);
+    }
+
+    public Request irecv(double[] buffer, int source, int tag) {
+        return irecv(MemorySegment.ofArray(buffer), source, tag);
+    }
+
+    public Request irecv(int[] buffer, int source, int tag) {
+        return irecv(MemorySegment.ofArray(buffer), source, tag);
+    }
+
+    public Request irecv(long[] buffer, int source, int tag) {
+        return irecv(MemorySegment.ofArray(buffer), source, tag);
+    }
+
+    /** Sends and receives at once (no deadlock between two ranks exchanging). */
+    public Status sendrecv(MemorySegment send, int dest, int sendTag, MemorySegment recv, int source, int recvTag) {
+        Request r = irecv(recv, source, recvTag);
+        Request s = isend(send, dest, sendTag);
+        Status st = r.await();
+        s.await();
+        return st;
+    }
+
+    public Status sendrecv(double[] send, int dest, int sendTag, double[] recv, int source, int recvTag) {
+        return sendrecv(MemorySegment.ofArray(send), dest, sendTag, MemorySegment.ofArray(recv), source, recvTag);
+    }
+
+    /** The status of a message that a matching receive would get now, or null: MPI_Iprobe. */
+    public Status iprobe(int source, int tag) {
+        checkOpen();
+        Envelope e = engine.probe(context, source, tag);
+        return e == null ? null : new Status(e.source(), e.tag(), e.length());
+    }
+
+    /** Waits for a message that a matching receive would get: MPI_Probe. */
+    public Status probe(int source, int tag) {
+        Status s;
+        int idle = 0;
+        while ((s = iprobe(source, tag)) == null) {
+            if (++idle > 1000) {
+                Thread.yield();
+            }
+        }
+        return s;
+    }
+
+    Request sendInternal(MemorySegment data, int dest, int tag, int ctx, boolean internal) {
+        checkRank(dest, "destination");
+        checkOpen();
+        return engine.send(group[dest], new Envelope(ctx, rank, tag, (int) data.byteSize()), data, internal);
+    }
+
+    // ---- communicators
+
+    /** A copy of this communicator: same group, its own message space. Collective. */
+    public Comm dup() {
+        return dup(name + "_dup" + splits);
+    }
+
+    public Comm dup(String newName) {
+        int ctx = agreeOnContext();
+        return new Comm(engine, newName, ctx, group, nextContext, null);
+    }
+
+    /**
+     * Splits by color: ranks with the same color form a communicator, ordered by key and then by
+     * rank here; a negative color leaves the rank out (null is returned). Collective.
+     */
+    public Comm split(int color, int key) {
+        long[] mine = {color, key};
+        long[] all = new long[2 * size()];
+        allgather(mine, all);
+        int ctx = agreeOnContext();
+        int n = splits++;
+        if (color < 0) {
+            return null;
+        }
+        Integer[] members = java.util.stream.IntStream.range(0, size()).filter(r -> all[2 * r] == color).boxed()
+                .toArray(Integer[]::new);
+        Arrays.sort(members, Comparator.<Integer>comparingLong(r -> all[2 * r + 1]).thenComparingInt(r -> r));
+        int[] worldRanks = Arrays.stream(members).mapToInt(r -> group[r]).toArray();
+        return new Comm(engine, name + "_split" + n + "_" + color, ctx, worldRanks, nextContext, null);
+    }
+
+    /** A context id no member uses yet: the largest of the members' next free ids. */
+    private int agreeOnContext() {
+        long[] next = {nextContext.get()};
+        long[] max = new long[1];
+        allreduce(next, max, Op.MAX);
+        int ctx = (int) max[0];
+        nextContext.set(ctx + 2);
+        return ctx;
+    }
+
+    // ---- collectives (see Collectives for the algorithms)
+
+    public void barrier() {
+        coll.barrier();
+    }
+
+    public void bcast(byte[] buffer, int root) {
+        coll.bcast(MemorySegment.ofArray(buffer), root);
+    }
+
+    public void bcast(int[] buffer, int root) {
+        coll.bcast(MemorySegment.ofArray(buffer), root);
+    }
+
+    public void bcast(long[] buffer, int root) {
+        coll.bcast(MemorySegment.ofArray(buffer), root);
+    }
+
+    public void bcast(double[] buffer, int root) {
+        coll.bcast(MemorySegment.ofArray(buffer), root);
+    }
+
+    public void bcast(MemorySegment buffer, int root) {
+        coll.bcast(buffer, root);
+    }
+
+    public void reduce(double[] send, double[] recv, Op op, int root) {
+        coll.reduce(MemorySegment.ofArray(send), rank == root ? MemorySegment.ofArray(recv) : null, Elem.DOUBLE, send.length, op, root);
+    }
+
+    public void reduce(long[] send, long[] recv, Op op, int root) {
+        coll.reduce(MemorySegment.ofArray(send), rank == root ? MemorySegment.ofArray(recv) : null, Elem.LONG, send.length, op, root);
+    }
+
+    public void reduce(int[] send, int[] recv, Op op, int root) {
+        coll.reduce(MemorySegment.ofArray(send), rank == root ? MemorySegment.ofArray(recv) : null, Elem.INT, send.length, op, root);
+    }
+
+    public void allreduce(double[] send, double[] recv, Op op) {
+        coll.allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.DOUBLE, send.length, op);
+    }
+
+    public void allreduce(long[] send, long[] recv, Op op) {
+        coll.allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.LONG, send.length, op);
+    }
+
+    public void allreduce(int[] send, int[] recv, Op op) {
+        coll.allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.INT, send.length, op);
+    }
+
+    public void allreduce(float[] send, float[] recv, Op op) {
+        coll.allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.FLOAT, send.length, op);
+    }
+
+    /** Every rank's {@code send} to the root's {@code recv}, in rank order (recv is ignored elsewhere). */
+    public void gather(double[] send, double[] recv, int root) {
+        coll.gather(MemorySegment.ofArray(send), rank == root ? MemorySegment.ofArray(recv) : null, root);
+    }
+
+    public void gather(long[] send, long[] recv, int root) {
+        coll.gather(MemorySegment.ofArray(send), rank == root ? MemorySegment.ofArray(recv) : null, root);
+    }
+
+    public void gather(MemorySegment send, MemorySegment recv, int root) {
+        coll.gather(send, recv, root);
+    }
+
+    /** The root's {@code send}, cut in size() equal blocks, one to each rank's {@code recv}. */
+    public void scatter(double[] send, double[] recv, int root) {
+        coll.scatter(rank == root ? MemorySegment.ofArray(send) : null, MemorySegment.ofArray(recv), root);
+    }
+
+    public void scatter(MemorySegment send, MemorySegment recv, int root) {
+        coll.scatter(send, recv, root);
+    }
+
+    public void allgather(double[] send, double[] recv) {
+        coll.allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
+    }
+
+    public void allgather(long[] send, long[] recv) {
+        coll.allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
+    }
+
+    public void allgather(int[] send, int[] recv) {
+        coll.allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
+    }
+
+    public void allgather(MemorySegment send, MemorySegment recv) {
+        coll.allgather(send, recv);
+    }
+
+    /** Block i of {@code send} to rank i; block j of {@code recv} from rank j (equal blocks). */
+    public void alltoall(double[] send, double[] recv) {
+        coll.alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
+    }
+
+    public void alltoall(int[] send, int[] recv) {
+        coll.alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
+    }
+
+    public void alltoall(MemorySegment send, MemorySegment recv) {
+        coll.alltoall(send, recv);
+    }
+
+    // ----
+
+    void checkRank(int r, String what) {
+        if (r < 0 || r >= group.length) {
+            throw new IllegalArgumentException(what + " rank " + r + " is out of range: the communicator "
+                    + name + " has ranks 0 to " + (group.length - 1));
+        }
+    }
+
+    private static void checkUserTag(int tag) {
+        if (tag < 0) {
+            throw new IllegalArgumentException("tag " + tag + " is negative: user tags are 0 or more (ANY_TAG only to receive)");
+        }
+    }
+
+    void checkOpen() {
+        if (closed) {
+            throw new CommException("communication on " + name + " after close");
+        }
+    }
+
+    /**
+     * Ends this communicator. Closing the world waits for every rank (a barrier, as
+     * MPI_Finalize), writes the monitoring profile when asked, and closes the transports.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        if (onClose != null) {
+            // the profile first: the closing barrier is the library's, not the program's traffic
+            engine.monitor.stop();
+            try {
+                if (profileWriter != null) {
+                    profileWriter.run();
+                }
+            } finally {
+                barrier();
+                closed = true;
+                onClose.run();
+            }
+        } else {
+            closed = true;
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package org.banyan.comm;
+
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A rank's message engine: the matcher, the transports, the monitor, and progress. There is no
+ * progress thread: whoever waits on a request polls the transports (as MPI libraries do), under
+ * one lock so that any thread may communicate. A waiter spins first (the shared-memory fast path
+ * has no system call to block in), then yields, then naps, so that ranks oversubscribing cores
+ * leave them to the ranks that have work.
+ */
+final class Engine implements AutoCloseable {
+    private static final int SPINS = 2_000;
+    private static final int YIELDS = 2_000;
+    private static final long NAP_NANOS = 50_000;
+
+    final int rank;
+    final int size;
+    final Matcher matcher;
+    final Monitor monitor;
+    private final List<Transport> transports;
+    /** Per world rank, the transport that reaches it, chosen on first send. */
+    private final Transport[] route;
+    private final ReentrantLock lock = new ReentrantLock();
+    private boolean closed;
+
+    /** {@code transports} in order of preference; the last must reach every peer. */
+    Engine(int rank, int size, Monitor monitor, Matcher matcher, List<Transport> transports) {
+        this.rank = rank;
+        this.matcher = matcher;
+        this.size = size;
+        this.monitor = monitor;
+        this.transports = transports;
+        this.route = new Transport[size];
+    }
+
+    Operation.Send send(int worldPeer, Envelope e, MemorySegment payload, boolean internal) {
+        Operation.Send op = new Operation.Send(this);
+        lock.lock();
+        try {
+            checkOpen();
+            monitor.sent(worldPeer, internal, e.length());
+            Transport t = route[worldPeer];
+            if (t == null) {
+                t = pick(worldPeer);
+            }
+            t.send(worldPeer, e, payload, op);
+        } finally {
+            lock.unlock();
+        }
+        return op;
+    }
+
+    Operation.Receive receive(int context, int source, int tag, MemorySegment buffer) {
+        Operation.Receive op = new Operation.Receive(this, context, source, tag, buffer);
+        lock.lock();
+        try {
+            checkOpen();
+            matcher.post(op);
+            if (!op.done) {
+                pollAll(); // a message may be waiting in a transport
+            }
+        } finally {
+            lock.unlock();
+        }
+        return op;
+    }
+
+    Envelope probe(int context, int source, int tag) {
+        lock.lock();
+        try {
+            checkOpen();
+            pollAll();
+            return matcher.probe(context, source, tag);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The transport that carries messages to {@code worldPeer} (chosen now if it was not yet). */
+    Class<? extends Transport> transportTo(int worldPeer) {
+        lock.lock();
+        try {
+            return (route[worldPeer] != null ? route[worldPeer] : pick(worldPeer)).getClass();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private Transport pick(int peer) {
+        for (Transport t : transports) {
+            if (t.reaches(peer)) {
+                route[peer] = t;
+                return t;
+            }
+        }
+        throw new CommException("no transport reaches rank " + peer);
+    }
+
+    /** One round over every transport; true when anything moved. */
+    boolean progressOnce() {
+        lock.lock();
+        try {
+            return !closed && pollAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean pollAll() {
+        boolean moved = false;
+        for (Transport t : transports) {
+            moved |= t.poll(matcher);
+        }
+        return moved;
+    }
+
+    void progressUntil(Operation op) {
+        int idle = 0;
+        while (!op.done) {
+            if (progressOnce()) {
+                idle = 0;
+                continue;
+            }
+            if (closed) {
+                throw new CommException("the communicator was closed while waiting");
+            }
+            idle++;
+            if (idle < SPINS) {
+                Thread.onSpinWait();
+            } else if (idle < SPINS + YIELDS) {
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(NAP_NANOS);
+            }
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new CommException("communication after close");
+        }
+    }
+
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            for (Transport t : transports) {
+                t.close();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package org.banyan.comm;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * MPI matching, sans-I/O: receives posted before their message wait in {@link #posted}, messages
+ * that arrive before their receive wait in {@link #unexpected}, each searched in order so that
+ * receives are matched in the order posted and one sender's messages in the order sent. A
+ * message is matched when its envelope arrives, before its bytes, so a large one streams straight
+ * into the receive's buffer.
+ */
+final class Matcher {
+    private final List<Operation.Receive> posted = new ArrayList<>();
+    private final List<Arrival> unexpected = new ArrayList<>();
+
+    /** A message's envelope arrived: the receive it matches, or a place to hold it. */
+    Arrival arrive(Envelope e) {
+        for (Iterator<Operation.Receive> it = posted.iterator(); it.hasNext(); ) {
+            Operation.Receive r = it.next();
+            if (r.matches(e)) {
+                it.remove();
+                return new Arrival(e, r);
+            }
+        }
+        Arrival a = new Arrival(e, null);
+        unexpected.add(a);
+        return a;
+    }
+
+    /** All of a message's bytes are in. */
+    void arrived(Arrival a) {
+        a.complete = true;
+        if (a.receive != null) {
+            a.receive.complete(a.envelope);
+        }
+    }
+
+    /** A receive is posted: it takes the first matching message that came before it, or waits. */
+    void post(Operation.Receive r) {
+        for (Iterator<Arrival> it = unexpected.iterator(); it.hasNext(); ) {
+            Arrival a = it.next();
+            if (r.matches(a.envelope)) {
+                it.remove();
+                a.matchedBy(r);
+                if (a.complete) {
+                    r.complete(a.envelope);
+                }
+                return;
+            }
+        }
+        posted.add(r);
+    }
+
+    /** The envelope of the first message a receive of (context, source, tag) would get now, or null: MPI_Iprobe. */
+    Envelope probe(int context, int source, int tag) {
+        for (Arrival a : unexpected) {
+            Envelope e = a.envelope;
+            if (e.context() == context && (source == Comm.ANY_SOURCE || source == e.source())
+                    && (tag == Comm.ANY_TAG || tag == e.tag())) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    int postedCount() {
+        return posted.size();
+    }
+
+    int unexpectedCount() {
+        return unexpected.size();
+    }
+}

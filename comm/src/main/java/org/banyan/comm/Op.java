@@ -1,0 +1,132 @@
+package org.banyan.comm;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.function.DoubleBinaryOperator;
+import java.util.function.IntBinaryOperator;
+import java.util.function.LongBinaryOperator;
+
+/**
+ * A reduction: {@code inout[i] = in[i] op inout[i]} over {@code count} elements, where {@code in}
+ * holds the lower ranks' part (MPI's MPI_User_function order). Non-commutative operations are
+ * reduced in rank order by an algorithm that keeps it.
+ */
+public interface Op {
+    void combine(Elem type, MemorySegment in, MemorySegment inout, int count);
+
+    default boolean commutative() {
+        return true;
+    }
+
+    Op SUM = numeric("SUM", Long::sum, Double::sum);
+    Op PROD = numeric("PROD", (a, b) -> a * b, (a, b) -> a * b);
+    Op MAX = numeric("MAX", Math::max, Math::max);
+    Op MIN = numeric("MIN", Math::min, Math::min);
+
+    /** A user-defined operation on doubles. */
+    static Op ofDoubles(DoubleBinaryOperator f, boolean commutative) {
+        return new Typed(Elem.DOUBLE, commutative) {
+            @Override
+            void element(MemorySegment in, MemorySegment inout, long off) {
+                inout.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, off,
+                        f.applyAsDouble(in.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, off), inout.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, off)));
+            }
+        };
+    }
+
+    /** A user-defined operation on longs. */
+    static Op ofLongs(LongBinaryOperator f, boolean commutative) {
+        return new Typed(Elem.LONG, commutative) {
+            @Override
+            void element(MemorySegment in, MemorySegment inout, long off) {
+                inout.set(ValueLayout.JAVA_LONG_UNALIGNED, off,
+                        f.applyAsLong(in.get(ValueLayout.JAVA_LONG_UNALIGNED, off), inout.get(ValueLayout.JAVA_LONG_UNALIGNED, off)));
+            }
+        };
+    }
+
+    /** A user-defined operation on ints. */
+    static Op ofInts(IntBinaryOperator f, boolean commutative) {
+        return new Typed(Elem.INT, commutative) {
+            @Override
+            void element(MemorySegment in, MemorySegment inout, long off) {
+                inout.set(ValueLayout.JAVA_INT_UNALIGNED, off,
+                        f.applyAsInt(in.get(ValueLayout.JAVA_INT_UNALIGNED, off), inout.get(ValueLayout.JAVA_INT_UNALIGNED, off)));
+            }
+        };
+    }
+
+    private static Op numeric(String name, LongBinaryOperator integral, DoubleBinaryOperator floating) {
+        return new Op() {
+            @Override
+            public void combine(Elem type, MemorySegment in, MemorySegment inout, int count) {
+                switch (type) {
+                    case BYTE -> {
+                        for (long i = 0; i < count; i++) {
+                            inout.set(ValueLayout.JAVA_BYTE, i, (byte) integral.applyAsLong(in.get(ValueLayout.JAVA_BYTE, i),
+                                    inout.get(ValueLayout.JAVA_BYTE, i)));
+                        }
+                    }
+                    case INT -> {
+                        for (long o = 0; o < 4L * count; o += 4) {
+                            inout.set(ValueLayout.JAVA_INT_UNALIGNED, o, (int) integral.applyAsLong(
+                                    in.get(ValueLayout.JAVA_INT_UNALIGNED, o), inout.get(ValueLayout.JAVA_INT_UNALIGNED, o)));
+                        }
+                    }
+                    case LONG -> {
+                        for (long o = 0; o < 8L * count; o += 8) {
+                            inout.set(ValueLayout.JAVA_LONG_UNALIGNED, o, integral.applyAsLong(
+                                    in.get(ValueLayout.JAVA_LONG_UNALIGNED, o), inout.get(ValueLayout.JAVA_LONG_UNALIGNED, o)));
+                        }
+                    }
+                    case FLOAT -> {
+                        for (long o = 0; o < 4L * count; o += 4) {
+                            inout.set(ValueLayout.JAVA_FLOAT_UNALIGNED, o, (float) floating.applyAsDouble(
+                                    in.get(ValueLayout.JAVA_FLOAT_UNALIGNED, o), inout.get(ValueLayout.JAVA_FLOAT_UNALIGNED, o)));
+                        }
+                    }
+                    case DOUBLE -> {
+                        for (long o = 0; o < 8L * count; o += 8) {
+                            inout.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, o, floating.applyAsDouble(
+                                    in.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, o), inout.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, o)));
+                        }
+                    }
+                }
+            }
+
+            @Override
+            public String toString() {
+                return name;
+            }
+        };
+    }
+
+    /** A user operation on one element type. */
+    abstract class Typed implements Op {
+        private final Elem type;
+        private final boolean commutative;
+
+        Typed(Elem type, boolean commutative) {
+            this.type = type;
+            this.commutative = commutative;
+        }
+
+        abstract void element(MemorySegment in, MemorySegment inout, long offset);
+
+        @Override
+        public void combine(Elem t, MemorySegment in, MemorySegment inout, int count) {
+            if (t != type) {
+                throw new CommException("this operation combines " + type + " values, not " + t);
+            }
+            int w = type.bytes();
+            for (long o = 0; o < (long) w * count; o += w) {
+                element(in, inout, o);
+            }
+        }
+
+        @Override
+        public boolean commutative() {
+            return commutative;
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package org.banyan.comm;
+
+/** A send or a receive owned by an {@link Engine}: done, or waiting for the engine's progress. */
+abstract sealed class Operation implements Request permits Operation.Send, Operation.Receive {
+    final Engine engine;
+    volatile boolean done;
+    volatile RuntimeException failure;
+
+    Operation(Engine engine) {
+        this.engine = engine;
+    }
+
+    void complete() {
+        done = true;
+    }
+
+    void fail(RuntimeException e) {
+        failure = e;
+        done = true;
+    }
+
+    @Override
+    public Status await() {
+        if (!done) {
+            engine.progressUntil(this);
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        return status();
+    }
+
+    @Override
+    public boolean test() {
+        if (!done) {
+            engine.progressOnce();
+        }
+        if (done && failure != null) {
+            throw failure;
+        }
+        return done;
+    }
+
+    abstract Status status();
+
+    static final class Send extends Operation {
+        Send(Engine engine) {
+            super(engine);
+        }
+
+        @Override
+        Status status() {
+            return null;
+        }
+    }
+
+    /** A posted receive: matched against arrivals by (context, source, tag), either possibly ANY. */
+    static final class Receive extends Operation {
+        final int context;
+        final int source;
+        final int tag;
+        final java.lang.foreign.MemorySegment buffer;
+        private Status status;
+
+        Receive(Engine engine, int context, int source, int tag, java.lang.foreign.MemorySegment buffer) {
+            super(engine);
+            this.context = context;
+            this.source = source;
+            this.tag = tag;
+            this.buffer = buffer;
+        }
+
+        boolean matches(Envelope e) {
+            return e.context() == context && (source == Comm.ANY_SOURCE || source == e.source())
+                    && (tag == Comm.ANY_TAG || tag == e.tag());
+        }
+
+        void complete(Envelope e) {
+            status = new Status(e.source(), e.tag(), (int) Math.min(e.length(), buffer.byteSize()));
+            if (e.length() > buffer.byteSize()) {
+                fail(new TruncatedException(e.source(), e.tag(), e.length(), (int) buffer.byteSize()));
+            } else {
+                complete();
+            }
+        }
+
+        @Override
+        Status status() {
+            return status;
+        }
+    }
+}

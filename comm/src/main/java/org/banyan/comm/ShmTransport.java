@@ -1,0 +1,279 @@
+package org.banyan.comm;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Messages between ranks of one host through shared memory, with no system call on the path:
+ * each rank owns an inbound file in /dev/shm holding one single-producer ring per local sender,
+ * mapped by every local rank at start-up and unlinked at once (nothing is left behind, whatever
+ * happens later). A sender copies into its ring and publishes with a release store of the tail;
+ * the receiver polls the tails with acquire loads and copies out straight into the matched
+ * receive's buffer.
+ *
+ * <p>Ring layout (native byte order): {@code head} (long, bytes consumed, written by the
+ * receiver) at 0, {@code tail} (long, bytes produced, written by the sender) at 64, data at 128.
+ * Records are 8-byte aligned and never wrap: {@code [int length][int kind]} then, for kind
+ * FIRST, the {@link Envelope} (4 ints) and the first bytes of the message; for MORE, further
+ * bytes of the message begun last on this ring; SKIP pads to the end of the ring. A message
+ * larger than a quarter ring goes in several records, so sender and receiver copy in parallel.
+ */
+final class ShmTransport implements Transport {
+    static final String KEY = "comm.shm";
+    static final int RING = 256 * 1024;
+    private static final int DATA = 128;
+    private static final int CAPACITY = RING - DATA;
+    private static final int MAX_CHUNK = CAPACITY / 4;
+    private static final int FIRST = 1, MORE = 2, SKIP = 3;
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+
+    private final int me;
+    /** Per world rank: its index among this host's ranks, or -1 when elsewhere (or me). */
+    private final int[] localIndex;
+    private final Arena arena = Arena.ofShared();
+    /** My inbound rings, one per local sender (indexed by its local index). */
+    private final MemorySegment[] inbound;
+    private final Arrival[] current;
+    /** Per world rank: the ring I write in its file, mapped at start-up. */
+    private final MemorySegment[] outbound;
+    private final ArrayDeque<PendingSend>[] waiting;
+    private final int[] localRanks;
+
+    @SuppressWarnings("unchecked")
+    ShmTransport(int me, int size, Endpoints endpoints) {
+        this.me = me;
+        String myHost = endpoints.host(me);
+        localIndex = new int[size];
+        int locals = 0;
+        int[] byIndex = new int[size];
+        for (int r = 0; r < size; r++) {
+            if (endpoints.host(r).equals(myHost)) {
+                byIndex[locals] = r;
+                localIndex[r] = locals++;
+            } else {
+                localIndex[r] = -1;
+            }
+        }
+        localRanks = java.util.Arrays.copyOf(byIndex, locals);
+        inbound = new MemorySegment[locals];
+        current = new Arrival[locals];
+        outbound = new MemorySegment[size];
+        waiting = new ArrayDeque[size];
+        if (locals < 2) {
+            return;
+        }
+        Path file = Path.of("/dev/shm", "banyan-comm-" + ProcessHandle.current().pid() + "-" + me + "-"
+                + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+        MemorySegment mine = map(file, (long) RING * locals, true);
+        for (int i = 0; i < locals; i++) {
+            inbound[i] = mine.asSlice((long) RING * i, RING);
+        }
+        endpoints.publish(KEY, file.toString());
+        pendingFile = file;
+    }
+
+    /** Set between construction and {@link #connect}: my file, to unlink once every local peer mapped it. */
+    private Path pendingFile;
+
+    /**
+     * After the endpoints were exchanged: maps every local peer's file, then (after the caller's
+     * second exchange) {@link #unlink} removes mine. Collective over the host's ranks.
+     */
+    void connect(Endpoints endpoints) {
+        for (int r : localRanks) {
+            if (r != me) {
+                MemorySegment theirs = map(Path.of(endpoints.lookup(r, KEY)), (long) RING * localRanks.length, false);
+                outbound[r] = theirs.asSlice((long) RING * localIndex[me], RING);
+            }
+        }
+    }
+
+    void unlink() {
+        if (pendingFile != null) {
+            try {
+                Files.deleteIfExists(pendingFile);
+            } catch (IOException e) {
+                // it goes with /dev/shm's next clean-up; the mapping works either way
+            }
+            pendingFile = null;
+        }
+    }
+
+    private MemorySegment map(Path file, long bytes, boolean create) {
+        try (FileChannel ch = create
+                ? FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE)
+                : FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            if (create) {
+                ch.truncate(bytes); // ftruncate: zero pages, heads and tails at 0
+                ch.write(java.nio.ByteBuffer.allocate(1), bytes - 1);
+            }
+            return ch.map(FileChannel.MapMode.READ_WRITE, 0, bytes, arena);
+        } catch (IOException e) {
+            throw new CommException("cannot map shared memory " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public boolean reaches(int peer) {
+        return outbound[peer] != null;
+    }
+
+    @Override
+    public void send(int peer, Envelope e, MemorySegment payload, Operation.Send op) {
+        ArrayDeque<PendingSend> q = waiting[peer];
+        PendingSend p = new PendingSend(e, payload, op);
+        if (q != null && !q.isEmpty()) {
+            q.add(p);
+            return;
+        }
+        if (!push(outbound[peer], p)) {
+            if (q == null) {
+                q = new ArrayDeque<>();
+                waiting[peer] = q;
+            }
+            q.add(p);
+        }
+    }
+
+    /** Copies as much of {@code p} as the ring takes; true once all of it is in. */
+    private static boolean push(MemorySegment ring, PendingSend p) {
+        long head = (long) LONG.getAcquire(ring, 0L);
+        long tail = (long) LONG.getOpaque(ring, 64L);
+        while (true) {
+            boolean first = p.offset < 0;
+            int header = first ? 8 + Envelope.BYTES : 8;
+            long left = p.payload.byteSize() - Math.max(0, p.offset);
+            int chunk = (int) Math.min(left, MAX_CHUNK);
+            int record = align(header + chunk);
+            int at = (int) (tail % CAPACITY);
+            int toEnd = CAPACITY - at;
+            long free = CAPACITY - (tail - head);
+            if (toEnd < record) { // pad to the end, start at 0
+                if (free < toEnd + record) {
+                    head = (long) LONG.getAcquire(ring, 0L);
+                    free = CAPACITY - (tail - head);
+                    if (free < toEnd + record) {
+                        return false;
+                    }
+                }
+                ring.set(ValueLayout.JAVA_INT, DATA + at, toEnd);
+                ring.set(ValueLayout.JAVA_INT, DATA + at + 4, SKIP);
+                tail += toEnd;
+                at = 0;
+            } else if (free < record) {
+                head = (long) LONG.getAcquire(ring, 0L);
+                free = CAPACITY - (tail - head);
+                if (free < record) {
+                    return false;
+                }
+            }
+            long base = DATA + at;
+            ring.set(ValueLayout.JAVA_INT, base, record);
+            ring.set(ValueLayout.JAVA_INT, base + 4, first ? FIRST : MORE);
+            long data = base + 8;
+            if (first) {
+                Envelope e = p.envelope;
+                ring.set(ValueLayout.JAVA_INT, data, e.context());
+                ring.set(ValueLayout.JAVA_INT, data + 4, e.source());
+                ring.set(ValueLayout.JAVA_INT, data + 8, e.tag());
+                ring.set(ValueLayout.JAVA_INT, data + 12, e.length());
+                data += Envelope.BYTES;
+                p.offset = 0;
+            }
+            MemorySegment.copy(p.payload, p.offset, ring, data, chunk);
+            p.offset += chunk;
+            tail += record;
+            LONG.setRelease(ring, 64L, tail); // each record at once: the receiver copies out while we copy in
+            if (p.offset >= p.payload.byteSize()) {
+                p.op.complete();
+                return true;
+            }
+        }
+    }
+
+    private static int align(int n) {
+        return (n + 7) & ~7;
+    }
+
+    @Override
+    public boolean poll(Matcher matcher) {
+        boolean moved = false;
+        for (int i = 0; i < inbound.length; i++) {
+            MemorySegment ring = inbound[i];
+            if (ring != null && localRanks[i] != me) {
+                moved |= drain(i, ring, matcher);
+            }
+        }
+        for (int r : localRanks) {
+            ArrayDeque<PendingSend> q = waiting[r];
+            while (q != null && !q.isEmpty() && push(outbound[r], q.peek())) {
+                q.poll();
+                moved = true;
+            }
+        }
+        return moved;
+    }
+
+    private boolean drain(int sender, MemorySegment ring, Matcher matcher) {
+        long tail = (long) LONG.getAcquire(ring, 64L);
+        long head = (long) LONG.getOpaque(ring, 0L);
+        if (tail == head) {
+            return false;
+        }
+        while (head < tail) {
+            long base = DATA + head % CAPACITY;
+            int record = ring.get(ValueLayout.JAVA_INT, base);
+            int kind = ring.get(ValueLayout.JAVA_INT, base + 4);
+            long data = base + 8;
+            int bytes = record - 8;
+            if (kind == FIRST) {
+                Envelope e = new Envelope(ring.get(ValueLayout.JAVA_INT, data), ring.get(ValueLayout.JAVA_INT, data + 4),
+                        ring.get(ValueLayout.JAVA_INT, data + 8), ring.get(ValueLayout.JAVA_INT, data + 12));
+                data += Envelope.BYTES;
+                current[sender] = matcher.arrive(e);
+                bytes = Math.min(e.length(), bytes - Envelope.BYTES);
+            }
+            if (kind != SKIP) {
+                Arrival a = current[sender];
+                bytes = Math.min(bytes, a.remaining());
+                a.write(ring.asSlice(data, bytes));
+                if (a.remaining() == 0) {
+                    matcher.arrived(a);
+                    current[sender] = null;
+                }
+            }
+            head += record;
+        }
+        LONG.setRelease(ring, 0L, head);
+        return true;
+    }
+
+    @Override
+    public void close() {
+        unlink();
+        arena.close();
+    }
+
+    private static final class PendingSend {
+        final Envelope envelope;
+        final MemorySegment payload;
+        final Operation.Send op;
+        /** Bytes of the payload in the ring; -1 until the first record is written. */
+        long offset = -1;
+
+        PendingSend(Envelope envelope, MemorySegment payload, Operation.Send op) {
+            this.envelope = envelope;
+            this.payload = payload;
+            this.op = op;
+        }
+    }
+}

@@ -1,0 +1,246 @@
+package org.banyan.comm;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * Messages over TCP, for peers on other hosts. Each rank listens on an ephemeral port published
+ * as {@code comm.tcp = HOST:PORT} and connects to a peer the first time it sends to it (the
+ * address is fetched then: the lazy key exchange). Connections carry one direction each, so one
+ * sender's messages arrive in the order sent. On a connection: the sender's world rank (int),
+ * then messages, each an {@link Envelope} and its bytes. Non-blocking throughout: sends that do
+ * not fit the socket wait in a queue that {@link #poll} drains.
+ */
+final class TcpTransport implements Transport {
+    static final String KEY = "comm.tcp";
+
+    private final int me;
+    private final Endpoints endpoints;
+    private final Selector selector;
+    private final ServerSocketChannel server;
+    private final Map<Integer, Outbound> outbound = new HashMap<>();
+    private final ByteBuffer staging = ByteBuffer.allocateDirect(256 * 1024);
+    private int waitingToWrite;
+
+    TcpTransport(int me, Endpoints endpoints, String address) {
+        this.me = me;
+        this.endpoints = endpoints;
+        try {
+            selector = Selector.open();
+            server = ServerSocketChannel.open();
+            server.bind(new InetSocketAddress(0), 1024);
+            server.configureBlocking(false);
+            server.register(selector, SelectionKey.OP_ACCEPT);
+            endpoints.publish(KEY, address + ":" + ((InetSocketAddress) server.getLocalAddress()).getPort());
+        } catch (IOException e) {
+            throw new CommException("cannot listen for TCP messages: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public boolean reaches(int peer) {
+        return peer != me;
+    }
+
+    @Override
+    public void send(int peer, Envelope e, MemorySegment payload, Operation.Send op) {
+        Outbound o = outbound.get(peer);
+        if (o == null) {
+            o = connect(peer);
+            outbound.put(peer, o);
+        }
+        ByteBuffer head = ByteBuffer.allocate(Envelope.BYTES).putInt(e.context()).putInt(e.source()).putInt(e.tag())
+                .putInt(e.length()).flip();
+        o.queue.add(new Pending(new ByteBuffer[] {head, Segments.viewOrCopy(payload)}, op));
+        o.flush();
+    }
+
+    private Outbound connect(int peer) {
+        String where = endpoints.lookup(peer, KEY);
+        int colon = where.lastIndexOf(':');
+        try {
+            SocketChannel ch = SocketChannel.open(new InetSocketAddress(where.substring(0, colon),
+                    Integer.parseInt(where.substring(colon + 1))));
+            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            ByteBuffer hello = ByteBuffer.allocate(4).putInt(me).flip();
+            while (hello.hasRemaining()) {
+                ch.write(hello);
+            }
+            ch.configureBlocking(false);
+            Outbound o = new Outbound(peer, ch);
+            o.key = ch.register(selector, 0, o);
+            return o;
+        } catch (IOException ex) {
+            throw new CommException("cannot connect to rank " + peer + " at " + where + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    @Override
+    public boolean poll(Matcher matcher) {
+        try {
+            if (selector.selectNow() == 0) {
+                return false;
+            }
+            boolean moved = false;
+            for (Iterator<SelectionKey> it = selector.selectedKeys().iterator(); it.hasNext(); ) {
+                SelectionKey k = it.next();
+                it.remove();
+                if (!k.isValid()) {
+                    continue;
+                }
+                if (k.isAcceptable()) {
+                    SocketChannel ch = server.accept();
+                    if (ch != null) {
+                        ch.configureBlocking(false);
+                        ch.register(selector, SelectionKey.OP_READ, new Inbound());
+                    }
+                } else if (k.attachment() instanceof Inbound in) {
+                    moved |= in.read((SocketChannel) k.channel(), matcher, k);
+                } else if (k.attachment() instanceof Outbound o) {
+                    moved |= o.flush();
+                }
+            }
+            return moved;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            for (Outbound o : outbound.values()) {
+                o.channel.close();
+            }
+            for (SelectionKey k : selector.keys()) {
+                k.channel().close();
+            }
+            selector.close();
+            server.close();
+        } catch (IOException e) {
+            // closing: nothing more to do with them
+        }
+    }
+
+    private record Pending(ByteBuffer[] parts, Operation.Send op) {}
+
+    private final class Outbound {
+        final int peer;
+        final SocketChannel channel;
+        final ArrayDeque<Pending> queue = new ArrayDeque<>();
+        SelectionKey key;
+
+        Outbound(int peer, SocketChannel channel) {
+            this.peer = peer;
+            this.channel = channel;
+        }
+
+        /** Writes what the socket takes, in order; true when anything went. */
+        boolean flush() {
+            boolean moved = false;
+            try {
+                while (!queue.isEmpty()) {
+                    Pending p = queue.peek();
+                    long n = channel.write(p.parts);
+                    moved |= n > 0;
+                    if (p.parts[p.parts.length - 1].hasRemaining()) {
+                        break;
+                    }
+                    queue.poll();
+                    p.op.complete();
+                }
+            } catch (IOException e) {
+                CommException lost = new CommException("lost the connection to rank " + peer + ": " + e.getMessage(), e);
+                for (Pending p : queue) {
+                    p.op.fail(lost);
+                }
+                queue.clear();
+            }
+            boolean wait = !queue.isEmpty();
+            if (wait != ((key.interestOps() & SelectionKey.OP_WRITE) != 0)) {
+                key.interestOps(wait ? SelectionKey.OP_WRITE : 0);
+                waitingToWrite += wait ? 1 : -1;
+            }
+            return moved;
+        }
+    }
+
+    /** One incoming connection: the sender's rank, then envelope, bytes, envelope, bytes... */
+    private final class Inbound {
+        final ByteBuffer head = ByteBuffer.allocate(Envelope.BYTES).limit(4);
+        boolean named;
+        int peer = -1;
+        Arrival current;
+
+        boolean read(SocketChannel ch, Matcher matcher, SelectionKey k) throws IOException {
+            boolean moved = false;
+            while (true) {
+                if (current == null) {
+                    int n = ch.read(head);
+                    if (n < 0) {
+                        k.cancel();
+                        ch.close();
+                        return moved;
+                    }
+                    moved |= n > 0;
+                    if (head.hasRemaining()) {
+                        return moved;
+                    }
+                    head.flip();
+                    if (!named) {
+                        peer = head.getInt();
+                        named = true;
+                        head.clear();
+                        continue;
+                    }
+                    Envelope e = new Envelope(head.getInt(), head.getInt(), head.getInt(), head.getInt());
+                    head.clear();
+                    current = matcher.arrive(e);
+                    if (e.length() == 0) {
+                        matcher.arrived(current);
+                        current = null;
+                    }
+                    continue;
+                }
+                MemorySegment w = current.window(current.remaining());
+                ByteBuffer direct = w.byteSize() == current.remaining() ? Segments.view(w) : null;
+                int n;
+                if (direct != null) {
+                    n = ch.read(direct);
+                    if (n > 0) {
+                        current.advance(n);
+                    }
+                } else {
+                    staging.clear().limit(Math.min(staging.capacity(), current.remaining()));
+                    n = ch.read(staging);
+                    if (n > 0) {
+                        current.write(MemorySegment.ofBuffer(staging.flip()));
+                    }
+                }
+                if (n < 0) {
+                    throw new IOException("rank " + peer + " closed its connection in the middle of a message");
+                }
+                if (n == 0) {
+                    return moved;
+                }
+                moved = true;
+                if (current.remaining() == 0) {
+                    matcher.arrived(current);
+                    current = null;
+                }
+            }
+        }
+    }
+}

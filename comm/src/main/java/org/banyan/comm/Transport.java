@@ -1,0 +1,22 @@
+package org.banyan.comm;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A way to move messages to other ranks. The engine picks, per peer and once, the first
+ * transport that reaches it (self, then shared memory, then TCP). Transports do no waiting of
+ * their own: the engine calls {@link #poll} from whichever thread waits for progress.
+ */
+interface Transport extends AutoCloseable {
+    /** True when this transport can carry messages to world rank {@code peer}. */
+    boolean reaches(int peer);
+
+    /** Starts sending; completes {@code op} once {@code payload} may be reused (perhaps before returning). */
+    void send(int peer, Envelope e, MemorySegment payload, Operation.Send op);
+
+    /** Moves what has arrived into {@code matcher} and what is waiting out; true when anything moved. */
+    boolean poll(Matcher matcher);
+
+    @Override
+    void close();
+}

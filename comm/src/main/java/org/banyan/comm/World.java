@@ -1,0 +1,119 @@
+package org.banyan.comm;
+
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.banyan.client.Banyan;
+
+/**
+ * Builds the world communicator of a Banyan job: publishes this rank's endpoints through the
+ * key exchange, fences once, and leaves every peer's to be fetched on first contact. Monitoring
+ * is switched on from the start when {@code banyan run --monitor} asked for it
+ * ({@code BANYAN_MONITOR=all|external}), and the profile is written at close to
+ * {@code BANYAN_MONITOR_OUT} (default: the working directory).
+ */
+final class World {
+    private World() {}
+
+    static Comm create(Banyan job) {
+        return create(job.rank(), job.size(), new JobEndpoints(job), System.getenv());
+    }
+
+    static Comm create(int rank, int size, Endpoints endpoints, Map<String, String> env) {
+        Monitor monitor = new Monitor(size);
+        String mode = env.get("BANYAN_MONITOR");
+        if (mode != null && !mode.isEmpty() && !mode.equals("off")) {
+            monitor.start(mode.equals("external") ? Monitor.Scope.EXTERNAL : Monitor.Scope.ALL);
+        }
+        Matcher matcher = new Matcher();
+        List<Transport> transports = new ArrayList<>();
+        transports.add(new SelfTransport(rank, matcher));
+        ShmTransport shm = "0".equals(env.get("BANYAN_COMM_SHM")) ? null : new ShmTransport(rank, size, endpoints);
+        if (shm != null) {
+            transports.add(shm);
+        }
+        transports.add(new TcpTransport(rank, endpoints, address(env)));
+        endpoints.exchange();
+        if (shm != null) {
+            shm.connect(endpoints);
+            endpoints.exchange(); // every local peer has mapped my file: it can go
+            shm.unlink();
+        }
+        Engine engine = new Engine(rank, size, monitor, matcher, transports);
+        int[] group = new int[size];
+        for (int i = 0; i < size; i++) {
+            group[i] = i;
+        }
+        String out = env.get("BANYAN_MONITOR_OUT");
+        Comm world = new Comm(engine, "MPI_COMM_WORLD", 0, group, new AtomicInteger(2), engine::close);
+        if (monitor.running()) {
+            world.profileWriter = () -> ProfileFile.write(monitor.snapshot(), rank,
+                    Path.of(out == null || out.isEmpty() ? "." : out));
+        }
+        return world;
+    }
+
+    /**
+     * The address peers on other hosts reach this rank at: BANYAN_COMM_ADDRESS when given, else
+     * the host name's address, else (when that is a loopback one, as Debian's 127.0.1.1) the
+     * first non-loopback IPv4 address of an interface that is up.
+     */
+    private static String address(Map<String, String> env) {
+        String given = env.get("BANYAN_COMM_ADDRESS");
+        if (given != null && !given.isEmpty()) {
+            return given;
+        }
+        try {
+            InetAddress local = InetAddress.getLocalHost();
+            if (!local.isLoopbackAddress()) {
+                return local.getHostAddress();
+            }
+        } catch (UnknownHostException e) {
+            // look at the interfaces
+        }
+        try {
+            for (NetworkInterface ni : java.util.Collections.list(NetworkInterface.getNetworkInterfaces())) {
+                if (ni.isUp() && !ni.isLoopback()) {
+                    for (InetAddress a : java.util.Collections.list(ni.getInetAddresses())) {
+                        if (a instanceof Inet4Address) {
+                            return a.getHostAddress();
+                        }
+                    }
+                }
+            }
+        } catch (SocketException e) {
+            // loopback it is
+        }
+        return "127.0.0.1";
+    }
+
+    /** Endpoints through Banyan's key exchange; the host of a rank from the node-local process table. */
+    private record JobEndpoints(Banyan job) implements Endpoints {
+        @Override
+        public void publish(String key, String value) {
+            job.put(key, value);
+        }
+
+        @Override
+        public void exchange() {
+            job.fence();
+        }
+
+        @Override
+        public String lookup(int rank, String key) {
+            return job.get(rank, key);
+        }
+
+        @Override
+        public String host(int rank) {
+            return Integer.toString(job.peer(rank).node());
+        }
+    }
+}

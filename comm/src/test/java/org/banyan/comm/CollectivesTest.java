@@ -1,0 +1,175 @@
+package org.banyan.comm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every collective at sizes that take each algorithm (small and large messages, power-of-two and
+ * not, root 0 and not), ranks on one host (shared memory).
+ */
+class CollectivesTest {
+    static <T> List<T> run(int n, LocalJob.Body<T> body) throws Exception {
+        return LocalJob.run(n, r -> "h", Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), body);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 5, 8})
+    void barrierBcastAndScatterGather(int n) throws Exception {
+        List<Boolean> ok = run(n, w -> {
+            w.barrier();
+            int root = w.size() - 1;
+            for (int len : new int[] {1, 1000, 20_000}) { // 20,000 doubles: scatter + ring at 8 ranks
+                double[] b = new double[len];
+                if (w.rank() == root) {
+                    Arrays.setAll(b, i -> i * 0.5);
+                }
+                w.bcast(b, root);
+                for (int i = 0; i < len; i++) {
+                    if (b[i] != i * 0.5) {
+                        return false;
+                    }
+                }
+            }
+            double[] mine = {w.rank(), w.rank() * 2.0};
+            double[] all = new double[2 * w.size()];
+            w.gather(mine, all, root);
+            if (w.rank() == root) {
+                for (int r = 0; r < w.size(); r++) {
+                    if (all[2 * r] != r || all[2 * r + 1] != 2.0 * r) {
+                        return false;
+                    }
+                }
+            }
+            double[] back = new double[2];
+            w.scatter(all, back, root);
+            return back[0] == w.rank() && back[1] == 2.0 * w.rank();
+        });
+        assertThat(ok).containsOnly(true);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4, 6, 8})
+    void reduceAndAllreduceShortAndLong(int n) throws Exception {
+        List<Boolean> ok = run(n, w -> {
+            for (int len : new int[] {1, 7, 5_000}) { // 5,000 longs: the ring
+                long[] mine = new long[len];
+                Arrays.setAll(mine, i -> (w.rank() + 1) * (long) (i + 1));
+                long[] sum = new long[len];
+                w.allreduce(mine, sum, Op.SUM);
+                long total = (long) w.size() * (w.size() + 1) / 2;
+                for (int i = 0; i < len; i++) {
+                    if (sum[i] != total * (i + 1)) {
+                        return false;
+                    }
+                }
+                long[] max = new long[len];
+                w.reduce(mine, max, Op.MAX, 1 % w.size());
+                if (w.rank() == 1 % w.size() && max[len - 1] != (long) w.size() * len) {
+                    return false;
+                }
+            }
+            return true;
+        });
+        assertThat(ok).containsOnly(true);
+    }
+
+    /** A non-commutative operation shows whether rank order is kept: x ∘ y = 10·x + y folds digits. */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 5, 7})
+    void nonCommutativeReductionsKeepRankOrder(int n) throws Exception {
+        Op digits = Op.ofLongs((in, inout) -> in * pow10(digitsOf(inout)) + inout, false);
+        List<long[]> got = run(n, w -> {
+            long[] mine = {w.rank() + 1};
+            long[] all = new long[1];
+            w.allreduce(mine, all, digits);
+            long[] at2 = new long[1];
+            w.reduce(mine, at2, digits, 1);
+            return new long[] {all[0], at2[0]};
+        });
+        long expected = Long.parseLong(IntStream.rangeClosed(1, n).mapToObj(Integer::toString).reduce("", String::concat));
+        for (int r = 0; r < n; r++) {
+            assertThat(got.get(r)[0]).as("allreduce at %d", r).isEqualTo(expected);
+        }
+        assertThat(got.get(1)[1]).isEqualTo(expected);
+    }
+
+    static int digitsOf(long v) {
+        return Long.toString(v).length();
+    }
+
+    static long pow10(int d) {
+        long p = 1;
+        for (int i = 0; i < d; i++) {
+            p *= 10;
+        }
+        return p;
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4, 5, 8})
+    void allgatherAndAlltoallSmallAndLarge(int n) throws Exception {
+        List<Boolean> ok = run(n, w -> {
+            for (int block : new int[] {1, 10_000}) { // 10,000 ints = 40 KB blocks: ring / pairwise
+                int[] mine = new int[block];
+                Arrays.fill(mine, w.rank());
+                int[] all = new int[block * w.size()];
+                w.allgather(mine, all);
+                for (int i = 0; i < all.length; i++) {
+                    if (all[i] != i / block) {
+                        return false;
+                    }
+                }
+                int[] out = new int[block * w.size()];
+                for (int i = 0; i < out.length; i++) {
+                    out[i] = w.rank() * 1000 + i / block; // block j goes to rank j
+                }
+                int[] in = new int[out.length];
+                w.alltoall(out, in);
+                for (int i = 0; i < in.length; i++) {
+                    if (in[i] != (i / block) * 1000 + w.rank()) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        });
+        assertThat(ok).containsOnly(true);
+    }
+
+    @Test
+    void splitMakesGroupsByColorOrderedByKey() throws Exception {
+        List<int[]> got = run(6, w -> {
+            Comm half = w.split(w.rank() % 2, -w.rank()); // reverse order within each color
+            long[] sum = new long[1];
+            half.allreduce(new long[] {w.rank()}, sum, Op.SUM);
+            Comm none = w.split(w.rank() == 0 ? 0 : -1, 0);
+            Comm copy = half.dup();
+            copy.barrier();
+            return new int[] {half.size(), half.rank(), (int) sum[0], none == null ? -1 : none.size()};
+        });
+        assertThat(got.get(0)).containsExactly(3, 2, 0 + 2 + 4, 1);
+        assertThat(got.get(4)).containsExactly(3, 0, 6, -1);
+        assertThat(got.get(5)).containsExactly(3, 0, 1 + 3 + 5, -1);
+    }
+
+    @Test
+    void mismatchedSizesAreReported() throws Exception {
+        List<String> got = run(2, w -> {
+            double[] b = new double[w.rank() == 0 ? 4 : 8];
+            try {
+                w.bcast(b, 0);
+                return "no error";
+            } catch (CommException e) {
+                return e.getMessage();
+            }
+        });
+        assertThat(got.get(1)).isEqualTo("bcast: rank 0 sent 32 bytes where 64 were expected; the ranks called it with different sizes");
+    }
+}

@@ -1,0 +1,223 @@
+package org.banyan.comm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.IntFunction;
+import java.util.stream.IntStream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every transport must do, run over each (Netty's way): subclasses say which transport
+ * carries the messages by where they put the ranks and what they switch off.
+ */
+abstract class TransportSuite {
+    abstract IntFunction<String> hosts();
+
+    abstract Map<String, String> env();
+
+    /** The transport the suite's ranks must use between each other. */
+    abstract Class<? extends Transport> transport();
+
+    <T> List<T> run(int n, LocalJob.Body<T> body) throws Exception {
+        return LocalJob.run(n, hosts(), env(), body);
+    }
+
+    static byte[] pattern(int n, int seed) {
+        byte[] b = new byte[n];
+        new Random(seed).nextBytes(b);
+        return b;
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 8, 1000, 65_536, 1_000_003, 5_000_000})
+    void pingPongKeepsEveryByte(int bytes) throws Exception {
+        List<Boolean> ok = run(2, w -> {
+            byte[] out = pattern(bytes, w.rank());
+            byte[] in = new byte[bytes];
+            if (w.rank() == 0) {
+                w.send(out, 1, 7);
+                Status s = w.recv(in, 1, 7);
+                return s.bytes() == bytes && Arrays.equals(in, pattern(bytes, 1));
+            }
+            Status s = w.recv(in, 0, 7);
+            w.send(out, 0, 7);
+            return s.source() == 0 && s.tag() == 7 && Arrays.equals(in, pattern(bytes, 0));
+        });
+        assertThat(ok).containsOnly(true);
+    }
+
+    @Test
+    void theMessagesGoThroughTheTransportUnderTest() throws Exception {
+        List<List<Class<?>>> used = run(3, w -> List.of(w.engine.transportTo((w.rank() + 1) % 3), w.engine.transportTo(w.rank())));
+        for (List<Class<?>> u : used) {
+            assertThat(u).containsExactly(transport(), SelfTransport.class);
+        }
+    }
+
+    @Test
+    void oneSendersMessagesArriveInTheOrderSentWhateverTheTag() throws Exception {
+        List<int[]> got = run(2, w -> {
+            int[] seen = new int[200];
+            if (w.rank() == 0) {
+                for (int i = 0; i < 200; i++) {
+                    byte[] m = i % 10 == 0 ? new byte[300_000] : new byte[4]; // some long enough to stream
+                    ByteBuffer.wrap(m).putInt(i);
+                    w.send(m, 1, i % 3);
+                }
+            } else {
+                byte[] buf = new byte[300_000];
+                for (int i = 0; i < 200; i++) {
+                    Status s = w.recv(buf, 0, Comm.ANY_TAG);
+                    seen[i] = ByteBuffer.wrap(buf).getInt();
+                    assertThat(s.tag()).isEqualTo(seen[i] % 3);
+                }
+            }
+            return seen;
+        });
+        assertThat(got.get(1)).containsExactly(IntStream.range(0, 200).toArray());
+    }
+
+    @Test
+    void receivesMatchByTagAndSourceNotByArrival() throws Exception {
+        List<int[]> got = run(3, w -> {
+            if (w.rank() > 0) {
+                w.send(new int[] {w.rank() * 10 + 1}, 0, 1);
+                w.send(new int[] {w.rank() * 10 + 2}, 0, 2);
+                return new int[0];
+            }
+            int[] a = new int[1];
+            int[] r = new int[4];
+            w.recv(a, 2, 2);
+            r[0] = a[0];
+            w.recv(a, 1, 2);
+            r[1] = a[0];
+            w.recv(a, 2, 1);
+            r[2] = a[0];
+            w.recv(a, Comm.ANY_SOURCE, 1);
+            r[3] = a[0];
+            return r;
+        });
+        assertThat(got.get(0)).containsExactly(22, 12, 21, 11);
+    }
+
+    @Test
+    void anySourceGetsEveryoneOnce() throws Exception {
+        List<List<Integer>> got = run(5, w -> {
+            List<Integer> sources = new ArrayList<>();
+            if (w.rank() == 0) {
+                long[] v = new long[1];
+                for (int i = 1; i < w.size(); i++) {
+                    Status s = w.recv(v, Comm.ANY_SOURCE, Comm.ANY_TAG);
+                    assertThat(v[0]).isEqualTo(s.source() * 100L);
+                    sources.add(s.source());
+                }
+            } else {
+                w.send(new long[] {w.rank() * 100L}, 0, w.rank());
+            }
+            return sources;
+        });
+        assertThat(got.get(0)).containsExactlyInAnyOrder(1, 2, 3, 4);
+    }
+
+    @Test
+    void nonBlockingRequestsPostedBeforeAndAfterTheirMessages() throws Exception {
+        List<Boolean> ok = run(2, w -> {
+            int peer = 1 - w.rank();
+            List<Request> reqs = new ArrayList<>();
+            double[][] in = new double[20][1000];
+            for (int i = 0; i < 10; i++) {
+                reqs.add(w.irecv(in[i], peer, i));
+            }
+            for (int i = 0; i < 20; i++) {
+                double[] out = new double[1000];
+                Arrays.fill(out, w.rank() * 1000 + i);
+                reqs.add(w.isend(out, peer, i));
+            }
+            for (int i = 10; i < 20; i++) {
+                reqs.add(w.irecv(in[i], peer, i));
+            }
+            Request.awaitAll(reqs);
+            for (int i = 0; i < 20; i++) {
+                if (in[i][999] != peer * 1000 + i) {
+                    return false;
+                }
+            }
+            return true;
+        });
+        assertThat(ok).containsOnly(true);
+    }
+
+    @Test
+    void aShortReceiveBufferIsReportedNotOverrun() throws Exception {
+        List<String> got = run(2, w -> {
+            if (w.rank() == 0) {
+                w.send(new byte[100], 1, 0);
+                return "";
+            }
+            byte[] small = new byte[60];
+            try {
+                w.recv(small, 0, 0);
+                return "no exception";
+            } catch (TruncatedException e) {
+                return e.getMessage();
+            }
+        });
+        assertThat(got.get(1)).isEqualTo("message from rank 0 (tag 0) has 100 bytes, the receive buffer only 60");
+    }
+
+    @Test
+    void badRanksTagsAndUseAfterCloseAreClearErrors() throws Exception {
+        run(2, w -> {
+            assertThatThrownBy(() -> w.send(new byte[1], 2, 0)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("destination rank 2 is out of range: the communicator MPI_COMM_WORLD has ranks 0 to 1");
+            assertThatThrownBy(() -> w.recv(new byte[1], 0, -5)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("tag -5 is negative");
+            Comm d = w.dup();
+            d.close();
+            assertThatThrownBy(() -> d.send(new byte[1], 0, 0)).isInstanceOf(CommException.class)
+                    .hasMessageContaining("after close");
+            return null;
+        });
+    }
+
+    @Test
+    void byteBuffersAndSegmentsTravelFromPositionToLimit() throws Exception {
+        List<String> got = run(2, w -> {
+            if (w.rank() == 0) {
+                ByteBuffer b = ByteBuffer.allocateDirect(16).put("xxhello".getBytes()).flip().position(2);
+                w.send(b, 1, 0);
+                return "";
+            }
+            MemorySegment seg = MemorySegment.ofArray(new byte[16]);
+            Status s = w.recv(seg, 0, 0);
+            return new String(seg.asSlice(0, s.bytes()).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+        });
+        assertThat(got.get(1)).isEqualTo("hello");
+    }
+
+    @Test
+    void iprobeSeesAWaitingMessageWithoutTakingIt() throws Exception {
+        List<Integer> got = run(2, w -> {
+            if (w.rank() == 0) {
+                w.send(new byte[42], 1, 9);
+                w.barrier();
+                return 0;
+            }
+            w.barrier(); // the message was sent before
+            Status s = w.probe(Comm.ANY_SOURCE, 9);
+            w.recv(new byte[s.bytes()], s.source(), s.tag());
+            return s.bytes();
+        });
+        assertThat(got.get(1)).isEqualTo(42);
+    }
+}

@@ -195,8 +195,8 @@ final class Collectives {
         if (me == root && recv.byteSize() < send.byteSize()) {
             throw new IllegalArgumentException("reduce: the root's receive buffer is smaller than the send buffer");
         }
-        if (me != root) {
-            monitor(Monitor.Shape.ALL_TO_ONE, new int[] {c.group[root]}, send.byteSize());
+        if (me == root) { // Open MPI's convention: a rooted collective is recorded at its root
+            monitor(Monitor.Shape.ALL_TO_ONE, others(), send.byteSize());
         }
         int treeRoot = op.commutative() ? root : 0; // rank order is kept only with the tree rooted at 0
         MemorySegment acc = reduceBinomial(send, type, count, op, treeRoot);
@@ -332,8 +332,8 @@ final class Collectives {
             throw new IllegalArgumentException("gather: the root's receive buffer holds " + recv.byteSize()
                     + " bytes, " + block * n + " are needed (" + n + " ranks × " + block + ")");
         }
-        if (me != root) {
-            monitor(Monitor.Shape.ALL_TO_ONE, new int[] {c.group[root]}, block);
+        if (me == root) {
+            monitor(Monitor.Shape.ALL_TO_ONE, others(), block);
         }
         int rel = (me - root + n) % n;
         int mask = rel == 0 ? pof2AtLeast(n) : lowBit(rel);

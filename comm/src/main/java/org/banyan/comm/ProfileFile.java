@@ -14,7 +14,7 @@ import java.util.Map;
  *
  * <pre>
  * # POINT TO POINT
- * E  me  peer  N bytes  M msgs sent  h0,h1,...,h65      user messages sent, with their size histogram
+ * E  me  peer  N bytes  M msgs sent  h0,h1,...,h65      user messages sent, and the size histogram
  * I  me  peer  N bytes  M msgs sent                     internal (collectives') messages sent
  * # OSC
  * S  me  peer  N bytes  M msgs sent                     one-sided, sent
@@ -27,8 +27,11 @@ import java.util.Map;
  * A2A  me  N bytes  M msgs sent
  * </pre>
  *
- * An I line for a peer with no E line carries the histogram, as Open MPI's does (there it is the
- * external histogram, all zero; here the internal one). Only peers with traffic have lines.
+ * The histogram counts every message to the peer, external and internal (Open MPI keeps one per
+ * peer); it follows the E line, or the I line when there is no E line. Rooted collectives
+ * (bcast, scatter, reduce, gather) are recorded at the root only, the others at every rank,
+ * as Open MPI's coll monitoring does; checked against Debian's Open MPI 4.1.4 (docs/comm.md).
+ * Only peers with traffic have lines.
  */
 final class ProfileFile {
     static final String PREFIX = "banyan";
@@ -53,7 +56,7 @@ final class ProfileFile {
             PeerTraffic e = s.traffic(Monitor.Kind.EXTERNAL, p);
             if (e != null && e.messages > 0) {
                 line(b, "E", me, p, e).append('\t');
-                histogram(b, e.histogram);
+                histogram(b, e.histogram, s.traffic(Monitor.Kind.INTERNAL, p));
             }
         }
         for (int p = 0; p < s.size(); p++) {
@@ -62,7 +65,7 @@ final class ProfileFile {
                 line(b, "I", me, p, i);
                 if (s.messages(Monitor.Kind.EXTERNAL, p) == 0) {
                     b.append('\t');
-                    histogram(b, i.histogram);
+                    histogram(b, i.histogram, null);
                 } else {
                     b.append('\n');
                 }
@@ -105,9 +108,10 @@ final class ProfileFile {
                 .append(" bytes\t").append(t.messages).append(" msgs sent");
     }
 
-    private static void histogram(StringBuilder b, long[] h) {
+    /** One histogram per peer for every message sent to it, external and internal, as Open MPI keeps it. */
+    private static void histogram(StringBuilder b, long[] h, PeerTraffic more) {
         for (int i = 0; i < h.length; i++) {
-            b.append(h[i]).append(i < h.length - 1 ? "," : "\n");
+            b.append(h[i] + (more == null ? 0 : more.histogram[i])).append(i < h.length - 1 ? "," : "\n");
         }
     }
 

@@ -58,13 +58,15 @@ class MonitorTest {
         assertThat(s.get(2).bytes(Monitor.Kind.INTERNAL, 0)).isEqualTo(80);
         assertThat(s.get(3).bytes(Monitor.Kind.INTERNAL, 2)).isEqualTo(80);
         assertThat(s.get(3).messages(Monitor.Kind.INTERNAL, 0)).isZero();
-        // the logical view: the bcast's root gives 1000 bytes to each, each gives the reduce's root 80
-        assertThat(s.get(0).bytes(Monitor.Kind.COLLECTIVE, 3)).isEqualTo(1000);
-        assertThat(s.get(3).bytes(Monitor.Kind.COLLECTIVE, 0)).isEqualTo(80);
+        // the logical view, at the root as Open MPI records it: 1000 bytes to each, 80 from each
+        assertThat(s.get(0).bytes(Monitor.Kind.COLLECTIVE, 3)).isEqualTo(1080);
+        assertThat(s.get(0).messages(Monitor.Kind.COLLECTIVE, 3)).isEqualTo(2);
+        assertThat(s.get(3).messages(Monitor.Kind.COLLECTIVE, 0)).isZero();
         Monitor.CollectiveTraffic world = s.get(0).collectives().get("MPI_COMM_WORLD");
         assertThat(world.operations(Monitor.Shape.ONE_TO_ALL)).isEqualTo(1);
         assertThat(world.bytes(Monitor.Shape.ONE_TO_ALL)).isEqualTo(3000);
-        assertThat(s.get(2).collectives().get("MPI_COMM_WORLD").bytes(Monitor.Shape.ALL_TO_ONE)).isEqualTo(80);
+        assertThat(world.bytes(Monitor.Shape.ALL_TO_ONE)).isEqualTo(240);
+        assertThat(s.get(2).collectives().get("MPI_COMM_WORLD").operations(Monitor.Shape.ALL_TO_ONE)).isZero();
     }
 
     @Test
@@ -81,7 +83,7 @@ class MonitorTest {
             return null;
         });
         List<String> zero = Files.readAllLines(dir.resolve("banyan.0.prof"));
-        String hist = "1,0,0,0,0,0,0,1" + ",0".repeat(58);
+        String hist = "1,0,0,0,0,0,0,2" + ",0".repeat(58); // the bcast's 64 bytes count too
         assertThat(zero).containsExactly(
                 "# POINT TO POINT",
                 "E\t0\t1\t100 bytes\t2 msgs sent\t" + hist,

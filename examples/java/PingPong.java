@@ -1,0 +1,45 @@
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import org.banyan.client.Banyan;
+import org.banyan.comm.Comm;
+
+/**
+ * Ping-pong between ranks 0 and 1: half round-trip latency and bandwidth from 8 bytes to 4 MiB
+ * (off-heap buffers). Other ranks wait. Prints one line per size: bytes, microseconds, MB/s.
+ *
+ * <p>Usage: PingPong [MAX_BYTES [REPS]]   (defaults 4194304, 1000 (fewer for large sizes))
+ */
+public final class PingPong {
+    public static void main(String[] args) {
+        int max = args.length > 0 ? Integer.parseInt(args[0]) : 4 << 20;
+        int reps = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
+        try (Banyan job = Banyan.init(); Comm world = Comm.world(job); Arena arena = Arena.ofConfined()) {
+            MemorySegment buf = arena.allocate(Math.max(8, max));
+            int me = world.rank();
+            if (me == 0) {
+                System.out.println("# bytes  usec  MB/s");
+            }
+            for (int size = 8; size <= max; size *= 2) {
+                MemorySegment m = buf.asSlice(0, size);
+                int n = Math.max(10, size >= 65536 ? reps / 10 : reps);
+                for (int pass = 0; pass < 2; pass++) { // the first warms up
+                    world.barrier();
+                    long t0 = System.nanoTime();
+                    for (int i = 0; i < n && me < 2; i++) {
+                        if (me == 0) {
+                            world.send(m, 1, 0);
+                            world.recv(m, 1, 0);
+                        } else {
+                            world.recv(m, 0, 0);
+                            world.send(m, 0, 0);
+                        }
+                    }
+                    double usec = (System.nanoTime() - t0) / 1e3 / n / 2;
+                    if (pass == 1 && me == 0) {
+                        System.out.printf("%d %.2f %.1f%n", size, usec, size / usec);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -14,6 +14,7 @@ final class Help {
               wait      wait for tasks of a DVM (by id, or all): banyan wait [ID...]
               cancel    cancel tasks of a DVM: banyan cancel ID... | --all
               pilot     banyan pilot report SESSION_DIR: figures and plots of a session's profile
+              monitor   banyan monitor DIR: communication matrices and heat maps of a --monitor run
               sim       simulate a launch: banyan sim launch --hosts N [--spawn-degree K | --launch star]
 
             Options:

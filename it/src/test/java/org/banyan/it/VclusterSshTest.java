@@ -97,6 +97,18 @@ class VclusterSshTest {
         Banyan.assertNothingLeft(uri.toString());
     }
 
+    /** banyan-comm between hosts goes over TCP; the residual is the one rank's. */
+    @Test
+    void theJavaStencilAcrossFourHostsGetsTheResidualOfOneRank() throws Exception {
+        String cp = CommExamples.compile(dir.resolve("comm-classes"));
+        Banyan.Result one = Banyan.run(CommExamples.command(List.of("-n", "1"), cp, "Stencil", "64", "40").toArray(String[]::new));
+        Banyan.Result r = Banyan.run(CommExamples.command(List.of("--host", hosts(4, 2), "--spawn-degree", "2", "-n", "8"), cp,
+                "Stencil", "64", "40").toArray(String[]::new));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(r.stdout()).contains("on 8 ranks (2x4)");
+        assertThat(CommExamples.residual(r.stdout())).isEqualTo(CommExamples.residual(one.stdout()));
+    }
+
     @Test
     void mpichRingAcrossFourHosts() throws Exception {
         Banyan.Result r = Banyan.run("run", "--host", hosts(4, 2), "--spawn-degree", "2", dir.resolve("ring").toString());

@@ -1,0 +1,89 @@
+package org.banyan.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Java ranks passing messages with banyan-comm under banyan run, monitored or not, on this host. */
+class CommTest {
+    @TempDir
+    static Path dir;
+    static String classPath;
+
+    @BeforeAll
+    static void compile() throws Exception {
+        classPath = CommExamples.compile(dir.resolve("classes"));
+    }
+
+    @Test
+    void theStencilOnEightRanksGetsTheResidualOfOne() throws Exception {
+        Banyan.Result one = Banyan.run(CommExamples.command(List.of("-n", "1"), classPath, "Stencil", "64", "40")
+                .toArray(String[]::new));
+        Banyan.Result eight = Banyan.run(CommExamples.command(List.of("-n", "8"), classPath, "Stencil", "64", "40")
+                .toArray(String[]::new));
+        assertThat(eight.exit()).as(eight.stderr()).isZero();
+        assertThat(eight.stdout()).contains("on 8 ranks (2x4)");
+        assertThat(CommExamples.residual(eight.stdout())).isEqualTo(CommExamples.residual(one.stdout()));
+    }
+
+    /** The reduce's matrix is its binomial tree, counted exactly, and profile2mat reads our profiles as we do. */
+    @Test
+    void monitoringAReduceShowsItsBinomialTree() throws Exception {
+        Path mon = dir.resolve("mon");
+        Banyan.Result r = Banyan.run(CommExamples.command(List.of("-n", "8", "--monitor-out", mon.toString()), classPath,
+                "Reduce", "128", "10").toArray(String[]::new));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(r.stdout()).contains("(correct)");
+        try (Stream<Path> files = Files.list(mon)) {
+            assertThat(files.map(p -> p.getFileName().toString()).sorted()).containsExactly("banyan.0.prof", "banyan.1.prof",
+                    "banyan.2.prof", "banyan.3.prof", "banyan.4.prof", "banyan.5.prof", "banyan.6.prof", "banyan.7.prof");
+        }
+        Banyan.Result m = Banyan.run("monitor", mon.toString());
+        assertThat(m.exit()).as(m.stderr()).isZero();
+        assertThat(m.stdout()).contains("internal            71,680 bytes           70 messages");
+        // rank r sends to r minus its lowest set bit, 10 times 128 doubles
+        assertThat(Files.readAllLines(mon.resolve("matrix_internal_msgs.csv"))).containsExactly(
+                "from\\to,0,1,2,3,4,5,6,7",
+                "0,0,0,0,0,0,0,0,0",
+                "1,10,0,0,0,0,0,0,0",
+                "2,10,0,0,0,0,0,0,0",
+                "3,0,0,10,0,0,0,0,0",
+                "4,10,0,0,0,0,0,0,0",
+                "5,0,0,0,0,10,0,0,0",
+                "6,0,0,0,0,10,0,0,0",
+                "7,0,0,0,0,0,0,10,0");
+        assertThat(Files.readString(mon.resolve("matrix_internal_bytes.csv"))).contains("\n7,0,0,0,0,0,0,10240,0\n");
+        assertThat(mon.resolve("heatmap_all.png")).isNotEmptyFile();
+        assertThat(mon.resolve("heatmap_all.svg")).isNotEmptyFile();
+        Path profile2mat = Path.of("/usr/bin/profile2mat");
+        if (Files.isExecutable(profile2mat)) { // Open MPI's tool, from openmpi-bin (installed by .ci/run)
+            Path agg = dir.resolve("agg.prof");
+            StringBuilder all = new StringBuilder();
+            for (int i = 0; i < 8; i++) {
+                all.append(Files.readString(mon.resolve("banyan." + i + ".prof")));
+            }
+            Files.writeString(agg, all);
+            Process p = new ProcessBuilder(profile2mat.toString(), agg.toString()).redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            assertThat(p.waitFor()).isZero();
+            for (String kind : List.of("size", "msg", "avg")) {
+                assertThat(dir.resolve("agg_" + kind + "_all.mat")).hasSameTextualContentAs(mon.resolve("banyan_" + kind + "_all.mat"));
+            }
+        }
+    }
+
+    @Test
+    void monitorOfADirectoryWithoutProfilesIsOneLineAndStatusTwo() throws Exception {
+        Files.createDirectories(dir.resolve("empty"));
+        Banyan.Result r = Banyan.run("monitor", dir.resolve("empty").toString());
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.stderr().strip()).startsWith("banyan monitor: ").endsWith("holds no .prof file (run with banyan run --monitor-out "
+                + dir.resolve("empty") + ")").doesNotContain("\n");
+    }
+}

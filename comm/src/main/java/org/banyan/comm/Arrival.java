@@ -15,6 +15,8 @@ final class Arrival {
     private byte[] held;
     private int written;
     boolean complete;
+    /** Set for a handled context's message (a window's): it goes to the handler whole. */
+    Matcher.Handler handler;
 
     Arrival(Envelope envelope, Operation.Receive receive) {
         this.envelope = envelope;
@@ -38,6 +40,10 @@ final class Arrival {
     /** Bytes were placed through {@link #window(int)} (or dropped past a short buffer). */
     void advance(int n) {
         written += n;
+    }
+
+    MemorySegment heldBytes() {
+        return MemorySegment.ofArray(held);
     }
 
     int remaining() {

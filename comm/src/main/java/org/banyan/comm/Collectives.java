@@ -39,7 +39,7 @@ final class Collectives {
     // ---- plumbing
 
     private Request send(MemorySegment data, int to, int tag) {
-        return c.sendInternal(data, to, tag, ctx, true);
+        return c.sendInternal(data, to, tag, ctx, Engine.Traffic.INTERNAL);
     }
 
     private Request recv(MemorySegment buffer, int from, int tag) {

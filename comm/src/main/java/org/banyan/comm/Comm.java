@@ -154,7 +154,7 @@ public final class Comm implements AutoCloseable {
     /** Starts a send; the data must stay unchanged until the request is done. */
     public Request isend(MemorySegment data, int dest, int tag) {
         checkUserTag(tag);
-        return sendInternal(data, dest, tag, context, false);
+        return sendInternal(data, dest, tag, context, Engine.Traffic.EXTERNAL);
     }
 
     public Request isend(byte[] data, int dest, int tag) {
@@ -233,10 +233,10 @@ public final class Comm implements AutoCloseable {
         return s;
     }
 
-    Request sendInternal(MemorySegment data, int dest, int tag, int ctx, boolean internal) {
+    Request sendInternal(MemorySegment data, int dest, int tag, int ctx, Engine.Traffic traffic) {
         checkRank(dest, "destination");
         checkOpen();
-        return engine.send(group[dest], new Envelope(ctx, rank, tag, (int) data.byteSize()), data, internal);
+        return engine.send(group[dest], new Envelope(ctx, rank, tag, (int) data.byteSize()), data, traffic);
     }
 
     // ---- communicators
@@ -272,7 +272,7 @@ public final class Comm implements AutoCloseable {
     }
 
     /** A context id no member uses yet: the largest of the members' next free ids. */
-    private int agreeOnContext() {
+    int agreeOnContext() {
         long[] next = {nextContext.get()};
         long[] max = new long[1];
         allreduce(next, max, Op.MAX);

@@ -37,12 +37,19 @@ final class Engine implements AutoCloseable {
         this.route = new Transport[size];
     }
 
-    Operation.Send send(int worldPeer, Envelope e, MemorySegment payload, boolean internal) {
+    /** What a message is to monitoring: a user's, the library's (collectives), or one-sided protocol (counted by the window). */
+    enum Traffic {
+        EXTERNAL, INTERNAL, ONE_SIDED
+    }
+
+    Operation.Send send(int worldPeer, Envelope e, MemorySegment payload, Traffic traffic) {
         Operation.Send op = new Operation.Send(this);
         lock.lock();
         try {
             checkOpen();
-            monitor.sent(worldPeer, internal, e.length());
+            if (traffic != Traffic.ONE_SIDED) {
+                monitor.sent(worldPeer, traffic == Traffic.INTERNAL, e.length());
+            }
             Transport t = route[worldPeer];
             if (t == null) {
                 t = pick(worldPeer);
@@ -90,6 +97,16 @@ final class Engine implements AutoCloseable {
         }
     }
 
+    /** Runs {@code action} under the engine's lock (as handlers run): for state they share. */
+    void locked(Runnable action) {
+        lock.lock();
+        try {
+            action.run();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private Transport pick(int peer) {
         for (Transport t : transports) {
             if (t.reaches(peer)) {
@@ -119,8 +136,13 @@ final class Engine implements AutoCloseable {
     }
 
     void progressUntil(Operation op) {
+        progressUntil(() -> op.done);
+    }
+
+    /** Drives progress until {@code done} holds (checked between rounds, without the lock). */
+    void progressUntil(java.util.function.BooleanSupplier done) {
         int idle = 0;
-        while (!op.done) {
+        while (!done.getAsBoolean()) {
             if (progressOnce()) {
                 idle = 0;
                 continue;

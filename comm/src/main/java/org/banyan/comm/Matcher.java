@@ -14,9 +14,30 @@ import java.util.List;
 final class Matcher {
     private final List<Operation.Receive> posted = new ArrayList<>();
     private final List<Arrival> unexpected = new ArrayList<>();
+    /** Contexts whose messages are not received but handled on arrival (one-sided windows). */
+    private final java.util.Map<Integer, Handler> handlers = new java.util.HashMap<>();
+
+    /** Takes a whole message of a handled context, with the engine's lock held; may send. */
+    interface Handler {
+        void arrived(Envelope e, java.lang.foreign.MemorySegment bytes);
+    }
+
+    void handle(int context, Handler h) {
+        handlers.put(context, h);
+    }
+
+    void unhandle(int context) {
+        handlers.remove(context);
+    }
 
     /** A message's envelope arrived: the receive it matches, or a place to hold it. */
     Arrival arrive(Envelope e) {
+        Handler h = handlers.get(e.context());
+        if (h != null) {
+            Arrival a = new Arrival(e, null);
+            a.handler = h;
+            return a;
+        }
         for (Iterator<Operation.Receive> it = posted.iterator(); it.hasNext(); ) {
             Operation.Receive r = it.next();
             if (r.matches(e)) {
@@ -32,6 +53,10 @@ final class Matcher {
     /** All of a message's bytes are in. */
     void arrived(Arrival a) {
         a.complete = true;
+        if (a.handler != null) {
+            a.handler.arrived(a.envelope, a.heldBytes());
+            return;
+        }
         if (a.receive != null) {
             a.receive.complete(a.envelope);
         }

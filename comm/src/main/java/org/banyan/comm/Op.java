@@ -22,6 +22,23 @@ public interface Op {
     Op PROD = numeric("PROD", (a, b) -> a * b, (a, b) -> a * b);
     Op MAX = numeric("MAX", Math::max, Math::max);
     Op MIN = numeric("MIN", Math::min, Math::min);
+    /** The incoming value replaces the other (MPI_REPLACE, for accumulate). */
+    Op REPLACE = new Op() {
+        @Override
+        public void combine(Elem type, MemorySegment in, MemorySegment inout, int count) {
+            MemorySegment.copy(in, 0, inout, 0, (long) count * type.bytes());
+        }
+
+        @Override
+        public boolean commutative() {
+            return false;
+        }
+
+        @Override
+        public String toString() {
+            return "REPLACE";
+        }
+    };
 
     /** A user-defined operation on doubles. */
     static Op ofDoubles(DoubleBinaryOperator f, boolean commutative) {

@@ -1,0 +1,313 @@
+package org.banyan.comm;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A one-sided window (MPI_Win): each rank of a communicator exposes a segment that the others
+ * {@link #put}, {@link #get} and {@link #accumulate} into, by byte offset, within epochs: active
+ * target ({@link #fence()}, collective) or passive target ({@link #lock}/{@link #unlock}).
+ *
+ * <p>Operations travel as messages on the window's own context and are applied by the target
+ * when it makes progress (any call into the library), as MPI libraries without a progress
+ * thread do: a target that computes for a long time without communicating delays the grant of a
+ * lock and the completion of operations aimed at it, never their correctness. An operation is
+ * complete at its target when {@code fence} or {@code unlock} returns at its origin.
+ *
+ * <p>Messages (native byte order): PUT {@code [long offset][bytes]}; ACC
+ * {@code [long offset][int type][int op][bytes]}; GET {@code [long offset][int length][int id]},
+ * answered by GET_REPLY {@code [int id][bytes]}; ACK (empty) for each PUT and ACC once applied;
+ * LOCK {@code [int exclusive]}, answered by GRANT; UNLOCK.
+ *
+ * <p>Monitoring counts at the origin only, as Open MPI's osc monitoring: a put or an accumulate
+ * is bytes sent to the target, a get a request sent (0 bytes) and bytes received from it.
+ */
+public final class Window implements AutoCloseable {
+    private static final int PUT = 1, ACC = 2, GET = 3, GET_REPLY = 4, ACK = 5, LOCK = 6, GRANT = 7, UNLOCK = 8;
+    /** The operations accumulate accepts (MPI allows only predefined ones), by index on the wire. */
+    private static final List<Op> ACC_OPS = List.of(Op.SUM, Op.PROD, Op.MAX, Op.MIN, Op.REPLACE);
+
+    private final Comm comm;
+    private final int context;
+    private final MemorySegment memory;
+    private final Arena arena;
+    private final long[] sizes;
+    // origin side
+    private final int[] unacknowledged;
+    private final boolean[] granted;
+    private final Map<Integer, MemorySegment> gets = new HashMap<>();
+    private final int[] getsTo;
+    private int nextGet;
+    // target side
+    private int sharedHolders;
+    private boolean exclusiveHeld;
+    private final ArrayDeque<int[]> lockQueue = new ArrayDeque<>();
+    private boolean closed;
+
+    private Window(Comm comm, MemorySegment memory, Arena arena) {
+        this.comm = comm;
+        this.memory = memory;
+        this.arena = arena;
+        int n = comm.size();
+        this.unacknowledged = new int[n];
+        this.granted = new boolean[n];
+        this.getsTo = new int[n];
+        this.sizes = new long[n];
+        comm.allgather(new long[] {memory.byteSize()}, sizes);
+        this.context = comm.agreeOnContext();
+        comm.engine.locked(() -> comm.engine.matcher.handle(context, this::arrived));
+        comm.barrier(); // every member handles the context before anyone sends on it
+    }
+
+    /** Exposes {@code memory} (heap or native) as this rank's part of a new window. Collective. */
+    public static Window create(Comm comm, MemorySegment memory) {
+        return new Window(comm, memory, null);
+    }
+
+    /** A window over {@code bytes} of fresh zeroed native memory on each rank. Collective. */
+    public static Window allocate(Comm comm, long bytes) {
+        Arena a = Arena.ofShared();
+        return new Window(comm, a.allocate(Math.max(1, bytes), 8), a);
+    }
+
+    /** This rank's exposed memory. */
+    public MemorySegment memory() {
+        return memory;
+    }
+
+    // ---- operations (origin)
+
+    /** Writes {@code data} at byte {@code offset} of {@code target}'s window. */
+    public void put(MemorySegment data, int target, long offset) {
+        check(target, offset, data.byteSize(), "put");
+        MemorySegment m = MemorySegment.ofArray(new byte[8 + (int) data.byteSize()]);
+        m.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, offset);
+        MemorySegment.copy(data, 0, m, 8, data.byteSize());
+        comm.engine.monitor.oneSided(comm.group[target], true, data.byteSize());
+        sendCounted(m, target, PUT);
+    }
+
+    public void put(double[] data, int target, long offset) {
+        put(MemorySegment.ofArray(data), target, offset);
+    }
+
+    /** Combines {@code data} into {@code target}'s window at {@code offset}: window = data op window. */
+    public void accumulate(MemorySegment data, Elem type, Op op, int target, long offset) {
+        int opIndex = ACC_OPS.indexOf(op);
+        if (opIndex < 0) {
+            throw new IllegalArgumentException("accumulate takes SUM, PROD, MAX, MIN or REPLACE, not a user-defined operation");
+        }
+        if (data.byteSize() % type.bytes() != 0) {
+            throw new IllegalArgumentException("accumulate: " + data.byteSize() + " bytes are not whole " + type + " values");
+        }
+        check(target, offset, data.byteSize(), "accumulate");
+        MemorySegment m = MemorySegment.ofArray(new byte[16 + (int) data.byteSize()]);
+        m.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, offset);
+        m.set(ValueLayout.JAVA_INT_UNALIGNED, 8, type.ordinal());
+        m.set(ValueLayout.JAVA_INT_UNALIGNED, 12, opIndex);
+        MemorySegment.copy(data, 0, m, 16, data.byteSize());
+        comm.engine.monitor.oneSided(comm.group[target], true, data.byteSize());
+        sendCounted(m, target, ACC);
+    }
+
+    public void accumulate(double[] data, Op op, int target, long offset) {
+        accumulate(MemorySegment.ofArray(data), Elem.DOUBLE, op, target, offset);
+    }
+
+    public void accumulate(long[] data, Op op, int target, long offset) {
+        accumulate(MemorySegment.ofArray(data), Elem.LONG, op, target, offset);
+    }
+
+    /** Reads {@code into.byteSize()} bytes at {@code offset} of {@code target}'s window; {@code into} is filled by the epoch's end. */
+    public void get(MemorySegment into, int target, long offset) {
+        check(target, offset, into.byteSize(), "get");
+        MemorySegment m = MemorySegment.ofArray(new byte[16]);
+        int[] id = new int[1];
+        comm.engine.locked(() -> {
+            id[0] = nextGet++;
+            gets.put(id[0], into);
+            getsTo[target]++;
+        });
+        m.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, offset);
+        m.set(ValueLayout.JAVA_INT_UNALIGNED, 8, (int) into.byteSize());
+        m.set(ValueLayout.JAVA_INT_UNALIGNED, 12, id[0]);
+        comm.engine.monitor.oneSided(comm.group[target], true, 0);
+        comm.engine.monitor.oneSided(comm.group[target], false, into.byteSize());
+        send(m, target, GET);
+    }
+
+    public void get(double[] into, int target, long offset) {
+        get(MemorySegment.ofArray(into), target, offset);
+    }
+
+    // ---- epochs
+
+    /** Ends an active-target epoch: every operation of every rank is complete at its target. Collective. */
+    public void fence() {
+        checkOpen();
+        comm.engine.progressUntil(this::allComplete);
+        comm.barrier();
+    }
+
+    /** Starts a passive-target epoch on {@code target}: waits for its shared or exclusive lock. */
+    public void lock(int target, boolean exclusive) {
+        checkOpen();
+        comm.checkRank(target, "target");
+        MemorySegment m = MemorySegment.ofArray(new byte[4]);
+        m.set(ValueLayout.JAVA_INT_UNALIGNED, 0, exclusive ? 1 : 0);
+        send(m, target, LOCK);
+        comm.engine.progressUntil(() -> isGranted(target));
+    }
+
+    /** Within a lock epoch: waits until this rank's operations on {@code target} are complete (MPI_Win_flush). */
+    public void flush(int target) {
+        checkOpen();
+        comm.checkRank(target, "target");
+        comm.engine.progressUntil(() -> completeAt(target));
+    }
+
+    /** Ends the epoch on {@code target}: its operations are complete there, and the lock is released. */
+    public void unlock(int target) {
+        checkOpen();
+        comm.engine.progressUntil(() -> completeAt(target));
+        comm.engine.locked(() -> granted[target] = false);
+        send(MemorySegment.ofArray(new byte[0]), target, UNLOCK);
+    }
+
+    private boolean isGranted(int target) {
+        boolean[] g = {false};
+        comm.engine.locked(() -> g[0] = granted[target]);
+        return g[0];
+    }
+
+    private boolean allComplete() {
+        boolean[] done = {true};
+        comm.engine.locked(() -> {
+            for (int t = 0; t < unacknowledged.length; t++) {
+                if (unacknowledged[t] != 0 || getsTo[t] != 0) {
+                    done[0] = false;
+                    return;
+                }
+            }
+        });
+        return done[0];
+    }
+
+    private boolean completeAt(int target) {
+        boolean[] done = {false};
+        comm.engine.locked(() -> done[0] = unacknowledged[target] == 0 && getsTo[target] == 0);
+        return done[0];
+    }
+
+    // ---- messages
+
+    private void sendCounted(MemorySegment m, int target, int tag) {
+        comm.engine.locked(() -> unacknowledged[target]++);
+        send(m, target, tag);
+    }
+
+    private void send(MemorySegment m, int target, int tag) {
+        checkOpen();
+        comm.sendInternal(m, target, tag, context, Engine.Traffic.ONE_SIDED);
+    }
+
+    private void check(int target, long offset, long bytes, String what) {
+        checkOpen();
+        comm.checkRank(target, "target");
+        if (offset < 0 || offset + bytes > sizes[target]) {
+            throw new IllegalArgumentException(what + " of " + bytes + " bytes at offset " + offset + " is outside rank "
+                    + target + "'s window of " + sizes[target] + " bytes");
+        }
+    }
+
+    /** A message on this window's context, with the engine's lock held (target and origin sides). */
+    private void arrived(Envelope e, MemorySegment b) {
+        int from = e.source();
+        switch (e.tag()) {
+            case PUT -> {
+                long offset = b.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
+                MemorySegment.copy(b, 8, memory, offset, b.byteSize() - 8);
+                send(MemorySegment.ofArray(new byte[0]), from, ACK);
+            }
+            case ACC -> {
+                long offset = b.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
+                Elem type = Elem.values()[b.get(ValueLayout.JAVA_INT_UNALIGNED, 8)];
+                Op op = ACC_OPS.get(b.get(ValueLayout.JAVA_INT_UNALIGNED, 12));
+                MemorySegment data = b.asSlice(16);
+                op.combine(type, data, memory.asSlice(offset, data.byteSize()), (int) (data.byteSize() / type.bytes()));
+                send(MemorySegment.ofArray(new byte[0]), from, ACK);
+            }
+            case GET -> {
+                long offset = b.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
+                int length = b.get(ValueLayout.JAVA_INT_UNALIGNED, 8);
+                MemorySegment reply = MemorySegment.ofArray(new byte[4 + length]);
+                reply.set(ValueLayout.JAVA_INT_UNALIGNED, 0, b.get(ValueLayout.JAVA_INT_UNALIGNED, 12));
+                MemorySegment.copy(memory, offset, reply, 4, length);
+                send(reply, from, GET_REPLY);
+            }
+            case GET_REPLY -> {
+                MemorySegment into = gets.remove(b.get(ValueLayout.JAVA_INT_UNALIGNED, 0));
+                MemorySegment.copy(b, 4, into, 0, into.byteSize());
+                getsTo[from]--;
+            }
+            case ACK -> unacknowledged[from]--;
+            case LOCK -> {
+                lockQueue.add(new int[] {from, b.get(ValueLayout.JAVA_INT_UNALIGNED, 0)});
+                grantWhatCan();
+            }
+            case GRANT -> granted[from] = true;
+            case UNLOCK -> {
+                if (exclusiveHeld) {
+                    exclusiveHeld = false;
+                } else {
+                    sharedHolders--;
+                }
+                grantWhatCan();
+            }
+            default -> throw new IllegalStateException("unknown window message " + e.tag());
+        }
+    }
+
+    /** Grants queued locks in order while they are compatible with those held. */
+    private void grantWhatCan() {
+        while (!lockQueue.isEmpty() && !exclusiveHeld) {
+            int[] next = lockQueue.peek();
+            boolean exclusive = next[1] == 1;
+            if (exclusive && sharedHolders > 0) {
+                return;
+            }
+            lockQueue.poll();
+            if (exclusive) {
+                exclusiveHeld = true;
+            } else {
+                sharedHolders++;
+            }
+            send(MemorySegment.ofArray(new byte[0]), next[0], GRANT);
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new CommException("window operation after close");
+        }
+    }
+
+    /** Frees the window: a fence first, so nothing is in flight. Collective. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        fence();
+        closed = true;
+        comm.engine.locked(() -> comm.engine.matcher.unhandle(context));
+        if (arena != null) {
+            arena.close();
+        }
+    }
+}

@@ -6,7 +6,8 @@ import org.banyan.comm.Comm;
 /**
  * Ping-pong between ranks 0 and 1: half round-trip latency and bandwidth from 8 bytes to 4 MiB
  * (off-heap buffers), after 50,000 8-byte round trips that let the JIT compile the path (as OSU's
- * benchmarks skip their first iterations). Other ranks wait. Prints one line per size: bytes,
+ * benchmarks skip their first iterations) and a second's sleep for the compiler threads (two ranks
+ * spinning on two cores leave them none). Other ranks wait. Prints one line per size: bytes,
  * microseconds, MB/s: the best of three passes, each the mean of REPS round trips (this machine's
  * noise is in whole passes: a descheduled rank).
  *
@@ -28,6 +29,11 @@ public final class PingPong {
                     world.recv(warm, 0, 0);
                     world.send(warm, 0, 0);
                 }
+            }
+            try {
+                Thread.sleep(1000); // off the cores: the JIT's compiler threads finish what the warm-up queued
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
             if (me == 0) {
                 System.out.println("# bytes  usec  MB/s");

@@ -28,11 +28,11 @@ final class Engine implements AutoCloseable {
     private boolean closed;
 
     /** {@code transports} in order of preference; the last must reach every peer. */
-    Engine(int rank, int size, Monitor monitor, Matcher matcher, List<Transport> transports) {
+    Engine(int rank, int size, Matcher matcher, List<Transport> transports) {
         this.rank = rank;
         this.matcher = matcher;
         this.size = size;
-        this.monitor = monitor;
+        this.monitor = new Monitor(size, lock);
         this.transports = transports;
         this.route = new Transport[size];
     }

@@ -43,8 +43,15 @@ public final class Monitor {
     private final PeerTraffic[][] peers = new PeerTraffic[Kind.values().length][];
     private final Map<String, CollectiveTraffic> collectives = new LinkedHashMap<>();
 
-    Monitor(int size) {
+    /**
+     * The engine's lock: messages are counted under it already (the engine sends under it), so
+     * the per-message path takes no lock of its own; the rest takes it.
+     */
+    private final java.util.concurrent.locks.ReentrantLock lock;
+
+    Monitor(int size, java.util.concurrent.locks.ReentrantLock lock) {
         this.size = size;
+        this.lock = lock;
         for (int k = 0; k < peers.length; k++) {
             peers[k] = new PeerTraffic[size];
         }
@@ -71,15 +78,21 @@ public final class Monitor {
         return scope;
     }
 
-    public synchronized void reset() {
-        for (PeerTraffic[] row : peers) {
-            java.util.Arrays.fill(row, null);
-        }
-        for (CollectiveTraffic c : collectives.values()) {
-            c.clear();
+    public void reset() {
+        lock.lock();
+        try {
+            for (PeerTraffic[] row : peers) {
+                java.util.Arrays.fill(row, null);
+            }
+            for (CollectiveTraffic c : collectives.values()) {
+                c.clear();
+            }
+        } finally {
+            lock.unlock();
         }
     }
 
+    /** A point-to-point message was sent; the engine's lock is held. */
     void sent(int worldPeer, boolean internal, long bytes) {
         if (on && (!internal || scope == Scope.ALL)) {
             add(internal ? Kind.INTERNAL : Kind.EXTERNAL, worldPeer, bytes);
@@ -88,29 +101,42 @@ public final class Monitor {
 
     void oneSided(int worldPeer, boolean sent, long bytes) {
         if (on && scope == Scope.ALL) {
-            add(sent ? Kind.OSC_SENT : Kind.OSC_RECEIVED, worldPeer, bytes);
+            lock.lock();
+            try {
+                add(sent ? Kind.OSC_SENT : Kind.OSC_RECEIVED, worldPeer, bytes);
+            } finally {
+                lock.unlock();
+            }
         }
     }
 
     /** A communicator exists: it gets its D lines in the profile, with or without traffic, as in Open MPI. */
-    synchronized void register(String communicator, int[] members) {
-        collectives.computeIfAbsent(communicator, n -> new CollectiveTraffic(members));
+    void register(String communicator, int[] members) {
+        lock.lock();
+        try {
+            collectives.computeIfAbsent(communicator, n -> new CollectiveTraffic(members));
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** A collective at this rank: its logical bytes to each of {@code worldPeers}, and its shape's total. */
     void collective(String communicator, int[] members, Shape shape, int[] worldPeers, long bytesEach) {
         if (on && scope == Scope.ALL) {
-            synchronized (this) {
+            lock.lock();
+            try {
                 for (int p : worldPeers) {
                     add(Kind.COLLECTIVE, p, bytesEach);
                 }
                 collectives.computeIfAbsent(communicator, n -> new CollectiveTraffic(members))
                         .add(shape, bytesEach * worldPeers.length);
+            } finally {
+                lock.unlock();
             }
         }
     }
 
-    private synchronized void add(Kind kind, int peer, long bytes) {
+    private void add(Kind kind, int peer, long bytes) {
         PeerTraffic t = peers[kind.ordinal()][peer];
         if (t == null) {
             t = new PeerTraffic();
@@ -120,7 +146,16 @@ public final class Monitor {
     }
 
     /** A copy of every counter now. */
-    public synchronized Snapshot snapshot() {
+    public Snapshot snapshot() {
+        lock.lock();
+        try {
+            return copy();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private Snapshot copy() {
         PeerTraffic[][] copy = new PeerTraffic[peers.length][size];
         for (int k = 0; k < peers.length; k++) {
             for (int p = 0; p < size; p++) {

@@ -27,11 +27,7 @@ final class World {
     }
 
     static Comm create(int rank, int size, Endpoints endpoints, Map<String, String> env) {
-        Monitor monitor = new Monitor(size);
         String mode = env.get("BANYAN_MONITOR");
-        if (mode != null && !mode.isEmpty() && !mode.equals("off")) {
-            monitor.start(mode.equals("external") ? Monitor.Scope.EXTERNAL : Monitor.Scope.ALL);
-        }
         Matcher matcher = new Matcher();
         List<Transport> transports = new ArrayList<>();
         transports.add(new SelfTransport(rank, matcher));
@@ -46,7 +42,11 @@ final class World {
             endpoints.exchange(); // every local peer has mapped my file: it can go
             shm.unlink();
         }
-        Engine engine = new Engine(rank, size, monitor, matcher, transports);
+        Engine engine = new Engine(rank, size, matcher, transports);
+        Monitor monitor = engine.monitor;
+        if (mode != null && !mode.isEmpty() && !mode.equals("off")) {
+            monitor.start(mode.equals("external") ? Monitor.Scope.EXTERNAL : Monitor.Scope.ALL);
+        }
         int[] group = new int[size];
         for (int i = 0; i < size; i++) {
             group[i] = i;

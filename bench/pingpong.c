@@ -11,7 +11,7 @@ int main(int argc, char **argv) {
     char *buf = calloc(max < 8 ? 8 : max, 1);
     if (me == 0) printf("# bytes  usec  MB/s\n");
     for (int size = 8; size <= max; size *= 2) {
-        int n = size >= 65536 ? reps / 10 : reps;
+        int n = size > 65536 ? reps / 100 : size > 4096 ? reps / 10 : reps;
         if (n < 10) n = 10;
         double best = 1e30;
         for (int pass = 0; pass < 4; pass++) { /* the first warms up; the best of the other three */

@@ -11,7 +11,7 @@ import org.banyan.comm.Comm;
  * microseconds, MB/s: the best of three passes, each the mean of REPS round trips (this machine's
  * noise is in whole passes: a descheduled rank).
  *
- * <p>Usage: PingPong [MAX_BYTES [REPS]]   (defaults 4194304, 1000 (fewer for large sizes))
+ * <p>Usage: PingPong [MAX_BYTES [REPS]]   (defaults 4194304, 1000; a tenth of REPS above 4 KiB, a hundredth above 64 KiB)
  */
 public final class PingPong {
     public static void main(String[] args) {
@@ -40,7 +40,7 @@ public final class PingPong {
             }
             for (int size = 8; size <= max; size *= 2) {
                 MemorySegment m = buf.asSlice(0, size);
-                int n = Math.max(10, size >= 65536 ? reps / 10 : reps);
+                int n = Math.max(10, size > 65536 ? reps / 100 : size > 4096 ? reps / 10 : reps);
                 double best = Double.MAX_VALUE;
                 for (int pass = 0; pass < 4; pass++) { // the first warms up; the best of the other three
                     world.barrier();

@@ -105,7 +105,8 @@ final class Collectives {
 
     void barrier() {
         monitor(Monitor.Shape.ALL_TO_ALL, others(), 0);
-        MemorySegment none = MemorySegment.ofArray(new byte[0]);
+        MemorySegment none = MemorySegment.NULL; // native and empty: a heap segment here made the
+        // library's hot paths bimorphic in programs that send native segments (ping-pong: 0.35 -> 1 µs)
         for (int k = 1; k < n; k <<= 1) {
             exchange(none, (me + k) % n, none, (me - k + n) % n, BARRIER, "barrier");
         }

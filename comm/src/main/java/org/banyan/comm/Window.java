@@ -176,7 +176,7 @@ public final class Window implements AutoCloseable {
         checkOpen();
         comm.engine.progressUntil(() -> completeAt(target));
         comm.engine.locked(() -> granted[target] = false);
-        send(MemorySegment.ofArray(new byte[0]), target, UNLOCK);
+        send(MemorySegment.NULL, target, UNLOCK);
     }
 
     private boolean isGranted(int target) {
@@ -232,7 +232,7 @@ public final class Window implements AutoCloseable {
             case PUT -> {
                 long offset = b.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
                 MemorySegment.copy(b, 8, memory, offset, b.byteSize() - 8);
-                send(MemorySegment.ofArray(new byte[0]), from, ACK);
+                send(MemorySegment.NULL, from, ACK);
             }
             case ACC -> {
                 long offset = b.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
@@ -240,7 +240,7 @@ public final class Window implements AutoCloseable {
                 Op op = ACC_OPS.get(b.get(ValueLayout.JAVA_INT_UNALIGNED, 12));
                 MemorySegment data = b.asSlice(16);
                 op.combine(type, data, memory.asSlice(offset, data.byteSize()), (int) (data.byteSize() / type.bytes()));
-                send(MemorySegment.ofArray(new byte[0]), from, ACK);
+                send(MemorySegment.NULL, from, ACK);
             }
             case GET -> {
                 long offset = b.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
@@ -287,7 +287,7 @@ public final class Window implements AutoCloseable {
             } else {
                 sharedHolders++;
             }
-            send(MemorySegment.ofArray(new byte[0]), next[0], GRANT);
+            send(MemorySegment.NULL, next[0], GRANT);
         }
     }
 

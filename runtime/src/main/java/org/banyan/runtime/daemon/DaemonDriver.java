@@ -136,7 +136,8 @@ public final class DaemonDriver {
             for (RankProcess r : ranks.values()) {
                 r.signal(Signals.SIGKILL);
             }
-            guard.close();
+            // tables first: once told "done" the guard removes nothing, and a run's JVM may _exit
+            // between the two (a table per test-suite run was left in /dev/shm)
             for (java.nio.file.Path table : processTables) {
                 try {
                     java.nio.file.Files.deleteIfExists(table);
@@ -144,6 +145,7 @@ public final class DaemonDriver {
                     // /dev/shm is cleared at reboot; nothing else to do
                 }
             }
+            guard.close();
             spawners.shutdown();
             pmi.close();
             upstream.finish(2000);

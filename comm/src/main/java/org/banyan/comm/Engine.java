@@ -13,8 +13,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * leave them to the ranks that have work.
  */
 final class Engine implements AutoCloseable {
-    private static final int SPINS = 2_000;
-    private static final int YIELDS = 2_000;
+    private static final int SPINS = Integer.getInteger("banyan.comm.spins", 2_000);
+    private static final int YIELDS = Integer.getInteger("banyan.comm.yields", 2_000);
     private static final long NAP_NANOS = 50_000;
 
     final int rank;

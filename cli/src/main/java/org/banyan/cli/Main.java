@@ -108,16 +108,24 @@ public final class Main {
             return 2;
         }
         FastExit.prepare();
+        List<org.banyan.core.job.AppContext> apps = request.dvm() != null ? request.dvmJob().apps() : request.job().apps();
+        Path monitored = MonitorGather.directory(apps);
+        MonitorGather.before(monitored);
+        int ranks = apps.stream().mapToInt(org.banyan.core.job.AppContext::count).sum();
+        int code;
         if (request.dvm() != null) {
-            return runOnDvm(request);
+            code = runOnDvm(request);
+        } else {
+            try {
+                code = new HeadDriver(request.job(), RankMap.of(request.job()), request.settings(), request.output(),
+                        request.agent(), request.topology(), request.routing()).run();
+            } catch (Exception e) {
+                System.err.println("banyan run: internal error: " + e);
+                return 1;
+            }
         }
-        try {
-            return new HeadDriver(request.job(), RankMap.of(request.job()), request.settings(), request.output(),
-                    request.agent(), request.topology(), request.routing()).run();
-        } catch (Exception e) {
-            System.err.println("banyan run: internal error: " + e);
-            return 1;
-        }
+        MonitorGather.after(monitored, ranks);
+        return code;
     }
 
     private static int runOnDvm(RunRequest request) {

@@ -48,31 +48,34 @@ final class MonitorCommand {
         if (!Files.exists(dir)) {
             throw new UsageException(args.getFirst() + " does not exist");
         }
-        TrafficMatrices t;
         try {
-            t = TrafficMatrices.read(dir);
+            writeAll(dir, out, System.out);
         } catch (IllegalArgumentException | UncheckedIOException e) {
             throw new UsageException(e.getMessage());
-        }
-        try {
-            Files.createDirectories(out);
-            for (Category c : Category.values()) {
-                long[][] b = t.bytes(c);
-                long[][] m = t.messages(c);
-                Files.writeString(out.resolve("matrix_" + c.suffix + "_bytes.csv"), TrafficMatrices.csv(b));
-                Files.writeString(out.resolve("matrix_" + c.suffix + "_msgs.csv"), TrafficMatrices.csv(m));
-                Files.writeString(out.resolve("banyan_size_" + c.suffix + ".mat"), TrafficMatrices.mat(b));
-                Files.writeString(out.resolve("banyan_msg_" + c.suffix + ".mat"), TrafficMatrices.mat(m));
-                Files.writeString(out.resolve("banyan_avg_" + c.suffix + ".mat"), TrafficMatrices.avgMat(b, m));
-                HeatMaps.write(b, c.suffix + ": bytes sent, row to column", out.resolve("heatmap_" + c.suffix));
-                System.out.printf(Locale.ROOT, "%-9s %,16d bytes %,12d messages%n", c.suffix, total(b), total(m));
-            }
         } catch (IOException e) {
             System.err.println("banyan monitor: cannot write into " + out + ": " + e.getMessage());
             return 1;
         }
-        System.out.println(t.size() + " ranks; matrices, .mat files and heat maps in " + out);
         return 0;
+    }
+
+    /** Reads {@code dir}'s profiles and writes every matrix and heat map into {@code out}, a line per category to {@code summary}. */
+    static TrafficMatrices writeAll(Path dir, Path out, java.io.PrintStream summary) throws IOException {
+        TrafficMatrices t = TrafficMatrices.read(dir);
+        Files.createDirectories(out);
+        for (Category c : Category.values()) {
+            long[][] b = t.bytes(c);
+            long[][] m = t.messages(c);
+            Files.writeString(out.resolve("matrix_" + c.suffix + "_bytes.csv"), TrafficMatrices.csv(b));
+            Files.writeString(out.resolve("matrix_" + c.suffix + "_msgs.csv"), TrafficMatrices.csv(m));
+            Files.writeString(out.resolve("banyan_size_" + c.suffix + ".mat"), TrafficMatrices.mat(b));
+            Files.writeString(out.resolve("banyan_msg_" + c.suffix + ".mat"), TrafficMatrices.mat(m));
+            Files.writeString(out.resolve("banyan_avg_" + c.suffix + ".mat"), TrafficMatrices.avgMat(b, m));
+            HeatMaps.write(b, c.suffix + ": bytes sent, row to column", out.resolve("heatmap_" + c.suffix));
+            summary.printf(Locale.ROOT, "%-9s %,16d bytes %,12d messages%n", c.suffix, total(b), total(m));
+        }
+        summary.println(t.size() + " ranks; matrices, .mat files and heat maps in " + out);
+        return t;
     }
 
     private static long total(long[][] m) {

@@ -41,9 +41,15 @@ class CommTest {
         assertThat(r.exit()).as(r.stderr()).isZero();
         assertThat(r.stdout()).contains("(correct)");
         try (Stream<Path> files = Files.list(mon)) {
-            assertThat(files.map(p -> p.getFileName().toString()).sorted()).containsExactly("banyan.0.prof", "banyan.1.prof",
-                    "banyan.2.prof", "banyan.3.prof", "banyan.4.prof", "banyan.5.prof", "banyan.6.prof", "banyan.7.prof");
+            assertThat(files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".prof")).sorted()).containsExactly(
+                    "banyan.0.prof", "banyan.1.prof", "banyan.2.prof", "banyan.3.prof", "banyan.4.prof", "banyan.5.prof",
+                    "banyan.6.prof", "banyan.7.prof");
         }
+        // the head gathered them at the end of the run
+        assertThat(r.stderr()).contains("banyan run: monitoring profiles of 8 of 8 ranks gathered into matrices and heat maps in "
+                + mon);
+        assertThat(mon.resolve("matrix_internal_msgs.csv")).isNotEmptyFile();
+        Files.delete(mon.resolve("matrix_internal_msgs.csv"));
         Banyan.Result m = Banyan.run("monitor", mon.toString());
         assertThat(m.exit()).as(m.stderr()).isZero();
         assertThat(m.stdout()).contains("internal            71,680 bytes           70 messages");
@@ -76,6 +82,21 @@ class CommTest {
                 assertThat(dir.resolve("agg_" + kind + "_all.mat")).hasSameTextualContentAs(mon.resolve("banyan_" + kind + "_all.mat"));
             }
         }
+    }
+
+    @Test
+    void aSecondRunInTheSameDirectoryLeavesNoProfileOfTheFirst() throws Exception {
+        Path mon = dir.resolve("again");
+        for (int n : new int[] {4, 2}) {
+            Banyan.Result r = Banyan.run(CommExamples.command(List.of("-n", Integer.toString(n), "--monitor-out", mon.toString()),
+                    classPath, "Reduce", "16", "2").toArray(String[]::new));
+            assertThat(r.exit()).as(r.stderr()).isZero();
+        }
+        try (Stream<Path> files = Files.list(mon)) {
+            assertThat(files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".prof")).sorted())
+                    .containsExactly("banyan.0.prof", "banyan.1.prof");
+        }
+        assertThat(Files.readAllLines(mon.resolve("matrix_internal_msgs.csv"))).containsExactly("from\\to,0,1", "0,0,0", "1,2,0");
     }
 
     @Test

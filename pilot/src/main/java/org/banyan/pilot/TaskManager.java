@@ -423,11 +423,20 @@ public final class TaskManager implements AutoCloseable {
     public List<TaskState> waitTasks(Collection<Task> tasks, Set<TaskState> states, long timeoutMillis)
             throws InterruptedException {
         long deadline = timeoutMillis > 0 ? System.currentTimeMillis() + timeoutMillis : Long.MAX_VALUE;
+        List<Task> list = List.copyOf(tasks);
+        // Tasks before `settled` are final, which they stay: each wake-up looks on from there.
+        // Scanning from the start made waiting for n tasks O(n²): a client's CPU per task doubled
+        // over 100,000 tasks, and the rate fell with it (bench/tasks 100000).
+        int settled = 0;
         synchronized (this) {
             while (true) {
+                while (settled < list.size() && list.get(settled).state().isFinal()) {
+                    settled++;
+                }
                 boolean all = true;
-                for (Task t : tasks) {
-                    if (!states.contains(t.state()) && !t.state().isFinal()) {
+                for (int i = settled; i < list.size(); i++) {
+                    TaskState st = list.get(i).state();
+                    if (!states.contains(st) && !st.isFinal()) {
                         all = false;
                         break;
                     }
@@ -439,7 +448,7 @@ public final class TaskManager implements AutoCloseable {
                 wait(Math.min(left, 100));
             }
         }
-        return tasks.stream().map(Task::state).toList();
+        return list.stream().map(Task::state).toList();
     }
 
     /** Waits until every task is final. */

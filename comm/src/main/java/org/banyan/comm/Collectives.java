@@ -49,11 +49,7 @@ final class Collectives {
 
     /** Receives exactly {@code buffer}'s size: a shorter message means the ranks disagree on sizes. */
     private void recvExactly(MemorySegment buffer, int from, int tag, String op) {
-        Status s = recv(buffer, from, tag).await();
-        if (s.bytes() != buffer.byteSize()) {
-            throw new CommException(op + ": rank " + from + " sent " + s.bytes() + " bytes where " + buffer.byteSize()
-                    + " were expected; the ranks called it with different sizes");
-        }
+        checkSize(recv(buffer, from, tag).await(), buffer.byteSize(), from, op);
     }
 
     private void exchange(MemorySegment out, int to, MemorySegment in, int from, int tag, String op) {
@@ -61,8 +57,12 @@ final class Collectives {
         Request s = send(out, to, tag);
         Status st = r.await();
         s.await();
-        if (st.bytes() != in.byteSize()) {
-            throw new CommException(op + ": rank " + from + " sent " + st.bytes() + " bytes where " + in.byteSize()
+        checkSize(st, in.byteSize(), from, op);
+    }
+
+    private static void checkSize(Status s, long expected, int from, String op) {
+        if (s.bytes() != expected) {
+            throw new CommException(op + ": rank " + from + " sent " + s.bytes() + " bytes where " + expected
                     + " were expected; the ranks called it with different sizes");
         }
     }
@@ -447,9 +447,8 @@ final class Collectives {
         }
         for (int i = 0; i < reqs.size(); i++) {
             Status s = reqs.get(i).await();
-            if (s != null && s.bytes() != block) {
-                throw new CommException("alltoall: rank " + froms.get(i) + " sent " + s.bytes() + " bytes where "
-                        + block + " were expected; the ranks called it with different sizes");
+            if (s != null) { // receives first, then sends (null status)
+                checkSize(s, block, froms.get(i), "alltoall");
             }
         }
     }

@@ -223,14 +223,9 @@ public final class Comm implements AutoCloseable {
 
     /** Waits for a message that a matching receive would get: MPI_Probe. */
     public Status probe(int source, int tag) {
-        Status s;
-        int idle = 0;
-        while ((s = iprobe(source, tag)) == null) {
-            if (++idle > 1000) {
-                Thread.yield();
-            }
-        }
-        return s;
+        Status[] found = new Status[1];
+        engine.progressUntil(() -> (found[0] = iprobe(source, tag)) != null);
+        return found[0];
     }
 
     Request sendInternal(MemorySegment data, int dest, int tag, int ctx, Engine.Traffic traffic) {
@@ -424,9 +419,12 @@ public final class Comm implements AutoCloseable {
                     profileWriter.run();
                 }
             } finally {
-                barrier();
-                closed = true;
-                onClose.run();
+                try {
+                    barrier();
+                } finally {
+                    closed = true;
+                    onClose.run();
+                }
             }
         } else {
             closed = true;

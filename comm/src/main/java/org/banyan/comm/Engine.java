@@ -107,6 +107,16 @@ final class Engine implements AutoCloseable {
         }
     }
 
+    /** Reads state shared with handlers, under the engine's lock. */
+    <T> T read(java.util.function.Supplier<T> read) {
+        lock.lock();
+        try {
+            return read.get();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private Transport pick(int peer) {
         for (Transport t : transports) {
             if (t.reaches(peer)) {

@@ -32,7 +32,6 @@ final class TcpTransport implements Transport {
     private final ServerSocketChannel server;
     private final Map<Integer, Outbound> outbound = new HashMap<>();
     private final ByteBuffer staging = ByteBuffer.allocateDirect(256 * 1024);
-    private int waitingToWrite;
     /** Connections open, both ways; and rounds of polling while there were none. */
     private int connections;
     private int idleRounds;
@@ -181,7 +180,6 @@ final class TcpTransport implements Transport {
             boolean wait = !queue.isEmpty();
             if (wait != ((key.interestOps() & SelectionKey.OP_WRITE) != 0)) {
                 key.interestOps(wait ? SelectionKey.OP_WRITE : 0);
-                waitingToWrite += wait ? 1 : -1;
             }
             return moved;
         }

@@ -180,28 +180,22 @@ public final class Window implements AutoCloseable {
     }
 
     private boolean isGranted(int target) {
-        boolean[] g = {false};
-        comm.engine.locked(() -> g[0] = granted[target]);
-        return g[0];
+        return comm.engine.read(() -> granted[target]);
     }
 
     private boolean allComplete() {
-        boolean[] done = {true};
-        comm.engine.locked(() -> {
+        return comm.engine.read(() -> {
             for (int t = 0; t < unacknowledged.length; t++) {
                 if (unacknowledged[t] != 0 || getsTo[t] != 0) {
-                    done[0] = false;
-                    return;
+                    return false;
                 }
             }
+            return true;
         });
-        return done[0];
     }
 
     private boolean completeAt(int target) {
-        boolean[] done = {false};
-        comm.engine.locked(() -> done[0] = unacknowledged[target] == 0 && getsTo[target] == 0);
-        return done[0];
+        return comm.engine.read(() -> unacknowledged[target] == 0 && getsTo[target] == 0);
     }
 
     // ---- messages

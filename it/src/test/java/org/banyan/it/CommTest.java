@@ -67,20 +67,29 @@ class CommTest {
         assertThat(Files.readString(mon.resolve("matrix_internal_bytes.csv"))).contains("\n7,0,0,0,0,0,0,10240,0\n");
         assertThat(mon.resolve("heatmap_all.png")).isNotEmptyFile();
         assertThat(mon.resolve("heatmap_all.svg")).isNotEmptyFile();
+    }
+
+    /** Open MPI's own profile2mat (openmpi-bin, which .ci/run installs) writes our .mat files from our profiles. */
+    @Test
+    void openMpisProfile2matReadsOurProfilesAsWeDo() throws Exception {
         Path profile2mat = Path.of("/usr/bin/profile2mat");
-        if (Files.isExecutable(profile2mat)) { // Open MPI's tool, from openmpi-bin (installed by .ci/run)
-            Path agg = dir.resolve("agg.prof");
-            StringBuilder all = new StringBuilder();
-            for (int i = 0; i < 8; i++) {
-                all.append(Files.readString(mon.resolve("banyan." + i + ".prof")));
-            }
-            Files.writeString(agg, all);
-            Process p = new ProcessBuilder(profile2mat.toString(), agg.toString()).redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            assertThat(p.waitFor()).isZero();
-            for (String kind : List.of("size", "msg", "avg")) {
-                assertThat(dir.resolve("agg_" + kind + "_all.mat")).hasSameTextualContentAs(mon.resolve("banyan_" + kind + "_all.mat"));
-            }
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(profile2mat),
+                "profile2mat is not installed (apt-get install openmpi-bin)");
+        Path mon = dir.resolve("mon-p2m");
+        Banyan.Result r = Banyan.run(CommExamples.command(List.of("-n", "8", "--monitor-out", mon.toString()), classPath,
+                "Reduce", "128", "10").toArray(String[]::new));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        Path agg = dir.resolve("agg.prof");
+        StringBuilder all = new StringBuilder();
+        for (int i = 0; i < 8; i++) {
+            all.append(Files.readString(mon.resolve("banyan." + i + ".prof")));
+        }
+        Files.writeString(agg, all);
+        Process p = new ProcessBuilder(profile2mat.toString(), agg.toString()).redirectErrorStream(true).start();
+        p.getInputStream().readAllBytes();
+        assertThat(p.waitFor()).isZero();
+        for (String kind : List.of("size", "msg", "avg")) {
+            assertThat(dir.resolve("agg_" + kind + "_all.mat")).hasSameTextualContentAs(mon.resolve("banyan_" + kind + "_all.mat"));
         }
     }
 

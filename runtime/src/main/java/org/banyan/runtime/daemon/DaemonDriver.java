@@ -137,7 +137,7 @@ public final class DaemonDriver {
                 r.signal(Signals.SIGKILL);
             }
             // tables first: once told "done" the guard removes nothing, and a run's JVM may _exit
-            // between the two (a table per test-suite run was left in /dev/shm)
+            // between the two
             for (java.nio.file.Path table : processTables) {
                 try {
                     java.nio.file.Files.deleteIfExists(table);

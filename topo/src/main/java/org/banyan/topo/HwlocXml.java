@@ -72,12 +72,7 @@ public final class HwlocXml {
             String idx = current.get(i).getAttribute("os_index");
             os[i] = idx.isEmpty() ? i : Integer.parseInt(idx);
         }
-        List<Topology.Level> costed = new ArrayList<>();
-        for (int i = 0; i < levels.size(); i++) {
-            Topology.Level l = levels.get(i);
-            costed.add(new Topology.Level(l.name(), l.arity(), levels.size() - i));
-        }
-        return new Topology(costed, os);
+        return new Topology(levels, os);
     }
 
     /** "L2Cache", or "L2Cache" built from a v1 Cache's depth attribute. */

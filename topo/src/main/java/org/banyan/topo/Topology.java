@@ -10,14 +10,15 @@ import java.util.List;
  * common ancestor is an object of the level above it). Leaves are numbered in tree order; each
  * has the operating system's index of its processing unit when one is known.
  *
- * <p>Costs default to the number of levels between the meeting point and the leaves (a hop
- * count); tleaf files give their own.
+ * <p>A level's cost of 0 means the default: the number of levels between the meeting point and
+ * the leaves (half the hop count), which stays right when levels are added above or cut below;
+ * tleaf files and synthetic descriptions with {@code @cost} give their own.
  *
  * @param levels from the root down
  * @param leafOsIndex per leaf, the OS index of its PU, or its own number when unknown
  */
 public record Topology(List<Level> levels, int[] leafOsIndex) {
-    /** One level: {@code name} of its objects, {@code arity} of each parent, {@code cost} of meeting above it. */
+    /** One level: {@code name} of its objects, {@code arity} of each parent, {@code cost} of meeting above it (0: default). */
     public record Level(String name, int arity, double cost) {
         public Level {
             if (arity < 1) {
@@ -38,7 +39,7 @@ public record Topology(List<Level> levels, int[] leafOsIndex) {
     static Topology ofArities(List<String> names, int[] arities, double[] costs) {
         List<Level> levels = new ArrayList<>();
         for (int i = 0; i < arities.length; i++) {
-            levels.add(new Level(names.get(i), arities[i], costs != null ? costs[i] : arities.length - i));
+            levels.add(new Level(names.get(i), arities[i], costs != null ? costs[i] : 0));
         }
         int n = leaves(levels);
         int[] os = new int[n];
@@ -83,7 +84,11 @@ public record Topology(List<Level> levels, int[] leafOsIndex) {
     /** The cost of a message between leaves a and b (0 for the same leaf). */
     public double cost(int a, int b) {
         int level = meetingLevel(a, b);
-        return level == depth() ? 0 : levels.get(level).cost();
+        if (level == depth()) {
+            return 0;
+        }
+        double c = levels.get(level).cost();
+        return c != 0 ? c : depth() - level;
     }
 
     /** Links crossed between leaves a and b: up to their closest common ancestor and down again. */
@@ -101,9 +106,69 @@ public record Topology(List<Level> levels, int[] leafOsIndex) {
             }
         }
         if (kept.isEmpty()) {
-            kept.add(new Level(levels.isEmpty() ? "PU" : levels.getLast().name(), 1, 1));
+            kept.add(new Level(levels.isEmpty() ? "PU" : levels.getLast().name(), 1, 0));
         }
         return new Topology(kept, leafOsIndex);
+    }
+
+    /**
+     * Several hosts of this topology under a network: {@code network} levels from the top (e.g.
+     * {@code switch:2}) whose arities multiply to divide {@code hosts}, a level named {@code host}
+     * holding the rest, then this tree under each host. Leaf OS indexes repeat per host.
+     */
+    public Topology cluster(List<Level> network, int hosts) {
+        int above = 1;
+        for (Level l : network) {
+            above *= l.arity();
+        }
+        if (hosts < 1 || hosts % above != 0) {
+            throw new IllegalArgumentException(hosts + " hosts cannot be spread evenly under a network of " + above
+                    + " groups");
+        }
+        List<Level> all = new ArrayList<>(network);
+        all.add(new Level("host", hosts / above, 0));
+        all.addAll(levels);
+        int[] os = new int[leaves() * hosts];
+        for (int h = 0; h < hosts; h++) {
+            System.arraycopy(leafOsIndex, 0, os, h * leaves(), leaves());
+        }
+        return new Topology(all, os);
+    }
+
+    /** The index of the first level with this name (case-insensitive), or -1. */
+    public int levelNamed(String name) {
+        for (int i = 0; i < levels.size(); i++) {
+            if (levels.get(i).name().equalsIgnoreCase(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Leaves under one object of level {@code level} (the whole tree for -1). */
+    public int leavesUnder(int level) {
+        int n = 1;
+        for (int i = level + 1; i < levels.size(); i++) {
+            n *= levels.get(i).arity();
+        }
+        return n;
+    }
+
+    /**
+     * The tree cut below the level named {@code name} (its objects become the leaves, each with
+     * the OS index of its first PU); itself when there is no such level.
+     */
+    public Topology leavesAt(String name) {
+        int at = levelNamed(name);
+        if (at < 0 || at == levels.size() - 1) {
+            return this;
+        }
+        int per = leavesUnder(at);
+        int[] os = new int[leaves() / per];
+        for (int i = 0; i < os.length; i++) {
+            os[i] = leafOsIndex[i * per];
+        }
+        return new Topology(levels.subList(0, at + 1), os);
     }
 
     /** One line: the levels as {@code name:arity}, as the synthetic description writes them. */

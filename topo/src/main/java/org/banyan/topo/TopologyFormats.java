@@ -37,7 +37,7 @@ public final class TopologyFormats {
             int at = rest.indexOf('@');
             try {
                 arities[i] = Integer.parseInt(at < 0 ? rest : rest.substring(0, at));
-                costs[i] = at < 0 ? parts.length - i : Double.parseDouble(rest.substring(at + 1));
+                costs[i] = at < 0 ? 0 : Double.parseDouble(rest.substring(at + 1));
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("'" + p + "' is not NAME:ARITY or NAME:ARITY@COST with numbers");
             }

@@ -1,0 +1,165 @@
+package org.banyan.topo;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Which CPUs of a host a rank is bound to, from its host's topology (levels named as hwloc and
+ * {@link SysfsTopology} name them: Package, Core, PU; a synthetic {@code socket} level counts as
+ * a package, and a tree with no Core level has cores for leaves). Two ways in: mpirun's policies
+ * ({@link #of}) or a rankfile's slot ({@link #ofSlot}). CPUs are returned as OS indexes.
+ */
+public final class CpuBinding {
+    /** mpirun's {@code --bind-to} targets. NUMA is the package on hosts whose topology has no NUMA level. */
+    public enum Target {
+        NONE, CORE, SOCKET, NUMA;
+
+        public static Target parse(String text) {
+            return switch (text) {
+                case "none" -> NONE;
+                case "core" -> CORE;
+                case "socket", "package" -> SOCKET;
+                case "numa" -> NUMA;
+                default -> null;
+            };
+        }
+    }
+
+    private final Topology host;
+    private final int coreLevel;
+    private final int packageLevel;
+    private final int cores;
+    private final int packages;
+
+    public CpuBinding(Topology host) {
+        this.host = host;
+        int c = host.levelNamed("Core");
+        this.coreLevel = c >= 0 ? c : host.depth() - 1;
+        int p = host.levelNamed("Package");
+        this.packageLevel = p >= 0 ? p : host.levelNamed("socket");
+        this.cores = host.leaves() / host.leavesUnder(coreLevel);
+        this.packages = packageLevel < 0 ? 1 : host.leaves() / host.leavesUnder(packageLevel);
+    }
+
+    public int cores() {
+        return cores;
+    }
+
+    public int packages() {
+        return packages;
+    }
+
+    /**
+     * The CPUs of local rank {@code localRank} under mpirun's policies: ranks take
+     * {@code cpusPerRank} cores each, in core order ({@code bySocket} false, {@code --map-by
+     * core|slot}) or dealt over the packages in turn ({@code --map-by socket}), wrapping when
+     * the host has fewer; then the binding widens the cores to their package or NUMA node.
+     * Empty for {@link Target#NONE}.
+     */
+    public int[] of(int localRank, boolean bySocket, Target target, int cpusPerRank) {
+        if (target == Target.NONE) {
+            return new int[0];
+        }
+        int perPackage = cores / packages;
+        List<Integer> chosen = new ArrayList<>();
+        for (int k = 0; k < cpusPerRank; k++) {
+            int core;
+            if (bySocket) {
+                int pkg = localRank % packages;
+                int within = (localRank / packages * cpusPerRank + k) % perPackage;
+                core = pkg * perPackage + within;
+            } else {
+                core = (localRank * cpusPerRank + k) % cores;
+            }
+            chosen.add(core);
+        }
+        return widen(chosen, target);
+    }
+
+    /**
+     * The CPUs of a rankfile slot: {@code C}, {@code C-D} and lists of them are logical cores of
+     * the host; {@code S:C} is core C of package S (a package prefix holds for the items after
+     * it, as in {@code 1:0,2}); {@code S:*} is all of package S.
+     *
+     * @throws IllegalArgumentException naming the slot when it is not one of this host
+     */
+    public int[] ofSlot(String slot) {
+        List<Integer> chosen = new ArrayList<>();
+        int pkg = -1;
+        int perPackage = cores / packages;
+        for (String item : slot.split(",")) {
+            String range = item.strip();
+            int colon = range.indexOf(':');
+            if (colon >= 0) {
+                pkg = number(range.substring(0, colon), slot);
+                if (pkg >= packages) {
+                    throw new IllegalArgumentException("slot " + slot + ": this host has " + packages + " package"
+                            + (packages == 1 ? "" : "s"));
+                }
+                range = range.substring(colon + 1);
+            }
+            int from;
+            int to;
+            if (range.equals("*")) {
+                from = 0;
+                to = (pkg >= 0 ? perPackage : cores) - 1;
+            } else {
+                int dash = range.indexOf('-');
+                from = number(dash < 0 ? range : range.substring(0, dash), slot);
+                to = dash < 0 ? from : number(range.substring(dash + 1), slot);
+            }
+            int limit = pkg >= 0 ? perPackage : cores;
+            if (to < from || to >= limit) {
+                throw new IllegalArgumentException("slot " + slot + ": " + (pkg >= 0 ? "package " + pkg + " has " : "this host has ")
+                        + limit + " core" + (limit == 1 ? "" : "s"));
+            }
+            for (int c = from; c <= to; c++) {
+                chosen.add(pkg >= 0 ? pkg * perPackage + c : c);
+            }
+        }
+        return widen(chosen, Target.CORE);
+    }
+
+    private static int number(String text, String slot) {
+        try {
+            return Integer.parseInt(text.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("slot " + slot + " is not CORE, SOCKET:CORE or ranges and lists of them");
+        }
+    }
+
+    /** The OS indexes of the PUs under the chosen cores, or under their packages (NUMA: the same). */
+    private int[] widen(List<Integer> coreIndexes, Target target) {
+        int unitLevel = target == Target.CORE || packageLevel < 0 ? coreLevel : packageLevel;
+        int perCore = host.leavesUnder(coreLevel);
+        int perUnit = host.leavesUnder(unitLevel);
+        Set<Integer> cpus = new LinkedHashSet<>();
+        for (int core : coreIndexes) {
+            int firstLeaf = core * perCore / perUnit * perUnit;
+            for (int leaf = firstLeaf; leaf < firstLeaf + perUnit; leaf++) {
+                cpus.add(host.leafOsIndex()[leaf]);
+            }
+        }
+        return cpus.stream().mapToInt(Integer::intValue).sorted().toArray();
+    }
+
+    /** Where a CPU sits, for reports: {@code package P core C}. */
+    public String describe(int[] cpus) {
+        if (cpus.length == 0) {
+            return "not bound";
+        }
+        Set<String> where = new LinkedHashSet<>();
+        int perCore = host.leavesUnder(coreLevel);
+        int perPackage = packageLevel < 0 ? host.leaves() : host.leavesUnder(packageLevel);
+        for (int cpu : cpus) {
+            for (int leaf = 0; leaf < host.leaves(); leaf++) {
+                if (host.leafOsIndex()[leaf] == cpu) {
+                    where.add("package " + leaf / perPackage + " core " + (leaf % perPackage) / perCore);
+                }
+            }
+        }
+        return "cpus " + CpuList.format(cpus) + " (" + String.join(", ", where) + ")";
+    }
+}

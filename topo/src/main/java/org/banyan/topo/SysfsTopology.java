@@ -1,0 +1,77 @@
+package org.banyan.topo;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * This host's topology from Linux's {@code /sys/devices/system/cpu} when hwloc is absent (and on
+ * the daemons' start-up path, where running {@code lstopo} would cost a process): the online PUs,
+ * grouped into cores by {@code core_id} and cores into packages by {@code physical_package_id}.
+ * Levels are named as hwloc names them (Package, Core, PU).
+ */
+public final class SysfsTopology {
+    private static final Path CPU_DIR = Path.of("/sys/devices/system/cpu");
+
+    private SysfsTopology() {}
+
+    /** Reads this host's {@code /sys}. */
+    public static Topology local() {
+        return parse(relative -> {
+            try {
+                return Files.readString(CPU_DIR.resolve(relative));
+            } catch (IOException e) {
+                return null;
+            }
+        });
+    }
+
+    /**
+     * Builds the tree from files under {@code /sys/devices/system/cpu}, read through
+     * {@code files} (a path relative to that directory to the file's text, or null when absent).
+     */
+    public static Topology parse(Function<String, String> files) {
+        String online = files.apply("online");
+        if (online == null) {
+            throw new IllegalArgumentException("no /sys/devices/system/cpu/online: cannot tell this host's CPUs");
+        }
+        // package id -> core id -> PUs
+        TreeMap<Integer, TreeMap<Integer, List<Integer>>> tree = new TreeMap<>();
+        for (int cpu : CpuList.parse(online.strip())) {
+            int pkg = number(files.apply("cpu" + cpu + "/topology/physical_package_id"), 0);
+            int core = number(files.apply("cpu" + cpu + "/topology/core_id"), cpu);
+            tree.computeIfAbsent(pkg, k -> new TreeMap<>()).computeIfAbsent(core, k -> new ArrayList<>()).add(cpu);
+        }
+        int cores = -1;
+        int pus = -1;
+        List<Integer> os = new ArrayList<>();
+        for (var pkg : tree.entrySet()) {
+            if (cores >= 0 && pkg.getValue().size() != cores) {
+                throw new IllegalArgumentException("an unbalanced host: packages with " + cores + " and "
+                        + pkg.getValue().size() + " cores");
+            }
+            cores = pkg.getValue().size();
+            for (List<Integer> core : pkg.getValue().values()) {
+                if (pus >= 0 && core.size() != pus) {
+                    throw new IllegalArgumentException("an unbalanced host: cores with " + pus + " and " + core.size() + " PUs");
+                }
+                pus = core.size();
+                os.addAll(core);
+            }
+        }
+        return new Topology(List.of(new Topology.Level("Package", tree.size(), 0), new Topology.Level("Core", cores, 0),
+                new Topology.Level("PU", pus, 0)), os.stream().mapToInt(Integer::intValue).toArray());
+    }
+
+    private static int number(String text, int otherwise) {
+        if (text == null || text.isBlank()) {
+            return otherwise;
+        }
+        int v = Integer.parseInt(text.strip());
+        return v < 0 ? otherwise : v; // s390 and some VMs report -1
+    }
+}

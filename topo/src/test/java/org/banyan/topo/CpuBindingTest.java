@@ -1,0 +1,83 @@
+package org.banyan.topo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class CpuBindingTest {
+    /** Two packages of two cores of two hardware threads, numbered as Linux numbers them on Intel: threads last. */
+    static Map<String, String> twoPackages() {
+        Map<String, String> files = new HashMap<>();
+        files.put("online", "0-7\n");
+        for (int cpu = 0; cpu < 8; cpu++) {
+            int core = cpu % 4; // cpus 0-3 first threads, 4-7 their siblings
+            files.put("cpu" + cpu + "/topology/physical_package_id", (core / 2) + "\n");
+            files.put("cpu" + cpu + "/topology/core_id", (core % 2) + "\n");
+        }
+        return files;
+    }
+
+    @Test
+    void sysfsGivesPackagesCoresAndThreads() {
+        Topology t = SysfsTopology.parse(twoPackages()::get);
+        assertThat(t).hasToString("Package:2 Core:2 PU:2");
+        assertThat(t.leafOsIndex()).containsExactly(0, 4, 1, 5, 2, 6, 3, 7);
+        assertThat(SysfsTopology.parse(Map.of("online", "0-1")::get)).as("no topology files: one package, a core per CPU")
+                .hasToString("Package:1 Core:2 PU:1");
+        assertThat(SysfsTopology.local().leaves()).isEqualTo(Runtime.getRuntime().availableProcessors());
+    }
+
+    @Test
+    void policiesGiveCoresPackagesAndWrap() {
+        CpuBinding b = new CpuBinding(SysfsTopology.parse(twoPackages()::get));
+        assertThat(b.cores()).isEqualTo(4);
+        assertThat(b.of(0, false, CpuBinding.Target.CORE, 1)).containsExactly(0, 4);
+        assertThat(b.of(1, false, CpuBinding.Target.CORE, 1)).containsExactly(1, 5);
+        assertThat(b.of(1, true, CpuBinding.Target.CORE, 1)).as("by socket: rank 1 on package 1").containsExactly(2, 6);
+        assertThat(b.of(1, false, CpuBinding.Target.SOCKET, 1)).containsExactly(0, 1, 4, 5);
+        assertThat(b.of(0, false, CpuBinding.Target.CORE, 2)).containsExactly(0, 1, 4, 5);
+        assertThat(b.of(5, false, CpuBinding.Target.CORE, 1)).as("wraps").containsExactly(1, 5);
+        assertThat(b.of(0, false, CpuBinding.Target.NONE, 1)).isEmpty();
+        assertThat(b.describe(b.of(3, false, CpuBinding.Target.CORE, 1))).isEqualTo("cpus 3,7 (package 1 core 1)");
+    }
+
+    @Test
+    void rankfileSlots() {
+        CpuBinding b = new CpuBinding(SysfsTopology.parse(twoPackages()::get));
+        assertThat(b.ofSlot("3")).containsExactly(3, 7);
+        assertThat(b.ofSlot("1:0")).containsExactly(2, 6);
+        assertThat(b.ofSlot("0:0-1")).containsExactly(0, 1, 4, 5);
+        assertThat(b.ofSlot("1:0,1")).as("a package prefix holds for the items after it").containsExactly(2, 3, 6, 7);
+        assertThat(b.ofSlot("1:*")).containsExactly(2, 3, 6, 7);
+        assertThatThrownBy(() -> b.ofSlot("4")).hasMessage("slot 4: this host has 4 cores");
+        assertThatThrownBy(() -> b.ofSlot("2:0")).hasMessage("slot 2:0: this host has 2 packages");
+        assertThatThrownBy(() -> b.ofSlot("x")).hasMessage("slot x is not CORE, SOCKET:CORE or ranges and lists of them");
+    }
+
+    @Test
+    void cpuLists() {
+        assertThat(CpuList.parse("0-3,8,10-11")).containsExactly(0, 1, 2, 3, 8, 10, 11);
+        assertThat(CpuList.format(new int[] {11, 0, 1, 2, 8, 10})).isEqualTo("0-2,8,10-11");
+        assertThatThrownBy(() -> CpuList.parse("a-b")).hasMessage("'a-b' is not a CPU list (e.g. 0-3,8)");
+    }
+
+    @Test
+    void clustersAndCuts() {
+        Topology host = TopologyFormats.synthetic("socket:2 core:4 pu:2");
+        Topology cores = host.leavesAt("core");
+        assertThat(cores).hasToString("socket:2 core:4");
+        assertThat(cores.leafOsIndex()).containsExactly(0, 2, 4, 6, 8, 10, 12, 14);
+        Topology cluster = cores.cluster(List.of(new Topology.Level("switch", 2, 0)), 6);
+        assertThat(cluster).hasToString("switch:2 host:3 socket:2 core:4");
+        assertThat(cluster.leaves()).isEqualTo(48);
+        assertThat(cluster.hops(0, 8)).as("two hosts of a switch").isEqualTo(6);
+        assertThat(cluster.hops(0, 24)).isEqualTo(8);
+        assertThat(cluster.leafOsIndex()[8]).as("OS indexes repeat per host").isZero();
+        assertThatThrownBy(() -> cores.cluster(List.of(new Topology.Level("switch", 4, 0)), 6))
+                .hasMessage("6 hosts cannot be spread evenly under a network of 4 groups");
+    }
+}

@@ -30,9 +30,9 @@ class ProcessTableTest {
         }
         for (int reader = 0; reader < 5; reader++) {
             byte[] table = Files.readAllBytes(dir.resolve("table." + reader));
-            assertThat(ProcessTable.read(table, 0)).isEqualTo(new ProcessTable.Entry(0, 0, "a", 0, 2, 0, -1));
-            assertThat(ProcessTable.read(table, 2)).isEqualTo(new ProcessTable.Entry(2, 1, "b", 0, 1, 0, -1));
-            assertThat(ProcessTable.read(table, 4)).isEqualTo(new ProcessTable.Entry(4, 2, "c", 1, 2, 0, -1));
+            assertThat(ProcessTable.read(table, 0)).isEqualTo(new ProcessTable.Entry(0, 0, "a", 0, 2, 0, -1, 0));
+            assertThat(ProcessTable.read(table, 2)).isEqualTo(new ProcessTable.Entry(2, 1, "b", 0, 1, 0, -1, 0));
+            assertThat(ProcessTable.read(table, 4)).isEqualTo(new ProcessTable.Entry(4, 2, "c", 1, 2, 0, -1, 0));
         }
     }
 

@@ -13,6 +13,7 @@ import org.banyan.core.tree.Topology;
 import org.banyan.core.tree.TreeGather;
 import org.banyan.core.wire.DaemonStats;
 import org.banyan.core.wire.OverlayMessage;
+import org.banyan.topo.CpuBinding;
 
 /**
  * The protocol logic of one node daemon, without sockets, threads or clocks: one {@link #handle}
@@ -49,6 +50,10 @@ public final class DaemonCore {
     private final ExitBatch exits;
     private final LocalTasks tasks;
     private final Map<Integer, LocalJob> jobs = new LinkedHashMap<>();
+    /** This host's CPUs, read once when a job first binds ranks here. */
+    private Supplier<CpuBinding> host = () -> {
+        throw new IllegalArgumentException("this daemon was given no host topology");
+    };
     private TreeGather<Map<Integer, DaemonStats>> stats;
     private boolean exited;
 
@@ -98,6 +103,20 @@ public final class DaemonCore {
         this.routing = new DaemonRouting(tree, out, tasks);
         this.stdin = new StdinRelay(tree, out);
         this.exits = new ExitBatch(out);
+    }
+
+    /**
+     * Where this host's topology comes from (the driver reads {@code /sys}); asked at most once,
+     * when a job first binds ranks here, so jobs that do not bind never pay for it.
+     */
+    public void hostTopology(Supplier<org.banyan.topo.Topology> topology) {
+        CpuBinding[] once = new CpuBinding[1];
+        this.host = () -> {
+            if (once[0] == null) {
+                once[0] = new CpuBinding(topology.get());
+            }
+            return once[0];
+        };
     }
 
     /** Handles one event and returns what the driver must do, in order. */
@@ -360,7 +379,7 @@ public final class DaemonCore {
         boolean local = map.ranksOn(daemonId) > 0;
         jobs.put(jobId, new LocalJob(job, map, daemonId, tree, childrenWithRanks, out, routing,
                 local ? pmiAddress.apply(jobId) : null, local ? daemonUri.apply(jobId) : null,
-                local ? processTablePath.apply(jobId) : null));
+                local ? processTablePath.apply(jobId) : null, host));
     }
 
     /** What routed messages ending here are for: a job's PMI server, once the job is known. */

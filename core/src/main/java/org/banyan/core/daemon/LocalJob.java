@@ -1,14 +1,18 @@
 package org.banyan.core.daemon;
 
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.banyan.core.job.FenceData;
 import org.banyan.core.job.JobDescription;
 import org.banyan.core.job.ProcessTable;
 import org.banyan.core.job.RankMap;
 import org.banyan.core.wire.OverlayMessage;
+import org.banyan.topo.CpuBinding;
 
 /**
  * One job's share of a daemon: the ranks it started for it, their PMI server, the job's fences
@@ -31,13 +35,16 @@ final class LocalJob {
      *
      * @param childrenWithRanks the children whose subtrees host ranks of the job (they take part in its fences)
      * @param processTablePath  where the node-local process table goes, or null for none
+     * @param host              this host's CPUs, for jobs that bind their ranks
      */
     LocalJob(JobDescription job, RankMap map, int daemonId, ChildTree tree, List<Integer> childrenWithRanks,
-             DaemonOutbox out, DaemonRouting routing, String pmiAddress, String daemonUri, String processTablePath) {
+             DaemonOutbox out, DaemonRouting routing, String pmiAddress, String daemonUri, String processTablePath,
+             Supplier<CpuBinding> host) {
         this.job = job;
         this.map = map;
         this.out = out;
-        List<RankLaunch> launches = RankEnvironment.launches(job, map, daemonId, pmiAddress, daemonUri, processTablePath);
+        List<RankLaunch> launches = RankEnvironment.launches(job, map, daemonId, pmiAddress, daemonUri, processTablePath,
+                host);
         this.fence = new DaemonFence(job.jobId(), daemonId, out);
         fence.start(tree, childrenWithRanks, !launches.isEmpty());
         Set<Integer> local = new LinkedHashSet<>();
@@ -61,13 +68,34 @@ final class LocalJob {
                 routing.nameRequest(jobId, request, op, name, port);
             }
         });
+        Map<Integer, int[]> cpus = new HashMap<>();
+        for (RankLaunch l : launches) {
+            cpus.put(l.rank(), l.cpus());
+            if (job.placement().report()) {
+                reportBinding(l, job.nodes().get(daemonId).name(), host);
+            }
+        }
         if (processTablePath != null && !launches.isEmpty()) {
-            out.emit(new DaemonAction.WriteProcessTable(processTablePath, ProcessTable.encode(map)));
+            out.emit(new DaemonAction.WriteProcessTable(processTablePath, ProcessTable.encode(map, cpus::get)));
         }
         for (RankLaunch l : launches) {
             running.add(l.rank());
             out.emit(new DaemonAction.StartRank(l));
         }
+    }
+
+    /** {@code --report-bindings}: one line per rank on the job's standard error, before the rank starts. */
+    private void reportBinding(RankLaunch l, String hostName, Supplier<CpuBinding> host) {
+        String where;
+        if (l.bindError() != null) {
+            where = "not started: " + l.bindError();
+        } else if (l.cpus().length == 0) {
+            where = "not bound";
+        } else {
+            where = "bound to " + host.get().describe(l.cpus());
+        }
+        String line = "banyan: rank " + l.rank() + " on " + hostName + " " + where + "\n";
+        out.up(new OverlayMessage.Output(job.jobId(), l.rank(), 2, line.getBytes(StandardCharsets.UTF_8)));
     }
 
     JobDescription job() {

@@ -4,6 +4,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
+import org.banyan.topo.CpuBinding;
+import org.banyan.topo.CpuList;
 import org.banyan.core.job.AppContext;
 import org.banyan.core.job.JobDescription;
 import org.banyan.core.job.RankMap;
@@ -20,9 +23,10 @@ final class RankEnvironment {
      * @param pmiAddress       {@code host:port} of the daemon's PMI listener (PMI_PORT)
      * @param daemonUri        how local clients reach the daemon (BANYAN_DAEMON_URI)
      * @param processTablePath the node-local process table (BANYAN_PROCTABLE), or null
+     * @param cpus             this host's CPUs, asked for only when the job binds its ranks
      */
     static List<RankLaunch> launches(JobDescription job, RankMap map, int daemonId, String pmiAddress,
-                                     String daemonUri, String processTablePath) {
+                                     String daemonUri, String processTablePath, Supplier<CpuBinding> cpus) {
         int[] mine = map.ranksOf(daemonId);
         String host = job.nodes().get(daemonId).name();
         String size = Integer.toString(map.size());
@@ -57,8 +61,19 @@ final class RankEnvironment {
             env.put("GFORTRAN_UNBUFFERED_PRECONNECTED", "y");
             env.put("MPIR_CVAR_CH3_INTERFACE_HOSTNAME", host);
             boolean explicit = app.workdir() != null;
+            int[] bound = new int[0];
+            String bindError = null;
+            if (job.placement().binds()) {
+                try {
+                    bound = job.placement().cpus(cpus.get(), rank, map.localRankOf(rank));
+                    env.put("BANYAN_CPUS", CpuList.format(bound));
+                } catch (IllegalArgumentException e) {
+                    bindError = "cannot bind rank " + rank + " on " + job.nodes().get(daemonId).name() + ": " + e.getMessage();
+                }
+            }
             out.add(new RankLaunch(job.jobId(), rank, app.executable(), app.args(), env,
-                    explicit ? app.workdir() : job.launchDir(), explicit, rank == job.stdinRank()));
+                    explicit ? app.workdir() : job.launchDir(), explicit, rank == job.stdinRank(), null, null, bound,
+                    bindError));
         }
         return out;
     }

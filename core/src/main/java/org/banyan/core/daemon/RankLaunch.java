@@ -13,12 +13,24 @@ import java.util.Map;
  * @param stdinFromHead whether the rank reads stdin forwarded from the head (otherwise /dev/null)
  * @param stdoutFile    where stdout goes as a file (a task's), or null to forward it up the tree
  * @param stderrFile    the same for stderr
+ * @param cpus          the OS indexes of the CPUs the rank is bound to, empty for none
+ * @param bindError     why the rank's binding cannot be made on this host (it is then not started), or null
  */
 public record RankLaunch(int jobId, int rank, String executable, List<String> args, Map<String, String> env, String workdir,
-                         boolean workdirRequired, boolean stdinFromHead, String stdoutFile, String stderrFile) {
+                         boolean workdirRequired, boolean stdinFromHead, String stdoutFile, String stderrFile, int[] cpus,
+                         String bindError) {
+    private static final int[] UNBOUND = new int[0];
+
     public RankLaunch {
         args = List.copyOf(args);
         env = Map.copyOf(env);
+        cpus = cpus.length == 0 ? UNBOUND : cpus.clone();
+    }
+
+    /** A rank that is not bound. */
+    public RankLaunch(int jobId, int rank, String executable, List<String> args, Map<String, String> env, String workdir,
+                      boolean workdirRequired, boolean stdinFromHead, String stdoutFile, String stderrFile) {
+        this(jobId, rank, executable, args, env, workdir, workdirRequired, stdinFromHead, stdoutFile, stderrFile, UNBOUND, null);
     }
 
     /** A rank whose output is forwarded up the tree. */

@@ -16,13 +16,21 @@ import java.util.List;
  *                     there when it exists on their host (as with mpirun), else in the daemon's
  * @param modex        how fences treat the keys ranks put: all values to every daemon, or values
  *                     fetched on first use
+ * @param placement    hosts from a rankfile and CPU binding, resolved by each daemon
  */
 public record JobDescription(int jobId, List<AppContext> apps, List<Node> nodes, MappingPolicy mapping,
-                             boolean oversubscribe, int stdinRank, String launchDir, Modex modex) {
+                             boolean oversubscribe, int stdinRank, String launchDir, Modex modex,
+                             RankPlacement placement) {
+    /** A job mapped by policy and not bound. */
+    public JobDescription(int jobId, List<AppContext> apps, List<Node> nodes, MappingPolicy mapping,
+                          boolean oversubscribe, int stdinRank, String launchDir, Modex modex) {
+        this(jobId, apps, nodes, mapping, oversubscribe, stdinRank, launchDir, modex, RankPlacement.NONE);
+    }
+
     /** A job with the default modex, {@link Modex#LAZY}. */
     public JobDescription(int jobId, List<AppContext> apps, List<Node> nodes, MappingPolicy mapping,
                           boolean oversubscribe, int stdinRank, String launchDir) {
-        this(jobId, apps, nodes, mapping, oversubscribe, stdinRank, launchDir, Modex.LAZY);
+        this(jobId, apps, nodes, mapping, oversubscribe, stdinRank, launchDir, Modex.LAZY, RankPlacement.NONE);
     }
 
     public JobDescription {
@@ -34,6 +42,21 @@ public record JobDescription(int jobId, List<AppContext> apps, List<Node> nodes,
         for (AppContext app : apps) {
             if (app.count() < 1) {
                 throw new IllegalArgumentException("every application of a job needs a rank count: " + app.executable());
+            }
+        }
+        if (placement.nodeOf() != null) {
+            int size = 0;
+            for (AppContext app : apps) {
+                size += app.count();
+            }
+            if (placement.nodeOf().length != size) {
+                throw new IllegalArgumentException("the rankfile places " + placement.nodeOf().length + " ranks; the job has "
+                        + size);
+            }
+            for (int n : placement.nodeOf()) {
+                if (n < 0 || n >= nodes.size()) {
+                    throw new IllegalArgumentException("a rank placed on node " + n + " of " + nodes.size());
+                }
             }
         }
     }

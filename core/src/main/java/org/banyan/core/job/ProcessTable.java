@@ -25,7 +25,8 @@ import java.nio.charset.StandardCharsets;
  *     64  32*size  records, by rank:
  *                 rank u32, node u32 (index of its host, = BANYAN_NODE_RANK of its ranks),
  *                 localRank u32, localSize u32 (ranks on its host), appnum u32,
- *                 binding i32 (first CPU it is bound to, -1 for none), reserved u32 x2
+ *                 binding i32 (first CPU it is bound to, -1 for none or not known here),
+ *                 bindCount u32 (CPUs it is bound to; written for the ranks of this host), reserved u32
  * namesAt  nodes x (length u16, UTF-8 bytes)
  * </pre>
  *
@@ -40,8 +41,16 @@ public final class ProcessTable {
 
     private ProcessTable() {}
 
-    /** The table of {@code map}'s whole job, complete. */
+    /** The table of {@code map}'s whole job, complete, no rank bound. */
     public static byte[] encode(RankMap map) {
+        return encode(map, r -> null);
+    }
+
+    /**
+     * The table of {@code map}'s whole job, complete, with the CPUs of each rank bound on this
+     * host ({@code cpusOf} gives null for the others and for ranks not bound).
+     */
+    public static byte[] encode(RankMap map, java.util.function.IntFunction<int[]> cpusOf) {
         JobDescription job = map.job();
         byte[][] names = new byte[job.nodes().size()][];
         int namesBytes = 0;
@@ -56,8 +65,10 @@ public final class ProcessTable {
         b.position(HEADER_BYTES);
         for (int r = 0; r < map.size(); r++) {
             int node = map.nodeOf(r);
+            int[] cpus = cpusOf.apply(r);
+            boolean bound = cpus != null && cpus.length > 0;
             b.putInt(r).putInt(node).putInt(map.localRankOf(r)).putInt(map.ranksOn(node)).putInt(map.appOf(r))
-                    .putInt(-1).putInt(0).putInt(0);
+                    .putInt(bound ? cpus[0] : -1).putInt(bound ? cpus.length : 0).putInt(0);
         }
         for (byte[] n : names) {
             b.putShort((short) n.length).put(n);
@@ -67,7 +78,8 @@ public final class ProcessTable {
     }
 
     /** One record, as read back (tests, tools). */
-    public record Entry(int rank, int node, String host, int localRank, int localSize, int appnum, int binding) {}
+    public record Entry(int rank, int node, String host, int localRank, int localSize, int appnum, int binding,
+                        int bindCount) {}
 
     /** Reads record {@code rank} of a table; throws IllegalArgumentException when it is not one. */
     public static Entry read(byte[] table, int rank) {
@@ -87,6 +99,6 @@ public final class ProcessTable {
         }
         String host = new String(table, p + 2, b.getShort(p) & 0xFFFF, StandardCharsets.UTF_8);
         return new Entry(b.getInt(at), node, host, b.getInt(at + 8), b.getInt(at + 12), b.getInt(at + 16),
-                b.getInt(at + 20));
+                b.getInt(at + 20), b.getInt(at + 24));
     }
 }

@@ -74,6 +74,9 @@ public final class RankMap {
                     + (slots == 1 ? "" : "s") + " available on " + describeNodes(job.nodes())
                     + "; add --oversubscribe or give more slots (--host NAME:SLOTS or a hostfile)");
         }
+        if (job.placement().nodeOf() != null) {
+            return new RankMap(job, job.placement().nodeOf());
+        }
         List<Node> nodes = job.nodes();
         int[] nodeOf = new int[size];
         int[] used = new int[nodes.size()];

@@ -20,7 +20,7 @@ import org.banyan.core.pilot.TaskState;
  * type                body
  *  1 HELLO           secret:string client:string
  *  2 RUN_JOB         apps:u32 app{apps} mapping:u8 oversubscribe:u8 stdinRank:u32 launchDir:string modex:u8
- *                    timeoutMillis:u64
+ *                    timeoutMillis:u64 placement (OverlayCodec's; a rankfile part is refused by the DVM)
  *                    app := executable:string args:list count:u32 env:map workdir:string
  *  3 STDIN           jobId:u32 data:bytes
  *  4 SIGNAL_JOB      jobId:u32 signal:u32
@@ -101,6 +101,7 @@ public final class ClientCodec {
                 }
                 w.u8(m.mapping().ordinal()).u8(m.oversubscribe() ? 1 : 0).u32(m.stdinRank()).string(m.launchDir())
                         .u8(m.modex().ordinal()).u64(m.timeoutMillis());
+                OverlayCodec.writePlacement(w, m.placement());
             }
             case ClientMessage.Stdin m -> w.u8(STDIN).u32(m.jobId()).bytes(m.data());
             case ClientMessage.SignalJob m -> w.u8(SIGNAL_JOB).u32(m.jobId()).u32(m.signal());
@@ -168,8 +169,18 @@ public final class ClientCodec {
                         apps.add(new AppContext(OverlayCodec.string(b), OverlayCodec.list(b), b.getInt(), OverlayCodec.map(b),
                                 OverlayCodec.string(b)));
                     }
-                    yield new ClientMessage.RunJob(apps, MappingPolicy.values()[b.get()], b.get() != 0, b.getInt(),
-                            OverlayCodec.string(b), Modex.values()[b.get()], b.getLong());
+                    MappingPolicy mapping = MappingPolicy.values()[b.get()];
+                    boolean oversubscribe = b.get() != 0;
+                    int stdinRank = b.getInt();
+                    String launchDir = OverlayCodec.string(b);
+                    Modex modex = Modex.values()[b.get()];
+                    long timeout = b.getLong();
+                    int size = 0;
+                    for (AppContext app : apps) {
+                        size += app.count();
+                    }
+                    yield new ClientMessage.RunJob(apps, mapping, oversubscribe, stdinRank, launchDir, modex, timeout,
+                            OverlayCodec.readPlacement(b, size));
                 }
                 case STDIN -> new ClientMessage.Stdin(b.getInt(), OverlayCodec.bytes(b));
                 case SIGNAL_JOB -> new ClientMessage.SignalJob(b.getInt(), b.getInt());

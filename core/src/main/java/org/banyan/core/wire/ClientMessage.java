@@ -4,6 +4,7 @@ import java.util.List;
 import org.banyan.core.job.AppContext;
 import org.banyan.core.job.MappingPolicy;
 import org.banyan.core.job.Modex;
+import org.banyan.core.job.RankPlacement;
 
 /**
  * Messages between a persistent DVM's head and its clients ({@code banyan run --dvm},
@@ -23,9 +24,15 @@ public sealed interface ClientMessage {
      * @param timeoutMillis 0 for none
      */
     record RunJob(List<AppContext> apps, MappingPolicy mapping, boolean oversubscribe, int stdinRank, String launchDir,
-                  Modex modex, long timeoutMillis) implements ClientMessage {
+                  Modex modex, long timeoutMillis, RankPlacement placement) implements ClientMessage {
         public RunJob {
             apps = List.copyOf(apps);
+        }
+
+        /** A job mapped by policy, not bound. */
+        public RunJob(List<AppContext> apps, MappingPolicy mapping, boolean oversubscribe, int stdinRank, String launchDir,
+                      Modex modex, long timeoutMillis) {
+            this(apps, mapping, oversubscribe, stdinRank, launchDir, modex, timeoutMillis, RankPlacement.NONE);
         }
     }
 

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import org.banyan.core.job.AppContext;
 import org.banyan.core.job.JobDescription;
+import org.banyan.core.job.RankPlacement;
+import org.banyan.topo.CpuBinding;
 import org.banyan.core.job.MappingPolicy;
 import org.banyan.core.job.Modex;
 import org.banyan.core.job.Node;
@@ -29,7 +31,9 @@ import org.banyan.core.tree.TopologySpec;
  * type                body                                                (job: jobId:u32 first, see below)
  *  1 DAEMON_HELLO    daemonId:u32 host:string pid:u64 contact:string
  *  2 LAUNCH_JOB      jobId:u32 apps:u32 app{apps} nodes:u32 node{nodes} mapping:u8 oversubscribe:u8
- *                    stdinRank:u32 (-1: none) launchDir:string modex:u8 (0 full, 1 lazy)
+ *                    stdinRank:u32 (-1: none) launchDir:string modex:u8 (0 full, 1 lazy) placement
+ *                    placement := bindTo:u8 (0 none, 1 core, 2 socket, 3 numa) bySocket:u8 cpusPerRank:u32
+ *                                 report:u8 ranked:u8 (1: a rankfile follows) [nodeOf:u32 slot:string]{size}
  *                    app  := executable:string args:list count:u32 env:map workdir:string
  *                    node := name:string slots:u32
  *  3 RANK_EXITED     jobId:u32 rank:u32 status:u32 note:string startMicros:u64 endMicros:u64
@@ -282,6 +286,36 @@ public final class OverlayCodec {
         }
         w.u8(job.mapping().ordinal()).u8(job.oversubscribe() ? 1 : 0).u32(job.stdinRank()).string(job.launchDir())
                 .u8(job.modex().ordinal());
+        writePlacement(w, job.placement());
+    }
+
+    static void writePlacement(WireWriter w, RankPlacement p) {
+        w.u8(p.bindTo().ordinal()).u8(p.bySocket() ? 1 : 0).u32(p.cpusPerRank()).u8(p.report() ? 1 : 0)
+                .u8(p.nodeOf() == null ? 0 : 1);
+        if (p.nodeOf() != null) {
+            for (int r = 0; r < p.nodeOf().length; r++) {
+                w.u32(p.nodeOf()[r]).string(p.slots()[r]);
+            }
+        }
+    }
+
+    /** A placement; {@code size} is the job's, for the rankfile part. */
+    static RankPlacement readPlacement(ByteBuffer b, int size) {
+        CpuBinding.Target bindTo = CpuBinding.Target.values()[b.get()];
+        boolean bySocket = b.get() != 0;
+        int cpusPerRank = b.getInt();
+        boolean report = b.get() != 0;
+        int[] nodeOf = null;
+        String[] slots = null;
+        if (b.get() != 0) {
+            nodeOf = new int[size];
+            slots = new String[size];
+            for (int r = 0; r < size; r++) {
+                nodeOf[r] = b.getInt();
+                slots[r] = string(b);
+            }
+        }
+        return new RankPlacement(bindTo, bySocket, cpusPerRank, report, nodeOf, slots);
     }
 
     static JobDescription readJob(ByteBuffer b) {
@@ -300,8 +334,13 @@ public final class OverlayCodec {
         boolean oversubscribe = b.get() != 0;
         int stdinRank = b.getInt();
         String launchDir = string(b);
-        return new JobDescription(jobId, apps, nodes, mapping, oversubscribe, stdinRank, launchDir,
-                Modex.values()[b.get()]);
+        Modex modex = Modex.values()[b.get()];
+        int size = 0;
+        for (AppContext app : apps) {
+            size += app.count();
+        }
+        return new JobDescription(jobId, apps, nodes, mapping, oversubscribe, stdinRank, launchDir, modex,
+                readPlacement(b, size));
     }
 
     static int count(ByteBuffer b) {

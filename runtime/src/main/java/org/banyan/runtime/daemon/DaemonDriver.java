@@ -114,6 +114,7 @@ public final class DaemonDriver {
         String contact = children.addressFor(parentHost);
         DaemonCore core = new DaemonCore(daemonId, contact, pmi::address, j -> "tcp://" + pmi.address(j), this::stats,
                 j -> processTablePath(j).toString());
+        core.hostTopology(org.banyan.topo.SysfsTopology::local);
         upstream = new UpstreamForwarder(parent);
         try {
             parent.send(new OverlayMessage.DaemonHello(daemonId, host, ProcessHandle.current().pid(), contact));
@@ -282,6 +283,9 @@ public final class DaemonDriver {
 
     private void startRank(RankLaunch launch) {
         try {
+            if (launch.bindError() != null) {
+                throw new IOException(launch.bindError());
+            }
             ChildReaper r = reaper.join();
             RankProcess.start(launch, guard, r, registry, this::sendToParent, r != null ? loop::dispatchOrPost : loop::post);
         } catch (IOException | RuntimeException e) {

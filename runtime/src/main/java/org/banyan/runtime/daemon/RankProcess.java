@@ -89,7 +89,7 @@ public final class RankProcess {
             PosixSpawn.Child c = PosixSpawn.spawn(command, env, workdir == null ? null : workdir.getPath(),
                     launch.stdinFromHead() ? PosixSpawn.PIPE : PosixSpawn.NULL,
                     toFiles ? new PosixSpawn.Stdio.File(stdoutFile.getPath()) : PosixSpawn.PIPE,
-                    toFiles ? new PosixSpawn.Stdio.File(stderrFile.getPath()) : PosixSpawn.PIPE);
+                    toFiles ? new PosixSpawn.Stdio.File(stderrFile.getPath()) : PosixSpawn.PIPE, launch.cpus());
             pid = c.pid();
             guard.started(pid);
             try {
@@ -120,7 +120,8 @@ public final class RankProcess {
             if (stdin == null) {
                 pb.redirectInput(ProcessBuilder.Redirect.from(DEV_NULL));
             }
-            Process p = pb.start();
+            // the JDK's spawn (and jspawnhelper's exec) inherit the starting thread's CPU mask
+            Process p = org.banyan.runtime.os.Affinity.whileBound(launch.cpus(), pb::start);
             pid = p.pid();
             guard.started(pid);
             exit = p.onExit().thenApply(Process::exitValue);

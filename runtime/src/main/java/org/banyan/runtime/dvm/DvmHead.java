@@ -345,6 +345,10 @@ public final class DvmHead {
      * DVM's slots, holding none.
      */
     private HeadEvent accept(DvmSession s, ClientMessage.RunJob run) {
+        if (run.placement().nodeOf() != null) {
+            s.send(new ClientMessage.JobRejected("a DVM places jobs on its free slots itself; --rankfile does not apply"));
+            return null;
+        }
         if (!ready) {
             s.send(new ClientMessage.JobRejected("the DVM is not ready"));
             return null;
@@ -374,7 +378,7 @@ public final class DvmHead {
         }
         int jobId = nextJobId++;
         JobDescription job = new JobDescription(jobId, apps, slots, run.mapping(), run.oversubscribe(), run.stdinRank(),
-                run.launchDir(), run.modex());
+                run.launchDir(), run.modex(), run.placement());
         try {
             RankMap.of(job);
         } catch (IllegalArgumentException e) {

@@ -91,6 +91,21 @@ public final class PosixSpawn {
      */
     public static Child spawn(List<String> command, Map<String, String> env, String dir,
                               Stdio in, Stdio out, Stdio err) throws IOException {
+        return spawn(command, env, dir, in, out, err, new int[0]);
+    }
+
+    /**
+     * As {@link #spawn(List, Map, String, Stdio, Stdio, Stdio)}, the child bound to {@code cpus}
+     * (none: not bound) from its start: the calling thread takes the mask for the length of the
+     * spawn and gets its own back after. Call it from a platform thread.
+     */
+    public static Child spawn(List<String> command, Map<String, String> env, String dir,
+                              Stdio in, Stdio out, Stdio err, int[] cpus) throws IOException {
+        return Affinity.whileBound(cpus, () -> spawnAsIs(command, env, dir, in, out, err));
+    }
+
+    private static Child spawnAsIs(List<String> command, Map<String, String> env, String dir,
+                                   Stdio in, Stdio out, Stdio err) throws IOException {
         int[] inPipe = in instanceof Stdio.Pipe ? RawFd.pipe() : null;
         int[] outPipe = out instanceof Stdio.Pipe ? RawFd.pipe() : null;
         int[] errPipe = err instanceof Stdio.Pipe ? RawFd.pipe() : null;

@@ -1,0 +1,64 @@
+package org.banyan.core.job;
+
+import java.util.Arrays;
+import org.banyan.topo.CpuBinding;
+
+/**
+ * Where a job's ranks go beyond the node-level policy: to which host each rank goes when a
+ * rankfile says so, and to which CPUs of its host each rank is bound. Carried in the job
+ * description, so each daemon still computes its own share (distributed mapping): the binding
+ * is resolved on each host against that host's topology.
+ *
+ * @param bindTo      mpirun's {@code --bind-to}; NONE leaves ranks where the kernel puts them
+ * @param bySocket    {@code --map-by socket}: a host's ranks are dealt over its packages in turn
+ * @param cpusPerRank cores given to each rank ({@code --cpus-per-rank})
+ * @param report      {@code --report-bindings}: each daemon says where each of its ranks is bound
+ * @param nodeOf      per rank, its node (index into the job's nodes), or null to map by policy
+ * @param slots       per rank, its rankfile slot ({@code 2}, {@code 0:1-3}...), or null
+ */
+public record RankPlacement(CpuBinding.Target bindTo, boolean bySocket, int cpusPerRank, boolean report, int[] nodeOf,
+                            String[] slots) {
+    /** Mapped by policy, not bound: what a job gets when nothing is said. */
+    public static final RankPlacement NONE = new RankPlacement(CpuBinding.Target.NONE, false, 1, false, null, null);
+
+    public RankPlacement {
+        if (cpusPerRank < 1) {
+            throw new IllegalArgumentException("--cpus-per-rank must be at least 1, not " + cpusPerRank);
+        }
+        if ((nodeOf == null) != (slots == null) || (nodeOf != null && nodeOf.length != slots.length)) {
+            throw new IllegalArgumentException("a rankfile placement gives a node and a slot to every rank");
+        }
+        nodeOf = nodeOf == null ? null : nodeOf.clone();
+        slots = slots == null ? null : slots.clone();
+    }
+
+    /** Whether ranks are bound to CPUs at all. */
+    public boolean binds() {
+        return bindTo != CpuBinding.Target.NONE || slots != null;
+    }
+
+    /** The CPUs of a rank on a host with this binding calculator (empty: not bound). */
+    public int[] cpus(CpuBinding host, int rank, int localRank) {
+        if (slots != null) {
+            return host.ofSlot(slots[rank]);
+        }
+        return host.of(localRank, bySocket, bindTo, cpusPerRank);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof RankPlacement p && p.bindTo == bindTo && p.bySocket == bySocket && p.cpusPerRank == cpusPerRank
+                && p.report == report && Arrays.equals(p.nodeOf, nodeOf) && Arrays.equals(p.slots, slots);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(nodeOf) * 31 + Arrays.hashCode(slots) + bindTo.hashCode() + cpusPerRank;
+    }
+
+    @Override
+    public String toString() {
+        return "RankPlacement[bindTo=" + bindTo + ", bySocket=" + bySocket + ", cpusPerRank=" + cpusPerRank + ", report="
+                + report + (slots == null ? "" : ", rankfile of " + slots.length + " ranks") + "]";
+    }
+}

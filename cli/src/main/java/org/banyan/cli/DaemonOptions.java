@@ -105,6 +105,16 @@ final class DaemonOptions {
                     (a, v) -> of.apply(a).staticPorts = true);
     }
 
+    /** Whether -H or a hostfile named hosts. */
+    boolean hostsListed() {
+        return !hosts.isEmpty();
+    }
+
+    /** Hosts from elsewhere (a rankfile's), for a job that named none. */
+    void useHosts(List<HostEntry> entries) {
+        hosts.addAll(entries);
+    }
+
     /** Whether any host was named (a DVM client must not name any). */
     boolean hostsGiven() {
         return !hosts.isEmpty() || launcher != null || launchAgent != null;

@@ -15,6 +15,7 @@ final class Help {
               cancel    cancel tasks of a DVM: banyan cancel ID... | --all
               pilot     banyan pilot report SESSION_DIR: figures and plots of a session's profile
               monitor   banyan monitor DIR: communication matrices and heat maps of a --monitor run
+              place     banyan place --matrix M: TreeMatch placement of a run's ranks, as a rankfile
               sim       simulate a launch: banyan sim launch --hosts N [--spawn-degree K | --launch star]
 
             Options:

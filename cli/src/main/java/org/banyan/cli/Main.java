@@ -53,6 +53,14 @@ public final class Main {
                 return 2;
             }
         }
+        if (args.getFirst().equals("place")) {
+            try {
+                return new PlaceCommand(Path.of("").toAbsolutePath()).run(args.subList(1, args.size()));
+            } catch (UsageException e) {
+                System.err.println("banyan place: " + e.getMessage());
+                return 2;
+            }
+        }
         if (args.getFirst().equals("submit")) {
             try {
                 return new SubmitCommand(System.getenv(), Path.of("").toAbsolutePath()).run(args.subList(1, args.size()));
@@ -86,7 +94,7 @@ public final class Main {
             }
         }
         if (!args.getFirst().equals("run")) {
-            System.err.println("banyan: unknown command '" + args.getFirst() + "' (commands: run, dvm, submit, wait, cancel, pilot, monitor, sim; see banyan --help)");
+            System.err.println("banyan: unknown command '" + args.getFirst() + "' (commands: run, dvm, submit, wait, cancel, pilot, monitor, place, sim; see banyan --help)");
             return 2;
         }
         List<String> rest = args.subList(1, args.size());

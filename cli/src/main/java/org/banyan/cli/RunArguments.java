@@ -11,7 +11,6 @@ import java.util.Map;
 import org.banyan.core.head.HeadSettings;
 import org.banyan.core.job.AppContext;
 import org.banyan.core.job.JobDescription;
-import org.banyan.core.job.MappingPolicy;
 import org.banyan.core.job.Modex;
 import org.banyan.core.job.Node;
 import org.banyan.core.job.RankMap;
@@ -37,7 +36,7 @@ public final class RunArguments {
     private final Path cwd;
     private final DaemonOptions daemons;
 
-    private MappingPolicy mapping = MappingPolicy.SLOT;
+    private final PlacementOptions placement;
     private boolean oversubscribe;
     private final Map<String, String> exports = new LinkedHashMap<>();
     private String wdir;
@@ -63,14 +62,7 @@ public final class RunArguments {
                     "number of ranks (default: one per slot)",
                     (a, v) -> a.count = HostListParser.positive(v, "-n"))
             .with(t -> DaemonOptions.declareHosts(t, a -> a.daemons))
-            .value("Placement", List.of("--map-by"), List.of("-map-by"), "slot|node",
-                    "fill each host's slots first (slot, default) or round robin (node)",
-                    (a, v) -> {
-                        a.mapping = MappingPolicy.parse(v);
-                        if (a.mapping == null) {
-                            throw new UsageException("--map-by '" + v + "' is not a mapping policy (valid: slot, node)");
-                        }
-                    })
+            .with(t -> PlacementOptions.declare(t, a -> a.placement))
             .flag("Placement", List.of("--oversubscribe"), List.of("-oversubscribe"),
                     "allow more ranks than slots (default slots: this machine's cores)",
                     (a, v) -> a.oversubscribe = true)
@@ -132,6 +124,7 @@ public final class RunArguments {
         this.environment = environment;
         this.cwd = cwd;
         this.daemons = new DaemonOptions(environment, cwd);
+        this.placement = new PlacementOptions(cwd);
     }
 
     /** Parses {@code args} (what follows {@code run}). */
@@ -263,7 +256,14 @@ public final class RunArguments {
         if (dvm != null) {
             return buildForDvm(contexts);
         }
-        List<Node> nodes = daemons.nodes();
+        if (placement.placesRanks() && contexts.size() == 1 && contexts.getFirst().count() == 0) {
+            Context c = contexts.getFirst();
+            contexts = List.of(new Context(placement.placedRanks(), c.program(), c.args()));
+        }
+        if (placement.hasRankfile() && !daemons.hostsListed()) {
+            daemons.useHosts(placement.rankfileHosts());
+        }
+        List<Node> nodes = placement.withPpr(daemons.nodes());
         int totalSlots = 0;
         for (Node n : nodes) {
             totalSlots += n.slots();
@@ -275,7 +275,12 @@ public final class RunArguments {
             int count = c.count() > 0 ? c.count() : totalSlots;
             apps.add(new AppContext(c.program(), c.args(), count, exports, workdir == null ? null : workdir.toString()));
         }
-        JobDescription job = new JobDescription(1, apps, nodes, mapping, oversubscribe, stdinRank, cwd.toString(), modex);
+        int size = 0;
+        for (AppContext app : apps) {
+            size += app.count();
+        }
+        JobDescription job = new JobDescription(1, apps, nodes, placement.mapping(), oversubscribe, stdinRank, cwd.toString(),
+                modex, placement.placement(nodes, size, false));
         if (stdinRank >= job.size()) {
             throw new UsageException("--stdin " + stdinRank + ": the job has only " + job.size() + " rank"
                     + (job.size() == 1 ? "" : "s"));
@@ -310,8 +315,12 @@ public final class RunArguments {
             apps.add(new AppContext(c.program(), c.args(), c.count(), exports, workdir == null ? null : workdir.toString()));
         }
         prepareOutputDir();
-        ClientMessage.RunJob job = new ClientMessage.RunJob(apps, mapping, oversubscribe, stdinRank, cwd.toString(), modex,
-                timeoutMillis);
+        int size = 0;
+        for (AppContext app : apps) {
+            size += app.count();
+        }
+        ClientMessage.RunJob job = new ClientMessage.RunJob(apps, placement.mapping(), oversubscribe, stdinRank, cwd.toString(),
+                modex, timeoutMillis, placement.placement(List.of(), size, true));
         return RunRequest.forDvm(dvm, job, new OutputOptions(tag, timestamp, outputDir));
     }
 

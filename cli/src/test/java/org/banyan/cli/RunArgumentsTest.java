@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.banyan.core.job.MappingPolicy;
+import org.banyan.core.job.RankPlacement;
+import org.banyan.topo.CpuBinding;
 import org.banyan.runtime.launch.LaunchAgent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,6 +46,55 @@ class RunArgumentsTest {
         assertThat(r.settings().timeoutMillis()).isEqualTo(2500);
         assertThat(r.agent()).isEqualTo(new LaunchAgent.InProcess());
         assertThat(r.topology()).hasToString("radix:32");
+    }
+
+    @Test
+    void bindingOptionsGoIntoThePlacement() throws Exception {
+        RankPlacement p = parse("-n", "2", "--map-by", "socket", "--bind-to", "core", "--cpus-per-rank", "2",
+                "--report-bindings", "true").job().placement();
+        assertThat(p.bindTo()).isEqualTo(CpuBinding.Target.CORE);
+        assertThat(p.bySocket()).isTrue();
+        assertThat(p.cpusPerRank()).isEqualTo(2);
+        assertThat(p.report()).isTrue();
+        assertThat(p.nodeOf()).isNull();
+        assertThat(parse("-n", "2", "true").job().placement()).isEqualTo(RankPlacement.NONE);
+        assertThat(parse("--map-by", "ppr:3:node", "--oversubscribe", "true").job().size()).as("3 per host, one host").isEqualTo(3);
+        assertThat(error("--bind-to", "cache", "true")).isEqualTo("--bind-to 'cache' is not a binding (valid: none, core, socket, numa)");
+        assertThat(error("--cpus-per-rank", "2", "true")).isEqualTo("--cpus-per-rank gives each rank cores to be bound to: add --bind-to core");
+        assertThat(error("--map-by", "ppr:2:rack", "true")).isEqualTo("--map-by 'ppr:2:rack': ppr is ppr:N:node, ppr:N:socket or ppr:N:core");
+    }
+
+    @Test
+    void aRankfilePlacesEveryRankAndNamesTheHosts() throws Exception {
+        Path rf = dir.resolve("rf");
+        Files.writeString(rf, "rank 0=localhost slot=1\nrank 1=localhost slot=0\n");
+        RunRequest r = parse("--rankfile", rf.toString(), "true");
+        assertThat(r.job().size()).as("-n defaults to the rankfile's ranks").isEqualTo(2);
+        assertThat(r.job().nodes()).hasSize(1);
+        assertThat(r.job().placement().slots()).containsExactly("1", "0");
+        assertThat(r.job().placement().nodeOf()).containsExactly(0, 0);
+        assertThat(error("-n", "3", "--rankfile", rf.toString(), "true")).isEqualTo("the rankfile places 2 ranks; the job has 3");
+        Files.writeString(rf, "rank 0=localhost slot=64\n");
+        assertThat(error("--rankfile", rf.toString(), "true")).startsWith("rank 0 on localhost: slot 64: this host has ");
+        Files.writeString(rf, "rank 0=localhost slot=0\n");
+        assertThat(error("--rankfile", rf.toString(), "--bind-to", "socket", "true"))
+                .isEqualTo("--bind-to socket: a rankfile or TreeMatch binds each rank to its slot's cores");
+        assertThat(error("--rankfile", dir.resolve("none").toString(), "true")).isEqualTo("--rankfile '" + dir.resolve("none")
+                + "': no such file");
+        Files.writeString(rf, "rank 0=elsewhere.invalid slot=0\n");
+        assertThat(error("-H", "localhost", "--rankfile", rf.toString(), "true"))
+                .isEqualTo("the rankfile names host 'elsewhere.invalid', which is not among the job's hosts");
+    }
+
+    @Test
+    void treematchMapsOnAMatrix() throws Exception {
+        Path m = dir.resolve("m.mat");
+        Files.writeString(m, "0 9\n9 0\n");
+        RunRequest r = parse("--map-by", "treematch:" + m, "true");
+        assertThat(r.job().size()).isEqualTo(2);
+        assertThat(r.job().placement().slots()).hasSize(2).doesNotHaveDuplicates();
+        assertThat(error("--map-by", "treematch:" + dir.resolve("x.mat"), "true")).isEqualTo("--map-by treematch '"
+                + dir.resolve("x.mat") + "' does not exist");
     }
 
     @Test
@@ -143,7 +194,8 @@ class RunArgumentsTest {
         assertThat(error("no-such-program-anywhere")).isEqualTo("program 'no-such-program-anywhere' not found in PATH");
         Files.writeString(dir.resolve("plain"), "not executable");
         assertThat(error("./plain")).isEqualTo("program './plain' is not executable");
-        assertThat(error("--map-by", "socket", "true")).isEqualTo("--map-by 'socket' is not a mapping policy (valid: slot, node)");
+        assertThat(error("--map-by", "sockets", "true"))
+                .isEqualTo("--map-by 'sockets' is not a mapping policy (valid: slot, node, socket, core, ppr:N:OBJ, treematch:MATRIX)");
         assertThat(error("--timeout", "-1", "true")).isEqualTo("--timeout must be a positive number of seconds, got '-1'");
         assertThat(error("--host", "no-such-host.invalid", "true"))
                 .isEqualTo("--host: unknown host 'no-such-host.invalid' (the name does not resolve)");

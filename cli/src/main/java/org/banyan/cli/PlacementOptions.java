@@ -1,0 +1,246 @@
+package org.banyan.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.banyan.core.job.MappingPolicy;
+import org.banyan.core.job.Node;
+import org.banyan.core.job.RankPlacement;
+import org.banyan.place.CommMatrix;
+import org.banyan.place.Rankfile;
+import org.banyan.place.TreeMatch;
+import org.banyan.topo.CpuBinding;
+import org.banyan.topo.SysfsTopology;
+import org.banyan.topo.Topology;
+
+/**
+ * {@code banyan run}'s mapping and binding options (mpirun's names): {@code --map-by},
+ * {@code --rankfile}, {@code --bind-to}, {@code --report-bindings}, {@code --cpus-per-rank}.
+ * Policies that need a host's shape (ppr over packages or cores, TreeMatch) take it from this
+ * host's {@code /sys}: hosts are assumed to be alike. Binding itself is resolved by each daemon
+ * on its own host.
+ */
+final class PlacementOptions {
+    private final Path cwd;
+    private MappingPolicy mapping = MappingPolicy.SLOT;
+    private boolean bySocket;
+    private int ppr;
+    private String pprObject;
+    private String treematch;
+    private Path rankfile;
+    private List<Rankfile.Entry> rankfileEntries;
+    private CpuBinding.Target bindTo;
+    private boolean report;
+    private int cpusPerRank = 1;
+    private CommMatrix matrix;
+
+    PlacementOptions(Path cwd) {
+        this.cwd = cwd;
+    }
+
+    static <T> void declare(OptionTable<T> t, Function<T, PlacementOptions> of) {
+        t.value("Placement", List.of("--map-by"), List.of("-map-by"), "POLICY", """
+                    slot (default): fill each host's slots first; node: round robin
+                    over hosts; socket: like slot, ranks of a host dealt over its
+                    packages; core: like slot; ppr:N:node|socket|core: N ranks per
+                    host, package or core; treematch:MATRIX: place by TreeMatch
+                    on a matrix (as banyan place --matrix) and bind to cores""",
+                    (a, v) -> of.apply(a).mapBy(v))
+            .value("Placement", List.of("--rankfile"), List.of("-rankfile", "-rf"), "FILE",
+                    "place and bind each rank as FILE says ('rank N=HOST slot=S[:C]', Open MPI's\n"
+                            + "format; banyan place writes it); its hosts are the hosts unless -H is given",
+                    (a, v) -> of.apply(a).rankfile = of.apply(a).cwd.resolve(v))
+            .value("Placement", List.of("--bind-to"), List.of("-bind-to"), "none|core|socket|numa",
+                    "bind each rank to its cores, or to their package or NUMA node (default none)",
+                    (a, v) -> {
+                        CpuBinding.Target target = CpuBinding.Target.parse(v);
+                        if (target == null) {
+                            throw new UsageException("--bind-to '" + v + "' is not a binding (valid: none, core, socket, numa)");
+                        }
+                        of.apply(a).bindTo = target;
+                    })
+            .value("Placement", List.of("--cpus-per-rank"), List.of("--cpus-per-proc", "-cpus-per-proc", "-cpus-per-rank"), "N",
+                    "cores given to each rank (with --bind-to; default 1)",
+                    (a, v) -> of.apply(a).cpusPerRank = HostListParser.positive(v, "--cpus-per-rank"))
+            .flag("Placement", List.of("--report-bindings"), List.of("-report-bindings"),
+                    "print on stderr, per rank, the CPUs it is bound to",
+                    (a, v) -> of.apply(a).report = true);
+    }
+
+    private void mapBy(String v) throws UsageException {
+        if (v.startsWith("treematch:")) {
+            treematch = v.substring("treematch:".length());
+            if (treematch.isEmpty()) {
+                throw new UsageException("--map-by treematch:MATRIX needs a matrix (a .prof directory, CSV or .mat)");
+            }
+            return;
+        }
+        if (v.startsWith("ppr:")) {
+            String[] p = v.split(":");
+            if (p.length != 3 || !List.of("node", "socket", "package", "core").contains(p[2])) {
+                throw new UsageException("--map-by '" + v + "': ppr is ppr:N:node, ppr:N:socket or ppr:N:core");
+            }
+            ppr = HostListParser.positive(p[1], "--map-by ppr");
+            pprObject = p[2];
+            bySocket = pprObject.equals("socket") || pprObject.equals("package");
+            return;
+        }
+        switch (v) {
+            case "slot", "core" -> mapping = MappingPolicy.SLOT;
+            case "node" -> mapping = MappingPolicy.NODE;
+            case "socket", "package" -> {
+                mapping = MappingPolicy.SLOT;
+                bySocket = true;
+            }
+            default -> throw new UsageException("--map-by '" + v
+                    + "' is not a mapping policy (valid: slot, node, socket, core, ppr:N:OBJ, treematch:MATRIX)");
+        }
+    }
+
+    MappingPolicy mapping() {
+        return mapping;
+    }
+
+    /** Whether hosts or rank counts come from here (a rankfile, a matrix). */
+    boolean placesRanks() {
+        return rankfile != null || treematch != null;
+    }
+
+    boolean hasRankfile() {
+        return rankfile != null;
+    }
+
+    /** The rankfile's hosts with as many slots as ranks on them, for jobs that name no host. */
+    List<HostEntry> rankfileHosts() throws UsageException {
+        Map<String, Integer> count = new LinkedHashMap<>();
+        for (Rankfile.Entry e : rankfile()) {
+            count.merge(e.host(), 1, Integer::sum);
+        }
+        List<HostEntry> out = new ArrayList<>();
+        count.forEach((h, n) -> out.add(new HostEntry(h, n, "rankfile " + rankfile)));
+        return out;
+    }
+
+    /** The ranks a rankfile or matrix places, or 0 when neither is given. */
+    int placedRanks() throws UsageException {
+        if (rankfile != null) {
+            return rankfile().size();
+        }
+        return treematch != null ? matrix().size() : 0;
+    }
+
+    /** The hosts with ppr's slots (N per host, package or core), or as they are. */
+    List<Node> withPpr(List<Node> nodes) throws UsageException {
+        if (ppr == 0) {
+            return nodes;
+        }
+        int per = ppr;
+        if (!pprObject.equals("node")) {
+            CpuBinding host = new CpuBinding(localTopology());
+            per *= pprObject.equals("core") ? host.cores() : host.packages();
+        }
+        List<Node> out = new ArrayList<>();
+        for (Node n : nodes) {
+            out.add(new Node(n.name(), per));
+        }
+        return out;
+    }
+
+    /** The placement of a job of {@code size} ranks on {@code nodes}. */
+    RankPlacement placement(List<Node> nodes, int size, boolean dvm) throws UsageException {
+        if (rankfile != null && treematch != null) {
+            throw new UsageException("--rankfile and --map-by treematch: both place every rank; give one");
+        }
+        if (dvm && placesRanks()) {
+            throw new UsageException("a DVM places jobs on its free slots itself: --rankfile and --map-by treematch do not apply");
+        }
+        if (cpusPerRank > 1 && (bindTo == null || bindTo == CpuBinding.Target.NONE)) {
+            throw new UsageException("--cpus-per-rank gives each rank cores to be bound to: add --bind-to core");
+        }
+        CpuBinding.Target target = bindTo != null ? bindTo : CpuBinding.Target.NONE;
+        if (!placesRanks()) {
+            return new RankPlacement(target, bySocket, cpusPerRank, report, null, null);
+        }
+        if (bindTo != null && bindTo != CpuBinding.Target.CORE) {
+            throw new UsageException("--bind-to " + bindTo.name().toLowerCase() + ": a rankfile or TreeMatch binds each rank "
+                    + "to its slot's cores");
+        }
+        List<Rankfile.Entry> entries = rankfile != null ? rankfile() : treematchEntries(nodes);
+        if (entries.size() != size) {
+            throw new UsageException((rankfile != null ? "the rankfile places " : "the matrix has ") + entries.size()
+                    + " ranks; the job has " + size);
+        }
+        int[] nodeOf = new int[size];
+        String[] slots = new String[size];
+        CpuBinding local = null;
+        for (Rankfile.Entry e : entries) {
+            nodeOf[e.rank()] = nodeIndex(nodes, e.host());
+            slots[e.rank()] = e.slot();
+            if (LocalHost.isLocal(nodes.get(nodeOf[e.rank()]).name())) { // checked here when it can be
+                local = local != null ? local : new CpuBinding(localTopology());
+                try {
+                    local.ofSlot(e.slot());
+                } catch (IllegalArgumentException x) {
+                    throw new UsageException("rank " + e.rank() + " on " + e.host() + ": " + x.getMessage());
+                }
+            }
+        }
+        return new RankPlacement(CpuBinding.Target.CORE, false, 1, report, nodeOf, slots);
+    }
+
+    private List<Rankfile.Entry> treematchEntries(List<Node> nodes) throws UsageException {
+        Topology cluster = PlacementInputs.cluster(localTopology(), nodes.size(), null, "--map-by treematch");
+        CommMatrix m = matrix();
+        if (m.size() > cluster.leaves()) {
+            throw new UsageException("--map-by treematch: the matrix has " + m.size() + " ranks and the hosts " + cluster.leaves()
+                    + " cores");
+        }
+        return Rankfile.of(TreeMatch.map(m, cluster).leafOf(), cluster, nodes.stream().map(Node::name).toList());
+    }
+
+    private static int nodeIndex(List<Node> nodes, String host) throws UsageException {
+        for (int i = 0; i < nodes.size(); i++) {
+            if (nodes.get(i).name().equals(host)) {
+                return i;
+            }
+        }
+        if (nodes.size() == 1 && LocalHost.isLocal(host) && LocalHost.isLocal(nodes.getFirst().name())) {
+            return 0;
+        }
+        throw new UsageException("the rankfile names host '" + host + "', which is not among the job's hosts");
+    }
+
+    private List<Rankfile.Entry> rankfile() throws UsageException {
+        if (rankfileEntries == null) {
+            try {
+                rankfileEntries = Rankfile.parse(Files.readString(rankfile), rankfile.toString());
+            } catch (IOException e) {
+                throw new UsageException("--rankfile '" + rankfile + "': " + (e instanceof java.nio.file.NoSuchFileException
+                        ? "no such file" : e.getMessage()));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+        }
+        return rankfileEntries;
+    }
+
+    private CommMatrix matrix() throws UsageException {
+        if (matrix == null) {
+            matrix = PlacementInputs.matrix(treematch, cwd, "--map-by treematch");
+        }
+        return matrix;
+    }
+
+    private static Topology localTopology() throws UsageException {
+        try {
+            return SysfsTopology.local();
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("cannot read this host's topology: " + e.getMessage());
+        }
+    }
+}

@@ -90,6 +90,28 @@ public class PlaceBenchmark {
                 System.out.printf(Locale.ROOT, "%-34s %-30s %9.3f %9.3f %9.3f %8.1f%%%n", p[0], topo, bn / rr, rnd / rr, tm / rr,
                         100 * (1 - tm / rr));
             }
+            CommMatrix grid = Patterns.stencil2d(16, n / 16, 8192);
+            int[] geometric = new int[n];
+            next = 0;
+            blocks(0, 0, 16, n / 16, geometric, 16);
+            double g = PlacementCost.of(grid, t, geometric).hopBytes() / PlacementCost.of(grid, t, ReferencePlacements.roundRobin(n, t)).hopBytes();
+            System.out.printf(Locale.ROOT, "%-34s %-30s %9s %9s %9.3f %8.1f%%   (bound: knows the grid)%n",
+                    "2-D stencil, geometric blocks", topo, "", "", g, 100 * (1 - g));
+        }
+    }
+
+    /** The 2-D stencil's grid cut in halves along its longer side, recursively: what knowing the geometry gives. */
+    static int next;
+
+    static void blocks(int x0, int y0, int w, int h, int[] leafOf, int width) {
+        if (w * h == 1) {
+            leafOf[y0 * width + x0] = next++;
+        } else if (w >= h) {
+            blocks(x0, y0, w / 2, h, leafOf, width);
+            blocks(x0 + w / 2, y0, w / 2, h, leafOf, width);
+        } else {
+            blocks(x0, y0, w, h / 2, leafOf, width);
+            blocks(x0, y0 + h / 2, w, h / 2, leafOf, width);
         }
     }
 

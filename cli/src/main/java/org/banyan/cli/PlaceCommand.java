@@ -141,8 +141,9 @@ final class PlaceCommand {
         line(b, "by-node", PlacementCost.of(m, cluster, ReferencePlacements.byNode(n, cluster)), rr);
         line(b, "random", PlacementCost.of(m, cluster, ReferencePlacements.random(n, cluster, seed)), rr);
         line(b, "treematch", PlacementCost.of(m, cluster, tm.leafOf()), rr);
-        b.append(String.format(Locale.ROOT, "treematch: %.3f s, %d level%s grouped, %d searched exhaustively%n", seconds,
-                tm.levels(), tm.levels() == 1 ? "" : "s", tm.exactLevels()));
+        b.append(String.format(Locale.ROOT, "treematch: %.3f s, %d level%s grouped bottom-up (%d searched exhaustively); "
+                + "kept: %s%n", seconds, tm.levels(), tm.levels() == 1 ? "" : "s", tm.exactLevels(),
+                tm.topDown() ? "the top-down partition (cheaper)" : "the bottom-up grouping"));
         return b.toString();
     }
 

@@ -31,6 +31,28 @@ final class ExhaustiveGrouping implements Grouping {
         this.nodeBudget = nodeBudget;
     }
 
+    /** Partitions worth searching: beyond, the budget would run out before the search ends. */
+    static final double MAX_PARTITIONS = 2e6;
+
+    /** Whether a level of {@code size} members in groups of {@code arity} is small enough to search. */
+    static boolean worthSearching(int size, int arity) {
+        if (size > MAX_SIZE) {
+            return false;
+        }
+        // size! / (arity!^groups · groups!), in logarithms
+        int groups = size / arity;
+        double log = logFactorial(size) - groups * logFactorial(arity) - logFactorial(groups);
+        return log <= Math.log(MAX_PARTITIONS);
+    }
+
+    private static double logFactorial(int n) {
+        double s = 0;
+        for (int i = 2; i <= n; i++) {
+            s += Math.log(i);
+        }
+        return s;
+    }
+
     /** Whether the last {@link #group} call searched every partition. */
     boolean exact() {
         return exact;

@@ -62,10 +62,10 @@ final class GreedyGrouping implements Grouping {
         boolean[] taken = new boolean[p];
         double[] conn = new double[p];
         double[] free = new double[p];
-        int[] cand = new int[p];
-        boolean[] isCand = new boolean[p];
-        PriorityQueue<double[]> seeds = new PriorityQueue<>((x, y) -> x[0] != y[0] ? Double.compare(x[0], y[0])
-                : Double.compare(x[1], y[1]));
+        int[] touched = new int[p];
+        // lazy heaps: an entry is current while its score is the process's score and it is free
+        PriorityQueue<double[]> seeds = new PriorityQueue<>(GreedyGrouping::bySmallScoreThenIndex);
+        PriorityQueue<double[]> cand = new PriorityQueue<>(GreedyGrouping::byLargeScoreThenIndex);
         for (int i = 0; i < p; i++) {
             for (int k = 0; k < m.degree(i); k++) {
                 free[i] += m.weight(i, k);
@@ -76,7 +76,8 @@ final class GreedyGrouping implements Grouping {
         }
         int cursor = 0;
         for (int[] group : groups) {
-            int nc = 0;
+            int nt = 0;
+            cand.clear();
             int next;
             if (peripheral) {
                 double[] top;
@@ -93,13 +94,12 @@ final class GreedyGrouping implements Grouping {
             for (int filled = 0; filled < arity; filled++) {
                 if (filled > 0) {
                     next = -1;
-                    double nextScore = 0;
-                    for (int c = 0; c < nc; c++) {
-                        int x = cand[c];
-                        double score = 2 * conn[x] - free[x];
-                        if (!taken[x] && (next < 0 || score > nextScore + EPS || (score > nextScore - EPS && x < next))) {
+                    while (!cand.isEmpty()) {
+                        double[] top = cand.poll();
+                        int x = (int) top[1];
+                        if (!taken[x] && top[0] == 2 * conn[x] - free[x]) {
                             next = x;
-                            nextScore = score;
+                            break;
                         }
                     }
                     if (next < 0) { // nothing connected is free: the lowest free process joins
@@ -114,24 +114,31 @@ final class GreedyGrouping implements Grouping {
                 for (int k = 0; k < m.degree(next); k++) {
                     int j = m.neighbour(next, k);
                     if (!taken[j]) {
+                        if (conn[j] == 0) {
+                            touched[nt++] = j;
+                        }
                         conn[j] += m.weight(next, k);
                         free[j] -= m.weight(next, k);
                         if (peripheral) {
                             seeds.add(new double[] {free[j], j});
                         }
-                        if (!isCand[j]) {
-                            isCand[j] = true;
-                            cand[nc++] = j;
-                        }
+                        cand.add(new double[] {2 * conn[j] - free[j], j});
                     }
                 }
             }
-            for (int c = 0; c < nc; c++) {
-                conn[cand[c]] = 0;
-                isCand[cand[c]] = false;
+            for (int t = 0; t < nt; t++) {
+                conn[touched[t]] = 0;
             }
         }
         return groups;
+    }
+
+    private static int bySmallScoreThenIndex(double[] x, double[] y) {
+        return x[0] != y[0] ? Double.compare(x[0], y[0]) : Double.compare(x[1], y[1]);
+    }
+
+    private static int byLargeScoreThenIndex(double[] x, double[] y) {
+        return x[0] != y[0] ? Double.compare(y[0], x[0]) : Double.compare(x[1], y[1]);
     }
 
     /** Swaps that keep more traffic inside groups, until none helps or the budget is spent. */
@@ -173,7 +180,7 @@ final class GreedyGrouping implements Grouping {
                     double gainU = toGroup[target] - toGroup[a];
                     int bestX = -1;
                     double bestGain = EPS;
-                    for (int x : groups[target]) {
+                    for (int x : candidates(m, u, groups[target], groupOf, target)) {
                         double gain = gainU + connection(m, x, groupOf, a) - connection(m, x, groupOf, target)
                                 - 2 * m.between(u, x);
                         work += 2L * m.degree(x);
@@ -202,6 +209,33 @@ final class GreedyGrouping implements Grouping {
         for (int[] g : groups) {
             Arrays.sort(g);
         }
+    }
+
+    /**
+     * Who u may swap with in group {@code target}: every member of a small group; in a large one
+     * the members within two links of u (its neighbours there and theirs), where the gains are.
+     */
+    private static int[] candidates(CommMatrix m, int u, int[] target, int[] groupOf, int group) {
+        if (target.length <= 64) {
+            return target;
+        }
+        java.util.LinkedHashSet<Integer> near = new java.util.LinkedHashSet<>();
+        for (int k = 0; k < m.degree(u); k++) {
+            int v = m.neighbour(u, k);
+            if (groupOf[v] == group) {
+                near.add(v);
+            }
+            for (int l = 0; l < m.degree(v) && near.size() < 64; l++) {
+                int x = m.neighbour(v, l);
+                if (groupOf[x] == group) {
+                    near.add(x);
+                }
+            }
+        }
+        if (near.isEmpty()) { // u's partners are all elsewhere: any member that talks least to its group will do
+            near.add(target[0]);
+        }
+        return near.stream().mapToInt(Integer::intValue).toArray();
     }
 
     private static double connection(CommMatrix m, int x, int[] groupOf, int group) {

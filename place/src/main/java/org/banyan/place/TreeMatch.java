@@ -14,8 +14,10 @@ import org.banyan.topo.Topology;
  * until one group is left; the tree of groups is then laid onto the topology, child by child.
  *
  * <p>Each level is grouped exhaustively (branch and bound, {@link ExhaustiveGrouping}) when it
- * has at most {@value ExhaustiveGrouping#MAX_SIZE} members, and greedily with swap refinement
- * ({@link GreedyGrouping}) above. Deterministic: the same input gives the same placement.
+ * has few enough partitions ({@link ExhaustiveGrouping#worthSearching}), and greedily with swap refinement
+ * ({@link GreedyGrouping}) above. The same methods also split the processes from the root down
+ * ({@link TopDownPartition}); the placement with the lower SUM_COM is kept. Deterministic: the
+ * same input gives the same placement.
  */
 public final class TreeMatch {
     /** Neighbour visits allowed to the swap passes of one level. */
@@ -29,8 +31,10 @@ public final class TreeMatch {
      * @param leafOf       per process, the topology leaf it goes to
      * @param exactLevels  levels whose grouping was searched exhaustively to the end
      * @param levels       levels grouped (those of arity above 1)
+     * @param topDown      whether the top-down partition ({@link TopDownPartition}) was cheaper
+     *                     than the bottom-up grouping, and kept
      */
-    public record Result(int[] leafOf, int exactLevels, int levels) {}
+    public record Result(int[] leafOf, int exactLevels, int levels, boolean topDown) {}
 
     private TreeMatch() {}
 
@@ -64,7 +68,7 @@ public final class TreeMatch {
                 groups = GreedyGrouping.trivial(padded.size(), 1);
             } else {
                 grouped++;
-                if (padded.size() <= ExhaustiveGrouping.MAX_SIZE) {
+                if (ExhaustiveGrouping.worthSearching(padded.size(), arity)) {
                     ExhaustiveGrouping search = new ExhaustiveGrouping(greedy, SEARCH_BUDGET);
                     groups = search.group(padded, arity);
                     exact += search.exact() ? 1 : 0;
@@ -79,7 +83,11 @@ public final class TreeMatch {
         }
         int[] leafOf = new int[n];
         lay(groupsAt, 0, 0, 0, topology, n, leafOf);
-        return new Result(leafOf, exact, grouped);
+        int[] down = TopDownPartition.map(matrix, topology, greedy, SEARCH_BUDGET);
+        if (PlacementCost.of(matrix, topology, down).sumCom() < PlacementCost.of(matrix, topology, leafOf).sumCom() - 1e-9) {
+            return new Result(down, exact, grouped, true);
+        }
+        return new Result(leafOf, exact, grouped, false);
     }
 
     /**

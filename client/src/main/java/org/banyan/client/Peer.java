@@ -9,5 +9,12 @@ package org.banyan.client;
  * @param localRank its index among the ranks of its host
  * @param localSize how many ranks its host runs
  * @param appnum    its application context (MPMD), from 0
+ * @param firstCpu  the first CPU it is bound to, or -1 when it is not bound or not on this host
+ * @param cpus      how many CPUs it is bound to (0 when {@code firstCpu} is -1)
  */
-public record Peer(int rank, String host, int node, int localRank, int localSize, int appnum) {}
+public record Peer(int rank, String host, int node, int localRank, int localSize, int appnum, int firstCpu, int cpus) {
+    /** Whether this rank is bound to CPUs (known for the ranks of this host only). */
+    public boolean bound() {
+        return firstCpu >= 0;
+    }
+}

@@ -54,6 +54,7 @@ final class ProcessTableReader {
         }
         int at = HEADER + RECORD * rank;
         int node = map.getInt(at + 4);
-        return new Peer(map.getInt(at), hosts[node], node, map.getInt(at + 8), map.getInt(at + 12), map.getInt(at + 16));
+        return new Peer(map.getInt(at), hosts[node], node, map.getInt(at + 8), map.getInt(at + 12), map.getInt(at + 16),
+                map.getInt(at + 20), map.getInt(at + 24));
     }
 }

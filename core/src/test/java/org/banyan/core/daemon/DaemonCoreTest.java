@@ -41,6 +41,40 @@ class DaemonCoreTest {
     }
 
     @Test
+    void boundRanksGetTheirHostsCpusAReportAndABindErrorWhenTheHostLacksTheSlot() {
+        // this daemon's host: two packages of two cores, no hardware threads
+        core.hostTopology(() -> org.banyan.topo.TopologyFormats.synthetic("Package:2 Core:2"));
+        core.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:32"), 3, Map.of())));
+        JobDescription bySocket = new JobDescription(1, TWO_NODES.apps(), TWO_NODES.nodes(), MappingPolicy.SLOT, false, 0, "/",
+                Modex.LAZY, new org.banyan.core.job.RankPlacement(org.banyan.topo.CpuBinding.Target.CORE, true, 1, true, null,
+                        null));
+        List<DaemonAction> a = core.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(bySocket)));
+        List<RankLaunch> starts = a.stream().filter(DaemonAction.StartRank.class::isInstance)
+                .map(x -> ((DaemonAction.StartRank) x).launch()).toList();
+        assertThat(starts.get(0).cpus()).as("local rank 0 on package 0").containsExactly(0);
+        assertThat(starts.get(1).cpus()).as("local rank 1 dealt to package 1").containsExactly(2);
+        assertThat(starts.get(1).env()).containsEntry("BANYAN_CPUS", "2");
+        assertThat(a).filteredOn(DaemonAction.SendToParent.class::isInstance)
+                .map(x -> ((DaemonAction.SendToParent) x).message())
+                .filteredOn(OverlayMessage.Output.class::isInstance)
+                .map(m -> new String(((OverlayMessage.Output) m).data(), java.nio.charset.StandardCharsets.UTF_8))
+                .containsExactly("banyan: rank 2 on n1 bound to cpus 0 (package 0 core 0)\n",
+                        "banyan: rank 3 on n1 bound to cpus 2 (package 1 core 0)\n");
+
+        DaemonCore other = new DaemonCore(1, "n1:7001", "127.0.0.1:5000", "tcp://127.0.0.1:5000");
+        other.hostTopology(() -> org.banyan.topo.TopologyFormats.synthetic("Package:1 Core:2"));
+        other.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:32"), 3, Map.of())));
+        JobDescription ranked = new JobDescription(2, TWO_NODES.apps(), TWO_NODES.nodes(), MappingPolicy.SLOT, false, 0, "/",
+                Modex.LAZY, new org.banyan.core.job.RankPlacement(org.banyan.topo.CpuBinding.Target.CORE, false, 1, false,
+                        new int[] {0, 0, 1, 1}, new String[] {"0", "1", "1", "5"}));
+        List<RankLaunch> r = other.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(ranked))).stream()
+                .filter(DaemonAction.StartRank.class::isInstance).map(x -> ((DaemonAction.StartRank) x).launch()).toList();
+        assertThat(r.get(0).cpus()).containsExactly(1);
+        assertThat(r.get(0).bindError()).isNull();
+        assertThat(r.get(1).bindError()).isEqualTo("cannot bind rank 3 on n1: slot 5: this host has 2 cores");
+    }
+
+    @Test
     void startsOnlyItsOwnRanksWithTheirEnvironment() {
         List<DaemonAction> actions = launch();
         List<RankLaunch> starts = actions.stream().filter(DaemonAction.StartRank.class::isInstance)

@@ -29,6 +29,15 @@ class ProcessTableTest {
     }
 
     @Test
+    void theRanksBoundOnThisHostCarryTheirFirstCpuAndCount() {
+        byte[] t = ProcessTable.encode(RankMap.of(JOB), r -> r == 1 ? new int[] {3, 4, 5} : null);
+        assertThat(ProcessTable.read(t, 1).binding()).isEqualTo(3);
+        assertThat(ProcessTable.read(t, 1).bindCount()).isEqualTo(3);
+        assertThat(ProcessTable.read(t, 0).binding()).isEqualTo(-1);
+        assertThat(ProcessTable.read(t, 0).bindCount()).isZero();
+    }
+
+    @Test
     void everyRankReadsBack() {
         byte[] t = ProcessTable.encode(RankMap.of(JOB));
         // --map-by node: ranks 0, 2, 4 on n0? n0 has 2 slots: 0 and 2 on n0, 1, 3, 4 on nödé1.

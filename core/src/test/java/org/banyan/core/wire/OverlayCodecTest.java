@@ -53,6 +53,13 @@ class OverlayCodecTest {
                 new OverlayMessage.CollectStats(),
                 new OverlayMessage.Stats(Map.of(3, new DaemonStats(3, 1L << 40, 7, 250, 260, 1L << 33, 9))),
                 new OverlayMessage.LaunchJob(job),
+                new OverlayMessage.LaunchJob(new JobDescription(9, job.apps(), job.nodes(), MappingPolicy.SLOT, false, 0, "/",
+                        org.banyan.core.job.Modex.LAZY, new org.banyan.core.job.RankPlacement(
+                                org.banyan.topo.CpuBinding.Target.SOCKET, true, 2, true, null, null))),
+                new OverlayMessage.LaunchJob(new JobDescription(9, job.apps(), job.nodes(), MappingPolicy.SLOT, false, 0, "/",
+                        org.banyan.core.job.Modex.LAZY, new org.banyan.core.job.RankPlacement(
+                                org.banyan.topo.CpuBinding.Target.CORE, false, 1, false, new int[] {1, 0, 1, 1},
+                                new String[] {"0", "1:2", "0-1", "ünï"}))),
                 new OverlayMessage.RankExited(1, 5, 139, ""),
                 new OverlayMessage.RankExited(1, 5, 127, "./a: not found"),
                 new OverlayMessage.SignalRanks(1, 10),

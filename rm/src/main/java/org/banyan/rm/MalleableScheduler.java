@@ -1,0 +1,265 @@
+package org.banyan.rm;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The resource manager's decisions, sans-I/O (the DVM and the workload simulator drive the same
+ * object): a queue of jobs served first come, first served with EASY backfill over a pool of
+ * nodes, and, for malleable jobs, the seed's reconfiguration policy answered when a running job
+ * checks in at an iteration boundary ({@link #check}):
+ *
+ * <ol>
+ *   <li>a job's own request first: a minimum above its size asks to expand (granted when the
+ *       nodes are free), a maximum below it asks to shrink;</li>
+ *   <li>wide optimisation, shrinking: when the first queued job cannot start, shrink this job
+ *       (by the fewest steps) if that lets it start, and give that job top priority;</li>
+ *   <li>preferred size: move toward it; beyond it only when nothing is queued;</li>
+ *   <li>wide optimisation, expanding: grow by a step when the nodes are free and no queued job
+ *       could start with them.</li>
+ * </ol>
+ *
+ * Nodes are counted, not named: the driver maps counts to hosts. An expansion takes its nodes at
+ * once; a shrink gives them back when the driver says the leaving ranks are gone
+ * ({@link #shrunk}). With {@code flexible} false every check answers NONE: the fixed baseline.
+ */
+public final class MalleableScheduler {
+    /** What the driver must do: start a queued job on {@code nodes} nodes. */
+    public record Start(int jobId, int nodes) {}
+
+    public enum Kind { EXPAND, SHRINK, NONE }
+
+    /** The answer to a check: resize to {@code newSize}, or NONE (newSize is then the current size). */
+    public record Decision(Kind kind, int newSize) {}
+
+    private static final class Running {
+        JobRequest request;
+        int size;
+        int releasing;
+        final double start;
+
+        Running(JobRequest request, int size, double start) {
+            this.request = request;
+            this.size = size;
+            this.start = start;
+        }
+
+        double expectedEnd() {
+            return start + request.walltimeSeconds();
+        }
+    }
+
+    private final int nodes;
+    private final boolean flexible;
+    private int free;
+    private final LinkedList<JobRequest> queue = new LinkedList<>();
+    private final Map<Integer, Running> running = new LinkedHashMap<>();
+
+    public MalleableScheduler(int nodes, boolean flexible) {
+        if (nodes < 1) {
+            throw new IllegalArgumentException("a resource manager over " + nodes + " nodes");
+        }
+        this.nodes = nodes;
+        this.flexible = flexible;
+        this.free = nodes;
+    }
+
+    /** Queues a job; returns the jobs that start now (this one, or others by backfill). */
+    public List<Start> submit(JobRequest job, double now) {
+        if (job.maxNodes() > nodes) {
+            throw new IllegalArgumentException("job " + job.id() + " needs " + job.maxNodes() + " nodes; there are " + nodes);
+        }
+        if (running.containsKey(job.id()) || queue.stream().anyMatch(q -> q.id() == job.id())) {
+            throw new IllegalArgumentException("job " + job.id() + " is already known");
+        }
+        queue.add(job);
+        return schedule(now);
+    }
+
+    /** A running job ended; its nodes return and queued jobs may start. */
+    public List<Start> ended(int jobId, double now) {
+        Running r = running.remove(jobId);
+        if (r == null) {
+            throw new IllegalArgumentException("job " + jobId + " is not running");
+        }
+        free += r.size + r.releasing;
+        return schedule(now);
+    }
+
+    /** A shrink is done: the nodes the job left return to the pool. */
+    public List<Start> shrunk(int jobId, double now) {
+        Running r = running.get(jobId);
+        if (r == null) {
+            throw new IllegalArgumentException("job " + jobId + " is not running");
+        }
+        free += r.releasing;
+        r.releasing = 0;
+        return schedule(now);
+    }
+
+    /** A check with the job's submitted limits (DMR's checkStatus with nothing new). */
+    public Decision check(int jobId, double now) {
+        Running r = running.get(jobId);
+        if (r == null) {
+            throw new IllegalArgumentException("job " + jobId + " is not running");
+        }
+        return check(jobId, r.request, now);
+    }
+
+    /**
+     * A running job checks in with its current limits ({@code request}'s min, max, preferred,
+     * factor; they may differ from the submitted ones). An EXPAND holds its nodes from now.
+     */
+    public Decision check(int jobId, JobRequest request, double now) {
+        Running r = running.get(jobId);
+        if (r == null) {
+            throw new IllegalArgumentException("job " + jobId + " is not running");
+        }
+        int cur = r.size;
+        if (!flexible || r.releasing > 0) {
+            return new Decision(Kind.NONE, cur);
+        }
+        r.request = request;
+        JobRequest q = request;
+        // 1. the job's own request
+        if (cur < q.minNodes()) {
+            return free >= q.minNodes() - cur ? expand(r, q.minNodes()) : new Decision(Kind.NONE, cur);
+        }
+        if (cur > q.maxNodes()) {
+            return shrink(r, q.maxNodes());
+        }
+        // 2. shrink so that the first queued job starts, and put it first
+        JobRequest head = queue.peekFirst();
+        if (head != null && head.maxNodes() > free) {
+            int s = cur;
+            while (free + (cur - s) < head.maxNodes() && q.down(s) < s) {
+                s = q.down(s);
+            }
+            if (s < cur && free + (cur - s) >= head.maxNodes()) {
+                queue.remove(head);
+                queue.addFirst(head);
+                return shrink(r, s);
+            }
+        }
+        // 3. preferred size
+        if (q.preferredNodes() > 0) {
+            if (cur < q.preferredNodes()) {
+                int t = Math.min(q.up(cur), q.preferredNodes());
+                return free >= t - cur ? expand(r, t) : new Decision(Kind.NONE, cur);
+            }
+            if (!queue.isEmpty()) {
+                return cur > q.preferredNodes() ? shrink(r, Math.max(q.down(cur), q.preferredNodes())) : new Decision(Kind.NONE, cur);
+            }
+        }
+        // 4. grow into free nodes no queued job could use
+        if (cur < q.maxNodes() && noQueuedJobFits()) {
+            int t = q.up(cur);
+            if (free >= t - cur) {
+                return expand(r, t);
+            }
+        }
+        return new Decision(Kind.NONE, cur);
+    }
+
+    private boolean noQueuedJobFits() {
+        for (JobRequest j : queue) {
+            if (j.maxNodes() <= free) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private Decision expand(Running r, int to) {
+        free -= to - r.size;
+        r.size = to;
+        return new Decision(Kind.EXPAND, to);
+    }
+
+    private Decision shrink(Running r, int to) {
+        r.releasing += r.size - to;
+        r.size = to;
+        return new Decision(Kind.SHRINK, to);
+    }
+
+    /** First come, first served; then EASY backfill behind the first job that cannot start. */
+    private List<Start> schedule(double now) {
+        List<Start> out = new ArrayList<>();
+        while (!queue.isEmpty() && queue.getFirst().maxNodes() <= free) {
+            out.add(start(queue.removeFirst(), now));
+        }
+        if (queue.isEmpty()) {
+            return out;
+        }
+        // the first job's reservation: when enough running jobs will have ended for it
+        JobRequest head = queue.getFirst();
+        List<Running> byEnd = new ArrayList<>(running.values());
+        byEnd.sort(Comparator.comparingDouble(Running::expectedEnd));
+        int available = free;
+        double shadow = Double.POSITIVE_INFINITY;
+        int extra = 0;
+        for (Running r : byEnd) {
+            available += r.size + r.releasing;
+            if (available >= head.maxNodes()) {
+                shadow = r.expectedEnd();
+                extra = available - head.maxNodes();
+                break;
+            }
+        }
+        for (var it = queue.listIterator(1); it.hasNext(); ) {
+            JobRequest j = it.next();
+            if (j.maxNodes() > free) {
+                continue;
+            }
+            boolean endsBefore = now + j.walltimeSeconds() <= shadow;
+            if (endsBefore || j.maxNodes() <= extra) {
+                it.remove();
+                out.add(start(j, now));
+                if (!endsBefore) {
+                    extra -= j.maxNodes();
+                }
+            }
+        }
+        return out;
+    }
+
+    private Start start(JobRequest j, double now) {
+        free -= j.maxNodes();
+        running.put(j.id(), new Running(j, j.maxNodes(), now));
+        return new Start(j.id(), j.maxNodes());
+    }
+
+    public int nodes() {
+        return nodes;
+    }
+
+    public int free() {
+        return free;
+    }
+
+    /** Nodes held by running jobs (those being released included). */
+    public int allocated() {
+        return nodes - free;
+    }
+
+    public int queued() {
+        return queue.size();
+    }
+
+    public int runningJobs() {
+        return running.size();
+    }
+
+    /** A running job's current size. */
+    public int sizeOf(int jobId) {
+        Running r = running.get(jobId);
+        if (r == null) {
+            throw new IllegalArgumentException("job " + jobId + " is not running");
+        }
+        return r.size;
+    }
+}

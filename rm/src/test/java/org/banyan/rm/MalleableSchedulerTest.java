@@ -1,0 +1,110 @@
+package org.banyan.rm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.banyan.rm.MalleableScheduler.Decision;
+import org.banyan.rm.MalleableScheduler.Kind;
+import org.banyan.rm.MalleableScheduler.Start;
+import org.junit.jupiter.api.Test;
+
+class MalleableSchedulerTest {
+    static JobRequest rigid(int id, int nodes, double wall) {
+        return new JobRequest(id, nodes, nodes, 0, 1, wall);
+    }
+
+    static JobRequest malleable(int id, int min, int max, double wall) {
+        return new JobRequest(id, min, max, 0, 2, wall);
+    }
+
+    @Test
+    void firstComeFirstServedThenBackfillThatDoesNotDelayTheFirst() {
+        MalleableScheduler s = new MalleableScheduler(8, false);
+        assertThat(s.submit(rigid(1, 6, 100), 0)).containsExactly(new Start(1, 6));
+        assertThat(s.submit(rigid(2, 8, 50), 1)).as("2 nodes free: job 2 waits for job 1's end, t=100").isEmpty();
+        assertThat(s.submit(rigid(3, 2, 200), 2)).as("would still run at t=100, on nodes job 2 needs").isEmpty();
+        assertThat(s.submit(rigid(4, 2, 90), 3)).as("ends before t=100: backfilled").containsExactly(new Start(4, 2));
+        assertThat(s.ended(4, 93)).isEmpty();
+        assertThat(s.ended(1, 100)).containsExactly(new Start(2, 8));
+        assertThat(s.ended(2, 150)).containsExactly(new Start(3, 2));
+        assertThat(s.queued()).isZero();
+    }
+
+    @Test
+    void backfillMayUseWhatTheFirstJobWillNotNeed() {
+        MalleableScheduler s = new MalleableScheduler(8, false);
+        s.submit(rigid(1, 6, 100), 0);
+        s.submit(rigid(2, 4, 50), 1);
+        assertThat(s.submit(rigid(3, 2, 500), 2)).as("at t=100 job 2 needs 4 of 8: 4 spare").containsExactly(new Start(3, 2));
+        assertThat(s.ended(1, 100)).containsExactly(new Start(2, 4));
+    }
+
+    @Test
+    void theFixedPolicyNeverResizes() {
+        MalleableScheduler s = new MalleableScheduler(8, false);
+        s.submit(malleable(1, 1, 4, 100), 0);
+        assertThat(s.check(1, 1)).isEqualTo(new Decision(Kind.NONE, 4));
+    }
+
+    @Test
+    void aRunningJobShrinksSoThatTheFirstQueuedJobStartsAndThatJobGoesFirst() {
+        MalleableScheduler s = new MalleableScheduler(8, true);
+        s.submit(malleable(1, 1, 8, 100), 0);
+        s.submit(rigid(2, 2, 100), 1);
+        s.submit(rigid(3, 4, 100), 2);
+        // job 2 needs 2 of the 8 job 1 holds: the fewest steps (8 -> 4) do
+        assertThat(s.check(1, 3)).isEqualTo(new Decision(Kind.SHRINK, 4));
+        assertThat(s.free()).as("not before the leaving ranks are gone").isZero();
+        assertThat(s.shrunk(1, 4)).containsExactly(new Start(2, 2));
+        assertThat(s.check(1, 5)).as("job 3 needs 4: shrink to 2 frees 2 + the 2 left").isEqualTo(new Decision(Kind.SHRINK, 2));
+        assertThat(s.shrunk(1, 6)).containsExactly(new Start(3, 4));
+    }
+
+    @Test
+    void expandsByTheFactorWhileNothingIsQueued() {
+        MalleableScheduler s = new MalleableScheduler(16, true);
+        s.submit(new JobRequest(2, 1, 8, 0, 2, 100), 2);
+        s.submit(rigid(3, 4, 100), 2);
+        assertThat(s.sizeOf(2)).as("started at its maximum").isEqualTo(8);
+        assertThat(s.check(2, 3)).as("8 is the maximum").isEqualTo(new Decision(Kind.NONE, 8));
+        MalleableScheduler g = new MalleableScheduler(16, true);
+        g.submit(new JobRequest(5, 1, 16, 0, 2, 100), 0);
+        g.submit(rigid(6, 12, 100), 0);
+        assertThat(g.check(5, 1)).as("job 6 needs 12: shrink 16 -> 4").isEqualTo(new Decision(Kind.SHRINK, 4));
+        g.shrunk(5, 2);
+        g.ended(6, 3);
+        assertThat(g.check(5, 4)).isEqualTo(new Decision(Kind.EXPAND, 8));
+        assertThat(g.check(5, 5)).isEqualTo(new Decision(Kind.EXPAND, 16));
+        assertThat(g.free()).isZero();
+    }
+
+    @Test
+    void aRequestAboveTheSizeExpandsWhenTheNodesAreThereAndPreferredSizesAreMovedTo() {
+        MalleableScheduler s = new MalleableScheduler(8, true);
+        s.submit(new JobRequest(1, 1, 2, 0, 2, 100), 0);
+        assertThat(s.check(1, new JobRequest(1, 4, 4, 0, 2, 100), 1)).isEqualTo(new Decision(Kind.EXPAND, 4));
+        assertThat(s.check(1, new JobRequest(1, 1, 2, 0, 2, 100), 2)).as("a maximum below the size").isEqualTo(
+                new Decision(Kind.SHRINK, 2));
+        s.shrunk(1, 3);
+        MalleableScheduler p = new MalleableScheduler(8, true);
+        p.submit(new JobRequest(1, 1, 2, 0, 2, 100), 0);
+        assertThat(p.check(1, new JobRequest(1, 1, 8, 4, 2, 100), 1)).isEqualTo(new Decision(Kind.EXPAND, 4));
+        p.submit(rigid(2, 7, 100), 2);
+        assertThat(p.check(1, new JobRequest(1, 1, 8, 4, 2, 100), 3)).as("job 2 needs 7: shrink to 1, below the preferred 4")
+                .isEqualTo(new Decision(Kind.SHRINK, 1));
+        p.shrunk(1, 4);
+        assertThat(p.check(1, new JobRequest(1, 1, 8, 4, 2, 100), 5)).as("nothing free: stays").isEqualTo(
+                new Decision(Kind.NONE, 1));
+    }
+
+    @Test
+    void badRequestsAreOneClearError() {
+        assertThatThrownBy(() -> new JobRequest(1, 0, 4, 0, 2, 1)).hasMessage("job 1: the minimum is 0 nodes; it must be at least 1");
+        assertThatThrownBy(() -> new JobRequest(1, 4, 2, 0, 2, 1)).hasMessage("job 1: the maximum (2) is below the minimum (4)");
+        assertThatThrownBy(() -> new JobRequest(1, 2, 12, 0, 2, 1)).hasMessage("job 1: 12 is not 2 times a power of 2");
+        assertThatThrownBy(() -> new JobRequest(1, 2, 8, 16, 2, 1)).hasMessage("job 1: the preferred size 16 is outside 2..8");
+        assertThatThrownBy(() -> new JobRequest(1, 2, 8, 4, 0, 1)).hasMessage("job 1: the factor is 0; it must be at least 1");
+        MalleableScheduler s = new MalleableScheduler(4, true);
+        assertThatThrownBy(() -> s.submit(rigid(1, 8, 1), 0)).hasMessage("job 1 needs 8 nodes; there are 4");
+    }
+}

@@ -16,7 +16,8 @@ final class Help {
               pilot     banyan pilot report SESSION_DIR: figures and plots of a session's profile
               monitor   banyan monitor DIR: communication matrices and heat maps of a --monitor run
               place     banyan place --matrix M: TreeMatch placement of a run's ranks, as a rankfile
-              sim       simulate a launch: banyan sim launch --hosts N [--spawn-degree K | --launch star]
+              sim       simulate a launch: banyan sim launch --hosts N [--spawn-degree K | --launch star];
+                        or a workload of malleable jobs, fixed vs flexible: banyan sim workload
 
             Options:
               --version  print the version

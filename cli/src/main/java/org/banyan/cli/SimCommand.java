@@ -46,8 +46,12 @@ final class SimCommand {
     }
 
     static int run(List<String> args) throws UsageException {
+        if (!args.isEmpty() && args.getFirst().equals("workload")) {
+            return WorkloadCommand.run(args.subList(1, args.size()), java.nio.file.Path.of("").toAbsolutePath());
+        }
         if (args.isEmpty() || !args.getFirst().equals("launch")) {
-            throw new UsageException("usage: banyan sim launch --hosts N [options] (see docs/simulator.md)");
+            throw new UsageException("usage: banyan sim launch --hosts N [options] (see docs/simulator.md), "
+                    + "or banyan sim workload [options] (docs/malleability.md)");
         }
         int hosts = 0;
         int ranksPerHost = 1;

@@ -57,6 +57,8 @@ public final class MalleableScheduler {
     private final boolean flexible;
     private int free;
     private final LinkedList<JobRequest> queue = new LinkedList<>();
+    /** The queued jobs' sizes, counted: whether any fits is then O(log n), not a walk of the queue. */
+    private final java.util.TreeMap<Integer, Integer> queuedSizes = new java.util.TreeMap<>();
     private final Map<Integer, Running> running = new LinkedHashMap<>();
 
     public MalleableScheduler(int nodes, boolean flexible) {
@@ -77,6 +79,7 @@ public final class MalleableScheduler {
             throw new IllegalArgumentException("job " + job.id() + " is already known");
         }
         queue.add(job);
+        queuedSizes.merge(job.maxNodes(), 1, Integer::sum);
         return schedule(now);
     }
 
@@ -166,12 +169,7 @@ public final class MalleableScheduler {
     }
 
     private boolean noQueuedJobFits() {
-        for (JobRequest j : queue) {
-            if (j.maxNodes() <= free) {
-                return false;
-            }
-        }
-        return true;
+        return queuedSizes.isEmpty() || queuedSizes.firstKey() > free;
     }
 
     private Decision expand(Running r, int to) {
@@ -228,6 +226,7 @@ public final class MalleableScheduler {
     }
 
     private Start start(JobRequest j, double now) {
+        queuedSizes.computeIfPresent(j.maxNodes(), (k, c) -> c == 1 ? null : c - 1);
         free -= j.maxNodes();
         running.put(j.id(), new Running(j, j.maxNodes(), now));
         return new Start(j.id(), j.maxNodes());

@@ -1,0 +1,199 @@
+package org.banyan.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.banyan.rm.workload.WorkloadJob;
+import org.banyan.rm.workload.WorkloadSimulation;
+import org.banyan.rm.workload.Workloads;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+
+/**
+ * {@code banyan sim workload}: a workload of malleable jobs run by the real resource manager
+ * under a virtual clock, with the fixed policy and the flexible one, side by side.
+ */
+final class WorkloadCommand {
+    static final String HELP = """
+            Usage: banyan sim workload [--jobs N] [--nodes N] [--seed S] [--arrival SECONDS]
+                                       [--swf FILE] [--write-swf FILE] [--inhibit SECONDS]
+                                       [--policy fixed|flexible|both] [--json] [--timeline DIR]
+
+            Runs a workload through Banyan's resource manager (FCFS with EASY backfill, and for
+            the flexible policy the seed's resize decisions at each iteration of each job) under
+            a virtual clock, and prints per policy: workload completion time, utilisation, and the
+            mean waiting, execution and completion time per job.
+
+              --jobs N          jobs in the generated workload (default 50)
+              --nodes N         cluster nodes (default 64)
+              --seed S          the workload's seed (default 1)
+              --arrival SECONDS mean time between arrivals, Poisson (default 10)
+              --swf FILE        read the jobs from a Standard Workload Format log instead
+              --write-swf FILE  write the workload in the Standard Workload Format
+              --inhibit SECONDS DMR's checking inhibitor: a job checks at most this often (default 0)
+              --json            one JSON object per policy and line
+              --timeline DIR    timeline_POLICY.csv (allocated nodes, running and completed jobs
+                                over time) and timelines.png
+
+            Jobs are the seed's three applications in equal parts (cg, jacobi, nbody: sizes 1-2
+            to 32 by factor 2), submitted at their maximum size; their speed-up models are
+            Banyan's assumptions (docs/malleability.md).
+            """;
+
+    private WorkloadCommand() {}
+
+    static int run(List<String> args, Path cwd) throws UsageException {
+        if (args.contains("--help") || args.contains("-h")) {
+            System.out.print(HELP);
+            return 0;
+        }
+        int jobs = 50;
+        int nodes = 64;
+        long seed = 1;
+        double arrival = 10;
+        double inhibit = 0;
+        String swf = null;
+        String writeSwf = null;
+        String policy = "both";
+        boolean json = false;
+        Path timeline = null;
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (a.equals("--json")) {
+                json = true;
+                continue;
+            }
+            if (i + 1 >= args.size()) {
+                throw new UsageException(a.startsWith("--") ? "option " + a + " needs a value" : "unexpected '" + a + "'");
+            }
+            String v = args.get(++i);
+            switch (a) {
+                case "--jobs" -> jobs = HostListParser.positive(v, "--jobs");
+                case "--nodes" -> nodes = HostListParser.positive(v, "--nodes");
+                case "--seed" -> seed = number(v, "--seed").longValue();
+                case "--arrival" -> arrival = positive(v, "--arrival");
+                case "--inhibit" -> inhibit = number(v, "--inhibit").doubleValue();
+                case "--swf" -> swf = v;
+                case "--write-swf" -> writeSwf = v;
+                case "--timeline" -> timeline = cwd.resolve(v);
+                case "--policy" -> {
+                    if (!List.of("fixed", "flexible", "both").contains(v)) {
+                        throw new UsageException("--policy '" + v + "' is fixed, flexible or both");
+                    }
+                    policy = v;
+                }
+                default -> throw new UsageException("unknown option '" + a + "' (see banyan sim workload --help)");
+            }
+        }
+        if (inhibit < 0) {
+            throw new UsageException("--inhibit must not be negative");
+        }
+        List<WorkloadJob> workload;
+        try {
+            workload = swf != null ? Workloads.readSwf(Files.readString(cwd.resolve(swf)), nodes, swf)
+                    : Workloads.poisson(jobs, nodes, arrival, seed);
+        } catch (IOException e) {
+            throw new UsageException("--swf '" + swf + "': " + (e instanceof java.nio.file.NoSuchFileException ? "no such file"
+                    : e.getMessage()));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        if (writeSwf != null) {
+            try {
+                Files.writeString(cwd.resolve(writeSwf), Workloads.writeSwf(workload, nodes, swf == null
+                        ? "Poisson arrivals, mean " + arrival + " s, seed " + seed : "from " + swf));
+            } catch (IOException e) {
+                System.err.println("banyan sim workload: cannot write " + writeSwf + ": " + e.getMessage());
+                return 1;
+            }
+        }
+        List<WorkloadSimulation.Result> results = new ArrayList<>();
+        for (boolean flexible : new boolean[] {false, true}) {
+            if (policy.equals("both") || policy.equals(flexible ? "flexible" : "fixed")) {
+                try {
+                    results.add(new WorkloadSimulation(workload, nodes, flexible, inhibit).run());
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException(e.getMessage());
+                }
+            }
+        }
+        if (json) {
+            for (WorkloadSimulation.Result r : results) {
+                System.out.printf(Locale.ROOT, "{\"policy\": \"%s\", \"jobs\": %d, \"nodes\": %d, \"completion_s\": %.1f, "
+                                + "\"utilisation\": %.4f, \"mean_wait_s\": %.1f, \"mean_exec_s\": %.1f, \"mean_completion_s\": %.1f, "
+                                + "\"resizes\": %d}%n", r.flexible() ? "flexible" : "fixed", r.jobs().size(), r.nodes(),
+                        r.completionSeconds(), r.utilisation(), r.meanWait(), r.meanExec(), r.meanCompletion(), r.resizes());
+            }
+        } else {
+            System.out.printf(Locale.ROOT, "%d jobs on %d nodes%n", workload.size(), nodes);
+            System.out.printf(Locale.ROOT, "%-9s %14s %12s %12s %12s %16s %8s%n", "policy", "completion s", "utilisation",
+                    "mean wait s", "mean exec s", "mean complet. s", "resizes");
+            for (WorkloadSimulation.Result r : results) {
+                System.out.printf(Locale.ROOT, "%-9s %14.1f %11.1f%% %12.1f %12.1f %16.1f %8d%n", r.flexible() ? "flexible" : "fixed",
+                        r.completionSeconds(), 100 * r.utilisation(), r.meanWait(), r.meanExec(), r.meanCompletion(), r.resizes());
+            }
+            if (results.size() == 2) {
+                System.out.printf(Locale.ROOT, "flexible: %+.1f %% workload completion time against fixed%n",
+                        100 * (results.get(1).completionSeconds() / results.get(0).completionSeconds() - 1));
+            }
+        }
+        if (timeline != null) {
+            try {
+                writeTimelines(timeline, results);
+            } catch (IOException e) {
+                System.err.println("banyan sim workload: cannot write into " + timeline + ": " + e.getMessage());
+                return 1;
+            }
+        }
+        return 0;
+    }
+
+    private static void writeTimelines(Path dir, List<WorkloadSimulation.Result> results) throws IOException {
+        Files.createDirectories(dir);
+        XYChart[] charts = {
+            new XYChartBuilder().width(900).height(300).title("Allocated nodes").xAxisTitle("time (s)").build(),
+            new XYChartBuilder().width(900).height(300).title("Running jobs").xAxisTitle("time (s)").build(),
+            new XYChartBuilder().width(900).height(300).title("Completed jobs").xAxisTitle("time (s)").build()};
+        for (WorkloadSimulation.Result r : results) {
+            String name = r.flexible() ? "flexible" : "fixed";
+            StringBuilder csv = new StringBuilder("time_s,allocated_nodes,running_jobs,completed_jobs\n");
+            List<Double> t = new ArrayList<>();
+            List<List<Double>> y = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+            for (WorkloadSimulation.Sample s : r.timeline()) {
+                csv.append(String.format(Locale.ROOT, "%.3f,%d,%d,%d%n", s.time(), s.allocatedNodes(), s.runningJobs(),
+                        s.completedJobs()));
+                t.add(s.time());
+                y.get(0).add((double) s.allocatedNodes());
+                y.get(1).add((double) s.runningJobs());
+                y.get(2).add((double) s.completedJobs());
+            }
+            Files.writeString(dir.resolve("timeline_" + name + ".csv"), csv);
+            for (int c = 0; c < 3; c++) {
+                XYSeries series = charts[c].addSeries(name, t, y.get(c));
+                series.setMarker(org.knowm.xchart.style.markers.SeriesMarkers.NONE);
+            }
+        }
+        BitmapEncoder.saveBitmap(List.of(charts), 3, 1, dir.resolve("timelines").toString(), BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    private static Number number(String v, String option) throws UsageException {
+        try {
+            return v.contains(".") ? (Number) Double.parseDouble(v) : (Number) Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            throw new UsageException(option + " '" + v + "' is not a number");
+        }
+    }
+
+    private static double positive(String v, String option) throws UsageException {
+        double d = number(v, option).doubleValue();
+        if (!(d > 0)) {
+            throw new UsageException(option + " must be positive, not " + v);
+        }
+        return d;
+    }
+}

@@ -58,4 +58,31 @@ class SimCommandTest {
             assertThat(r.out()).isEmpty();
         }
     }
+
+    /** banyan sim workload: one JSON object per policy and line, with the keys; bad input is status 2. */
+    @Test
+    void workloadPrintsOneObjectPerPolicy() throws Exception {
+        Outcome o = sim("sim", "workload", "--jobs", "30", "--nodes", "64", "--seed", "2", "--json");
+        assertThat(o.status()).as(o.err()).isZero();
+        String[] lines = o.out().strip().split("\n");
+        assertThat(lines).hasSize(2);
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        var fixed = json.readTree(lines[0]);
+        var flexible = json.readTree(lines[1]);
+        assertThat(fixed.get("policy").asText()).isEqualTo("fixed");
+        assertThat(flexible.get("policy").asText()).isEqualTo("flexible");
+        for (var r : List.of(fixed, flexible)) {
+            assertThat(r.get("jobs").asInt()).isEqualTo(30);
+            assertThat(r.get("nodes").asInt()).isEqualTo(64);
+            for (String k : List.of("completion_s", "utilisation", "mean_wait_s", "mean_exec_s", "mean_completion_s")) {
+                assertThat(r.get(k).isNumber()).as(k).isTrue();
+            }
+        }
+        assertThat(fixed.get("resizes").asInt()).isZero();
+        assertThat(sim("sim", "workload", "--policy", "both", "--nodes", "0").err())
+                .isEqualTo("banyan sim: --nodes must be a positive integer, got '0'\n");
+        assertThat(sim("sim", "workload", "--policy", "some").status()).isEqualTo(2);
+        assertThat(sim("sim", "workload", "--swf", "/no/such.swf").err())
+                .isEqualTo("banyan sim: --swf '/no/such.swf': no such file\n");
+    }
 }

@@ -65,7 +65,10 @@ final class GreedyGrouping implements Grouping {
         int[] touched = new int[p];
         // lazy heaps: an entry is current while its score is the process's score and it is free
         PriorityQueue<double[]> seeds = new PriorityQueue<>(GreedyGrouping::bySmallScoreThenIndex);
-        PriorityQueue<double[]> cand = new PriorityQueue<>(GreedyGrouping::byLargeScoreThenIndex);
+        // ties go to the candidate found first: growth then proceeds in rings around the seed
+        // (compact groups) instead of along the rank order (strips)
+        PriorityQueue<double[]> cand = new PriorityQueue<>(GreedyGrouping::byLargeScoreThenFound);
+        int[] found = new int[p];
         for (int i = 0; i < p; i++) {
             for (int k = 0; k < m.degree(i); k++) {
                 free[i] += m.weight(i, k);
@@ -115,6 +118,7 @@ final class GreedyGrouping implements Grouping {
                     int j = m.neighbour(next, k);
                     if (!taken[j]) {
                         if (conn[j] == 0) {
+                            found[j] = nt;
                             touched[nt++] = j;
                         }
                         conn[j] += m.weight(next, k);
@@ -122,7 +126,7 @@ final class GreedyGrouping implements Grouping {
                         if (peripheral) {
                             seeds.add(new double[] {free[j], j});
                         }
-                        cand.add(new double[] {2 * conn[j] - free[j], j});
+                        cand.add(new double[] {2 * conn[j] - free[j], j, found[j]});
                     }
                 }
             }
@@ -137,8 +141,8 @@ final class GreedyGrouping implements Grouping {
         return x[0] != y[0] ? Double.compare(x[0], y[0]) : Double.compare(x[1], y[1]);
     }
 
-    private static int byLargeScoreThenIndex(double[] x, double[] y) {
-        return x[0] != y[0] ? Double.compare(y[0], x[0]) : Double.compare(x[1], y[1]);
+    private static int byLargeScoreThenFound(double[] x, double[] y) {
+        return x[0] != y[0] ? Double.compare(y[0], x[0]) : Double.compare(x[2], y[2]);
     }
 
     /** Swaps that keep more traffic inside groups, until none helps or the budget is spent. */

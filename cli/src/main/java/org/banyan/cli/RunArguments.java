@@ -46,6 +46,8 @@ public final class RunArguments {
     private long timeoutMillis;
     private int stdinRank = 0;
     private Modex modex = Modex.LAZY;
+    /** --mpi: auto (refuse multi-rank PMIx programs), pmi (start anyway), pmix (not served yet). */
+    private String mpi = "auto";
     private boolean reportLaunch;
     private DvmFiles dvm;
     /** --monitor's scope (all, external), null when not monitoring; and where profiles go. */
@@ -84,6 +86,16 @@ public final class RunArguments {
             .value("Environment and I/O", List.of("--output-filename"), List.of("-output-filename"), "DIR",
                     "write DIR/1/rank.N/stdout and stderr instead of the terminal",
                     (a, v) -> a.outputDir = a.cwd.resolve(v))
+            .value("Control", List.of("--mpi"), List.of("-mpi"), "auto|pmi|pmix", """
+                    how ranks wire up: PMI-1/PMI-2 (MPICH family); auto (default) refuses
+                    programs built with Open MPI on more than one rank, since banyan does not
+                    serve PMIx yet and each rank would run alone; pmi starts them anyway""",
+                    (a, v) -> {
+                        if (!List.of("auto", "pmi", "pmix").contains(v)) {
+                            throw new UsageException("--mpi '" + v + "' is auto, pmi or pmix");
+                        }
+                        a.mpi = v;
+                    })
             .value("Control", List.of("--timeout"), List.of("-timeout"), "SECONDS",
                     "end the job after SECONDS (exit status 124)",
                     (a, v) -> a.timeoutMillis = seconds(v))
@@ -270,8 +282,9 @@ public final class RunArguments {
         }
         Path workdir = workdir();
         List<AppContext> apps = new ArrayList<>();
+        List<Path> programs = new ArrayList<>();
         for (Context c : contexts) {
-            checkProgram(c.program(), workdir != null ? workdir : cwd);
+            programs.add(checkProgram(c.program(), workdir != null ? workdir : cwd));
             int count = c.count() > 0 ? c.count() : totalSlots;
             apps.add(new AppContext(c.program(), c.args(), count, exports, workdir == null ? null : workdir.toString()));
         }
@@ -279,6 +292,7 @@ public final class RunArguments {
         for (AppContext app : apps) {
             size += app.count();
         }
+        checkWireUp(programs, contexts.stream().map(Context::program).toList(), size);
         JobDescription job = new JobDescription(1, apps, nodes, placement.mapping(), oversubscribe, stdinRank, cwd.toString(),
                 modex, placement.placement(nodes, size, false));
         if (stdinRank >= job.size()) {
@@ -310,15 +324,19 @@ public final class RunArguments {
         }
         Path workdir = workdir();
         List<AppContext> apps = new ArrayList<>();
+        List<Path> programs = new ArrayList<>();
         for (Context c : contexts) {
-            checkProgram(c.program(), workdir != null ? workdir : cwd);
+            programs.add(checkProgram(c.program(), workdir != null ? workdir : cwd));
             apps.add(new AppContext(c.program(), c.args(), c.count(), exports, workdir == null ? null : workdir.toString()));
         }
-        prepareOutputDir();
         int size = 0;
         for (AppContext app : apps) {
             size += app.count();
         }
+        // a DVM job's -n 0 means "as many as the DVM has free": more than one, as far as wire-up goes
+        checkWireUp(programs, contexts.stream().map(Context::program).toList(),
+                contexts.stream().anyMatch(c -> c.count() == 0) ? Math.max(2, size) : size);
+        prepareOutputDir();
         ClientMessage.RunJob job = new ClientMessage.RunJob(apps, placement.mapping(), oversubscribe, stdinRank, cwd.toString(),
                 modex, timeoutMillis, placement.placement(List.of(), size, true));
         return RunRequest.forDvm(dvm, job, new OutputOptions(tag, timestamp, outputDir));
@@ -346,8 +364,8 @@ public final class RunArguments {
         }
     }
 
-    /** The program must exist and be executable where the daemon will start it. */
-    private void checkProgram(String program, Path dir) throws UsageException {
+    /** The program must exist and be executable where the daemon will start it; returns its file. */
+    private Path checkProgram(String program, Path dir) throws UsageException {
         if (program.contains("/")) {
             Path p = dir.resolve(program);
             if (!Files.exists(p)) {
@@ -356,15 +374,38 @@ public final class RunArguments {
             if (Files.isDirectory(p) || !Files.isExecutable(p)) {
                 throw new UsageException("program '" + program + "' is not executable");
             }
-            return;
+            return p;
         }
         String path = environment.getOrDefault("PATH", "/usr/local/bin:/usr/bin:/bin");
         for (String entry : path.split(File.pathSeparator)) {
             Path p = (entry.isEmpty() ? dir : dir.resolve(entry)).resolve(program);
             if (Files.isRegularFile(p) && Files.isExecutable(p)) {
-                return;
+                return p;
             }
         }
         throw new UsageException("program '" + program + "' not found in PATH");
+    }
+
+    /**
+     * {@code --mpi auto}: a job of more than one rank whose program is built with Open MPI (or
+     * libpmix) would wire up through PMIx, which Banyan does not serve yet; each rank would run
+     * as a singleton of its own and the job would "succeed". Refused instead, before launch.
+     */
+    private void checkWireUp(List<Path> programs, List<String> names, int size) throws UsageException {
+        if (mpi.equals("pmix")) {
+            throw new UsageException("--mpi pmix: banyan does not serve PMIx yet; Open MPI programs run with -n 1 "
+                    + "(a singleton) or under Open MPI's mpirun");
+        }
+        if (!mpi.equals("auto") || size < 2) {
+            return;
+        }
+        for (int i = 0; i < programs.size(); i++) {
+            String lib = ElfNeeded.pmixLibrary(ElfNeeded.of(programs.get(i)));
+            if (lib != null) {
+                throw new UsageException("'" + names.get(i) + "' wires up through PMIx (it needs " + lib + ", Open MPI's), "
+                        + "which banyan does not serve yet: its " + size + " ranks would each run alone; run it with -n 1 "
+                        + "or under Open MPI's mpirun (--mpi pmi starts it anyway)");
+            }
+        }
     }
 }

@@ -21,7 +21,7 @@ import org.knowm.xchart.XYSeries;
 final class WorkloadCommand {
     static final String HELP = """
             Usage: banyan sim workload [--jobs N] [--nodes N] [--seed S] [--arrival SECONDS]
-                                       [--swf FILE] [--write-swf FILE] [--inhibit SECONDS]
+                                       [--arrivals A,B,...] [--swf FILE] [--write-swf FILE] [--inhibit SECONDS]
                                        [--policy fixed|flexible|both] [--json] [--timeline DIR]
 
             Runs a workload through Banyan's resource manager (FCFS with EASY backfill, and for
@@ -33,6 +33,8 @@ final class WorkloadCommand {
               --nodes N         cluster nodes (default 64)
               --seed S          the workload's seed (default 1)
               --arrival SECONDS mean time between arrivals, Poisson (default 10)
+              --arrivals A,B,.. a sweep: the workload at each mean inter-arrival time, both
+                                policies, one line each (where does flexibility stop helping?)
               --swf FILE        read the jobs from a Standard Workload Format log instead
               --write-swf FILE  write the workload in the Standard Workload Format
               --inhibit SECONDS DMR's checking inhibitor: a job checks at most this often (default 0)
@@ -60,6 +62,7 @@ final class WorkloadCommand {
         String swf = null;
         String writeSwf = null;
         String policy = "both";
+        List<Double> sweep = null;
         boolean json = false;
         Path timeline = null;
         for (int i = 0; i < args.size(); i++) {
@@ -77,6 +80,12 @@ final class WorkloadCommand {
                 case "--nodes" -> nodes = HostListParser.positive(v, "--nodes");
                 case "--seed" -> seed = number(v, "--seed").longValue();
                 case "--arrival" -> arrival = positive(v, "--arrival");
+                case "--arrivals" -> {
+                    sweep = new ArrayList<>();
+                    for (String x : v.split(",")) {
+                        sweep.add(positive(x.strip(), "--arrivals"));
+                    }
+                }
                 case "--inhibit" -> inhibit = number(v, "--inhibit").doubleValue();
                 case "--swf" -> swf = v;
                 case "--write-swf" -> writeSwf = v;
@@ -92,6 +101,12 @@ final class WorkloadCommand {
         }
         if (inhibit < 0) {
             throw new UsageException("--inhibit must not be negative");
+        }
+        if (sweep != null) {
+            if (swf != null) {
+                throw new UsageException("--arrivals generates its workloads; it does not go with --swf");
+            }
+            return sweep(jobs, nodes, seed, inhibit, sweep, json);
         }
         List<WorkloadJob> workload;
         try {
@@ -153,6 +168,33 @@ final class WorkloadCommand {
         return 0;
     }
 
+    private static int sweep(int jobs, int nodes, long seed, double inhibit, List<Double> arrivals, boolean json) {
+        if (!json) {
+            System.out.printf(Locale.ROOT, "%d jobs on %d nodes, seed %d%n", jobs, nodes, seed);
+            System.out.printf(Locale.ROOT, "%10s %14s %14s %9s %14s %14s%n", "arrival s", "fixed compl. s", "flex. compl. s",
+                    "gain", "fixed wait s", "flex. wait s");
+        }
+        for (double a : arrivals) {
+            List<WorkloadJob> w = Workloads.poisson(jobs, nodes, a, seed);
+            WorkloadSimulation.Result fixed = new WorkloadSimulation(w, nodes, false, inhibit).run();
+            WorkloadSimulation.Result flexible = new WorkloadSimulation(w, nodes, true, inhibit).run();
+            double gain = 100 * (1 - flexible.completionSeconds() / fixed.completionSeconds());
+            if (json) {
+                for (WorkloadSimulation.Result r : List.of(fixed, flexible)) {
+                    System.out.printf(Locale.ROOT, "{\"policy\": \"%s\", \"arrival_s\": %.3f, \"jobs\": %d, \"nodes\": %d, "
+                                    + "\"completion_s\": %.1f, \"utilisation\": %.4f, \"mean_wait_s\": %.1f, \"mean_exec_s\": %.1f, "
+                                    + "\"mean_completion_s\": %.1f, \"resizes\": %d}%n", r.flexible() ? "flexible" : "fixed", a,
+                            r.jobs().size(), r.nodes(), r.completionSeconds(), r.utilisation(), r.meanWait(), r.meanExec(),
+                            r.meanCompletion(), r.resizes());
+                }
+            } else {
+                System.out.printf(Locale.ROOT, "%10.1f %14.1f %14.1f %8.1f%% %14.1f %14.1f%n", a, fixed.completionSeconds(),
+                        flexible.completionSeconds(), gain, fixed.meanWait(), flexible.meanWait());
+            }
+        }
+        return 0;
+    }
+
     private static void writeTimelines(Path dir, List<WorkloadSimulation.Result> results) throws IOException {
         Files.createDirectories(dir);
         XYChart[] charts = {
@@ -176,6 +218,7 @@ final class WorkloadCommand {
             for (int c = 0; c < 3; c++) {
                 XYSeries series = charts[c].addSeries(name, t, y.get(c));
                 series.setMarker(org.knowm.xchart.style.markers.SeriesMarkers.NONE);
+                series.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Step); // counts hold until the next change
             }
         }
         BitmapEncoder.saveBitmap(List.of(charts), 3, 1, dir.resolve("timelines").toString(), BitmapEncoder.BitmapFormat.PNG);

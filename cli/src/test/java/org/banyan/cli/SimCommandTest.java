@@ -82,6 +82,10 @@ class SimCommandTest {
         assertThat(sim("sim", "workload", "--policy", "both", "--nodes", "0").err())
                 .isEqualTo("banyan sim: --nodes must be a positive integer, got '0'\n");
         assertThat(sim("sim", "workload", "--policy", "some").status()).isEqualTo(2);
+        Outcome sweep = sim("sim", "workload", "--jobs", "20", "--arrivals", "10,1000", "--json");
+        assertThat(sweep.out().strip().split("\n")).hasSize(4);
+        assertThat(json.readTree(sweep.out().split("\n")[3]).get("arrival_s").asDouble()).isEqualTo(1000);
+        assertThat(sim("sim", "workload", "--arrivals", "10,-1").err()).isEqualTo("banyan sim: --arrivals must be positive, not -1\n");
         assertThat(sim("sim", "workload", "--swf", "/no/such.swf").err())
                 .isEqualTo("banyan sim: --swf '/no/such.swf': no such file\n");
     }

@@ -19,7 +19,11 @@ public final class SysfsTopology {
 
     private SysfsTopology() {}
 
-    /** Reads this host's {@code /sys}. */
+    /**
+     * Reads this host's {@code /sys}, keeping only the CPUs this process may run on
+     * ({@code Cpus_allowed_list} of {@code /proc/self/status}): inside a Slurm job step or under
+     * {@code taskset}, ranks can only be bound within what the daemon was given.
+     */
     public static Topology local() {
         return parse(relative -> {
             try {
@@ -27,7 +31,21 @@ public final class SysfsTopology {
             } catch (IOException e) {
                 return null;
             }
-        });
+        }, allowedCpus());
+    }
+
+    /** This process's allowed CPUs, or null when /proc does not say. */
+    static int[] allowedCpus() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("Cpus_allowed_list:")) {
+                    return CpuList.parse(line.substring("Cpus_allowed_list:".length()).strip());
+                }
+            }
+        } catch (IOException | IllegalArgumentException e) {
+            // no /proc: every online CPU
+        }
+        return null;
     }
 
     /**
@@ -35,6 +53,22 @@ public final class SysfsTopology {
      * {@code files} (a path relative to that directory to the file's text, or null when absent).
      */
     public static Topology parse(Function<String, String> files) {
+        return parse(files, null);
+    }
+
+    /**
+     * As {@link #parse(Function)}, keeping only the CPUs in {@code allowed} (all when null); a
+     * host whose allowed CPUs do not make a balanced tree (two cores of one package and one of
+     * another) is refused, as binding on it could not follow the tree.
+     */
+    public static Topology parse(Function<String, String> files, int[] allowed) {
+        java.util.Set<Integer> keep = null;
+        if (allowed != null) {
+            keep = new java.util.HashSet<>();
+            for (int c : allowed) {
+                keep.add(c);
+            }
+        }
         String online = files.apply("online");
         if (online == null) {
             throw new IllegalArgumentException("no /sys/devices/system/cpu/online: cannot tell this host's CPUs");
@@ -42,9 +76,15 @@ public final class SysfsTopology {
         // package id -> core id -> PUs
         TreeMap<Integer, TreeMap<Integer, List<Integer>>> tree = new TreeMap<>();
         for (int cpu : CpuList.parse(online.strip())) {
+            if (keep != null && !keep.contains(cpu)) {
+                continue;
+            }
             int pkg = number(files.apply("cpu" + cpu + "/topology/physical_package_id"), 0);
             int core = number(files.apply("cpu" + cpu + "/topology/core_id"), cpu);
             tree.computeIfAbsent(pkg, k -> new TreeMap<>()).computeIfAbsent(core, k -> new ArrayList<>()).add(cpu);
+        }
+        if (tree.isEmpty()) {
+            throw new IllegalArgumentException("none of this host's online CPUs is allowed to this process");
         }
         int cores = -1;
         int pus = -1;

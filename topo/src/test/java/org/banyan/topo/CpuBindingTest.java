@@ -32,6 +32,18 @@ class CpuBindingTest {
     }
 
     @Test
+    void onlyTheCpusThisProcessMayUseAreKept() {
+        Topology half = SysfsTopology.parse(twoPackages()::get, new int[] {2, 3, 6, 7});
+        assertThat(half).as("package 1 only (as under a Slurm step's cpuset)").hasToString("Package:1 Core:2 PU:2");
+        assertThat(half.leafOsIndex()).containsExactly(2, 6, 3, 7);
+        assertThat(new CpuBinding(half).of(0, false, CpuBinding.Target.CORE, 1)).containsExactly(2, 6);
+        assertThatThrownBy(() -> SysfsTopology.parse(twoPackages()::get, new int[] {0, 1, 4}))
+                .hasMessage("an unbalanced host: cores with 2 and 1 PUs");
+        assertThatThrownBy(() -> SysfsTopology.parse(twoPackages()::get, new int[] {9}))
+                .hasMessage("none of this host's online CPUs is allowed to this process");
+    }
+
+    @Test
     void policiesGiveCoresPackagesAndWrap() {
         CpuBinding b = new CpuBinding(SysfsTopology.parse(twoPackages()::get));
         assertThat(b.cores()).isEqualTo(4);

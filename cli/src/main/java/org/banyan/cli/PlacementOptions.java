@@ -90,14 +90,14 @@ final class PlacementOptions {
             bySocket = pprObject.equals("socket") || pprObject.equals("package");
             return;
         }
-        switch (v) {
-            case "slot", "core" -> mapping = MappingPolicy.SLOT;
-            case "node" -> mapping = MappingPolicy.NODE;
-            case "socket", "package" -> {
-                mapping = MappingPolicy.SLOT;
-                bySocket = true;
-            }
-            default -> throw new UsageException("--map-by '" + v
+        if (v.equals("socket") || v.equals("package")) { // across hosts as slot; within a host, dealt over packages
+            mapping = MappingPolicy.SLOT;
+            bySocket = true;
+            return;
+        }
+        mapping = MappingPolicy.parse(v);
+        if (mapping == null) {
+            throw new UsageException("--map-by '" + v
                     + "' is not a mapping policy (valid: slot, node, socket, core, ppr:N:OBJ, treematch:MATRIX)");
         }
     }

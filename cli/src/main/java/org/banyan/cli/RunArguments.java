@@ -288,10 +288,7 @@ public final class RunArguments {
             int count = c.count() > 0 ? c.count() : totalSlots;
             apps.add(new AppContext(c.program(), c.args(), count, exports, workdir == null ? null : workdir.toString()));
         }
-        int size = 0;
-        for (AppContext app : apps) {
-            size += app.count();
-        }
+        int size = JobDescription.ranks(apps);
         checkWireUp(programs, contexts.stream().map(Context::program).toList(), size);
         JobDescription job = new JobDescription(1, apps, nodes, placement.mapping(), oversubscribe, stdinRank, cwd.toString(),
                 modex, placement.placement(nodes, size, false));
@@ -329,10 +326,7 @@ public final class RunArguments {
             programs.add(checkProgram(c.program(), workdir != null ? workdir : cwd));
             apps.add(new AppContext(c.program(), c.args(), c.count(), exports, workdir == null ? null : workdir.toString()));
         }
-        int size = 0;
-        for (AppContext app : apps) {
-            size += app.count();
-        }
+        int size = JobDescription.ranks(apps);
         // a DVM job's -n 0 means "as many as the DVM has free": more than one, as far as wire-up goes
         checkWireUp(programs, contexts.stream().map(Context::program).toList(),
                 contexts.stream().anyMatch(c -> c.count() == 0) ? Math.max(2, size) : size);

@@ -139,10 +139,7 @@ final class WorkloadCommand {
         }
         if (json) {
             for (WorkloadSimulation.Result r : results) {
-                System.out.printf(Locale.ROOT, "{\"policy\": \"%s\", \"jobs\": %d, \"nodes\": %d, \"completion_s\": %.1f, "
-                                + "\"utilisation\": %.4f, \"mean_wait_s\": %.1f, \"mean_exec_s\": %.1f, \"mean_completion_s\": %.1f, "
-                                + "\"resizes\": %d}%n", r.flexible() ? "flexible" : "fixed", r.jobs().size(), r.nodes(),
-                        r.completionSeconds(), r.utilisation(), r.meanWait(), r.meanExec(), r.meanCompletion(), r.resizes());
+                System.out.println(json(r, null));
             }
         } else {
             System.out.printf(Locale.ROOT, "%d jobs on %d nodes%n", workload.size(), nodes);
@@ -181,11 +178,7 @@ final class WorkloadCommand {
             double gain = 100 * (1 - flexible.completionSeconds() / fixed.completionSeconds());
             if (json) {
                 for (WorkloadSimulation.Result r : List.of(fixed, flexible)) {
-                    System.out.printf(Locale.ROOT, "{\"policy\": \"%s\", \"arrival_s\": %.3f, \"jobs\": %d, \"nodes\": %d, "
-                                    + "\"completion_s\": %.1f, \"utilisation\": %.4f, \"mean_wait_s\": %.1f, \"mean_exec_s\": %.1f, "
-                                    + "\"mean_completion_s\": %.1f, \"resizes\": %d}%n", r.flexible() ? "flexible" : "fixed", a,
-                            r.jobs().size(), r.nodes(), r.completionSeconds(), r.utilisation(), r.meanWait(), r.meanExec(),
-                            r.meanCompletion(), r.resizes());
+                    System.out.println(json(r, a));
                 }
             } else {
                 System.out.printf(Locale.ROOT, "%10.1f %14.1f %14.1f %8.1f%% %14.1f %14.1f%n", a, fixed.completionSeconds(),
@@ -194,6 +187,35 @@ final class WorkloadCommand {
         }
         return 0;
     }
+
+    /** One policy's result as one line of JSON (the keys; arrival_s in a sweep). */
+    private static String json(WorkloadSimulation.Result r, Double arrival) {
+        java.util.Map<String, Object> o = new java.util.LinkedHashMap<>();
+        o.put("policy", r.flexible() ? "flexible" : "fixed");
+        if (arrival != null) {
+            o.put("arrival_s", arrival);
+        }
+        o.put("jobs", r.jobs().size());
+        o.put("nodes", r.nodes());
+        o.put("completion_s", round(r.completionSeconds(), 1));
+        o.put("utilisation", round(r.utilisation(), 4));
+        o.put("mean_wait_s", round(r.meanWait(), 1));
+        o.put("mean_exec_s", round(r.meanExec(), 1));
+        o.put("mean_completion_s", round(r.meanCompletion(), 1));
+        o.put("resizes", r.resizes());
+        try {
+            return JSON.writeValueAsString(o);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e); // plain numbers and strings always serialise
+        }
+    }
+
+    private static double round(double v, int decimals) {
+        double scale = Math.pow(10, decimals);
+        return Math.round(v * scale) / scale;
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
     private static void writeTimelines(Path dir, List<WorkloadSimulation.Result> results) throws IOException {
         Files.createDirectories(dir);

@@ -11,7 +11,7 @@ import java.util.Arrays;
  * {@link #exact()} tells whether it finished.
  */
 final class ExhaustiveGrouping implements Grouping {
-    /** Sizes up to this are searched (beyond, even a pruned search rarely ends within its budget). */
+    /** Sizes up to this are searched (beyond, even a pruned search rarely ends within its budget; and free sets stay one long). */
     static final int MAX_SIZE = 32;
     private static final double EPS = 1e-9;
 
@@ -72,16 +72,14 @@ final class ExhaustiveGrouping implements Grouping {
         }
         this.arity = arity;
         w = new double[p][p];
-        double remaining = 0;
         for (int i = 0; i < p; i++) {
             for (int k = 0; k < m.degree(i); k++) {
                 w[i][m.neighbour(i, k)] = m.weight(i, k);
             }
         }
-        remaining = m.total();
         current = new int[p / arity][arity];
         nodes = 0;
-        exact = search(0, p == 64 ? -1L : (1L << p) - 1, 0, remaining);
+        exact = search(0, (1L << p) - 1, 0, m.total());
         for (int[] g : best) {
             Arrays.sort(g);
         }
@@ -123,7 +121,7 @@ final class ExhaustiveGrouping implements Grouping {
             return search(g + 1, free, inside + groupInside, remaining - groupInside - lost);
         }
         int need = arity - filled;
-        for (long f = free & (after == 63 ? 0 : -1L << (after + 1)); Long.bitCount(f) >= need; f &= f - 1) {
+        for (long f = free & -1L << (after + 1); Long.bitCount(f) >= need; f &= f - 1) {
             int x = Long.numberOfTrailingZeros(f);
             double add = 0;
             for (int i = 0; i < filled; i++) {

@@ -42,7 +42,11 @@ public record JobRequest(int id, int minNodes, int maxNodes, int preferredNodes,
         }
     }
 
-    private static boolean reachable(int from, int to, int factor) {
+    /** Whether {@code to} is {@code from} times a power of {@code factor} (factor 1: any size up). */
+    public static boolean reachable(int from, int to, int factor) {
+        if (factor == 1) {
+            return to >= from;
+        }
         long s = from;
         while (s < to) {
             s *= factor;

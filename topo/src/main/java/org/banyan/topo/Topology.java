@@ -35,7 +35,7 @@ public record Topology(List<Level> levels, int[] leafOsIndex) {
         leafOsIndex = leafOsIndex.clone();
     }
 
-    /** A topology whose leaves are numbered 0..n-1 and costs are hop counts. */
+    /** A topology whose leaves are numbered 0..n-1, with the given costs per level (null: the default). */
     static Topology ofArities(List<String> names, int[] arities, double[] costs) {
         List<Level> levels = new ArrayList<>();
         for (int i = 0; i < arities.length; i++) {

@@ -45,10 +45,7 @@ public record JobDescription(int jobId, List<AppContext> apps, List<Node> nodes,
             }
         }
         if (placement.nodeOf() != null) {
-            int size = 0;
-            for (AppContext app : apps) {
-                size += app.count();
-            }
+            int size = ranks(apps);
             if (placement.nodeOf().length != size) {
                 throw new IllegalArgumentException("the rankfile places " + placement.nodeOf().length + " ranks; the job has "
                         + size);
@@ -62,6 +59,11 @@ public record JobDescription(int jobId, List<AppContext> apps, List<Node> nodes,
     }
 
     public int size() {
+        return ranks(apps);
+    }
+
+    /** The ranks of these application contexts, numbered across them. */
+    public static int ranks(List<AppContext> apps) {
         int n = 0;
         for (AppContext app : apps) {
             n += app.count();

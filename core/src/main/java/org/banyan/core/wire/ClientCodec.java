@@ -175,12 +175,8 @@ public final class ClientCodec {
                     String launchDir = OverlayCodec.string(b);
                     Modex modex = Modex.values()[b.get()];
                     long timeout = b.getLong();
-                    int size = 0;
-                    for (AppContext app : apps) {
-                        size += app.count();
-                    }
                     yield new ClientMessage.RunJob(apps, mapping, oversubscribe, stdinRank, launchDir, modex, timeout,
-                            OverlayCodec.readPlacement(b, size));
+                            OverlayCodec.readPlacement(b));
                 }
                 case STDIN -> new ClientMessage.Stdin(b.getInt(), OverlayCodec.bytes(b));
                 case SIGNAL_JOB -> new ClientMessage.SignalJob(b.getInt(), b.getInt());

@@ -33,7 +33,7 @@ import org.banyan.core.tree.TopologySpec;
  *  2 LAUNCH_JOB      jobId:u32 apps:u32 app{apps} nodes:u32 node{nodes} mapping:u8 oversubscribe:u8
  *                    stdinRank:u32 (-1: none) launchDir:string modex:u8 (0 full, 1 lazy) placement
  *                    placement := bindTo:u8 (0 none, 1 core, 2 socket, 3 numa) bySocket:u8 cpusPerRank:u32
- *                                 report:u8 ranked:u8 (1: a rankfile follows) [nodeOf:u32 slot:string]{size}
+ *                                 report:u8 ranked:u32 (ranks a rankfile places, 0: none) (nodeOf:u32 slot:string){ranked}
  *                    app  := executable:string args:list count:u32 env:map workdir:string
  *                    node := name:string slots:u32
  *  3 RANK_EXITED     jobId:u32 rank:u32 status:u32 note:string startMicros:u64 endMicros:u64
@@ -291,7 +291,7 @@ public final class OverlayCodec {
 
     static void writePlacement(WireWriter w, RankPlacement p) {
         w.u8(p.bindTo().ordinal()).u8(p.bySocket() ? 1 : 0).u32(p.cpusPerRank()).u8(p.report() ? 1 : 0)
-                .u8(p.nodeOf() == null ? 0 : 1);
+                .u32(p.nodeOf() == null ? 0 : p.nodeOf().length);
         if (p.nodeOf() != null) {
             for (int r = 0; r < p.nodeOf().length; r++) {
                 w.u32(p.nodeOf()[r]).string(p.slots()[r]);
@@ -299,15 +299,15 @@ public final class OverlayCodec {
         }
     }
 
-    /** A placement; {@code size} is the job's, for the rankfile part. */
-    static RankPlacement readPlacement(ByteBuffer b, int size) {
+    static RankPlacement readPlacement(ByteBuffer b) {
         CpuBinding.Target bindTo = CpuBinding.Target.values()[b.get()];
         boolean bySocket = b.get() != 0;
         int cpusPerRank = b.getInt();
         boolean report = b.get() != 0;
+        int size = count(b);
         int[] nodeOf = null;
         String[] slots = null;
-        if (b.get() != 0) {
+        if (size > 0) {
             nodeOf = new int[size];
             slots = new String[size];
             for (int r = 0; r < size; r++) {
@@ -335,12 +335,7 @@ public final class OverlayCodec {
         int stdinRank = b.getInt();
         String launchDir = string(b);
         Modex modex = Modex.values()[b.get()];
-        int size = 0;
-        for (AppContext app : apps) {
-            size += app.count();
-        }
-        return new JobDescription(jobId, apps, nodes, mapping, oversubscribe, stdinRank, launchDir, modex,
-                readPlacement(b, size));
+        return new JobDescription(jobId, apps, nodes, mapping, oversubscribe, stdinRank, launchDir, modex, readPlacement(b));
     }
 
     static int count(ByteBuffer b) {

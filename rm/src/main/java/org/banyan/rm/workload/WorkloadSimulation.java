@@ -129,17 +129,9 @@ public final class WorkloadSimulation {
 
     private static JobRequest request(WorkloadJob j) {
         AppModel a = j.app();
-        int factor = isPowerOfTwoMultiple(a.minNodes(), a.maxNodes()) && (a.preferredNodes() == 0
-                || isPowerOfTwoMultiple(a.minNodes(), a.preferredNodes())) ? 2 : 1;
+        int factor = JobRequest.reachable(a.minNodes(), a.maxNodes(), 2) && (a.preferredNodes() == 0
+                || JobRequest.reachable(a.minNodes(), a.preferredNodes(), 2)) ? 2 : 1;
         return new JobRequest(j.id(), a.minNodes(), a.maxNodes(), a.preferredNodes(), factor, a.runSeconds(a.maxNodes()));
-    }
-
-    private static boolean isPowerOfTwoMultiple(int from, int to) {
-        long s = from;
-        while (s < to) {
-            s *= 2;
-        }
-        return s == to;
     }
 
     private void started(List<MalleableScheduler.Start> starts, double now) {

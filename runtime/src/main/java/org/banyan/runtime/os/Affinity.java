@@ -50,7 +50,20 @@ public final class Affinity {
         try {
             return start.start();
         } finally {
+            restore(own);
+        }
+    }
+
+    /**
+     * Gives the thread its mask back. A failure is not thrown: it would lose the process just
+     * started (nobody would watch or end it); the thread keeps the narrower mask, which the next
+     * bound spawn replaces anyway.
+     */
+    private static void restore(int[] own) {
+        try {
             set(0, own);
+        } catch (IOException | RuntimeException e) {
+            // see above: the started process matters more than this thread's mask
         }
     }
 

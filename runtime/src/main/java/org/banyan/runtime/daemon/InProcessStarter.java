@@ -5,12 +5,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.banyan.runtime.launch.ChildStarter;
 import org.banyan.runtime.launch.LaunchAgent;
+import org.banyan.runtime.net.ChildLinks;
 import org.banyan.runtime.net.FrameChannel;
 
 /**
  * The single-host starter: the daemon runs on a platform thread of this JVM for the whole run
- * (see the in-process daemon in docs/architecture.md), and reaches its parent over loopback TCP
- * like any other daemon.
+ * (see the in-process daemon in docs/architecture.md), and reaches its parent through an in-memory
+ * pair of the same frames other daemons send over TCP (over TCP when the parent is not in this JVM).
  */
 final class InProcessStarter implements ChildStarter {
     private final LaunchAgent agent;
@@ -25,7 +26,12 @@ final class InProcessStarter implements ChildStarter {
         long spawnedAt = System.currentTimeMillis();
         threads.put(childId, Thread.ofPlatform().name("banyand-" + childId).daemon().start(() -> {
             try {
-                new DaemonDriver(childId, host, FrameChannel.connect(parentAddress, 10_000), agent, spawnedAt).run();
+                FrameChannel parent = ChildLinks.connectInProcess(parentAddress)
+                        .orElse(null);
+                if (parent == null) {
+                    parent = FrameChannel.connect(parentAddress, 10_000);
+                }
+                new DaemonDriver(childId, host, parent, agent, spawnedAt).run();
             } catch (Exception e) {
                 losses.lost(childId, "in-process daemon failed: " + e);
             }

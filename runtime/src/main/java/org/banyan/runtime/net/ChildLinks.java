@@ -32,6 +32,12 @@ public final class ChildLinks implements Closeable {
         void lost(int childId, String reason);
     }
 
+    /**
+     * The local listeners of this JVM by the address children are given, so that a daemon
+     * started on a thread of this JVM links to its parent in memory ({@link FrameChannel#pair}).
+     */
+    private static final Map<String, ChildLinks> IN_THIS_JVM = new ConcurrentHashMap<>();
+
     private final LaunchAgent agent;
     private final ChildStarter starter;
     private final Listener listener;
@@ -72,7 +78,24 @@ public final class ChildLinks implements Closeable {
         }
         ChildLinks links = new ChildLinks(agent, starter, listener, server, peers);
         Thread.ofPlatform().daemon().name("child-accept").start(links::acceptLoop);
+        if (local) {
+            IN_THIS_JVM.put("127.0.0.1:" + server.getLocalPort(), links);
+        }
         return links;
+    }
+
+    /**
+     * A link to the vertex listening at {@code parentAddress} in this JVM, in memory; empty when
+     * no vertex of this JVM listens there (the caller then connects over TCP).
+     */
+    public static java.util.Optional<FrameChannel> connectInProcess(String parentAddress) {
+        ChildLinks parent = IN_THIS_JVM.get(parentAddress);
+        if (parent == null || parent.server.isClosed()) {
+            return java.util.Optional.empty();
+        }
+        FrameChannel[] ends = FrameChannel.pair();
+        Thread.ofPlatform().daemon().name("child-link").start(() -> parent.readChild(ends[1]));
+        return java.util.Optional.of(ends[0]);
     }
 
     /** Where a child on {@code host} reaches this vertex: the local address routed towards it. */
@@ -110,17 +133,22 @@ public final class ChildLinks implements Closeable {
         while (!server.isClosed()) {
             try {
                 Socket s = server.accept();
-                Thread.ofPlatform().daemon().name("child-link").start(() -> readChild(s));
+                Thread.ofPlatform().daemon().name("child-link").start(() -> {
+                    try {
+                        readChild(new FrameChannel(s));
+                    } catch (IOException e) {
+                        // the child saw its link fail before saying hello: it reports that itself
+                    }
+                });
             } catch (IOException e) {
                 return;
             }
         }
     }
 
-    private void readChild(Socket socket) {
+    private void readChild(FrameChannel c) {
         int child = -1;
         try {
-            FrameChannel c = new FrameChannel(socket);
             OverlayMessage first = c.receive();
             if (first instanceof OverlayMessage.PeerHello(int peer)) {
                 peers.serve(org.banyan.core.tree.Topology.vertexOfDaemon(peer), c);
@@ -172,6 +200,7 @@ public final class ChildLinks implements Closeable {
     @Override
     public void close() {
         closing = true;
+        IN_THIS_JVM.remove("127.0.0.1:" + server.getLocalPort(), this);
         try {
             server.close();
         } catch (IOException ignored) {

@@ -1,0 +1,28 @@
+package org.banyan.pilot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ProfileTest {
+    @Test
+    void timesKeepSixDecimalsAndMessagesLoseTheirSeparators() {
+        assertThat(Profile.line(1_700_000_000_000_042L, "advance", "tmgr", "main", "task.000001", "DONE", "a,b\nc"))
+                .isEqualTo("1700000000.000042,advance,tmgr,main,task.000001,DONE,a;b c");
+        assertThat(Profile.line(1_999_999L, "e", "c", "t", "u", "", null)).isEqualTo("1.999999,e,c,t,u,,");
+        assertThat(Profile.line(0L, "e", "c", "t", "u", "s", "")).isEqualTo("0.000000,e,c,t,u,s,");
+    }
+
+    @Test
+    void writesTheHeaderThenOneLinePerEvent(@TempDir Path dir) throws Exception {
+        try (Profile p = new Profile(dir)) {
+            p.event(2_500_000L, "state", "agent", "task.000000", "NEW", null);
+        }
+        assertThat(Files.readAllLines(dir.resolve(Profile.FILE))).hasSize(2)
+                .first().isEqualTo(Profile.HEADER);
+        assertThat(Files.readAllLines(dir.resolve(Profile.FILE)).get(1)).startsWith("2.500000,state,agent,");
+    }
+}

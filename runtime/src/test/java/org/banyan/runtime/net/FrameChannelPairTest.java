@@ -1,0 +1,35 @@
+package org.banyan.runtime.net;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.EOFException;
+import java.io.IOException;
+import org.banyan.core.wire.OverlayMessage;
+import org.junit.jupiter.api.Test;
+
+class FrameChannelPairTest {
+    @Test
+    void carriesFramesBothWaysAndCountsThemLikeASocket() throws IOException {
+        FrameChannel[] ends = FrameChannel.pair();
+        ends[0].send(new OverlayMessage.DaemonHello(3, "h", 42, "127.0.0.1:1"));
+        ends[1].send(new OverlayMessage.PeerHello(7));
+        assertThat(ends[1].receive()).isEqualTo(new OverlayMessage.DaemonHello(3, "h", 42, "127.0.0.1:1"));
+        assertThat(ends[0].receive()).isEqualTo(new OverlayMessage.PeerHello(7));
+        assertThat(ends[0].framesSent()).isEqualTo(1);
+        assertThat(ends[1].framesReceived()).isEqualTo(1);
+        assertThat(ends[0].bytesSent()).isEqualTo(ends[1].bytesReceived()).isPositive();
+    }
+
+    @Test
+    void closingEitherEndEndsTheReadersOfBoth() throws IOException {
+        FrameChannel[] ends = FrameChannel.pair();
+        ends[0].send(new OverlayMessage.PeerHello(1));
+        ends[0].close();
+        assertThat(ends[1].receive()).isEqualTo(new OverlayMessage.PeerHello(1)); // what was sent first still arrives
+        assertThatThrownBy(ends[1]::receive).isInstanceOf(EOFException.class);
+        assertThatThrownBy(ends[1]::receive).isInstanceOf(EOFException.class);
+        assertThatThrownBy(ends[0]::receive).isInstanceOf(EOFException.class);
+        assertThatThrownBy(() -> ends[1].send(new OverlayMessage.PeerHello(2))).isInstanceOf(IOException.class);
+    }
+}

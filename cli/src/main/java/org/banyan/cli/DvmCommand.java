@@ -62,7 +62,9 @@ final class DvmCommand {
 
     static final String HELP = """
             Usage: banyan dvm start [OPTIONS]     start a persistent DVM and return once it is up
-                   banyan dvm status [--dvm FILE] list its hosts, slots in use and jobs
+                   banyan dvm status [--dvm FILE] list its hosts, slots in use, jobs and queue
+                   banyan dvm submit --nodes N|MIN:MAX ... PROGRAM
+                                                  queue a job for whole hosts (see dvm submit --help)
                    banyan dvm stop [--dvm FILE]   end it: every job, every daemon
 
             A DVM holds daemons on its hosts (the same as banyan run's, started along a tree)
@@ -83,7 +85,9 @@ final class DvmCommand {
             case "serve" -> serve(rest);
             case "status" -> status(contact(rest));
             case "stop" -> stop(contact(rest));
-            default -> throw new UsageException("unknown dvm command '" + args.getFirst() + "' (commands: start, status, stop)");
+            case "submit" -> new DvmSubmitCommand(environment, cwd).run(rest);
+            default -> throw new UsageException("unknown dvm command '" + args.getFirst()
+                    + "' (commands: start, status, submit, stop)");
         };
     }
 
@@ -198,6 +202,13 @@ final class DvmCommand {
                 System.out.printf("%-6s %6s  %s%n", "job", "ranks", "command");
                 for (ClientMessage.JobStatus j : s.jobs()) {
                     System.out.printf("%-6d %6d  %s%n", j.jobId(), j.ranks(), j.command());
+                }
+            }
+            if (!s.queued().isEmpty()) {
+                System.out.printf("%-6s %9s  %s%n", "queued", "hosts", "command");
+                for (ClientMessage.QueuedStatus q : s.queued()) {
+                    String hosts = q.minNodes() == q.maxNodes() ? Integer.toString(q.maxNodes()) : q.minNodes() + ":" + q.maxNodes();
+                    System.out.printf("%-6d %9s  %s%n", q.queueId(), hosts, q.command());
                 }
             }
             return 0;

@@ -7,6 +7,20 @@ final class OptionParser {
     private OptionParser() {}
 
     static <T> void parse(OptionTable<T> table, T target, List<String> args, String helpHint) throws UsageException {
+        int end = parseLeading(table, target, args, helpHint, false);
+        assert end == args.size();
+    }
+
+    /**
+     * Parses the options of {@code table} at the start of {@code args} and returns where the first
+     * argument that is not one of them is (for a command whose other arguments go to another parser).
+     */
+    static <T> int parseLeading(OptionTable<T> table, T target, List<String> args) throws UsageException {
+        return parseLeading(table, target, args, null, true);
+    }
+
+    private static <T> int parseLeading(OptionTable<T> table, T target, List<String> args, String helpHint,
+                                        boolean stopAtUnknown) throws UsageException {
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             String name = a;
@@ -17,6 +31,9 @@ final class OptionParser {
                 inline = a.substring(eq + 1);
             }
             OptionTable.Option<T> option = table.find(name);
+            if (option == null && stopAtUnknown) {
+                return i;
+            }
             if (option == null) {
                 throw new UsageException((a.startsWith("-") ? "unknown option '" : "unexpected argument '") + a
                         + "' (see " + helpHint + ")");
@@ -34,5 +51,6 @@ final class OptionParser {
                 throw new UsageException("option " + name + " needs a value");
             }
         }
+        return args.size();
     }
 }

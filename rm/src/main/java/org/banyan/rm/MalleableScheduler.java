@@ -93,6 +93,22 @@ public final class MalleableScheduler {
         return schedule(now);
     }
 
+    /**
+     * A queued job leaves the queue (its submitter went away); false when it is not queued.
+     * Jobs behind it may start now.
+     */
+    public List<Start> withdraw(int jobId, double now) {
+        for (var it = queue.iterator(); it.hasNext(); ) {
+            JobRequest j = it.next();
+            if (j.id() == jobId) {
+                it.remove();
+                queuedSizes.computeIfPresent(j.maxNodes(), (k, c) -> c == 1 ? null : c - 1);
+                return schedule(now);
+            }
+        }
+        return List.of();
+    }
+
     /** A shrink is done: the nodes the job left return to the pool. */
     public List<Start> shrunk(int jobId, double now) {
         Running r = running.get(jobId);
@@ -247,6 +263,15 @@ public final class MalleableScheduler {
 
     public int queued() {
         return queue.size();
+    }
+
+    /** The queued jobs' ids, first to be served first. */
+    public List<Integer> queuedIds() {
+        return queue.stream().map(JobRequest::id).toList();
+    }
+
+    public boolean isRunning(int jobId) {
+        return running.containsKey(jobId);
     }
 
     public int runningJobs() {

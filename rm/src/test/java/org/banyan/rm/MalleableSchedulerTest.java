@@ -107,4 +107,17 @@ class MalleableSchedulerTest {
         MalleableScheduler s = new MalleableScheduler(4, true);
         assertThatThrownBy(() -> s.submit(rigid(1, 8, 1), 0)).hasMessage("job 1 needs 8 nodes; there are 4");
     }
+
+    @Test
+    void aWithdrawnJobLeavesTheQueueAndTheOnesBehindItMayStart() {
+        MalleableScheduler s = new MalleableScheduler(4, true);
+        s.submit(rigid(1, 2, 100), 0);
+        assertThat(s.submit(rigid(2, 4, 100), 1)).isEmpty();
+        assertThat(s.submit(rigid(3, 2, 500), 2)).as("would delay job 2").isEmpty();
+        assertThat(s.queuedIds()).containsExactly(2, 3);
+        assertThat(s.withdraw(2, 3)).containsExactly(new Start(3, 2));
+        assertThat(s.queuedIds()).isEmpty();
+        assertThat(s.withdraw(2, 4)).as("not queued any more").isEmpty();
+        assertThat(s.isRunning(3)).isTrue();
+    }
 }

@@ -23,6 +23,10 @@ public final class GeneralScheduler implements AgentScheduler {
     private final int[] freeGpus;
     private final boolean[] lost;
     private final boolean[] exclusiveHeld;
+    /** Nodes the resource manager holds ({@link #hold}), and what they will give back. */
+    private final boolean[] held;
+    private final int[] heldCores;
+    private final int[] heldGpus;
     /** Per bucket (free cores), its first node; per node, its neighbours in its bucket. */
     private final int[] head;
     private final int[] next;
@@ -40,6 +44,9 @@ public final class GeneralScheduler implements AgentScheduler {
         freeGpus = new int[n];
         lost = new boolean[n];
         exclusiveHeld = new boolean[n];
+        held = new boolean[n];
+        heldCores = new int[n];
+        heldGpus = new int[n];
         next = new int[n];
         prev = new int[n];
         int max = 0;
@@ -164,10 +171,53 @@ public final class GeneralScheduler implements AgentScheduler {
         return new Placement(shares, r.colocate());
     }
 
+    /**
+     * Takes the whole of {@code node} for a job the resource manager placed there: its free cores
+     * and GPUs now, and those other placements give back while it is held, until {@link #unhold}.
+     * False for a lost node.
+     */
+    public boolean hold(int node) {
+        if (lost[node] || held[node]) {
+            return false;
+        }
+        unlink(node);
+        heldCores[node] = freeCores[node];
+        heldGpus[node] = freeGpus[node];
+        free -= freeCores[node];
+        freeCores[node] = 0;
+        freeGpus[node] = 0;
+        held[node] = true;
+        link(node);
+        return true;
+    }
+
+    /** Gives a held node back to the agent's tasks and jobs. */
+    public void unhold(int node) {
+        if (!held[node]) {
+            return;
+        }
+        held[node] = false;
+        if (lost[node]) {
+            return;
+        }
+        unlink(node);
+        freeCores[node] += heldCores[node];
+        freeGpus[node] += heldGpus[node];
+        free += heldCores[node];
+        heldCores[node] = 0;
+        heldGpus[node] = 0;
+        link(node);
+    }
+
     @Override
     public void release(Placement p) {
         for (Placement.Share s : p.shares()) {
             if (lost[s.node()]) {
+                continue;
+            }
+            if (held[s.node()]) {
+                heldCores[s.node()] += s.cores();
+                heldGpus[s.node()] += s.gpus();
                 continue;
             }
             unlink(s.node());

@@ -34,6 +34,9 @@ import org.banyan.core.pilot.TaskState;
  *  8 CANCEL_TASKS    n:u32 taskId:u32{n}
  *  9 DETACH          (empty)
  * 10 WATCH_TASKS     n:u32 taskId:u32{n}
+ * 11 QUEUE_JOB       minNodes:u32 maxNodes:u32 preferredNodes:u32 factor:u32 walltimeMillis:u64
+ *                    ranksPerNode:u32 run:(RUN_JOB's body)
+ * 30 JOB_QUEUED      queueId:u32 ahead:u32 (-1 as u32: started at once)
  * 28 TASKS_ACCEPTED  n:u32 taskId:u32{n}
  * 29 TASK_UPDATES    n:u32 (taskId:u32 state:u8 timeMicros:u64 exitCode:u32 detail:string execStartMicros:u64
  *                    execEndMicros:u64){n}
@@ -46,6 +49,7 @@ import org.banyan.core.pilot.TaskState;
  * 27 REFUSED         reason:string
  * 26 STATUS          pid:u64 hosts:u32 (name:string slots:u32 inUse:u32 up:u8){hosts}
  *                    jobs:u32 (jobId:u32 ranks:u32 command:string){jobs}
+ *                    queued:u32 (queueId:u32 minNodes:u32 maxNodes:u32 command:string){queued}
  * </pre>
  */
 public final class ClientCodec {
@@ -59,6 +63,8 @@ public final class ClientCodec {
     static final int CANCEL_TASKS = 8;
     static final int DETACH = 9;
     static final int WATCH_TASKS = 10;
+    static final int QUEUE_JOB = 11;
+    static final int JOB_QUEUED = 30;
     static final int TASKS_ACCEPTED = 28;
     static final int TASK_UPDATES = 29;
     static final int WELCOME = 20;
@@ -88,21 +94,43 @@ public final class ClientCodec {
         return out;
     }
 
+    private static void runJob(WireWriter w, ClientMessage.RunJob m) {
+        w.u32(m.apps().size());
+        for (AppContext app : m.apps()) {
+            w.string(app.executable()).list(app.args()).u32(app.count()).map(app.env()).string(app.workdir());
+        }
+        w.u8(m.mapping().ordinal()).u8(m.oversubscribe() ? 1 : 0).u32(m.stdinRank()).string(m.launchDir())
+                .u8(m.modex().ordinal()).u64(m.timeoutMillis());
+        OverlayCodec.writePlacement(w, m.placement());
+    }
+
+    private static ClientMessage.RunJob runJob(ByteBuffer b) {
+        int n = OverlayCodec.count(b);
+        List<AppContext> apps = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            apps.add(new AppContext(OverlayCodec.string(b), OverlayCodec.list(b), b.getInt(), OverlayCodec.map(b),
+                    OverlayCodec.string(b)));
+        }
+        MappingPolicy mapping = MappingPolicy.values()[b.get()];
+        boolean oversubscribe = b.get() != 0;
+        int stdinRank = b.getInt();
+        String launchDir = OverlayCodec.string(b);
+        Modex modex = Modex.values()[b.get()];
+        long timeout = b.getLong();
+        return new ClientMessage.RunJob(apps, mapping, oversubscribe, stdinRank, launchDir, modex, timeout,
+                OverlayCodec.readPlacement(b));
+    }
+
     /** A whole frame, length prefix included. */
     public static byte[] encode(ClientMessage message) {
         WireWriter w = new WireWriter();
         w.u32(0);
         switch (message) {
             case ClientMessage.Hello m -> w.u8(HELLO).string(m.secret()).string(m.client());
-            case ClientMessage.RunJob m -> {
-                w.u8(RUN_JOB).u32(m.apps().size());
-                for (AppContext app : m.apps()) {
-                    w.string(app.executable()).list(app.args()).u32(app.count()).map(app.env()).string(app.workdir());
-                }
-                w.u8(m.mapping().ordinal()).u8(m.oversubscribe() ? 1 : 0).u32(m.stdinRank()).string(m.launchDir())
-                        .u8(m.modex().ordinal()).u64(m.timeoutMillis());
-                OverlayCodec.writePlacement(w, m.placement());
-            }
+            case ClientMessage.RunJob m -> runJob(w.u8(RUN_JOB), m);
+            case ClientMessage.QueueJob m -> runJob(w.u8(QUEUE_JOB).u32(m.minNodes()).u32(m.maxNodes()).u32(m.preferredNodes())
+                    .u32(m.factor()).u64(m.walltimeMillis()).u32(m.ranksPerNode()), m.run());
+            case ClientMessage.JobQueued m -> w.u8(JOB_QUEUED).u32(m.queueId()).u32(m.ahead());
             case ClientMessage.Stdin m -> w.u8(STDIN).u32(m.jobId()).bytes(m.data());
             case ClientMessage.SignalJob m -> w.u8(SIGNAL_JOB).u32(m.jobId()).u32(m.signal());
             case ClientMessage.StatusRequest m -> w.u8(STATUS_REQUEST);
@@ -144,6 +172,10 @@ public final class ClientCodec {
                 for (ClientMessage.JobStatus j : m.jobs()) {
                     w.u32(j.jobId()).u32(j.ranks()).string(j.command());
                 }
+                w.u32(m.queued().size());
+                for (ClientMessage.QueuedStatus q : m.queued()) {
+                    w.u32(q.queueId()).u32(q.minNodes()).u32(q.maxNodes()).string(q.command());
+                }
             }
         }
         byte[] out = w.toArray();
@@ -162,22 +194,10 @@ public final class ClientCodec {
             int type = b.get() & 0xFF;
             ClientMessage m = switch (type) {
                 case HELLO -> new ClientMessage.Hello(OverlayCodec.string(b), OverlayCodec.string(b));
-                case RUN_JOB -> {
-                    int n = OverlayCodec.count(b);
-                    List<AppContext> apps = new ArrayList<>(n);
-                    for (int i = 0; i < n; i++) {
-                        apps.add(new AppContext(OverlayCodec.string(b), OverlayCodec.list(b), b.getInt(), OverlayCodec.map(b),
-                                OverlayCodec.string(b)));
-                    }
-                    MappingPolicy mapping = MappingPolicy.values()[b.get()];
-                    boolean oversubscribe = b.get() != 0;
-                    int stdinRank = b.getInt();
-                    String launchDir = OverlayCodec.string(b);
-                    Modex modex = Modex.values()[b.get()];
-                    long timeout = b.getLong();
-                    yield new ClientMessage.RunJob(apps, mapping, oversubscribe, stdinRank, launchDir, modex, timeout,
-                            OverlayCodec.readPlacement(b));
-                }
+                case RUN_JOB -> runJob(b);
+                case QUEUE_JOB -> new ClientMessage.QueueJob(b.getInt(), b.getInt(), b.getInt(), b.getInt(), b.getLong(),
+                        b.getInt(), runJob(b));
+                case JOB_QUEUED -> new ClientMessage.JobQueued(b.getInt(), b.getInt());
                 case STDIN -> new ClientMessage.Stdin(b.getInt(), OverlayCodec.bytes(b));
                 case SIGNAL_JOB -> new ClientMessage.SignalJob(b.getInt(), b.getInt());
                 case STATUS_REQUEST -> new ClientMessage.StatusRequest();
@@ -234,7 +254,12 @@ public final class ClientCodec {
                     for (int i = 0; i < nj; i++) {
                         jobs.add(new ClientMessage.JobStatus(b.getInt(), b.getInt(), OverlayCodec.string(b)));
                     }
-                    yield new ClientMessage.Status(pid, hosts, jobs);
+                    int nq = OverlayCodec.count(b);
+                    List<ClientMessage.QueuedStatus> queued = new ArrayList<>(nq);
+                    for (int i = 0; i < nq; i++) {
+                        queued.add(new ClientMessage.QueuedStatus(b.getInt(), b.getInt(), b.getInt(), OverlayCodec.string(b)));
+                    }
+                    yield new ClientMessage.Status(pid, hosts, jobs, queued);
                 }
                 default -> throw new IllegalArgumentException("unknown client message type " + type);
             };

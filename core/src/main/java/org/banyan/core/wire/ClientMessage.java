@@ -75,6 +75,18 @@ public sealed interface ClientMessage {
         }
     }
 
+    /**
+     * Queue a job for the DVM's resource manager, which starts it on whole hosts when its turn
+     * comes (first come, first served with EASY backfill): {@code run}'s one program, with
+     * {@code ranksPerNode} ranks on each host. A malleable job ({@code minNodes < maxNodes}) is
+     * started at its maximum and may be resized when it checks in.
+     *
+     * @param preferredNodes  0 for none
+     * @param walltimeMillis  the user's estimate of its run time at maxNodes, for backfill
+     */
+    record QueueJob(int minNodes, int maxNodes, int preferredNodes, int factor, long walltimeMillis, int ranksPerNode,
+                    RunJob run) implements ClientMessage {}
+
     // --- DVM to client ---------------------------------------------------------------------
 
     /** The secret was wrong, or the first message was not a hello: the DVM closes the connection. */
@@ -110,6 +122,13 @@ public sealed interface ClientMessage {
         }
     }
 
+    /**
+     * The resource manager took a {@link QueueJob} as job {@code queueId} (the number it runs
+     * under); {@code ahead} jobs are before it in the queue, -1 when it started at once.
+     * {@link JobAccepted} follows when it starts.
+     */
+    record JobQueued(int queueId, int ahead) implements ClientMessage {}
+
     /** The job runs as {@code jobId}, with {@code ranks} ranks. */
     record JobAccepted(int jobId, int ranks) implements ClientMessage {}
 
@@ -131,10 +150,15 @@ public sealed interface ClientMessage {
     /** One running job. */
     record JobStatus(int jobId, int ranks, String command) {}
 
-    record Status(long pid, List<HostStatus> hosts, List<JobStatus> jobs) implements ClientMessage {
+    /** One job waiting in the resource manager's queue, first to start first. */
+    record QueuedStatus(int queueId, int minNodes, int maxNodes, String command) {}
+
+    record Status(long pid, List<HostStatus> hosts, List<JobStatus> jobs, List<QueuedStatus> queued)
+            implements ClientMessage {
         public Status {
             hosts = List.copyOf(hosts);
             jobs = List.copyOf(jobs);
+            queued = List.copyOf(queued);
         }
     }
 }

@@ -142,4 +142,23 @@ class SchedulerTest {
         s.release(first);
         assertThat(s.freeCores()).isEqualTo(1);
     }
+
+    @Test
+    void aHeldNodeTakesNoTaskUntilUnheldAndKeepsWhatItsTasksGiveBack() {
+        GeneralScheduler s = new GeneralScheduler(nodes(2, 4, 0));
+        Placement before = s.place(SlotRequest.cores(4)); // fills node 0 (fullest fit among equals)
+        int busy = before.shares().getFirst().node();
+        int other = 1 - busy;
+        assertThat(s.hold(busy)).isTrue();
+        assertThat(s.hold(busy)).as("once").isFalse();
+        s.release(before);
+        assertThat(s.freeCoresOn(busy)).as("the resource manager's while held").isZero();
+        assertThat(s.place(new SlotRequest(2, 4, 0, null, false))).as("only one node of 4 for tasks").isNull();
+        assertThat(s.hold(other)).isTrue();
+        assertThat(s.freeCores()).isZero();
+        s.unhold(busy);
+        s.unhold(other);
+        assertThat(s.freeCores()).isEqualTo(8);
+        assertThat(s.place(new SlotRequest(2, 4, 0, null, false))).isNotNull();
+    }
 }

@@ -171,9 +171,30 @@ public final class DvmClient implements AutoCloseable {
      */
     public int run(ClientMessage.RunJob job, OutputOptions output) throws IOException {
         channel.send(job);
+        return follow(job, channel.receive(), output, "banyan run");
+    }
+
+    /**
+     * Queues a job for the DVM's resource manager, says where it stands in the queue, then
+     * follows it as {@link #run} does once it starts. Leaving before then takes it out of the queue.
+     */
+    public int queue(ClientMessage.QueueJob job, OutputOptions output) throws IOException {
+        channel.send(job);
         ClientMessage first = channel.receive();
+        if (first instanceof ClientMessage.JobQueued(int id, int ahead)) {
+            if (ahead >= 0) {
+                System.err.println("banyan dvm submit: job " + id + " waits for " + job.maxNodes() + " host"
+                        + (job.maxNodes() == 1 ? "" : "s") + (ahead == 0 ? "" : ", " + ahead + " job" + (ahead == 1 ? "" : "s")
+                        + " ahead of it"));
+            }
+            first = channel.receive();
+        }
+        return follow(job.run(), first, output, "banyan dvm submit");
+    }
+
+    private int follow(ClientMessage.RunJob job, ClientMessage first, OutputOptions output, String who) throws IOException {
         if (first instanceof ClientMessage.JobRejected(String reason)) {
-            System.err.println("banyan run: the DVM refused the job: " + reason);
+            System.err.println(who + ": the DVM refused the job: " + reason);
             return 2;
         }
         if (!(first instanceof ClientMessage.JobAccepted(int jobId, int ranks))) {
@@ -191,7 +212,7 @@ public final class DvmClient implements AutoCloseable {
                 try {
                     m = channel.receive();
                 } catch (IOException e) {
-                    sink.report("banyan run: lost the DVM (" + (e.getMessage() == null ? "it closed the connection"
+                    sink.report(who + ": lost the DVM (" + (e.getMessage() == null ? "it closed the connection"
                             : e.getMessage()) + "); job " + jobId + " ended with it");
                     return 1;
                 }

@@ -61,8 +61,17 @@ public final class DvmHead {
         record TaskTimeout(int taskId) implements Event {}
     }
 
-    /** A running job: who submitted it, the cores it holds (null when oversubscribed), and where its stdin goes. */
-    private record RunningJob(DvmSession owner, Placement placement, String command, int ranks, int[] stdinTarget) {}
+    /**
+     * A running job: who submitted it, the cores it holds (null when oversubscribed or when the
+     * resource manager placed it), where its stdin goes, and for a queued job its queue id and the
+     * hosts it holds (else -1 and none).
+     */
+    private record RunningJob(DvmSession owner, Placement placement, String command, int ranks, int[] stdinTarget,
+                              int queueId, List<Integer> heldHosts) {
+        RunningJob(DvmSession owner, Placement placement, String command, int ranks, int[] stdinTarget) {
+            this(owner, placement, command, ranks, stdinTarget, -1, List.of());
+        }
+    }
 
     private final List<Node> nodes;
     private final HeadSettings settings;
@@ -76,6 +85,8 @@ public final class DvmHead {
     /** The DVM's cores, for jobs and tasks alike. */
     private final GeneralScheduler scheduler;
     private final TaskDispatch tasks;
+    /** Jobs queued for whole hosts ({@code banyan dvm submit}). */
+    private final ResourceQueue queue;
     /** Head events that handling an action led to (a job's end, task ends), handled before the next action. */
     private final java.util.ArrayDeque<HeadEvent> followUps = new java.util.ArrayDeque<>();
     private final Map<Integer, RunningJob> jobs = new LinkedHashMap<>();
@@ -102,6 +113,7 @@ public final class DvmHead {
             resources.add(new NodeResources(n.name(), n.slots(), 0));
         }
         this.scheduler = new GeneralScheduler(resources);
+        this.queue = new ResourceQueue(nodes, () -> nextJobId++);
         this.tasks = new TaskDispatch(new TaskAgent(scheduler, nodes.stream().map(Node::name).toList()), nodes, settings,
                 () -> nextJobId++, (task, millis) -> loop.schedule(new Event.TaskTimeout(task), millis));
     }
@@ -283,6 +295,25 @@ public final class DvmHead {
                 HeadEvent submit = accept(s, run);
                 return submit == null ? List.of() : List.of(submit);
             }
+            case ClientMessage.QueueJob q -> {
+                if (!ready) {
+                    s.send(new ClientMessage.JobRejected("the DVM is not ready"));
+                    return List.of();
+                }
+                return switch (queue.submit(s, q)) {
+                    case ResourceQueue.Outcome.Refused(String reason) -> {
+                        s.send(new ClientMessage.JobRejected(reason));
+                        yield List.of();
+                    }
+                    case ResourceQueue.Outcome.Queued(int id, int ahead, List<ResourceQueue.Launch> launches) -> {
+                        s.send(new ClientMessage.JobQueued(id, ahead));
+                        say("queued job " + id + " of client " + s.id + ": " + q.minNodes() + ".." + q.maxNodes()
+                                + " host(s) of " + q.run().apps().getFirst().executable()
+                                + (ahead < 0 ? "" : ", " + ahead + " ahead"));
+                        yield start(launches);
+                    }
+                };
+            }
             case ClientMessage.Stdin(int jobId, byte[] data) -> {
                 RunningJob j = jobs.get(jobId);
                 if (j != null && j.owner() == s && j.stdinTarget()[0] >= 0) {
@@ -331,6 +362,7 @@ public final class DvmHead {
     private List<HeadEvent> clientGone(DvmSession s) {
         s.channel.close();
         List<HeadEvent> out = new ArrayList<>(tasks.gone(s));
+        out.addAll(start(queue.withdraw(s)));
         for (int jobId : s.jobs) {
             if (jobs.containsKey(jobId)) {
                 out.add(new HeadEvent.CancelJob(jobId, "the client of job " + jobId + " went away; ending its ranks"));
@@ -398,6 +430,37 @@ public final class DvmHead {
         return new HeadEvent.Submit(job, jobSettings);
     }
 
+    /**
+     * Starts the jobs the resource manager let go: each on its hosts, which it holds whole (no
+     * task or {@code run --dvm} job is placed there until it ends).
+     */
+    private List<HeadEvent> start(List<ResourceQueue.Launch> launches) {
+        List<HeadEvent> out = new ArrayList<>();
+        for (ResourceQueue.Launch l : launches) {
+            List<Node> slots = new ArrayList<>();
+            for (int i = 0; i < nodes.size(); i++) {
+                slots.add(new Node(nodes.get(i).name(), 0));
+            }
+            for (int h : l.hosts()) {
+                slots.set(h, new Node(nodes.get(h).name(), l.ranks() / l.hosts().size()));
+                scheduler.hold(h);
+            }
+            int jobId = l.queueId();
+            ClientMessage.RunJob run = l.run();
+            JobDescription job = new JobDescription(jobId, run.apps(), slots, run.mapping(), false, run.stdinRank(),
+                    run.launchDir(), run.modex(), run.placement());
+            String command = run.apps().getFirst().executable();
+            jobs.put(jobId, new RunningJob(l.owner(), null, command, l.ranks(), new int[] {-1, -1}, l.queueId(), l.hosts()));
+            l.owner().jobs.add(jobId);
+            l.owner().send(new ClientMessage.JobAccepted(jobId, l.ranks()));
+            say("job " + jobId + " (queued) of client " + l.owner().id + ": " + l.ranks()
+                    + " rank(s) of " + command + " on host(s) " + l.hosts().stream().map(h -> nodes.get(h).name()).toList());
+            out.add(new HeadEvent.Submit(job, new HeadSettings(run.timeoutMillis(), settings.graceMillis(),
+                    settings.daemonStartMillis(), false)));
+        }
+        return out;
+    }
+
     private void forJob(int jobId, HeadAction a) {
         RunningJob j = jobs.get(jobId);
         if (j == null) {
@@ -427,6 +490,10 @@ public final class DvmHead {
         if (j.placement() != null) {
             scheduler.release(j.placement());
         }
+        j.heldHosts().forEach(scheduler::unhold);
+        if (j.queueId() >= 0) {
+            followUps.addAll(start(queue.ended(j.queueId())));
+        }
         j.owner().jobs.remove(jobId);
         j.owner().send(new ClientMessage.JobEnded(jobId, exitStatus));
         say("job " + jobId + " ended with status " + exitStatus);
@@ -442,7 +509,7 @@ public final class DvmHead {
         for (Map.Entry<Integer, RunningJob> e : jobs.entrySet()) {
             running.add(new ClientMessage.JobStatus(e.getKey(), e.getValue().ranks(), e.getValue().command()));
         }
-        return new ClientMessage.Status(ProcessHandle.current().pid(), hosts, running);
+        return new ClientMessage.Status(ProcessHandle.current().pid(), hosts, running, queue.status());
     }
 
     private int lostSlots() {

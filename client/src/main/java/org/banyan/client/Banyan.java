@@ -192,6 +192,43 @@ public final class Banyan implements AutoCloseable {
         return table.peer(rank);
     }
 
+    /**
+     * Banyan's extension for malleable jobs (what banyan-comm's {@code Dmr} is built on): asks the
+     * resource manager of the DVM queue this job runs in whether it should change size, given its
+     * limits in hosts ({@code preferred} 0 for none). The answer, when it comes, is
+     * {@code "expand|shrink|none,ranks,generation"}; it fails with {@link BanyanException} when the
+     * job is not in a DVM's queue ({@code banyan dvm submit}) or the limits are invalid.
+     */
+    public CompletableFuture<String> resizeCheck(int min, int max, int factor, int preferred) {
+        checkOpen();
+        return pmi.request("banyan-resize-check", "min", Integer.toString(min), "max", Integer.toString(max), "factor",
+                Integer.toString(factor), "preferred", Integer.toString(preferred))
+                .thenApply(r -> check(r, "banyan-resize-check").get("decision"));
+    }
+
+    /**
+     * Banyan's extension for malleable jobs: joins the world of {@code generation} as its rank
+     * {@code rank} of {@code size}, giving this rank's {@code card} (its endpoints), and returns
+     * every rank's card, in rank order, once all of them have joined ({@code seq} numbers the
+     * joins of one generation, each a barrier).
+     */
+    public List<String> join(int generation, int seq, int rank, int size, String card) {
+        checkOpen();
+        String cards = await(pmi.request("banyan-join", "generation", Integer.toString(generation), "seq",
+                Integer.toString(seq), "rank", Integer.toString(rank), "size", Integer.toString(size), "card", card),
+                "banyan-join").get("cards");
+        List<String> out = new ArrayList<>(size);
+        int from = 0;
+        for (int i = cards.indexOf('\f'); i >= 0; i = cards.indexOf('\f', from)) {
+            out.add(cards.substring(from, i));
+            from = i + 1;
+        }
+        if (out.size() != size) {
+            throw new BanyanException("banyan-join returned " + out.size() + " cards for a world of " + size);
+        }
+        return out;
+    }
+
     /** Ends the whole job with {@code exitCode}, as MPI_Abort does; does not return. */
     public void abort(int exitCode, String message) {
         try {

@@ -68,6 +68,28 @@ public final class HostPool {
         return out;
     }
 
+    /**
+     * A job gives back these of its hosts (a driver that knows which hosts its leaving ranks
+     * were on, when that differs from {@link #shrink}'s guess).
+     */
+    public void giveBack(int jobId, List<String> names) {
+        List<Integer> mine = held(jobId);
+        for (String name : names) {
+            int h = -1;
+            for (int i : mine) {
+                if (hosts.get(i).equals(name)) {
+                    h = i;
+                    break;
+                }
+            }
+            if (h < 0) {
+                throw new IllegalArgumentException("job " + jobId + " does not hold host " + name);
+            }
+            mine.remove(Integer.valueOf(h));
+            free.set(h);
+        }
+    }
+
     /** A job ended: all its hosts are free. */
     public List<String> end(int jobId) {
         List<Integer> mine = held.remove(jobId);

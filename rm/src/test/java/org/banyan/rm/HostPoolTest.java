@@ -40,4 +40,17 @@ class HostPoolTest {
         assertThatThrownBy(() -> p.shrink(1, 2)).hasMessage("job 1 holds 2 hosts; it cannot give back 2");
         assertThatThrownBy(() -> p.end(9)).hasMessage("job 9 holds no host");
     }
+
+    @Test
+    void namedHostsCanBeGivenBack() {
+        HostPool pool = new HostPool(java.util.List.of("a", "b", "c", "d"));
+        pool.start(1, 1);
+        pool.start(2, 1);
+        pool.expand(1, 2); // c, d
+        pool.giveBack(1, java.util.List.of("d", "a"));
+        org.assertj.core.api.Assertions.assertThat(pool.of(1)).containsExactly("c");
+        org.assertj.core.api.Assertions.assertThat(pool.free()).isEqualTo(2);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> pool.giveBack(1, java.util.List.of("b")))
+                .hasMessageContaining("does not hold host b");
+    }
 }

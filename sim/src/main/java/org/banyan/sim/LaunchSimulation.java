@@ -451,6 +451,8 @@ public final class LaunchSimulation {
                 case HeadAction.JobEnded e -> { }
                 case HeadAction.Ready r -> { }
                 case HeadAction.TasksEnded t -> { }
+                case HeadAction.ResourceRequest r -> { }
+                case HeadAction.RankEnded r -> { }
                 case HeadAction.DaemonsLost l -> { }
             }
         }

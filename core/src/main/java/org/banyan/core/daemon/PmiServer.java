@@ -58,6 +58,13 @@ import org.banyan.core.wire.OverlayMessage;
  * name-unpublish;name=                    -> name-unpublish-response;rc=0    (rc=1;errmsg=name_not_found)
  * name-lookup;name=                       -> name-lookup-response;port=P;value=P;rc=0 (rc=1;errmsg=name_not_found)
  * abort;isworld=;msg=|exitcode=;message=  -> (no reply; the head ends the job)
+ * banyan-resize-check;min=;max=;factor=;preferred=
+ *                                         -> banyan-resize-check-response;decision=D;rc=0 (Banyan's own, for
+ *                                            the DMR API: D is "expand|shrink|none,ranks,generation"; rc=1;
+ *                                            errmsg= when the job is not in a DVM's queue)
+ * banyan-join;generation=;seq=;rank=;size=;card=
+ *                                         -> banyan-join-response;cards=C;rc=0 once every rank of the new
+ *                                            world joined (C: every card in rank order, each ending in \f)
  * finalize                                -> finalize-response;rc=0
  * anything else                           -> NAME-response;rc=1;errmsg=unknown_command_NAME
  * </pre>
@@ -238,6 +245,10 @@ public final class PmiServer {
             case "name-publish" -> name(self, 0, cmd.get("name"), cmd.get("port"));
             case "name-unpublish" -> name(self, 1, cmd.get("name"), null);
             case "name-lookup" -> name(self, 2, cmd.get("name"), null);
+            case "banyan-resize-check" -> name(self, 3, cmd.get("min") + "," + cmd.get("max") + "," + cmd.get("factor")
+                    + "," + cmd.get("preferred"), null);
+            case "banyan-join" -> name(self, 4, cmd.get("generation") + "," + cmd.get("seq") + "," + cmd.get("rank") + ","
+                    + cmd.get("size"), orEmpty(cmd.get("card")));
             case "abort" -> {
                 String message = cmd.get("msg") != null ? cmd.get("msg") : orEmpty(cmd.get("message"));
                 out.accept(new DaemonAction.SendToParent(new OverlayMessage.AbortRequest(map.job().jobId(),
@@ -391,7 +402,7 @@ public final class PmiServer {
         return null;
     }
 
-    /** op 0 publish, 1 unpublish, 2 lookup. */
+    /** op 0 publish, 1 unpublish, 2 lookup; 3 and 4 the resource manager's check and join (PMI-2 only). */
     private void name(Waiter w, int op, String name, String port) {
         if (name == null || (op == 0 && port == null)) {
             nameResult(w, op, false, "needs_a_name" + (op == 0 ? "_and_a_port" : ""), null);
@@ -412,7 +423,13 @@ public final class PmiServer {
 
     private void nameResult(Waiter w, int op, boolean ok, String reason, String port) {
         String[] v1 = {"publish_result", "unpublish_result", "lookup_result"};
-        String[] v2names = {"name-publish-response", "name-unpublish-response", "name-lookup-response"};
+        String[] v2names = {"name-publish-response", "name-unpublish-response", "name-lookup-response",
+                "banyan-resize-check-response", "banyan-join-response"};
+        if (op >= 3) {
+            reply(w, ok ? PmiV2Codec.frame(v2names[op], op == 3 ? "decision" : "cards", port, "rc", "0")
+                    : PmiV2Codec.frame(v2names[op], "rc", "1", "errmsg", reason));
+            return;
+        }
         if (w.version() == 1) {
             if (!ok) {
                 reply(w.conn(), PmiV1Codec.reply(v1[op], "rc", "-1", "info", reason));

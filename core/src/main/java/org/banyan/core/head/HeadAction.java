@@ -35,6 +35,16 @@ public sealed interface HeadAction {
     /** DVM: the job is over with {@code status}; the DVM goes on. */
     record JobEnded(int jobId, int status) implements HeadAction {}
 
+    /**
+     * DVM: a rank's request for the resource manager ({@link OverlayMessage.NameRequest} with op
+     * {@code RESIZE_CHECK} or {@code JOIN}, see {@code NameService}); the driver answers, maybe
+     * later, with {@link HeadEvent.Route} of the {@link OverlayMessage.NameReply}.
+     */
+    record ResourceRequest(OverlayMessage.NameRequest request) implements HeadAction {}
+
+    /** DVM, inside {@link ForJob}: a rank of the job ended (a malleable job counts the ranks that leave). */
+    record RankEnded(int rank, int status) implements HeadAction {}
+
     /** DVM: tasks ended (job {@link OverlayMessage#TASKS}: the rank is the task id), as a daemon batched them. */
     record TasksEnded(java.util.List<OverlayMessage.RankExited> ends) implements HeadAction {}
 

@@ -135,7 +135,9 @@ public final class HeadCore {
             @Override
             public void emit(HeadAction action) {
                 if (runJob != null) {
-                    HeadCore.this.emit(action);
+                    if (!(action instanceof HeadAction.RankEnded)) {
+                        HeadCore.this.emit(action);
+                    }
                 } else if (action instanceof HeadAction.ArmTimer(HeadTimer timer, long delay, int ignored)) {
                     HeadCore.this.emit(new HeadAction.ArmTimer(timer, delay, jobId));
                 } else {
@@ -313,7 +315,14 @@ public final class HeadCore {
     /** Passes a routed message on, or serves it when it is for the head (the name service). */
     private void routed(OverlayMessage.Routed m) {
         if (router.route(m) && m instanceof OverlayMessage.NameRequest r) {
-            router.route(names.serve(r));
+            if (r.op() < NameService.RESIZE_CHECK) {
+                router.route(names.serve(r));
+            } else if (runJob == null) {
+                emit(new HeadAction.ResourceRequest(r));
+            } else {
+                router.route(new OverlayMessage.NameReply(r.jobId(), Topology.daemonOfVertex(0), r.from(), r.request(), r.op(),
+                        false, "not_under_a_resource_manager"));
+            }
         }
     }
 

@@ -155,6 +155,7 @@ public final class JobControl {
         }
         rankDone[e.rank()] = true;
         ranksDone++;
+        host.emit(new HeadAction.RankEnded(e.rank(), e.status()));
         if (!e.note().isEmpty()) {
             fail(e.status(), "rank " + e.rank() + " on " + host.hostOf(map.nodeOf(e.rank())) + " could not start: "
                     + e.note());

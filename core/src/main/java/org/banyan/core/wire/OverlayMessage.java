@@ -63,7 +63,11 @@ public sealed interface OverlayMessage {
      * Routed to the head (to = -1): a rank's request to the job's name service. {@code op}: 0
      * publish {@code name} at {@code port}, 1 unpublish it, 2 look it up ({@code port} empty).
      */
-    record NameRequest(int jobId, int from, int to, int request, int op, String name, String port) implements Routed {}
+    record NameRequest(int jobId, int from, int to, int request, int op, String name, String port) implements Routed {
+        /** Ops for the DVM's resource manager, carried the same way (a head service); see the head's NameService. */
+        public static final int RESIZE_CHECK = 3;
+        public static final int JOIN = 4;
+    }
 
     /** Routed from the head: {@code ok}, and then the port for a lookup; otherwise why not. */
     record NameReply(int jobId, int from, int to, int request, int op, boolean ok, String portOrReason) implements Routed {}

@@ -261,6 +261,19 @@ class DaemonCoreTest {
         assertThat(replies(core.handle(new DaemonEvent.FromParent(
                 new OverlayMessage.NameReply(1, -1, 1, 2, 2, false, "name_not_found"))), 4))
                 .containsExactly(frame("cmd=name-lookup-response;rc=1;errmsg=name_not_found;"));
+        // The resource manager's check and join travel as head requests too (Banyan's own commands).
+        assertThat(core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=banyan-resize-check;min=1;max=4;factor=2;preferred=0;")))
+                .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.NameRequest(1, 1, -1, 3,
+                        OverlayMessage.NameRequest.RESIZE_CHECK, "1,4,2,0", "")));
+        assertThat(replies(core.handle(new DaemonEvent.FromParent(
+                new OverlayMessage.NameReply(1, -1, 1, 3, OverlayMessage.NameRequest.RESIZE_CHECK, true, "shrink,2,1"))), 4))
+                .containsExactly(frame("cmd=banyan-resize-check-response;decision=shrink,2,1;rc=0;"));
+        assertThat(core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=banyan-join;generation=1;seq=1;rank=0;size=2;card=a=b\n;")))
+                .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.NameRequest(1, 1, -1, 4,
+                        OverlayMessage.NameRequest.JOIN, "1,1,0,2", "a=b\n")));
+        assertThat(replies(core.handle(new DaemonEvent.FromParent(
+                new OverlayMessage.NameReply(1, -1, 1, 4, OverlayMessage.NameRequest.JOIN, false, "not_in_a_queue"))), 4))
+                .containsExactly(frame("cmd=banyan-join-response;rc=1;errmsg=not_in_a_queue;"));
         assertThat(replies(core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=frob;")), 4))
                 .containsExactly(frame("cmd=frob-response;rc=1;errmsg=unknown_command_frob;"));
         assertThat(core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=abort;isworld=TRUE;msg=bad;"))).containsExactly(

@@ -63,13 +63,13 @@ public final class DvmHead {
 
     /**
      * A running job: who submitted it, the cores it holds (null when oversubscribed or when the
-     * resource manager placed it), where its stdin goes, and for a queued job its queue id and the
-     * hosts it holds (else -1 and none).
+     * resource manager placed it), where its stdin goes, and for a queued job's its queued job
+     * (else -1).
      */
     private record RunningJob(DvmSession owner, Placement placement, String command, int ranks, int[] stdinTarget,
-                              int queueId, List<Integer> heldHosts) {
+                              int queueId) {
         RunningJob(DvmSession owner, Placement placement, String command, int ranks, int[] stdinTarget) {
-            this(owner, placement, command, ranks, stdinTarget, -1, List.of());
+            this(owner, placement, command, ranks, stdinTarget, -1);
         }
     }
 
@@ -215,6 +215,8 @@ public final class DvmHead {
                 say(why + (ready ? "; its hosts take no more jobs" : ""));
             }
             case HeadAction.TasksEnded(List<OverlayMessage.RankExited> ends) -> followUps.addAll(tasks.ended(ends));
+            case HeadAction.ResourceRequest(OverlayMessage.NameRequest r) -> resourceRequest(r);
+            case HeadAction.RankEnded r -> throw new IllegalStateException("a rank's end belongs to a job");
             case HeadAction.Finish(int exitStatus) -> {
                 status[0] = exitStatus;
                 return false;
@@ -445,20 +447,54 @@ public final class DvmHead {
                 slots.set(h, new Node(nodes.get(h).name(), l.ranks() / l.hosts().size()));
                 scheduler.hold(h);
             }
-            int jobId = l.queueId();
+            int jobId = l.jobId();
             ClientMessage.RunJob run = l.run();
             JobDescription job = new JobDescription(jobId, run.apps(), slots, run.mapping(), false, run.stdinRank(),
                     run.launchDir(), run.modex(), run.placement());
             String command = run.apps().getFirst().executable();
-            jobs.put(jobId, new RunningJob(l.owner(), null, command, l.ranks(), new int[] {-1, -1}, l.queueId(), l.hosts()));
+            jobs.put(jobId, new RunningJob(l.owner(), null, command, l.ranks(), new int[] {-1, -1}, l.queueId()));
             l.owner().jobs.add(jobId);
-            l.owner().send(new ClientMessage.JobAccepted(jobId, l.ranks()));
-            say("job " + jobId + " (queued) of client " + l.owner().id + ": " + l.ranks()
+            if (!l.expansion()) {
+                l.owner().send(new ClientMessage.JobAccepted(jobId, l.ranks()));
+            }
+            say("job " + jobId + (l.expansion() ? " (expansion of job " + l.queueId() + ", its ranks " + l.rankOffset()
+                    + " on)" : " (queued)") + " of client " + l.owner().id + ": " + l.ranks()
                     + " rank(s) of " + command + " on host(s) " + l.hosts().stream().map(h -> nodes.get(h).name()).toList());
             out.add(new HeadEvent.Submit(job, new HeadSettings(run.timeoutMillis(), settings.graceMillis(),
                     settings.daemonStartMillis(), false)));
         }
         return out;
+    }
+
+    /** Hosts the queue gave back return to the agent; queued jobs start on them. */
+    private void freed(ResourceQueue.Freed f) {
+        f.hosts().forEach(scheduler::unhold);
+        followUps.addAll(start(f.launches()));
+    }
+
+    /** A rank's DMR check or world join, answered through the routing overlay (a join once all have joined). */
+    private void resourceRequest(OverlayMessage.NameRequest r) {
+        if (r.op() == OverlayMessage.NameRequest.RESIZE_CHECK) {
+            ResourceQueue.Answer a = queue.check(r.jobId(), r.name());
+            if (a.ok() && !a.text().startsWith("none")) {
+                say("job " + queue.queueIdOf(r.jobId()) + ": " + a.text().replaceFirst(",(\\d+),(\\d+)$",
+                        " to $1 rank(s), generation $2"));
+            }
+            reply(r, a.ok(), a.text());
+            followUps.addAll(start(a.launches()));
+        } else {
+            ResourceQueue.Joined j = queue.join(r.jobId(), r.name(), r.port(), r);
+            if (j != null) {
+                for (Object w : j.waiters()) {
+                    reply((OverlayMessage.NameRequest) w, j.error() == null, j.error() == null ? j.cards() : j.error());
+                }
+            }
+        }
+    }
+
+    private void reply(OverlayMessage.NameRequest r, boolean ok, String text) {
+        followUps.add(new HeadEvent.Route(new OverlayMessage.NameReply(r.jobId(), org.banyan.core.tree.Topology.daemonOfVertex(0),
+                r.from(), r.request(), r.op(), ok, text)));
     }
 
     private void forJob(int jobId, HeadAction a) {
@@ -469,10 +505,12 @@ public final class DvmHead {
             }
             return;
         }
+        int shown = j.queueId() >= 0 ? j.queueId() : jobId;
         switch (a) {
             case HeadAction.EmitOutput(int rank, int stream, byte[] data) ->
-                    j.owner().send(new ClientMessage.JobOutput(jobId, rank, stream, data));
-            case HeadAction.Report(String line) -> j.owner().send(new ClientMessage.JobReport(jobId, line));
+                    j.owner().send(new ClientMessage.JobOutput(shown, queue.rankOffsetOf(jobId) + rank, stream, data));
+            case HeadAction.Report(String line) -> j.owner().send(new ClientMessage.JobReport(shown, line));
+            case HeadAction.RankEnded(int rank, int ignored) -> freed(queue.rankEnded(jobId, rank));
             case HeadAction.ForwardStdin(int d, int rank) -> {
                 j.stdinTarget()[0] = d;
                 j.stdinTarget()[1] = rank;
@@ -490,11 +528,20 @@ public final class DvmHead {
         if (j.placement() != null) {
             scheduler.release(j.placement());
         }
-        j.heldHosts().forEach(scheduler::unhold);
-        if (j.queueId() >= 0) {
-            followUps.addAll(start(queue.ended(j.queueId())));
-        }
         j.owner().jobs.remove(jobId);
+        ResourceQueue.Ended e = queue.dvmJobEnded(jobId, exitStatus);
+        if (e != null) {
+            for (int other : e.cancel()) {
+                followUps.add(new HeadEvent.CancelJob(other, "job " + e.queueId() + " failed; ending the rest of its ranks"));
+            }
+            if (!e.whole()) {
+                return;
+            }
+            freed(e.freed());
+            j.owner().send(new ClientMessage.JobEnded(e.queueId(), e.status()));
+            say("job " + e.queueId() + " ended with status " + e.status());
+            return;
+        }
         j.owner().send(new ClientMessage.JobEnded(jobId, exitStatus));
         say("job " + jobId + " ended with status " + exitStatus);
     }

@@ -1,9 +1,12 @@
 package org.banyan.runtime.dvm;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.banyan.core.job.AppContext;
 import org.banyan.core.job.Node;
 import org.banyan.core.wire.ClientMessage;
@@ -13,20 +16,80 @@ import org.banyan.rm.MalleableScheduler;
 
 /**
  * The DVM's resource manager ({@code banyan dvm submit}): jobs queued for whole hosts, first come,
- * first served with EASY backfill ({@link MalleableScheduler}), and the hosts each running one
- * holds ({@link HostPool}). It decides and remembers; {@link DvmHead} starts what it says and
- * tells it when jobs end. Its clock is seconds since the DVM started.
+ * first served with EASY backfill ({@link MalleableScheduler}), the hosts each running one holds
+ * ({@link HostPool}), and the resizes of malleable ones. It decides and remembers; {@link DvmHead}
+ * starts what it says, answers the ranks, and tells it what happened. Its clock is seconds since
+ * the DVM started.
+ *
+ * <p>A queued job runs as one or more DVM jobs (PMI jobs): the first at its start, one more per
+ * expansion, holding the new ranks. Its ranks keep their world rank for life: an expansion adds
+ * ranks after the last, a shrink removes the last, so world rank = the DVM job's offset + its
+ * rank there. Hosts hold blocks of {@code ranksPerNode} consecutive world ranks.
  */
 final class ResourceQueue {
-    /** A queued job's start: its hosts (indexes into the DVM's hosts) and the job to run there. */
-    record Launch(int queueId, DvmSession owner, List<Integer> hosts, ClientMessage.RunJob run, int ranks) {}
+    /** Start a DVM job: a queued job's first, or an expansion's new ranks. */
+    record Launch(int jobId, int queueId, DvmSession owner, List<Integer> hosts, ClientMessage.RunJob run, int ranks,
+                  int rankOffset, boolean expansion) {}
+
+    /** What the head does for a rank's request: answer it (ok or not), and maybe start an expansion. */
+    record Answer(boolean ok, String text, List<Launch> launches) {}
+
+    /** Hosts the queue no longer uses, and the jobs that may start on them. */
+    record Freed(List<Integer> hosts, List<Launch> launches) {}
+
+    /** A DVM job of a queued job ended: DVM jobs of it to cancel, and, when it was the last, its end. */
+    record Ended(List<Integer> cancel, boolean whole, int queueId, int status, Freed freed) {}
 
     private record Entry(DvmSession owner, ClientMessage.QueueJob job) {}
+
+    /** One generation's join: the cards of its ranks as they arrive, and who waits for the answer. */
+    private static final class Join {
+        final String[] cards;
+        final List<Object> waiters = new ArrayList<>();
+        int joined;
+
+        Join(int size) {
+            cards = new String[size];
+        }
+    }
+
+    /** A started queued job. */
+    private static final class Running {
+        final int id;
+        final Entry entry;
+        final double walltime;
+        /** DVM job id to the world rank of its rank 0. */
+        final Map<Integer, Integer> dvmJobs = new LinkedHashMap<>();
+        /** Host (DVM index) of each block of ranksPerNode world ranks. */
+        final List<Integer> hostOfBlock = new ArrayList<>();
+        final Map<String, Join> joins = new HashMap<>();
+        final Set<Integer> leaving = new HashSet<>();
+        final List<Integer> releasing = new ArrayList<>();
+        int generation;
+        int status;
+
+        Running(int id, Entry entry, double walltime) {
+            this.id = id;
+            this.entry = entry;
+            this.walltime = walltime;
+        }
+
+        int rpn() {
+            return entry.job().ranksPerNode();
+        }
+
+        int ranks() {
+            return hostOfBlock.size() * rpn();
+        }
+    }
 
     private final List<Node> nodes;
     private final MalleableScheduler scheduler;
     private final HostPool pool;
     private final Map<Integer, Entry> entries = new LinkedHashMap<>();
+    private final Map<Integer, Running> running = new HashMap<>();
+    /** Every DVM job of a running queued job, to its queued job. */
+    private final Map<Integer, Running> byDvmJob = new HashMap<>();
     private final long startNanos = System.nanoTime();
     /** The DVM's job numbers: a queued job keeps its number when it starts. */
     private final java.util.function.IntSupplier ids;
@@ -55,19 +118,20 @@ final class ResourceQueue {
         if (problem != null) {
             return new Outcome.Refused(problem);
         }
-        JobRequest request;
         try {
-            request = new JobRequest(0, q.minNodes(), q.maxNodes(), q.preferredNodes(), q.factor(),
-                    Math.max(1, q.walltimeMillis()) / 1000.0);
+            new JobRequest(0, q.minNodes(), q.maxNodes(), q.preferredNodes(), q.factor(), seconds(q));
         } catch (IllegalArgumentException e) {
             return new Outcome.Refused(e.getMessage().replaceFirst("^job \\d+: ", ""));
         }
         int id = ids.getAsInt();
-        request = new JobRequest(id, request.minNodes(), request.maxNodes(), request.preferredNodes(), request.factor(),
-                request.walltimeSeconds());
         entries.put(id, new Entry(owner, q));
-        List<Launch> launches = launches(scheduler.submit(request, now()));
+        List<Launch> launches = launches(scheduler.submit(new JobRequest(id, q.minNodes(), q.maxNodes(), q.preferredNodes(),
+                q.factor(), seconds(q)), now()));
         return new Outcome.Queued(id, scheduler.queuedIds().indexOf(id), launches);
+    }
+
+    private static double seconds(ClientMessage.QueueJob q) {
+        return Math.max(1, q.walltimeMillis()) / 1000.0;
     }
 
     private String problem(ClientMessage.QueueJob q) {
@@ -90,18 +154,161 @@ final class ResourceQueue {
         return null;
     }
 
-    /** A queued job's run ended: its hosts return, and queued jobs may start. */
-    List<Launch> ended(int queueId) {
-        entries.remove(queueId);
-        pool.end(queueId);
-        return launches(scheduler.ended(queueId, now()));
+    /** The queued job a DVM job belongs to, or -1; and the world rank of its rank 0. */
+    int queueIdOf(int dvmJob) {
+        Running r = byDvmJob.get(dvmJob);
+        return r == null ? -1 : r.id;
     }
+
+    int rankOffsetOf(int dvmJob) {
+        Running r = byDvmJob.get(dvmJob);
+        return r == null ? 0 : r.dvmJobs.get(dvmJob);
+    }
+
+    // --- resizes -------------------------------------------------------------------------
+
+    /**
+     * A DMR check from the job's rank 0: {@code limits} is "min,max,factor,preferred" in hosts.
+     * While a resize is under way (ranks still joining or leaving) the answer is none.
+     */
+    Answer check(int dvmJob, String limits) {
+        Running r = byDvmJob.get(dvmJob);
+        if (r == null) {
+            return new Answer(false, "not_in_a_queue", List.of());
+        }
+        int[] l;
+        JobRequest request;
+        try {
+            l = ints(limits, 4);
+            request = new JobRequest(r.id, l[0], l[1], l[3], l[2], r.walltime);
+        } catch (IllegalArgumentException e) {
+            return new Answer(false, e.getMessage().replaceFirst("^job \\d+: ", "").replace(' ', '_'), List.of());
+        }
+        if (request.maxNodes() > nodes.size()) {
+            return new Answer(false, "max_" + request.maxNodes() + "_exceeds_the_" + nodes.size() + "_hosts", List.of());
+        }
+        if (!r.leaving.isEmpty() || r.joins.values().stream().anyMatch(j -> j.joined < j.cards.length)) {
+            return new Answer(true, "none," + r.ranks() + "," + r.generation, List.of());
+        }
+        MalleableScheduler.Decision d = scheduler.check(r.id, request, now());
+        int from = r.hostOfBlock.size();
+        switch (d.kind()) {
+            case NONE -> {
+                return new Answer(true, "none," + r.ranks() + "," + r.generation, List.of());
+            }
+            case EXPAND -> {
+                List<Integer> added = pool.expand(r.id, d.newSize() - from).stream().map(Integer::parseInt).sorted().toList();
+                r.generation++;
+                int offset = r.ranks();
+                r.hostOfBlock.addAll(added);
+                Launch l2 = launch(r, ids.getAsInt(), added, offset, true);
+                return new Answer(true, "expand," + r.ranks() + "," + r.generation, List.of(l2));
+            }
+            case SHRINK -> {
+                r.generation++;
+                int keep = d.newSize();
+                for (int w = keep * r.rpn(); w < from * r.rpn(); w++) {
+                    r.leaving.add(w);
+                }
+                List<Integer> tail = r.hostOfBlock.subList(keep, from);
+                r.releasing.addAll(tail);
+                tail.clear();
+                return new Answer(true, "shrink," + r.ranks() + "," + r.generation, List.of());
+            }
+        }
+        throw new AssertionError(d);
+    }
+
+    /**
+     * A rank joins its generation's world ({@code what}: "generation,seq,rank,size"): null while
+     * others have not, then the waiters to answer and all the cards.
+     */
+    record Joined(List<Object> waiters, String cards, String error) {}
+
+    Joined join(int dvmJob, String what, String card, Object waiter) {
+        Running r = byDvmJob.get(dvmJob);
+        if (r == null) {
+            return new Joined(List.of(waiter), null, "not_in_a_queue");
+        }
+        int[] w;
+        try {
+            w = ints(what, 4);
+        } catch (IllegalArgumentException e) {
+            return new Joined(List.of(waiter), null, "bad_join");
+        }
+        int generation = w[0];
+        int rank = w[2];
+        int size = w[3];
+        if (generation != r.generation || size != r.ranks() || rank < 0 || rank >= size) {
+            return new Joined(List.of(waiter), null, "generation_" + generation + "_size_" + size
+                    + "_is_not_the_job's_" + r.generation + "_size_" + r.ranks());
+        }
+        Join j = r.joins.computeIfAbsent(generation + "." + w[1], k -> new Join(size));
+        if (j.cards[rank] == null) {
+            j.joined++;
+        }
+        j.cards[rank] = card;
+        j.waiters.add(waiter);
+        if (j.joined < size) {
+            return null;
+        }
+        r.joins.remove(generation + "." + w[1]);
+        StringBuilder all = new StringBuilder();
+        for (String c : j.cards) {
+            all.append(c).append('\f');
+        }
+        if (all.length() > org.banyan.core.pmi.PmiV2Codec.MAX_BODY - 64) {
+            return new Joined(j.waiters, null, "the_world's_cards_exceed_one_PMI-2_frame_(" + size + "_ranks)");
+        }
+        return new Joined(j.waiters, all.toString(), null);
+    }
+
+    /** A rank of a DVM job ended: the last of a shrink's leaving ranks gives their hosts back. */
+    Freed rankEnded(int dvmJob, int rank) {
+        Running r = byDvmJob.get(dvmJob);
+        if (r == null || !r.leaving.remove(r.dvmJobs.get(dvmJob) + rank) || !r.leaving.isEmpty()) {
+            return new Freed(List.of(), List.of());
+        }
+        List<Integer> hosts = List.copyOf(r.releasing);
+        r.releasing.clear();
+        pool.giveBack(r.id, hosts.stream().map(i -> Integer.toString(i)).toList());
+        return new Freed(hosts, launches(scheduler.shrunk(r.id, now())));
+    }
+
+    /**
+     * A DVM job of a queued job ended. A failure ends the others (a rank that dies, during a
+     * resize or not, ends the job); the last one's end is the queued job's, with the first
+     * failure's status.
+     */
+    Ended dvmJobEnded(int dvmJob, int status) {
+        Running r = byDvmJob.remove(dvmJob);
+        if (r == null) {
+            return null;
+        }
+        r.dvmJobs.remove(dvmJob);
+        List<Integer> cancel = List.of();
+        if (status != 0 && r.status == 0) {
+            r.status = status;
+            cancel = List.copyOf(r.dvmJobs.keySet());
+        }
+        if (!r.dvmJobs.isEmpty()) {
+            return new Ended(cancel, false, r.id, r.status, new Freed(List.of(), List.of()));
+        }
+        running.remove(r.id);
+        entries.remove(r.id);
+        List<Integer> hosts = new ArrayList<>(r.hostOfBlock);
+        hosts.addAll(r.releasing);
+        pool.end(r.id);
+        return new Ended(cancel, true, r.id, r.status, new Freed(hosts, launches(scheduler.ended(r.id, now()))));
+    }
+
+    // --- the queue -------------------------------------------------------------------------
 
     /** The client went away: its queued jobs leave the queue (its running ones are ended by the head). */
     List<Launch> withdraw(DvmSession owner) {
         List<Launch> out = new ArrayList<>();
         for (Integer id : List.copyOf(entries.keySet())) {
-            if (entries.get(id).owner() == owner && !scheduler.isRunning(id)) {
+            if (entries.get(id).owner() == owner && !running.containsKey(id)) {
                 entries.remove(id);
                 out.addAll(launches(scheduler.withdraw(id, now())));
             }
@@ -122,14 +329,50 @@ final class ResourceQueue {
         List<Launch> out = new ArrayList<>();
         for (MalleableScheduler.Start s : starts) {
             Entry e = entries.get(s.jobId());
-            List<Integer> hosts = pool.start(s.jobId(), s.nodes()).stream().map(Integer::parseInt).toList();
-            int ranks = s.nodes() * e.job().ranksPerNode();
-            AppContext app = e.job().run().apps().getFirst();
-            ClientMessage.RunJob run = e.job().run();
-            ClientMessage.RunJob sized = new ClientMessage.RunJob(
-                    List.of(new AppContext(app.executable(), app.args(), ranks, app.env(), app.workdir())), run.mapping(),
-                    false, run.stdinRank(), run.launchDir(), run.modex(), run.timeoutMillis(), run.placement());
-            out.add(new Launch(s.jobId(), e.owner(), hosts, sized, ranks));
+            Running r = new Running(s.jobId(), e, seconds(e.job()));
+            running.put(r.id, r);
+            List<Integer> hosts = pool.start(s.jobId(), s.nodes()).stream().map(Integer::parseInt).sorted().toList();
+            r.hostOfBlock.addAll(hosts);
+            out.add(launch(r, r.id, hosts, 0, false));
+        }
+        return out;
+    }
+
+    /**
+     * A DVM job of {@code r} on {@code hosts}, its ranks world ranks {@code offset} on. They learn
+     * their place from the environment (banyan-comm's {@code Dmr} reads it).
+     */
+    private Launch launch(Running r, int jobId, List<Integer> hosts, int offset, boolean expansion) {
+        r.dvmJobs.put(jobId, offset);
+        byDvmJob.put(jobId, r);
+        int ranks = hosts.size() * r.rpn();
+        AppContext app = r.entry.job().run().apps().getFirst();
+        Map<String, String> env = new LinkedHashMap<>(app.env());
+        env.put("BANYAN_DMR_JOB", Integer.toString(r.id));
+        env.put("BANYAN_DMR_GENERATION", Integer.toString(r.generation));
+        env.put("BANYAN_DMR_OFFSET", Integer.toString(offset));
+        env.put("BANYAN_DMR_SIZE", Integer.toString(r.ranks()));
+        ClientMessage.QueueJob q = r.entry.job();
+        env.put("BANYAN_DMR_LIMITS", q.minNodes() + "," + q.maxNodes() + "," + q.factor() + "," + q.preferredNodes());
+        ClientMessage.RunJob run = r.entry.job().run();
+        ClientMessage.RunJob sized = new ClientMessage.RunJob(
+                List.of(new AppContext(app.executable(), app.args(), ranks, env, app.workdir())), run.mapping(), false,
+                expansion ? -1 : run.stdinRank(), run.launchDir(), run.modex(), run.timeoutMillis(), run.placement());
+        return new Launch(jobId, r.id, r.entry.owner(), hosts, sized, ranks, offset, expansion);
+    }
+
+    private static int[] ints(String text, int n) {
+        String[] parts = text.split(",");
+        if (parts.length != n) {
+            throw new IllegalArgumentException("expected " + n + " numbers, got '" + text + "'");
+        }
+        int[] out = new int[n];
+        for (int i = 0; i < n; i++) {
+            try {
+                out[i] = Integer.parseInt(parts[i].strip());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("not a number: '" + parts[i] + "'");
+            }
         }
         return out;
     }

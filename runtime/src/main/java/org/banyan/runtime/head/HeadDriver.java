@@ -126,6 +126,8 @@ public final class HeadDriver {
             case HeadAction.JobEnded e -> throw new IllegalStateException("a run's head has one job: " + e);
             case HeadAction.Ready r -> throw new IllegalStateException("a run's head is no DVM");
             case HeadAction.TasksEnded t -> throw new IllegalStateException("a run's head has no tasks");
+            case HeadAction.ResourceRequest r -> throw new IllegalStateException("a run's head answers these itself");
+            case HeadAction.RankEnded r -> throw new IllegalStateException("a run's head is not told of single ranks");
             case HeadAction.DaemonsLost l -> throw new IllegalStateException("a run's head reports losses itself");
         }
         return true;

@@ -1,0 +1,293 @@
+package org.banyan.comm;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.banyan.client.Banyan;
+import org.banyan.client.BanyanException;
+
+/**
+ * Malleability for Java ranks, after the DMR API (Dynamic Management of Resources): a job queued
+ * with {@code banyan dvm submit --nodes MIN:MAX} asks the DVM's resource manager, at its iteration
+ * boundaries, whether to change size, and changes it without stopping.
+ *
+ * <pre>{@code
+ * try (Dmr dmr = Dmr.init()) {
+ *     double[] mine;
+ *     long step;
+ *     if (dmr.joined()) {                       // started by an expansion: data comes from the others
+ *         Dmr.Arrival a = dmr.arrive(LENGTH);
+ *         mine = a.block();
+ *         step = a.progress();
+ *     } else {
+ *         mine = firstBlock(dmr.world());
+ *         step = 0;
+ *     }
+ *     boolean arrived = dmr.joined();           // a new rank resumes after the resize of its step
+ *     for (; step < STEPS; step++) {
+ *         if (!arrived) {
+ *             mine = dmr.resize(dmr.check(), mine, LENGTH, step);
+ *             if (dmr.left()) {
+ *                 return;                         // this rank's host went back to the queue
+ *             }
+ *         }
+ *         arrived = false;
+ *         compute(dmr.world(), mine);
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>Sizes in checks are hosts, as the resource manager counts them; with
+ * {@code --ranks-per-node R} a world has R ranks per host. A rank's number in the world never
+ * changes: an expansion adds ranks after the last one, a shrink takes the last ones away. Data
+ * is a block-distributed array of doubles, moved by {@link BlockRedistribution}. Outside a DVM
+ * queue (under {@code banyan run}) every check answers NONE and the world is the job's.
+ *
+ * <p>{@code BANYAN_DMR_INHIBIT=SECONDS} is the checking inhibitor: for that long after a check
+ * that reached the resource manager, checks answer NONE without asking it (rank 0 decides, so
+ * every rank agrees).
+ */
+public final class Dmr implements AutoCloseable {
+    public enum Action { EXPAND, SHRINK, NONE }
+
+    /** The resource manager's answer: {@code ranks} is the world's size after the action. */
+    public record Decision(Action action, int ranks, int generation) {
+        public boolean resizes() {
+            return action != Action.NONE;
+        }
+    }
+
+    /** What a rank started by an expansion receives: its block, and the others' progress value. */
+    public record Arrival(double[] block, long progress) {}
+
+    private static final int ERROR = -1;
+
+    private final Banyan job;
+    private final Map<String, String> env;
+    private final boolean managed;
+    private final int worldRank;
+    private final boolean joined;
+    private final int previousSize;
+    private final long inhibitNanos;
+    private long lastAsked = Long.MIN_VALUE;
+    private Comm world;
+    private int generation;
+    private boolean left;
+
+    private Dmr(Banyan job, Map<String, String> env) {
+        this.job = job;
+        this.env = env;
+        String jobNumber = env.get("BANYAN_DMR_JOB");
+        this.managed = jobNumber != null && !jobNumber.isEmpty();
+        double inhibit = 0;
+        String inhibitText = env.get("BANYAN_DMR_INHIBIT");
+        if (inhibitText != null && !inhibitText.isBlank()) {
+            try {
+                inhibit = Double.parseDouble(inhibitText.strip());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("BANYAN_DMR_INHIBIT must be a number of seconds, got '" + inhibitText + "'");
+            }
+            if (inhibit < 0) {
+                throw new IllegalArgumentException("BANYAN_DMR_INHIBIT must not be negative, got '" + inhibitText + "'");
+            }
+        }
+        this.inhibitNanos = (long) (inhibit * 1e9);
+        if (managed) {
+            generation = Integer.parseInt(env.get("BANYAN_DMR_GENERATION"));
+            int offset = Integer.parseInt(env.get("BANYAN_DMR_OFFSET"));
+            int size = Integer.parseInt(env.get("BANYAN_DMR_SIZE"));
+            worldRank = offset + job.rank();
+            joined = offset > 0;
+            previousSize = offset;
+            world = joinWorld(generation, worldRank, size);
+        } else {
+            worldRank = job.rank();
+            joined = false;
+            previousSize = 0;
+            world = World.create(job);
+        }
+    }
+
+    /** Joins the job, and its current world. */
+    public static Dmr init() {
+        return new Dmr(Banyan.init(), System.getenv());
+    }
+
+    /** The world as of the last resize (or the start). */
+    public Comm world() {
+        if (left) {
+            throw new IllegalStateException("this rank left the job at the last shrink");
+        }
+        return world;
+    }
+
+    /** Whether this rank was started by an expansion (it then calls {@link #arrive} first). */
+    public boolean joined() {
+        return joined;
+    }
+
+    /** Whether this rank left the job at the last shrink (it should end now). */
+    public boolean left() {
+        return left;
+    }
+
+    /** {@link #check(int, int, int, int)} with the limits the job was submitted with ({@code --nodes MIN:MAX ...}). */
+    public Decision check() {
+        String limits = env.get("BANYAN_DMR_LIMITS");
+        if (!managed || limits == null) {
+            return check(1, 1, 1, 0);
+        }
+        String[] l = limits.split(",");
+        return check(Integer.parseInt(l[0]), Integer.parseInt(l[1]), Integer.parseInt(l[2]), Integer.parseInt(l[3]));
+    }
+
+    /**
+     * Asks the resource manager whether the job should change size, given its limits in hosts
+     * ({@code factor}: the step between sizes, 2 doubling and halving, 1 any size; {@code preferred}
+     * 0 for none). Collective over {@link #world()}: rank 0 asks, every rank gets the answer.
+     *
+     * @throws IllegalArgumentException when the resource manager refuses the limits
+     */
+    public Decision check(int minHosts, int maxHosts, int factor, int preferred) {
+        Comm w = world();
+        if (!managed) {
+            return new Decision(Action.NONE, w.size(), generation);
+        }
+        long[] answer = new long[3];
+        String refusal = null;
+        if (w.rank() == 0) {
+            long now = System.nanoTime();
+            if (lastAsked != Long.MIN_VALUE && now - lastAsked < inhibitNanos) {
+                answer = new long[] {Action.NONE.ordinal(), w.size(), generation};
+            } else {
+                lastAsked = now;
+                try {
+                    answer = parse(job.resizeCheck(minHosts, maxHosts, factor, preferred).join());
+                } catch (java.util.concurrent.CompletionException e) {
+                    refusal = e.getCause() instanceof BanyanException b ? b.getMessage() : String.valueOf(e.getCause());
+                    answer = new long[] {ERROR, 0, 0};
+                }
+            }
+        }
+        w.bcast(answer, 0);
+        if (answer[0] == ERROR) {
+            throw new IllegalArgumentException(refusal != null ? refusal : "the resource manager refused the check (see rank 0)");
+        }
+        return new Decision(Action.values()[(int) answer[0]], (int) answer[1], (int) answer[2]);
+    }
+
+    private static long[] parse(String decision) {
+        String[] p = decision.split(",");
+        return new long[] {Action.valueOf(p[0].toUpperCase(java.util.Locale.ROOT)).ordinal(), Long.parseLong(p[1]),
+                Long.parseLong(p[2])};
+    }
+
+    /**
+     * Acts on a decision, collectively over the current world: its ranks' blocks of a
+     * {@code length}-element array move to the new world's ranks, and this rank's new block is
+     * returned (an expansion's new ranks get theirs from {@link #arrive}, with {@code progress}).
+     * After a shrink the ranks that left get an empty block and {@link #left()} is true. NONE
+     * returns {@code mine} unchanged.
+     */
+    public double[] resize(Decision d, double[] mine, long length, long progress) {
+        if (!d.resizes()) {
+            return mine;
+        }
+        Comm old = world();
+        int from = old.size();
+        generation = d.generation();
+        if (d.action() == Action.EXPAND) {
+            Comm next = joinWorld(generation, worldRank, d.ranks());
+            double[] block = BlockRedistribution.redistribute(next, mine, length, from, d.ranks());
+            next.bcast(new long[] {progress}, 0);
+            old.close();
+            world = next;
+            return block;
+        }
+        double[] block = BlockRedistribution.redistribute(old, mine, length, from, d.ranks());
+        if (worldRank < d.ranks()) {
+            Comm next = joinWorld(generation, worldRank, d.ranks());
+            old.close();
+            world = next;
+            return block;
+        }
+        old.close();
+        left = true;
+        world = null;
+        return block;
+    }
+
+    /** For a rank started by an expansion: its block of the redistributed array, and the progress value. */
+    public Arrival arrive(long length) {
+        if (!joined) {
+            throw new IllegalStateException("only a rank started by an expansion arrives");
+        }
+        Comm w = world();
+        double[] block = BlockRedistribution.redistribute(w, new double[0], length, previousSize, w.size());
+        long[] progress = new long[1];
+        w.bcast(progress, 0);
+        return new Arrival(block, progress[0]);
+    }
+
+    /**
+     * Builds the world of {@code gen}: this rank's endpoints go to the DVM's head with its join, and
+     * every rank's come back once all have joined (each exchange a join).
+     */
+    private Comm joinWorld(int gen, int rank, int size) {
+        Map<String, String> card = new LinkedHashMap<>();
+        card.put("dmr.host", Integer.toString(job.peer(job.rank()).node()));
+        int[] seq = {0};
+        List<Map<String, String>> cards = new ArrayList<>();
+        Endpoints endpoints = new Endpoints() {
+            @Override
+            public void publish(String key, String value) {
+                if (value.indexOf('\n') >= 0 || value.indexOf('\f') >= 0 || key.indexOf('=') >= 0) {
+                    throw new IllegalArgumentException("an endpoint that does not fit a card: " + key);
+                }
+                card.put(key, value);
+            }
+
+            @Override
+            public void exchange() {
+                StringBuilder text = new StringBuilder();
+                card.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
+                List<String> all = job.join(gen, ++seq[0], rank, size, text.toString());
+                cards.clear();
+                for (String c : all) {
+                    Map<String, String> m = new LinkedHashMap<>();
+                    for (String line : c.split("\n")) {
+                        int eq = line.indexOf('=');
+                        if (eq > 0) {
+                            m.put(line.substring(0, eq), line.substring(eq + 1));
+                        }
+                    }
+                    cards.add(m);
+                }
+            }
+
+            @Override
+            public String lookup(int r, String key) {
+                return cards.get(r).get(key);
+            }
+
+            @Override
+            public String host(int r) {
+                return cards.get(r).get("dmr.host");
+            }
+        };
+        endpoints.exchange(); // the hosts first: the shared-memory transport groups ranks by host as it is built
+        return World.create(rank, size, endpoints, env);
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (world != null) {
+                world.close();
+            }
+        } finally {
+            job.close();
+        }
+    }
+}

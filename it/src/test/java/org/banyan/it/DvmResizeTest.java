@@ -1,0 +1,121 @@
+package org.banyan.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Malleable jobs for real: examples/java/FlexibleSleep (the DMR API of banyan-comm) queued on a
+ * four-host DVM with {@code banyan dvm submit --nodes 1:4}, shrunk so that a queued job starts,
+ * expanded again when its hosts come back, its data checked after every resize; and a rank dying
+ * as a resize begins. Processes are looked for with ps after each.
+ */
+class DvmResizeTest {
+    @TempDir
+    static Path classes;
+
+    static String classPath;
+
+    @TempDir
+    Path dir;
+
+    Path uri;
+
+    @BeforeAll
+    static void compile() throws Exception {
+        classPath = CommExamples.compile(classes);
+    }
+
+    @AfterEach
+    void stopDvm() throws Exception {
+        if (uri != null && Files.exists(uri)) {
+            Banyan.run("dvm", "stop", "--dvm", uri.toString());
+        }
+        Banyan.assertNoProcessesWith("FlexibleSleep");
+        Banyan.assertNoProcessesWith("DaemonMain");
+    }
+
+    void startDvm() throws Exception {
+        uri = dir.resolve("dvm.uri");
+        Banyan.Result r = Banyan.run("dvm", "start", "--uri-file", uri.toString(), "--launcher", "local", "--host",
+                "a:2,b:2,c:2,d:2");
+        assertThat(r.exit()).as(r.stderr()).isZero();
+    }
+
+    /** FlexibleSleep queued for 1 to 4 hosts: STEPS steps of WORK seconds over the hosts it has. */
+    Process submitFlexible(Path out, List<String> runOptions, int steps, double work) throws Exception {
+        List<String> args = new ArrayList<>(List.of("dvm", "submit", "--dvm", uri.toString(), "--nodes", "1:4", "--time", "30"));
+        args.addAll(runOptions);
+        args.addAll(List.of(JavaClient.JAVA, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp", classPath,
+                "FlexibleSleep", Integer.toString(steps), Double.toString(work), "100003"));
+        return Banyan.builder(args).redirectErrorStream(true).redirectOutput(out.toFile())
+                .redirectInput(new java.io.File("/dev/null")).start();
+    }
+
+    static void awaitLine(Path file, String text) throws Exception {
+        for (int i = 0; i < 600; i++) {
+            if (Files.exists(file) && Files.readString(file).contains(text)) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("no '" + text + "' in " + file + ":\n" + (Files.exists(file) ? Files.readString(file) : ""));
+    }
+
+    @Test
+    void aMalleableJobShrinksSoAQueuedJobStartsThenGrowsBackWithItsDataIntact() throws Exception {
+        startDvm();
+        Path out = dir.resolve("flexible.out");
+        Process flexible = submitFlexible(out, List.of(), 14, 1.2);
+        awaitLine(out, "step 1: 4 rank(s)");
+
+        Banyan.Result queued = Banyan.run("dvm", "submit", "--dvm", uri.toString(), "--nodes", "2", "--time", "5", "sh", "-c",
+                "echo B ran");
+        assertThat(queued.exit()).as(queued.stderr()).isZero();
+        assertThat(queued.stdout()).contains("B ran");
+        assertThat(queued.stderr()).contains("waits for 2 hosts");
+
+        assertThat(flexible.waitFor(90, TimeUnit.SECONDS)).isTrue();
+        String text = Files.readString(out);
+        assertThat(flexible.exitValue()).as(text).isZero();
+        assertThat(text).containsPattern("step \\d+: 2 rank\\(s\\) \\(shrink from 4, [0-9.]+ ms\\)")
+                .containsPattern("step \\d+: 4 rank\\(s\\) \\(expand from 2, [0-9.]+ ms\\)")
+                .contains("step 13: 4 rank(s)");
+        assertThat(text.indexOf("shrink from 4")).isLessThan(text.indexOf("expand from 2"));
+        for (int s = 0; s < 14; s++) {
+            assertThat(text).as("every step ran once, its data checked").containsOnlyOnce("step " + s + ":");
+        }
+        String log = Files.readString(dir.resolve("dvm.uri.log"));
+        assertThat(log).containsPattern("job 1: shrink to 2 rank\\(s\\), generation 1")
+                .containsPattern("job \\d+ \\(queued\\) of client \\d+: 2 rank\\(s\\) of sh on host\\(s\\) \\[c, d\\]")
+                .containsPattern("job 1: expand to 4 rank\\(s\\), generation 2")
+                .containsPattern("job \\d+ \\(expansion of job 1, its ranks 2 on\\)");
+        Banyan.assertNoProcessesWith("FlexibleSleep");
+        assertThat(Banyan.run("dvm", "status", "--dvm", uri.toString()).stdout()).contains("no job running");
+    }
+
+    @Test
+    void aRankThatDiesAsAResizeBeginsEndsTheJobAndItsHostsGoToTheQueue() throws Exception {
+        startDvm();
+        Path out = dir.resolve("flexible.out");
+        Process flexible = submitFlexible(out, List.of("-x", "FLEXIBLE_SLEEP_FAIL_ON=shrink"), 40, 1.2);
+        awaitLine(out, "step 1: 4 rank(s)");
+        Banyan.Result queued = Banyan.run("dvm", "submit", "--dvm", uri.toString(), "--nodes", "2", "--time", "5", "sh", "-c",
+                "echo B ran");
+        assertThat(queued.exit()).as(queued.stderr()).isZero();
+        assertThat(queued.stdout()).contains("B ran");
+        assertThat(flexible.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String text = Files.readString(out);
+        assertThat(flexible.exitValue()).as(text).isEqualTo(7);
+        assertThat(text).contains("rank 3 on d exited with status 7").doesNotContain("step 39");
+        Banyan.assertNoProcessesWith("FlexibleSleep");
+    }
+}

@@ -197,25 +197,41 @@ public final class Dmr implements AutoCloseable {
         Comm old = world();
         int from = old.size();
         generation = d.generation();
+        long t0 = System.nanoTime();
         if (d.action() == Action.EXPAND) {
             Comm next = joinWorld(generation, worldRank, d.ranks());
+            long t1 = System.nanoTime();
             double[] block = BlockRedistribution.redistribute(next, mine, length, from, d.ranks());
+            long t2 = System.nanoTime();
             next.bcast(new long[] {progress}, 0);
             old.close();
             world = next;
+            trace("expand", "join", t0, t1, "redistribution", t2);
             return block;
         }
         double[] block = BlockRedistribution.redistribute(old, mine, length, from, d.ranks());
+        long t1 = System.nanoTime();
         if (worldRank < d.ranks()) {
             Comm next = joinWorld(generation, worldRank, d.ranks());
+            long t2 = System.nanoTime();
             old.close();
             world = next;
+            trace("shrink", "redistribution", t0, t1, "join", t2);
             return block;
         }
         old.close();
         left = true;
         world = null;
         return block;
+    }
+
+    /** With BANYAN_DMR_TRACE set, one line on stderr per resize: where its time went. */
+    private void trace(String what, String first, long t0, long t1, String second, long t2) {
+        if (env.get("BANYAN_DMR_TRACE") == null) {
+            return;
+        }
+        System.err.printf("dmr: rank %d %s: %s %.1f ms, %s %.1f ms, closing the old world %.1f ms%n", worldRank, what, first,
+                (t1 - t0) / 1e6, second, (t2 - t1) / 1e6, (System.nanoTime() - t2) / 1e6);
     }
 
     /** For a rank started by an expansion: its block of the redistributed array, and the progress value. */

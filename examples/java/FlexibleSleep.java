@@ -16,7 +16,8 @@ import org.banyan.comm.Op;
  *
  * Without MIN MAX FACTOR PREFERRED (hosts; PREFERRED 0 for none) it checks with the limits it was
  * submitted with. For tests, FLEXIBLE_SLEEP_FAIL_ON=shrink|expand makes the last rank exit with
- * status 7 when that decision comes.
+ * status 7 when that decision comes, and FLEXIBLE_SLEEP_STALL=1 makes the ranks an expansion
+ * starts hang before they join.
  */
 public final class FlexibleSleep {
     public static void main(String[] args) throws Exception {
@@ -24,6 +25,9 @@ public final class FlexibleSleep {
         double work = Double.parseDouble(args[1]);
         long length = Long.parseLong(args[2]);
         boolean ownLimits = args.length > 6;
+        if (System.getenv("FLEXIBLE_SLEEP_STALL") != null && !"0".equals(System.getenv().getOrDefault("BANYAN_DMR_OFFSET", "0"))) {
+            Thread.sleep(1_000_000); // for tests: ranks an expansion starts never join
+        }
         try (Dmr dmr = Dmr.init()) {
             double[] mine;
             long step;
@@ -64,8 +68,10 @@ public final class FlexibleSleep {
                 Comm w = dmr.world();
                 verify(w, mine, length, step);
                 if (w.rank() == 0) {
-                    System.out.printf("step %d: %d rank(s)%s%n", step, w.size(), d.resizes()
-                            ? String.format(" (%s from %d, %.1f ms)", d.action().name().toLowerCase(), before, resizeMillis) : "");
+                    System.out.printf("step %d: %d rank(s)%s%n", step, w.size(), dmr.abandoned()
+                            ? String.format(" (expansion to %d abandoned after %.1f ms)", d.ranks(), resizeMillis)
+                            : d.resizes() ? String.format(" (%s from %d, %.1f ms)", d.action().name().toLowerCase(), before,
+                            resizeMillis) : "");
                 }
                 Thread.sleep((long) (work * 1000 / w.size()));
             }

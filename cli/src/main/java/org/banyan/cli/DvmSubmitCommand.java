@@ -19,6 +19,8 @@ import org.banyan.runtime.dvm.DvmFiles;
 final class DvmSubmitCommand {
     /** The backfill estimate when none is given: an hour, as many batch systems assume. */
     static final long DEFAULT_TIME_MILLIS = 3_600_000;
+    /** How long an expansion's new ranks have to join: their JVMs' start, with room for a busy host. */
+    static final long DEFAULT_RESIZE_TIMEOUT_MILLIS = 60_000;
 
     static final class Arguments {
         int minNodes;
@@ -27,6 +29,7 @@ final class DvmSubmitCommand {
         int factor = 2;
         long timeMillis = DEFAULT_TIME_MILLIS;
         int ranksPerNode = 1;
+        long resizeTimeoutMillis = DEFAULT_RESIZE_TIMEOUT_MILLIS;
         String dvm;
     }
 
@@ -44,9 +47,13 @@ final class DvmSubmitCommand {
             .value("Queue", List.of("--time", "-t"), List.of(), "T",
                     "the job's expected run time at MAX hosts, for backfill: seconds, M:SS or H:MM:SS\n"
                             + "(default 1:00:00; --timeout ends a job, this does not)",
-                    (a, v) -> a.timeMillis = duration(v))
+                    (a, v) -> a.timeMillis = duration("--time", v))
             .value("Queue", List.of("--ranks-per-node"), List.of(), "R", "ranks on each of its hosts (default 1)",
                     (a, v) -> a.ranksPerNode = positive("--ranks-per-node", v))
+            .value("Queue", List.of("--resize-timeout"), List.of(), "T",
+                    "how long an expansion's new ranks have to join (seconds, M:SS or H:MM:SS; default\n"
+                            + "60): after that the expansion is abandoned and the job goes on at its size",
+                    (a, v) -> a.resizeTimeoutMillis = duration("--resize-timeout", v))
             .value("Queue", List.of("--dvm"), List.of(), "FILE", "the DVM's URI file (default ~/.banyan/dvm.uri)",
                     (a, v) -> a.dvm = v);
 
@@ -105,7 +112,7 @@ final class DvmSubmitCommand {
             throw new UsageException("dvm submit sizes a job by --nodes and --ranks-per-node: drop -n");
         }
         ClientMessage.QueueJob queued = new ClientMessage.QueueJob(a.minNodes, a.maxNodes, a.preferredNodes, a.factor,
-                a.timeMillis, a.ranksPerNode, job);
+                a.timeMillis, a.ranksPerNode, a.resizeTimeoutMillis, job);
         try (DvmClient client = DvmClient.connect(request.dvm(), "banyan dvm submit")) {
             return client.queue(queued, request.output());
         } catch (DvmClient.Unreachable e) {
@@ -143,10 +150,10 @@ final class DvmSubmitCommand {
     }
 
     /** Seconds, M:SS or H:MM:SS, in milliseconds. */
-    static long duration(String v) throws UsageException {
+    static long duration(String option, String v) throws UsageException {
         String[] parts = v.split(":", -1);
         if (parts.length > 3) {
-            throw new UsageException("--time takes seconds, M:SS or H:MM:SS, got '" + v + "'");
+            throw new UsageException(option + " takes seconds, M:SS or H:MM:SS, got '" + v + "'");
         }
         long seconds = 0;
         try {
@@ -158,10 +165,10 @@ final class DvmSubmitCommand {
                 seconds = seconds * 60 + n;
             }
         } catch (NumberFormatException e) {
-            throw new UsageException("--time takes seconds, M:SS or H:MM:SS, got '" + v + "'");
+            throw new UsageException(option + " takes seconds, M:SS or H:MM:SS, got '" + v + "'");
         }
         if (seconds < 1) {
-            throw new UsageException("--time must be at least one second, got '" + v + "'");
+            throw new UsageException(option + " must be at least one second, got '" + v + "'");
         }
         return seconds * 1000;
     }

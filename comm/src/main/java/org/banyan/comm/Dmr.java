@@ -74,6 +74,7 @@ public final class Dmr implements AutoCloseable {
     private Comm world;
     private int generation;
     private boolean left;
+    private boolean abandoned;
 
     private Dmr(Banyan job, Map<String, String> env) {
         this.job = job;
@@ -125,6 +126,15 @@ public final class Dmr implements AutoCloseable {
     /** Whether this rank was started by an expansion (it then calls {@link #arrive} first). */
     public boolean joined() {
         return joined;
+    }
+
+    /**
+     * Whether the last expansion was abandoned (its new ranks did not join within the job's
+     * {@code --resize-timeout}): {@link #resize} then returned the block unchanged and the world is
+     * the one before.
+     */
+    public boolean abandoned() {
+        return abandoned;
     }
 
     /** Whether this rank left the job at the last shrink (it should end now). */
@@ -197,9 +207,21 @@ public final class Dmr implements AutoCloseable {
         Comm old = world();
         int from = old.size();
         generation = d.generation();
+        abandoned = false;
         long t0 = System.nanoTime();
         if (d.action() == Action.EXPAND) {
-            Comm next = joinWorld(generation, worldRank, d.ranks());
+            Comm next;
+            try {
+                next = joinWorld(generation, worldRank, d.ranks());
+            } catch (BanyanException e) {
+                if (e.getMessage() == null || !e.getMessage().contains("resize_abandoned")) {
+                    throw e;
+                }
+                // the new ranks did not come in time: the job goes on as it was
+                generation = d.generation() - 1;
+                abandoned = true;
+                return mine;
+            }
             long t1 = System.nanoTime();
             double[] block = BlockRedistribution.redistribute(next, mine, length, from, d.ranks());
             long t2 = System.nanoTime();

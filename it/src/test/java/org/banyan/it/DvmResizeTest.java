@@ -118,4 +118,24 @@ class DvmResizeTest {
         assertThat(text).contains("rank 3 on d exited with status 7").doesNotContain("step 39");
         Banyan.assertNoProcessesWith("FlexibleSleep");
     }
+
+    @Test
+    void anExpansionWhoseRanksDoNotJoinInTimeIsAbandonedAndTheJobGoesOn() throws Exception {
+        startDvm();
+        Path out = dir.resolve("flexible.out");
+        Process flexible = submitFlexible(out, List.of("--resize-timeout", "2", "-x", "FLEXIBLE_SLEEP_STALL=1"), 12, 1.2);
+        awaitLine(out, "step 1: 4 rank(s)");
+        Banyan.Result queued = Banyan.run("dvm", "submit", "--dvm", uri.toString(), "--nodes", "2", "--time", "5", "sh", "-c",
+                "echo B ran");
+        assertThat(queued.exit()).as(queued.stderr()).isZero();
+        assertThat(flexible.waitFor(90, TimeUnit.SECONDS)).isTrue();
+        String text = Files.readString(out);
+        assertThat(flexible.exitValue()).as(text).isZero();
+        assertThat(text).contains("shrink from 4").containsPattern("step \\d+: 2 rank\\(s\\) \\(expansion to 4 abandoned after")
+                .contains("the expansion to generation 2 was abandoned: its new ranks did not join in time; going on at 2 rank(s)")
+                .contains("step 11: 2 rank(s)");
+        Banyan.assertNoProcessesWith("FlexibleSleep");
+        assertThat(Banyan.run("dvm", "status", "--dvm", uri.toString()).stdout()).contains("no job running")
+                .containsPattern("c +2 +0 +up");
+    }
 }

@@ -109,6 +109,23 @@ public final class MalleableScheduler {
         return List.of();
     }
 
+    /**
+     * An expansion did not happen (its new ranks did not come in time): the job is back at
+     * {@code size} and the nodes it was given return; queued jobs may start on them.
+     */
+    public List<Start> abandoned(int jobId, int size, double now) {
+        Running r = running.get(jobId);
+        if (r == null) {
+            throw new IllegalArgumentException("job " + jobId + " is not running");
+        }
+        if (size > r.size || size < 1) {
+            throw new IllegalArgumentException("job " + jobId + " is at " + r.size + " nodes; it cannot go back to " + size);
+        }
+        free += r.size - size;
+        r.size = size;
+        return schedule(now);
+    }
+
     /** A shrink is done: the nodes the job left return to the pool. */
     public List<Start> shrunk(int jobId, double now) {
         Running r = running.get(jobId);

@@ -109,6 +109,22 @@ class MalleableSchedulerTest {
     }
 
     @Test
+    void anAbandonedExpansionGivesItsNodesBack() {
+        MalleableScheduler s = new MalleableScheduler(4, true);
+        s.submit(malleable(1, 1, 4, 100), 0);
+        s.submit(rigid(2, 2, 10), 1);
+        assertThat(s.check(1, 2)).isEqualTo(new Decision(Kind.SHRINK, 2));
+        assertThat(s.shrunk(1, 3)).containsExactly(new Start(2, 2));
+        s.ended(2, 13);
+        assertThat(s.check(1, 14)).isEqualTo(new Decision(Kind.EXPAND, 4));
+        assertThat(s.free()).isZero();
+        assertThat(s.abandoned(1, 2, 20)).isEmpty();
+        assertThat(s.free()).isEqualTo(2);
+        assertThat(s.sizeOf(1)).isEqualTo(2);
+        assertThatThrownBy(() -> s.abandoned(1, 3, 21)).hasMessageContaining("cannot go back to 3");
+    }
+
+    @Test
     void aWithdrawnJobLeavesTheQueueAndTheOnesBehindItMayStart() {
         MalleableScheduler s = new MalleableScheduler(4, true);
         s.submit(rigid(1, 2, 100), 0);

@@ -35,7 +35,7 @@ import org.banyan.core.pilot.TaskState;
  *  9 DETACH          (empty)
  * 10 WATCH_TASKS     n:u32 taskId:u32{n}
  * 11 QUEUE_JOB       minNodes:u32 maxNodes:u32 preferredNodes:u32 factor:u32 walltimeMillis:u64
- *                    ranksPerNode:u32 run:(RUN_JOB's body)
+ *                    ranksPerNode:u32 resizeTimeoutMillis:u64 run:(RUN_JOB's body)
  * 30 JOB_QUEUED      queueId:u32 ahead:u32 (-1 as u32: started at once)
  * 28 TASKS_ACCEPTED  n:u32 taskId:u32{n}
  * 29 TASK_UPDATES    n:u32 (taskId:u32 state:u8 timeMicros:u64 exitCode:u32 detail:string execStartMicros:u64
@@ -129,7 +129,7 @@ public final class ClientCodec {
             case ClientMessage.Hello m -> w.u8(HELLO).string(m.secret()).string(m.client());
             case ClientMessage.RunJob m -> runJob(w.u8(RUN_JOB), m);
             case ClientMessage.QueueJob m -> runJob(w.u8(QUEUE_JOB).u32(m.minNodes()).u32(m.maxNodes()).u32(m.preferredNodes())
-                    .u32(m.factor()).u64(m.walltimeMillis()).u32(m.ranksPerNode()), m.run());
+                    .u32(m.factor()).u64(m.walltimeMillis()).u32(m.ranksPerNode()).u64(m.resizeTimeoutMillis()), m.run());
             case ClientMessage.JobQueued m -> w.u8(JOB_QUEUED).u32(m.queueId()).u32(m.ahead());
             case ClientMessage.Stdin m -> w.u8(STDIN).u32(m.jobId()).bytes(m.data());
             case ClientMessage.SignalJob m -> w.u8(SIGNAL_JOB).u32(m.jobId()).u32(m.signal());
@@ -196,7 +196,7 @@ public final class ClientCodec {
                 case HELLO -> new ClientMessage.Hello(OverlayCodec.string(b), OverlayCodec.string(b));
                 case RUN_JOB -> runJob(b);
                 case QUEUE_JOB -> new ClientMessage.QueueJob(b.getInt(), b.getInt(), b.getInt(), b.getInt(), b.getLong(),
-                        b.getInt(), runJob(b));
+                        b.getInt(), b.getLong(), runJob(b));
                 case JOB_QUEUED -> new ClientMessage.JobQueued(b.getInt(), b.getInt());
                 case STDIN -> new ClientMessage.Stdin(b.getInt(), OverlayCodec.bytes(b));
                 case SIGNAL_JOB -> new ClientMessage.SignalJob(b.getInt(), b.getInt());

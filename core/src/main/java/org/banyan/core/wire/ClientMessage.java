@@ -81,11 +81,12 @@ public sealed interface ClientMessage {
      * {@code ranksPerNode} ranks on each host. A malleable job ({@code minNodes < maxNodes}) is
      * started at its maximum and may be resized when it checks in.
      *
-     * @param preferredNodes  0 for none
-     * @param walltimeMillis  the user's estimate of its run time at maxNodes, for backfill
+     * @param preferredNodes      0 for none
+     * @param walltimeMillis      the user's estimate of its run time at maxNodes, for backfill
+     * @param resizeTimeoutMillis how long an expansion's new ranks have to join before it is abandoned
      */
     record QueueJob(int minNodes, int maxNodes, int preferredNodes, int factor, long walltimeMillis, int ranksPerNode,
-                    RunJob run) implements ClientMessage {}
+                    long resizeTimeoutMillis, RunJob run) implements ClientMessage {}
 
     // --- DVM to client ---------------------------------------------------------------------
 

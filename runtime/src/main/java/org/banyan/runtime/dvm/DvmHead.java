@@ -59,6 +59,9 @@ public final class DvmHead {
         record Gone(DvmSession session) implements Event {}
 
         record TaskTimeout(int taskId) implements Event {}
+
+        /** A queued job's expansion to {@code generation} had its time to join. */
+        record ResizeTimeout(int queueId, int generation) implements Event {}
     }
 
     /**
@@ -145,6 +148,7 @@ public final class DvmHead {
                     case Event.Said(DvmSession s, ClientMessage m) -> fromClient(s, m);
                     case Event.Gone(DvmSession s) -> clientGone(s);
                     case Event.TaskTimeout(int task) -> tasks.timedOut(task);
+                    case Event.ResizeTimeout(int queueId, int generation) -> resizeTimedOut(queueId, generation);
                 };
                 boolean more = handleAll(events, core, status);
                 tasks.flush();
@@ -454,7 +458,9 @@ public final class DvmHead {
             String command = run.apps().getFirst().executable();
             jobs.put(jobId, new RunningJob(l.owner(), null, command, l.ranks(), new int[] {-1, -1}, l.queueId()));
             l.owner().jobs.add(jobId);
-            if (!l.expansion()) {
+            if (l.expansion()) {
+                loop.schedule(new Event.ResizeTimeout(l.queueId(), l.generation()), l.resizeTimeoutMillis());
+            } else {
                 l.owner().send(new ClientMessage.JobAccepted(jobId, l.ranks()));
             }
             say("job " + jobId + (l.expansion() ? " (expansion of job " + l.queueId() + ", its ranks " + l.rankOffset()
@@ -490,6 +496,29 @@ public final class DvmHead {
                 }
             }
         }
+    }
+
+    /**
+     * An expansion's new ranks did not all join in time: it is given up, they are ended, the
+     * ranks waiting in the join are refused (they go on in their world), and the hosts go back.
+     */
+    private List<HeadEvent> resizeTimedOut(int queueId, int generation) {
+        ResourceQueue.Abandoned a = queue.abandon(queueId, generation);
+        if (a == null) {
+            return List.of();
+        }
+        for (Object w : a.waiters()) {
+            reply((OverlayMessage.NameRequest) w, false, "resize_abandoned");
+        }
+        freed(a.freed());
+        RunningJob first = jobs.get(queueId);
+        String line = "job " + queueId + ": the expansion to generation " + generation
+                + " was abandoned: its new ranks did not join in time; going on at " + a.ranks() + " rank(s)";
+        say(line);
+        if (first != null) {
+            first.owner().send(new ClientMessage.JobReport(queueId, "banyan dvm submit: " + line));
+        }
+        return List.of(new HeadEvent.CancelJob(a.dvmJob(), "the expansion it was started for was abandoned"));
     }
 
     private void reply(OverlayMessage.NameRequest r, boolean ok, String text) {

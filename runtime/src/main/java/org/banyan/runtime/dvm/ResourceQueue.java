@@ -29,7 +29,13 @@ import org.banyan.rm.MalleableScheduler;
 final class ResourceQueue {
     /** Start a DVM job: a queued job's first, or an expansion's new ranks. */
     record Launch(int jobId, int queueId, DvmSession owner, List<Integer> hosts, ClientMessage.RunJob run, int ranks,
-                  int rankOffset, boolean expansion) {}
+                  int rankOffset, boolean expansion, int generation, long resizeTimeoutMillis) {}
+
+    /** An expansion given up: the joins to refuse, its DVM job to end, what it freed, the size the job is back at. */
+    record Abandoned(List<Object> waiters, int dvmJob, Freed freed, int ranks) {}
+
+    /** An expansion under way: its generation, the DVM job of its new ranks, their hosts, and the size before. */
+    private record Expansion(int generation, int dvmJob, List<Integer> hosts, int previousHosts) {}
 
     /** What the head does for a rank's request: answer it (ok or not), and maybe start an expansion. */
     record Answer(boolean ok, String text, List<Launch> launches) {}
@@ -65,6 +71,9 @@ final class ResourceQueue {
         final Map<String, Join> joins = new HashMap<>();
         final Set<Integer> leaving = new HashSet<>();
         final List<Integer> releasing = new ArrayList<>();
+        /** DVM jobs of abandoned expansions: their end is no failure of the job. */
+        final Set<Integer> abandoned = new HashSet<>();
+        Expansion expanding;
         int generation;
         int status;
 
@@ -187,7 +196,7 @@ final class ResourceQueue {
         if (request.maxNodes() > nodes.size()) {
             return new Answer(false, "max_" + request.maxNodes() + "_exceeds_the_" + nodes.size() + "_hosts", List.of());
         }
-        if (!r.leaving.isEmpty() || r.joins.values().stream().anyMatch(j -> j.joined < j.cards.length)) {
+        if (!r.leaving.isEmpty() || r.expanding != null || r.joins.values().stream().anyMatch(j -> j.joined < j.cards.length)) {
             return new Answer(true, "none," + r.ranks() + "," + r.generation, List.of());
         }
         MalleableScheduler.Decision d = scheduler.check(r.id, request, now());
@@ -202,6 +211,7 @@ final class ResourceQueue {
                 int offset = r.ranks();
                 r.hostOfBlock.addAll(added);
                 Launch l2 = launch(r, ids.getAsInt(), added, offset, true);
+                r.expanding = new Expansion(r.generation, l2.jobId(), added, from);
                 return new Answer(true, "expand," + r.ranks() + "," + r.generation, List.of(l2));
             }
             case SHRINK -> {
@@ -253,6 +263,9 @@ final class ResourceQueue {
             return null;
         }
         r.joins.remove(generation + "." + w[1]);
+        if (r.expanding != null && r.expanding.generation() == generation) {
+            r.expanding = null; // every rank, new ones included, came: it can no longer be abandoned
+        }
         StringBuilder all = new StringBuilder();
         for (String c : j.cards) {
             all.append(c).append('\f');
@@ -261,6 +274,33 @@ final class ResourceQueue {
             return new Joined(j.waiters, null, "the_world's_cards_exceed_one_PMI-2_frame_(" + size + "_ranks)");
         }
         return new Joined(j.waiters, all.toString(), null);
+    }
+
+    /**
+     * An expansion's time to join is up ({@code generation}'s): when its new ranks have not all
+     * joined, it is given up and the job goes on at its size before; null when it completed.
+     */
+    Abandoned abandon(int queueId, int generation) {
+        Running r = running.get(queueId);
+        if (r == null || r.expanding == null || r.expanding.generation() != generation) {
+            return null;
+        }
+        Expansion e = r.expanding;
+        r.expanding = null;
+        r.generation = generation - 1;
+        r.hostOfBlock.subList(e.previousHosts(), r.hostOfBlock.size()).clear();
+        r.abandoned.add(e.dvmJob());
+        List<Object> waiters = new ArrayList<>();
+        r.joins.entrySet().removeIf(j -> {
+            if (j.getKey().startsWith(generation + ".")) {
+                waiters.addAll(j.getValue().waiters);
+                return true;
+            }
+            return false;
+        });
+        pool.giveBack(r.id, e.hosts().stream().map(i -> Integer.toString(i)).toList());
+        List<Launch> launches = launches(scheduler.abandoned(r.id, e.previousHosts(), now()));
+        return new Abandoned(waiters, e.dvmJob(), new Freed(e.hosts(), launches), r.ranks());
     }
 
     /** A rank of a DVM job ended: the last of a shrink's leaving ranks gives their hosts back. */
@@ -287,6 +327,9 @@ final class ResourceQueue {
         }
         r.dvmJobs.remove(dvmJob);
         List<Integer> cancel = List.of();
+        if (r.abandoned.remove(dvmJob)) {
+            status = 0; // ended by the head when its expansion was given up
+        }
         if (status != 0 && r.status == 0) {
             r.status = status;
             cancel = List.copyOf(r.dvmJobs.keySet());
@@ -358,7 +401,8 @@ final class ResourceQueue {
         ClientMessage.RunJob sized = new ClientMessage.RunJob(
                 List.of(new AppContext(app.executable(), app.args(), ranks, env, app.workdir())), run.mapping(), false,
                 expansion ? -1 : run.stdinRank(), run.launchDir(), run.modex(), run.timeoutMillis(), run.placement());
-        return new Launch(jobId, r.id, r.entry.owner(), hosts, sized, ranks, offset, expansion);
+        return new Launch(jobId, r.id, r.entry.owner(), hosts, sized, ranks, offset, expansion, r.generation,
+                r.entry.job().resizeTimeoutMillis());
     }
 
     private static int[] ints(String text, int n) {

@@ -20,7 +20,7 @@ class ResourceQueueTest {
     final DvmSession owner = new DvmSession(1, null);
 
     static ClientMessage.QueueJob job(int min, int max, int rpn) {
-        return new ClientMessage.QueueJob(min, max, 0, 2, 60_000, rpn, new ClientMessage.RunJob(
+        return new ClientMessage.QueueJob(min, max, 0, 2, 60_000, rpn, 5_000, new ClientMessage.RunJob(
                 List.of(new AppContext("./app", List.of("x"), 0, Map.of("K", "V"), null)), MappingPolicy.SLOT, false, 0, "/",
                 Modex.LAZY, 0));
     }
@@ -117,5 +117,30 @@ class ResourceQueueTest {
                 new ResourceQueue.Outcome.Refused("the job asks for 5 hosts; the DVM has 4"));
         assertThat(queue.submit(owner, job(1, 1, 3))).isEqualTo(
                 new ResourceQueue.Outcome.Refused("--ranks-per-node 3 is more than the 2 slots of host a"));
+    }
+
+    @Test
+    void anExpansionNotJoinedInTimeIsGivenUpAndItsHostsGoBack() {
+        ResourceQueue.Launch first = only(((ResourceQueue.Outcome.Queued) queue.submit(owner, job(1, 2, 1))).launches());
+        queue.dvmJobEnded(only(((ResourceQueue.Outcome.Queued) queue.submit(owner, job(2, 2, 1))).launches()).jobId(), 0);
+        ResourceQueue.Answer grow = queue.check(first.jobId(), "1,4,2,0");
+        assertThat(grow.text()).isEqualTo("expand,4,1");
+        ResourceQueue.Launch added = only(grow.launches());
+        assertThat(added.generation()).isEqualTo(1);
+        assertThat(added.resizeTimeoutMillis()).isEqualTo(5_000);
+        assertThat(queue.join(first.jobId(), "1,1,0,4", "c0", "w0")).isNull();
+        assertThat(queue.join(first.jobId(), "1,1,1,4", "c1", "w1")).isNull();
+        assertThat(queue.check(first.jobId(), "1,4,2,0").text()).as("no check while it is under way").isEqualTo("none,4,1");
+
+        ResourceQueue.Abandoned a = queue.abandon(first.jobId(), 1);
+        assertThat(a.waiters()).containsExactlyInAnyOrder("w0", "w1");
+        assertThat(a.dvmJob()).isEqualTo(added.jobId());
+        assertThat(a.freed().hosts()).containsExactly(2, 3);
+        assertThat(a.ranks()).isEqualTo(2);
+        assertThat(queue.abandon(first.jobId(), 1)).as("once").isNull();
+        assertThat(queue.dvmJobEnded(added.jobId(), 137).cancel()).as("its end is no failure").isEmpty();
+        ResourceQueue.Answer retry = queue.check(first.jobId(), "1,4,2,0");
+        assertThat(retry.text()).as("the job may try again, as generation 1 again").isEqualTo("expand,4,1");
+        assertThat(only(retry.launches()).hosts()).containsExactly(2, 3);
     }
 }

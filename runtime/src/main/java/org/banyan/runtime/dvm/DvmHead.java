@@ -89,7 +89,7 @@ public final class DvmHead {
     private final GeneralScheduler scheduler;
     private final TaskDispatch tasks;
     /** Jobs queued for whole hosts ({@code banyan dvm submit}). */
-    private final ResourceQueue queue;
+    private final QueueDriver queue;
     /** Head events that handling an action led to (a job's end, task ends), handled before the next action. */
     private final java.util.ArrayDeque<HeadEvent> followUps = new java.util.ArrayDeque<>();
     private final Map<Integer, RunningJob> jobs = new LinkedHashMap<>();
@@ -116,7 +116,35 @@ public final class DvmHead {
             resources.add(new NodeResources(n.name(), n.slots(), 0));
         }
         this.scheduler = new GeneralScheduler(resources);
-        this.queue = new ResourceQueue(nodes, () -> nextJobId++);
+        this.queue = new QueueDriver(nodes, scheduler, settings, new ResourceQueue(nodes, () -> nextJobId++),
+                new QueueDriver.Host() {
+                    @Override
+                    public void register(int jobId, DvmSession owner, String command, int ranks, int queueId) {
+                        jobs.put(jobId, new RunningJob(owner, null, command, ranks, new int[] {-1, -1}, queueId));
+                        owner.jobs.add(jobId);
+                    }
+
+                    @Override
+                    public void armResizeTimeout(int queueId, int generation, long millis) {
+                        loop.schedule(new Event.ResizeTimeout(queueId, generation), millis);
+                    }
+
+                    @Override
+                    public DvmSession ownerOf(int queueId) {
+                        RunningJob j = jobs.get(queueId);
+                        return j == null ? null : j.owner();
+                    }
+
+                    @Override
+                    public void follow(HeadEvent e) {
+                        followUps.add(e);
+                    }
+
+                    @Override
+                    public void say(String line) {
+                        DvmHead.this.say(line);
+                    }
+                });
         this.tasks = new TaskDispatch(new TaskAgent(scheduler, nodes.stream().map(Node::name).toList()), nodes, settings,
                 () -> nextJobId++, (task, millis) -> loop.schedule(new Event.TaskTimeout(task), millis));
     }
@@ -148,7 +176,10 @@ public final class DvmHead {
                     case Event.Said(DvmSession s, ClientMessage m) -> fromClient(s, m);
                     case Event.Gone(DvmSession s) -> clientGone(s);
                     case Event.TaskTimeout(int task) -> tasks.timedOut(task);
-                    case Event.ResizeTimeout(int queueId, int generation) -> resizeTimedOut(queueId, generation);
+                    case Event.ResizeTimeout(int queueId, int generation) -> {
+                        queue.resizeTimedOut(queueId, generation);
+                        yield List.of();
+                    }
                 };
                 boolean more = handleAll(events, core, status);
                 tasks.flush();
@@ -219,7 +250,7 @@ public final class DvmHead {
                 say(why + (ready ? "; its hosts take no more jobs" : ""));
             }
             case HeadAction.TasksEnded(List<OverlayMessage.RankExited> ends) -> followUps.addAll(tasks.ended(ends));
-            case HeadAction.ResourceRequest(OverlayMessage.NameRequest r) -> resourceRequest(r);
+            case HeadAction.ResourceRequest(OverlayMessage.NameRequest r) -> queue.resourceRequest(r);
             case HeadAction.RankEnded r -> throw new IllegalStateException("a rank's end belongs to a job");
             case HeadAction.Finish(int exitStatus) -> {
                 status[0] = exitStatus;
@@ -306,19 +337,8 @@ public final class DvmHead {
                     s.send(new ClientMessage.JobRejected("the DVM is not ready"));
                     return List.of();
                 }
-                return switch (queue.submit(s, q)) {
-                    case ResourceQueue.Outcome.Refused(String reason) -> {
-                        s.send(new ClientMessage.JobRejected(reason));
-                        yield List.of();
-                    }
-                    case ResourceQueue.Outcome.Queued(int id, int ahead, List<ResourceQueue.Launch> launches) -> {
-                        s.send(new ClientMessage.JobQueued(id, ahead));
-                        say("queued job " + id + " of client " + s.id + ": " + q.minNodes() + ".." + q.maxNodes()
-                                + " host(s) of " + q.run().apps().getFirst().executable()
-                                + (ahead < 0 ? "" : ", " + ahead + " ahead"));
-                        yield start(launches);
-                    }
-                };
+                queue.submit(s, q);
+                return List.of();
             }
             case ClientMessage.Stdin(int jobId, byte[] data) -> {
                 RunningJob j = jobs.get(jobId);
@@ -368,7 +388,7 @@ public final class DvmHead {
     private List<HeadEvent> clientGone(DvmSession s) {
         s.channel.close();
         List<HeadEvent> out = new ArrayList<>(tasks.gone(s));
-        out.addAll(start(queue.withdraw(s)));
+        queue.withdraw(s);
         for (int jobId : s.jobs) {
             if (jobs.containsKey(jobId)) {
                 out.add(new HeadEvent.CancelJob(jobId, "the client of job " + jobId + " went away; ending its ranks"));
@@ -436,96 +456,6 @@ public final class DvmHead {
         return new HeadEvent.Submit(job, jobSettings);
     }
 
-    /**
-     * Starts the jobs the resource manager let go: each on its hosts, which it holds whole (no
-     * task or {@code run --dvm} job is placed there until it ends).
-     */
-    private List<HeadEvent> start(List<ResourceQueue.Launch> launches) {
-        List<HeadEvent> out = new ArrayList<>();
-        for (ResourceQueue.Launch l : launches) {
-            List<Node> slots = new ArrayList<>();
-            for (int i = 0; i < nodes.size(); i++) {
-                slots.add(new Node(nodes.get(i).name(), 0));
-            }
-            for (int h : l.hosts()) {
-                slots.set(h, new Node(nodes.get(h).name(), l.ranks() / l.hosts().size()));
-                scheduler.hold(h);
-            }
-            int jobId = l.jobId();
-            ClientMessage.RunJob run = l.run();
-            JobDescription job = new JobDescription(jobId, run.apps(), slots, run.mapping(), false, run.stdinRank(),
-                    run.launchDir(), run.modex(), run.placement());
-            String command = run.apps().getFirst().executable();
-            jobs.put(jobId, new RunningJob(l.owner(), null, command, l.ranks(), new int[] {-1, -1}, l.queueId()));
-            l.owner().jobs.add(jobId);
-            if (l.expansion()) {
-                loop.schedule(new Event.ResizeTimeout(l.queueId(), l.generation()), l.resizeTimeoutMillis());
-            } else {
-                l.owner().send(new ClientMessage.JobAccepted(jobId, l.ranks()));
-            }
-            say("job " + jobId + (l.expansion() ? " (expansion of job " + l.queueId() + ", its ranks " + l.rankOffset()
-                    + " on)" : " (queued)") + " of client " + l.owner().id + ": " + l.ranks()
-                    + " rank(s) of " + command + " on host(s) " + l.hosts().stream().map(h -> nodes.get(h).name()).toList());
-            out.add(new HeadEvent.Submit(job, new HeadSettings(run.timeoutMillis(), settings.graceMillis(),
-                    settings.daemonStartMillis(), false)));
-        }
-        return out;
-    }
-
-    /** Hosts the queue gave back return to the agent; queued jobs start on them. */
-    private void freed(ResourceQueue.Freed f) {
-        f.hosts().forEach(scheduler::unhold);
-        followUps.addAll(start(f.launches()));
-    }
-
-    /** A rank's DMR check or world join, answered through the routing overlay (a join once all have joined). */
-    private void resourceRequest(OverlayMessage.NameRequest r) {
-        if (r.op() == OverlayMessage.NameRequest.RESIZE_CHECK) {
-            ResourceQueue.Answer a = queue.check(r.jobId(), r.name());
-            if (a.ok() && !a.text().startsWith("none")) {
-                say("job " + queue.queueIdOf(r.jobId()) + ": " + a.text().replaceFirst(",(\\d+),(\\d+)$",
-                        " to $1 rank(s), generation $2"));
-            }
-            reply(r, a.ok(), a.text());
-            followUps.addAll(start(a.launches()));
-        } else {
-            ResourceQueue.Joined j = queue.join(r.jobId(), r.name(), r.port(), r);
-            if (j != null) {
-                for (Object w : j.waiters()) {
-                    reply((OverlayMessage.NameRequest) w, j.error() == null, j.error() == null ? j.cards() : j.error());
-                }
-            }
-        }
-    }
-
-    /**
-     * An expansion's new ranks did not all join in time: it is given up, they are ended, the
-     * ranks waiting in the join are refused (they go on in their world), and the hosts go back.
-     */
-    private List<HeadEvent> resizeTimedOut(int queueId, int generation) {
-        ResourceQueue.Abandoned a = queue.abandon(queueId, generation);
-        if (a == null) {
-            return List.of();
-        }
-        for (Object w : a.waiters()) {
-            reply((OverlayMessage.NameRequest) w, false, "resize_abandoned");
-        }
-        freed(a.freed());
-        RunningJob first = jobs.get(queueId);
-        String line = "job " + queueId + ": the expansion to generation " + generation
-                + " was abandoned: its new ranks did not join in time; going on at " + a.ranks() + " rank(s)";
-        say(line);
-        if (first != null) {
-            first.owner().send(new ClientMessage.JobReport(queueId, "banyan dvm submit: " + line));
-        }
-        return List.of(new HeadEvent.CancelJob(a.dvmJob(), "the expansion it was started for was abandoned"));
-    }
-
-    private void reply(OverlayMessage.NameRequest r, boolean ok, String text) {
-        followUps.add(new HeadEvent.Route(new OverlayMessage.NameReply(r.jobId(), org.banyan.core.tree.Topology.daemonOfVertex(0),
-                r.from(), r.request(), r.op(), ok, text)));
-    }
-
     private void forJob(int jobId, HeadAction a) {
         RunningJob j = jobs.get(jobId);
         if (j == null) {
@@ -539,7 +469,7 @@ public final class DvmHead {
             case HeadAction.EmitOutput(int rank, int stream, byte[] data) ->
                     j.owner().send(new ClientMessage.JobOutput(shown, queue.rankOffsetOf(jobId) + rank, stream, data));
             case HeadAction.Report(String line) -> j.owner().send(new ClientMessage.JobReport(shown, line));
-            case HeadAction.RankEnded(int rank, int ignored) -> freed(queue.rankEnded(jobId, rank));
+            case HeadAction.RankEnded(int rank, int ignored) -> queue.rankEnded(jobId, rank);
             case HeadAction.ForwardStdin(int d, int rank) -> {
                 j.stdinTarget()[0] = d;
                 j.stdinTarget()[1] = rank;
@@ -558,17 +488,7 @@ public final class DvmHead {
             scheduler.release(j.placement());
         }
         j.owner().jobs.remove(jobId);
-        ResourceQueue.Ended e = queue.dvmJobEnded(jobId, exitStatus);
-        if (e != null) {
-            for (int other : e.cancel()) {
-                followUps.add(new HeadEvent.CancelJob(other, "job " + e.queueId() + " failed; ending the rest of its ranks"));
-            }
-            if (!e.whole()) {
-                return;
-            }
-            freed(e.freed());
-            j.owner().send(new ClientMessage.JobEnded(e.queueId(), e.status()));
-            say("job " + e.queueId() + " ended with status " + e.status());
+        if (queue.ended(jobId, j.owner(), exitStatus)) {
             return;
         }
         j.owner().send(new ClientMessage.JobEnded(jobId, exitStatus));

@@ -1,0 +1,194 @@
+package org.banyan.runtime.dvm;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.banyan.core.head.HeadEvent;
+import org.banyan.core.head.HeadSettings;
+import org.banyan.core.job.JobDescription;
+import org.banyan.core.job.Node;
+import org.banyan.core.pilot.GeneralScheduler;
+import org.banyan.core.tree.Topology;
+import org.banyan.core.wire.ClientMessage;
+import org.banyan.core.wire.OverlayMessage;
+
+/**
+ * What the DVM's head does for the jobs of its queue ({@link ResourceQueue} decides): starts
+ * them on the hosts it holds for them, answers their ranks' checks and joins, gives up
+ * expansions that do not come in time, and ends them. Everything it asks of the head goes
+ * through {@link Host}; what should happen next comes back as head events.
+ */
+final class QueueDriver {
+    /** What the driver needs from the DVM's head. */
+    interface Host {
+        /** A DVM job of the queue now runs: the head follows it as any job (output, end). */
+        void register(int jobId, DvmSession owner, String command, int ranks, int queueId);
+
+        /** Calls {@link #resizeTimedOut} after {@code millis}. */
+        void armResizeTimeout(int queueId, int generation, long millis);
+
+        /** The client of a running queued job, or null. */
+        DvmSession ownerOf(int queueId);
+
+        /** A head event to handle after the current one. */
+        void follow(HeadEvent e);
+
+        void say(String line);
+    }
+
+    private final List<Node> nodes;
+    private final GeneralScheduler scheduler;
+    private final HeadSettings settings;
+    private final ResourceQueue queue;
+    private final Host host;
+
+    QueueDriver(List<Node> nodes, GeneralScheduler scheduler, HeadSettings settings, ResourceQueue queue, Host host) {
+        this.nodes = List.copyOf(nodes);
+        this.scheduler = scheduler;
+        this.settings = settings;
+        this.queue = queue;
+        this.host = host;
+    }
+
+    /** {@code banyan dvm submit}: refused, or queued (and maybe started, with others). */
+    void submit(DvmSession s, ClientMessage.QueueJob q) {
+        switch (queue.submit(s, q)) {
+            case ResourceQueue.Outcome.Refused(String reason) -> s.send(new ClientMessage.JobRejected(reason));
+            case ResourceQueue.Outcome.Queued(int id, int ahead, List<ResourceQueue.Launch> launches) -> {
+                s.send(new ClientMessage.JobQueued(id, ahead));
+                host.say("queued job " + id + " of client " + s.id + ": " + q.minNodes() + ".." + q.maxNodes()
+                        + " host(s) of " + q.run().apps().getFirst().executable() + (ahead < 0 ? "" : ", " + ahead + " ahead"));
+                start(launches);
+            }
+        }
+    }
+
+    /** The client went away: its queued jobs leave the queue; others may start. */
+    void withdraw(DvmSession s) {
+        start(queue.withdraw(s));
+    }
+
+    /**
+     * Starts the jobs the resource manager let go: each on its hosts, which it holds whole (no
+     * task or {@code run --dvm} job is placed there until it ends).
+     */
+    private void start(List<ResourceQueue.Launch> launches) {
+        for (ResourceQueue.Launch l : launches) {
+            List<Node> slots = new ArrayList<>();
+            for (Node n : nodes) {
+                slots.add(new Node(n.name(), 0));
+            }
+            for (int h : l.hosts()) {
+                slots.set(h, new Node(nodes.get(h).name(), l.ranks() / l.hosts().size()));
+                scheduler.hold(h);
+            }
+            int jobId = l.jobId();
+            ClientMessage.RunJob run = l.run();
+            JobDescription job = new JobDescription(jobId, run.apps(), slots, run.mapping(), false, run.stdinRank(),
+                    run.launchDir(), run.modex(), run.placement());
+            String command = run.apps().getFirst().executable();
+            host.register(jobId, l.owner(), command, l.ranks(), l.queueId());
+            if (l.expansion()) {
+                host.armResizeTimeout(l.queueId(), l.generation(), l.resizeTimeoutMillis());
+            } else {
+                l.owner().send(new ClientMessage.JobAccepted(jobId, l.ranks()));
+            }
+            host.say("job " + jobId + (l.expansion() ? " (expansion of job " + l.queueId() + ", its ranks " + l.rankOffset()
+                    + " on)" : " (queued)") + " of client " + l.owner().id + ": " + l.ranks()
+                    + " rank(s) of " + command + " on host(s) " + l.hosts().stream().map(h -> nodes.get(h).name()).toList());
+            host.follow(new HeadEvent.Submit(job, new HeadSettings(run.timeoutMillis(), settings.graceMillis(),
+                    settings.daemonStartMillis(), false)));
+        }
+    }
+
+    /** Hosts the queue gave back return to the agent; queued jobs start on them. */
+    private void freed(ResourceQueue.Freed f) {
+        f.hosts().forEach(scheduler::unhold);
+        start(f.launches());
+    }
+
+    /** A rank's DMR check or world join, answered through the routing overlay (a join once all have joined). */
+    void resourceRequest(OverlayMessage.NameRequest r) {
+        if (r.op() == OverlayMessage.NameRequest.RESIZE_CHECK) {
+            ResourceQueue.Answer a = queue.check(r.jobId(), r.name());
+            if (a.ok() && !a.text().startsWith("none")) {
+                host.say("job " + queue.queueIdOf(r.jobId()) + ": " + a.text().replaceFirst(",(\\d+),(\\d+)$",
+                        " to $1 rank(s), generation $2"));
+            }
+            reply(r, a.ok(), a.text());
+            start(a.launches());
+        } else {
+            ResourceQueue.Joined j = queue.join(r.jobId(), r.name(), r.port(), r);
+            if (j != null) {
+                for (Object w : j.waiters()) {
+                    reply((OverlayMessage.NameRequest) w, j.error() == null, j.error() == null ? j.cards() : j.error());
+                }
+            }
+        }
+    }
+
+    /**
+     * An expansion's new ranks did not all join in time: it is given up, they are ended, the
+     * ranks waiting in the join are refused (they go on in their world), and the hosts go back.
+     */
+    void resizeTimedOut(int queueId, int generation) {
+        ResourceQueue.Abandoned a = queue.abandon(queueId, generation);
+        if (a == null) {
+            return;
+        }
+        for (Object w : a.waiters()) {
+            reply((OverlayMessage.NameRequest) w, false, "resize_abandoned");
+        }
+        freed(a.freed());
+        String line = "job " + queueId + ": the expansion to generation " + generation
+                + " was abandoned: its new ranks did not join in time; going on at " + a.ranks() + " rank(s)";
+        host.say(line);
+        DvmSession owner = host.ownerOf(queueId);
+        if (owner != null) {
+            owner.send(new ClientMessage.JobReport(queueId, "banyan dvm submit: " + line));
+        }
+        host.follow(new HeadEvent.CancelJob(a.dvmJob(), "the expansion it was started for was abandoned"));
+    }
+
+    private void reply(OverlayMessage.NameRequest r, boolean ok, String text) {
+        host.follow(new HeadEvent.Route(new OverlayMessage.NameReply(r.jobId(), Topology.daemonOfVertex(0), r.from(),
+                r.request(), r.op(), ok, text)));
+    }
+
+    /** A rank of a DVM job ended (a shrink's last leaving rank frees its hosts). */
+    void rankEnded(int dvmJob, int rank) {
+        freed(queue.rankEnded(dvmJob, rank));
+    }
+
+    /** The queued job a DVM job belongs to (-1: none), and the world rank of that DVM job's rank 0. */
+    int queueIdOf(int dvmJob) {
+        return queue.queueIdOf(dvmJob);
+    }
+
+    int rankOffsetOf(int dvmJob) {
+        return queue.rankOffsetOf(dvmJob);
+    }
+
+    /**
+     * A DVM job ended; false when it is not the queue's. A failure ends the job's other parts;
+     * the last part's end is the queued job's, told to its client.
+     */
+    boolean ended(int dvmJob, DvmSession owner, int status) {
+        ResourceQueue.Ended e = queue.dvmJobEnded(dvmJob, status);
+        if (e == null) {
+            return false;
+        }
+        for (int other : e.cancel()) {
+            host.follow(new HeadEvent.CancelJob(other, "job " + e.queueId() + " failed; ending the rest of its ranks"));
+        }
+        if (e.whole()) {
+            freed(e.freed());
+            owner.send(new ClientMessage.JobEnded(e.queueId(), e.status()));
+            host.say("job " + e.queueId() + " ended with status " + e.status());
+        }
+        return true;
+    }
+
+    List<ClientMessage.QueuedStatus> status() {
+        return queue.status();
+    }
+}

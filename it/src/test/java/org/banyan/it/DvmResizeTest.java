@@ -138,4 +138,31 @@ class DvmResizeTest {
         assertThat(Banyan.run("dvm", "status", "--dvm", uri.toString()).stdout()).contains("no job running")
                 .containsPattern("c +2 +0 +up");
     }
+
+    @Test
+    void jacobiGivesTheSameFieldBitForBitRigidAndResizedTwice() throws Exception {
+        List<String> args = List.of("1024", "6000", "200");
+        Banyan.Result rigid = Banyan.run(null, CommExamples.command(List.of("-n", "2"), classPath, "Jacobi",
+                args.toArray(String[]::new)));
+        assertThat(rigid.exit()).as(rigid.stderr()).isZero();
+        String result = rigid.stdout().lines().filter(l -> l.startsWith("jacobi:")).findFirst().orElseThrow();
+
+        startDvm();
+        Path out = dir.resolve("jacobi.out");
+        List<String> submit = new ArrayList<>(List.of("dvm", "submit", "--dvm", uri.toString(), "--nodes", "1:4", "--time", "30",
+                JavaClient.JAVA, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp", classPath, "Jacobi"));
+        submit.addAll(args);
+        submit.add("150");
+        Process jacobi = Banyan.builder(submit).redirectErrorStream(true).redirectOutput(out.toFile())
+                .redirectInput(new java.io.File("/dev/null")).start();
+        awaitLine(out, "iteration 0: 4 rank(s)");
+        Banyan.Result queued = Banyan.run("dvm", "submit", "--dvm", uri.toString(), "--nodes", "2", "--time", "3", "sleep",
+                "1");
+        assertThat(queued.exit()).as(queued.stderr()).isZero();
+        assertThat(jacobi.waitFor(90, TimeUnit.SECONDS)).isTrue();
+        String text = Files.readString(out);
+        assertThat(jacobi.exitValue()).as(text).isZero();
+        assertThat(text).containsPattern("iteration \\d+: 2 rank\\(s\\)\\n(.|\\n)*iteration \\d+: 4 rank\\(s\\)")
+                .contains(result);
+    }
 }

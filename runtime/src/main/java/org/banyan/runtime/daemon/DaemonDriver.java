@@ -119,7 +119,17 @@ public final class DaemonDriver {
         try {
             parent.send(new OverlayMessage.DaemonHello(daemonId, host, ProcessHandle.current().pid(), contact));
             upMillis = sinceJvmStart();
-            Thread.ofPlatform().daemon().name("daemon-" + daemonId + "-from-parent").start(this::readParent);
+            parent.serve("daemon-" + daemonId + "-from-parent", new FrameChannel.Reader() {
+                @Override
+                public void message(OverlayMessage m) {
+                    loop.post(new DaemonEvent.FromParent(m));
+                }
+
+                @Override
+                public void ended(IOException why) {
+                    loop.post(new DaemonEvent.ParentLost(parent.isClosed() ? "closed" : "connection to the parent closed"));
+                }
+            });
             loop.run(event -> {
                 if (reaperFailure != null) {
                     throw new IllegalStateException(reaperFailure);
@@ -188,16 +198,6 @@ public final class DaemonDriver {
         String a = parent.remoteAddress();
         int colon = a.lastIndexOf(':');
         return colon > 0 ? a.substring(0, colon) : a;
-    }
-
-    private void readParent() {
-        try {
-            while (true) {
-                loop.post(new DaemonEvent.FromParent(parent.receive()));
-            }
-        } catch (IOException e) {
-            loop.post(new DaemonEvent.ParentLost(parent.isClosed() ? "closed" : "connection to the parent closed"));
-        }
     }
 
     private boolean execute(DaemonAction action) {

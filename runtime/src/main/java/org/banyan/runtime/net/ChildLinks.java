@@ -94,7 +94,7 @@ public final class ChildLinks implements Closeable {
             return java.util.Optional.empty();
         }
         FrameChannel[] ends = FrameChannel.pair();
-        Thread.ofPlatform().daemon().name("child-link").start(() -> parent.readChild(ends[1]));
+        parent.serveChild(ends[1]);
         return java.util.Optional.of(ends[0]);
     }
 
@@ -133,41 +133,52 @@ public final class ChildLinks implements Closeable {
         while (!server.isClosed()) {
             try {
                 Socket s = server.accept();
-                Thread.ofPlatform().daemon().name("child-link").start(() -> {
-                    try {
-                        readChild(new FrameChannel(s));
-                    } catch (IOException e) {
-                        // the child saw its link fail before saying hello: it reports that itself
-                    }
-                });
+                serveChild(new FrameChannel(s));
             } catch (IOException e) {
                 return;
             }
         }
     }
 
-    private void readChild(FrameChannel c) {
-        int child = -1;
-        try {
-            OverlayMessage first = c.receive();
-            if (first instanceof OverlayMessage.PeerHello(int peer)) {
-                peers.serve(org.banyan.core.tree.Topology.vertexOfDaemon(peer), c);
-                return;
+    /**
+     * A link from a child, or from a routing peer: its first message says which. A child's
+     * messages then go to the listener; its link's end is its loss.
+     */
+    private void serveChild(FrameChannel c) {
+        c.serve("child-link", new FrameChannel.Reader() {
+            private int child = -1;
+            private boolean peer;
+
+            @Override
+            public void message(OverlayMessage m) {
+                if (peer) {
+                    return;
+                }
+                if (child >= 0) {
+                    listener.message(child, m);
+                    return;
+                }
+                if (m instanceof OverlayMessage.PeerHello(int from)) {
+                    // only over TCP (routing peers dial in): PeerLinks reads the rest on this reader's thread
+                    peer = true;
+                    peers.serve(org.banyan.core.tree.Topology.vertexOfDaemon(from), c);
+                    return;
+                }
+                if (!(m instanceof OverlayMessage.DaemonHello hello) || channels.putIfAbsent(hello.daemonId(), c) != null) {
+                    c.close();
+                    return;
+                }
+                child = hello.daemonId();
+                listener.message(child, hello);
             }
-            if (!(first instanceof OverlayMessage.DaemonHello hello) || channels.putIfAbsent(hello.daemonId(), c) != null) {
-                c.close();
-                return;
+
+            @Override
+            public void ended(IOException why) {
+                if (child >= 0 && !closing) {
+                    listener.lost(child, "connection closed");
+                }
             }
-            child = hello.daemonId();
-            listener.message(child, hello);
-            while (true) {
-                listener.message(child, c.receive());
-            }
-        } catch (IOException e) {
-            if (child >= 0 && !closing) {
-                listener.lost(child, "connection closed");
-            }
-        }
+        });
     }
 
     public void send(int childId, OverlayMessage message) {

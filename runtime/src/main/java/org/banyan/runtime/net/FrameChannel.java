@@ -27,6 +27,9 @@ public final class FrameChannel implements Closeable {
     private final OutputStream out;
     private final java.util.concurrent.BlockingQueue<byte[]> inbox;
     private FrameChannel peer;
+    /** In-memory: where frames for this end go once {@link #serve} was called (null: into the inbox). */
+    private Reader reader;
+    private final java.util.concurrent.atomic.AtomicBoolean readerEnded = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile boolean closed;
     private final java.util.concurrent.atomic.AtomicLong sent = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicLong received = new java.util.concurrent.atomic.AtomicLong();
@@ -68,6 +71,74 @@ public final class FrameChannel implements Closeable {
         return new FrameChannel(s);
     }
 
+    /** Where a channel's messages go when it is {@link #serve served}. Both must return quickly (queue, never block). */
+    public interface Reader {
+        void message(OverlayMessage m);
+
+        /** The link closed or failed; called once. */
+        void ended(IOException why);
+    }
+
+    /**
+     * Hands every message that arrives to {@code reader}, in order: from a reader thread named
+     * {@code threadName} for a socket, on the sending thread for an in-memory pair (no thread,
+     * no hand-off: the reader already queues for its event loop).
+     */
+    public void serve(String threadName, Reader r) {
+        if (inbox == null) {
+            Thread.ofPlatform().daemon().name(threadName).start(() -> {
+                try {
+                    while (true) {
+                        r.message(receive());
+                    }
+                } catch (IOException e) {
+                    r.ended(e);
+                }
+            });
+            return;
+        }
+        synchronized (this) {
+            for (byte[] f = inbox.poll(); f != null; f = inbox.poll()) {
+                if (f == CLOSED) {
+                    reader = r;
+                    endReader(new EOFException("link closed"));
+                    return;
+                }
+                deliver(r, f);
+            }
+            reader = r;
+        }
+    }
+
+    /** In-memory: a frame (without its length) for this end, to its reader or its inbox. */
+    private synchronized void arrive(byte[] frame) throws IOException {
+        if (reader != null) {
+            deliver(reader, frame);
+        } else {
+            inbox.add(frame);
+        }
+    }
+
+    private void deliver(Reader r, byte[] frame) {
+        received.incrementAndGet();
+        bytesReceived.addAndGet(4L + frame.length);
+        try {
+            r.message(OverlayCodec.decode(frame));
+        } catch (IllegalArgumentException e) {
+            endReader(new IOException("undecodable frame: " + e.getMessage(), e));
+        }
+    }
+
+    private void endReader(IOException why) {
+        Reader r;
+        synchronized (this) {
+            r = reader;
+        }
+        if (r != null && readerEnded.compareAndSet(false, true)) {
+            r.ended(why);
+        }
+    }
+
     /** Thread-safe: frames from several writers never interleave. */
     public void send(OverlayMessage message) throws IOException {
         byte[] frame = OverlayCodec.encode(message);
@@ -76,7 +147,7 @@ public final class FrameChannel implements Closeable {
                 throw new IOException("link closed");
             }
             // the peer reads the frame without its length prefix, as receive() does from a socket
-            peer.inbox.add(java.util.Arrays.copyOfRange(frame, 4, frame.length));
+            peer.arrive(java.util.Arrays.copyOfRange(frame, 4, frame.length));
         } else {
             synchronized (out) {
                 out.write(frame);
@@ -160,6 +231,8 @@ public final class FrameChannel implements Closeable {
         if (inbox != null) {
             inbox.add(CLOSED);
             peer.inbox.add(CLOSED);
+            endReader(new EOFException("link closed"));
+            peer.endReader(new EOFException("link closed"));
             return;
         }
         try {

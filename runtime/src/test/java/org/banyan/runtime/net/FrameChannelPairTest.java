@@ -32,4 +32,31 @@ class FrameChannelPairTest {
         assertThatThrownBy(ends[0]::receive).isInstanceOf(EOFException.class);
         assertThatThrownBy(() -> ends[1].send(new OverlayMessage.PeerHello(2))).isInstanceOf(IOException.class);
     }
+
+    @Test
+    void aServedEndGetsWhatCameBeforeThenEachMessageOnTheSendersThreadAndOneEnd() throws IOException {
+        FrameChannel[] ends = FrameChannel.pair();
+        ends[0].send(new OverlayMessage.PeerHello(1));
+        java.util.List<Object> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ends[1].serve("unused", new FrameChannel.Reader() {
+            @Override
+            public void message(OverlayMessage m) {
+                seen.add(m);
+                seen.add(Thread.currentThread().getName());
+            }
+
+            @Override
+            public void ended(IOException why) {
+                seen.add("ended");
+            }
+        });
+        Thread.currentThread().setName("sender");
+        ends[0].send(new OverlayMessage.PeerHello(2));
+        ends[0].close();
+        ends[1].close();
+        assertThat(seen).hasSize(5);
+        assertThat(seen.get(0)).isEqualTo(new OverlayMessage.PeerHello(1));
+        assertThat(seen.subList(2, 5)).containsExactly(new OverlayMessage.PeerHello(2), "sender", "ended");
+        assertThat(ends[1].framesReceived()).isEqualTo(2);
+    }
 }

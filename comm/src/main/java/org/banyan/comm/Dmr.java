@@ -59,7 +59,12 @@ public final class Dmr implements AutoCloseable {
     }
 
     /** What a rank started by an expansion receives: its block, and the others' progress value. */
-    public record Arrival(double[] block, long progress) {}
+    public record Arrival(double[][] blocks, long progress) {
+        /** The block of the first (or only) array. */
+        public double[] block() {
+            return blocks[0];
+        }
+    }
 
     private static final int ERROR = -1;
 
@@ -201,6 +206,14 @@ public final class Dmr implements AutoCloseable {
      * returns {@code mine} unchanged.
      */
     public double[] resize(Decision d, double[] mine, long length, long progress) {
+        return resize(d, new double[][] {mine}, length, progress)[0];
+    }
+
+    /**
+     * As {@link #resize(Decision, double[], long, long)} for several arrays of the same length and
+     * layout (a body's position and velocity components, say), moved one after the other.
+     */
+    public double[][] resize(Decision d, double[][] mine, long length, long progress) {
         if (!d.resizes()) {
             return mine;
         }
@@ -223,7 +236,7 @@ public final class Dmr implements AutoCloseable {
                 return mine;
             }
             long t1 = System.nanoTime();
-            double[] block = BlockRedistribution.redistribute(next, mine, length, from, d.ranks());
+            double[][] block = redistribute(next, mine, length, from, d.ranks());
             long t2 = System.nanoTime();
             next.bcast(new long[] {progress}, 0);
             old.close();
@@ -231,7 +244,7 @@ public final class Dmr implements AutoCloseable {
             trace("expand", "join", t0, t1, "redistribution", t2);
             return block;
         }
-        double[] block = BlockRedistribution.redistribute(old, mine, length, from, d.ranks());
+        double[][] block = redistribute(old, mine, length, from, d.ranks());
         long t1 = System.nanoTime();
         if (worldRank < d.ranks()) {
             Comm next = joinWorld(generation, worldRank, d.ranks());
@@ -256,16 +269,30 @@ public final class Dmr implements AutoCloseable {
                 (t1 - t0) / 1e6, second, (t2 - t1) / 1e6, (System.nanoTime() - t2) / 1e6);
     }
 
+    private static double[][] redistribute(Comm c, double[][] mine, long length, int from, int to) {
+        double[][] out = new double[mine.length][];
+        for (int i = 0; i < mine.length; i++) {
+            out[i] = BlockRedistribution.redistribute(c, mine[i], length, from, to);
+        }
+        return out;
+    }
+
     /** For a rank started by an expansion: its block of the redistributed array, and the progress value. */
     public Arrival arrive(long length) {
+        return arrive(length, 1);
+    }
+
+    /** As {@link #arrive(long)} when the others resize {@code arrays} arrays at once. */
+    public Arrival arrive(long length, int arrays) {
         if (!joined) {
             throw new IllegalStateException("only a rank started by an expansion arrives");
         }
         Comm w = world();
-        double[] block = BlockRedistribution.redistribute(w, new double[0], length, previousSize, w.size());
+        double[][] none = new double[arrays][0];
+        double[][] blocks = redistribute(w, none, length, previousSize, w.size());
         long[] progress = new long[1];
         w.bcast(progress, 0);
-        return new Arrival(block, progress[0]);
+        return new Arrival(blocks, progress[0]);
     }
 
     /**

@@ -139,30 +139,38 @@ class DvmResizeTest {
                 .containsPattern("c +2 +0 +up");
     }
 
-    @Test
-    void jacobiGivesTheSameFieldBitForBitRigidAndResizedTwice() throws Exception {
-        List<String> args = List.of("1024", "6000", "200");
-        Banyan.Result rigid = Banyan.run(null, CommExamples.command(List.of("-n", "2"), classPath, "Jacobi",
+    /**
+     * The result line of {@code main} run rigid under banyan run -n 2, then queued at 1:4 hosts
+     * while a 2-host job comes and goes (a shrink, then an expansion): the same bit for bit.
+     */
+    void sameResultRigidAndResized(String main, String resultPrefix, String sizeLine, List<String> args) throws Exception {
+        Banyan.Result rigid = Banyan.run(null, CommExamples.command(List.of("-n", "2"), classPath, main,
                 args.toArray(String[]::new)));
         assertThat(rigid.exit()).as(rigid.stderr()).isZero();
-        String result = rigid.stdout().lines().filter(l -> l.startsWith("jacobi:")).findFirst().orElseThrow();
+        String result = rigid.stdout().lines().filter(l -> l.startsWith(resultPrefix)).findFirst().orElseThrow();
 
-        startDvm();
-        Path out = dir.resolve("jacobi.out");
+        Path out = dir.resolve(main + ".out");
         List<String> submit = new ArrayList<>(List.of("dvm", "submit", "--dvm", uri.toString(), "--nodes", "1:4", "--time", "30",
-                JavaClient.JAVA, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp", classPath, "Jacobi"));
+                JavaClient.JAVA, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp", classPath, main));
         submit.addAll(args);
         submit.add("150");
-        Process jacobi = Banyan.builder(submit).redirectErrorStream(true).redirectOutput(out.toFile())
+        Process p = Banyan.builder(submit).redirectErrorStream(true).redirectOutput(out.toFile())
                 .redirectInput(new java.io.File("/dev/null")).start();
-        awaitLine(out, "iteration 0: 4 rank(s)");
+        awaitLine(out, sizeLine + " 0: 4 rank(s)");
         Banyan.Result queued = Banyan.run("dvm", "submit", "--dvm", uri.toString(), "--nodes", "2", "--time", "3", "sleep",
                 "1");
         assertThat(queued.exit()).as(queued.stderr()).isZero();
-        assertThat(jacobi.waitFor(90, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.waitFor(90, TimeUnit.SECONDS)).isTrue();
         String text = Files.readString(out);
-        assertThat(jacobi.exitValue()).as(text).isZero();
-        assertThat(text).containsPattern("iteration \\d+: 2 rank\\(s\\)\\n(.|\\n)*iteration \\d+: 4 rank\\(s\\)")
+        assertThat(p.exitValue()).as(text).isZero();
+        assertThat(text).containsPattern(sizeLine + " \\d+: 2 rank\\(s\\)\\n(.|\\n)*" + sizeLine + " \\d+: 4 rank\\(s\\)")
                 .contains(result);
+    }
+
+    @Test
+    void jacobiAndNBodyGiveTheSameResultsBitForBitRigidAndResized() throws Exception {
+        startDvm();
+        sameResultRigidAndResized("Jacobi", "jacobi:", "iteration", List.of("1024", "6000", "200"));
+        sameResultRigidAndResized("NBody", "nbody:", "step", List.of("256", "2000", "40"));
     }
 }

@@ -7,8 +7,7 @@ final class OptionParser {
     private OptionParser() {}
 
     static <T> void parse(OptionTable<T> table, T target, List<String> args, String helpHint) throws UsageException {
-        int end = parseLeading(table, target, args, helpHint, false);
-        assert end == args.size();
+        parseLeading(table, target, args, helpHint, false);
     }
 
     /**

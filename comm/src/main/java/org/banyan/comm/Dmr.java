@@ -72,7 +72,7 @@ public final class Dmr implements AutoCloseable {
     private final Map<String, String> env;
     private final boolean managed;
     private final int worldRank;
-    private final boolean joined;
+    /** The world's size before this rank's expansion started it; 0 for a rank of the first world. */
     private final int previousSize;
     private final long inhibitNanos;
     private long lastAsked = Long.MIN_VALUE;
@@ -104,12 +104,10 @@ public final class Dmr implements AutoCloseable {
             int offset = Integer.parseInt(env.get("BANYAN_DMR_OFFSET"));
             int size = Integer.parseInt(env.get("BANYAN_DMR_SIZE"));
             worldRank = offset + job.rank();
-            joined = offset > 0;
             previousSize = offset;
             world = joinWorld(generation, worldRank, size);
         } else {
             worldRank = job.rank();
-            joined = false;
             previousSize = 0;
             world = World.create(job);
         }
@@ -130,7 +128,7 @@ public final class Dmr implements AutoCloseable {
 
     /** Whether this rank was started by an expansion (it then calls {@link #arrive} first). */
     public boolean joined() {
-        return joined;
+        return previousSize > 0;
     }
 
     /**
@@ -284,7 +282,7 @@ public final class Dmr implements AutoCloseable {
 
     /** As {@link #arrive(long)} when the others resize {@code arrays} arrays at once. */
     public Arrival arrive(long length, int arrays) {
-        if (!joined) {
+        if (!joined()) {
             throw new IllegalStateException("only a rank started by an expansion arrives");
         }
         Comm w = world();

@@ -65,8 +65,9 @@ final class TcpTransport implements Transport {
         }
         ByteBuffer head = ByteBuffer.allocate(Envelope.BYTES).putInt(e.context()).putInt(e.source()).putInt(e.tag())
                 .putInt(e.length()).flip();
-        o.queue.add(payload.byteSize() <= CHUNK ? new Pending(new ByteBuffer[] {head, Segments.viewOrCopy(payload)}, null, op)
-                : new Pending(new ByteBuffer[] {head}, new Large(payload), op));
+        boolean piecewise = !payload.isNative() && payload.byteSize() > CHUNK;
+        o.queue.add(piecewise ? new Pending(new ByteBuffer[] {head}, new Large(payload), op)
+                : new Pending(new ByteBuffer[] {head, Segments.viewOrCopy(payload)}, null, op));
         o.flush();
     }
 
@@ -145,25 +146,24 @@ final class TcpTransport implements Transport {
     }
 
     /**
-     * Payloads up to this size go in one gathering write with their envelope. Larger ones go in
-     * pieces of this size: the JDK copies a heap buffer into a temporary direct buffer of all its
-     * remaining bytes at every write, so a 256 MiB array written whole was copied again at each
-     * partial write (a 1 GiB redistribution ran at 150 MB/s).
+     * Heap payloads above this size go in pieces of it through the connection's direct buffer: the
+     * JDK copies a heap buffer into a temporary direct buffer of all its remaining bytes at every
+     * write, so a 256 MiB array written whole was copied again at each partial write (a 1 GiB
+     * redistribution ran at 150 MB/s). Smaller ones, and native ones of any size, go in one
+     * gathering write with their envelope.
      */
     static final int CHUNK = 256 * 1024;
 
     /** A message: its envelope (and small payload) to write, then maybe a large payload. */
     private record Pending(ByteBuffer[] parts, Large large, Operation.Send op) {}
 
-    /** A large payload, sent from where it lies when native, else through the connection's staging buffer. */
+    /** A large heap payload, and how much of it went into the staging buffer so far. */
     private static final class Large {
         final MemorySegment payload;
-        final ByteBuffer direct;
         long copied;
 
         Large(MemorySegment payload) {
             this.payload = payload;
-            this.direct = payload.isNative() ? payload.asByteBuffer() : null;
         }
     }
 
@@ -183,19 +183,6 @@ final class TcpTransport implements Transport {
         /** Writes as much of a large payload as the socket takes, a piece at a time; true once all of it went. */
         boolean writeLarge(Large l) throws IOException {
             long size = l.payload.byteSize();
-            if (l.direct != null) {
-                while (l.direct.hasRemaining()) {
-                    int limit = (int) Math.min(l.direct.capacity(), l.direct.position() + (long) CHUNK);
-                    ByteBuffer piece = l.direct.duplicate().limit(limit);
-                    int n = channel.write(piece);
-                    l.direct.position(piece.position());
-                    l.copied = l.direct.position();
-                    if (n == 0) {
-                        return false;
-                    }
-                }
-                return true;
-            }
             while (true) {
                 if (!outStaging.hasRemaining()) {
                     if (l.copied == size) {

@@ -245,9 +245,9 @@ public final class PmiServer {
             case "name-publish" -> name(self, 0, cmd.get("name"), cmd.get("port"));
             case "name-unpublish" -> name(self, 1, cmd.get("name"), null);
             case "name-lookup" -> name(self, 2, cmd.get("name"), null);
-            case "banyan-resize-check" -> name(self, 3, cmd.get("min") + "," + cmd.get("max") + "," + cmd.get("factor")
+            case "banyan-resize-check" -> name(self, OverlayMessage.NameRequest.RESIZE_CHECK, cmd.get("min") + "," + cmd.get("max") + "," + cmd.get("factor")
                     + "," + cmd.get("preferred"), null);
-            case "banyan-join" -> name(self, 4, cmd.get("generation") + "," + cmd.get("seq") + "," + cmd.get("rank") + ","
+            case "banyan-join" -> name(self, OverlayMessage.NameRequest.JOIN, cmd.get("generation") + "," + cmd.get("seq") + "," + cmd.get("rank") + ","
                     + cmd.get("size"), orEmpty(cmd.get("card")));
             case "abort" -> {
                 String message = cmd.get("msg") != null ? cmd.get("msg") : orEmpty(cmd.get("message"));
@@ -425,8 +425,9 @@ public final class PmiServer {
         String[] v1 = {"publish_result", "unpublish_result", "lookup_result"};
         String[] v2names = {"name-publish-response", "name-unpublish-response", "name-lookup-response",
                 "banyan-resize-check-response", "banyan-join-response"};
-        if (op >= 3) {
-            reply(w, ok ? PmiV2Codec.frame(v2names[op], op == 3 ? "decision" : "cards", port, "rc", "0")
+        if (op >= OverlayMessage.NameRequest.RESIZE_CHECK) {
+            reply(w, ok ? PmiV2Codec.frame(v2names[op], op == OverlayMessage.NameRequest.RESIZE_CHECK ? "decision" : "cards", port,
+                    "rc", "0")
                     : PmiV2Codec.frame(v2names[op], "rc", "1", "errmsg", reason));
             return;
         }

@@ -315,7 +315,7 @@ public final class HeadCore {
     /** Passes a routed message on, or serves it when it is for the head (the name service). */
     private void routed(OverlayMessage.Routed m) {
         if (router.route(m) && m instanceof OverlayMessage.NameRequest r) {
-            if (r.op() < NameService.RESIZE_CHECK) {
+            if (r.op() < OverlayMessage.NameRequest.RESIZE_CHECK) {
                 router.route(names.serve(r));
             } else if (runJob == null) {
                 emit(new HeadAction.ResourceRequest(r));

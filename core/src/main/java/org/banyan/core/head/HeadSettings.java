@@ -13,6 +13,11 @@ public record HeadSettings(long timeoutMillis, int graceMillis, long daemonStart
         this(timeoutMillis, graceMillis, daemonStartMillis, false);
     }
 
+    /** A DVM job's settings: the DVM's grace and daemon start, the job's own timeout, no launch report. */
+    public HeadSettings forJob(long jobTimeoutMillis) {
+        return new HeadSettings(jobTimeoutMillis, graceMillis, daemonStartMillis, false);
+    }
+
     /** How long the head waits for the stats of {@code --report-launch}. */
     public static final long STATS_MILLIS = 5000;
 

@@ -13,16 +13,6 @@ final class NameService {
     /** Operations of {@link OverlayMessage.NameRequest}. */
     static final int PUBLISH = 0;
     static final int UNPUBLISH = 1;
-    static final int LOOKUP = 2;
-    /**
-     * Requests for the DVM's resource manager that travel as name requests (a head service, like
-     * names). A DMR check: {@code name} is "min,max,factor,preferred" (hosts), the reply
-     * "expand|shrink|none,ranks,generation". A world join: {@code name} is
-     * "generation,seq,rank,size", {@code port} the rank's card; the reply, once every rank of
-     * the new world joined, all cards in rank order, each followed by a form feed.
-     */
-    static final int RESIZE_CHECK = OverlayMessage.NameRequest.RESIZE_CHECK;
-    static final int JOIN = OverlayMessage.NameRequest.JOIN;
 
     private final Map<String, String> names = new HashMap<>();
 

@@ -64,7 +64,13 @@ public sealed interface OverlayMessage {
      * publish {@code name} at {@code port}, 1 unpublish it, 2 look it up ({@code port} empty).
      */
     record NameRequest(int jobId, int from, int to, int request, int op, String name, String port) implements Routed {
-        /** Ops for the DVM's resource manager, carried the same way (a head service); see the head's NameService. */
+        /**
+         * Ops for the DVM's resource manager, carried the same way (a head service). A DMR check:
+         * {@code name} is "min,max,factor,preferred" (hosts), the reply
+         * "expand|shrink|none,ranks,generation". A world join: {@code name} is
+         * "generation,seq,rank,size", {@code port} the rank's card; the reply, once every rank of
+         * the new world joined, all cards in rank order, each followed by a form feed.
+         */
         public static final int RESIZE_CHECK = 3;
         public static final int JOIN = 4;
     }

@@ -451,9 +451,7 @@ public final class DvmHead {
         s.jobs.add(jobId);
         s.send(new ClientMessage.JobAccepted(jobId, ranks));
         say("job " + jobId + " of client " + s.id + ": " + ranks + " rank(s) of " + command);
-        HeadSettings jobSettings = new HeadSettings(run.timeoutMillis(), settings.graceMillis(),
-                settings.daemonStartMillis(), false);
-        return new HeadEvent.Submit(job, jobSettings);
+        return new HeadEvent.Submit(job, settings.forJob(run.timeoutMillis()));
     }
 
     private void forJob(int jobId, HeadAction a) {

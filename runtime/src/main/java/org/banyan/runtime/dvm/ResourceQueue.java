@@ -63,7 +63,6 @@ final class ResourceQueue {
     private static final class Running {
         final int id;
         final Entry entry;
-        final double walltime;
         /** DVM job id to the world rank of its rank 0. */
         final Map<Integer, Integer> dvmJobs = new LinkedHashMap<>();
         /** Host (DVM index) of each block of ranksPerNode world ranks. */
@@ -77,10 +76,9 @@ final class ResourceQueue {
         int generation;
         int status;
 
-        Running(int id, Entry entry, double walltime) {
+        Running(int id, Entry entry) {
             this.id = id;
             this.entry = entry;
-            this.walltime = walltime;
         }
 
         int rpn() {
@@ -189,7 +187,7 @@ final class ResourceQueue {
         JobRequest request;
         try {
             l = ints(limits, 4);
-            request = new JobRequest(r.id, l[0], l[1], l[3], l[2], r.walltime);
+            request = new JobRequest(r.id, l[0], l[1], l[3], l[2], seconds(r.entry.job()));
         } catch (IllegalArgumentException e) {
             return new Answer(false, e.getMessage().replaceFirst("^job \\d+: ", "").replace(' ', '_'), List.of());
         }
@@ -372,7 +370,7 @@ final class ResourceQueue {
         List<Launch> out = new ArrayList<>();
         for (MalleableScheduler.Start s : starts) {
             Entry e = entries.get(s.jobId());
-            Running r = new Running(s.jobId(), e, seconds(e.job()));
+            Running r = new Running(s.jobId(), e);
             running.put(r.id, r);
             List<Integer> hosts = pool.start(s.jobId(), s.nodes()).stream().map(Integer::parseInt).sorted().toList();
             r.hostOfBlock.addAll(hosts);

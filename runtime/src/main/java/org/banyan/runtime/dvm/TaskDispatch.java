@@ -258,7 +258,7 @@ final class TaskDispatch {
         openOutput(taskId, r);
         JobDescription job = new JobDescription(jobId, List.of(new AppContext(r.executable(), r.args(), r.slots().ranks(),
                 r.env(), r.sandbox())), slots, MappingPolicy.SLOT, false, -1, r.sandbox(), Modex.LAZY);
-        return new HeadEvent.Submit(job, new HeadSettings(0, settings.graceMillis(), settings.daemonStartMillis(), false));
+        return new HeadEvent.Submit(job, settings.forJob(0));
     }
 
     private void openOutput(int taskId, TaskRequest r) {

@@ -79,7 +79,7 @@ public final class ChildLinks implements Closeable {
         ChildLinks links = new ChildLinks(agent, starter, listener, server, peers);
         Thread.ofPlatform().daemon().name("child-accept").start(links::acceptLoop);
         if (local) {
-            IN_THIS_JVM.put("127.0.0.1:" + server.getLocalPort(), links);
+            IN_THIS_JVM.put(links.loopbackAddress(), links);
         }
         return links;
     }
@@ -102,7 +102,7 @@ public final class ChildLinks implements Closeable {
     public String addressFor(String host) {
         int port = server.getLocalPort();
         if (!agent.remote()) {
-            return "127.0.0.1:" + port;
+            return loopbackAddress();
         }
         try (DatagramSocket probe = new DatagramSocket()) {
             probe.connect(InetAddress.getByName(host), 9); // no packet is sent: this only asks the routing table
@@ -129,13 +129,27 @@ public final class ChildLinks implements Closeable {
         });
     }
 
+    private String loopbackAddress() {
+        return "127.0.0.1:" + server.getLocalPort();
+    }
+
     private void acceptLoop() {
         while (!server.isClosed()) {
+            Socket s;
             try {
-                Socket s = server.accept();
-                serveChild(new FrameChannel(s));
+                s = server.accept();
             } catch (IOException e) {
                 return;
+            }
+            try {
+                serveChild(new FrameChannel(s));
+            } catch (IOException e) {
+                // that child's link failed before it said hello: it reports that itself; accept the next
+                try {
+                    s.close();
+                } catch (IOException ignored) {
+                    // it is gone either way
+                }
             }
         }
     }
@@ -211,7 +225,7 @@ public final class ChildLinks implements Closeable {
     @Override
     public void close() {
         closing = true;
-        IN_THIS_JVM.remove("127.0.0.1:" + server.getLocalPort(), this);
+        IN_THIS_JVM.remove(loopbackAddress(), this);
         try {
             server.close();
         } catch (IOException ignored) {

@@ -13,21 +13,19 @@ import org.banyan.core.wire.OverlayMessage;
 
 /**
  * One overlay connection: whole frames of {@link OverlayCodec} over a TCP socket, or, between a
- * head and the daemon on a thread of its own JVM, over a pair of in-memory queues
- * ({@link #pair}). Both carry the same encoded frames, so the two ends behave alike and the
- * counts agree; the pair only spares each message the loopback TCP stack, which was a fifth of a
- * local DVM's CPU at a thousand tasks a second.
+ * head and the daemon on a thread of its own JVM, an in-memory pair ({@link #pair}). Both carry
+ * the same encoded frames, so the two ends behave alike and the counts agree; the pair only
+ * spares each message the loopback TCP stack and a reader thread, which were a fifth of a local
+ * DVM's CPU at a thousand tasks a second. A pair's ends are read through {@link #serve} only.
  */
 public final class FrameChannel implements Closeable {
-    /** Ends an in-memory inbox: the reader sees the peer close. */
-    private static final byte[] CLOSED = new byte[0];
-
     private final Socket socket;
     private final DataInputStream in;
     private final OutputStream out;
-    private final java.util.concurrent.BlockingQueue<byte[]> inbox;
+    /** In-memory: frames that came before {@link #serve} (null for a socket). */
+    private final java.util.List<byte[]> early;
     private FrameChannel peer;
-    /** In-memory: where frames for this end go once {@link #serve} was called (null: into the inbox). */
+    /** In-memory: where frames for this end go once {@link #serve} was called. */
     private Reader reader;
     private final java.util.concurrent.atomic.AtomicBoolean readerEnded = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile boolean closed;
@@ -41,17 +39,17 @@ public final class FrameChannel implements Closeable {
         socket.setTcpNoDelay(true);
         this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 1 << 16));
         this.out = socket.getOutputStream();
-        this.inbox = null;
+        this.early = null;
     }
 
     private FrameChannel() {
         this.socket = null;
         this.in = null;
         this.out = null;
-        this.inbox = new java.util.concurrent.LinkedBlockingQueue<>();
+        this.early = new java.util.ArrayList<>();
     }
 
-    /** Two connected in-memory ends; unbounded, like the readers that drain them. */
+    /** Two connected in-memory ends. */
     public static FrameChannel[] pair() {
         FrameChannel a = new FrameChannel();
         FrameChannel b = new FrameChannel();
@@ -85,7 +83,7 @@ public final class FrameChannel implements Closeable {
      * no hand-off: the reader already queues for its event loop).
      */
     public void serve(String threadName, Reader r) {
-        if (inbox == null) {
+        if (early == null) {
             Thread.ofPlatform().daemon().name(threadName).start(() -> {
                 try {
                     while (true) {
@@ -98,24 +96,21 @@ public final class FrameChannel implements Closeable {
             return;
         }
         synchronized (this) {
-            for (byte[] f = inbox.poll(); f != null; f = inbox.poll()) {
-                if (f == CLOSED) {
-                    reader = r;
-                    endReader(new EOFException("link closed"));
-                    return;
-                }
-                deliver(r, f);
-            }
+            early.forEach(f -> deliver(r, f));
+            early.clear();
             reader = r;
+        }
+        if (closed || peer.closed) {
+            endReader(new EOFException("link closed"));
         }
     }
 
-    /** In-memory: a frame (without its length) for this end, to its reader or its inbox. */
-    private synchronized void arrive(byte[] frame) throws IOException {
+    /** In-memory: a frame (without its length) for this end, to its reader, or kept until it is served. */
+    private synchronized void arrive(byte[] frame) {
         if (reader != null) {
             deliver(reader, frame);
         } else {
-            inbox.add(frame);
+            early.add(frame);
         }
     }
 
@@ -142,11 +137,11 @@ public final class FrameChannel implements Closeable {
     /** Thread-safe: frames from several writers never interleave. */
     public void send(OverlayMessage message) throws IOException {
         byte[] frame = OverlayCodec.encode(message);
-        if (inbox != null) {
+        if (early != null) {
             if (closed || peer.closed) {
                 throw new IOException("link closed");
             }
-            // the peer reads the frame without its length prefix, as receive() does from a socket
+            // the peer gets the frame without its length prefix, as receive() reads it from a socket
             peer.arrive(java.util.Arrays.copyOfRange(frame, 4, frame.length));
         } else {
             synchronized (out) {
@@ -157,9 +152,12 @@ public final class FrameChannel implements Closeable {
         bytesSent.addAndGet(frame.length);
     }
 
-    /** Blocks for the next message; {@link EOFException} when the peer closed cleanly. */
+    /** Blocks for the next message (a socket's); {@link EOFException} when the peer closed cleanly. */
     public OverlayMessage receive() throws IOException {
-        byte[] frame = inbox != null ? take() : readFrame();
+        if (early != null) {
+            throw new IllegalStateException("an in-memory link is read through serve()");
+        }
+        byte[] frame = readFrame();
         int length = frame.length;
         received.incrementAndGet();
         bytesReceived.addAndGet(4L + length);
@@ -177,21 +175,6 @@ public final class FrameChannel implements Closeable {
         }
         byte[] frame = new byte[length];
         in.readFully(frame);
-        return frame;
-    }
-
-    private byte[] take() throws IOException {
-        byte[] frame;
-        try {
-            frame = inbox.take();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("interrupted");
-        }
-        if (frame == CLOSED) {
-            inbox.add(CLOSED); // later calls see the end too
-            throw new EOFException("link closed");
-        }
         return frame;
     }
 
@@ -228,9 +211,7 @@ public final class FrameChannel implements Closeable {
     @Override
     public void close() {
         closed = true;
-        if (inbox != null) {
-            inbox.add(CLOSED);
-            peer.inbox.add(CLOSED);
+        if (early != null) {
             endReader(new EOFException("link closed"));
             peer.endReader(new EOFException("link closed"));
             return;

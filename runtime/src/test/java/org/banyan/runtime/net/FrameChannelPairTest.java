@@ -9,13 +9,32 @@ import org.banyan.core.wire.OverlayMessage;
 import org.junit.jupiter.api.Test;
 
 class FrameChannelPairTest {
+    /** What a served end saw: its messages, then "ended" with the reason's class. */
+    static java.util.List<Object> served(FrameChannel end) {
+        java.util.List<Object> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        end.serve("unused", new FrameChannel.Reader() {
+            @Override
+            public void message(OverlayMessage m) {
+                seen.add(m);
+            }
+
+            @Override
+            public void ended(IOException why) {
+                seen.add(why.getClass());
+            }
+        });
+        return seen;
+    }
+
     @Test
     void carriesFramesBothWaysAndCountsThemLikeASocket() throws IOException {
         FrameChannel[] ends = FrameChannel.pair();
+        java.util.List<Object> atZero = served(ends[0]);
+        java.util.List<Object> atOne = served(ends[1]);
         ends[0].send(new OverlayMessage.DaemonHello(3, "h", 42, "127.0.0.1:1"));
         ends[1].send(new OverlayMessage.PeerHello(7));
-        assertThat(ends[1].receive()).isEqualTo(new OverlayMessage.DaemonHello(3, "h", 42, "127.0.0.1:1"));
-        assertThat(ends[0].receive()).isEqualTo(new OverlayMessage.PeerHello(7));
+        assertThat(atOne).containsExactly(new OverlayMessage.DaemonHello(3, "h", 42, "127.0.0.1:1"));
+        assertThat(atZero).containsExactly(new OverlayMessage.PeerHello(7));
         assertThat(ends[0].framesSent()).isEqualTo(1);
         assertThat(ends[1].framesReceived()).isEqualTo(1);
         assertThat(ends[0].bytesSent()).isEqualTo(ends[1].bytesReceived()).isPositive();
@@ -24,13 +43,16 @@ class FrameChannelPairTest {
     @Test
     void closingEitherEndEndsTheReadersOfBoth() throws IOException {
         FrameChannel[] ends = FrameChannel.pair();
+        java.util.List<Object> atZero = served(ends[0]);
         ends[0].send(new OverlayMessage.PeerHello(1));
         ends[0].close();
-        assertThat(ends[1].receive()).isEqualTo(new OverlayMessage.PeerHello(1)); // what was sent first still arrives
-        assertThatThrownBy(ends[1]::receive).isInstanceOf(EOFException.class);
-        assertThatThrownBy(ends[1]::receive).isInstanceOf(EOFException.class);
-        assertThatThrownBy(ends[0]::receive).isInstanceOf(EOFException.class);
+        // what was sent first still arrives, then one end, even for an end served after the close
+        assertThat(served(ends[1])).containsExactly(new OverlayMessage.PeerHello(1), EOFException.class);
+        assertThat(atZero).containsExactly(EOFException.class);
+        ends[1].close();
+        assertThat(atZero).as("ended once").containsExactly(EOFException.class);
         assertThatThrownBy(() -> ends[1].send(new OverlayMessage.PeerHello(2))).isInstanceOf(IOException.class);
+        assertThatThrownBy(ends[1]::receive).isInstanceOf(IllegalStateException.class);
     }
 
     @Test

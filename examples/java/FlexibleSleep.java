@@ -15,7 +15,8 @@ import org.banyan.comm.Op;
  * </pre>
  *
  * Without MIN MAX FACTOR PREFERRED (hosts; PREFERRED 0 for none) it checks with the limits it was
- * submitted with. For tests, FLEXIBLE_SLEEP_FAIL_ON=shrink|expand makes the last rank exit with
+ * submitted with. FLEXIBLE_SLEEP_ASYNC=1 uses DMR's asynchronous check: the answer acted on at a
+ * step's start was decided during the step before. For tests, FLEXIBLE_SLEEP_FAIL_ON=shrink|expand makes the last rank exit with
  * status 7 when that decision comes, and FLEXIBLE_SLEEP_STALL=1 makes the ranks an expansion
  * starts hang before they join.
  */
@@ -25,6 +26,7 @@ public final class FlexibleSleep {
         double work = Double.parseDouble(args[1]);
         long length = Long.parseLong(args[2]);
         boolean ownLimits = args.length > 6;
+        boolean async = "1".equals(System.getenv("FLEXIBLE_SLEEP_ASYNC"));
         if (System.getenv("FLEXIBLE_SLEEP_STALL") != null && !"0".equals(System.getenv().getOrDefault("BANYAN_DMR_OFFSET", "0"))) {
             Thread.sleep(1_000_000); // for tests: ranks an expansion starts never join
         }
@@ -51,8 +53,15 @@ public final class FlexibleSleep {
                 int before = dmr.world().size();
                 double resizeMillis = 0;
                 if (!arrived) {
-                    d = ownLimits ? dmr.check(Integer.parseInt(args[3]), Integer.parseInt(args[4]),
-                            Integer.parseInt(args[5]), Integer.parseInt(args[6])) : dmr.check();
+                    if (ownLimits) {
+                        int min = Integer.parseInt(args[3]);
+                        int max = Integer.parseInt(args[4]);
+                        int factor = Integer.parseInt(args[5]);
+                        int preferred = Integer.parseInt(args[6]);
+                        d = async ? dmr.checkAsync(min, max, factor, preferred) : dmr.check(min, max, factor, preferred);
+                    } else {
+                        d = async ? dmr.checkAsync() : dmr.check();
+                    }
                     if (d.resizes() && d.action().name().equalsIgnoreCase(System.getenv("FLEXIBLE_SLEEP_FAIL_ON"))
                             && dmr.world().rank() == dmr.world().size() - 1) {
                         System.exit(7); // for tests: the last rank dies as the resize begins

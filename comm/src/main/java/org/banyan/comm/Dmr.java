@@ -44,6 +44,9 @@ import org.banyan.client.BanyanException;
  * is a block-distributed array of doubles, moved by {@link BlockRedistribution}. Outside a DVM
  * queue (under {@code banyan run}) every check answers NONE and the world is the job's.
  *
+ * <p>{@link #checkAsync} is DMR's asynchronous variant: the question is asked at one step and
+ * answered at the next, so the decision is made while the step computes.
+ *
  * <p>{@code BANYAN_DMR_INHIBIT=SECONDS} is the checking inhibitor: for that long after a check
  * that reached the resource manager, checks answer NONE without asking it (rank 0 decides, so
  * every rank agrees).
@@ -80,6 +83,10 @@ public final class Dmr implements AutoCloseable {
     private int generation;
     private boolean left;
     private boolean abandoned;
+    /** Rank 0: the asynchronous check's question in flight, and one put off until a resize is done. */
+    private java.util.concurrent.CompletableFuture<long[]> pending;
+    private int[] deferred;
+    private String refusal;
 
     private Dmr(Banyan job, Map<String, String> env) {
         this.job = job;
@@ -147,47 +154,121 @@ public final class Dmr implements AutoCloseable {
 
     /** {@link #check(int, int, int, int)} with the limits the job was submitted with ({@code --nodes MIN:MAX ...}). */
     public Decision check() {
-        String limits = env.get("BANYAN_DMR_LIMITS");
-        if (!managed || limits == null) {
-            return check(1, 1, 1, 0);
-        }
-        String[] l = limits.split(",");
-        return check(Integer.parseInt(l[0]), Integer.parseInt(l[1]), Integer.parseInt(l[2]), Integer.parseInt(l[3]));
+        int[] l = submittedLimits();
+        return check(l[0], l[1], l[2], l[3]);
     }
 
     /**
      * Asks the resource manager whether the job should change size, given its limits in hosts
      * ({@code factor}: the step between sizes, 2 doubling and halving, 1 any size; {@code preferred}
-     * 0 for none). Collective over {@link #world()}: rank 0 asks, every rank gets the answer.
+     * 0 for none). Collective over {@link #world()}: rank 0 asks, every rank gets the answer. A
+     * decision an asynchronous check left pending is answered first, without asking again.
      *
      * @throws IllegalArgumentException when the resource manager refuses the limits
      */
     public Decision check(int minHosts, int maxHosts, int factor, int preferred) {
+        return decide(() -> {
+            if (pending != null) {
+                return awaitPending();
+            }
+            deferred = null;
+            return ask(new int[] {minHosts, maxHosts, factor, preferred}).join();
+        });
+    }
+
+    /** {@link #checkAsync(int, int, int, int)} with the limits the job was submitted with. */
+    public Decision checkAsync() {
+        int[] l = submittedLimits();
+        return checkAsync(l[0], l[1], l[2], l[3]);
+    }
+
+    /**
+     * DMR's asynchronous check: answers what the resource manager decided on the question the
+     * previous asynchronous check asked (NONE the first time), and asks the next question, whose
+     * answer is decided while this step computes and acted on at the next check. A decision that
+     * resizes is asked about again only once {@link #resize} has acted on it, so the resource
+     * manager judges the job at its new size. A program that ends with a question pending leaves
+     * nothing behind: an expansion granted to a job that has ended is given up by the DVM at once.
+     * Collective over {@link #world()}, as {@link #check}.
+     */
+    public Decision checkAsync(int minHosts, int maxHosts, int factor, int preferred) {
+        int[] limits = {minHosts, maxHosts, factor, preferred};
+        Decision d = decide(() -> {
+            if (deferred != null) { // the last decision was not acted on: ask now
+                pending = ask(deferred);
+                deferred = null;
+            }
+            long[] answer = pending != null ? awaitPending() : new long[] {Action.NONE.ordinal(), world.size(), generation};
+            if (answer[0] == Action.NONE.ordinal()) {
+                pending = ask(limits);
+            } else if (answer[0] != ERROR) {
+                deferred = limits;
+            }
+            return answer;
+        });
+        if (!d.resizes()) {
+            deferred = null;
+        }
+        return d;
+    }
+
+    /** Rank 0 computes the answer ({@code {action, ranks, generation}} or ERROR); every rank of the world gets it. */
+    private Decision decide(java.util.function.Supplier<long[]> atRankZero) {
         Comm w = world();
         if (!managed) {
             return new Decision(Action.NONE, w.size(), generation);
         }
         long[] answer = new long[3];
-        String refusal = null;
         if (w.rank() == 0) {
-            long now = System.nanoTime();
-            if (lastAsked != Long.MIN_VALUE && now - lastAsked < inhibitNanos) {
-                answer = new long[] {Action.NONE.ordinal(), w.size(), generation};
-            } else {
-                lastAsked = now;
-                try {
-                    answer = parse(job.resizeCheck(minHosts, maxHosts, factor, preferred).join());
-                } catch (java.util.concurrent.CompletionException e) {
-                    refusal = e.getCause() instanceof BanyanException b ? b.getMessage() : String.valueOf(e.getCause());
-                    answer = new long[] {ERROR, 0, 0};
-                }
-            }
+            refusal = null;
+            answer = atRankZero.get();
         }
         w.bcast(answer, 0);
         if (answer[0] == ERROR) {
             throw new IllegalArgumentException(refusal != null ? refusal : "the resource manager refused the check (see rank 0)");
         }
         return new Decision(Action.values()[(int) answer[0]], (int) answer[1], (int) answer[2]);
+    }
+
+    /** Rank 0 asks, unless the inhibitor says not yet (then the answer is NONE at once). */
+    private java.util.concurrent.CompletableFuture<long[]> ask(int[] l) {
+        long now = System.nanoTime();
+        if (lastAsked != Long.MIN_VALUE && now - lastAsked < inhibitNanos) {
+            return java.util.concurrent.CompletableFuture.completedFuture(
+                    new long[] {Action.NONE.ordinal(), world.size(), generation});
+        }
+        lastAsked = now;
+        return job.resizeCheck(l[0], l[1], l[2], l[3]).handle((text, failure) -> {
+            if (failure == null) {
+                return parse(text);
+            }
+            Throwable cause = failure instanceof java.util.concurrent.CompletionException c ? c.getCause() : failure;
+            refusal = cause instanceof BanyanException b ? b.getMessage() : String.valueOf(cause);
+            return new long[] {ERROR, 0, 0};
+        });
+    }
+
+    private long[] awaitPending() {
+        java.util.concurrent.CompletableFuture<long[]> p = pending;
+        pending = null;
+        return p.join();
+    }
+
+    /** After a resize, rank 0 asks the question an asynchronous check put off. */
+    private void askDeferred() {
+        if (deferred != null && world != null && world.rank() == 0) {
+            pending = ask(deferred);
+        }
+        deferred = null;
+    }
+
+    private int[] submittedLimits() {
+        String limits = env.get("BANYAN_DMR_LIMITS");
+        if (!managed || limits == null) {
+            return new int[] {1, 1, 1, 0};
+        }
+        String[] l = limits.split(",");
+        return new int[] {Integer.parseInt(l[0]), Integer.parseInt(l[1]), Integer.parseInt(l[2]), Integer.parseInt(l[3])};
     }
 
     private static long[] parse(String decision) {
@@ -231,6 +312,7 @@ public final class Dmr implements AutoCloseable {
                 // the new ranks did not come in time: the job goes on as it was
                 generation = d.generation() - 1;
                 abandoned = true;
+                askDeferred();
                 return mine;
             }
             long t1 = System.nanoTime();
@@ -240,6 +322,7 @@ public final class Dmr implements AutoCloseable {
             old.close();
             world = next;
             trace("expand", "join", t0, t1, "redistribution", t2);
+            askDeferred();
             return block;
         }
         double[][] block = redistribute(old, mine, length, from, d.ranks());
@@ -250,9 +333,11 @@ public final class Dmr implements AutoCloseable {
             old.close();
             world = next;
             trace("shrink", "redistribution", t0, t1, "join", t2);
+            askDeferred();
             return block;
         }
         old.close();
+        deferred = null;
         left = true;
         world = null;
         return block;

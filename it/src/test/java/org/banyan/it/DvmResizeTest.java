@@ -103,6 +103,52 @@ class DvmResizeTest {
     }
 
     @Test
+    void withTheAsynchronousCheckTheJobActsAtTheNextStepOnWhatWasDecidedDuringThisOne() throws Exception {
+        startDvm();
+        Path out = dir.resolve("flexible.out");
+        Process flexible = submitFlexible(out, List.of("-x", "FLEXIBLE_SLEEP_ASYNC=1"), 14, 1.2);
+        awaitLine(out, "step 1: 4 rank(s)");
+        Banyan.Result queued = Banyan.run("dvm", "submit", "--dvm", uri.toString(), "--nodes", "2", "--time", "5", "sh", "-c",
+                "echo B ran");
+        assertThat(queued.exit()).as(queued.stderr()).isZero();
+        assertThat(queued.stdout()).contains("B ran");
+
+        assertThat(flexible.waitFor(90, TimeUnit.SECONDS)).isTrue();
+        String text = Files.readString(out);
+        assertThat(flexible.exitValue()).as(text).isZero();
+        assertThat(text).containsPattern("step \\d+: 2 rank\\(s\\) \\(shrink from 4, [0-9.]+ ms\\)")
+                .containsPattern("step \\d+: 4 rank\\(s\\) \\(expand from 2, [0-9.]+ ms\\)")
+                .contains("step 13: 4 rank(s)");
+        for (int s = 0; s < 14; s++) {
+            assertThat(text).as("every step ran once, its data checked").containsOnlyOnce("step " + s + ":");
+        }
+        Banyan.assertNoProcessesWith("FlexibleSleep");
+    }
+
+    @Test
+    void anExpansionGrantedAsTheProgramEndsIsGivenUpAtOnceNotAfterTheResizeTimeout() throws Exception {
+        startDvm();
+        Path out = dir.resolve("flexible.out");
+        List<String> args = new ArrayList<>(List.of("dvm", "submit", "--dvm", uri.toString(), "--nodes", "1:2", "--time", "30",
+                "--resize-timeout", "120", "-x", "FLEXIBLE_SLEEP_ASYNC=1"));
+        // one step, asking for 4 hosts: the answer (expand) comes while the step runs and is never acted on
+        args.addAll(List.of(JavaClient.JAVA, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp", classPath,
+                "FlexibleSleep", "1", "3", "1000", "4", "4", "1", "0"));
+        long t0 = System.nanoTime();
+        Banyan.Result r = Banyan.run(args.toArray(String[]::new));
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        assertThat(r.exit()).as(r.stdout() + r.stderr()).isZero();
+        assertThat(r.stdout()).contains("step 0: 2 rank(s)");
+        assertThat(seconds).as("well before the 120 s resize timeout").isLessThan(60);
+        assertThat(Files.readString(dir.resolve("dvm.uri.log")))
+                .contains("job 1: expand to 4 rank(s), generation 1")
+                .contains("job 1: the expansion to generation 1 was abandoned: the job's program ended before it acted on it");
+        Banyan.assertNoProcessesWith("FlexibleSleep");
+        assertThat(Banyan.run("dvm", "status", "--dvm", uri.toString()).stdout()).contains("no job running")
+                .containsPattern("c +2 +0 +up");
+    }
+
+    @Test
     void aRankThatDiesAsAResizeBeginsEndsTheJobAndItsHostsGoToTheQueue() throws Exception {
         startDvm();
         Path out = dir.resolve("flexible.out");

@@ -130,6 +130,10 @@ final class QueueDriver {
      * ranks waiting in the join are refused (they go on in their world), and the hosts go back.
      */
     void resizeTimedOut(int queueId, int generation) {
+        giveUp(queueId, generation, "its new ranks did not join in time; going on at %d rank(s)", true);
+    }
+
+    private void giveUp(int queueId, int generation, String why, boolean tellClient) {
         ResourceQueue.Abandoned a = queue.abandon(queueId, generation);
         if (a == null) {
             return;
@@ -138,11 +142,11 @@ final class QueueDriver {
             reply((OverlayMessage.NameRequest) w, false, "resize_abandoned");
         }
         freed(a.freed());
-        String line = "job " + queueId + ": the expansion to generation " + generation
-                + " was abandoned: its new ranks did not join in time; going on at " + a.ranks() + " rank(s)";
+        String line = "job " + queueId + ": the expansion to generation " + generation + " was abandoned: "
+                + why.formatted(a.ranks());
         host.say(line);
         DvmSession owner = host.ownerOf(queueId);
-        if (owner != null) {
+        if (owner != null && tellClient) {
             owner.send(new ClientMessage.JobReport(queueId, "banyan dvm submit: " + line));
         }
         host.follow(new HeadEvent.CancelJob(a.dvmJob(), "the expansion it was started for was abandoned"));
@@ -178,6 +182,10 @@ final class QueueDriver {
         }
         for (int other : e.cancel()) {
             host.follow(new HeadEvent.CancelJob(other, "job " + e.queueId() + " failed; ending the rest of its ranks"));
+        }
+        if (e.orphaned() >= 0) {
+            // an asynchronous check's expansion granted as the program ended: nobody will join its new ranks
+            giveUp(e.queueId(), e.orphaned(), "the job's program ended before it acted on it", false);
         }
         if (e.whole()) {
             freed(e.freed());

@@ -43,8 +43,12 @@ final class ResourceQueue {
     /** Hosts the queue no longer uses, and the jobs that may start on them. */
     record Freed(List<Integer> hosts, List<Launch> launches) {}
 
-    /** A DVM job of a queued job ended: DVM jobs of it to cancel, and, when it was the last, its end. */
-    record Ended(List<Integer> cancel, boolean whole, int queueId, int status, Freed freed) {}
+    /**
+     * A DVM job of a queued job ended: DVM jobs of it to cancel, and, when it was the last, its end.
+     * {@code orphaned}: the generation of an expansion whose new ranks are all that is left of the
+     * job (its program ended with a granted expansion not acted on), to give up now; else -1.
+     */
+    record Ended(List<Integer> cancel, boolean whole, int queueId, int status, Freed freed, int orphaned) {}
 
     private record Entry(DvmSession owner, ClientMessage.QueueJob job) {}
 
@@ -333,14 +337,17 @@ final class ResourceQueue {
             cancel = List.copyOf(r.dvmJobs.keySet());
         }
         if (!r.dvmJobs.isEmpty()) {
-            return new Ended(cancel, false, r.id, r.status, new Freed(List.of(), List.of()));
+            boolean orphaned = cancel.isEmpty() && r.expanding != null && r.dvmJobs.size() == 1
+                    && r.dvmJobs.containsKey(r.expanding.dvmJob());
+            return new Ended(cancel, false, r.id, r.status, new Freed(List.of(), List.of()),
+                    orphaned ? r.expanding.generation() : -1);
         }
         running.remove(r.id);
         entries.remove(r.id);
         List<Integer> hosts = new ArrayList<>(r.hostOfBlock);
         hosts.addAll(r.releasing);
         pool.end(r.id);
-        return new Ended(cancel, true, r.id, r.status, new Freed(hosts, launches(scheduler.ended(r.id, now()))));
+        return new Ended(cancel, true, r.id, r.status, new Freed(hosts, launches(scheduler.ended(r.id, now()))), -1);
     }
 
     // --- the queue -------------------------------------------------------------------------

@@ -143,4 +143,33 @@ class ResourceQueueTest {
         assertThat(retry.text()).as("the job may try again, as generation 1 again").isEqualTo("expand,4,1");
         assertThat(only(retry.launches()).hosts()).containsExactly(2, 3);
     }
+
+    @Test
+    void anExpansionGrantedAsTheProgramEndsIsLeftToBeGivenUpAtOnce() {
+        ResourceQueue.Launch first = only(((ResourceQueue.Outcome.Queued) queue.submit(owner, job(1, 2, 1))).launches());
+        queue.dvmJobEnded(only(((ResourceQueue.Outcome.Queued) queue.submit(owner, job(2, 2, 1))).launches()).jobId(), 0);
+        ResourceQueue.Launch added = only(queue.check(first.jobId(), "1,4,2,0").launches());
+
+        // the program's ranks end without joining generation 1 (an asynchronous check's answer not acted on)
+        ResourceQueue.Ended ended = queue.dvmJobEnded(first.jobId(), 0);
+        assertThat(ended.whole()).isFalse();
+        assertThat(ended.cancel()).isEmpty();
+        assertThat(ended.orphaned()).as("the expansion to give up").isEqualTo(1);
+        ResourceQueue.Abandoned a = queue.abandon(first.jobId(), ended.orphaned());
+        assertThat(a.dvmJob()).isEqualTo(added.jobId());
+        ResourceQueue.Ended end = queue.dvmJobEnded(added.jobId(), 137);
+        assertThat(end.whole()).isTrue();
+        assertThat(end.status()).as("ending it is no failure").isZero();
+        assertThat(end.freed().hosts()).containsExactlyInAnyOrder(0, 1);
+
+        // an expansion whose ranks all joined is the job's own: its first part ending orphans nothing
+        ResourceQueue.Launch again = only(((ResourceQueue.Outcome.Queued) queue.submit(owner, job(1, 2, 1))).launches());
+        queue.dvmJobEnded(only(((ResourceQueue.Outcome.Queued) queue.submit(owner, job(2, 2, 1))).launches()).jobId(), 0);
+        ResourceQueue.Launch grown = only(queue.check(again.jobId(), "1,4,2,0").launches());
+        for (int r = 0; r < 4; r++) {
+            queue.join(again.jobId(), "1,1," + r + ",4", "c" + r, "w" + r);
+        }
+        assertThat(queue.dvmJobEnded(again.jobId(), 0).orphaned()).isEqualTo(-1);
+        assertThat(queue.dvmJobEnded(grown.jobId(), 0).whole()).isTrue();
+    }
 }

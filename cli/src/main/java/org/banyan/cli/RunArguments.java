@@ -46,7 +46,7 @@ public final class RunArguments {
     private long timeoutMillis;
     private int stdinRank = 0;
     private Modex modex = Modex.LAZY;
-    /** --mpi: auto (refuse multi-rank PMIx programs), pmi (start anyway), pmix (not served yet). */
+    /** --mpi: auto (PMIx for programs built with Open MPI), pmi, pmix. */
     private String mpi = "auto";
     private boolean reportLaunch;
     private DvmFiles dvm;
@@ -87,9 +87,9 @@ public final class RunArguments {
                     "write DIR/1/rank.N/stdout and stderr instead of the terminal",
                     (a, v) -> a.outputDir = a.cwd.resolve(v))
             .value("Control", List.of("--mpi"), List.of("-mpi"), "auto|pmi|pmix", """
-                    how ranks wire up: PMI-1/PMI-2 (MPICH family); auto (default) refuses
-                    programs built with Open MPI on more than one rank, since banyan does not
-                    serve PMIx yet and each rank would run alone; pmi starts them anyway""",
+                    how ranks wire up: pmi is PMI-1/PMI-2 (MPICH family), pmix is PMIx
+                    through libpmix (Open MPI); auto (default) chooses PMIx for programs
+                    linked against Open MPI or libpmix, PMI otherwise""",
                     (a, v) -> {
                         if (!List.of("auto", "pmi", "pmix").contains(v)) {
                             throw new UsageException("--mpi '" + v + "' is auto, pmi or pmix");
@@ -289,9 +289,14 @@ public final class RunArguments {
             apps.add(new AppContext(c.program(), c.args(), count, exports, workdir == null ? null : workdir.toString()));
         }
         int size = JobDescription.ranks(apps);
-        checkWireUp(programs, contexts.stream().map(Context::program).toList(), size);
+        boolean pmix = wantsPmix(programs, contexts.stream().map(Context::program).toList());
         JobDescription job = new JobDescription(1, apps, nodes, placement.mapping(), oversubscribe, stdinRank, cwd.toString(),
                 modex, placement.placement(nodes, size, false));
+        if (pmix) {
+            // unique among the jobs of a host: Open MPI names its shared-memory files after it
+            job = job.withPmix("banyan." + ProcessHandle.current().pid() + "." + Long.toHexString(System.nanoTime() & 0xFFFFFF)
+                    + ".1");
+        }
         if (stdinRank >= job.size()) {
             throw new UsageException("--stdin " + stdinRank + ": the job has only " + job.size() + " rank"
                     + (job.size() == 1 ? "" : "s"));
@@ -327,9 +332,7 @@ public final class RunArguments {
             apps.add(new AppContext(c.program(), c.args(), c.count(), exports, workdir == null ? null : workdir.toString()));
         }
         int size = JobDescription.ranks(apps);
-        // a DVM job's -n 0 means "as many as the DVM has free": more than one, as far as wire-up goes
-        checkWireUp(programs, contexts.stream().map(Context::program).toList(),
-                contexts.stream().anyMatch(c -> c.count() == 0) ? Math.max(2, size) : size);
+        refusePmixOnDvm(programs, contexts.stream().map(Context::program).toList());
         prepareOutputDir();
         ClientMessage.RunJob job = new ClientMessage.RunJob(apps, placement.mapping(), oversubscribe, stdinRank, cwd.toString(),
                 modex, timeoutMillis, placement.placement(List.of(), size, true));
@@ -381,24 +384,45 @@ public final class RunArguments {
     }
 
     /**
-     * {@code --mpi auto}: a job of more than one rank whose program is built with Open MPI (or
-     * libpmix) would wire up through PMIx, which Banyan does not serve yet; each rank would run
-     * as a singleton of its own and the job would "succeed". Refused instead, before launch.
+     * Whether the job's ranks wire up through PMIx: {@code --mpi pmix}, or {@code auto} and a
+     * program built with Open MPI (or libpmix). A PMIx job needs libpmix on this host (and on
+     * every other; a host without it fails its ranks with the reason).
      */
-    private void checkWireUp(List<Path> programs, List<String> names, int size) throws UsageException {
+    private boolean wantsPmix(List<Path> programs, List<String> names) throws UsageException {
+        String needs = null;
         if (mpi.equals("pmix")) {
-            throw new UsageException("--mpi pmix: banyan does not serve PMIx yet; Open MPI programs run with -n 1 "
-                    + "(a singleton) or under Open MPI's mpirun");
+            needs = "--mpi pmix";
+        } else if (mpi.equals("auto")) {
+            for (int i = 0; i < programs.size() && needs == null; i++) {
+                String lib = ElfNeeded.pmixLibrary(ElfNeeded.of(programs.get(i)));
+                if (lib != null) {
+                    needs = "'" + names.get(i) + "' (it needs " + lib + ")";
+                }
+            }
         }
-        if (!mpi.equals("auto") || size < 2) {
+        if (needs == null) {
+            return false;
+        }
+        if (!org.banyan.pmix.PmixServer.installed()) {
+            throw new UsageException(needs + " wires up through PMIx, and libpmix.so.2 is not installed here "
+                    + "(Debian: apt-get install libpmix2)");
+        }
+        return true;
+    }
+
+    /** A DVM does not serve PMIx jobs yet: refused before anything is sent. */
+    private void refusePmixOnDvm(List<Path> programs, List<String> names) throws UsageException {
+        if (mpi.equals("pmix")) {
+            throw new UsageException("--mpi pmix: a DVM does not serve PMIx jobs yet; run Open MPI programs without --dvm");
+        }
+        if (!mpi.equals("auto")) {
             return;
         }
         for (int i = 0; i < programs.size(); i++) {
             String lib = ElfNeeded.pmixLibrary(ElfNeeded.of(programs.get(i)));
             if (lib != null) {
                 throw new UsageException("'" + names.get(i) + "' wires up through PMIx (it needs " + lib + ", Open MPI's), "
-                        + "which banyan does not serve yet: its " + size + " ranks would each run alone; run it with -n 1 "
-                        + "or under Open MPI's mpirun (--mpi pmi starts it anyway)");
+                        + "which a DVM does not serve yet; run it without --dvm (--mpi pmi starts it anyway, each rank alone)");
             }
         }
     }

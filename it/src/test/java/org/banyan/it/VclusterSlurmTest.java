@@ -29,6 +29,7 @@ class VclusterSlurmTest {
         Path src = dir.resolve("ring.c");
         Files.writeString(src, MpichInteropTest.PROGRAMS.get("ring"));
         Vcluster.run("mpicc.mpich", "-std=c99", "-o", dir.resolve("ring").toString(), src.toString());
+        Vcluster.run("mpicc.openmpi", "-std=c99", "-o", dir.resolve("ring-ompi").toString(), src.toString());
     }
 
     @AfterAll
@@ -68,6 +69,14 @@ class VclusterSlurmTest {
     @Test
     void mpichRingWithDaemonsStartingDaemonsThroughSrun() throws Exception {
         Result r = run("run", "--spawn-degree", "2", dir.resolve("ring").toString());
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(r.stdout()).isEqualTo("token 12 after 3 laps\n");
+    }
+
+    /** Open MPI's build: its ranks wire up through the PMIx servers of daemons srun started. */
+    @Test
+    void openMpiRingOverTheAllocationThroughPmix() throws Exception {
+        Result r = run("run", "--spawn-degree", "2", dir.resolve("ring-ompi").toString());
         assertThat(r.exit()).as(r.stderr()).isZero();
         assertThat(r.stdout()).isEqualTo("token 12 after 3 laps\n");
     }

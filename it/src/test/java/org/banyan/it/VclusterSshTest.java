@@ -32,6 +32,7 @@ class VclusterSshTest {
             Path src = dir.resolve(name + ".c");
             Files.writeString(src, MpichInteropTest.PROGRAMS.get(name));
             Vcluster.run("mpicc.mpich", "-std=c99", "-o", dir.resolve(name).toString(), src.toString());
+            Vcluster.run("mpicc.openmpi", "-std=c99", "-o", dir.resolve(name + "-ompi").toString(), src.toString());
         }
     }
 
@@ -65,6 +66,18 @@ class VclusterSshTest {
             assertThat(lines(r.stdout())).as(shape).containsExactlyInAnyOrder("node1", "node2", "node3", "node4",
                     "node5", "node6", "node7", "node8");
         }
+    }
+
+    /** Open MPI's builds over eight ssh hosts: fences through the tree, then TCP between the ranks. */
+    @Test
+    void openMpiProgramsWireUpThroughEveryDaemonsPmixServer() throws Exception {
+        Banyan.Result sum = Banyan.run(null, List.of("run", "--host", hosts(HOSTS, 2), dir.resolve("allreduce-ompi").toString()));
+        assertThat(sum.exit()).as(sum.stderr()).isZero();
+        assertThat(lines(sum.stdout())).hasSize(2 * HOSTS).allMatch(l -> l.endsWith(" sum 136"));
+        Banyan.Result ring = Banyan.run(null, List.of("run", "--host", hosts(HOSTS, 1), "--spawn-degree=2",
+                dir.resolve("ring-ompi").toString()));
+        assertThat(ring.exit()).as(ring.stderr()).isZero();
+        assertThat(ring.stdout()).isEqualTo("token 24 after 3 laps\n");
     }
 
     /** A DVM over four ssh hosts: a bag of tasks spreads over all of them; stop leaves nothing anywhere. */

@@ -588,6 +588,8 @@ public final class LaunchSimulation {
                 }
                 case DaemonAction.WriteStdin w -> { }
                 case DaemonAction.WriteProcessTable w -> { }
+                case DaemonAction.ServePmix p -> { } // the simulator's ranks speak PMI-1
+                case DaemonAction.PmixFenceDone p -> { }
             }
         }
     }

@@ -45,6 +45,19 @@ public sealed interface DaemonAction {
         }
     }
 
+    /**
+     * Serve a PMIx job's ranks on this host: register its namespace with the PMIx server (started
+     * on first use) before any of its ranks starts, and give each rank the server's variables.
+     */
+    record ServePmix(org.banyan.core.pmix.PmixRegistration registration) implements DaemonAction {}
+
+    /**
+     * A PMIx fence of the job is complete everywhere: hand the PMIx server every daemon's
+     * contribution ({@code blobs}, in daemon order; the data a fence collected), which releases
+     * the local ranks.
+     */
+    record PmixFenceDone(int jobId, java.util.List<byte[]> blobs) implements DaemonAction {}
+
     /** The daemon's work is done: the driver closes its links (children see their parent go) and returns. */
     record Exit() implements DaemonAction {}
 }

@@ -164,6 +164,17 @@ public final class DaemonCore {
                     j.pmi().onFrame(conn, body);
                 }
             }
+            case DaemonEvent.PmixFence(int jobId, byte[] blob) -> {
+                LocalJob j = jobs.get(jobId);
+                if (j != null) {
+                    j.fence().localReady(PmixFences.contribution(daemonId, blob));
+                }
+            }
+            case DaemonEvent.PmixAbort(int jobId, int rank, int status, String message) -> {
+                if (jobs.containsKey(jobId)) {
+                    out.up(new OverlayMessage.AbortRequest(jobId, rank, status, message));
+                }
+            }
             case DaemonEvent.PmiClosed(int jobId, int conn) -> {
                 LocalJob j = jobs.get(jobId);
                 if (j != null) {
@@ -253,7 +264,10 @@ public final class DaemonCore {
             }
             case OverlayMessage.FenceRelease release -> {
                 LocalJob j = jobs.get(release.jobId());
-                if (j != null) {
+                if (j != null && j.job().pmix()) {
+                    j.fence().release(release, null);
+                    out.emit(new DaemonAction.PmixFenceDone(release.jobId(), PmixFences.blobs(release)));
+                } else if (j != null) {
                     j.fence().release(release, j.pmi());
                 }
             }

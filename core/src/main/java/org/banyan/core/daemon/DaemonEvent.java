@@ -42,6 +42,15 @@ public sealed interface DaemonEvent {
     /** A PMI-2 frame's body ({@code cmd=NAME;k=v;...}) arrived on PMI connection {@code conn}. */
     record PmiFrame(int jobId, int conn, String body) implements DaemonEvent {}
 
+    /**
+     * Every local rank of a PMIx job entered a fence (the PMIx server's fence upcall): {@code blob}
+     * is what this host's ranks contribute, opaque to Banyan, empty when the fence collects no data.
+     */
+    record PmixFence(int jobId, byte[] blob) implements DaemonEvent {}
+
+    /** A rank of a PMIx job called abort ({@code MPI_Abort}). */
+    record PmixAbort(int jobId, int rank, int status, String message) implements DaemonEvent {}
+
     /** PMI connection {@code conn} closed. */
     record PmiClosed(int jobId, int conn) implements DaemonEvent {}
 

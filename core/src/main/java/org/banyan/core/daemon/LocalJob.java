@@ -78,6 +78,9 @@ final class LocalJob {
         if (processTablePath != null && !launches.isEmpty()) {
             out.emit(new DaemonAction.WriteProcessTable(processTablePath, ProcessTable.encode(map, cpus::get)));
         }
+        if (job.pmix() && !launches.isEmpty()) {
+            out.emit(new DaemonAction.ServePmix(org.banyan.core.pmix.PmixRegistration.of(job, map, daemonId)));
+        }
         for (RankLaunch l : launches) {
             running.add(l.rank());
             out.emit(new DaemonAction.StartRank(l));

@@ -60,6 +60,11 @@ final class RankEnvironment {
             // As Hydra sets them: unbuffered Fortran output, and MPICH ch3's idea of the host name.
             env.put("GFORTRAN_UNBUFFERED_PRECONNECTED", "y");
             env.put("MPIR_CVAR_CH3_INTERFACE_HOSTNAME", host);
+            if (job.pmix()) {
+                // Open MPI 4.1's "orte" launch detection makes a process it does not recognise a
+                // singleton, PMIx server or not; without it the PMIx component is chosen
+                env.putIfAbsent("OMPI_MCA_schizo", "^orte");
+            }
             boolean explicit = app.workdir() != null;
             int[] bound = new int[0];
             String bindError = null;

@@ -17,10 +17,19 @@ import java.util.List;
  * @param modex        how fences treat the keys ranks put: all values to every daemon, or values
  *                     fetched on first use
  * @param placement    hosts from a rankfile and CPU binding, resolved by each daemon
+ * @param pmixNamespace the job's PMIx namespace when its ranks wire up through PMIx (Open MPI
+ *                     programs: each daemon serves them with libpmix), null for PMI-1/PMI-2; the
+ *                     same on every daemon and unique among the jobs a host may run at once
  */
 public record JobDescription(int jobId, List<AppContext> apps, List<Node> nodes, MappingPolicy mapping,
                              boolean oversubscribe, int stdinRank, String launchDir, Modex modex,
-                             RankPlacement placement) {
+                             RankPlacement placement, String pmixNamespace) {
+    /** A job whose ranks wire up through PMI-1/PMI-2. */
+    public JobDescription(int jobId, List<AppContext> apps, List<Node> nodes, MappingPolicy mapping,
+                          boolean oversubscribe, int stdinRank, String launchDir, Modex modex, RankPlacement placement) {
+        this(jobId, apps, nodes, mapping, oversubscribe, stdinRank, launchDir, modex, placement, null);
+    }
+
     /** A job mapped by policy and not bound. */
     public JobDescription(int jobId, List<AppContext> apps, List<Node> nodes, MappingPolicy mapping,
                           boolean oversubscribe, int stdinRank, String launchDir, Modex modex) {
@@ -34,6 +43,9 @@ public record JobDescription(int jobId, List<AppContext> apps, List<Node> nodes,
     }
 
     public JobDescription {
+        if (pmixNamespace != null && (pmixNamespace.isEmpty() || pmixNamespace.length() > 255)) {
+            throw new IllegalArgumentException("a PMIx namespace has 1 to 255 characters: '" + pmixNamespace + "'");
+        }
         apps = List.copyOf(apps);
         nodes = List.copyOf(nodes);
         if (apps.isEmpty() || nodes.isEmpty()) {
@@ -81,5 +93,15 @@ public record JobDescription(int jobId, List<AppContext> apps, List<Node> nodes,
 
     public String kvsName() {
         return "kvs_banyan_" + jobId;
+    }
+
+    /** Whether the ranks wire up through PMIx. */
+    public boolean pmix() {
+        return pmixNamespace != null;
+    }
+
+    /** The same job, its ranks served through PMIx under {@code namespace}. */
+    public JobDescription withPmix(String namespace) {
+        return new JobDescription(jobId, apps, nodes, mapping, oversubscribe, stdinRank, launchDir, modex, placement, namespace);
     }
 }

@@ -32,6 +32,7 @@ import org.banyan.core.tree.TopologySpec;
  *  1 DAEMON_HELLO    daemonId:u32 host:string pid:u64 contact:string
  *  2 LAUNCH_JOB      jobId:u32 apps:u32 app{apps} nodes:u32 node{nodes} mapping:u8 oversubscribe:u8
  *                    stdinRank:u32 (-1: none) launchDir:string modex:u8 (0 full, 1 lazy) placement
+ *                    pmixNamespace:string (null: the ranks use PMI-1/PMI-2)
  *                    placement := bindTo:u8 (0 none, 1 core, 2 socket, 3 numa) bySocket:u8 cpusPerRank:u32
  *                                 report:u8 ranked:u32 (ranks a rankfile places, 0: none) (nodeOf:u32 slot:string){ranked}
  *                    app  := executable:string args:list count:u32 env:map workdir:string
@@ -287,6 +288,7 @@ public final class OverlayCodec {
         w.u8(job.mapping().ordinal()).u8(job.oversubscribe() ? 1 : 0).u32(job.stdinRank()).string(job.launchDir())
                 .u8(job.modex().ordinal());
         writePlacement(w, job.placement());
+        w.string(job.pmixNamespace());
     }
 
     static void writePlacement(WireWriter w, RankPlacement p) {
@@ -335,7 +337,8 @@ public final class OverlayCodec {
         int stdinRank = b.getInt();
         String launchDir = string(b);
         Modex modex = Modex.values()[b.get()];
-        return new JobDescription(jobId, apps, nodes, mapping, oversubscribe, stdinRank, launchDir, modex, readPlacement(b));
+        RankPlacement placement = readPlacement(b);
+        return new JobDescription(jobId, apps, nodes, mapping, oversubscribe, stdinRank, launchDir, modex, placement, string(b));
     }
 
     static int count(ByteBuffer b) {

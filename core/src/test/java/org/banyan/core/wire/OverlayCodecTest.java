@@ -53,6 +53,7 @@ class OverlayCodecTest {
                 new OverlayMessage.CollectStats(),
                 new OverlayMessage.Stats(Map.of(3, new DaemonStats(3, 1L << 40, 7, 250, 260, 1L << 33, 9))),
                 new OverlayMessage.LaunchJob(job),
+                new OverlayMessage.LaunchJob(job.withPmix("banyan.2301.af3.1")),
                 new OverlayMessage.LaunchJob(new JobDescription(9, job.apps(), job.nodes(), MappingPolicy.SLOT, false, 0, "/",
                         org.banyan.core.job.Modex.LAZY, new org.banyan.core.job.RankPlacement(
                                 org.banyan.topo.CpuBinding.Target.SOCKET, true, 2, true, null, null))),

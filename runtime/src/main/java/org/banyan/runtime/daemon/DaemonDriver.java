@@ -67,6 +67,11 @@ public final class DaemonDriver {
     private UpstreamForwarder upstream;
     private final long spawnedAtMillis;
     private volatile long upMillis;
+    /** PMIx jobs served here: namespace by job; why a job's ranks cannot be served, by job. */
+    private final Map<Integer, String> pmixJobs = new java.util.HashMap<>();
+    private final Map<Integer, String> pmixFailures = new java.util.HashMap<>();
+    /** Per PMIx job, where its ranks here keep their shared-memory segments: removed with the daemon. */
+    private final Map<Integer, java.nio.file.Path> pmixShared = new java.util.HashMap<>();
     private volatile long ranksMillis;
 
     /** @param spawnedAtMillis when the parent asked for this daemon (epoch ms), the origin of its stats' times */
@@ -158,6 +163,12 @@ public final class DaemonDriver {
             }
             guard.close();
             spawners.shutdown();
+            if (!pmixJobs.isEmpty()) {
+                org.banyan.pmix.PmixServer.shutdown();
+            }
+            for (java.nio.file.Path shared : pmixShared.values()) {
+                deleteTree(shared);
+            }
             pmi.close();
             upstream.finish(2000);
             peers.close();
@@ -210,6 +221,14 @@ public final class DaemonDriver {
             case DaemonAction.StartRank s -> {
                 // started by startRanks before the actions run
             }
+            case DaemonAction.ServePmix s -> {
+                // registered by startRanks before the ranks start
+            }
+            case DaemonAction.PmixFenceDone(int jobId, List<byte[]> blobs) -> {
+                if (pmixJobs.containsKey(jobId)) {
+                    org.banyan.pmix.PmixServer.start(tmpdir()).fenceDone(jobId, blobs);
+                }
+            }
             case DaemonAction.WriteProcessTable w -> {
                 // written by startRanks before the ranks start
             }
@@ -249,7 +268,14 @@ public final class DaemonDriver {
             }
         }
         for (DaemonAction a : actions) {
-            if (a instanceof DaemonAction.StartRank(RankLaunch launch)) {
+            if (a instanceof DaemonAction.ServePmix(org.banyan.core.pmix.PmixRegistration reg)) {
+                servePmix(reg);
+            }
+        }
+        for (DaemonAction a : actions) {
+            if (a instanceof DaemonAction.StartRank(RankLaunch given)) {
+                RankLaunch launch = pmixJobs.containsKey(given.jobId()) || pmixFailures.containsKey(given.jobId())
+                        ? withPmix(given) : given;
                 only = launch;
                 work.add(() -> {
                     startRank(launch);
@@ -265,6 +291,75 @@ public final class DaemonDriver {
         if (only != null) {
             ranksMillis = sinceJvmStart();
         }
+    }
+
+    /**
+     * Registers a PMIx job with this process's PMIx server (started on first use); when that
+     * cannot be done, the job's ranks here fail to start with the reason.
+     */
+    private void servePmix(org.banyan.core.pmix.PmixRegistration reg) {
+        try {
+            org.banyan.pmix.PmixServer server = org.banyan.pmix.PmixServer.start(tmpdir());
+            guard.owns(server.directory().toString());
+            server.register(reg, new org.banyan.pmix.PmixServer.Listener() {
+                @Override
+                public void fence(int jobId, byte[] blob) {
+                    loop.post(new DaemonEvent.PmixFence(jobId, blob));
+                }
+
+                @Override
+                public void abort(int jobId, int rank, int status, String message) {
+                    loop.post(new DaemonEvent.PmixAbort(jobId, rank, status, message));
+                }
+            });
+            pmixJobs.put(reg.jobId(), reg.nspace());
+            // Open MPI names its shared-memory segments after the host and a local rank, and only
+            // removes them when its ranks end cleanly: in a directory of the daemon's, a rank
+            // killed by a signal or MPI_Abort leaves nothing in /dev/shm (and two daemons on one
+            // machine, as with --launcher local, do not collide)
+            java.nio.file.Path shared = processTablePath(reg.jobId()).resolveSibling(
+                    "banyan-" + ProcessHandle.current().pid() + "-" + daemonId + "-job" + reg.jobId() + ".shm");
+            try {
+                java.nio.file.Files.createDirectories(shared);
+                guard.owns(shared.toString());
+                pmixShared.put(reg.jobId(), shared);
+            } catch (IOException e) {
+                System.err.println("banyand: cannot create " + shared + ": " + e.getMessage());
+            }
+        } catch (org.banyan.pmix.PmixUnavailableException e) {
+            pmixFailures.put(reg.jobId(), "cannot serve PMIx on " + host + ": " + e.getMessage());
+        }
+    }
+
+    /** A PMIx job's rank: the server's variables on top of its own (or the reason it cannot start). */
+    private RankLaunch withPmix(RankLaunch l) {
+        String failure = pmixFailures.get(l.jobId());
+        Map<String, String> env = new java.util.HashMap<>(l.env());
+        if (failure == null) {
+            try {
+                env.putAll(org.banyan.pmix.PmixServer.start(tmpdir()).clientEnvironment(pmixJobs.get(l.jobId()), l.rank()));
+                java.nio.file.Path shared = pmixShared.get(l.jobId());
+                if (shared != null && !l.env().containsKey("OMPI_MCA_btl_vader_backing_directory")) {
+                    env.put("OMPI_MCA_btl_vader_backing_directory", shared.toString());
+                }
+            } catch (org.banyan.pmix.PmixUnavailableException e) {
+                failure = "cannot serve PMIx on " + host + ": " + e.getMessage();
+            }
+        }
+        return new RankLaunch(l.jobId(), l.rank(), l.executable(), l.args(), env, l.workdir(), l.workdirRequired(),
+                l.stdinFromHead(), l.stdoutFile(), l.stderrFile(), l.cpus(), failure != null ? failure : l.bindError());
+    }
+
+    private static void deleteTree(java.nio.file.Path dir) {
+        try (java.util.stream.Stream<java.nio.file.Path> all = java.nio.file.Files.walk(dir)) {
+            all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | java.io.UncheckedIOException e) {
+            // gone already
+        }
+    }
+
+    private static java.nio.file.Path tmpdir() {
+        return java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
     }
 
     /** Written whole to a temporary name, then renamed: a reader never sees half a table. */

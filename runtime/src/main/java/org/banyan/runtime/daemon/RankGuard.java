@@ -11,7 +11,8 @@ import java.nio.charset.StandardCharsets;
  * can handle. The daemon tells it each rank's pid as the rank starts ({@code + PID}) and ends
  * ({@code - PID}); when its stdin reaches EOF without a final {@code done} line, the daemon is
  * gone, and it kills the ranks still listed, and their children, with SIGKILL, and removes the
- * files it was told of ({@code f PATH}: the node-local process table).
+ * files and directories it was told of ({@code f PATH}: the node-local process table, a PMIx
+ * job's shared-memory directory).
  *
  * <p>One guard per daemon replaces a {@code setpriv --pdeathsig} exec per rank, which cost a
  * third of the spawn time.
@@ -36,7 +37,7 @@ final class RankGuard implements Closeable {
                   if (++n == 200) { system("pkill -KILL -P " kids "; kill -KILL" list " 2>/dev/null"); n = 0; list = ""; kids = "" }
                 }
                 if (n > 0) system("pkill -KILL -P " kids "; kill -KILL" list " 2>/dev/null")
-                for (f in files) system("rm -f " f)
+                for (f in files) system("rm -rf " f)
               }'
             """;
 
@@ -60,7 +61,7 @@ final class RankGuard implements Closeable {
         write("+ " + pid + "\n");
     }
 
-    /** A file the daemon made (a path without spaces) that goes if the daemon dies without removing it. */
+    /** A file or directory the daemon made (a path without spaces) that goes if the daemon dies without removing it. */
     synchronized void owns(String path) {
         write("f " + path + "\n");
     }

@@ -31,8 +31,15 @@ public final class RankProcess {
     private static final int TAIL_LINES = 10;
     /** How long after a rank's exit we keep waiting for EOF on its pipes (a child of it may hold them). */
     private static final long DRAIN_MILLIS = 2000;
-    /** How long a partial line waits for the rest of it before it goes as it is (a prompt, a progress bar). */
-    private static final long PARTIAL_LINE_WAIT_NANOS = 20_000_000;
+    /**
+     * How long a partial line of the rank that reads the job's stdin waits for the rest of it
+     * before it goes as it is (a prompt). Long enough for the pause of an MPI_Finalize between a
+     * program's last full stdio block and the rest of its output (Open MPI's takes 50-60 ms here),
+     * which would otherwise cut its line with other ranks' last lines. Other ranks read no input,
+     * so nothing waits on their partial lines: those are held until their newline, 64 KiB, or the
+     * end of the stream.
+     */
+    private static final long PROMPT_WAIT_NANOS = 250_000_000;
 
     private final int rank;
     private final long pid;
@@ -83,6 +90,7 @@ public final class RankProcess {
         Thread out = null;
         Thread err = null;
         LinkedBlockingQueue<byte[]> stdin = launch.stdinFromHead() ? new LinkedBlockingQueue<>() : null;
+        long promptWait = launch.stdinFromHead() ? PROMPT_WAIT_NANOS : 0;
         if (reaper != null) {
             Map<String, String> env = new HashMap<>(BASE_ENV);
             env.putAll(launch.env());
@@ -106,8 +114,8 @@ public final class RankProcess {
                 startStdinWriter(rank, new RankStreams.FdSink(c.stdinFd()), stdin);
             }
             if (!toFiles) {
-                out = pump(jobId, rank, 1, () -> new RankStreams.FdSource(c.stdoutFd()), output);
-                err = pump(jobId, rank, 2, () -> new RankStreams.FdSource(c.stderrFd()), output);
+                out = pump(jobId, rank, 1, () -> new RankStreams.FdSource(c.stdoutFd()), output, promptWait);
+                err = pump(jobId, rank, 2, () -> new RankStreams.FdSource(c.stderrFd()), output, promptWait);
             }
         } else {
             ProcessBuilder pb = new ProcessBuilder(command);
@@ -129,8 +137,8 @@ public final class RankProcess {
                 startStdinWriter(rank, new RankStreams.StreamSink(p.getOutputStream()), stdin);
             }
             if (!toFiles) {
-                out = pump(jobId, rank, 1, () -> new RankStreams.StreamSource(p.getInputStream()), output);
-                err = pump(jobId, rank, 2, () -> new RankStreams.StreamSource(p.getErrorStream()), output);
+                out = pump(jobId, rank, 1, () -> new RankStreams.StreamSource(p.getInputStream()), output, promptWait);
+                err = pump(jobId, rank, 2, () -> new RankStreams.StreamSource(p.getErrorStream()), output, promptWait);
             }
         }
         long startMicros = nowMicros();
@@ -162,11 +170,11 @@ public final class RankProcess {
 
     /**
      * Forwards one stream in chunks that end at a line's end ({@link WholeLines}). A partial line
-     * is held while more of it is on the way; when nothing more arrives within
-     * {@link #PARTIAL_LINE_WAIT_NANOS} (a prompt), it goes as it is.
+     * is held while more of it is on the way; when nothing more arrives within {@code promptWait}
+     * nanoseconds (a prompt; 0: never), it goes as it is.
      */
     private static Thread pump(int jobId, int rank, int stream, java.util.function.Supplier<RankStreams.ChunkSource> source,
-                               Consumer<OverlayMessage> output) {
+                               Consumer<OverlayMessage> output, long promptWait) {
         return Thread.ofPlatform().daemon().stackSize(256 * 1024).name("rank-" + rank + "-" + stream).start(() -> {
             byte[] buf = new byte[CHUNK];
             WholeLines lines = new WholeLines();
@@ -177,7 +185,7 @@ public final class RankProcess {
                     if (whole != null) {
                         output.accept(new OverlayMessage.Output(jobId, rank, stream, whole));
                     }
-                    if (lines.holding() && !in.moreWithin(PARTIAL_LINE_WAIT_NANOS)) {
+                    if (promptWait > 0 && lines.holding() && !in.moreWithin(promptWait)) {
                         output.accept(new OverlayMessage.Output(jobId, rank, stream, lines.take()));
                     }
                 }

@@ -1,0 +1,70 @@
+package org.banyan.core.daemon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.banyan.core.tree.TopologySpec;
+import org.banyan.core.wire.OverlayMessage;
+import org.junit.jupiter.api.Test;
+
+/** A PMIx job on a daemon, driven without sockets or libpmix: registration first, fences over the tree, abort. */
+class DaemonPmixTest {
+    final DaemonCore core = new DaemonCore(1, "n1:7001", "127.0.0.1:5000", "tcp://127.0.0.1:5000");
+
+    List<DaemonAction> launch() {
+        core.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:32"), 3, Map.of())));
+        return core.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(
+                DaemonCoreTest.TWO_NODES.withPmix("banyan.test.1"))));
+    }
+
+    static String b64(String s) {
+        return Base64.getEncoder().encodeToString(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void theNamespaceIsRegisteredBeforeAnyRankStartsAndRanksAreToldToUsePmix() {
+        List<DaemonAction> a = launch();
+        int serve = -1;
+        int firstStart = -1;
+        for (int i = 0; i < a.size(); i++) {
+            if (a.get(i) instanceof DaemonAction.ServePmix s) {
+                serve = i;
+                assertThat(s.registration().nspace()).isEqualTo("banyan.test.1");
+                assertThat(s.registration().ranks()).containsExactly(2, 3);
+            } else if (a.get(i) instanceof DaemonAction.StartRank s && firstStart < 0) {
+                firstStart = i;
+                assertThat(s.launch().env()).containsEntry("OMPI_MCA_schizo", "^orte");
+            }
+        }
+        assertThat(serve).isGreaterThanOrEqualTo(0).isLessThan(firstStart);
+    }
+
+    @Test
+    void aFenceCarriesThisHostsBlobUpAndTheReleaseHandsEveryHostsBackInDaemonOrder() {
+        launch();
+        List<DaemonAction> up = core.handle(new DaemonEvent.PmixFence(1, "mine".getBytes(StandardCharsets.UTF_8)));
+        assertThat(up).containsExactly(new DaemonAction.SendToParent(
+                new OverlayMessage.FenceEnter(1, 1, 0, Map.of("pmix.fence.1", b64("mine")))));
+        List<DaemonAction> done = core.handle(new DaemonEvent.FromParent(new OverlayMessage.FenceRelease(1, 0,
+                Map.of("pmix.fence.1", b64("mine"), "pmix.fence.0", b64("theirs"), "pmix.fence.2", ""))));
+        assertThat(done).hasSize(1);
+        DaemonAction.PmixFenceDone d = (DaemonAction.PmixFenceDone) done.getFirst();
+        assertThat(d.jobId()).isEqualTo(1);
+        assertThat(d.blobs()).extracting(b -> new String(b, StandardCharsets.UTF_8)).containsExactly("theirs", "mine");
+
+        // the next fence, without data (PMIx_Fence without collection), carries the next sequence number
+        assertThat(core.handle(new DaemonEvent.PmixFence(1, new byte[0]))).containsExactly(new DaemonAction.SendToParent(
+                new OverlayMessage.FenceEnter(1, 1, 1, Map.of("pmix.fence.1", ""))));
+    }
+
+    @Test
+    void anAbortGoesToTheHeadWithRankCodeAndMessage() {
+        launch();
+        assertThat(core.handle(new DaemonEvent.PmixAbort(1, 3, 7, "bad input"))).containsExactly(
+                new DaemonAction.SendToParent(new OverlayMessage.AbortRequest(1, 3, 7, "bad input")));
+        assertThat(core.handle(new DaemonEvent.PmixAbort(9, 0, 1, "no such job"))).isEmpty();
+    }
+}

@@ -1,0 +1,188 @@
+package org.banyan.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Open MPI programs under banyan run: they wire up through PMIx, which each daemon serves with
+ * libpmix (Debian's Open MPI 4.1 and PMIx 4.2). The programs of {@link MpichInteropTest}, built
+ * with mpicc.openmpi: hello, allreduce, ring, MPI_Abort, a segfaulting rank, large and
+ * line-whole output, stdin on rank 0; across two daemons; and what --mpi pmi knowingly asks for.
+ */
+class OpenMpiInteropTest {
+    @TempDir
+    static Path dir;
+
+    static final Map<String, String> PROGRAMS = new LinkedHashMap<>(MpichInteropTest.PROGRAMS);
+
+    static {
+        PROGRAMS.put("segv", """
+                #include <mpi.h>
+                #include <signal.h>
+                #include <stdlib.h>
+                #include <unistd.h>
+                int main(int argc, char **argv) {
+                    int rank;
+                    MPI_Init(&argc, &argv);
+                    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+                    MPI_Barrier(MPI_COMM_WORLD);
+                    if (rank == 1) { signal(SIGSEGV, SIG_DFL); raise(SIGSEGV); }
+                    sleep(atoi(argv[1]));
+                    MPI_Finalize();
+                    return 0;
+                }
+                """);
+    }
+
+    @BeforeAll
+    static void compile() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/mpicc.openmpi")),
+                "mpicc.openmpi is not installed (apt-get install libopenmpi-dev)");
+        for (Map.Entry<String, String> e : PROGRAMS.entrySet()) {
+            compile("mpicc.openmpi", e.getKey(), e.getValue());
+        }
+    }
+
+    static Path compile(String compiler, String name, String source) throws Exception {
+        Path src = dir.resolve(name + ".c");
+        Files.writeString(src, source);
+        Path out = dir.resolve(compiler.equals("mpicc.openmpi") ? name : name + "-" + compiler);
+        Process cc = new ProcessBuilder(compiler, "-std=c99", "-O1", "-o", out.toString(), src.toString())
+                .redirectErrorStream(true).start();
+        String text = new String(cc.getInputStream().readAllBytes());
+        assertThat(cc.waitFor()).as(compiler + " " + name + ": " + text).isZero();
+        return out;
+    }
+
+    static String prog(String name) {
+        return dir.resolve(name).toString();
+    }
+
+    static List<String> lines(String s) {
+        return s.isEmpty() ? List.of() : Arrays.asList(s.split("\n"));
+    }
+
+    @Test
+    void helloWorldKnowsItsRankAndSize() throws Exception {
+        Banyan.Result r = Banyan.run("run", "-n", "4", "--oversubscribe", prog("hello"));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(lines(r.stdout())).containsExactlyInAnyOrder("hello from rank 0 of 4", "hello from rank 1 of 4",
+                "hello from rank 2 of 4", "hello from rank 3 of 4");
+    }
+
+    @Test
+    void allreduceAndRingCommunicate() throws Exception {
+        Banyan.Result sum = Banyan.run("run", "-n", "6", "--oversubscribe", prog("allreduce"));
+        assertThat(sum.exit()).as(sum.stderr()).isZero();
+        assertThat(lines(sum.stdout())).hasSize(6).allMatch(l -> l.endsWith(" sum 21"));
+        Banyan.Result ring = Banyan.run("run", "-n", "5", "--oversubscribe", prog("ring"));
+        assertThat(ring.exit()).as(ring.stderr()).isZero();
+        assertThat(ring.stdout()).isEqualTo("token 15 after 3 laps\n");
+    }
+
+    /**
+     * Two daemons (hosts a and b, both this machine), so every fence crosses the tree. Open MPI's
+     * shared-memory segments, named after the real host name and a local rank, go to a directory
+     * of each daemon's, so the two "hosts" of one machine do not collide.
+     */
+    @Test
+    void ranksOnTwoDaemonsWireUpThroughTheTree() throws Exception {
+        Banyan.Result r = Banyan.run("run", "-n", "4", "--launcher", "local", "--host", "a:2,b:2", prog("allreduce"));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(lines(r.stdout())).hasSize(4).allMatch(l -> l.endsWith(" sum 10"));
+        Banyan.Result ring = Banyan.run("run", "-n", "5", "--launcher", "local", "--host", "a:3,b:2", prog("ring"));
+        assertThat(ring.exit()).as(ring.stderr()).isZero();
+        assertThat(ring.stdout()).isEqualTo("token 15 after 3 laps\n");
+    }
+
+    @Test
+    void mpiAbortEndsTheJobWithItsCodeAndLeavesNothing() throws Exception {
+        String seconds = Integer.toString((int) Double.parseDouble(Banyan.marker()));
+        Banyan.Result r = Banyan.run("run", "-n", "4", "--oversubscribe", prog("abort"), seconds);
+        assertThat(r.exit()).isEqualTo(7);
+        assertThat(r.stderr()).contains("banyan run: rank 1 on ").contains("called abort (MPI_Abort) with exit code 7");
+        Banyan.assertNoProcessesWith(prog("abort") + " " + seconds);
+        assertThat(shmLeft()).as("Open MPI's segments of the killed ranks").isEmpty();
+    }
+
+    /** Open MPI's shared-memory files and Banyan's PMIx directories in /dev/shm and /tmp. */
+    static List<String> shmLeft() throws Exception {
+        List<String> left = new java.util.ArrayList<>();
+        for (String d : List.of("/dev/shm", System.getProperty("java.io.tmpdir"))) {
+            try (var files = Files.list(Path.of(d))) {
+                files.map(p -> p.getFileName().toString())
+                        .filter(n -> n.startsWith("vader_segment.") || n.startsWith("banyan-pmix-") || n.endsWith(".shm"))
+                        .forEach(left::add);
+            }
+        }
+        return left;
+    }
+
+    @Test
+    void aSegfaultingRankEndsTheJobAndLeavesNothing() throws Exception {
+        String seconds = Integer.toString((int) Double.parseDouble(Banyan.marker()));
+        Banyan.Result r = Banyan.run("run", "-n", "3", "--oversubscribe", prog("segv"), seconds);
+        assertThat(r.exit()).isEqualTo(139);
+        assertThat(r.stderr()).contains("banyan run: rank 1 on ").contains("signal 11 (SIGSEGV)");
+        Banyan.assertNoProcessesWith(prog("segv") + " " + seconds);
+        assertThat(shmLeft()).isEmpty();
+    }
+
+    @Test
+    void largeOutputArrivesWholeAndLinesAreNeverSpliced() throws Exception {
+        Banyan.Result r = Banyan.run("run", "-n", "3", "--oversubscribe", "--tag-output", prog("bigout"));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        List<String> all = lines(r.stdout());
+        assertThat(all).hasSize(300_000);
+        for (int rank = 0; rank < 3; rank++) {
+            String prefix = "[1," + rank + "]<stdout>:";
+            List<String> mine = all.stream().filter(l -> l.startsWith(prefix)).toList();
+            assertThat(mine).hasSize(100_000);
+            for (int i = 0; i < mine.size(); i += 9973) {
+                assertThat(mine.get(i)).isEqualTo(prefix + String.format("rank %d line %06d of output", rank, i));
+            }
+        }
+        Banyan.Result untagged = Banyan.run("run", "-n", "4", "--oversubscribe", prog("lines"));
+        assertThat(untagged.exit()).as(untagged.stderr()).isZero();
+        assertThat(lines(untagged.stdout())).hasSize(80_000).allMatch(l -> l.matches("r[0-3] line [0-9]+ x{40}"));
+    }
+
+    @Test
+    void rankZeroReadsStdin() throws Exception {
+        String input = "x".repeat(100_000) + "\n";
+        Banyan.Result r = Banyan.runWithStdin(input, "run", "-n", "3", "--oversubscribe", prog("readstdin"));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        long sum = 100_000L * 'x' + '\n';
+        assertThat(lines(r.stdout())).containsExactlyInAnyOrder("rank 0 got 100001 bytes sum " + sum,
+                "rank 1 got 100001 bytes sum " + sum, "rank 2 got 100001 bytes sum " + sum);
+    }
+
+    @Test
+    void mpiPmiStartsThemWithoutPmixAsSingletonsAndADvmRefusesThem() throws Exception {
+        Banyan.Result forced = Banyan.run(Map.of(), null, List.of("run", "-n", "2", "--mpi", "pmi", prog("hello")));
+        assertThat(forced.stdout()).as("what --mpi pmi knowingly asks for")
+                .isEqualTo("hello from rank 0 of 1\nhello from rank 0 of 1\n");
+        Banyan.Result dvm = Banyan.run("run", "--dvm", dir.resolve("no-such.uri").toString(), "-n", "2", prog("hello"));
+        assertThat(dvm.exit()).isEqualTo(2);
+        assertThat(dvm.stderr()).contains("wires up through PMIx").contains("a DVM does not serve yet");
+    }
+
+    @Test
+    void mpichBuildsOfTheSameSourceStillUsePmi() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/mpicc.mpich")), "mpicc.mpich is not installed");
+        Path hello = compile("mpicc.mpich", "hello", PROGRAMS.get("hello"));
+        Banyan.Result r = Banyan.run("run", "-n", "2", "--oversubscribe", hello.toString());
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(lines(r.stdout())).containsExactlyInAnyOrder("hello from rank 0 of 2", "hello from rank 1 of 2");
+    }
+}

@@ -1,0 +1,440 @@
+package org.banyan.pmix;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+import org.banyan.core.pmix.PmixInfo;
+import org.banyan.core.pmix.PmixRegistration;
+
+/**
+ * This process's PMIx server (libpmix allows one per process), which the daemon drives for its
+ * PMIx jobs: namespaces registered from {@link PmixRegistration}s, each rank's environment from
+ * {@code PMIx_server_setup_fork}, and the server's upcalls turned into calls on the job's
+ * {@link Listener}.
+ *
+ * <p>Upcalls arrive on PMIx's progress thread and must return at once (a blocking PMIx call
+ * there deadlocks); a Java exception escaping one would end the JVM, so each catches everything.
+ * A fence's upcall only hands the local contribution over; the callback that releases the local
+ * ranks is called later, from the daemon's thread, by {@link #fenceDone}. Client connection,
+ * finalization and abort are completed inside the upcall.
+ */
+public final class PmixServer {
+    /** What the server's upcalls ask of the daemon, per job. */
+    public interface Listener {
+        /** Every local rank entered a fence; {@code blob} is their contribution (possibly empty). */
+        void fence(int jobId, byte[] blob);
+
+        /** A rank called abort. */
+        void abort(int jobId, int rank, int status, String message);
+    }
+
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final FunctionDescriptor OP_CALLBACK = FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS);
+    private static final FunctionDescriptor MODEX_CALLBACK =
+            FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS);
+    private static volatile PmixServer instance;
+
+    private final PmixLibrary lib;
+    private final Path tmpdir;
+    private final Map<String, Job> jobs = new ConcurrentHashMap<>();
+    private final Map<Integer, Job> byId = new ConcurrentHashMap<>();
+
+    /** A registered namespace, and the callback of its fence in progress here. */
+    private static final class Job {
+        final int jobId;
+        final String nspace;
+        final Listener listener;
+        MemorySegment fenceCallback;
+        MemorySegment fenceCallbackData;
+
+        Job(int jobId, String nspace, Listener listener) {
+            this.jobId = jobId;
+            this.nspace = nspace;
+            this.listener = listener;
+        }
+    }
+
+    private PmixServer(PmixLibrary lib, Path tmpdir) {
+        this.lib = lib;
+        this.tmpdir = tmpdir;
+    }
+
+    /** Whether libpmix is installed here. */
+    public static boolean installed() {
+        return PmixLibrary.installed();
+    }
+
+    /**
+     * The process's server, started on first use with its rendezvous files in a new directory
+     * under {@code parent}.
+     *
+     * @throws PmixUnavailableException when libpmix is missing or its server does not start
+     */
+    public static synchronized PmixServer start(Path parent) {
+        if (instance != null) {
+            return instance;
+        }
+        PmixLibrary lib = PmixLibrary.load();
+        Path dir;
+        try {
+            dir = Files.createTempDirectory(parent, "banyan-pmix-");
+        } catch (IOException e) {
+            throw new PmixUnavailableException("cannot create the PMIx server's directory in " + parent + ": " + e.getMessage());
+        }
+        PmixServer server = new PmixServer(lib, dir);
+        int rc;
+        try (Arena a = Arena.ofConfined()) {
+            if (System.getenv("PMIX_MCA_psec") == null) {
+                // PMIx's munge security component, when munge is installed but munged is not
+                // running, retries its socket for 2.3 s before giving way to "native" (uid/gid
+                // over the local socket), which is what a daemon's own ranks need; PMIx reads its
+                // MCA parameters from the process environment, so libc's is set before init
+                int ignored = (int) lib.setenv.invokeExact(a.allocateFrom("PMIX_MCA_psec"), a.allocateFrom("native"), 0);
+            }
+            List<PmixInfo> info = List.of(PmixInfo.string("pmix.srvr.tmpdir", dir.toString()),
+                    PmixInfo.string("pmix.sys.tmpdir", dir.toString()));
+            MemorySegment array = server.infoArray(a, info);
+            rc = (int) lib.serverInit.invokeExact(module(), array.get(ADDRESS, 16), array.get(JAVA_LONG, 8));
+            lib.dataArrayDestruct.invokeExact(array);
+        } catch (Throwable t) {
+            throw new PmixUnavailableException("PMIx_server_init failed: " + t);
+        }
+        if (rc != PmixLibrary.SUCCESS) {
+            deleteTree(dir);
+            throw new PmixUnavailableException("PMIx_server_init failed: " + lib.error(rc));
+        }
+        instance = server;
+        return server;
+    }
+
+    /** Where the server keeps its rendezvous files (and Open MPI its session directories). */
+    public Path directory() {
+        return tmpdir;
+    }
+
+    /** Registers a job's namespace before its ranks start here; its upcalls go to {@code listener}. */
+    public void register(PmixRegistration r, Listener listener) {
+        Job job = new Job(r.jobId(), r.nspace(), listener);
+        List<PmixInfo> info = new java.util.ArrayList<>(r.info());
+        info.add(PmixInfo.string("pmix.tmpdir", tmpdir.toString()));
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment array = infoArray(a, info);
+            int rc = (int) lib.registerNspace.invokeExact(nspace(a, r.nspace()), r.ranks().length, array.get(ADDRESS, 16),
+                    array.get(JAVA_LONG, 8), MemorySegment.NULL, MemorySegment.NULL);
+            lib.dataArrayDestruct.invokeExact(array);
+            check(rc, "PMIx_server_register_nspace " + r.nspace());
+        } catch (PmixUnavailableException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new PmixUnavailableException("PMIx_server_register_nspace failed: " + t);
+        }
+        jobs.put(r.nspace(), job);
+        byId.put(r.jobId(), job);
+    }
+
+    /**
+     * Registers one local rank as a client and returns the variables it needs to reach this
+     * server ({@code PMIX_NAMESPACE}, {@code PMIX_RANK}, {@code PMIX_SERVER_URI*}, ...).
+     */
+    public synchronized Map<String, String> clientEnvironment(String nspace, int rank) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment proc = proc(a, nspace, rank);
+            int uid = (int) lib.getuid.invokeExact();
+            int gid = (int) lib.getgid.invokeExact();
+            check((int) lib.registerClient.invokeExact(proc, uid, gid, MemorySegment.NULL, MemorySegment.NULL,
+                    MemorySegment.NULL), "PMIx_server_register_client " + nspace + ":" + rank);
+            // setup_fork reallocs the array it is given: it must come from malloc
+            MemorySegment env = ((MemorySegment) lib.malloc.invokeExact(8L)).reinterpret(8);
+            env.set(ADDRESS, 0, MemorySegment.NULL);
+            MemorySegment envp = a.allocate(ADDRESS);
+            envp.set(ADDRESS, 0, env);
+            check((int) lib.setupFork.invokeExact(proc, envp), "PMIx_server_setup_fork " + nspace + ":" + rank);
+            Map<String, String> out = new LinkedHashMap<>();
+            MemorySegment array = envp.get(ADDRESS, 0).reinterpret(Long.MAX_VALUE);
+            for (long i = 0; ; i++) {
+                MemorySegment entry = array.get(ADDRESS, 8 * i);
+                if (entry.equals(MemorySegment.NULL)) {
+                    break;
+                }
+                String kv = entry.reinterpret(Integer.MAX_VALUE).getString(0);
+                int eq = kv.indexOf('=');
+                if (eq > 0) {
+                    out.put(kv.substring(0, eq), kv.substring(eq + 1));
+                }
+            }
+            // the strings and the array are the process's own from here: a few hundred bytes a rank
+            return out;
+        } catch (PmixUnavailableException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new PmixUnavailableException("PMIx client setup failed: " + t);
+        }
+    }
+
+    /**
+     * A fence of {@code jobId} is complete everywhere: the server gets every daemon's blob, one
+     * after the other in one buffer (it unpacks them itself), and releases the local ranks.
+     */
+    public void fenceDone(int jobId, List<byte[]> blobs) {
+        Job job = byId.get(jobId);
+        MemorySegment callback;
+        MemorySegment callbackData;
+        synchronized (this) {
+            if (job == null || job.fenceCallback == null) {
+                return;
+            }
+            callback = job.fenceCallback;
+            callbackData = job.fenceCallbackData;
+            job.fenceCallback = null;
+        }
+        long total = 0;
+        for (byte[] b : blobs) {
+            total += b.length;
+        }
+        try {
+            MemorySegment data = MemorySegment.NULL;
+            if (total > 0) {
+                data = ((MemorySegment) lib.malloc.invokeExact(total)).reinterpret(total);
+                long at = 0;
+                for (byte[] b : blobs) {
+                    MemorySegment.copy(b, 0, data, JAVA_BYTE, at, b.length);
+                    at += b.length;
+                }
+            }
+            MethodHandle cb = LINKER.downcallHandle(callback, MODEX_CALLBACK);
+            // the server calls free(data) once it has unpacked it
+            MemorySegment release = total > 0 ? lib.free : MemorySegment.NULL;
+            cb.invokeExact(PmixLibrary.SUCCESS, data, total, callbackData, release, data);
+        } catch (Throwable t) {
+            System.err.println("banyand: cannot complete the PMIx fence of job " + jobId + ": " + t);
+        }
+    }
+
+    /** The job is over here: the server forgets its namespace. */
+    public void deregister(int jobId) {
+        Job job = byId.remove(jobId);
+        if (job == null) {
+            return;
+        }
+        jobs.remove(job.nspace);
+        try (Arena a = Arena.ofConfined()) {
+            lib.deregisterNspace.invokeExact(nspace(a, job.nspace), MemorySegment.NULL, MemorySegment.NULL);
+        } catch (Throwable t) {
+            // the daemon is ending anyway
+        }
+    }
+
+    /**
+     * Ends the process's server, if one was started, and removes its directory. Bounded: a
+     * server whose clients hang is left to the process's end.
+     */
+    public static void shutdown() {
+        PmixServer s;
+        synchronized (PmixServer.class) {
+            s = instance;
+            instance = null;
+        }
+        if (s == null) {
+            return;
+        }
+        Thread t = Thread.ofPlatform().daemon().name("pmix-finalize").start(() -> {
+            try {
+                int rc = (int) s.lib.serverFinalize.invokeExact();
+            } catch (Throwable e) {
+                // nothing more to do
+            }
+        });
+        try {
+            t.join(2000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        deleteTree(s.tmpdir);
+    }
+
+    // --- building what PMIx reads ---------------------------------------------------------
+
+    /** A pmix_data_array_t of pmix_info_t (allocated in {@code a}; its array PMIx's, freed by PMIx_Data_array_destruct). */
+    private MemorySegment infoArray(Arena a, List<PmixInfo> infos) throws Throwable {
+        MemorySegment list = (MemorySegment) lib.listStart.invokeExact();
+        try {
+            for (PmixInfo i : infos) {
+                MemorySegment value;
+                MemorySegment nested = null;
+                switch (i.type()) {
+                    case STRING -> value = a.allocateFrom((String) i.value());
+                    case UINT16 -> value = a.allocateFrom(JAVA_SHORT, (short) (int) (Integer) i.value());
+                    case UINT32, PROC_RANK -> value = a.allocateFrom(JAVA_INT, (Integer) i.value());
+                    case BOOL -> value = a.allocateFrom(JAVA_BYTE, (byte) (((Boolean) i.value()) ? 1 : 0));
+                    case INFO_ARRAY -> value = nested = infoArray(a, i.infos());
+                    default -> throw new IllegalArgumentException(i.type().name());
+                }
+                int rc = (int) lib.listAdd.invokeExact(list, a.allocateFrom(i.key()), value, i.type().code);
+                if (nested != null) {
+                    lib.dataArrayDestruct.invokeExact(nested); // PMIx copied it
+                }
+                check(rc, "PMIx_Info_list_add " + i.key());
+            }
+            MemorySegment array = a.allocate(PmixLibrary.DATA_ARRAY_SIZE, 8);
+            check((int) lib.listConvert.invokeExact(list, array), "PMIx_Info_list_convert");
+            return array;
+        } finally {
+            lib.listRelease.invokeExact(list);
+        }
+    }
+
+    private void check(int rc, String what) {
+        if (rc != PmixLibrary.SUCCESS && rc != PmixLibrary.OPERATION_SUCCEEDED) {
+            throw new PmixUnavailableException(what + ": " + lib.error(rc));
+        }
+    }
+
+    private static MemorySegment nspace(Arena a, String nspace) {
+        MemorySegment s = a.allocate(PmixLibrary.NSPACE_SIZE);
+        s.setString(0, nspace);
+        return s;
+    }
+
+    private static MemorySegment proc(Arena a, String nspace, int rank) {
+        MemorySegment p = a.allocate(PmixLibrary.PROC_SIZE, 4);
+        p.setString(0, nspace);
+        p.set(JAVA_INT, PmixLibrary.PROC_RANK_OFFSET, rank);
+        return p;
+    }
+
+    private static String nspaceOf(MemorySegment proc) {
+        return proc.reinterpret(PmixLibrary.PROC_SIZE).getString(0);
+    }
+
+    private static int rankOf(MemorySegment proc) {
+        return proc.reinterpret(PmixLibrary.PROC_SIZE).get(JAVA_INT, PmixLibrary.PROC_RANK_OFFSET);
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> all = Files.walk(dir)) {
+            all.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    // best effort: it lives under the temporary directory
+                }
+            });
+        } catch (IOException e) {
+            // already gone
+        }
+    }
+
+    // --- the server module: upcalls from PMIx's progress thread ------------------------------
+
+    private static MemorySegment module;
+
+    private static synchronized MemorySegment module() throws ReflectiveOperationException {
+        if (module != null) {
+            return module;
+        }
+        MethodHandles.Lookup lookup = MethodHandles.lookup();
+        Arena forever = Arena.global();
+        MemorySegment m = forever.allocate(PmixLibrary.MODULE_SIZE, 8);
+        FunctionDescriptor client = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS);
+        FunctionDescriptor abort = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG,
+                ADDRESS, ADDRESS);
+        FunctionDescriptor fence = FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG,
+                ADDRESS, ADDRESS);
+        FunctionDescriptor dmodex = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS);
+        m.set(ADDRESS, 0, stub(lookup, forever, "clientConnected", client));
+        m.set(ADDRESS, 8, stub(lookup, forever, "clientFinalized", client));
+        m.set(ADDRESS, 16, stub(lookup, forever, "abort", abort));
+        m.set(ADDRESS, 24, stub(lookup, forever, "fenceNb", fence));
+        m.set(ADDRESS, 32, stub(lookup, forever, "directModex", dmodex));
+        module = m;
+        return m;
+    }
+
+    private static MemorySegment stub(MethodHandles.Lookup lookup, Arena arena, String name, FunctionDescriptor fd)
+            throws ReflectiveOperationException {
+        return LINKER.upcallStub(lookup.findStatic(PmixServer.class, name, fd.toMethodType()), fd, arena);
+    }
+
+    /** Completes an operation whose callback PMIx gave (4.2.2 gives none for client_connected). */
+    private static int completed(MemorySegment callback, MemorySegment data) {
+        if (callback.equals(MemorySegment.NULL)) {
+            return PmixLibrary.OPERATION_SUCCEEDED;
+        }
+        try {
+            LINKER.downcallHandle(callback, OP_CALLBACK).invokeExact(PmixLibrary.SUCCESS, data);
+            return PmixLibrary.SUCCESS;
+        } catch (Throwable t) {
+            return PmixLibrary.OPERATION_SUCCEEDED;
+        }
+    }
+
+    private static int clientConnected(MemorySegment proc, MemorySegment object, MemorySegment callback, MemorySegment data) {
+        return completed(callback, data);
+    }
+
+    private static int clientFinalized(MemorySegment proc, MemorySegment object, MemorySegment callback, MemorySegment data) {
+        return completed(callback, data);
+    }
+
+    private static int abort(MemorySegment proc, MemorySegment object, int status, MemorySegment message,
+                             MemorySegment procs, long nprocs, MemorySegment callback, MemorySegment data) {
+        try {
+            PmixServer s = instance;
+            Job job = s == null ? null : s.jobs.get(nspaceOf(proc));
+            if (job != null) {
+                String text = message.equals(MemorySegment.NULL) ? "" : message.reinterpret(Integer.MAX_VALUE).getString(0);
+                job.listener.abort(job.jobId, rankOf(proc), status, text);
+            }
+        } catch (Throwable t) {
+            // never let an exception reach PMIx's thread
+        }
+        return completed(callback, data);
+    }
+
+    private static int fenceNb(MemorySegment procs, long nprocs, MemorySegment info, long ninfo, MemorySegment blob,
+                               long size, MemorySegment callback, MemorySegment data) {
+        try {
+            PmixServer s = instance;
+            if (s == null || nprocs < 1) {
+                return PmixLibrary.ERR_NOT_SUPPORTED;
+            }
+            Job job = s.jobs.get(nspaceOf(procs));
+            if (job == null) {
+                return PmixLibrary.ERR_NOT_SUPPORTED;
+            }
+            byte[] bytes = size == 0 ? new byte[0] : blob.reinterpret(size).toArray(JAVA_BYTE);
+            synchronized (s) {
+                job.fenceCallback = callback;
+                job.fenceCallbackData = data;
+            }
+            job.listener.fence(job.jobId, bytes);
+            return PmixLibrary.SUCCESS;
+        } catch (Throwable t) {
+            return PmixLibrary.ERR_NOT_SUPPORTED;
+        }
+    }
+
+    private static int directModex(MemorySegment proc, MemorySegment info, long ninfo, MemorySegment callback,
+                                   MemorySegment data) {
+        // every fence collects the data Open MPI's MPI_Init puts; a key missing after it is not found
+        return PmixLibrary.ERR_NOT_SUPPORTED;
+    }
+}

@@ -1,0 +1,58 @@
+package org.banyan.pmix;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.banyan.core.job.AppContext;
+import org.banyan.core.job.JobDescription;
+import org.banyan.core.job.MappingPolicy;
+import org.banyan.core.job.Modex;
+import org.banyan.core.job.Node;
+import org.banyan.core.job.RankMap;
+import org.banyan.core.pmix.PmixRegistration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The binding against the real libpmix (Debian's PMIx 4.2, which Open MPI's packages bring): the
+ * server starts, takes a job's registration, and gives a rank the variables that lead its
+ * client to it; shut down, it leaves nothing in its directory. (Fences and abort are exercised
+ * with real Open MPI ranks in it/OpenMpiInteropTest.)
+ */
+class PmixServerTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void registersAJobAndSetsUpItsRanksEnvironment() throws Exception {
+        assertThat(PmixServer.installed()).as("libpmix.so.2 (apt-get install libpmix2)").isTrue();
+        JobDescription job = new JobDescription(3, List.of(new AppContext("./a", List.of(), 3, Map.of(), null)),
+                List.of(new Node("a", 2), new Node("b", 2)), MappingPolicy.SLOT, false, 0, "/", Modex.LAZY)
+                .withPmix("banyan.test.3");
+        PmixServer server = PmixServer.start(tmp);
+        try {
+            assertThat(PmixServer.start(tmp)).as("one per process").isSameAs(server);
+            server.register(PmixRegistration.of(job, RankMap.of(job), 0), new PmixServer.Listener() {
+                @Override
+                public void fence(int jobId, byte[] blob) {}
+
+                @Override
+                public void abort(int jobId, int rank, int status, String message) {}
+            });
+            Map<String, String> env = server.clientEnvironment("banyan.test.3", 1);
+            assertThat(env).containsEntry("PMIX_NAMESPACE", "banyan.test.3").containsEntry("PMIX_RANK", "1")
+                    .containsKey("PMIX_SERVER_URI4").containsKey("PMIX_VERSION");
+            assertThat(env.get("PMIX_SERVER_TMPDIR")).startsWith(tmp.toString());
+            server.fenceDone(3, List.of(new byte[] {1, 2})); // no fence in progress: nothing to release
+            server.deregister(3);
+        } finally {
+            PmixServer.shutdown();
+        }
+        try (var left = Files.list(tmp)) {
+            assertThat(left.toList()).as("the server's directory is removed").isEmpty();
+        }
+    }
+}

@@ -116,7 +116,8 @@ public final class RunArguments {
                     (a, v) -> a.reportLaunch = true)
             .optional("Monitoring (see docs/comm.md)", List.of("--monitor"), List.of(), "all|external",
                     "monitor the Java ranks' messages (banyan-comm) from the start: all (default)\n"
-                            + "or only user point-to-point (external); profiles go to --monitor-out",
+                            + "or only user point-to-point (external); Open MPI programs: Open MPI's own\n"
+                            + "monitoring components; profiles go to --monitor-out",
                     (a, v) -> a.monitor(v == null ? "all" : v))
             .value("Monitoring (see docs/comm.md)", List.of("--monitor-out"), List.of(), "DIR",
                     "where each rank writes its Open MPI-style .prof (default ./banyan-monitor);\n"
@@ -285,11 +286,16 @@ public final class RunArguments {
         List<Path> programs = new ArrayList<>();
         for (Context c : contexts) {
             programs.add(checkProgram(c.program(), workdir != null ? workdir : cwd));
+        }
+        boolean pmix = wantsPmix(programs, contexts.stream().map(Context::program).toList());
+        if (pmix && monitorScope != null) {
+            monitorOpenMpi();
+        }
+        for (Context c : contexts) {
             int count = c.count() > 0 ? c.count() : totalSlots;
             apps.add(new AppContext(c.program(), c.args(), count, exports, workdir == null ? null : workdir.toString()));
         }
         int size = JobDescription.ranks(apps);
-        boolean pmix = wantsPmix(programs, contexts.stream().map(Context::program).toList());
         JobDescription job = new JobDescription(1, apps, nodes, placement.mapping(), oversubscribe, stdinRank, cwd.toString(),
                 modex, placement.placement(nodes, size, false));
         if (pmix) {
@@ -408,6 +414,25 @@ public final class RunArguments {
                     + "(Debian: apt-get install libpmix2)");
         }
         return true;
+    }
+
+    /**
+     * {@code --monitor} of an Open MPI program: its own monitoring components (pml, coll and osc
+     * monitoring, in Debian's build) count from MPI_Init, internal and external messages apart,
+     * and each rank writes {@code banyan.RANK.prof} into the monitoring directory at
+     * MPI_Finalize, as banyan-comm's ranks do; {@code banyan monitor} and {@code banyan place}
+     * read both. Open MPI does not create the directory.
+     */
+    private void monitorOpenMpi() throws UsageException {
+        Path out = monitorOut != null ? monitorOut : cwd.resolve("banyan-monitor");
+        try {
+            Files.createDirectories(out);
+        } catch (java.io.IOException e) {
+            throw new UsageException("--monitor-out '" + out + "' cannot be created: " + e.getMessage());
+        }
+        exports.putIfAbsent("OMPI_MCA_pml_monitoring_enable", "2");
+        exports.putIfAbsent("OMPI_MCA_pml_monitoring_enable_output", "3");
+        exports.putIfAbsent("OMPI_MCA_pml_monitoring_filename", out.resolve("banyan").toString());
     }
 
     /** A DVM does not serve PMIx jobs yet: refused before anything is sent. */

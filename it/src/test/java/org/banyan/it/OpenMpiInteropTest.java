@@ -167,6 +167,30 @@ class OpenMpiInteropTest {
                 "rank 1 got 100001 bytes sum " + sum, "rank 2 got 100001 bytes sum " + sum);
     }
 
+    /**
+     * {@code --monitor} turns on Open MPI's own monitoring components; their per-rank profiles
+     * feed the same matrices (gathered by banyan run at the end) and placement as banyan-comm's.
+     */
+    @Test
+    void monitorCollectsOpenMpisOwnProfilesIntoMatricesAndAPlacement() throws Exception {
+        Path twin = compile("mpicc.openmpi", "twin", OpenMpiMonitoringFormatTest.C);
+        Path out = dir.resolve("monitor");
+        Banyan.Result r = Banyan.run("run", "-n", "4", "--oversubscribe", "--monitor-out", out.toString(), twin.toString());
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(r.stderr()).contains("monitoring profiles of 4 of 4 ranks gathered");
+        for (int rank = 0; rank < 4; rank++) {
+            assertThat(Files.readAllLines(out.resolve("banyan." + rank + ".prof")))
+                    .allMatch(l -> OpenMpiMonitoringFormatTest.GRAMMAR.matcher(l).matches());
+        }
+        assertThat(OpenMpiMonitoringFormatTest.programLines(Files.readAllLines(out.resolve("banyan.0.prof")))).containsExactly(
+                "E\t0\t1\t100 bytes\t2 msgs sent", "S\t0\t1\t32 bytes\t1 msgs sent",
+                "O2A\t0\t384 bytes\t1 msgs sent", "A2O\t0\t384 bytes\t1 msgs sent");
+        assertThat(Files.readAllLines(out.resolve("matrix_external_bytes.csv"))).startsWith("from\\to,0,1,2,3", "0,0,100,0,0");
+        Banyan.Result place = Banyan.run("place", "--matrix", out.toString(), "--topology", "socket:2 core:2");
+        assertThat(place.exit()).as(place.stderr()).isZero();
+        assertThat(place.stdout()).contains("rank 3=");
+    }
+
     @Test
     void mpiPmiStartsThemWithoutPmixAsSingletonsAndADvmRefusesThem() throws Exception {
         Banyan.Result forced = Banyan.run(Map.of(), null, List.of("run", "-n", "2", "--mpi", "pmi", prog("hello")));

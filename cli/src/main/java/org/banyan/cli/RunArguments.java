@@ -299,9 +299,7 @@ public final class RunArguments {
         JobDescription job = new JobDescription(1, apps, nodes, placement.mapping(), oversubscribe, stdinRank, cwd.toString(),
                 modex, placement.placement(nodes, size, false));
         if (pmix) {
-            // unique among the jobs of a host: Open MPI names its shared-memory files after it
-            job = job.withPmix("banyan." + ProcessHandle.current().pid() + "." + Long.toHexString(System.nanoTime() & 0xFFFFFF)
-                    + ".1");
+            job = job.withPmix(org.banyan.core.pmix.PmixNamespaces.of(job.jobId()));
         }
         if (stdinRank >= job.size()) {
             throw new UsageException("--stdin " + stdinRank + ": the job has only " + job.size() + " rank"
@@ -338,10 +336,14 @@ public final class RunArguments {
             apps.add(new AppContext(c.program(), c.args(), c.count(), exports, workdir == null ? null : workdir.toString()));
         }
         int size = JobDescription.ranks(apps);
-        refusePmixOnDvm(programs, contexts.stream().map(Context::program).toList());
+        boolean pmix = wantsPmix(programs, contexts.stream().map(Context::program).toList());
+        if (pmix && monitorScope != null) {
+            monitorOpenMpi();
+            apps.replaceAll(a -> new AppContext(a.executable(), a.args(), a.count(), exports, a.workdir()));
+        }
         prepareOutputDir();
         ClientMessage.RunJob job = new ClientMessage.RunJob(apps, placement.mapping(), oversubscribe, stdinRank, cwd.toString(),
-                modex, timeoutMillis, placement.placement(List.of(), size, true));
+                modex, timeoutMillis, placement.placement(List.of(), size, true), pmix);
         return RunRequest.forDvm(dvm, job, new OutputOptions(tag, timestamp, outputDir));
     }
 
@@ -433,22 +435,5 @@ public final class RunArguments {
         exports.putIfAbsent("OMPI_MCA_pml_monitoring_enable", "2");
         exports.putIfAbsent("OMPI_MCA_pml_monitoring_enable_output", "3");
         exports.putIfAbsent("OMPI_MCA_pml_monitoring_filename", out.resolve("banyan").toString());
-    }
-
-    /** A DVM does not serve PMIx jobs yet: refused before anything is sent. */
-    private void refusePmixOnDvm(List<Path> programs, List<String> names) throws UsageException {
-        if (mpi.equals("pmix")) {
-            throw new UsageException("--mpi pmix: a DVM does not serve PMIx jobs yet; run Open MPI programs without --dvm");
-        }
-        if (!mpi.equals("auto")) {
-            return;
-        }
-        for (int i = 0; i < programs.size(); i++) {
-            String lib = ElfNeeded.pmixLibrary(ElfNeeded.of(programs.get(i)));
-            if (lib != null) {
-                throw new UsageException("'" + names.get(i) + "' wires up through PMIx (it needs " + lib + ", Open MPI's), "
-                        + "which a DVM does not serve yet; run it without --dvm (--mpi pmi starts it anyway, each rank alone)");
-            }
-        }
     }
 }

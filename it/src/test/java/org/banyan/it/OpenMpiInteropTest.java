@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Open MPI programs under banyan run: they wire up through PMIx, which each daemon serves with
  * libpmix (Debian's Open MPI 4.1 and PMIx 4.2). The programs of {@link MpichInteropTest}, built
  * with mpicc.openmpi: hello, allreduce, ring, MPI_Abort, a segfaulting rank, large and
- * line-whole output, stdin on rank 0; across two daemons; and what --mpi pmi knowingly asks for.
+ * line-whole output, stdin on rank 0; across two daemons; on a DVM; --monitor with Open MPI's own
+ * monitoring; and what --mpi pmi knowingly asks for.
  */
 class OpenMpiInteropTest {
     @TempDir
@@ -192,13 +193,39 @@ class OpenMpiInteropTest {
     }
 
     @Test
-    void mpiPmiStartsThemWithoutPmixAsSingletonsAndADvmRefusesThem() throws Exception {
+    void mpiPmiStartsThemWithoutPmixAsSingletons() throws Exception {
         Banyan.Result forced = Banyan.run(Map.of(), null, List.of("run", "-n", "2", "--mpi", "pmi", prog("hello")));
         assertThat(forced.stdout()).as("what --mpi pmi knowingly asks for")
                 .isEqualTo("hello from rank 0 of 1\nhello from rank 0 of 1\n");
-        Banyan.Result dvm = Banyan.run("run", "--dvm", dir.resolve("no-such.uri").toString(), "-n", "2", prog("hello"));
-        assertThat(dvm.exit()).isEqualTo(2);
-        assertThat(dvm.stderr()).contains("wires up through PMIx").contains("a DVM does not serve yet");
+    }
+
+    /**
+     * A DVM's daemons serve PMIx job after job (each job's namespace and files go when its ranks
+     * have ended there), an abort included; stopped, nothing is left.
+     */
+    @Test
+    void aDvmRunsOpenMpiJobsOneAfterAnother() throws Exception {
+        Path uri = dir.resolve("ompi-dvm.uri");
+        Banyan.Result up = Banyan.run("dvm", "start", "--uri-file", uri.toString(), "--launcher", "local", "--host", "a:2,b:2");
+        assertThat(up.exit()).as(up.stderr()).isZero();
+        String seconds = Integer.toString((int) Double.parseDouble(Banyan.marker()));
+        try {
+            for (int i = 0; i < 2; i++) {
+                Banyan.Result r = Banyan.run("run", "--dvm", uri.toString(), "-n", "4", prog("allreduce"));
+                assertThat(r.exit()).as(r.stderr()).isZero();
+                assertThat(lines(r.stdout())).hasSize(4).allMatch(l -> l.endsWith(" sum 10"));
+            }
+            Banyan.Result abort = Banyan.run("run", "--dvm", uri.toString(), "-n", "4", prog("abort"), seconds);
+            assertThat(abort.exit()).isEqualTo(7);
+            Banyan.assertNoProcessesWith(prog("abort") + " " + seconds);
+            Banyan.Result ring = Banyan.run("run", "--dvm", uri.toString(), "-n", "3", prog("ring"));
+            assertThat(ring.exit()).as(ring.stderr()).isZero();
+            assertThat(ring.stdout()).isEqualTo("token 9 after 3 laps\n");
+        } finally {
+            Banyan.run("dvm", "stop", "--dvm", uri.toString());
+        }
+        Banyan.assertNothingLeft(prog("abort") + " " + seconds);
+        assertThat(shmLeft()).isEmpty();
     }
 
     @Test

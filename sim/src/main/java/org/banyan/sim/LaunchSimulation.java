@@ -590,6 +590,7 @@ public final class LaunchSimulation {
                 case DaemonAction.WriteProcessTable w -> { }
                 case DaemonAction.ServePmix p -> { } // the simulator's ranks speak PMI-1
                 case DaemonAction.PmixFenceDone p -> { }
+                case DaemonAction.PmixJobEnded p -> { }
             }
         }
     }

@@ -58,6 +58,9 @@ public sealed interface DaemonAction {
      */
     record PmixFenceDone(int jobId, java.util.List<byte[]> blobs) implements DaemonAction {}
 
+    /** Every local rank of a PMIx job has ended: the server forgets its namespace, its files here go. */
+    record PmixJobEnded(int jobId) implements DaemonAction {}
+
     /** The daemon's work is done: the driver closes its links (children see their parent go) and returns. */
     record Exit() implements DaemonAction {}
 }

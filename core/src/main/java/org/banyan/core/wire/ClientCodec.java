@@ -21,6 +21,7 @@ import org.banyan.core.pilot.TaskState;
  *  1 HELLO           secret:string client:string
  *  2 RUN_JOB         apps:u32 app{apps} mapping:u8 oversubscribe:u8 stdinRank:u32 launchDir:string modex:u8
  *                    timeoutMillis:u64 placement (OverlayCodec's; a rankfile part is refused by the DVM)
+ *                    pmix:u8 (1: the ranks wire up through PMIx)
  *                    app := executable:string args:list count:u32 env:map workdir:string
  *  3 STDIN           jobId:u32 data:bytes
  *  4 SIGNAL_JOB      jobId:u32 signal:u32
@@ -102,6 +103,7 @@ public final class ClientCodec {
         w.u8(m.mapping().ordinal()).u8(m.oversubscribe() ? 1 : 0).u32(m.stdinRank()).string(m.launchDir())
                 .u8(m.modex().ordinal()).u64(m.timeoutMillis());
         OverlayCodec.writePlacement(w, m.placement());
+        w.u8(m.pmix() ? 1 : 0);
     }
 
     private static ClientMessage.RunJob runJob(ByteBuffer b) {
@@ -117,8 +119,9 @@ public final class ClientCodec {
         String launchDir = OverlayCodec.string(b);
         Modex modex = Modex.values()[b.get()];
         long timeout = b.getLong();
-        return new ClientMessage.RunJob(apps, mapping, oversubscribe, stdinRank, launchDir, modex, timeout,
-                OverlayCodec.readPlacement(b));
+        org.banyan.core.job.RankPlacement placement = OverlayCodec.readPlacement(b);
+        return new ClientMessage.RunJob(apps, mapping, oversubscribe, stdinRank, launchDir, modex, timeout, placement,
+                b.get() != 0);
     }
 
     /** A whole frame, length prefix included. */

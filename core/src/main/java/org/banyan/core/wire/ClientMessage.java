@@ -23,10 +23,17 @@ public sealed interface ClientMessage {
      *
      * @param timeoutMillis 0 for none
      */
+    /** {@code pmix}: the ranks wire up through PMIx (the DVM names the job's namespace). */
     record RunJob(List<AppContext> apps, MappingPolicy mapping, boolean oversubscribe, int stdinRank, String launchDir,
-                  Modex modex, long timeoutMillis, RankPlacement placement) implements ClientMessage {
+                  Modex modex, long timeoutMillis, RankPlacement placement, boolean pmix) implements ClientMessage {
         public RunJob {
             apps = List.copyOf(apps);
+        }
+
+        /** A job whose ranks use PMI-1/PMI-2. */
+        public RunJob(List<AppContext> apps, MappingPolicy mapping, boolean oversubscribe, int stdinRank, String launchDir,
+                      Modex modex, long timeoutMillis, RankPlacement placement) {
+            this(apps, mapping, oversubscribe, stdinRank, launchDir, modex, timeoutMillis, placement, false);
         }
 
         /** A job mapped by policy, not bound. */

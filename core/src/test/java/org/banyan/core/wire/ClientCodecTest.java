@@ -28,6 +28,8 @@ class ClientCodecTest {
                 new ClientMessage.RunJob(List.of(new AppContext("./a", List.of(), 2, Map.of(), null)), MappingPolicy.SLOT, false, 0,
                         "/", Modex.LAZY, 0, new org.banyan.core.job.RankPlacement(org.banyan.topo.CpuBinding.Target.NUMA, true, 3,
                         true, null, null)),
+                new ClientMessage.RunJob(List.of(new AppContext("./ompi", List.of(), 4, Map.of(), null)), MappingPolicy.SLOT,
+                        false, 0, "/", Modex.LAZY, 0, org.banyan.core.job.RankPlacement.NONE, true),
                 new ClientMessage.SignalJob(3, 2),
                 new ClientMessage.StatusRequest(),
                 new ClientMessage.Stop(), new ClientMessage.Detach(), new ClientMessage.WatchTasks(List.of(3, 9)),

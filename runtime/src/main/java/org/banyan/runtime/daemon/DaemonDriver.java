@@ -70,6 +70,8 @@ public final class DaemonDriver {
     /** PMIx jobs served here: namespace by job; why a job's ranks cannot be served, by job. */
     private final Map<Integer, String> pmixJobs = new java.util.HashMap<>();
     private final Map<Integer, String> pmixFailures = new java.util.HashMap<>();
+    /** Whether this daemon touched PMIx at all: other jobs never load its classes. */
+    private boolean pmixUsed;
     /** Per PMIx job, where its ranks here keep their shared-memory segments: removed with the daemon. */
     private final Map<Integer, java.nio.file.Path> pmixShared = new java.util.HashMap<>();
     private volatile long ranksMillis;
@@ -163,7 +165,7 @@ public final class DaemonDriver {
             }
             guard.close();
             spawners.shutdown();
-            if (!pmixJobs.isEmpty()) {
+            if (pmixUsed) {
                 org.banyan.pmix.PmixServer.shutdown();
             }
             for (java.nio.file.Path shared : pmixShared.values()) {
@@ -223,6 +225,17 @@ public final class DaemonDriver {
             }
             case DaemonAction.ServePmix s -> {
                 // registered by startRanks before the ranks start
+            }
+            case DaemonAction.PmixJobEnded(int jobId) -> {
+                // a DVM's daemon serves job after job: what each PMIx job held here goes with it
+                if (pmixJobs.remove(jobId) != null) {
+                    org.banyan.pmix.PmixServer.start(tmpdir()).deregister(jobId);
+                }
+                pmixFailures.remove(jobId);
+                java.nio.file.Path shared = pmixShared.remove(jobId);
+                if (shared != null) {
+                    deleteTree(shared);
+                }
             }
             case DaemonAction.PmixFenceDone(int jobId, List<byte[]> blobs) -> {
                 if (pmixJobs.containsKey(jobId)) {
@@ -298,6 +311,7 @@ public final class DaemonDriver {
      * cannot be done, the job's ranks here fail to start with the reason.
      */
     private void servePmix(org.banyan.core.pmix.PmixRegistration reg) {
+        pmixUsed = true;
         try {
             org.banyan.pmix.PmixServer server = org.banyan.pmix.PmixServer.start(tmpdir());
             guard.owns(server.directory().toString());

@@ -435,8 +435,8 @@ public final class DvmHead {
             slots.add(new Node(nodes.get(i).name(), placement != null ? placed[i] : daemonLost[i] ? 0 : nodes.get(i).slots()));
         }
         int jobId = nextJobId++;
-        JobDescription job = new JobDescription(jobId, apps, slots, run.mapping(), run.oversubscribe(), run.stdinRank(),
-                run.launchDir(), run.modex(), run.placement());
+        JobDescription job = withPmix(new JobDescription(jobId, apps, slots, run.mapping(), run.oversubscribe(),
+                run.stdinRank(), run.launchDir(), run.modex(), run.placement()), run.pmix());
         try {
             RankMap.of(job);
         } catch (IllegalArgumentException e) {
@@ -531,5 +531,10 @@ public final class DvmHead {
     private void say(String line) {
         log.println("[" + LocalDateTime.now().withNano(0) + "] banyan dvm: " + line);
         log.flush();
+    }
+
+    /** A job whose ranks wire up through PMIx gets its namespace here. */
+    private static JobDescription withPmix(JobDescription job, boolean pmix) {
+        return pmix ? job.withPmix(org.banyan.core.pmix.PmixNamespaces.of(job.jobId())) : job;
     }
 }

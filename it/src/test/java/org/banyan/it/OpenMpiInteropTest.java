@@ -218,6 +218,10 @@ class OpenMpiInteropTest {
             Banyan.Result abort = Banyan.run("run", "--dvm", uri.toString(), "-n", "4", prog("abort"), seconds);
             assertThat(abort.exit()).isEqualTo(7);
             Banyan.assertNoProcessesWith(prog("abort") + " " + seconds);
+            Banyan.Result queued = Banyan.run("dvm", "submit", "--dvm", uri.toString(), "--nodes", "2", "--ranks-per-node", "2",
+                    prog("allreduce"));
+            assertThat(queued.exit()).as(queued.stderr()).isZero();
+            assertThat(lines(queued.stdout())).hasSize(4).allMatch(l -> l.endsWith(" sum 10"));
             Banyan.Result ring = Banyan.run("run", "--dvm", uri.toString(), "-n", "3", prog("ring"));
             assertThat(ring.exit()).as(ring.stderr()).isZero();
             assertThat(ring.stdout()).isEqualTo("token 9 after 3 laps\n");

@@ -106,6 +106,22 @@ class OpenMpiInteropTest {
         assertThat(ring.stdout()).isEqualTo("token 15 after 3 laps\n");
     }
 
+    /**
+     * Open MPI's asynchronous modex: no data in MPI_Init's fence, each peer's fetched when first
+     * needed (PMIx's direct modex), from the peer's daemon through the routing overlay.
+     */
+    @Test
+    void withTheAsynchronousModexPeersDataIsFetchedFromTheirDaemons() throws Exception {
+        Banyan.Result r = Banyan.run("run", "-n", "4", "--launcher", "local", "--host", "a:2,b:2", "-x",
+                "OMPI_MCA_pmix_base_async_modex=1", prog("allreduce"));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(lines(r.stdout())).hasSize(4).allMatch(l -> l.endsWith(" sum 10"));
+        Banyan.Result ring = Banyan.run("run", "-n", "6", "--launcher", "local", "--host", "a:2,b:2,c:2", "-x",
+                "OMPI_MCA_pmix_base_async_modex=1", prog("ring"));
+        assertThat(ring.exit()).as(ring.stderr()).isZero();
+        assertThat(ring.stdout()).isEqualTo("token 18 after 3 laps\n");
+    }
+
     @Test
     void mpiAbortEndsTheJobWithItsCodeAndLeavesNothing() throws Exception {
         String seconds = Integer.toString((int) Double.parseDouble(Banyan.marker()));

@@ -44,18 +44,27 @@ public final class PmixServer {
 
         /** A rank called abort. */
         void abort(int jobId, int rank, int status, String message);
+
+        /** The server wants a remote rank's data (direct modex): answer with {@link #modexDone}. */
+        void modexRequest(int jobId, int rank);
+
+        /** The server packed a local rank's data for {@link #fetchLocal}'s {@code token} (null: none). */
+        void modexData(int token, byte[] blob);
     }
 
     private static final Linker LINKER = Linker.nativeLinker();
     private static final FunctionDescriptor OP_CALLBACK = FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS);
     private static final FunctionDescriptor MODEX_CALLBACK =
             FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS);
+    private static final FunctionDescriptor DMODEX_RESPONSE = FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS);
     private static volatile PmixServer instance;
 
     private final PmixLibrary lib;
     private final Path tmpdir;
     private final Map<String, Job> jobs = new ConcurrentHashMap<>();
     private final Map<Integer, Job> byId = new ConcurrentHashMap<>();
+    /** Local fetches (direct modex for another daemon) in progress: the job of each token. */
+    private final Map<Integer, Job> fetching = new ConcurrentHashMap<>();
 
     /** A registered namespace, and the callback of its fence in progress here. */
     private static final class Job {
@@ -64,6 +73,8 @@ public final class PmixServer {
         final Listener listener;
         MemorySegment fenceCallback;
         MemorySegment fenceCallbackData;
+        /** Direct-modex requests of the server waiting for a remote rank's data: callback and its data, by rank. */
+        final Map<Integer, List<MemorySegment[]>> modexWaiters = new java.util.HashMap<>();
 
         Job(int jobId, String nspace, Listener listener) {
             this.jobId = jobId;
@@ -225,6 +236,63 @@ public final class PmixServer {
             cb.invokeExact(PmixLibrary.SUCCESS, data, total, callbackData, release, data);
         } catch (Throwable t) {
             System.err.println("banyand: cannot complete the PMIx fence of job " + jobId + ": " + t);
+        }
+    }
+
+    /**
+     * Another daemon wants a local rank's data: the server packs it once the rank has committed
+     * it, and {@link Listener#modexData} gets it with {@code token}.
+     *
+     * @return false when the server cannot be asked (then nobody will answer the token)
+     */
+    public boolean fetchLocal(int jobId, int rank, int token) {
+        Job job = byId.get(jobId);
+        if (job == null) {
+            return false;
+        }
+        fetching.put(token, job);
+        try (Arena a = Arena.ofConfined()) {
+            int rc = (int) lib.dmodexRequest.invokeExact(proc(a, job.nspace, rank), dmodexResponse(),
+                    MemorySegment.ofAddress(token));
+            if (rc == PmixLibrary.SUCCESS) {
+                return true;
+            }
+        } catch (Throwable t) {
+            // answered as "none" by the caller
+        }
+        fetching.remove(token);
+        return false;
+    }
+
+    /** A remote rank's data came (null: its daemon has none): every request of the server for it is answered. */
+    public void modexDone(int jobId, int rank, byte[] blob) {
+        Job job = byId.get(jobId);
+        if (job == null) {
+            return;
+        }
+        List<MemorySegment[]> waiters;
+        synchronized (this) {
+            waiters = job.modexWaiters.remove(rank);
+        }
+        if (waiters == null) {
+            return;
+        }
+        for (MemorySegment[] w : waiters) {
+            try {
+                MethodHandle cb = LINKER.downcallHandle(w[0], MODEX_CALLBACK);
+                if (blob == null) {
+                    cb.invokeExact(PmixLibrary.ERR_NOT_FOUND, MemorySegment.NULL, 0L, w[1], MemorySegment.NULL,
+                            MemorySegment.NULL);
+                    continue;
+                }
+                long size = blob.length;
+                MemorySegment data = ((MemorySegment) lib.malloc.invokeExact(Math.max(1L, size))).reinterpret(Math.max(1L, size));
+                MemorySegment.copy(blob, 0, data, JAVA_BYTE, 0, blob.length);
+                MemorySegment release = lib.free;
+                cb.invokeExact(PmixLibrary.SUCCESS, data, size, w[1], release, data);
+            } catch (Throwable t) {
+                System.err.println("banyand: cannot answer a PMIx direct modex of job " + jobId + ": " + t);
+            }
         }
     }
 
@@ -434,7 +502,49 @@ public final class PmixServer {
 
     private static int directModex(MemorySegment proc, MemorySegment info, long ninfo, MemorySegment callback,
                                    MemorySegment data) {
-        // every fence collects the data Open MPI's MPI_Init puts; a key missing after it is not found
-        return PmixLibrary.ERR_NOT_SUPPORTED;
+        try {
+            PmixServer s = instance;
+            Job job = s == null ? null : s.jobs.get(nspaceOf(proc));
+            if (job == null) {
+                return PmixLibrary.ERR_NOT_FOUND;
+            }
+            int rank = rankOf(proc);
+            boolean first;
+            synchronized (s) {
+                List<MemorySegment[]> waiting = job.modexWaiters.computeIfAbsent(rank, r -> new java.util.ArrayList<>());
+                first = waiting.isEmpty();
+                waiting.add(new MemorySegment[] {callback, data});
+            }
+            if (first) {
+                job.listener.modexRequest(job.jobId, rank);
+            }
+            return PmixLibrary.SUCCESS;
+        } catch (Throwable t) {
+            return PmixLibrary.ERR_NOT_FOUND;
+        }
+    }
+
+    private static MemorySegment dmodexResponse;
+
+    private static synchronized MemorySegment dmodexResponse() throws ReflectiveOperationException {
+        if (dmodexResponse == null) {
+            dmodexResponse = stub(MethodHandles.lookup(), Arena.global(), "dmodexResponse", DMODEX_RESPONSE);
+        }
+        return dmodexResponse;
+    }
+
+    /** The server's answer to {@link #fetchLocal}: the token rode as the callback's data pointer. */
+    private static void dmodexResponse(int status, MemorySegment blob, long size, MemorySegment token) {
+        try {
+            PmixServer s = instance;
+            Job job = s == null ? null : s.fetching.remove((int) token.address());
+            if (job != null) {
+                byte[] bytes = status != PmixLibrary.SUCCESS || blob.equals(MemorySegment.NULL) ? null
+                        : size == 0 ? new byte[0] : blob.reinterpret(size).toArray(JAVA_BYTE);
+                job.listener.modexData((int) token.address(), bytes);
+            }
+        } catch (Throwable t) {
+            // never let an exception reach PMIx's thread
+        }
     }
 }

@@ -41,6 +41,12 @@ class PmixServerTest {
 
                 @Override
                 public void abort(int jobId, int rank, int status, String message) {}
+
+                @Override
+                public void modexRequest(int jobId, int rank) {}
+
+                @Override
+                public void modexData(int token, byte[] blob) {}
             });
             Map<String, String> env = server.clientEnvironment("banyan.test.3", 1);
             assertThat(env).containsEntry("PMIX_NAMESPACE", "banyan.test.3").containsEntry("PMIX_RANK", "1")

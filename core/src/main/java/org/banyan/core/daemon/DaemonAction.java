@@ -58,6 +58,12 @@ public sealed interface DaemonAction {
      */
     record PmixFenceDone(int jobId, java.util.List<byte[]> blobs) implements DaemonAction {}
 
+    /** Another daemon wants a local rank's data (direct modex): ask the PMIx server, answer with {@code token}. */
+    record PmixModexFetch(int jobId, int rank, int token) implements DaemonAction {}
+
+    /** A remote rank's data (direct modex) came, {@code blob}, or null when its daemon has none. */
+    record PmixModexDone(int jobId, int rank, byte[] blob) implements DaemonAction {}
+
     /** Every local rank of a PMIx job has ended: the server forgets its namespace, its files here go. */
     record PmixJobEnded(int jobId) implements DaemonAction {}
 

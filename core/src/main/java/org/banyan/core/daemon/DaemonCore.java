@@ -48,6 +48,7 @@ public final class DaemonCore {
     private final DaemonRouting routing;
     private final StdinRelay stdin;
     private final ExitBatch exits;
+    private final PmixModex pmixModex;
     private final LocalTasks tasks;
     private final Map<Integer, LocalJob> jobs = new LinkedHashMap<>();
     /** This host's CPUs, read once when a job first binds ranks here. */
@@ -103,6 +104,7 @@ public final class DaemonCore {
         this.routing = new DaemonRouting(tree, out, tasks);
         this.stdin = new StdinRelay(tree, out);
         this.exits = new ExitBatch(out);
+        this.pmixModex = new PmixModex(routing, out);
     }
 
     /**
@@ -173,6 +175,13 @@ public final class DaemonCore {
                     j.fence().localReady(PmixFences.contribution(daemonId, blob));
                 }
             }
+            case DaemonEvent.PmixModexRequest(int jobId, int rank) -> {
+                LocalJob j = jobs.get(jobId);
+                if (j != null) {
+                    pmixModex.request(jobId, rank, j.map());
+                }
+            }
+            case DaemonEvent.PmixModexData(int token, byte[] blob) -> pmixModex.dataReady(token, blob);
             case DaemonEvent.PmixAbort(int jobId, int rank, int status, String message) -> {
                 if (jobs.containsKey(jobId)) {
                     out.up(new OverlayMessage.AbortRequest(jobId, rank, status, message));
@@ -406,6 +415,7 @@ public final class DaemonCore {
             return null;
         }
         PmiServer pmi = j.pmi();
+        boolean pmix = j.job().pmix();
         return new DaemonRouting.Endpoint() {
             @Override
             public String localValue(String key) {
@@ -413,8 +423,17 @@ public final class DaemonCore {
             }
 
             @Override
+            public boolean defers(OverlayMessage.KvsFetch f) {
+                return pmix && pmixModex.fetchArrived(f);
+            }
+
+            @Override
             public void fetched(String key, String value) {
-                pmi.onFetched(key, value);
+                if (pmix) {
+                    pmixModex.fetched(jobId, key, value);
+                } else {
+                    pmi.onFetched(key, value);
+                }
             }
 
             @Override

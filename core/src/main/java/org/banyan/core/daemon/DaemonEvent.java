@@ -48,6 +48,12 @@ public sealed interface DaemonEvent {
      */
     record PmixFence(int jobId, byte[] blob) implements DaemonEvent {}
 
+    /** The PMIx server wants a remote rank's data (its direct-modex upcall). */
+    record PmixModexRequest(int jobId, int rank) implements DaemonEvent {}
+
+    /** The PMIx server packed a local rank's data for a fetch ({@link DaemonAction.PmixModexFetch}); null: none. */
+    record PmixModexData(int token, byte[] blob) implements DaemonEvent {}
+
     /** A rank of a PMIx job called abort ({@code MPI_Abort}). */
     record PmixAbort(int jobId, int rank, int status, String message) implements DaemonEvent {}
 

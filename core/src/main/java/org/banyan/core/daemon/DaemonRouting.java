@@ -18,6 +18,14 @@ final class DaemonRouting {
     interface Endpoint {
         String localValue(String key);
 
+        /**
+         * Whether this endpoint answers {@code f} later, through {@link #answer} (a PMIx server
+         * must be asked for a rank's data, and answers asynchronously); false to answer now.
+         */
+        default boolean defers(OverlayMessage.KvsFetch f) {
+            return false;
+        }
+
         void fetched(String key, String value);
 
         void nameReply(int request, int op, boolean ok, String portOrReason);
@@ -93,8 +101,11 @@ final class DaemonRouting {
         }
         Endpoint endpoint = endpoints.apply(m.jobId());
         switch (m) {
-            case OverlayMessage.KvsFetch f -> router.route(new OverlayMessage.KvsFetched(f.jobId(), tree.daemonId(), f.from(),
-                    f.request(), f.key(), endpoint == null ? null : endpoint.localValue(f.key())));
+            case OverlayMessage.KvsFetch f -> {
+                if (endpoint == null || !endpoint.defers(f)) {
+                    answer(f, endpoint == null ? null : endpoint.localValue(f.key()));
+                }
+            }
             case OverlayMessage.KvsFetched f -> {
                 if (endpoint != null) {
                     endpoint.fetched(f.key(), f.value());
@@ -116,6 +127,11 @@ final class DaemonRouting {
     /** A get needs the value of {@code key}, held by daemon {@code owner}. */
     void fetch(int jobId, int owner, String key) {
         router.route(new OverlayMessage.KvsFetch(jobId, tree.daemonId(), owner, nextFetch++, key));
+    }
+
+    /** Answers a fetch that ended here (null: no such key). */
+    void answer(OverlayMessage.KvsFetch f, String value) {
+        router.route(new OverlayMessage.KvsFetched(f.jobId(), tree.daemonId(), f.from(), f.request(), f.key(), value));
     }
 
     /** Asks the head's name service. */

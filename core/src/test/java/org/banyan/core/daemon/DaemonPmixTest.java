@@ -67,4 +67,35 @@ class DaemonPmixTest {
                 new DaemonAction.SendToParent(new OverlayMessage.AbortRequest(1, 3, 7, "bad input")));
         assertThat(core.handle(new DaemonEvent.PmixAbort(9, 0, 1, "no such job"))).isEmpty();
     }
+
+    @Test
+    void aRemoteRanksDataIsFetchedFromItsDaemonAndALocalRanksIsPackedForAnother() {
+        launch();
+        // this host's server wants rank 0's data, held on daemon 0 (reached through the head)
+        List<DaemonAction> ask = core.handle(new DaemonEvent.PmixModexRequest(1, 0));
+        assertThat(ask).hasSize(1);
+        OverlayMessage.KvsFetch f = (OverlayMessage.KvsFetch) ((DaemonAction.SendToParent) ask.getFirst()).message();
+        assertThat(f.to()).isZero();
+        assertThat(f.key()).isEqualTo("pmix.dmodex.0");
+        List<DaemonAction> got = core.handle(new DaemonEvent.FromParent(new OverlayMessage.KvsFetched(1, 0, 1, f.request(),
+                f.key(), b64("data of 0"))));
+        assertThat(got).hasSize(1);
+        DaemonAction.PmixModexDone done = (DaemonAction.PmixModexDone) got.getFirst();
+        assertThat(done.rank()).isZero();
+        assertThat(new String(done.blob(), StandardCharsets.UTF_8)).isEqualTo("data of 0");
+        List<DaemonAction> none = core.handle(new DaemonEvent.FromParent(new OverlayMessage.KvsFetched(1, 0, 1, 9,
+                "pmix.dmodex.1", null)));
+        assertThat(((DaemonAction.PmixModexDone) none.getFirst()).blob()).as("its daemon has none").isNull();
+
+        // daemon 0 wants local rank 3's: this server is asked, and its answer goes back
+        List<DaemonAction> asked = core.handle(new DaemonEvent.FromParent(new OverlayMessage.KvsFetch(1, 0, 1, 5,
+                "pmix.dmodex.3")));
+        assertThat(asked).hasSize(1);
+        DaemonAction.PmixModexFetch fetch = (DaemonAction.PmixModexFetch) asked.getFirst();
+        assertThat(fetch.rank()).isEqualTo(3);
+        assertThat(core.handle(new DaemonEvent.PmixModexData(fetch.token(), "data of 3".getBytes(StandardCharsets.UTF_8))))
+                .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.KvsFetched(1, 1, 0, 5, "pmix.dmodex.3",
+                        b64("data of 3"))));
+        assertThat(core.handle(new DaemonEvent.PmixModexData(fetch.token(), new byte[0]))).as("answered once").isEmpty();
+    }
 }

@@ -226,6 +226,17 @@ public final class DaemonDriver {
             case DaemonAction.ServePmix s -> {
                 // registered by startRanks before the ranks start
             }
+            case DaemonAction.PmixModexFetch(int jobId, int rank, int token) -> {
+                if (!pmixJobs.containsKey(jobId)
+                        || !org.banyan.pmix.PmixServer.start(tmpdir()).fetchLocal(jobId, rank, token)) {
+                    loop.post(new DaemonEvent.PmixModexData(token, null));
+                }
+            }
+            case DaemonAction.PmixModexDone(int jobId, int rank, byte[] blob) -> {
+                if (pmixJobs.containsKey(jobId)) {
+                    org.banyan.pmix.PmixServer.start(tmpdir()).modexDone(jobId, rank, blob);
+                }
+            }
             case DaemonAction.PmixJobEnded(int jobId) -> {
                 // a DVM's daemon serves job after job: what each PMIx job held here goes with it
                 if (pmixJobs.remove(jobId) != null) {
@@ -324,6 +335,16 @@ public final class DaemonDriver {
                 @Override
                 public void abort(int jobId, int rank, int status, String message) {
                     loop.post(new DaemonEvent.PmixAbort(jobId, rank, status, message));
+                }
+
+                @Override
+                public void modexRequest(int jobId, int rank) {
+                    loop.post(new DaemonEvent.PmixModexRequest(jobId, rank));
+                }
+
+                @Override
+                public void modexData(int token, byte[] blob) {
+                    loop.post(new DaemonEvent.PmixModexData(token, blob));
                 }
             });
             pmixJobs.put(reg.jobId(), reg.nspace());

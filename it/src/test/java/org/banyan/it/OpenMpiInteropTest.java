@@ -45,6 +45,45 @@ class OpenMpiInteropTest {
                 """);
     }
 
+    static {
+        PROGRAMS.put("names", """
+                #include <mpi.h>
+                #include <stdio.h>
+                #include <string.h>
+                int main(int argc, char **argv) {
+                    int rank; char port[MPI_MAX_PORT_NAME] = "", found[MPI_MAX_PORT_NAME] = "";
+                    MPI_Init(&argc, &argv);
+                    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+                    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+                    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+                    if (rank == 0) {
+                        MPI_Open_port(MPI_INFO_NULL, port);
+                        if (MPI_Publish_name("banyan-service", MPI_INFO_NULL, port) != MPI_SUCCESS) printf("publish failed\\n");
+                    }
+                    MPI_Bcast(port, MPI_MAX_PORT_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
+                    if (rank == 1) {
+                        int rc = MPI_Lookup_name("banyan-service", MPI_INFO_NULL, found);
+                        printf("lookup %s\\n", rc == MPI_SUCCESS && strcmp(found, port) == 0 ? "found the published port" : "failed");
+                        rc = MPI_Lookup_name("no-such-service", MPI_INFO_NULL, found);
+                        printf("unknown name %s\\n", rc == MPI_SUCCESS ? "found" : "not found");
+                    }
+                    MPI_Barrier(MPI_COMM_WORLD);
+                    if (rank == 0) {
+                        int rc = MPI_Unpublish_name("banyan-service", MPI_INFO_NULL, port);
+                        printf("unpublish %s\\n", rc == MPI_SUCCESS ? "ok" : "failed");
+                        MPI_Close_port(port);
+                    }
+                    MPI_Barrier(MPI_COMM_WORLD);
+                    if (rank == 1) {
+                        int rc = MPI_Lookup_name("banyan-service", MPI_INFO_NULL, found);
+                        printf("after unpublish %s\\n", rc == MPI_SUCCESS ? "found" : "not found");
+                    }
+                    MPI_Finalize();
+                    return 0;
+                }
+                """);
+    }
+
     @BeforeAll
     static void compile() throws Exception {
         Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/mpicc.openmpi")),
@@ -108,18 +147,30 @@ class OpenMpiInteropTest {
 
     /**
      * Open MPI's asynchronous modex: no data in MPI_Init's fence, each peer's fetched when first
-     * needed (PMIx's direct modex), from the peer's daemon through the routing overlay.
+     * needed (PMIx's direct modex), from the peer's daemon through the routing overlay. One rank
+     * per daemon: with two ranks on a host Open MPI 4.1's asynchronous modex races with itself (a
+     * local peer's key read before it is put: "PML add procs failed", 12 runs in 25 under its
+     * own mpirun here), whoever serves PMIx.
      */
     @Test
     void withTheAsynchronousModexPeersDataIsFetchedFromTheirDaemons() throws Exception {
-        Banyan.Result r = Banyan.run("run", "-n", "4", "--launcher", "local", "--host", "a:2,b:2", "-x",
+        Banyan.Result r = Banyan.run("run", "-n", "2", "--launcher", "local", "--host", "a:1,b:1", "-x",
                 "OMPI_MCA_pmix_base_async_modex=1", prog("allreduce"));
         assertThat(r.exit()).as(r.stderr()).isZero();
-        assertThat(lines(r.stdout())).hasSize(4).allMatch(l -> l.endsWith(" sum 10"));
-        Banyan.Result ring = Banyan.run("run", "-n", "6", "--launcher", "local", "--host", "a:2,b:2,c:2", "-x",
+        assertThat(lines(r.stdout())).hasSize(2).allMatch(l -> l.endsWith(" sum 3"));
+        Banyan.Result ring = Banyan.run("run", "-n", "3", "--launcher", "local", "--host", "a:1,b:1,c:1", "-x",
                 "OMPI_MCA_pmix_base_async_modex=1", prog("ring"));
         assertThat(ring.exit()).as(ring.stderr()).isZero();
-        assertThat(ring.stdout()).isEqualTo("token 18 after 3 laps\n");
+        assertThat(ring.stdout()).isEqualTo("token 9 after 3 laps\n");
+    }
+
+    /** MPI_Publish_name, MPI_Lookup_name and MPI_Unpublish_name through the job's name service at the head. */
+    @Test
+    void namesArePublishedLookedUpAndUnpublishedAcrossDaemons() throws Exception {
+        Banyan.Result r = Banyan.run("run", "-n", "2", "--launcher", "local", "--host", "a:1,b:1", prog("names"));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(lines(r.stdout())).containsExactlyInAnyOrder("lookup found the published port", "unknown name not found",
+                "unpublish ok", "after unpublish not found");
     }
 
     @Test

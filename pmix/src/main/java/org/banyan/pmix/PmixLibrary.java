@@ -22,7 +22,8 @@ import java.lang.invoke.MethodHandle;
  *   <li>{@code pmix_data_array_t}: 24 bytes, {@code uint16_t type} at 0, {@code size_t size} at 8,
  *       {@code void *array} at 16;
  *   <li>{@code pmix_server_module_t}: 28 function pointers (224 bytes), of which Banyan fills the
- *       first five: client_connected, client_finalized, abort, fence_nb, direct_modex;
+ *       first eight: client_connected, client_finalized, abort, fence_nb, direct_modex, publish, lookup,
+ *       unpublish ({@link PmixNames} reads {@code pmix_info_t} and writes {@code pmix_pdata_t} for the last three);
  *   <li>callbacks: {@code pmix_op_cbfunc_t (status, cbdata)}, {@code pmix_modex_cbfunc_t (status,
  *       data, size, cbdata, release_fn, release_cbdata)}, {@code pmix_dmodex_response_fn_t
  *       (status, data, size, cbdata)}.
@@ -53,6 +54,7 @@ final class PmixLibrary {
     final MethodHandle registerClient;
     final MethodHandle setupFork;
     final MethodHandle dmodexRequest;
+    final MethodHandle valueLoad;
     final MethodHandle listStart;
     final MethodHandle listAdd;
     final MethodHandle listConvert;
@@ -77,6 +79,7 @@ final class PmixLibrary {
         registerClient = bind(linker, pmix, "PMIx_server_register_client",
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
         setupFork = bind(linker, pmix, "PMIx_server_setup_fork", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+        valueLoad = bind(linker, pmix, "PMIx_Value_load", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_SHORT));
         dmodexRequest = bind(linker, pmix, "PMIx_server_dmodex_request", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
         listStart = bind(linker, pmix, "PMIx_Info_list_start", FunctionDescriptor.of(ADDRESS));
         listAdd = bind(linker, pmix, "PMIx_Info_list_add", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_SHORT));

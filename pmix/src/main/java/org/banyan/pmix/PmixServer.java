@@ -50,6 +50,12 @@ public final class PmixServer {
 
         /** The server packed a local rank's data for {@link #fetchLocal}'s {@code token} (null: none). */
         void modexData(int token, byte[] blob);
+
+        /**
+         * A rank publishes, unpublishes or looks up a name (op 0, 1, 2, as the head's name service
+         * counts them; {@code value} empty but for a publish): answer with {@link #nameReply}.
+         */
+        void nameRequest(int jobId, int token, int op, String name, String value);
     }
 
     private static final Linker LINKER = Linker.nativeLinker();
@@ -296,6 +302,25 @@ public final class PmixServer {
         }
     }
 
+    /** The head's answer to a name request of the server ({@link Listener#nameRequest}). */
+    public void nameReply(int token, boolean ok, String text) {
+        PmixNames.reply(lib, token, ok, text);
+    }
+
+    static PmixServer instance() {
+        return instance;
+    }
+
+    /** The job of a registered namespace, or -1. */
+    int jobIdOf(String nspace) {
+        Job job = jobs.get(nspace);
+        return job == null ? -1 : job.jobId;
+    }
+
+    Listener listenerOf(String nspace) {
+        return jobs.get(nspace).listener;
+    }
+
     /** The job is over here: the server forgets its namespace. */
     public void deregister(int jobId) {
         Job job = byId.remove(jobId);
@@ -432,6 +457,12 @@ public final class PmixServer {
         m.set(ADDRESS, 16, stub(lookup, forever, "abort", abort));
         m.set(ADDRESS, 24, stub(lookup, forever, "fenceNb", fence));
         m.set(ADDRESS, 32, stub(lookup, forever, "directModex", dmodex));
+        m.set(ADDRESS, 40, LINKER.upcallStub(lookup.findStatic(PmixNames.class, "publish", PmixNames.PUBLISH_UPCALL.toMethodType()),
+                PmixNames.PUBLISH_UPCALL, forever));
+        m.set(ADDRESS, 48, LINKER.upcallStub(lookup.findStatic(PmixNames.class, "lookup", PmixNames.KEYS_UPCALL.toMethodType()),
+                PmixNames.KEYS_UPCALL, forever));
+        m.set(ADDRESS, 56, LINKER.upcallStub(lookup.findStatic(PmixNames.class, "unpublish", PmixNames.KEYS_UPCALL.toMethodType()),
+                PmixNames.KEYS_UPCALL, forever));
         module = m;
         return m;
     }

@@ -47,6 +47,9 @@ class PmixServerTest {
 
                 @Override
                 public void modexData(int token, byte[] blob) {}
+
+                @Override
+                public void nameRequest(int jobId, int token, int op, String name, String value) {}
             });
             Map<String, String> env = server.clientEnvironment("banyan.test.3", 1);
             assertThat(env).containsEntry("PMIX_NAMESPACE", "banyan.test.3").containsEntry("PMIX_RANK", "1")

@@ -593,6 +593,7 @@ public final class LaunchSimulation {
                 case DaemonAction.PmixJobEnded p -> { }
                 case DaemonAction.PmixModexFetch p -> { }
                 case DaemonAction.PmixModexDone p -> { }
+                case DaemonAction.PmixNameReply p -> { }
             }
         }
     }

@@ -64,6 +64,9 @@ public sealed interface DaemonAction {
     /** A remote rank's data (direct modex) came, {@code blob}, or null when its daemon has none. */
     record PmixModexDone(int jobId, int rank, byte[] blob) implements DaemonAction {}
 
+    /** The head answered a PMIx publish, unpublish or lookup ({@code token} the server's): ok, then the value or why not. */
+    record PmixNameReply(int jobId, int token, boolean ok, String text) implements DaemonAction {}
+
     /** Every local rank of a PMIx job has ended: the server forgets its namespace, its files here go. */
     record PmixJobEnded(int jobId) implements DaemonAction {}
 

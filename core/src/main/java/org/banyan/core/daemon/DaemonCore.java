@@ -182,6 +182,13 @@ public final class DaemonCore {
                 }
             }
             case DaemonEvent.PmixModexData(int token, byte[] blob) -> pmixModex.dataReady(token, blob);
+            case DaemonEvent.PmixNameRequest(int jobId, int token, int op, String name, String value) -> {
+                if (jobs.containsKey(jobId)) {
+                    routing.nameRequest(jobId, token, op, name, value);
+                } else {
+                    out.emit(new DaemonAction.PmixNameReply(jobId, token, false, "no_such_job"));
+                }
+            }
             case DaemonEvent.PmixAbort(int jobId, int rank, int status, String message) -> {
                 if (jobs.containsKey(jobId)) {
                     out.up(new OverlayMessage.AbortRequest(jobId, rank, status, message));
@@ -438,7 +445,11 @@ public final class DaemonCore {
 
             @Override
             public void nameReply(int request, int op, boolean ok, String portOrReason) {
-                pmi.onNameReply(request, op, ok, portOrReason);
+                if (pmix) {
+                    out.emit(new DaemonAction.PmixNameReply(jobId, request, ok, portOrReason));
+                } else {
+                    pmi.onNameReply(request, op, ok, portOrReason);
+                }
             }
         };
     }

@@ -54,6 +54,12 @@ public sealed interface DaemonEvent {
     /** The PMIx server packed a local rank's data for a fetch ({@link DaemonAction.PmixModexFetch}); null: none. */
     record PmixModexData(int token, byte[] blob) implements DaemonEvent {}
 
+    /**
+     * The PMIx server publishes, unpublishes or looks up a name ({@code op} as
+     * {@code OverlayMessage.NameRequest}'s: 0, 1, 2) in the job's name service at the head.
+     */
+    record PmixNameRequest(int jobId, int token, int op, String name, String value) implements DaemonEvent {}
+
     /** A rank of a PMIx job called abort ({@code MPI_Abort}). */
     record PmixAbort(int jobId, int rank, int status, String message) implements DaemonEvent {}
 

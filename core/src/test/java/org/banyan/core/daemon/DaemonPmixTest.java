@@ -98,4 +98,16 @@ class DaemonPmixTest {
                         b64("data of 3"))));
         assertThat(core.handle(new DaemonEvent.PmixModexData(fetch.token(), new byte[0]))).as("answered once").isEmpty();
     }
+
+    @Test
+    void namesGoToTheHeadsNameServiceAndTheAnswerToTheServer() {
+        launch();
+        List<DaemonAction> up = core.handle(new DaemonEvent.PmixNameRequest(1, 41, 0, "svc", "port-1"));
+        assertThat(up).containsExactly(new DaemonAction.SendToParent(new OverlayMessage.NameRequest(1, 1, -1, 41, 0, "svc",
+                "port-1")));
+        assertThat(core.handle(new DaemonEvent.FromParent(new OverlayMessage.NameReply(1, 0, 1, 41, 0, false, "name_in_use"))))
+                .containsExactly(new DaemonAction.PmixNameReply(1, 41, false, "name_in_use"));
+        assertThat(core.handle(new DaemonEvent.PmixNameRequest(7, 42, 2, "svc", ""))).as("no such job here")
+                .containsExactly(new DaemonAction.PmixNameReply(7, 42, false, "no_such_job"));
+    }
 }

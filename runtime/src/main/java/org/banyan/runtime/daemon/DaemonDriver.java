@@ -237,6 +237,11 @@ public final class DaemonDriver {
                     org.banyan.pmix.PmixServer.start(tmpdir()).modexDone(jobId, rank, blob);
                 }
             }
+            case DaemonAction.PmixNameReply(int jobId, int token, boolean ok, String text) -> {
+                if (pmixJobs.containsKey(jobId)) {
+                    org.banyan.pmix.PmixServer.start(tmpdir()).nameReply(token, ok, text);
+                }
+            }
             case DaemonAction.PmixJobEnded(int jobId) -> {
                 // a DVM's daemon serves job after job: what each PMIx job held here goes with it
                 if (pmixJobs.remove(jobId) != null) {
@@ -345,6 +350,11 @@ public final class DaemonDriver {
                 @Override
                 public void modexData(int token, byte[] blob) {
                     loop.post(new DaemonEvent.PmixModexData(token, blob));
+                }
+
+                @Override
+                public void nameRequest(int jobId, int token, int op, String name, String value) {
+                    loop.post(new DaemonEvent.PmixNameRequest(jobId, token, op, name, value));
                 }
             });
             pmixJobs.put(reg.jobId(), reg.nspace());

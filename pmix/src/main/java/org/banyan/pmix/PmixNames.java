@@ -1,0 +1,214 @@
+package org.banyan.pmix;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * PMIx's publish, lookup and unpublish (MPI_Publish_name, MPI_Lookup_name, MPI_Unpublish_name)
+ * answered by the job's name service at the head, as PMI's are: each key of a request is one
+ * name request up the overlay ({@link PmixServer.Listener#nameRequest}), and the request's
+ * callback is called when the last answer is in ({@link #reply}).
+ *
+ * <p>Layouts read here, besides {@link PmixLibrary}'s: {@code pmix_info_t} (552 bytes, key at 0,
+ * value at 520: type {@code uint16_t} at 520, a string's {@code char *} at 528) and
+ * {@code pmix_pdata_t} (808 bytes: proc at 0, key at 260, value at 776), PMIx 4.2.2. Only
+ * string values are published (what MPI's port names are); keys that start with {@code pmix.}
+ * are directives (range, persistence, wait) and are not published.
+ */
+final class PmixNames {
+    static final int PUBLISH = 0;
+    static final int UNPUBLISH = 1;
+    static final int LOOKUP = 2;
+    private static final int INFO_SIZE = 552;
+    private static final int INFO_VALUE_TYPE = 520;
+    private static final int INFO_VALUE_DATA = 528;
+    private static final int PDATA_SIZE = 808;
+    private static final int PDATA_KEY = 260;
+    private static final int PDATA_VALUE = 776;
+    private static final int KEY_MAX = 511;
+    private static final short PMIX_STRING = 3;
+    private static final int ERR_DUPLICATE_KEY = -53;
+    private static final int ERR_BAD_PARAM = -27;
+    private static final int RANK_WILDCARD = -2; // 4294967294 as a uint32_t
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final FunctionDescriptor OP_CALLBACK = FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS);
+    private static final FunctionDescriptor LOOKUP_CALLBACK = FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS);
+
+    static final FunctionDescriptor PUBLISH_UPCALL = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS);
+    static final FunctionDescriptor KEYS_UPCALL = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS,
+            ADDRESS);
+
+    /** One request of the server, waiting for the answers to its keys. */
+    private static final class Pending {
+        final int op;
+        final String nspace;
+        final MemorySegment callback;
+        final MemorySegment callbackData;
+        int waiting;
+        boolean allOk = true;
+        final List<String[]> found = new ArrayList<>();
+
+        Pending(int op, String nspace, MemorySegment callback, MemorySegment callbackData, int waiting) {
+            this.op = op;
+            this.nspace = nspace;
+            this.callback = callback;
+            this.callbackData = callbackData;
+            this.waiting = waiting;
+        }
+    }
+
+    private static final AtomicInteger NEXT = new AtomicInteger();
+    private static final Map<Integer, Pending> BY_TOKEN = new ConcurrentHashMap<>();
+    private static final Map<Integer, String> KEY_OF_TOKEN = new ConcurrentHashMap<>();
+
+    private PmixNames() {}
+
+    // --- upcalls, on PMIx's progress thread ---------------------------------------------------
+
+    static int publish(MemorySegment proc, MemorySegment info, long ninfo, MemorySegment callback, MemorySegment data) {
+        try {
+            List<String[]> pairs = new ArrayList<>();
+            MemorySegment infos = info.reinterpret(INFO_SIZE * Math.max(0, ninfo));
+            for (long i = 0; i < ninfo; i++) {
+                MemorySegment one = infos.asSlice(i * INFO_SIZE, INFO_SIZE);
+                String key = one.getString(0);
+                if (key.startsWith("pmix.")) {
+                    continue;
+                }
+                if (one.get(JAVA_SHORT, INFO_VALUE_TYPE) != PMIX_STRING) {
+                    return PmixLibrary.ERR_NOT_SUPPORTED;
+                }
+                pairs.add(new String[] {key, one.get(ADDRESS, INFO_VALUE_DATA).reinterpret(Integer.MAX_VALUE).getString(0)});
+            }
+            return start(PUBLISH, proc, pairs, callback, data);
+        } catch (Throwable t) {
+            return PmixLibrary.ERR_NOT_SUPPORTED;
+        }
+    }
+
+    static int lookup(MemorySegment proc, MemorySegment keys, MemorySegment info, long ninfo, MemorySegment callback,
+                      MemorySegment data) {
+        return keyed(LOOKUP, proc, keys, callback, data);
+    }
+
+    static int unpublish(MemorySegment proc, MemorySegment keys, MemorySegment info, long ninfo, MemorySegment callback,
+                         MemorySegment data) {
+        return keyed(UNPUBLISH, proc, keys, callback, data);
+    }
+
+    private static int keyed(int op, MemorySegment proc, MemorySegment keys, MemorySegment callback, MemorySegment data) {
+        try {
+            if (keys.equals(MemorySegment.NULL)) {
+                return PmixLibrary.ERR_NOT_SUPPORTED; // "everything this process published": not kept per process
+            }
+            List<String[]> pairs = new ArrayList<>();
+            MemorySegment array = keys.reinterpret(Long.MAX_VALUE);
+            for (long i = 0; ; i++) {
+                MemorySegment k = array.get(ADDRESS, 8 * i);
+                if (k.equals(MemorySegment.NULL)) {
+                    break;
+                }
+                pairs.add(new String[] {k.reinterpret(Integer.MAX_VALUE).getString(0), ""});
+            }
+            return start(op, proc, pairs, callback, data);
+        } catch (Throwable t) {
+            return PmixLibrary.ERR_NOT_SUPPORTED;
+        }
+    }
+
+    private static int start(int op, MemorySegment proc, List<String[]> pairs, MemorySegment callback, MemorySegment data) {
+        PmixServer s = PmixServer.instance();
+        String nspace = proc.reinterpret(PmixLibrary.PROC_SIZE).getString(0);
+        int jobId = s == null ? -1 : s.jobIdOf(nspace);
+        if (jobId < 0) {
+            return PmixLibrary.ERR_NOT_FOUND;
+        }
+        if (pairs.isEmpty()) {
+            return ERR_BAD_PARAM;
+        }
+        Pending p = new Pending(op, nspace, callback, data, pairs.size());
+        List<Integer> tokens = new ArrayList<>();
+        for (String[] pair : pairs) {
+            int token = NEXT.getAndIncrement();
+            BY_TOKEN.put(token, p);
+            KEY_OF_TOKEN.put(token, pair[0]);
+            tokens.add(token);
+        }
+        PmixServer.Listener listener = s.listenerOf(nspace);
+        for (int i = 0; i < pairs.size(); i++) {
+            listener.nameRequest(jobId, tokens.get(i), op, pairs.get(i)[0], pairs.get(i)[1]);
+        }
+        return PmixLibrary.SUCCESS;
+    }
+
+    // --- answers, on the daemon's thread ----------------------------------------------------
+
+    /** The head's answer to one key of a request; the request's callback once all are in. */
+    static void reply(PmixLibrary lib, int token, boolean ok, String text) {
+        Pending p = BY_TOKEN.remove(token);
+        String key = KEY_OF_TOKEN.remove(token);
+        if (p == null) {
+            return;
+        }
+        boolean done;
+        synchronized (p) {
+            p.allOk &= ok;
+            if (ok && p.op == LOOKUP) {
+                p.found.add(new String[] {key, text});
+            }
+            done = --p.waiting == 0;
+        }
+        if (!done) {
+            return;
+        }
+        try {
+            if (p.op == LOOKUP) {
+                answerLookup(lib, p);
+            } else {
+                int status = p.allOk ? PmixLibrary.SUCCESS : p.op == PUBLISH ? ERR_DUPLICATE_KEY : PmixLibrary.ERR_NOT_FOUND;
+                LINKER.downcallHandle(p.callback, OP_CALLBACK).invokeExact(status, p.callbackData);
+            }
+        } catch (Throwable t) {
+            System.err.println("banyand: cannot answer a PMIx name request: " + t);
+        }
+    }
+
+    /**
+     * The values found, as {@code pmix_pdata_t}s the server packs for the client during the
+     * callback. They are made with malloc and PMIx_Value_load and not freed: a few hundred bytes
+     * per lookup, the price of not depending on when the server is done with them.
+     */
+    private static void answerLookup(PmixLibrary lib, Pending p) throws Throwable {
+        if (p.found.isEmpty()) {
+            LINKER.downcallHandle(p.callback, LOOKUP_CALLBACK).invokeExact(PmixLibrary.ERR_NOT_FOUND, MemorySegment.NULL, 0L,
+                    p.callbackData);
+            return;
+        }
+        long size = (long) PDATA_SIZE * p.found.size();
+        MemorySegment pdata = ((MemorySegment) lib.malloc.invokeExact(size)).reinterpret(size);
+        pdata.fill((byte) 0);
+        for (int i = 0; i < p.found.size(); i++) {
+            MemorySegment one = pdata.asSlice((long) i * PDATA_SIZE, PDATA_SIZE);
+            one.setString(0, p.nspace);
+            one.set(JAVA_INT, PmixLibrary.PROC_RANK_OFFSET, RANK_WILDCARD);
+            String key = p.found.get(i)[0];
+            one.setString(PDATA_KEY, key.length() > KEY_MAX ? key.substring(0, KEY_MAX) : key);
+            try (java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
+                int rc = (int) lib.valueLoad.invokeExact(one.asSlice(PDATA_VALUE), a.allocateFrom(p.found.get(i)[1]), PMIX_STRING);
+            }
+        }
+        LINKER.downcallHandle(p.callback, LOOKUP_CALLBACK).invokeExact(PmixLibrary.SUCCESS, pdata, (long) p.found.size(),
+                p.callbackData);
+    }
+}

@@ -300,6 +300,10 @@ public final class RunArguments {
                 modex, placement.placement(nodes, size, false));
         if (pmix) {
             job = job.withPmix(org.banyan.core.pmix.PmixNamespaces.of(job.jobId()));
+            if (daemons.agent() instanceof org.banyan.runtime.launch.LaunchAgent.InProcess) {
+                // this JVM's daemon will serve the job: the binding's cost overlaps the launch
+                Thread.ofPlatform().daemon().name("pmix-prepare").start(org.banyan.pmix.PmixServer::prepare);
+            }
         }
         if (stdinRank >= job.size()) {
             throw new UsageException("--stdin " + stdinRank + ": the job has only " + job.size() + " rank"

@@ -104,7 +104,17 @@ final class PmixLibrary {
      *
      * @throws PmixUnavailableException when it is not installed here, or is not a PMIx 4 server library
      */
-    static PmixLibrary load() {
+    static synchronized PmixLibrary load() {
+        if (loaded != null) {
+            return loaded;
+        }
+        loaded = bindNow();
+        return loaded;
+    }
+
+    private static PmixLibrary loaded;
+
+    private static PmixLibrary bindNow() {
         SymbolLookup pmix;
         try {
             pmix = SymbolLookup.libraryLookup(SONAME, Arena.global());

@@ -100,6 +100,23 @@ public final class PmixServer {
     }
 
     /**
+     * Does now, on the calling thread, what starting the server costs in Java (loading libpmix,
+     * binding its functions, making the upcall stubs: 0.1 s of a cold JVM here) and nothing that
+     * leaves a trace: no server, no files. {@code banyan run} calls it in the background when
+     * its own JVM will serve a PMIx job, while the launch goes on.
+     */
+    public static void prepare() {
+        try {
+            PmixLibrary lib = PmixLibrary.load();
+            module();
+            dmodexResponse();
+            lib.error(0);
+        } catch (Throwable t) {
+            // start() reports whatever is wrong, when it is needed
+        }
+    }
+
+    /**
      * The process's server, started on first use with its rendezvous files in a new directory
      * under {@code parent}.
      *

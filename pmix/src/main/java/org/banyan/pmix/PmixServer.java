@@ -62,15 +62,12 @@ public final class PmixServer {
     private static final FunctionDescriptor OP_CALLBACK = FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS);
     private static final FunctionDescriptor MODEX_CALLBACK =
             FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS);
-    private static final FunctionDescriptor DMODEX_RESPONSE = FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS);
     private static volatile PmixServer instance;
 
     private final PmixLibrary lib;
     private final Path tmpdir;
     private final Map<String, Job> jobs = new ConcurrentHashMap<>();
     private final Map<Integer, Job> byId = new ConcurrentHashMap<>();
-    /** Local fetches (direct modex for another daemon) in progress: the job of each token. */
-    private final Map<Integer, Job> fetching = new ConcurrentHashMap<>();
 
     /** A registered namespace, and the callback of its fence in progress here. */
     private static final class Job {
@@ -79,8 +76,6 @@ public final class PmixServer {
         final Listener listener;
         MemorySegment fenceCallback;
         MemorySegment fenceCallbackData;
-        /** Direct-modex requests of the server waiting for a remote rank's data: callback and its data, by rank. */
-        final Map<Integer, List<MemorySegment[]>> modexWaiters = new java.util.HashMap<>();
 
         Job(int jobId, String nspace, Listener listener) {
             this.jobId = jobId;
@@ -109,7 +104,7 @@ public final class PmixServer {
         try {
             PmixLibrary lib = PmixLibrary.load();
             module();
-            dmodexResponse();
+            PmixModexOps.responseStub();
             lib.error(0);
         } catch (Throwable t) {
             // start() reports whatever is wrong, when it is needed
@@ -270,53 +265,12 @@ public final class PmixServer {
      */
     public boolean fetchLocal(int jobId, int rank, int token) {
         Job job = byId.get(jobId);
-        if (job == null) {
-            return false;
-        }
-        fetching.put(token, job);
-        try (Arena a = Arena.ofConfined()) {
-            int rc = (int) lib.dmodexRequest.invokeExact(proc(a, job.nspace, rank), dmodexResponse(),
-                    MemorySegment.ofAddress(token));
-            if (rc == PmixLibrary.SUCCESS) {
-                return true;
-            }
-        } catch (Throwable t) {
-            // answered as "none" by the caller
-        }
-        fetching.remove(token);
-        return false;
+        return job != null && PmixModexOps.fetchLocal(lib, job.jobId, job.nspace, job.listener, rank, token);
     }
 
     /** A remote rank's data came (null: its daemon has none): every request of the server for it is answered. */
     public void modexDone(int jobId, int rank, byte[] blob) {
-        Job job = byId.get(jobId);
-        if (job == null) {
-            return;
-        }
-        List<MemorySegment[]> waiters;
-        synchronized (this) {
-            waiters = job.modexWaiters.remove(rank);
-        }
-        if (waiters == null) {
-            return;
-        }
-        for (MemorySegment[] w : waiters) {
-            try {
-                MethodHandle cb = LINKER.downcallHandle(w[0], MODEX_CALLBACK);
-                if (blob == null) {
-                    cb.invokeExact(PmixLibrary.ERR_NOT_FOUND, MemorySegment.NULL, 0L, w[1], MemorySegment.NULL,
-                            MemorySegment.NULL);
-                    continue;
-                }
-                long size = blob.length;
-                MemorySegment data = ((MemorySegment) lib.malloc.invokeExact(Math.max(1L, size))).reinterpret(Math.max(1L, size));
-                MemorySegment.copy(blob, 0, data, JAVA_BYTE, 0, blob.length);
-                MemorySegment release = lib.free;
-                cb.invokeExact(PmixLibrary.SUCCESS, data, size, w[1], release, data);
-            } catch (Throwable t) {
-                System.err.println("banyand: cannot answer a PMIx direct modex of job " + jobId + ": " + t);
-            }
-        }
+        PmixModexOps.done(lib, jobId, rank, blob);
     }
 
     /** The head's answer to a name request of the server ({@link Listener#nameRequest}). */
@@ -326,6 +280,12 @@ public final class PmixServer {
 
     static PmixServer instance() {
         return instance;
+    }
+
+    /** The listener of a registered namespace, or null. */
+    Listener listenerIfAny(String nspace) {
+        Job job = jobs.get(nspace);
+        return job == null ? null : job.listener;
     }
 
     /** The job of a registered namespace, or -1. */
@@ -423,18 +383,18 @@ public final class PmixServer {
         return s;
     }
 
-    private static MemorySegment proc(Arena a, String nspace, int rank) {
+    static MemorySegment proc(Arena a, String nspace, int rank) {
         MemorySegment p = a.allocate(PmixLibrary.PROC_SIZE, 4);
         p.setString(0, nspace);
         p.set(JAVA_INT, PmixLibrary.PROC_RANK_OFFSET, rank);
         return p;
     }
 
-    private static String nspaceOf(MemorySegment proc) {
+    static String nspaceOf(MemorySegment proc) {
         return proc.reinterpret(PmixLibrary.PROC_SIZE).getString(0);
     }
 
-    private static int rankOf(MemorySegment proc) {
+    static int rankOf(MemorySegment proc) {
         return proc.reinterpret(PmixLibrary.PROC_SIZE).get(JAVA_INT, PmixLibrary.PROC_RANK_OFFSET);
     }
 
@@ -473,7 +433,8 @@ public final class PmixServer {
         m.set(ADDRESS, 8, stub(lookup, forever, "clientFinalized", client));
         m.set(ADDRESS, 16, stub(lookup, forever, "abort", abort));
         m.set(ADDRESS, 24, stub(lookup, forever, "fenceNb", fence));
-        m.set(ADDRESS, 32, stub(lookup, forever, "directModex", dmodex));
+        m.set(ADDRESS, 32, LINKER.upcallStub(lookup.findStatic(PmixModexOps.class, "directModex", dmodex.toMethodType()),
+                dmodex, forever));
         m.set(ADDRESS, 40, LINKER.upcallStub(lookup.findStatic(PmixNames.class, "publish", PmixNames.PUBLISH_UPCALL.toMethodType()),
                 PmixNames.PUBLISH_UPCALL, forever));
         m.set(ADDRESS, 48, LINKER.upcallStub(lookup.findStatic(PmixNames.class, "lookup", PmixNames.KEYS_UPCALL.toMethodType()),
@@ -545,54 +506,6 @@ public final class PmixServer {
             return PmixLibrary.SUCCESS;
         } catch (Throwable t) {
             return PmixLibrary.ERR_NOT_SUPPORTED;
-        }
-    }
-
-    private static int directModex(MemorySegment proc, MemorySegment info, long ninfo, MemorySegment callback,
-                                   MemorySegment data) {
-        try {
-            PmixServer s = instance;
-            Job job = s == null ? null : s.jobs.get(nspaceOf(proc));
-            if (job == null) {
-                return PmixLibrary.ERR_NOT_FOUND;
-            }
-            int rank = rankOf(proc);
-            boolean first;
-            synchronized (s) {
-                List<MemorySegment[]> waiting = job.modexWaiters.computeIfAbsent(rank, r -> new java.util.ArrayList<>());
-                first = waiting.isEmpty();
-                waiting.add(new MemorySegment[] {callback, data});
-            }
-            if (first) {
-                job.listener.modexRequest(job.jobId, rank);
-            }
-            return PmixLibrary.SUCCESS;
-        } catch (Throwable t) {
-            return PmixLibrary.ERR_NOT_FOUND;
-        }
-    }
-
-    private static MemorySegment dmodexResponse;
-
-    private static synchronized MemorySegment dmodexResponse() throws ReflectiveOperationException {
-        if (dmodexResponse == null) {
-            dmodexResponse = stub(MethodHandles.lookup(), Arena.global(), "dmodexResponse", DMODEX_RESPONSE);
-        }
-        return dmodexResponse;
-    }
-
-    /** The server's answer to {@link #fetchLocal}: the token rode as the callback's data pointer. */
-    private static void dmodexResponse(int status, MemorySegment blob, long size, MemorySegment token) {
-        try {
-            PmixServer s = instance;
-            Job job = s == null ? null : s.fetching.remove((int) token.address());
-            if (job != null) {
-                byte[] bytes = status != PmixLibrary.SUCCESS || blob.equals(MemorySegment.NULL) ? null
-                        : size == 0 ? new byte[0] : blob.reinterpret(size).toArray(JAVA_BYTE);
-                job.listener.modexData((int) token.address(), bytes);
-            }
-        } catch (Throwable t) {
-            // never let an exception reach PMIx's thread
         }
     }
 }

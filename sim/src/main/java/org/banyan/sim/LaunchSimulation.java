@@ -68,16 +68,8 @@ public final class LaunchSimulation {
     private final Map<Integer, java.util.Set<Integer>> peersOf = new HashMap<>();
     private final CostModel costs;
     private JobDescription job;
-    private ModexWorkload workload;
-    private long[] modexBytes;
-    private int[] pendingGets;
-    private boolean[] fenced;
-    private long lastBarrierIn = -1;
-    private long lastBarrierOut = -1;
-    private long lastGetDone = -1;
-    private long getsDone;
-    private long getsFailed;
-    private String value;
+    /** The ranks' modex workload, or null when ranks end at once. */
+    private SimulatedModex modexRun;
     /**
      * Encoded sizes of recent messages, by identity: a job description or a fence release goes
      * to every child as one object, and encoding it again per child would cost the simulation
@@ -190,13 +182,9 @@ public final class LaunchSimulation {
 
     /** Makes every rank run {@code w} (over the daemon's real PMI-1 server) instead of ending at once. */
     public LaunchSimulation withModex(ModexWorkload w) {
-        this.workload = w;
         this.job = new JobDescription(job.jobId(), job.apps(), job.nodes(), job.mapping(), job.oversubscribe(),
                 job.stdinRank(), job.launchDir(), w.modex());
-        this.modexBytes = new long[hosts + 1];
-        this.pendingGets = new int[rankAlive.length];
-        this.fenced = new boolean[rankAlive.length];
-        this.value = "v".repeat(w.valueBytes());
+        this.modexRun = new SimulatedModex(w, job.kvsName(), hosts, rankAlive.length);
         return this;
     }
 
@@ -235,18 +223,7 @@ public final class LaunchSimulation {
             maxMsgs = Math.max(maxMsgs, messages[d + 1]);
             maxL = Math.max(maxL, maxLinks[d + 1]);
         }
-        Modex modex = null;
-        if (workload != null) {
-            long max = 0;
-            long sum = 0;
-            for (int v = 1; v <= hosts; v++) {
-                max = Math.max(max, modexBytes[v]);
-                sum += modexBytes[v];
-            }
-            modex = new Modex(lastBarrierOut < 0 ? -1 : lastBarrierOut - lastBarrierIn,
-                    lastGetDone < 0 ? -1 : lastGetDone - lastBarrierIn, getsDone, getsFailed, max, (double) sum / hosts,
-                    modexBytes[0]);
-        }
+        Modex modex = modexRun == null ? null : modexRun.result();
         long[] ups = java.util.Arrays.stream(upMicros).filter(u -> u >= 0).sorted().toArray();
         return new Result(headFinished, exitStatus, allUpTime, finishTime, reports, maxL, maxMsgs, messages[0], events,
                 ranksLeft, daemonsLeft, contactBytesUp, contactBytesDown, modex, firstUpTime,
@@ -636,9 +613,8 @@ public final class LaunchSimulation {
     private void startRank(int d, int rank) {
         rankAlive[rank] = true;
         work(Topology.vertexOfDaemon(d), costs.rankStartMicros(), () -> {
-            if (workload != null) {
-                // The rank's PMI connection is numbered by its rank.
-                pmi(d, rank, "cmd=initack pmiid=" + rank);
+            if (modexRun != null) {
+                pmi(d, rank, SimulatedModex.firstLine(rank));
                 return;
             }
             at(now + costs.rankRunMicros(), () -> {
@@ -664,52 +640,29 @@ public final class LaunchSimulation {
         if (!rankAlive[rank]) {
             return;
         }
-        String kvs = job.kvsName();
-        if (line.startsWith("cmd=set debug")) {
-            pmi(d, rank, "cmd=put kvsname=" + kvs + " key=k" + rank + " value=" + value);
-        } else if (line.startsWith("cmd=put_result")) {
-            lastBarrierIn = Math.max(lastBarrierIn, now);
-            pmi(d, rank, "cmd=barrier_in");
-        } else if (line.startsWith("cmd=barrier_out") && !fenced[rank]) {
-            fenced[rank] = true;
-            lastBarrierOut = Math.max(lastBarrierOut, now);
-            int n = rankAlive.length;
-            int[] targets = workload.gets() == ModexWorkload.Gets.ALL ? java.util.stream.IntStream.range(0, n).toArray()
-                    : n == 1 ? new int[] {rank} : n == 2 ? new int[] {(rank + 1) % n}
-                    : new int[] {(rank + n - 1) % n, (rank + 1) % n};
-            pendingGets[rank] = targets.length;
-            for (int t : targets) {
-                pmi(d, rank, "cmd=get kvsname=" + kvs + " key=k" + t);
+        modexRun.reply(rank, line, now, new SimulatedModex.Ranks() {
+            @Override
+            public void send(int r, String l) {
+                pmi(d, r, l);
             }
-        } else if (line.startsWith("cmd=get_result")) {
-            getsDone++;
-            if (!line.contains("rc=0") || !line.endsWith("value=" + value + "\n")) {
-                getsFailed++;
+
+            @Override
+            public void end(int r) {
+                at(now + costs.rankRunMicros(), () -> {
+                    if (rankAlive[r]) {
+                        rankAlive[r] = false;
+                        toDaemon(d, new DaemonEvent.RankEnded(job.jobId(), r, 0, ""));
+                    }
+                });
             }
-            if (--pendingGets[rank] == 0) {
-                lastGetDone = Math.max(lastGetDone, now);
-                // As MPI_Finalize does: a last fence, so no rank leaves while others still read.
-                pmi(d, rank, "cmd=barrier_in");
-            }
-        } else if (line.startsWith("cmd=barrier_out") && fenced[rank]) {
-            at(now + costs.rankRunMicros(), () -> {
-                if (rankAlive[rank]) {
-                    rankAlive[rank] = false;
-                    toDaemon(d, new DaemonEvent.RankEnded(job.jobId(), rank, 0, ""));
-                }
-            });
-        }
+        });
     }
 
     /** Fence and key-fetch bytes, at both ends. */
     private void countModex(int from, int to, OverlayMessage m) {
-        if (workload == null || !(m instanceof OverlayMessage.FenceEnter || m instanceof OverlayMessage.FenceRelease
-                || m instanceof OverlayMessage.Routed)) {
-            return;
+        if (modexRun != null && SimulatedModex.counts(m)) {
+            modexRun.count(from, to, sizeOf(m));
         }
-        int size = sizeOf(m);
-        modexBytes[from] += size;
-        modexBytes[to] += size;
     }
 
     /** Encoded size, from the real codec; a message sent to many children is encoded once. */

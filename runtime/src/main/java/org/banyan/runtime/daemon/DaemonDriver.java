@@ -67,13 +67,8 @@ public final class DaemonDriver {
     private UpstreamForwarder upstream;
     private final long spawnedAtMillis;
     private volatile long upMillis;
-    /** PMIx jobs served here: namespace by job; why a job's ranks cannot be served, by job. */
-    private final Map<Integer, String> pmixJobs = new java.util.HashMap<>();
-    private final Map<Integer, String> pmixFailures = new java.util.HashMap<>();
-    /** Whether this daemon touched PMIx at all: other jobs never load its classes. */
-    private boolean pmixUsed;
-    /** Per PMIx job, where its ranks here keep their shared-memory segments: removed with the daemon. */
-    private final Map<Integer, java.nio.file.Path> pmixShared = new java.util.HashMap<>();
+    /** This daemon's PMIx jobs (Open MPI ranks); made once the guard exists. */
+    private PmixHost pmix;
     private volatile long ranksMillis;
 
     /** @param spawnedAtMillis when the parent asked for this daemon (epoch ms), the origin of its stats' times */
@@ -89,6 +84,8 @@ public final class DaemonDriver {
     public void run() throws Exception {
         pmi = PmiListener.open(loop::dispatch);
         guard = RankGuard.start();
+        pmix = new PmixHost(host, loop::post, guard, jobId -> processTablePath(jobId).resolveSibling(
+                "banyan-" + ProcessHandle.current().pid() + "-" + daemonId + "-job" + jobId + ".shm"));
         peers = new PeerLinks(daemonId, new PeerLinks.Listener() {
             @Override
             public void up(int vertex) {
@@ -165,11 +162,8 @@ public final class DaemonDriver {
             }
             guard.close();
             spawners.shutdown();
-            if (pmixUsed) {
-                org.banyan.pmix.PmixServer.shutdown();
-            }
-            for (java.nio.file.Path shared : pmixShared.values()) {
-                deleteTree(shared);
+            if (pmix != null) {
+                pmix.close();
             }
             pmi.close();
             upstream.finish(2000);
@@ -223,44 +217,14 @@ public final class DaemonDriver {
             case DaemonAction.StartRank s -> {
                 // started by startRanks before the actions run
             }
-            case DaemonAction.ServePmix s -> {
-                // registered by startRanks before the ranks start
-            }
-            case DaemonAction.PmixModexFetch(int jobId, int rank, int token) -> {
-                if (!pmixJobs.containsKey(jobId)
-                        || !org.banyan.pmix.PmixServer.start(tmpdir()).fetchLocal(jobId, rank, token)) {
-                    loop.post(new DaemonEvent.PmixModexData(token, null));
-                }
-            }
-            case DaemonAction.PmixModexDone(int jobId, int rank, byte[] blob) -> {
-                if (pmixJobs.containsKey(jobId)) {
-                    org.banyan.pmix.PmixServer.start(tmpdir()).modexDone(jobId, rank, blob);
-                }
-            }
-            case DaemonAction.PmixNameReply(int jobId, int token, boolean ok, String text) -> {
-                if (pmixJobs.containsKey(jobId)) {
-                    org.banyan.pmix.PmixServer.start(tmpdir()).nameReply(token, ok, text);
-                }
-            }
-            case DaemonAction.PmixJobEnded(int jobId) -> {
-                // a DVM's daemon serves job after job: what each PMIx job held here goes with it
-                if (pmixJobs.remove(jobId) != null) {
-                    org.banyan.pmix.PmixServer.start(tmpdir()).deregister(jobId);
-                }
-                pmixFailures.remove(jobId);
-                java.nio.file.Path shared = pmixShared.remove(jobId);
-                if (shared != null) {
-                    deleteTree(shared);
-                }
-            }
-            case DaemonAction.PmixFenceDone(int jobId, List<byte[]> blobs) -> {
-                if (pmixJobs.containsKey(jobId)) {
-                    org.banyan.pmix.PmixServer.start(tmpdir()).fenceDone(jobId, blobs);
-                }
-            }
             case DaemonAction.WriteProcessTable w -> {
                 // written by startRanks before the ranks start
             }
+            case DaemonAction.ServePmix s -> {
+                // registered by startRanks before the ranks start
+            }
+            case DaemonAction.PmixFenceDone _, DaemonAction.PmixModexFetch _, DaemonAction.PmixModexDone _,
+                 DaemonAction.PmixNameReply _, DaemonAction.PmixJobEnded _ -> pmix.execute(action);
             case DaemonAction.SignalRank(int jobId, int rank, int signal) -> {
                 RankProcess r = ranks.get(key(jobId, rank));
                 if (r != null) {
@@ -298,13 +262,12 @@ public final class DaemonDriver {
         }
         for (DaemonAction a : actions) {
             if (a instanceof DaemonAction.ServePmix(org.banyan.core.pmix.PmixRegistration reg)) {
-                servePmix(reg);
+                pmix.serve(reg);
             }
         }
         for (DaemonAction a : actions) {
             if (a instanceof DaemonAction.StartRank(RankLaunch given)) {
-                RankLaunch launch = pmixJobs.containsKey(given.jobId()) || pmixFailures.containsKey(given.jobId())
-                        ? withPmix(given) : given;
+                RankLaunch launch = pmix.serves(given) ? pmix.withPmix(given) : given;
                 only = launch;
                 work.add(() -> {
                     startRank(launch);
@@ -320,91 +283,6 @@ public final class DaemonDriver {
         if (only != null) {
             ranksMillis = sinceJvmStart();
         }
-    }
-
-    /**
-     * Registers a PMIx job with this process's PMIx server (started on first use); when that
-     * cannot be done, the job's ranks here fail to start with the reason.
-     */
-    private void servePmix(org.banyan.core.pmix.PmixRegistration reg) {
-        pmixUsed = true;
-        try {
-            org.banyan.pmix.PmixServer server = org.banyan.pmix.PmixServer.start(tmpdir());
-            guard.owns(server.directory().toString());
-            server.register(reg, new org.banyan.pmix.PmixServer.Listener() {
-                @Override
-                public void fence(int jobId, byte[] blob) {
-                    loop.post(new DaemonEvent.PmixFence(jobId, blob));
-                }
-
-                @Override
-                public void abort(int jobId, int rank, int status, String message) {
-                    loop.post(new DaemonEvent.PmixAbort(jobId, rank, status, message));
-                }
-
-                @Override
-                public void modexRequest(int jobId, int rank) {
-                    loop.post(new DaemonEvent.PmixModexRequest(jobId, rank));
-                }
-
-                @Override
-                public void modexData(int token, byte[] blob) {
-                    loop.post(new DaemonEvent.PmixModexData(token, blob));
-                }
-
-                @Override
-                public void nameRequest(int jobId, int token, int op, String name, String value) {
-                    loop.post(new DaemonEvent.PmixNameRequest(jobId, token, op, name, value));
-                }
-            });
-            pmixJobs.put(reg.jobId(), reg.nspace());
-            // Open MPI names its shared-memory segments after the host and a local rank, and only
-            // removes them when its ranks end cleanly: in a directory of the daemon's, a rank
-            // killed by a signal or MPI_Abort leaves nothing in /dev/shm (and two daemons on one
-            // machine, as with --launcher local, do not collide)
-            java.nio.file.Path shared = processTablePath(reg.jobId()).resolveSibling(
-                    "banyan-" + ProcessHandle.current().pid() + "-" + daemonId + "-job" + reg.jobId() + ".shm");
-            try {
-                java.nio.file.Files.createDirectories(shared);
-                guard.owns(shared.toString());
-                pmixShared.put(reg.jobId(), shared);
-            } catch (IOException e) {
-                System.err.println("banyand: cannot create " + shared + ": " + e.getMessage());
-            }
-        } catch (org.banyan.pmix.PmixUnavailableException e) {
-            pmixFailures.put(reg.jobId(), "cannot serve PMIx on " + host + ": " + e.getMessage());
-        }
-    }
-
-    /** A PMIx job's rank: the server's variables on top of its own (or the reason it cannot start). */
-    private RankLaunch withPmix(RankLaunch l) {
-        String failure = pmixFailures.get(l.jobId());
-        Map<String, String> env = new java.util.HashMap<>(l.env());
-        if (failure == null) {
-            try {
-                env.putAll(org.banyan.pmix.PmixServer.start(tmpdir()).clientEnvironment(pmixJobs.get(l.jobId()), l.rank()));
-                java.nio.file.Path shared = pmixShared.get(l.jobId());
-                if (shared != null && !l.env().containsKey("OMPI_MCA_btl_vader_backing_directory")) {
-                    env.put("OMPI_MCA_btl_vader_backing_directory", shared.toString());
-                }
-            } catch (org.banyan.pmix.PmixUnavailableException e) {
-                failure = "cannot serve PMIx on " + host + ": " + e.getMessage();
-            }
-        }
-        return new RankLaunch(l.jobId(), l.rank(), l.executable(), l.args(), env, l.workdir(), l.workdirRequired(),
-                l.stdinFromHead(), l.stdoutFile(), l.stderrFile(), l.cpus(), failure != null ? failure : l.bindError());
-    }
-
-    private static void deleteTree(java.nio.file.Path dir) {
-        try (java.util.stream.Stream<java.nio.file.Path> all = java.nio.file.Files.walk(dir)) {
-            all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException | java.io.UncheckedIOException e) {
-            // gone already
-        }
-    }
-
-    private static java.nio.file.Path tmpdir() {
-        return java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
     }
 
     /** Written whole to a temporary name, then renamed: a reader never sees half a table. */

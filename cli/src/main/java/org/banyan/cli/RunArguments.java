@@ -283,14 +283,7 @@ public final class RunArguments {
         }
         Path workdir = workdir();
         List<AppContext> apps = new ArrayList<>();
-        List<Path> programs = new ArrayList<>();
-        for (Context c : contexts) {
-            programs.add(checkProgram(c.program(), workdir != null ? workdir : cwd));
-        }
-        boolean pmix = wantsPmix(programs, contexts.stream().map(Context::program).toList());
-        if (pmix && monitorScope != null) {
-            monitorOpenMpi();
-        }
+        boolean pmix = wiresUpThroughPmix(contexts, workdir);
         for (Context c : contexts) {
             int count = c.count() > 0 ? c.count() : totalSlots;
             apps.add(new AppContext(c.program(), c.args(), count, exports, workdir == null ? null : workdir.toString()));
@@ -298,8 +291,8 @@ public final class RunArguments {
         int size = JobDescription.ranks(apps);
         JobDescription job = new JobDescription(1, apps, nodes, placement.mapping(), oversubscribe, stdinRank, cwd.toString(),
                 modex, placement.placement(nodes, size, false));
+        job = org.banyan.core.pmix.PmixNamespaces.name(job, pmix);
         if (pmix) {
-            job = job.withPmix(org.banyan.core.pmix.PmixNamespaces.of(job.jobId()));
             if (daemons.agent() instanceof org.banyan.runtime.launch.LaunchAgent.InProcess) {
                 // this JVM's daemon will serve the job: the binding's cost overlaps the launch
                 Thread.ofPlatform().daemon().name("pmix-prepare").start(org.banyan.pmix.PmixServer::prepare);
@@ -334,17 +327,11 @@ public final class RunArguments {
         }
         Path workdir = workdir();
         List<AppContext> apps = new ArrayList<>();
-        List<Path> programs = new ArrayList<>();
+        boolean pmix = wiresUpThroughPmix(contexts, workdir);
         for (Context c : contexts) {
-            programs.add(checkProgram(c.program(), workdir != null ? workdir : cwd));
             apps.add(new AppContext(c.program(), c.args(), c.count(), exports, workdir == null ? null : workdir.toString()));
         }
         int size = JobDescription.ranks(apps);
-        boolean pmix = wantsPmix(programs, contexts.stream().map(Context::program).toList());
-        if (pmix && monitorScope != null) {
-            monitorOpenMpi();
-            apps.replaceAll(a -> new AppContext(a.executable(), a.args(), a.count(), exports, a.workdir()));
-        }
         prepareOutputDir();
         ClientMessage.RunJob job = new ClientMessage.RunJob(apps, placement.mapping(), oversubscribe, stdinRank, cwd.toString(),
                 modex, timeoutMillis, placement.placement(List.of(), size, true), pmix);
@@ -396,19 +383,20 @@ public final class RunArguments {
     }
 
     /**
-     * Whether the job's ranks wire up through PMIx: {@code --mpi pmix}, or {@code auto} and a
-     * program built with Open MPI (or libpmix). A PMIx job needs libpmix on this host (and on
-     * every other; a host without it fails its ranks with the reason).
+     * Checks every context's program, and says whether the job's ranks wire up through PMIx:
+     * {@code --mpi pmix}, or {@code auto} and a program built with Open MPI (or libpmix). A PMIx
+     * job needs libpmix on this host (and on every other; a host without it fails its ranks with
+     * the reason); with {@code --monitor} it is monitored by Open MPI's own components. Before the
+     * applications are built: both decide their environment.
      */
-    private boolean wantsPmix(List<Path> programs, List<String> names) throws UsageException {
-        String needs = null;
-        if (mpi.equals("pmix")) {
-            needs = "--mpi pmix";
-        } else if (mpi.equals("auto")) {
-            for (int i = 0; i < programs.size() && needs == null; i++) {
-                String lib = ElfNeeded.pmixLibrary(ElfNeeded.of(programs.get(i)));
+    private boolean wiresUpThroughPmix(List<Context> contexts, Path workdir) throws UsageException {
+        String needs = mpi.equals("pmix") ? "--mpi pmix" : null;
+        for (Context c : contexts) {
+            Path program = checkProgram(c.program(), workdir != null ? workdir : cwd);
+            if (needs == null && mpi.equals("auto")) {
+                String lib = ElfNeeded.pmixLibrary(ElfNeeded.of(program));
                 if (lib != null) {
-                    needs = "'" + names.get(i) + "' (it needs " + lib + ")";
+                    needs = "'" + c.program() + "' (it needs " + lib + ")";
                 }
             }
         }
@@ -418,6 +406,9 @@ public final class RunArguments {
         if (!org.banyan.pmix.PmixServer.installed()) {
             throw new UsageException(needs + " wires up through PMIx, and libpmix.so.2 is not installed here "
                     + "(Debian: apt-get install libpmix2)");
+        }
+        if (monitorScope != null) {
+            monitorOpenMpi();
         }
         return true;
     }

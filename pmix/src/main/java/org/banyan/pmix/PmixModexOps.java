@@ -45,7 +45,7 @@ final class PmixModexOps {
         try {
             PmixServer s = PmixServer.instance();
             String nspace = PmixServer.nspaceOf(proc);
-            PmixServer.Listener listener = s == null ? null : s.listenerIfAny(nspace);
+            PmixServer.Listener listener = s == null ? null : s.listenerOf(nspace);
             if (listener == null) {
                 return PmixLibrary.ERR_NOT_FOUND;
             }

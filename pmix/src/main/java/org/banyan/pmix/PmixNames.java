@@ -69,8 +69,10 @@ final class PmixNames {
     }
 
     private static final AtomicInteger NEXT = new AtomicInteger();
-    private static final Map<Integer, Pending> BY_TOKEN = new ConcurrentHashMap<>();
-    private static final Map<Integer, String> KEY_OF_TOKEN = new ConcurrentHashMap<>();
+    /** One key of a request: the request, and the key its token asks about. */
+    private record Asked(Pending request, String key) {}
+
+    private static final Map<Integer, Asked> BY_TOKEN = new ConcurrentHashMap<>();
 
     private PmixNames() {}
 
@@ -141,8 +143,7 @@ final class PmixNames {
         List<Integer> tokens = new ArrayList<>();
         for (String[] pair : pairs) {
             int token = NEXT.getAndIncrement();
-            BY_TOKEN.put(token, p);
-            KEY_OF_TOKEN.put(token, pair[0]);
+            BY_TOKEN.put(token, new Asked(p, pair[0]));
             tokens.add(token);
         }
         PmixServer.Listener listener = s.listenerOf(nspace);
@@ -156,11 +157,12 @@ final class PmixNames {
 
     /** The head's answer to one key of a request; the request's callback once all are in. */
     static void reply(PmixLibrary lib, int token, boolean ok, String text) {
-        Pending p = BY_TOKEN.remove(token);
-        String key = KEY_OF_TOKEN.remove(token);
-        if (p == null) {
+        Asked asked = BY_TOKEN.remove(token);
+        if (asked == null) {
             return;
         }
+        Pending p = asked.request();
+        String key = asked.key();
         boolean done;
         synchronized (p) {
             p.allOk &= ok;

@@ -282,20 +282,16 @@ public final class PmixServer {
         return instance;
     }
 
-    /** The listener of a registered namespace, or null. */
-    Listener listenerIfAny(String nspace) {
-        Job job = jobs.get(nspace);
-        return job == null ? null : job.listener;
-    }
-
     /** The job of a registered namespace, or -1. */
     int jobIdOf(String nspace) {
         Job job = jobs.get(nspace);
         return job == null ? -1 : job.jobId;
     }
 
+    /** The listener of a registered namespace, or null. */
     Listener listenerOf(String nspace) {
-        return jobs.get(nspace).listener;
+        Job job = jobs.get(nspace);
+        return job == null ? null : job.listener;
     }
 
     /** The job is over here: the server forgets its namespace. */
@@ -308,7 +304,7 @@ public final class PmixServer {
         try (Arena a = Arena.ofConfined()) {
             lib.deregisterNspace.invokeExact(nspace(a, job.nspace), MemorySegment.NULL, MemorySegment.NULL);
         } catch (Throwable t) {
-            // the daemon is ending anyway
+            // the namespace stays registered: a leak of the server's, not a fault of the job
         }
     }
 
@@ -353,7 +349,6 @@ public final class PmixServer {
                     case STRING -> value = a.allocateFrom((String) i.value());
                     case UINT16 -> value = a.allocateFrom(JAVA_SHORT, (short) (int) (Integer) i.value());
                     case UINT32, PROC_RANK -> value = a.allocateFrom(JAVA_INT, (Integer) i.value());
-                    case BOOL -> value = a.allocateFrom(JAVA_BYTE, (byte) (((Boolean) i.value()) ? 1 : 0));
                     case INFO_ARRAY -> value = nested = infoArray(a, i.infos());
                     default -> throw new IllegalArgumentException(i.type().name());
                 }

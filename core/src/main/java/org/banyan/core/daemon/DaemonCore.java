@@ -410,8 +410,10 @@ public final class DaemonCore {
         tree.topology().forEachInSubtree(tree.vertex(), x -> subtreeRanks[0] += map.ranksOn(Topology.daemonOfVertex(x)));
         exits.start(jobId, subtreeRanks[0]);
         boolean local = map.ranksOn(daemonId) > 0;
+        // a PMIx job's ranks reach the daemon's PMIx server: no PMI listener of their own
+        boolean pmi = local && !job.pmix();
         jobs.put(jobId, new LocalJob(job, map, daemonId, tree, childrenWithRanks, out, routing,
-                local ? pmiAddress.apply(jobId) : null, local ? daemonUri.apply(jobId) : null,
+                pmi ? pmiAddress.apply(jobId) : null, pmi ? daemonUri.apply(jobId) : null,
                 local ? processTablePath.apply(jobId) : null, host));
     }
 

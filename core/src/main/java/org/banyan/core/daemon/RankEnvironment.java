@@ -20,8 +20,8 @@ final class RankEnvironment {
     private RankEnvironment() {}
 
     /**
-     * @param pmiAddress       {@code host:port} of the daemon's PMI listener (PMI_PORT)
-     * @param daemonUri        how local clients reach the daemon (BANYAN_DAEMON_URI)
+     * @param pmiAddress       {@code host:port} of the daemon's PMI listener (PMI_PORT), null for a PMIx job
+     * @param daemonUri        how local clients reach the daemon (BANYAN_DAEMON_URI), null for a PMIx job
      * @param processTablePath the node-local process table (BANYAN_PROCTABLE), or null
      * @param cpus             this host's CPUs, asked for only when the job binds its ranks
      */
@@ -37,7 +37,9 @@ final class RankEnvironment {
             Map<String, String> env = new HashMap<>(app.env());
             String r = Integer.toString(rank);
             String localRank = Integer.toString(map.localRankOf(rank));
-            env.put("PMI_PORT", pmiAddress);
+            if (pmiAddress != null) {
+                env.put("PMI_PORT", pmiAddress);
+            }
             env.put("PMI_ID", r);
             env.put("PMI_RANK", r);
             env.put("PMI_SIZE", size);
@@ -53,7 +55,9 @@ final class RankEnvironment {
             env.put("BANYAN_NODE_RANK", Integer.toString(daemonId));
             env.put("BANYAN_JOBID", Integer.toString(job.jobId()));
             env.put("BANYAN_APPNUM", Integer.toString(map.appOf(rank)));
-            env.put("BANYAN_DAEMON_URI", daemonUri);
+            if (daemonUri != null) {
+                env.put("BANYAN_DAEMON_URI", daemonUri);
+            }
             if (processTablePath != null) {
                 env.put("BANYAN_PROCTABLE", processTablePath);
             }

@@ -5,12 +5,13 @@ import java.util.List;
 /**
  * One {@code pmix_info_t} a daemon hands to its PMIx server: a key of PMIx's standard
  * ({@code pmix.job.size}, ...) and a typed value. Built in Java so what a job registers can be
- * computed and tested without libpmix; the binding loads each with {@code PMIx_Info_load}.
+ * computed and tested without libpmix; the binding adds each to a list with
+ * {@code PMIx_Info_list_add}.
  */
 public record PmixInfo(String key, Type type, Object value) {
     /** The value types Banyan registers, with PMIx's type codes (pmix_common.h, PMIx 4.2). */
     public enum Type {
-        BOOL(1), STRING(3), UINT16(13), UINT32(14), PROC_RANK(40), INFO_ARRAY(39);
+        STRING(3), UINT16(13), UINT32(14), PROC_RANK(40), INFO_ARRAY(39);
 
         public final short code;
 
@@ -21,7 +22,6 @@ public record PmixInfo(String key, Type type, Object value) {
 
     public PmixInfo {
         boolean fits = switch (type) {
-            case BOOL -> value instanceof Boolean;
             case STRING -> value instanceof String;
             case UINT16, UINT32, PROC_RANK -> value instanceof Integer;
             case INFO_ARRAY -> value instanceof List<?> l && l.stream().allMatch(PmixInfo.class::isInstance);

@@ -16,4 +16,9 @@ public final class PmixNamespaces {
     public static String of(int jobId) {
         return PREFIX + jobId;
     }
+
+    /** {@code job} named for PMIx when {@code pmix}, else as it is. */
+    public static org.banyan.core.job.JobDescription name(org.banyan.core.job.JobDescription job, boolean pmix) {
+        return pmix ? job.withPmix(of(job.jobId())) : job;
+    }
 }

@@ -36,7 +36,8 @@ class DaemonPmixTest {
                 assertThat(s.registration().ranks()).containsExactly(2, 3);
             } else if (a.get(i) instanceof DaemonAction.StartRank s && firstStart < 0) {
                 firstStart = i;
-                assertThat(s.launch().env()).containsEntry("OMPI_MCA_schizo", "^orte");
+                assertThat(s.launch().env()).containsEntry("OMPI_MCA_schizo", "^orte")
+                        .as("no PMI listener for PMIx ranks").doesNotContainKeys("PMI_PORT", "BANYAN_DAEMON_URI");
             }
         }
         assertThat(serve).isGreaterThanOrEqualTo(0).isLessThan(firstStart);

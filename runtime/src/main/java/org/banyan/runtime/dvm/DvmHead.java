@@ -435,7 +435,7 @@ public final class DvmHead {
             slots.add(new Node(nodes.get(i).name(), placement != null ? placed[i] : daemonLost[i] ? 0 : nodes.get(i).slots()));
         }
         int jobId = nextJobId++;
-        JobDescription job = withPmix(new JobDescription(jobId, apps, slots, run.mapping(), run.oversubscribe(),
+        JobDescription job = org.banyan.core.pmix.PmixNamespaces.name(new JobDescription(jobId, apps, slots, run.mapping(), run.oversubscribe(),
                 run.stdinRank(), run.launchDir(), run.modex(), run.placement()), run.pmix());
         try {
             RankMap.of(job);
@@ -531,10 +531,5 @@ public final class DvmHead {
     private void say(String line) {
         log.println("[" + LocalDateTime.now().withNano(0) + "] banyan dvm: " + line);
         log.flush();
-    }
-
-    /** A job whose ranks wire up through PMIx gets its namespace here. */
-    private static JobDescription withPmix(JobDescription job, boolean pmix) {
-        return pmix ? job.withPmix(org.banyan.core.pmix.PmixNamespaces.of(job.jobId())) : job;
     }
 }

@@ -83,7 +83,7 @@ final class QueueDriver {
             }
             int jobId = l.jobId();
             ClientMessage.RunJob run = l.run();
-            JobDescription job = withPmix(new JobDescription(jobId, run.apps(), slots, run.mapping(), false,
+            JobDescription job = org.banyan.core.pmix.PmixNamespaces.name(new JobDescription(jobId, run.apps(), slots, run.mapping(), false,
                     run.stdinRank(), run.launchDir(), run.modex(), run.placement()), run.pmix());
             String command = run.apps().getFirst().executable();
             host.register(jobId, l.owner(), command, l.ranks(), l.queueId());
@@ -197,10 +197,5 @@ final class QueueDriver {
 
     List<ClientMessage.QueuedStatus> status() {
         return queue.status();
-    }
-
-    /** A job whose ranks wire up through PMIx gets its namespace here. */
-    private static JobDescription withPmix(JobDescription job, boolean pmix) {
-        return pmix ? job.withPmix(org.banyan.core.pmix.PmixNamespaces.of(job.jobId())) : job;
     }
 }

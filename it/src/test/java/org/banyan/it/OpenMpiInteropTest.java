@@ -84,6 +84,46 @@ class OpenMpiInteropTest {
                 """);
     }
 
+    static {
+        // the parent's rank 0 sends a token to child 0, the children pass it round and child 1
+        // sends it back; argv[1] of a child says what it was started with; argv[1] of the parent
+        // ("fail") makes child 1 exit with status 3 before talking
+        PROGRAMS.put("spawn", """
+                #include <mpi.h>
+                #include <stdio.h>
+                #include <stdlib.h>
+                #include <string.h>
+                int main(int argc, char **argv) {
+                    MPI_Comm parent, inter;
+                    int rank, size, token = 0;
+                    MPI_Init(&argc, &argv);
+                    MPI_Comm_get_parent(&parent);
+                    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+                    MPI_Comm_size(MPI_COMM_WORLD, &size);
+                    if (parent == MPI_COMM_NULL) {
+                        char *args[] = {argc > 1 ? argv[1] : "talk", NULL};
+                        MPI_Comm_spawn(argv[0], args, 2, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, MPI_ERRCODES_IGNORE);
+                        if (rank == 0) {
+                            token = 42;
+                            MPI_Send(&token, 1, MPI_INT, 0, 0, inter);
+                            MPI_Recv(&token, 1, MPI_INT, 1, 0, inter, MPI_STATUS_IGNORE);
+                            printf("parent %d of %d got %d back\\n", rank, size, token);
+                        }
+                        MPI_Comm_disconnect(&inter);
+                    } else {
+                        if (strcmp(argv[1], "fail") == 0 && rank == 1) exit(3);
+                        if (rank == 0) MPI_Recv(&token, 1, MPI_INT, 0, 0, parent, MPI_STATUS_IGNORE);
+                        MPI_Bcast(&token, 1, MPI_INT, 0, MPI_COMM_WORLD);
+                        if (rank == 1) { token += 1; MPI_Send(&token, 1, MPI_INT, 0, 0, parent); }
+                        printf("child %d of %d (%s) got %d\\n", rank, size, argv[1], token);
+                        MPI_Comm_disconnect(&parent);
+                    }
+                    MPI_Finalize();
+                    return 0;
+                }
+                """);
+    }
+
     @BeforeAll
     static void compile() throws Exception {
         Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/mpicc.openmpi")),
@@ -181,6 +221,41 @@ class OpenMpiInteropTest {
         assertThat(r.stderr()).contains("banyan run: rank 1 on ").contains("called abort (MPI_Abort) with exit code 7");
         Banyan.assertNoProcessesWith(prog("abort") + " " + seconds);
         assertThat(shmLeft()).as("Open MPI's segments of the killed ranks").isEmpty();
+    }
+
+    /**
+     * MPI_Comm_spawn: on one daemon; and on two, the children on the daemon the parent left
+     * free (each daemon then registers the other job's namespace to connect them, and the
+     * disconnect is a fence over both jobs).
+     */
+    @Test
+    void mpiCommSpawnStartsChildrenThatTalkWithTheirParent() throws Exception {
+        List<String> expected = List.of("parent 0 of 2 got 43 back", "child 0 of 2 (talk) got 42", "child 1 of 2 (talk) got 43");
+        Banyan.Result one = Banyan.run("run", "-n", "2", "--oversubscribe", prog("spawn"));
+        assertThat(one.exit()).as(one.stderr()).isZero();
+        assertThat(lines(one.stdout())).containsExactlyInAnyOrderElementsOf(expected);
+        Banyan.Result two = Banyan.run("run", "-n", "2", "--launcher", "local", "--host", "a:2,b:2", prog("spawn"));
+        assertThat(two.exit()).as(two.stderr()).isZero();
+        assertThat(lines(two.stdout())).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(shmLeft()).isEmpty();
+    }
+
+    @Test
+    void aSpawnWithNoSlotLeftFailsInTheProgramWithTheReason() throws Exception {
+        Banyan.Result r = Banyan.run("run", "-n", "2", "--launcher", "local", "--host", "a:2", prog("spawn"));
+        assertThat(r.exit()).isNotZero();
+        assertThat(r.stderr()).contains("banyan run: cannot spawn for job 1: MPI_Comm_spawn asks for 2 processes but only 0 of "
+                + "the run's 2 slots are free; add --oversubscribe").contains("MPI_ERR_SPAWN");
+        Banyan.assertNoProcessesWith(prog("spawn"));
+    }
+
+    @Test
+    void aFailingChildEndsItsParentAndLeavesNothing() throws Exception {
+        Banyan.Result r = Banyan.run("run", "-n", "2", "--launcher", "local", "--host", "a:2,b:2", prog("spawn"), "fail");
+        assertThat(r.exit()).as(r.stderr()).isEqualTo(3);
+        assertThat(r.stderr()).contains("exited with status 3; ending the job").contains("banyan run: job 2 failed; ending job 1");
+        Banyan.assertNoProcessesWith(prog("spawn"));
+        assertThat(shmLeft()).isEmpty();
     }
 
     /** Open MPI's shared-memory files and Banyan's PMIx directories in /dev/shm and /tmp. */

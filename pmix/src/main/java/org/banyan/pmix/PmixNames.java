@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.banyan.core.wire.OverlayMessage;
 
 /**
  * PMIx's publish, lookup and unpublish (MPI_Publish_name, MPI_Lookup_name, MPI_Unpublish_name)
@@ -22,9 +23,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Layouts read here, besides {@link PmixLibrary}'s: {@code pmix_info_t} (552 bytes, key at 0,
  * value at 520: type {@code uint16_t} at 520, a string's {@code char *} at 528) and
- * {@code pmix_pdata_t} (808 bytes: proc at 0, key at 260, value at 776), PMIx 4.2.2. Only
- * string values are published (what MPI's port names are); keys that start with {@code pmix.}
- * are directives (range, persistence, wait) and are not published.
+ * {@code pmix_pdata_t} (808 bytes: proc at 0, key at 260, value at 776), PMIx 4.2.2. String
+ * values (MPI's port names) and byte objects ({@code pmix_byte_object_t}: pointer at 528, size
+ * at 536; Open MPI's connect/accept publishes its communicator ids so) are published; keys that
+ * start with {@code pmix.} are directives (range, persistence, wait) and are not published.
  */
 final class PmixNames {
     static final int PUBLISH = 0;
@@ -38,6 +40,13 @@ final class PmixNames {
     private static final int PDATA_VALUE = 776;
     private static final int KEY_MAX = 511;
     private static final short PMIX_STRING = 3;
+    private static final short PMIX_BOOL = 1;
+    private static final short PMIX_BYTE_OBJECT = 27;
+    /**
+     * How a published byte object (Open MPI's connect/accept publishes its communicator ids as
+     * one) is kept in the head's name service, which holds strings: this prefix and base64.
+     */
+    private static final String BYTES = "pmix.bytes:";
     private static final int ERR_DUPLICATE_KEY = -53;
     private static final int ERR_BAD_PARAM = -27;
     private static final int RANK_WILDCARD = -2; // 4294967294 as a uint32_t
@@ -68,7 +77,8 @@ final class PmixNames {
         }
     }
 
-    private static final AtomicInteger NEXT = new AtomicInteger();
+    /** Tokens of every request the server sends the head (names, spawns, connects). */
+    static final AtomicInteger NEXT = new AtomicInteger();
     /** One key of a request: the request, and the key its token asks about. */
     private record Asked(Pending request, String key) {}
 
@@ -88,10 +98,17 @@ final class PmixNames {
                 if (key.startsWith("pmix.")) {
                     continue;
                 }
-                if (one.get(JAVA_SHORT, INFO_VALUE_TYPE) != PMIX_STRING) {
+                short type = one.get(JAVA_SHORT, INFO_VALUE_TYPE);
+                if (type == PMIX_STRING) {
+                    pairs.add(new String[] {key, one.get(ADDRESS, INFO_VALUE_DATA).reinterpret(Integer.MAX_VALUE).getString(0)});
+                } else if (type == PMIX_BYTE_OBJECT) {
+                    long size = one.get(JAVA_LONG, INFO_VALUE_DATA + 8);
+                    byte[] bytes = size == 0 ? new byte[0]
+                            : one.get(ADDRESS, INFO_VALUE_DATA).reinterpret(size).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+                    pairs.add(new String[] {key, BYTES + java.util.Base64.getEncoder().encodeToString(bytes)});
+                } else {
                     return PmixLibrary.ERR_NOT_SUPPORTED;
                 }
-                pairs.add(new String[] {key, one.get(ADDRESS, INFO_VALUE_DATA).reinterpret(Integer.MAX_VALUE).getString(0)});
             }
             return start(PUBLISH, proc, pairs, callback, data);
         } catch (Throwable t) {
@@ -101,7 +118,24 @@ final class PmixNames {
 
     static int lookup(MemorySegment proc, MemorySegment keys, MemorySegment info, long ninfo, MemorySegment callback,
                       MemorySegment data) {
-        return keyed(LOOKUP, proc, keys, callback, data);
+        try {
+            return keyed(waits(info, ninfo) ? OverlayMessage.NameRequest.LOOKUP_WAIT : LOOKUP, proc, keys, callback, data);
+        } catch (Throwable t) {
+            return PmixLibrary.ERR_NOT_SUPPORTED;
+        }
+    }
+
+    /** Whether a lookup's directives ask it to wait for the names ({@code pmix.wait}, unless a false bool). */
+    private static boolean waits(MemorySegment info, long ninfo) {
+        MemorySegment infos = info.reinterpret(INFO_SIZE * Math.max(0, ninfo));
+        for (long i = 0; i < ninfo; i++) {
+            MemorySegment one = infos.asSlice(i * INFO_SIZE, INFO_SIZE);
+            if ("pmix.wait".equals(one.getString(0))) {
+                return one.get(JAVA_SHORT, INFO_VALUE_TYPE) != PMIX_BOOL || one.get(java.lang.foreign.ValueLayout.JAVA_BYTE,
+                        INFO_VALUE_DATA) != 0;
+            }
+        }
+        return false;
     }
 
     static int unpublish(MemorySegment proc, MemorySegment keys, MemorySegment info, long ninfo, MemorySegment callback,
@@ -159,6 +193,7 @@ final class PmixNames {
     static void reply(PmixLibrary lib, int token, boolean ok, String text) {
         Asked asked = BY_TOKEN.remove(token);
         if (asked == null) {
+            PmixSpawnOps.reply(lib, token, ok, text);
             return;
         }
         Pending p = asked.request();
@@ -166,7 +201,7 @@ final class PmixNames {
         boolean done;
         synchronized (p) {
             p.allOk &= ok;
-            if (ok && p.op == LOOKUP) {
+            if (ok && p.op != PUBLISH && p.op != UNPUBLISH) {
                 p.found.add(new String[] {key, text});
             }
             done = --p.waiting == 0;
@@ -175,7 +210,7 @@ final class PmixNames {
             return;
         }
         try {
-            if (p.op == LOOKUP) {
+            if (p.op != PUBLISH && p.op != UNPUBLISH) {
                 answerLookup(lib, p);
             } else {
                 int status = p.allOk ? PmixLibrary.SUCCESS : p.op == PUBLISH ? ERR_DUPLICATE_KEY : PmixLibrary.ERR_NOT_FOUND;
@@ -206,8 +241,18 @@ final class PmixNames {
             one.set(JAVA_INT, PmixLibrary.PROC_RANK_OFFSET, RANK_WILDCARD);
             String key = p.found.get(i)[0];
             one.setString(PDATA_KEY, key.length() > KEY_MAX ? key.substring(0, KEY_MAX) : key);
+            String value = p.found.get(i)[1];
             try (java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
-                int rc = (int) lib.valueLoad.invokeExact(one.asSlice(PDATA_VALUE), a.allocateFrom(p.found.get(i)[1]), PMIX_STRING);
+                if (value.startsWith(BYTES)) {
+                    byte[] bytes = java.util.Base64.getDecoder().decode(value.substring(BYTES.length()));
+                    MemorySegment object = a.allocate(16, 8); // pmix_byte_object_t: bytes, size (PMIx copies them)
+                    object.set(ADDRESS, 0, bytes.length == 0 ? MemorySegment.NULL
+                            : a.allocateFrom(java.lang.foreign.ValueLayout.JAVA_BYTE, bytes));
+                    object.set(JAVA_LONG, 8, bytes.length);
+                    int rc = (int) lib.valueLoad.invokeExact(one.asSlice(PDATA_VALUE), object, PMIX_BYTE_OBJECT);
+                } else {
+                    int rc = (int) lib.valueLoad.invokeExact(one.asSlice(PDATA_VALUE), a.allocateFrom(value), PMIX_STRING);
+                }
             }
         }
         LINKER.downcallHandle(p.callback, LOOKUP_CALLBACK).invokeExact(PmixLibrary.SUCCESS, pdata, (long) p.found.size(),

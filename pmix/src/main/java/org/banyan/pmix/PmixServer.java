@@ -56,6 +56,9 @@ public final class PmixServer {
          * counts them; {@code value} empty but for a publish): answer with {@link #nameReply}.
          */
         void nameRequest(int jobId, int token, int op, String name, String value);
+
+        /** A rank spawns a job of {@code apps} (MPI_Comm_spawn): answer with {@link #nameReply}. */
+        void spawn(int jobId, int token, List<org.banyan.core.job.AppContext> apps);
     }
 
     private static final Linker LINKER = Linker.nativeLinker();
@@ -273,7 +276,7 @@ public final class PmixServer {
         PmixModexOps.done(lib, jobId, rank, blob);
     }
 
-    /** The head's answer to a name request of the server ({@link Listener#nameRequest}). */
+    /** The head's answer to a request of the server: a name ({@link Listener#nameRequest}), a spawn, a connect. */
     public void nameReply(int token, boolean ok, String text) {
         PmixNames.reply(lib, token, ok, text);
     }
@@ -436,6 +439,12 @@ public final class PmixServer {
                 PmixNames.KEYS_UPCALL, forever));
         m.set(ADDRESS, 56, LINKER.upcallStub(lookup.findStatic(PmixNames.class, "unpublish", PmixNames.KEYS_UPCALL.toMethodType()),
                 PmixNames.KEYS_UPCALL, forever));
+        m.set(ADDRESS, 64, LINKER.upcallStub(lookup.findStatic(PmixSpawnOps.class, "spawn",
+                PmixSpawnOps.SPAWN_UPCALL.toMethodType()), PmixSpawnOps.SPAWN_UPCALL, forever));
+        m.set(ADDRESS, 72, LINKER.upcallStub(lookup.findStatic(PmixSpawnOps.class, "connect",
+                PmixSpawnOps.CONNECT_UPCALL.toMethodType()), PmixSpawnOps.CONNECT_UPCALL, forever));
+        m.set(ADDRESS, 80, LINKER.upcallStub(lookup.findStatic(PmixSpawnOps.class, "disconnect",
+                PmixSpawnOps.CONNECT_UPCALL.toMethodType()), PmixSpawnOps.CONNECT_UPCALL, forever));
         module = m;
         return m;
     }
@@ -493,6 +502,12 @@ public final class PmixServer {
                 return PmixLibrary.ERR_NOT_SUPPORTED;
             }
             byte[] bytes = size == 0 ? new byte[0] : blob.reinterpret(size).toArray(JAVA_BYTE);
+            MemorySegment all = procs.reinterpret(PmixLibrary.PROC_SIZE * nprocs);
+            for (long i = 1; i < nprocs; i++) {
+                if (!job.nspace.equals(nspaceOf(all.asSlice(i * PmixLibrary.PROC_SIZE)))) {
+                    return PmixSpawnOps.fence(procs, nprocs, bytes, callback, data);
+                }
+            }
             synchronized (s) {
                 job.fenceCallback = callback;
                 job.fenceCallbackData = data;

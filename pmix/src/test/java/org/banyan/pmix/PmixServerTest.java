@@ -50,6 +50,9 @@ class PmixServerTest {
 
                 @Override
                 public void nameRequest(int jobId, int token, int op, String name, String value) {}
+
+                @Override
+                public void spawn(int jobId, int token, List<AppContext> apps) {}
             });
             Map<String, String> env = server.clientEnvironment("banyan.test.3", 1);
             assertThat(env).containsEntry("PMIX_NAMESPACE", "banyan.test.3").containsEntry("PMIX_RANK", "1")

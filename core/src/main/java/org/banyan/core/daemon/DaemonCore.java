@@ -49,6 +49,7 @@ public final class DaemonCore {
     private final StdinRelay stdin;
     private final ExitBatch exits;
     private final PmixModex pmixModex;
+    private final PmixSpawns pmixSpawns;
     private final LocalTasks tasks;
     private final Map<Integer, LocalJob> jobs = new LinkedHashMap<>();
     /** This host's CPUs, read once when a job first binds ranks here. */
@@ -105,6 +106,7 @@ public final class DaemonCore {
         this.stdin = new StdinRelay(tree, out);
         this.exits = new ExitBatch(out);
         this.pmixModex = new PmixModex(routing, out);
+        this.pmixSpawns = new PmixSpawns(daemonId, out);
     }
 
     /**
@@ -185,6 +187,13 @@ public final class DaemonCore {
             case DaemonEvent.PmixNameRequest(int jobId, int token, int op, String name, String value) -> {
                 if (jobs.containsKey(jobId)) {
                     routing.nameRequest(jobId, token, op, name, value);
+                } else {
+                    out.emit(new DaemonAction.PmixNameReply(jobId, token, false, "no_such_job"));
+                }
+            }
+            case DaemonEvent.PmixSpawn(int jobId, int token, var apps) -> {
+                if (jobs.containsKey(jobId)) {
+                    routing.spawnRequest(jobId, token, apps);
                 } else {
                     out.emit(new DaemonAction.PmixNameReply(jobId, token, false, "no_such_job"));
                 }
@@ -412,9 +421,11 @@ public final class DaemonCore {
         boolean local = map.ranksOn(daemonId) > 0;
         // a PMIx job's ranks reach the daemon's PMIx server: no PMI listener of their own
         boolean pmi = local && !job.pmix();
+        pmixSpawns.launching(job, map, local, jobs::get);
         jobs.put(jobId, new LocalJob(job, map, daemonId, tree, childrenWithRanks, out, routing,
                 pmi ? pmiAddress.apply(jobId) : null, pmi ? daemonUri.apply(jobId) : null,
                 local ? processTablePath.apply(jobId) : null, host));
+        pmixSpawns.launched(jobId);
     }
 
     /** What routed messages ending here are for: a job's PMI server, once the job is known. */
@@ -447,7 +458,9 @@ public final class DaemonCore {
 
             @Override
             public void nameReply(int request, int op, boolean ok, String portOrReason) {
-                if (pmix) {
+                if (pmix && PmixSpawns.isSpawnAnswer(op)) {
+                    pmixSpawns.answered(jobId, request, ok, portOrReason, jobs::get);
+                } else if (pmix) {
                     out.emit(new DaemonAction.PmixNameReply(jobId, request, ok, portOrReason));
                 } else {
                     pmi.onNameReply(request, op, ok, portOrReason);

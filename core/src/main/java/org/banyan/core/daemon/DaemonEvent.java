@@ -55,10 +55,16 @@ public sealed interface DaemonEvent {
     record PmixModexData(int token, byte[] blob) implements DaemonEvent {}
 
     /**
-     * The PMIx server publishes, unpublishes or looks up a name ({@code op} as
-     * {@code OverlayMessage.NameRequest}'s: 0, 1, 2) in the job's name service at the head.
+     * The PMIx server publishes, unpublishes or looks up a name, or connects ranks ({@code op} as
+     * {@code OverlayMessage.NameRequest}'s: 0, 1, 2, 5 lookup and wait, 6 connect) at the head.
      */
     record PmixNameRequest(int jobId, int token, int op, String name, String value) implements DaemonEvent {}
+
+    /**
+     * A local rank of a PMIx job spawns a job of these applications (MPI_Comm_spawn): answer with
+     * {@link DaemonAction.PmixNameReply} ("jobId namespace" when ok).
+     */
+    record PmixSpawn(int jobId, int token, java.util.List<org.banyan.core.job.AppContext> apps) implements DaemonEvent {}
 
     /** A rank of a PMIx job called abort ({@code MPI_Abort}). */
     record PmixAbort(int jobId, int rank, int status, String message) implements DaemonEvent {}

@@ -119,6 +119,9 @@ final class DaemonRouting {
             case OverlayMessage.NameRequest r -> {
                 // Only the head serves names; a request cannot end its route at a daemon.
             }
+            case OverlayMessage.SpawnRequest r -> {
+                // Only the head spawns jobs.
+            }
             case OverlayMessage.RunTasks r -> tasks.run(r);
             case OverlayMessage.SignalTasks s -> tasks.signal(s);
         }
@@ -132,6 +135,11 @@ final class DaemonRouting {
     /** Answers a fetch that ended here (null: no such key). */
     void answer(OverlayMessage.KvsFetch f, String value) {
         router.route(new OverlayMessage.KvsFetched(f.jobId(), tree.daemonId(), f.from(), f.request(), f.key(), value));
+    }
+
+    /** Asks the head to start a job of {@code apps} for a rank of {@code jobId} (MPI_Comm_spawn). */
+    void spawnRequest(int jobId, int request, java.util.List<org.banyan.core.job.AppContext> apps) {
+        router.route(new OverlayMessage.SpawnRequest(jobId, tree.daemonId(), Topology.daemonOfVertex(0), request, apps));
     }
 
     /** Asks the head's name service. */

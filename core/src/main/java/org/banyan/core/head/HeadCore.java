@@ -53,12 +53,16 @@ public final class HeadCore {
     private final OverlayRouter router;
     private final Set<Integer> peers = new HashSet<>();
     private final NameService names = new NameService();
+    private final ConnectRendezvous connects = new ConnectRendezvous();
     private final Map<Integer, JobControl> jobs = new LinkedHashMap<>();
     private boolean allUp;
     private boolean finished;
     private boolean statsRequested;
     private boolean anyLost;
     private int jobStatus;
+    /** A run's jobs (its own and those its ranks spawned) that ended, and whether all reported. */
+    private boolean allJobsReported = true;
+    private int nextSpawnedJob;
     private TreeGather<Map<Integer, DaemonStats>> stats;
 
     /** @param topologySpec the overlay tree, routing included */
@@ -116,6 +120,7 @@ public final class HeadCore {
         }
         if (job != null) {
             jobs.put(job.jobId(), newJob(job, map, settings));
+            nextSpawnedJob = job.jobId() + 1;
         }
     }
 
@@ -134,12 +139,12 @@ public final class HeadCore {
 
             @Override
             public void emit(HeadAction action) {
-                if (runJob != null) {
+                if (action instanceof HeadAction.ArmTimer(HeadTimer timer, long delay, int ignored)) {
+                    HeadCore.this.emit(new HeadAction.ArmTimer(timer, delay, jobId));
+                } else if (runJob != null) {
                     if (!(action instanceof HeadAction.RankEnded)) {
                         HeadCore.this.emit(action);
                     }
-                } else if (action instanceof HeadAction.ArmTimer(HeadTimer timer, long delay, int ignored)) {
-                    HeadCore.this.emit(new HeadAction.ArmTimer(timer, delay, jobId));
                 } else {
                     HeadCore.this.emit(new HeadAction.ForJob(jobId, action));
                 }
@@ -162,9 +167,9 @@ public final class HeadCore {
         });
     }
 
-    /** The job a message or timer is about: the run's one job, or the DVM's job of that id (null if over). */
+    /** The job a message or timer is about (null if over). */
     private JobControl job(int jobId) {
-        return runJob != null ? jobs.get(runJob.jobId()) : jobs.get(jobId);
+        return jobs.get(jobId);
     }
 
     /** Whether any job is being torn down: routing-link losses are consequences then. */
@@ -312,11 +317,21 @@ public final class HeadCore {
         finish(0);
     }
 
-    /** Passes a routed message on, or serves it when it is for the head (the name service). */
+    /** Passes a routed message on, or serves it when it is for the head (names, connects, spawns, resizes). */
     private void routed(OverlayMessage.Routed m) {
-        if (router.route(m) && m instanceof OverlayMessage.NameRequest r) {
-            if (r.op() < OverlayMessage.NameRequest.RESIZE_CHECK) {
-                router.route(names.serve(r));
+        if (!router.route(m)) {
+            return;
+        }
+        if (m instanceof OverlayMessage.SpawnRequest s) {
+            spawn(s);
+        } else if (m instanceof OverlayMessage.NameRequest r) {
+            if (r.op() < OverlayMessage.NameRequest.RESIZE_CHECK || r.op() == OverlayMessage.NameRequest.LOOKUP_WAIT) {
+                names.serve(r).forEach(router::route);
+            } else if (r.op() == OverlayMessage.NameRequest.CONNECT) {
+                connects.enter(r, id -> {
+                    JobControl j = jobs.get(id);
+                    return j == null ? null : j.map();
+                }).forEach(router::route);
             } else if (runJob == null) {
                 emit(new HeadAction.ResourceRequest(r));
             } else {
@@ -324,6 +339,56 @@ public final class HeadCore {
                         false, "not_under_a_resource_manager"));
             }
         }
+    }
+
+    /**
+     * MPI_Comm_spawn from a rank of a run: the new job goes down the tree like the run's own, and
+     * the spawner's daemon hears its id and namespace (it answers its rank once the job is
+     * registered there). A DVM's jobs cannot spawn yet: the DVM's scheduler would have to place
+     * the new job.
+     */
+    private void spawn(OverlayMessage.SpawnRequest s) {
+        JobControl parent = jobs.get(s.jobId());
+        String refusal = null;
+        JobDescription child = null;
+        if (parent == null || parent.terminating()) {
+            refusal = "the spawning job is ending";
+        } else if (runJob == null) {
+            refusal = "MPI_Comm_spawn is not supported in a DVM's jobs yet";
+        } else {
+            int[] inUse = new int[daemons];
+            for (JobControl j : jobs.values()) {
+                for (int n = 0; n < daemons; n++) {
+                    inUse[n] += j.map().ranksOn(n);
+                }
+            }
+            try {
+                child = SpawnPlacement.child(runJob, parent.job(), nextSpawnedJob, s.apps(), inUse);
+            } catch (IllegalArgumentException e) {
+                refusal = e.getMessage();
+            }
+        }
+        if (refusal != null) {
+            emit(new HeadAction.Report("banyan run: cannot spawn for job " + s.jobId() + ": " + refusal));
+            router.route(new OverlayMessage.NameReply(s.jobId(), Topology.daemonOfVertex(0), s.from(), s.request(),
+                    OverlayMessage.NameRequest.SPAWN, false, refusal));
+            return;
+        }
+        nextSpawnedJob++;
+        JobControl j = newJob(child, RankMap.of(child), settings);
+        jobs.put(child.jobId(), j);
+        emit(new HeadAction.Milestone("job " + child.jobId() + " spawned by job " + s.jobId() + ": " + child.size()
+                + " rank(s)"));
+        for (int d : List.copyOf(connected)) {
+            j.adopted(d);
+        }
+        for (int d = 0; d < daemons; d++) {
+            if (lost[d]) {
+                j.daemonLost(d, host(d), "lost before the job", true);
+            }
+        }
+        router.route(new OverlayMessage.NameReply(s.jobId(), Topology.daemonOfVertex(0), s.from(), s.request(),
+                OverlayMessage.NameRequest.SPAWN, true, child.jobId() + " " + child.pmixNamespace()));
     }
 
     private void hello(int d, OverlayMessage.DaemonHello h) {
@@ -378,15 +443,17 @@ public final class HeadCore {
             }
             return;
         }
-        JobControl job = job(0);
+        JobControl job = job(runJob.jobId());
         if (connected.isEmpty()) {
-            if (ending) {
+            if (ending && job != null) {
                 job.fail(128 + signal, "received " + Signals.name(signal) + " before the job started");
                 finish(128 + signal);
             }
             return;
         }
-        job.userSignal(signal);
+        for (JobControl j : List.copyOf(jobs.values())) {
+            j.userSignal(signal);
+        }
     }
 
     private void timer(HeadTimer timer, int jobId) {
@@ -402,8 +469,8 @@ public final class HeadCore {
                     if (!missing.isEmpty()) {
                         emit(new HeadAction.Report("banyan run: no daemon connected within "
                                 + settings.daemonStartMillis() / 1000.0 + " s from " + summarize(missing)));
-                        if (runJob != null) {
-                            job(0).abandon(HeadSettings.DAEMON_LOST_STATUS);
+                        if (runJob != null && !jobs.isEmpty()) {
+                            List.copyOf(jobs.values()).forEach(j -> j.abandon(HeadSettings.DAEMON_LOST_STATUS));
                         } else {
                             finish(HeadSettings.DAEMON_LOST_STATUS);
                         }
@@ -441,13 +508,26 @@ public final class HeadCore {
      * and every daemon is still there, then finishes.
      */
     private void jobFinished(int jobId, int status, boolean allReported) {
+        names.forget(jobId).forEach(router::route);
         if (runJob == null) {
             jobs.remove(jobId);
             emit(new HeadAction.JobEnded(jobId, status));
             return;
         }
-        jobStatus = status;
-        if (allReported && settings.reportLaunch() && !anyLost && !connected.isEmpty()) {
+        // A run ends with its last job (the jobs its ranks spawned included); the first to fail
+        // ends the others, and its status is the run's.
+        jobs.remove(jobId);
+        allJobsReported &= allReported;
+        if (status != 0 && jobStatus == 0) {
+            jobStatus = status;
+            for (JobControl j : List.copyOf(jobs.values())) {
+                j.fail(status, "job " + jobId + " failed; ending job " + j.jobId());
+            }
+        }
+        if (!jobs.isEmpty()) {
+            return;
+        }
+        if (allJobsReported && settings.reportLaunch() && !anyLost && !connected.isEmpty()) {
             // Every daemon is still there (they leave on Shutdown): gather their stats first.
             statsRequested = true;
             emit(new HeadAction.Milestone("all ranks ended"));

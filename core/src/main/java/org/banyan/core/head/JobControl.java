@@ -87,6 +87,11 @@ public final class JobControl {
         return job.jobId();
     }
 
+    /** Where the job's ranks are. */
+    public RankMap map() {
+        return map;
+    }
+
     public boolean terminating() {
         return terminating;
     }

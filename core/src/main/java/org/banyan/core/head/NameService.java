@@ -1,6 +1,8 @@
 package org.banyan.core.head;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.banyan.core.tree.Topology;
 import org.banyan.core.wire.OverlayMessage;
@@ -8,6 +10,9 @@ import org.banyan.core.wire.OverlayMessage;
 /**
  * The name service (MPI_Publish_name, MPI_Lookup_name), kept at the head: service name to port.
  * One per head, so that jobs of one DVM find each other's names (MPI_Comm_connect between jobs).
+ * A lookup may wait for the name ({@link OverlayMessage.NameRequest#LOOKUP_WAIT}: PMIx's
+ * {@code PMIX_WAIT}, which Open MPI's connect/accept and spawn rely on): it is answered by the
+ * publish that brings the name, or refused when its job ends ({@link #forget}).
  */
 final class NameService {
     /** Operations of {@link OverlayMessage.NameRequest}. */
@@ -15,27 +20,53 @@ final class NameService {
     static final int UNPUBLISH = 1;
 
     private final Map<String, String> names = new HashMap<>();
+    private final Map<String, List<OverlayMessage.NameRequest>> waiting = new HashMap<>();
 
-    /** The answer to a request, routed back to the daemon that asked. */
-    OverlayMessage.NameReply serve(OverlayMessage.NameRequest r) {
-        boolean ok;
-        String answer;
+    /** The answers a request brings, each routed back to the daemon that asked: none for a lookup that waits. */
+    List<OverlayMessage.NameReply> serve(OverlayMessage.NameRequest r) {
         switch (r.op()) {
             case PUBLISH -> {
-                ok = names.putIfAbsent(r.name(), r.port()) == null;
-                answer = ok ? "" : "name_in_use";
+                boolean ok = names.putIfAbsent(r.name(), r.port()) == null;
+                List<OverlayMessage.NameReply> out = new ArrayList<>();
+                out.add(reply(r, ok, ok ? "" : "name_in_use"));
+                if (ok) {
+                    for (OverlayMessage.NameRequest w : waiting.getOrDefault(r.name(), List.of())) {
+                        out.add(reply(w, true, r.port()));
+                    }
+                    waiting.remove(r.name());
+                }
+                return out;
             }
             case UNPUBLISH -> {
-                ok = names.remove(r.name()) != null;
-                answer = ok ? "" : "name_not_found";
+                boolean ok = names.remove(r.name()) != null;
+                return List.of(reply(r, ok, ok ? "" : "name_not_found"));
             }
             default -> {
                 String port = names.get(r.name());
-                ok = port != null;
-                answer = ok ? port : "name_not_found";
+                if (port == null && r.op() == OverlayMessage.NameRequest.LOOKUP_WAIT) {
+                    waiting.computeIfAbsent(r.name(), k -> new ArrayList<>()).add(r);
+                    return List.of();
+                }
+                return List.of(reply(r, port != null, port != null ? port : "name_not_found"));
             }
         }
-        return new OverlayMessage.NameReply(r.jobId(), Topology.daemonOfVertex(0), r.from(), r.request(), r.op(), ok,
-                answer);
+    }
+
+    /** Job {@code jobId} is over: its waiting lookups are refused (their ranks are gone). */
+    List<OverlayMessage.NameReply> forget(int jobId) {
+        List<OverlayMessage.NameReply> out = new ArrayList<>();
+        waiting.values().forEach(list -> list.removeIf(w -> {
+            if (w.jobId() == jobId) {
+                out.add(reply(w, false, "job_ended"));
+                return true;
+            }
+            return false;
+        }));
+        waiting.values().removeIf(List::isEmpty);
+        return out;
+    }
+
+    private static OverlayMessage.NameReply reply(OverlayMessage.NameRequest r, boolean ok, String answer) {
+        return new OverlayMessage.NameReply(r.jobId(), Topology.daemonOfVertex(0), r.from(), r.request(), r.op(), ok, answer);
     }
 }

@@ -20,10 +20,20 @@ import java.util.List;
  * @param pmixNamespace the job's PMIx namespace when its ranks wire up through PMIx (Open MPI
  *                     programs: each daemon serves them with libpmix), null for PMI-1/PMI-2; the
  *                     same on every daemon and unique among the jobs a host may run at once
+ * @param spawnedBy    the job whose rank started this one with MPI_Comm_spawn, or -1: daemons that
+ *                     host ranks of only one of the two register the other's namespace too, so
+ *                     that their PMIx servers can connect them
  */
 public record JobDescription(int jobId, List<AppContext> apps, List<Node> nodes, MappingPolicy mapping,
                              boolean oversubscribe, int stdinRank, String launchDir, Modex modex,
-                             RankPlacement placement, String pmixNamespace) {
+                             RankPlacement placement, String pmixNamespace, int spawnedBy) {
+    /** A job no other job spawned. */
+    public JobDescription(int jobId, List<AppContext> apps, List<Node> nodes, MappingPolicy mapping,
+                          boolean oversubscribe, int stdinRank, String launchDir, Modex modex, RankPlacement placement,
+                          String pmixNamespace) {
+        this(jobId, apps, nodes, mapping, oversubscribe, stdinRank, launchDir, modex, placement, pmixNamespace, -1);
+    }
+
     /** A job whose ranks wire up through PMI-1/PMI-2. */
     public JobDescription(int jobId, List<AppContext> apps, List<Node> nodes, MappingPolicy mapping,
                           boolean oversubscribe, int stdinRank, String launchDir, Modex modex, RankPlacement placement) {
@@ -102,6 +112,7 @@ public record JobDescription(int jobId, List<AppContext> apps, List<Node> nodes,
 
     /** The same job, its ranks served through PMIx under {@code namespace}. */
     public JobDescription withPmix(String namespace) {
-        return new JobDescription(jobId, apps, nodes, mapping, oversubscribe, stdinRank, launchDir, modex, placement, namespace);
+        return new JobDescription(jobId, apps, nodes, mapping, oversubscribe, stdinRank, launchDir, modex, placement, namespace,
+                spawnedBy);
     }
 }

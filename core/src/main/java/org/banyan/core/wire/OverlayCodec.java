@@ -32,7 +32,7 @@ import org.banyan.core.tree.TopologySpec;
  *  1 DAEMON_HELLO    daemonId:u32 host:string pid:u64 contact:string
  *  2 LAUNCH_JOB      jobId:u32 apps:u32 app{apps} nodes:u32 node{nodes} mapping:u8 oversubscribe:u8
  *                    stdinRank:u32 (-1: none) launchDir:string modex:u8 (0 full, 1 lazy) placement
- *                    pmixNamespace:string (null: the ranks use PMI-1/PMI-2)
+ *                    pmixNamespace:string (null: the ranks use PMI-1/PMI-2) spawnedBy:u32 (-1: no job)
  *                    placement := bindTo:u8 (0 none, 1 core, 2 socket, 3 numa) bySocket:u8 cpusPerRank:u32
  *                                 report:u8 ranked:u32 (ranks a rankfile places, 0: none) (nodeOf:u32 slot:string){ranked}
  *                    app  := executable:string args:list count:u32 env:map workdir:string
@@ -64,6 +64,7 @@ import org.banyan.core.tree.TopologySpec;
  * 26 RUN_TASKS       from:u32 to:u32 n:u32 (taskId:u32 executable:string args:list env:map sandbox:string
  *                    stdout:string stderr:string){n}
  * 27 SIGNAL_TASKS    from:u32 to:u32 n:u32 taskId:u32{n} signal:u32
+ * 28 SPAWN_REQUEST   jobId:u32 from:u32 to:u32 request:u32 apps:u32 app{apps}          (app as in LAUNCH_JOB)
  *
  * intmap   := n:u32 (key:u32 value:string){n}      daemon id -1 is the head
  * ownermap := n:u32 (key:string daemonId:u32){n}
@@ -97,6 +98,7 @@ public final class OverlayCodec {
     static final int RANKS_EXITED = 25;
     static final int RUN_TASKS = 26;
     static final int SIGNAL_TASKS = 27;
+    static final int SPAWN_REQUEST = 28;
 
     /** Largest frame accepted, so a corrupt length cannot make a reader allocate gigabytes. */
     public static final int MAX_FRAME = 64 << 20;
@@ -118,6 +120,10 @@ public final class OverlayCodec {
                     .string(m.name()).string(m.port());
             case OverlayMessage.NameReply m -> w.u8(NAME_REPLY).u32(m.jobId()).u32(m.from()).u32(m.to()).u32(m.request()).u8(m.op())
                     .u8(m.ok() ? 1 : 0).string(m.portOrReason());
+            case OverlayMessage.SpawnRequest m -> {
+                w.u8(SPAWN_REQUEST).u32(m.jobId()).u32(m.from()).u32(m.to()).u32(m.request()).u32(m.apps().size());
+                m.apps().forEach(app -> writeApp(w, app));
+            }
             case OverlayMessage.KvsFetched m -> w.u8(KVS_FETCHED).u32(m.jobId()).u32(m.from()).u32(m.to()).u32(m.request()).string(m.key())
                     .string(m.value());
             case OverlayMessage.Contacts m -> w.u8(CONTACTS).intMap(m.contacts());
@@ -211,6 +217,7 @@ public final class OverlayCodec {
                         string(b));
                 case NAME_REQUEST -> new OverlayMessage.NameRequest(b.getInt(), b.getInt(), b.getInt(), b.getInt(), b.get() & 0xFF, string(b),
                         string(b));
+                case SPAWN_REQUEST -> new OverlayMessage.SpawnRequest(b.getInt(), b.getInt(), b.getInt(), b.getInt(), apps(b));
                 case NAME_REPLY -> new OverlayMessage.NameReply(b.getInt(), b.getInt(), b.getInt(), b.getInt(), b.get() & 0xFF,
                         b.get() != 0,
                         string(b));
@@ -278,9 +285,7 @@ public final class OverlayCodec {
 
     static void writeJob(WireWriter w, JobDescription job) {
         w.u32(job.jobId()).u32(job.apps().size());
-        for (AppContext app : job.apps()) {
-            w.string(app.executable()).list(app.args()).u32(app.count()).map(app.env()).string(app.workdir());
-        }
+        job.apps().forEach(app -> writeApp(w, app));
         w.u32(job.nodes().size());
         for (Node node : job.nodes()) {
             w.string(node.name()).u32(node.slots());
@@ -288,7 +293,20 @@ public final class OverlayCodec {
         w.u8(job.mapping().ordinal()).u8(job.oversubscribe() ? 1 : 0).u32(job.stdinRank()).string(job.launchDir())
                 .u8(job.modex().ordinal());
         writePlacement(w, job.placement());
-        w.string(job.pmixNamespace());
+        w.string(job.pmixNamespace()).u32(job.spawnedBy());
+    }
+
+    private static void writeApp(WireWriter w, AppContext app) {
+        w.string(app.executable()).list(app.args()).u32(app.count()).map(app.env()).string(app.workdir());
+    }
+
+    private static List<AppContext> apps(ByteBuffer b) {
+        int napps = count(b);
+        List<AppContext> apps = new ArrayList<>(napps);
+        for (int i = 0; i < napps; i++) {
+            apps.add(new AppContext(string(b), list(b), b.getInt(), map(b), string(b)));
+        }
+        return apps;
     }
 
     static void writePlacement(WireWriter w, RankPlacement p) {
@@ -322,11 +340,7 @@ public final class OverlayCodec {
 
     static JobDescription readJob(ByteBuffer b) {
         int jobId = b.getInt();
-        int napps = count(b);
-        List<AppContext> apps = new ArrayList<>(napps);
-        for (int i = 0; i < napps; i++) {
-            apps.add(new AppContext(string(b), list(b), b.getInt(), map(b), string(b)));
-        }
+        List<AppContext> apps = apps(b);
         int nnodes = count(b);
         List<Node> nodes = new ArrayList<>(nnodes);
         for (int i = 0; i < nnodes; i++) {
@@ -338,7 +352,9 @@ public final class OverlayCodec {
         String launchDir = string(b);
         Modex modex = Modex.values()[b.get()];
         RankPlacement placement = readPlacement(b);
-        return new JobDescription(jobId, apps, nodes, mapping, oversubscribe, stdinRank, launchDir, modex, placement, string(b));
+        String pmixNamespace = string(b);
+        return new JobDescription(jobId, apps, nodes, mapping, oversubscribe, stdinRank, launchDir, modex, placement, pmixNamespace,
+                b.getInt());
     }
 
     static int count(ByteBuffer b) {

@@ -73,6 +73,28 @@ public sealed interface OverlayMessage {
          */
         public static final int RESIZE_CHECK = 3;
         public static final int JOIN = 4;
+        /** A lookup that waits until the name is published (PMIx's {@code PMIX_WAIT}). */
+        public static final int LOOKUP_WAIT = 5;
+        /**
+         * PMIx connect or disconnect: {@code name} lists the participants
+         * (a kind and {@code job:rank,...}; see the head's ConnectRendezvous); the reply comes once every
+         * daemon that hosts one of them asked with the same list.
+         */
+        public static final int CONNECT = 6;
+        /** The op of the {@link NameReply} to a {@link SpawnRequest}: "childJobId namespace" when ok. */
+        public static final int SPAWN = 7;
+    }
+
+    /**
+     * Routed to the head: a rank of {@code jobId} spawns a new job of these applications
+     * (MPI_Comm_spawn through PMIx). Answered by a {@link NameReply} of op
+     * {@link NameRequest#SPAWN}.
+     */
+    record SpawnRequest(int jobId, int from, int to, int request, java.util.List<org.banyan.core.job.AppContext> apps)
+            implements Routed {
+        public SpawnRequest {
+            apps = java.util.List.copyOf(apps);
+        }
     }
 
     /** Routed from the head: {@code ok}, and then the port for a lookup; otherwise why not. */

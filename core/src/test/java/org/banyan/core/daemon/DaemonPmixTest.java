@@ -111,4 +111,69 @@ class DaemonPmixTest {
         assertThat(core.handle(new DaemonEvent.PmixNameRequest(7, 42, 2, "svc", ""))).as("no such job here")
                 .containsExactly(new DaemonAction.PmixNameReply(7, 42, false, "no_such_job"));
     }
+
+    /** A job spawned by job 1, its ranks on daemon 0 ({@code n1Slots} 0) or on both. */
+    static org.banyan.core.job.JobDescription child(int n1Slots) {
+        return new org.banyan.core.job.JobDescription(2,
+                List.of(new org.banyan.core.job.AppContext("./child", List.of(), 2, Map.of(), null)),
+                List.of(new org.banyan.core.job.Node("n0", 2 - n1Slots), new org.banyan.core.job.Node("n1", n1Slots)),
+                org.banyan.core.job.MappingPolicy.SLOT, false, -1, "/w", org.banyan.core.job.Modex.LAZY,
+                org.banyan.core.job.RankPlacement.NONE, "banyan.test.2", 1);
+    }
+
+    @Test
+    void aSpawnGoesToTheHeadAndItsAnswerWaitsUntilTheNewJobIsRegisteredHere() {
+        launch();
+        var apps = List.of(new org.banyan.core.job.AppContext("./child", List.of(), 2, Map.of("OMPI_PARENT_PORT", "p"), null));
+        List<DaemonAction> ask = core.handle(new DaemonEvent.PmixSpawn(1, 50, apps));
+        assertThat(ask).containsExactly(new DaemonAction.SendToParent(new OverlayMessage.SpawnRequest(1, 1, -1, 50, apps)));
+        // the answer overtakes the job (another route): it waits
+        assertThat(core.handle(new DaemonEvent.FromParent(new OverlayMessage.NameReply(1, -1, 1, 50,
+                OverlayMessage.NameRequest.SPAWN, true, "2 banyan.test.2")))).isEmpty();
+        List<DaemonAction> a = core.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(child(1))));
+        int serve = -1;
+        int answer = -1;
+        for (int i = 0; i < a.size(); i++) {
+            if (a.get(i) instanceof DaemonAction.ServePmix sp && sp.registration().jobId() == 2) {
+                serve = i;
+            } else if (a.get(i) instanceof DaemonAction.PmixNameReply r) {
+                answer = i;
+                assertThat(r).isEqualTo(new DaemonAction.PmixNameReply(1, 50, true, "2 banyan.test.2"));
+            }
+        }
+        assertThat(serve).isGreaterThanOrEqualTo(0).isLessThan(answer);
+        // a refusal is answered at once
+        assertThat(core.handle(new DaemonEvent.FromParent(new OverlayMessage.NameReply(1, -1, 1, 51,
+                OverlayMessage.NameRequest.SPAWN, false, "no slots")))).containsExactly(
+                new DaemonAction.PmixNameReply(1, 51, false, "no slots"));
+    }
+
+    @Test
+    void aDaemonHostingOnlyTheParentRegistersTheChildWithNoRankToConnectThem() {
+        launch();
+        List<DaemonAction> a = core.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(child(0))));
+        assertThat(a).filteredOn(DaemonAction.ServePmix.class::isInstance).singleElement()
+                .satisfies(sp -> {
+                    assertThat(((DaemonAction.ServePmix) sp).registration().nspace()).isEqualTo("banyan.test.2");
+                    assertThat(((DaemonAction.ServePmix) sp).registration().ranks()).isEmpty();
+                });
+        assertThat(a).noneMatch(DaemonAction.StartRank.class::isInstance);
+    }
+
+    @Test
+    void aDaemonHostingOnlyTheChildRegistersTheParentFirstWithNoRank() {
+        DaemonCore zero = new DaemonCore(0, "n0:7001", "127.0.0.1:5000", "tcp://127.0.0.1:5000");
+        zero.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:32"), 3, Map.of())));
+        var parentOnN1 = new org.banyan.core.job.JobDescription(1, DaemonCoreTest.TWO_NODES.apps().stream()
+                .map(app -> new org.banyan.core.job.AppContext(app.executable(), app.args(), 2, app.env(), app.workdir())).toList(),
+                List.of(new org.banyan.core.job.Node("n0", 0), new org.banyan.core.job.Node("n1", 2)),
+                org.banyan.core.job.MappingPolicy.SLOT, false, 0, "/w", org.banyan.core.job.Modex.LAZY,
+                org.banyan.core.job.RankPlacement.NONE, "banyan.test.1");
+        assertThat(zero.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(parentOnN1))))
+                .noneMatch(DaemonAction.ServePmix.class::isInstance);
+        List<DaemonAction> a = zero.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(child(0))));
+        List<String> served = a.stream().filter(DaemonAction.ServePmix.class::isInstance)
+                .map(sp -> ((DaemonAction.ServePmix) sp).registration().nspace()).toList();
+        assertThat(served).containsExactly("banyan.test.1", "banyan.test.2");
+    }
 }

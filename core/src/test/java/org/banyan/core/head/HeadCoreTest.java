@@ -234,9 +234,9 @@ class HeadCoreTest {
     void timeoutEndsTheJobWithStatus124() {
         HeadCore c = new HeadCore(JOB, RankMap.of(JOB), new HeadSettings(5000, 2000, 30_000), TopologySpec.parse("radix:32"));
         List<HeadAction> a = c.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.DaemonHello(0, "n0", 1, "x")));
-        assertThat(a).contains(new HeadAction.ArmTimer(HeadTimer.JOB_TIMEOUT, 5000));
+        assertThat(a).contains(new HeadAction.ArmTimer(HeadTimer.JOB_TIMEOUT, 5000, 1));
         c.handle(new HeadEvent.FromDaemon(1, new OverlayMessage.DaemonHello(1, "n1", 1, "x")));
-        a = c.handle(new HeadEvent.TimerFired(HeadTimer.JOB_TIMEOUT));
+        a = c.handle(new HeadEvent.TimerFired(HeadTimer.JOB_TIMEOUT, 1)); // a job's timers name their job
         assertThat(reports(a)).containsExactly("banyan run: job timed out after 5 s; ending all ranks");
         assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.TerminateJob(1, 2000)));
         for (int r = 0; r < 4; r++) {
@@ -273,7 +273,7 @@ class HeadCoreTest {
     void teardownDeadlineStopsWaitingSoTheRunNeverHangs() {
         launched();
         from(1, new OverlayMessage.RankExited(1, 2, 5, ""));
-        List<HeadAction> a = core.handle(new HeadEvent.TimerFired(HeadTimer.TEARDOWN_DEADLINE));
+        List<HeadAction> a = core.handle(new HeadEvent.TimerFired(HeadTimer.TEARDOWN_DEADLINE, 1));
         assertThat(reports(a)).containsExactly("banyan run: 3 rank(s) did not report their end; giving up on them");
         assertThat(finish(a)).isEqualTo(5);
         assertThat(core.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.RankExited(1, 0, 0, "")))).isEmpty();

@@ -76,8 +76,16 @@ final class PmixHost {
                 public void nameRequest(int jobId, int token, int op, String name, String value) {
                     post.accept(new DaemonEvent.PmixNameRequest(jobId, token, op, name, value));
                 }
+
+                @Override
+                public void spawn(int jobId, int token, java.util.List<org.banyan.core.job.AppContext> apps) {
+                    post.accept(new DaemonEvent.PmixSpawn(jobId, token, apps));
+                }
             });
             jobs.put(reg.jobId(), reg.nspace());
+            if (reg.ranks().length == 0) {
+                return; // a peer's namespace, registered so that this server can connect the two
+            }
             // Open MPI names its shared-memory segments after the host and a local rank, and only
             // removes them when its ranks end cleanly: in a directory of the daemon's, a rank
             // killed by a signal or MPI_Abort leaves nothing in /dev/shm (and two daemons on one
@@ -108,7 +116,10 @@ final class PmixHost {
             try {
                 env.putAll(server().clientEnvironment(jobs.get(l.jobId()), l.rank()));
                 Path dir = shared.get(l.jobId());
-                if (dir != null && !l.env().containsKey("OMPI_MCA_btl_vader_backing_directory")) {
+                String given = l.env().get("OMPI_MCA_btl_vader_backing_directory");
+                // a spawned job's variables come from its parent's rank, this daemon's directory for the parent included
+                boolean ours = given != null && shared.values().stream().anyMatch(p -> p.toString().equals(given));
+                if (dir != null && (given == null || ours)) {
                     env.put("OMPI_MCA_btl_vader_backing_directory", dir.toString());
                 }
             } catch (PmixUnavailableException e) {

@@ -1,0 +1,75 @@
+package org.banyan.core.head;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.banyan.core.job.AppContext;
+import org.banyan.core.job.JobDescription;
+import org.banyan.core.job.Node;
+import org.banyan.core.job.RankMap;
+import org.banyan.core.job.RankPlacement;
+import org.banyan.core.pmix.PmixNamespaces;
+
+/**
+ * The job MPI_Comm_spawn starts from a job of a run, as mpirun maps it: on the run's hosts, in
+ * the slots the running jobs leave free, by the parent's mapping policy; over every slot again
+ * when they are all taken and the run may oversubscribe; refused otherwise. The children get
+ * the parent's exported variables ({@code -x}) under those the spawn request brings (Open
+ * MPI's {@code OMPI_PARENT_PORT} among them), its launch directory, modex and binding policy,
+ * no standard input, and a PMIx namespace of their own.
+ */
+final class SpawnPlacement {
+    private SpawnPlacement() {}
+
+    /**
+     * @param run    the run's own job: its hosts and slots, and whether it may oversubscribe
+     * @param parent the job whose rank spawns
+     * @param inUse  ranks of the running jobs per node of {@code run}
+     * @throws IllegalArgumentException why the job cannot be placed, in one line
+     */
+    static JobDescription child(JobDescription run, JobDescription parent, int childId, List<AppContext> requested,
+                                int[] inUse) {
+        if (requested.isEmpty()) {
+            throw new IllegalArgumentException("the spawn request names no program");
+        }
+        Map<String, String> inherited = parent.apps().getFirst().env();
+        List<AppContext> apps = new ArrayList<>();
+        int ranks = 0;
+        for (AppContext app : requested) {
+            if (app.count() < 1) {
+                throw new IllegalArgumentException("the spawn request asks for " + app.count() + " processes of "
+                        + app.executable());
+            }
+            Map<String, String> env = new HashMap<>(inherited);
+            env.putAll(app.env());
+            apps.add(new AppContext(app.executable(), app.args(), app.count(), env, app.workdir()));
+            ranks += app.count();
+        }
+        List<Node> nodes = new ArrayList<>();
+        int free = 0;
+        int slots = 0;
+        for (int n = 0; n < run.nodes().size(); n++) {
+            Node node = run.nodes().get(n);
+            int left = Math.max(0, node.slots() - inUse[n]);
+            nodes.add(new Node(node.name(), left));
+            free += left;
+            slots += node.slots();
+        }
+        boolean oversubscribe = false;
+        if (ranks > free) {
+            if (!run.oversubscribe()) {
+                throw new IllegalArgumentException("MPI_Comm_spawn asks for " + ranks + " process" + (ranks == 1 ? "" : "es")
+                        + " but only " + free + " of the run's " + slots + " slots are free; add --oversubscribe");
+            }
+            nodes = run.nodes();
+            oversubscribe = true;
+        }
+        RankPlacement p = parent.placement();
+        RankPlacement placement = new RankPlacement(p.bindTo(), p.bySocket(), p.cpusPerRank(), p.report(), null, null);
+        JobDescription job = new JobDescription(childId, apps, nodes, parent.mapping(), oversubscribe, -1, parent.launchDir(),
+                parent.modex(), placement, PmixNamespaces.of(childId), parent.jobId());
+        RankMap.of(job); // throws when the policy cannot place it
+        return job;
+    }
+}

@@ -1,0 +1,244 @@
+package org.banyan.pmix;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import org.banyan.core.job.AppContext;
+import org.banyan.core.wire.OverlayMessage;
+
+/**
+ * PMIx spawn, connect and disconnect (MPI_Comm_spawn, and the connection Open MPI makes between
+ * the parent and the children, or with MPI_Comm_connect/accept). A spawn is one request to the
+ * head, which starts the job down the tree; a connect or disconnect is one collective at the
+ * head over the daemons that host the participants, named by the sorted participants.
+ *
+ * <p>Layouts read here (PMIx 4.2.2, checked with {@code offsetof}): {@code pmix_app_t} (56
+ * bytes: {@code cmd} at 0, {@code argv} at 8, {@code env} at 16, {@code cwd} at 24,
+ * {@code maxprocs} an {@code int} at 32, {@code info} at 40, {@code ninfo} at 48), and
+ * {@code pmix_info_t} as {@link PmixNames} reads it. The server module's {@code spawn},
+ * {@code connect} and {@code disconnect} are at offsets 64, 72 and 80.
+ */
+final class PmixSpawnOps {
+    private static final int APP_SIZE = 56;
+    private static final int INFO_SIZE = 552;
+    private static final int INFO_VALUE_TYPE = 520;
+    private static final int INFO_VALUE_DATA = 528;
+    private static final short PMIX_STRING = 3;
+    private static final int ERR_BAD_PARAM = -27;
+    private static final int ERR_JOB_FAILED_TO_LAUNCH = -181;
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final FunctionDescriptor OP_CALLBACK = FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS);
+    private static final FunctionDescriptor MODEX_CALLBACK =
+            FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS);
+    private static final FunctionDescriptor SPAWN_CALLBACK = FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS, ADDRESS);
+
+    static final FunctionDescriptor SPAWN_UPCALL = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS,
+            JAVA_LONG, ADDRESS, ADDRESS);
+    static final FunctionDescriptor CONNECT_UPCALL = FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG,
+            ADDRESS, ADDRESS);
+
+    private enum Kind { SPAWN, CONNECT, FENCE }
+
+    /** A request waiting for the head: what it is, and its callback. */
+    private record Waiting(Kind kind, MemorySegment callback, MemorySegment callbackData) {}
+
+    private static final Map<Integer, Waiting> BY_TOKEN = new ConcurrentHashMap<>();
+
+    private PmixSpawnOps() {}
+
+    // --- upcalls, on PMIx's progress thread ---------------------------------------------------
+
+    static int spawn(MemorySegment proc, MemorySegment jobInfo, long ninfo, MemorySegment apps, long napps,
+                     MemorySegment callback, MemorySegment data) {
+        try {
+            PmixServer s = PmixServer.instance();
+            String nspace = PmixServer.nspaceOf(proc);
+            int jobId = s == null ? -1 : s.jobIdOf(nspace);
+            if (jobId < 0) {
+                return PmixLibrary.ERR_NOT_FOUND;
+            }
+            if (napps < 1) {
+                return ERR_BAD_PARAM;
+            }
+            List<AppContext> contexts = new ArrayList<>();
+            MemorySegment array = apps.reinterpret(APP_SIZE * napps);
+            for (long i = 0; i < napps; i++) {
+                contexts.add(app(array.asSlice(i * APP_SIZE, APP_SIZE)));
+            }
+            int token = PmixNames.NEXT.getAndIncrement();
+            BY_TOKEN.put(token, new Waiting(Kind.SPAWN, callback, data));
+            s.listenerOf(nspace).spawn(jobId, token, contexts);
+            return PmixLibrary.SUCCESS;
+        } catch (Throwable t) {
+            return ERR_BAD_PARAM;
+        }
+    }
+
+    static int connect(MemorySegment procs, long nprocs, MemorySegment info, long ninfo, MemorySegment callback,
+                       MemorySegment data) {
+        return collective("connect", procs, nprocs, null, callback, data);
+    }
+
+    static int disconnect(MemorySegment procs, long nprocs, MemorySegment info, long ninfo, MemorySegment callback,
+                          MemorySegment data) {
+        return collective("disconnect", procs, nprocs, null, callback, data);
+    }
+
+    /**
+     * A fence over ranks of several namespaces (Open MPI's MPI_Comm_disconnect fences the parent
+     * and the children): the head's collective, each daemon's blob carried along and all of them
+     * handed to every participating server, as a job's own fence does over the tree.
+     */
+    static int fence(MemorySegment procs, long nprocs, byte[] blob, MemorySegment callback, MemorySegment data) {
+        return collective("fence", procs, nprocs, blob, callback, data);
+    }
+
+    private static int collective(String kind, MemorySegment procs, long nprocs, byte[] blob, MemorySegment callback,
+                                  MemorySegment data) {
+        try {
+            PmixServer s = PmixServer.instance();
+            if (s == null || nprocs < 1) {
+                return ERR_BAD_PARAM;
+            }
+            MemorySegment array = procs.reinterpret(PmixLibrary.PROC_SIZE * nprocs);
+            TreeSet<String> participants = new TreeSet<>();
+            int anyJob = -1;
+            PmixServer.Listener listener = null;
+            for (long i = 0; i < nprocs; i++) {
+                MemorySegment p = array.asSlice(i * PmixLibrary.PROC_SIZE, PmixLibrary.PROC_SIZE);
+                String nspace = PmixServer.nspaceOf(p);
+                int jobId = s.jobIdOf(nspace);
+                if (jobId < 0) {
+                    return PmixLibrary.ERR_NOT_FOUND;
+                }
+                participants.add(jobId + ":" + PmixServer.rankOf(p));
+                if (listener == null) {
+                    anyJob = jobId;
+                    listener = s.listenerOf(nspace);
+                }
+            }
+            int token = PmixNames.NEXT.getAndIncrement();
+            BY_TOKEN.put(token, new Waiting(blob == null ? Kind.CONNECT : Kind.FENCE, callback, data));
+            listener.nameRequest(anyJob, token, OverlayMessage.NameRequest.CONNECT, kind + " " + String.join(",", participants),
+                    blob == null ? "" : java.util.Base64.getEncoder().encodeToString(blob));
+            return PmixLibrary.SUCCESS;
+        } catch (Throwable t) {
+            return ERR_BAD_PARAM;
+        }
+    }
+
+    /** One {@code pmix_app_t}: the command, its arguments after argv[0], its variables, directory and count. */
+    private static AppContext app(MemorySegment app) {
+        String cmd = string(app.get(ADDRESS, 0));
+        List<String> argv = strings(app.get(ADDRESS, 8));
+        Map<String, String> env = new HashMap<>();
+        for (String kv : strings(app.get(ADDRESS, 16))) {
+            int eq = kv.indexOf('=');
+            if (eq > 0) {
+                env.put(kv.substring(0, eq), kv.substring(eq + 1));
+            }
+        }
+        String cwd = string(app.get(ADDRESS, 24));
+        int maxprocs = app.get(JAVA_INT, 32);
+        long ninfo = app.get(JAVA_LONG, 48);
+        MemorySegment infos = app.get(ADDRESS, 40).reinterpret(INFO_SIZE * Math.max(0, ninfo));
+        for (long i = 0; i < ninfo; i++) {
+            MemorySegment one = infos.asSlice(i * INFO_SIZE, INFO_SIZE);
+            if ("pmix.wdir".equals(one.getString(0)) && one.get(JAVA_SHORT, INFO_VALUE_TYPE) == PMIX_STRING) {
+                cwd = string(one.get(ADDRESS, INFO_VALUE_DATA));
+            }
+        }
+        if (cmd == null && !argv.isEmpty()) {
+            cmd = argv.getFirst();
+        }
+        List<String> args = argv.isEmpty() ? argv : argv.subList(1, argv.size());
+        return new AppContext(cmd, args, Math.max(0, maxprocs), env, cwd);
+    }
+
+    private static String string(MemorySegment p) {
+        return p.equals(MemorySegment.NULL) ? null : p.reinterpret(Integer.MAX_VALUE).getString(0);
+    }
+
+    private static List<String> strings(MemorySegment p) {
+        List<String> out = new ArrayList<>();
+        if (p.equals(MemorySegment.NULL)) {
+            return out;
+        }
+        MemorySegment array = p.reinterpret(Long.MAX_VALUE);
+        for (long i = 0; ; i++) {
+            MemorySegment s = array.get(ADDRESS, 8 * i);
+            if (s.equals(MemorySegment.NULL)) {
+                return out;
+            }
+            out.add(s.reinterpret(Integer.MAX_VALUE).getString(0));
+        }
+    }
+
+    // --- answers, on the daemon's thread ----------------------------------------------------
+
+    /**
+     * The head's answer to a spawn ("jobId namespace" when ok) or a collective; false when the
+     * token is not one of these.
+     */
+    static boolean reply(PmixLibrary lib, int token, boolean ok, String text) {
+        Waiting w = BY_TOKEN.remove(token);
+        if (w == null) {
+            return false;
+        }
+        try {
+            if (w.kind() == Kind.FENCE) {
+                fenceDone(lib, w, ok, text);
+            } else if (w.kind() == Kind.SPAWN) {
+                if (!ok) {
+                    LINKER.downcallHandle(w.callback(), SPAWN_CALLBACK).invokeExact(ERR_JOB_FAILED_TO_LAUNCH,
+                            MemorySegment.NULL, w.callbackData());
+                    return true;
+                }
+                // the server may keep the pointer past the callback: the name is the process's from here
+                String nspace = text.substring(text.indexOf(' ') + 1);
+                MemorySegment name = ((MemorySegment) lib.malloc.invokeExact((long) PmixLibrary.NSPACE_SIZE))
+                        .reinterpret(PmixLibrary.NSPACE_SIZE);
+                name.fill((byte) 0);
+                name.setString(0, nspace);
+                LINKER.downcallHandle(w.callback(), SPAWN_CALLBACK).invokeExact(PmixLibrary.SUCCESS, name, w.callbackData());
+            } else {
+                LINKER.downcallHandle(w.callback(), OP_CALLBACK).invokeExact(ok ? PmixLibrary.SUCCESS : PmixLibrary.ERR_NOT_FOUND,
+                        w.callbackData());
+            }
+        } catch (Throwable t) {
+            System.err.println("banyand: cannot answer a PMIx " + w.kind().name().toLowerCase() + ": " + t);
+        }
+        return true;
+    }
+
+    /** Every daemon's blob (base64, separated by commas), one after the other in one malloc'd buffer the server frees. */
+    private static void fenceDone(PmixLibrary lib, Waiting w, boolean ok, String text) throws Throwable {
+        java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+        if (ok) {
+            for (String part : text.split(",")) {
+                all.writeBytes(java.util.Base64.getDecoder().decode(part));
+            }
+        }
+        byte[] bytes = all.toByteArray();
+        MemorySegment buffer = MemorySegment.NULL;
+        if (bytes.length > 0) {
+            buffer = ((MemorySegment) lib.malloc.invokeExact((long) bytes.length)).reinterpret(bytes.length);
+            MemorySegment.copy(bytes, 0, buffer, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, bytes.length);
+        }
+        MemorySegment release = bytes.length > 0 ? lib.free : MemorySegment.NULL; // the server frees the buffer
+        int status = ok ? PmixLibrary.SUCCESS : PmixLibrary.ERR_NOT_FOUND;
+        LINKER.downcallHandle(w.callback(), MODEX_CALLBACK).invokeExact(status, buffer, (long) bytes.length, w.callbackData(),
+                release, buffer);
+    }
+}

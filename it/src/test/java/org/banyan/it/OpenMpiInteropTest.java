@@ -234,9 +234,13 @@ class OpenMpiInteropTest {
         Banyan.Result one = Banyan.run("run", "-n", "2", "--oversubscribe", prog("spawn"));
         assertThat(one.exit()).as(one.stderr()).isZero();
         assertThat(lines(one.stdout())).containsExactlyInAnyOrderElementsOf(expected);
-        Banyan.Result two = Banyan.run("run", "-n", "2", "--launcher", "local", "--host", "a:2,b:2", prog("spawn"));
+        Path files = dir.resolve("spawn-output");
+        Banyan.Result two = Banyan.run("run", "-n", "2", "--launcher", "local", "--host", "a:2,b:2", "--output-filename",
+                files.toString(), prog("spawn"));
         assertThat(two.exit()).as(two.stderr()).isZero();
-        assertThat(lines(two.stdout())).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(Files.readString(files.resolve("1/rank.0/stdout"))).isEqualTo("parent 0 of 2 got 43 back\n");
+        assertThat(Files.readString(files.resolve("2/rank.1/stdout"))).as("the children's under their own job")
+                .isEqualTo("child 1 of 2 (talk) got 43\n");
         assertThat(shmLeft()).isEmpty();
     }
 

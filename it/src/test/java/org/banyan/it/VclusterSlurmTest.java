@@ -30,6 +30,9 @@ class VclusterSlurmTest {
         Files.writeString(src, MpichInteropTest.PROGRAMS.get("ring"));
         Vcluster.run("mpicc.mpich", "-std=c99", "-o", dir.resolve("ring").toString(), src.toString());
         Vcluster.run("mpicc.openmpi", "-std=c99", "-o", dir.resolve("ring-ompi").toString(), src.toString());
+        Path spawn = dir.resolve("spawn.c");
+        Files.writeString(spawn, OpenMpiInteropTest.PROGRAMS.get("spawn"));
+        Vcluster.run("mpicc.openmpi", "-std=c99", "-o", dir.resolve("spawn-ompi").toString(), spawn.toString());
     }
 
     @AfterAll
@@ -79,6 +82,15 @@ class VclusterSlurmTest {
         Result r = run("run", "--spawn-degree", "2", dir.resolve("ring-ompi").toString());
         assertThat(r.exit()).as(r.stderr()).isZero();
         assertThat(r.stdout()).isEqualTo("token 12 after 3 laps\n");
+    }
+
+    /** MPI_Comm_spawn in an allocation: the children take the nodes the parent left free. */
+    @Test
+    void openMpiSpawnTakesTheFreeNodesOfTheAllocation() throws Exception {
+        Result r = run("run", "-n", "2", dir.resolve("spawn-ompi").toString());
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(Arrays.asList(r.stdout().split("\n"))).containsExactlyInAnyOrder("parent 0 of 2 got 43 back", "child 0 of 2 (talk) got 42",
+                "child 1 of 2 (talk) got 43");
     }
 
     @Test

@@ -34,6 +34,9 @@ class VclusterSshTest {
             Vcluster.run("mpicc.mpich", "-std=c99", "-o", dir.resolve(name).toString(), src.toString());
             Vcluster.run("mpicc.openmpi", "-std=c99", "-o", dir.resolve(name + "-ompi").toString(), src.toString());
         }
+        Path spawn = dir.resolve("spawn.c");
+        Files.writeString(spawn, OpenMpiInteropTest.PROGRAMS.get("spawn"));
+        Vcluster.run("mpicc.openmpi", "-std=c99", "-o", dir.resolve("spawn-ompi").toString(), spawn.toString());
     }
 
     @AfterAll
@@ -78,6 +81,20 @@ class VclusterSshTest {
                 dir.resolve("ring-ompi").toString()));
         assertThat(ring.exit()).as(ring.stderr()).isZero();
         assertThat(ring.stdout()).isEqualTo("token 24 after 3 laps\n");
+    }
+
+    /**
+     * MPI_Comm_spawn over ssh hosts: the parent fills node1 and node2, the children go to node3,
+     * so parent and children connect across hosts.
+     */
+    @Test
+    void openMpiSpawnPutsTheChildrenOnAnotherHost() throws Exception {
+        Banyan.Result r = Banyan.run(null, List.of("run", "-n", "4", "--host", hosts(4, 2), "--tag-output",
+                dir.resolve("spawn-ompi").toString()));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(lines(r.stdout())).as("the children's lines tagged with their own job").containsExactlyInAnyOrder(
+                "[1,0]<stdout>:parent 0 of 4 got 43 back", "[2,0]<stdout>:child 0 of 2 (talk) got 42",
+                "[2,1]<stdout>:child 1 of 2 (talk) got 43");
     }
 
     /** A DVM over four ssh hosts: a bag of tasks spreads over all of them; stop leaves nothing anywhere. */

@@ -25,7 +25,9 @@ import org.banyan.core.wire.OverlayMessage;
  * adopt them (each then starts its own subtree), gather contacts, serve the name service and
  * the routed messages whose route climbs to the root, and say when the run is over and with
  * which status. The job itself — launch, rank ends, fences, aborts, signals, timeout — is a
- * {@link JobControl}. Sans-I/O: events in, actions out. The head talks to its children only;
+ * {@link JobControl}; a run holds one more for each job its ranks spawn (MPI_Comm_spawn through
+ * PMIx: {@link SpawnPlacement}), whose output comes out as {@link HeadAction.ForJob}, and ends
+ * with the last of them. Sans-I/O: events in, actions out. The head talks to its children only;
  * their subtrees' traffic reaches it relayed and aggregated.
  *
  * <p>The head of a persistent DVM is the same core built with {@link #forDvm}: it holds no job
@@ -142,7 +144,9 @@ public final class HeadCore {
                 if (action instanceof HeadAction.ArmTimer(HeadTimer timer, long delay, int ignored)) {
                     HeadCore.this.emit(new HeadAction.ArmTimer(timer, delay, jobId));
                 } else if (runJob != null) {
-                    if (!(action instanceof HeadAction.RankEnded)) {
+                    if (action instanceof HeadAction.EmitOutput && jobId != runJob.jobId()) {
+                        HeadCore.this.emit(new HeadAction.ForJob(jobId, action)); // a spawned job's, tagged as its own
+                    } else if (!(action instanceof HeadAction.RankEnded)) {
                         HeadCore.this.emit(action);
                     }
                 } else {

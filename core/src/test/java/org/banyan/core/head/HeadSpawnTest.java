@@ -95,6 +95,11 @@ class HeadSpawnTest {
     void theRunEndsWithItsLastJob() {
         launched(run(false));
         from(0, spawnOf(2));
+        assertThat(from(1, new OverlayMessage.Output(2, 1, 1, new byte[] {'x'}))).as("tagged with its own job")
+                .singleElement().isInstanceOfSatisfying(HeadAction.ForJob.class, f -> {
+                    assertThat(f.jobId()).isEqualTo(2);
+                    assertThat(f.action()).isInstanceOf(HeadAction.EmitOutput.class);
+                });
         from(0, new OverlayMessage.RankExited(1, 0, 0, ""));
         assertThat(HeadCoreTest.finish(from(0, new OverlayMessage.RankExited(1, 1, 0, "")))).as("the children still run").isNull();
         from(1, new OverlayMessage.RankExited(2, 0, 0, ""));

@@ -122,7 +122,9 @@ public final class HeadDriver {
                 status[0] = exitStatus;
                 return false;
             }
-            case HeadAction.ForJob f -> throw new IllegalStateException("a run's head has one job: " + f);
+            case HeadAction.ForJob(int jobId, HeadAction.EmitOutput(int rank, int stream, byte[] data)) ->
+                    sink.write(jobId, rank, stream, data); // a job the run's ranks spawned
+            case HeadAction.ForJob f -> throw new IllegalStateException("a run's jobs only output: " + f);
             case HeadAction.JobEnded e -> throw new IllegalStateException("a run's head has one job: " + e);
             case HeadAction.Ready r -> throw new IllegalStateException("a run's head is no DVM");
             case HeadAction.TasksEnded t -> throw new IllegalStateException("a run's head has no tasks");

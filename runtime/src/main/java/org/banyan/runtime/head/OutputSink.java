@@ -45,14 +45,28 @@ public final class OutputSink implements AutoCloseable {
         for (int r = 0; r < ranks; r++) {
             Path dir = options.directory().resolve(Integer.toString(jobId)).resolve("rank." + r);
             Files.createDirectories(dir);
-            files.put(key(r, 1), new BufferedOutputStream(Files.newOutputStream(dir.resolve("stdout"))));
-            files.put(key(r, 2), new BufferedOutputStream(Files.newOutputStream(dir.resolve("stderr"))));
+            files.put(key(jobId, r, 1), new BufferedOutputStream(Files.newOutputStream(dir.resolve("stdout"))));
+            files.put(key(jobId, r, 2), new BufferedOutputStream(Files.newOutputStream(dir.resolve("stderr"))));
         }
     }
 
     public void write(int rank, int stream, byte[] data) {
+        write(jobId, rank, stream, data);
+    }
+
+    /**
+     * Output of a rank of {@code job}: the run's own, or one its ranks spawned (tagged, and filed
+     * under DIR/JOB/rank.N when it first writes, as mpirun does).
+     */
+    public void write(int job, int rank, int stream, byte[] data) {
         try {
-            OutputStream file = files.get(key(rank, stream));
+            OutputStream file = files.get(key(job, rank, stream));
+            if (file == null && job != jobId && options.directory() != null) {
+                Path dir = options.directory().resolve(Integer.toString(job)).resolve("rank." + rank);
+                Files.createDirectories(dir);
+                file = new BufferedOutputStream(Files.newOutputStream(dir.resolve(stream == 2 ? "stderr" : "stdout")));
+                files.put(key(job, rank, stream), file);
+            }
             if (file != null) {
                 file.write(data);
                 return;
@@ -62,17 +76,17 @@ public final class OutputSink implements AutoCloseable {
                 target.write(data);
                 return;
             }
-            ByteArrayOutputStream buf = partial.computeIfAbsent(key(rank, stream), k -> new ByteArrayOutputStream());
+            ByteArrayOutputStream buf = partial.computeIfAbsent(key(job, rank, stream), k -> new ByteArrayOutputStream());
             int start = 0;
             for (int i = 0; i < data.length; i++) {
                 if (data[i] == '\n') {
-                    writeLine(target, rank, stream, buf, data, start, i + 1);
+                    writeLine(target, job, rank, stream, buf, data, start, i + 1);
                     start = i + 1;
                 }
             }
             buf.write(data, start, data.length - start);
             if (buf.size() > MAX_PARTIAL) {
-                writeLine(target, rank, stream, buf, data, 0, 0);
+                writeLine(target, job, rank, stream, buf, data, 0, 0);
                 target.write('\n');
             }
         } catch (IOException e) {
@@ -80,8 +94,8 @@ public final class OutputSink implements AutoCloseable {
         }
     }
 
-    private void writeLine(OutputStream target, int rank, int stream, ByteArrayOutputStream buf, byte[] data, int from,
-                           int to) throws IOException {
+    private void writeLine(OutputStream target, int job, int rank, int stream, ByteArrayOutputStream buf, byte[] data,
+                           int from, int to) throws IOException {
         if (options.timestamp()) {
             if (clock == null) {
                 clock = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
@@ -89,7 +103,7 @@ public final class OutputSink implements AutoCloseable {
             target.write(('[' + clock.format(LocalDateTime.now()) + ']').getBytes(StandardCharsets.US_ASCII));
         }
         if (options.tag()) {
-            target.write(("[" + jobId + "," + rank + "]<" + (stream == 2 ? "stderr" : "stdout") + ">:")
+            target.write(("[" + job + "," + rank + "]<" + (stream == 2 ? "stderr" : "stdout") + ">:")
                     .getBytes(StandardCharsets.US_ASCII));
         }
         buf.writeTo(target);
@@ -123,10 +137,11 @@ public final class OutputSink implements AutoCloseable {
         try {
             for (Map.Entry<Long, ByteArrayOutputStream> e : partial.entrySet()) {
                 if (e.getValue().size() > 0) {
-                    int rank = (int) (e.getKey() >>> 2);
+                    int job = (int) (e.getKey() >>> 40);
+                    int rank = (int) ((e.getKey() >>> 2) & ((1L << 38) - 1));
                     int stream = (int) (e.getKey() & 3);
                     OutputStream target = stream == 2 ? stderr : stdout;
-                    writeLine(target, rank, stream, e.getValue(), new byte[] {'\n'}, 0, 1);
+                    writeLine(target, job, rank, stream, e.getValue(), new byte[] {'\n'}, 0, 1);
                 }
             }
             for (OutputStream f : files.values()) {
@@ -138,7 +153,8 @@ public final class OutputSink implements AutoCloseable {
         flush();
     }
 
-    private static long key(int rank, int stream) {
-        return ((long) rank << 2) | stream;
+    /** Job, rank and stream in one key: the job above bit 40, the rank above bit 2. */
+    private static long key(int job, int rank, int stream) {
+        return ((long) job << 40) | ((long) rank << 2) | stream;
     }
 }

@@ -262,6 +262,13 @@ class OpenMpiInteropTest {
         assertThat(shmLeft()).isEmpty();
     }
 
+    /** The job of the children's lines ("[JOB,RANK]<stdout>:child ..."). */
+    static String spawnedJob(String tagged) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\[(\\d+),\\d+\\]<stdout>:child").matcher(tagged);
+        assertThat(m.find()).as(tagged).isTrue();
+        return m.group(1);
+    }
+
     /** Open MPI's shared-memory files and Banyan's PMIx directories in /dev/shm and /tmp. */
     static List<String> shmLeft() throws Exception {
         List<String> left = new java.util.ArrayList<>();
@@ -371,6 +378,15 @@ class OpenMpiInteropTest {
             Banyan.Result ring = Banyan.run("run", "--dvm", uri.toString(), "-n", "3", prog("ring"));
             assertThat(ring.exit()).as(ring.stderr()).isZero();
             assertThat(ring.stdout()).isEqualTo("token 9 after 3 laps\n");
+            // MPI_Comm_spawn: the children take the DVM's free slots, their output is the client's
+            Banyan.Result spawn = Banyan.run("run", "--dvm", uri.toString(), "-n", "2", "--tag-output", prog("spawn"));
+            assertThat(spawn.exit()).as(spawn.stderr()).isZero();
+            assertThat(lines(spawn.stdout())).hasSize(3).contains("[" + spawnedJob(spawn.stdout()) + ",1]<stdout>:child 1 of 2 "
+                    + "(talk) got 43").anyMatch(l -> l.endsWith("<stdout>:parent 0 of 2 got 43 back"));
+            Banyan.Result failing = Banyan.run("run", "--dvm", uri.toString(), "-n", "2", prog("spawn"), "fail");
+            assertThat(failing.exit()).as(failing.stderr()).isEqualTo(3);
+            assertThat(failing.stderr()).contains("exited with status 3; ending the job");
+            Banyan.assertNoProcessesWith(prog("spawn"));
         } finally {
             Banyan.run("dvm", "stop", "--dvm", uri.toString());
         }

@@ -429,6 +429,7 @@ public final class LaunchSimulation {
                 case HeadAction.Ready r -> { }
                 case HeadAction.TasksEnded t -> { }
                 case HeadAction.ResourceRequest r -> { }
+                case HeadAction.SpawnRequested r -> { }
                 case HeadAction.RankEnded r -> { }
                 case HeadAction.DaemonsLost l -> { }
             }

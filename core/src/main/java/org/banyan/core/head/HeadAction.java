@@ -1,5 +1,6 @@
 package org.banyan.core.head;
 
+import org.banyan.core.job.JobDescription;
 import org.banyan.core.wire.OverlayMessage;
 
 /** What {@link HeadCore} asks its driver to do. */
@@ -44,6 +45,12 @@ public sealed interface HeadAction {
 
     /** DVM, inside {@link ForJob}: a rank of the job ended (a malleable job counts the ranks that leave). */
     record RankEnded(int rank, int status) implements HeadAction {}
+
+    /**
+     * DVM: a rank of {@code parent} spawns a job (MPI_Comm_spawn): the DVM places it and answers
+     * with {@link HeadEvent.SpawnAnswer}.
+     */
+    record SpawnRequested(JobDescription parent, OverlayMessage.SpawnRequest request) implements HeadAction {}
 
     /** DVM: tasks ended (job {@link OverlayMessage#TASKS}: the rank is the task id), as a daemon batched them. */
     record TasksEnded(java.util.List<OverlayMessage.RankExited> ends) implements HeadAction {}

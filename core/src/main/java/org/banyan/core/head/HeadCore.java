@@ -56,6 +56,9 @@ public final class HeadCore {
     private final Set<Integer> peers = new HashSet<>();
     private final NameService names = new NameService();
     private final ConnectRendezvous connects = new ConnectRendezvous();
+    /** DVM: the job each running spawned job descends from, and the first failure of each family. */
+    private final Map<Integer, Integer> rootOf = new HashMap<>();
+    private final Map<Integer, Integer> familyStatus = new HashMap<>();
     private final Map<Integer, JobControl> jobs = new LinkedHashMap<>();
     private boolean allUp;
     private boolean finished;
@@ -207,6 +210,8 @@ public final class HeadCore {
             case HeadEvent.UserSignal(int signal) -> userSignal(signal);
             case HeadEvent.TimerFired(HeadTimer timer, int jobId) -> timer(timer, jobId);
             case HeadEvent.Submit(JobDescription job, HeadSettings jobSettings) -> submit(job, jobSettings);
+            case HeadEvent.SpawnAnswer(var request, JobDescription job, HeadSettings jobSettings, String refusal) ->
+                    spawnAnswered(request, job, jobSettings, refusal);
             case HeadEvent.SignalJob(int jobId, int signal) -> {
                 JobControl j = jobs.get(jobId);
                 if (j != null) {
@@ -358,7 +363,8 @@ public final class HeadCore {
         if (parent == null || parent.terminating()) {
             refusal = "the spawning job is ending";
         } else if (runJob == null) {
-            refusal = "MPI_Comm_spawn is not supported in a DVM's jobs yet";
+            emit(new HeadAction.SpawnRequested(parent.job(), s)); // the DVM's scheduler places it
+            return;
         } else {
             int[] inUse = new int[daemons];
             for (JobControl j : jobs.values()) {
@@ -372,14 +378,31 @@ public final class HeadCore {
                 refusal = e.getMessage();
             }
         }
+        if (refusal == null) {
+            nextSpawnedJob++;
+        }
+        spawnAnswered(s, child, settings, refusal);
+    }
+
+    /** The spawned job starts down the tree and the spawner hears its namespace, or the refusal. */
+    private void spawnAnswered(OverlayMessage.SpawnRequest s, JobDescription child, HeadSettings jobSettings, String refusal) {
+        JobControl parent = jobs.get(s.jobId());
+        if (refusal == null && parent == null) {
+            refusal = "the spawning job is ending";
+            if (runJob == null) {
+                emit(new HeadAction.JobEnded(child.jobId(), HeadSettings.DAEMON_LOST_STATUS)); // the DVM frees its slots
+            }
+        }
         if (refusal != null) {
-            emit(new HeadAction.Report("banyan run: cannot spawn for job " + s.jobId() + ": " + refusal));
+            HeadAction report = new HeadAction.Report("banyan run: cannot spawn for job " + s.jobId() + ": " + refusal);
+            emit(runJob != null ? report : new HeadAction.ForJob(s.jobId(), report));
             router.route(new OverlayMessage.NameReply(s.jobId(), Topology.daemonOfVertex(0), s.from(), s.request(),
                     OverlayMessage.NameRequest.SPAWN, false, refusal));
             return;
         }
-        nextSpawnedJob++;
-        JobControl j = newJob(child, RankMap.of(child), settings);
+        Integer root = rootOf.get(s.jobId());
+        rootOf.put(child.jobId(), root != null ? root : s.jobId());
+        JobControl j = newJob(child, RankMap.of(child), jobSettings);
         jobs.put(child.jobId(), j);
         emit(new HeadAction.Milestone("job " + child.jobId() + " spawned by job " + s.jobId() + ": " + child.size()
                 + " rank(s)"));
@@ -514,8 +537,7 @@ public final class HeadCore {
     private void jobFinished(int jobId, int status, boolean allReported) {
         names.forget(jobId).forEach(router::route);
         if (runJob == null) {
-            jobs.remove(jobId);
-            emit(new HeadAction.JobEnded(jobId, status));
+            dvmJobFinished(jobId, status);
             return;
         }
         // A run ends with its last job (the jobs its ranks spawned included); the first to fail
@@ -541,6 +563,34 @@ public final class HeadCore {
             return;
         }
         finish(status);
+    }
+
+    /**
+     * A DVM's job is over. A job and the jobs its ranks spawned are one family to its client, as
+     * a run is: the first to fail ends the others and gives the family its status, and the
+     * client hears of the family's end (the first job's {@link HeadAction.JobEnded}) once the
+     * last of them ended; a spawned job's own end only frees its slots.
+     */
+    private void dvmJobFinished(int jobId, int status) {
+        jobs.remove(jobId);
+        Integer spawnedFrom = rootOf.remove(jobId);
+        int root = spawnedFrom != null ? spawnedFrom : jobId;
+        if (status != 0 && !familyStatus.containsKey(root)) {
+            familyStatus.put(root, status);
+            for (JobControl j : List.copyOf(jobs.values())) {
+                if (j.jobId() == root || Integer.valueOf(root).equals(rootOf.get(j.jobId()))) {
+                    j.fail(status, "job " + jobId + " failed; ending job " + j.jobId());
+                }
+            }
+        }
+        if (spawnedFrom != null) {
+            emit(new HeadAction.JobEnded(jobId, status));
+        }
+        if (jobs.containsKey(root) || rootOf.containsValue(root)) {
+            return; // the family goes on
+        }
+        Integer first = familyStatus.remove(root);
+        emit(new HeadAction.JobEnded(root, first != null ? first : status));
     }
 
     private static Map<Integer, DaemonStats> mergeStats(Map<Integer, DaemonStats> a, Map<Integer, DaemonStats> b) {

@@ -25,6 +25,13 @@ public sealed interface HeadEvent {
     record Submit(JobDescription job, HeadSettings settings) implements HeadEvent {}
 
     /** DVM: the user's signal for one job (Ctrl-C on its client). */
+    /**
+     * DVM: the answer to {@link HeadAction.SpawnRequested}: the new job, placed (its slots held
+     * until its {@link HeadAction.JobEnded}), or why not ({@code job} null).
+     */
+    record SpawnAnswer(OverlayMessage.SpawnRequest request, JobDescription job, HeadSettings settings, String refusal)
+            implements HeadEvent {}
+
     record SignalJob(int jobId, int signal) implements HeadEvent {}
 
     /** DVM: end one job now (its client went away): its ranks get the teardown of a failure. */

@@ -19,7 +19,7 @@ import org.banyan.core.pmix.PmixNamespaces;
  * MPI's {@code OMPI_PARENT_PORT} among them), its launch directory, modex and binding policy,
  * no standard input, and a PMIx namespace of their own.
  */
-final class SpawnPlacement {
+public final class SpawnPlacement {
     private SpawnPlacement() {}
 
     /**
@@ -30,22 +30,7 @@ final class SpawnPlacement {
      */
     static JobDescription child(JobDescription run, JobDescription parent, int childId, List<AppContext> requested,
                                 int[] inUse) {
-        if (requested.isEmpty()) {
-            throw new IllegalArgumentException("the spawn request names no program");
-        }
-        Map<String, String> inherited = parent.apps().getFirst().env();
-        List<AppContext> apps = new ArrayList<>();
-        int ranks = 0;
-        for (AppContext app : requested) {
-            if (app.count() < 1) {
-                throw new IllegalArgumentException("the spawn request asks for " + app.count() + " processes of "
-                        + app.executable());
-            }
-            Map<String, String> env = new HashMap<>(inherited);
-            env.putAll(app.env());
-            apps.add(new AppContext(app.executable(), app.args(), app.count(), env, app.workdir()));
-            ranks += app.count();
-        }
+        int ranks = ranks(requested);
         List<Node> nodes = new ArrayList<>();
         int free = 0;
         int slots = 0;
@@ -65,11 +50,50 @@ final class SpawnPlacement {
             nodes = run.nodes();
             oversubscribe = true;
         }
+        return child(parent, childId, requested, nodes, oversubscribe);
+    }
+
+    /**
+     * The spawned job over {@code nodes} (node i served by daemon i, its slots those the job may
+     * take), as a DVM places it with its own scheduler.
+     *
+     * @throws IllegalArgumentException why it cannot be, in one line
+     */
+    public static JobDescription child(JobDescription parent, int childId, List<AppContext> requested, List<Node> nodes,
+                                       boolean oversubscribe) {
+        ranks(requested);
+        Map<String, String> inherited = parent.apps().getFirst().env();
+        List<AppContext> apps = new ArrayList<>();
+        for (AppContext app : requested) {
+            Map<String, String> env = new HashMap<>(inherited);
+            env.putAll(app.env());
+            apps.add(new AppContext(app.executable(), app.args(), app.count(), env, app.workdir()));
+        }
         RankPlacement p = parent.placement();
         RankPlacement placement = new RankPlacement(p.bindTo(), p.bySocket(), p.cpusPerRank(), p.report(), null, null);
         JobDescription job = new JobDescription(childId, apps, nodes, parent.mapping(), oversubscribe, -1, parent.launchDir(),
                 parent.modex(), placement, PmixNamespaces.of(childId), parent.jobId());
         RankMap.of(job); // throws when the policy cannot place it
         return job;
+    }
+
+    /**
+     * The processes a request asks for.
+     *
+     * @throws IllegalArgumentException when it names no program or an application asks for none
+     */
+    public static int ranks(List<AppContext> requested) {
+        if (requested.isEmpty()) {
+            throw new IllegalArgumentException("the spawn request names no program");
+        }
+        int ranks = 0;
+        for (AppContext app : requested) {
+            if (app.count() < 1) {
+                throw new IllegalArgumentException("the spawn request asks for " + app.count() + " processes of "
+                        + app.executable());
+            }
+            ranks += app.count();
+        }
+        return ranks;
     }
 }

@@ -172,4 +172,34 @@ class HeadSpawnTest {
         assertThat(child.apps().getFirst().workdir()).isEqualTo("/elsewhere");
         assertThat(RankMap.of(child).ranksOn(1)).isEqualTo(1);
     }
+
+    @Test
+    void aDvmPlacesTheSpawnedJobAndItsClientHearsOfTheFamilysEndOnceTheLastEnded() {
+        List<Node> nodes = List.of(new Node("n0", 2), new Node("n1", 2));
+        core = HeadCore.forDvm(nodes, HeadCoreTest.SETTINGS, TopologySpec.parse("radix:32"), TopologySpec.parse("radix:32"), null);
+        core.start();
+        from(0, new OverlayMessage.DaemonHello(0, "n0", 1, "n0:1"));
+        from(1, new OverlayMessage.DaemonHello(1, "n1", 2, "n1:1"));
+        JobDescription parent = run(false);
+        core.handle(new HeadEvent.Submit(parent, HeadCoreTest.SETTINGS));
+        OverlayMessage.SpawnRequest request = spawnOf(2);
+        assertThat(from(0, request)).as("the DVM's scheduler places it")
+                .containsExactly(new HeadAction.SpawnRequested(parent, request));
+        List<HeadAction> refused = core.handle(new HeadEvent.SpawnAnswer(request, null, null, "no room"));
+        assertThat(refused).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.NameReply(1, -1, 0, 5, SPAWN, false,
+                "no room")), new HeadAction.ForJob(1, new HeadAction.Report("banyan run: cannot spawn for job 1: no room")));
+
+        JobDescription child = SpawnPlacement.child(parent, 7, request.apps(), List.of(new Node("n0", 0), new Node("n1", 2)),
+                false);
+        List<HeadAction> a = core.handle(new HeadEvent.SpawnAnswer(request, child, HeadCoreTest.SETTINGS, null));
+        assertThat(launchedJob(a, 1)).isEqualTo(child);
+        assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.NameReply(1, -1, 0, 5, SPAWN, true,
+                "7 " + PmixNamespaces.of(7))));
+        from(0, new OverlayMessage.RankExited(1, 0, 0, ""));
+        assertThat(from(0, new OverlayMessage.RankExited(1, 1, 0, ""))).as("the parent's end waits for its child")
+                .noneMatch(HeadAction.JobEnded.class::isInstance);
+        from(1, new OverlayMessage.RankExited(7, 0, 0, ""));
+        assertThat(from(1, new OverlayMessage.RankExited(7, 1, 0, ""))).filteredOn(HeadAction.JobEnded.class::isInstance)
+                .containsExactly(new HeadAction.JobEnded(7, 0), new HeadAction.JobEnded(1, 0));
+    }
 }

@@ -217,7 +217,7 @@ public final class DvmClient implements AutoCloseable {
                     return 1;
                 }
                 switch (m) {
-                    case ClientMessage.JobOutput o -> sink.write(o.rank(), o.stream(), o.data());
+                    case ClientMessage.JobOutput o -> sink.write(o.jobId(), o.rank(), o.stream(), o.data()); // spawned jobs' too
                     case ClientMessage.JobReport r -> sink.report(r.line());
                     case ClientMessage.JobEnded e -> {
                         return e.status();

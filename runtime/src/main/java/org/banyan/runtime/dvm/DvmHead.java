@@ -69,10 +69,11 @@ public final class DvmHead {
      * resource manager placed it), where its stdin goes, and for a queued job's its queued job
      * (else -1).
      */
+    /** A job of a client's; {@code spawned}: started by MPI_Comm_spawn from another, whose end the client waits for. */
     private record RunningJob(DvmSession owner, Placement placement, String command, int ranks, int[] stdinTarget,
-                              int queueId) {
+                              int queueId, boolean spawned) {
         RunningJob(DvmSession owner, Placement placement, String command, int ranks, int[] stdinTarget) {
-            this(owner, placement, command, ranks, stdinTarget, -1);
+            this(owner, placement, command, ranks, stdinTarget, -1, false);
         }
     }
 
@@ -120,7 +121,7 @@ public final class DvmHead {
                 new QueueDriver.Host() {
                     @Override
                     public void register(int jobId, DvmSession owner, String command, int ranks, int queueId) {
-                        jobs.put(jobId, new RunningJob(owner, null, command, ranks, new int[] {-1, -1}, queueId));
+                        jobs.put(jobId, new RunningJob(owner, null, command, ranks, new int[] {-1, -1}, queueId, false));
                         owner.jobs.add(jobId);
                     }
 
@@ -251,6 +252,8 @@ public final class DvmHead {
             }
             case HeadAction.TasksEnded(List<OverlayMessage.RankExited> ends) -> followUps.addAll(tasks.ended(ends));
             case HeadAction.ResourceRequest(OverlayMessage.NameRequest r) -> queue.resourceRequest(r);
+            case HeadAction.SpawnRequested(JobDescription parent, OverlayMessage.SpawnRequest request) ->
+                    followUps.add(spawn(parent, request));
             case HeadAction.RankEnded r -> throw new IllegalStateException("a rank's end belongs to a job");
             case HeadAction.Finish(int exitStatus) -> {
                 status[0] = exitStatus;
@@ -426,14 +429,7 @@ public final class DvmHead {
                     + (anyLost() ? ", " + lostSlots() + " on lost hosts" : "") + "); add --oversubscribe, or wait"));
             return null;
         }
-        List<Node> slots = new ArrayList<>();
-        int[] placed = new int[nodes.size()];
-        if (placement != null) {
-            placement.shares().forEach(sh -> placed[sh.node()] += sh.ranks());
-        }
-        for (int i = 0; i < nodes.size(); i++) {
-            slots.add(new Node(nodes.get(i).name(), placement != null ? placed[i] : daemonLost[i] ? 0 : nodes.get(i).slots()));
-        }
+        List<Node> slots = slotsOf(placement);
         int jobId = nextJobId++;
         JobDescription job = org.banyan.core.pmix.PmixNamespaces.name(new JobDescription(jobId, apps, slots, run.mapping(), run.oversubscribe(),
                 run.stdinRank(), run.launchDir(), run.modex(), run.placement()), run.pmix());
@@ -452,6 +448,61 @@ public final class DvmHead {
         s.send(new ClientMessage.JobAccepted(jobId, ranks));
         say("job " + jobId + " of client " + s.id + ": " + ranks + " rank(s) of " + command);
         return new HeadEvent.Submit(job, settings.forJob(run.timeoutMillis()));
+    }
+
+    /** The DVM's hosts with the slots a job holds there; all of them (lost hosts' none) when it oversubscribes. */
+    private List<Node> slotsOf(Placement placement) {
+        List<Node> slots = new ArrayList<>();
+        int[] placed = new int[nodes.size()];
+        if (placement != null) {
+            placement.shares().forEach(sh -> placed[sh.node()] += sh.ranks());
+        }
+        for (int i = 0; i < nodes.size(); i++) {
+            slots.add(new Node(nodes.get(i).name(), placement != null ? placed[i] : daemonLost[i] ? 0 : nodes.get(i).slots()));
+        }
+        return slots;
+    }
+
+    /**
+     * MPI_Comm_spawn from a rank of a running job: the new job is placed on free slots like a
+     * job of the same client (over all of them when the parent oversubscribes and none are
+     * free), and belongs to that client: its output goes there, and the client's job ends with
+     * the last job of its family.
+     */
+    private HeadEvent spawn(JobDescription parent, OverlayMessage.SpawnRequest request) {
+        RunningJob p = jobs.get(parent.jobId());
+        int ranks;
+        try {
+            ranks = org.banyan.core.head.SpawnPlacement.ranks(request.apps());
+        } catch (IllegalArgumentException e) {
+            return new HeadEvent.SpawnAnswer(request, null, null, e.getMessage());
+        }
+        if (p == null) {
+            return new HeadEvent.SpawnAnswer(request, null, null, "the spawning job is ending");
+        }
+        int free = scheduler.freeCores();
+        Placement placement = scheduler.place(new SlotRequest(ranks, 1, 0, null, false));
+        if (placement == null && !parent.oversubscribe()) {
+            return new HeadEvent.SpawnAnswer(request, null, null, "MPI_Comm_spawn asks for " + ranks + " process"
+                    + (ranks == 1 ? "" : "es") + " but only " + free + " of the DVM's " + totalSlots()
+                    + " slots are free; add --oversubscribe");
+        }
+        int jobId = nextJobId++;
+        JobDescription child;
+        try {
+            child = org.banyan.core.head.SpawnPlacement.child(parent, jobId, request.apps(), slotsOf(placement),
+                    placement == null);
+        } catch (IllegalArgumentException e) {
+            if (placement != null) {
+                scheduler.release(placement);
+            }
+            return new HeadEvent.SpawnAnswer(request, null, null, e.getMessage());
+        }
+        String command = String.join(" ", request.apps().stream().map(AppContext::executable).toList());
+        jobs.put(jobId, new RunningJob(p.owner(), placement, command, ranks, new int[] {-1, -1}, -1, true));
+        p.owner().jobs.add(jobId);
+        say("job " + jobId + " spawned by job " + parent.jobId() + ": " + ranks + " rank(s) of " + command);
+        return new HeadEvent.SpawnAnswer(request, child, settings.forJob(0), null);
     }
 
     private void forJob(int jobId, HeadAction a) {
@@ -486,6 +537,10 @@ public final class DvmHead {
             scheduler.release(j.placement());
         }
         j.owner().jobs.remove(jobId);
+        if (j.spawned()) {
+            say("job " + jobId + " (spawned) ended with status " + exitStatus);
+            return; // its client hears of its family's end
+        }
         if (queue.ended(jobId, j.owner(), exitStatus)) {
             return;
         }

@@ -130,6 +130,7 @@ public final class HeadDriver {
             case HeadAction.TasksEnded t -> throw new IllegalStateException("a run's head has no tasks");
             case HeadAction.ResourceRequest r -> throw new IllegalStateException("a run's head answers these itself");
             case HeadAction.RankEnded r -> throw new IllegalStateException("a run's head is not told of single ranks");
+            case HeadAction.SpawnRequested r -> throw new IllegalStateException("a run's head places spawned jobs itself");
             case HeadAction.DaemonsLost l -> throw new IllegalStateException("a run's head reports losses itself");
         }
         return true;

@@ -124,6 +124,47 @@ class OpenMpiInteropTest {
                 """);
     }
 
+    static {
+        // argv[1] "server": publish a port and accept; "client": look it up (retrying until the
+        // server published it) and connect; one int there and back
+        PROGRAMS.put("connect", """
+                #include <mpi.h>
+                #include <stdio.h>
+                #include <string.h>
+                #include <unistd.h>
+                int main(int argc, char **argv) {
+                    char port[MPI_MAX_PORT_NAME];
+                    MPI_Comm inter;
+                    int rank, v = 0;
+                    MPI_Init(&argc, &argv);
+                    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+                    if (strcmp(argv[1], "server") == 0) {
+                        if (rank == 0) { MPI_Open_port(MPI_INFO_NULL, port); MPI_Publish_name("banyan-connect", MPI_INFO_NULL, port); }
+                        MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter);
+                        if (rank == 0) {
+                            MPI_Recv(&v, 1, MPI_INT, 0, 0, inter, MPI_STATUS_IGNORE);
+                            v++;
+                            MPI_Send(&v, 1, MPI_INT, 0, 0, inter);
+                            MPI_Unpublish_name("banyan-connect", MPI_INFO_NULL, port);
+                        }
+                    } else {
+                        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+                        for (int i = 0; i < 300 && MPI_Lookup_name("banyan-connect", MPI_INFO_NULL, port) != MPI_SUCCESS; i++) usleep(100000);
+                        MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter);
+                        if (rank == 0) {
+                            v = 41;
+                            MPI_Send(&v, 1, MPI_INT, 0, 0, inter);
+                            MPI_Recv(&v, 1, MPI_INT, 0, 0, inter, MPI_STATUS_IGNORE);
+                            printf("the server answered %d\\n", v);
+                        }
+                    }
+                    MPI_Comm_disconnect(&inter);
+                    MPI_Finalize();
+                    return 0;
+                }
+                """);
+    }
+
     @BeforeAll
     static void compile() throws Exception {
         Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/mpicc.openmpi")),
@@ -387,6 +428,14 @@ class OpenMpiInteropTest {
             assertThat(failing.exit()).as(failing.stderr()).isEqualTo(3);
             assertThat(failing.stderr()).contains("exited with status 3; ending the job");
             Banyan.assertNoProcessesWith(prog("spawn"));
+            // MPI_Comm_connect/accept between two jobs of the DVM, on different daemons
+            Process server = Banyan.builder(List.of("run", "--dvm", uri.toString(), "-n", "2", prog("connect"), "server"))
+                    .redirectErrorStream(true).start();
+            Banyan.Result client = Banyan.run("run", "--dvm", uri.toString(), "-n", "2", prog("connect"), "client");
+            String serverSaid = new String(server.getInputStream().readAllBytes());
+            assertThat(server.waitFor()).as(serverSaid).isZero();
+            assertThat(client.exit()).as(client.stderr()).isZero();
+            assertThat(client.stdout()).isEqualTo("the server answered 42\n");
         } finally {
             Banyan.run("dvm", "stop", "--dvm", uri.toString());
         }

@@ -21,7 +21,9 @@ import org.banyan.core.wire.OverlayMessage;
  * PMIx spawn, connect and disconnect (MPI_Comm_spawn, and the connection Open MPI makes between
  * the parent and the children, or with MPI_Comm_connect/accept). A spawn is one request to the
  * head, which starts the job down the tree; a connect or disconnect is one collective at the
- * head over the daemons that host the participants, named by the sorted participants.
+ * head over the daemons that host the participants, named by the sorted participants
+ * ({@code namespace:rank}: the head knows every job's namespace, this server only those it
+ * serves).
  *
  * <p>Layouts read here (PMIx 4.2.2, checked with {@code offsetof}): {@code pmix_app_t} (56
  * bytes: {@code cmd} at 0, {@code argv} at 8, {@code env} at 16, {@code cwd} at 24,
@@ -118,15 +120,15 @@ final class PmixSpawnOps {
             for (long i = 0; i < nprocs; i++) {
                 MemorySegment p = array.asSlice(i * PmixLibrary.PROC_SIZE, PmixLibrary.PROC_SIZE);
                 String nspace = PmixServer.nspaceOf(p);
-                int jobId = s.jobIdOf(nspace);
-                if (jobId < 0) {
-                    return PmixLibrary.ERR_NOT_FOUND;
-                }
-                participants.add(jobId + ":" + PmixServer.rankOf(p));
-                if (listener == null) {
+                int jobId = s.jobIdOf(nspace); // -1 for a job with no rank here (another DVM job's, say)
+                participants.add(nspace + ":" + PmixServer.rankOf(p));
+                if (listener == null && jobId >= 0) {
                     anyJob = jobId;
                     listener = s.listenerOf(nspace);
                 }
+            }
+            if (listener == null) {
+                return PmixLibrary.ERR_NOT_FOUND;
             }
             int token = PmixNames.NEXT.getAndIncrement();
             BY_TOKEN.put(token, new Waiting(blob == null ? Kind.CONNECT : Kind.FENCE, callback, data));

@@ -186,6 +186,9 @@ public final class DaemonCore {
             case DaemonEvent.PmixModexData(int token, byte[] blob) -> pmixModex.dataReady(token, blob);
             case DaemonEvent.PmixNameRequest(int jobId, int token, int op, String name, String value) -> {
                 if (jobs.containsKey(jobId)) {
+                    if (PmixSpawns.isConnectAnswer(op)) {
+                        pmixSpawns.connecting(token, name);
+                    }
                     routing.nameRequest(jobId, token, op, name, value);
                 } else {
                     out.emit(new DaemonAction.PmixNameReply(jobId, token, false, "no_such_job"));
@@ -460,6 +463,8 @@ public final class DaemonCore {
             public void nameReply(int request, int op, boolean ok, String portOrReason) {
                 if (pmix && PmixSpawns.isSpawnAnswer(op)) {
                     pmixSpawns.answered(jobId, request, ok, portOrReason, jobs::get);
+                } else if (pmix && PmixSpawns.isConnectAnswer(op)) {
+                    pmixSpawns.connected(jobId, request, ok, portOrReason, jobs.values());
                 } else if (pmix) {
                     out.emit(new DaemonAction.PmixNameReply(jobId, request, ok, portOrReason));
                 } else {

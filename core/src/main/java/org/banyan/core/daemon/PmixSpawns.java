@@ -15,7 +15,8 @@ import org.banyan.core.wire.OverlayMessage;
  * starts the new job down the tree; the spawning rank hears the new namespace only once this
  * daemon registered it (the answer may overtake the job on another route, and then waits here).
  * A PMIx server connects two namespaces only when it knows both: a daemon that hosts ranks of
- * one of a parent and its child registers the other with no local rank.
+ * one of a parent and its child registers the other with no local rank, and a connect between
+ * any jobs registers the participants' namespaces before it completes.
  */
 final class PmixSpawns {
     private final int daemonId;
@@ -24,6 +25,8 @@ final class PmixSpawns {
     private final Set<Integer> served = new HashSet<>();
     /** Answers to spawn requests, by the job they started, that came before the job did. */
     private final Map<Integer, DaemonAction.PmixNameReply> early = new HashMap<>();
+    /** The names of this daemon's connects, disconnects and fences over several jobs in progress, by token. */
+    private final Map<Integer, String> connecting = new HashMap<>();
 
     PmixSpawns(int daemonId, DaemonOutbox out) {
         this.daemonId = daemonId;
@@ -72,5 +75,34 @@ final class PmixSpawns {
 
     static boolean isSpawnAnswer(int op) {
         return op == OverlayMessage.NameRequest.SPAWN;
+    }
+
+    /** This daemon's server asks the head to connect the participants {@code name} lists. */
+    void connecting(int token, String name) {
+        connecting.put(token, name);
+    }
+
+    /**
+     * The connect is done everywhere: the server learns the namespaces of the participants it
+     * does not serve yet (jobs with no rank here, such as another job of a DVM that connects
+     * with MPI_Comm_connect), then its connect completes.
+     */
+    void connected(int jobId, int token, boolean ok, String text, Iterable<LocalJob> known) {
+        String name = connecting.remove(token);
+        if (ok && name != null) {
+            for (String p : name.substring(name.indexOf(' ') + 1).split(",")) {
+                String nspace = p.substring(0, p.lastIndexOf(':'));
+                for (LocalJob j : known) {
+                    if (nspace.equals(j.job().pmixNamespace()) && served.add(j.job().jobId())) {
+                        out.emit(new DaemonAction.ServePmix(PmixRegistration.of(j.job(), j.map(), daemonId)));
+                    }
+                }
+            }
+        }
+        out.emit(new DaemonAction.PmixNameReply(jobId, token, ok, text));
+    }
+
+    static boolean isConnectAnswer(int op) {
+        return op == OverlayMessage.NameRequest.CONNECT;
     }
 }

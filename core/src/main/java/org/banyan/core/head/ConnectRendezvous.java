@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.IntFunction;
+import java.util.function.Function;
 import org.banyan.core.job.RankMap;
 import org.banyan.core.tree.Topology;
 import org.banyan.core.wire.OverlayMessage;
@@ -18,7 +18,7 @@ import org.banyan.core.wire.OverlayMessage;
  * last one did. The head knows every job's map, so it knows which daemons will ask.
  *
  * <p>The request's name is {@code KIND PARTICIPANTS}: a word (connect, disconnect) and the
- * participants as {@code job:rank} separated by commas, rank -2 for all of a job's ranks
+ * participants as {@code namespace:rank} separated by commas, rank -2 for all of a job's ranks
  * (PMIx's wildcard). Daemons write it the same way, so equal names are the same operation. A
  * fence over several jobs (kind {@code fence}) carries each daemon's data as the request's port
  * (base64); every answer holds them all, in daemon order, separated by commas.
@@ -35,7 +35,7 @@ final class ConnectRendezvous {
      * A daemon asked: the answers once every daemon involved did (none before), or a refusal at
      * once when a participant's job is not running.
      */
-    List<OverlayMessage.NameReply> enter(OverlayMessage.NameRequest r, IntFunction<RankMap> mapOfJob) {
+    List<OverlayMessage.NameReply> enter(OverlayMessage.NameRequest r, Function<String, RankMap> mapOfJob) {
         Open op = open.get(r.name());
         if (op == null) {
             Set<Integer> daemons;
@@ -65,20 +65,18 @@ final class ConnectRendezvous {
     }
 
     /** The daemons hosting the participants the name lists. */
-    static Set<Integer> daemonsOf(String name, IntFunction<RankMap> mapOfJob) {
+    static Set<Integer> daemonsOf(String name, Function<String, RankMap> mapOfJob) {
         int space = name.indexOf(' ');
         Set<Integer> daemons = new HashSet<>();
         for (String p : name.substring(space + 1).split(",")) {
-            int colon = p.indexOf(':');
-            int jobId;
+            int colon = p.lastIndexOf(':');
             int rank;
             try {
-                jobId = Integer.parseInt(p.substring(0, colon));
                 rank = Integer.parseInt(p.substring(colon + 1));
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException("bad_participant");
             }
-            RankMap map = mapOfJob.apply(jobId);
+            RankMap map = mapOfJob.apply(p.substring(0, colon));
             if (map == null) {
                 throw new IllegalArgumentException("no_such_job");
             }

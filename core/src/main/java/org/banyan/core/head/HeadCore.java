@@ -337,9 +337,13 @@ public final class HeadCore {
             if (r.op() < OverlayMessage.NameRequest.RESIZE_CHECK || r.op() == OverlayMessage.NameRequest.LOOKUP_WAIT) {
                 names.serve(r).forEach(router::route);
             } else if (r.op() == OverlayMessage.NameRequest.CONNECT) {
-                connects.enter(r, id -> {
-                    JobControl j = jobs.get(id);
-                    return j == null ? null : j.map();
+                connects.enter(r, nspace -> {
+                    for (JobControl j : jobs.values()) {
+                        if (nspace.equals(j.job().pmixNamespace())) {
+                            return j.map();
+                        }
+                    }
+                    return null;
                 }).forEach(router::route);
             } else if (runJob == null) {
                 emit(new HeadAction.ResourceRequest(r));

@@ -77,7 +77,7 @@ public sealed interface OverlayMessage {
         public static final int LOOKUP_WAIT = 5;
         /**
          * PMIx connect or disconnect: {@code name} lists the participants
-         * (a kind and {@code job:rank,...}; see the head's ConnectRendezvous); the reply comes once every
+         * (a kind and {@code namespace:rank,...}; see the head's ConnectRendezvous); the reply comes once every
          * daemon that hosts one of them asked with the same list.
          */
         public static final int CONNECT = 6;

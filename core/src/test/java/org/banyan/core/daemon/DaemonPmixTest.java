@@ -176,4 +176,26 @@ class DaemonPmixTest {
                 .map(sp -> ((DaemonAction.ServePmix) sp).registration().nspace()).toList();
         assertThat(served).containsExactly("banyan.test.1", "banyan.test.2");
     }
+
+    @Test
+    void aConnectRegistersTheOtherJobsNamespaceBeforeItCompletes() {
+        launch();
+        // another job (of a DVM, say) with no rank here
+        var other = new org.banyan.core.job.JobDescription(5,
+                List.of(new org.banyan.core.job.AppContext("./server", List.of(), 2, Map.of(), null)),
+                List.of(new org.banyan.core.job.Node("n0", 2), new org.banyan.core.job.Node("n1", 0)),
+                org.banyan.core.job.MappingPolicy.SLOT, false, -1, "/w", org.banyan.core.job.Modex.LAZY,
+                org.banyan.core.job.RankPlacement.NONE, "banyan.test.5");
+        assertThat(core.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(other))))
+                .noneMatch(DaemonAction.ServePmix.class::isInstance);
+        String name = "connect banyan.test.1:-2,banyan.test.5:-2";
+        assertThat(core.handle(new DaemonEvent.PmixNameRequest(1, 60, OverlayMessage.NameRequest.CONNECT, name, "")))
+                .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.NameRequest(1, 1, -1, 60,
+                        OverlayMessage.NameRequest.CONNECT, name, "")));
+        List<DaemonAction> done = core.handle(new DaemonEvent.FromParent(new OverlayMessage.NameReply(1, -1, 1, 60,
+                OverlayMessage.NameRequest.CONNECT, true, "")));
+        assertThat(done).hasSize(2);
+        assertThat(((DaemonAction.ServePmix) done.get(0)).registration().nspace()).isEqualTo("banyan.test.5");
+        assertThat(done.get(1)).isEqualTo(new DaemonAction.PmixNameReply(1, 60, true, ""));
+    }
 }

@@ -125,19 +125,20 @@ class HeadSpawnTest {
     void aConnectIsAnsweredOnceEveryDaemonHostingAParticipantAsked() {
         launched(run(false));
         from(0, spawnOf(2)); // parent on n0, children on n1
-        String name = "connect 1:-2,2:-2";
+        String name = "connect " + PmixNamespaces.of(1) + ":-2," + PmixNamespaces.of(2) + ":-2";
         assertThat(from(0, new OverlayMessage.NameRequest(1, 0, -1, 8, CONNECT, name, ""))).isEmpty();
         assertThat(from(1, new OverlayMessage.NameRequest(2, 1, -1, 9, CONNECT, name, ""))).containsExactlyInAnyOrder(
                 new HeadAction.SendToDaemon(0, new OverlayMessage.NameReply(1, -1, 0, 8, CONNECT, true, "")),
                 new HeadAction.SendToDaemon(1, new OverlayMessage.NameReply(2, -1, 1, 9, CONNECT, true, "")));
         // a fence over both jobs: every daemon gets every daemon's data, in daemon order
-        String fence = "fence 1:0,1:1,2:0,2:1";
+        String fence = "fence " + PmixNamespaces.of(1) + ":0," + PmixNamespaces.of(1) + ":1," + PmixNamespaces.of(2) + ":0,"
+                + PmixNamespaces.of(2) + ":1";
         assertThat(from(1, new OverlayMessage.NameRequest(2, 1, -1, 10, CONNECT, fence, "QkI="))).isEmpty();
         assertThat(from(0, new OverlayMessage.NameRequest(1, 0, -1, 11, CONNECT, fence, "QUE="))).containsExactlyInAnyOrder(
                 new HeadAction.SendToDaemon(0, new OverlayMessage.NameReply(1, -1, 0, 11, CONNECT, true, "QUE=,QkI=")),
                 new HeadAction.SendToDaemon(1, new OverlayMessage.NameReply(2, -1, 1, 10, CONNECT, true, "QUE=,QkI=")));
         // a participant of no running job cannot be waited for
-        assertThat(from(0, new OverlayMessage.NameRequest(1, 0, -1, 12, CONNECT, "connect 1:-2,7:-2", ""))).containsExactly(
+        assertThat(from(0, new OverlayMessage.NameRequest(1, 0, -1, 12, CONNECT, "connect " + PmixNamespaces.of(1) + ":-2,banyan.none.7:-2", ""))).containsExactly(
                 new HeadAction.SendToDaemon(0, new OverlayMessage.NameReply(1, -1, 0, 12, CONNECT, false, "no_such_job")));
     }
 

@@ -436,6 +436,11 @@ class OpenMpiInteropTest {
             assertThat(server.waitFor()).as(serverSaid).isZero();
             assertThat(client.exit()).as(client.stderr()).isZero();
             assertThat(client.stdout()).isEqualTo("the server answered 42\n");
+            // a persistent DVM lets go of each job once it is over: no process table, no Open MPI directory
+            try (var files = Files.list(Path.of("/dev/shm"))) {
+                assertThat(files.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("banyan-")))
+                        .as("what the DVM's daemons still hold for jobs that are over").isEmpty();
+            }
         } finally {
             Banyan.run("dvm", "stop", "--dvm", uri.toString());
         }

@@ -70,6 +70,12 @@ public sealed interface DaemonAction {
     /** Every local rank of a PMIx job has ended: the server forgets its namespace, its files here go. */
     record PmixJobEnded(int jobId) implements DaemonAction {}
 
+    /**
+     * A DVM's job is over everywhere: its PMI socket closes, its process table goes, and its PMIx
+     * namespace and files (with a rank here or not).
+     */
+    record ForgetJob(int jobId) implements DaemonAction {}
+
     /** The daemon's work is done: the driver closes its links (children see their parent go) and returns. */
     record Exit() implements DaemonAction {}
 }

@@ -302,6 +302,16 @@ public final class DaemonCore {
                     j.fence().release(release, j.pmi());
                 }
             }
+            case OverlayMessage.ForgetJob(int jobId) -> {
+                out.flood(message);
+                LocalJob j = jobs.remove(jobId);
+                if (j != null) {
+                    j.signal(Signals.SIGKILL); // none should be left: the head forgets a job once every rank reported
+                    exits.forget(jobId);
+                    pmixSpawns.forget(jobId);
+                    out.emit(new DaemonAction.ForgetJob(jobId));
+                }
+            }
             case OverlayMessage.Shutdown s -> {
                 out.flood(message);
                 for (LocalJob j : jobs.values()) {

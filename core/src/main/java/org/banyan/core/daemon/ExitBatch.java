@@ -43,6 +43,11 @@ final class ExitBatch {
         subtreeRanksLeft.put(jobId, subtreeRanks);
     }
 
+    /** The job is over everywhere. */
+    void forget(int jobId) {
+        subtreeRanksLeft.remove(jobId);
+    }
+
     void add(OverlayMessage.RankExited e) {
         pending.add(e);
         // A job known to this daemon completes; tasks (and jobs whose launch this daemon never saw) do not.

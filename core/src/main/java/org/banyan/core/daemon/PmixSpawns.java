@@ -52,6 +52,12 @@ final class PmixSpawns {
         }
     }
 
+    /** The job is over everywhere: its registration goes with it. */
+    void forget(int jobId) {
+        served.remove(jobId);
+        early.remove(jobId);
+    }
+
     /** {@code jobId} is known here now: a spawn answer that waited for it goes to the server. */
     void launched(int jobId) {
         DaemonAction.PmixNameReply reply = early.remove(jobId);

@@ -577,6 +577,7 @@ public final class HeadCore {
      */
     private void dvmJobFinished(int jobId, int status) {
         jobs.remove(jobId);
+        broadcast(new OverlayMessage.ForgetJob(jobId));
         Integer spawnedFrom = rootOf.remove(jobId);
         int root = spawnedFrom != null ? spawnedFrom : jobId;
         if (status != 0 && !familyStatus.containsKey(root)) {

@@ -219,4 +219,10 @@ public sealed interface OverlayMessage {
 
     /** Head to daemon: the job is over, exit. */
     record Shutdown() implements OverlayMessage {}
+
+    /**
+     * Flooded down a DVM's tree: job {@code jobId} is over everywhere; each daemon lets go of what
+     * it held for it (its state, PMI socket, process table, PMIx namespace and files).
+     */
+    record ForgetJob(int jobId) implements OverlayMessage {}
 }

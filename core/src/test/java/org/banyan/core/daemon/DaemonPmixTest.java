@@ -198,4 +198,14 @@ class DaemonPmixTest {
         assertThat(((DaemonAction.ServePmix) done.get(0)).registration().nspace()).isEqualTo("banyan.test.5");
         assertThat(done.get(1)).isEqualTo(new DaemonAction.PmixNameReply(1, 60, true, ""));
     }
+
+    @Test
+    void aForgottenJobIsLetGoOf() {
+        launch();
+        List<DaemonAction> a = core.handle(new DaemonEvent.FromParent(new OverlayMessage.ForgetJob(1)));
+        assertThat(a).contains(new DaemonAction.ForgetJob(1));
+        assertThat(core.handle(new DaemonEvent.PmixFence(1, new byte[0]))).as("the job is gone").isEmpty();
+        assertThat(core.handle(new DaemonEvent.FromParent(new OverlayMessage.ForgetJob(1)))).as("once")
+                .noneMatch(DaemonAction.ForgetJob.class::isInstance);
+    }
 }

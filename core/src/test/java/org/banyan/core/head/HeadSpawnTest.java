@@ -200,7 +200,10 @@ class HeadSpawnTest {
         assertThat(from(0, new OverlayMessage.RankExited(1, 1, 0, ""))).as("the parent's end waits for its child")
                 .noneMatch(HeadAction.JobEnded.class::isInstance);
         from(1, new OverlayMessage.RankExited(7, 0, 0, ""));
-        assertThat(from(1, new OverlayMessage.RankExited(7, 1, 0, ""))).filteredOn(HeadAction.JobEnded.class::isInstance)
+        List<HeadAction> ended = from(1, new OverlayMessage.RankExited(7, 1, 0, ""));
+        assertThat(ended).filteredOn(HeadAction.JobEnded.class::isInstance)
                 .containsExactly(new HeadAction.JobEnded(7, 0), new HeadAction.JobEnded(1, 0));
+        assertThat(ended).as("the daemons let go of a job that is over")
+                .contains(new HeadAction.SendToDaemon(1, new OverlayMessage.ForgetJob(7)));
     }
 }

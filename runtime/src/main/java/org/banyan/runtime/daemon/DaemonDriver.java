@@ -225,6 +225,18 @@ public final class DaemonDriver {
             }
             case DaemonAction.PmixFenceDone _, DaemonAction.PmixModexFetch _, DaemonAction.PmixModexDone _,
                  DaemonAction.PmixNameReply _, DaemonAction.PmixJobEnded _ -> pmix.execute(action);
+            case DaemonAction.ForgetJob(int jobId) -> {
+                pmi.closeJob(jobId);
+                pmix.execute(new DaemonAction.PmixJobEnded(jobId));
+                java.nio.file.Path table = processTablePath(jobId);
+                if (processTables.remove(table)) {
+                    try {
+                        java.nio.file.Files.deleteIfExists(table);
+                    } catch (IOException e) {
+                        // /dev/shm is cleared at reboot; the daemon's end tries again
+                    }
+                }
+            }
             case DaemonAction.SignalRank(int jobId, int rank, int signal) -> {
                 RankProcess r = ranks.get(key(jobId, rank));
                 if (r != null) {

@@ -23,6 +23,7 @@ final class WorkloadCommand {
             Usage: banyan sim workload [--jobs N] [--nodes N] [--seed S] [--arrival SECONDS]
                                        [--arrivals A,B,...] [--swf FILE] [--write-swf FILE] [--inhibit SECONDS]
                                        [--policy fixed|flexible|both] [--json] [--timeline DIR]
+                                       [--flexible-sleep FILE [--start-seconds S] [--resize-seconds S]]
 
             Runs a workload through Banyan's resource manager (FCFS with EASY backfill, and for
             the flexible policy the seed's resize decisions at each iteration of each job) under
@@ -41,17 +42,31 @@ final class WorkloadCommand {
               --json            one JSON object per policy and line
               --timeline DIR    timeline_POLICY.csv (allocated nodes, running and completed jobs
                                 over time) and timelines.png
+              --flexible-sleep FILE
+                                the FlexibleSleep jobs bench/workload-real ran (its job list:
+                                arrival, max, min, steps, work per step), to set the simulation
+                                beside the real run; --nodes is then the real run's hosts
+              --start-seconds S a FlexibleSleep job's ranks starting (default %s, measured)
+              --resize-seconds S a FlexibleSleep resize (default %s, measured)
 
             Jobs are the seed's three applications in equal parts (cg, jacobi, nbody: sizes 1-2
             to 32 by factor 2), submitted at their maximum size; their speed-up models are
             Banyan's assumptions (docs/malleability.md).
             """;
 
+    /**
+     * What a FlexibleSleep job of bench/workload-real spends outside its steps, measured there
+     * (docs/malleability.md): from its start to its first step (the JVM ranks starting and
+     * joining), and per resize.
+     */
+    static final double FLEXIBLE_SLEEP_START_SECONDS = 0.5;
+    static final double FLEXIBLE_SLEEP_RESIZE_SECONDS = 0.2;
+
     private WorkloadCommand() {}
 
     static int run(List<String> args, Path cwd) throws UsageException {
         if (args.contains("--help") || args.contains("-h")) {
-            System.out.print(HELP);
+            System.out.print(HELP.formatted(FLEXIBLE_SLEEP_START_SECONDS, FLEXIBLE_SLEEP_RESIZE_SECONDS));
             return 0;
         }
         int jobs = 50;
@@ -60,6 +75,9 @@ final class WorkloadCommand {
         double arrival = 10;
         double inhibit = 0;
         String swf = null;
+        String flexibleSleep = null;
+        double startSeconds = FLEXIBLE_SLEEP_START_SECONDS;
+        double resizeSeconds = FLEXIBLE_SLEEP_RESIZE_SECONDS;
         String writeSwf = null;
         String policy = "both";
         List<Double> sweep = null;
@@ -88,6 +106,9 @@ final class WorkloadCommand {
                 }
                 case "--inhibit" -> inhibit = number(v, "--inhibit").doubleValue();
                 case "--swf" -> swf = v;
+                case "--flexible-sleep" -> flexibleSleep = v;
+                case "--start-seconds" -> startSeconds = number(v, "--start-seconds").doubleValue();
+                case "--resize-seconds" -> resizeSeconds = number(v, "--resize-seconds").doubleValue();
                 case "--write-swf" -> writeSwf = v;
                 case "--timeline" -> timeline = cwd.resolve(v);
                 case "--policy" -> {
@@ -102,19 +123,28 @@ final class WorkloadCommand {
         if (inhibit < 0) {
             throw new UsageException("--inhibit must not be negative");
         }
+        if (startSeconds < 0 || resizeSeconds < 0) {
+            throw new UsageException("--start-seconds and --resize-seconds must not be negative");
+        }
+        if (swf != null && flexibleSleep != null) {
+            throw new UsageException("--swf and --flexible-sleep both give the jobs; choose one");
+        }
         if (sweep != null) {
-            if (swf != null) {
+            if (swf != null || flexibleSleep != null) {
                 throw new UsageException("--arrivals generates its workloads; it does not go with --swf");
             }
             return sweep(jobs, nodes, seed, inhibit, sweep, json);
         }
         List<WorkloadJob> workload;
+        String file = swf != null ? swf : flexibleSleep;
         try {
             workload = swf != null ? Workloads.readSwf(Files.readString(cwd.resolve(swf)), nodes, swf)
+                    : flexibleSleep != null ? Workloads.readFlexibleSleep(Files.readString(cwd.resolve(flexibleSleep)),
+                            flexibleSleep, startSeconds, resizeSeconds)
                     : Workloads.poisson(jobs, nodes, arrival, seed);
         } catch (IOException e) {
-            throw new UsageException("--swf '" + swf + "': " + (e instanceof java.nio.file.NoSuchFileException ? "no such file"
-                    : e.getMessage()));
+            throw new UsageException((swf != null ? "--swf '" : "--flexible-sleep '") + file + "': "
+                    + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage()));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

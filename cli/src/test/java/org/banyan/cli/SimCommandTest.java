@@ -89,4 +89,20 @@ class SimCommandTest {
         assertThat(sim("sim", "workload", "--swf", "/no/such.swf").err())
                 .isEqualTo("banyan sim: --swf '/no/such.swf': no such file\n");
     }
+
+    /** The real workload's jobs, simulated beside it (bench/workload-calibrate). */
+    @Test
+    void workloadSimulatesTheRealBenchmarksJobs(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path jobs = dir.resolve("jobs");
+        java.nio.file.Files.writeString(jobs, "0.00 2 1 8 4\n1.00 2 1 8 2\n");
+        Outcome o = sim("sim", "workload", "--nodes", "2", "--flexible-sleep", jobs.toString(), "--policy", "fixed", "--json");
+        assertThat(o.status()).as(o.err()).isZero();
+        var r = new com.fasterxml.jackson.databind.ObjectMapper().readTree(o.out().strip());
+        assertThat(r.get("jobs").asInt()).isEqualTo(2);
+        assertThat(r.get("completion_s").asDouble()).as("0.5 s start, 16 s, 0.5 s start, 8 s").isCloseTo(25.0,
+                org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(sim("sim", "workload", "--flexible-sleep", jobs.toString(), "--swf", "x.swf").err())
+                .isEqualTo("banyan sim: --swf and --flexible-sleep both give the jobs; choose one\n");
+        assertThat(sim("sim", "workload", "--flexible-sleep", jobs.toString(), "--start-seconds", "-1").status()).isEqualTo(2);
+    }
 }

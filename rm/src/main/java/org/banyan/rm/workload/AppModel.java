@@ -20,11 +20,31 @@ package org.banyan.rm.workload;
  * @param maxNodes          the most (its submitted size)
  * @param preferredNodes    the size it runs best at, or 0
  * @param dataGiB           the data redistributed on a resize
+ * @param startSeconds      from the job's start to its first iteration (its ranks starting)
+ * @param resizeFixedSeconds a resize's cost besides moving data (spawning or ending ranks)
  */
 public record AppModel(String name, double serialFraction, double oneNodeSeconds, double commSecondsPerLog2, int iterations,
-                       int minNodes, int maxNodes, int preferredNodes, double dataGiB) {
-    /** Spawning or ending ranks, besides moving data. */
+                       int minNodes, int maxNodes, int preferredNodes, double dataGiB, double startSeconds,
+                       double resizeFixedSeconds) {
+    /** Spawning or ending ranks, besides moving data, in the seed's applications. */
     static final double RESIZE_FIXED_SECONDS = 0.3;
+
+    /** One of the seed's applications: ranks start at once, a resize costs {@value #RESIZE_FIXED_SECONDS} s besides its data. */
+    public AppModel(String name, double serialFraction, double oneNodeSeconds, double commSecondsPerLog2, int iterations,
+                    int minNodes, int maxNodes, int preferredNodes, double dataGiB) {
+        this(name, serialFraction, oneNodeSeconds, commSecondsPerLog2, iterations, minNodes, maxNodes, preferredNodes, dataGiB,
+                0, RESIZE_FIXED_SECONDS);
+    }
+
+    /**
+     * The example FlexibleSleep as {@code bench/workload-real} runs it: {@code steps} steps of
+     * {@code work} seconds of one host's work split over the hosts (no serial part, no
+     * communication, its 100,000 doubles moved in no time), with the measured cost of starting
+     * its ranks and of a resize.
+     */
+    public static AppModel flexibleSleep(int steps, double work, int min, int max, double startSeconds, double resizeSeconds) {
+        return new AppModel("flexible-sleep", 0, steps * work, 0, steps, min, max, 0, 0, startSeconds, resizeSeconds);
+    }
     /** Redistribution speed per node taking part (GiB/s). */
     static final double GIB_PER_SECOND_PER_NODE = 1.0;
 
@@ -45,7 +65,7 @@ public record AppModel(String name, double serialFraction, double oneNodeSeconds
 
     /** A resize from {@code from} to {@code to} nodes. */
     public double resizeSeconds(int from, int to) {
-        return RESIZE_FIXED_SECONDS + dataGiB / (Math.min(from, to) * GIB_PER_SECOND_PER_NODE);
+        return resizeFixedSeconds + dataGiB / (Math.min(from, to) * GIB_PER_SECOND_PER_NODE);
     }
 
     /** This application submitted at {@code maxNodes} instead (its minimum and preferred scaled along). */
@@ -53,14 +73,16 @@ public record AppModel(String name, double serialFraction, double oneNodeSeconds
         double scale = (double) max / maxNodes;
         int min = Math.max(1, (int) Math.round(minNodes * scale));
         int pref = preferredNodes == 0 ? 0 : Math.max(min, Math.min(max, (int) Math.round(preferredNodes * scale)));
-        return new AppModel(name, serialFraction, oneNodeSeconds, commSecondsPerLog2, iterations, min, max, pref, dataGiB);
+        return new AppModel(name, serialFraction, oneNodeSeconds, commSecondsPerLog2, iterations, min, max, pref, dataGiB,
+                startSeconds, resizeFixedSeconds);
     }
 
     /** This application with its one-node time chosen so that it runs {@code seconds} at {@code nodes}. */
     public AppModel runningFor(int nodes, double seconds) {
         double comm = commSecondsPerLog2 * log2(nodes) < seconds / 2 ? commSecondsPerLog2 : 0;
         double oneNode = (seconds - comm * log2(nodes)) / (serialFraction + (1 - serialFraction) / nodes);
-        return new AppModel(name, serialFraction, oneNode, comm, iterations, minNodes, maxNodes, preferredNodes, dataGiB);
+        return new AppModel(name, serialFraction, oneNode, comm, iterations, minNodes, maxNodes, preferredNodes, dataGiB,
+                startSeconds, resizeFixedSeconds);
     }
 
     private static double log2(int n) {

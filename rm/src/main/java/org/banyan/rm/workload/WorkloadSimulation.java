@@ -131,17 +131,18 @@ public final class WorkloadSimulation {
         AppModel a = j.app();
         int factor = JobRequest.reachable(a.minNodes(), a.maxNodes(), 2) && (a.preferredNodes() == 0
                 || JobRequest.reachable(a.minNodes(), a.preferredNodes(), 2)) ? 2 : 1;
-        return new JobRequest(j.id(), a.minNodes(), a.maxNodes(), a.preferredNodes(), factor, a.runSeconds(a.maxNodes()));
+        return new JobRequest(j.id(), a.minNodes(), a.maxNodes(), a.preferredNodes(), factor, j.estimateSeconds());
     }
 
     private void started(List<MalleableScheduler.Start> starts, double now) {
         for (MalleableScheduler.Start s : starts) {
             Live l = live[s.jobId()];
             l.size = s.nodes();
-            l.start = now;
-            l.lastCheck = now;
+            // a job's start, as the real run measures it, is its first iteration's: its ranks started
+            l.start = now + l.job.app().startSeconds();
+            l.lastCheck = l.start;
             running++;
-            post(now + l.job.app().iterationSeconds(l.size), Kind.ITERATION, l.job.id());
+            post(l.start + l.job.app().iterationSeconds(l.size), Kind.ITERATION, l.job.id());
         }
     }
 

@@ -90,6 +90,48 @@ public final class Workloads {
         return out;
     }
 
+    /**
+     * The jobs of {@code bench/workload-real} (its list, one job per line: arrival s, max hosts,
+     * min hosts, steps, one host's work per step s), FlexibleSleep jobs submitted with the
+     * estimate it gives them ({@code steps * work / max + 5}, in whole seconds).
+     *
+     * @param startSeconds  from a job's start to its first step (its JVM ranks starting)
+     * @param resizeSeconds what a resize costs it
+     */
+    public static List<WorkloadJob> readFlexibleSleep(String text, String origin, double startSeconds, double resizeSeconds) {
+        List<WorkloadJob> out = new ArrayList<>();
+        String[] lines = text.split("\n");
+        for (int n = 0; n < lines.length; n++) {
+            String line = lines[n].strip();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            String[] f = line.split("\\s+");
+            try {
+                if (f.length != 5) {
+                    throw new NumberFormatException();
+                }
+                double at = Double.parseDouble(f[0]);
+                int max = Integer.parseInt(f[1]);
+                int min = Integer.parseInt(f[2]);
+                int steps = Integer.parseInt(f[3]);
+                int work = Integer.parseInt(f[4]);
+                if (at < 0 || min < 1 || max < min || steps < 1 || work < 0) {
+                    throw new NumberFormatException();
+                }
+                AppModel app = AppModel.flexibleSleep(steps, work, min, max, startSeconds, resizeSeconds);
+                out.add(new WorkloadJob(out.size() + 1, at, app, steps * work / max + 5));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(origin + " line " + (n + 1) + ": not 'arrival max min steps work': '" + line
+                        + "'");
+            }
+        }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException(origin + " holds no job");
+        }
+        return out;
+    }
+
     /** The workload in the Standard Workload Format (-1 where a field is unknown). */
     public static String writeSwf(List<WorkloadJob> jobs, int nodes, String comment) {
         StringBuilder b = new StringBuilder();

@@ -63,4 +63,32 @@ class WorkloadSimulationTest {
         }
         assertThatThrownBy(() -> Workloads.readSwf("1 2 3\n", 32, "w.swf")).hasMessage("w.swf line 1: an SWF line has 18 fields, this one 3");
     }
+
+    /**
+     * bench/workload-real's jobs: a job that finds its hosts free waits only for its ranks to
+     * start, runs its steps at its size, and a second that needs the same hosts starts when the
+     * first ended (backfilled by the estimate the bench gives it).
+     */
+    @Test
+    void flexibleSleepJobsRunAsTheRealBenchmarkMeasuresThem() {
+        List<WorkloadJob> jobs = Workloads.readFlexibleSleep("""
+                # arrival max min steps work
+                0.00 2 1 8 4
+                1.00 2 1 8 2
+                """, "jobs", 0.5, 0.2);
+        assertThat(jobs).hasSize(2);
+        assertThat(jobs.getFirst().estimateSeconds()).as("steps * work / max + 5").isEqualTo(21);
+        WorkloadSimulation.Result fixed = new WorkloadSimulation(jobs, 2, false, 0).run();
+        WorkloadSimulation.JobOutcome first = fixed.jobs().getFirst();
+        assertThat(first.waitSeconds()).isCloseTo(0.5, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(first.execSeconds()).isCloseTo(16, org.assertj.core.data.Offset.offset(1e-9));
+        WorkloadSimulation.JobOutcome second = fixed.jobs().get(1);
+        assertThat(second.job().submitSeconds() + second.waitSeconds()).as("after the first, and its ranks' start")
+                .isCloseTo(16.5 + 0.5, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(second.execSeconds()).isCloseTo(8, org.assertj.core.data.Offset.offset(1e-9));
+        assertThatThrownBy(() -> Workloads.readFlexibleSleep("0 2 1 8\n", "jobs", 0, 0))
+                .hasMessage("jobs line 1: not 'arrival max min steps work': '0 2 1 8'");
+        assertThatThrownBy(() -> Workloads.readFlexibleSleep("0 1 2 8 4\n", "jobs", 0, 0)).as("min above max")
+                .hasMessageContaining("line 1");
+    }
 }

@@ -56,9 +56,7 @@ public final class HeadCore {
     private final Set<Integer> peers = new HashSet<>();
     private final NameService names = new NameService();
     private final ConnectRendezvous connects = new ConnectRendezvous();
-    /** DVM: the job each running spawned job descends from, and the first failure of each family. */
-    private final Map<Integer, Integer> rootOf = new HashMap<>();
-    private final Map<Integer, Integer> familyStatus = new HashMap<>();
+    private final SpawnedJobs spawns;
     private final Map<Integer, JobControl> jobs = new LinkedHashMap<>();
     private boolean allUp;
     private boolean finished;
@@ -67,7 +65,6 @@ public final class HeadCore {
     private int jobStatus;
     /** A run's jobs (its own and those its ranks spawned) that ended, and whether all reported. */
     private boolean allJobsReported = true;
-    private int nextSpawnedJob;
     private TreeGather<Map<Integer, DaemonStats>> stats;
 
     /** @param topologySpec the overlay tree, routing included */
@@ -125,8 +122,43 @@ public final class HeadCore {
         }
         if (job != null) {
             jobs.put(job.jobId(), newJob(job, map, settings));
-            nextSpawnedJob = job.jobId() + 1;
         }
+        this.spawns = new SpawnedJobs(new SpawnedJobs.Host() {
+            @Override
+            public JobControl job(int jobId) {
+                return jobs.get(jobId);
+            }
+
+            @Override
+            public java.util.Collection<JobControl> jobs() {
+                return jobs.values();
+            }
+
+            @Override
+            public JobDescription runJob() {
+                return runJob;
+            }
+
+            @Override
+            public int daemons() {
+                return daemons;
+            }
+
+            @Override
+            public void start(JobDescription job, HeadSettings jobSettings) {
+                startJob(job, jobSettings);
+            }
+
+            @Override
+            public void emit(HeadAction action) {
+                HeadCore.this.emit(action);
+            }
+
+            @Override
+            public void route(OverlayMessage.Routed m) {
+                router.route(m);
+            }
+        }, settings, job != null ? job.jobId() + 1 : 0);
     }
 
     private JobControl newJob(JobDescription job, RankMap map, HeadSettings jobSettings) {
@@ -211,7 +243,7 @@ public final class HeadCore {
             case HeadEvent.TimerFired(HeadTimer timer, int jobId) -> timer(timer, jobId);
             case HeadEvent.Submit(JobDescription job, HeadSettings jobSettings) -> submit(job, jobSettings);
             case HeadEvent.SpawnAnswer(var request, JobDescription job, HeadSettings jobSettings, String refusal) ->
-                    spawnAnswered(request, job, jobSettings, refusal);
+                    spawns.answered(request, job, jobSettings, refusal);
             case HeadEvent.SignalJob(int jobId, int signal) -> {
                 JobControl j = jobs.get(jobId);
                 if (j != null) {
@@ -305,6 +337,11 @@ public final class HeadCore {
         if (runJob != null || jobs.containsKey(job.jobId())) {
             throw new IllegalStateException("job " + job.jobId() + " cannot be submitted here");
         }
+        startJob(job, jobSettings);
+    }
+
+    /** A job after the daemons came: down every adopted subtree at once; lost subtrees' ranks count as ended. */
+    private void startJob(JobDescription job, HeadSettings jobSettings) {
         JobControl j = newJob(job, RankMap.of(job), jobSettings);
         jobs.put(job.jobId(), j);
         for (int d : List.copyOf(connected)) {
@@ -332,7 +369,7 @@ public final class HeadCore {
             return;
         }
         if (m instanceof OverlayMessage.SpawnRequest s) {
-            spawn(s);
+            spawns.request(s);
         } else if (m instanceof OverlayMessage.NameRequest r) {
             if (r.op() < OverlayMessage.NameRequest.RESIZE_CHECK || r.op() == OverlayMessage.NameRequest.LOOKUP_WAIT) {
                 names.serve(r).forEach(router::route);
@@ -352,74 +389,6 @@ public final class HeadCore {
                         false, "not_under_a_resource_manager"));
             }
         }
-    }
-
-    /**
-     * MPI_Comm_spawn from a rank of a run: the new job goes down the tree like the run's own, and
-     * the spawner's daemon hears its id and namespace (it answers its rank once the job is
-     * registered there). A DVM's jobs cannot spawn yet: the DVM's scheduler would have to place
-     * the new job.
-     */
-    private void spawn(OverlayMessage.SpawnRequest s) {
-        JobControl parent = jobs.get(s.jobId());
-        String refusal = null;
-        JobDescription child = null;
-        if (parent == null || parent.terminating()) {
-            refusal = "the spawning job is ending";
-        } else if (runJob == null) {
-            emit(new HeadAction.SpawnRequested(parent.job(), s)); // the DVM's scheduler places it
-            return;
-        } else {
-            int[] inUse = new int[daemons];
-            for (JobControl j : jobs.values()) {
-                for (int n = 0; n < daemons; n++) {
-                    inUse[n] += j.map().ranksOn(n);
-                }
-            }
-            try {
-                child = SpawnPlacement.child(runJob, parent.job(), nextSpawnedJob, s.apps(), inUse);
-            } catch (IllegalArgumentException e) {
-                refusal = e.getMessage();
-            }
-        }
-        if (refusal == null) {
-            nextSpawnedJob++;
-        }
-        spawnAnswered(s, child, settings, refusal);
-    }
-
-    /** The spawned job starts down the tree and the spawner hears its namespace, or the refusal. */
-    private void spawnAnswered(OverlayMessage.SpawnRequest s, JobDescription child, HeadSettings jobSettings, String refusal) {
-        JobControl parent = jobs.get(s.jobId());
-        if (refusal == null && parent == null) {
-            refusal = "the spawning job is ending";
-            if (runJob == null) {
-                emit(new HeadAction.JobEnded(child.jobId(), HeadSettings.DAEMON_LOST_STATUS)); // the DVM frees its slots
-            }
-        }
-        if (refusal != null) {
-            HeadAction report = new HeadAction.Report("banyan run: cannot spawn for job " + s.jobId() + ": " + refusal);
-            emit(runJob != null ? report : new HeadAction.ForJob(s.jobId(), report));
-            router.route(new OverlayMessage.NameReply(s.jobId(), Topology.daemonOfVertex(0), s.from(), s.request(),
-                    OverlayMessage.NameRequest.SPAWN, false, refusal));
-            return;
-        }
-        Integer root = rootOf.get(s.jobId());
-        rootOf.put(child.jobId(), root != null ? root : s.jobId());
-        JobControl j = newJob(child, RankMap.of(child), jobSettings);
-        jobs.put(child.jobId(), j);
-        emit(new HeadAction.Milestone("job " + child.jobId() + " spawned by job " + s.jobId() + ": " + child.size()
-                + " rank(s)"));
-        for (int d : List.copyOf(connected)) {
-            j.adopted(d);
-        }
-        for (int d = 0; d < daemons; d++) {
-            if (lost[d]) {
-                j.daemonLost(d, host(d), "lost before the job", true);
-            }
-        }
-        router.route(new OverlayMessage.NameReply(s.jobId(), Topology.daemonOfVertex(0), s.from(), s.request(),
-                OverlayMessage.NameRequest.SPAWN, true, child.jobId() + " " + child.pmixNamespace()));
     }
 
     private void hello(int d, OverlayMessage.DaemonHello h) {
@@ -540,23 +509,31 @@ public final class HeadCore {
      */
     private void jobFinished(int jobId, int status, boolean allReported) {
         names.forget(jobId).forEach(router::route);
-        if (runJob == null) {
-            dvmJobFinished(jobId, status);
-            return;
-        }
-        // A run ends with its last job (the jobs its ranks spawned included); the first to fail
-        // ends the others, and its status is the run's.
         jobs.remove(jobId);
-        allJobsReported &= allReported;
-        if (status != 0 && jobStatus == 0) {
-            jobStatus = status;
-            for (JobControl j : List.copyOf(jobs.values())) {
-                j.fail(status, "job " + jobId + " failed; ending job " + j.jobId());
+        SpawnedJobs.Ended e = spawns.ended(jobId, status, Set.copyOf(jobs.keySet()));
+        for (int other : e.toFail()) {
+            JobControl j = jobs.get(other);
+            if (j != null) {
+                j.fail(status, "job " + jobId + " failed; ending job " + other);
             }
         }
-        if (!jobs.isEmpty()) {
+        if (runJob == null) {
+            // the daemons let go of it; its client hears of its family's end
+            broadcast(new OverlayMessage.ForgetJob(jobId));
+            if (e.spawned()) {
+                emit(new HeadAction.JobEnded(jobId, status));
+            }
+            if (e.familyStatus() != null) {
+                emit(new HeadAction.JobEnded(e.root(), e.familyStatus()));
+            }
             return;
         }
+        // A run is one family: it ends with its last job
+        allJobsReported &= allReported;
+        if (e.familyStatus() == null) {
+            return;
+        }
+        jobStatus = e.familyStatus();
         if (allJobsReported && settings.reportLaunch() && !anyLost && !connected.isEmpty()) {
             // Every daemon is still there (they leave on Shutdown): gather their stats first.
             statsRequested = true;
@@ -567,35 +544,6 @@ public final class HeadCore {
             return;
         }
         finish(status);
-    }
-
-    /**
-     * A DVM's job is over. A job and the jobs its ranks spawned are one family to its client, as
-     * a run is: the first to fail ends the others and gives the family its status, and the
-     * client hears of the family's end (the first job's {@link HeadAction.JobEnded}) once the
-     * last of them ended; a spawned job's own end only frees its slots.
-     */
-    private void dvmJobFinished(int jobId, int status) {
-        jobs.remove(jobId);
-        broadcast(new OverlayMessage.ForgetJob(jobId));
-        Integer spawnedFrom = rootOf.remove(jobId);
-        int root = spawnedFrom != null ? spawnedFrom : jobId;
-        if (status != 0 && !familyStatus.containsKey(root)) {
-            familyStatus.put(root, status);
-            for (JobControl j : List.copyOf(jobs.values())) {
-                if (j.jobId() == root || Integer.valueOf(root).equals(rootOf.get(j.jobId()))) {
-                    j.fail(status, "job " + jobId + " failed; ending job " + j.jobId());
-                }
-            }
-        }
-        if (spawnedFrom != null) {
-            emit(new HeadAction.JobEnded(jobId, status));
-        }
-        if (jobs.containsKey(root) || rootOf.containsValue(root)) {
-            return; // the family goes on
-        }
-        Integer first = familyStatus.remove(root);
-        emit(new HeadAction.JobEnded(root, first != null ? first : status));
     }
 
     private static Map<Integer, DaemonStats> mergeStats(Map<Integer, DaemonStats> a, Map<Integer, DaemonStats> b) {

@@ -1,14 +1,17 @@
 package org.banyan.pmix;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -104,8 +107,8 @@ final class PmixNames {
                 } else if (type == PMIX_BYTE_OBJECT) {
                     long size = one.get(JAVA_LONG, INFO_VALUE_DATA + 8);
                     byte[] bytes = size == 0 ? new byte[0]
-                            : one.get(ADDRESS, INFO_VALUE_DATA).reinterpret(size).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
-                    pairs.add(new String[] {key, BYTES + java.util.Base64.getEncoder().encodeToString(bytes)});
+                            : one.get(ADDRESS, INFO_VALUE_DATA).reinterpret(size).toArray(JAVA_BYTE);
+                    pairs.add(new String[] {key, BYTES + Base64.getEncoder().encodeToString(bytes)});
                 } else {
                     return PmixLibrary.ERR_NOT_SUPPORTED;
                 }
@@ -131,7 +134,7 @@ final class PmixNames {
         for (long i = 0; i < ninfo; i++) {
             MemorySegment one = infos.asSlice(i * INFO_SIZE, INFO_SIZE);
             if ("pmix.wait".equals(one.getString(0))) {
-                return one.get(JAVA_SHORT, INFO_VALUE_TYPE) != PMIX_BOOL || one.get(java.lang.foreign.ValueLayout.JAVA_BYTE,
+                return one.get(JAVA_SHORT, INFO_VALUE_TYPE) != PMIX_BOOL || one.get(JAVA_BYTE,
                         INFO_VALUE_DATA) != 0;
             }
         }
@@ -242,12 +245,12 @@ final class PmixNames {
             String key = p.found.get(i)[0];
             one.setString(PDATA_KEY, key.length() > KEY_MAX ? key.substring(0, KEY_MAX) : key);
             String value = p.found.get(i)[1];
-            try (java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
+            try (Arena a = Arena.ofConfined()) {
                 if (value.startsWith(BYTES)) {
-                    byte[] bytes = java.util.Base64.getDecoder().decode(value.substring(BYTES.length()));
+                    byte[] bytes = Base64.getDecoder().decode(value.substring(BYTES.length()));
                     MemorySegment object = a.allocate(16, 8); // pmix_byte_object_t: bytes, size (PMIx copies them)
                     object.set(ADDRESS, 0, bytes.length == 0 ? MemorySegment.NULL
-                            : a.allocateFrom(java.lang.foreign.ValueLayout.JAVA_BYTE, bytes));
+                            : a.allocateFrom(JAVA_BYTE, bytes));
                     object.set(JAVA_LONG, 8, bytes.length);
                     int rc = (int) lib.valueLoad.invokeExact(one.asSlice(PDATA_VALUE), object, PMIX_BYTE_OBJECT);
                 } else {

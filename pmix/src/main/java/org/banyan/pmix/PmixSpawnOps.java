@@ -1,14 +1,17 @@
 package org.banyan.pmix;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
+import java.io.ByteArrayOutputStream;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -133,7 +136,7 @@ final class PmixSpawnOps {
             int token = PmixNames.NEXT.getAndIncrement();
             BY_TOKEN.put(token, new Waiting(blob == null ? Kind.CONNECT : Kind.FENCE, callback, data));
             listener.nameRequest(anyJob, token, OverlayMessage.NameRequest.CONNECT, kind + " " + String.join(",", participants),
-                    blob == null ? "" : java.util.Base64.getEncoder().encodeToString(blob));
+                    blob == null ? "" : Base64.getEncoder().encodeToString(blob));
             return PmixLibrary.SUCCESS;
         } catch (Throwable t) {
             return ERR_BAD_PARAM;
@@ -226,17 +229,17 @@ final class PmixSpawnOps {
 
     /** Every daemon's blob (base64, separated by commas), one after the other in one malloc'd buffer the server frees. */
     private static void fenceDone(PmixLibrary lib, Waiting w, boolean ok, String text) throws Throwable {
-        java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
         if (ok) {
             for (String part : text.split(",")) {
-                all.writeBytes(java.util.Base64.getDecoder().decode(part));
+                all.writeBytes(Base64.getDecoder().decode(part));
             }
         }
         byte[] bytes = all.toByteArray();
         MemorySegment buffer = MemorySegment.NULL;
         if (bytes.length > 0) {
             buffer = ((MemorySegment) lib.malloc.invokeExact((long) bytes.length)).reinterpret(bytes.length);
-            MemorySegment.copy(bytes, 0, buffer, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, bytes.length);
+            MemorySegment.copy(bytes, 0, buffer, JAVA_BYTE, 0, bytes.length);
         }
         MemorySegment release = bytes.length > 0 ? lib.free : MemorySegment.NULL; // the server frees the buffer
         int status = ok ? PmixLibrary.SUCCESS : PmixLibrary.ERR_NOT_FOUND;

@@ -93,6 +93,19 @@ class VclusterSlurmTest {
                 "child 1 of 2 (talk) got 43");
     }
 
+    /** The same inside a Slurm allocation: the DVM's hosts are the allocation's nodes, its daemons started by srun. */
+    @Test
+    void aMalleableJobShrinksAndGrowsInsideAnAllocation() throws Exception {
+        Path work = Files.createDirectories(dir.resolve("malleable-slurm"));
+        Process p = new ProcessBuilder("salloc", "-N", Integer.toString(HOSTS), "sh", VclusterMalleable.script(work).toString())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).redirectErrorStream(true)
+                .redirectOutput(work.resolve("script.out").toFile()).start();
+        assertThat(p.waitFor(180, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(Files.readString(work.resolve("script.out"))).isZero();
+        VclusterMalleable.assertResizedWithItsDataIntact(work);
+        Banyan.assertNoProcessesWith("FlexibleSleep");
+    }
+
     @Test
     void aDaemonKilledMidJobEndsTheJobAndLeavesNothing() throws Exception {
         String m = Banyan.marker();

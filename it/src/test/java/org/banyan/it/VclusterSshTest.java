@@ -97,6 +97,18 @@ class VclusterSshTest {
                 "[2,1]<stdout>:child 1 of 2 (talk) got 43");
     }
 
+    /** A malleable Java job shrinks and grows back on four ssh hosts under the DVM's decisions, its data intact. */
+    @Test
+    void aMalleableJobShrinksAndGrowsOnSshHosts() throws Exception {
+        Path work = Files.createDirectories(dir.resolve("malleable-ssh"));
+        Process p = new ProcessBuilder("sh", VclusterMalleable.script(work).toString(), "--host", hosts(4, 1))
+                .redirectErrorStream(true).redirectOutput(work.resolve("script.out").toFile()).start();
+        assertThat(p.waitFor(180, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(Files.readString(work.resolve("script.out"))).isZero();
+        VclusterMalleable.assertResizedWithItsDataIntact(work);
+        Banyan.assertNoProcessesWith("FlexibleSleep");
+    }
+
     /** A DVM over four ssh hosts: a bag of tasks spreads over all of them; stop leaves nothing anywhere. */
     @Test
     void aDvmOverSshHostsRunsABagOfTasksOnEveryHost() throws Exception {

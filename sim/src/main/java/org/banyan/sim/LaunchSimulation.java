@@ -11,7 +11,6 @@ import org.banyan.core.daemon.DaemonAction;
 import org.banyan.core.daemon.DaemonCore;
 import org.banyan.core.daemon.DaemonEvent;
 import org.banyan.core.daemon.RankLaunch;
-import org.banyan.core.daemon.Signals;
 import org.banyan.core.head.HeadAction;
 import org.banyan.core.head.HeadCore;
 import org.banyan.core.head.HeadEvent;
@@ -70,12 +69,6 @@ public final class LaunchSimulation {
     private JobDescription job;
     /** The ranks' modex workload, or null when ranks end at once. */
     private SimulatedModex modexRun;
-    /**
-     * Encoded sizes of recent messages, by identity: a job description or a fence release goes
-     * to every child as one object, and encoding it again per child would cost the simulation
-     * more than the launch it simulates. Cleared when it grows, so it holds few references.
-     */
-    private final java.util.IdentityHashMap<Object, Integer> sizes = new java.util.IdentityHashMap<>();
     /** Start timeout of an hour: a huge simulated launch must not fail by the head giving up. */
     private final HeadSettings settings = new HeadSettings(0, 2000, 3_600_000, false);
     private final PriorityQueue<Ev> queue = new PriorityQueue<>(
@@ -84,27 +77,18 @@ public final class LaunchSimulation {
     private final Map<Integer, Integer> slowFactor = new HashMap<>();
     private final List<Fault.Crash> crashes = new ArrayList<>();
     private final List<Fault.LinkBreak> breaks = new ArrayList<>();
-    private final Map<Integer, Long> slowLink = new HashMap<>();
-    /** Links that broke: key from << 32 | to, both directions. */
-    private final java.util.Set<Long> broken = new java.util.HashSet<>();
-    private long contactBytesUp;
-    private long contactBytesDown;
-    private final java.util.IdentityHashMap<OverlayMessage, Integer> encodedSize = new java.util.IdentityHashMap<>();
     private long seq;
     private long now;
     private long events;
 
     // Per vertex.
-    private final long[] cpuFree;
-    /** When each vertex's network interface has sent what it was given. */
-    private final long[] nicFree;
-    private final long[] messages;
+    /** Each vertex's CPU and network interface, the links between them, message sizes. */
+    private final SimulatedNetwork net;
     private final int[] links;
     private final int[] maxLinks;
     private final DaemonCore[] daemons;
     private final boolean[] alive;
     private final boolean[] exited;
-    private final Map<Long, Long> lastArrival = new HashMap<>();
     private final ArrayDeque<Integer>[] spawnQueue;
     private final int[] spawnsInFlight;
     /** When each daemon's parent began starting it, and how long until its hello (-1: never). */
@@ -114,8 +98,7 @@ public final class LaunchSimulation {
     private final SharedCpus shared;
 
     // Ranks.
-    private final boolean[] rankAlive;
-    private final int[] rankDaemon;
+    private final SimulatedRanks ranks;
 
     // The head.
     private HeadCore head;
@@ -153,9 +136,6 @@ public final class LaunchSimulation {
         this.job = new JobDescription(1, List.of(new AppContext("/bin/true", List.of(), hosts * ranksPerHost, Map.of(),
                 null)), nodes, MappingPolicy.SLOT, false, -1, "/");
         int vertices = hosts + 1;
-        cpuFree = new long[vertices];
-        nicFree = new long[vertices];
-        messages = new long[vertices];
         links = new int[vertices];
         maxLinks = new int[vertices];
         daemons = new DaemonCore[hosts];
@@ -166,16 +146,52 @@ public final class LaunchSimulation {
         spawnAsked = new long[hosts];
         upMicros = new long[hosts];
         java.util.Arrays.fill(upMicros, -1);
-        shared = costs.sharedCpus() > 0 ? new SharedCpus(costs.sharedCpus(), costs.interleave()) : null;
-        rankAlive = new boolean[hosts * ranksPerHost];
-        rankDaemon = new int[hosts * ranksPerHost];
+        SharedCpus.Clock clock = new SharedCpus.Clock() {
+            @Override
+            public long now() {
+                return now;
+            }
+
+            @Override
+            public void at(long time, Runnable action) {
+                LaunchSimulation.this.at(time, action);
+            }
+        };
+        net = new SimulatedNetwork(vertices, costs, clock);
+        shared = costs.sharedCpus() > 0 ? new SharedCpus(costs.sharedCpus(), costs.interleave(), clock) : null;
+        ranks = new SimulatedRanks(new SimulatedRanks.Host() {
+            @Override
+            public long now() {
+                return now;
+            }
+
+            @Override
+            public void at(long time, Runnable action) {
+                LaunchSimulation.this.at(time, action);
+            }
+
+            @Override
+            public void work(int v, long micros, Runnable then) {
+                LaunchSimulation.this.work(v, micros, then);
+            }
+
+            @Override
+            public long cpu(int v, long micros) {
+                return net.cpu(v, now, micros);
+            }
+
+            @Override
+            public void toDaemon(int d, DaemonEvent e) {
+                LaunchSimulation.this.toDaemon(d, e);
+            }
+        }, costs, job.jobId(), hosts * ranksPerHost);
         for (Fault f : faultList) {
             switch (f) {
                 case Fault.Crash c -> crashes.add(c);
                 case Fault.SpawnFailure s -> spawnFailures.add(s.daemonId());
                 case Fault.SlowHost s -> slowFactor.merge(s.daemonId(), s.factor(), Math::max);
                 case Fault.LinkBreak b -> breaks.add(b);
-                case Fault.SlowLink s -> slowLink.merge(s.daemonId(), s.extraMicros(), Math::max);
+                case Fault.SlowLink s -> net.slow(s.daemonId(), s.extraMicros());
             }
         }
     }
@@ -184,7 +200,8 @@ public final class LaunchSimulation {
     public LaunchSimulation withModex(ModexWorkload w) {
         this.job = new JobDescription(job.jobId(), job.apps(), job.nodes(), job.mapping(), job.oversubscribe(),
                 job.stdinRank(), job.launchDir(), w.modex());
-        this.modexRun = new SimulatedModex(w, job.kvsName(), hosts, rankAlive.length);
+        this.modexRun = new SimulatedModex(w, job.kvsName(), hosts, ranks.count());
+        ranks.runModex(modexRun);
         return this;
     }
 
@@ -192,7 +209,7 @@ public final class LaunchSimulation {
     public Result run(long limitMicros) {
         RankMap map = RankMap.of(job);
         for (int r = 0; r < map.size(); r++) {
-            rankDaemon[r] = map.nodeOf(r);
+            ranks.placed(r, map.nodeOf(r));
         }
         head = new HeadCore(job, map, settings, topologySpec, routingSpec, "sim:head");
         for (Fault.Crash c : crashes) {
@@ -211,34 +228,21 @@ public final class LaunchSimulation {
             events++;
             e.action.run();
         }
-        int ranksLeft = 0;
-        for (boolean a : rankAlive) {
-            ranksLeft += a ? 1 : 0;
-        }
+        int ranksLeft = ranks.leftRunning();
         int daemonsLeft = 0;
         long maxMsgs = 0;
         int maxL = 0;
         for (int d = 0; d < hosts; d++) {
             daemonsLeft += alive[d] && !exited[d] ? 1 : 0;
-            maxMsgs = Math.max(maxMsgs, messages[d + 1]);
+            maxMsgs = Math.max(maxMsgs, net.messages(d + 1));
             maxL = Math.max(maxL, maxLinks[d + 1]);
         }
         Modex modex = modexRun == null ? null : modexRun.result();
         long[] ups = java.util.Arrays.stream(upMicros).filter(u -> u >= 0).sorted().toArray();
-        return new Result(headFinished, exitStatus, allUpTime, finishTime, reports, maxL, maxMsgs, messages[0], events,
-                ranksLeft, daemonsLeft, contactBytesUp, contactBytesDown, modex, firstUpTime,
+        return new Result(headFinished, exitStatus, allUpTime, finishTime, reports, maxL, maxMsgs, net.messages(0), events,
+                ranksLeft, daemonsLeft, net.contactBytesUp(), net.contactBytesDown(), modex, firstUpTime,
                 ups.length == 0 ? -1 : ups[(ups.length - 1) / 2], ups.length == 0 ? -1 : ups[ups.length - 1],
                 routingLinksDialed, routingUpTime);
-    }
-
-    /**
-     * Runs {@code work} microseconds of CPU for vertex {@code v} from {@code from} on, on the
-     * vertex's own CPU. Returns when the work is done.
-     */
-    private long cpu(int v, long from, long work) {
-        long done = Math.max(from, cpuFree[v]) + work;
-        cpuFree[v] = done;
-        return done;
     }
 
     /**
@@ -247,96 +251,9 @@ public final class LaunchSimulation {
      */
     private void work(int v, long micros, Runnable then) {
         if (shared == null) {
-            at(cpu(v, now, micros), then);
+            at(net.cpu(v, now, micros), then);
         } else {
             shared.submit(micros, then);
-        }
-    }
-
-    /**
-     * Processor sharing: the steps in progress share the CPUs equally, none running faster than
-     * one CPU. Under load every step finishes late together, which is what makes a tree on
-     * shared CPUs wait level by level. With {@link CostModel#interleave()} M > 0, at most M
-     * steps share them at once and the rest wait in order: M = the CPU count is first come,
-     * first served; a real scheduler lies between that and full sharing (the calibration
-     * fits M).
-     */
-    private final class SharedCpus {
-        private final class Step {
-            double remaining;
-            final Runnable then;
-
-            Step(double remaining, Runnable then) {
-                this.remaining = remaining;
-                this.then = then;
-            }
-        }
-
-        private final int cpus;
-        private final int limit;
-        private final List<Step> running = new ArrayList<>();
-        private final ArrayDeque<Step> waiting = new ArrayDeque<>();
-        private long updated;
-        private long generation;
-
-        SharedCpus(int cpus, int interleave) {
-            this.cpus = cpus;
-            this.limit = interleave <= 0 ? Integer.MAX_VALUE : Math.max(cpus, interleave);
-        }
-
-        private double rate() {
-            return Math.min(1.0, (double) cpus / running.size());
-        }
-
-        void submit(long micros, Runnable then) {
-            advance();
-            waiting.add(new Step(micros, then));
-            admit();
-            reschedule();
-        }
-
-        private void admit() {
-            while (running.size() < limit && !waiting.isEmpty()) {
-                running.add(waiting.poll());
-            }
-        }
-
-        private void advance() {
-            if (!running.isEmpty()) {
-                double done = (now - updated) * rate();
-                for (Step s : running) {
-                    s.remaining -= done;
-                }
-            }
-            updated = now;
-        }
-
-        private void reschedule() {
-            long g = ++generation;
-            if (running.isEmpty()) {
-                return;
-            }
-            double least = Double.MAX_VALUE;
-            for (Step s : running) {
-                least = Math.min(least, s.remaining);
-            }
-            at(now + (long) Math.ceil(Math.max(0, least) / rate()), () -> {
-                if (g != generation) {
-                    return; // the set of steps changed since: a newer event stands
-                }
-                advance();
-                List<Runnable> finished = new ArrayList<>();
-                running.removeIf(s -> {
-                    if (s.remaining > 1e-6) {
-                        return false;
-                    }
-                    finished.add(s.then);
-                    return true;
-                });
-                admit();
-                reschedule();
-                finished.forEach(Runnable::run);
-            });
         }
     }
 
@@ -349,33 +266,8 @@ public final class LaunchSimulation {
         send(from, to, null, deliver);
     }
 
-    /**
-     * Message {@code m} from vertex {@code from} to vertex {@code to}: sender CPU, then the
-     * sender's network interface for its encoded size at the model's bandwidth (one message at a
-     * time per vertex), latency, FIFO per link, receiver CPU.
-     */
     private void send(int from, int to, OverlayMessage m, Runnable deliver) {
-        long key = ((long) from << 32) | to;
-        if (broken.contains(key)) {
-            return;
-        }
-        long sent = cpu(from, now, costs.messageCpuMicros());
-        if (m != null && costs.bytesPerMicro() > 0) {
-            sent = Math.max(sent, nicFree[from]) + sizeOf(m) / costs.bytesPerMicro();
-            nicFree[from] = sent;
-        }
-        messages[from]++;
-        long extra = slowLink.getOrDefault(Topology.daemonOfVertex(from), 0L) + slowLink.getOrDefault(Topology.daemonOfVertex(to), 0L);
-        long arrival = Math.max(sent + costs.latencyMicros() + extra, lastArrival.getOrDefault(key, 0L) + 1);
-        lastArrival.put(key, arrival);
-        at(arrival, () -> {
-            if (broken.contains(key)) {
-                return; // in flight when the link broke
-            }
-            long handled = cpu(to, now, costs.messageCpuMicros());
-            messages[to]++;
-            at(handled, deliver);
-        });
+        net.send(from, to, m, deliver);
     }
 
     // --- the head -------------------------------------------------------------------------
@@ -386,7 +278,7 @@ public final class LaunchSimulation {
                 case HeadAction.SpawnDaemon(int d, String host) -> spawn(0, d);
                 case HeadAction.SendToDaemon(int d, OverlayMessage m) -> {
                     int v = Topology.vertexOfDaemon(d);
-                    countContacts(m);
+                    net.countContacts(m);
                     countModex(0, v, m);
                     if (alive[d]) {
                         send(0, v, m, () -> toDaemon(d, new DaemonEvent.FromParent(m)));
@@ -467,7 +359,7 @@ public final class LaunchSimulation {
             if (shared == null) {
                 // On a host's own CPUs a remote shell mostly waits: its CPU is a share of its time.
                 long share = cpu / costs.spawnConcurrency();
-                at(cpu(v, now, share) + cpu - share, spawned);
+                at(net.cpu(v, now, share) + cpu - share, spawned);
             } else {
                 shared.submit(cpu, spawned);
             }
@@ -536,20 +428,20 @@ public final class LaunchSimulation {
         for (DaemonAction a : daemons[d].handle(e)) {
             switch (a) {
                 case DaemonAction.SendToParent(OverlayMessage m) -> {
-                    countContacts(m);
+                    net.countContacts(m);
                     countModex(v, parentVertex, m);
                     send(v, parentVertex, m, () -> fromDaemonToParent(d, parentVertex, m));
                 }
                 case DaemonAction.SendToChild(int c, OverlayMessage m) -> {
-                    countContacts(m);
+                    net.countContacts(m);
                     countModex(v, Topology.vertexOfDaemon(c), m);
                     if (alive[c]) {
                         send(v, Topology.vertexOfDaemon(c), m, () -> toDaemon(c, new DaemonEvent.FromParent(m)));
                     }
                 }
                 case DaemonAction.SpawnChild(int c, String host) -> spawn(v, c);
-                case DaemonAction.StartRank(RankLaunch launch) -> startRank(d, launch.rank());
-                case DaemonAction.SignalRank(int jobId, int rank, int signal) -> signalRank(d, rank, signal);
+                case DaemonAction.StartRank(RankLaunch launch) -> ranks.start(d, launch.rank());
+                case DaemonAction.SignalRank(int jobId, int rank, int signal) -> ranks.signal(d, rank, signal);
                 case DaemonAction.ArmTimer(var timer, long delay, int jobId) -> at(now + delay * 1000,
                         () -> toDaemon(d, new DaemonEvent.TimerFired(timer, jobId)));
                 case DaemonAction.Exit x -> daemonGone(d, false);
@@ -561,8 +453,8 @@ public final class LaunchSimulation {
                     }
                 }
                 case DaemonAction.PmiReply(int conn, String line) -> {
-                    long read = cpu(v, now, costs.messageCpuMicros());
-                    at(read, () -> rankReads(d, conn, line));
+                    long read = net.cpu(v, now, costs.messageCpuMicros());
+                    at(read, () -> ranks.reads(d, conn, line));
                 }
                 case DaemonAction.WriteStdin w -> { }
                 case DaemonAction.WriteProcessTable w -> { }
@@ -612,82 +504,10 @@ public final class LaunchSimulation {
         }
     }
 
-    private void startRank(int d, int rank) {
-        rankAlive[rank] = true;
-        work(Topology.vertexOfDaemon(d), costs.rankStartMicros(), () -> {
-            if (modexRun != null) {
-                pmi(d, rank, SimulatedModex.firstLine(rank));
-                return;
-            }
-            at(now + costs.rankRunMicros(), () -> {
-                if (rankAlive[rank]) {
-                    rankAlive[rank] = false;
-                    toDaemon(d, new DaemonEvent.RankEnded(job.jobId(), rank, 0, ""));
-                }
-            });
-        });
-    }
-
-    /** A rank writes one PMI-1 line to its daemon (same host: CPU, no network). */
-    private void pmi(int d, int rank, String line) {
-        if (!rankAlive[rank]) {
-            return;
-        }
-        long arrives = cpu(Topology.vertexOfDaemon(d), now, costs.messageCpuMicros());
-        at(arrives, () -> toDaemon(d, new DaemonEvent.PmiLine(job.jobId(), rank, line)));
-    }
-
-    /** The {@link ModexWorkload} of one rank, moved on by each reply from its daemon. */
-    private void rankReads(int d, int rank, String line) {
-        if (!rankAlive[rank]) {
-            return;
-        }
-        modexRun.reply(rank, line, now, new SimulatedModex.Ranks() {
-            @Override
-            public void send(int r, String l) {
-                pmi(d, r, l);
-            }
-
-            @Override
-            public void end(int r) {
-                at(now + costs.rankRunMicros(), () -> {
-                    if (rankAlive[r]) {
-                        rankAlive[r] = false;
-                        toDaemon(d, new DaemonEvent.RankEnded(job.jobId(), r, 0, ""));
-                    }
-                });
-            }
-        });
-    }
-
     /** Fence and key-fetch bytes, at both ends. */
     private void countModex(int from, int to, OverlayMessage m) {
         if (modexRun != null && SimulatedModex.counts(m)) {
-            modexRun.count(from, to, sizeOf(m));
-        }
-    }
-
-    /** Encoded size, from the real codec; a message sent to many children is encoded once. */
-    private int sizeOf(OverlayMessage m) {
-        // Each parent wraps the one job description in a LaunchJob of its own per child.
-        Object key = m instanceof OverlayMessage.LaunchJob(var job) ? job : m;
-        Integer known = sizes.get(key);
-        if (known != null) {
-            return known;
-        }
-        if (sizes.size() >= 4096) {
-            sizes.clear();
-        }
-        int size = org.banyan.core.wire.OverlayCodec.encode(m).length;
-        sizes.put(key, size);
-        return size;
-    }
-
-    private void signalRank(int d, int rank, int signal) {
-        if (rankAlive[rank] && (signal == Signals.SIGTERM || signal == Signals.SIGKILL || signal == Signals.SIGINT
-                || signal == Signals.SIGHUP)) {
-            rankAlive[rank] = false;
-            at(now + 100, () -> toDaemon(d, new DaemonEvent.RankEnded(job.jobId(), rank, 128 + signal, "")));
+            modexRun.count(from, to, net.sizeOf(m));
         }
     }
 
@@ -699,12 +519,7 @@ public final class LaunchSimulation {
         exited[d] = true;
         int v = Topology.vertexOfDaemon(d);
         if (crashed) {
-            // The rank guard kills what the daemon started; nothing reports it.
-            for (int r = 0; r < rankAlive.length; r++) {
-                if (rankAlive[r] && rankDaemon[r] == d) {
-                    rankAlive[r] = false;
-                }
-            }
+            ranks.daemonCrashed(d);
         }
         int parentVertex = topology.parent(v);
         link(parentVertex, -1);
@@ -726,18 +541,6 @@ public final class LaunchSimulation {
         peersOf.remove(v);
     }
 
-    /** Phase-2 bytes on the wire, from the codec (each message object encoded once). */
-    private void countContacts(OverlayMessage m) {
-        if (m instanceof OverlayMessage.Contacts || m instanceof OverlayMessage.AllContacts) {
-            int bytes = encodedSize.computeIfAbsent(m, x -> org.banyan.core.wire.OverlayCodec.encode(x).length);
-            if (m instanceof OverlayMessage.Contacts) {
-                contactBytesUp += bytes;
-            } else {
-                contactBytesDown += bytes;
-            }
-        }
-    }
-
     /** The link of daemon {@code d} to its parent breaks: both ends see it close. */
     private void breakLink(int d) {
         if (!alive[d] || exited[d]) {
@@ -745,8 +548,7 @@ public final class LaunchSimulation {
         }
         int v = Topology.vertexOfDaemon(d);
         int parentVertex = topology.parent(v);
-        broken.add(((long) v << 32) | parentVertex);
-        broken.add(((long) parentVertex << 32) | v);
+        net.breakBetween(v, parentVertex);
         link(v, -1);
         link(parentVertex, -1);
         at(now + costs.latencyMicros(), () -> childLost(parentVertex, d, "connection closed"));

@@ -87,7 +87,7 @@ class OpenMpiInteropTest {
     static {
         // the parent's rank 0 sends a token to child 0, the children pass it round and child 1
         // sends it back; argv[1] of a child says what it was started with; argv[1] of the parent
-        // ("fail") makes child 1 exit with status 3 before talking
+        // ("fail") makes child 1 exit with status 3 before talking, "host:NAME" spawns on host NAME
         PROGRAMS.put("spawn", """
                 #include <mpi.h>
                 #include <stdio.h>
@@ -102,7 +102,12 @@ class OpenMpiInteropTest {
                     MPI_Comm_size(MPI_COMM_WORLD, &size);
                     if (parent == MPI_COMM_NULL) {
                         char *args[] = {argc > 1 ? argv[1] : "talk", NULL};
-                        MPI_Comm_spawn(argv[0], args, 2, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, MPI_ERRCODES_IGNORE);
+                        MPI_Info info = MPI_INFO_NULL;
+                        if (argc > 1 && strncmp(argv[1], "host:", 5) == 0) {
+                            MPI_Info_create(&info);
+                            MPI_Info_set(info, "host", argv[1] + 5);
+                        }
+                        MPI_Comm_spawn(argv[0], args, 2, info, 0, MPI_COMM_WORLD, &inter, MPI_ERRCODES_IGNORE);
                         if (rank == 0) {
                             token = 42;
                             MPI_Send(&token, 1, MPI_INT, 0, 0, inter);
@@ -283,6 +288,21 @@ class OpenMpiInteropTest {
         assertThat(Files.readString(files.resolve("2/rank.1/stdout"))).as("the children's under their own job")
                 .isEqualTo("child 1 of 2 (talk) got 43\n");
         assertThat(shmLeft()).isEmpty();
+    }
+
+    /** MPI_Info "host": the children go where the program says (--report-bindings shows where they ran). */
+    @Test
+    void aSpawnGoesToTheHostItsInfoNames() throws Exception {
+        Banyan.Result r = Banyan.run("run", "-n", "1", "--launcher", "local", "--host", "a:2,b:2", "--report-bindings",
+                "--tag-output", prog("spawn"), "host:b");
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(r.stderr()).contains("[2,0]<stderr>:banyan: rank 0 on b ").contains("[2,1]<stderr>:banyan: rank 1 on b ");
+        Banyan.Result elsewhere = Banyan.run("run", "-n", "1", "--launcher", "local", "--host", "a:2,b:2", prog("spawn"),
+                "host:c");
+        assertThat(elsewhere.exit()).isNotZero();
+        assertThat(elsewhere.stderr()).contains("banyan run: cannot spawn for job 1: MPI_Comm_spawn names host c, which is "
+                + "not one of the run's");
+        Banyan.assertNoProcessesWith(prog("spawn"));
     }
 
     @Test

@@ -57,8 +57,11 @@ public final class PmixServer {
          */
         void nameRequest(int jobId, int token, int op, String name, String value);
 
-        /** A rank spawns a job of {@code apps} (MPI_Comm_spawn): answer with {@link #nameReply}. */
-        void spawn(int jobId, int token, List<org.banyan.core.job.AppContext> apps);
+        /**
+         * A rank spawns a job of {@code apps} (MPI_Comm_spawn) on the {@code hosts} its
+         * applications name (empty: anywhere): answer with {@link #nameReply}.
+         */
+        void spawn(int jobId, int token, List<org.banyan.core.job.AppContext> apps, List<String> hosts);
     }
 
     private static final Linker LINKER = Linker.nativeLinker();

@@ -77,13 +77,14 @@ final class PmixSpawnOps {
                 return ERR_BAD_PARAM;
             }
             List<AppContext> contexts = new ArrayList<>();
+            java.util.Set<String> hosts = new java.util.LinkedHashSet<>();
             MemorySegment array = apps.reinterpret(APP_SIZE * napps);
             for (long i = 0; i < napps; i++) {
-                contexts.add(app(array.asSlice(i * APP_SIZE, APP_SIZE)));
+                contexts.add(app(array.asSlice(i * APP_SIZE, APP_SIZE), hosts));
             }
             int token = PmixNames.NEXT.getAndIncrement();
             BY_TOKEN.put(token, new Waiting(Kind.SPAWN, callback, data));
-            s.listenerOf(nspace).spawn(jobId, token, contexts);
+            s.listenerOf(nspace).spawn(jobId, token, contexts, List.copyOf(hosts));
             return PmixLibrary.SUCCESS;
         } catch (Throwable t) {
             return ERR_BAD_PARAM;
@@ -143,8 +144,12 @@ final class PmixSpawnOps {
         }
     }
 
-    /** One {@code pmix_app_t}: the command, its arguments after argv[0], its variables, directory and count. */
-    private static AppContext app(MemorySegment app) {
+    /**
+     * One {@code pmix_app_t}: the command, its arguments after argv[0], its variables, directory
+     * and count; the hosts its {@code pmix.host} (MPI_Info "host": names separated by commas)
+     * names go to {@code hosts}.
+     */
+    private static AppContext app(MemorySegment app, java.util.Set<String> hosts) {
         String cmd = string(app.get(ADDRESS, 0));
         List<String> argv = strings(app.get(ADDRESS, 8));
         Map<String, String> env = new HashMap<>();
@@ -160,8 +165,18 @@ final class PmixSpawnOps {
         MemorySegment infos = app.get(ADDRESS, 40).reinterpret(INFO_SIZE * Math.max(0, ninfo));
         for (long i = 0; i < ninfo; i++) {
             MemorySegment one = infos.asSlice(i * INFO_SIZE, INFO_SIZE);
-            if ("pmix.wdir".equals(one.getString(0)) && one.get(JAVA_SHORT, INFO_VALUE_TYPE) == PMIX_STRING) {
+            String key = one.getString(0);
+            if (one.get(JAVA_SHORT, INFO_VALUE_TYPE) != PMIX_STRING) {
+                continue;
+            }
+            if ("pmix.wdir".equals(key)) {
                 cwd = string(one.get(ADDRESS, INFO_VALUE_DATA));
+            } else if ("pmix.host".equals(key)) {
+                for (String h : string(one.get(ADDRESS, INFO_VALUE_DATA)).split(",")) {
+                    if (!h.isBlank()) {
+                        hosts.add(h.strip());
+                    }
+                }
             }
         }
         if (cmd == null && !argv.isEmpty()) {

@@ -52,7 +52,7 @@ class PmixServerTest {
                 public void nameRequest(int jobId, int token, int op, String name, String value) {}
 
                 @Override
-                public void spawn(int jobId, int token, List<AppContext> apps) {}
+                public void spawn(int jobId, int token, List<AppContext> apps, List<String> hosts) {}
             });
             Map<String, String> env = server.clientEnvironment("banyan.test.3", 1);
             assertThat(env).containsEntry("PMIX_NAMESPACE", "banyan.test.3").containsEntry("PMIX_RANK", "1")

@@ -194,9 +194,9 @@ public final class DaemonCore {
                     out.emit(new DaemonAction.PmixNameReply(jobId, token, false, "no_such_job"));
                 }
             }
-            case DaemonEvent.PmixSpawn(int jobId, int token, var apps) -> {
+            case DaemonEvent.PmixSpawn(int jobId, int token, var apps, var hosts) -> {
                 if (jobs.containsKey(jobId)) {
-                    routing.spawnRequest(jobId, token, apps);
+                    routing.spawnRequest(jobId, token, apps, hosts);
                 } else {
                     out.emit(new DaemonAction.PmixNameReply(jobId, token, false, "no_such_job"));
                 }

@@ -64,7 +64,8 @@ public sealed interface DaemonEvent {
      * A local rank of a PMIx job spawns a job of these applications (MPI_Comm_spawn): answer with
      * {@link DaemonAction.PmixNameReply} ("jobId namespace" when ok).
      */
-    record PmixSpawn(int jobId, int token, java.util.List<org.banyan.core.job.AppContext> apps) implements DaemonEvent {}
+    record PmixSpawn(int jobId, int token, java.util.List<org.banyan.core.job.AppContext> apps, java.util.List<String> hosts)
+            implements DaemonEvent {}
 
     /** A rank of a PMIx job called abort ({@code MPI_Abort}). */
     record PmixAbort(int jobId, int rank, int status, String message) implements DaemonEvent {}

@@ -138,8 +138,8 @@ final class DaemonRouting {
     }
 
     /** Asks the head to start a job of {@code apps} for a rank of {@code jobId} (MPI_Comm_spawn). */
-    void spawnRequest(int jobId, int request, java.util.List<org.banyan.core.job.AppContext> apps) {
-        router.route(new OverlayMessage.SpawnRequest(jobId, tree.daemonId(), Topology.daemonOfVertex(0), request, apps));
+    void spawnRequest(int jobId, int request, java.util.List<org.banyan.core.job.AppContext> apps, java.util.List<String> hosts) {
+        router.route(new OverlayMessage.SpawnRequest(jobId, tree.daemonId(), Topology.daemonOfVertex(0), request, apps, hosts));
     }
 
     /** Asks the head's name service. */

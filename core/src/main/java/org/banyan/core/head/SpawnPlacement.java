@@ -13,8 +13,9 @@ import org.banyan.core.pmix.PmixNamespaces;
 
 /**
  * The job MPI_Comm_spawn starts from a job of a run, as mpirun maps it: on the run's hosts, in
- * the slots the running jobs leave free, by the parent's mapping policy; over every slot again
- * when they are all taken and the run may oversubscribe; refused otherwise. The children get
+ * the slots the running jobs leave free (of the hosts the request names, when it names some),
+ * by the parent's mapping policy; over every slot again when they are all taken and the run
+ * may oversubscribe; refused otherwise. The children get
  * the parent's exported variables ({@code -x}) under those the spawn request brings (Open
  * MPI's {@code OMPI_PARENT_PORT} among them), its launch directory, modex and binding policy,
  * no standard input, and a PMIx namespace of their own.
@@ -26,28 +27,38 @@ public final class SpawnPlacement {
      * @param run    the run's own job: its hosts and slots, and whether it may oversubscribe
      * @param parent the job whose rank spawns
      * @param inUse  ranks of the running jobs per node of {@code run}
+     * @param hosts  the hosts the request names (MPI_Info "host"), or none for any of the run's
      * @throws IllegalArgumentException why the job cannot be placed, in one line
      */
     static JobDescription child(JobDescription run, JobDescription parent, int childId, List<AppContext> requested,
-                                int[] inUse) {
+                                int[] inUse, List<String> hosts) {
         int ranks = ranks(requested);
+        for (String h : hosts) {
+            if (run.nodes().stream().noneMatch(n -> n.name().equals(h))) {
+                throw new IllegalArgumentException("MPI_Comm_spawn names host " + h + ", which is not one of the run's");
+            }
+        }
         List<Node> nodes = new ArrayList<>();
+        List<Node> all = new ArrayList<>();
         int free = 0;
         int slots = 0;
         for (int n = 0; n < run.nodes().size(); n++) {
             Node node = run.nodes().get(n);
-            int left = Math.max(0, node.slots() - inUse[n]);
+            boolean named = hosts.isEmpty() || hosts.contains(node.name());
+            int left = named ? Math.max(0, node.slots() - inUse[n]) : 0;
             nodes.add(new Node(node.name(), left));
+            all.add(new Node(node.name(), named ? node.slots() : 0));
             free += left;
-            slots += node.slots();
+            slots += named ? node.slots() : 0;
         }
         boolean oversubscribe = false;
         if (ranks > free) {
             if (!run.oversubscribe()) {
                 throw new IllegalArgumentException("MPI_Comm_spawn asks for " + ranks + " process" + (ranks == 1 ? "" : "es")
-                        + " but only " + free + " of the run's " + slots + " slots are free; add --oversubscribe");
+                        + " but only " + free + " of the " + (hosts.isEmpty() ? "run's " : "named hosts' ") + slots
+                        + " slots are free; add --oversubscribe");
             }
-            nodes = run.nodes();
+            nodes = all;
             oversubscribe = true;
         }
         return child(parent, childId, requested, nodes, oversubscribe);

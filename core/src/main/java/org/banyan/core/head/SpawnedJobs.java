@@ -79,7 +79,7 @@ final class SpawnedJobs {
             }
         }
         try {
-            JobDescription child = SpawnPlacement.child(run, parent.job(), next, s.apps(), inUse);
+            JobDescription child = SpawnPlacement.child(run, parent.job(), next, s.apps(), inUse, s.hosts());
             next++;
             answered(s, child, settings, null);
         } catch (IllegalArgumentException e) {

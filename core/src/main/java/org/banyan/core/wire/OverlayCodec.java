@@ -65,7 +65,7 @@ import org.banyan.core.tree.TopologySpec;
  *                    stdout:string stderr:string){n}
  * 27 SIGNAL_TASKS    from:u32 to:u32 n:u32 taskId:u32{n} signal:u32
  * 29 FORGET_JOB      jobId:u32
- * 28 SPAWN_REQUEST   jobId:u32 from:u32 to:u32 request:u32 apps:u32 app{apps}          (app as in LAUNCH_JOB)
+ * 28 SPAWN_REQUEST   jobId:u32 from:u32 to:u32 request:u32 apps:u32 app{apps} hosts:list  (app as in LAUNCH_JOB)
  *
  * intmap   := n:u32 (key:u32 value:string){n}      daemon id -1 is the head
  * ownermap := n:u32 (key:string daemonId:u32){n}
@@ -125,6 +125,7 @@ public final class OverlayCodec {
             case OverlayMessage.SpawnRequest m -> {
                 w.u8(SPAWN_REQUEST).u32(m.jobId()).u32(m.from()).u32(m.to()).u32(m.request()).u32(m.apps().size());
                 m.apps().forEach(app -> writeApp(w, app));
+                w.list(m.hosts());
             }
             case OverlayMessage.KvsFetched m -> w.u8(KVS_FETCHED).u32(m.jobId()).u32(m.from()).u32(m.to()).u32(m.request()).string(m.key())
                     .string(m.value());
@@ -221,7 +222,8 @@ public final class OverlayCodec {
                         string(b));
                 case NAME_REQUEST -> new OverlayMessage.NameRequest(b.getInt(), b.getInt(), b.getInt(), b.getInt(), b.get() & 0xFF, string(b),
                         string(b));
-                case SPAWN_REQUEST -> new OverlayMessage.SpawnRequest(b.getInt(), b.getInt(), b.getInt(), b.getInt(), apps(b));
+                case SPAWN_REQUEST -> new OverlayMessage.SpawnRequest(b.getInt(), b.getInt(), b.getInt(), b.getInt(), apps(b),
+                        list(b));
                 case NAME_REPLY -> new OverlayMessage.NameReply(b.getInt(), b.getInt(), b.getInt(), b.getInt(), b.get() & 0xFF,
                         b.get() != 0,
                         string(b));

@@ -87,13 +87,19 @@ public sealed interface OverlayMessage {
 
     /**
      * Routed to the head: a rank of {@code jobId} spawns a new job of these applications
-     * (MPI_Comm_spawn through PMIx). Answered by a {@link NameReply} of op
-     * {@link NameRequest#SPAWN}.
+     * (MPI_Comm_spawn through PMIx), on the {@code hosts} named (MPI_Info "host"; empty:
+     * anywhere). Answered by a {@link NameReply} of op {@link NameRequest#SPAWN}.
      */
-    record SpawnRequest(int jobId, int from, int to, int request, java.util.List<org.banyan.core.job.AppContext> apps)
-            implements Routed {
+    record SpawnRequest(int jobId, int from, int to, int request, java.util.List<org.banyan.core.job.AppContext> apps,
+                        java.util.List<String> hosts) implements Routed {
         public SpawnRequest {
             apps = java.util.List.copyOf(apps);
+            hosts = java.util.List.copyOf(hosts);
+        }
+
+        /** Anywhere. */
+        public SpawnRequest(int jobId, int from, int to, int request, java.util.List<org.banyan.core.job.AppContext> apps) {
+            this(jobId, from, to, request, apps, java.util.List.of());
         }
     }
 

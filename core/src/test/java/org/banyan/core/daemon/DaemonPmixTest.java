@@ -125,7 +125,7 @@ class DaemonPmixTest {
     void aSpawnGoesToTheHeadAndItsAnswerWaitsUntilTheNewJobIsRegisteredHere() {
         launch();
         var apps = List.of(new org.banyan.core.job.AppContext("./child", List.of(), 2, Map.of("OMPI_PARENT_PORT", "p"), null));
-        List<DaemonAction> ask = core.handle(new DaemonEvent.PmixSpawn(1, 50, apps));
+        List<DaemonAction> ask = core.handle(new DaemonEvent.PmixSpawn(1, 50, apps, List.of()));
         assertThat(ask).containsExactly(new DaemonAction.SendToParent(new OverlayMessage.SpawnRequest(1, 1, -1, 50, apps)));
         // the answer overtakes the job (another route): it waits
         assertThat(core.handle(new DaemonEvent.FromParent(new OverlayMessage.NameReply(1, -1, 1, 50,

@@ -160,15 +160,31 @@ class HeadSpawnTest {
     }
 
     @Test
+    void aSpawnGoesToTheHostsItNamesOrIsRefusedWhenItNamesAnother() {
+        JobDescription parent = run(false);
+        List<AppContext> two = List.of(new AppContext("./c", List.of(), 2, Map.of(), null));
+        JobDescription child = SpawnPlacement.child(parent, parent, 2, two, new int[] {0, 0}, List.of("n1"));
+        assertThat(RankMap.of(child).ranksOn(0)).isZero();
+        assertThat(RankMap.of(child).ranksOn(1)).isEqualTo(2);
+        assertThatThrownBy(() -> SpawnPlacement.child(parent, parent, 2, two, new int[] {0, 1}, List.of("n1")))
+                .hasMessage("MPI_Comm_spawn asks for 2 processes but only 1 of the named hosts' 2 slots are free; "
+                        + "add --oversubscribe");
+        assertThatThrownBy(() -> SpawnPlacement.child(parent, parent, 2, two, new int[2], List.of("elsewhere")))
+                .hasMessage("MPI_Comm_spawn names host elsewhere, which is not one of the run's");
+        JobDescription over = SpawnPlacement.child(run(true), parent, 2, two, new int[] {0, 2}, List.of("n1"));
+        assertThat(RankMap.of(over).ranksOn(0)).as("oversubscribed, still only where it was asked").isZero();
+    }
+
+    @Test
     void aSpawnWithNoCountOrNoProgramIsRefused() {
         JobDescription parent = run(true);
-        assertThatThrownBy(() -> SpawnPlacement.child(parent, parent, 2, List.of(), new int[2]))
+        assertThatThrownBy(() -> SpawnPlacement.child(parent, parent, 2, List.of(), new int[2], List.of()))
                 .hasMessage("the spawn request names no program");
         assertThatThrownBy(() -> SpawnPlacement.child(parent, parent, 2,
-                List.of(new AppContext("./c", List.of(), 0, Map.of(), null)), new int[2]))
+                List.of(new AppContext("./c", List.of(), 0, Map.of(), null)), new int[2], List.of()))
                 .hasMessage("the spawn request asks for 0 processes of ./c");
         JobDescription child = SpawnPlacement.child(parent, parent, 2,
-                List.of(new AppContext("./c", List.of(), 1, Map.of(), "/elsewhere")), new int[] {2, 1});
+                List.of(new AppContext("./c", List.of(), 1, Map.of(), "/elsewhere")), new int[] {2, 1}, List.of());
         assertThat(child.apps().getFirst().env()).as("the parent's -x").containsEntry("X", "from -x");
         assertThat(child.apps().getFirst().workdir()).isEqualTo("/elsewhere");
         assertThat(RankMap.of(child).ranksOn(1)).isEqualTo(1);

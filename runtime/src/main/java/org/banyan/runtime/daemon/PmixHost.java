@@ -78,8 +78,9 @@ final class PmixHost {
                 }
 
                 @Override
-                public void spawn(int jobId, int token, java.util.List<org.banyan.core.job.AppContext> apps) {
-                    post.accept(new DaemonEvent.PmixSpawn(jobId, token, apps));
+                public void spawn(int jobId, int token, java.util.List<org.banyan.core.job.AppContext> apps,
+                                  java.util.List<String> hosts) {
+                    post.accept(new DaemonEvent.PmixSpawn(jobId, token, apps, hosts));
                 }
             });
             jobs.put(reg.jobId(), reg.nspace());

@@ -480,6 +480,10 @@ public final class DvmHead {
         if (p == null) {
             return new HeadEvent.SpawnAnswer(request, null, null, "the spawning job is ending");
         }
+        if (!request.hosts().isEmpty()) {
+            return new HeadEvent.SpawnAnswer(request, null, null, "a DVM places spawned jobs on its free slots itself; "
+                    + "MPI_Info \"host\" does not apply");
+        }
         int free = scheduler.freeCores();
         Placement placement = scheduler.place(new SlotRequest(ranks, 1, 0, null, false));
         if (placement == null && !parent.oversubscribe()) {

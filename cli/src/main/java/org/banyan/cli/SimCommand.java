@@ -45,7 +45,45 @@ final class SimCommand {
         return Math.round(ms * 1000);
     }
 
+    static final String LAUNCH_HELP = """
+            Usage: banyan sim launch --hosts N [options]
+
+            Simulates a whole banyan run launch (one daemon and --ranks-per-host ranks of
+            /bin/true per host) with the real head and daemon cores under a virtual clock, and
+            prints its phases' times and loads (docs/simulator.md).
+
+              --hosts N               simulated hosts (required)
+              --ranks-per-host N      ranks per host (default 1)
+              --spawn-degree K        children per daemon in the launch tree (default 32);
+                                      0 spawns along the --routing tree
+              --launch tree|star      star: the head starts every daemon
+              --tree SPEC             the launch tree (radix:K, binomial, direct)
+              --routing SPEC          the routing overlay (default radix:32)
+              --modex full|lazy       ranks run a PMI-1 wire-up of that kind
+              --modex-bytes N         bytes per rank's value (at most 1024)
+              --modex-gets neighbours|all   which values each rank gets
+              --seed S --faults F     draw up to F faults (crashes, spawn failures, slow hosts,
+                                      broken and slow links) from seed S
+              cost model (defaults from vcluster, docs/simulator.md):
+              --spawn-ms MS --spawn-concurrency N --start-ms MS --latency-us US --gbits G
+              --rank-start-ms MS --spawn-latency-ms MS --daemon-spawn-ms MS --dial-ms MS
+              --shared-cpus N --interleave M|all
+            """;
+
+    /** A whole number, or one line saying what is wrong with it. */
+    private static long whole(String v, String option) throws UsageException {
+        try {
+            return Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            throw new UsageException(option + " '" + v + "' is not a whole number");
+        }
+    }
+
     static int run(List<String> args) throws UsageException {
+        if (args.size() >= 2 && args.getFirst().equals("launch") && (args.contains("--help") || args.contains("-h"))) {
+            System.out.print(LAUNCH_HELP);
+            return 0;
+        }
         if (!args.isEmpty() && args.getFirst().equals("workload")) {
             return WorkloadCommand.run(args.subList(1, args.size()), java.nio.file.Path.of("").toAbsolutePath());
         }
@@ -111,14 +149,25 @@ final class SimCommand {
                     case "all" -> org.banyan.sim.ModexWorkload.Gets.ALL;
                     default -> throw new UsageException("--modex-gets '" + v + "' (valid: neighbours, all)");
                 };
-                case "--seed" -> seed = Long.parseLong(v);
-                case "--faults" -> faults = Integer.parseInt(v);
+                case "--seed" -> seed = whole(v, a);
+                case "--faults" -> faults = (int) Math.min(Integer.MAX_VALUE, Math.max(0, whole(v, a)));
                 case "--spawn-ms" -> spawn = millis(v, a);
                 case "--start-ms" -> start = millis(v, a);
-                case "--latency-us" -> latency = Long.parseLong(v);
+                case "--latency-us" -> latency = Math.max(0, whole(v, a));
                 case "--spawn-concurrency" -> concurrency = HostListParser.positive(v, "--spawn-concurrency");
-                case "--shared-cpus" -> sharedCpus = Integer.parseInt(v);
-                case "--gbits" -> bytesPerMicro = Math.round(Double.parseDouble(v) * 1000 / 8);
+                case "--shared-cpus" -> sharedCpus = (int) Math.min(Integer.MAX_VALUE, Math.max(0, whole(v, a)));
+                case "--gbits" -> {
+                    double gbits;
+                    try {
+                        gbits = Double.parseDouble(v);
+                    } catch (NumberFormatException e) {
+                        throw new UsageException("--gbits '" + v + "' is not a number of gigabits per second");
+                    }
+                    if (!(gbits >= 0) || Double.isInfinite(gbits)) {
+                        throw new UsageException("--gbits '" + v + "' is not a number of gigabits per second");
+                    }
+                    bytesPerMicro = Math.round(gbits * 1000 / 8);
+                }
                 case "--spawn-latency-ms" -> spawnLatency = millis(v, a);
                 case "--daemon-spawn-ms" -> daemonSpawnExtra = millis(v, a);
                 case "--rank-start-ms" -> rankStart = millis(v, a);

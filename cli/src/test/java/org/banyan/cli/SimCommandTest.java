@@ -50,13 +50,21 @@ class SimCommandTest {
     @Test
     void badCostsAreOneLineAndStatusTwo() {
         for (String[] bad : new String[][] {{"--spawn-latency-ms", "-5"}, {"--dial-ms", "soon"},
-                {"--interleave", "0"}, {"--rank-start-ms", "NaN"}}) {
+                {"--interleave", "0"}, {"--rank-start-ms", "NaN"}, {"--seed", "x"}, {"--faults", "some"},
+                {"--latency-us", "1.5"}, {"--gbits", "fast"}, {"--shared-cpus", "two"}}) {
             Outcome r = sim("sim", "launch", "--hosts", "4", bad[0], bad[1]);
             assertThat(r.status()).as(String.join(" ", bad)).isEqualTo(2);
             assertThat(r.err().strip()).as(String.join(" ", bad)).startsWith("banyan sim: ").contains(bad[0])
                     .doesNotContain("\n");
             assertThat(r.out()).isEmpty();
         }
+    }
+
+    @Test
+    void launchHelpListsItsOptions() {
+        Outcome r = sim("sim", "launch", "--help");
+        assertThat(r.status()).isZero();
+        assertThat(r.out()).startsWith("Usage: banyan sim launch --hosts N").contains("--spawn-degree K").contains("--faults F");
     }
 
     /** banyan sim workload: one JSON object per policy and line, with the keys; bad input is status 2. */

@@ -78,8 +78,8 @@ class DvmQueueTest {
         assertThat(status()).containsPattern("b +2 +2 +up").containsPattern("c +2 +2 +up").containsPattern("d +2 +0 +up");
 
         // B needs two hosts: one is free, so it waits (first in line)
-        Process b = submit(dir.resolve("b.out"), "--nodes", "2", "--time", "10", "sh", "-c",
-                "date +%s%N >> " + dir.resolve("b.started"));
+        Process b = submit(dir.resolve("b.out"), "--nodes", "2", "--time", "10", "--tag-output", "sh", "-c",
+                "date +%s%N >> " + dir.resolve("b.started") + "; echo B ran");
         awaitStatus("^\\d+ +2  sh$");
         // C fits the free host and ends (by its estimate) before A: backfilled past B
         Process c = submit(dir.resolve("c.out"), "--nodes", "1", "--time", "5", "sh", "-c",
@@ -102,7 +102,11 @@ class DvmQueueTest {
         }
         String bOut = finish(b, dir.resolve("b.out"));
         assertThat(b.exitValue()).as(bOut).isZero();
-        assertThat(bOut).containsPattern("banyan dvm submit: job \\d+ waits for 2 hosts");
+        java.util.regex.Matcher waits = java.util.regex.Pattern.compile("banyan dvm submit: job (\\d+) waits for 2 hosts")
+                .matcher(bOut);
+        assertThat(waits.find()).as(bOut).isTrue();
+        assertThat(bOut).as("its output under the id it waited with").contains("[" + waits.group(1) + ",0]<stdout>:B ran")
+                .contains("[" + waits.group(1) + ",1]<stdout>:B ran");
         assertThat(Files.readAllLines(dir.resolve("b.started"))).as("one rank per host").hasSize(2);
         long cStarted = Long.parseLong(Files.readString(dir.resolve("c.started")).strip());
         long bStarted = Long.parseLong(Files.readAllLines(dir.resolve("b.started")).getFirst().strip());

@@ -44,6 +44,9 @@ final class PmixNames {
     private static final int KEY_MAX = 511;
     private static final short PMIX_STRING = 3;
     private static final short PMIX_BOOL = 1;
+    private static final short PMIX_INT = 6;
+    private static final short PMIX_UINT32 = 14;
+    private static final int ERR_TIMEOUT = -24;
     private static final short PMIX_BYTE_OBJECT = 27;
     /**
      * How a published byte object (Open MPI's connect/accept publishes its communicator ids as
@@ -69,6 +72,7 @@ final class PmixNames {
         final MemorySegment callbackData;
         int waiting;
         boolean allOk = true;
+        boolean timedOut;
         final List<String[]> found = new ArrayList<>();
 
         Pending(int op, String nspace, MemorySegment callback, MemorySegment callbackData, int waiting) {
@@ -122,7 +126,8 @@ final class PmixNames {
     static int lookup(MemorySegment proc, MemorySegment keys, MemorySegment info, long ninfo, MemorySegment callback,
                       MemorySegment data) {
         try {
-            return keyed(waits(info, ninfo) ? OverlayMessage.NameRequest.LOOKUP_WAIT : LOOKUP, proc, keys, callback, data);
+            return waits(info, ninfo) ? keyed(OverlayMessage.NameRequest.LOOKUP_WAIT, timeout(info, ninfo), proc, keys, callback,
+                    data) : keyed(LOOKUP, "", proc, keys, callback, data);
         } catch (Throwable t) {
             return PmixLibrary.ERR_NOT_SUPPORTED;
         }
@@ -141,12 +146,31 @@ final class PmixNames {
         return false;
     }
 
-    static int unpublish(MemorySegment proc, MemorySegment keys, MemorySegment info, long ninfo, MemorySegment callback,
-                         MemorySegment data) {
-        return keyed(UNPUBLISH, proc, keys, callback, data);
+    /**
+     * A waiting lookup's {@code pmix.timeout} in seconds (an {@code int} or {@code uint32_t} at
+     * the value's data), as the name request carries it; empty when it gave none.
+     */
+    private static String timeout(MemorySegment info, long ninfo) {
+        MemorySegment infos = info.reinterpret(INFO_SIZE * Math.max(0, ninfo));
+        for (long i = 0; i < ninfo; i++) {
+            MemorySegment one = infos.asSlice(i * INFO_SIZE, INFO_SIZE);
+            short type = one.get(JAVA_SHORT, INFO_VALUE_TYPE);
+            if ("pmix.timeout".equals(one.getString(0)) && (type == PMIX_INT || type == PMIX_UINT32)) {
+                int seconds = one.get(JAVA_INT, INFO_VALUE_DATA);
+                return seconds > 0 ? Integer.toString(seconds) : "";
+            }
+        }
+        return "";
     }
 
-    private static int keyed(int op, MemorySegment proc, MemorySegment keys, MemorySegment callback, MemorySegment data) {
+    static int unpublish(MemorySegment proc, MemorySegment keys, MemorySegment info, long ninfo, MemorySegment callback,
+                         MemorySegment data) {
+        return keyed(UNPUBLISH, "", proc, keys, callback, data);
+    }
+
+    /** Each key one request to the head, its port {@code port} (a waiting lookup's seconds). */
+    private static int keyed(int op, String port, MemorySegment proc, MemorySegment keys, MemorySegment callback,
+                             MemorySegment data) {
         try {
             if (keys.equals(MemorySegment.NULL)) {
                 return PmixLibrary.ERR_NOT_SUPPORTED; // "everything this process published": not kept per process
@@ -158,7 +182,7 @@ final class PmixNames {
                 if (k.equals(MemorySegment.NULL)) {
                     break;
                 }
-                pairs.add(new String[] {k.reinterpret(Integer.MAX_VALUE).getString(0), ""});
+                pairs.add(new String[] {k.reinterpret(Integer.MAX_VALUE).getString(0), port});
             }
             return start(op, proc, pairs, callback, data);
         } catch (Throwable t) {
@@ -204,6 +228,7 @@ final class PmixNames {
         boolean done;
         synchronized (p) {
             p.allOk &= ok;
+            p.timedOut |= !ok && "timeout".equals(text);
             if (ok && p.op != PUBLISH && p.op != UNPUBLISH) {
                 p.found.add(new String[] {key, text});
             }
@@ -231,8 +256,8 @@ final class PmixNames {
      */
     private static void answerLookup(PmixLibrary lib, Pending p) throws Throwable {
         if (p.found.isEmpty()) {
-            LINKER.downcallHandle(p.callback, LOOKUP_CALLBACK).invokeExact(PmixLibrary.ERR_NOT_FOUND, MemorySegment.NULL, 0L,
-                    p.callbackData);
+            int status = p.timedOut ? ERR_TIMEOUT : PmixLibrary.ERR_NOT_FOUND;
+            LINKER.downcallHandle(p.callback, LOOKUP_CALLBACK).invokeExact(status, MemorySegment.NULL, 0L, p.callbackData);
             return;
         }
         long size = (long) PDATA_SIZE * p.found.size();

@@ -372,7 +372,8 @@ public final class HeadCore {
             spawns.request(s);
         } else if (m instanceof OverlayMessage.NameRequest r) {
             if (r.op() < OverlayMessage.NameRequest.RESIZE_CHECK || r.op() == OverlayMessage.NameRequest.LOOKUP_WAIT) {
-                names.serve(r).forEach(router::route);
+                names.serve(r, w -> emit(new HeadAction.ArmTimer(HeadTimer.NAME_WAIT, w.millis(), w.id())))
+                        .forEach(router::route);
             } else if (r.op() == OverlayMessage.NameRequest.CONNECT) {
                 connects.enter(r, nspace -> {
                     for (JobControl j : jobs.values()) {
@@ -484,6 +485,7 @@ public final class HeadCore {
                 }
             }
             case STATS_DEADLINE -> reportAndFinish();
+            case NAME_WAIT -> names.expire(jobId).forEach(router::route); // the timer carries the wait's id
             case ROUTING_LINK_LOSS -> {
                 // The spawn tree names a dead daemon's real cause within the wait; a loss still
                 // unexplained now is the loss of the daemon at the link's other end.

@@ -11,5 +11,7 @@ public enum HeadTimer {
     /** The stats of {@code --report-launch} had long enough to arrive. */
     STATS_DEADLINE,
     /** A routing link closed a while ago and the job is still on (see the daemon's timer of that name). */
-    ROUTING_LINK_LOSS
+    ROUTING_LINK_LOSS,
+    /** A lookup that waits for its name gave it long enough (PMIx's {@code PMIX_TIMEOUT}); the id is the wait's. */
+    NAME_WAIT
 }

@@ -73,7 +73,10 @@ public sealed interface OverlayMessage {
          */
         public static final int RESIZE_CHECK = 3;
         public static final int JOIN = 4;
-        /** A lookup that waits until the name is published (PMIx's {@code PMIX_WAIT}). */
+        /**
+         * A lookup that waits until the name is published (PMIx's {@code PMIX_WAIT}); {@code port}
+         * is how many seconds it may wait ({@code PMIX_TIMEOUT}), empty for as long as its job runs.
+         */
         public static final int LOOKUP_WAIT = 5;
         /**
          * PMIx connect or disconnect: {@code name} lists the participants

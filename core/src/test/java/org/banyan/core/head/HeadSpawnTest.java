@@ -153,6 +153,19 @@ class HeadSpawnTest {
         assertThat(from(1, new OverlayMessage.NameRequest(1, 1, -1, 5, wait, "svc", ""))).containsExactly(
                 new HeadAction.SendToDaemon(1, new OverlayMessage.NameReply(1, -1, 1, 5, wait, true, "port-0")));
 
+        // PMIX_TIMEOUT: the head arms a timer for the wait, and refuses it when it fires
+        List<HeadAction> parked = from(1, new OverlayMessage.NameRequest(1, 1, -1, 7, wait, "late", "600"));
+        assertThat(parked).singleElement().isInstanceOfSatisfying(HeadAction.ArmTimer.class, t -> {
+            assertThat(t.timer()).isEqualTo(HeadTimer.NAME_WAIT);
+            assertThat(t.delayMillis()).isEqualTo(600_000);
+        });
+        int waitId = ((HeadAction.ArmTimer) parked.getFirst()).jobId();
+        assertThat(core.handle(new HeadEvent.TimerFired(HeadTimer.NAME_WAIT, waitId))).containsExactly(
+                new HeadAction.SendToDaemon(1, new OverlayMessage.NameReply(1, -1, 1, 7, wait, false, "timeout")));
+        assertThat(core.handle(new HeadEvent.TimerFired(HeadTimer.NAME_WAIT, waitId))).as("once").isEmpty();
+        assertThat(from(0, new OverlayMessage.NameRequest(1, 0, -1, 8, 0, "late", "port-8"))).as("nobody waits any more")
+                .containsExactly(new HeadAction.SendToDaemon(0, new OverlayMessage.NameReply(1, -1, 0, 8, 0, true, "")));
+
         NameService names = new NameService();
         assertThat(names.serve(new OverlayMessage.NameRequest(4, 1, -1, 6, wait, "never", ""))).isEmpty();
         assertThat(names.forget(3)).isEmpty();

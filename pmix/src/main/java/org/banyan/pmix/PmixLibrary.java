@@ -42,6 +42,11 @@ final class PmixLibrary {
     static final int DATA_ARRAY_SIZE = 24;
     static final int MODULE_SIZE = 224;
     static final short PMIX_DATA_ARRAY = 39;
+    /** {@code pmix_info_t}: key at 0, value's type ({@code uint16_t}) at 520, value's data at 528. */
+    static final int INFO_SIZE = 552;
+    static final int INFO_VALUE_TYPE = 520;
+    static final int INFO_VALUE_DATA = 528;
+    static final short PMIX_STRING = 3;
     static final int SUCCESS = 0;
     static final int ERR_NOT_SUPPORTED = -47;
     static final int ERR_NOT_FOUND = -46;

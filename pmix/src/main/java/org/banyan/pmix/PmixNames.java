@@ -5,6 +5,10 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+import static org.banyan.pmix.PmixLibrary.INFO_SIZE;
+import static org.banyan.pmix.PmixLibrary.INFO_VALUE_DATA;
+import static org.banyan.pmix.PmixLibrary.INFO_VALUE_TYPE;
+import static org.banyan.pmix.PmixLibrary.PMIX_STRING;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -35,14 +39,10 @@ final class PmixNames {
     static final int PUBLISH = 0;
     static final int UNPUBLISH = 1;
     static final int LOOKUP = 2;
-    private static final int INFO_SIZE = 552;
-    private static final int INFO_VALUE_TYPE = 520;
-    private static final int INFO_VALUE_DATA = 528;
     private static final int PDATA_SIZE = 808;
     private static final int PDATA_KEY = 260;
     private static final int PDATA_VALUE = 776;
     private static final int KEY_MAX = 511;
-    private static final short PMIX_STRING = 3;
     private static final short PMIX_BOOL = 1;
     private static final short PMIX_INT = 6;
     private static final short PMIX_UINT32 = 14;

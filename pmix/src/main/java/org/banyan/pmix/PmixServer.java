@@ -240,27 +240,35 @@ public final class PmixServer {
             callbackData = job.fenceCallbackData;
             job.fenceCallback = null;
         }
+        try {
+            completeFence(lib, callback, callbackData, PmixLibrary.SUCCESS, blobs);
+        } catch (Throwable t) {
+            System.err.println("banyand: cannot complete the PMIx fence of job " + jobId + ": " + t);
+        }
+    }
+
+    /**
+     * Completes a fence (a job's, or one over several jobs): every daemon's blob, one after the
+     * other in one malloc'd buffer the server unpacks itself and then frees.
+     */
+    static void completeFence(PmixLibrary lib, MemorySegment callback, MemorySegment callbackData, int status,
+                              List<byte[]> blobs) throws Throwable {
         long total = 0;
         for (byte[] b : blobs) {
             total += b.length;
         }
-        try {
-            MemorySegment data = MemorySegment.NULL;
-            if (total > 0) {
-                data = ((MemorySegment) lib.malloc.invokeExact(total)).reinterpret(total);
-                long at = 0;
-                for (byte[] b : blobs) {
-                    MemorySegment.copy(b, 0, data, JAVA_BYTE, at, b.length);
-                    at += b.length;
-                }
+        MemorySegment data = MemorySegment.NULL;
+        if (total > 0) {
+            data = ((MemorySegment) lib.malloc.invokeExact(total)).reinterpret(total);
+            long at = 0;
+            for (byte[] b : blobs) {
+                MemorySegment.copy(b, 0, data, JAVA_BYTE, at, b.length);
+                at += b.length;
             }
-            MethodHandle cb = LINKER.downcallHandle(callback, MODEX_CALLBACK);
-            // the server calls free(data) once it has unpacked it
-            MemorySegment release = total > 0 ? lib.free : MemorySegment.NULL;
-            cb.invokeExact(PmixLibrary.SUCCESS, data, total, callbackData, release, data);
-        } catch (Throwable t) {
-            System.err.println("banyand: cannot complete the PMIx fence of job " + jobId + ": " + t);
         }
+        MemorySegment release = total > 0 ? lib.free : MemorySegment.NULL;
+        MethodHandle cb = LINKER.downcallHandle(callback, MODEX_CALLBACK);
+        cb.invokeExact(status, data, total, callbackData, release, data);
     }
 
     /**

@@ -1,12 +1,14 @@
 package org.banyan.pmix;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+import static org.banyan.pmix.PmixLibrary.INFO_SIZE;
+import static org.banyan.pmix.PmixLibrary.INFO_VALUE_DATA;
+import static org.banyan.pmix.PmixLibrary.INFO_VALUE_TYPE;
+import static org.banyan.pmix.PmixLibrary.PMIX_STRING;
 
-import java.io.ByteArrayOutputStream;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
@@ -36,16 +38,10 @@ import org.banyan.core.wire.OverlayMessage;
  */
 final class PmixSpawnOps {
     private static final int APP_SIZE = 56;
-    private static final int INFO_SIZE = 552;
-    private static final int INFO_VALUE_TYPE = 520;
-    private static final int INFO_VALUE_DATA = 528;
-    private static final short PMIX_STRING = 3;
     private static final int ERR_BAD_PARAM = -27;
     private static final int ERR_JOB_FAILED_TO_LAUNCH = -181;
     private static final Linker LINKER = Linker.nativeLinker();
     private static final FunctionDescriptor OP_CALLBACK = FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS);
-    private static final FunctionDescriptor MODEX_CALLBACK =
-            FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS);
     private static final FunctionDescriptor SPAWN_CALLBACK = FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS, ADDRESS);
 
     static final FunctionDescriptor SPAWN_UPCALL = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS,
@@ -242,23 +238,15 @@ final class PmixSpawnOps {
         return true;
     }
 
-    /** Every daemon's blob (base64, separated by commas), one after the other in one malloc'd buffer the server frees. */
+    /** Every daemon's blob (base64, separated by commas) to the server, as a job's fence gives them. */
     private static void fenceDone(PmixLibrary lib, Waiting w, boolean ok, String text) throws Throwable {
-        ByteArrayOutputStream all = new ByteArrayOutputStream();
-        if (ok) {
+        List<byte[]> blobs = new ArrayList<>();
+        if (ok && !text.isEmpty()) {
             for (String part : text.split(",")) {
-                all.writeBytes(Base64.getDecoder().decode(part));
+                blobs.add(Base64.getDecoder().decode(part));
             }
         }
-        byte[] bytes = all.toByteArray();
-        MemorySegment buffer = MemorySegment.NULL;
-        if (bytes.length > 0) {
-            buffer = ((MemorySegment) lib.malloc.invokeExact((long) bytes.length)).reinterpret(bytes.length);
-            MemorySegment.copy(bytes, 0, buffer, JAVA_BYTE, 0, bytes.length);
-        }
-        MemorySegment release = bytes.length > 0 ? lib.free : MemorySegment.NULL; // the server frees the buffer
-        int status = ok ? PmixLibrary.SUCCESS : PmixLibrary.ERR_NOT_FOUND;
-        LINKER.downcallHandle(w.callback(), MODEX_CALLBACK).invokeExact(status, buffer, (long) bytes.length, w.callbackData(),
-                release, buffer);
+        PmixServer.completeFence(lib, w.callback(), w.callbackData(), ok ? PmixLibrary.SUCCESS : PmixLibrary.ERR_NOT_FOUND,
+                blobs);
     }
 }

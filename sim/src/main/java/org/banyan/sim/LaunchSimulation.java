@@ -460,7 +460,6 @@ public final class LaunchSimulation {
                 case DaemonAction.WriteProcessTable w -> { }
                 case DaemonAction.ServePmix p -> { } // the simulator's ranks speak PMI-1
                 case DaemonAction.PmixFenceDone p -> { }
-                case DaemonAction.PmixJobEnded p -> { }
                 case DaemonAction.ForgetJob f -> { }
                 case DaemonAction.PmixModexFetch p -> { }
                 case DaemonAction.PmixModexDone p -> { }

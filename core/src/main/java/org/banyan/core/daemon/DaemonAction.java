@@ -67,9 +67,6 @@ public sealed interface DaemonAction {
     /** The head answered a PMIx publish, unpublish or lookup ({@code token} the server's): ok, then the value or why not. */
     record PmixNameReply(int jobId, int token, boolean ok, String text) implements DaemonAction {}
 
-    /** Every local rank of a PMIx job has ended: the server forgets its namespace, its files here go. */
-    record PmixJobEnded(int jobId) implements DaemonAction {}
-
     /**
      * A DVM's job is over everywhere: its PMI socket closes, its process table goes, and its PMIx
      * namespace and files (with a rank here or not).

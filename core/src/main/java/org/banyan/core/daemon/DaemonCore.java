@@ -151,9 +151,6 @@ public final class DaemonCore {
                 if (known) {
                     exits.add(new OverlayMessage.RankExited(ended.jobId(), ended.rank(), ended.status(), ended.note(),
                             ended.startMicros(), ended.endMicros()));
-                    if (j != null && j.job().pmix() && j.running().isEmpty()) {
-                        out.emit(new DaemonAction.PmixJobEnded(ended.jobId()));
-                    }
                 }
                 if (out.isParentGone()) {
                     exitIfIdle();

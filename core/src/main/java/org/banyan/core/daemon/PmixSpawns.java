@@ -96,12 +96,13 @@ final class PmixSpawns {
     void connected(int jobId, int token, boolean ok, String text, Iterable<LocalJob> known) {
         String name = connecting.remove(token);
         if (ok && name != null) {
+            Set<String> nspaces = new HashSet<>();
             for (String p : name.substring(name.indexOf(' ') + 1).split(",")) {
-                String nspace = p.substring(0, p.lastIndexOf(':'));
-                for (LocalJob j : known) {
-                    if (nspace.equals(j.job().pmixNamespace()) && served.add(j.job().jobId())) {
-                        out.emit(new DaemonAction.ServePmix(PmixRegistration.of(j.job(), j.map(), daemonId)));
-                    }
+                nspaces.add(p.substring(0, p.lastIndexOf(':'))); // a participant per rank: a namespace per job
+            }
+            for (LocalJob j : known) {
+                if (nspaces.contains(j.job().pmixNamespace()) && served.add(j.job().jobId())) {
+                    out.emit(new DaemonAction.ServePmix(PmixRegistration.of(j.job(), j.map(), daemonId)));
                 }
             }
         }

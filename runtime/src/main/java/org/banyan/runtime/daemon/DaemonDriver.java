@@ -224,10 +224,10 @@ public final class DaemonDriver {
                 // registered by startRanks before the ranks start
             }
             case DaemonAction.PmixFenceDone _, DaemonAction.PmixModexFetch _, DaemonAction.PmixModexDone _,
-                 DaemonAction.PmixNameReply _, DaemonAction.PmixJobEnded _ -> pmix.execute(action);
+                 DaemonAction.PmixNameReply _ -> pmix.execute(action);
             case DaemonAction.ForgetJob(int jobId) -> {
                 pmi.closeJob(jobId);
-                pmix.execute(new DaemonAction.PmixJobEnded(jobId));
+                pmix.forget(jobId);
                 java.nio.file.Path table = processTablePath(jobId);
                 if (processTables.remove(table)) {
                     try {

@@ -154,18 +154,22 @@ final class PmixHost {
                     server().nameReply(token, ok, text);
                 }
             }
-            case DaemonAction.PmixJobEnded(int jobId) -> {
-                // a DVM's daemon serves job after job: what each PMIx job held here goes with it
-                if (jobs.remove(jobId) != null) {
-                    server().deregister(jobId);
-                }
-                failures.remove(jobId);
-                Path dir = shared.remove(jobId);
-                if (dir != null) {
-                    deleteTree(dir);
-                }
-            }
             default -> throw new IllegalArgumentException("not a PMIx action: " + action);
+        }
+    }
+
+    /**
+     * A DVM's job is over everywhere (not only here: a job it spawned or connected to may still
+     * use its namespace until then): the server forgets the namespace, and the job's files go.
+     */
+    void forget(int jobId) {
+        if (jobs.remove(jobId) != null) {
+            server().deregister(jobId);
+        }
+        failures.remove(jobId);
+        Path dir = shared.remove(jobId);
+        if (dir != null) {
+            deleteTree(dir);
         }
     }
 

@@ -66,10 +66,9 @@ public final class DvmHead {
 
     /**
      * A running job: who submitted it, the cores it holds (null when oversubscribed or when the
-     * resource manager placed it), where its stdin goes, and for a queued job's its queued job
-     * (else -1).
+     * resource manager placed it), where its stdin goes, for a queued job's its queued job (else
+     * -1), and whether MPI_Comm_spawn started it from another job (its client waits for that one).
      */
-    /** A job of a client's; {@code spawned}: started by MPI_Comm_spawn from another, whose end the client waits for. */
     private record RunningJob(DvmSession owner, Placement placement, String command, int ranks, int[] stdinTarget,
                               int queueId, boolean spawned) {
         RunningJob(DvmSession owner, Placement placement, String command, int ranks, int[] stdinTarget) {

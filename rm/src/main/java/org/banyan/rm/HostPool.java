@@ -90,6 +90,20 @@ public final class HostPool {
         }
     }
 
+    /** Whether host {@code name} is free (held by no job, not retired). */
+    public boolean isFree(String name) {
+        int h = hosts.indexOf(name);
+        return h >= 0 && free.get(h);
+    }
+
+    /** A free host leaves the pool for good: no job gets it again. */
+    public void retire(String name) {
+        if (!isFree(name)) {
+            throw new IllegalArgumentException("host " + name + " is not free");
+        }
+        free.clear(hosts.indexOf(name));
+    }
+
     /** A job ended: all its hosts are free. */
     public List<String> end(int jobId) {
         List<Integer> mine = held.remove(jobId);

@@ -53,7 +53,7 @@ public final class MalleableScheduler {
         }
     }
 
-    private final int nodes;
+    private int nodes;
     private final boolean flexible;
     private int free;
     private final LinkedList<JobRequest> queue = new LinkedList<>();
@@ -135,6 +135,18 @@ public final class MalleableScheduler {
         free += r.releasing;
         r.releasing = 0;
         return schedule(now);
+    }
+
+    /**
+     * {@code n} free nodes leave the pool for good (the DVM gave their hosts back to the batch
+     * system that granted them).
+     */
+    public void retire(int n) {
+        if (n < 0 || n > free || n >= nodes) {
+            throw new IllegalArgumentException("cannot retire " + n + " of " + free + " free nodes out of " + nodes);
+        }
+        nodes -= n;
+        free -= n;
     }
 
     /** A check with the job's submitted limits (DMR's checkStatus with nothing new). */

@@ -53,4 +53,17 @@ class HostPoolTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> pool.giveBack(1, java.util.List.of("b")))
                 .hasMessageContaining("does not hold host b");
     }
+
+    @Test
+    void aRetiredHostIsNeverHandedOutAgain() {
+        HostPool pool = new HostPool(java.util.List.of("a", "b", "c"));
+        pool.start(1, 1);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> pool.retire("a")).hasMessageContaining("a is not free");
+        pool.retire("c");
+        org.assertj.core.api.Assertions.assertThat(pool.isFree("c")).isFalse();
+        org.assertj.core.api.Assertions.assertThat(pool.free()).isEqualTo(1);
+        org.assertj.core.api.Assertions.assertThat(pool.expand(1, 1)).containsExactly("b");
+        pool.end(1);
+        org.assertj.core.api.Assertions.assertThat(pool.start(2, 2)).containsExactly("a", "b");
+    }
 }

@@ -136,4 +136,17 @@ class MalleableSchedulerTest {
         assertThat(s.withdraw(2, 4)).as("not queued any more").isEmpty();
         assertThat(s.isRunning(3)).isTrue();
     }
+
+    @Test
+    void retiredNodesLeaveThePoolForGood() {
+        MalleableScheduler s = new MalleableScheduler(4, true);
+        assertThat(s.submit(rigid(1, 2, 100), 0)).containsExactly(new Start(1, 2));
+        assertThatThrownBy(() -> s.retire(3)).hasMessageContaining("cannot retire 3 of 2 free");
+        s.retire(1);
+        assertThat(s.nodes()).isEqualTo(3);
+        assertThat(s.free()).isEqualTo(1);
+        assertThat(s.submit(rigid(2, 2, 100), 1)).as("1 node free: waits").isEmpty();
+        assertThat(s.ended(1, 100)).containsExactly(new Start(2, 2));
+        assertThat(s.free()).isEqualTo(1);
+    }
 }

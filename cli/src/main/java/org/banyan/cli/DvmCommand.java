@@ -40,6 +40,7 @@ final class DvmCommand {
     static final class StartArguments {
         final DaemonOptions daemons;
         DvmFiles files;
+        boolean elastic;
 
         StartArguments(DaemonOptions daemons, DvmFiles files) {
             this.daemons = daemons;
@@ -53,7 +54,14 @@ final class DvmCommand {
             .value("DVM", List.of("--uri-file"), List.of(), "FILE",
                     "where to write the DVM's contact (default ~/.banyan/dvm.uri); the secret goes to\n"
                             + "FILE.secret (mode 0600) and the head's log to FILE.log",
-                    (a, v) -> a.files = new DvmFiles(Path.of(v).toAbsolutePath()));
+                    (a, v) -> a.files = new DvmFiles(Path.of(v).toAbsolutePath()))
+            .flag("DVM", List.of("--elastic"), List.of(), """
+                    inside a Slurm job: give free hosts back to Slurm (scontrol update)
+                    when that lets the job waiting first in Slurm's queue start""",
+                    (a, v) -> a.elastic = true);
+
+    /** How often an elastic DVM reads Slurm's queue. */
+    static final long ELASTIC_PROBE_MILLIS = 2_000;
 
     /** Options of {@code status} and {@code stop}. */
     static final OptionTable<DvmFiles[]> CONTACT_OPTIONS = new OptionTable<DvmFiles[]>()
@@ -94,6 +102,14 @@ final class DvmCommand {
     private StartArguments parseStart(List<String> args) throws UsageException {
         StartArguments a = new StartArguments(new DaemonOptions(environment, cwd), defaultFiles());
         OptionParser.parse(START_OPTIONS, a, args, "banyan dvm start --help");
+        if (a.elastic && slurmJob() == null) {
+            throw new UsageException("--elastic gives hosts back to Slurm: run dvm start inside a Slurm job");
+        }
+        if (a.elastic && a.daemons.nodes() != null && !(a.daemons.agent() instanceof org.banyan.runtime.launch.LaunchAgent.Slurm
+                || a.daemons.agent() instanceof org.banyan.runtime.launch.LaunchAgent.SlurmStep)) {
+            throw new UsageException("--elastic needs the DVM's hosts from the Slurm job: drop --host, --hostfile and "
+                    + "--launcher");
+        }
         return a;
     }
 
@@ -101,6 +117,11 @@ final class DvmCommand {
         DvmFiles[] f = {defaultFiles()};
         OptionParser.parse(CONTACT_OPTIONS, f, args, "banyan dvm --help");
         return f[0];
+    }
+
+    private String slurmJob() {
+        String id = environment.get("SLURM_JOB_ID");
+        return id != null ? id : environment.get("SLURM_JOBID");
     }
 
     private DvmFiles defaultFiles() {
@@ -180,8 +201,12 @@ final class DvmCommand {
         HeadSettings settings = new HeadSettings(0, RunArguments.DEFAULT_GRACE_MILLIS, RunArguments.DAEMON_START_MILLIS);
         PrintStream log = System.out;
         try {
-            return new DvmHead(a.daemons.nodes(), settings, a.daemons.agent(), a.daemons.topology(), a.daemons.routing(),
-                    a.files, log).run();
+            DvmHead head = new DvmHead(a.daemons.nodes(), settings, a.daemons.agent(), a.daemons.topology(),
+                    a.daemons.routing(), a.files, log);
+            if (a.elastic) {
+                head.elastic(slurmJob().strip(), ELASTIC_PROBE_MILLIS, a.files.uri().getParent());
+            }
+            return head.run();
         } catch (Exception e) {
             log.println("banyan dvm: internal error: " + e);
             return 1;
@@ -194,7 +219,11 @@ final class DvmCommand {
             System.out.println("DVM pid " + s.pid() + ", contact in " + files.uri());
             System.out.printf("%-24s %6s %8s  %s%n", "host", "slots", "in use", "daemon");
             for (ClientMessage.HostStatus h : s.hosts()) {
-                System.out.printf("%-24s %6d %8d  %s%n", h.name(), h.slots(), h.slotsInUse(), h.up() ? "up" : "lost");
+                System.out.printf("%-24s %6d %8d  %s%n", h.name(), h.slots(), h.slotsInUse(), switch (h.state()) {
+                    case UP -> "up";
+                    case LOST -> "lost";
+                    case RELEASED -> "given back";
+                });
             }
             if (s.jobs().isEmpty()) {
                 System.out.println("no job running");

@@ -106,6 +106,47 @@ class VclusterSlurmTest {
         Banyan.assertNoProcessesWith("FlexibleSleep");
     }
 
+    /**
+     * An elastic DVM over 3 of the 4 nodes gives a free host back when a job waiting in Slurm
+     * needs 2 nodes and only 1 is idle: its daemon leaves, the allocation shrinks (scontrol
+     * update), the waiting job runs, and the DVM goes on with the hosts it kept.
+     */
+    @Test
+    void anElasticDvmGivesAFreeHostBackSoAJobWaitingInSlurmStarts() throws Exception {
+        Path work = Files.createDirectories(dir.resolve("elastic"));
+        Path script = work.resolve("elastic.sh");
+        Files.writeString(script, """
+                B='%s'; W='%s'
+                cd "$W"
+                "$B" dvm start --elastic --uri-file "$W/dvm.uri" || exit 3
+                waiter=$(sbatch --parsable -N 2 --exclusive -o "$W/waiter.out" --wrap 'srun hostname')
+                i=0
+                until [ "$(squeue -h -j $waiter -o %%T)" != PENDING ] || [ $i -ge 300 ]; do sleep 0.1; i=$((i + 1)); done
+                squeue -h -j "$SLURM_JOB_ID" -o %%N > "$W/dvm-nodes"
+                "$B" dvm status --dvm "$W/dvm.uri" > "$W/status"
+                "$B" dvm submit --dvm "$W/dvm.uri" --nodes 2 hostname > "$W/submit.out" 2>&1 < /dev/null
+                "$B" dvm stop --dvm "$W/dvm.uri"
+                i=0
+                until [ -z "$(squeue -h -j $waiter -o %%T)" ] || [ $i -ge 300 ]; do sleep 0.1; i=$((i + 1)); done
+                scancel "$waiter" 2>/dev/null
+                """.formatted(Banyan.SCRIPT, work));
+        Process p = new ProcessBuilder("salloc", "-N", "3", "sh", script.toString())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).redirectErrorStream(true)
+                .redirectOutput(work.resolve("script.out").toFile()).start();
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        String log = Files.readString(work.resolve("dvm.uri.log"));
+        assertThat(p.exitValue()).as(Files.readString(work.resolve("script.out")) + log).isZero();
+        assertThat(log).contains("giving [node3] back to Slurm: a job waiting there needs 2 node(s), 1 idle")
+                .contains("the daemon on node3 has left").containsPattern("Slurm job \\d+ shrunk to node1,node2");
+        assertThat(Files.readString(work.resolve("dvm-nodes")).strip()).isEqualTo("node[1-2]");
+        assertThat(Files.readString(work.resolve("status"))).containsPattern("(?m)^node3\\s+1\\s+0\\s+given back$")
+                .containsPattern("(?m)^node1\\s+1\\s+0\\s+up$");
+        assertThat(lines(Files.readString(work.resolve("submit.out")))).containsExactlyInAnyOrder("node1", "node2");
+        assertThat(lines(Files.readString(work.resolve("waiter.out")))).containsExactlyInAnyOrder("node3", "node4");
+        Banyan.assertNoProcessesWith(work.resolve("dvm.uri").toString());
+        Banyan.assertNoProcessesWith("DaemonMain");
+    }
+
     @Test
     void aDaemonKilledMidJobEndsTheJobAndLeavesNothing() throws Exception {
         String m = Banyan.marker();

@@ -7,9 +7,8 @@ package org.banyan.rm;
  * lets the first job waiting there start, by the fewest hosts that do, and only hosts nothing
  * of the DVM's uses or waits for.
  *
- * <p>Hosts can only be given back from the end of the DVM's host list: its daemons form a tree
- * numbered breadth first, and a suffix of that numbering is the only set whose loss leaves the
- * rest of the tree connected.
+ * <p>Which hosts can go is the driver's to say: a DVM's daemons form a tree, and a daemon can
+ * leave only when nothing below it still serves.
  */
 public final class AllocationPolicy {
     /**
@@ -21,10 +20,10 @@ public final class AllocationPolicy {
     }
 
     /**
-     * The DVM's side: hosts in service, how many at the end of its list are free (no job, task
-     * or queued job's reservation on them), and whether anything waits in its own queue.
+     * The DVM's side: hosts in service, how many of them could go now (free of jobs, tasks and
+     * reservations, and nothing serving below them), and whether anything waits in its own queue.
      */
-    public record Inside(int hostsInService, int freeAtEnd, boolean anyQueued) {}
+    public record Inside(int hostsInService, int releasable, boolean anyQueued) {}
 
     private final int keepAtLeast;
 
@@ -36,7 +35,7 @@ public final class AllocationPolicy {
         this.keepAtLeast = keepAtLeast;
     }
 
-    /** How many hosts to give back now, from the end of the list: 0 for none. */
+    /** How many of the releasable hosts to give back now: 0 for none. */
     public int release(Inside inside, Outside outside) {
         if (inside.anyQueued() || !outside.anyPending()) {
             return 0;
@@ -45,7 +44,7 @@ public final class AllocationPolicy {
         if (missing <= 0) {
             return 0; // it could start already: it waits for something the DVM's hosts do not give
         }
-        int spare = Math.min(inside.freeAtEnd(), inside.hostsInService() - keepAtLeast);
+        int spare = Math.min(inside.releasable(), inside.hostsInService() - keepAtLeast);
         return spare >= missing ? missing : 0;
     }
 }

@@ -324,6 +324,7 @@ public final class LaunchSimulation {
                 case HeadAction.SpawnRequested r -> { }
                 case HeadAction.RankEnded r -> { }
                 case HeadAction.DaemonsLost l -> { }
+                case HeadAction.DaemonReleased r -> { }
             }
         }
     }

@@ -102,7 +102,7 @@ public final class DaemonCore {
         this.tree = new ChildTree(daemonId, out);
         this.contacts = new ContactGather(out);
         this.tasks = new LocalTasks(out);
-        this.routing = new DaemonRouting(tree, out, tasks);
+        this.routing = new DaemonRouting(tree, out, tasks, this::shutdown);
         this.stdin = new StdinRelay(tree, out);
         this.exits = new ExitBatch(out);
         this.pmixModex = new PmixModex(routing, out);
@@ -309,14 +309,7 @@ public final class DaemonCore {
                     out.emit(new DaemonAction.ForgetJob(jobId));
                 }
             }
-            case OverlayMessage.Shutdown s -> {
-                out.flood(message);
-                for (LocalJob j : jobs.values()) {
-                    j.signal(Signals.SIGKILL);
-                }
-                tasks.signalAll(Signals.SIGKILL);
-                exit();
-            }
+            case OverlayMessage.Shutdown s -> shutdown();
             case OverlayMessage.CollectStats c -> {
                 if (stats == null) {
                     stats = new TreeGather<>(List.copyOf(out.connectedChildren()), true, Map.of(), DaemonCore::mergeStats);
@@ -507,6 +500,16 @@ public final class DaemonCore {
                 return;
             }
         }
+        exit();
+    }
+
+    /** The head ends the DVM or run, or this daemon leaves it: the subtree goes, and all that runs in it. */
+    private void shutdown() {
+        out.flood(new OverlayMessage.Shutdown());
+        for (LocalJob j : jobs.values()) {
+            j.signal(Signals.SIGKILL);
+        }
+        tasks.signalAll(Signals.SIGKILL);
         exit();
     }
 

@@ -34,15 +34,18 @@ final class DaemonRouting {
     private final ChildTree tree;
     private final DaemonOutbox out;
     private final LocalTasks tasks;
+    private final Runnable leave;
     private OverlayRouter router;
     /** Routing neighbours joined by a link of their own (not a spawn link), by vertex. */
     private final Set<Integer> peers = new HashSet<>();
     private int nextFetch;
 
-    DaemonRouting(ChildTree tree, DaemonOutbox out, LocalTasks tasks) {
+    /** @param leave what the daemon does when the head tells it to leave ({@link OverlayMessage.Leave}) */
+    DaemonRouting(ChildTree tree, DaemonOutbox out, LocalTasks tasks, Runnable leave) {
         this.tree = tree;
         this.out = out;
         this.tasks = tasks;
+        this.leave = leave;
     }
 
     /** Adopted: the routing topology is known. */
@@ -124,6 +127,7 @@ final class DaemonRouting {
             }
             case OverlayMessage.RunTasks r -> tasks.run(r);
             case OverlayMessage.SignalTasks s -> tasks.signal(s);
+            case OverlayMessage.Leave l -> leave.run();
         }
     }
 

@@ -58,6 +58,9 @@ public sealed interface HeadAction {
     /** DVM: these daemons are lost (a daemon and the subtree below it): nothing goes there again. */
     record DaemonsLost(java.util.List<Integer> daemonIds, String reason) implements HeadAction {}
 
+    /** A daemon the DVM released ({@link HeadEvent.ReleaseDaemons}) is gone: its host may go back. */
+    record DaemonReleased(int daemonId) implements HeadAction {}
+
     /** DVM: every daemon is up and adopted; jobs may come. */
     record Ready() implements HeadAction {}
 

@@ -54,14 +54,14 @@ public final class HeadCore {
     private final String headContact;
     private final OverlayRouter router;
     private final Set<Integer> peers = new HashSet<>();
-    private final NameService names = new NameService();
-    private final ConnectRendezvous connects = new ConnectRendezvous();
     private final SpawnedJobs spawns;
+    private final HeadRequests requests;
     private final Map<Integer, JobControl> jobs = new LinkedHashMap<>();
     private boolean allUp;
     private boolean finished;
     private boolean statsRequested;
     private boolean anyLost;
+    private final ReleasedDaemons released;
     private int jobStatus;
     /** A run's jobs (its own and those its ranks spawned) that ended, and whether all reported. */
     private boolean allJobsReported = true;
@@ -117,6 +117,7 @@ public final class HeadCore {
             }
         });
         this.lost = new boolean[daemons];
+        this.released = new ReleasedDaemons(topology);
         for (int v : topology.children(0)) {
             children.add(Topology.daemonOfVertex(v));
         }
@@ -159,6 +160,14 @@ public final class HeadCore {
                 router.route(m);
             }
         }, settings, job != null ? job.jobId() + 1 : 0);
+        this.requests = new HeadRequests(spawns, nspace -> {
+            for (JobControl j : jobs.values()) {
+                if (nspace.equals(j.job().pmixNamespace())) {
+                    return j.map();
+                }
+            }
+            return null;
+        }, router::route, this::emit, job == null);
     }
 
     private JobControl newJob(JobDescription job, RankMap map, HeadSettings jobSettings) {
@@ -257,6 +266,8 @@ public final class HeadCore {
                 }
             }
             case HeadEvent.Stop() -> stop();
+            case HeadEvent.ReleaseDaemons(List<Integer> ids) -> released.release(ids, lost)
+                    .forEach(d -> router.route(new OverlayMessage.Leave(Topology.daemonOfVertex(0), d)));
             case HeadEvent.Route(OverlayMessage.Routed m) -> router.route(m);
             case HeadEvent.PeerUp(int v) -> {
                 peers.add(v);
@@ -365,30 +376,8 @@ public final class HeadCore {
 
     /** Passes a routed message on, or serves it when it is for the head (names, connects, spawns, resizes). */
     private void routed(OverlayMessage.Routed m) {
-        if (!router.route(m)) {
-            return;
-        }
-        if (m instanceof OverlayMessage.SpawnRequest s) {
-            spawns.request(s);
-        } else if (m instanceof OverlayMessage.NameRequest r) {
-            if (r.op() < OverlayMessage.NameRequest.RESIZE_CHECK || r.op() == OverlayMessage.NameRequest.LOOKUP_WAIT) {
-                names.serve(r, w -> emit(new HeadAction.ArmTimer(HeadTimer.NAME_WAIT, w.millis(), w.id())))
-                        .forEach(router::route);
-            } else if (r.op() == OverlayMessage.NameRequest.CONNECT) {
-                connects.enter(r, nspace -> {
-                    for (JobControl j : jobs.values()) {
-                        if (nspace.equals(j.job().pmixNamespace())) {
-                            return j.map();
-                        }
-                    }
-                    return null;
-                }).forEach(router::route);
-            } else if (runJob == null) {
-                emit(new HeadAction.ResourceRequest(r));
-            } else {
-                router.route(new OverlayMessage.NameReply(r.jobId(), Topology.daemonOfVertex(0), r.from(), r.request(), r.op(),
-                        false, "not_under_a_resource_manager"));
-            }
+        if (router.route(m)) {
+            requests.serve(m);
         }
     }
 
@@ -412,6 +401,14 @@ public final class HeadCore {
     /** Daemon {@code d} is gone, and with it every daemon below it in the tree. */
     private void daemonLost(int d, String reason) {
         if (d < 0 || d >= daemons || lost[d]) {
+            return;
+        }
+        if (released.isReleased(d)) {
+            released.gone(d, lost).forEach(g -> emit(new HeadAction.DaemonReleased(g)));
+            connected.remove(Integer.valueOf(d));
+            if (stats != null && stats.childLost(d)) {
+                reportAndFinish();
+            }
             return;
         }
         String host = host(d);
@@ -485,7 +482,7 @@ public final class HeadCore {
                 }
             }
             case STATS_DEADLINE -> reportAndFinish();
-            case NAME_WAIT -> names.expire(jobId).forEach(router::route); // the timer carries the wait's id
+            case NAME_WAIT -> requests.nameWaitExpired(jobId); // the timer carries the wait's id
             case ROUTING_LINK_LOSS -> {
                 // The spawn tree names a dead daemon's real cause within the wait; a loss still
                 // unexplained now is the loss of the daemon at the link's other end.
@@ -510,7 +507,7 @@ public final class HeadCore {
      * and every daemon is still there, then finishes.
      */
     private void jobFinished(int jobId, int status, boolean allReported) {
-        names.forget(jobId).forEach(router::route);
+        requests.jobOver(jobId);
         jobs.remove(jobId);
         SpawnedJobs.Ended e = spawns.ended(jobId, status, Set.copyOf(jobs.keySet()));
         for (int other : e.toFail()) {

@@ -43,6 +43,12 @@ public sealed interface HeadEvent {
     /** DVM: end every job and every daemon, then the head. */
     record Stop() implements HeadEvent {}
 
+    /**
+     * A DVM gives these daemons' hosts back to its batch system: each leaves with its subtree,
+     * and their ends are no loss ({@link HeadAction.DaemonReleased} as each goes).
+     */
+    record ReleaseDaemons(java.util.List<Integer> daemonIds) implements HeadEvent {}
+
     /** A routing child that is not a spawn child dialed the head and said hello. */
     record PeerUp(int vertex) implements HeadEvent {}
 

@@ -48,7 +48,7 @@ import org.banyan.core.pilot.TaskState;
  * 24 JOB_REPORT      jobId:u32 line:string
  * 25 JOB_ENDED       jobId:u32 status:u32
  * 27 REFUSED         reason:string
- * 26 STATUS          pid:u64 hosts:u32 (name:string slots:u32 inUse:u32 up:u8){hosts}
+ * 26 STATUS          pid:u64 hosts:u32 (name:string slots:u32 inUse:u32 state:u8){hosts}   state: 0 lost, 1 up, 2 given back
  *                    jobs:u32 (jobId:u32 ranks:u32 command:string){jobs}
  *                    queued:u32 (queueId:u32 minNodes:u32 maxNodes:u32 command:string){queued}
  * </pre>
@@ -169,7 +169,7 @@ public final class ClientCodec {
             case ClientMessage.Status m -> {
                 w.u8(STATUS).u64(m.pid()).u32(m.hosts().size());
                 for (ClientMessage.HostStatus h : m.hosts()) {
-                    w.string(h.name()).u32(h.slots()).u32(h.slotsInUse()).u8(h.up() ? 1 : 0);
+                    w.string(h.name()).u32(h.slots()).u32(h.slotsInUse()).u8(h.state().ordinal());
                 }
                 w.u32(m.jobs().size());
                 for (ClientMessage.JobStatus j : m.jobs()) {
@@ -250,7 +250,8 @@ public final class ClientCodec {
                     int nh = OverlayCodec.count(b);
                     List<ClientMessage.HostStatus> hosts = new ArrayList<>(nh);
                     for (int i = 0; i < nh; i++) {
-                        hosts.add(new ClientMessage.HostStatus(OverlayCodec.string(b), b.getInt(), b.getInt(), b.get() != 0));
+                        hosts.add(new ClientMessage.HostStatus(OverlayCodec.string(b), b.getInt(), b.getInt(),
+                                ClientMessage.HostStatus.State.values()[b.get()]));
                     }
                     int nj = OverlayCodec.count(b);
                     List<ClientMessage.JobStatus> jobs = new ArrayList<>(nj);

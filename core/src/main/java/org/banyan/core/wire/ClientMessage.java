@@ -152,8 +152,13 @@ public sealed interface ClientMessage {
     /** The job is over; {@code status} as {@code banyan run}'s exit status. */
     record JobEnded(int jobId, int status) implements ClientMessage {}
 
-    /** One host of the DVM: its slots, those in use, and whether its daemon is still there. */
-    record HostStatus(String name, int slots, int slotsInUse, boolean up) {}
+    /**
+     * One host of the DVM: its slots, those in use, and its state: up, lost (its daemon died), or
+     * given back (to the batch system the DVM lives in).
+     */
+    record HostStatus(String name, int slots, int slotsInUse, State state) {
+        public enum State { LOST, UP, RELEASED }
+    }
 
     /** One running job. */
     record JobStatus(int jobId, int ranks, String command) {}

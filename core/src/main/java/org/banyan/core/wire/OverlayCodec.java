@@ -65,6 +65,7 @@ import org.banyan.core.tree.TopologySpec;
  *                    stdout:string stderr:string){n}
  * 27 SIGNAL_TASKS    from:u32 to:u32 n:u32 taskId:u32{n} signal:u32
  * 29 FORGET_JOB      jobId:u32
+ * 30 LEAVE           from:u32 to:u32
  * 28 SPAWN_REQUEST   jobId:u32 from:u32 to:u32 request:u32 apps:u32 app{apps} hosts:list  (app as in LAUNCH_JOB)
  *
  * intmap   := n:u32 (key:u32 value:string){n}      daemon id -1 is the head
@@ -101,6 +102,7 @@ public final class OverlayCodec {
     static final int SIGNAL_TASKS = 27;
     static final int SPAWN_REQUEST = 28;
     static final int FORGET_JOB = 29;
+    static final int LEAVE = 30;
 
     /** Largest frame accepted, so a corrupt length cannot make a reader allocate gigabytes. */
     public static final int MAX_FRAME = 64 << 20;
@@ -184,6 +186,7 @@ public final class OverlayCodec {
             case OverlayMessage.FenceRelease m -> w.u8(FENCE_RELEASE).u32(m.jobId()).u32(m.seq()).map(m.puts()).ownerMap(m.owners());
             case OverlayMessage.Shutdown m -> w.u8(SHUTDOWN);
             case OverlayMessage.ForgetJob m -> w.u8(FORGET_JOB).u32(m.jobId());
+            case OverlayMessage.Leave m -> w.u8(LEAVE).u32(m.from()).u32(m.to());
         }
         byte[] out = w.toArray();
         ByteBuffer.wrap(out).putInt(0, out.length - 4);
@@ -214,6 +217,7 @@ public final class OverlayCodec {
                 case FENCE_RELEASE -> new OverlayMessage.FenceRelease(b.getInt(), b.getInt(), map(b), ownerMap(b));
                 case SHUTDOWN -> new OverlayMessage.Shutdown();
                 case FORGET_JOB -> new OverlayMessage.ForgetJob(b.getInt());
+                case LEAVE -> new OverlayMessage.Leave(b.getInt(), b.getInt());
                 case ADOPT -> new OverlayMessage.Adopt(TopologySpec.parse(string(b)), b.getInt(), intMap(b),
                         TopologySpec.parse(string(b)));
                 case PEER_HELLO -> new OverlayMessage.PeerHello(b.getInt());

@@ -234,4 +234,16 @@ public sealed interface OverlayMessage {
      * it held for it (its state, PMI socket, process table, PMIx namespace and files).
      */
     record ForgetJob(int jobId) implements OverlayMessage {}
+
+    /**
+     * Routed from the head to daemon {@code to}: its host goes back to the batch system (a DVM
+     * shrinking its allocation); end what runs there and exit, as on {@link Shutdown}. The head
+     * sends it to daemons whose whole subtree leaves, and takes their ends as no loss.
+     */
+    record Leave(int from, int to) implements Routed {
+        @Override
+        public int jobId() {
+            return -1;
+        }
+    }
 }

@@ -297,4 +297,14 @@ class DaemonTreeTest {
         assertThat(d0.handle(new DaemonEvent.FromParent(new OverlayMessage.Shutdown()))).containsExactly(
                 new DaemonAction.SendToChild(2, new OverlayMessage.Shutdown()), new DaemonAction.Exit());
     }
+
+    @Test
+    void aDaemonToldToLeaveEndsItsSubtreeAndExitsAndPassesOnALeaveForAnother() {
+        adopt();
+        fromChild(2, new OverlayMessage.DaemonHello(2, "n2", 9, "n2:7002"));
+        assertThat(d0.handle(new DaemonEvent.FromParent(new OverlayMessage.Leave(-1, 2))))
+                .containsExactly(new DaemonAction.SendToChild(2, new OverlayMessage.Leave(-1, 2)));
+        assertThat(d0.handle(new DaemonEvent.FromParent(new OverlayMessage.Leave(-1, 0)))).containsExactly(
+                new DaemonAction.SendToChild(2, new OverlayMessage.Shutdown()), new DaemonAction.Exit());
+    }
 }

@@ -198,6 +198,28 @@ class HeadCoreTest {
     }
 
     @Test
+    void aDvmReleasesDaemonsWithTheirSubtreesAndTakesTheirEndsAsNoLoss() {
+        // radix 2: daemons 0 and 1 are the head's children, daemons 2 and 3 are below daemon 0
+        HeadCore dvm = HeadCore.forDvm(List.of(new Node("n0", 1), new Node("n1", 1), new Node("n2", 1), new Node("n3", 1)),
+                SETTINGS, TopologySpec.parse("radix:2"), TopologySpec.parse("radix:2"), null);
+        dvm.start();
+        for (int d : new int[] {0, 1}) {
+            dvm.handle(new HeadEvent.FromDaemon(d, new OverlayMessage.DaemonHello(d, "n" + d, 1, "x")));
+        }
+        assertThat(dvm.handle(new HeadEvent.ReleaseDaemons(List.of(3, 1))))
+                .as("daemon 1 is told directly, daemon 3 through daemon 0")
+                .containsExactlyInAnyOrder(new HeadAction.SendToDaemon(1, new OverlayMessage.Leave(-1, 1)),
+                        new HeadAction.SendToDaemon(0, new OverlayMessage.Leave(-1, 3)));
+        assertThat(dvm.handle(new HeadEvent.DaemonLost(1, "connection closed")))
+                .containsExactly(new HeadAction.DaemonReleased(1));
+        assertThat(dvm.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.DaemonFailed(3, "n3", "link closed"))))
+                .containsExactly(new HeadAction.DaemonReleased(3));
+        assertThat(dvm.handle(new HeadEvent.DaemonLost(0, "connection closed")))
+                .as("a daemon not released is still a loss; its released child is not counted twice")
+                .containsExactly(new HeadAction.DaemonsLost(List.of(0, 2), "lost the daemon on n0: connection closed"));
+    }
+
+    @Test
     void daemonsWithoutRanksAreNotWaitedForInFences() {
         JobDescription small = new JobDescription(1, List.of(new AppContext("./a", List.of(), 2, Map.of(), null)),
                 List.of(new Node("n0", 2), new Node("n1", 2)), MappingPolicy.SLOT, false, 0, "/w/launch");

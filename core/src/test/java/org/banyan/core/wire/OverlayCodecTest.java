@@ -58,6 +58,7 @@ class OverlayCodecTest {
                         org.banyan.core.job.Modex.LAZY, org.banyan.core.job.RankPlacement.NONE, "banyan.2301.af3.2", 1)),
                 new OverlayMessage.SpawnRequest(1, 3, -1, 12, job.apps()),
                 new OverlayMessage.ForgetJob(7),
+                new OverlayMessage.Leave(-1, 4),
                 new OverlayMessage.LaunchJob(new JobDescription(9, job.apps(), job.nodes(), MappingPolicy.SLOT, false, 0, "/",
                         org.banyan.core.job.Modex.LAZY, new org.banyan.core.job.RankPlacement(
                                 org.banyan.topo.CpuBinding.Target.SOCKET, true, 2, true, null, null))),

@@ -33,6 +33,7 @@ import org.banyan.core.pilot.TaskRequest;
 import org.banyan.core.tree.TopologySpec;
 import org.banyan.core.wire.ClientMessage;
 import org.banyan.core.wire.OverlayMessage;
+import org.banyan.rm.AllocationPolicy;
 import org.banyan.runtime.EventLoop;
 import org.banyan.runtime.daemon.ChildStarters;
 import org.banyan.runtime.head.HeadLinks;
@@ -62,6 +63,12 @@ public final class DvmHead {
 
         /** A queued job's expansion to {@code generation} had its time to join. */
         record ResizeTimeout(int queueId, int generation) implements Event {}
+
+        /** Time to read Slurm's queue again (an elastic DVM). */
+        record SlurmProbe() implements Event {}
+
+        /** What Slurm's queue and idle nodes showed. */
+        record SlurmSeen(AllocationPolicy.Outside outside) implements Event {}
     }
 
     /**
@@ -84,7 +91,7 @@ public final class DvmHead {
     private final DvmFiles files;
     private final PrintStream log;
     private final EventLoop<Event> loop = new EventLoop<>();
-    private final boolean[] daemonLost;
+    private final DvmHosts hosts;
     /** The DVM's cores, for jobs and tasks alike. */
     private final GeneralScheduler scheduler;
     private final TaskDispatch tasks;
@@ -99,6 +106,8 @@ public final class DvmHead {
     private ServerSocket server;
     private int nextJobId = 1;
     private volatile boolean ready;
+    private SlurmShrink shrink;
+    private long probeMillis;
 
     /** @param log where the head says what it does (its log file once it has detached) */
     public DvmHead(List<Node> nodes, HeadSettings settings, LaunchAgent agent, TopologySpec tree, TopologySpec routing,
@@ -110,7 +119,7 @@ public final class DvmHead {
         this.routing = routing;
         this.files = files;
         this.log = log;
-        this.daemonLost = new boolean[nodes.size()];
+        this.hosts = new DvmHosts(nodes);
         List<NodeResources> resources = new ArrayList<>();
         for (Node n : nodes) {
             resources.add(new NodeResources(n.name(), n.slots(), 0));
@@ -149,6 +158,16 @@ public final class DvmHead {
                 () -> nextJobId++, (task, millis) -> loop.schedule(new Event.TaskTimeout(task), millis));
     }
 
+    /**
+     * Makes the DVM elastic inside Slurm job {@code jobId} (before {@link #run}): every
+     * {@code probeMillis} it gives free hosts back when a job waiting in Slurm needs them.
+     */
+    public void elastic(String jobId, long probeMillis, java.nio.file.Path workDir) {
+        this.shrink = new SlurmShrink(jobId, hosts, tree, routing, workDir, this::say,
+                !(agent instanceof LaunchAgent.SlurmStep));
+        this.probeMillis = probeMillis;
+    }
+
     /** Asks the head to stop (any thread): as {@code banyan dvm stop} does. */
     public void stop() {
         loop.post(new Event.Head(new HeadEvent.Stop()));
@@ -179,6 +198,14 @@ public final class DvmHead {
                     case Event.ResizeTimeout(int queueId, int generation) -> {
                         queue.resizeTimedOut(queueId, generation);
                         yield List.of();
+                    }
+                    case Event.SlurmProbe p -> {
+                        shrink.probe(o -> loop.post(new Event.SlurmSeen(o)));
+                        yield List.of();
+                    }
+                    case Event.SlurmSeen(AllocationPolicy.Outside outside) -> {
+                        loop.schedule(new Event.SlurmProbe(), probeMillis);
+                        yield giveBack(outside);
                     }
                 };
                 boolean more = handleAll(events, core, status);
@@ -244,10 +271,14 @@ public final class DvmHead {
             case HeadAction.DaemonsLost(List<Integer> ids, String why) -> {
                 // Their hosts take no more jobs or tasks; the agent fails or restarts the tasks there.
                 for (int d : ids) {
-                    daemonLost[d] = true;
+                    hosts.lost(d);
                     followUps.addAll(tasks.nodeLost(d));
                 }
                 say(why + (ready ? "; its hosts take no more jobs" : ""));
+            }
+            case HeadAction.DaemonReleased(int d) -> {
+                say("the daemon on " + nodes.get(d).name() + " has left");
+                shrink.gone(d);
             }
             case HeadAction.TasksEnded(List<OverlayMessage.RankExited> ends) -> followUps.addAll(tasks.ended(ends));
             case HeadAction.ResourceRequest(OverlayMessage.NameRequest r) -> queue.resourceRequest(r);
@@ -273,8 +304,28 @@ public final class DvmHead {
             return;
         }
         ready = true;
-        say("ready: " + nodes.size() + " host(s), " + totalSlots() + " slot(s); contact in " + files.uri());
+        say("ready: " + nodes.size() + " host(s), " + hosts.totalSlots() + " slot(s); contact in " + files.uri());
         Thread.ofPlatform().daemon().name("dvm-accept").start(this::acceptLoop);
+        if (shrink != null) {
+            loop.schedule(new Event.SlurmProbe(), probeMillis);
+        }
+    }
+
+    /** An elastic DVM gives hosts back when the policy says so: nothing is placed there again, their daemons leave. */
+    private List<HeadEvent> giveBack(AllocationPolicy.Outside outside) {
+        List<Integer> ids = shrink.decide(outside, i -> scheduler.freeCoresOn(i) == nodes.get(i).slots() && queue.isFree(i),
+                queue.anyQueued() || tasks.anyWaiting());
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        for (int i : ids) {
+            scheduler.nodeLost(i);
+            queue.retire(i);
+            hosts.released(i);
+        }
+        say("giving " + ids.stream().map(i -> nodes.get(i).name()).toList() + " back to Slurm: a job waiting there needs "
+                + outside.firstPendingNodes() + " node(s), " + outside.idleNodes() + " idle");
+        return List.of(new HeadEvent.ReleaseDaemons(ids));
     }
 
     private void acceptLoop() {
@@ -308,7 +359,7 @@ public final class DvmHead {
             }
             session = new DvmSession(nextSession.getAndIncrement(), channel);
             say("client " + session.id + " (" + client + ") from " + channel.remoteAddress());
-            channel.send(new ClientMessage.Welcome(nodes.size(), totalSlots()));
+            channel.send(new ClientMessage.Welcome(nodes.size(), hosts.totalSlots()));
         } catch (IOException e) {
             channel.close();
             return;
@@ -423,9 +474,9 @@ public final class DvmHead {
         Placement placement = scheduler.place(new SlotRequest(ranks, 1, 0, null, false));
         if (placement == null && !run.oversubscribe()) {
             s.send(new ClientMessage.JobRejected(ranks + " rank" + (ranks == 1 ? "" : "s") + " requested but only "
-                    + free + " of the DVM's " + totalSlots() + " slots " + (free == 1 ? "is" : "are") + " free ("
-                    + (totalSlots() - free - lostSlots()) + " in use by other jobs and tasks"
-                    + (anyLost() ? ", " + lostSlots() + " on lost hosts" : "") + "); add --oversubscribe, or wait"));
+                    + free + " of the DVM's " + hosts.totalSlots() + " slots " + (free == 1 ? "is" : "are") + " free ("
+                    + (hosts.totalSlots() - free - hosts.slotsOutOfService()) + " in use by other jobs and tasks"
+                    + hosts.outOfServiceNote() + "); add --oversubscribe, or wait"));
             return null;
         }
         List<Node> slots = slotsOf(placement);
@@ -457,7 +508,7 @@ public final class DvmHead {
             placement.shares().forEach(sh -> placed[sh.node()] += sh.ranks());
         }
         for (int i = 0; i < nodes.size(); i++) {
-            slots.add(new Node(nodes.get(i).name(), placement != null ? placed[i] : daemonLost[i] ? 0 : nodes.get(i).slots()));
+            slots.add(new Node(nodes.get(i).name(), placement != null ? placed[i] : hosts.serves(i) ? nodes.get(i).slots() : 0));
         }
         return slots;
     }
@@ -487,7 +538,7 @@ public final class DvmHead {
         Placement placement = scheduler.place(new SlotRequest(ranks, 1, 0, null, false));
         if (placement == null && !parent.oversubscribe()) {
             return new HeadEvent.SpawnAnswer(request, null, null, "MPI_Comm_spawn asks for " + ranks + " process"
-                    + (ranks == 1 ? "" : "es") + " but only " + free + " of the DVM's " + totalSlots()
+                    + (ranks == 1 ? "" : "es") + " but only " + free + " of the DVM's " + hosts.totalSlots()
                     + " slots are free; add --oversubscribe");
         }
         int jobId = nextJobId++;
@@ -552,37 +603,12 @@ public final class DvmHead {
     }
 
     private ClientMessage.Status status() {
-        List<ClientMessage.HostStatus> hosts = new ArrayList<>();
-        for (int i = 0; i < nodes.size(); i++) {
-            int inUse = daemonLost[i] ? 0 : nodes.get(i).slots() - scheduler.freeCoresOn(i);
-            hosts.add(new ClientMessage.HostStatus(nodes.get(i).name(), nodes.get(i).slots(), inUse, !daemonLost[i]));
-        }
         List<ClientMessage.JobStatus> running = new ArrayList<>();
         for (Map.Entry<Integer, RunningJob> e : jobs.entrySet()) {
             running.add(new ClientMessage.JobStatus(e.getKey(), e.getValue().ranks(), e.getValue().command()));
         }
-        return new ClientMessage.Status(ProcessHandle.current().pid(), hosts, running, queue.status());
-    }
-
-    private int lostSlots() {
-        int n = 0;
-        for (int i = 0; i < nodes.size(); i++) {
-            n += daemonLost[i] ? nodes.get(i).slots() : 0;
-        }
-        return n;
-    }
-
-    private boolean anyLost() {
-        for (boolean l : daemonLost) {
-            if (l) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private int totalSlots() {
-        return nodes.stream().mapToInt(Node::slots).sum();
+        return new ClientMessage.Status(ProcessHandle.current().pid(), hosts.status(scheduler::freeCoresOn), running,
+                queue.status());
     }
 
     /** Any thread: println is synchronized, so lines stay whole. */

@@ -198,4 +198,18 @@ final class QueueDriver {
     List<ClientMessage.QueuedStatus> status() {
         return queue.status();
     }
+
+    boolean anyQueued() {
+        return queue.anyQueued();
+    }
+
+    /** Whether no queued job holds host {@code i}. */
+    boolean isFree(int i) {
+        return queue.isFree(i);
+    }
+
+    /** Host {@code i}, free, leaves the queue's pool for good. */
+    void retire(int i) {
+        queue.retire(i);
+    }
 }

@@ -146,9 +146,9 @@ final class ResourceQueue {
     }
 
     private String problem(ClientMessage.QueueJob q) {
-        if (q.maxNodes() > nodes.size()) {
+        if (q.maxNodes() > scheduler.nodes()) {
             return "the job asks for " + q.maxNodes() + " host" + (q.maxNodes() == 1 ? "" : "s") + "; the DVM has "
-                    + nodes.size();
+                    + scheduler.nodes();
         }
         if (q.run().apps().size() != 1) {
             return "a queued job runs one program (no ':' contexts)";
@@ -362,6 +362,20 @@ final class ResourceQueue {
             }
         }
         return out;
+    }
+
+    boolean anyQueued() {
+        return scheduler.queued() > 0;
+    }
+
+    boolean isFree(int host) {
+        return pool.isFree(Integer.toString(host));
+    }
+
+    /** A free host leaves the pool for good (given back to the batch system). */
+    void retire(int host) {
+        pool.retire(Integer.toString(host));
+        scheduler.retire(1);
     }
 
     List<ClientMessage.QueuedStatus> status() {

@@ -147,6 +147,11 @@ final class TaskDispatch {
     }
 
     /** Whether job {@code jobId} is an MPI task's. */
+    /** Whether tasks wait for cores. */
+    boolean anyWaiting() {
+        return agent.waiting() > 0;
+    }
+
     boolean isTaskJob(int jobId) {
         return taskOfJob.containsKey(jobId);
     }

@@ -1,0 +1,88 @@
+package org.banyan.runtime.dvm;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntUnaryOperator;
+import org.banyan.core.job.Node;
+import org.banyan.core.wire.ClientMessage;
+import org.banyan.core.wire.ClientMessage.HostStatus.State;
+
+/**
+ * The DVM's hosts and which of them still serve: a host whose daemon died is lost, one the DVM
+ * gave back to its batch system is released; neither takes jobs or tasks again.
+ */
+final class DvmHosts {
+    private final List<Node> nodes;
+    private final State[] state;
+
+    DvmHosts(List<Node> nodes) {
+        this.nodes = List.copyOf(nodes);
+        this.state = new State[nodes.size()];
+        java.util.Arrays.fill(state, State.UP);
+    }
+
+    int size() {
+        return nodes.size();
+    }
+
+    Node get(int i) {
+        return nodes.get(i);
+    }
+
+    boolean serves(int i) {
+        return state[i] == State.UP;
+    }
+
+    void lost(int i) {
+        if (state[i] == State.UP) {
+            state[i] = State.LOST;
+        }
+    }
+
+    void released(int i) {
+        state[i] = State.RELEASED;
+    }
+
+    int inService() {
+        int n = 0;
+        for (State s : state) {
+            n += s == State.UP ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** Every host's slots, those out of service included. */
+    int totalSlots() {
+        return nodes.stream().mapToInt(Node::slots).sum();
+    }
+
+    /** The slots of hosts out of service. */
+    int slotsOutOfService() {
+        int n = 0;
+        for (int i = 0; i < nodes.size(); i++) {
+            n += serves(i) ? 0 : nodes.get(i).slots();
+        }
+        return n;
+    }
+
+    /** ", N on lost hosts", ", N on hosts given back", both, or nothing: why slots are missing. */
+    String outOfServiceNote() {
+        int lost = 0;
+        int released = 0;
+        for (int i = 0; i < nodes.size(); i++) {
+            lost += state[i] == State.LOST ? nodes.get(i).slots() : 0;
+            released += state[i] == State.RELEASED ? nodes.get(i).slots() : 0;
+        }
+        return (lost > 0 ? ", " + lost + " on lost hosts" : "") + (released > 0 ? ", " + released + " on hosts given back" : "");
+    }
+
+    /** The hosts as {@code banyan dvm status} shows them; {@code freeSlotsOn} by host index. */
+    List<ClientMessage.HostStatus> status(IntUnaryOperator freeSlotsOn) {
+        List<ClientMessage.HostStatus> out = new ArrayList<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            int inUse = serves(i) ? nodes.get(i).slots() - freeSlotsOn.applyAsInt(i) : 0;
+            out.add(new ClientMessage.HostStatus(nodes.get(i).name(), nodes.get(i).slots(), inUse, state[i]));
+        }
+        return out;
+    }
+}

@@ -147,6 +147,59 @@ class VclusterSlurmTest {
         Banyan.assertNoProcessesWith("DaemonMain");
     }
 
+    /**
+     * The seed's shrink one level up: FlexibleSleep runs on 2 of an elastic DVM's 3 nodes when
+     * a job needing 3 nodes comes to wait in Slurm (1 idle). The free host is not enough, so
+     * the job shrinks to 1 at its next check; then both free hosts go back, the allocation
+     * shrinks to node1, the waiting job runs, and FlexibleSleep ends on 1 rank, its data checked
+     * at every step.
+     */
+    @Test
+    void anElasticDvmShrinksARunningMalleableJobSoAJobWaitingInSlurmStarts() throws Exception {
+        Path work = Files.createDirectories(dir.resolve("elastic-malleable"));
+        String cp = CommExamples.compile(work.resolve("classes"));
+        Path script = work.resolve("elastic.sh");
+        Files.writeString(script, """
+                B='%s'; W='%s'
+                cd "$W"
+                "$B" dvm start --elastic --uri-file "$W/dvm.uri" || exit 3
+                "$B" dvm submit --dvm "$W/dvm.uri" --nodes 1:2 --time 30 '%s' -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \\
+                    -Xshare:auto -cp '%s' FlexibleSleep 12 1.2 100003 > "$W/flexible.out" 2>&1 < /dev/null &
+                f=$!
+                i=0
+                until grep -q "step 1: 2 rank" "$W/flexible.out" 2>/dev/null || [ $i -ge 900 ]; do sleep 0.1; i=$((i + 1)); done
+                waiter=$(sbatch --parsable -N 3 --exclusive -o "$W/waiter.out" --wrap 'srun hostname')
+                i=0
+                until [ "$(squeue -h -j $waiter -o %%T)" != PENDING ] || [ $i -ge 600 ]; do sleep 0.1; i=$((i + 1)); done
+                squeue -h -j "$SLURM_JOB_ID" -o %%N > "$W/dvm-nodes"
+                wait $f
+                echo "flexible exit $?" >> "$W/flexible.out"
+                "$B" dvm stop --dvm "$W/dvm.uri"
+                i=0
+                until [ -z "$(squeue -h -j $waiter -o %%T)" ] || [ $i -ge 300 ]; do sleep 0.1; i=$((i + 1)); done
+                scancel "$waiter" 2>/dev/null
+                """.formatted(Banyan.SCRIPT, work, JavaClient.JAVA, cp));
+        Process p = new ProcessBuilder("salloc", "-N", "3", "sh", script.toString())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).redirectErrorStream(true)
+                .redirectOutput(work.resolve("script.out").toFile()).start();
+        assertThat(p.waitFor(180, TimeUnit.SECONDS)).isTrue();
+        String log = Files.readString(work.resolve("dvm.uri.log"));
+        String flexible = Files.readString(work.resolve("flexible.out"));
+        assertThat(p.exitValue()).as(Files.readString(work.resolve("script.out")) + log).isZero();
+        assertThat(flexible).as(flexible + log).contains("flexible exit 0")
+                .containsPattern("step \\d+: 1 rank\\(s\\) \\(shrink from 2, [0-9.]+ ms\\)").contains("step 11: 1 rank(s)");
+        for (int step = 0; step < 12; step++) {
+            assertThat(flexible).as("every step ran once, its data checked").containsOnlyOnce("step " + step + ":");
+        }
+        assertThat(log).contains("job 1: shrink to 1 rank(s)")
+                .contains("giving [node3, node2] back to Slurm: a job waiting there needs 3 node(s), 1 idle")
+                .containsPattern("Slurm job \\d+ shrunk to node1");
+        assertThat(Files.readString(work.resolve("dvm-nodes")).strip()).isEqualTo("node1");
+        assertThat(lines(Files.readString(work.resolve("waiter.out")))).containsExactlyInAnyOrder("node2", "node3", "node4");
+        Banyan.assertNoProcessesWith("FlexibleSleep");
+        Banyan.assertNoProcessesWith("DaemonMain");
+    }
+
     @Test
     void aDaemonKilledMidJobEndsTheJobAndLeavesNothing() throws Exception {
         String m = Banyan.marker();

@@ -17,10 +17,12 @@ import java.util.Map;
  *   <li>a job's own request first: a minimum above its size asks to expand (granted when the
  *       nodes are free), a maximum below it asks to shrink;</li>
  *   <li>wide optimisation, shrinking: when the first queued job cannot start, shrink this job
- *       (by the fewest steps) if that lets it start, and give that job top priority;</li>
+ *       (by the fewest steps) if that lets it start, and give that job top priority; with no job
+ *       queued, the same for a job waiting in the batch system the pool lives in
+ *       ({@link #outsideDemand});</li>
  *   <li>preferred size: move toward it; beyond it only when nothing is queued;</li>
  *   <li>wide optimisation, expanding: grow by a step when the nodes are free and no queued job
- *       could start with them.</li>
+ *       (nor the batch system's) could start with them.</li>
  * </ol>
  *
  * Nodes are counted, not named: the driver maps counts to hosts. An expansion takes its nodes at
@@ -56,6 +58,8 @@ public final class MalleableScheduler {
     private int nodes;
     private final boolean flexible;
     private int free;
+    /** Nodes the batch system's first waiting job lacks, which this pool could give it (0: none). */
+    private int outside;
     private final LinkedList<JobRequest> queue = new LinkedList<>();
     /** The queued jobs' sizes, counted: whether any fits is then O(log n), not a walk of the queue. */
     private final java.util.TreeMap<Integer, Integer> queuedSizes = new java.util.TreeMap<>();
@@ -149,6 +153,16 @@ public final class MalleableScheduler {
         free -= n;
     }
 
+    /**
+     * The batch system the pool lives in (a DVM inside Slurm) has a job waiting that lacks
+     * {@code nodes} nodes this pool could give back (0: none, or the DVM's own queue waits).
+     * Checks then shrink running jobs so that enough nodes are free (the wide-optimisation
+     * shrink, after this pool's own queue), and expand none into free nodes.
+     */
+    public void outsideDemand(int nodes) {
+        this.outside = Math.max(0, nodes);
+    }
+
     /** A check with the job's submitted limits (DMR's checkStatus with nothing new). */
     public Decision check(int jobId, double now) {
         Running r = running.get(jobId);
@@ -193,6 +207,16 @@ public final class MalleableScheduler {
                 return shrink(r, s);
             }
         }
+        // 2b. the same for the job waiting in the batch system the DVM lives in, behind its own queue
+        if (queue.isEmpty() && outside > free) {
+            int s = cur;
+            while (free + (cur - s) < outside && q.down(s) < s) {
+                s = q.down(s);
+            }
+            if (s < cur && free + (cur - s) >= outside) {
+                return shrink(r, s);
+            }
+        }
         // 3. preferred size
         if (q.preferredNodes() > 0) {
             if (cur < q.preferredNodes()) {
@@ -204,7 +228,7 @@ public final class MalleableScheduler {
             }
         }
         // 4. grow into free nodes no queued job could use
-        if (cur < q.maxNodes() && noQueuedJobFits()) {
+        if (cur < q.maxNodes() && noQueuedJobFits() && outside == 0) {
             int t = q.up(cur);
             if (free >= t - cur) {
                 return expand(r, t);

@@ -149,4 +149,30 @@ class MalleableSchedulerTest {
         assertThat(s.ended(1, 100)).containsExactly(new Start(2, 2));
         assertThat(s.free()).isEqualTo(1);
     }
+
+    @Test
+    void aJobWaitingOutsideShrinksRunningJobsWhenNothingIsQueuedInside() {
+        MalleableScheduler s = new MalleableScheduler(4, true);
+        assertThat(s.submit(malleable(1, 1, 2, 100), 0)).containsExactly(new Start(1, 2));
+        assertThat(s.check(1, 1)).as("nothing waits: it could grow but is at its max").isEqualTo(new Decision(Kind.NONE, 2));
+        s.outsideDemand(3);
+        assertThat(s.check(1, 2)).as("2 free + 1 from a shrink to 1 = 3").isEqualTo(new Decision(Kind.SHRINK, 1));
+        s.shrunk(1, 3);
+        assertThat(s.free()).isEqualTo(3);
+        s.outsideDemand(4);
+        assertThat(s.check(1, 4)).as("it cannot give enough: it stays").isEqualTo(new Decision(Kind.NONE, 1));
+        s.outsideDemand(1);
+        assertThat(s.check(1, 5)).as("a demand the free nodes cover: no growth into them").isEqualTo(new Decision(Kind.NONE, 1));
+        s.outsideDemand(0);
+        assertThat(s.check(1, 6)).isEqualTo(new Decision(Kind.EXPAND, 2));
+    }
+
+    @Test
+    void theDvmsOwnQueueComesBeforeTheBatchSystemsWaitingJob() {
+        MalleableScheduler s = new MalleableScheduler(4, true);
+        s.submit(malleable(1, 1, 4, 100), 0);
+        s.submit(rigid(2, 2, 100), 1);
+        s.outsideDemand(3);
+        assertThat(s.check(1, 2)).as("shrink for the queued job, by the fewest steps").isEqualTo(new Decision(Kind.SHRINK, 2));
+    }
 }

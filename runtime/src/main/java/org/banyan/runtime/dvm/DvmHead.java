@@ -313,8 +313,11 @@ public final class DvmHead {
 
     /** An elastic DVM gives hosts back when the policy says so: nothing is placed there again, their daemons leave. */
     private List<HeadEvent> giveBack(AllocationPolicy.Outside outside) {
+        boolean anyQueued = queue.anyQueued() || tasks.anyWaiting();
+        // running malleable jobs shrink at their next check when the free hosts are not enough
+        queue.outsideDemand(outside.anyPending() && !anyQueued ? outside.firstPendingNodes() - outside.idleNodes() : 0);
         List<Integer> ids = shrink.decide(outside, i -> scheduler.freeCoresOn(i) == nodes.get(i).slots() && queue.isFree(i),
-                queue.anyQueued() || tasks.anyWaiting());
+                anyQueued);
         if (ids.isEmpty()) {
             return List.of();
         }

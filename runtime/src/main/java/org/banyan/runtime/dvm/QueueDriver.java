@@ -203,6 +203,11 @@ final class QueueDriver {
         return queue.anyQueued();
     }
 
+    /** Nodes a job waiting in the batch system lacks, which the DVM could give (0: none). */
+    void outsideDemand(int nodes) {
+        queue.outsideDemand(nodes);
+    }
+
     /** Whether no queued job holds host {@code i}. */
     boolean isFree(int i) {
         return queue.isFree(i);

@@ -368,6 +368,10 @@ final class ResourceQueue {
         return scheduler.queued() > 0;
     }
 
+    void outsideDemand(int nodes) {
+        scheduler.outsideDemand(nodes);
+    }
+
     boolean isFree(int host) {
         return pool.isFree(Integer.toString(host));
     }

@@ -7,6 +7,9 @@ package org.banyan.rm;
  * lets the first job waiting there start, by the fewest hosts that do, and only hosts nothing
  * of the DVM's uses or waits for.
  *
+ * <p>It also says when the DVM takes hosts it gave back again ({@link #regain}): only when
+ * nothing waits in the batch system, so that the DVM never races a waiting job for them.
+ *
  * <p>Which hosts can go is the driver's to say: a DVM's daemons form a tree, and a daemon can
  * leave only when nothing below it still serves.
  */
@@ -46,5 +49,17 @@ public final class AllocationPolicy {
         }
         int spare = Math.min(inside.releasable(), inside.hostsInService() - keepAtLeast);
         return spare >= missing ? missing : 0;
+    }
+
+    /**
+     * How many of the hosts the DVM gave back it should take again now: as many as it wants
+     * ({@code wanted}: nodes its queue or its malleable jobs could use) of the {@code idle}
+     * ones, and none while a job waits in the batch system.
+     */
+    public int regain(int wanted, int idle, Outside outside) {
+        if (outside.anyPending() || wanted <= 0) {
+            return 0;
+        }
+        return Math.min(wanted, idle);
     }
 }

@@ -16,6 +16,7 @@ import java.util.Map;
 public final class HostPool {
     private final List<String> hosts;
     private final BitSet free = new BitSet();
+    private final BitSet retired = new BitSet();
     private final Map<Integer, List<Integer>> held = new HashMap<>();
 
     public HostPool(List<String> hosts) {
@@ -96,12 +97,23 @@ public final class HostPool {
         return h >= 0 && free.get(h);
     }
 
-    /** A free host leaves the pool for good: no job gets it again. */
+    /** A free host leaves the pool: no job gets it again unless it is {@link #restore}d. */
     public void retire(String name) {
         if (!isFree(name)) {
             throw new IllegalArgumentException("host " + name + " is not free");
         }
         free.clear(hosts.indexOf(name));
+        retired.set(hosts.indexOf(name));
+    }
+
+    /** A retired host is back (the DVM got it from its batch system again): free for jobs. */
+    public void restore(String name) {
+        int h = hosts.indexOf(name);
+        if (h < 0 || !retired.get(h)) {
+            throw new IllegalArgumentException("host " + name + " is not retired");
+        }
+        retired.clear(h);
+        free.set(h);
     }
 
     /** A job ended: all its hosts are free. */

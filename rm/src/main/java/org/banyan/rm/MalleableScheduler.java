@@ -154,6 +154,39 @@ public final class MalleableScheduler {
     }
 
     /**
+     * {@code n} nodes join the pool (the DVM got hosts it had given back from the batch system
+     * again); returns the queued jobs that start on them.
+     */
+    public List<Start> restore(int n, double now) {
+        if (n < 0) {
+            throw new IllegalArgumentException("cannot restore " + n + " nodes");
+        }
+        nodes += n;
+        free += n;
+        return schedule(now);
+    }
+
+    /**
+     * How many nodes more the pool could use now: what the first queued job lacks, or, with
+     * nothing queued, the room running malleable jobs have below their maximum beyond the free
+     * nodes (0 for the fixed baseline, and while the batch system's own waiting job has a
+     * claim on this pool's nodes).
+     */
+    public int wanted() {
+        if (!queue.isEmpty()) {
+            return Math.max(0, queue.getFirst().maxNodes() - free);
+        }
+        if (!flexible || outside > 0) {
+            return 0;
+        }
+        int room = 0;
+        for (Running r : running.values()) {
+            room += Math.max(0, r.request.maxNodes() - r.size);
+        }
+        return Math.max(0, room - free);
+    }
+
+    /**
      * The batch system the pool lives in (a DVM inside Slurm) has a job waiting that lacks
      * {@code nodes} nodes this pool could give back (0: none, or the DVM's own queue waits).
      * Checks then shrink running jobs so that enough nodes are free (the wide-optimisation

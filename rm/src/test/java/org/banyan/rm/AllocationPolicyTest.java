@@ -47,4 +47,13 @@ class AllocationPolicyTest {
                 .isEqualTo(1);
         assertThatThrownBy(() -> new AllocationPolicy(0)).hasMessageContaining("at least one host");
     }
+
+    @Test
+    void regainsWhatItWantsOfTheIdleHostsItGaveBack() {
+        assertThat(policy.regain(1, 2, AllocationPolicy.Outside.QUIET)).isEqualTo(1);
+        assertThat(policy.regain(5, 2, AllocationPolicy.Outside.QUIET)).as("no more than are idle").isEqualTo(2);
+        assertThat(policy.regain(0, 2, AllocationPolicy.Outside.QUIET)).as("nothing wants them").isZero();
+        assertThat(policy.regain(2, 2, new AllocationPolicy.Outside(true, 4, 2))).as("a job waits in Slurm: leave them")
+                .isZero();
+    }
 }

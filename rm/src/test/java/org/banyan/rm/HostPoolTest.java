@@ -65,5 +65,9 @@ class HostPoolTest {
         org.assertj.core.api.Assertions.assertThat(pool.expand(1, 1)).containsExactly("b");
         pool.end(1);
         org.assertj.core.api.Assertions.assertThat(pool.start(2, 2)).containsExactly("a", "b");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> pool.restore("a")).hasMessageContaining("a is not retired");
+        pool.restore("c");
+        org.assertj.core.api.Assertions.assertThat(pool.isFree("c")).isTrue();
+        org.assertj.core.api.Assertions.assertThat(pool.expand(2, 1)).containsExactly("c");
     }
 }

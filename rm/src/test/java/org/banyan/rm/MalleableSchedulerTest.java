@@ -175,4 +175,38 @@ class MalleableSchedulerTest {
         s.outsideDemand(3);
         assertThat(s.check(1, 2)).as("shrink for the queued job, by the fewest steps").isEqualTo(new Decision(Kind.SHRINK, 2));
     }
+
+    @Test
+    void restoredNodesJoinThePoolAndStartWhatWaits() {
+        MalleableScheduler s = new MalleableScheduler(4, true);
+        s.retire(2);
+        assertThat(s.submit(rigid(1, 2, 100), 0)).containsExactly(new Start(1, 2));
+        assertThat(s.submit(rigid(2, 2, 100), 1)).isEmpty();
+        assertThat(s.wanted()).as("the first queued job lacks 2").isEqualTo(2);
+        assertThat(s.restore(2, 2)).containsExactly(new Start(2, 2));
+        assertThat(s.nodes()).isEqualTo(4);
+        assertThat(s.wanted()).isZero();
+    }
+
+    @Test
+    void malleableJobsWantTheRoomBelowTheirMaximum() {
+        MalleableScheduler s = new MalleableScheduler(4, true);
+        assertThat(s.submit(malleable(1, 1, 2, 100), 0)).containsExactly(new Start(1, 2));
+        s.outsideDemand(3);
+        assertThat(s.check(1, 1)).isEqualTo(new Decision(Kind.SHRINK, 1));
+        s.shrunk(1, 2);
+        assertThat(s.wanted()).as("not while the batch system's job has a claim").isZero();
+        s.retire(3);
+        s.outsideDemand(0);
+        assertThat(s.wanted()).as("1 below its maximum, none free").isEqualTo(1);
+        s.restore(2, 3);
+        assertThat(s.wanted()).as("the free nodes cover it").isZero();
+        assertThat(s.check(1, 4)).isEqualTo(new Decision(Kind.EXPAND, 2));
+        MalleableScheduler fixed = new MalleableScheduler(4, false);
+        fixed.submit(malleable(1, 1, 2, 100), 0);
+        fixed.retire(2);
+        fixed.ended(1, 1);
+        fixed.submit(malleable(2, 1, 2, 100), 2);
+        assertThat(fixed.wanted()).as("the fixed baseline never grows").isZero();
+    }
 }

@@ -151,11 +151,13 @@ class VclusterSlurmTest {
      * The seed's shrink one level up: FlexibleSleep runs on 2 of an elastic DVM's 3 nodes when
      * a job needing 3 nodes comes to wait in Slurm (1 idle). The free host is not enough, so
      * the job shrinks to 1 at its next check; then both free hosts go back, the allocation
-     * shrinks to node1, the waiting job runs, and FlexibleSleep ends on 1 rank, its data checked
-     * at every step.
+     * shrinks to node1, and the waiting job runs. Once it is done and nothing waits in Slurm,
+     * the DVM asks for node2 again (a second allocation), its daemon rejoins and FlexibleSleep
+     * grows back to 2, its data checked at every step. A second waiting job then gets node2
+     * back: the second allocation is cancelled, and nothing of it outlives the DVM.
      */
     @Test
-    void anElasticDvmShrinksARunningMalleableJobSoAJobWaitingInSlurmStarts() throws Exception {
+    void anElasticDvmShrinksARunningMalleableJobForAJobWaitingInSlurmAndGrowsItBackAfter() throws Exception {
         Path work = Files.createDirectories(dir.resolve("elastic-malleable"));
         String cp = CommExamples.compile(work.resolve("classes"));
         Path script = work.resolve("elastic.sh");
@@ -164,7 +166,7 @@ class VclusterSlurmTest {
                 cd "$W"
                 "$B" dvm start --elastic --uri-file "$W/dvm.uri" || exit 3
                 "$B" dvm submit --dvm "$W/dvm.uri" --nodes 1:2 --time 30 '%s' -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \\
-                    -Xshare:auto -cp '%s' FlexibleSleep 12 1.2 100003 > "$W/flexible.out" 2>&1 < /dev/null &
+                    -Xshare:auto -cp '%s' FlexibleSleep 24 1.2 100003 > "$W/flexible.out" 2>&1 < /dev/null &
                 f=$!
                 i=0
                 until grep -q "step 1: 2 rank" "$W/flexible.out" 2>/dev/null || [ $i -ge 900 ]; do sleep 0.1; i=$((i + 1)); done
@@ -172,12 +174,24 @@ class VclusterSlurmTest {
                 i=0
                 until [ "$(squeue -h -j $waiter -o %%T)" != PENDING ] || [ $i -ge 600 ]; do sleep 0.1; i=$((i + 1)); done
                 squeue -h -j "$SLURM_JOB_ID" -o %%N > "$W/dvm-nodes"
+                i=0
+                until grep -q "expand from 1" "$W/flexible.out" 2>/dev/null || [ $i -ge 600 ]; do sleep 0.1; i=$((i + 1)); done
+                squeue -h -n "banyan-dvm-$SLURM_JOB_ID" -o "%%i %%N" > "$W/grown"
                 wait $f
                 echo "flexible exit $?" >> "$W/flexible.out"
-                "$B" dvm stop --dvm "$W/dvm.uri"
                 i=0
                 until [ -z "$(squeue -h -j $waiter -o %%T)" ] || [ $i -ge 300 ]; do sleep 0.1; i=$((i + 1)); done
-                scancel "$waiter" 2>/dev/null
+                waiter2=$(sbatch --parsable -N 3 --exclusive -o "$W/waiter2.out" --wrap 'srun hostname')
+                i=0
+                until [ "$(squeue -h -j $waiter2 -o %%T)" != PENDING ] || [ $i -ge 600 ]; do sleep 0.1; i=$((i + 1)); done
+                squeue -h -n "banyan-dvm-$SLURM_JOB_ID" -o %%i > "$W/given-back-again"
+                "$B" dvm stop --dvm "$W/dvm.uri"
+                i=0
+                until [ -z "$(squeue -h -n "banyan-dvm-$SLURM_JOB_ID" -o %%i)" ] || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+                squeue -h -n "banyan-dvm-$SLURM_JOB_ID" -o %%i > "$W/after-stop"
+                i=0
+                until [ -z "$(squeue -h -j $waiter2 -o %%T)" ] || [ $i -ge 300 ]; do sleep 0.1; i=$((i + 1)); done
+                scancel "$waiter" "$waiter2" 2>/dev/null
                 """.formatted(Banyan.SCRIPT, work, JavaClient.JAVA, cp));
         Process p = new ProcessBuilder("salloc", "-N", "3", "sh", script.toString())
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).redirectErrorStream(true)
@@ -187,8 +201,10 @@ class VclusterSlurmTest {
         String flexible = Files.readString(work.resolve("flexible.out"));
         assertThat(p.exitValue()).as(Files.readString(work.resolve("script.out")) + log).isZero();
         assertThat(flexible).as(flexible + log).contains("flexible exit 0")
-                .containsPattern("step \\d+: 1 rank\\(s\\) \\(shrink from 2, [0-9.]+ ms\\)").contains("step 11: 1 rank(s)");
-        for (int step = 0; step < 12; step++) {
+                .containsPattern("step \\d+: 1 rank\\(s\\) \\(shrink from 2, [0-9.]+ ms\\)")
+                .as("grown back once the waiting job was done").containsPattern("step \\d+: 2 rank\\(s\\) \\(expand from 1,")
+                .contains("step 23: 2 rank(s)");
+        for (int step = 0; step < 24; step++) {
             assertThat(flexible).as("every step ran once, its data checked").containsOnlyOnce("step " + step + ":");
         }
         assertThat(log).contains("job 1: shrink to 1 rank(s)")
@@ -196,6 +212,16 @@ class VclusterSlurmTest {
                 .containsPattern("Slurm job \\d+ shrunk to node1");
         assertThat(Files.readString(work.resolve("dvm-nodes")).strip()).isEqualTo("node1");
         assertThat(lines(Files.readString(work.resolve("waiter.out")))).containsExactlyInAnyOrder("node2", "node3", "node4");
+        assertThat(log).contains("asking Slurm for [node2] again: the DVM's jobs want 1 host(s) more")
+                .containsPattern("Slurm granted job \\d+ on \\[node2\\]")
+                .containsPattern("the daemon on node2 is back, in Slurm job \\d+");
+        assertThat(Files.readString(work.resolve("grown")).strip()).as("the second allocation holds node2")
+                .matches("\\d+ node2");
+        assertThat(log).as("given back again for a second waiting job: the allocation that held it is cancelled")
+                .containsPattern("Slurm job \\d+ cancelled: it held only \\[node2\\]");
+        assertThat(Files.readString(work.resolve("given-back-again")).strip()).isEmpty();
+        assertThat(lines(Files.readString(work.resolve("waiter2.out")))).containsExactlyInAnyOrder("node2", "node3", "node4");
+        assertThat(Files.readString(work.resolve("after-stop")).strip()).as("nothing of it outlives the DVM").isEmpty();
         Banyan.assertNoProcessesWith("FlexibleSleep");
         Banyan.assertNoProcessesWith("DaemonMain");
     }

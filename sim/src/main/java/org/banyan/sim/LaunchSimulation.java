@@ -325,6 +325,7 @@ public final class LaunchSimulation {
                 case HeadAction.RankEnded r -> { }
                 case HeadAction.DaemonsLost l -> { }
                 case HeadAction.DaemonReleased r -> { }
+                case HeadAction.DaemonRejoined r -> { }
             }
         }
     }

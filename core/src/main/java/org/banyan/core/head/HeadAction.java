@@ -61,6 +61,13 @@ public sealed interface HeadAction {
     /** A daemon the DVM released ({@link HeadEvent.ReleaseDaemons}) is gone: its host may go back. */
     record DaemonReleased(int daemonId) implements HeadAction {}
 
+    /**
+     * DVM: a daemon released earlier is back ({@link HeadEvent.RejoinDaemons}): adopted, its
+     * contact known; its host may take jobs again. A rejoin that fails ends as
+     * {@link DaemonReleased} instead.
+     */
+    record DaemonRejoined(int daemonId) implements HeadAction {}
+
     /** DVM: every daemon is up and adopted; jobs may come. */
     record Ready() implements HeadAction {}
 

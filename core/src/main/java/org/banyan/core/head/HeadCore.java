@@ -268,6 +268,8 @@ public final class HeadCore {
             case HeadEvent.Stop() -> stop();
             case HeadEvent.ReleaseDaemons(List<Integer> ids) -> released.release(ids, lost)
                     .forEach(d -> router.route(new OverlayMessage.Leave(Topology.daemonOfVertex(0), d)));
+            case HeadEvent.RejoinDaemons(List<Integer> ids) -> released.rejoin(ids, lost, d -> nodes.get(d).name())
+                    .forEach(this::emit);
             case HeadEvent.Route(OverlayMessage.Routed m) -> router.route(m);
             case HeadEvent.PeerUp(int v) -> {
                 peers.add(v);
@@ -294,14 +296,14 @@ public final class HeadCore {
             case OverlayMessage.DaemonHello h -> hello(d, h);
             case OverlayMessage.Contacts c -> {
                 contacts.putAll(c.contacts());
+                if (released.contactsCame(d)) {
+                    emit(new HeadAction.SendToDaemon(d, allContacts()));
+                    emit(new HeadAction.DaemonRejoined(d));
+                }
                 if (!allUp && contacts.size() == daemons) {
                     allUp = true;
                     emit(new HeadAction.Milestone("all daemons up, contacts gathered"));
-                    Map<Integer, String> all = new TreeMap<>(contacts);
-                    if (headContact != null) {
-                        all.put(Topology.daemonOfVertex(0), headContact);
-                    }
-                    broadcast(new OverlayMessage.AllContacts(Map.copyOf(all)));
+                    broadcast(allContacts());
                     if (runJob == null) {
                         emit(new HeadAction.Ready());
                     }
@@ -381,6 +383,18 @@ public final class HeadCore {
         }
     }
 
+    /**
+     * Every daemon's contact and the head's: daemons dial their routing parents with it (a
+     * rejoined daemon gets it alone).
+     */
+    private OverlayMessage.AllContacts allContacts() {
+        Map<Integer, String> all = new TreeMap<>(contacts);
+        if (headContact != null) {
+            all.put(Topology.daemonOfVertex(0), headContact);
+        }
+        return new OverlayMessage.AllContacts(Map.copyOf(all));
+    }
+
     private void hello(int d, OverlayMessage.DaemonHello h) {
         if (connected.contains(d)) {
             return;
@@ -393,6 +407,9 @@ public final class HeadCore {
         emit(new HeadAction.SendToDaemon(d, new OverlayMessage.Adopt(topologySpec, topology.size(),
                 topology.hostsBelow(d, x -> nodes.get(x).name()), routingSpec)));
         router.opened(Topology.vertexOfDaemon(d));
+        if (released.isReleased(d)) {
+            return; // rejoining: no running job involves a host given back; the next ones will
+        }
         for (JobControl j : List.copyOf(jobs.values())) {
             j.adopted(d);
         }

@@ -49,6 +49,14 @@ public sealed interface HeadEvent {
      */
     record ReleaseDaemons(java.util.List<Integer> daemonIds) implements HeadEvent {}
 
+    /**
+     * A DVM has these released daemons' hosts again (its batch system granted them once more):
+     * each is started anew where it was. Only a released daemon that is gone, a child of the
+     * head and a leaf of the spawn tree can rejoin; {@link HeadAction.DaemonRejoined} once it
+     * is adopted, {@link HeadAction.DaemonReleased} if it cannot be.
+     */
+    record RejoinDaemons(java.util.List<Integer> daemonIds) implements HeadEvent {}
+
     /** A routing child that is not a spawn child dialed the head and said hello. */
     record PeerUp(int vertex) implements HeadEvent {}
 

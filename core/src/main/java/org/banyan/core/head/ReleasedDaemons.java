@@ -4,15 +4,18 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.IntFunction;
 import org.banyan.core.tree.Topology;
 
 /**
  * Daemons a DVM lets go on purpose (their hosts go back to the batch system): each leaves with
- * its subtree, only the topmost of a subtree is told, and their ends are no loss.
+ * its subtree, only the topmost of a subtree is told, and their ends are no loss. One that
+ * rejoins stays released until it is adopted again, so that a failed start is no loss either.
  */
 final class ReleasedDaemons {
     private final Topology topology;
     private final Set<Integer> released = new HashSet<>();
+    private final Set<Integer> rejoining = new HashSet<>();
 
     ReleasedDaemons(Topology topology) {
         this.topology = topology;
@@ -37,12 +40,43 @@ final class ReleasedDaemons {
         return tell;
     }
 
+    /**
+     * Starts released daemons anew where they were: each that is gone and that the head starts
+     * alone (its child, nothing below it in the spawn tree) is spawned, the others are
+     * released again. They stay released until {@link #contactsCame}.
+     */
+    List<HeadAction> rejoin(List<Integer> ids, boolean[] lost, IntFunction<String> hostOf) {
+        List<HeadAction> out = new ArrayList<>();
+        for (int d : ids) {
+            int v = d >= 0 && d < lost.length ? Topology.vertexOfDaemon(d) : -1;
+            if (v < 0 || rejoining.contains(d) || !released.contains(d) || !lost[d] || topology.parent(v) != 0
+                    || topology.children(v).length > 0) {
+                out.add(new HeadAction.DaemonReleased(d));
+                continue;
+            }
+            lost[d] = false;
+            rejoining.add(d);
+            out.add(new HeadAction.SpawnDaemon(d, hostOf.apply(d)));
+        }
+        return out;
+    }
+
+    /** Daemon {@code d}'s contacts came up: true if it was rejoining, and serves again now. */
+    boolean contactsCame(int d) {
+        if (!rejoining.remove(d)) {
+            return false;
+        }
+        released.remove(d);
+        return true;
+    }
+
     boolean isReleased(int d) {
         return released.contains(d);
     }
 
     /** Released daemon {@code d} is gone, and its subtree with it: marks them lost; returns them. */
     List<Integer> gone(int d, boolean[] lost) {
+        rejoining.remove(d);
         List<Integer> out = new ArrayList<>();
         topology.forEachInSubtree(Topology.vertexOfDaemon(d), x -> {
             int g = Topology.daemonOfVertex(x);

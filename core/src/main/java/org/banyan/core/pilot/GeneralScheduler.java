@@ -275,6 +275,19 @@ public final class GeneralScheduler implements AgentScheduler {
         }
     }
 
+    /**
+     * A node lost while nothing ran on it is back in service with all its cores (a DVM got a
+     * host it gave back again).
+     */
+    public void nodeRestored(int node) {
+        if (lost[node]) {
+            lost[node] = false;
+            freeCores[node] = totalCores[node];
+            free += totalCores[node];
+            link(node);
+        }
+    }
+
     private void link(int node) {
         if (lost[node]) {
             return;

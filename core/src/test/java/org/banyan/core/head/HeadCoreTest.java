@@ -220,6 +220,39 @@ class HeadCoreTest {
     }
 
     @Test
+    void aReleasedDaemonRejoinsWhereItWasAndServesAgain() {
+        HeadCore dvm = HeadCore.forDvm(List.of(new Node("n0", 1), new Node("n1", 1), new Node("n2", 1), new Node("n3", 1)),
+                SETTINGS, TopologySpec.parse("radix:2"), TopologySpec.parse("radix:2"), null);
+        dvm.start();
+        for (int d : new int[] {0, 1}) {
+            dvm.handle(new HeadEvent.FromDaemon(d, new OverlayMessage.DaemonHello(d, "n" + d, 1, "x")));
+        }
+        dvm.handle(new HeadEvent.ReleaseDaemons(List.of(3, 1)));
+        assertThat(dvm.handle(new HeadEvent.RejoinDaemons(List.of(1))))
+                .as("daemon 1 has not left yet").containsExactly(new HeadAction.DaemonReleased(1));
+        dvm.handle(new HeadEvent.DaemonLost(1, "connection closed"));
+        dvm.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.DaemonFailed(3, "n3", "link closed")));
+        assertThat(dvm.handle(new HeadEvent.RejoinDaemons(List.of(1, 3, 2))))
+                .as("1 starts anew; 3 is below daemon 0, 2 was never released")
+                .containsExactly(new HeadAction.SpawnDaemon(1, "n1"), new HeadAction.DaemonReleased(3),
+                        new HeadAction.DaemonReleased(2));
+        assertThat(dvm.handle(new HeadEvent.DaemonLost(1, "srun ended"))).as("a failed start is no loss")
+                .containsExactly(new HeadAction.DaemonReleased(1));
+        dvm.handle(new HeadEvent.RejoinDaemons(List.of(1)));
+        dvm.handle(new HeadEvent.Submit(new JobDescription(1, List.of(new AppContext("./a", List.of(), 1, Map.of(), null)),
+                List.of(new Node("n0", 1), new Node("n1", 0), new Node("n2", 0), new Node("n3", 0)), MappingPolicy.SLOT,
+                false, 0, "/w"), SETTINGS));
+        assertThat(dvm.handle(new HeadEvent.FromDaemon(1, new OverlayMessage.DaemonHello(1, "n1", 1, "x"))))
+                .as("adopted, but the job running now does not involve it")
+                .hasSize(1).allMatch(a -> a instanceof HeadAction.SendToDaemon(int d, OverlayMessage.Adopt ad) && d == 1);
+        assertThat(dvm.handle(new HeadEvent.FromDaemon(1, new OverlayMessage.Contacts(Map.of(1, "h1:1")))))
+                .containsExactly(new HeadAction.SendToDaemon(1, new OverlayMessage.AllContacts(Map.of(1, "h1:1"))),
+                        new HeadAction.DaemonRejoined(1));
+        assertThat(dvm.handle(new HeadEvent.DaemonLost(1, "connection closed"))).as("serving again: a loss is a loss")
+                .contains(new HeadAction.DaemonsLost(List.of(1), "lost the daemon on n1: connection closed"));
+    }
+
+    @Test
     void daemonsWithoutRanksAreNotWaitedForInFences() {
         JobDescription small = new JobDescription(1, List.of(new AppContext("./a", List.of(), 2, Map.of(), null)),
                 List.of(new Node("n0", 2), new Node("n1", 2)), MappingPolicy.SLOT, false, 0, "/w/launch");

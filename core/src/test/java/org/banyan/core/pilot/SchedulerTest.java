@@ -124,6 +124,20 @@ class SchedulerTest {
     }
 
     @Test
+    void aRestoredNodeTakesWorkAgainWithAllItsCores() {
+        GeneralScheduler s = new GeneralScheduler(nodes(2, 2, 0));
+        s.nodeLost(1);
+        assertThat(s.place(new SlotRequest(2, 1, 0, null, false)).shares()).allMatch(sh -> sh.node() == 0);
+        assertThat(s.place(SlotRequest.cores(1))).isNull();
+        s.nodeRestored(1);
+        s.nodeRestored(1);
+        assertThat(s.freeCores()).isEqualTo(2);
+        assertThat(s.freeCoresOn(1)).isEqualTo(2);
+        assertThat(s.place(new SlotRequest(2, 1, 0, null, false)).shares()).allMatch(sh -> sh.node() == 1);
+        assertThat(s.freeCores()).isZero();
+    }
+
+    @Test
     void theConstantTimeSchedulerDoesNotCountALostNodesSlotsAsFree() {
         ConstantTimeScheduler fresh = new ConstantTimeScheduler(nodes(2, 2, 0));
         fresh.nodeLost(0);

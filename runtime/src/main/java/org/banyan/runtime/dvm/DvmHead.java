@@ -2,12 +2,6 @@ package org.banyan.runtime.dvm;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -15,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.banyan.core.head.HeadAction;
 import org.banyan.core.head.HeadCore;
 import org.banyan.core.head.HeadEvent;
@@ -33,10 +26,10 @@ import org.banyan.core.pilot.TaskRequest;
 import org.banyan.core.tree.TopologySpec;
 import org.banyan.core.wire.ClientMessage;
 import org.banyan.core.wire.OverlayMessage;
-import org.banyan.rm.AllocationPolicy;
 import org.banyan.runtime.EventLoop;
 import org.banyan.runtime.daemon.ChildStarters;
 import org.banyan.runtime.head.HeadLinks;
+import org.banyan.runtime.launch.ChildStarter;
 import org.banyan.runtime.launch.LaunchAgent;
 import org.banyan.runtime.os.UserSignals;
 
@@ -68,7 +61,7 @@ public final class DvmHead {
         record SlurmProbe() implements Event {}
 
         /** What Slurm's queue and idle nodes showed. */
-        record SlurmSeen(AllocationPolicy.Outside outside) implements Event {}
+        record SlurmSeen(ElasticSlurm.Seen seen) implements Event {}
     }
 
     /**
@@ -100,13 +93,12 @@ public final class DvmHead {
     /** Head events that handling an action led to (a job's end, task ends), handled before the next action. */
     private final java.util.ArrayDeque<HeadEvent> followUps = new java.util.ArrayDeque<>();
     private final Map<Integer, RunningJob> jobs = new LinkedHashMap<>();
-    private final AtomicInteger nextSession = new AtomicInteger(1);
     private final String secret = DvmFiles.newSecret();
     private HeadLinks links;
-    private ServerSocket server;
+    private ClientDoor door;
     private int nextJobId = 1;
     private volatile boolean ready;
-    private SlurmShrink shrink;
+    private ElasticSlurm elastic;
     private long probeMillis;
 
     /** @param log where the head says what it does (its log file once it has detached) */
@@ -160,11 +152,12 @@ public final class DvmHead {
 
     /**
      * Makes the DVM elastic inside Slurm job {@code jobId} (before {@link #run}): every
-     * {@code probeMillis} it gives free hosts back when a job waiting in Slurm needs them.
+     * {@code probeMillis} it gives free hosts back when a job waiting in Slurm needs them, and
+     * takes them again when they are idle and its jobs want them.
      */
     public void elastic(String jobId, long probeMillis, java.nio.file.Path workDir) {
-        this.shrink = new SlurmShrink(jobId, hosts, tree, routing, workDir, this::say,
-                !(agent instanceof LaunchAgent.SlurmStep));
+        this.elastic = new ElasticSlurm(jobId, hosts, tree, routing, workDir, agent, this::say,
+                e -> loop.post(new Event.Head(e)));
         this.probeMillis = probeMillis;
     }
 
@@ -175,10 +168,21 @@ public final class DvmHead {
 
     /** Serves until stopped; returns the exit status (0 after a stop, 1 when the daemons could not start). */
     public int run() throws Exception {
-        links = HeadLinks.open(agent, ChildStarters.forHead(agent, tree, nodes.size()),
+        ChildStarter starter = ChildStarters.forHead(agent, tree, nodes.size());
+        links = HeadLinks.open(agent, elastic != null ? elastic.starter(starter) : starter,
                 e -> loop.post(new Event.Head(e)));
-        server = new ServerSocket();
-        server.bind(agent.remote() ? new InetSocketAddress(0) : new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        door = new ClientDoor(agent.remote(), secret, () -> new ClientMessage.Welcome(nodes.size(), hosts.totalSlots()),
+                new ClientDoor.Clients() {
+                    @Override
+                    public void said(DvmSession session, ClientMessage message) {
+                        loop.post(new Event.Said(session, message));
+                    }
+
+                    @Override
+                    public void gone(DvmSession session) {
+                        loop.post(new Event.Gone(session));
+                    }
+                }, this::say);
         HeadCore core = HeadCore.forDvm(nodes, settings, tree, routing, links.addressFor(nodes.getFirst().name()));
         int[] status = {1};
         long pid = ProcessHandle.current().pid();
@@ -200,12 +204,12 @@ public final class DvmHead {
                         yield List.of();
                     }
                     case Event.SlurmProbe p -> {
-                        shrink.probe(o -> loop.post(new Event.SlurmSeen(o)));
+                        elastic.probe(o -> loop.post(new Event.SlurmSeen(o)));
                         yield List.of();
                     }
-                    case Event.SlurmSeen(AllocationPolicy.Outside outside) -> {
+                    case Event.SlurmSeen(ElasticSlurm.Seen seen) -> {
                         loop.schedule(new Event.SlurmProbe(), probeMillis);
-                        yield giveBack(outside);
+                        yield elastic.decide(seen, elasticPool());
                     }
                 };
                 boolean more = handleAll(events, core, status);
@@ -214,12 +218,11 @@ public final class DvmHead {
             });
         } finally {
             files.withdraw(pid);
-            try {
-                server.close();
-            } catch (IOException ignored) {
-                // closing
-            }
+            door.close();
             links.close();
+            if (elastic != null) {
+                elastic.close();
+            }
             say("stopped");
         }
         return status[0];
@@ -276,10 +279,8 @@ public final class DvmHead {
                 }
                 say(why + (ready ? "; its hosts take no more jobs" : ""));
             }
-            case HeadAction.DaemonReleased(int d) -> {
-                say("the daemon on " + nodes.get(d).name() + " has left");
-                shrink.gone(d);
-            }
+            case HeadAction.DaemonReleased(int d) -> elastic.gone(d);
+            case HeadAction.DaemonRejoined(int d) -> elastic.rejoined(d, elasticPool());
             case HeadAction.TasksEnded(List<OverlayMessage.RankExited> ends) -> followUps.addAll(tasks.ended(ends));
             case HeadAction.ResourceRequest(OverlayMessage.NameRequest r) -> queue.resourceRequest(r);
             case HeadAction.SpawnRequested(JobDescription parent, OverlayMessage.SpawnRequest request) ->
@@ -297,7 +298,7 @@ public final class DvmHead {
         try {
             String host = agent.remote() ? links.addressFor(nodes.getFirst().name()).replaceAll(":\\d+$", "")
                     : "127.0.0.1";
-            files.publish(host + ":" + server.getLocalPort(), ProcessHandle.current().pid(), secret);
+            files.publish(host + ":" + door.port(), ProcessHandle.current().pid(), secret);
         } catch (IOException e) {
             say("cannot write " + files.uri() + ": " + e.getMessage() + "; stopping");
             loop.post(new Event.Head(new HeadEvent.Stop()));
@@ -305,80 +306,47 @@ public final class DvmHead {
         }
         ready = true;
         say("ready: " + nodes.size() + " host(s), " + hosts.totalSlots() + " slot(s); contact in " + files.uri());
-        Thread.ofPlatform().daemon().name("dvm-accept").start(this::acceptLoop);
-        if (shrink != null) {
+        door.open();
+        if (elastic != null) {
             loop.schedule(new Event.SlurmProbe(), probeMillis);
         }
     }
 
-    /** An elastic DVM gives hosts back when the policy says so: nothing is placed there again, their daemons leave. */
-    private List<HeadEvent> giveBack(AllocationPolicy.Outside outside) {
-        boolean anyQueued = queue.anyQueued() || tasks.anyWaiting();
-        // running malleable jobs shrink at their next check when the free hosts are not enough
-        queue.outsideDemand(outside.anyPending() && !anyQueued ? outside.firstPendingNodes() - outside.idleNodes() : 0);
-        List<Integer> ids = shrink.decide(outside, i -> scheduler.freeCoresOn(i) == nodes.get(i).slots() && queue.isFree(i),
-                anyQueued);
-        if (ids.isEmpty()) {
-            return List.of();
-        }
-        for (int i : ids) {
-            scheduler.nodeLost(i);
-            queue.retire(i);
-            hosts.released(i);
-        }
-        say("giving " + ids.stream().map(i -> nodes.get(i).name()).toList() + " back to Slurm: a job waiting there needs "
-                + outside.firstPendingNodes() + " node(s), " + outside.idleNodes() + " idle");
-        return List.of(new HeadEvent.ReleaseDaemons(ids));
-    }
-
-    private void acceptLoop() {
-        while (!server.isClosed()) {
-            try {
-                Socket s = server.accept();
-                Thread.ofPlatform().daemon().name("dvm-client").start(() -> serve(s));
-            } catch (IOException e) {
-                return;
+    /** What an elastic DVM's hosts are to its jobs, tasks and queue. */
+    private ElasticSlurm.Pool elasticPool() {
+        return new ElasticSlurm.Pool() {
+            @Override
+            public boolean isFree(int i) {
+                return scheduler.freeCoresOn(i) == nodes.get(i).slots() && queue.isFree(i);
             }
-        }
-    }
 
-    /** A client's reader: the secret first, then its requests to the loop. */
-    private void serve(Socket socket) {
-        ClientChannel channel;
-        try {
-            channel = new ClientChannel(socket);
-        } catch (IOException e) {
-            return;
-        }
-        DvmSession session;
-        try {
-            ClientMessage first = channel.receive();
-            if (!(first instanceof ClientMessage.Hello(String presented, String client)) || !secretMatches(presented)) {
-                say("refused a client from " + channel.remoteAddress() + ": "
-                        + (first instanceof ClientMessage.Hello ? "wrong secret" : "no hello"));
-                channel.send(new ClientMessage.Refused("wrong secret for this DVM"));
-                channel.close();
-                return;
+            @Override
+            public boolean anyQueued() {
+                return queue.anyQueued() || tasks.anyWaiting();
             }
-            session = new DvmSession(nextSession.getAndIncrement(), channel);
-            say("client " + session.id + " (" + client + ") from " + channel.remoteAddress());
-            channel.send(new ClientMessage.Welcome(nodes.size(), hosts.totalSlots()));
-        } catch (IOException e) {
-            channel.close();
-            return;
-        }
-        try {
-            while (true) {
-                loop.post(new Event.Said(session, channel.receive()));
-            }
-        } catch (IOException e) {
-            loop.post(new Event.Gone(session));
-        }
-    }
 
-    private boolean secretMatches(String presented) {
-        return presented != null && MessageDigest.isEqual(presented.getBytes(StandardCharsets.UTF_8),
-                secret.getBytes(StandardCharsets.UTF_8));
+            @Override
+            public void outsideDemand(int n) {
+                queue.outsideDemand(n);
+            }
+
+            @Override
+            public int wanted() {
+                return tasks.anyWaiting() ? nodes.size() : queue.wanted();
+            }
+
+            @Override
+            public void retire(int i) {
+                scheduler.nodeLost(i);
+                queue.retire(i);
+            }
+
+            @Override
+            public void restore(int i) {
+                scheduler.nodeRestored(i);
+                queue.restore(i);
+            }
+        };
     }
 
     /** On the loop thread: what a client asks, as head events (a job to submit, a signal, a stop). */

@@ -9,7 +9,8 @@ import org.banyan.core.wire.ClientMessage.HostStatus.State;
 
 /**
  * The DVM's hosts and which of them still serve: a host whose daemon died is lost, one the DVM
- * gave back to its batch system is released; neither takes jobs or tasks again.
+ * gave back to its batch system is released. A lost host takes no job or task again; a released
+ * one may come back ({@link #rejoined}).
  */
 final class DvmHosts {
     private final List<Node> nodes;
@@ -41,6 +42,17 @@ final class DvmHosts {
 
     void released(int i) {
         state[i] = State.RELEASED;
+    }
+
+    /** A host given back serves again (the batch system granted it once more). */
+    void rejoined(int i) {
+        if (state[i] == State.RELEASED) {
+            state[i] = State.UP;
+        }
+    }
+
+    boolean isReleased(int i) {
+        return state[i] == State.RELEASED;
     }
 
     int inService() {

@@ -217,4 +217,14 @@ final class QueueDriver {
     void retire(int i) {
         queue.retire(i);
     }
+
+    /** Host {@code i} is back in the queue's pool; queued jobs may start on it. */
+    void restore(int i) {
+        start(queue.restore(i));
+    }
+
+    /** Hosts the queue and its malleable jobs could use beyond the free ones. */
+    int wanted() {
+        return queue.wanted();
+    }
 }

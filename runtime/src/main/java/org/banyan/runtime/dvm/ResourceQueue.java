@@ -382,6 +382,17 @@ final class ResourceQueue {
         scheduler.retire(1);
     }
 
+    /** A retired host is back (the DVM got it again): the jobs that start on it. */
+    List<Launch> restore(int host) {
+        pool.restore(Integer.toString(host));
+        return launches(scheduler.restore(1, now()));
+    }
+
+    /** Hosts the queue and its malleable jobs could use beyond the free ones. */
+    int wanted() {
+        return scheduler.wanted();
+    }
+
     List<ClientMessage.QueuedStatus> status() {
         List<ClientMessage.QueuedStatus> out = new ArrayList<>();
         for (int id : scheduler.queuedIds()) {

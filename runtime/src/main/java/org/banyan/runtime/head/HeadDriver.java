@@ -133,6 +133,7 @@ public final class HeadDriver {
             case HeadAction.SpawnRequested r -> throw new IllegalStateException("a run's head places spawned jobs itself");
             case HeadAction.DaemonsLost l -> throw new IllegalStateException("a run's head reports losses itself");
             case HeadAction.DaemonReleased r -> throw new IllegalStateException("a run releases no daemon");
+            case HeadAction.DaemonRejoined r -> throw new IllegalStateException("a run releases no daemon");
         }
         return true;
     }

@@ -61,9 +61,15 @@ public sealed interface LaunchAgent permits LaunchAgent.InProcess, LaunchAgent.L
      * ({@code srun --nodes=1 --ntasks=1 --nodelist=HOST --overlap --whole}), so Slurm accounts
      * for it and ends it with the allocation. {@code --whole} gives the step every CPU the
      * allocation has on the node, which its ranks inherit. Daemons start their children the
-     * same way.
+     * same way. With {@code jobId}, in that allocation instead (an elastic DVM's host from a
+     * second allocation); the spec does not carry it: such a daemon starts no children.
      */
-    record Slurm() implements LaunchAgent {
+    record Slurm(String jobId) implements LaunchAgent {
+        /** In the allocation the environment names (SLURM_JOB_ID). */
+        public Slurm() {
+            this(null);
+        }
+
         public String spec() {
             return "slurm";
         }
@@ -77,6 +83,9 @@ public sealed interface LaunchAgent permits LaunchAgent.InProcess, LaunchAgent.L
         public List<String> commandFor(String host, List<String> daemonCommand) {
             List<String> out = new ArrayList<>(List.of("srun", "--nodes=1", "--ntasks=1", "--nodelist=" + host,
                     "--overlap", "--whole", "--quiet", "--kill-on-bad-exit=1"));
+            if (jobId != null) {
+                out.add(1, "--jobid=" + jobId);
+            }
             out.addAll(daemonCommand);
             return out;
         }

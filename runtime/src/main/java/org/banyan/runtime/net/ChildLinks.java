@@ -188,6 +188,9 @@ public final class ChildLinks implements Closeable {
 
             @Override
             public void ended(IOException why) {
+                if (child >= 0) {
+                    channels.remove(child, c); // a DVM may start this child anew where it was
+                }
                 if (child >= 0 && !closing) {
                     listener.lost(child, "connection closed");
                 }

@@ -1,0 +1,115 @@
+package org.banyan.runtime.dvm;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.banyan.core.wire.ClientMessage;
+
+/**
+ * A DVM's client socket: each connection presents the DVM's secret first (one that does not is
+ * refused and logged), is welcomed, and from then on every message it sends, and its end, go
+ * to the head's loop. One reader thread per client.
+ */
+final class ClientDoor implements Closeable {
+    /** What the door hands the head: each client's messages, and its end. */
+    interface Clients {
+        void said(DvmSession session, ClientMessage message);
+
+        void gone(DvmSession session);
+    }
+
+    private final ServerSocket server;
+    private final String secret;
+    private final Supplier<ClientMessage.Welcome> welcome;
+    private final Clients clients;
+    private final Consumer<String> say;
+    private final AtomicInteger nextSession = new AtomicInteger(1);
+
+    /** Listens on every interface when {@code remote}, on loopback otherwise. */
+    ClientDoor(boolean remote, String secret, Supplier<ClientMessage.Welcome> welcome, Clients clients, Consumer<String> say)
+            throws IOException {
+        this.server = new ServerSocket();
+        server.bind(remote ? new InetSocketAddress(0) : new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        this.secret = secret;
+        this.welcome = welcome;
+        this.clients = clients;
+        this.say = say;
+    }
+
+    int port() {
+        return server.getLocalPort();
+    }
+
+    /** Starts taking clients (once the DVM is ready). */
+    void open() {
+        Thread.ofPlatform().daemon().name("dvm-accept").start(this::acceptLoop);
+    }
+
+    private void acceptLoop() {
+        while (!server.isClosed()) {
+            try {
+                Socket s = server.accept();
+                Thread.ofPlatform().daemon().name("dvm-client").start(() -> serve(s));
+            } catch (IOException e) {
+                return;
+            }
+        }
+    }
+
+    /** A client's reader: the secret first, then its requests to the loop. */
+    private void serve(Socket socket) {
+        ClientChannel channel;
+        try {
+            channel = new ClientChannel(socket);
+        } catch (IOException e) {
+            return;
+        }
+        DvmSession session;
+        try {
+            ClientMessage first = channel.receive();
+            if (!(first instanceof ClientMessage.Hello(String presented, String client)) || !secretMatches(presented)) {
+                say.accept("refused a client from " + channel.remoteAddress() + ": "
+                        + (first instanceof ClientMessage.Hello ? "wrong secret" : "no hello"));
+                channel.send(new ClientMessage.Refused("wrong secret for this DVM"));
+                channel.close();
+                return;
+            }
+            session = new DvmSession(nextSession.getAndIncrement(), channel);
+            say.accept("client " + session.id + " (" + client + ") from " + channel.remoteAddress());
+            channel.send(welcome.get());
+        } catch (IOException e) {
+            channel.close();
+            return;
+        }
+        try {
+            while (true) {
+                clients.said(session, channel.receive());
+            }
+        } catch (IOException e) {
+            clients.gone(session);
+        }
+    }
+
+    private boolean secretMatches(String presented) {
+        return presented != null && MessageDigest.isEqual(presented.getBytes(StandardCharsets.UTF_8),
+                secret.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.close();
+        } catch (IOException ignored) {
+            // closing
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package org.banyan.runtime.dvm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.banyan.core.head.HeadEvent;
+import org.banyan.core.job.Node;
+import org.banyan.core.tree.TopologySpec;
+import org.banyan.rm.AllocationPolicy;
+import org.banyan.runtime.launch.LaunchAgent;
+import org.junit.jupiter.api.Test;
+
+class ElasticSlurmTest {
+    final List<String> said = new ArrayList<>();
+    final List<HeadEvent> events = new ArrayList<>();
+
+    @Test
+    void theFirstJobWaitingForResourcesByPriorityAndTheDistinctIdleNodes() {
+        String squeue = """
+                41 2 100 Resources
+                42 8 900 Dependency
+                43 3 500 Priority
+                44 1 500 Resources
+                7 4 9999 Resources
+                """;
+        String sinfo = "node5\nnode6\nnode5\n";
+        assertThat(ElasticSlurm.outside(squeue, sinfo, "7"))
+                .as("job 42 waits for another job, 7 is the DVM's own; 43 and 44 tie, 43 is older")
+                .isEqualTo(new AllocationPolicy.Outside(true, 3, 2));
+        assertThat(ElasticSlurm.outside("", "", "7")).isEqualTo(new AllocationPolicy.Outside(false, 0, 0));
+    }
+
+    @Test
+    void givesBackTheLastFreeHostsWithNothingServingBelowThemOneShrinkAtATime() {
+        DvmHosts hosts = hosts(5);
+        // spawn radix:2: daemon 0 has daemons 2 and 3 below it, daemon 1 has daemon 4
+        ElasticSlurm shrink = new ElasticSlurm("7", hosts, new TopologySpec.Radix(2), new TopologySpec.Radix(2), Path.of("/tmp"),
+                new LaunchAgent.Slurm(), said::add, events::add);
+        Set<Integer> busy = Set.of(3);
+        AllocationPolicy.Outside waiting = new AllocationPolicy.Outside(true, 3, 0);
+        assertThat(shrink.release(waiting, i -> !busy.contains(i), false))
+                .as("4 and 2, then 1 whose subtree has then gone; 3 is busy, 0 stays")
+                .containsExactly(4, 2, 1);
+        assertThat(shrink.release(waiting, i -> true, false)).as("a shrink is under way").isEmpty();
+    }
+
+    @Test
+    void aHostWithAServingDaemonBelowItInTheRoutingTreeStays() {
+        DvmHosts hosts = hosts(4);
+        // spawn: every daemon a child of the head; routing radix:2: daemon 3 routes through daemon 1
+        ElasticSlurm shrink = new ElasticSlurm("7", hosts, new TopologySpec.Direct(), new TopologySpec.Radix(2), Path.of("/tmp"),
+                new LaunchAgent.Slurm(), said::add, events::add);
+        assertThat(shrink.release(new AllocationPolicy.Outside(true, 1, 0), i -> i != 3, false)).containsExactly(2);
+        hosts.lost(3);
+        ElasticSlurm again = new ElasticSlurm("7", hosts, new TopologySpec.Direct(), new TopologySpec.Radix(2), Path.of("/tmp"),
+                new LaunchAgent.Slurm(), said::add, events::add);
+        assertThat(again.release(new AllocationPolicy.Outside(true, 2, 0), i -> i != 3, false))
+                .as("a lost daemon below serves nothing").containsExactly(2, 1);
+    }
+
+    @Test
+    void nothingGoesBackWhileTheDvmsOwnQueueWaits() {
+        ElasticSlurm shrink = new ElasticSlurm("7", hosts(3), new TopologySpec.Radix(32), new TopologySpec.Radix(32),
+                Path.of("/tmp"),
+                new LaunchAgent.Slurm(), said::add, events::add);
+        assertThat(shrink.release(new AllocationPolicy.Outside(true, 1, 0), i -> true, true)).isEmpty();
+        assertThat(shrink.release(new AllocationPolicy.Outside(true, 1, 0), i -> true, false)).containsExactly(2);
+    }
+
+    @Test
+    void takesAgainOnlyIdleHostsItGaveBackThatTheHeadStartsAlone() {
+        DvmHosts hosts = hosts(6);
+        // spawn radix:2: the head's children are daemons 0 and 1; 2 and 3 are below 0, 4 and 5 below 1
+        ElasticSlurm two = new ElasticSlurm("7", hosts, new TopologySpec.Radix(2), new TopologySpec.Radix(2), Path.of("/tmp"),
+                new LaunchAgent.Slurm(), said::add, events::add);
+        for (int i : new int[] {1, 4, 5}) {
+            hosts.released(i);
+        }
+        assertThat(two.regainable(Set.of("node1", "node4", "node5", "node2")))
+                .as("daemon 1 has 4 and 5 below it, and they are not the head's children").isEmpty();
+        ElasticSlurm flat = new ElasticSlurm("7", hosts, new TopologySpec.Radix(32), new TopologySpec.Radix(32),
+                Path.of("/tmp"),
+                new LaunchAgent.Slurm(), said::add, events::add);
+        assertThat(flat.regainable(Set.of("node1", "node5", "node2"))).as("released and idle; 4 is busy in Slurm, 2 serves")
+                .containsExactly(1, 5);
+        ElasticSlurm staticPorts = new ElasticSlurm("7", hosts, new TopologySpec.Radix(32), new TopologySpec.Radix(32),
+                Path.of("/tmp"), new LaunchAgent.SlurmStep(20007, "node[0-5]"), said::add, events::add);
+        assertThat(staticPorts.regainable(Set.of("node1", "node5"))).as("one step started them all").isEmpty();
+    }
+
+    @Test
+    void asksForNothingWhileAJobWaitsInSlurmOrNothingWantsHosts() {
+        DvmHosts hosts = hosts(3);
+        hosts.released(2);
+        ElasticSlurm e = new ElasticSlurm("7", hosts, new TopologySpec.Radix(32), new TopologySpec.Radix(32),
+                Path.of("/tmp"),
+                new LaunchAgent.Slurm(), said::add, events::add);
+        int[] wanted = {0};
+        ElasticSlurm.Pool pool = new ElasticSlurm.Pool() {
+            public boolean isFree(int i) {
+                return false;
+            }
+
+            public boolean anyQueued() {
+                return false;
+            }
+
+            public void outsideDemand(int nodes) {}
+
+            public int wanted() {
+                return wanted[0];
+            }
+
+            public void retire(int i) {}
+
+            public void restore(int i) {}
+        };
+        assertThat(e.decide(new ElasticSlurm.Seen(AllocationPolicy.Outside.QUIET, Set.of("node2")), pool)).isEmpty();
+        wanted[0] = 1;
+        assertThat(e.decide(new ElasticSlurm.Seen(new AllocationPolicy.Outside(true, 4, 1), Set.of("node2")), pool)).isEmpty();
+        assertThat(said).isEmpty();
+    }
+
+    static DvmHosts hosts(int n) {
+        List<Node> nodes = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            nodes.add(new Node("node" + i, 2));
+        }
+        return new DvmHosts(nodes);
+    }
+}

@@ -41,6 +41,7 @@ final class DvmCommand {
         final DaemonOptions daemons;
         DvmFiles files;
         boolean elastic;
+        int maxNodes;
 
         StartArguments(DaemonOptions daemons, DvmFiles files) {
             this.daemons = daemons;
@@ -57,8 +58,13 @@ final class DvmCommand {
                     (a, v) -> a.files = new DvmFiles(Path.of(v).toAbsolutePath()))
             .flag("DVM", List.of("--elastic"), List.of(), """
                     inside a Slurm job: give free hosts back to Slurm (scontrol update)
-                    when that lets the job waiting first in Slurm's queue start""",
-                    (a, v) -> a.elastic = true);
+                    when that lets the job waiting first in Slurm's queue start, and take
+                    idle hosts again (salloc) when the DVM's jobs want more""",
+                    (a, v) -> a.elastic = true)
+            .value("DVM", List.of("--max-nodes"), List.of(), "N", """
+                    with --elastic: the DVM may grow to N hosts, asking Slurm for idle ones
+                    when its jobs want more (at most the spawn tree's radix, default 32)""",
+                    (a, v) -> a.maxNodes = positive("--max-nodes", v));
 
     /** How often an elastic DVM reads Slurm's queue. */
     static final long ELASTIC_PROBE_MILLIS = 2_000;
@@ -110,7 +116,36 @@ final class DvmCommand {
             throw new UsageException("--elastic needs the DVM's hosts from the Slurm job: drop --host, --hostfile and "
                     + "--launcher");
         }
+        if (a.maxNodes > 0) {
+            if (!a.elastic) {
+                throw new UsageException("--max-nodes is for an elastic DVM: add --elastic");
+            }
+            int have = a.daemons.nodes().size();
+            if (a.maxNodes < have) {
+                throw new UsageException("--max-nodes " + a.maxNodes + " is less than the Slurm job's " + have + " nodes");
+            }
+            var tree = a.daemons.topology().over(a.maxNodes + 1);
+            for (int d = have; d < a.maxNodes; d++) {
+                int v = org.banyan.core.tree.Topology.vertexOfDaemon(d);
+                if (tree.parent(v) != 0 || tree.children(v).length > 0) {
+                    throw new UsageException("--max-nodes " + a.maxNodes + ": hosts beyond the job's must be children of "
+                            + "the head with nothing below them; spawn tree " + a.daemons.topology() + " allows " + d);
+                }
+            }
+        }
         return a;
+    }
+
+    private static int positive(String option, String v) throws UsageException {
+        try {
+            int n = Integer.parseInt(v.strip());
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new UsageException(option + " must be a positive integer, got '" + v + "'");
     }
 
     private DvmFiles contact(List<String> args) throws UsageException {
@@ -201,10 +236,16 @@ final class DvmCommand {
         HeadSettings settings = new HeadSettings(0, RunArguments.DEFAULT_GRACE_MILLIS, RunArguments.DAEMON_START_MILLIS);
         PrintStream log = System.out;
         try {
-            DvmHead head = new DvmHead(a.daemons.nodes(), settings, a.daemons.agent(), a.daemons.topology(),
-                    a.daemons.routing(), a.files, log);
+            List<org.banyan.core.job.Node> nodes = new java.util.ArrayList<>(a.daemons.nodes());
+            java.util.Set<Integer> vacant = new java.util.TreeSet<>();
+            while (nodes.size() < a.maxNodes) {
+                vacant.add(nodes.size());
+                nodes.add(new org.banyan.core.job.Node("(vacant)", nodes.getFirst().slots()));
+            }
+            DvmHead head = new DvmHead(nodes, settings, a.daemons.agent(), a.daemons.topology(), a.daemons.routing(), a.files,
+                    log);
             if (a.elastic) {
-                head.elastic(slurmJob().strip(), ELASTIC_PROBE_MILLIS, a.files.uri().getParent());
+                head.elastic(slurmJob().strip(), ELASTIC_PROBE_MILLIS, a.files.uri().getParent(), vacant);
             }
             return head.run();
         } catch (Exception e) {
@@ -223,6 +264,7 @@ final class DvmCommand {
                     case UP -> "up";
                     case LOST -> "lost";
                     case RELEASED -> "given back";
+                    case VACANT -> "vacant";
                 });
             }
             if (s.jobs().isEmpty()) {

@@ -148,6 +148,56 @@ class VclusterSlurmTest {
     }
 
     /**
+     * An elastic DVM with room for more hosts than its job has ({@code --max-nodes}) grows when
+     * a queued job wants more: it asks Slurm for an idle node with a second allocation, a daemon
+     * starts there and fills a vacant slot, and the job runs on the three hosts. The second
+     * allocation ends with the DVM. Bad --max-nodes values are one line each, nothing started.
+     */
+    @Test
+    void anElasticDvmGrowsIntoAnIdleNodeWhenAQueuedJobWantsMoreHostsThanItHas() throws Exception {
+        Path work = Files.createDirectories(dir.resolve("elastic-grow"));
+        Path script = work.resolve("grow.sh");
+        Files.writeString(script, """
+                B='%s'; W='%s'
+                cd "$W"
+                "$B" dvm start --max-nodes 3 --uri-file "$W/bad.uri" > "$W/bad" 2>&1; echo "status $?" >> "$W/bad"
+                "$B" dvm start --elastic --max-nodes 1 --uri-file "$W/bad.uri" >> "$W/bad" 2>&1; echo "status $?" >> "$W/bad"
+                "$B" dvm start --elastic --max-nodes 4 --uri-file "$W/dvm.uri" || exit 3
+                "$B" dvm status --dvm "$W/dvm.uri" > "$W/status-before"
+                "$B" dvm submit --dvm "$W/dvm.uri" --nodes 3 hostname > "$W/submit.out" 2> "$W/submit.err" < /dev/null
+                squeue -h -n "banyan-dvm-$SLURM_JOB_ID" -o "%%i %%N" > "$W/grown"
+                "$B" dvm status --dvm "$W/dvm.uri" > "$W/status-after"
+                "$B" dvm stop --dvm "$W/dvm.uri"
+                i=0
+                until [ -z "$(squeue -h -n "banyan-dvm-$SLURM_JOB_ID" -o %%i)" ] || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+                squeue -h -n "banyan-dvm-$SLURM_JOB_ID" -o %%i > "$W/after-stop"
+                """.formatted(Banyan.SCRIPT, work));
+        Process p = new ProcessBuilder("salloc", "-N", "2", "sh", script.toString())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).redirectErrorStream(true)
+                .redirectOutput(work.resolve("script.out").toFile()).start();
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        String log = Files.readString(work.resolve("dvm.uri.log"));
+        assertThat(p.exitValue()).as(Files.readString(work.resolve("script.out")) + log).isZero();
+        assertThat(lines(Files.readString(work.resolve("bad")))).containsExactly(
+                "banyan dvm: --max-nodes is for an elastic DVM: add --elastic", "status 2",
+                "banyan dvm: --max-nodes 1 is less than the Slurm job's 2 nodes", "status 2");
+        assertThat(work.resolve("bad.uri.log")).doesNotExist();
+        assertThat(Files.readString(work.resolve("status-before"))).containsPattern("(?m)^node2\\s+1\\s+0\\s+up$")
+                .containsPattern("(?m)^\\(vacant\\)\\s+1\\s+0\\s+vacant$");
+        assertThat(log).contains("ready: 2 host(s), 2 slot(s), room for 2 more")
+                .contains("asking Slurm for 1 host(s): the DVM's jobs want 1 host(s) more")
+                .containsPattern("Slurm granted job \\d+ on \\[node3\\]")
+                .containsPattern("the daemon on node3 is back, in Slurm job \\d+");
+        assertThat(Files.readString(work.resolve("submit.err"))).contains("job 1 waits for 3 hosts");
+        assertThat(lines(Files.readString(work.resolve("submit.out")))).containsExactlyInAnyOrder("node1", "node2", "node3");
+        assertThat(Files.readString(work.resolve("grown")).strip()).matches("\\d+ node3");
+        assertThat(Files.readString(work.resolve("status-after"))).containsPattern("(?m)^node3\\s+1\\s+0\\s+up$");
+        assertThat(Files.readString(work.resolve("after-stop")).strip()).as("nothing of it outlives the DVM").isEmpty();
+        Banyan.assertNoProcessesWith(work.resolve("dvm.uri").toString());
+        Banyan.assertNoProcessesWith("DaemonMain");
+    }
+
+    /**
      * The seed's shrink one level up: FlexibleSleep runs on 2 of an elastic DVM's 3 nodes when
      * a job needing 3 nodes comes to wait in Slurm (1 idle). The free host is not enough, so
      * the job shrinks to 1 at its next check; then both free hosts go back, the allocation
@@ -212,7 +262,7 @@ class VclusterSlurmTest {
                 .containsPattern("Slurm job \\d+ shrunk to node1");
         assertThat(Files.readString(work.resolve("dvm-nodes")).strip()).isEqualTo("node1");
         assertThat(lines(Files.readString(work.resolve("waiter.out")))).containsExactlyInAnyOrder("node2", "node3", "node4");
-        assertThat(log).contains("asking Slurm for [node2] again: the DVM's jobs want 1 host(s) more")
+        assertThat(log).contains("asking Slurm for 1 host(s), [node2] first: the DVM's jobs want 1 host(s) more")
                 .containsPattern("Slurm granted job \\d+ on \\[node2\\]")
                 .containsPattern("the daemon on node2 is back, in Slurm job \\d+");
         assertThat(Files.readString(work.resolve("grown")).strip()).as("the second allocation holds node2")

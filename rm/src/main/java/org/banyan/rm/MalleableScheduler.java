@@ -56,6 +56,8 @@ public final class MalleableScheduler {
     }
 
     private int nodes;
+    /** The most nodes the pool can hold: retired ones may come back ({@link #restore}). */
+    private final int capacity;
     private final boolean flexible;
     private int free;
     /** Nodes the batch system's first waiting job lacks, which this pool could give it (0: none). */
@@ -70,14 +72,16 @@ public final class MalleableScheduler {
             throw new IllegalArgumentException("a resource manager over " + nodes + " nodes");
         }
         this.nodes = nodes;
+        this.capacity = nodes;
         this.flexible = flexible;
         this.free = nodes;
     }
 
     /** Queues a job; returns the jobs that start now (this one, or others by backfill). */
     public List<Start> submit(JobRequest job, double now) {
-        if (job.maxNodes() > nodes) {
-            throw new IllegalArgumentException("job " + job.id() + " needs " + job.maxNodes() + " nodes; there are " + nodes);
+        if (job.maxNodes() > capacity) {
+            throw new IllegalArgumentException("job " + job.id() + " needs " + job.maxNodes() + " nodes; there are "
+                    + capacity);
         }
         if (running.containsKey(job.id()) || queue.stream().anyMatch(q -> q.id() == job.id())) {
             throw new IllegalArgumentException("job " + job.id() + " is already known");
@@ -158,8 +162,8 @@ public final class MalleableScheduler {
      * again); returns the queued jobs that start on them.
      */
     public List<Start> restore(int n, double now) {
-        if (n < 0) {
-            throw new IllegalArgumentException("cannot restore " + n + " nodes");
+        if (n < 0 || nodes + n > capacity) {
+            throw new IllegalArgumentException("cannot restore " + n + " nodes to " + nodes + " of " + capacity);
         }
         nodes += n;
         free += n;
@@ -336,6 +340,11 @@ public final class MalleableScheduler {
 
     public int nodes() {
         return nodes;
+    }
+
+    /** The most nodes the pool can hold, retired ones included: a job may ask for up to this many. */
+    public int capacity() {
+        return capacity;
     }
 
     public int free() {

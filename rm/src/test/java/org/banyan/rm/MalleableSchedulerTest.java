@@ -138,7 +138,7 @@ class MalleableSchedulerTest {
     }
 
     @Test
-    void retiredNodesLeaveThePoolForGood() {
+    void retiredNodesLeaveThePoolUntilRestored() {
         MalleableScheduler s = new MalleableScheduler(4, true);
         assertThat(s.submit(rigid(1, 2, 100), 0)).containsExactly(new Start(1, 2));
         assertThatThrownBy(() -> s.retire(3)).hasMessageContaining("cannot retire 3 of 2 free");
@@ -146,8 +146,14 @@ class MalleableSchedulerTest {
         assertThat(s.nodes()).isEqualTo(3);
         assertThat(s.free()).isEqualTo(1);
         assertThat(s.submit(rigid(2, 2, 100), 1)).as("1 node free: waits").isEmpty();
+        assertThat(s.submit(rigid(3, 4, 100), 2)).as("up to the capacity: its nodes may come back").isEmpty();
+        assertThatThrownBy(() -> s.submit(rigid(4, 5, 100), 2)).hasMessageContaining("needs 5 nodes; there are 4");
         assertThat(s.ended(1, 100)).containsExactly(new Start(2, 2));
         assertThat(s.free()).isEqualTo(1);
+        assertThat(s.wanted()).as("job 3 lacks 3").isEqualTo(3);
+        assertThatThrownBy(() -> s.restore(2, 101)).hasMessageContaining("cannot restore 2 nodes to 3 of 4");
+        s.ended(2, 102);
+        assertThat(s.restore(1, 103)).containsExactly(new Start(3, 4));
     }
 
     @Test

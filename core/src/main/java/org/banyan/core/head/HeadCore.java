@@ -88,17 +88,22 @@ public final class HeadCore {
      * The head of a persistent DVM over {@code nodes}: no job until one is submitted.
      *
      * @param settings the daemon start timeout and the grace of teardowns; jobs bring their own timeout
+     * @param vacant   slots with no daemon at first (a DVM that may grow into them:
+     *                 {@link HeadEvent.RejoinDaemons} fills them), each a child of the head with
+     *                 nothing below it
      */
     public static HeadCore forDvm(List<Node> nodes, HeadSettings settings, TopologySpec topologySpec,
-                                  TopologySpec routingSpec, String headContact) {
-        return new HeadCore(nodes, null, null, settings, topologySpec, routingSpec, headContact);
+                                  TopologySpec routingSpec, String headContact, Set<Integer> vacant) {
+        HeadCore core = new HeadCore(nodes, null, null, settings, topologySpec, routingSpec, headContact);
+        vacant.forEach(d -> core.released.vacant(d, core.lost));
+        return core;
     }
 
     private HeadCore(List<Node> nodes, JobDescription job, RankMap map, HeadSettings settings, TopologySpec topologySpec,
                      TopologySpec routingSpec, String headContact) {
         this.routingSpec = routingSpec;
         this.headContact = headContact;
-        this.nodes = List.copyOf(nodes);
+        this.nodes = new ArrayList<>(nodes);
         this.runJob = job;
         this.settings = settings;
         this.daemons = nodes.size();
@@ -234,7 +239,9 @@ public final class HeadCore {
     public List<HeadAction> start() {
         actions.clear();
         for (int d : children) {
-            emit(new HeadAction.SpawnDaemon(d, nodes.get(d).name()));
+            if (!lost[d]) {
+                emit(new HeadAction.SpawnDaemon(d, nodes.get(d).name()));
+            }
         }
         emit(new HeadAction.ArmTimer(HeadTimer.DAEMON_START, settings.daemonStartMillis()));
         return List.copyOf(actions);
@@ -268,8 +275,8 @@ public final class HeadCore {
             case HeadEvent.Stop() -> stop();
             case HeadEvent.ReleaseDaemons(List<Integer> ids) -> released.release(ids, lost)
                     .forEach(d -> router.route(new OverlayMessage.Leave(Topology.daemonOfVertex(0), d)));
-            case HeadEvent.RejoinDaemons(List<Integer> ids) -> released.rejoin(ids, lost, d -> nodes.get(d).name())
-                    .forEach(this::emit);
+            case HeadEvent.RejoinDaemons(Map<Integer, String> hosts) -> released.rejoin(hosts, lost,
+                    (host, d) -> nodes.set(d, new Node(host, nodes.get(d).slots()))).forEach(this::emit);
             case HeadEvent.Route(OverlayMessage.Routed m) -> router.route(m);
             case HeadEvent.PeerUp(int v) -> {
                 peers.add(v);
@@ -300,7 +307,7 @@ public final class HeadCore {
                     emit(new HeadAction.SendToDaemon(d, allContacts()));
                     emit(new HeadAction.DaemonRejoined(d));
                 }
-                if (!allUp && contacts.size() == daemons) {
+                if (!allUp && contacts.size() == daemons - released.vacantAtStart()) {
                     allUp = true;
                     emit(new HeadAction.Milestone("all daemons up, contacts gathered"));
                     broadcast(allContacts());
@@ -483,7 +490,7 @@ public final class HeadCore {
                     }
                     if (!missing.isEmpty()) {
                         emit(new HeadAction.Report("banyan run: no daemon connected within "
-                                + settings.daemonStartMillis() / 1000.0 + " s from " + summarize(missing)));
+                                + settings.daemonStartMillis() / 1000.0 + " s from " + HostNames.summarize(missing)));
                         if (runJob != null && !jobs.isEmpty()) {
                             List.copyOf(jobs.values()).forEach(j -> j.abandon(HeadSettings.DAEMON_LOST_STATUS));
                         } else {
@@ -510,13 +517,6 @@ public final class HeadCore {
                 }
             }
         }
-    }
-
-    static String summarize(List<String> hosts) {
-        if (hosts.size() <= 5) {
-            return String.join(", ", hosts);
-        }
-        return String.join(", ", hosts.subList(0, 5)) + " and " + (hosts.size() - 5) + " more";
     }
 
     /**

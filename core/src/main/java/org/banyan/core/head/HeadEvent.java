@@ -50,12 +50,13 @@ public sealed interface HeadEvent {
     record ReleaseDaemons(java.util.List<Integer> daemonIds) implements HeadEvent {}
 
     /**
-     * A DVM has these released daemons' hosts again (its batch system granted them once more):
-     * each is started anew where it was. Only a released daemon that is gone, a child of the
-     * head and a leaf of the spawn tree can rejoin; {@link HeadAction.DaemonRejoined} once it
-     * is adopted, {@link HeadAction.DaemonReleased} if it cannot be.
+     * A DVM's batch system granted hosts for released or vacant daemon slots: each slot's daemon
+     * is started anew on its host (by slot id; the same host it had, or another). Only a slot
+     * whose daemon is gone, a child of the head and a leaf of the spawn tree can be filled;
+     * {@link HeadAction.DaemonRejoined} once its daemon is adopted,
+     * {@link HeadAction.DaemonReleased} if it cannot be.
      */
-    record RejoinDaemons(java.util.List<Integer> daemonIds) implements HeadEvent {}
+    record RejoinDaemons(java.util.Map<Integer, String> hosts) implements HeadEvent {}
 
     /** A routing child that is not a spawn child dialed the head and said hello. */
     record PeerUp(int vertex) implements HeadEvent {}

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.IntFunction;
 import org.banyan.core.tree.Topology;
 
 /**
@@ -16,6 +15,7 @@ final class ReleasedDaemons {
     private final Topology topology;
     private final Set<Integer> released = new HashSet<>();
     private final Set<Integer> rejoining = new HashSet<>();
+    private int vacantAtStart;
 
     ReleasedDaemons(Topology topology) {
         this.topology = topology;
@@ -41,13 +41,15 @@ final class ReleasedDaemons {
     }
 
     /**
-     * Starts released daemons anew where they were: each that is gone and that the head starts
-     * alone (its child, nothing below it in the spawn tree) is spawned, the others are
-     * released again. They stay released until {@link #contactsCame}.
+     * Starts released daemons anew on the hosts given ({@code rename} records a slot's new
+     * host): each that is gone and that the head starts alone (its child, nothing below it in
+     * the spawn tree) is spawned, the others are released again. They stay released until
+     * {@link #contactsCame}.
      */
-    List<HeadAction> rejoin(List<Integer> ids, boolean[] lost, IntFunction<String> hostOf) {
+    List<HeadAction> rejoin(java.util.Map<Integer, String> hosts, boolean[] lost, java.util.function.ObjIntConsumer<String> rename) {
         List<HeadAction> out = new ArrayList<>();
-        for (int d : ids) {
+        for (var e : hosts.entrySet()) {
+            int d = e.getKey();
             int v = d >= 0 && d < lost.length ? Topology.vertexOfDaemon(d) : -1;
             if (v < 0 || rejoining.contains(d) || !released.contains(d) || !lost[d] || topology.parent(v) != 0
                     || topology.children(v).length > 0) {
@@ -56,7 +58,8 @@ final class ReleasedDaemons {
             }
             lost[d] = false;
             rejoining.add(d);
-            out.add(new HeadAction.SpawnDaemon(d, hostOf.apply(d)));
+            rename.accept(e.getValue(), d);
+            out.add(new HeadAction.SpawnDaemon(d, e.getValue()));
         }
         return out;
     }
@@ -68,6 +71,22 @@ final class ReleasedDaemons {
         }
         released.remove(d);
         return true;
+    }
+
+    /** A slot with no daemon from the start (a DVM that may grow into it): released and gone. */
+    void vacant(int d, boolean[] lost) {
+        int v = Topology.vertexOfDaemon(d);
+        if (topology.parent(v) != 0 || topology.children(v).length > 0) {
+            throw new IllegalArgumentException("vacant slot " + d + " is not a leaf child of the head");
+        }
+        released.add(d);
+        lost[d] = true;
+        vacantAtStart++;
+    }
+
+    /** How many slots had no daemon at first: the DVM is up without them. */
+    int vacantAtStart() {
+        return vacantAtStart;
     }
 
     boolean isReleased(int d) {

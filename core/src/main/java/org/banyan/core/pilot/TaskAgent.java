@@ -67,10 +67,13 @@ public final class TaskAgent {
     private int nextId = 1;
     private long seq;
 
-    /** @param nodeNames the host of each node, for the reasons given to users */
+    /**
+     * @param nodeNames the host of each node, for the reasons given to users; read when needed,
+     *                  so a DVM whose slots change hosts may pass a live view
+     */
     public TaskAgent(AgentScheduler scheduler, List<String> nodeNames) {
         this.scheduler = scheduler;
-        this.nodeNames = List.copyOf(nodeNames);
+        this.nodeNames = nodeNames;
     }
 
     /** Takes tasks; their ids are consecutive from the one returned first in {@link #lastIds}. */

@@ -157,7 +157,7 @@ public sealed interface ClientMessage {
      * given back (to the batch system the DVM lives in).
      */
     record HostStatus(String name, int slots, int slotsInUse, State state) {
-        public enum State { LOST, UP, RELEASED }
+        public enum State { LOST, UP, RELEASED, VACANT }
     }
 
     /** One running job. */

@@ -187,7 +187,7 @@ class HeadCoreTest {
     @Test
     void aDvmsHeadSaysWhichDaemonsALossTookWithTheSubtreeBelow() {
         HeadCore dvm = HeadCore.forDvm(List.of(new Node("n0", 1), new Node("n1", 1), new Node("n2", 1)), SETTINGS,
-                TopologySpec.parse("radix:2"), TopologySpec.parse("radix:2"), null);
+                TopologySpec.parse("radix:2"), TopologySpec.parse("radix:2"), null, java.util.Set.of());
         dvm.start();
         assertThat(dvm.handle(new HeadEvent.DaemonLost(0, "connection closed")))
                 .contains(new HeadAction.DaemonsLost(List.of(0, 2), "lost the daemon on n0: connection closed"));
@@ -201,7 +201,7 @@ class HeadCoreTest {
     void aDvmReleasesDaemonsWithTheirSubtreesAndTakesTheirEndsAsNoLoss() {
         // radix 2: daemons 0 and 1 are the head's children, daemons 2 and 3 are below daemon 0
         HeadCore dvm = HeadCore.forDvm(List.of(new Node("n0", 1), new Node("n1", 1), new Node("n2", 1), new Node("n3", 1)),
-                SETTINGS, TopologySpec.parse("radix:2"), TopologySpec.parse("radix:2"), null);
+                SETTINGS, TopologySpec.parse("radix:2"), TopologySpec.parse("radix:2"), null, java.util.Set.of());
         dvm.start();
         for (int d : new int[] {0, 1}) {
             dvm.handle(new HeadEvent.FromDaemon(d, new OverlayMessage.DaemonHello(d, "n" + d, 1, "x")));
@@ -222,23 +222,23 @@ class HeadCoreTest {
     @Test
     void aReleasedDaemonRejoinsWhereItWasAndServesAgain() {
         HeadCore dvm = HeadCore.forDvm(List.of(new Node("n0", 1), new Node("n1", 1), new Node("n2", 1), new Node("n3", 1)),
-                SETTINGS, TopologySpec.parse("radix:2"), TopologySpec.parse("radix:2"), null);
+                SETTINGS, TopologySpec.parse("radix:2"), TopologySpec.parse("radix:2"), null, java.util.Set.of());
         dvm.start();
         for (int d : new int[] {0, 1}) {
             dvm.handle(new HeadEvent.FromDaemon(d, new OverlayMessage.DaemonHello(d, "n" + d, 1, "x")));
         }
         dvm.handle(new HeadEvent.ReleaseDaemons(List.of(3, 1)));
-        assertThat(dvm.handle(new HeadEvent.RejoinDaemons(List.of(1))))
+        assertThat(dvm.handle(new HeadEvent.RejoinDaemons(Map.of(1, "n1"))))
                 .as("daemon 1 has not left yet").containsExactly(new HeadAction.DaemonReleased(1));
         dvm.handle(new HeadEvent.DaemonLost(1, "connection closed"));
         dvm.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.DaemonFailed(3, "n3", "link closed")));
-        assertThat(dvm.handle(new HeadEvent.RejoinDaemons(List.of(1, 3, 2))))
-                .as("1 starts anew; 3 is below daemon 0, 2 was never released")
-                .containsExactly(new HeadAction.SpawnDaemon(1, "n1"), new HeadAction.DaemonReleased(3),
-                        new HeadAction.DaemonReleased(2));
+        assertThat(dvm.handle(new HeadEvent.RejoinDaemons(new java.util.TreeMap<>(Map.of(1, "n1", 3, "n3", 2, "n2")))))
+                .as("1 starts anew; 2 was never released, 3 is below daemon 0")
+                .containsExactly(new HeadAction.SpawnDaemon(1, "n1"), new HeadAction.DaemonReleased(2),
+                        new HeadAction.DaemonReleased(3));
         assertThat(dvm.handle(new HeadEvent.DaemonLost(1, "srun ended"))).as("a failed start is no loss")
                 .containsExactly(new HeadAction.DaemonReleased(1));
-        dvm.handle(new HeadEvent.RejoinDaemons(List.of(1)));
+        dvm.handle(new HeadEvent.RejoinDaemons(Map.of(1, "n1")));
         dvm.handle(new HeadEvent.Submit(new JobDescription(1, List.of(new AppContext("./a", List.of(), 1, Map.of(), null)),
                 List.of(new Node("n0", 1), new Node("n1", 0), new Node("n2", 0), new Node("n3", 0)), MappingPolicy.SLOT,
                 false, 0, "/w"), SETTINGS));
@@ -250,6 +250,31 @@ class HeadCoreTest {
                         new HeadAction.DaemonRejoined(1));
         assertThat(dvm.handle(new HeadEvent.DaemonLost(1, "connection closed"))).as("serving again: a loss is a loss")
                 .contains(new HeadAction.DaemonsLost(List.of(1), "lost the daemon on n1: connection closed"));
+    }
+
+    @Test
+    void aDvmWithVacantSlotsIsUpWithoutThemAndFillsThemWithNewHosts() {
+        HeadCore dvm = HeadCore.forDvm(List.of(new Node("n0", 1), new Node("n1", 1), new Node("(vacant)", 1)), SETTINGS,
+                TopologySpec.parse("radix:32"), TopologySpec.parse("radix:32"), "head:1", java.util.Set.of(2));
+        assertThat(dvm.start()).as("the vacant slot is not started")
+                .containsExactly(new HeadAction.SpawnDaemon(0, "n0"), new HeadAction.SpawnDaemon(1, "n1"),
+                        new HeadAction.ArmTimer(HeadTimer.DAEMON_START, SETTINGS.daemonStartMillis()));
+        for (int d : new int[] {0, 1}) {
+            dvm.handle(new HeadEvent.FromDaemon(d, new OverlayMessage.DaemonHello(d, "n" + d, 1, "x")));
+        }
+        dvm.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.Contacts(Map.of(0, "h0:1"))));
+        assertThat(dvm.handle(new HeadEvent.FromDaemon(1, new OverlayMessage.Contacts(Map.of(1, "h1:1")))))
+                .contains(new HeadAction.Ready());
+        assertThat(dvm.handle(new HeadEvent.RejoinDaemons(Map.of(2, "n7")))).containsExactly(new HeadAction.SpawnDaemon(2, "n7"));
+        dvm.handle(new HeadEvent.FromDaemon(2, new OverlayMessage.DaemonHello(2, "n7", 1, "x")));
+        assertThat(dvm.handle(new HeadEvent.FromDaemon(2, new OverlayMessage.Contacts(Map.of(2, "h7:1")))))
+                .containsExactly(new HeadAction.SendToDaemon(2, new OverlayMessage.AllContacts(
+                        Map.of(0, "h0:1", 1, "h1:1", 2, "h7:1", -1, "head:1"))), new HeadAction.DaemonRejoined(2));
+        assertThat(dvm.handle(new HeadEvent.DaemonLost(2, "connection closed"))).as("named by its new host")
+                .contains(new HeadAction.DaemonsLost(List.of(2), "lost the daemon on n7: connection closed"));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> HeadCore.forDvm(List.of(new Node("n0", 1), new Node("n1", 1), new Node("n2", 1)), SETTINGS,
+                TopologySpec.parse("radix:1"), TopologySpec.parse("radix:1"), null, java.util.Set.of(1)))
+                .hasMessageContaining("vacant slot 1 is not a leaf child of the head");
     }
 
     @Test

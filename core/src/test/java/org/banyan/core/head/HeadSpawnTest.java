@@ -206,7 +206,7 @@ class HeadSpawnTest {
     @Test
     void aDvmPlacesTheSpawnedJobAndItsClientHearsOfTheFamilysEndOnceTheLastEnded() {
         List<Node> nodes = List.of(new Node("n0", 2), new Node("n1", 2));
-        core = HeadCore.forDvm(nodes, HeadCoreTest.SETTINGS, TopologySpec.parse("radix:32"), TopologySpec.parse("radix:32"), null);
+        core = HeadCore.forDvm(nodes, HeadCoreTest.SETTINGS, TopologySpec.parse("radix:32"), TopologySpec.parse("radix:32"), null, java.util.Set.of());
         core.start();
         from(0, new OverlayMessage.DaemonHello(0, "n0", 1, "n0:1"));
         from(1, new OverlayMessage.DaemonHello(1, "n1", 2, "n1:1"));

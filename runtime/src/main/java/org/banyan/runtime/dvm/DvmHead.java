@@ -99,12 +99,12 @@ public final class DvmHead {
     private int nextJobId = 1;
     private volatile boolean ready;
     private ElasticSlurm elastic;
+    private java.util.Set<Integer> vacant = java.util.Set.of();
     private long probeMillis;
 
     /** @param log where the head says what it does (its log file once it has detached) */
     public DvmHead(List<Node> nodes, HeadSettings settings, LaunchAgent agent, TopologySpec tree, TopologySpec routing,
                    DvmFiles files, PrintStream log) {
-        this.nodes = List.copyOf(nodes);
         this.settings = settings;
         this.agent = agent;
         this.tree = tree;
@@ -112,6 +112,7 @@ public final class DvmHead {
         this.files = files;
         this.log = log;
         this.hosts = new DvmHosts(nodes);
+        this.nodes = hosts.live();
         List<NodeResources> resources = new ArrayList<>();
         for (Node n : nodes) {
             resources.add(new NodeResources(n.name(), n.slots(), 0));
@@ -146,19 +147,26 @@ public final class DvmHead {
                         DvmHead.this.say(line);
                     }
                 });
-        this.tasks = new TaskDispatch(new TaskAgent(scheduler, nodes.stream().map(Node::name).toList()), nodes, settings,
+        this.tasks = new TaskDispatch(new TaskAgent(scheduler, hosts.names()), nodes, settings,
                 () -> nextJobId++, (task, millis) -> loop.schedule(new Event.TaskTimeout(task), millis));
     }
 
     /**
      * Makes the DVM elastic inside Slurm job {@code jobId} (before {@link #run}): every
      * {@code probeMillis} it gives free hosts back when a job waiting in Slurm needs them, and
-     * takes them again when they are idle and its jobs want them.
+     * grows (into hosts it gave back, or into slots {@code vacant} at first: hosts it may get
+     * from Slurm later) when its jobs want more and nothing waits in Slurm.
      */
-    public void elastic(String jobId, long probeMillis, java.nio.file.Path workDir) {
+    public void elastic(String jobId, long probeMillis, java.nio.file.Path workDir, java.util.Set<Integer> vacant) {
         this.elastic = new ElasticSlurm(jobId, hosts, tree, routing, workDir, agent, this::say,
                 e -> loop.post(new Event.Head(e)));
         this.probeMillis = probeMillis;
+        this.vacant = java.util.Set.copyOf(vacant);
+        for (int i : vacant) {
+            hosts.vacant(i);
+            scheduler.nodeLost(i);
+            queue.retire(i);
+        }
     }
 
     /** Asks the head to stop (any thread): as {@code banyan dvm stop} does. */
@@ -183,10 +191,11 @@ public final class DvmHead {
                         loop.post(new Event.Gone(session));
                     }
                 }, this::say);
-        HeadCore core = HeadCore.forDvm(nodes, settings, tree, routing, links.addressFor(nodes.getFirst().name()));
+        HeadCore core = HeadCore.forDvm(nodes, settings, tree, routing, links.addressFor(nodes.getFirst().name()),
+                vacant);
         int[] status = {1};
         long pid = ProcessHandle.current().pid();
-        say("starting " + nodes.size() + " daemon(s), spawn tree " + tree + ", routing " + routing + ", launch agent "
+        say("starting " + (nodes.size() - vacant.size()) + " daemon(s), spawn tree " + tree + ", routing " + routing + ", launch agent "
                 + agent.spec());
         try {
             UserSignals.install(sig -> loop.post(new Event.Head(new HeadEvent.UserSignal(sig))));
@@ -305,7 +314,8 @@ public final class DvmHead {
             return;
         }
         ready = true;
-        say("ready: " + nodes.size() + " host(s), " + hosts.totalSlots() + " slot(s); contact in " + files.uri());
+        say("ready: " + hosts.inService() + " host(s), " + (hosts.totalSlots() - hosts.slotsOutOfService()) + " slot(s)"
+                + (vacant.isEmpty() ? "" : ", room for " + vacant.size() + " more") + "; contact in " + files.uri());
         door.open();
         if (elastic != null) {
             loop.schedule(new Event.SlurmProbe(), probeMillis);

@@ -17,9 +17,29 @@ final class DvmHosts {
     private final State[] state;
 
     DvmHosts(List<Node> nodes) {
-        this.nodes = List.copyOf(nodes);
+        this.nodes = new ArrayList<>(nodes);
         this.state = new State[nodes.size()];
         java.util.Arrays.fill(state, State.UP);
+    }
+
+    /** The hosts, as a live view: an elastic DVM's slot may get another host ({@link #rejoined}). */
+    List<Node> live() {
+        return java.util.Collections.unmodifiableList(nodes);
+    }
+
+    /** The hosts' names, as a live view. */
+    List<String> names() {
+        return new java.util.AbstractList<>() {
+            @Override
+            public String get(int i) {
+                return nodes.get(i).name();
+            }
+
+            @Override
+            public int size() {
+                return nodes.size();
+            }
+        };
     }
 
     int size() {
@@ -44,15 +64,27 @@ final class DvmHosts {
         state[i] = State.RELEASED;
     }
 
-    /** A host given back serves again (the batch system granted it once more). */
-    void rejoined(int i) {
-        if (state[i] == State.RELEASED) {
+    /** Slot {@code i} has no host yet: an elastic DVM may grow into it. */
+    void vacant(int i) {
+        state[i] = State.VACANT;
+    }
+
+    /** Slot {@code i}, given back or vacant, serves again on {@code host} (the batch system granted it). */
+    void rejoined(int i, String host) {
+        if (awaitsHost(i)) {
+            nodes.set(i, new Node(host, nodes.get(i).slots()));
             state[i] = State.UP;
         }
     }
 
-    boolean isReleased(int i) {
-        return state[i] == State.RELEASED;
+    /** Whether slot {@code i} was given back or is vacant: a host granted later may fill it. */
+    boolean awaitsHost(int i) {
+        return state[i] == State.RELEASED || state[i] == State.VACANT;
+    }
+
+    /** Whether slot {@code i} has had no host yet. */
+    boolean isVacant(int i) {
+        return state[i] == State.VACANT;
     }
 
     int inService() {
@@ -77,15 +109,18 @@ final class DvmHosts {
         return n;
     }
 
-    /** ", N on lost hosts", ", N on hosts given back", both, or nothing: why slots are missing. */
+    /** ", N on lost hosts", ", N on hosts given back", ", N on vacant slots", or nothing: why slots are missing. */
     String outOfServiceNote() {
         int lost = 0;
         int released = 0;
+        int vacant = 0;
         for (int i = 0; i < nodes.size(); i++) {
             lost += state[i] == State.LOST ? nodes.get(i).slots() : 0;
             released += state[i] == State.RELEASED ? nodes.get(i).slots() : 0;
+            vacant += state[i] == State.VACANT ? nodes.get(i).slots() : 0;
         }
-        return (lost > 0 ? ", " + lost + " on lost hosts" : "") + (released > 0 ? ", " + released + " on hosts given back" : "");
+        return (lost > 0 ? ", " + lost + " on lost hosts" : "") + (released > 0 ? ", " + released + " on hosts given back" : "")
+                + (vacant > 0 ? ", " + vacant + " on vacant slots" : "");
     }
 
     /** The hosts as {@code banyan dvm status} shows them; {@code freeSlotsOn} by host index. */

@@ -36,13 +36,14 @@ import org.banyan.runtime.launch.SlurmHostlist;
  * <p>Giving back: the head releases free daemons; once the last of them is gone, each Slurm job
  * holding their hosts shrinks ({@code scontrol update JobId=J NodeList=<the hosts kept>}, after
  * their job steps ended) or, when it holds nothing else, is cancelled; Slurm may then start the
- * waiting job on them. Taking again: when nothing waits in Slurm and the DVM's queue or
- * malleable jobs want hosts, it asks for hosts it gave back that are idle now with a second
- * allocation ({@code salloc --no-shell --nodelist=... --immediate}), and the head starts their
- * daemons anew in it ({@code srun --jobid}). One resize at a time. Only hosts the head starts
- * alone (its children with nothing below them in the spawn tree: every host up to the tree's
- * radix) can come back; a DVM started with static ports (one step of all daemons) gives back
- * but does not take again. Extra allocations are cancelled when the DVM stops.
+ * waiting job on them. Growing: when nothing waits in Slurm and the DVM's queue or malleable
+ * jobs want hosts, it asks Slurm for idle ones with another allocation ({@code salloc
+ * --no-shell --immediate}, the hosts it gave back first, by name), and the head starts a daemon
+ * on each in it ({@code srun --jobid}), filling a slot given back or one left vacant at the
+ * start ({@code --max-nodes}). One resize at a time. Only slots the head starts alone (its
+ * children with nothing below them in the spawn tree: every slot up to the tree's radix) can be
+ * filled; a DVM started with static ports (one step of all daemons) gives back but does not
+ * grow. Extra allocations end with the DVM, and at the latest with its own job's time.
  */
 final class ElasticSlurm {
     /** What the DVM's scheduling side lends the elasticity; called in the head's loop. */
@@ -89,6 +90,8 @@ final class ElasticSlurm {
     private final Set<Integer> leaving = new LinkedHashSet<>();
     private final List<Integer> shrink = new ArrayList<>();
     private final Set<Integer> joining = ConcurrentHashMap.newKeySet();
+    /** The host each joining slot was granted. */
+    private final Map<Integer, String> granted = new ConcurrentHashMap<>();
     /** From a decision until Slurm has the hosts, or until they joined: one resize at a time. */
     private final AtomicBoolean busy = new AtomicBoolean();
 
@@ -190,14 +193,26 @@ final class ElasticSlurm {
                     + " node(s), " + outside.idleNodes() + " idle");
             return List.of(new HeadEvent.ReleaseDaemons(ids));
         }
-        List<Integer> back = regainable(seen.idle());
-        int n = policy.regain(pool.wanted(), back.size(), outside);
+        List<Integer> slots = refillable();
+        int n = policy.regain(pool.wanted(), Math.min(slots.size(), seen.idle().size()), outside);
         if (n > 0) {
-            List<Integer> take = List.copyOf(back.subList(0, n));
+            // the hosts it gave back first, by name, when Slurm shows them idle
+            List<String> preferred = new ArrayList<>();
+            for (int i : slots) {
+                if (preferred.size() < n && !hosts.isVacant(i) && seen.idle().contains(hosts.get(i).name())) {
+                    preferred.add(hosts.get(i).name());
+                }
+            }
+            List<String> serving = new ArrayList<>();
+            for (int i = 0; i < hosts.size(); i++) {
+                if (hosts.serves(i)) {
+                    serving.add(hosts.get(i).name());
+                }
+            }
             busy.set(true);
-            joining.addAll(take);
-            say.accept("asking Slurm for " + names(take) + " again: the DVM's jobs want " + pool.wanted() + " host(s) more");
-            Thread.ofVirtual().name("slurm-grow").start(() -> allocate(take));
+            say.accept("asking Slurm for " + n + " host(s)" + (preferred.isEmpty() ? "" : ", " + preferred + " first")
+                    + ": the DVM's jobs want " + pool.wanted() + " host(s) more");
+            Thread.ofVirtual().name("slurm-grow").start(() -> allocate(n, preferred, serving, slots));
         }
         return List.of();
     }
@@ -233,19 +248,39 @@ final class ElasticSlurm {
     }
 
     /**
-     * The hosts given back that Slurm shows idle and whose daemons the head can start anew by
-     * itself, lowest index first (none with static ports: one step started them all).
+     * The slots a granted host can fill: given back or vacant, and started by the head alone
+     * (its children with nothing below them), lowest index first; none with static ports (one
+     * step started every daemon).
      */
-    List<Integer> regainable(Set<String> idle) {
+    List<Integer> refillable() {
         List<Integer> out = new ArrayList<>();
         if (!(agent instanceof LaunchAgent.Slurm)) {
             return out;
         }
         for (int i = 1; i < hosts.size(); i++) {
             int v = Topology.vertexOfDaemon(i);
-            if (hosts.isReleased(i) && idle.contains(hosts.get(i).name()) && spawn.parent(v) == 0
-                    && spawn.children(v).length == 0) {
+            if (hosts.awaitsHost(i) && spawn.parent(v) == 0 && spawn.children(v).length == 0) {
                 out.add(i);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Which slot each granted host fills: a host the DVM gave back its own slot, the others the
+     * free slots in order.
+     */
+    static Map<Integer, String> fill(List<Integer> slots, List<String> slotHosts, List<String> granted) {
+        Map<Integer, String> out = new java.util.TreeMap<>();
+        List<String> left = new ArrayList<>(granted);
+        for (int k = 0; k < slots.size(); k++) {
+            if (left.remove(slotHosts.get(k))) {
+                out.put(slots.get(k), slotHosts.get(k));
+            }
+        }
+        for (int slot : slots) {
+            if (!left.isEmpty() && !out.containsKey(slot)) {
+                out.put(slot, left.removeFirst());
             }
         }
         return out;
@@ -265,7 +300,7 @@ final class ElasticSlurm {
      */
     void gone(int d) {
         if (joining.remove(d)) {
-            say.accept("the daemon on " + hosts.get(d).name() + " did not start again; it goes back to Slurm");
+            say.accept("the daemon on " + granted.remove(d) + " did not start; its host goes back to Slurm");
             List<Integer> failed = List.of(d);
             boolean last = joining.isEmpty();
             Thread.ofVirtual().name("slurm-shrink").start(() -> shrinkJobs(failed, last));
@@ -283,7 +318,7 @@ final class ElasticSlurm {
         if (!joining.remove(d)) {
             return;
         }
-        hosts.rejoined(d);
+        hosts.rejoined(d, granted.remove(d));
         pool.restore(d);
         say.accept("the daemon on " + hosts.get(d).name() + " is back, in Slurm job " + jobOf.get(d));
         if (joining.isEmpty()) {
@@ -291,14 +326,21 @@ final class ElasticSlurm {
         }
     }
 
-    /** Off the loop: a second allocation of {@code take}'s hosts; their daemons rejoin in it. */
-    private void allocate(List<Integer> take) {
-        List<String> command = new ArrayList<>(List.of("salloc", "--no-shell", "--immediate=10", "-N",
-                Integer.toString(take.size()), "--nodelist=" + String.join(",", names(take)), "-J", "banyan-dvm-" + jobId));
+    /**
+     * Off the loop: another allocation of {@code n} hosts ({@code preferred} among them, none of
+     * {@code serving}); their daemons start in it, each filling one of {@code slots}.
+     */
+    private void allocate(int n, List<String> preferred, List<String> serving, List<Integer> slots) {
+        List<String> command = new ArrayList<>(List.of("salloc", "--no-shell", "--immediate=10", "-N", Integer.toString(n),
+                "--exclude=" + String.join(",", serving), "-J", "banyan-dvm-" + jobId));
+        if (!preferred.isEmpty()) {
+            command.add("--nodelist=" + String.join(",", preferred));
+        }
         String partition = System.getenv("SLURM_JOB_PARTITION");
         if (partition != null && !partition.isBlank()) {
             command.add("--partition=" + partition);
         }
+        String job = null;
         try {
             // no longer than the DVM's own job: an allocation outliving a killed head ends by itself
             String left = run(List.of("squeue", "-h", "-j", jobId, "-o", "%L")).strip();
@@ -310,13 +352,26 @@ final class ElasticSlurm {
             if (!m.find()) {
                 throw new IOException("salloc granted nothing: " + out.strip());
             }
-            String granted = m.group(1);
-            take.forEach(i -> jobOf.put(i, granted));
-            say.accept("Slurm granted job " + granted + " on " + names(take));
-            post.accept(new HeadEvent.RejoinDaemons(take));
+            job = m.group(1);
+            String granted = job;
+            List<String> got = SlurmHostlist.expand(run(List.of("squeue", "-h", "-j", job, "-o", "%N")).strip());
+            Map<Integer, String> fill = fill(slots, slots.stream().map(i -> hosts.get(i).name()).toList(), got);
+            fill.forEach((slot, host) -> {
+                jobOf.put(slot, granted);
+                this.granted.put(slot, host);
+                joining.add(slot);
+            });
+            say.accept("Slurm granted job " + job + " on " + got);
+            post.accept(new HeadEvent.RejoinDaemons(fill));
         } catch (IOException e) {
-            say.accept("cannot get " + names(take) + " from Slurm again: " + e.getMessage());
-            joining.removeAll(take);
+            say.accept("cannot get hosts from Slurm: " + e.getMessage());
+            if (job != null) {
+                try {
+                    run(List.of("scancel", job));
+                } catch (IOException ignored) {
+                    // it ends at its time limit, which is the DVM's own
+                }
+            }
             busy.set(false);
         }
     }

@@ -42,7 +42,7 @@ final class QueueDriver {
     private final Host host;
 
     QueueDriver(List<Node> nodes, GeneralScheduler scheduler, HeadSettings settings, ResourceQueue queue, Host host) {
-        this.nodes = List.copyOf(nodes);
+        this.nodes = nodes; // live: an elastic DVM's slots may change hosts
         this.scheduler = scheduler;
         this.settings = settings;
         this.queue = queue;

@@ -106,7 +106,7 @@ final class ResourceQueue {
     private final java.util.function.IntSupplier ids;
 
     ResourceQueue(List<Node> nodes, java.util.function.IntSupplier ids) {
-        this.nodes = List.copyOf(nodes);
+        this.nodes = nodes; // live: an elastic DVM's slots may change hosts
         this.ids = ids;
         this.scheduler = new MalleableScheduler(nodes.size(), true);
         List<String> indexes = new ArrayList<>();
@@ -146,9 +146,9 @@ final class ResourceQueue {
     }
 
     private String problem(ClientMessage.QueueJob q) {
-        if (q.maxNodes() > scheduler.nodes()) {
+        if (q.maxNodes() > scheduler.capacity()) {
             return "the job asks for " + q.maxNodes() + " host" + (q.maxNodes() == 1 ? "" : "s") + "; the DVM has "
-                    + scheduler.nodes();
+                    + scheduler.capacity();
         }
         if (q.run().apps().size() != 1) {
             return "a queued job runs one program (no ':' contexts)";

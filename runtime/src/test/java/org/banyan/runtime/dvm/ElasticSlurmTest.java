@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.banyan.core.head.HeadEvent;
 import org.banyan.core.job.Node;
@@ -71,24 +72,29 @@ class ElasticSlurmTest {
     }
 
     @Test
-    void takesAgainOnlyIdleHostsItGaveBackThatTheHeadStartsAlone() {
+    void fillsOnlySlotsGivenBackOrVacantThatTheHeadStartsAlone() {
         DvmHosts hosts = hosts(6);
         // spawn radix:2: the head's children are daemons 0 and 1; 2 and 3 are below 0, 4 and 5 below 1
         ElasticSlurm two = new ElasticSlurm("7", hosts, new TopologySpec.Radix(2), new TopologySpec.Radix(2), Path.of("/tmp"),
                 new LaunchAgent.Slurm(), said::add, events::add);
-        for (int i : new int[] {1, 4, 5}) {
-            hosts.released(i);
-        }
-        assertThat(two.regainable(Set.of("node1", "node4", "node5", "node2")))
-                .as("daemon 1 has 4 and 5 below it, and they are not the head's children").isEmpty();
+        hosts.released(1);
+        hosts.released(4);
+        hosts.vacant(5);
+        assertThat(two.refillable()).as("daemon 1 has 4 and 5 below it, and they are not the head's children").isEmpty();
         ElasticSlurm flat = new ElasticSlurm("7", hosts, new TopologySpec.Radix(32), new TopologySpec.Radix(32),
-                Path.of("/tmp"),
-                new LaunchAgent.Slurm(), said::add, events::add);
-        assertThat(flat.regainable(Set.of("node1", "node5", "node2"))).as("released and idle; 4 is busy in Slurm, 2 serves")
-                .containsExactly(1, 5);
+                Path.of("/tmp"), new LaunchAgent.Slurm(), said::add, events::add);
+        assertThat(flat.refillable()).as("given back or vacant; 2 and 3 serve").containsExactly(1, 4, 5);
         ElasticSlurm staticPorts = new ElasticSlurm("7", hosts, new TopologySpec.Radix(32), new TopologySpec.Radix(32),
                 Path.of("/tmp"), new LaunchAgent.SlurmStep(20007, "node[0-5]"), said::add, events::add);
-        assertThat(staticPorts.regainable(Set.of("node1", "node5"))).as("one step started them all").isEmpty();
+        assertThat(staticPorts.refillable()).as("one step started them all").isEmpty();
+    }
+
+    @Test
+    void aGrantedHostFillsItsOwnSlotAndNewHostsTheFreeSlotsInOrder() {
+        assertThat(ElasticSlurm.fill(List.of(1, 4, 5), List.of("node1", "node4", "(vacant)"), List.of("node9", "node4")))
+                .containsExactly(Map.entry(1, "node9"), Map.entry(4, "node4"));
+        assertThat(ElasticSlurm.fill(List.of(3, 5), List.of("(vacant)", "(vacant)"), List.of("a", "b")))
+                .containsExactly(Map.entry(3, "a"), Map.entry(5, "b"));
     }
 
     @Test

@@ -223,7 +223,8 @@ public final class Dmr implements AutoCloseable {
             refusal = null;
             answer = atRankZero.get();
         }
-        w.bcast(answer, 0);
+        long[] shared = answer;
+        ScopedValue.where(Engine.PATIENT, true).run(() -> w.bcast(shared, 0)); // the others wait for rank 0's question
         if (answer[0] == ERROR) {
             throw new IllegalArgumentException(refusal != null ? refusal : "the resource manager refused the check (see rank 0)");
         }

@@ -16,6 +16,13 @@ final class Engine implements AutoCloseable {
     private static final int SPINS = Integer.getInteger("banyan.comm.spins", 2_000);
     private static final int YIELDS = Integer.getInteger("banyan.comm.yields", 2_000);
     private static final long NAP_NANOS = 50_000;
+    /**
+     * Set where a wait is expected to be long and the core better left to others (the ranks
+     * waiting while rank 0 asks the resource manager: spinning there took the CPU from the daemon
+     * and head that answer it): spin briefly, then nap.
+     */
+    static final ScopedValue<Boolean> PATIENT = ScopedValue.newInstance();
+    private static final int PATIENT_SPINS = Integer.getInteger("banyan.comm.patientSpins", 100);
 
     final int rank;
     final int size;
@@ -152,6 +159,9 @@ final class Engine implements AutoCloseable {
     /** Drives progress until {@code done} holds (checked between rounds, without the lock). */
     void progressUntil(java.util.function.BooleanSupplier done) {
         int idle = 0;
+        boolean patient = PATIENT.orElse(false);
+        int spins = patient ? PATIENT_SPINS : SPINS;
+        int yields = patient ? 0 : YIELDS;
         while (!done.getAsBoolean()) {
             if (progressOnce()) {
                 idle = 0;
@@ -161,9 +171,9 @@ final class Engine implements AutoCloseable {
                 throw new CommException("the communicator was closed while waiting");
             }
             idle++;
-            if (idle < SPINS) {
+            if (idle < spins) {
                 Thread.onSpinWait();
-            } else if (idle < SPINS + YIELDS) {
+            } else if (idle < spins + yields) {
                 Thread.yield();
             } else {
                 LockSupport.parkNanos(NAP_NANOS);

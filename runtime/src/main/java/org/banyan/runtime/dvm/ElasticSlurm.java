@@ -94,6 +94,8 @@ final class ElasticSlurm {
     private final Map<Integer, String> granted = new ConcurrentHashMap<>();
     /** From a decision until Slurm has the hosts, or until they joined: one resize at a time. */
     private final AtomicBoolean busy = new AtomicBoolean();
+    /** Set when the DVM stops: an allocation granted after that is cancelled at once. */
+    private volatile boolean closed;
 
     /**
      * @param workDir where scontrol may write the resize scripts it writes into its working
@@ -353,6 +355,9 @@ final class ElasticSlurm {
                 throw new IOException("salloc granted nothing: " + out.strip());
             }
             job = m.group(1);
+            if (closed) {
+                throw new IOException("the DVM stopped while Slurm granted job " + job);
+            }
             String granted = job;
             List<String> got = SlurmHostlist.expand(run(List.of("squeue", "-h", "-j", job, "-o", "%N")).strip());
             Map<Integer, String> fill = fill(slots, slots.stream().map(i -> hosts.get(i).name()).toList(), got);
@@ -456,6 +461,7 @@ final class ElasticSlurm {
 
     /** The DVM stops (its daemons are gone): the allocations it took after its own are cancelled. */
     void close() {
+        closed = true;
         Set<String> extra = new LinkedHashSet<>(jobOf.values());
         extra.remove(jobId);
         for (String job : extra) {

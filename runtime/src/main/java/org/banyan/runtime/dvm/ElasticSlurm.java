@@ -75,6 +75,8 @@ final class ElasticSlurm {
     private static final Pattern GRANTED = Pattern.compile("Granted job allocation (\\d+)");
     /** How long a shrink waits for the job steps of the leaving daemons to end. */
     private static final long STEP_END_MILLIS = 10_000;
+    /** How long a granted host's daemon has to connect before its slot is given up. */
+    static final long JOIN_MILLIS = 30_000;
 
     private final String jobId;
     private final DvmHosts hosts;
@@ -92,6 +94,8 @@ final class ElasticSlurm {
     private final Set<Integer> joining = ConcurrentHashMap.newKeySet();
     /** The host each joining slot was granted. */
     private final Map<Integer, String> granted = new ConcurrentHashMap<>();
+    /** When the joining daemons must have connected ({@link System#nanoTime}). */
+    private volatile long joinDeadline;
     /** From a decision until Slurm has the hosts, or until they joined: one resize at a time. */
     private final AtomicBoolean busy = new AtomicBoolean();
     /** Set when the DVM stops: an allocation granted after that is cancelled at once. */
@@ -182,6 +186,14 @@ final class ElasticSlurm {
         boolean anyQueued = pool.anyQueued();
         // running malleable jobs shrink at their next check when the free hosts are not enough
         pool.outsideDemand(outside.anyPending() && !anyQueued ? outside.firstPendingNodes() - outside.idleNodes() : 0);
+        if (!joining.isEmpty() && System.nanoTime() - joinDeadline > 0) {
+            // a daemon that never connected (a step that hangs) would hold every later resize: give its slot up
+            List<HeadEvent> out = new ArrayList<>();
+            for (int d : joining) {
+                out.add(new HeadEvent.DaemonLost(d, "did not connect within " + JOIN_MILLIS / 1000 + " s of Slurm's grant"));
+            }
+            return out;
+        }
         if (busy.get()) {
             return List.of();
         }
@@ -358,16 +370,13 @@ final class ElasticSlurm {
             if (closed) {
                 throw new IOException("the DVM stopped while Slurm granted job " + job);
             }
-            String granted = job;
             List<String> got = SlurmHostlist.expand(run(List.of("squeue", "-h", "-j", job, "-o", "%N")).strip());
             Map<Integer, String> fill = fill(slots, slots.stream().map(i -> hosts.get(i).name()).toList(), got);
-            fill.forEach((slot, host) -> {
-                jobOf.put(slot, granted);
-                this.granted.put(slot, host);
-                joining.add(slot);
-            });
+            if (fill.isEmpty()) {
+                throw new IOException("squeue shows no node for job " + job);
+            }
             say.accept("Slurm granted job " + job + " on " + got);
-            post.accept(new HeadEvent.RejoinDaemons(fill));
+            granted(job, fill, System.nanoTime() + JOIN_MILLIS * 1_000_000);
         } catch (IOException e) {
             say.accept("cannot get hosts from Slurm: " + e.getMessage());
             if (job != null) {
@@ -379,6 +388,21 @@ final class ElasticSlurm {
             }
             busy.set(false);
         }
+    }
+
+    /**
+     * Slurm job {@code job} was granted: each slot of {@code fill} is joining on its host, whose
+     * daemon the head starts in that job; those not connected by {@code deadline} are given up
+     * at a probe after it.
+     */
+    void granted(String job, Map<Integer, String> fill, long deadline) {
+        joinDeadline = deadline;
+        fill.forEach((slot, host) -> {
+            jobOf.put(slot, job);
+            granted.put(slot, host);
+            joining.add(slot);
+        });
+        post.accept(new HeadEvent.RejoinDaemons(fill));
     }
 
     /**

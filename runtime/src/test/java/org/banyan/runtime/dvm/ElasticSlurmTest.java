@@ -130,6 +130,47 @@ class ElasticSlurmTest {
         assertThat(said).isEmpty();
     }
 
+    @Test
+    void aDaemonThatNeverConnectsLosesItsSlotAtTheFirstProbeAfterTheDeadline() {
+        DvmHosts hosts = hosts(3);
+        hosts.released(2);
+        ElasticSlurm e = new ElasticSlurm("7", hosts, new TopologySpec.Radix(32), new TopologySpec.Radix(32),
+                Path.of("/tmp"), new LaunchAgent.Slurm(), said::add, events::add);
+        ElasticSlurm.Pool pool = idlePool();
+        e.granted("9", Map.of(2, "node5"), System.nanoTime() + 60_000_000_000L);
+        assertThat(events).containsExactly(new HeadEvent.RejoinDaemons(Map.of(2, "node5")));
+        assertThat(e.decide(ElasticSlurm.Seen.QUIET, pool)).as("still in time").isEmpty();
+        e.granted("9", Map.of(2, "node5"), System.nanoTime() - 1);
+        assertThat(e.decide(ElasticSlurm.Seen.QUIET, pool))
+                .containsExactly(new HeadEvent.DaemonLost(2, "did not connect within 30 s of Slurm's grant"));
+        e.rejoined(2, pool);
+        assertThat(hosts.serves(2)).isTrue();
+        assertThat(hosts.get(2).name()).isEqualTo("node5");
+        assertThat(e.decide(ElasticSlurm.Seen.QUIET, pool)).as("joined: nothing to give up").isEmpty();
+    }
+
+    static ElasticSlurm.Pool idlePool() {
+        return new ElasticSlurm.Pool() {
+            public boolean isFree(int i) {
+                return false;
+            }
+
+            public boolean anyQueued() {
+                return false;
+            }
+
+            public void outsideDemand(int nodes) {}
+
+            public int wanted() {
+                return 0;
+            }
+
+            public void retire(int i) {}
+
+            public void restore(int i) {}
+        };
+    }
+
     static DvmHosts hosts(int n) {
         List<Node> nodes = new ArrayList<>();
         for (int i = 0; i < n; i++) {

@@ -1,7 +1,6 @@
 package org.banyan.comm;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,7 +12,9 @@ import java.util.List;
  * from its old owner to its new one (point-to-point, all at once, then waited for); what a rank
  * keeps is copied, not sent. The seed's factor case (M = N × f or N / f) is one instance.
  *
- * <p>The plan ({@link #plan}) is pure arithmetic and tested alone; {@link #redistribute} runs it.
+ * <p>Doubles, longs, ints and floats, rows of a row-major matrix ({@link #redistributeRows}),
+ * and any fixed-size element over memory segments, heap or native. The plan ({@link #plan}) is
+ * pure arithmetic and tested alone; the {@code redistribute} methods run it.
  */
 public final class BlockRedistribution {
     /** The tag the transfers use on the communicator given. */
@@ -66,30 +67,127 @@ public final class BlockRedistribution {
      * on ranks at or above {@code to}).
      */
     public static double[] redistribute(Comm comm, double[] mine, long length, int from, int to) {
+        check(comm, mine.length, length, from, to);
+        double[] result = new double[newBlock(comm, length, to)];
+        redistribute(comm, segment(comm, mine, from), MemorySegment.ofArray(result), length, Double.BYTES, from, to);
+        return result;
+    }
+
+    /** As {@link #redistribute(Comm, double[], long, int, int)}, for longs. */
+    public static long[] redistribute(Comm comm, long[] mine, long length, int from, int to) {
+        check(comm, mine.length, length, from, to);
+        long[] result = new long[newBlock(comm, length, to)];
+        redistribute(comm, segment(comm, mine, from), MemorySegment.ofArray(result), length, Long.BYTES, from, to);
+        return result;
+    }
+
+    /** As {@link #redistribute(Comm, double[], long, int, int)}, for ints. */
+    public static int[] redistribute(Comm comm, int[] mine, long length, int from, int to) {
+        check(comm, mine.length, length, from, to);
+        int[] result = new int[newBlock(comm, length, to)];
+        redistribute(comm, segment(comm, mine, from), MemorySegment.ofArray(result), length, Integer.BYTES, from, to);
+        return result;
+    }
+
+    /** As {@link #redistribute(Comm, double[], long, int, int)}, for floats. */
+    public static float[] redistribute(Comm comm, float[] mine, long length, int from, int to) {
+        check(comm, mine.length, length, from, to);
+        float[] result = new float[newBlock(comm, length, to)];
+        redistribute(comm, segment(comm, mine, from), MemorySegment.ofArray(result), length, Float.BYTES, from, to);
+        return result;
+    }
+
+    /**
+     * A row-major matrix of {@code rows} × {@code columns} doubles distributed by blocks of rows
+     * (the 2-D layout of stencils and Jacobi): {@code mine} holds this rank's rows whole; returns
+     * its new rows. The rows are the elements of {@link #redistribute(Comm, double[], long, int, int)}.
+     */
+    public static double[] redistributeRows(Comm comm, double[] mine, long rows, int columns, int from, int to) {
+        if (columns < 1) {
+            throw new IllegalArgumentException("a matrix of " + columns + " columns");
+        }
+        fits(comm, from, to);
+        double[] result = new double[Math.multiplyExact(newBlock(comm, rows, to), columns)];
+        redistribute(comm, segment(comm, mine, from), MemorySegment.ofArray(result), rows, (long) columns * Double.BYTES,
+                from, to);
+        return result;
+    }
+
+    /**
+     * The general form, over memory segments (heap or native): {@code length} elements of
+     * {@code elementBytes} bytes each, {@code mine} this rank's old block, {@code out} its new
+     * one, both sized by the block layout (ignored on ranks outside {@code from}, respectively
+     * {@code to}). Pieces larger than {@link #MESSAGE_BYTES} go as several messages.
+     */
+    public static void redistribute(Comm comm, MemorySegment mine, MemorySegment out, long length, long elementBytes,
+                                    int from, int to) {
         int me = comm.rank();
+        if (elementBytes < 1) {
+            throw new IllegalArgumentException("elements of " + elementBytes + " bytes");
+        }
+        if (me < from && mine.byteSize() != blockLength(length, from, me) * elementBytes) {
+            throw new IllegalArgumentException("rank " + me + " holds " + mine.byteSize() + " bytes; its block is "
+                    + blockLength(length, from, me) * elementBytes);
+        }
+        if (me < to && out.byteSize() != blockLength(length, to, me) * elementBytes) {
+            throw new IllegalArgumentException("rank " + me + " has " + out.byteSize() + " bytes for its new block of "
+                    + blockLength(length, to, me) * elementBytes);
+        }
+        List<Request> pending = new ArrayList<>();
+        for (Piece p : plan(length, from, to)) {
+            long at = p.fromOffset() * elementBytes;
+            long into = p.toOffset() * elementBytes;
+            long bytes = p.count() * elementBytes;
+            if (p.toRank() == me && p.fromRank() == me) {
+                MemorySegment.copy(mine, at, out, into, bytes);
+                continue;
+            }
+            // both sides cut a piece the same way, and one sender's messages of one tag keep their order
+            for (long done = 0; done < bytes; done += MESSAGE_BYTES) {
+                long n = Math.min(MESSAGE_BYTES, bytes - done);
+                if (p.toRank() == me) {
+                    pending.add(comm.irecv(out.asSlice(into + done, n), p.fromRank(), TAG));
+                } else if (p.fromRank() == me) {
+                    pending.add(comm.isend(mine.asSlice(at + done, n), p.toRank(), TAG));
+                }
+            }
+        }
+        Request.awaitAll(pending);
+    }
+
+    /** The largest message a redistribution sends (an envelope's length is an int). */
+    static final long MESSAGE_BYTES = 1L << 30;
+
+    private static void fits(Comm comm, int from, int to) {
         if (Math.max(from, to) > comm.size()) {
             throw new IllegalArgumentException("a redistribution from " + from + " to " + to + " ranks over a communicator of "
                     + comm.size());
         }
-        if (me < from && mine.length != blockLength(length, from, me)) {
-            throw new IllegalArgumentException("rank " + me + " holds " + mine.length + " elements; its block of " + length
+    }
+
+    private static void check(Comm comm, int mineLength, long length, int from, int to) {
+        fits(comm, from, to);
+        int me = comm.rank();
+        if (me < from && mineLength != blockLength(length, from, me)) {
+            throw new IllegalArgumentException("rank " + me + " holds " + mineLength + " elements; its block of " + length
                     + " over " + from + " ranks is " + blockLength(length, from, me));
         }
-        double[] result = new double[me < to ? Math.toIntExact(blockLength(length, to, me)) : 0];
-        MemorySegment out = MemorySegment.ofArray(result);
-        MemorySegment in = me < from ? MemorySegment.ofArray(mine) : MemorySegment.NULL;
-        long bytes = ValueLayout.JAVA_DOUBLE.byteSize();
-        List<Request> pending = new ArrayList<>();
-        for (Piece p : plan(length, from, to)) {
-            if (p.toRank() == me && p.fromRank() == me) {
-                MemorySegment.copy(in, p.fromOffset() * bytes, out, p.toOffset() * bytes, p.count() * bytes);
-            } else if (p.toRank() == me) {
-                pending.add(comm.irecv(out.asSlice(p.toOffset() * bytes, p.count() * bytes), p.fromRank(), TAG));
-            } else if (p.fromRank() == me) {
-                pending.add(comm.isend(in.asSlice(p.fromOffset() * bytes, p.count() * bytes), p.toRank(), TAG));
-            }
+    }
+
+    private static int newBlock(Comm comm, long length, int to) {
+        return comm.rank() < to ? Math.toIntExact(blockLength(length, to, comm.rank())) : 0;
+    }
+
+    private static MemorySegment segment(Comm comm, Object array, int from) {
+        if (comm.rank() >= from) {
+            return MemorySegment.NULL;
         }
-        Request.awaitAll(pending);
-        return result;
+        return switch (array) {
+            case double[] a -> MemorySegment.ofArray(a);
+            case long[] a -> MemorySegment.ofArray(a);
+            case int[] a -> MemorySegment.ofArray(a);
+            case float[] a -> MemorySegment.ofArray(a);
+            default -> throw new IllegalArgumentException("not an array of numbers: " + array.getClass());
+        };
     }
 }

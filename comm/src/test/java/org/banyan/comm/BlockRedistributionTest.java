@@ -60,7 +60,67 @@ class BlockRedistributionTest {
     }
 
     @Test
+    void otherElementTypesRowsOfAMatrixAndNativeSegments() throws Exception {
+        long length = 101;
+        int columns = 3;
+        List<Object[]> got = LocalJob.run(4, r -> "h", Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), world -> {
+            int me = world.rank();
+            int n = me < 3 ? (int) BlockRedistribution.blockLength(length, 3, me) : 0;
+            long start = me < 3 ? BlockRedistribution.blockStart(length, 3, me) : 0;
+            long[] longs = new long[n];
+            int[] ints = new int[n];
+            float[] floats = new float[n];
+            double[] rows = new double[n * columns];
+            for (int i = 0; i < n; i++) {
+                longs[i] = (start + i) << 33;
+                ints[i] = (int) (start + i);
+                floats[i] = start + i + 0.5f;
+                for (int c = 0; c < columns; c++) {
+                    rows[i * columns + c] = (start + i) * 10 + c;
+                }
+            }
+            try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+                java.lang.foreign.MemorySegment in = arena.allocate(n * 2L);
+                for (int i = 0; i < n; i++) {
+                    in.set(java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED, 2L * i, (short) (start + i));
+                }
+                int m = (int) BlockRedistribution.blockLength(length, 4, me);
+                java.lang.foreign.MemorySegment out = arena.allocate(m * 2L);
+                BlockRedistribution.redistribute(world, in, out, length, 2, 3, 4);
+                short[] shorts = out.toArray(java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED);
+                return new Object[] {BlockRedistribution.redistribute(world, longs, length, 3, 4),
+                        BlockRedistribution.redistribute(world, ints, length, 3, 4),
+                        BlockRedistribution.redistribute(world, floats, length, 3, 4),
+                        BlockRedistribution.redistributeRows(world, rows, length, columns, 3, 4), shorts};
+            }
+        });
+        for (int r = 0; r < 4; r++) {
+            long start = BlockRedistribution.blockStart(length, 4, r);
+            int n = (int) BlockRedistribution.blockLength(length, 4, r);
+            long[] longs = (long[]) got.get(r)[0];
+            int[] ints = (int[]) got.get(r)[1];
+            float[] floats = (float[]) got.get(r)[2];
+            double[] rows = (double[]) got.get(r)[3];
+            short[] shorts = (short[]) got.get(r)[4];
+            assertThat(longs).hasSize(n);
+            assertThat(rows).hasSize(n * columns);
+            assertThat(shorts).hasSize(n);
+            for (int i = 0; i < n; i++) {
+                assertThat(longs[i]).isEqualTo((start + i) << 33);
+                assertThat(ints[i]).isEqualTo((int) (start + i));
+                assertThat(floats[i]).isEqualTo(start + i + 0.5f);
+                assertThat(shorts[i]).isEqualTo((short) (start + i));
+                for (int c = 0; c < columns; c++) {
+                    assertThat(rows[i * columns + c]).as("rank %d row %d column %d", r, i, c).isEqualTo((start + i) * 10.0 + c);
+                }
+            }
+        }
+    }
+
+    @Test
     void aBlockOfTheWrongSizeIsOneClearError() {
         assertThatThrownBy(() -> BlockRedistribution.plan(4, 0, 2)).hasMessage("a redistribution of 4 elements from 0 to 2 ranks");
+        assertThatThrownBy(() -> BlockRedistribution.redistributeRows(null, new double[0], 4, 0, 1, 1))
+                .hasMessage("a matrix of 0 columns");
     }
 }

@@ -214,9 +214,15 @@ public final class Banyan implements AutoCloseable {
      */
     public List<String> join(int generation, int seq, int rank, int size, String card) {
         checkOpen();
-        String cards = await(pmi.request("banyan-join", "generation", Integer.toString(generation), "seq",
+        var first = await(pmi.request("banyan-join", "generation", Integer.toString(generation), "seq",
                 Integer.toString(seq), "rank", Integer.toString(rank), "size", Integer.toString(size), "card", card),
-                "banyan-join").get("cards");
+                "banyan-join");
+        StringBuilder all = new StringBuilder(first.get("cards"));
+        int pages = first.get("pages") == null ? 1 : Integer.parseInt(first.get("pages"));
+        for (int page = 1; page < pages; page++) { // a large world's cards do not fit one PMI-2 frame
+            all.append(await(pmi.request("banyan-join-page", "page", Integer.toString(page)), "banyan-join-page").get("cards"));
+        }
+        String cards = all.toString();
         List<String> out = new ArrayList<>(size);
         int from = 0;
         for (int i = cards.indexOf('\f'); i >= 0; i = cards.indexOf('\f', from)) {

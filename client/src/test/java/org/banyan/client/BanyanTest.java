@@ -28,4 +28,61 @@ class BanyanTest {
                 .containsEntry("cmd", "kvs-get-response").containsEntry("thrid", "7").containsEntry("value", "a;b")
                 .containsEntry("rc", "0");
     }
+
+    /**
+     * A large world's cards do not fit one PMI-2 frame (64 KiB): the daemon sends the first page
+     * and how many there are, and the client asks for the rest. A fake daemon serves 400 cards
+     * of 200 characters (80,000 in all, three pages), with ';' in them.
+     */
+    @Test
+    void aJoinTooLargeForOneFrameIsReadInPages() throws Exception {
+        StringBuilder all = new StringBuilder();
+        for (int r = 0; r < 400; r++) {
+            all.append(String.format("%-199s", "rank" + r + ";tcp=10.0.0." + r)).append('\f');
+        }
+        String cards = all.toString();
+        int page = 30_000;
+        try (java.net.ServerSocket server = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            Thread daemon = Thread.ofPlatform().daemon().start(() -> {
+                try (java.net.Socket s = server.accept()) {
+                    java.io.DataInputStream in = new java.io.DataInputStream(s.getInputStream());
+                    java.io.OutputStream out = s.getOutputStream();
+                    while (in.read() != '\n') {
+                        // the PMI-1 init line that asks for PMI-2
+                    }
+                    out.write("cmd=response_to_init pmi_version=2 pmi_subversion=0 rc=0\n".getBytes());
+                    while (true) {
+                        byte[] header = new byte[6];
+                        in.readFully(header);
+                        byte[] body = new byte[Integer.parseInt(new String(header).strip())];
+                        in.readFully(body);
+                        Map<String, String> req = Pmi2Connection.parse(new String(body, java.nio.charset.StandardCharsets.ISO_8859_1));
+                        String reply = switch (req.get("cmd")) {
+                            case "fullinit" -> "size=400;rank=0;";
+                            case "job-getid" -> "jobid=kvs_1;";
+                            case "banyan-join" -> "cards=" + cards.substring(0, page).replace(";", ";;") + ";pages=3;";
+                            case "banyan-join-page" -> {
+                                int i = Integer.parseInt(req.get("page"));
+                                yield "cards=" + cards.substring(i * page, Math.min(cards.length(), (i + 1) * page))
+                                        .replace(";", ";;") + ";";
+                            }
+                            default -> "";
+                        };
+                        String frame = "cmd=" + req.get("cmd") + "-response;thrid=" + req.get("thrid") + ";" + reply + "rc=0;";
+                        out.write((String.format("%6d", frame.length()) + frame).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+                        out.flush();
+                    }
+                } catch (java.io.IOException e) {
+                    // the client closed
+                }
+            });
+            Banyan job = Banyan.init(Map.of("PMI_PORT", "127.0.0.1:" + server.getLocalPort(), "BANYAN_RANK", "0"));
+            java.util.List<String> got = job.join(1, 1, 0, 400, "rank0");
+            assertThat(got).hasSize(400);
+            assertThat(got.get(0)).startsWith("rank0;tcp=10.0.0.0").hasSize(199);
+            assertThat(got.get(399)).startsWith("rank399;tcp=10.0.0.399");
+            assertThat(String.join("\f", got) + "\f").isEqualTo(cards);
+            daemon.interrupt();
+        }
+    }
 }

@@ -64,7 +64,11 @@ import org.banyan.core.wire.OverlayMessage;
  *                                            errmsg= when the job is not in a DVM's queue)
  * banyan-join;generation=;seq=;rank=;size=;card=
  *                                         -> banyan-join-response;cards=C;rc=0 once every rank of the new
- *                                            world joined (C: every card in rank order, each ending in \f)
+ *                                            world joined (C: every card in rank order, each ending in \f);
+ *                                            when C is longer than {@link #JOIN_PAGE} characters, its first
+ *                                            page and pages=P: the client asks for the others with
+ * banyan-join-page;page=I                 -> banyan-join-page-response;cards=C_I;rc=0 (I = 1 .. P-1; the
+ *                                            daemon forgets C after the last; rc=1;errmsg=no_such_page)
  * finalize                                -> finalize-response;rc=0
  * anything else                           -> NAME-response;rc=1;errmsg=unknown_command_NAME
  * </pre>
@@ -120,6 +124,13 @@ public final class PmiServer {
     private final Map<String, String> nodeAttributes = new HashMap<>();
     private final Map<String, List<Waiter>> waitingForNodeAttribute = new HashMap<>();
     private final Map<Integer, Waiter> nameRequests = new HashMap<>();
+    /** A join's answer too long for one PMI-2 frame, by connection, until its last page is read. */
+    private final Map<Integer, String> joinPages = new HashMap<>();
+    /**
+     * Characters of a join's answer per frame: a frame's body is at most 64 KiB, and escaping may
+     * double every ';' of a card.
+     */
+    static final int JOIN_PAGE = 30_000;
     private int nextNameRequest;
     private Map<String, String> unfencedPuts = new LinkedHashMap<>();
     private final List<Waiter> inFence = new ArrayList<>();
@@ -247,6 +258,7 @@ public final class PmiServer {
             case "name-lookup" -> name(self, 2, cmd.get("name"), null);
             case "banyan-resize-check" -> name(self, OverlayMessage.NameRequest.RESIZE_CHECK, cmd.get("min") + "," + cmd.get("max") + "," + cmd.get("factor")
                     + "," + cmd.get("preferred"), null);
+            case "banyan-join-page" -> joinPage(conn, cmd.getInt("page", -1));
             case "banyan-join" -> name(self, OverlayMessage.NameRequest.JOIN, cmd.get("generation") + "," + cmd.get("seq") + "," + cmd.get("rank") + ","
                     + cmd.get("size"), orEmpty(cmd.get("card")));
             case "abort" -> {
@@ -425,6 +437,13 @@ public final class PmiServer {
         String[] v1 = {"publish_result", "unpublish_result", "lookup_result"};
         String[] v2names = {"name-publish-response", "name-unpublish-response", "name-lookup-response",
                 "banyan-resize-check-response", "banyan-join-response"};
+        if (op == OverlayMessage.NameRequest.JOIN && ok && port.length() > JOIN_PAGE) {
+            joinPages.put(w.conn(), port);
+            int pages = (port.length() + JOIN_PAGE - 1) / JOIN_PAGE;
+            reply(w, PmiV2Codec.frame(v2names[op], "cards", port.substring(0, JOIN_PAGE), "pages", Integer.toString(pages),
+                    "rc", "0"));
+            return;
+        }
         if (op >= OverlayMessage.NameRequest.RESIZE_CHECK) {
             reply(w, ok ? PmiV2Codec.frame(v2names[op], op == OverlayMessage.NameRequest.RESIZE_CHECK ? "decision" : "cards", port,
                     "rc", "0")
@@ -462,7 +481,23 @@ public final class PmiServer {
         maybeEnterFence();
     }
 
+    /** Page {@code page} of the join answer this connection was given in pages. */
+    private void joinPage(int conn, int page) {
+        String cards = joinPages.get(conn);
+        int pages = cards == null ? 0 : (cards.length() + JOIN_PAGE - 1) / JOIN_PAGE;
+        if (page < 1 || page >= pages) {
+            reply(conn, PmiV2Codec.frame("banyan-join-page-response", "rc", "1", "errmsg", "no_such_page"));
+            return;
+        }
+        if (page == pages - 1) {
+            joinPages.remove(conn);
+        }
+        reply(conn, PmiV2Codec.frame("banyan-join-page-response", "cards",
+                cards.substring(page * JOIN_PAGE, Math.min(cards.length(), (page + 1) * JOIN_PAGE)), "rc", "0"));
+    }
+
     void onConnClosed(int conn) {
+        joinPages.remove(conn);
         rankOfConn.remove(conn);
         v2.remove(conn);
         inFence.removeIf(w -> w.conn() == conn);

@@ -282,6 +282,32 @@ class DaemonCoreTest {
                 .containsExactly(frame("cmd=finalize-response;rc=0;"));
     }
 
+    /** A join's answer longer than a page (a large world's cards) goes in pages the client asks for. */
+    @Test
+    void aLargeJoinAnswerGoesInPages() {
+        core.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:32"), 3, Map.of())));
+        core.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(TWO_NODES)));
+        core.handle(new DaemonEvent.PmiLine(1, 4, "cmd=init pmi_version=2 pmi_subversion=0"));
+        core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=fullinit;srcid=3;threaded=FALSE;"));
+        core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=banyan-join;generation=1;seq=1;rank=0;size=2;card=a;"));
+        String cards = "x;".repeat(35_000); // 70,000 characters: three pages
+        int page = PmiServer.JOIN_PAGE;
+        assertThat(replies(core.handle(new DaemonEvent.FromParent(
+                new OverlayMessage.NameReply(1, -1, 1, 0, OverlayMessage.NameRequest.JOIN, true, cards))), 4))
+                .containsExactly(frame("cmd=banyan-join-response;cards=" + cards.substring(0, page).replace(";", ";;")
+                        + ";pages=3;rc=0;"));
+        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=banyan-join-page;page=1;")), 4))
+                .containsExactly(frame("cmd=banyan-join-page-response;cards=" + cards.substring(page, 2 * page)
+                        .replace(";", ";;") + ";rc=0;"));
+        List<String> last = replies(core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=banyan-join-page;page=2;")), 4);
+        assertThat(last).containsExactly(frame("cmd=banyan-join-page-response;cards=" + cards.substring(2 * page)
+                .replace(";", ";;") + ";rc=0;"));
+        assertThat(last.getFirst().length()).as("each page fits a frame").isLessThan(6 + 64 * 1024);
+        assertThat(replies(core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=banyan-join-page;page=2;")), 4))
+                .as("forgotten after the last page")
+                .containsExactly(frame("cmd=banyan-join-page-response;rc=1;errmsg=no_such_page;"));
+    }
+
     /** A threaded client's request ids come back with the answers, which may come out of order. */
     @Test
     void pmi2ThridIsEchoedSoOutOfOrderAnswersCanBeMatched() {

@@ -168,6 +168,37 @@ class DvmTest {
         Banyan.assertNothingLeft(marker);
     }
 
+    /**
+     * Two jobs bound to cores on one DVM host at once get different cores (they both got the
+     * host's first core before), and a bound job's cores come back when it ends.
+     */
+    @Test
+    void boundJobsSideBySideGetCoresOfTheirOwn() throws Exception {
+        assertThat(start("--launcher", "local", "--host", "a:2").exit()).isZero();
+        Path go = dir.resolve("go");
+        String show = "grep Cpus_allowed_list: /proc/self/status";
+        Process first = Banyan.builder(List.of("run", "--dvm", uri.toString(), "-n", "1", "--bind-to", "core", "sh", "-c",
+                show + "; while [ ! -e " + go + " ]; do sleep 0.1; done")).redirectErrorStream(true).start();
+        java.io.BufferedReader firstOut = new java.io.BufferedReader(new java.io.InputStreamReader(first.getInputStream(),
+                StandardCharsets.UTF_8));
+        String firstLine = firstOut.readLine();
+        assertThat(firstLine).as("the first job's binding").matches("Cpus_allowed_list:\\s+0");
+        Banyan.Result second = Banyan.run("run", "--dvm", uri.toString(), "-n", "1", "--bind-to", "core",
+                "--report-bindings", "sh", "-c", show);
+        assertThat(second.exit()).as(second.stderr()).isZero();
+        assertThat(second.stdout()).as("not the first job's core").containsPattern("Cpus_allowed_list:\\s+1\\n");
+        assertThat(second.stdout() + second.stderr()).contains("bound to cpus 1");
+        Files.writeString(go, "");
+        assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(first.exitValue()).isZero();
+        Banyan.Result third = Banyan.run("run", "--dvm", uri.toString(), "-n", "1", "--bind-to", "core", "sh", "-c", show);
+        assertThat(third.stdout()).as("the first job's core is free again").containsPattern("Cpus_allowed_list:\\s+0\\n");
+        Banyan.Result both = Banyan.run("run", "--dvm", uri.toString(), "-n", "1", "--bind-to", "core", "--cpus-per-rank",
+                "2", "sh", "-c", show);
+        assertThat(both.stdout()).as("a rank of two cores holds two").containsPattern("Cpus_allowed_list:\\s+0-1\\n");
+        assertThat(Banyan.run("dvm", "stop", "--dvm", uri.toString()).exit()).isZero();
+    }
+
     @Test
     void anUnknownOrDeadDvmIsOneLineAndStatusTwo() throws Exception {
         Banyan.Result none = Banyan.run("run", "--dvm", dir.resolve("nothing.uri").toString(), "-n", "1", "true");

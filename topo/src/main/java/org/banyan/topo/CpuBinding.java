@@ -59,8 +59,20 @@ public final class CpuBinding {
      * Empty for {@link Target#NONE}.
      */
     public int[] of(int localRank, boolean bySocket, Target target, int cpusPerRank) {
+        return of(localRank, bySocket, target, cpusPerRank, null);
+    }
+
+    /**
+     * As {@link #of(int, boolean, Target, int)}, with the job's ranks on this host confined to
+     * {@code heldCores} (logical core indexes, ascending; null: the whole host): a DVM gives each
+     * bound job cores no other bound job holds, and the job's ranks count cores among those.
+     */
+    public int[] of(int localRank, boolean bySocket, Target target, int cpusPerRank, int[] heldCores) {
         if (target == Target.NONE) {
             return new int[0];
+        }
+        if (heldCores != null && heldCores.length > 0) {
+            return widen(within(heldCores, localRank, bySocket, cpusPerRank), target);
         }
         int perPackage = cores / packages;
         List<Integer> chosen = new ArrayList<>();
@@ -76,6 +88,31 @@ public final class CpuBinding {
             chosen.add(core);
         }
         return widen(chosen, target);
+    }
+
+    /** Cores of {@code held} for a local rank: in order, or dealt over the packages they lie in. */
+    private List<Integer> within(int[] held, int localRank, boolean bySocket, int cpusPerRank) {
+        int perPackage = cores / packages;
+        List<List<Integer>> groups = new ArrayList<>();
+        if (bySocket) {
+            java.util.Map<Integer, List<Integer>> byPackage = new java.util.TreeMap<>();
+            for (int c : held) {
+                byPackage.computeIfAbsent(c % cores / perPackage, k -> new ArrayList<>()).add(c % cores);
+            }
+            groups.addAll(byPackage.values());
+        } else {
+            List<Integer> all = new ArrayList<>();
+            for (int c : held) {
+                all.add(c % cores); // a DVM host may be given more slots than it has cores
+            }
+            groups.add(all);
+        }
+        List<Integer> group = groups.get(localRank % groups.size());
+        List<Integer> chosen = new ArrayList<>();
+        for (int k = 0; k < cpusPerRank; k++) {
+            chosen.add(group.get((localRank / groups.size() * cpusPerRank + k) % group.size()));
+        }
+        return chosen;
     }
 
     /**

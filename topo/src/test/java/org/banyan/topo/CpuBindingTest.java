@@ -58,6 +58,23 @@ class CpuBindingTest {
     }
 
     @Test
+    void aJobConfinedToTheCoresItHoldsCountsAmongThem() {
+        CpuBinding b = new CpuBinding(SysfsTopology.parse(twoPackages()::get));
+        int[] held = {1, 2, 3};
+        assertThat(b.of(0, false, CpuBinding.Target.CORE, 1, held)).containsExactly(1, 5);
+        assertThat(b.of(1, false, CpuBinding.Target.CORE, 1, held)).containsExactly(2, 6);
+        assertThat(b.of(3, false, CpuBinding.Target.CORE, 1, held)).as("wraps within the held cores").containsExactly(1, 5);
+        assertThat(b.of(0, false, CpuBinding.Target.CORE, 2, held)).containsExactly(1, 2, 5, 6);
+        assertThat(b.of(0, true, CpuBinding.Target.CORE, 1, held)).as("by socket: package 0's held core").containsExactly(1, 5);
+        assertThat(b.of(1, true, CpuBinding.Target.CORE, 1, held)).as("then package 1's first").containsExactly(2, 6);
+        assertThat(b.of(3, true, CpuBinding.Target.CORE, 1, held)).as("package 1's second").containsExactly(3, 7);
+        assertThat(b.of(0, false, CpuBinding.Target.SOCKET, 1, held)).as("widened to the package").containsExactly(0, 1, 4, 5);
+        assertThat(b.of(0, false, CpuBinding.Target.CORE, 1, new int[] {6})).as("more slots than cores wrap")
+                .containsExactly(2, 6);
+        assertThat(b.of(0, false, CpuBinding.Target.NONE, 1, held)).isEmpty();
+    }
+
+    @Test
     void rankfileSlots() {
         CpuBinding b = new CpuBinding(SysfsTopology.parse(twoPackages()::get));
         assertThat(b.ofSlot("3")).containsExactly(3, 7);

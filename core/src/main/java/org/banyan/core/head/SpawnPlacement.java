@@ -61,17 +61,18 @@ public final class SpawnPlacement {
             nodes = all;
             oversubscribe = true;
         }
-        return child(parent, childId, requested, nodes, oversubscribe);
+        return child(parent, childId, requested, nodes, oversubscribe, null);
     }
 
     /**
      * The spawned job over {@code nodes} (node i served by daemon i, its slots those the job may
-     * take), as a DVM places it with its own scheduler.
+     * take), as a DVM places it with its own scheduler, binding as its parent does (among
+     * {@code heldCores} per node when the DVM gave it cores of its own; null: the whole hosts).
      *
      * @throws IllegalArgumentException why it cannot be, in one line
      */
     public static JobDescription child(JobDescription parent, int childId, List<AppContext> requested, List<Node> nodes,
-                                       boolean oversubscribe) {
+                                       boolean oversubscribe, int[][] heldCores) {
         ranks(requested);
         Map<String, String> inherited = parent.apps().getFirst().env();
         List<AppContext> apps = new ArrayList<>();
@@ -81,7 +82,8 @@ public final class SpawnPlacement {
             apps.add(new AppContext(app.executable(), app.args(), app.count(), env, app.workdir()));
         }
         RankPlacement p = parent.placement();
-        RankPlacement placement = new RankPlacement(p.bindTo(), p.bySocket(), p.cpusPerRank(), p.report(), null, null);
+        RankPlacement placement = new RankPlacement(p.bindTo(), p.bySocket(), p.cpusPerRank(), p.report(), null, null,
+                heldCores);
         JobDescription job = new JobDescription(childId, apps, nodes, parent.mapping(), oversubscribe, -1, parent.launchDir(),
                 parent.modex(), placement, PmixNamespaces.of(childId), parent.jobId());
         RankMap.of(job); // throws when the policy cannot place it

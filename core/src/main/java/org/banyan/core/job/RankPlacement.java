@@ -15,11 +15,18 @@ import org.banyan.topo.CpuBinding;
  * @param report      {@code --report-bindings}: each daemon says where each of its ranks is bound
  * @param nodeOf      per rank, its node (index into the job's nodes), or null to map by policy
  * @param slots       per rank, its rankfile slot ({@code 2}, {@code 0:1-3}...), or null
+ * @param heldCores   per node of the job, the cores (logical indexes) its ranks there are bound
+ *                    among, or null for the whole host: a DVM gives each bound job its own
  */
 public record RankPlacement(CpuBinding.Target bindTo, boolean bySocket, int cpusPerRank, boolean report, int[] nodeOf,
-                            String[] slots) {
+                            String[] slots, int[][] heldCores) {
     /** Mapped by policy, not bound: what a job gets when nothing is said. */
     public static final RankPlacement NONE = new RankPlacement(CpuBinding.Target.NONE, false, 1, false, null, null);
+
+    public RankPlacement(CpuBinding.Target bindTo, boolean bySocket, int cpusPerRank, boolean report, int[] nodeOf,
+                         String[] slots) {
+        this(bindTo, bySocket, cpusPerRank, report, nodeOf, slots, null);
+    }
 
     public RankPlacement {
         if (cpusPerRank < 1) {
@@ -30,6 +37,17 @@ public record RankPlacement(CpuBinding.Target bindTo, boolean bySocket, int cpus
         }
         nodeOf = nodeOf == null ? null : nodeOf.clone();
         slots = slots == null ? null : slots.clone();
+        if (heldCores != null) {
+            heldCores = heldCores.clone();
+            for (int i = 0; i < heldCores.length; i++) {
+                heldCores[i] = heldCores[i] == null ? null : heldCores[i].clone();
+            }
+        }
+    }
+
+    /** This placement with the cores a job holds on each of its nodes. */
+    public RankPlacement withHeldCores(int[][] cores) {
+        return new RankPlacement(bindTo, bySocket, cpusPerRank, report, nodeOf, slots, cores);
     }
 
     /** Whether ranks are bound to CPUs at all. */
@@ -37,18 +55,20 @@ public record RankPlacement(CpuBinding.Target bindTo, boolean bySocket, int cpus
         return bindTo != CpuBinding.Target.NONE || slots != null;
     }
 
-    /** The CPUs of a rank on a host with this binding calculator (empty: not bound). */
-    public int[] cpus(CpuBinding host, int rank, int localRank) {
+    /** The CPUs of a rank on node {@code node} of the job with that host's binding calculator (empty: not bound). */
+    public int[] cpus(CpuBinding host, int rank, int localRank, int node) {
         if (slots != null) {
             return host.ofSlot(slots[rank]);
         }
-        return host.of(localRank, bySocket, bindTo, cpusPerRank);
+        int[] held = heldCores == null || node >= heldCores.length ? null : heldCores[node];
+        return host.of(localRank, bySocket, bindTo, cpusPerRank, held);
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof RankPlacement p && p.bindTo == bindTo && p.bySocket == bySocket && p.cpusPerRank == cpusPerRank
-                && p.report == report && Arrays.equals(p.nodeOf, nodeOf) && Arrays.equals(p.slots, slots);
+                && p.report == report && Arrays.equals(p.nodeOf, nodeOf) && Arrays.equals(p.slots, slots)
+                && Arrays.deepEquals(p.heldCores, heldCores);
     }
 
     @Override
@@ -59,6 +79,7 @@ public record RankPlacement(CpuBinding.Target bindTo, boolean bySocket, int cpus
     @Override
     public String toString() {
         return "RankPlacement[bindTo=" + bindTo + ", bySocket=" + bySocket + ", cpusPerRank=" + cpusPerRank + ", report="
-                + report + (slots == null ? "" : ", rankfile of " + slots.length + " ranks") + "]";
+                + report + (slots == null ? "" : ", rankfile of " + slots.length + " ranks")
+                + (heldCores == null ? "" : ", held cores " + Arrays.deepToString(heldCores)) + "]";
     }
 }

@@ -35,6 +35,8 @@ import org.banyan.core.tree.TopologySpec;
  *                    pmixNamespace:string (null: the ranks use PMI-1/PMI-2) spawnedBy:u32 (-1: no job)
  *                    placement := bindTo:u8 (0 none, 1 core, 2 socket, 3 numa) bySocket:u8 cpusPerRank:u32
  *                                 report:u8 ranked:u32 (ranks a rankfile places, 0: none) (nodeOf:u32 slot:string){ranked}
+ *                                 heldNodes:u32 (0: none) (cores:u32 core:u32{cores}){heldNodes}   (a DVM's bound job:
+ *                                 per node, the cores its ranks there bind among; 0 cores: the whole host)
  *                    app  := executable:string args:list count:u32 env:map workdir:string
  *                    node := name:string slots:u32
  *  3 RANK_EXITED     jobId:u32 rank:u32 status:u32 note:string startMicros:u64 endMicros:u64
@@ -327,6 +329,16 @@ public final class OverlayCodec {
                 w.u32(p.nodeOf()[r]).string(p.slots()[r]);
             }
         }
+        int[][] held = p.heldCores();
+        w.u32(held == null ? 0 : held.length);
+        if (held != null) {
+            for (int[] cores : held) {
+                w.u32(cores == null ? 0 : cores.length);
+                for (int c : cores == null ? new int[0] : cores) {
+                    w.u32(c);
+                }
+            }
+        }
     }
 
     static RankPlacement readPlacement(ByteBuffer b) {
@@ -345,7 +357,16 @@ public final class OverlayCodec {
                 slots[r] = string(b);
             }
         }
-        return new RankPlacement(bindTo, bySocket, cpusPerRank, report, nodeOf, slots);
+        int heldNodes = count(b);
+        int[][] held = heldNodes == 0 ? null : new int[heldNodes][];
+        for (int i = 0; i < heldNodes; i++) {
+            int n = count(b);
+            held[i] = n == 0 ? null : new int[n];
+            for (int k = 0; k < n; k++) {
+                held[i][k] = b.getInt();
+            }
+        }
+        return new RankPlacement(bindTo, bySocket, cpusPerRank, report, nodeOf, slots, held);
     }
 
     static JobDescription readJob(ByteBuffer b) {

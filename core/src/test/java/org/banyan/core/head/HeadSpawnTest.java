@@ -220,7 +220,7 @@ class HeadSpawnTest {
                 "no room")), new HeadAction.ForJob(1, new HeadAction.Report("banyan run: cannot spawn for job 1: no room")));
 
         JobDescription child = SpawnPlacement.child(parent, 7, request.apps(), List.of(new Node("n0", 0), new Node("n1", 2)),
-                false);
+                false, null);
         List<HeadAction> a = core.handle(new HeadEvent.SpawnAnswer(request, child, HeadCoreTest.SETTINGS, null));
         assertThat(launchedJob(a, 1)).isEqualTo(child);
         assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.NameReply(1, -1, 0, 5, SPAWN, true,

@@ -19,7 +19,6 @@ import org.banyan.core.job.RankMap;
 import org.banyan.core.pilot.GeneralScheduler;
 import org.banyan.core.pilot.NodeResources;
 import org.banyan.core.pilot.Placement;
-import org.banyan.core.pilot.SlotRequest;
 import org.banyan.core.pilot.TaskAgent;
 import org.banyan.core.pilot.TaskRequest;
 import org.banyan.core.tree.TopologySpec;
@@ -86,6 +85,8 @@ public final class DvmHead {
     private final DvmHosts hosts;
     /** The DVM's cores, for jobs and tasks alike. */
     private final GeneralScheduler scheduler;
+    /** Run and spawned jobs' slots in it, and bound jobs' cores. */
+    private final JobSlots slots;
     private final TaskDispatch tasks;
     /** Jobs queued for whole hosts ({@code banyan dvm submit}). */
     private final QueueDriver queue;
@@ -117,6 +118,7 @@ public final class DvmHead {
             resources.add(new NodeResources(n.name(), n.slots(), 0));
         }
         this.scheduler = new GeneralScheduler(resources);
+        this.slots = new JobSlots(this.nodes, hosts, scheduler);
         this.queue = new QueueDriver(nodes, scheduler, settings, new ResourceQueue(nodes, () -> nextJobId++),
                 new QueueDriver.Host() {
                     @Override
@@ -451,46 +453,33 @@ public final class DvmHead {
                     app.workdir()));
         }
         int ranks = apps.stream().mapToInt(AppContext::count).sum();
-        Placement placement = scheduler.place(new SlotRequest(ranks, 1, 0, null, false));
-        if (placement == null && !run.oversubscribe()) {
-            s.send(new ClientMessage.JobRejected(ranks + " rank" + (ranks == 1 ? "" : "s") + " requested but only "
+        int perRank = JobSlots.coresPerRank(run.placement());
+        JobSlots.Grant grant = slots.grant(nextJobId, ranks, run.placement(), run.oversubscribe());
+        if (grant == null) {
+            s.send(new ClientMessage.JobRejected(ranks + " rank" + (ranks == 1 ? "" : "s")
+                    + (perRank > 1 ? " of " + perRank + " cores" : "") + " requested but only "
                     + free + " of the DVM's " + hosts.totalSlots() + " slots " + (free == 1 ? "is" : "are") + " free ("
                     + (hosts.totalSlots() - free - hosts.slotsOutOfService()) + " in use by other jobs and tasks"
                     + hosts.outOfServiceNote() + "); add --oversubscribe, or wait"));
             return null;
         }
-        List<Node> slots = slotsOf(placement);
         int jobId = nextJobId++;
-        JobDescription job = org.banyan.core.pmix.PmixNamespaces.name(new JobDescription(jobId, apps, slots, run.mapping(), run.oversubscribe(),
-                run.stdinRank(), run.launchDir(), run.modex(), run.placement()), run.pmix());
+        JobDescription job = org.banyan.core.pmix.PmixNamespaces.name(new JobDescription(jobId, apps, grant.nodes(),
+                run.mapping(), run.oversubscribe(), run.stdinRank(), run.launchDir(), run.modex(), grant.binding()),
+                run.pmix());
         try {
             RankMap.of(job);
         } catch (IllegalArgumentException e) {
-            if (placement != null) {
-                scheduler.release(placement);
-            }
+            slots.release(jobId, grant.placement());
             s.send(new ClientMessage.JobRejected(e.getMessage()));
             return null;
         }
         String command = String.join(" ", apps.stream().map(AppContext::executable).toList());
-        jobs.put(jobId, new RunningJob(s, placement, command, ranks, new int[] {-1, -1}));
+        jobs.put(jobId, new RunningJob(s, grant.placement(), command, ranks, new int[] {-1, -1}));
         s.jobs.add(jobId);
         s.send(new ClientMessage.JobAccepted(jobId, ranks));
         say("job " + jobId + " of client " + s.id + ": " + ranks + " rank(s) of " + command);
         return new HeadEvent.Submit(job, settings.forJob(run.timeoutMillis()));
-    }
-
-    /** The DVM's hosts with the slots a job holds there; all of them (lost hosts' none) when it oversubscribes. */
-    private List<Node> slotsOf(Placement placement) {
-        List<Node> slots = new ArrayList<>();
-        int[] placed = new int[nodes.size()];
-        if (placement != null) {
-            placement.shares().forEach(sh -> placed[sh.node()] += sh.ranks());
-        }
-        for (int i = 0; i < nodes.size(); i++) {
-            slots.add(new Node(nodes.get(i).name(), placement != null ? placed[i] : hosts.serves(i) ? nodes.get(i).slots() : 0));
-        }
-        return slots;
     }
 
     /**
@@ -515,8 +504,8 @@ public final class DvmHead {
                     + "MPI_Info \"host\" does not apply");
         }
         int free = scheduler.freeCores();
-        Placement placement = scheduler.place(new SlotRequest(ranks, 1, 0, null, false));
-        if (placement == null && !parent.oversubscribe()) {
+        JobSlots.Grant grant = slots.grant(nextJobId, ranks, parent.placement(), parent.oversubscribe());
+        if (grant == null) {
             return new HeadEvent.SpawnAnswer(request, null, null, "MPI_Comm_spawn asks for " + ranks + " process"
                     + (ranks == 1 ? "" : "es") + " but only " + free + " of the DVM's " + hosts.totalSlots()
                     + " slots are free; add --oversubscribe");
@@ -524,16 +513,14 @@ public final class DvmHead {
         int jobId = nextJobId++;
         JobDescription child;
         try {
-            child = org.banyan.core.head.SpawnPlacement.child(parent, jobId, request.apps(), slotsOf(placement),
-                    placement == null);
+            child = org.banyan.core.head.SpawnPlacement.child(parent, jobId, request.apps(), grant.nodes(),
+                    grant.placement() == null, grant.binding().heldCores());
         } catch (IllegalArgumentException e) {
-            if (placement != null) {
-                scheduler.release(placement);
-            }
+            slots.release(jobId, grant.placement());
             return new HeadEvent.SpawnAnswer(request, null, null, e.getMessage());
         }
         String command = String.join(" ", request.apps().stream().map(AppContext::executable).toList());
-        jobs.put(jobId, new RunningJob(p.owner(), placement, command, ranks, new int[] {-1, -1}, -1, true));
+        jobs.put(jobId, new RunningJob(p.owner(), grant.placement(), command, ranks, new int[] {-1, -1}, -1, true));
         p.owner().jobs.add(jobId);
         say("job " + jobId + " spawned by job " + parent.jobId() + ": " + ranks + " rank(s) of " + command);
         return new HeadEvent.SpawnAnswer(request, child, settings.forJob(0), null);
@@ -567,9 +554,7 @@ public final class DvmHead {
             followUps.addAll(tasks.jobEnded(jobId, exitStatus)); // an MPI task's
             return;
         }
-        if (j.placement() != null) {
-            scheduler.release(j.placement());
-        }
+        slots.release(jobId, j.placement());
         j.owner().jobs.remove(jobId);
         if (j.spawned()) {
             say("job " + jobId + " (spawned) ended with status " + exitStatus);

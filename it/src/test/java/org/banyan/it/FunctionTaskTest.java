@@ -44,6 +44,17 @@ class FunctionTaskTest {
                 assertThat(squares.get(i).get(60, TimeUnit.SECONDS)).isEqualTo((long) i * i);
             }
             assertThat(squares.getLast().get(60, TimeUnit.SECONDS)).isEqualTo(19_999L * 19_999L);
+            // A few long calls go to every worker, not all to the first that asks (it took them all before).
+            List<CompletableFuture<Long>> slow = pool.map(x -> {
+                java.util.concurrent.locks.LockSupport.parkNanos(100_000_000L);
+                return ProcessHandle.current().pid();
+            }, IntStream.range(0, 20).boxed().toList());
+            java.util.Map<Long, Long> perWorker = new java.util.HashMap<>();
+            for (CompletableFuture<Long> f : slow) {
+                perWorker.merge(f.get(60, TimeUnit.SECONDS), 1L, Long::sum);
+            }
+            assertThat(perWorker).as("calls per worker").hasSize(2);
+            assertThat(perWorker.values()).allSatisfy(n -> assertThat(n).isGreaterThanOrEqualTo(5));
             long workerPid = pool.submit(() -> ProcessHandle.current().pid()).get(60, TimeUnit.SECONDS);
             assertThat(workerPid).as("it ran in another JVM").isNotEqualTo(ProcessHandle.current().pid());
 

@@ -31,9 +31,10 @@ import org.banyan.pilot.function.FunctionWorker;
  * <p>The workers are ordinary tasks of the pilots (one core each; {@code java} with this JVM's
  * class path running {@link FunctionWorker}), so the agent places them, the profile shows them
  * and cancel ends them. Each dials back to this pool, which feeds it batches of calls: a sender
- * per worker takes what is queued (up to {@link #MAX_BATCH}) and keeps at most two batches in
- * flight, so a worker always has its next batch in its socket while it runs one. Calls queued
- * while every worker is busy therefore travel together, and a lone call goes at once.
+ * per worker takes its share of what is queued ({@link #fairShare}, up to {@link #MAX_BATCH})
+ * and keeps at most two batches in flight, so a worker always has its next batch in its socket
+ * while it runs one. Calls queued while every worker is busy therefore travel together, a few
+ * long calls still reach every worker, and a lone call goes at once.
  *
  * <p>Futures complete on the pool's reader threads: callbacks attached to them should be short.
  * A worker that dies fails the calls it held; calls still queued go to the others.
@@ -116,6 +117,17 @@ public final class FunctionPool implements AutoCloseable {
             return;
         }
         queue.add(p);
+    }
+
+    /**
+     * How many of {@code waiting} queued calls one batch takes: an even share of them over every
+     * worker's batches in flight, so that a map over a few long calls is spread over the workers
+     * instead of going whole to the first that asks; at most {@link #MAX_BATCH}, at least one.
+     */
+    int fairShare(int waiting) {
+        int workers = Math.max(1, workerTasks == null ? 1 : workerTasks.size());
+        int share = (waiting + workers * IN_FLIGHT - 1) / (workers * IN_FLIGHT);
+        return Math.clamp(share, 1, MAX_BATCH);
     }
 
     private static String contactHost() {
@@ -236,7 +248,7 @@ public final class FunctionPool implements AutoCloseable {
                         return;
                     }
                     batch.add(first);
-                    queue.drainTo(batch, MAX_BATCH - 1);
+                    queue.drainTo(batch, fairShare(queue.size() + 1) - 1);
                     int stops = batch.size();
                     batch.removeIf(p -> p == STOP);
                     for (stops -= batch.size(); stops > 0; stops--) {

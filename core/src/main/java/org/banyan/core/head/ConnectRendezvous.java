@@ -26,8 +26,11 @@ import org.banyan.core.wire.OverlayMessage;
 final class ConnectRendezvous {
     static final int ALL_RANKS = -2;
 
-    /** An operation in progress: the daemons it waits for and the requests it holds. */
-    private record Open(Set<Integer> expected, List<OverlayMessage.NameRequest> asked) {}
+    /** An operation in progress: the daemons it waits for, the jobs taking part, and the requests it holds. */
+    private record Open(Set<Integer> expected, Set<Integer> jobs, List<OverlayMessage.NameRequest> asked) {}
+
+    /** Whom an operation waits for: daemons, and the jobs of its participants. */
+    record Participants(Set<Integer> daemons, Set<Integer> jobs) {}
 
     private final Map<String, Open> open = new TreeMap<>();
 
@@ -38,13 +41,13 @@ final class ConnectRendezvous {
     List<OverlayMessage.NameReply> enter(OverlayMessage.NameRequest r, Function<String, RankMap> mapOfJob) {
         Open op = open.get(r.name());
         if (op == null) {
-            Set<Integer> daemons;
+            Participants who;
             try {
-                daemons = daemonsOf(r.name(), mapOfJob);
+                who = participants(r.name(), mapOfJob);
             } catch (IllegalArgumentException e) {
                 return List.of(reply(r, false, e.getMessage()));
             }
-            op = new Open(daemons, new ArrayList<>());
+            op = new Open(who.daemons(), who.jobs(), new ArrayList<>());
             open.put(r.name(), op);
         }
         op.asked().add(r);
@@ -64,10 +67,29 @@ final class ConnectRendezvous {
         return out;
     }
 
-    /** The daemons hosting the participants the name lists. */
-    static Set<Integer> daemonsOf(String name, Function<String, RankMap> mapOfJob) {
+    /**
+     * Job {@code jobId} is over: an operation it takes part in can never complete, so the daemons
+     * that asked (other jobs' ranks, blocked in PMIx_Connect) get a refusal rather than wait for
+     * ever. Its own daemons are not answered: they have forgotten the job.
+     */
+    List<OverlayMessage.NameReply> forget(int jobId) {
+        List<OverlayMessage.NameReply> out = new ArrayList<>();
+        for (var it = open.values().iterator(); it.hasNext(); ) {
+            Open op = it.next();
+            if (op.jobs().contains(jobId)) {
+                it.remove();
+                op.asked().stream().filter(a -> a.jobId() != jobId)
+                        .forEach(a -> out.add(reply(a, false, "participant_ended")));
+            }
+        }
+        return out;
+    }
+
+    /** The daemons hosting the participants the name lists, and their jobs. */
+    static Participants participants(String name, Function<String, RankMap> mapOfJob) {
         int space = name.indexOf(' ');
         Set<Integer> daemons = new HashSet<>();
+        Set<Integer> jobs = new HashSet<>();
         for (String p : name.substring(space + 1).split(",")) {
             int colon = p.lastIndexOf(':');
             int rank;
@@ -80,6 +102,7 @@ final class ConnectRendezvous {
             if (map == null) {
                 throw new IllegalArgumentException("no_such_job");
             }
+            jobs.add(map.job().jobId());
             if (rank == ALL_RANKS) {
                 for (int n = 0; n < map.job().nodes().size(); n++) {
                     if (map.ranksOn(n) > 0) {
@@ -92,7 +115,7 @@ final class ConnectRendezvous {
                 throw new IllegalArgumentException("no_such_rank");
             }
         }
-        return daemons;
+        return new Participants(daemons, jobs);
     }
 
     private static OverlayMessage.NameReply reply(OverlayMessage.NameRequest r, boolean ok, String answer) {

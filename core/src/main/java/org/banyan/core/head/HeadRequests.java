@@ -56,9 +56,10 @@ final class HeadRequests {
         routeAll(names.expire(waitId));
     }
 
-    /** A job is over: its waiting lookups end. */
+    /** A job is over: its waiting lookups end, and connects waiting for it are refused. */
     void jobOver(int jobId) {
         routeAll(names.forget(jobId));
+        routeAll(connects.forget(jobId));
     }
 
     private void routeAll(List<? extends OverlayMessage.Routed> replies) {

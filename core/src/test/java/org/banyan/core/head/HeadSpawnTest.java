@@ -143,6 +143,21 @@ class HeadSpawnTest {
     }
 
     @Test
+    void aConnectWaitingForAJobThatEndsIsRefusedRatherThanLeftHanging() {
+        launched(run(false));
+        from(0, spawnOf(2)); // parent on n0, children on n1
+        String name = "connect " + PmixNamespaces.of(1) + ":-2," + PmixNamespaces.of(2) + ":-2";
+        assertThat(from(0, new OverlayMessage.NameRequest(1, 0, -1, 8, CONNECT, name, ""))).isEmpty();
+        from(1, new OverlayMessage.RankExited(2, 0, 0, ""));
+        assertThat(from(1, new OverlayMessage.RankExited(2, 1, 0, ""))).as("the children ended without connecting")
+                .contains(new HeadAction.SendToDaemon(0, new OverlayMessage.NameReply(1, -1, 0, 8, CONNECT, false,
+                        "participant_ended")));
+        assertThat(from(0, new OverlayMessage.NameRequest(1, 0, -1, 9, CONNECT, name, ""))).as("and it is not waited for again")
+                .containsExactly(new HeadAction.SendToDaemon(0, new OverlayMessage.NameReply(1, -1, 0, 9, CONNECT, false,
+                        "no_such_job")));
+    }
+
+    @Test
     void aLookupThatWaitsIsAnsweredByThePublishOrRefusedWhenItsJobEnds() {
         launched(run(false));
         int wait = OverlayMessage.NameRequest.LOOKUP_WAIT;

@@ -20,6 +20,18 @@ class OptionDocsTest {
     }
 
     @Test
+    void readmeListsEveryDvmStartOptionAsDeclared() throws Exception {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        int start = readme.indexOf("| dvm start option | meaning |");
+        assertThat(start).as("README has the banyan dvm start option table").isNotNegative();
+        int end = readme.indexOf("\n\n", start);
+        String expected = DvmCommand.START_OPTIONS.markdownTable().replaceFirst("\\| option \\|", "| dvm start option |");
+        assertThat(readme.substring(start, end + 1))
+                .as("README's table differs from DvmCommand.START_OPTIONS; paste the expected table into README.md")
+                .isEqualTo(expected);
+    }
+
+    @Test
     void helpShowsEveryOptionAndEveryOptionParses() {
         for (OptionTable.Option<RunArguments> o : RunArguments.OPTIONS.all()) {
             assertThat(Help.RUN).contains("  " + o.synopsis());

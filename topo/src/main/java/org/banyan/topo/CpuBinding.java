@@ -12,7 +12,7 @@ import java.util.Set;
  * ({@link #of}) or a rankfile's slot ({@link #ofSlot}). CPUs are returned as OS indexes.
  */
 public final class CpuBinding {
-    /** mpirun's {@code --bind-to} targets. NUMA is the package on hosts whose topology has no NUMA level. */
+    /** mpirun's {@code --bind-to} targets. NUMA is the package on hosts whose topology has no NUMA level below it. */
     public enum Target {
         NONE, CORE, SOCKET, NUMA;
 
@@ -30,6 +30,7 @@ public final class CpuBinding {
     private final Topology host;
     private final int coreLevel;
     private final int packageLevel;
+    private final int numaLevel;
     private final int cores;
     private final int packages;
 
@@ -39,6 +40,8 @@ public final class CpuBinding {
         this.coreLevel = c >= 0 ? c : host.depth() - 1;
         int p = host.levelNamed("Package");
         this.packageLevel = p >= 0 ? p : host.levelNamed("socket");
+        int numa = host.levelNamed("NUMANode");
+        this.numaLevel = numa > packageLevel && numa < coreLevel ? numa : -1;
         this.cores = host.leaves() / host.leavesUnder(coreLevel);
         this.packages = packageLevel < 0 ? 1 : host.leaves() / host.leavesUnder(packageLevel);
     }
@@ -167,9 +170,16 @@ public final class CpuBinding {
         }
     }
 
-    /** The OS indexes of the PUs under the chosen cores, or under their packages (NUMA: the same). */
+    /**
+     * The OS indexes of the PUs under the chosen cores, or under their packages, or under their
+     * NUMA nodes (their packages where the topology has no NUMA level below the packages).
+     */
     private int[] widen(List<Integer> coreIndexes, Target target) {
-        int unitLevel = target == Target.CORE || packageLevel < 0 ? coreLevel : packageLevel;
+        int unitLevel = switch (target) {
+            case CORE, NONE -> coreLevel;
+            case SOCKET -> packageLevel < 0 ? coreLevel : packageLevel;
+            case NUMA -> numaLevel >= 0 ? numaLevel : packageLevel < 0 ? coreLevel : packageLevel;
+        };
         int perCore = host.leavesUnder(coreLevel);
         int perUnit = host.leavesUnder(unitLevel);
         Set<Integer> cpus = new LinkedHashSet<>();

@@ -11,8 +11,9 @@ import java.util.function.Function;
 /**
  * This host's topology from Linux's {@code /sys/devices/system/cpu} when hwloc is absent (and on
  * the daemons' start-up path, where running {@code lstopo} would cost a process): the online PUs,
- * grouped into cores by {@code core_id} and cores into packages by {@code physical_package_id}.
- * Levels are named as hwloc names them (Package, Core, PU).
+ * grouped into cores by {@code core_id}, cores into packages by {@code physical_package_id}, and,
+ * where NUMA nodes ({@code /sys/devices/system/node}) split packages, into those nodes. Levels are
+ * named as hwloc names them (Package, NUMANode, Core, PU).
  */
 public final class SysfsTopology {
     private static final Path CPU_DIR = Path.of("/sys/devices/system/cpu");
@@ -86,6 +87,10 @@ public final class SysfsTopology {
         if (tree.isEmpty()) {
             throw new IllegalArgumentException("none of this host's online CPUs is allowed to this process");
         }
+        Topology withNuma = withNumaNodes(tree, files);
+        if (withNuma != null) {
+            return withNuma;
+        }
         int cores = -1;
         int pus = -1;
         List<Integer> os = new ArrayList<>();
@@ -104,6 +109,74 @@ public final class SysfsTopology {
             }
         }
         return new Topology(List.of(new Topology.Level("Package", tree.size(), 0), new Topology.Level("Core", cores, 0),
+                new Topology.Level("PU", pus, 0)), os.stream().mapToInt(Integer::intValue).toArray());
+    }
+
+    /**
+     * The tree with a NUMANode level between Package and Core when Linux's NUMA nodes split the
+     * packages evenly (AMD's NPS2/NPS4, Intel's sub-NUMA clustering): each package holds the same
+     * number (two or more) of nodes, each node the same number of whole cores. Cores are then
+     * numbered node by node, as hwloc's logical indexes are. Null when there is no such split (one
+     * node per package, nodes across packages, no node files, or an uneven split): binding to
+     * NUMA then binds to the package.
+     */
+    private static Topology withNumaNodes(TreeMap<Integer, TreeMap<Integer, List<Integer>>> tree,
+                                          Function<String, String> files) {
+        String online = files.apply("../node/online");
+        if (online == null || online.isBlank()) {
+            return null;
+        }
+        java.util.Map<Integer, Integer> nodeOfCpu = new java.util.HashMap<>();
+        for (int node : CpuList.parse(online.strip())) {
+            String cpus = files.apply("../node/node" + node + "/cpulist");
+            if (cpus != null && !cpus.isBlank()) {
+                for (int cpu : CpuList.parse(cpus.strip())) {
+                    nodeOfCpu.put(cpu, node);
+                }
+            }
+        }
+        int perPackage = -1;
+        int coresPerNode = -1;
+        int pus = -1;
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        List<Integer> os = new ArrayList<>();
+        for (TreeMap<Integer, List<Integer>> pkg : tree.values()) {
+            TreeMap<Integer, List<List<Integer>>> byNode = new TreeMap<>();
+            for (List<Integer> core : pkg.values()) {
+                Integer node = nodeOfCpu.get(core.getFirst());
+                for (int cpu : core) {
+                    if (node == null || !node.equals(nodeOfCpu.get(cpu))) {
+                        return null; // a core across nodes, or a CPU of no node
+                    }
+                }
+                byNode.computeIfAbsent(node, k -> new ArrayList<>()).add(core);
+            }
+            for (var node : byNode.entrySet()) {
+                if (!seen.add(node.getKey())) {
+                    return null; // a node across packages
+                }
+                if (coresPerNode >= 0 && node.getValue().size() != coresPerNode) {
+                    return null;
+                }
+                coresPerNode = node.getValue().size();
+                for (List<Integer> core : node.getValue()) {
+                    if (pus >= 0 && core.size() != pus) {
+                        return null; // unbalanced: the caller's check names it
+                    }
+                    pus = core.size();
+                    os.addAll(core);
+                }
+            }
+            if (perPackage >= 0 && byNode.size() != perPackage) {
+                return null;
+            }
+            perPackage = byNode.size();
+        }
+        if (perPackage < 2) {
+            return null;
+        }
+        return new Topology(List.of(new Topology.Level("Package", tree.size(), 0),
+                new Topology.Level("NUMANode", perPackage, 0), new Topology.Level("Core", coresPerNode, 0),
                 new Topology.Level("PU", pus, 0)), os.stream().mapToInt(Integer::intValue).toArray());
     }
 

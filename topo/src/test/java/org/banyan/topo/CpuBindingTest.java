@@ -57,6 +57,48 @@ class CpuBindingTest {
         assertThat(b.describe(b.of(3, false, CpuBinding.Target.CORE, 1))).isEqualTo("cpus 3,7 (package 1 core 1)");
     }
 
+    /** One package of four cores in two NUMA nodes (sub-NUMA clustering), numbered across them: node 0 has cpus 0 and 2. */
+    static Map<String, String> oneSplitPackage() {
+        Map<String, String> files = new HashMap<>();
+        files.put("online", "0-3\n");
+        for (int cpu = 0; cpu < 4; cpu++) {
+            files.put("cpu" + cpu + "/topology/physical_package_id", "0\n");
+            files.put("cpu" + cpu + "/topology/core_id", cpu + "\n");
+        }
+        files.put("../node/online", "0-1\n");
+        files.put("../node/node0/cpulist", "0,2\n");
+        files.put("../node/node1/cpulist", "1,3\n");
+        return files;
+    }
+
+    @Test
+    void numaNodesThatSplitPackagesAreALevelAndBindToNumaUsesThem() {
+        Topology t = SysfsTopology.parse(oneSplitPackage()::get);
+        assertThat(t).hasToString("Package:1 NUMANode:2 Core:2 PU:1");
+        assertThat(t.leafOsIndex()).as("cores numbered node by node, as hwloc's logical indexes").containsExactly(0, 2, 1, 3);
+        CpuBinding b = new CpuBinding(t);
+        assertThat(b.of(1, false, CpuBinding.Target.CORE, 1)).containsExactly(2);
+        assertThat(b.of(0, false, CpuBinding.Target.NUMA, 1)).containsExactly(0, 2);
+        assertThat(b.of(2, false, CpuBinding.Target.NUMA, 1)).containsExactly(1, 3);
+        assertThat(b.of(0, false, CpuBinding.Target.SOCKET, 1)).containsExactly(0, 1, 2, 3);
+
+        Map<String, String> onePerPackage = twoPackages();
+        onePerPackage.put("../node/online", "0-1\n");
+        onePerPackage.put("../node/node0/cpulist", "0-1,4-5\n");
+        onePerPackage.put("../node/node1/cpulist", "2-3,6-7\n");
+        Topology same = SysfsTopology.parse(onePerPackage::get);
+        assertThat(same).as("a node per package adds no level").hasToString("Package:2 Core:2 PU:2");
+        assertThat(new CpuBinding(same).of(0, false, CpuBinding.Target.NUMA, 1)).as("NUMA is then the package")
+                .containsExactly(0, 1, 4, 5);
+
+        Map<String, String> uneven = oneSplitPackage();
+        uneven.put("../node/node0/cpulist", "0\n");
+        uneven.put("../node/node1/cpulist", "1-3\n");
+        assertThat(SysfsTopology.parse(uneven::get)).as("an uneven split adds no level").hasToString("Package:1 Core:4 PU:1");
+        Topology allowed = SysfsTopology.parse(oneSplitPackage()::get, new int[] {0, 1});
+        assertThat(allowed).as("a core of each node allowed").hasToString("Package:1 NUMANode:2 Core:1 PU:1");
+    }
+
     @Test
     void aJobConfinedToTheCoresItHoldsCountsAmongThem() {
         CpuBinding b = new CpuBinding(SysfsTopology.parse(twoPackages()::get));

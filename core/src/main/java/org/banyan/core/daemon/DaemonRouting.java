@@ -119,6 +119,11 @@ final class DaemonRouting {
                     endpoint.nameReply(r.request(), r.op(), r.ok(), r.portOrReason());
                 }
             }
+            case OverlayMessage.NameReplies r -> {
+                if (endpoint != null) {
+                    r.requests().forEach(request -> endpoint.nameReply(request, r.op(), r.ok(), r.portOrReason()));
+                }
+            }
             case OverlayMessage.NameRequest r -> {
                 // Only the head serves names; a request cannot end its route at a daemon.
             }

@@ -69,6 +69,7 @@ import org.banyan.core.tree.TopologySpec;
  * 29 FORGET_JOB      jobId:u32
  * 30 LEAVE           from:u32 to:u32
  * 28 SPAWN_REQUEST   jobId:u32 from:u32 to:u32 request:u32 apps:u32 app{apps} hosts:list  (app as in LAUNCH_JOB)
+ * 31 NAME_REPLIES    jobId:u32 from:u32 to:u32 n:u32 request:u32{n} op:u8 ok:u8 portOrReason:string  (one answer to n requests)
  *
  * intmap   := n:u32 (key:u32 value:string){n}      daemon id -1 is the head
  * ownermap := n:u32 (key:string daemonId:u32){n}
@@ -105,6 +106,7 @@ public final class OverlayCodec {
     static final int SPAWN_REQUEST = 28;
     static final int FORGET_JOB = 29;
     static final int LEAVE = 30;
+    static final int NAME_REPLIES = 31;
 
     /** Largest frame accepted, so a corrupt length cannot make a reader allocate gigabytes. */
     public static final int MAX_FRAME = 64 << 20;
@@ -126,6 +128,11 @@ public final class OverlayCodec {
                     .string(m.name()).string(m.port());
             case OverlayMessage.NameReply m -> w.u8(NAME_REPLY).u32(m.jobId()).u32(m.from()).u32(m.to()).u32(m.request()).u8(m.op())
                     .u8(m.ok() ? 1 : 0).string(m.portOrReason());
+            case OverlayMessage.NameReplies m -> {
+                w.u8(NAME_REPLIES).u32(m.jobId()).u32(m.from()).u32(m.to()).u32(m.requests().size());
+                m.requests().forEach(w::u32);
+                w.u8(m.op()).u8(m.ok() ? 1 : 0).string(m.portOrReason());
+            }
             case OverlayMessage.SpawnRequest m -> {
                 w.u8(SPAWN_REQUEST).u32(m.jobId()).u32(m.from()).u32(m.to()).u32(m.request()).u32(m.apps().size());
                 m.apps().forEach(app -> writeApp(w, app));
@@ -233,6 +240,17 @@ public final class OverlayCodec {
                 case NAME_REPLY -> new OverlayMessage.NameReply(b.getInt(), b.getInt(), b.getInt(), b.getInt(), b.get() & 0xFF,
                         b.get() != 0,
                         string(b));
+                case NAME_REPLIES -> {
+                    int jobId = b.getInt();
+                    int from = b.getInt();
+                    int to = b.getInt();
+                    int n = count(b);
+                    List<Integer> requests = new ArrayList<>(n);
+                    for (int i = 0; i < n; i++) {
+                        requests.add(b.getInt());
+                    }
+                    yield new OverlayMessage.NameReplies(jobId, from, to, requests, b.get() & 0xFF, b.get() != 0, string(b));
+                }
                 case CONTACTS -> new OverlayMessage.Contacts(intMap(b));
                 case ALL_CONTACTS -> new OverlayMessage.AllContacts(intMap(b));
                 case DAEMON_FAILED -> new OverlayMessage.DaemonFailed(b.getInt(), string(b), string(b));

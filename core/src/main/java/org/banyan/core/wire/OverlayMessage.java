@@ -110,6 +110,18 @@ public sealed interface OverlayMessage {
     record NameReply(int jobId, int from, int to, int request, int op, boolean ok, String portOrReason) implements Routed {}
 
     /**
+     * One answer to several requests of job {@code jobId}'s ranks on daemon {@code to}: a world's
+     * join answers every rank with all the world's cards, so each daemon gets them once (not once
+     * per rank) and hands them to each of its ranks.
+     */
+    record NameReplies(int jobId, int from, int to, java.util.List<Integer> requests, int op, boolean ok, String portOrReason)
+            implements Routed {
+        public NameReplies {
+            requests = java.util.List.copyOf(requests);
+        }
+    }
+
+    /**
      * Routed from the head (-1) to daemon {@code to}: start these tasks (a DVM's task agent). Their
      * ends come back as {@link RankExited} of job {@link #TASKS}, the task id as the rank.
      */

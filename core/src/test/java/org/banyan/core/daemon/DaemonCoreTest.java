@@ -282,6 +282,27 @@ class DaemonCoreTest {
                 .containsExactly(frame("cmd=finalize-response;rc=0;"));
     }
 
+    /** A world's join comes to a daemon once, for all its ranks that asked. */
+    @Test
+    void oneJoinAnswerServesEveryRankOfTheDaemonThatAsked() {
+        core.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:32"), 3, Map.of())));
+        core.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(TWO_NODES)));
+        for (int conn = 4; conn <= 5; conn++) {
+            core.handle(new DaemonEvent.PmiLine(1, conn, "cmd=init pmi_version=2 pmi_subversion=0"));
+            core.handle(new DaemonEvent.PmiFrame(1, conn, "cmd=fullinit;srcid=" + (conn - 2) + ";threaded=FALSE;"));
+        }
+        assertThat(core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=banyan-join;generation=1;seq=1;rank=2;size=4;card=c;")))
+                .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.NameRequest(1, 1, -1, 0,
+                        OverlayMessage.NameRequest.JOIN, "1,1,2,4", "c")));
+        assertThat(core.handle(new DaemonEvent.PmiFrame(1, 5, "cmd=banyan-join;generation=1;seq=1;rank=3;size=4;card=d;")))
+                .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.NameRequest(1, 1, -1, 1,
+                        OverlayMessage.NameRequest.JOIN, "1,1,3,4", "d")));
+        List<DaemonAction> a = core.handle(new DaemonEvent.FromParent(new OverlayMessage.NameReplies(1, -1, 1, List.of(0, 1),
+                OverlayMessage.NameRequest.JOIN, true, "a\fb\fc\fd\f")));
+        assertThat(replies(a, 4)).containsExactly(frame("cmd=banyan-join-response;cards=a\fb\fc\fd\f;rc=0;"));
+        assertThat(replies(a, 5)).containsExactly(frame("cmd=banyan-join-response;cards=a\fb\fc\fd\f;rc=0;"));
+    }
+
     /** A join's answer longer than a page (a large world's cards) goes in pages the client asks for. */
     @Test
     void aLargeJoinAnswerGoesInPages() {

@@ -40,6 +40,8 @@ class OverlayCodecTest {
                 new OverlayMessage.PeerHello(12),
                 new OverlayMessage.NameRequest(1, 3, -1, 9, 0, "svc", "tcp://h:1"),
                 new OverlayMessage.NameReply(1, -1, 3, 9, 2, false, "name_not_found"),
+                new OverlayMessage.NameReplies(4, -1, 3, List.of(9, 12, 7), 4, true, "a\fbé\f"),
+                new OverlayMessage.NameReplies(4, -1, 3, List.of(), 4, false, "not_in_a_queue"),
                 new OverlayMessage.KvsFetch(1, 3, -1, 77, "P3-businesscard"),
                 new OverlayMessage.KvsFetched(1, -1, 3, 77, "P3-businesscard", "card"),
                 new OverlayMessage.KvsFetched(1, 4, 3, 78, "gone", null),

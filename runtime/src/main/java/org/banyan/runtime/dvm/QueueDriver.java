@@ -1,7 +1,9 @@
 package org.banyan.runtime.dvm;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.banyan.core.head.HeadEvent;
 import org.banyan.core.head.HeadSettings;
 import org.banyan.core.job.JobDescription;
@@ -118,9 +120,15 @@ final class QueueDriver {
         } else {
             ResourceQueue.Joined j = queue.join(r.jobId(), r.name(), r.port(), r);
             if (j != null) {
+                // once per daemon and DVM job (a world spans its first job and its expansions), not per rank
+                Map<List<Integer>, List<Integer>> requests = new LinkedHashMap<>();
                 for (Object w : j.waiters()) {
-                    reply((OverlayMessage.NameRequest) w, j.error() == null, j.error() == null ? j.cards() : j.error());
+                    OverlayMessage.NameRequest q = (OverlayMessage.NameRequest) w;
+                    requests.computeIfAbsent(List.of(q.from(), q.jobId()), k -> new ArrayList<>()).add(q.request());
                 }
+                requests.forEach((to, ids) -> host.follow(new HeadEvent.Route(new OverlayMessage.NameReplies(to.get(1),
+                        Topology.daemonOfVertex(0), to.get(0), ids, r.op(), j.error() == null,
+                        j.error() == null ? j.cards() : j.error()))));
             }
         }
     }

@@ -272,8 +272,11 @@ final class ResourceQueue {
         for (String c : j.cards) {
             all.append(c).append('\f');
         }
-        if (all.length() > org.banyan.core.pmi.PmiV2Codec.MAX_BODY - 64) {
-            return new Joined(j.waiters, null, "the_world's_cards_exceed_one_PMI-2_frame_(" + size + "_ranks)");
+        // Daemons page a long answer to their ranks (PmiServer's banyan-join-page); the limit is
+        // the overlay frame that carries it to each daemon.
+        if (all.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+                > org.banyan.core.wire.OverlayCodec.MAX_FRAME - 4096) {
+            return new Joined(j.waiters, null, "the_world's_cards_exceed_one_overlay_frame_(" + size + "_ranks)");
         }
         return new Joined(j.waiters, all.toString(), null);
     }

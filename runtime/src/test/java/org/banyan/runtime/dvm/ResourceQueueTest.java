@@ -94,6 +94,19 @@ class ResourceQueueTest {
     }
 
     @Test
+    void aWorldWhoseCardsExceedOnePmiFrameStillJoins() {
+        var m = (ResourceQueue.Outcome.Queued) queue.submit(owner, job(1, 4, 2));
+        ResourceQueue.Launch first = only(m.launches());
+        String card = "x".repeat(10_000); // 8 ranks: 80,000 characters, more than a PMI-2 frame's 64 KiB
+        ResourceQueue.Joined joined = null;
+        for (int r = 0; r < 8; r++) {
+            joined = queue.join(first.jobId(), "0,1," + r + ",8", card + r, "w" + r);
+        }
+        assertThat(joined.error()).as("the daemons page it to the ranks").isNull();
+        assertThat(joined.cards()).hasSize(8 * 10_002).startsWith(card + "0\f").endsWith(card + "7\f");
+    }
+
+    @Test
     void aFailureEndsTheOtherPartsAndItsStatusIsTheJobs() {
         ResourceQueue.Launch first = only(((ResourceQueue.Outcome.Queued) queue.submit(owner, job(1, 2, 1))).launches());
         queue.dvmJobEnded(only(((ResourceQueue.Outcome.Queued) queue.submit(owner, job(2, 2, 1))).launches()).jobId(), 0);

@@ -45,6 +45,7 @@ class FunctionTaskTest {
             }
             assertThat(squares.getLast().get(60, TimeUnit.SECONDS)).isEqualTo(19_999L * 19_999L);
             // A few long calls go to every worker, not all to the first that asks (it took them all before).
+            assertThat(pool.awaitWorkers(2, java.time.Duration.ofSeconds(60))).as("both workers dialed back").isTrue();
             List<CompletableFuture<Long>> slow = pool.map(x -> {
                 java.util.concurrent.locks.LockSupport.parkNanos(100_000_000L);
                 return ProcessHandle.current().pid();

@@ -105,6 +105,24 @@ public final class FunctionPool implements AutoCloseable {
         return out;
     }
 
+    /**
+     * Waits until {@code n} workers have dialed back and are serving (as Dask's
+     * {@code wait_for_workers}); false when the time ran out first or the pool closed.
+     */
+    public boolean awaitWorkers(int n, java.time.Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        synchronized (linked) {
+            while (!closed && linked.stream().filter(w -> w.alive).count() < n) {
+                long left = end - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                linked.wait(Math.max(1, left / 1_000_000));
+            }
+            return !closed;
+        }
+    }
+
     /** The worker tasks, for their states and sandboxes. */
     public List<Task> workers() {
         return workerTasks;
@@ -154,6 +172,9 @@ public final class FunctionPool implements AutoCloseable {
                 WorkerLink w = new WorkerLink(s, hello, pid);
                 linked.add(w);
                 w.start();
+                synchronized (linked) {
+                    linked.notifyAll();
+                }
             } catch (IOException e) {
                 if (!closed) {
                     System.err.println("banyan: function pool: " + e.getMessage());
@@ -192,6 +213,9 @@ public final class FunctionPool implements AutoCloseable {
             return;
         }
         closed = true;
+        synchronized (linked) {
+            linked.notifyAll();
+        }
         for (int i = 0; i < linked.size(); i++) {
             queue.add(STOP);
         }

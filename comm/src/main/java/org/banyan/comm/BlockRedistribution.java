@@ -114,6 +114,66 @@ public final class BlockRedistribution {
     }
 
     /**
+     * A row-major matrix of {@code rows} × {@code columns} doubles distributed by blocks of
+     * columns: {@code mine} holds this rank's columns of every row, row-major
+     * ({@code rows} × its column count); returns its new columns the same way. A piece of columns
+     * is strided on both sides, so it is packed into one message (several when larger than
+     * {@link #MESSAGE_BYTES}, cut at rows) and unpacked on arrival.
+     */
+    public static double[] redistributeColumns(Comm comm, double[] mine, int rows, long columns, int from, int to) {
+        if (rows < 1) {
+            throw new IllegalArgumentException("a matrix of " + rows + " rows");
+        }
+        fits(comm, from, to);
+        int me = comm.rank();
+        int oldWidth = me < from ? Math.toIntExact(blockLength(columns, from, me)) : 0;
+        if (me < from && mine.length != (long) rows * oldWidth) {
+            throw new IllegalArgumentException("rank " + me + " holds " + mine.length + " elements; its " + oldWidth
+                    + " column(s) of " + rows + " rows are " + (long) rows * oldWidth);
+        }
+        int newWidth = newBlock(comm, columns, to);
+        double[] result = new double[Math.multiplyExact(rows, newWidth)];
+        record Incoming(double[] packed, int firstRow, int rowCount, int toColumn, int width) {}
+        List<Request> pending = new ArrayList<>();
+        List<Incoming> incoming = new ArrayList<>();
+        for (Piece p : plan(columns, from, to)) {
+            int width = Math.toIntExact(p.count());
+            int at = Math.toIntExact(p.fromOffset());
+            int into = Math.toIntExact(p.toOffset());
+            if (p.toRank() == me && p.fromRank() == me) {
+                for (int r = 0; r < rows; r++) {
+                    System.arraycopy(mine, r * oldWidth + at, result, r * newWidth + into, width);
+                }
+                continue;
+            }
+            if (p.toRank() != me && p.fromRank() != me) {
+                continue;
+            }
+            int rowsPerMessage = (int) Math.max(1, Math.min(rows, MESSAGE_BYTES / ((long) width * Double.BYTES)));
+            for (int first = 0; first < rows; first += rowsPerMessage) {
+                int n = Math.min(rowsPerMessage, rows - first);
+                double[] packed = new double[n * width];
+                if (p.toRank() == me) {
+                    incoming.add(new Incoming(packed, first, n, into, width));
+                    pending.add(comm.irecv(MemorySegment.ofArray(packed), p.fromRank(), TAG));
+                } else {
+                    for (int r = 0; r < n; r++) {
+                        System.arraycopy(mine, (first + r) * oldWidth + at, packed, r * width, width);
+                    }
+                    pending.add(comm.isend(MemorySegment.ofArray(packed), p.toRank(), TAG));
+                }
+            }
+        }
+        Request.awaitAll(pending);
+        for (Incoming in : incoming) {
+            for (int r = 0; r < in.rowCount(); r++) {
+                System.arraycopy(in.packed(), r * in.width(), result, (in.firstRow() + r) * newWidth + in.toColumn(), in.width());
+            }
+        }
+        return result;
+    }
+
+    /**
      * The general form, over memory segments (heap or native): {@code length} elements of
      * {@code elementBytes} bytes each, {@code mine} this rank's old block, {@code out} its new
      * one, both sized by the block layout (ignored on ranks outside {@code from}, respectively

@@ -118,9 +118,46 @@ class BlockRedistributionTest {
     }
 
     @Test
+    void aMatrixByBlocksOfColumns() throws Exception {
+        int rows = 7;
+        long columns = 23;
+        int[][] cases = {{3, 4}, {4, 2}, {1, 3}};
+        for (int[] c : cases) {
+            int from = c[0];
+            int to = c[1];
+            List<double[]> got = LocalJob.run(Math.max(from, to), r -> "h", Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), world -> {
+                int me = world.rank();
+                int width = me < from ? (int) BlockRedistribution.blockLength(columns, from, me) : 0;
+                long first = me < from ? BlockRedistribution.blockStart(columns, from, me) : 0;
+                double[] mine = new double[rows * width];
+                for (int r = 0; r < rows; r++) {
+                    for (int k = 0; k < width; k++) {
+                        mine[r * width + k] = r * 1000 + first + k;
+                    }
+                }
+                return BlockRedistribution.redistributeColumns(world, mine, rows, columns, from, to);
+            });
+            for (int rank = 0; rank < got.size(); rank++) {
+                int width = rank < to ? (int) BlockRedistribution.blockLength(columns, to, rank) : 0;
+                long first = rank < to ? BlockRedistribution.blockStart(columns, to, rank) : 0;
+                double[] block = got.get(rank);
+                assertThat(block).as(from + " -> " + to + ", rank " + rank).hasSize(rows * width);
+                for (int r = 0; r < rows; r++) {
+                    for (int k = 0; k < width; k++) {
+                        assertThat(block[r * width + k]).as("%d -> %d, rank %d row %d column %d", from, to, rank, r, first + k)
+                                .isEqualTo(r * 1000.0 + first + k);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void aBlockOfTheWrongSizeIsOneClearError() {
         assertThatThrownBy(() -> BlockRedistribution.plan(4, 0, 2)).hasMessage("a redistribution of 4 elements from 0 to 2 ranks");
         assertThatThrownBy(() -> BlockRedistribution.redistributeRows(null, new double[0], 4, 0, 1, 1))
                 .hasMessage("a matrix of 0 columns");
+        assertThatThrownBy(() -> BlockRedistribution.redistributeColumns(null, new double[0], 0, 4, 1, 1))
+                .hasMessage("a matrix of 0 rows");
     }
 }

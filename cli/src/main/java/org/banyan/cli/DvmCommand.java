@@ -42,6 +42,7 @@ final class DvmCommand {
         DvmFiles files;
         boolean elastic;
         int maxNodes;
+        long probeMillis;
 
         StartArguments(DaemonOptions daemons, DvmFiles files) {
             this.daemons = daemons;
@@ -64,10 +65,27 @@ final class DvmCommand {
             .value("DVM", List.of("--max-nodes"), List.of(), "N", """
                     with --elastic: the DVM may grow to N hosts, asking Slurm for idle ones
                     when its jobs want more (at most the spawn tree's radix, default 32)""",
-                    (a, v) -> a.maxNodes = positive("--max-nodes", v));
+                    (a, v) -> a.maxNodes = positive("--max-nodes", v))
+            .value("DVM", List.of("--elastic-period"), List.of(), "SECONDS", """
+                    with --elastic: how often the DVM reads Slurm's queue and idle nodes
+                    (squeue and sinfo; default 2)""",
+                    (a, v) -> a.probeMillis = periodMillis(v));
 
-    /** How often an elastic DVM reads Slurm's queue. */
+    /** How often an elastic DVM reads Slurm's queue unless told. */
     static final long ELASTIC_PROBE_MILLIS = 2_000;
+
+    private static long periodMillis(String v) throws UsageException {
+        double seconds;
+        try {
+            seconds = Double.parseDouble(v);
+        } catch (NumberFormatException e) {
+            throw new UsageException("--elastic-period '" + v + "' is not a number of seconds");
+        }
+        if (!(seconds >= 0.1 && seconds <= 86_400)) {
+            throw new UsageException("--elastic-period must be between 0.1 and 86400 seconds, not " + v);
+        }
+        return Math.round(seconds * 1000);
+    }
 
     /** Options of {@code status} and {@code stop}. */
     static final OptionTable<DvmFiles[]> CONTACT_OPTIONS = new OptionTable<DvmFiles[]>()
@@ -115,6 +133,9 @@ final class DvmCommand {
                 || a.daemons.agent() instanceof org.banyan.runtime.launch.LaunchAgent.SlurmStep)) {
             throw new UsageException("--elastic needs the DVM's hosts from the Slurm job: drop --host, --hostfile and "
                     + "--launcher");
+        }
+        if (a.probeMillis > 0 && !a.elastic) {
+            throw new UsageException("--elastic-period is for an elastic DVM: add --elastic");
         }
         if (a.maxNodes > 0) {
             if (!a.elastic) {
@@ -245,7 +266,8 @@ final class DvmCommand {
             DvmHead head = new DvmHead(nodes, settings, a.daemons.agent(), a.daemons.topology(), a.daemons.routing(), a.files,
                     log);
             if (a.elastic) {
-                head.elastic(slurmJob().strip(), ELASTIC_PROBE_MILLIS, a.files.uri().getParent(), vacant);
+                head.elastic(slurmJob().strip(), a.probeMillis > 0 ? a.probeMillis : ELASTIC_PROBE_MILLIS,
+                        a.files.uri().getParent(), vacant);
             }
             return head.run();
         } catch (Exception e) {

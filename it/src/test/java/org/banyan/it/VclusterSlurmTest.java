@@ -162,7 +162,9 @@ class VclusterSlurmTest {
                 cd "$W"
                 "$B" dvm start --max-nodes 3 --uri-file "$W/bad.uri" > "$W/bad" 2>&1; echo "status $?" >> "$W/bad"
                 "$B" dvm start --elastic --max-nodes 1 --uri-file "$W/bad.uri" >> "$W/bad" 2>&1; echo "status $?" >> "$W/bad"
-                "$B" dvm start --elastic --max-nodes 4 --uri-file "$W/dvm.uri" || exit 3
+                "$B" dvm start --elastic-period 5 --uri-file "$W/bad.uri" >> "$W/bad" 2>&1; echo "status $?" >> "$W/bad"
+                "$B" dvm start --elastic --elastic-period 0 --uri-file "$W/bad.uri" >> "$W/bad" 2>&1; echo "status $?" >> "$W/bad"
+                "$B" dvm start --elastic --max-nodes 4 --elastic-period 1 --uri-file "$W/dvm.uri" || exit 3
                 "$B" dvm status --dvm "$W/dvm.uri" > "$W/status-before"
                 "$B" dvm submit --dvm "$W/dvm.uri" --nodes 3 hostname > "$W/submit.out" 2> "$W/submit.err" < /dev/null
                 squeue -h -n "banyan-dvm-$SLURM_JOB_ID" -o "%%i %%N" > "$W/grown"
@@ -180,7 +182,9 @@ class VclusterSlurmTest {
         assertThat(p.exitValue()).as(Files.readString(work.resolve("script.out")) + log).isZero();
         assertThat(lines(Files.readString(work.resolve("bad")))).containsExactly(
                 "banyan dvm: --max-nodes is for an elastic DVM: add --elastic", "status 2",
-                "banyan dvm: --max-nodes 1 is less than the Slurm job's 2 nodes", "status 2");
+                "banyan dvm: --max-nodes 1 is less than the Slurm job's 2 nodes", "status 2",
+                "banyan dvm: --elastic-period is for an elastic DVM: add --elastic", "status 2",
+                "banyan dvm: --elastic-period must be between 0.1 and 86400 seconds, not 0", "status 2");
         assertThat(work.resolve("bad.uri.log")).doesNotExist();
         assertThat(Files.readString(work.resolve("status-before"))).containsPattern("(?m)^node2\\s+1\\s+0\\s+up$")
                 .containsPattern("(?m)^\\(vacant\\)\\s+1\\s+0\\s+vacant$");

@@ -194,6 +194,10 @@ public final class BlockRedistribution {
                     + blockLength(length, to, me) * elementBytes);
         }
         List<Request> pending = new ArrayList<>();
+        List<Request> readies = new ArrayList<>();
+        List<MemorySegment> held = new ArrayList<>();
+        List<Integer> heldFor = new ArrayList<>();
+        MemorySegment token = MemorySegment.ofArray(new byte[1]);
         for (Piece p : plan(length, from, to)) {
             long at = p.fromOffset() * elementBytes;
             long into = p.toOffset() * elementBytes;
@@ -202,18 +206,44 @@ public final class BlockRedistribution {
                 MemorySegment.copy(mine, at, out, into, bytes);
                 continue;
             }
+            boolean large = bytes >= RENDEZVOUS_BYTES;
             // both sides cut a piece the same way, and one sender's messages of one tag keep their order
             for (long done = 0; done < bytes; done += MESSAGE_BYTES) {
                 long n = Math.min(MESSAGE_BYTES, bytes - done);
                 if (p.toRank() == me) {
                     pending.add(comm.irecv(out.asSlice(into + done, n), p.fromRank(), TAG));
+                    if (large) {
+                        pending.add(comm.isend(token, p.fromRank(), READY_TAG)); // posted: send it
+                    }
                 } else if (p.fromRank() == me) {
-                    pending.add(comm.isend(mine.asSlice(at + done, n), p.toRank(), TAG));
+                    if (large) {
+                        readies.add(comm.irecv(MemorySegment.ofArray(new byte[1]), p.toRank(), READY_TAG));
+                        held.add(mine.asSlice(at + done, n));
+                        heldFor.add(p.toRank());
+                    } else {
+                        pending.add(comm.isend(mine.asSlice(at + done, n), p.toRank(), TAG));
+                    }
                 }
             }
         }
+        // Every receive and every go-ahead is posted before any rank waits here, so none waits for ever.
+        for (int i = 0; i < held.size(); i++) {
+            readies.get(i).await();
+            pending.add(comm.isend(held.get(i), heldFor.get(i), TAG));
+        }
         Request.awaitAll(pending);
     }
+
+    /**
+     * From this size a piece waits for its receiver's go-ahead (a one-byte message of
+     * {@link #READY_TAG}, sent once the receive is posted): a large message that came before its
+     * receive would be held in a buffer of its size, fresh memory whose first touch costs more
+     * than the copy itself (docs/malleability.md), and copied again.
+     */
+    static final long RENDEZVOUS_BYTES = 1L << 20;
+
+    /** The tag of the go-ahead messages. */
+    public static final int READY_TAG = TAG + 1;
 
     /** The largest message a redistribution sends (an envelope's length is an int). */
     static final long MESSAGE_BYTES = 1L << 30;

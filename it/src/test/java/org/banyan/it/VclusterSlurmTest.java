@@ -202,6 +202,41 @@ class VclusterSlurmTest {
     }
 
     /**
+     * A second allocation is made with {@code salloc --no-shell}: nothing but the DVM ends it.
+     * When the head is killed (SIGKILL: it cannot cancel anything), the daemon it started there
+     * loses its parent without being told to leave and cancels that allocation itself.
+     */
+    @Test
+    void aKilledElasticHeadsSecondAllocationEndsWithItsDaemon() throws Exception {
+        Path work = Files.createDirectories(dir.resolve("elastic-killed"));
+        Path script = work.resolve("kill.sh");
+        Files.writeString(script, """
+                B='%s'; W='%s'
+                cd "$W"
+                "$B" dvm start --elastic --max-nodes 3 --elastic-period 1 --uri-file "$W/dvm.uri" || exit 3
+                "$B" dvm submit --dvm "$W/dvm.uri" --nodes 3 hostname > "$W/submit.out" 2> "$W/submit.err" < /dev/null
+                squeue -h -n "banyan-dvm-$SLURM_JOB_ID" -o "%%i %%N" > "$W/grown"
+                kill -9 "$(sed -n 2p "$W/dvm.uri")"
+                i=0
+                until [ -z "$(squeue -h -n "banyan-dvm-$SLURM_JOB_ID" -t PD,R,CG -o %%i)" ] || [ $i -ge 200 ]; do sleep 0.1; i=$((i + 1)); done
+                squeue -h -n "banyan-dvm-$SLURM_JOB_ID" -t PD,R,CG -o %%i > "$W/after-kill"
+                """.formatted(Banyan.SCRIPT, work));
+        Process p = new ProcessBuilder("salloc", "-N", "2", "sh", script.toString())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).redirectErrorStream(true)
+                .redirectOutput(work.resolve("script.out").toFile()).start();
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        String log = Files.readString(work.resolve("dvm.uri.log"));
+        assertThat(p.exitValue()).as(Files.readString(work.resolve("script.out")) + log).isZero();
+        assertThat(lines(Files.readString(work.resolve("submit.out")))).containsExactlyInAnyOrder("node1", "node2", "node3");
+        assertThat(Files.readString(work.resolve("grown")).strip()).as("the DVM grew into a second allocation")
+                .matches("\\d+ node3");
+        assertThat(Files.readString(work.resolve("after-kill")).strip()).as("the second allocation ended with the head")
+                .isEmpty();
+        Banyan.assertNoProcessesWith(work.resolve("dvm.uri").toString());
+        Banyan.assertNoProcessesWith("DaemonMain");
+    }
+
+    /**
      * The seed's shrink one level up: FlexibleSleep runs on 2 of an elastic DVM's 3 nodes when
      * a job needing 3 nodes comes to wait in Slurm (1 idle). The free host is not enough, so
      * the job shrinks to 1 at its next check; then both free hosts go back, the allocation

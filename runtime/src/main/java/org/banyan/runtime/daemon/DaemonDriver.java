@@ -70,6 +70,8 @@ public final class DaemonDriver {
     /** This daemon's PMIx jobs (Open MPI ranks); made once the guard exists. */
     private PmixHost pmix;
     private volatile long ranksMillis;
+    /** The parent said to leave or shut down: losing it after that is no orphaning. */
+    private volatile boolean dismissed;
 
     /** @param spawnedAtMillis when the parent asked for this daemon (epoch ms), the origin of its stats' times */
     public DaemonDriver(int daemonId, String host, FrameChannel parent, LaunchAgent agent, long spawnedAtMillis) {
@@ -126,11 +128,17 @@ public final class DaemonDriver {
             parent.serve("daemon-" + daemonId + "-from-parent", new FrameChannel.Reader() {
                 @Override
                 public void message(OverlayMessage m) {
+                    if (m instanceof OverlayMessage.Leave || m instanceof OverlayMessage.Shutdown) {
+                        dismissed = true;
+                    }
                     loop.post(new DaemonEvent.FromParent(m));
                 }
 
                 @Override
                 public void ended(IOException why) {
+                    if (!parent.isClosed() && !dismissed) {
+                        cancelOwnAllocation();
+                    }
                     loop.post(new DaemonEvent.ParentLost(parent.isClosed() ? "closed" : "connection to the parent closed"));
                 }
             });
@@ -178,6 +186,31 @@ public final class DaemonDriver {
      * In shared memory when the host has it, named so two daemons of one host, or two jobs of
      * one daemon, never collide.
      */
+    /**
+     * A daemon an elastic DVM started in a Slurm allocation of its own (second allocations are
+     * made with {@code salloc --no-shell}: nothing else ends them) cancels that allocation when it
+     * loses its head without being told to leave, so a killed head does not hold those nodes
+     * until their time limit. The head names the allocation in {@link #CANCEL_ON_ORPHAN}.
+     */
+    private void cancelOwnAllocation() {
+        String allocation = System.getenv(CANCEL_ON_ORPHAN);
+        if (allocation == null || !allocation.matches("\\d+")) {
+            return;
+        }
+        try {
+            Process p = new ProcessBuilder("scancel", allocation).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            p.waitFor(5, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (IOException e) {
+            // no scancel here: the allocation ends at its time limit
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The environment variable naming the Slurm allocation this daemon cancels when orphaned. */
+    public static final String CANCEL_ON_ORPHAN = "BANYAN_CANCEL_ON_ORPHAN";
+
     private java.nio.file.Path processTablePath(int jobId) {
         java.nio.file.Path shm = java.nio.file.Path.of("/dev/shm");
         java.nio.file.Path dir = java.nio.file.Files.isDirectory(shm) ? shm

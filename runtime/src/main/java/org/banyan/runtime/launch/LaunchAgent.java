@@ -85,6 +85,8 @@ public sealed interface LaunchAgent permits LaunchAgent.InProcess, LaunchAgent.L
                     "--overlap", "--whole", "--quiet", "--kill-on-bad-exit=1"));
             if (jobId != null) {
                 out.add(1, "--jobid=" + jobId);
+                // an allocation of the DVM's own: its daemon cancels it if the head dies (DaemonDriver)
+                out.add(2, "--export=ALL,BANYAN_CANCEL_ON_ORPHAN=" + jobId);
             }
             out.addAll(daemonCommand);
             return out;

@@ -124,50 +124,86 @@ public final class BlockRedistribution {
         if (rows < 1) {
             throw new IllegalArgumentException("a matrix of " + rows + " rows");
         }
+        return redistributeBlocks(comm, mine, rows, Math.toIntExact(columns), new int[] {1, from}, new int[] {1, to});
+    }
+
+    /**
+     * A row-major matrix of {@code rows} × {@code columns} doubles distributed in 2-D blocks over
+     * a grid of ranks, from a {@code fromGrid[0]} × {@code fromGrid[1]} grid to a
+     * {@code toGrid[0]} × {@code toGrid[1]} one (rank {@code i * gridColumns + j} holds row block
+     * i and column block j, each block row-major); every rank of {@code comm} calls it with its
+     * block (ignored outside the old grid) and gets its new one (empty outside the new grid).
+     * A piece is a rectangle where an old block meets a new one: rows cross the row layouts,
+     * columns the column layouts. Pieces are packed into one message (cut at rows past
+     * {@link #MESSAGE_BYTES}) and unpacked on arrival.
+     */
+    public static double[] redistributeBlocks(Comm comm, double[] mine, int rows, int columns, int[] fromGrid, int[] toGrid) {
+        if (rows < 1 || columns < 1) {
+            throw new IllegalArgumentException("a matrix of " + rows + " × " + columns);
+        }
+        if (fromGrid.length != 2 || toGrid.length != 2 || fromGrid[0] < 1 || fromGrid[1] < 1 || toGrid[0] < 1
+                || toGrid[1] < 1) {
+            throw new IllegalArgumentException("grids of ranks are rows × columns, at least 1 × 1: "
+                    + java.util.Arrays.toString(fromGrid) + " to " + java.util.Arrays.toString(toGrid));
+        }
+        int from = Math.multiplyExact(fromGrid[0], fromGrid[1]);
+        int to = Math.multiplyExact(toGrid[0], toGrid[1]);
         fits(comm, from, to);
         int me = comm.rank();
-        int oldWidth = me < from ? Math.toIntExact(blockLength(columns, from, me)) : 0;
-        if (me < from && mine.length != (long) rows * oldWidth) {
-            throw new IllegalArgumentException("rank " + me + " holds " + mine.length + " elements; its " + oldWidth
-                    + " column(s) of " + rows + " rows are " + (long) rows * oldWidth);
+        int oldWidth = me < from ? Math.toIntExact(blockLength(columns, fromGrid[1], me % fromGrid[1])) : 0;
+        int oldHeight = me < from ? Math.toIntExact(blockLength(rows, fromGrid[0], me / fromGrid[1])) : 0;
+        if (me < from && mine.length != (long) oldHeight * oldWidth) {
+            throw new IllegalArgumentException("rank " + me + " holds " + mine.length + " elements; its block of " + oldHeight
+                    + " × " + oldWidth + " is " + (long) oldHeight * oldWidth);
         }
-        int newWidth = newBlock(comm, columns, to);
-        double[] result = new double[Math.multiplyExact(rows, newWidth)];
-        record Incoming(double[] packed, int firstRow, int rowCount, int toColumn, int width) {}
+        int newWidth = me < to ? Math.toIntExact(blockLength(columns, toGrid[1], me % toGrid[1])) : 0;
+        int newHeight = me < to ? Math.toIntExact(blockLength(rows, toGrid[0], me / toGrid[1])) : 0;
+        double[] result = new double[Math.multiplyExact(newHeight, newWidth)];
+        record Incoming(double[] packed, int toRow, int rowCount, int toColumn, int width) {}
         List<Request> pending = new ArrayList<>();
         List<Incoming> incoming = new ArrayList<>();
-        for (Piece p : plan(columns, from, to)) {
-            int width = Math.toIntExact(p.count());
-            int at = Math.toIntExact(p.fromOffset());
-            int into = Math.toIntExact(p.toOffset());
-            if (p.toRank() == me && p.fromRank() == me) {
-                for (int r = 0; r < rows; r++) {
-                    System.arraycopy(mine, r * oldWidth + at, result, r * newWidth + into, width);
+        List<Piece> columnPieces = plan(columns, fromGrid[1], toGrid[1]);
+        for (Piece rp : plan(rows, fromGrid[0], toGrid[0])) {
+            for (Piece cp : columnPieces) {
+                int source = rp.fromRank() * fromGrid[1] + cp.fromRank();
+                int dest = rp.toRank() * toGrid[1] + cp.toRank();
+                if (source != me && dest != me) {
+                    continue;
                 }
-                continue;
-            }
-            if (p.toRank() != me && p.fromRank() != me) {
-                continue;
-            }
-            int rowsPerMessage = (int) Math.max(1, Math.min(rows, MESSAGE_BYTES / ((long) width * Double.BYTES)));
-            for (int first = 0; first < rows; first += rowsPerMessage) {
-                int n = Math.min(rowsPerMessage, rows - first);
-                double[] packed = new double[n * width];
-                if (p.toRank() == me) {
-                    incoming.add(new Incoming(packed, first, n, into, width));
-                    pending.add(comm.irecv(MemorySegment.ofArray(packed), p.fromRank(), TAG));
-                } else {
-                    for (int r = 0; r < n; r++) {
-                        System.arraycopy(mine, (first + r) * oldWidth + at, packed, r * width, width);
+                int width = Math.toIntExact(cp.count());
+                int height = Math.toIntExact(rp.count());
+                int atRow = Math.toIntExact(rp.fromOffset());
+                int atColumn = Math.toIntExact(cp.fromOffset());
+                int intoRow = Math.toIntExact(rp.toOffset());
+                int intoColumn = Math.toIntExact(cp.toOffset());
+                if (source == me && dest == me) {
+                    for (int r = 0; r < height; r++) {
+                        System.arraycopy(mine, (atRow + r) * oldWidth + atColumn, result, (intoRow + r) * newWidth + intoColumn,
+                                width);
                     }
-                    pending.add(comm.isend(MemorySegment.ofArray(packed), p.toRank(), TAG));
+                    continue;
+                }
+                // both sides enumerate pieces alike, and one sender's messages of one tag keep their order
+                int rowsPerMessage = (int) Math.max(1, Math.min(height, MESSAGE_BYTES / ((long) width * Double.BYTES)));
+                for (int first = 0; first < height; first += rowsPerMessage) {
+                    int n = Math.min(rowsPerMessage, height - first);
+                    double[] packed = new double[n * width];
+                    if (dest == me) {
+                        incoming.add(new Incoming(packed, intoRow + first, n, intoColumn, width));
+                        pending.add(comm.irecv(MemorySegment.ofArray(packed), source, TAG));
+                    } else {
+                        for (int r = 0; r < n; r++) {
+                            System.arraycopy(mine, (atRow + first + r) * oldWidth + atColumn, packed, r * width, width);
+                        }
+                        pending.add(comm.isend(MemorySegment.ofArray(packed), dest, TAG));
+                    }
                 }
             }
         }
         Request.awaitAll(pending);
         for (Incoming in : incoming) {
             for (int r = 0; r < in.rowCount(); r++) {
-                System.arraycopy(in.packed(), r * in.width(), result, (in.firstRow() + r) * newWidth + in.toColumn(), in.width());
+                System.arraycopy(in.packed(), r * in.width(), result, (in.toRow() + r) * newWidth + in.toColumn(), in.width());
             }
         }
         return result;

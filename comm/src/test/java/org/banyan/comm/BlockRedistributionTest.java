@@ -165,11 +165,65 @@ class BlockRedistributionTest {
     }
 
     @Test
+    void aMatrixIn2DBlocksFromOneGridOfRanksToAnother() throws Exception {
+        int rows = 7;
+        int columns = 9;
+        int[][][] cases = {{{2, 2}, {3, 1}}, {{2, 2}, {1, 3}}, {{1, 4}, {2, 2}}, {{2, 3}, {2, 2}}, {{3, 1}, {1, 1}}};
+        for (int[][] c : cases) {
+            int[] from = c[0];
+            int[] to = c[1];
+            int ranks = Math.max(from[0] * from[1], to[0] * to[1]);
+            List<double[]> got = LocalJob.run(ranks, r -> "h", Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), world -> {
+                int me = world.rank();
+                double[] mine = new double[0];
+                if (me < from[0] * from[1]) {
+                    int i = me / from[1];
+                    int j = me % from[1];
+                    int h = (int) BlockRedistribution.blockLength(rows, from[0], i);
+                    int w = (int) BlockRedistribution.blockLength(columns, from[1], j);
+                    long r0 = BlockRedistribution.blockStart(rows, from[0], i);
+                    long c0 = BlockRedistribution.blockStart(columns, from[1], j);
+                    mine = new double[h * w];
+                    for (int r = 0; r < h; r++) {
+                        for (int k = 0; k < w; k++) {
+                            mine[r * w + k] = (r0 + r) * 1000 + c0 + k;
+                        }
+                    }
+                }
+                return BlockRedistribution.redistributeBlocks(world, mine, rows, columns, from, to);
+            });
+            String grids = java.util.Arrays.toString(from) + " -> " + java.util.Arrays.toString(to);
+            for (int rank = 0; rank < ranks; rank++) {
+                double[] block = got.get(rank);
+                if (rank >= to[0] * to[1]) {
+                    assertThat(block).as(grids + ", rank " + rank).isEmpty();
+                    continue;
+                }
+                int i = rank / to[1];
+                int j = rank % to[1];
+                int h = (int) BlockRedistribution.blockLength(rows, to[0], i);
+                int w = (int) BlockRedistribution.blockLength(columns, to[1], j);
+                long r0 = BlockRedistribution.blockStart(rows, to[0], i);
+                long c0 = BlockRedistribution.blockStart(columns, to[1], j);
+                assertThat(block).as(grids + ", rank " + rank).hasSize(h * w);
+                for (int r = 0; r < h; r++) {
+                    for (int k = 0; k < w; k++) {
+                        assertThat(block[r * w + k]).as("%s, rank %d, row %d column %d", grids, rank, r0 + r, c0 + k)
+                                .isEqualTo((r0 + r) * 1000.0 + c0 + k);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void aBlockOfTheWrongSizeIsOneClearError() {
         assertThatThrownBy(() -> BlockRedistribution.plan(4, 0, 2)).hasMessage("a redistribution of 4 elements from 0 to 2 ranks");
         assertThatThrownBy(() -> BlockRedistribution.redistributeRows(null, new double[0], 4, 0, 1, 1))
                 .hasMessage("a matrix of 0 columns");
         assertThatThrownBy(() -> BlockRedistribution.redistributeColumns(null, new double[0], 0, 4, 1, 1))
                 .hasMessage("a matrix of 0 rows");
+        assertThatThrownBy(() -> BlockRedistribution.redistributeBlocks(null, new double[0], 4, 4, new int[] {2, 0},
+                new int[] {1, 1})).hasMessage("grids of ranks are rows × columns, at least 1 × 1: [2, 0] to [1, 1]");
     }
 }

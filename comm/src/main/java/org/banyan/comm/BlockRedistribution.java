@@ -160,7 +160,7 @@ public final class BlockRedistribution {
         int newHeight = me < to ? Math.toIntExact(blockLength(rows, toGrid[0], me / toGrid[1])) : 0;
         double[] result = new double[Math.multiplyExact(newHeight, newWidth)];
         record Incoming(double[] packed, int toRow, int rowCount, int toColumn, int width) {}
-        List<Request> pending = new ArrayList<>();
+        Exchange exchange = new Exchange(comm);
         List<Incoming> incoming = new ArrayList<>();
         List<Piece> columnPieces = plan(columns, fromGrid[1], toGrid[1]);
         for (Piece rp : plan(rows, fromGrid[0], toGrid[0])) {
@@ -190,17 +190,17 @@ public final class BlockRedistribution {
                     double[] packed = new double[n * width];
                     if (dest == me) {
                         incoming.add(new Incoming(packed, intoRow + first, n, intoColumn, width));
-                        pending.add(comm.irecv(MemorySegment.ofArray(packed), source, TAG));
+                        exchange.receive(MemorySegment.ofArray(packed), source);
                     } else {
                         for (int r = 0; r < n; r++) {
                             System.arraycopy(mine, (atRow + first + r) * oldWidth + atColumn, packed, r * width, width);
                         }
-                        pending.add(comm.isend(MemorySegment.ofArray(packed), dest, TAG));
+                        exchange.send(MemorySegment.ofArray(packed), dest);
                     }
                 }
             }
         }
-        Request.awaitAll(pending);
+        exchange.finish();
         for (Incoming in : incoming) {
             for (int r = 0; r < in.rowCount(); r++) {
                 System.arraycopy(in.packed(), r * in.width(), result, (in.toRow() + r) * newWidth + in.toColumn(), in.width());
@@ -229,11 +229,7 @@ public final class BlockRedistribution {
             throw new IllegalArgumentException("rank " + me + " has " + out.byteSize() + " bytes for its new block of "
                     + blockLength(length, to, me) * elementBytes);
         }
-        List<Request> pending = new ArrayList<>();
-        List<Request> readies = new ArrayList<>();
-        List<MemorySegment> held = new ArrayList<>();
-        List<Integer> heldFor = new ArrayList<>();
-        MemorySegment token = MemorySegment.ofArray(new byte[1]);
+        Exchange exchange = new Exchange(comm);
         for (Piece p : plan(length, from, to)) {
             long at = p.fromOffset() * elementBytes;
             long into = p.toOffset() * elementBytes;
@@ -242,32 +238,71 @@ public final class BlockRedistribution {
                 MemorySegment.copy(mine, at, out, into, bytes);
                 continue;
             }
-            boolean large = bytes >= RENDEZVOUS_BYTES;
             // both sides cut a piece the same way, and one sender's messages of one tag keep their order
             for (long done = 0; done < bytes; done += MESSAGE_BYTES) {
                 long n = Math.min(MESSAGE_BYTES, bytes - done);
                 if (p.toRank() == me) {
-                    pending.add(comm.irecv(out.asSlice(into + done, n), p.fromRank(), TAG));
-                    if (large) {
-                        pending.add(comm.isend(token, p.fromRank(), READY_TAG)); // posted: send it
-                    }
+                    exchange.receive(out.asSlice(into + done, n), p.fromRank());
                 } else if (p.fromRank() == me) {
-                    if (large) {
-                        readies.add(comm.irecv(MemorySegment.ofArray(new byte[1]), p.toRank(), READY_TAG));
-                        held.add(mine.asSlice(at + done, n));
-                        heldFor.add(p.toRank());
-                    } else {
-                        pending.add(comm.isend(mine.asSlice(at + done, n), p.toRank(), TAG));
-                    }
+                    exchange.send(mine.asSlice(at + done, n), p.toRank());
                 }
             }
         }
-        // Every receive and every go-ahead is posted before any rank waits here, so none waits for ever.
-        for (int i = 0; i < held.size(); i++) {
-            readies.get(i).await();
-            pending.add(comm.isend(held.get(i), heldFor.get(i), TAG));
+        exchange.finish();
+    }
+
+    /**
+     * A redistribution's messages, posted in the order both sides enumerate them. A message of
+     * {@link #RENDEZVOUS_BYTES} or more waits for its receiver's go-ahead, and so does every later
+     * message between the same two ranks (an early small one would match a held large one's
+     * receive). Both sides apply that rule to the same sequence, so each go-ahead is expected.
+     * Every receive and go-ahead is posted before any rank waits in {@link #finish}, so none waits
+     * for ever.
+     */
+    private static final class Exchange {
+        private final Comm comm;
+        private final List<Request> pending = new ArrayList<>();
+        private final java.util.Set<Integer> rendezvousWith = new java.util.HashSet<>();
+        private final List<Request> goAheads = new ArrayList<>();
+        private final List<MemorySegment> held = new ArrayList<>();
+        private final List<Integer> heldFor = new ArrayList<>();
+        private final MemorySegment token = MemorySegment.ofArray(new byte[1]);
+
+        Exchange(Comm comm) {
+            this.comm = comm;
         }
-        Request.awaitAll(pending);
+
+        private boolean rendezvous(MemorySegment message, int peer) {
+            if (message.byteSize() >= RENDEZVOUS_BYTES) {
+                rendezvousWith.add(peer);
+            }
+            return rendezvousWith.contains(peer);
+        }
+
+        void receive(MemorySegment into, int from) {
+            pending.add(comm.irecv(into, from, TAG));
+            if (rendezvous(into, from)) {
+                pending.add(comm.isend(token, from, READY_TAG)); // posted: send it
+            }
+        }
+
+        void send(MemorySegment data, int to) {
+            if (rendezvous(data, to)) {
+                goAheads.add(comm.irecv(MemorySegment.ofArray(new byte[1]), to, READY_TAG));
+                held.add(data);
+                heldFor.add(to);
+            } else {
+                pending.add(comm.isend(data, to, TAG));
+            }
+        }
+
+        void finish() {
+            for (int i = 0; i < held.size(); i++) {
+                goAheads.get(i).await();
+                pending.add(comm.isend(held.get(i), heldFor.get(i), TAG));
+            }
+            Request.awaitAll(pending);
+        }
     }
 
     /**

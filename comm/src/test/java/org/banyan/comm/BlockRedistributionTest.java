@@ -216,6 +216,37 @@ class BlockRedistributionTest {
         }
     }
 
+    /** Blocks of a MiB and more go through the go-ahead as 1-D pieces do. */
+    @Test
+    void largeBlocksOfAGridMoveAfterTheirReceiverIsReady() throws Exception {
+        int rows = 1_000;
+        int columns = 600;
+        int[] from = {2, 2};
+        int[] to = {1, 1};
+        List<double[]> got = LocalJob.run(4, r -> "h", Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), world -> {
+            int me = world.rank();
+            int h = (int) BlockRedistribution.blockLength(rows, 2, me / 2);
+            int w = (int) BlockRedistribution.blockLength(columns, 2, me % 2);
+            long r0 = BlockRedistribution.blockStart(rows, 2, me / 2);
+            long c0 = BlockRedistribution.blockStart(columns, 2, me % 2);
+            double[] mine = new double[h * w];
+            for (int r = 0; r < h; r++) {
+                for (int k = 0; k < w; k++) {
+                    mine[r * w + k] = (r0 + r) * columns + c0 + k;
+                }
+            }
+            return BlockRedistribution.redistributeBlocks(world, mine, rows, columns, from, to);
+        });
+        double[] whole = got.getFirst();
+        assertThat(whole).hasSize(rows * columns);
+        int wrong = -1;
+        for (int i = 0; i < whole.length && wrong < 0; i++) {
+            wrong = whole[i] == i ? -1 : i;
+        }
+        assertThat(wrong).as("first misplaced element").isEqualTo(-1);
+        assertThat(got.subList(1, 4)).allSatisfy(b -> assertThat(b).isEmpty());
+    }
+
     @Test
     void aBlockOfTheWrongSizeIsOneClearError() {
         assertThatThrownBy(() -> BlockRedistribution.plan(4, 0, 2)).hasMessage("a redistribution of 4 elements from 0 to 2 ranks");

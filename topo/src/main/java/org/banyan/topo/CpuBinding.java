@@ -74,26 +74,14 @@ public final class CpuBinding {
         if (target == Target.NONE) {
             return new int[0];
         }
-        if (heldCores != null && heldCores.length > 0) {
-            return widen(within(heldCores, localRank, bySocket, cpusPerRank), target);
-        }
-        int perPackage = cores / packages;
-        List<Integer> chosen = new ArrayList<>();
-        for (int k = 0; k < cpusPerRank; k++) {
-            int core;
-            if (bySocket) {
-                int pkg = localRank % packages;
-                int within = (localRank / packages * cpusPerRank + k) % perPackage;
-                core = pkg * perPackage + within;
-            } else {
-                core = (localRank * cpusPerRank + k) % cores;
-            }
-            chosen.add(core);
-        }
-        return widen(chosen, target);
+        int[] among = heldCores != null && heldCores.length > 0 ? heldCores : java.util.stream.IntStream.range(0, cores).toArray();
+        return widen(within(among, localRank, bySocket, cpusPerRank), target);
     }
 
-    /** Cores of {@code held} for a local rank: in order, or dealt over the packages they lie in. */
+    /**
+     * Cores of {@code held} for a local rank: {@code cpusPerRank} in order, or dealt over the
+     * packages they lie in ({@code bySocket}), wrapping when there are fewer.
+     */
     private List<Integer> within(int[] held, int localRank, boolean bySocket, int cpusPerRank) {
         int perPackage = cores / packages;
         List<List<Integer>> groups = new ArrayList<>();

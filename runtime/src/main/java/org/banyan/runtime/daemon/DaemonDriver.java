@@ -136,10 +136,11 @@ public final class DaemonDriver {
 
                 @Override
                 public void ended(IOException why) {
-                    if (!parent.isClosed() && !dismissed) {
-                        cancelOwnAllocation();
-                    }
+                    boolean orphaned = !parent.isClosed() && !dismissed;
                     loop.post(new DaemonEvent.ParentLost(parent.isClosed() ? "closed" : "connection to the parent closed"));
+                    if (orphaned) {
+                        cancelOwnAllocation(); // on this reader thread: the loop ends the ranks meanwhile
+                    }
                 }
             });
             loop.run(event -> {
@@ -183,10 +184,6 @@ public final class DaemonDriver {
     }
 
     /**
-     * In shared memory when the host has it, named so two daemons of one host, or two jobs of
-     * one daemon, never collide.
-     */
-    /**
      * A daemon an elastic DVM started in a Slurm allocation of its own (second allocations are
      * made with {@code salloc --no-shell}: nothing else ends them) cancels that allocation when it
      * loses its head without being told to leave, so a killed head does not hold those nodes
@@ -211,6 +208,10 @@ public final class DaemonDriver {
     /** The environment variable naming the Slurm allocation this daemon cancels when orphaned. */
     public static final String CANCEL_ON_ORPHAN = "BANYAN_CANCEL_ON_ORPHAN";
 
+    /**
+     * In shared memory when the host has it, named so two daemons of one host, or two jobs of
+     * one daemon, never collide.
+     */
     private java.nio.file.Path processTablePath(int jobId) {
         java.nio.file.Path shm = java.nio.file.Path.of("/dev/shm");
         java.nio.file.Path dir = java.nio.file.Files.isDirectory(shm) ? shm

@@ -60,9 +60,9 @@ final class JobSlots {
             slots[i] = hosts.get(i).slots();
             nodes.add(new Node(hosts.get(i).name(), placement != null ? placed[i] : service.serves(i) ? slots[i] : 0));
         }
-        if (placement != null && binding.bindTo() != CpuBinding.Target.NONE) {
-            binding = binding.withHeldCores(bound.take(jobId, cores, slots));
-        }
+        boolean own = placement != null && binding.bindTo() != CpuBinding.Target.NONE;
+        // a spawned job's binding comes from its parent's: never keep the parent's cores
+        binding = binding.withHeldCores(own ? bound.take(jobId, cores, slots) : null);
         return new Grant(placement, nodes, binding);
     }
 

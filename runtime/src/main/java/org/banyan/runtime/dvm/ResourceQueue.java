@@ -274,11 +274,11 @@ final class ResourceQueue {
         }
         // Daemons page a long answer to their ranks (PmiServer's banyan-join-page); the limit is
         // the overlay frame that carries it to each daemon.
-        if (all.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length
-                > org.banyan.core.wire.OverlayCodec.MAX_FRAME - 4096) {
+        String cards = all.toString();
+        if (cards.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > org.banyan.core.wire.OverlayCodec.MAX_FRAME - 4096) {
             return new Joined(j.waiters, null, "the_world's_cards_exceed_one_overlay_frame_(" + size + "_ranks)");
         }
-        return new Joined(j.waiters, all.toString(), null);
+        return new Joined(j.waiters, cards, null);
     }
 
     /**

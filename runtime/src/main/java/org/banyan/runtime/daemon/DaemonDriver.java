@@ -136,11 +136,12 @@ public final class DaemonDriver {
 
                 @Override
                 public void ended(IOException why) {
-                    boolean orphaned = !parent.isClosed() && !dismissed;
-                    loop.post(new DaemonEvent.ParentLost(parent.isClosed() ? "closed" : "connection to the parent closed"));
-                    if (orphaned) {
-                        cancelOwnAllocation(); // on this reader thread: the loop ends the ranks meanwhile
+                    if (!parent.isClosed() && !dismissed) {
+                        // before the loss is posted: once it is, the daemon ends and its JVM may exit
+                        // before scancel has run (its ranks end with the allocation anyway)
+                        cancelOwnAllocation();
                     }
+                    loop.post(new DaemonEvent.ParentLost(parent.isClosed() ? "closed" : "connection to the parent closed"));
                 }
             });
             loop.run(event -> {

@@ -65,6 +65,46 @@ class SubmitTest {
         assertThat(staging.stderr()).contains("output staging is done by the submitting command");
     }
 
+    @Test
+    void tasksQueuedBehindRunningOnesStartAsTheyEndAndACancelNeverStartsThem() throws Exception {
+        // Four slots, eight sleepers: four run and the head queues four behind them on the daemon.
+        String marker = Banyan.marker();
+        Path started = dir.resolve("started.log");
+        StringBuilder file = new StringBuilder();
+        for (int i = 0; i < 8; i++) {
+            file.append("{\"executable\": \"sh\", \"arguments\": [\"-c\", \"echo $BANYAN_TASK_UID >> " + started
+                    + "; exec sleep " + marker + "\"]}\n");
+        }
+        Files.writeString(dir.resolve("sleepers.jsonl"), file);
+        Banyan.Result sub = Banyan.run("submit", "--dvm", uri.toString(), "--detach", "--session", dir.resolve("q").toString(),
+                "--tasks", dir.resolve("sleepers.jsonl").toString());
+        assertThat(sub.exit()).as(sub.stderr()).isZero();
+        Banyan.awaitSleeps(marker, 4);
+        Thread.sleep(500);
+        assertThat(Banyan.processesWith(marker)).hasSize(4);
+
+        Banyan.Result cancel = Banyan.run("cancel", "--dvm", uri.toString(), "--all");
+        assertThat(cancel.exit()).as(cancel.stderr()).isZero();
+        assertThat(cancel.stderr()).contains("8 tasks over");
+        Banyan.assertNoProcessesWith(marker);
+        Thread.sleep(500);
+        assertThat(Files.readAllLines(started)).hasSize(4);
+        assertThat(Banyan.processesWith(marker)).isEmpty();
+        Banyan.Result waited = Banyan.run("wait", "--dvm", uri.toString(), sub.stdout().strip());
+        assertThat(waited.stderr()).contains("8 tasks: 0 done, 0 failed, 8 canceled");
+
+        // The slots are free again: a bag of short tasks, queued the same way, all run.
+        StringBuilder shortOnes = new StringBuilder();
+        for (int i = 0; i < 40; i++) {
+            shortOnes.append("{\"executable\": \"true\"}\n");
+        }
+        Files.writeString(dir.resolve("short.jsonl"), shortOnes);
+        Banyan.Result bag = Banyan.run("submit", "--dvm", uri.toString(), "--session", dir.resolve("r").toString(),
+                "--tasks", dir.resolve("short.jsonl").toString());
+        assertThat(bag.exit()).as(bag.stderr()).isZero();
+        assertThat(bag.stderr()).contains("40 tasks: 40 done, 0 failed, 0 canceled");
+    }
+
     private String writeStagingTask() throws Exception {
         Path f = dir.resolve("staging.jsonl");
         Files.writeString(f, "{\"executable\": \"true\", \"output_staging\": [{\"source\": \"x\", \"target\": \"/tmp/x\"}]}\n");

@@ -101,10 +101,10 @@ public final class DaemonCore {
         this.daemonUri = daemonUri;
         this.tree = new ChildTree(daemonId, out);
         this.contacts = new ContactGather(out);
-        this.tasks = new LocalTasks(out);
+        this.exits = new ExitBatch(out);
+        this.tasks = new LocalTasks(out, exits::add);
         this.routing = new DaemonRouting(tree, out, tasks, this::shutdown);
         this.stdin = new StdinRelay(tree, out);
-        this.exits = new ExitBatch(out);
         this.pmixModex = new PmixModex(routing, out);
         this.pmixSpawns = new PmixSpawns(daemonId, out);
     }

@@ -1,5 +1,6 @@
 package org.banyan.core.pilot;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -15,6 +16,15 @@ import java.util.PriorityQueue;
  * that does not fit now lets the ones behind it try, up to {@link #LOOKAHEAD}), starts them on
  * their nodes, and turns their ends, cancellations, timeouts and lost nodes into states. Sans-I/O
  * like the other cores: each call returns what the driver must do.
+ *
+ * <p><b>Queueing behind a running task</b> (when asked for): with every core busy, the next
+ * waiting executable task without tags is sent at once to the daemon of a running task of the
+ * same shape, {@linkplain TaskSpec#after() to start when that one ends}, and takes its cores then
+ * without a round trip to the agent. Each running task has at most one task queued behind it,
+ * chosen in the usual order when it was queued: a task submitted later with a higher priority
+ * gets the next core not already promised. A queued task stays {@link TaskState#AGENT_SCHEDULING}
+ * until its predecessor's end reaches the agent; it is canceled through its daemon (which drops
+ * it), and goes back to waiting if its node is lost.
  */
 public final class TaskAgent {
     /** How many waiting tasks one scheduling pass tries past one that does not fit. */
@@ -48,6 +58,10 @@ public final class TaskAgent {
         Placement placement;
         String failure;
         boolean canceled;
+        /** The running task this one is queued behind on its daemon, or null. */
+        Task after;
+        /** The task queued behind this one, or null. */
+        Task next;
 
         Task(int id, long seq, TaskRequest request) {
             this.id = id;
@@ -66,14 +80,26 @@ public final class TaskAgent {
     private final List<Action> actions = new ArrayList<>();
     private int nextId = 1;
     private long seq;
+    private final boolean queueBehind;
+    /**
+     * Running tasks a task may be queued behind, by shape; an entry that has since ended or got
+     * a successor is dropped when met, so a decision never scans the running tasks.
+     */
+    private final Map<SlotRequest, ArrayDeque<Task>> queueable = new HashMap<>();
 
     /**
      * @param nodeNames the host of each node, for the reasons given to users; read when needed,
      *                  so a DVM whose slots change hosts may pass a live view
      */
     public TaskAgent(AgentScheduler scheduler, List<String> nodeNames) {
+        this(scheduler, nodeNames, false);
+    }
+
+    /** @param queueBehind whether tasks are queued behind running ones when no core is free (see above) */
+    public TaskAgent(AgentScheduler scheduler, List<String> nodeNames, boolean queueBehind) {
         this.scheduler = scheduler;
         this.nodeNames = nodeNames;
+        this.queueBehind = queueBehind;
     }
 
     /** Takes tasks; their ids are consecutive from the one returned first in {@link #lastIds}. */
@@ -105,10 +131,25 @@ public final class TaskAgent {
     /** A task's processes ended: {@code status} as a rank's (128+N for signal N); {@code note} the stderr's tail or why it could not start. */
     public List<Action> ended(int taskId, int status, String note) {
         Task t = tasks.get(taskId);
+        if (t != null && t.after != null) { // its daemon dropped it before it started: canceled
+            t.after.next = null;
+            makeQueueable(t.after);
+            t.after = null;
+            finish(t, TaskState.CANCELED, status, "");
+            schedule();
+            return drain();
+        }
         if (t == null || t.state != TaskState.AGENT_EXECUTING) {
             return drain();
         }
-        scheduler.release(t.placement);
+        Task next = t.next;
+        if (next != null) { // its daemon started the task queued behind it, on its cores
+            t.next = null;
+            next.after = null;
+            execute(next, t.placement);
+        } else {
+            scheduler.release(t.placement);
+        }
         if (t.canceled) {
             finish(t, TaskState.CANCELED, status, "");
         } else if (t.failure != null) {
@@ -129,7 +170,7 @@ public final class TaskAgent {
             if (t == null || t.state.isFinal()) {
                 continue;
             }
-            if (t.state == TaskState.AGENT_EXECUTING) {
+            if (t.state == TaskState.AGENT_EXECUTING || t.after != null) { // running, or queued on its daemon
                 if (!t.canceled) {
                     t.canceled = true;
                     signal(t, SIGTERM);
@@ -158,8 +199,19 @@ public final class TaskAgent {
     /** A node is gone with what ran there: restartable tasks wait for a place again, the others fail. */
     public List<Action> nodeLost(int node) {
         scheduler.nodeLost(node);
+        for (Task t : List.copyOf(tasks.values())) { // first those queued there: they never started
+            if (t.after != null && onNode(t.after, node)) {
+                t.after.next = null;
+                t.after = null;
+                if (t.canceled) {
+                    finish(t, TaskState.CANCELED, 0, "");
+                } else {
+                    waiting.add(t);
+                }
+            }
+        }
         for (Task t : List.copyOf(tasks.values())) {
-            if (t.state != TaskState.AGENT_EXECUTING || t.placement.shares().stream().noneMatch(s -> s.node() == node)) {
+            if (t.state != TaskState.AGENT_EXECUTING || !onNode(t, node)) {
                 continue;
             }
             scheduler.release(t.placement);
@@ -195,40 +247,87 @@ public final class TaskAgent {
     private void schedule() {
         List<Task> skipped = new ArrayList<>();
         int looked = 0;
-        while (!waiting.isEmpty() && scheduler.freeCores() > 0 && looked < LOOKAHEAD) {
+        while (!waiting.isEmpty() && looked < LOOKAHEAD) {
+            boolean free = scheduler.freeCores() > 0;
+            if (!free && queueable.isEmpty()) {
+                break;
+            }
             Task t = waiting.poll();
             if (t.state.isFinal()) { // canceled while it waited
                 canceledInQueue--;
                 continue;
             }
-            Placement p = scheduler.place(t.request.slots());
-            if (p == null) {
-                skipped.add(t);
-                looked++;
+            Placement p = free ? scheduler.place(t.request.slots()) : null;
+            if (p != null) {
+                launch(t, p);
                 continue;
             }
-            launch(t, p);
+            Task before = queueable(t.request) ? runningLike(t.request.slots()) : null;
+            if (before != null) {
+                before.next = t;
+                t.after = before;
+                emit(new Action.Launch(before.placement.shares().getFirst().node(), spec(t.id, t.request, before.placement, before.id)));
+                continue;
+            }
+            skipped.add(t);
+            looked++;
         }
         waiting.addAll(skipped);
     }
 
+    private boolean queueable(TaskRequest r) {
+        return queueBehind && !r.mpi() && r.slots().colocate() == null && !r.slots().exclusive();
+    }
+
+    /** A running task of this shape with nothing queued behind it, or null. */
+    private Task runningLike(SlotRequest shape) {
+        ArrayDeque<Task> q = queueable.get(shape);
+        while (q != null && !q.isEmpty()) {
+            Task c = q.poll();
+            if (c.state == TaskState.AGENT_EXECUTING && c.next == null && !c.canceled && c.failure == null) {
+                if (q.isEmpty()) {
+                    queueable.remove(shape);
+                }
+                return c;
+            }
+        }
+        queueable.remove(shape);
+        return null;
+    }
+
+    private void makeQueueable(Task t) {
+        if (queueable(t.request) && t.state == TaskState.AGENT_EXECUTING && !t.canceled && t.failure == null) {
+            queueable.computeIfAbsent(t.request.slots(), k -> new ArrayDeque<>()).add(t);
+        }
+    }
+
+    private static boolean onNode(Task t, int node) {
+        return t.placement.shares().stream().anyMatch(s -> s.node() == node);
+    }
+
     private void launch(Task t, Placement p) {
-        t.placement = p;
-        t.state = TaskState.AGENT_EXECUTING;
-        emit(new Action.State(t.id, TaskState.AGENT_EXECUTING, 0, nodeNames.get(p.shares().getFirst().node())));
         TaskRequest r = t.request;
         if (r.mpi()) {
             emit(new Action.LaunchMpi(t.id, r, p));
         } else {
-            emit(new Action.Launch(p.shares().getFirst().node(), spec(t.id, r, p)));
+            emit(new Action.Launch(p.shares().getFirst().node(), spec(t.id, r, p, 0)));
         }
-        if (r.timeoutMillis() > 0) {
-            emit(new Action.ArmTimeout(t.id, r.timeoutMillis()));
+        execute(t, p);
+    }
+
+    /** The task runs on {@code p}: launched by the agent, or started by its daemon behind another. */
+    private void execute(Task t, Placement p) {
+        t.placement = p;
+        t.state = TaskState.AGENT_EXECUTING;
+        emit(new Action.State(t.id, TaskState.AGENT_EXECUTING, 0, nodeNames.get(p.shares().getFirst().node())));
+        if (t.request.timeoutMillis() > 0) {
+            emit(new Action.ArmTimeout(t.id, t.request.timeoutMillis()));
         }
+        makeQueueable(t);
     }
 
     /** The command a daemon runs: pre-exec, the executable, post-exec (with the executable's status kept). */
-    static TaskSpec spec(int id, TaskRequest r, Placement p) {
+    static TaskSpec spec(int id, TaskRequest r, Placement p, int after) {
         String executable = r.executable();
         List<String> args = r.args();
         if (!r.preExec().isEmpty() || !r.postExec().isEmpty()) {
@@ -251,11 +350,12 @@ public final class TaskAgent {
         env.put("BANYAN_TASK_UID", r.uid());
         env.put("BANYAN_TASK_SANDBOX", r.sandbox());
         env.put("BANYAN_TASK_CORES", Integer.toString(p.cores()));
-        return new TaskSpec(id, executable, args, env, r.sandbox(), r.stdout(), r.stderr());
+        return new TaskSpec(id, executable, args, env, r.sandbox(), r.stdout(), r.stderr(), after);
     }
 
     private void signal(Task t, int signal) {
-        List<Integer> nodes = t.placement.shares().stream().map(Placement.Share::node).toList();
+        Placement on = t.after != null ? t.after.placement : t.placement;
+        List<Integer> nodes = on.shares().stream().map(Placement.Share::node).toList();
         emit(new Action.Signal(t.id, nodes, t.request.mpi(), signal));
     }
 

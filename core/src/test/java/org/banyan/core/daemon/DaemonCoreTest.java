@@ -444,4 +444,31 @@ class DaemonCoreTest {
                 new DaemonAction.Exit());
         assertThat(core.handle(new DaemonEvent.RankEnded(1, 2, 0, ""))).isEmpty();
     }
+
+    static org.banyan.core.pilot.TaskSpec taskSpec(int id, int after) {
+        return new org.banyan.core.pilot.TaskSpec(id, "/bin/true", List.of(), Map.of(), "/s/t" + id, "o", "e", after);
+    }
+
+    static List<Integer> started(List<DaemonAction> actions) {
+        return actions.stream().filter(DaemonAction.StartRank.class::isInstance)
+                .map(x -> ((DaemonAction.StartRank) x).launch().rank()).toList();
+    }
+
+    @Test
+    void aTaskQueuedBehindARunningOneStartsWhenItEndsAndASignalledOneNever() {
+        core.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:32"), 3, Map.of())));
+        List<DaemonAction> a = core.handle(new DaemonEvent.FromParent(new OverlayMessage.RunTasks(-1, 1,
+                List.of(taskSpec(1, 0), taskSpec(2, 0), taskSpec(3, 1), taskSpec(4, 2), taskSpec(5, 99)))));
+        assertThat(started(a)).as("3 and 4 wait for 1 and 2; 99 is not here, so 5 starts").containsExactly(1, 2, 5);
+
+        a = core.handle(new DaemonEvent.RankEnded(OverlayMessage.TASKS, 1, 0, ""));
+        assertThat(started(a)).containsExactly(3);
+        assertThat(a.indexOf(a.stream().filter(DaemonAction.StartRank.class::isInstance).findFirst().orElseThrow()))
+                .as("the next task starts before the end goes up").isZero();
+
+        a = core.handle(new DaemonEvent.FromParent(new OverlayMessage.SignalTasks(-1, 1, List.of(4), Signals.SIGTERM)));
+        assertThat(a).as("4 never started: its end goes up at once").contains(new DaemonAction.SendToParent(
+                new OverlayMessage.RanksExited(List.of(new OverlayMessage.RankExited(OverlayMessage.TASKS, 4, 143, "", 0, 0)))));
+        assertThat(started(core.handle(new DaemonEvent.RankEnded(OverlayMessage.TASKS, 2, 0, "")))).isEmpty();
+    }
 }

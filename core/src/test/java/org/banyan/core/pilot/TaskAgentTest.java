@@ -98,7 +98,7 @@ class TaskAgentTest {
     void preAndPostExecWrapTheCommandAndKeepItsStatus() {
         TaskRequest r = new TaskRequest("t", "./sim", List.of("x y"), java.util.Map.of("A", "1"), "/s", "o", "e",
                 List.of("module load x"), List.of("echo post"), SlotRequest.cores(1), 0, false, 0, false);
-        TaskSpec s = TaskAgent.spec(7, r, new Placement(List.of(new Placement.Share(0, 1, 1, 0)), null));
+        TaskSpec s = TaskAgent.spec(7, r, new Placement(List.of(new Placement.Share(0, 1, 1, 0)), null), 0);
         assertThat(s.executable()).isEqualTo("/bin/sh");
         assertThat(s.args()).containsExactly("-c", "module load x || exit $?\n\"$@\"\nrc=$?\necho post\nexit $rc\n",
                 "banyan-task", "./sim", "x y");

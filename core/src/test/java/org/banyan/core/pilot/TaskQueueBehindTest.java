@@ -1,0 +1,193 @@
+package org.banyan.core.pilot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.banyan.core.pilot.TaskAgentTest.only;
+import static org.banyan.core.pilot.TaskAgentTest.task;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The agent queueing tasks behind running ones on their daemons (2 nodes of 2 cores). */
+class TaskQueueBehindTest {
+    TaskAgent agent = new TaskAgent(new GeneralScheduler(SchedulerTest.nodes(2, 2, 0)), List.of("a", "b"), true);
+
+    static List<TaskSpec> launched(List<TaskAgent.Action> actions) {
+        return only(actions, TaskAgent.Action.Launch.class).stream().map(a -> ((TaskAgent.Action.Launch) a).spec()).toList();
+    }
+
+    static List<TaskRequest> bag(int n) {
+        List<TaskRequest> b = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            b.add(task(i));
+        }
+        return b;
+    }
+
+    @Test
+    void withEveryCoreBusyTheNextTasksGoBehindRunningOnesAndStartWhenTheyEnd() {
+        List<TaskSpec> specs = launched(agent.submit(bag(7)));
+        assertThat(specs).extracting(TaskSpec::after).containsExactly(0, 0, 0, 0, 1, 2, 3);
+        assertThat(agent.waiting()).isZero();
+        assertThat(agent.running()).isEqualTo(4);
+
+        List<TaskAgent.Action> a = agent.ended(1, 0, "");
+        assertThat(a).contains(new TaskAgent.Action.State(1, TaskState.DONE, 0, ""),
+                new TaskAgent.Action.State(5, TaskState.AGENT_EXECUTING, 0, "a"));
+        assertThat(agent.running()).as("5 took 1's core").isEqualTo(4);
+        assertThat(launched(a)).as("nothing waits any more").isEmpty();
+
+        a = agent.submit(bag(1));
+        assertThat(launched(a)).as("the new task goes behind 4, the one running task with nothing behind it")
+                .singleElement().extracting(TaskSpec::after).isEqualTo(4);
+    }
+
+    @Test
+    void aQueuedTaskCanceledBeforeItsTurnIsDroppedByItsDaemonAndTheCoreGoesFree() {
+        agent.submit(bag(5)); // 5 behind 1
+        List<TaskAgent.Action> c = agent.cancel(List.of(5));
+        assertThat(only(c, TaskAgent.Action.Signal.class)).containsExactly(
+                new TaskAgent.Action.Signal(5, List.of(0), false, TaskAgent.SIGTERM));
+        assertThat(agent.ended(5, 143, "")).as("the daemon's word that it dropped it")
+                .contains(new TaskAgent.Action.State(5, TaskState.CANCELED, 143, ""));
+        agent.ended(1, 0, "");
+        assertThat(agent.running()).isEqualTo(3);
+        assertThat(launched(agent.submit(bag(1)))).singleElement().extracting(TaskSpec::after).isEqualTo(0);
+    }
+
+    @Test
+    void aQueuedTaskCanceledAsItStartsEndsCanceledThroughItsProcess() {
+        agent.submit(bag(5));
+        agent.cancel(List.of(5));
+        List<TaskAgent.Action> a = agent.ended(1, 0, ""); // the daemon had started 5 before the signal came
+        assertThat(a).contains(new TaskAgent.Action.State(5, TaskState.AGENT_EXECUTING, 0, "a"));
+        assertThat(agent.ended(5, 143, "")).contains(new TaskAgent.Action.State(5, TaskState.CANCELED, 143, ""));
+        assertThat(agent.running()).isEqualTo(3);
+    }
+
+    @Test
+    void tasksQueuedOnALostNodeWaitAgainAndRunElsewhere() {
+        agent.submit(bag(6)); // 5 behind 1 and 6 behind 2, on node 0
+        List<TaskAgent.Action> a = agent.nodeLost(0);
+        assertThat(a).contains(new TaskAgent.Action.State(1, TaskState.FAILED, 1, "lost the daemon on a"));
+        assertThat(only(a, TaskAgent.Action.State.class)).noneMatch(s -> ((TaskAgent.Action.State) s).taskId() >= 5);
+        assertThat(launched(a)).as("queued behind node 1's tasks").extracting(TaskSpec::after).containsExactly(3, 4);
+    }
+
+    @Test
+    void mpiAndTaggedTasksAreNeverQueuedBehindOthers() {
+        agent.submit(bag(4));
+        TaskRequest mpi = new TaskRequest("m", "/bin/true", List.of(), Map.of(), "/s", "o", "e", List.of(), List.of(),
+                SlotRequest.cores(1), 0, true, 0, false);
+        TaskRequest tagged = new TaskRequest("t", "/bin/true", List.of(), Map.of(), "/s", "o", "e", List.of(), List.of(),
+                new SlotRequest(1, 1, 0, "group", false), 0, false, 0, false);
+        assertThat(launched(agent.submit(List.of(mpi, tagged)))).isEmpty();
+        assertThat(agent.waiting()).isEqualTo(2);
+    }
+
+    /**
+     * Many seeds: the agent and a model of its daemons (as LocalTasks behaves), with messages
+     * delayed at random both ways and cancels at random. No node ever runs more processes than
+     * it has cores, no task starts twice, and every task ends exactly once, DONE if it was never
+     * canceled.
+     */
+    @Test
+    void randomInterleavingsNeverOversubscribeAndEndEveryTaskOnce() {
+        for (int k = 0; k < 300; k++) {
+            final int seed = k;
+            Random rnd = new Random(seed);
+            TaskAgent ag = new TaskAgent(new GeneralScheduler(SchedulerTest.nodes(2, 2, 0)), List.of("a", "b"), true);
+            ArrayDeque<Object> down = new ArrayDeque<>(); // Launch and Signal actions, in order
+            ArrayDeque<int[]> up = new ArrayDeque<>(); // {task, status}
+            List<Set<Integer>> running = List.of(new HashSet<>(), new HashSet<>());
+            Map<Integer, TaskSpec> queued = new HashMap<>(); // running task -> queued behind it
+            Map<Integer, Integer> nodeOf = new HashMap<>();
+            Set<Integer> started = new HashSet<>();
+            Map<Integer, TaskState> finals = new HashMap<>();
+            Set<Integer> canceled = new HashSet<>();
+            int n = 30 + rnd.nextInt(30);
+            java.util.function.Consumer<List<TaskAgent.Action>> apply = actions -> {
+                for (TaskAgent.Action a : actions) {
+                    switch (a) {
+                        case TaskAgent.Action.Launch l -> down.add(l);
+                        case TaskAgent.Action.Signal s -> down.add(s);
+                        case TaskAgent.Action.State s when s.state().isFinal() ->
+                                assertThat(finals.put(s.taskId(), s.state())).as("seed %d: task %d ends once", seed, s.taskId()).isNull();
+                        default -> { }
+                    }
+                }
+            };
+            apply.accept(ag.submit(bag(n)));
+            int steps = 0;
+            while (finals.size() < n && steps++ < 100_000) {
+                int choice = rnd.nextInt(4);
+                if (choice == 0 && !down.isEmpty()) { // the daemon takes the next message
+                    switch (down.poll()) {
+                        case TaskAgent.Action.Launch l -> {
+                            TaskSpec t = l.spec();
+                            nodeOf.put(t.taskId(), l.node());
+                            if (t.after() != 0 && running.get(l.node()).contains(t.after()) && !queued.containsKey(t.after())) {
+                                queued.put(t.after(), t);
+                            } else {
+                                assertThat(started.add(t.taskId())).isTrue();
+                                running.get(l.node()).add(t.taskId());
+                            }
+                        }
+                        case TaskAgent.Action.Signal s -> {
+                            Integer before = queued.entrySet().stream().filter(e -> e.getValue().taskId() == s.taskId())
+                                    .map(Map.Entry::getKey).findFirst().orElse(null);
+                            if (before != null) {
+                                queued.remove(before);
+                                up.add(new int[] {s.taskId(), 128 + s.signal()});
+                            } else if (running.get(nodeOf.get(s.taskId())).remove(s.taskId())) {
+                                up.add(new int[] {s.taskId(), 128 + s.signal()});
+                                startNext(queued, s.taskId(), running, nodeOf, started);
+                            }
+                        }
+                        default -> throw new AssertionError();
+                    }
+                } else if (choice == 1) { // a process ends by itself
+                    int node = rnd.nextInt(2);
+                    if (!running.get(node).isEmpty()) {
+                        int id = running.get(node).iterator().next();
+                        running.get(node).remove(id);
+                        up.add(new int[] {id, 0});
+                        startNext(queued, id, running, nodeOf, started);
+                    }
+                } else if (choice == 2 && !up.isEmpty()) { // the agent hears of an end
+                    int[] e = up.poll();
+                    apply.accept(ag.ended(e[0], e[1], ""));
+                } else if (choice == 3 && rnd.nextInt(10) == 0) {
+                    int id = 1 + rnd.nextInt(n);
+                    canceled.add(id);
+                    apply.accept(ag.cancel(List.of(id)));
+                }
+                for (Set<Integer> r : running) {
+                    assertThat(r.size()).as("seed %d: processes on a node", seed).isLessThanOrEqualTo(2);
+                }
+            }
+            assertThat(finals).as("seed %d", seed).hasSize(n);
+            for (int id = 1; id <= n; id++) {
+                if (!canceled.contains(id)) {
+                    assertThat(finals.get(id)).as("seed %d task %d", seed, id).isEqualTo(TaskState.DONE);
+                }
+            }
+            assertThat(ag.running()).isZero();
+        }
+    }
+
+    private static void startNext(Map<Integer, TaskSpec> queued, int ended, List<Set<Integer>> running,
+                                  Map<Integer, Integer> nodeOf, Set<Integer> started) {
+        TaskSpec next = queued.remove(ended);
+        if (next != null) {
+            assertThat(started.add(next.taskId())).isTrue();
+            running.get(nodeOf.get(next.taskId())).add(next.taskId());
+        }
+    }
+}

@@ -4,6 +4,9 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A small shell process that outlives the daemon's JVM just long enough to kill its ranks if the
@@ -16,6 +19,13 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>One guard per daemon replaces a {@code setpriv --pdeathsig} exec per rank, which cost a
  * third of the spawn time.
+ *
+ * <p>An end ({@code - PID}) is held and written with the next start, or at the latest after
+ * {@link #END_DELAY_MILLIS}: in a stream of short tasks each end is followed at once by the start
+ * of the task queued behind it, and one write instead of two halves the guard's wake-ups (it woke
+ * 1.7 times per {@code /bin/true} task). A start is written at once, since a rank the guard does
+ * not know of would outlive a killed daemon. A held end only risks a kill of a recycled pid if the
+ * daemon dies within those milliseconds and the kernel has wrapped its pids around meanwhile.
  */
 final class RankGuard implements Closeable {
     // awk, not a shell loop: its arrays make each line O(1). The first guard kept the pids in a
@@ -41,8 +51,18 @@ final class RankGuard implements Closeable {
               }'
             """;
 
+    static final long END_DELAY_MILLIS = 20;
+    private static final ScheduledExecutorService FLUSHER = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "guard-flush");
+        t.setDaemon(true);
+        return t;
+    });
+
     private final Process process;
     private final OutputStream pipe;
+    /** Lines not written yet: held ends, then the line that goes with them. */
+    private final StringBuilder pending = new StringBuilder();
+    private boolean flushArmed;
     private boolean broken;
 
     private RankGuard(Process process) {
@@ -58,24 +78,39 @@ final class RankGuard implements Closeable {
     }
 
     synchronized void started(long pid) {
-        write("+ " + pid + "\n");
+        pending.append("+ ").append(pid).append('\n');
+        writePending();
     }
 
     /** A file or directory the daemon made (a path without spaces) that goes if the daemon dies without removing it. */
     synchronized void owns(String path) {
-        write("f " + path + "\n");
+        pending.append("f ").append(path).append('\n');
+        writePending();
     }
 
     synchronized void ended(long pid) {
-        write("- " + pid + "\n");
+        pending.append("- ").append(pid).append('\n');
+        if (!flushArmed) {
+            flushArmed = true;
+            FLUSHER.schedule(this::flushEnds, END_DELAY_MILLIS, TimeUnit.MILLISECONDS);
+        }
     }
 
-    private void write(String line) {
+    private synchronized void flushEnds() {
+        flushArmed = false;
+        if (!pending.isEmpty()) {
+            writePending();
+        }
+    }
+
+    private void writePending() {
+        byte[] bytes = pending.toString().getBytes(StandardCharsets.US_ASCII);
+        pending.setLength(0);
         if (broken) {
             return;
         }
         try {
-            pipe.write(line.getBytes(StandardCharsets.US_ASCII));
+            pipe.write(bytes);
             pipe.flush();
         } catch (IOException e) {
             // The guard is gone: the daemon still ends its ranks itself on every path it survives.
@@ -83,10 +118,16 @@ final class RankGuard implements Closeable {
         }
     }
 
+    /** Closes the pipe without "done", as the daemon's death does (for tests). */
+    synchronized void dropPipe() throws IOException {
+        pipe.close();
+    }
+
     /** The daemon ended its ranks itself: the guard exits without killing anything. */
     @Override
     public synchronized void close() {
-        write("done\n");
+        pending.append("done\n");
+        writePending();
         try {
             pipe.close();
         } catch (IOException ignored) {

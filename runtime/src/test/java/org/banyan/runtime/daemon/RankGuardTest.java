@@ -1,0 +1,57 @@
+package org.banyan.runtime.daemon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The guard kills what the daemon told it of when the daemon dies, and nothing it was told has ended. */
+class RankGuardTest {
+    private final java.util.List<Process> sleepers = new java.util.ArrayList<>();
+
+    @AfterEach
+    void killLeftovers() {
+        sleepers.forEach(Process::destroyForcibly);
+    }
+
+    private Process sleeper() throws Exception {
+        Process p = new ProcessBuilder("sleep", "60").start();
+        sleepers.add(p);
+        return p;
+    }
+
+    @Test
+    void aDaemonsDeathKillsItsRunningRanksButNotOnesItReportedEnded() throws Exception {
+        RankGuard guard = RankGuard.start();
+        Process running = sleeper();
+        Process endedLongAgo = sleeper();
+        Process endedJustNow = sleeper();
+        Process startedAfter = sleeper();
+        guard.started(running.pid());
+        guard.started(endedLongAgo.pid());
+        guard.ended(endedLongAgo.pid()); // held, then written by the flush timer
+        Thread.sleep(RankGuard.END_DELAY_MILLIS * 5);
+        guard.started(endedJustNow.pid());
+        guard.ended(endedJustNow.pid()); // held, then written with the next start
+        guard.started(startedAfter.pid());
+        guard.dropPipe();
+
+        assertThat(running.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(startedAfter.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        Thread.sleep(Duration.ofMillis(300));
+        assertThat(endedLongAgo.isAlive()).isTrue();
+        assertThat(endedJustNow.isAlive()).isTrue();
+    }
+
+    @Test
+    void doneMeansTheDaemonEndedItsRanksItself() throws Exception {
+        RankGuard guard = RankGuard.start();
+        Process p = sleeper();
+        guard.started(p.pid());
+        guard.close();
+        Thread.sleep(Duration.ofMillis(300));
+        assertThat(p.isAlive()).isTrue();
+    }
+}

@@ -134,6 +134,11 @@ public final class FrameChannel implements Closeable {
         }
     }
 
+    /** An end of an in-memory {@link #pair}: {@link #send} never blocks, it hands the frame to the peer's reader. */
+    public boolean inMemory() {
+        return early != null;
+    }
+
     /** Thread-safe: frames from several writers never interleave. */
     public void send(OverlayMessage message) throws IOException {
         byte[] frame = OverlayCodec.encode(message);

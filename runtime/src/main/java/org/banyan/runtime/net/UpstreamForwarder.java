@@ -13,6 +13,10 @@ import org.banyan.core.wire.OverlayMessage;
  * {@link OverlayMessage.OutputBatch}: batching without a timer, so a lone line is not delayed.
  * The queue is bounded: when the parent reads slowly, ranks writing output block, as they
  * would on a pipe.
+ *
+ * <p>Over an in-memory link (a daemon on a thread of its head's JVM) there is no thread: a send
+ * never blocks there, so each message goes on the caller's thread. The thread's hand-off was
+ * a wake-up per message, most of one per task in a stream of short tasks.
  */
 public final class UpstreamForwarder {
     /** Largest batch, in bytes of output. */
@@ -21,17 +25,26 @@ public final class UpstreamForwarder {
 
     private final FrameChannel parent;
     private final BlockingQueue<OverlayMessage> queue = new ArrayBlockingQueue<>(4096);
+    /** Null over an in-memory link. */
     private final Thread thread;
     private volatile boolean broken;
 
     public UpstreamForwarder(FrameChannel parent) {
         this.parent = parent;
-        this.thread = Thread.ofPlatform().daemon().name("to-parent").start(this::run);
+        this.thread = parent.inMemory() ? null : Thread.ofPlatform().daemon().name("to-parent").start(this::run);
     }
 
     /** Queues a message for the parent; blocks while the queue is full. */
     public void send(OverlayMessage m) {
         if (broken) {
+            return;
+        }
+        if (thread == null) {
+            try {
+                parent.send(m);
+            } catch (IOException e) {
+                broken = true; // the parent is gone: its reader reports that
+            }
             return;
         }
         try {
@@ -97,6 +110,9 @@ public final class UpstreamForwarder {
 
     /** Sends what is queued, then stops; waits up to {@code millis} for that. */
     public void finish(long millis) {
+        if (thread == null) {
+            return;
+        }
         if (!broken) {
             queue.offer(STOP);
         }

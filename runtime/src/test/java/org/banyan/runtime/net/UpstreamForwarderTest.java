@@ -50,4 +50,33 @@ class UpstreamForwarderTest {
             }
         }
     }
+
+    @Test
+    void overAnInMemoryLinkEachMessageGoesOnTheSendersThreadInOrder() throws Exception {
+        FrameChannel[] link = FrameChannel.pair();
+        List<OverlayMessage> got = new ArrayList<>();
+        List<Thread> on = new ArrayList<>();
+        link[1].serve("unused", new FrameChannel.Reader() {
+            @Override
+            public void message(OverlayMessage m) {
+                got.add(m);
+                on.add(Thread.currentThread());
+            }
+
+            @Override
+            public void ended(java.io.IOException why) {}
+        });
+        UpstreamForwarder f = new UpstreamForwarder(link[0]);
+        for (int i = 0; i < 100; i++) {
+            f.send(new OverlayMessage.Output(1, 0, 1, ("line " + i + "\n").getBytes()));
+        }
+        f.send(new OverlayMessage.RankExited(1, 0, 0, ""));
+        assertThat(got).hasSize(101).last().isInstanceOf(OverlayMessage.RankExited.class);
+        assertThat(new String(((OverlayMessage.Output) got.get(42)).data())).isEqualTo("line 42\n");
+        assertThat(on).containsOnly(Thread.currentThread());
+        f.finish(1000);
+        link[0].close();
+        f.send(new OverlayMessage.RankExited(1, 1, 0, "")); // the parent gone: dropped, no exception
+        assertThat(got).hasSize(101);
+    }
 }

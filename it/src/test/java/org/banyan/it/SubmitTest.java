@@ -105,6 +105,33 @@ class SubmitTest {
         assertThat(bag.stderr()).contains("40 tasks: 40 done, 0 failed, 0 canceled");
     }
 
+    @Test
+    void aTaskQueuedBehindALongOneRunsOnCoresThatFreeElsewhere() throws Exception {
+        // Four slots: three long sleepers and a short one run; the fifth task is queued behind the
+        // first sleeper, and must not wait for it once the short one's core is free.
+        String marker = Banyan.marker();
+        StringBuilder file = new StringBuilder();
+        for (int i = 0; i < 3; i++) {
+            file.append("{\"executable\": \"sleep\", \"arguments\": [\"" + marker + "\"]}\n");
+        }
+        file.append("{\"executable\": \"sleep\", \"arguments\": [\"1\"]}\n");
+        file.append("{\"executable\": \"sh\", \"arguments\": [\"-c\", \"echo ran > ran.txt\"]}\n");
+        Files.writeString(dir.resolve("mix.jsonl"), file);
+        Banyan.Result sub = Banyan.run("submit", "--dvm", uri.toString(), "--detach", "--session", dir.resolve("m").toString(),
+                "--tasks", dir.resolve("mix.jsonl").toString());
+        assertThat(sub.exit()).as(sub.stderr()).isZero();
+        Path ran = dir.resolve("m/task.000004/ran.txt");
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (!Files.exists(ran) && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(ran).as("ran on the short task's core, not after a sleeper").hasContent("ran");
+        assertThat(Banyan.processesWith(marker)).hasSize(3);
+        Banyan.Result cancel = Banyan.run("cancel", "--dvm", uri.toString(), "--all");
+        assertThat(cancel.stderr()).contains("3 tasks over");
+        Banyan.assertNoProcessesWith(marker);
+    }
+
     private String writeStagingTask() throws Exception {
         Path f = dir.resolve("staging.jsonl");
         Files.writeString(f, "{\"executable\": \"true\", \"output_staging\": [{\"source\": \"x\", \"target\": \"/tmp/x\"}]}\n");

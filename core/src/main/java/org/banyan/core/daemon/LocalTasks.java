@@ -18,7 +18,7 @@ import org.banyan.core.wire.OverlayMessage;
  * moment that one's process ends, on the thread that saw the end: the agent decided which task
  * takes those cores while they were busy, so a core does not sit idle for a round trip to the
  * head. A queued task that is signalled never starts; its end goes up at once, with the signal's
- * status.
+ * status. Signal 0 withdraws a task that is still queued and leaves a started one alone.
  */
 final class LocalTasks {
     static final int KILL_GRACE_MILLIS = 2000;
@@ -65,7 +65,7 @@ final class LocalTasks {
                 queued.remove(before);
                 ends.accept(new OverlayMessage.RankExited(OverlayMessage.TASKS, id, 128 + m.signal(),
                         "", 0, 0));
-            } else if (running.contains(id)) {
+            } else if (running.contains(id) && m.signal() != 0) { // 0: a withdrawal, too late
                 out.emit(new DaemonAction.SignalRank(OverlayMessage.TASKS, id, m.signal()));
                 if (m.signal() == Signals.SIGTERM && dying.add(id)) {
                     terminating = true;

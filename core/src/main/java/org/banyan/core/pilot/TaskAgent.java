@@ -25,6 +25,12 @@ import java.util.PriorityQueue;
  * gets the next core not already promised. A queued task stays {@link TaskState#AGENT_SCHEDULING}
  * until its predecessor's end reaches the agent; it is canceled through its daemon (which drops
  * it), and goes back to waiting if its node is lost.
+ *
+ * <p>A queued task never waits for a long predecessor while cores it fits sit idle: when cores
+ * are free and no waiting task takes them, the agent reserves them for a queued task and
+ * withdraws it from its daemon (signal 0: dropped if still queued, a no-op once started). The
+ * daemon's answer, the task's end with status 128, sends it to the reserved cores; if its
+ * predecessor ended first, it runs there and the reservation is released.
  */
 public final class TaskAgent {
     /** How many waiting tasks one scheduling pass tries past one that does not fit. */
@@ -62,6 +68,8 @@ public final class TaskAgent {
         Task after;
         /** The task queued behind this one, or null. */
         Task next;
+        /** Free cores held for this queued task while its withdrawal from its daemon is on the way. */
+        Placement reserved;
 
         Task(int id, long seq, TaskRequest request) {
             this.id = id;
@@ -86,6 +94,10 @@ public final class TaskAgent {
      * a successor is dropped when met, so a decision never scans the running tasks.
      */
     private final Map<SlotRequest, ArrayDeque<Task>> queueable = new HashMap<>();
+    /** Tasks queued on daemons, in the order they were queued. */
+    private final java.util.LinkedHashSet<Task> queuedOnDaemons = new java.util.LinkedHashSet<>();
+    /** The signal that withdraws a queued task (a no-op for a process). */
+    static final int WITHDRAW = 0;
 
     /**
      * @param nodeNames the host of each node, for the reasons given to users; read when needed,
@@ -131,11 +143,22 @@ public final class TaskAgent {
     /** A task's processes ended: {@code status} as a rank's (128+N for signal N); {@code note} the stderr's tail or why it could not start. */
     public List<Action> ended(int taskId, int status, String note) {
         Task t = tasks.get(taskId);
-        if (t != null && t.after != null) { // its daemon dropped it before it started: canceled
-            t.after.next = null;
+        if (t != null && t.after != null) { // its daemon dropped it before it started: canceled or withdrawn
+            unqueue(t);
             makeQueueable(t.after);
             t.after = null;
-            finish(t, TaskState.CANCELED, status, "");
+            Placement reserved = t.reserved;
+            t.reserved = null;
+            if (t.canceled) {
+                if (reserved != null) {
+                    scheduler.release(reserved);
+                }
+                finish(t, TaskState.CANCELED, status, "");
+            } else if (reserved != null) {
+                launch(t, reserved);
+            } else { // its reserved cores' node was lost meanwhile
+                waiting.add(t);
+            }
             schedule();
             return drain();
         }
@@ -144,8 +167,12 @@ public final class TaskAgent {
         }
         Task next = t.next;
         if (next != null) { // its daemon started the task queued behind it, on its cores
-            t.next = null;
+            unqueue(next);
             next.after = null;
+            if (next.reserved != null) { // its withdrawal came too late
+                scheduler.release(next.reserved);
+                next.reserved = null;
+            }
             execute(next, t.placement);
         } else {
             scheduler.release(t.placement);
@@ -199,10 +226,18 @@ public final class TaskAgent {
     /** A node is gone with what ran there: restartable tasks wait for a place again, the others fail. */
     public List<Action> nodeLost(int node) {
         scheduler.nodeLost(node);
-        for (Task t : List.copyOf(tasks.values())) { // first those queued there: they never started
-            if (t.after != null && onNode(t.after, node)) {
-                t.after.next = null;
+        for (Task t : List.copyOf(queuedOnDaemons)) { // first those queued or reserved there: they never started
+            if (t.reserved != null && onNode(t.reserved, node)) {
+                scheduler.release(t.reserved);
+                t.reserved = null;
+            }
+            if (onNode(t.after.placement, node)) {
+                unqueue(t);
                 t.after = null;
+                if (t.reserved != null) {
+                    scheduler.release(t.reserved);
+                    t.reserved = null;
+                }
                 if (t.canceled) {
                     finish(t, TaskState.CANCELED, 0, "");
                 } else {
@@ -211,7 +246,7 @@ public final class TaskAgent {
             }
         }
         for (Task t : List.copyOf(tasks.values())) {
-            if (t.state != TaskState.AGENT_EXECUTING || !onNode(t, node)) {
+            if (t.state != TaskState.AGENT_EXECUTING || !onNode(t.placement, node)) {
                 continue;
             }
             scheduler.release(t.placement);
@@ -266,6 +301,7 @@ public final class TaskAgent {
             if (before != null) {
                 before.next = t;
                 t.after = before;
+                queuedOnDaemons.add(t);
                 emit(new Action.Launch(before.placement.shares().getFirst().node(), spec(t.id, t.request, before.placement, before.id)));
                 continue;
             }
@@ -273,6 +309,34 @@ public final class TaskAgent {
             looked++;
         }
         waiting.addAll(skipped);
+        withdrawForIdleCores();
+    }
+
+    /** Cores are free that no waiting task took: queued tasks that fit them are withdrawn to run there. */
+    private void withdrawForIdleCores() {
+        if (queuedOnDaemons.isEmpty() || scheduler.freeCores() == 0) {
+            return;
+        }
+        for (Task t : queuedOnDaemons) {
+            if (t.reserved != null || t.canceled) {
+                continue;
+            }
+            t.reserved = scheduler.place(t.request.slots());
+            if (t.reserved != null) {
+                signal(t, WITHDRAW);
+                if (scheduler.freeCores() == 0) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /** {@code t} no longer waits behind its predecessor (which may take another successor). */
+    private void unqueue(Task t) {
+        queuedOnDaemons.remove(t);
+        if (t.after != null && t.after.next == t) {
+            t.after.next = null;
+        }
     }
 
     private boolean queueable(TaskRequest r) {
@@ -301,8 +365,8 @@ public final class TaskAgent {
         }
     }
 
-    private static boolean onNode(Task t, int node) {
-        return t.placement.shares().stream().anyMatch(s -> s.node() == node);
+    private static boolean onNode(Placement p, int node) {
+        return p.shares().stream().anyMatch(s -> s.node() == node);
     }
 
     private void launch(Task t, Placement p) {

@@ -65,7 +65,7 @@ import org.banyan.core.tree.TopologySpec;
  * 25 RANKS_EXITED    n:u32 (jobId:u32 rank:u32 status:u32 note:string startMicros:u64 endMicros:u64){n}
  * 26 RUN_TASKS       from:u32 to:u32 n:u32 (taskId:u32 executable:string args:list env:map sandbox:string
  *                    stdout:string stderr:string after:u32){n}   (after: 0, or the task whose end starts it)
- * 27 SIGNAL_TASKS    from:u32 to:u32 n:u32 taskId:u32{n} signal:u32
+ * 27 SIGNAL_TASKS    from:u32 to:u32 n:u32 taskId:u32{n} signal:u32   (signal 0: withdraw the still queued)
  * 29 FORGET_JOB      jobId:u32
  * 30 LEAVE           from:u32 to:u32
  * 28 SPAWN_REQUEST   jobId:u32 from:u32 to:u32 request:u32 apps:u32 app{apps} hosts:list  (app as in LAUNCH_JOB)

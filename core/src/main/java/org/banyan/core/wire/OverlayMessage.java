@@ -136,7 +136,11 @@ public sealed interface OverlayMessage {
         }
     }
 
-    /** Routed from the head to daemon {@code to}: signal these tasks (cancel: SIGTERM, then SIGKILL). */
+    /**
+     * Routed from the head to daemon {@code to}: signal these tasks (cancel: SIGTERM, then
+     * SIGKILL). A task still queued there is dropped instead and its end goes up with status
+     * 128+signal; signal 0 only does that (a withdrawal: nothing happens to a started task).
+     */
     record SignalTasks(int from, int to, java.util.List<Integer> taskIds, int signal) implements Routed {
         public SignalTasks {
             taskIds = java.util.List.copyOf(taskIds);

@@ -470,5 +470,13 @@ class DaemonCoreTest {
         assertThat(a).as("4 never started: its end goes up at once").contains(new DaemonAction.SendToParent(
                 new OverlayMessage.RanksExited(List.of(new OverlayMessage.RankExited(OverlayMessage.TASKS, 4, 143, "", 0, 0)))));
         assertThat(started(core.handle(new DaemonEvent.RankEnded(OverlayMessage.TASKS, 2, 0, "")))).isEmpty();
+
+        core.handle(new DaemonEvent.FromParent(new OverlayMessage.RunTasks(-1, 1, List.of(taskSpec(6, 3)))));
+        a = core.handle(new DaemonEvent.FromParent(new OverlayMessage.SignalTasks(-1, 1, List.of(6, 3), 0)));
+        assertThat(a).as("running 3 is left alone").noneMatch(DaemonAction.SignalRank.class::isInstance);
+        assertThat(a).as("queued 6 is withdrawn: its end goes up with 2's").containsExactly(new DaemonAction.SendToParent(
+                new OverlayMessage.RanksExited(List.of(new OverlayMessage.RankExited(OverlayMessage.TASKS, 2, 0, "", 0, 0),
+                        new OverlayMessage.RankExited(OverlayMessage.TASKS, 6, 128, "", 0, 0)))));
+        assertThat(started(core.handle(new DaemonEvent.RankEnded(OverlayMessage.TASKS, 3, 0, "")))).isEmpty();
     }
 }

@@ -81,6 +81,38 @@ class TaskQueueBehindTest {
     }
 
     @Test
+    void aTaskQueuedBehindALongOneIsWithdrawnWhenCoresFreeElsewhere() {
+        agent.submit(bag(5)); // 5 behind 1; then 4 ends and nothing else waits
+        List<TaskAgent.Action> a = agent.ended(4, 0, "");
+        assertThat(only(a, TaskAgent.Action.Signal.class)).as("withdrawn from the daemon of 1, whose end may take long")
+                .containsExactly(new TaskAgent.Action.Signal(5, List.of(0), false, TaskAgent.WITHDRAW));
+        a = agent.ended(5, 128, ""); // the daemon's word that it dropped 5
+        assertThat(launched(a)).singleElement().satisfies(t -> {
+            assertThat(t.taskId()).isEqualTo(5);
+            assertThat(t.after()).isZero();
+        });
+        assertThat(only(a, TaskAgent.Action.Launch.class)).singleElement()
+                .extracting(l -> ((TaskAgent.Action.Launch) l).node()).isEqualTo(1);
+        assertThat(a).contains(new TaskAgent.Action.State(5, TaskState.AGENT_EXECUTING, 0, "b"));
+        assertThat(agent.running()).isEqualTo(4);
+    }
+
+    @Test
+    void aWithdrawalOvertakenByThePredecessorsEndLeavesTheTaskWhereItStarted() {
+        GeneralScheduler s = new GeneralScheduler(SchedulerTest.nodes(2, 2, 0));
+        TaskAgent ag = new TaskAgent(s, List.of("a", "b"), true);
+        ag.submit(bag(5));
+        ag.ended(4, 0, ""); // 5 withdrawn, node 1's core held for it
+        assertThat(s.freeCores()).isZero();
+        List<TaskAgent.Action> a = ag.ended(1, 0, ""); // but the daemon had started 5 already
+        assertThat(a).contains(new TaskAgent.Action.State(5, TaskState.AGENT_EXECUTING, 0, "a"));
+        assertThat(launched(a)).isEmpty();
+        assertThat(s.freeCores()).as("1's core went to 5, the held one came back").isEqualTo(1);
+        assertThat(ag.ended(5, 0, "")).contains(new TaskAgent.Action.State(5, TaskState.DONE, 0, ""));
+        assertThat(s.freeCores()).isEqualTo(2);
+    }
+
+    @Test
     void mpiAndTaggedTasksAreNeverQueuedBehindOthers() {
         agent.submit(bag(4));
         TaskRequest mpi = new TaskRequest("m", "/bin/true", List.of(), Map.of(), "/s", "o", "e", List.of(), List.of(),
@@ -99,10 +131,13 @@ class TaskQueueBehindTest {
      */
     @Test
     void randomInterleavingsNeverOversubscribeAndEndEveryTaskOnce() {
+        int withdrawals = 0;
+        int tooLate = 0;
         for (int k = 0; k < 300; k++) {
             final int seed = k;
             Random rnd = new Random(seed);
-            TaskAgent ag = new TaskAgent(new GeneralScheduler(SchedulerTest.nodes(2, 2, 0)), List.of("a", "b"), true);
+            GeneralScheduler scheduler = new GeneralScheduler(SchedulerTest.nodes(2, 2, 0));
+            TaskAgent ag = new TaskAgent(scheduler, List.of("a", "b"), true);
             ArrayDeque<Object> down = new ArrayDeque<>(); // Launch and Signal actions, in order
             ArrayDeque<int[]> up = new ArrayDeque<>(); // {task, status}
             List<Set<Integer>> running = List.of(new HashSet<>(), new HashSet<>());
@@ -112,11 +147,16 @@ class TaskQueueBehindTest {
             Map<Integer, TaskState> finals = new HashMap<>();
             Set<Integer> canceled = new HashSet<>();
             int n = 30 + rnd.nextInt(30);
+            int[] withdrawalsTooLate = {0};
+            int[] withdrawn = {0};
             java.util.function.Consumer<List<TaskAgent.Action>> apply = actions -> {
                 for (TaskAgent.Action a : actions) {
                     switch (a) {
                         case TaskAgent.Action.Launch l -> down.add(l);
-                        case TaskAgent.Action.Signal s -> down.add(s);
+                        case TaskAgent.Action.Signal s -> {
+                            down.add(s);
+                            withdrawn[0] += s.signal() == TaskAgent.WITHDRAW ? 1 : 0;
+                        }
                         case TaskAgent.Action.State s when s.state().isFinal() ->
                                 assertThat(finals.put(s.taskId(), s.state())).as("seed %d: task %d ends once", seed, s.taskId()).isNull();
                         default -> { }
@@ -145,6 +185,8 @@ class TaskQueueBehindTest {
                             if (before != null) {
                                 queued.remove(before);
                                 up.add(new int[] {s.taskId(), 128 + s.signal()});
+                            } else if (s.signal() == TaskAgent.WITHDRAW) {
+                                withdrawalsTooLate[0]++; // started already (or never here): nothing to do
                             } else if (running.get(nodeOf.get(s.taskId())).remove(s.taskId())) {
                                 up.add(new int[] {s.taskId(), 128 + s.signal()});
                                 startNext(queued, s.taskId(), running, nodeOf, started);
@@ -179,7 +221,12 @@ class TaskQueueBehindTest {
                 }
             }
             assertThat(ag.running()).isZero();
+            assertThat(scheduler.freeCores()).as("seed %d: every core free again", seed).isEqualTo(4);
+            withdrawals += withdrawn[0];
+            tooLate += withdrawalsTooLate[0];
         }
+        assertThat(withdrawals).as("tasks withdrawn for idle cores").isPositive();
+        assertThat(tooLate).as("withdrawals that found the task started").isPositive();
     }
 
     private static void startNext(Map<Integer, TaskSpec> queued, int ended, List<Set<Integer>> running,

@@ -101,7 +101,7 @@ public final class DaemonCore {
         this.daemonUri = daemonUri;
         this.tree = new ChildTree(daemonId, out);
         this.contacts = new ContactGather(out);
-        this.exits = new ExitBatch(out);
+        this.exits = new ExitBatch(out, this::tasksFed);
         this.tasks = new LocalTasks(out, exits::add);
         this.routing = new DaemonRouting(tree, out, tasks, this::shutdown);
         this.stdin = new StdinRelay(tree, out);
@@ -489,6 +489,11 @@ public final class DaemonCore {
             }
         }
         return false;
+    }
+
+    /** A method, not a lambda over {@code tasks}: the batch is made before the tasks. */
+    private boolean tasksFed() {
+        return tasks.fed();
     }
 
     private void exitIfIdle() {

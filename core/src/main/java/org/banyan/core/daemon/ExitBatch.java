@@ -19,7 +19,9 @@ import org.banyan.core.wire.OverlayMessage;
  * <li>when the daemon runs out of queued events ({@link DaemonEvent.Idle}) and the batch holds
  *     a task's end: a task's core is waited for by the next task, so it is worth a message;
  *     under load the events queue up and the ends still leave together. Without it, 100 %
- *     busy two-core pilots spent half of every task's time in the window.
+ *     busy two-core pilots spent half of every task's time in the window. Unless every running
+ *     task has its successor queued on this daemon: then no core waits for the head, and the
+ *     ends gather for the window (a third fewer context switches per short task, measured).
  * <li>before the daemon exits.
  * </ul>
  */
@@ -34,8 +36,12 @@ final class ExitBatch {
     private boolean timerArmed;
     private boolean holdsTask;
 
-    ExitBatch(DaemonOutbox out) {
+    /** Whether every running task has its successor queued here (then task ends can wait for the window). */
+    private final java.util.function.BooleanSupplier fed;
+
+    ExitBatch(DaemonOutbox out, java.util.function.BooleanSupplier fed) {
         this.out = out;
+        this.fed = fed;
     }
 
     /** A job is known: how many of its ranks this daemon's subtree hosts, itself included. */
@@ -61,9 +67,9 @@ final class ExitBatch {
         }
     }
 
-    /** The daemon has nothing queued: held task ends go (the window stays open for what follows). */
+    /** The daemon has nothing queued: held task ends go, unless no core waits for them (the window stays open). */
     void idle() {
-        if (holdsTask) {
+        if (holdsTask && !fed.getAsBoolean()) {
             flush();
         }
     }

@@ -14,11 +14,17 @@ import org.banyan.core.wire.OverlayMessage;
  * with the daemon. Their ends go up with the ranks' ({@link ExitBatch}), as job
  * {@link OverlayMessage#TASKS}.
  *
- * <p>A task sent {@linkplain TaskSpec#after() after} a running one waits here and starts the
- * moment that one's process ends, on the thread that saw the end: the agent decided which task
- * takes those cores while they were busy, so a core does not sit idle for a round trip to the
- * head. A queued task that is signalled never starts; its end goes up at once, with the signal's
- * status. Signal 0 withdraws a task that is still queued and leaves a started one alone.
+ * <p>A task sent {@linkplain TaskSpec#after() after} another waits here and starts the moment
+ * that one's process ends, on the thread that saw the end: the agent decided which task takes
+ * those cores while they were busy, so a core does not sit idle for a round trip to the head.
+ * Tasks queue behind queued ones too, in chains behind a running task. A queued task that is
+ * signalled never starts: it leaves its chain (the one behind it moves up) and its end goes up at
+ * once, with the signal's status. Signal 0 withdraws a task that is still queued and leaves a
+ * started one alone. The agent never queues behind a task it asked to be dropped, and its
+ * messages arrive in order, so both sides see the same chains.
+ *
+ * <p>While every running task has a successor here, the head need not hear of ends at once
+ * ({@link #fed}): {@link ExitBatch} then lets them gather for its window.
  */
 final class LocalTasks {
     static final int KILL_GRACE_MILLIS = 2000;
@@ -26,10 +32,12 @@ final class LocalTasks {
     private final DaemonOutbox out;
     private final Consumer<OverlayMessage.RankExited> ends;
     private final Set<Integer> running = new LinkedHashSet<>();
-    /** Running task → the task queued to start when it ends. */
+    /** Running or queued task → the task queued to start when it ends. */
     private final Map<Integer, TaskSpec> queued = new HashMap<>();
-    /** Queued task → the running task it waits for. */
+    /** Queued task → the task it waits for. */
     private final Map<Integer, Integer> waitsFor = new HashMap<>();
+    /** Running tasks with nothing queued behind them. */
+    private int unfed;
     /** Sent SIGTERM, killed when the grace is over. */
     private final Set<Integer> dying = new LinkedHashSet<>();
 
@@ -41,17 +49,29 @@ final class LocalTasks {
 
     void run(OverlayMessage.RunTasks m) {
         for (TaskSpec t : m.tasks()) {
-            if (t.after() != 0 && running.contains(t.after()) && !queued.containsKey(t.after())) {
-                queued.put(t.after(), t);
-                waitsFor.put(t.taskId(), t.after());
+            int after = t.after();
+            if (after != 0 && (running.contains(after) || waitsFor.containsKey(after)) && !queued.containsKey(after)) {
+                queued.put(after, t);
+                waitsFor.put(t.taskId(), after);
+                if (running.contains(after)) {
+                    unfed--;
+                }
             } else {
                 start(t); // what it waited for has ended already
             }
         }
     }
 
+    /** Every running task has the next one queued behind it. */
+    boolean fed() {
+        return unfed == 0 && !running.isEmpty();
+    }
+
     private void start(TaskSpec t) {
         if (running.add(t.taskId())) {
+            if (!queued.containsKey(t.taskId())) {
+                unfed++;
+            }
             out.emit(new DaemonAction.StartRank(new RankLaunch(OverlayMessage.TASKS, t.taskId(), t.executable(), t.args(),
                     t.env(), t.sandbox(), true, false, t.stdout(), t.stderr())));
         }
@@ -61,8 +81,15 @@ final class LocalTasks {
         boolean terminating = false;
         for (int id : m.taskIds()) {
             Integer before = waitsFor.remove(id);
-            if (before != null) {
+            if (before != null) { // it leaves its chain: the one behind it moves up
                 queued.remove(before);
+                TaskSpec behind = queued.remove(id);
+                if (behind != null) {
+                    queued.put(before, behind);
+                    waitsFor.put(behind.taskId(), before);
+                } else if (running.contains(before)) {
+                    unfed++;
+                }
                 ends.accept(new OverlayMessage.RankExited(OverlayMessage.TASKS, id, 128 + m.signal(),
                         "", 0, 0));
             } else if (running.contains(id) && m.signal() != 0) { // 0: a withdrawal, too late
@@ -90,17 +117,21 @@ final class LocalTasks {
     /** A task's process ended (the task queued behind it starts); false when it was not known. */
     boolean ended(int taskId) {
         dying.remove(taskId);
+        boolean known = running.remove(taskId);
         TaskSpec next = queued.remove(taskId);
         if (next != null) {
             waitsFor.remove(next.taskId());
             start(next);
+        } else if (known) {
+            unfed--;
         }
-        return running.remove(taskId);
+        return known;
     }
 
     void signalAll(int signal) {
         queued.clear();
         waitsFor.clear();
+        unfed = running.size();
         for (int id : running) {
             out.emit(new DaemonAction.SignalRank(OverlayMessage.TASKS, id, signal));
         }
@@ -110,6 +141,7 @@ final class LocalTasks {
     void terminateAll() {
         queued.clear();
         waitsFor.clear();
+        unfed = running.size();
         for (int id : running) {
             out.emit(new DaemonAction.SignalRank(OverlayMessage.TASKS, id, Signals.SIGTERM));
             dying.add(id);

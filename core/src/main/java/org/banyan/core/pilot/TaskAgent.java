@@ -17,14 +17,16 @@ import java.util.PriorityQueue;
  * their nodes, and turns their ends, cancellations, timeouts and lost nodes into states. Sans-I/O
  * like the other cores: each call returns what the driver must do.
  *
- * <p><b>Queueing behind a running task</b> (when asked for): with every core busy, the next
+ * <p><b>Queueing behind running tasks</b> (when asked for): with every core busy, the next
  * waiting executable task without tags is sent at once to the daemon of a running task of the
  * same shape, {@linkplain TaskSpec#after() to start when that one ends}, and takes its cores then
- * without a round trip to the agent. Each running task has at most one task queued behind it,
- * chosen in the usual order when it was queued: a task submitted later with a higher priority
- * gets the next core not already promised. A queued task stays {@link TaskState#AGENT_SCHEDULING}
- * until its predecessor's end reaches the agent; it is canceled through its daemon (which drops
- * it), and goes back to waiting if its node is lost.
+ * without a round trip to the agent. Up to {@code queueDepth} tasks wait in a chain behind each
+ * running task, chosen in the usual order when they were queued: a task submitted later with a
+ * higher priority gets the next core not already promised. A queued task stays
+ * {@link TaskState#AGENT_SCHEDULING} until its predecessor's end reaches the agent; it is
+ * canceled through its daemon (which drops it from its chain), and goes back to waiting if its
+ * node is lost. Chains let the daemon hold ends for a moment (see {@code ExitBatch}): with tasks
+ * queued behind every running one, no core waits for the agent.
  *
  * <p>A queued task never waits for a long predecessor while cores it fits sit idle: when cores
  * are free and no waiting task takes them, the agent reserves them for a queued task and
@@ -88,7 +90,8 @@ public final class TaskAgent {
     private final List<Action> actions = new ArrayList<>();
     private int nextId = 1;
     private long seq;
-    private final boolean queueBehind;
+    /** Tasks queued behind each running one at most; 0: none. */
+    private final int queueDepth;
     /**
      * Running tasks a task may be queued behind, by shape; an entry that has since ended or got
      * a successor is dropped when met, so a decision never scans the running tasks.
@@ -98,20 +101,26 @@ public final class TaskAgent {
     private final java.util.LinkedHashSet<Task> queuedOnDaemons = new java.util.LinkedHashSet<>();
     /** The signal that withdraws a queued task (a no-op for a process). */
     static final int WITHDRAW = 0;
+    /**
+     * How many tasks a DVM queues behind each running one. One removed the agent's round trip
+     * between a task's end and the next start; three let the daemon batch the ends as well
+     * (docs/pilot.md has the figures).
+     */
+    public static final int QUEUE_DEPTH = 3;
 
     /**
      * @param nodeNames the host of each node, for the reasons given to users; read when needed,
      *                  so a DVM whose slots change hosts may pass a live view
      */
     public TaskAgent(AgentScheduler scheduler, List<String> nodeNames) {
-        this(scheduler, nodeNames, false);
+        this(scheduler, nodeNames, 0);
     }
 
-    /** @param queueBehind whether tasks are queued behind running ones when no core is free (see above) */
-    public TaskAgent(AgentScheduler scheduler, List<String> nodeNames, boolean queueBehind) {
+    /** @param queueDepth how many tasks may be queued behind each running one when no core is free (see above); 0: none */
+    public TaskAgent(AgentScheduler scheduler, List<String> nodeNames, int queueDepth) {
         this.scheduler = scheduler;
         this.nodeNames = nodeNames;
-        this.queueBehind = queueBehind;
+        this.queueDepth = queueDepth;
     }
 
     /** Takes tasks; their ids are consecutive from the one returned first in {@link #lastIds}. */
@@ -144,9 +153,9 @@ public final class TaskAgent {
     public List<Action> ended(int taskId, int status, String note) {
         Task t = tasks.get(taskId);
         if (t != null && t.after != null) { // its daemon dropped it before it started: canceled or withdrawn
-            unqueue(t);
-            makeQueueable(t.after);
-            t.after = null;
+            Task before = t.after;
+            leaveChain(t);
+            makeQueueable(chainEnd(before));
             Placement reserved = t.reserved;
             t.reserved = null;
             if (t.canceled) {
@@ -167,13 +176,15 @@ public final class TaskAgent {
         }
         Task next = t.next;
         if (next != null) { // its daemon started the task queued behind it, on its cores
-            unqueue(next);
+            t.next = null;
             next.after = null;
+            queuedOnDaemons.remove(next);
             if (next.reserved != null) { // its withdrawal came too late
                 scheduler.release(next.reserved);
                 next.reserved = null;
             }
             execute(next, t.placement);
+            makeQueueable(chainEnd(next)); // the chain moved up a place
         } else {
             scheduler.release(t.placement);
         }
@@ -226,23 +237,29 @@ public final class TaskAgent {
     /** A node is gone with what ran there: restartable tasks wait for a place again, the others fail. */
     public List<Action> nodeLost(int node) {
         scheduler.nodeLost(node);
-        for (Task t : List.copyOf(queuedOnDaemons)) { // first those queued or reserved there: they never started
+        List<Task> queuedThere = new ArrayList<>(); // first those queued or reserved there: they never started
+        for (Task t : queuedOnDaemons) {
+            if (onNode(root(t).placement, node)) {
+                queuedThere.add(t);
+            }
             if (t.reserved != null && onNode(t.reserved, node)) {
                 scheduler.release(t.reserved);
                 t.reserved = null;
             }
-            if (onNode(t.after.placement, node)) {
-                unqueue(t);
-                t.after = null;
-                if (t.reserved != null) {
-                    scheduler.release(t.reserved);
-                    t.reserved = null;
-                }
-                if (t.canceled) {
-                    finish(t, TaskState.CANCELED, 0, "");
-                } else {
-                    waiting.add(t);
-                }
+        }
+        for (Task t : queuedThere) { // whole chains: their running tasks are handled below
+            queuedOnDaemons.remove(t);
+            t.after.next = null;
+            t.after = null;
+            t.next = null;
+            if (t.reserved != null) {
+                scheduler.release(t.reserved);
+                t.reserved = null;
+            }
+            if (t.canceled) {
+                finish(t, TaskState.CANCELED, 0, "");
+            } else {
+                waiting.add(t);
             }
         }
         for (Task t : List.copyOf(tasks.values())) {
@@ -297,12 +314,14 @@ public final class TaskAgent {
                 launch(t, p);
                 continue;
             }
-            Task before = queueable(t.request) ? runningLike(t.request.slots()) : null;
+            Task before = queueable(t.request) ? chainEndLike(t.request.slots()) : null;
             if (before != null) {
                 before.next = t;
                 t.after = before;
                 queuedOnDaemons.add(t);
-                emit(new Action.Launch(before.placement.shares().getFirst().node(), spec(t.id, t.request, before.placement, before.id)));
+                Placement on = root(before).placement;
+                emit(new Action.Launch(on.shares().getFirst().node(), spec(t.id, t.request, on, before.id)));
+                makeQueueable(t);
                 continue;
             }
             skipped.add(t);
@@ -331,24 +350,60 @@ public final class TaskAgent {
         }
     }
 
-    /** {@code t} no longer waits behind its predecessor (which may take another successor). */
-    private void unqueue(Task t) {
+    /** A queued task leaves its chain, as its daemon did: the one behind it moves up. */
+    private void leaveChain(Task t) {
         queuedOnDaemons.remove(t);
-        if (t.after != null && t.after.next == t) {
-            t.after.next = null;
+        t.after.next = t.next;
+        if (t.next != null) {
+            t.next.after = t.after;
         }
+        t.after = null;
+        t.next = null;
+    }
+
+    /** The running task at the head of {@code t}'s chain: where the chain's tasks run. */
+    private static Task root(Task t) {
+        while (t.after != null) {
+            t = t.after;
+        }
+        return t;
+    }
+
+    private static Task chainEnd(Task t) {
+        while (t.next != null) {
+            t = t.next;
+        }
+        return t;
+    }
+
+    /** How many tasks wait ahead of {@code t} in its chain (0 for a running task). */
+    private static int place(Task t) {
+        int n = 0;
+        for (Task c = t; c.after != null; c = c.after) {
+            n++;
+        }
+        return n;
     }
 
     private boolean queueable(TaskRequest r) {
-        return queueBehind && !r.mpi() && r.slots().colocate() == null && !r.slots().exclusive();
+        return queueDepth > 0 && !r.mpi() && r.slots().colocate() == null && !r.slots().exclusive();
     }
 
-    /** A running task of this shape with nothing queued behind it, or null. */
-    private Task runningLike(SlotRequest shape) {
+    /**
+     * Whether a task may be queued behind {@code c}: the end of a chain with room, and not one the
+     * agent asked its daemon to drop (canceled, or withdrawn and holding cores elsewhere).
+     */
+    private boolean takesSuccessor(Task c) {
+        return (c.state == TaskState.AGENT_EXECUTING || c.after != null) && c.next == null && !c.canceled
+                && c.failure == null && c.reserved == null && place(c) < queueDepth;
+    }
+
+    /** The end of a chain of this shape with room behind it, or null. */
+    private Task chainEndLike(SlotRequest shape) {
         ArrayDeque<Task> q = queueable.get(shape);
         while (q != null && !q.isEmpty()) {
             Task c = q.poll();
-            if (c.state == TaskState.AGENT_EXECUTING && c.next == null && !c.canceled && c.failure == null) {
+            if (takesSuccessor(c)) {
                 if (q.isEmpty()) {
                     queueable.remove(shape);
                 }
@@ -360,7 +415,7 @@ public final class TaskAgent {
     }
 
     private void makeQueueable(Task t) {
-        if (queueable(t.request) && t.state == TaskState.AGENT_EXECUTING && !t.canceled && t.failure == null) {
+        if (queueable(t.request) && takesSuccessor(t)) {
             queueable.computeIfAbsent(t.request.slots(), k -> new ArrayDeque<>()).add(t);
         }
     }
@@ -418,7 +473,7 @@ public final class TaskAgent {
     }
 
     private void signal(Task t, int signal) {
-        Placement on = t.after != null ? t.after.placement : t.placement;
+        Placement on = root(t).placement;
         List<Integer> nodes = on.shares().stream().map(Placement.Share::node).toList();
         emit(new Action.Signal(t.id, nodes, t.request.mpi(), signal));
     }

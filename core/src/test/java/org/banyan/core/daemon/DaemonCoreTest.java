@@ -479,4 +479,24 @@ class DaemonCoreTest {
                         new OverlayMessage.RankExited(OverlayMessage.TASKS, 6, 128, "", 0, 0)))));
         assertThat(started(core.handle(new DaemonEvent.RankEnded(OverlayMessage.TASKS, 3, 0, "")))).isEmpty();
     }
+
+    @Test
+    void whileEveryRunningTaskHasASuccessorQueuedTaskEndsWaitForTheWindow() {
+        core.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:32"), 3, Map.of())));
+        assertThat(started(core.handle(new DaemonEvent.FromParent(new OverlayMessage.RunTasks(-1, 1,
+                List.of(taskSpec(1, 0), taskSpec(2, 1), taskSpec(3, 2), taskSpec(4, 3))))))).containsExactly(1);
+        List<DaemonAction> a = core.handle(new DaemonEvent.RankEnded(OverlayMessage.TASKS, 1, 0, ""));
+        assertThat(a).as("the first end opens the window and goes").anyMatch(DaemonAction.SendToParent.class::isInstance);
+
+        assertThat(started(core.handle(new DaemonEvent.RankEnded(OverlayMessage.TASKS, 2, 0, "")))).containsExactly(3);
+        assertThat(core.handle(new DaemonEvent.Idle())).as("3 runs with 4 behind it: no core waits for the head")
+                .noneMatch(DaemonAction.SendToParent.class::isInstance);
+        assertThat(core.handle(new DaemonEvent.TimerFired(DaemonTimer.EXIT_BATCH, 0))).contains(new DaemonAction.SendToParent(
+                new OverlayMessage.RanksExited(List.of(new OverlayMessage.RankExited(OverlayMessage.TASKS, 2, 0, "", 0, 0)))));
+
+        assertThat(started(core.handle(new DaemonEvent.RankEnded(OverlayMessage.TASKS, 3, 0, "")))).containsExactly(4);
+        assertThat(core.handle(new DaemonEvent.Idle())).as("4 has nothing behind it: the head must hear now").contains(
+                new DaemonAction.SendToParent(new OverlayMessage.RanksExited(List.of(
+                        new OverlayMessage.RankExited(OverlayMessage.TASKS, 3, 0, "", 0, 0)))));
+    }
 }

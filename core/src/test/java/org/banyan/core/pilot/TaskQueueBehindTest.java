@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /** The agent queueing tasks behind running ones on their daemons (2 nodes of 2 cores). */
 class TaskQueueBehindTest {
-    TaskAgent agent = new TaskAgent(new GeneralScheduler(SchedulerTest.nodes(2, 2, 0)), List.of("a", "b"), true);
+    TaskAgent agent = new TaskAgent(new GeneralScheduler(SchedulerTest.nodes(2, 2, 0)), List.of("a", "b"), 1);
 
     static List<TaskSpec> launched(List<TaskAgent.Action> actions) {
         return only(actions, TaskAgent.Action.Launch.class).stream().map(a -> ((TaskAgent.Action.Launch) a).spec()).toList();
@@ -100,7 +100,7 @@ class TaskQueueBehindTest {
     @Test
     void aWithdrawalOvertakenByThePredecessorsEndLeavesTheTaskWhereItStarted() {
         GeneralScheduler s = new GeneralScheduler(SchedulerTest.nodes(2, 2, 0));
-        TaskAgent ag = new TaskAgent(s, List.of("a", "b"), true);
+        TaskAgent ag = new TaskAgent(s, List.of("a", "b"), 1);
         ag.submit(bag(5));
         ag.ended(4, 0, ""); // 5 withdrawn, node 1's core held for it
         assertThat(s.freeCores()).isZero();
@@ -110,6 +110,21 @@ class TaskQueueBehindTest {
         assertThat(s.freeCores()).as("1's core went to 5, the held one came back").isEqualTo(1);
         assertThat(ag.ended(5, 0, "")).contains(new TaskAgent.Action.State(5, TaskState.DONE, 0, ""));
         assertThat(s.freeCores()).isEqualTo(2);
+    }
+
+    @Test
+    void chainsGrowBehindQueuedTasksAndCloseUpWhenOneLeaves() {
+        TaskAgent ag = new TaskAgent(new GeneralScheduler(SchedulerTest.nodes(2, 2, 0)), List.of("a", "b"), 2);
+        assertThat(launched(ag.submit(bag(12)))).extracting(TaskSpec::after).containsExactly(0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8);
+        assertThat(launched(ag.submit(bag(1)))).as("every chain is full").isEmpty();
+        List<TaskAgent.Action> a = ag.ended(1, 0, "");
+        assertThat(a).contains(new TaskAgent.Action.State(5, TaskState.AGENT_EXECUTING, 0, "a"));
+        assertThat(launched(a)).as("the chain behind 5 has room again: 13 goes behind 9").singleElement()
+                .extracting(TaskSpec::after).isEqualTo(9);
+        assertThat(only(ag.cancel(List.of(9)), TaskAgent.Action.Signal.class)).as("to the node 9's chain runs on")
+                .containsExactly(new TaskAgent.Action.Signal(9, List.of(0), false, TaskAgent.SIGTERM));
+        assertThat(ag.ended(9, 143, "")).contains(new TaskAgent.Action.State(9, TaskState.CANCELED, 143, ""));
+        assertThat(ag.ended(5, 0, "")).as("13 moved up behind 5").contains(new TaskAgent.Action.State(13, TaskState.AGENT_EXECUTING, 0, "a"));
     }
 
     @Test
@@ -137,7 +152,7 @@ class TaskQueueBehindTest {
             final int seed = k;
             Random rnd = new Random(seed);
             GeneralScheduler scheduler = new GeneralScheduler(SchedulerTest.nodes(2, 2, 0));
-            TaskAgent ag = new TaskAgent(scheduler, List.of("a", "b"), true);
+            TaskAgent ag = new TaskAgent(scheduler, List.of("a", "b"), 1);
             ArrayDeque<Object> down = new ArrayDeque<>(); // Launch and Signal actions, in order
             ArrayDeque<int[]> up = new ArrayDeque<>(); // {task, status}
             List<Set<Integer>> running = List.of(new HashSet<>(), new HashSet<>());

@@ -148,7 +148,7 @@ public final class DvmHead {
                         DvmHead.this.say(line);
                     }
                 });
-        this.tasks = new TaskDispatch(new TaskAgent(scheduler, hosts.names(), true), nodes, settings,
+        this.tasks = new TaskDispatch(new TaskAgent(scheduler, hosts.names(), TaskAgent.QUEUE_DEPTH), nodes, settings,
                 () -> nextJobId++, (task, millis) -> loop.schedule(new Event.TaskTimeout(task), millis));
     }
 

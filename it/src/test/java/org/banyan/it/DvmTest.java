@@ -168,6 +168,35 @@ class DvmTest {
         Banyan.assertNothingLeft(marker);
     }
 
+    /** A daemon killed with tasks running and queued: its guard kills its tasks (their pids are in its table). */
+    @Test
+    void aKilledDaemonsTasksDieWithItAndItsHostTakesNoMoreTasks() throws Exception {
+        assertThat(start("--launcher", "local", "--host", "a:2,b:2").exit()).isZero();
+        String marker = Banyan.marker();
+        StringBuilder file = new StringBuilder();
+        for (int i = 0; i < 6; i++) {
+            file.append("{\"executable\": \"sleep\", \"arguments\": [\"" + marker + "\"]}\n");
+        }
+        Files.writeString(dir.resolve("sleepers.jsonl"), file);
+        Banyan.Result sub = Banyan.run("submit", "--dvm", uri.toString(), "--detach", "--session", dir.resolve("s").toString(),
+                "--tasks", dir.resolve("sleepers.jsonl").toString());
+        assertThat(sub.exit()).as(sub.stderr()).isZero();
+        Banyan.awaitSleeps(marker, 4);
+        Banyan.daemonJvm(1).destroyForcibly();
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (Banyan.processesWith(marker).size() > 2 && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(Banyan.processesWith(marker)).as("b's two tasks are gone, a's two run on").hasSize(2);
+        assertThat(Banyan.run("dvm", "status", "--dvm", uri.toString()).stdout()).containsPattern("b +2 +0 +lost");
+        assertThat(Banyan.run("cancel", "--dvm", uri.toString(), "--all").exit()).isZero();
+        Banyan.assertNoProcessesWith(marker);
+        Banyan.Result waited = Banyan.run("wait", "--dvm", uri.toString(), sub.stdout().strip());
+        assertThat(waited.stderr()).contains("6 tasks: 0 done, 2 failed, 4 canceled").contains("lost the daemon on b");
+        assertThat(Banyan.run("dvm", "stop", "--dvm", uri.toString()).exit()).isZero();
+        Banyan.assertNothingLeft(marker);
+    }
+
     /**
      * Two jobs bound to cores on one DVM host at once get different cores (they both got the
      * host's first core before), and a bound job's cores come back when it ends.

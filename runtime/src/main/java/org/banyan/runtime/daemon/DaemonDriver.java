@@ -85,7 +85,8 @@ public final class DaemonDriver {
     /** Serves until the job is over or the parent is gone; never leaves a rank running. */
     public void run() throws Exception {
         pmi = PmiListener.open(loop::dispatch);
-        guard = RankGuard.start();
+        // A daemon that spawns natively is a DVM's, which starts many processes: their pids go in a table.
+        guard = RankGuard.start(SpawnMode.current() == SpawnMode.NATIVE ? RankGuard.tableDir() : null);
         pmix = new PmixHost(host, loop::post, guard, jobId -> processTablePath(jobId).resolveSibling(
                 "banyan-" + ProcessHandle.current().pid() + "-" + daemonId + "-job" + jobId + ".shm"));
         peers = new PeerLinks(daemonId, new PeerLinks.Listener() {

@@ -4,6 +4,8 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -20,7 +22,12 @@ import java.util.concurrent.TimeUnit;
  * <p>One guard per daemon replaces a {@code setpriv --pdeathsig} exec per rank, which cost a
  * third of the spawn time.
  *
- * <p>An end ({@code - PID}) is held and written with the next start, or at the latest after
+ * <p>A daemon that starts many processes (a DVM's) keeps its pids in a {@link PidTable} instead,
+ * a memory-mapped file named to the guard once ({@code t PATH}): then a start or an end costs no
+ * system call and no wake-up of the guard, and the guard reads the table when the daemon is gone.
+ * Pids the table cannot take still go on the pipe.
+ *
+ * <p>On the pipe, an end ({@code - PID}) is held and written with the next start, or at the latest after
  * {@link #END_DELAY_MILLIS}: in a stream of short tasks each end is followed at once by the start
  * of the task queued behind it, and one write instead of two halves the guard's wake-ups (it woke
  * 1.7 times per {@code /bin/true} task). A start is written at once, since a rank the guard does
@@ -38,9 +45,14 @@ final class RankGuard implements Closeable {
               $1 == "+" { pids[$2] = 1; next }
               $1 == "-" { delete pids[$2]; next }
               $1 == "f" { files[$2] = 1; next }
+              $1 == "t" { table = $2; next }
               $1 == "done" { done = 1; exit 0 }
               END {
                 if (done) exit 0
+                if (table != "") {
+                  while ((getline line < table) > 0) if (line ~ /^ *[0-9]+$/) { sub(/^ +/, "", line); pids[line] = 1 }
+                  close(table); files[table] = 1
+                }
                 n = 0; list = ""; kids = ""
                 for (p in pids) {
                   list = list " " p; kids = kids (kids == "" ? "" : ",") p
@@ -60,24 +72,51 @@ final class RankGuard implements Closeable {
 
     private final Process process;
     private final OutputStream pipe;
+    /** Null: every pid goes on the pipe. */
+    private final PidTable table;
+    private boolean closed;
     /** Lines not written yet: held ends, then the line that goes with them. */
     private final StringBuilder pending = new StringBuilder();
     private boolean flushArmed;
     private boolean broken;
 
-    private RankGuard(Process process) {
+    private RankGuard(Process process, PidTable table) {
         this.process = process;
         this.pipe = process.getOutputStream();
+        this.table = table;
     }
 
+    /** A guard whose pids all go on its pipe. */
     static RankGuard start() throws IOException {
+        return start(null);
+    }
+
+    /** @param tableDir where the pid table goes (tmpfs), or null for none */
+    static RankGuard start(Path tableDir) throws IOException {
         Process p = new ProcessBuilder("sh", "-c", SCRIPT, "banyan-rank-guard")
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        return new RankGuard(p);
+        PidTable table = tableDir == null ? null : PidTable.create(tableDir);
+        RankGuard g = new RankGuard(p, table);
+        if (table != null) {
+            synchronized (g) {
+                g.pending.append("t ").append(table.path()).append('\n');
+                g.writePending();
+            }
+        }
+        return g;
+    }
+
+    /** The daemon's tmpfs for a pid table, or null when it has none. */
+    static Path tableDir() {
+        Path shm = Path.of("/dev/shm");
+        return Files.isDirectory(shm) && Files.isWritable(shm) ? shm : null;
     }
 
     synchronized void started(long pid) {
+        if (closed || (table != null && table.add(pid))) {
+            return;
+        }
         pending.append("+ ").append(pid).append('\n');
         writePending();
     }
@@ -89,6 +128,9 @@ final class RankGuard implements Closeable {
     }
 
     synchronized void ended(long pid) {
+        if (closed || (table != null && table.remove(pid))) {
+            return;
+        }
         pending.append("- ").append(pid).append('\n');
         if (!flushArmed) {
             flushArmed = true;
@@ -134,5 +176,9 @@ final class RankGuard implements Closeable {
             // closing
         }
         process.destroy();
+        closed = true;
+        if (table != null) {
+            table.close();
+        }
     }
 }

@@ -54,4 +54,36 @@ class RankGuardTest {
         Thread.sleep(Duration.ofMillis(300));
         assertThat(p.isAlive()).isTrue();
     }
+
+    @Test
+    void withAPidTableADaemonsDeathKillsWhatTheTableHoldsAndTheTableGoes() throws Exception {
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("guard");
+        RankGuard guard = RankGuard.start(dir);
+        Process running = sleeper();
+        Process ended = sleeper();
+        Process runningToo = sleeper();
+        guard.started(running.pid());
+        guard.started(ended.pid());
+        guard.ended(ended.pid());
+        guard.started(runningToo.pid()); // takes the slot the ended one freed
+        try (var files = java.nio.file.Files.list(dir)) {
+            assertThat(files.toList()).singleElement().satisfies(f -> assertThat(java.nio.file.Files.readString(f))
+                    .startsWith(String.format("%7d%n%7d%n", running.pid(), runningToo.pid())));
+        }
+        guard.dropPipe();
+
+        assertThat(running.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(runningToo.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        Thread.sleep(Duration.ofMillis(300));
+        assertThat(ended.isAlive()).isTrue();
+        try (var files = java.nio.file.Files.list(dir)) {
+            assertThat(files.toList()).as("the guard removes the table").isEmpty();
+        }
+    }
+
+    @Test
+    void aPidIsOneAlignedSlotOfSevenCharactersAndANewline() {
+        assertThat(PidTable.encode(4194304)).isEqualTo(PidTable.encode("4194304\n"));
+        assertThat(PidTable.encode(7)).isEqualTo(PidTable.encode("      7\n"));
+    }
 }

@@ -195,6 +195,16 @@ class DvmTest {
         assertThat(waited.stderr()).contains("6 tasks: 0 done, 2 failed, 4 canceled").contains("lost the daemon on b");
         assertThat(Banyan.run("dvm", "stop", "--dvm", uri.toString()).exit()).isZero();
         Banyan.assertNothingLeft(marker);
+        List<String> tables = List.of();
+        for (long until = System.nanoTime() + 5_000_000_000L; System.nanoTime() < until; Thread.sleep(50)) {
+            try (var files = Files.list(Path.of("/dev/shm"))) {
+                tables = files.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("banyan-pids-")).toList();
+            }
+            if (tables.isEmpty()) {
+                break;
+            }
+        }
+        assertThat(tables).as("pid tables: the killed daemon's guard and the stopped daemon removed theirs").isEmpty();
     }
 
     /**

@@ -283,8 +283,14 @@ public final class TaskAgent {
         return drain();
     }
 
+    /** Tasks waiting in the agent for cores (not those queued on daemons). */
     public int waiting() {
         return waiting.size() - canceledInQueue;
+    }
+
+    /** Tasks not started yet: waiting here, or queued on a daemon behind a running one. */
+    public int notStarted() {
+        return waiting() + queuedOnDaemons.size();
     }
 
     public int running() {

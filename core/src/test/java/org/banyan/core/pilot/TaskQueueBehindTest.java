@@ -35,6 +35,7 @@ class TaskQueueBehindTest {
         List<TaskSpec> specs = launched(agent.submit(bag(7)));
         assertThat(specs).extracting(TaskSpec::after).containsExactly(0, 0, 0, 0, 1, 2, 3);
         assertThat(agent.waiting()).isZero();
+        assertThat(agent.notStarted()).as("queued on daemons: still demand for cores").isEqualTo(3);
         assertThat(agent.running()).isEqualTo(4);
 
         List<TaskAgent.Action> a = agent.ended(1, 0, "");

@@ -146,12 +146,12 @@ final class TaskDispatch {
         return apply(agent.nodeLost(node));
     }
 
-    /** Whether job {@code jobId} is an MPI task's. */
-    /** Whether tasks wait for cores. */
+    /** Whether tasks wait for cores: in the agent, or queued on a daemon behind a running task. */
     boolean anyWaiting() {
-        return agent.waiting() > 0;
+        return agent.notStarted() > 0;
     }
 
+    /** Whether job {@code jobId} is an MPI task's. */
     boolean isTaskJob(int jobId) {
         return taskOfJob.containsKey(jobId);
     }

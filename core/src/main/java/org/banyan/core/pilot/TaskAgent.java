@@ -66,7 +66,7 @@ public final class TaskAgent {
         Placement placement;
         String failure;
         boolean canceled;
-        /** The running task this one is queued behind on its daemon, or null. */
+        /** The task (running, or queued itself) this one is queued behind on its daemon, or null. */
         Task after;
         /** The task queued behind this one, or null. */
         Task next;

@@ -6,9 +6,6 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A small shell process that outlives the daemon's JVM just long enough to kill its ranks if the
@@ -26,13 +23,6 @@ import java.util.concurrent.TimeUnit;
  * a memory-mapped file named to the guard once ({@code t PATH}): then a start or an end costs no
  * system call and no wake-up of the guard, and the guard reads the table when the daemon is gone.
  * Pids the table cannot take still go on the pipe.
- *
- * <p>On the pipe, an end ({@code - PID}) is held and written with the next start, or at the latest after
- * {@link #END_DELAY_MILLIS}: in a stream of short tasks each end is followed at once by the start
- * of the task queued behind it, and one write instead of two halves the guard's wake-ups (it woke
- * 1.7 times per {@code /bin/true} task). A start is written at once, since a rank the guard does
- * not know of would outlive a killed daemon. A held end only risks a kill of a recycled pid if the
- * daemon dies within those milliseconds and the kernel has wrapped its pids around meanwhile.
  */
 final class RankGuard implements Closeable {
     // awk, not a shell loop: its arrays make each line O(1). The first guard kept the pids in a
@@ -63,21 +53,11 @@ final class RankGuard implements Closeable {
               }'
             """;
 
-    static final long END_DELAY_MILLIS = 20;
-    private static final ScheduledExecutorService FLUSHER = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "guard-flush");
-        t.setDaemon(true);
-        return t;
-    });
-
     private final Process process;
     private final OutputStream pipe;
     /** Null: every pid goes on the pipe. */
     private final PidTable table;
     private boolean closed;
-    /** Lines not written yet: held ends, then the line that goes with them. */
-    private final StringBuilder pending = new StringBuilder();
-    private boolean flushArmed;
     private boolean broken;
 
     private RankGuard(Process process, PidTable table) {
@@ -99,10 +79,7 @@ final class RankGuard implements Closeable {
         PidTable table = tableDir == null ? null : PidTable.create(tableDir);
         RankGuard g = new RankGuard(p, table);
         if (table != null) {
-            synchronized (g) {
-                g.pending.append("t ").append(table.path()).append('\n');
-                g.writePending();
-            }
+            g.write("t " + table.path() + "\n");
         }
         return g;
     }
@@ -117,42 +94,27 @@ final class RankGuard implements Closeable {
         if (closed || (table != null && table.add(pid))) {
             return;
         }
-        pending.append("+ ").append(pid).append('\n');
-        writePending();
+        write("+ " + pid + "\n");
     }
 
     /** A file or directory the daemon made (a path without spaces) that goes if the daemon dies without removing it. */
     synchronized void owns(String path) {
-        pending.append("f ").append(path).append('\n');
-        writePending();
+        write("f " + path + "\n");
     }
 
     synchronized void ended(long pid) {
         if (closed || (table != null && table.remove(pid))) {
             return;
         }
-        pending.append("- ").append(pid).append('\n');
-        if (!flushArmed) {
-            flushArmed = true;
-            FLUSHER.schedule(this::flushEnds, END_DELAY_MILLIS, TimeUnit.MILLISECONDS);
-        }
+        write("- " + pid + "\n");
     }
 
-    private synchronized void flushEnds() {
-        flushArmed = false;
-        if (!pending.isEmpty()) {
-            writePending();
-        }
-    }
-
-    private void writePending() {
-        byte[] bytes = pending.toString().getBytes(StandardCharsets.US_ASCII);
-        pending.setLength(0);
+    private synchronized void write(String line) {
         if (broken) {
             return;
         }
         try {
-            pipe.write(bytes);
+            pipe.write(line.getBytes(StandardCharsets.US_ASCII));
             pipe.flush();
         } catch (IOException e) {
             // The guard is gone: the daemon still ends its ranks itself on every path it survives.
@@ -168,8 +130,7 @@ final class RankGuard implements Closeable {
     /** The daemon ended its ranks itself: the guard exits without killing anything. */
     @Override
     public synchronized void close() {
-        pending.append("done\n");
-        writePending();
+        write("done\n");
         try {
             pipe.close();
         } catch (IOException ignored) {

@@ -31,10 +31,10 @@ class RankGuardTest {
         Process startedAfter = sleeper();
         guard.started(running.pid());
         guard.started(endedLongAgo.pid());
-        guard.ended(endedLongAgo.pid()); // held, then written by the flush timer
-        Thread.sleep(RankGuard.END_DELAY_MILLIS * 5);
+        guard.ended(endedLongAgo.pid());
+        Thread.sleep(100);
         guard.started(endedJustNow.pid());
-        guard.ended(endedJustNow.pid()); // held, then written with the next start
+        guard.ended(endedJustNow.pid()); // just before the daemon dies
         guard.started(startedAfter.pid());
         guard.dropPipe();
 

@@ -20,8 +20,9 @@ import java.util.PriorityQueue;
  * <p><b>Queueing behind running tasks</b> (when asked for): with every core busy, the next
  * waiting executable task without tags is sent at once to the daemon of a running task of the
  * same shape, {@linkplain TaskSpec#after() to start when that one ends}, and takes its cores then
- * without a round trip to the agent. Up to {@code queueDepth} tasks wait in a chain behind each
- * running task, chosen in the usual order when they were queued: a task submitted later with a
+ * without a round trip to the agent. Tasks wait in a chain behind each running task, as many as
+ * {@link ChainDepth} allows for its shape (deep behind short tasks, one behind long ones, never
+ * more than the pilot's maximum), chosen in the usual order when they were queued: a task submitted later with a
  * higher priority gets the next core not already promised. A queued task stays
  * {@link TaskState#AGENT_SCHEDULING} until its predecessor's end reaches the agent; it is
  * canceled through its daemon (which drops it from its chain), and goes back to waiting if its
@@ -90,8 +91,8 @@ public final class TaskAgent {
     private final List<Action> actions = new ArrayList<>();
     private int nextId = 1;
     private long seq;
-    /** Tasks queued behind each running one at most; 0: none. */
-    private final int queueDepth;
+    /** How many tasks may be queued behind each running one, by shape. */
+    private final ChainDepth depth;
     /**
      * Running tasks a task may be queued behind, by shape; an entry that has since ended or got
      * a successor is dropped when met, so a decision never scans the running tasks.
@@ -102,11 +103,12 @@ public final class TaskAgent {
     /** The signal that withdraws a queued task (a no-op for a process). */
     static final int WITHDRAW = 0;
     /**
-     * How many tasks a DVM queues behind each running one. One removed the agent's round trip
-     * between a task's end and the next start; three let the daemon batch the ends as well
-     * (docs/pilot.md has the figures).
+     * How many tasks a DVM queues behind each running one at most ({@link ChainDepth} chooses
+     * fewer behind longer tasks). One removed the agent's round trip between a task's end and the
+     * next start; three let the daemon batch the ends as well; eight keep two busy cores fed
+     * while the head is slow to answer (docs/pilot.md has the figures).
      */
-    public static final int QUEUE_DEPTH = 3;
+    public static final int QUEUE_DEPTH = 8;
 
     /**
      * @param nodeNames the host of each node, for the reasons given to users; read when needed,
@@ -116,11 +118,11 @@ public final class TaskAgent {
         this(scheduler, nodeNames, 0);
     }
 
-    /** @param queueDepth how many tasks may be queued behind each running one when no core is free (see above); 0: none */
+    /** @param queueDepth how many tasks may be queued behind each running one at most when no core is free (see above); 0: none */
     public TaskAgent(AgentScheduler scheduler, List<String> nodeNames, int queueDepth) {
         this.scheduler = scheduler;
         this.nodeNames = nodeNames;
-        this.queueDepth = queueDepth;
+        this.depth = new ChainDepth(queueDepth);
     }
 
     /** Takes tasks; their ids are consecutive from the one returned first in {@link #lastIds}. */
@@ -151,6 +153,11 @@ public final class TaskAgent {
 
     /** A task's processes ended: {@code status} as a rank's (128+N for signal N); {@code note} the stderr's tail or why it could not start. */
     public List<Action> ended(int taskId, int status, String note) {
+        return ended(taskId, status, note, 0);
+    }
+
+    /** As {@link #ended(int, int, String)}, with how long its process ran ({@code runMicros}; 0 when not known). */
+    public List<Action> ended(int taskId, int status, String note, long runMicros) {
         Task t = tasks.get(taskId);
         if (t != null && t.after != null) { // its daemon dropped it before it started: canceled or withdrawn
             Task before = t.after;
@@ -174,6 +181,7 @@ public final class TaskAgent {
         if (t == null || t.state != TaskState.AGENT_EXECUTING) {
             return drain();
         }
+        depth.ran(t.request.slots(), runMicros);
         Task next = t.next;
         if (next != null) { // its daemon started the task queued behind it, on its cores
             t.next = null;
@@ -392,7 +400,7 @@ public final class TaskAgent {
     }
 
     private boolean queueable(TaskRequest r) {
-        return queueDepth > 0 && !r.mpi() && r.slots().colocate() == null && !r.slots().exclusive();
+        return depth.max() > 0 && !r.mpi() && r.slots().colocate() == null && !r.slots().exclusive();
     }
 
     /**
@@ -401,7 +409,7 @@ public final class TaskAgent {
      */
     private boolean takesSuccessor(Task c) {
         return (c.state == TaskState.AGENT_EXECUTING || c.after != null) && c.next == null && !c.canceled
-                && c.failure == null && c.reserved == null && place(c) < queueDepth;
+                && c.failure == null && c.reserved == null && place(c) < depth.of(c.request.slots());
     }
 
     /** The end of a chain of this shape with room behind it, or null. */

@@ -34,8 +34,8 @@ class TaskChainsModelTest {
         int withdrawn = 0;
         int dropped = 0;
         int queuedDeep = 0;
-        for (int depth = 1; depth <= 3; depth++) {
-            for (int seed = 0; seed < 200; seed++) {
+        for (int depth : new int[] {1, 2, 3, 8}) {
+            for (int seed = 0; seed < 150; seed++) {
                 Run r = new Run(depth, seed);
                 r.play();
                 withdrawn += r.withdrawn;
@@ -105,7 +105,9 @@ class TaskChainsModelTest {
                     case 2 -> {
                         int[] e = up.get(node).poll();
                         if (e != null) {
-                            apply(agent.ended(e[0], e[1], ""));
+                            // run times that make the agent's chains deepen and shorten as it goes
+                            long ran = rnd.nextInt(4) == 0 ? 0 : rnd.nextBoolean() ? 200 + rnd.nextInt(2_000) : 5_000 + rnd.nextInt(20_000);
+                            apply(agent.ended(e[0], e[1], "", ran));
                         }
                     }
                     default -> {

@@ -129,6 +129,27 @@ class TaskQueueBehindTest {
     }
 
     @Test
+    void chainsGoDeepBehindShortTasksAndStayShortBehindLongOnes() {
+        TaskAgent ag = new TaskAgent(new GeneralScheduler(SchedulerTest.nodes(1, 2, 0)), List.of("a"), 8);
+        assertThat(launched(ag.submit(bag(40)))).as("no run time known yet: %d behind each", ChainDepth.UNKNOWN)
+                .hasSize(2 + 2 * ChainDepth.UNKNOWN);
+        // short tasks end (half a millisecond each): the chains deepen to the maximum
+        List<TaskSpec> more = new ArrayList<>();
+        for (int id = 1; id <= 4; id++) {
+            more.addAll(launched(ag.ended(id, 0, "", 500)));
+        }
+        assertThat(ag.notStarted() - ag.waiting()).as("queued on the daemon: 8 behind each of the 2 running").isEqualTo(16);
+
+        TaskAgent slow = new TaskAgent(new GeneralScheduler(SchedulerTest.nodes(1, 2, 0)), List.of("a"), 8);
+        slow.submit(bag(40));
+        for (int id = 1; id <= 12; id++) { // tasks of a second: every end moves a chain up, none grows
+            slow.ended(id, 0, "", 1_000_000);
+        }
+        assertThat(slow.notStarted() - slow.waiting()).as("chains closed up to one behind each").isEqualTo(2);
+        assertThat(launched(slow.submit(bag(1)))).as("and stay there").isEmpty();
+    }
+
+    @Test
     void mpiAndTaggedTasksAreNeverQueuedBehindOthers() {
         agent.submit(bag(4));
         TaskRequest mpi = new TaskRequest("m", "/bin/true", List.of(), Map.of(), "/s", "o", "e", List.of(), List.of(),

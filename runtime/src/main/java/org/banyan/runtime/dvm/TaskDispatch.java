@@ -133,7 +133,8 @@ final class TaskDispatch {
             if (e.startMicros() > 0) {
                 execTimes.put(e.rank(), new long[] {e.startMicros(), e.endMicros()});
             }
-            out.addAll(apply(agent.ended(e.rank(), e.status(), e.note())));
+            long ran = e.startMicros() > 0 ? e.endMicros() - e.startMicros() : 0;
+            out.addAll(apply(agent.ended(e.rank(), e.status(), e.note(), ran)));
         }
         return out;
     }

@@ -33,6 +33,8 @@ import org.banyan.runtime.os.PosixSpawn;
 public final class DaemonDriver {
     /** Threads that create rank processes; process creation is CPU-bound, so one per core. */
     private static final int SPAWNERS = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+    /** Reaper threads: one per core, up to four, so ends that come together restart their chains side by side. */
+    private static final int REAPERS = SPAWNERS;
 
     private final int daemonId;
     private final String host;
@@ -50,6 +52,17 @@ public final class DaemonDriver {
             : java.util.concurrent.CompletableFuture.supplyAsync(this::nativeSpawning,
                     r -> Thread.ofPlatform().daemon().name("spawn-bind").start(r));
     private volatile String reaperFailure;
+    /**
+     * Task starts the core decided on a reaper thread, made by that thread once it has let go
+     * of the core's lock: the spawn is most of a short task's start, and under the lock it kept
+     * the other reaper threads (and the loop) waiting. Signals for a task decided but not yet
+     * spawned wait in {@link #pending}; the daemon's end waits for starts under way
+     * ({@link #startGate}), so none is made after the ranks were killed.
+     */
+    private final ThreadLocal<java.util.ArrayDeque<RankLaunch>> deferred = ThreadLocal.withInitial(java.util.ArrayDeque::new);
+    private final PendingStarts<RankProcess> pending = new PendingStarts<>(ranks::get, RankProcess::signal);
+    private final java.util.concurrent.locks.ReentrantReadWriteLock startGate = new java.util.concurrent.locks.ReentrantReadWriteLock();
+    private boolean ending; // under startGate
     private final RankProcess.Registry registry = new RankProcess.Registry() {
         @Override
         public void started(int jobId, RankProcess rank) {
@@ -159,6 +172,12 @@ public final class DaemonDriver {
                 return true;
             });
         } finally {
+            startGate.writeLock().lock();
+            try {
+                ending = true;
+            } finally {
+                startGate.writeLock().unlock();
+            }
             for (RankProcess r : ranks.values()) {
                 r.signal(Signals.SIGKILL);
             }
@@ -273,12 +292,7 @@ public final class DaemonDriver {
                     }
                 }
             }
-            case DaemonAction.SignalRank(int jobId, int rank, int signal) -> {
-                RankProcess r = ranks.get(key(jobId, rank));
-                if (r != null) {
-                    r.signal(signal);
-                }
-            }
+            case DaemonAction.SignalRank(int jobId, int rank, int signal) -> pending.signal(key(jobId, rank), signal);
             case DaemonAction.PmiReply(int conn, String line) -> pmi.reply(conn, line);
             case DaemonAction.WriteStdin(int jobId, int rank, byte[] data) -> {
                 RankProcess r = ranks.get(key(jobId, rank));
@@ -326,10 +340,34 @@ public final class DaemonDriver {
         if (work.size() > 1) {
             spawners.invokeAll(work);
         } else if (only != null) {
-            startRank(only);
+            ChildReaper own = reaper.getNow(null);
+            if (only.jobId() == OverlayMessage.TASKS && own != null && own.ownsCurrentThread()) {
+                pending.decided(key(only.jobId(), only.rank()));
+                deferred.get().add(only);
+            } else {
+                startRank(only);
+            }
         }
         if (only != null) {
             ranksMillis = sinceJvmStart();
+        }
+    }
+
+    /** On a reaper thread: hands an end (or the round's Idle) to the core, then makes the starts it decided. */
+    private void dispatchOnReaper(DaemonEvent event) {
+        loop.dispatchOrPost(event);
+        java.util.ArrayDeque<RankLaunch> mine = deferred.get();
+        RankLaunch launch;
+        while ((launch = mine.poll()) != null) {
+            startGate.readLock().lock();
+            try {
+                if (!ending) {
+                    startRank(launch);
+                }
+            } finally {
+                startGate.readLock().unlock();
+            }
+            pending.made(key(launch.jobId(), launch.rank()));
         }
     }
 
@@ -353,7 +391,7 @@ public final class DaemonDriver {
                 throw new IOException(launch.bindError());
             }
             ChildReaper r = reaper.join();
-            RankProcess.start(launch, guard, r, registry, this::sendToParent, r != null ? loop::dispatchOrPost : loop::post);
+            RankProcess.start(launch, guard, r, registry, this::sendToParent, r != null ? this::dispatchOnReaper : loop::post);
         } catch (IOException | RuntimeException e) {
             // A rank that cannot be started (or watched, and was killed) ends at once: never a silent hang.
             loop.post(new DaemonEvent.RankEnded(launch.jobId(), launch.rank(), 127,
@@ -375,7 +413,7 @@ public final class DaemonDriver {
             return PosixSpawn.available() ? new ChildReaper(why -> {
                 reaperFailure = why;
                 loop.post(new DaemonEvent.Idle());
-            }, () -> loop.dispatchOrPost(new DaemonEvent.Idle())) : null;
+            }, () -> dispatchOnReaper(new DaemonEvent.Idle()), REAPERS) : null;
         } catch (Throwable t) {
             return null;
         }

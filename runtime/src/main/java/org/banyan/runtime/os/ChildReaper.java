@@ -13,10 +13,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * One thread that reaps every child made by {@link PosixSpawn}: each child gets a pidfd
- * ({@code pidfd_open}), all pidfds sit in one epoll set, and a readable pidfd means that child
- * has ended, so {@code waitpid} on exactly that pid returns at once. The JDK's own children
+ * Threads that reap every child made by {@link PosixSpawn}: each child gets a pidfd
+ * ({@code pidfd_open}) in the epoll set of one reaper thread, and a readable pidfd means that
+ * child has ended, so {@code waitpid} on exactly that pid returns at once. The JDK's own children
  * (an ssh, the rank guard) are never touched: nothing here waits on "any child".
+ *
+ * <p>A child started on a reaper thread (the next task of a chain, started as its predecessor is
+ * reaped) is watched by that thread, others go to the threads in turn: so with one thread per
+ * busy core, each core's chain of short tasks is reaped and restarted by its own thread, and two
+ * ends that come together are handled side by side instead of one after the other.
  *
  * <p>The exit status is the JDK's convention: the exit code, or 128 + the signal that ended it.
  * Completions run on the reaper thread and must not block for long.
@@ -35,11 +40,17 @@ public final class ChildReaper {
     private static final MethodHandle EPOLL_WAIT = Libc.bind("epoll_wait", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), true);
     private static final MethodHandle WAITPID = Libc.bind("waitpid", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT), true);
 
-    private final int epfd;
+    /** One epoll set per reaper thread. */
+    private final int[] epfds;
+    /** Which reaper thread the calling thread is (its index), or none. */
+    private static final ThreadLocal<Self> SELF = new ThreadLocal<>();
+
+    private record Self(ChildReaper owner, int index) {}
+    private final java.util.concurrent.atomic.AtomicInteger turn = new java.util.concurrent.atomic.AtomicInteger();
     /** pidfd → the child's pid and its future. */
     private final Map<Integer, Watched> watched = new ConcurrentHashMap<>();
 
-    private record Watched(long pid, int pidfd, CompletableFuture<Integer> exit) {}
+    private record Watched(long pid, int pidfd, int epfd, CompletableFuture<Integer> exit) {}
 
     /** Told once if the reaper's thread fails: no child's end would be reported after that. */
     private final java.util.function.Consumer<String> onFailure;
@@ -52,20 +63,38 @@ public final class ChildReaper {
      * @param afterRound run after the completions of each round of ends: a daemon flushes them
      */
     public ChildReaper(java.util.function.Consumer<String> onFailure, Runnable afterRound) {
+        this(onFailure, afterRound, 1);
+    }
+
+    /** @param threads how many reaper threads (at least one) */
+    public ChildReaper(java.util.function.Consumer<String> onFailure, Runnable afterRound, int threads) {
         this.onFailure = onFailure;
         this.afterRound = afterRound;
+        epfds = new int[Math.max(1, threads)];
         try (Arena a = Arena.ofConfined()) {
             MemorySegment st = RawFd.callState(a);
-            epfd = (int) EPOLL_CREATE1.invokeExact(st, RawFd.O_CLOEXEC);
-            if (epfd < 0) {
-                throw new IllegalStateException("epoll_create1: " + Libc.strerror(RawFd.errno(st)));
+            for (int i = 0; i < epfds.length; i++) {
+                epfds[i] = (int) EPOLL_CREATE1.invokeExact(st, RawFd.O_CLOEXEC);
+                if (epfds[i] < 0) {
+                    throw new IllegalStateException("epoll_create1: " + Libc.strerror(RawFd.errno(st)));
+                }
             }
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
-        Thread.ofPlatform().daemon().name("child-reaper").start(this::loop);
+        for (int i = 0; i < epfds.length; i++) {
+            int index = i;
+            Thread.ofPlatform().daemon().name(epfds.length == 1 ? "child-reaper" : "child-reaper-" + i)
+                    .start(() -> loop(index));
+        }
+    }
+
+    /** Whether the calling thread is one of this reaper's threads. */
+    public boolean ownsCurrentThread() {
+        Self self = SELF.get();
+        return self != null && self.owner() == this;
     }
 
     /**
@@ -80,7 +109,10 @@ public final class ChildReaper {
             if (pidfd < 0) {
                 throw new IllegalStateException("pidfd_open " + pid + ": " + Libc.strerror(RawFd.errno(st)));
             }
-            Watched w = new Watched(pid, pidfd, exit);
+            Self self = SELF.get();
+            int epfd = self != null && self.owner() == this ? epfds[self.index()]
+                    : epfds[Math.floorMod(turn.getAndIncrement(), epfds.length)];
+            Watched w = new Watched(pid, pidfd, epfd, exit);
             watched.put(pidfd, w);
             MemorySegment ev = a.allocate(EPOLL_EVENT_BYTES, 4);
             ev.set(JAVA_INT, 0, EPOLLIN);
@@ -97,7 +129,9 @@ public final class ChildReaper {
         return exit;
     }
 
-    private void loop() {
+    private void loop(int index) {
+        SELF.set(new Self(this, index));
+        int epfd = epfds[index];
         Arena a = Arena.ofConfined();
         MemorySegment events = a.allocate((long) EPOLL_EVENT_BYTES * MAX_EVENTS, 8);
         MemorySegment st = RawFd.callState(a);
@@ -113,7 +147,7 @@ public final class ChildReaper {
                 }
                 for (int i = 0; i < n; i++) {
                     int pidfd = (int) events.get(JAVA_LONG_UNALIGNED, (long) i * EPOLL_EVENT_BYTES + 4);
-                    reap(pidfd, st, status);
+                    reap(epfd, pidfd, st, status);
                 }
                 afterRound.run();
             }
@@ -122,7 +156,7 @@ public final class ChildReaper {
         }
     }
 
-    private void reap(int pidfd, MemorySegment st, MemorySegment status) throws Throwable {
+    private void reap(int epfd, int pidfd, MemorySegment st, MemorySegment status) throws Throwable {
         Watched w = watched.get(pidfd);
         if (w == null) {
             int ignored = (int) EPOLL_CTL.invokeExact(st, epfd, EPOLL_CTL_DEL, pidfd, MemorySegment.NULL);

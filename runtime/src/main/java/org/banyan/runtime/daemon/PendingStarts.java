@@ -1,0 +1,67 @@
+package org.banyan.runtime.daemon;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
+import java.util.function.LongFunction;
+
+/**
+ * Ranks whose start the daemon's core has decided but whose process is not made yet (a reaper
+ * thread makes it once it has let go of the core's lock), and the signals that came for them
+ * meanwhile: a cancel that arrives between the decision and the spawn must still reach the
+ * process. The starter registers the process, then sends what was held; a signaller holds its
+ * signal while the start is pending and sends it otherwise, so every signal is sent exactly
+ * once, and in order, whichever side comes first.
+ *
+ * @param <R> the process
+ */
+final class PendingStarts<R> {
+    private final Map<Long, List<Integer>> held = new ConcurrentHashMap<>();
+    private final LongFunction<R> registered;
+    private final BiConsumer<R, Integer> send;
+
+    /**
+     * @param registered the process registered under a key, or null
+     * @param send       sends a signal to a process
+     */
+    PendingStarts(LongFunction<R> registered, BiConsumer<R, Integer> send) {
+        this.registered = registered;
+        this.send = send;
+    }
+
+    /** The core decided the start of {@code key}; its process comes later. */
+    void decided(long key) {
+        held.put(key, new ArrayList<>());
+    }
+
+    /** A signal for {@code key}: held until its pending start is made, or sent now. */
+    void signal(long key, int signal) {
+        if (held.computeIfPresent(key, (k, l) -> {
+            l.add(signal);
+            return l;
+        }) == null) { // not pending: running (or never started, or gone)
+            R r = registered.apply(key);
+            if (r != null) {
+                send.accept(r, signal);
+            }
+        }
+    }
+
+    /**
+     * The start of {@code key} was made (its process registered) or failed: what was held goes to
+     * it, in order, before any later signal (those wait for the map's lock on the key).
+     */
+    void made(long key) {
+        held.computeIfPresent(key, (k, signals) -> {
+            R r = registered.apply(key);
+            if (r != null) {
+                for (int s : signals) {
+                    send.accept(r, s);
+                }
+            }
+            return null;
+        });
+    }
+}

@@ -1,0 +1,82 @@
+package org.banyan.runtime.os;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The reaper with two threads, over real processes. */
+class ChildReaperTest {
+    private final List<String> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final ChildReaper reaper = new ChildReaper(failures::add, () -> { }, 2);
+
+    private static long spawn(String... command) throws IOException {
+        return PosixSpawn.spawn(List.of(command), System.getenv(), null, PosixSpawn.NULL, PosixSpawn.NULL, PosixSpawn.NULL).pid();
+    }
+
+    @Test
+    void everyChildIsReapedOnceWithItsStatusAndNoneIsLeft() throws Exception {
+        assertThat(PosixSpawn.available()).as("posix_spawn and pidfd_open through FFM (glibc 2.36+)").isTrue();
+        List<CompletableFuture<Integer>> exits = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            exits.add(reaper.watch(spawn("/bin/sh", "-c", "exit " + (i % 5))));
+        }
+        for (int i = 0; i < exits.size(); i++) {
+            assertThat(exits.get(i).get(10, TimeUnit.SECONDS)).as("child %d", i).isEqualTo(i % 5);
+        }
+        assertThat(reaper.watch(spawn("/bin/sh", "-c", "kill -9 $$")).get(10, TimeUnit.SECONDS)).isEqualTo(128 + 9);
+        assertThat(ProcessHandle.current().children().count()).as("no child left, not even a zombie").isZero();
+        assertThat(failures).isEmpty();
+    }
+
+    /**
+     * A child started while its predecessor is being reaped (as a daemon starts the next task of
+     * a chain) is reaped by the same thread; chains started from elsewhere are spread over both.
+     */
+    @Test
+    void aChainStaysOnItsReaperThreadAndChainsAreSpreadOverThem() throws Exception {
+        int chains = 4;
+        int length = 25;
+        Map<Integer, Set<String>> threadsOf = new ConcurrentHashMap<>();
+        List<CompletableFuture<Void>> done = new ArrayList<>();
+        for (int c = 0; c < chains; c++) {
+            CompletableFuture<Void> end = new CompletableFuture<>();
+            done.add(end);
+            next(c, length, length, threadsOf, end);
+        }
+        CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+        Set<String> all = new java.util.HashSet<>();
+        for (int c = 0; c < chains; c++) {
+            assertThat(threadsOf.get(c)).as("chain %d", c).hasSize(1);
+            all.addAll(threadsOf.get(c));
+        }
+        assertThat(all).as("chains spread over both reaper threads").hasSize(2);
+        assertThat(failures).isEmpty();
+    }
+
+    private void next(int chain, int left, int length, Map<Integer, Set<String>> threadsOf, CompletableFuture<Void> end) {
+        try {
+            // The first child lives long enough for thenRun to be attached before its end (else
+            // the callback would run here, on the test's thread); the later ones are started on a
+            // reaper thread, which cannot see their end before it returns.
+            long pid = left == length ? spawn("/bin/sleep", "0.3") : spawn("/bin/true");
+            reaper.watch(pid).thenRun(() -> {
+                threadsOf.computeIfAbsent(chain, k -> ConcurrentHashMap.newKeySet()).add(Thread.currentThread().getName());
+                if (left > 1) {
+                    next(chain, left - 1, length, threadsOf, end);
+                } else {
+                    end.complete(null);
+                }
+            });
+        } catch (IOException e) {
+            end.completeExceptionally(e);
+        }
+    }
+}

@@ -29,6 +29,9 @@ public final class Main {
             System.out.println("banyan " + version());
             return 0;
         }
+        if (args.getFirst().equals(AotTraining.COMMAND) && System.getenv("BANYAN_AOT_TRAINING") != null) {
+            return AotTraining.run();
+        }
         if (args.getFirst().equals("sim")) {
             try {
                 return SimCommand.run(args.subList(1, args.size()));

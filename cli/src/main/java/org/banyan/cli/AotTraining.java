@@ -4,9 +4,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
+import org.banyan.runtime.os.FileTree;
 
 /**
  * The build's AOT training run ({@code BANYAN_AOT_TRAINING=1 banyan aot-training}, from the
@@ -32,7 +31,7 @@ final class AotTraining {
             System.err.println("banyan aot-training: the DVM part failed (" + e + "); the cache covers the rest");
         } finally {
             if (dir != null) {
-                delete(dir);
+                FileTree.delete(dir);
             }
         }
         return Main.run(List.of("run", "-n", "2", "--oversubscribe", "--tag-output", "sh", "-c", "echo ok"));
@@ -56,14 +55,6 @@ final class AotTraining {
             Main.run(List.of("dvm", "status", "--dvm", uri));
         } finally {
             Main.run(List.of("dvm", "stop", "--dvm", uri));
-        }
-    }
-
-    private static void delete(Path dir) {
-        try (Stream<Path> all = Files.walk(dir)) {
-            all.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // a temporary directory: the system clears it
         }
     }
 }

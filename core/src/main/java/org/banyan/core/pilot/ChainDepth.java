@@ -38,8 +38,7 @@ final class ChainDepth {
         if (mean == null) {
             return Math.min(UNKNOWN, max);
         }
-        long fits = (long) (HORIZON_MICROS / Math.max(1.0, mean));
-        return (int) Math.max(Math.min(1, max), Math.min(max, fits));
+        return max == 0 ? 0 : Math.clamp((long) (HORIZON_MICROS / Math.max(1.0, mean)), 1, max);
     }
 
     /** A task of this shape ran for {@code micros} (from its start to its end on its node). */

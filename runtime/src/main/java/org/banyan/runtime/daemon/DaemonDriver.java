@@ -59,7 +59,7 @@ public final class DaemonDriver {
      * spawned wait in {@link #pending}; the daemon's end waits for starts under way
      * ({@link #startGate}), so none is made after the ranks were killed.
      */
-    private final ThreadLocal<java.util.ArrayDeque<RankLaunch>> deferred = ThreadLocal.withInitial(java.util.ArrayDeque::new);
+    private final ThreadLocal<java.util.ArrayDeque<RankLaunch>> deferred = new ThreadLocal<>(); // set on reaper threads only
     private final PendingStarts<RankProcess> pending = new PendingStarts<>(ranks::get, RankProcess::signal);
     private final java.util.concurrent.locks.ReentrantReadWriteLock startGate = new java.util.concurrent.locks.ReentrantReadWriteLock();
     private boolean ending; // under startGate
@@ -343,7 +343,11 @@ public final class DaemonDriver {
             ChildReaper own = reaper.getNow(null);
             if (only.jobId() == OverlayMessage.TASKS && own != null && own.ownsCurrentThread()) {
                 pending.decided(key(only.jobId(), only.rank()));
-                deferred.get().add(only);
+                java.util.ArrayDeque<RankLaunch> mine = deferred.get();
+                if (mine == null) {
+                    deferred.set(mine = new java.util.ArrayDeque<>());
+                }
+                mine.add(only);
             } else {
                 startRank(only);
             }
@@ -353,12 +357,15 @@ public final class DaemonDriver {
         }
     }
 
-    /** On a reaper thread: hands an end (or the round's Idle) to the core, then makes the starts it decided. */
+    /**
+     * Hands a rank's end (or a reaper round's Idle) to the core; on a reaper thread, then makes the
+     * starts the core decided meanwhile. Also the end's way from the threads that drain a rank's pipes.
+     */
     private void dispatchOnReaper(DaemonEvent event) {
         loop.dispatchOrPost(event);
         java.util.ArrayDeque<RankLaunch> mine = deferred.get();
         RankLaunch launch;
-        while ((launch = mine.poll()) != null) {
+        while (mine != null && (launch = mine.poll()) != null) {
             startGate.readLock().lock();
             try {
                 if (!ending) {

@@ -3,18 +3,17 @@ package org.banyan.runtime.daemon;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
-import java.util.stream.Stream;
 import org.banyan.core.daemon.DaemonAction;
 import org.banyan.core.daemon.DaemonEvent;
 import org.banyan.core.daemon.RankLaunch;
 import org.banyan.core.pmix.PmixRegistration;
 import org.banyan.pmix.PmixServer;
 import org.banyan.pmix.PmixUnavailableException;
+import org.banyan.runtime.os.FileTree;
 
 /**
  * What a daemon does for its PMIx jobs with the process's {@link PmixServer}: registers each
@@ -169,7 +168,7 @@ final class PmixHost {
         failures.remove(jobId);
         Path dir = shared.remove(jobId);
         if (dir != null) {
-            deleteTree(dir);
+            FileTree.delete(dir);
         }
     }
 
@@ -179,19 +178,11 @@ final class PmixHost {
             PmixServer.shutdown();
         }
         for (Path dir : shared.values()) {
-            deleteTree(dir);
+            FileTree.delete(dir);
         }
     }
 
     private static PmixServer server() {
         return PmixServer.start(Path.of(System.getProperty("java.io.tmpdir")));
-    }
-
-    private static void deleteTree(Path dir) {
-        try (Stream<Path> all = Files.walk(dir)) {
-            all.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException | java.io.UncheckedIOException e) {
-            // gone already
-        }
     }
 }

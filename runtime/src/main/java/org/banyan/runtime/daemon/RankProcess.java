@@ -4,9 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.Consumer;
 import org.banyan.core.daemon.DaemonEvent;
@@ -92,9 +90,7 @@ public final class RankProcess {
         LinkedBlockingQueue<byte[]> stdin = launch.stdinFromHead() ? new LinkedBlockingQueue<>() : null;
         long promptWait = launch.stdinFromHead() ? PROMPT_WAIT_NANOS : 0;
         if (reaper != null) {
-            Map<String, String> env = new HashMap<>(BASE_ENV);
-            env.putAll(launch.env());
-            PosixSpawn.Child c = PosixSpawn.spawn(command, env, workdir == null ? null : workdir.getPath(),
+            PosixSpawn.Child c = PosixSpawn.spawn(command, launch.env(), workdir == null ? null : workdir.getPath(),
                     launch.stdinFromHead() ? PosixSpawn.PIPE : PosixSpawn.NULL,
                     toFiles ? new PosixSpawn.Stdio.File(stdoutFile.getPath()) : PosixSpawn.PIPE,
                     toFiles ? new PosixSpawn.Stdio.File(stderrFile.getPath()) : PosixSpawn.PIPE, launch.cpus());
@@ -164,8 +160,6 @@ public final class RankProcess {
         return rp;
     }
 
-    /** The daemon's environment, the base of every native spawn's (as ProcessBuilder's is). */
-    private static final Map<String, String> BASE_ENV = System.getenv();
     private static final java.util.concurrent.Executor DRAINERS = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
 
     /**

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SegmentAllocator;
 import java.lang.invoke.MethodHandle;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +20,8 @@ import java.util.Map;
  *
  * <p>What the child gets, in this order: its standard streams ({@link Stdio}), every other
  * descriptor closed (the JVM's own are not all close-on-exec), the working directory, the
- * default action and an empty mask for every signal. The caller owns the pipe ends it gets back
+ * default action and an empty mask for every signal, and the JVM's environment with the
+ * caller's variables on top. The caller owns the pipe ends it gets back
  * and must have the child reaped ({@link ChildReaper}).
  */
 public final class PosixSpawn {
@@ -47,7 +49,6 @@ public final class PosixSpawn {
     private static final MethodHandle FA_CHDIR = Libc.bind("posix_spawn_file_actions_addchdir_np",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), false);
     private static final MethodHandle ATTR_INIT = Libc.bind("posix_spawnattr_init", FunctionDescriptor.of(JAVA_INT, ADDRESS), false);
-    private static final MethodHandle ATTR_DESTROY = Libc.bind("posix_spawnattr_destroy", FunctionDescriptor.of(JAVA_INT, ADDRESS), false);
     private static final MethodHandle ATTR_FLAGS = Libc.bind("posix_spawnattr_setflags",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_SHORT), false);
     private static final MethodHandle ATTR_SIGMASK = Libc.bind("posix_spawnattr_setsigmask",
@@ -56,6 +57,23 @@ public final class PosixSpawn {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), false);
     private static final MethodHandle SIGEMPTYSET = Libc.bind("sigemptyset", FunctionDescriptor.of(JAVA_INT, ADDRESS), false);
     private static final MethodHandle SIGFILLSET = Libc.bind("sigfillset", FunctionDescriptor.of(JAVA_INT, ADDRESS), false);
+
+    /**
+     * The spawn attributes every child gets (an empty signal mask, every signal's default
+     * action), set up once: {@code posix_spawn} only reads them, so all threads share them.
+     */
+    private static final MemorySegment ATTR = defaultAttributes();
+    /** The JVM's environment, encoded once: the base of every child's ({@link OwnEnvironment}). */
+    private static final OwnEnvironment OWN_ENV = new OwnEnvironment(System.getenv());
+    /**
+     * Each spawning thread's native memory for one spawn's strings and arrays, reused: before,
+     * a confined arena per child made some fifty small native allocations and frees, the spawn's
+     * largest Java cost at thousands of children a second. A spawn that needs more (a huge
+     * command line) takes an arena of its own.
+     */
+    private static final long SCRATCH_BYTES = 64 * 1024;
+    private static final ThreadLocal<MemorySegment> SCRATCH =
+            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(SCRATCH_BYTES, 16));
 
     /** Where one of the child's standard streams goes. */
     public sealed interface Stdio {
@@ -85,7 +103,8 @@ public final class PosixSpawn {
 
     /**
      * Starts {@code command} (the program looked up in the daemon's PATH, as ProcessBuilder does)
-     * with exactly {@code env}, in {@code dir} when not null.
+     * with this JVM's environment and {@code env} on top of it (added, or replacing a variable of
+     * the same name), in {@code dir} when not null.
      *
      * @throws IOException naming the program and the reason when it cannot be started
      */
@@ -106,15 +125,23 @@ public final class PosixSpawn {
 
     private static Child spawnAsIs(List<String> command, Map<String, String> env, String dir,
                                    Stdio in, Stdio out, Stdio err) throws IOException {
+        if (nativeBytes(command, env, dir, in, out, err) <= SCRATCH_BYTES) {
+            return spawnWith(SegmentAllocator.slicingAllocator(SCRATCH.get()), command, env, dir, in, out, err);
+        }
+        try (Arena a = Arena.ofConfined()) {
+            return spawnWith(a, command, env, dir, in, out, err);
+        }
+    }
+
+    private static Child spawnWith(SegmentAllocator a, List<String> command, Map<String, String> env, String dir,
+                                   Stdio in, Stdio out, Stdio err) throws IOException {
         int[] inPipe = in instanceof Stdio.Pipe ? RawFd.pipe() : null;
         int[] outPipe = out instanceof Stdio.Pipe ? RawFd.pipe() : null;
         int[] errPipe = err instanceof Stdio.Pipe ? RawFd.pipe() : null;
         boolean started = false;
-        try (Arena a = Arena.ofConfined()) {
+        try {
             MemorySegment fa = a.allocate(FILE_ACTIONS_BYTES, 16);
-            MemorySegment attr = a.allocate(ATTR_BYTES, 16);
             check((int) FA_INIT.invokeExact(fa), "file actions");
-            check((int) ATTR_INIT.invokeExact(attr), "attributes");
             try {
                 stream(a, fa, 0, in, inPipe == null ? -1 : inPipe[0], O_RDONLY);
                 stream(a, fa, 1, out, outPipe == null ? -1 : outPipe[1], O_WRONLY | O_CREAT | O_TRUNC);
@@ -123,23 +150,10 @@ public final class PosixSpawn {
                 if (dir != null) {
                     check((int) FA_CHDIR.invokeExact(fa, a.allocateFrom(dir)), "chdir");
                 }
-                MemorySegment none = a.allocate(SIGSET_BYTES, 8);
-                MemorySegment all = a.allocate(SIGSET_BYTES, 8);
-                check((int) SIGEMPTYSET.invokeExact(none), "sigemptyset");
-                check((int) SIGFILLSET.invokeExact(all), "sigfillset");
-                check((int) ATTR_SIGMASK.invokeExact(attr, none), "sigmask");
-                check((int) ATTR_SIGDEFAULT.invokeExact(attr, all), "sigdefault");
-                check((int) ATTR_FLAGS.invokeExact(attr, (short) (POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)), "flags");
-
                 MemorySegment argv = strings(a, command);
-                MemorySegment envp = a.allocate(ADDRESS, env.size() + 1L);
-                int i = 0;
-                for (Map.Entry<String, String> e : env.entrySet()) {
-                    envp.setAtIndex(ADDRESS, i++, a.allocateFrom(e.getKey() + "=" + e.getValue()));
-                }
-                envp.setAtIndex(ADDRESS, i, MemorySegment.NULL);
+                MemorySegment envp = OWN_ENV.with(a, env);
                 MemorySegment pid = a.allocate(JAVA_INT);
-                int rc = (int) SPAWNP.invokeExact(pid, a.allocateFrom(command.get(0)), fa, attr, argv, envp);
+                int rc = (int) SPAWNP.invokeExact(pid, a.allocateFrom(command.get(0)), fa, ATTR, argv, envp);
                 if (rc != 0) {
                     throw new IOException(Libc.strerror(rc) + (dir != null && !new java.io.File(dir).isDirectory() ? " (no directory " + dir + ")" : ""));
                 }
@@ -148,7 +162,6 @@ public final class PosixSpawn {
                         outPipe == null ? -1 : outPipe[0], errPipe == null ? -1 : errPipe[0]);
             } finally {
                 int ignored = (int) FA_DESTROY.invokeExact(fa);
-                ignored = (int) ATTR_DESTROY.invokeExact(attr);
             }
         } catch (IOException | RuntimeException | Error e) {
             throw e;
@@ -167,20 +180,60 @@ public final class PosixSpawn {
         }
     }
 
-    private static void stream(Arena a, MemorySegment fa, int target, Stdio s, int pipeEnd, int flags) throws Throwable {
+    /**
+     * An upper bound of the native memory one spawn takes: its strings at three bytes a char
+     * (UTF-8's most for a Java char), the pointer arrays, the file actions and alignment.
+     */
+    private static long nativeBytes(List<String> command, Map<String, String> env, String dir,
+                                    Stdio in, Stdio out, Stdio err) {
+        long chars = dir == null ? 0 : dir.length() + 1;
+        for (String c : command) {
+            chars += c.length() + 1;
+        }
+        chars += command.getFirst().length() + 1;
+        for (Map.Entry<String, String> e : env.entrySet()) {
+            chars += e.getKey().length() + e.getValue().length() + 2;
+        }
+        for (Stdio s : new Stdio[] {in, out, err}) {
+            if (s instanceof Stdio.File f) {
+                chars += f.path().length() + 1;
+            }
+        }
+        long pointers = command.size() + 1 + OWN_ENV.size() + env.size() + 1;
+        return 3 * chars + 8 * pointers + FILE_ACTIONS_BYTES + 256;
+    }
+
+    private static void stream(SegmentAllocator a, MemorySegment fa, int target, Stdio s, int pipeEnd, int flags) throws Throwable {
         switch (s) {
             case Stdio.Pipe p -> check((int) FA_DUP2.invokeExact(fa, pipeEnd, target), "dup2");
             case Stdio.File f -> check((int) FA_OPEN.invokeExact(fa, target, a.allocateFrom(f.path()), flags, 0644), "open");
         }
     }
 
-    private static MemorySegment strings(Arena a, List<String> list) {
+    private static MemorySegment strings(SegmentAllocator a, List<String> list) {
         MemorySegment arr = a.allocate(ADDRESS, list.size() + 1L);
         for (int i = 0; i < list.size(); i++) {
             arr.setAtIndex(ADDRESS, i, a.allocateFrom(list.get(i)));
         }
         arr.setAtIndex(ADDRESS, list.size(), MemorySegment.NULL);
         return arr;
+    }
+
+    private static MemorySegment defaultAttributes() {
+        MemorySegment attr = Arena.global().allocate(ATTR_BYTES, 16);
+        MemorySegment none = Arena.global().allocate(SIGSET_BYTES, 8);
+        MemorySegment all = Arena.global().allocate(SIGSET_BYTES, 8);
+        try {
+            check((int) ATTR_INIT.invokeExact(attr), "attributes");
+            check((int) SIGEMPTYSET.invokeExact(none), "sigemptyset");
+            check((int) SIGFILLSET.invokeExact(all), "sigfillset");
+            check((int) ATTR_SIGMASK.invokeExact(attr, none), "sigmask");
+            check((int) ATTR_SIGDEFAULT.invokeExact(attr, all), "sigdefault");
+            check((int) ATTR_FLAGS.invokeExact(attr, (short) (POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)), "flags");
+        } catch (Throwable t) {
+            throw new ExceptionInInitializerError(t);
+        }
+        return attr;
     }
 
     private static void check(int rc, String what) throws IOException {

@@ -18,7 +18,7 @@ class ChildReaperTest {
     private final ChildReaper reaper = new ChildReaper(failures::add, () -> { }, 2);
 
     private static long spawn(String... command) throws IOException {
-        return PosixSpawn.spawn(List.of(command), System.getenv(), null, PosixSpawn.NULL, PosixSpawn.NULL, PosixSpawn.NULL).pid();
+        return PosixSpawn.spawn(List.of(command), Map.of(), null, PosixSpawn.NULL, PosixSpawn.NULL, PosixSpawn.NULL).pid();
     }
 
     @Test

@@ -1,0 +1,71 @@
+package org.banyan.runtime.os;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What a child started through posix_spawn sees: its command, environment, directory and files. */
+class PosixSpawnTest {
+    private final ChildReaper reaper = new ChildReaper(e -> { }, () -> { }, 1);
+
+    @TempDir
+    Path dir;
+
+    @AfterEach
+    void noChildLeft() {
+        assertThat(ProcessHandle.current().children().count()).as("children left").isZero();
+    }
+
+    /** Runs {@code sh -c script} with {@code env} on top of this JVM's, its output in a file. */
+    private String run(String script, Map<String, String> env) throws Exception {
+        Path out = dir.resolve("out");
+        PosixSpawn.Child c = PosixSpawn.spawn(List.of("/bin/sh", "-c", script), env, dir.toString(), PosixSpawn.NULL,
+                new PosixSpawn.Stdio.File(out.toString()), new PosixSpawn.Stdio.File(dir.resolve("err").toString()));
+        assertThat(reaper.watch(c.pid()).get(10, TimeUnit.SECONDS)).as("exit of %s", script).isZero();
+        return Files.readString(out, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void theChildHasThisEnvironmentWithTheCallersVariablesOnTop() throws Exception {
+        String path = System.getenv("PATH");
+        assertThat(run("echo \"$PATH|$BANYAN_T1|$HOME\"", Map.of("BANYAN_T1", "one", "HOME", "/elsewhere")))
+                .isEqualTo(path + "|one|/elsewhere\n");
+        assertThat(run("env | grep -c '^HOME='", Map.of("HOME", "/elsewhere"))).as("a replaced variable is there once")
+                .isEqualTo("1\n");
+        assertThat(run("echo \"${BANYAN_T1-unset}|$HOME\"", Map.of())).as("nothing left over from the spawn before")
+                .isEqualTo("unset|" + System.getenv("HOME") + "\n");
+    }
+
+    @Test
+    void argumentsDirectoryAndNonAsciiTextArriveWhole() throws Exception {
+        assertThat(run("printf '%s|%s|' \"$0\" \"$1\"; pwd", Map.of("X", "é"))).isEqualTo("/bin/sh||" + dir.toRealPath() + "\n");
+        assertThat(run("printf '%s' \"$X\"", Map.of("X", "é ü ✓"))).isEqualTo("é ü ✓");
+    }
+
+    @Test
+    void manySpawnsInARowEachGetTheirOwnCommandAndOneLargerThanTheScratchWorks() throws Exception {
+        for (int i = 0; i < 200; i++) {
+            String v = "v" + i + "x".repeat(i % 7 * 50);
+            assertThat(run("printf '%s' \"$V\"", Map.of("V", v))).isEqualTo(v);
+        }
+        String huge = "y".repeat(100_000); // more than a thread's 64 KiB scratch, less than the kernel's 128 KiB a string
+        assertThat(run("printf '%s' \"$V\" | wc -c", Map.of("V", huge)).trim()).isEqualTo("100000");
+        assertThat(run("printf '%s' \"$V\"", Map.of("V", "after"))).isEqualTo("after");
+    }
+
+    @Test
+    void aProgramThatIsNotThereIsOneClearError() {
+        IOException e = org.assertj.core.api.Assertions.catchThrowableOfType(IOException.class, () -> PosixSpawn.spawn(
+                List.of("/no/such/program"), Map.of(), null, PosixSpawn.NULL, PosixSpawn.NULL, PosixSpawn.NULL));
+        assertThat(e).hasMessageContaining("No such file");
+    }
+}

@@ -14,6 +14,29 @@ class ProfileTest {
                 .isEqualTo("1700000000.000042,advance,tmgr,main,task.000001,DONE,a;b c");
         assertThat(Profile.line(1_999_999L, "e", "c", "t", "u", "", null)).isEqualTo("1.999999,e,c,t,u,,");
         assertThat(Profile.line(0L, "e", "c", "t", "u", "s", "")).isEqualTo("0.000000,e,c,t,u,s,");
+        assertThat(Profile.line(-1L, "e", "c", "t", "u", "s", "")).as("before the epoch").isEqualTo("-1.999999,e,c,t,u,s,");
+    }
+
+    @Test
+    void textIsUtf8AndEveryEventStaysOneLineOfSevenColumns() {
+        assertThat(Profile.line(1_000_000L, "state", "tmgr", "pool, 2", "task.é", "DONE", "é ✓ \uD83D\uDE00 \uD800 a,b\r\nc"))
+                .isEqualTo("1.000000,state,tmgr,pool  2,task.é,DONE,é ✓ \uD83D\uDE00 ? a;b  c");
+    }
+
+    @Test
+    void manyEventsComeBackInOrderAcrossFlushes(@TempDir Path dir) throws Exception {
+        try (Profile p = new Profile(dir)) {
+            for (int i = 0; i < 5_000; i++) {
+                p.event(1_000_000L * i, "state", "tmgr", "task." + i, "NEW", "ü".repeat(i % 50));
+            }
+        }
+        var lines = Files.readAllLines(dir.resolve(Profile.FILE));
+        assertThat(lines).hasSize(5_001);
+        for (int i = 0; i < 5_000; i++) {
+            assertThat(lines.get(i + 1)).isEqualTo(Profile.line(1_000_000L * i, "state", "tmgr", Thread.currentThread().getName(),
+                    "task." + i, "NEW", "ü".repeat(i % 50)));
+            assertThat(lines.get(i + 1)).startsWith(i + ".000000,state,tmgr,").endsWith(",NEW," + "ü".repeat(i % 50));
+        }
     }
 
     @Test

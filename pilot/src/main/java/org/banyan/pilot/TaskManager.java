@@ -198,7 +198,7 @@ public final class TaskManager implements AutoCloseable {
                 if (d.mode != TaskDescription.Mode.FUNCTION && (d.executable == null || d.executable.isBlank())) {
                     throw new IllegalArgumentException("a task needs an executable (or a function)");
                 }
-                String uid = d.uid != null ? d.uid : String.format("task.%06d", counter);
+                String uid = d.uid != null ? d.uid : uid(counter);
                 counter++;
                 Path sandbox = d.sandbox != null ? base.resolve(d.sandbox) : session.dir().resolve(uid);
                 Task t = new Task(uid, d, sandbox, now);
@@ -268,6 +268,12 @@ public final class TaskManager implements AutoCloseable {
                 }
             });
         }
+    }
+
+    /** {@code task.} and the number in at least six digits, as RADICAL-Pilot names its tasks. */
+    static String uid(int n) {
+        String digits = Integer.toString(n);
+        return "task." + "0".repeat(Math.max(0, 6 - digits.length())) + digits; // not String.format: once a task
     }
 
     /** Sends tasks to active pilots, in batches; keeps them when there is none. */

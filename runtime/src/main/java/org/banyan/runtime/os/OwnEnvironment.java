@@ -1,6 +1,7 @@
 package org.banyan.runtime.os;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -15,15 +16,19 @@ import java.util.Map;
  */
 final class OwnEnvironment {
     private final String[] names;
-    private final MemorySegment[] strings;
+    /** The strings' addresses, copied into an {@code envp} in one go (pointers are 64 bits here). */
+    private final long[] addresses;
 
     OwnEnvironment(Map<String, String> env) {
+        if (ADDRESS.byteSize() != Long.BYTES) {
+            throw new IllegalStateException("a 64-bit JVM is needed");
+        }
         names = new String[env.size()];
-        strings = new MemorySegment[env.size()];
+        addresses = new long[env.size()];
         int i = 0;
         for (Map.Entry<String, String> e : env.entrySet()) {
             names[i] = e.getKey();
-            strings[i] = Arena.global().allocateFrom(e.getKey() + "=" + e.getValue());
+            addresses[i] = Arena.global().allocateFrom(e.getKey() + "=" + e.getValue()).address();
             i++;
         }
     }
@@ -38,12 +43,18 @@ final class OwnEnvironment {
      */
     MemorySegment with(SegmentAllocator a, Map<String, String> extra) {
         MemorySegment envp = a.allocate(ADDRESS, names.length + extra.size() + 1L);
-        int n = 0;
-        for (int i = 0; i < names.length; i++) {
-            if (extra.isEmpty() || !extra.containsKey(names[i])) {
-                envp.setAtIndex(ADDRESS, n++, strings[i]);
+        long[] kept = addresses;
+        int n = names.length;
+        if (!extra.isEmpty()) {
+            kept = new long[names.length];
+            n = 0;
+            for (int i = 0; i < names.length; i++) {
+                if (!extra.containsKey(names[i])) {
+                    kept[n++] = addresses[i];
+                }
             }
         }
+        MemorySegment.copy(kept, 0, envp, JAVA_LONG, 0, n);
         for (Map.Entry<String, String> e : extra.entrySet()) {
             envp.setAtIndex(ADDRESS, n++, a.allocateFrom(e.getKey() + "=" + e.getValue()));
         }

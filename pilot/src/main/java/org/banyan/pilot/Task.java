@@ -83,7 +83,7 @@ public final class Task {
         }
         for (TaskState s : TaskState.path(state, to)) {
             times.put(s, now);
-            profile.event(now, "state", s.name().startsWith("AGENT") ? "agent" : "tmgr", uid, s.name(),
+            profile.event(now, "state", s.component(), uid, s.name(),
                     s == to ? why : "");
         }
         state = to;

@@ -29,8 +29,27 @@ public enum TaskState {
     FAILED,
     CANCELED;
 
+    /** {@link #path} for every pair, worked out once: a client asks it some ten times a task. */
+    private static final List<List<TaskState>> PATHS = new ArrayList<>();
+
+    static {
+        TaskState[] all = values();
+        for (TaskState from : all) {
+            for (TaskState to : all) {
+                PATHS.add(from.isFinal() || to.compareTo(from) <= 0 ? null : List.copyOf(walk(from, to)));
+            }
+        }
+    }
+
     public boolean isFinal() {
         return this == DONE || this == FAILED || this == CANCELED;
+    }
+
+    private final String component = name().startsWith("AGENT") ? "agent" : "tmgr";
+
+    /** The component a state belongs to, as RADICAL-Pilot's profiles name it: {@code agent} or {@code tmgr}. */
+    public String component() {
+        return component;
     }
 
     /**
@@ -41,9 +60,14 @@ public enum TaskState {
      * @throws IllegalStateException for a move backwards or out of a final state
      */
     public static List<TaskState> path(TaskState from, TaskState to) {
-        if (from.isFinal() || to.compareTo(from) <= 0) {
+        List<TaskState> p = PATHS.get(from.ordinal() * values().length + to.ordinal());
+        if (p == null) {
             throw new IllegalStateException("a task cannot go from " + from + " to " + to);
         }
+        return p;
+    }
+
+    private static List<TaskState> walk(TaskState from, TaskState to) {
         List<TaskState> out = new ArrayList<>();
         if (to.isFinal() && to != DONE) {
             out.add(to);

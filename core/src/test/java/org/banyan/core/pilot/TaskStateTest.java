@@ -33,4 +33,14 @@ class TaskStateTest {
                 .isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> TaskState.path(TaskState.DONE, TaskState.CANCELED)).isInstanceOf(IllegalStateException.class);
     }
+
+    @Test
+    void everyPathIsTheSameObjectEachTimeAndCannotBeChanged() {
+        var p = TaskState.path(TaskState.NEW, TaskState.DONE);
+        assertThat(TaskState.path(TaskState.NEW, TaskState.DONE)).isSameAs(p);
+        assertThatThrownBy(() -> p.add(TaskState.NEW)).isInstanceOf(UnsupportedOperationException.class);
+        assertThat(TaskState.AGENT_EXECUTING.component()).isEqualTo("agent");
+        assertThat(TaskState.TMGR_STAGING_OUTPUT.component()).isEqualTo("tmgr");
+        assertThat(TaskState.DONE.component()).isEqualTo("tmgr");
+    }
 }

@@ -79,4 +79,78 @@ class PilotApiTest {
         Banyan.assertNoProcessesWith("DvmMain");
         assertThat(Files.readString(dir.resolve("session/banyan.prof"))).contains(",pilot.0000,PMGR_ACTIVE,");
     }
+
+    /**
+     * With a window of 20, the manager holds the rest of a bag itself: the pilot never has more
+     * than 20 unfinished tasks (counted from the profile), an urgent task submitted after the
+     * bag goes before most of it, tasks canceled while they wait here never run, and when the
+     * only pilot ends, what it never took fails instead of waiting for ever.
+     */
+    @Test
+    void aWindowKeepsTheBagHereInPriorityOrder() throws Exception {
+        String marker = Banyan.marker();
+        Path sessionDir = dir.resolve("window");
+        List<Task> bag;
+        List<Task> dropped;
+        try (Session session = new Session(sessionDir)) {
+            PilotManager pmgr = new PilotManager(session);
+            Pilot pilot = pmgr.submit(PilotDescription.local(2));
+            TaskManager tmgr = new TaskManager(session).window(20);
+            tmgr.addPilots(pilot);
+            assertThat(pilot.waitState(PilotState.PMGR_ACTIVE, 60_000)).as(pilot.detail()).isEqualTo(PilotState.PMGR_ACTIVE);
+            List<TaskDescription> work = new ArrayList<>();
+            for (int i = 0; i < 300; i++) {
+                work.add(new TaskDescription().executable("true"));
+            }
+            bag = tmgr.submit(work);
+            Task urgent = tmgr.submit(new TaskDescription().uid("urgent").executable("true").priority(10)).getFirst();
+            dropped = bag.subList(280, 300);
+            tmgr.cancel(dropped);
+            List<Task> all = new ArrayList<>(bag);
+            all.add(urgent);
+            tmgr.waitTasks(all);
+            for (Task t : bag.subList(0, 280)) {
+                assertThat(t.state()).as(t.toString()).isEqualTo(TaskState.DONE);
+            }
+            assertThat(urgent.state()).isEqualTo(TaskState.DONE);
+            assertThat(dropped).allSatisfy(t -> assertThat(t.state()).isEqualTo(TaskState.CANCELED));
+
+            List<Task> sleepers = tmgr.submit(java.util.stream.IntStream.range(0, 30)
+                    .mapToObj(i -> new TaskDescription().executable("sleep").arguments(marker)).toList());
+            Banyan.awaitSleeps(marker, 2);
+            pmgr.cancel(pilot);
+            assertThat(tmgr.waitTasks(sleepers, Set.of(TaskState.DONE, TaskState.FAILED, TaskState.CANCELED), 60_000))
+                    .as("nothing waits for a pilot that is gone").allSatisfy(s -> assertThat(s.isFinal()).isTrue());
+            assertThat(sleepers.getLast().detail()).isEqualTo("no pilot left to run it");
+        }
+        List<String> lines = Files.readAllLines(sessionDir.resolve("banyan.prof"));
+        // Sent (AGENT_STAGING_INPUT_PENDING) and ended (a final state), in time order: at most 20 between.
+        List<long[]> events = new ArrayList<>();
+        java.util.Map<String, Long> started = new java.util.HashMap<>();
+        for (String l : lines.subList(1, lines.size())) {
+            String[] f = l.split(",", -1);
+            long micros = Math.round(Double.parseDouble(f[0]) * 1e6);
+            if (f[1].equals("state") && f[5].equals("AGENT_STAGING_INPUT_PENDING")) {
+                events.add(new long[] {micros, 1});
+            } else if (f[1].equals("state") && !f[4].startsWith("pilot.") && Set.of("DONE", "FAILED").contains(f[5])
+                    && !f[6].equals("no pilot left to run it")) {
+                events.add(new long[] {micros, -1});
+            } else if (f[1].equals("exec_start")) {
+                started.put(f[4], micros);
+            }
+        }
+        events.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+        int inFlight = 0;
+        int most = 0;
+        for (long[] e : events) {
+            inFlight += (int) e[1];
+            most = Math.max(most, inFlight);
+        }
+        assertThat(most).as("unfinished tasks the pilot held at once").isBetween(1, 20);
+        long before = bag.stream().filter(t -> started.getOrDefault(t.uid(), Long.MAX_VALUE) < started.get("urgent")).count();
+        assertThat(before).as("bag tasks started before the urgent one").isLessThan(100);
+        assertThat(dropped).allSatisfy(t -> assertThat(started).doesNotContainKey(t.uid()));
+        Banyan.assertNoProcessesWith(marker);
+        Banyan.assertNoProcessesWith("DvmMain");
+    }
 }

@@ -21,6 +21,8 @@ public final class Task {
     private volatile String detail = "";
     volatile Pilot pilot;
     volatile int agentId = -1;
+    /** Its place among the tasks its manager has not sent yet ({@link UnsentTasks}); -1 until queued. */
+    long seq = -1;
     private final java.util.concurrent.CompletableFuture<Object> result = new java.util.concurrent.CompletableFuture<>();
 
     Task(String uid, TaskDescription description, Path sandbox, long now) {

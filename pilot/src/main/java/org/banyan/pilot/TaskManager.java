@@ -23,7 +23,9 @@ import org.banyan.runtime.dvm.DvmClient;
  * Submits tasks to pilots and follows them to their end, as RADICAL-Pilot's task manager does.
  * Late binding: tasks submitted before any pilot is active wait here (TMGR_SCHEDULING_PENDING)
  * and go to the first pilot that becomes active; with several pilots, each batch goes to the
- * active pilot with the most cores per task already given it. Input staging happens here
+ * active pilot with the most cores per task already given it. A pilot holds at most a window of
+ * tasks that have not ended ({@link #window(int)}); the rest wait here, higher priority first,
+ * and go as tasks end. Input staging happens here
  * (TMGR_STAGING_INPUT) before a task goes to its pilot, output staging (TMGR_STAGING_OUTPUT) once
  * the agent says it is done. A pilot that ends takes its unfinished tasks: restartable ones go
  * to another active pilot, the others FAIL.
@@ -36,23 +38,23 @@ public final class TaskManager implements AutoCloseable {
     private final Path base = Path.of("").toAbsolutePath();
     private final List<BiConsumer<Task, TaskState>> callbacks = new CopyOnWriteArrayList<>();
     private final Map<Pilot, Link> links = new HashMap<>();
-    private final List<Task> unbound = new ArrayList<>();
+    /** Tasks no pilot has yet: waiting for one to be active, or for room in one. */
+    private final UnsentTasks unsent = new UnsentTasks();
+    /** How many tasks a pilot may hold that have not ended; 0: the default (see {@link #windowOf}). */
+    private int window;
+    private final List<Pilot> pilots = new ArrayList<>();
+    /** Serializes sending (which waits for each batch's acceptance) between submit() and the feeder. */
+    private final Object sending = new Object();
+    /** Sends what waited for room once tasks have ended; started when first needed. */
+    private Thread feeder;
+    private final java.util.concurrent.Semaphore feed = new java.util.concurrent.Semaphore(0);
     private int counter;
-    private final List<FunctionPool> pools = new ArrayList<>();
-    private final Object defaultPoolLock = new Object();
-    private FunctionPool defaultPool;
+    private final FunctionTasks functionTasks = new FunctionTasks(this, this::move, this::pilotCores);
     /** Cores of the pilots added, active or not yet: the default pool's size. */
     private int pilotCores;
     private boolean closed;
     private boolean detached;
-    /** Tasks that reached a final state, ever: what waiters count on. */
-    private long finals;
-    /**
-     * The value of {@link #finals} at which some waiter could be satisfied. Waking the waiter on
-     * every task's end cost the client a context switch per task (7,000 per 10,000 tasks in
-     * {@code perf sched}), for a condition that cannot hold before its last task ends.
-     */
-    private long wakeAt = Long.MAX_VALUE;
+    private final TaskWaits waits = new TaskWaits();
 
     /** The connection to one pilot's DVM, with its reader. */
     private final class Link {
@@ -63,6 +65,8 @@ public final class TaskManager implements AutoCloseable {
         final java.util.Queue<List<Task>> sentBatches = new java.util.concurrent.ConcurrentLinkedQueue<>();
         final BlockingQueue<List<Integer>> accepted = new ArrayBlockingQueue<>(1);
         long given;
+        /** Tasks sent to this pilot that have not ended. */
+        int inFlight;
 
         Link(Pilot pilot, DvmClient client) {
             this.pilot = pilot;
@@ -117,6 +121,7 @@ public final class TaskManager implements AutoCloseable {
             if (t.state().isFinal()) {
                 synchronized (TaskManager.this) {
                     byId.remove(u.taskId());
+                    endedOn(this);
                 }
             }
         }
@@ -150,10 +155,13 @@ public final class TaskManager implements AutoCloseable {
         for (Pilot p : pilots) {
             synchronized (this) {
                 pilotCores += p.cores();
+                this.pilots.add(p);
             }
             p.onState((pilot, state) -> {
                 if (state == PilotState.PMGR_ACTIVE) {
                     connect(pilot);
+                } else if (state.isFinal()) {
+                    noPilotLeft();
                 }
             });
             if (p.state() == PilotState.PMGR_ACTIVE) {
@@ -177,12 +185,120 @@ public final class TaskManager implements AutoCloseable {
                 return;
             }
         }
-        List<Task> waiting;
+        pump();
+    }
+
+    /** Every pilot added is over: the tasks none of them took fail, as nothing will run them. */
+    private void noPilotLeft() {
+        List<Task> left;
         synchronized (this) {
-            waiting = List.copyOf(unbound);
-            unbound.clear();
+            if (closed || pilots.stream().anyMatch(p -> !p.state().isFinal())) {
+                return;
+            }
+            left = unsent.drain();
         }
-        dispatch(waiting);
+        for (Task t : left) {
+            move(t, TaskState.FAILED, Session.nowMicros(), -1, "no pilot left to run it");
+        }
+    }
+
+    /**
+     * How many tasks a pilot may hold that have not ended (0: the default, three batches of
+     * 4,096 or two per core, whichever is more). The rest wait in this manager, higher priority
+     * first, and go as tasks end: a small window lets a later high-priority task overtake more
+     * of a big bag. Ingesting a whole bag at once also cost a 100,000-task bag's first 10,000
+     * tasks a sixth of their rate, the client's main thread taking a core for a second.
+     */
+    public synchronized TaskManager window(int tasks) {
+        if (tasks < 0) {
+            throw new IllegalArgumentException("a window of " + tasks + " tasks");
+        }
+        window = tasks;
+        return this;
+    }
+
+    /** Under this manager's lock. */
+    private int windowOf(Link l) {
+        if (detached) {
+            return Integer.MAX_VALUE; // all sent before submit returns: banyan submit --detach prints their ids
+        }
+        return window > 0 ? window : Math.max(3 * BATCH, 2 * l.pilot.cores());
+    }
+
+    /** Under this manager's lock: how much room a pilot needs before tasks go to it, at most a batch. */
+    private int wanted(Link l) {
+        return Math.min(Math.min(BATCH, Math.max(1, windowOf(l) / 3)), unsent.size());
+    }
+
+    /** Under this manager's lock: one of {@code link}'s tasks ended; the feeder goes when that made room. */
+    private void endedOn(Link link) {
+        link.inFlight--;
+        if (feeder != null && !unsent.isEmpty() && windowOf(link) - link.inFlight >= wanted(link)
+                && feed.availablePermits() == 0) {
+            feed.release();
+        }
+    }
+
+    /**
+     * Sends waiting tasks, a batch at a time, to the active pilots with room for them; what does
+     * not fit waits for tasks to end, and the feeder sends it then.
+     */
+    private void pump() {
+        synchronized (sending) {
+            while (true) {
+                Link link = null;
+                List<Task> batch;
+                synchronized (this) {
+                    if (closed) {
+                        return;
+                    }
+                    for (Link l : links.values()) {
+                        int want = wanted(l);
+                        if (want > 0 && l.pilot.state() == PilotState.PMGR_ACTIVE && windowOf(l) - l.inFlight >= want
+                                && (link == null || (double) l.given / l.pilot.cores() < (double) link.given / link.pilot.cores())) {
+                            link = l;
+                        }
+                    }
+                    if (link == null) {
+                        if (!unsent.isEmpty() && !links.isEmpty()) {
+                            startFeeder();
+                        }
+                        return;
+                    }
+                    batch = unsent.take((int) Math.min(BATCH, (long) windowOf(link) - link.inFlight));
+                    for (Task t : batch) {
+                        t.pilot = link.pilot;
+                    }
+                    link.inFlight += batch.size();
+                    link.given += batch.size();
+                }
+                if (!batch.isEmpty()) {
+                    send(link, batch);
+                }
+            }
+        }
+    }
+
+    /** Under this manager's lock. */
+    private void startFeeder() {
+        if (feeder == null) {
+            feeder = Thread.ofPlatform().daemon().name("tmgr-feed").start(() -> {
+                try {
+                    while (true) {
+                        feed.acquire();
+                        feed.drainPermits();
+                        synchronized (this) {
+                            if (closed) {
+                                return;
+                            }
+                        }
+                        pump();
+                    }
+                } catch (InterruptedException e) {
+                    // closing
+                }
+            });
+        }
     }
 
     public List<Task> submit(TaskDescription... descriptions) {
@@ -191,31 +307,43 @@ public final class TaskManager implements AutoCloseable {
 
     /** Takes tasks; they go to an active pilot now, or wait for one. */
     public List<Task> submit(List<TaskDescription> descriptions) {
-        List<Task> tasks = new ArrayList<>();
-        long now = Session.nowMicros();
-        synchronized (this) {
-            for (TaskDescription d : descriptions) {
-                if (d.mode != TaskDescription.Mode.FUNCTION && (d.executable == null || d.executable.isBlank())) {
-                    throw new IllegalArgumentException("a task needs an executable (or a function)");
-                }
-                String uid = d.uid != null ? d.uid : uid(counter);
-                counter++;
-                Path sandbox = d.sandbox != null ? base.resolve(d.sandbox) : session.dir().resolve(uid);
-                Task t = new Task(uid, d, sandbox, now);
-                session.profile().event(now, "state", "tmgr", uid, TaskState.NEW.name(),
-                        "cores=" + d.ranks * d.coresPerRank);
-                tasks.add(t);
+        for (TaskDescription d : descriptions) { // all or nothing
+            if (d.mode != TaskDescription.Mode.FUNCTION && (d.executable == null || d.executable.isBlank())) {
+                throw new IllegalArgumentException("a task needs an executable (or a function)");
             }
         }
-        List<Task> processes = new ArrayList<>(tasks.size());
+        List<Task> tasks = new ArrayList<>(descriptions.size());
         List<Task> functions = new ArrayList<>();
-        for (Task t : tasks) {
-            move(t, TaskState.TMGR_SCHEDULING_PENDING, now, 0, "");
-            (t.description().mode == TaskDescription.Mode.FUNCTION ? functions : processes).add(t);
+        // A batch at a time, so that the first goes out while the rest are made.
+        for (int from = 0; from < descriptions.size(); from += BATCH) {
+            List<Task> batch = new ArrayList<>();
+            long now = Session.nowMicros();
+            synchronized (this) {
+                for (TaskDescription d : descriptions.subList(from, Math.min(descriptions.size(), from + BATCH))) {
+                    String uid = d.uid != null ? d.uid : uid(counter);
+                    counter++;
+                    Path sandbox = d.sandbox != null ? base.resolve(d.sandbox) : session.dir().resolve(uid);
+                    Task t = new Task(uid, d, sandbox, now);
+                    session.profile().event(now, "state", "tmgr", uid, TaskState.NEW.name(),
+                            "cores=" + d.ranks * d.coresPerRank);
+                    batch.add(t);
+                }
+            }
+            List<Task> processes = new ArrayList<>(batch.size());
+            for (Task t : batch) {
+                move(t, TaskState.TMGR_SCHEDULING_PENDING, now, 0, "");
+                (t.description().mode == TaskDescription.Mode.FUNCTION ? functions : processes).add(t);
+            }
+            synchronized (this) {
+                for (Task t : processes) {
+                    unsent.add(t);
+                }
+            }
+            pump();
+            tasks.addAll(batch);
         }
-        dispatch(processes);
         if (!functions.isEmpty()) {
-            runFunctions(functions);
+            functionTasks.run(functions);
         }
         return tasks;
     }
@@ -225,70 +353,17 @@ public final class TaskManager implements AutoCloseable {
      * {@link FunctionPool#submit} and {@link FunctionPool#map}; closed with the manager.
      */
     public FunctionPool functionPool(int workers) throws IOException {
-        FunctionPool pool = new FunctionPool(this, workers);
-        synchronized (this) {
-            pools.add(pool);
-        }
-        return pool;
+        return functionTasks.pool(workers);
     }
 
-    /** Function tasks go to the default pool: one worker per core of the pilots added so far. */
-    private void runFunctions(List<Task> functions) {
-        FunctionPool pool;
-        try {
-            // Not under this manager's lock: starting the workers submits tasks, whose acceptance needs it.
-            synchronized (defaultPoolLock) {
-                if (defaultPool == null) {
-                    int cores;
-                    synchronized (this) {
-                        cores = Math.max(1, pilotCores);
-                    }
-                    defaultPool = functionPool(cores);
-                }
-                pool = defaultPool;
-            }
-        } catch (IOException e) {
-            for (Task t : functions) {
-                move(t, TaskState.FAILED, Session.nowMicros(), -1, "cannot start the function workers: " + e.getMessage());
-            }
-            return;
-        }
-        for (Task t : functions) {
-            move(t, TaskState.AGENT_EXECUTING, Session.nowMicros(), 0, "function pool");
-            pool.submit(t.description().function).whenComplete((value, error) -> {
-                long at = Session.nowMicros();
-                if (error == null) {
-                    t.result().complete(value);
-                    move(t, TaskState.DONE, at, 0, "");
-                } else {
-                    Throwable cause = error instanceof java.util.concurrent.CompletionException c && c.getCause() != null
-                            ? c.getCause() : error;
-                    t.result().completeExceptionally(cause);
-                    move(t, TaskState.FAILED, at, -1, cause.toString());
-                }
-            });
-        }
+    private synchronized int pilotCores() {
+        return pilotCores;
     }
 
     /** {@code task.} and the number in at least six digits, as RADICAL-Pilot names its tasks. */
     static String uid(int n) {
         String digits = Integer.toString(n);
         return "task." + "0".repeat(Math.max(0, 6 - digits.length())) + digits; // not String.format: once a task
-    }
-
-    /** Sends tasks to active pilots, in batches; keeps them when there is none. */
-    private void dispatch(List<Task> tasks) {
-        for (int from = 0; from < tasks.size(); from += BATCH) {
-            List<Task> batch = tasks.subList(from, Math.min(tasks.size(), from + BATCH));
-            Link link = pick(batch.size());
-            if (link == null) {
-                synchronized (this) {
-                    unbound.addAll(batch);
-                }
-                continue;
-            }
-            send(link, batch);
-        }
     }
 
     private synchronized Link pick(int tasks) {
@@ -310,7 +385,6 @@ public final class TaskManager implements AutoCloseable {
         List<Task> sent = new ArrayList<>();
         for (Task t : batch) {
             long now = Session.nowMicros();
-            t.pilot = link.pilot;
             move(t, TaskState.TMGR_SCHEDULING, now, 0, link.pilot.uid());
             move(t, TaskState.TMGR_STAGING_INPUT, now, 0, "");
             try {
@@ -328,6 +402,11 @@ public final class TaskManager implements AutoCloseable {
             move(t, TaskState.AGENT_STAGING_INPUT_PENDING, Session.nowMicros(), 0, "");
             requests.add(request(t));
             sent.add(t);
+        }
+        if (sent.size() < batch.size()) {
+            synchronized (this) {
+                link.inFlight -= batch.size() - sent.size(); // failed here, before the pilot saw them
+            }
         }
         if (requests.isEmpty()) {
             return;
@@ -372,13 +451,7 @@ public final class TaskManager implements AutoCloseable {
                 c.accept(t, to);
             }
             if (to.isFinal()) {
-                synchronized (this) {
-                    finals++;
-                    if (finals >= wakeAt) {
-                        wakeAt = Long.MAX_VALUE; // each waiter woken sets it again
-                        notifyAll();
-                    }
-                }
+                waits.ended();
             }
         }
     }
@@ -423,6 +496,9 @@ public final class TaskManager implements AutoCloseable {
 
     /** A restartable task again, on another pilot: it keeps its states; the new agent moves it on. */
     private void resend(Link link, Task t) {
+        synchronized (this) {
+            link.inFlight++;
+        }
         try {
             synchronized (link) {
                 link.sentBatches.add(List.of(t));
@@ -440,44 +516,7 @@ public final class TaskManager implements AutoCloseable {
      */
     public List<TaskState> waitTasks(Collection<Task> tasks, Set<TaskState> states, long timeoutMillis)
             throws InterruptedException {
-        long deadline = timeoutMillis > 0 ? System.currentTimeMillis() + timeoutMillis : Long.MAX_VALUE;
-        List<Task> list = List.copyOf(tasks);
-        // Tasks before `settled` are final, which they stay: each wake-up looks on from there.
-        // Scanning from the start made waiting for n tasks O(n²): a client's CPU per task doubled
-        // over 100,000 tasks, and the rate fell with it (bench/tasks 100000).
-        int settled = 0;
-        // Waiting only for final states, no task can satisfy it before all of its unfinished ones
-        // end, so the waiter asks to be woken then. A waiter for other states too wakes on every
-        // end, and polls for the states that are not final.
-        boolean finalOnly = states.stream().allMatch(TaskState::isFinal);
-        synchronized (this) {
-            while (true) {
-                while (settled < list.size() && list.get(settled).state().isFinal()) {
-                    settled++;
-                }
-                boolean all = true;
-                int unfinished = 0;
-                for (int i = settled; i < list.size(); i++) {
-                    TaskState st = list.get(i).state();
-                    if (!st.isFinal()) {
-                        unfinished++;
-                        if (!states.contains(st)) {
-                            all = false;
-                            if (!finalOnly) {
-                                break;
-                            }
-                        }
-                    }
-                }
-                long left = deadline - System.currentTimeMillis();
-                if (all || left <= 0) {
-                    break;
-                }
-                wakeAt = Math.min(wakeAt, finals + (finalOnly ? unfinished : 1));
-                wait(Math.min(left, 100));
-            }
-        }
-        return list.stream().map(Task::state).toList();
+        return waits.await(tasks, states, timeoutMillis);
     }
 
     /** Waits until every task is final. */
@@ -490,7 +529,7 @@ public final class TaskManager implements AutoCloseable {
         Map<Link, List<Integer>> byLink = new HashMap<>();
         for (Task t : tasks) {
             synchronized (this) {
-                if (unbound.remove(t) || t.pilot == null) {
+                if (t.pilot == null) { // not sent: if it waits in `unsent`, it is skipped there
                     move(t, TaskState.CANCELED, Session.nowMicros(), 0, "");
                     continue;
                 }
@@ -512,13 +551,7 @@ public final class TaskManager implements AutoCloseable {
     /** Cancels what is unfinished and lets go of the pilots. */
     @Override
     public void close() {
-        List<FunctionPool> open;
-        synchronized (this) {
-            open = List.copyOf(pools);
-        }
-        for (FunctionPool p : open) {
-            p.close();
-        }
+        functionTasks.close();
         List<Task> unfinished = new ArrayList<>();
         List<Link> all;
         synchronized (this) {
@@ -529,7 +562,8 @@ public final class TaskManager implements AutoCloseable {
                 }
                 return;
             }
-            unfinished.addAll(unbound);
+            unfinished.addAll(unsent.drain());
+            feed.release(); // the feeder ends
             for (Link l : links.values()) {
                 unfinished.addAll(l.byId.values());
             }

@@ -13,10 +13,21 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** One-sided windows over both transports: put, get and accumulate in fence and lock epochs. */
 class WindowTest {
+    /** Runs {@code body} on {@code n} ranks, monitored; their profiles go to a directory removed after. */
     static <T> List<T> run(boolean shm, int n, LocalJob.Body<T> body) throws Exception {
         IntFunction<String> hosts = shm ? r -> "h" : r -> "h" + r;
-        return LocalJob.run(n, hosts, Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1", "BANYAN_MONITOR", "all",
-                "BANYAN_MONITOR_OUT", System.getProperty("java.io.tmpdir")), body);
+        java.nio.file.Path out = java.nio.file.Files.createTempDirectory("banyan-window-test");
+        try {
+            return LocalJob.run(n, hosts, Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1", "BANYAN_MONITOR", "all",
+                    "BANYAN_MONITOR_OUT", out.toString()), body);
+        } finally {
+            try (var files = java.nio.file.Files.list(out)) {
+                for (java.nio.file.Path f : files.toList()) {
+                    java.nio.file.Files.delete(f);
+                }
+            }
+            java.nio.file.Files.delete(out);
+        }
     }
 
     @ParameterizedTest

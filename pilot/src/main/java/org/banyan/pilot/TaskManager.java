@@ -207,7 +207,8 @@ public final class TaskManager implements AutoCloseable {
      * 4,096 or two per core, whichever is more). The rest wait in this manager, higher priority
      * first, and go as tasks end: a small window lets a later high-priority task overtake more
      * of a big bag. Ingesting a whole bag at once also cost a 100,000-task bag's first 10,000
-     * tasks a sixth of their rate, the client's main thread taking a core for a second.
+     * tasks a sixth of their rate, the client's main thread taking a core for a second. Tasks
+     * that run for long count against the window all that time (a function pool's workers too).
      */
     public synchronized TaskManager window(int tasks) {
         if (tasks < 0) {
@@ -556,6 +557,7 @@ public final class TaskManager implements AutoCloseable {
         List<Link> all;
         synchronized (this) {
             closed = true;
+            feed.release(); // the feeder, if there is one, ends
             if (detached) {
                 for (Link l : links.values()) {
                     l.client.close(); // the DVM keeps the tasks
@@ -563,7 +565,6 @@ public final class TaskManager implements AutoCloseable {
                 return;
             }
             unfinished.addAll(unsent.drain());
-            feed.release(); // the feeder ends
             for (Link l : links.values()) {
                 unfinished.addAll(l.byId.values());
             }

@@ -153,4 +153,43 @@ class PilotApiTest {
         Banyan.assertNoProcessesWith(marker);
         Banyan.assertNoProcessesWith("DvmMain");
     }
+
+    /**
+     * Two pilots share a bag, a window at a time each; when one is canceled halfway, its
+     * restartable tasks and everything still waiting in the manager run on the other.
+     */
+    @Test
+    void twoPilotsShareABagAndTheSurvivorTakesTheRest() throws Exception {
+        Path sessionDir = dir.resolve("two");
+        List<Task> bag;
+        try (Session session = new Session(sessionDir)) {
+            PilotManager pmgr = new PilotManager(session);
+            Pilot a = pmgr.submit(PilotDescription.local(2));
+            Pilot b = pmgr.submit(PilotDescription.local(2));
+            TaskManager tmgr = new TaskManager(session).window(8);
+            tmgr.addPilots(a, b);
+            for (Pilot p : List.of(a, b)) {
+                assertThat(p.waitState(PilotState.PMGR_ACTIVE, 60_000)).as(p.detail()).isEqualTo(PilotState.PMGR_ACTIVE);
+            }
+            List<TaskDescription> work = new ArrayList<>();
+            for (int i = 0; i < 300; i++) {
+                work.add(new TaskDescription().executable("sleep").arguments("0.01").restartable(true));
+            }
+            bag = tmgr.submit(work);
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (bag.stream().filter(t -> t.state() == TaskState.DONE).count() < 100 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            pmgr.cancel(a);
+            assertThat(tmgr.waitTasks(bag, Set.of(TaskState.DONE, TaskState.FAILED, TaskState.CANCELED), 120_000))
+                    .as("every task done, on whichever pilot").containsOnly(TaskState.DONE);
+            assertThat(bag.stream().filter(t -> t.pilot() == b).count()).as("tasks b ran").isGreaterThan(150);
+        }
+        String profile = Files.readString(sessionDir.resolve("banyan.prof"));
+        for (String pilot : List.of("pilot.0000", "pilot.0001")) {
+            assertThat(profile.lines().filter(l -> l.endsWith(",TMGR_SCHEDULING," + pilot)).count())
+                    .as("tasks sent to %s", pilot).isGreaterThan(20);
+        }
+        Banyan.assertNoProcessesWith("DvmMain");
+    }
 }

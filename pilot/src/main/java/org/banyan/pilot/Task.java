@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
+import org.banyan.core.pilot.SlotRequest;
+import org.banyan.core.pilot.TaskRequest;
 import org.banyan.core.pilot.TaskState;
 
 /**
@@ -102,6 +104,22 @@ public final class Task {
         }
         notifyAll();
         return true;
+    }
+
+    /** What the pilot's agent gets: the description, with this task's uid, sandbox and default output files. */
+    TaskRequest request() {
+        TaskDescription d = description;
+        String out = d.stdout != null ? d.stdout : uid + ".out";
+        String err = d.stderr != null ? d.stderr : uid + ".err";
+        return new TaskRequest(uid, d.executable, d.arguments, d.environment, sandbox.toString(), out, err,
+                d.preExec, d.postExec, new SlotRequest(d.ranks, d.coresPerRank, d.gpusPerRank, d.colocate, d.exclusive),
+                d.priority, d.mode == TaskDescription.Mode.MPI, Math.round(d.timeoutSeconds * 1000), d.restartable);
+    }
+
+    /** {@code task.} and the number in at least six digits, as RADICAL-Pilot names its tasks. */
+    static String uid(int n) {
+        String digits = Integer.toString(n);
+        return "task." + "0".repeat(Math.max(0, 6 - digits.length())) + digits; // not String.format: once a task
     }
 
     @Override

@@ -13,7 +13,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
 import org.banyan.core.pilot.PilotState;
-import org.banyan.core.pilot.SlotRequest;
 import org.banyan.core.pilot.TaskRequest;
 import org.banyan.core.pilot.TaskState;
 import org.banyan.core.wire.ClientMessage;
@@ -67,6 +66,8 @@ public final class TaskManager implements AutoCloseable {
         long given;
         /** Tasks sent to this pilot that have not ended. */
         int inFlight;
+        /** The connection ended; a batch it did not accept is no longer waited for. */
+        volatile boolean gone;
 
         Link(Pilot pilot, DvmClient client) {
             this.pilot = pilot;
@@ -321,7 +322,7 @@ public final class TaskManager implements AutoCloseable {
             long now = Session.nowMicros();
             synchronized (this) {
                 for (TaskDescription d : descriptions.subList(from, Math.min(descriptions.size(), from + BATCH))) {
-                    String uid = d.uid != null ? d.uid : uid(counter);
+                    String uid = d.uid != null ? d.uid : Task.uid(counter);
                     counter++;
                     Path sandbox = d.sandbox != null ? base.resolve(d.sandbox) : session.dir().resolve(uid);
                     Task t = new Task(uid, d, sandbox, now);
@@ -361,12 +362,6 @@ public final class TaskManager implements AutoCloseable {
         return pilotCores;
     }
 
-    /** {@code task.} and the number in at least six digits, as RADICAL-Pilot names its tasks. */
-    static String uid(int n) {
-        String digits = Integer.toString(n);
-        return "task." + "0".repeat(Math.max(0, 6 - digits.length())) + digits; // not String.format: once a task
-    }
-
     private synchronized Link pick(int tasks) {
         Link best = null;
         for (Link l : links.values()) {
@@ -401,7 +396,7 @@ public final class TaskManager implements AutoCloseable {
                 continue;
             }
             move(t, TaskState.AGENT_STAGING_INPUT_PENDING, Session.nowMicros(), 0, "");
-            requests.add(request(t));
+            requests.add(t.request());
             sent.add(t);
         }
         if (sent.size() < batch.size()) {
@@ -416,22 +411,28 @@ public final class TaskManager implements AutoCloseable {
             synchronized (link) {
                 link.sentBatches.add(sent);
                 link.client.send(new ClientMessage.SubmitTasks(requests));
-                link.accepted.take();
+                awaitAccepted(link, sent);
             }
         } catch (IOException | InterruptedException e) {
-            for (Task t : sent) {
-                move(t, TaskState.FAILED, Session.nowMicros(), -1, "lost the pilot " + link.pilot.uid() + ": " + e);
+            if (link.sentBatches.remove(sent)) {
+                orphaned(link, sent);
             }
         }
     }
 
-    private static TaskRequest request(Task t) {
-        TaskDescription d = t.description();
-        String out = d.stdout != null ? d.stdout : t.uid() + ".out";
-        String err = d.stderr != null ? d.stderr : t.uid() + ".err";
-        return new TaskRequest(t.uid(), d.executable, d.arguments, d.environment, t.sandbox().toString(), out, err,
-                d.preExec, d.postExec, new SlotRequest(d.ranks, d.coresPerRank, d.gpusPerRank, d.colocate, d.exclusive),
-                d.priority, d.mode == TaskDescription.Mode.MPI, Math.round(d.timeoutSeconds * 1000), d.restartable);
+    /**
+     * Waits for the pilot to accept {@code sent}, or for its connection to end: then the batch
+     * is dealt with as its other tasks (a sender waiting for ever held up every later batch).
+     */
+    private void awaitAccepted(Link link, List<Task> sent) throws InterruptedException {
+        while (link.accepted.poll(100, java.util.concurrent.TimeUnit.MILLISECONDS) == null) {
+            if (link.gone) {
+                if (link.sentBatches.remove(sent)) {
+                    orphaned(link, sent);
+                }
+                return;
+            }
+        }
     }
 
     private void stageOut(Task t) {
@@ -459,12 +460,23 @@ public final class TaskManager implements AutoCloseable {
 
     /** A pilot's connection ended: restartable tasks go elsewhere, the rest fail. */
     private void pilotGone(Link link) {
-        List<Task> orphans;
+        List<Task> orphans = new ArrayList<>();
         synchronized (this) {
             links.remove(link.pilot);
-            orphans = List.copyOf(link.byId.values());
+            orphans.addAll(link.byId.values());
             link.byId.clear();
         }
+        // Then the batches it never accepted; a sender still waiting for one sees `gone` and,
+        // whichever of the two takes a batch out of `sentBatches`, that one deals with its tasks.
+        link.gone = true;
+        for (List<Task> b; (b = link.sentBatches.poll()) != null; ) {
+            orphans.addAll(b);
+        }
+        orphaned(link, orphans);
+    }
+
+    /** Tasks a lost pilot held: restartable ones go to another active pilot, the others end. */
+    private void orphaned(Link link, List<Task> orphans) {
         List<Task> again = new ArrayList<>();
         for (Task t : orphans) {
             if (t.description().restartable && !closed) {
@@ -501,10 +513,11 @@ public final class TaskManager implements AutoCloseable {
             link.inFlight++;
         }
         try {
+            List<Task> one = List.of(t);
             synchronized (link) {
-                link.sentBatches.add(List.of(t));
-                link.client.send(new ClientMessage.SubmitTasks(List.of(request(t))));
-                link.accepted.take();
+                link.sentBatches.add(one);
+                link.client.send(new ClientMessage.SubmitTasks(List.of(t.request())));
+                awaitAccepted(link, one);
             }
         } catch (IOException | InterruptedException e) {
             move(t, TaskState.FAILED, Session.nowMicros(), -1, "lost the pilot " + link.pilot.uid());

@@ -192,4 +192,36 @@ class PilotApiTest {
         }
         Banyan.assertNoProcessesWith("DvmMain");
     }
+
+    /**
+     * A task canceled while its batch is on its way to the pilot (from a callback on
+     * AGENT_STAGING_INPUT_PENDING, before the batch leaves) is canceled once the pilot has taken
+     * it: it ends CANCELED and leaves nothing running.
+     */
+    @Test
+    void aCancelWhileTheBatchIsOnItsWayIsNotLost() throws Exception {
+        String marker = Banyan.marker();
+        try (Session session = new Session(dir.resolve("cancel"))) {
+            PilotManager pmgr = new PilotManager(session);
+            Pilot pilot = pmgr.submit(PilotDescription.local(2));
+            TaskManager tmgr = new TaskManager(session);
+            tmgr.addPilots(pilot);
+            assertThat(pilot.waitState(PilotState.PMGR_ACTIVE, 60_000)).as(pilot.detail()).isEqualTo(PilotState.PMGR_ACTIVE);
+            tmgr.registerCallback((t, s) -> {
+                if (s == TaskState.AGENT_STAGING_INPUT_PENDING) {
+                    tmgr.cancel(List.of(t));
+                }
+            });
+            List<Task> tasks = tmgr.submit(java.util.stream.IntStream.range(0, 6)
+                    .mapToObj(i -> new TaskDescription().executable("sleep").arguments(marker)).toList());
+            assertThat(tmgr.waitTasks(tasks, Set.of(TaskState.DONE, TaskState.FAILED, TaskState.CANCELED), 30_000))
+                    .containsOnly(TaskState.CANCELED);
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (!Banyan.processesWith(marker).isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            Banyan.assertNoProcessesWith(marker);
+        }
+        Banyan.assertNoProcessesWith("DvmMain");
+    }
 }

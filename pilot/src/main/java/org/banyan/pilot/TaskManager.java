@@ -81,14 +81,22 @@ public final class TaskManager implements AutoCloseable {
                     switch (client.receive()) {
                         case ClientMessage.TasksAccepted(List<Integer> ids) -> {
                             List<Task> batch = sentBatches.poll();
+                            List<Integer> canceled = new ArrayList<>();
                             synchronized (TaskManager.this) {
                                 for (int i = 0; batch != null && i < ids.size(); i++) {
-                                    batch.get(i).agentId = ids.get(i);
-                                    batch.get(i).pilot = pilot;
-                                    byId.put(ids.get(i), batch.get(i));
+                                    Task t = batch.get(i);
+                                    t.agentId = ids.get(i);
+                                    t.pilot = pilot;
+                                    byId.put(ids.get(i), t);
+                                    if (t.cancelAsked) {
+                                        canceled.add(t.agentId);
+                                    }
                                 }
                             }
                             accepted.put(ids);
+                            if (!canceled.isEmpty()) {
+                                client.cancel(canceled); // asked while the batch was on its way
+                            }
                         }
                         case ClientMessage.TaskUpdates(List<ClientMessage.TaskUpdate> updates) -> updates.forEach(this::update);
                         default -> {
@@ -550,6 +558,8 @@ public final class TaskManager implements AutoCloseable {
                 Link l = links.get(t.pilot);
                 if (l != null && t.agentId >= 0) {
                     byLink.computeIfAbsent(l, k -> new ArrayList<>()).add(t.agentId);
+                } else if (t.agentId < 0) {
+                    t.cancelAsked = true; // its batch is on its way: canceled once the pilot has taken it
                 }
             }
         }

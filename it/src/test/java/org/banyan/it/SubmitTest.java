@@ -193,4 +193,30 @@ class SubmitTest {
         assertThat(none.exit()).isEqualTo(2);
         assertThat(none.stderr()).contains("no DVM at");
     }
+
+    /**
+     * Under JFR's execution sampler, which suspends threads with a signal: a bag runs to its end.
+     * It used to be canceled within a second, the sampler's SIGUSR2 taken for the user's.
+     */
+    @Test
+    void aBagProfiledWithJfrRunsToItsEnd() throws Exception {
+        Path jfc = dir.resolve("sample.jfc");
+        Files.writeString(jfc, """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <configuration version="2.0">
+                  <event name="jdk.ExecutionSample"><setting name="enabled">true</setting><setting name="period">1 ms</setting></event>
+                </configuration>
+                """);
+        StringBuilder file = new StringBuilder();
+        for (int i = 0; i < 2000; i++) {
+            file.append("{\"executable\": \"true\"}\n");
+        }
+        Files.writeString(dir.resolve("bag.jsonl"), file);
+        Banyan.Result r = Banyan.run(java.util.Map.of("JAVA_TOOL_OPTIONS",
+                        "-XX:StartFlightRecording=filename=" + dir.resolve("submit.jfr") + ",settings=" + jfc), null,
+                List.of("submit", "--dvm", uri.toString(), "--quiet", "--session", dir.resolve("s").toString(),
+                        "--tasks", dir.resolve("bag.jsonl").toString()));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(r.stderr()).contains("2000 tasks: 2000 done, 0 failed, 0 canceled");
+    }
 }

@@ -3,7 +3,6 @@ package org.banyan.core.pilot;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -86,8 +85,12 @@ public final class TaskAgent {
     private final Map<Integer, Task> tasks = new HashMap<>();
     /** Canceled tasks still in {@link #waiting}, dropped as they come up. */
     private int canceledInQueue;
-    private final PriorityQueue<Task> waiting = new PriorityQueue<>(
-            Comparator.<Task>comparingInt(t -> -t.request.priority()).thenComparingLong(t -> t.seq));
+    /** Higher priority first, then in the order submitted; written out, not composed: a poll compares some thirty times. */
+    private final PriorityQueue<Task> waiting = new PriorityQueue<>((a, b) -> {
+        int pa = a.request.priority();
+        int pb = b.request.priority();
+        return pa != pb ? Integer.compare(pb, pa) : Long.compare(a.seq, b.seq);
+    });
     private final List<Action> actions = new ArrayList<>();
     private int nextId = 1;
     private long seq;

@@ -14,6 +14,16 @@ public final class DaemonCommand {
     static final List<String> JVM_FLAGS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData",
             "-Xlog:disable", "-Xlog:all=error:stderr", "--enable-native-access=ALL-UNNAMED");
 
+    /**
+     * For the JVMs that create processes natively, a DVM's (see {@link SpawnMode}), which live
+     * long: C1 compiles a method after 50 calls instead of 200. A fresh DVM's first 10,000
+     * tasks ran 3.6 % faster (7 interleaved runs, 2,454 against 2,368 tasks/s; its CPU per task
+     * 0.201 against 0.216 ms) and the later ones no slower; the AOT cache still applies. The
+     * submitting client gained nothing from it.
+     */
+    static final List<String> EARLY_COMPILE_FLAGS = List.of("-XX:Tier3InvocationThreshold=50",
+            "-XX:Tier3MinInvocationThreshold=25", "-XX:Tier3CompileThreshold=500");
+
     private DaemonCommand() {}
 
     public static List<String> build(int daemonId, String host, String parentAddress, LaunchAgent agent) {
@@ -57,6 +67,9 @@ public final class DaemonCommand {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         cmd.addAll(JVM_FLAGS);
+        if (spawn == SpawnMode.NATIVE) {
+            cmd.addAll(EARLY_COMPILE_FLAGS);
+        }
         String aot = System.getProperty("banyan.aot");
         if (aot != null && !aot.isEmpty()) {
             cmd.add("-XX:AOTCache=" + aot);

@@ -25,8 +25,8 @@ public final class Task {
     volatile int agentId = -1;
     /** Canceled while its batch was on its way to the pilot (guarded by the task manager's lock). */
     boolean cancelAsked;
-    /** Its place among the tasks its manager has not sent yet ({@link UnsentTasks}); -1 until queued. */
-    long seq = -1;
+    /** Its place among the tasks its manager has not sent yet ({@link UnsentTasks}). */
+    long seq;
     private final java.util.concurrent.CompletableFuture<Object> result = new java.util.concurrent.CompletableFuture<>();
 
     Task(String uid, TaskDescription description, Path sandbox, long now) {

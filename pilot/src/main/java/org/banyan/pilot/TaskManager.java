@@ -256,19 +256,16 @@ public final class TaskManager implements AutoCloseable {
     private void pump() {
         synchronized (sending) {
             while (true) {
-                Link link = null;
+                Link link;
                 List<Task> batch;
                 synchronized (this) {
                     if (closed) {
                         return;
                     }
-                    for (Link l : links.values()) {
+                    link = leastGiven(l -> {
                         int want = wanted(l);
-                        if (want > 0 && l.pilot.state() == PilotState.PMGR_ACTIVE && windowOf(l) - l.inFlight >= want
-                                && (link == null || (double) l.given / l.pilot.cores() < (double) link.given / link.pilot.cores())) {
-                            link = l;
-                        }
-                    }
+                        return want > 0 && windowOf(l) - l.inFlight >= want;
+                    });
                     if (link == null) {
                         if (!unsent.isEmpty() && !links.isEmpty()) {
                             startFeeder();
@@ -370,22 +367,19 @@ public final class TaskManager implements AutoCloseable {
         return pilotCores;
     }
 
-    private synchronized Link pick(int tasks) {
+    /** Under this manager's lock: the active pilot {@code fits} takes with the fewest tasks per core given so far. */
+    private Link leastGiven(java.util.function.Predicate<Link> fits) {
         Link best = null;
         for (Link l : links.values()) {
-            if (l.pilot.state() == PilotState.PMGR_ACTIVE
+            if (l.pilot.state() == PilotState.PMGR_ACTIVE && !l.gone && fits.test(l)
                     && (best == null || (double) l.given / l.pilot.cores() < (double) best.given / best.pilot.cores())) {
                 best = l;
             }
-        }
-        if (best != null) {
-            best.given += tasks;
         }
         return best;
     }
 
     private void send(Link link, List<Task> batch) {
-        List<TaskRequest> requests = new ArrayList<>();
         List<Task> sent = new ArrayList<>();
         for (Task t : batch) {
             long now = Session.nowMicros();
@@ -404,7 +398,6 @@ public final class TaskManager implements AutoCloseable {
                 continue;
             }
             move(t, TaskState.AGENT_STAGING_INPUT_PENDING, Session.nowMicros(), 0, "");
-            requests.add(t.request());
             sent.add(t);
         }
         if (sent.size() < batch.size()) {
@@ -412,8 +405,19 @@ public final class TaskManager implements AutoCloseable {
                 link.inFlight -= batch.size() - sent.size(); // failed here, before the pilot saw them
             }
         }
-        if (requests.isEmpty()) {
-            return;
+        if (!sent.isEmpty()) {
+            submitBatch(link, sent);
+        }
+    }
+
+    /**
+     * Sends {@code sent} (tasks already counted in the link's window) and waits for the pilot to
+     * take them; if the connection fails first, they are the lost pilot's like its others.
+     */
+    private void submitBatch(Link link, List<Task> sent) {
+        List<TaskRequest> requests = new ArrayList<>(sent.size());
+        for (Task t : sent) {
+            requests.add(t.request());
         }
         try {
             synchronized (link) {
@@ -422,6 +426,7 @@ public final class TaskManager implements AutoCloseable {
                 awaitAccepted(link, sent);
             }
         } catch (IOException | InterruptedException e) {
+            link.gone = true; // no more batches for it, whether or not its reader has noticed yet
             if (link.sentBatches.remove(sent)) {
                 orphaned(link, sent);
             }
@@ -483,52 +488,33 @@ public final class TaskManager implements AutoCloseable {
         orphaned(link, orphans);
     }
 
-    /** Tasks a lost pilot held: restartable ones go to another active pilot, the others end. */
+    /**
+     * Tasks a lost pilot held: restartable ones go to another active pilot (keeping their states;
+     * the new agent moves them on), the others end.
+     */
     private void orphaned(Link link, List<Task> orphans) {
-        List<Task> again = new ArrayList<>();
         for (Task t : orphans) {
-            if (t.description().restartable && !closed) {
-                again.add(t);
-            } else {
-                move(t, closed ? TaskState.CANCELED : TaskState.FAILED, Session.nowMicros(), -1,
-                        "lost the pilot " + link.pilot.uid());
-            }
-        }
-        for (Task t : again) {
-            // back to waiting for a pilot: its TMGR states are behind it, so only the agent's restart
-            t.pilot = null;
-        }
-        if (!again.isEmpty()) {
-            List<Task> failed = new ArrayList<>();
-            for (Task t : again) {
-                Link l = pick(1);
-                if (l == null) {
-                    failed.add(t);
-                } else {
-                    resend(l, t);
+            Link to = null;
+            boolean wasClosed;
+            synchronized (this) {
+                wasClosed = closed;
+                if (t.description().restartable && !closed) {
+                    to = leastGiven(l -> l != link);
+                    if (to != null) { // bound to it now, as pump() binds: a cancel meanwhile waits for the acceptance
+                        to.given++;
+                        to.inFlight++;
+                        t.pilot = to.pilot;
+                        t.agentId = -1;
+                    }
                 }
             }
-            for (Task t : failed) {
-                move(t, TaskState.FAILED, Session.nowMicros(), -1, "lost the pilot " + link.pilot.uid()
-                        + " and no other is active");
+            if (to != null) {
+                submitBatch(to, List.of(t));
+            } else {
+                move(t, wasClosed ? TaskState.CANCELED : TaskState.FAILED, Session.nowMicros(), -1,
+                        "lost the pilot " + link.pilot.uid()
+                                + (t.description().restartable && !wasClosed ? " and no other is active" : ""));
             }
-        }
-    }
-
-    /** A restartable task again, on another pilot: it keeps its states; the new agent moves it on. */
-    private void resend(Link link, Task t) {
-        synchronized (this) {
-            link.inFlight++;
-        }
-        try {
-            List<Task> one = List.of(t);
-            synchronized (link) {
-                link.sentBatches.add(one);
-                link.client.send(new ClientMessage.SubmitTasks(List.of(t.request())));
-                awaitAccepted(link, one);
-            }
-        } catch (IOException | InterruptedException e) {
-            move(t, TaskState.FAILED, Session.nowMicros(), -1, "lost the pilot " + link.pilot.uid());
         }
     }
 

@@ -21,11 +21,8 @@ final class UnsentTasks {
     private final PriorityQueue<Task> queue = new PriorityQueue<>(ORDER);
     private long next;
 
-    /** Queues {@code t}; a task that comes back (its pilot was lost) keeps its first place. */
     void add(Task t) {
-        if (t.seq < 0) {
-            t.seq = next++;
-        }
+        t.seq = next++;
         queue.add(t);
     }
 

@@ -29,13 +29,13 @@ public enum TaskState {
     FAILED,
     CANCELED;
 
-    /** {@link #path} for every pair, worked out once: a client asks it some ten times a task. */
+    private static final int COUNT = values().length;
+    /** {@link #path} for every pair ({@code from} × {@code to}), worked out once: a client asks it some ten times a task. */
     private static final List<List<TaskState>> PATHS = new ArrayList<>();
 
     static {
-        TaskState[] all = values();
-        for (TaskState from : all) {
-            for (TaskState to : all) {
+        for (TaskState from : values()) {
+            for (TaskState to : values()) {
                 PATHS.add(from.isFinal() || to.compareTo(from) <= 0 ? null : List.copyOf(walk(from, to)));
             }
         }
@@ -60,7 +60,7 @@ public enum TaskState {
      * @throws IllegalStateException for a move backwards or out of a final state
      */
     public static List<TaskState> path(TaskState from, TaskState to) {
-        List<TaskState> p = PATHS.get(from.ordinal() * values().length + to.ordinal());
+        List<TaskState> p = PATHS.get(from.ordinal() * COUNT + to.ordinal());
         if (p == null) {
             throw new IllegalStateException("a task cannot go from " + from + " to " + to);
         }

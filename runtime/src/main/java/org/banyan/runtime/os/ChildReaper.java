@@ -109,8 +109,7 @@ public final class ChildReaper {
             if (pidfd < 0) {
                 throw new IllegalStateException("pidfd_open " + pid + ": " + Libc.strerror(RawFd.errno(st)));
             }
-            Self self = SELF.get();
-            int epfd = self != null && self.owner() == this ? epfds[self.index()]
+            int epfd = ownsCurrentThread() ? epfds[SELF.get().index()]
                     : epfds[Math.floorMod(turn.getAndIncrement(), epfds.length)];
             Watched w = new Watched(pid, pidfd, epfd, exit);
             watched.put(pidfd, w);

@@ -14,6 +14,7 @@ import org.banyan.core.wire.ClientMessage;
 import org.banyan.runtime.dvm.DvmClient;
 import org.banyan.runtime.dvm.DvmFiles;
 import org.banyan.runtime.dvm.DvmHead;
+import org.banyan.runtime.dvm.DvmWarmUp;
 import org.banyan.runtime.launch.DaemonCommand;
 import org.banyan.runtime.launch.SpawnMode;
 
@@ -27,6 +28,8 @@ import org.banyan.runtime.launch.SpawnMode;
 final class DvmCommand {
     /** Extra time over the daemons' start timeout before {@code start} gives up on its head. */
     private static final long START_SLACK_MILLIS = 10_000;
+    /** A warm-up that takes longer is cut short: it only speeds up the first tasks. */
+    private static final long WARM_UP_MILLIS = 30_000;
 
     private final Map<String, String> environment;
     private final Path cwd;
@@ -43,6 +46,7 @@ final class DvmCommand {
         boolean elastic;
         int maxNodes;
         long probeMillis;
+        int warmUp = DvmWarmUp.DEFAULT_PER_HOST;
 
         StartArguments(DaemonOptions daemons, DvmFiles files) {
             this.daemons = daemons;
@@ -69,7 +73,12 @@ final class DvmCommand {
             .value("DVM", List.of("--elastic-period"), List.of(), "SECONDS", """
                     with --elastic: how often the DVM reads Slurm's queue and idle nodes
                     (squeue and sinfo; default 2)""",
-                    (a, v) -> a.probeMillis = periodMillis(v));
+                    (a, v) -> a.probeMillis = periodMillis(v))
+            .value("DVM", List.of("--warm-up"), List.of(), "N", """
+                    before start returns, run N /bin/true tasks per host (in /tmp, output
+                    to /dev/null) so that the JIT has compiled the task path for the first
+                    users' tasks; at most 20,000 in all, 0 for none (default 500)""",
+                    (a, v) -> a.warmUp = nonNegative("--warm-up", v));
 
     /** How often an elastic DVM reads Slurm's queue unless told. */
     static final long ELASTIC_PROBE_MILLIS = 2_000;
@@ -169,6 +178,18 @@ final class DvmCommand {
         throw new UsageException(option + " must be a positive integer, got '" + v + "'");
     }
 
+    private static int nonNegative(String option, String v) throws UsageException {
+        try {
+            int n = Integer.parseInt(v.strip());
+            if (n >= 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new UsageException(option + " must be a whole number, 0 or more, got '" + v + "'");
+    }
+
     private DvmFiles contact(List<String> args) throws UsageException {
         DvmFiles[] f = {defaultFiles()};
         OptionParser.parse(CONTACT_OPTIONS, f, args, "banyan dvm --help");
@@ -223,6 +244,7 @@ final class DvmCommand {
                 if (c.pid() == head.pid()) {
                     try (DvmClient client = DvmClient.connect(files, "banyan dvm start")) {
                         ClientMessage.Welcome w = client.welcome();
+                        warmUp(client, a.warmUp);
                         System.out.println("banyan dvm: ready, " + w.hosts() + " host(s), " + w.slots() + " slot(s); "
                                 + "pid " + c.pid() + ", contact in " + files.uri());
                     }
@@ -249,6 +271,19 @@ final class DvmCommand {
         System.err.println("banyan dvm: the DVM was not up after "
                 + (RunArguments.DAEMON_START_MILLIS + START_SLACK_MILLIS) / 1000 + " s; ended it. Log: " + files.log());
         return 1;
+    }
+
+    /** Warm-up tasks that do not all end DONE leave a working DVM, but a host may be amiss: say so. */
+    private static void warmUp(DvmClient client, int perHost) {
+        try {
+            DvmWarmUp.Outcome o = DvmWarmUp.run(client, perHost, WARM_UP_MILLIS);
+            if (o.notDone() > 0) {
+                System.err.println("banyan dvm: " + o.notDone() + " of " + (o.done() + o.notDone())
+                        + " warm-up tasks (/bin/true) did not end DONE, the first " + o.firstFailure());
+            }
+        } catch (IOException e) {
+            System.err.println("banyan dvm: the warm-up stopped: " + e.getMessage());
+        }
     }
 
     /** The detached head itself. */

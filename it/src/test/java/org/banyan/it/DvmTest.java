@@ -238,6 +238,42 @@ class DvmTest {
         assertThat(Banyan.run("dvm", "stop", "--dvm", uri.toString()).exit()).isZero();
     }
 
+    /**
+     * {@code dvm start} runs its warm-up through the DVM as a client would, on every host, and
+     * returns once those tasks ended: their states are kept for banyan wait, and no process or
+     * file of theirs is left. A bad count is one line, status 2, no DVM.
+     */
+    @Test
+    void startWarmsTheDvmWithTasksThatLeaveNothingBehind() throws Exception {
+        Banyan.Result bad = start("--warm-up", "-1");
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.stderr().strip()).isEqualTo("banyan dvm: --warm-up must be a whole number, 0 or more, got '-1'");
+        assertThat(Files.exists(uri)).isFalse();
+
+        Banyan.Result started = start("--launcher", "local", "--host", "a:2,b:2", "--warm-up", "50");
+        assertThat(started.exit()).as(started.stderr()).isZero();
+        assertThat(started.stderr()).as("every warm-up task ends DONE").isEmpty();
+        assertThat(started.stdout().lines().toList()).hasSize(1).first().asString().contains("ready, 2 host(s)");
+        assertThat(Files.readString(dir.resolve("dvm.uri.log"))).contains("(banyan dvm start)")
+                .contains("submitted 100 task(s)");
+        Banyan.Result warmed = Banyan.run("wait", "--dvm", uri.toString(), "1-100");
+        assertThat(warmed.exit()).as(warmed.stderr()).isZero();
+        assertThat(warmed.stderr()).contains("100 tasks: 100 done");
+        long head = headPid();
+        assertThat(ProcessHandle.of(head).orElseThrow().descendants()
+                .filter(p -> p.info().command().orElse("").endsWith("true")).toList()).isEmpty();
+        Banyan.Result status = Banyan.run("dvm", "status", "--dvm", uri.toString());
+        assertThat(status.stdout()).containsPattern("a +2 +0 +up").containsPattern("b +2 +0 +up");
+
+        Banyan.Result cold = Banyan.run("dvm", "start", "--uri-file", dir.resolve("cold.uri").toString(), "--warm-up", "0");
+        try {
+            assertThat(cold.exit()).as(cold.stderr()).isZero();
+            assertThat(Files.readString(dir.resolve("cold.uri.log"))).doesNotContain("submitted");
+        } finally {
+            Banyan.run("dvm", "stop", "--dvm", dir.resolve("cold.uri").toString());
+        }
+    }
+
     @Test
     void anUnknownOrDeadDvmIsOneLineAndStatusTwo() throws Exception {
         Banyan.Result none = Banyan.run("run", "--dvm", dir.resolve("nothing.uri").toString(), "-n", "1", "true");

@@ -8,6 +8,7 @@ import java.util.function.BiConsumer;
 import org.banyan.core.pilot.PilotState;
 import org.banyan.runtime.dvm.DvmClient;
 import org.banyan.runtime.dvm.DvmFiles;
+import org.banyan.runtime.dvm.DvmWarmUp;
 import org.banyan.runtime.launch.DaemonCommand;
 import org.banyan.runtime.launch.SpawnMode;
 
@@ -17,6 +18,8 @@ import org.banyan.runtime.launch.SpawnMode;
  * RADICAL-Pilot), each step time-stamped in the session's profile.
  */
 public final class Pilot {
+    /** A warm-up that takes longer is cut short: it only speeds up the first tasks. */
+    private static final long WARM_UP_MILLIS = 30_000;
     private final String uid;
     private final PilotDescription description;
     private final Session session;
@@ -117,10 +120,16 @@ public final class Pilot {
                 files = new DvmFiles(session.dir().resolve(uid).resolve("dvm.uri"));
                 startHead();
             }
+            String warmed = "";
             try (DvmClient c = DvmClient.connect(files, "pilot " + uid)) {
                 cores = c.welcome().slots();
+                if (!description.resource().equals("dvm") && description.warmUpPerHost() > 0) {
+                    DvmWarmUp.Outcome o = DvmWarmUp.run(c, description.warmUpPerHost(), WARM_UP_MILLIS);
+                    warmed = " warm_up=" + (o.done() + o.notDone()) + " tasks in " + o.millis() + " ms"
+                            + (o.notDone() > 0 ? "; " + o.notDone() + " not DONE, the first " + o.firstFailure() : "");
+                }
             }
-            advance(PilotState.PMGR_ACTIVE, "cores=" + cores);
+            advance(PilotState.PMGR_ACTIVE, "cores=" + cores + warmed);
         } catch (IOException | DvmClient.Unreachable | InterruptedException e) {
             advance(PilotState.FAILED, e.getMessage());
             stopHead();

@@ -2,6 +2,7 @@ package org.banyan.pilot;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.banyan.runtime.dvm.DvmWarmUp;
 
 /**
  * What a pilot is: where it runs and how big it is.
@@ -17,10 +18,16 @@ import java.util.List;
  * </ul>
  * {@code runtimeMinutes} ends the pilot (DONE) after that long, and is a Slurm pilot's time
  * limit; 0 for until canceled (a Slurm pilot then gets the partition's default limit).
+ * {@code warmUpPerHost} {@code /bin/true} tasks per host run through a DVM the pilot starts
+ * before it becomes PMGR_ACTIVE, so that its JIT has compiled the task path for the first tasks
+ * (as {@code banyan dvm start --warm-up}; 0 for none; an existing DVM is not warmed again).
  */
 public record PilotDescription(String resource, int cores, List<String> hosts, Path dvm, double runtimeMinutes,
-                               int nodes, String partition, String account) {
+                               int nodes, String partition, String account, int warmUpPerHost) {
     public PilotDescription {
+        if (warmUpPerHost < 0) {
+            throw new IllegalArgumentException("warm-up tasks per host must be 0 or more, not " + warmUpPerHost);
+        }
         hosts = List.copyOf(hosts);
         if (!List.of("local", "ssh", "slurm", "dvm").contains(resource)) {
             throw new IllegalArgumentException("resource '" + resource + "' is not local, ssh, slurm or dvm");
@@ -31,31 +38,36 @@ public record PilotDescription(String resource, int cores, List<String> hosts, P
     }
 
     public static PilotDescription local(int cores) {
-        return new PilotDescription("local", cores, List.of(), null, 0, 0, null, null);
+        return new PilotDescription("local", cores, List.of(), null, 0, 0, null, null, DvmWarmUp.DEFAULT_PER_HOST);
     }
 
     public static PilotDescription ssh(List<String> hosts) {
-        return new PilotDescription("ssh", 0, hosts, null, 0, 0, null, null);
+        return new PilotDescription("ssh", 0, hosts, null, 0, 0, null, null, DvmWarmUp.DEFAULT_PER_HOST);
     }
 
     /** A Slurm batch job of {@code nodes} nodes, all their cores. */
     public static PilotDescription slurm(int nodes) {
-        return new PilotDescription("slurm", 0, List.of(), null, 0, nodes, null, null);
+        return new PilotDescription("slurm", 0, List.of(), null, 0, nodes, null, null, DvmWarmUp.DEFAULT_PER_HOST);
     }
 
     public static PilotDescription dvm(Path uriFile) {
-        return new PilotDescription("dvm", 0, List.of(), uriFile, 0, 0, null, null);
+        return new PilotDescription("dvm", 0, List.of(), uriFile, 0, 0, null, null, 0);
     }
 
     public PilotDescription runtime(double minutes) {
-        return new PilotDescription(resource, cores, hosts, dvm, minutes, nodes, partition, account);
+        return new PilotDescription(resource, cores, hosts, dvm, minutes, nodes, partition, account, warmUpPerHost);
     }
 
     public PilotDescription partition(String p) {
-        return new PilotDescription(resource, cores, hosts, dvm, runtimeMinutes, nodes, p, account);
+        return new PilotDescription(resource, cores, hosts, dvm, runtimeMinutes, nodes, p, account, warmUpPerHost);
     }
 
     public PilotDescription account(String a) {
-        return new PilotDescription(resource, cores, hosts, dvm, runtimeMinutes, nodes, partition, a);
+        return new PilotDescription(resource, cores, hosts, dvm, runtimeMinutes, nodes, partition, a, warmUpPerHost);
+    }
+
+    /** {@code perHost} warm-up tasks per host (0 for none) instead of {@link DvmWarmUp#DEFAULT_PER_HOST}. */
+    public PilotDescription warmUp(int perHost) {
+        return new PilotDescription(resource, cores, hosts, dvm, runtimeMinutes, nodes, partition, account, perHost);
     }
 }

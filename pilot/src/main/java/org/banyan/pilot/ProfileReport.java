@@ -45,7 +45,7 @@ public record ProfileReport(int tasks, int done, int failed, int canceled, int c
             double t = Double.parseDouble(f[0]);
             if (f[4].startsWith("pilot.")) {
                 if (f[5].equals("PMGR_ACTIVE") && f.length > 6 && f[6].startsWith("cores=")) {
-                    pilotCores += Integer.parseInt(f[6].substring(6).strip());
+                    pilotCores += Integer.parseInt(f[6].substring(6).split(" ", 2)[0].strip()); // then what the warm-up did
                 }
                 continue;
             }

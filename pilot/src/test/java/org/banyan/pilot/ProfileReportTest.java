@@ -12,12 +12,16 @@ class ProfileReportTest {
     @TempDir
     Path dir;
 
-    /** Two 1-core tasks on a 2-core pilot: one runs 0-2 s, the other 1-2 s (held 0.5 s before it runs), then fails at 3. */
+    /**
+     * Two 1-core tasks on a 2-core pilot: one runs 0-2 s, the other 1-2 s (held 0.5 s before it
+     * runs), then fails at 3. The pilot's cores come first in its PMGR_ACTIVE message, before
+     * what its warm-up did.
+     */
     @Test
     void ttxCoreTimeSplitAndConcurrencyComeFromTheStates() throws Exception {
         Files.writeString(dir.resolve(Profile.FILE), """
                 #time,event,comp,thread,uid,state,msg
-                100.0,state,pmgr,main,pilot.0000,PMGR_ACTIVE,cores=2
+                100.0,state,pmgr,main,pilot.0000,PMGR_ACTIVE,cores=2 warm_up=500 tasks in 412 ms
                 100.0,state,tmgr,main,task.a,NEW,cores=1
                 100.0,state,agent,t,task.a,AGENT_EXECUTING_PENDING,
                 100.0,state,agent,t,task.a,AGENT_EXECUTING,

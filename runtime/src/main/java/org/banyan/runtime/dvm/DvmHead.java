@@ -4,21 +4,16 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.banyan.core.head.HeadAction;
 import org.banyan.core.head.HeadCore;
 import org.banyan.core.head.HeadEvent;
 import org.banyan.core.head.HeadSettings;
-import org.banyan.core.job.AppContext;
 import org.banyan.core.job.JobDescription;
 import org.banyan.core.job.Node;
-import org.banyan.core.job.RankMap;
 import org.banyan.core.pilot.GeneralScheduler;
 import org.banyan.core.pilot.NodeResources;
-import org.banyan.core.pilot.Placement;
 import org.banyan.core.pilot.TaskAgent;
 import org.banyan.core.pilot.TaskRequest;
 import org.banyan.core.tree.TopologySpec;
@@ -60,19 +55,19 @@ public final class DvmHead {
 
         /** What Slurm's queue and idle nodes showed. */
         record SlurmSeen(ElasticSlurm.Seen seen) implements Event {}
+
+        /** Time to send clients the task states gathered since the last time. */
+        record FlushUpdates() implements Event {}
     }
 
     /**
-     * A running job: who submitted it, the cores it holds (null when oversubscribed or when the
-     * resource manager placed it), where its stdin goes, for a queued job's its queued job (else
-     * -1), and whether MPI_Comm_spawn started it from another job (its client waits for that one).
+     * How long task states may wait before they go to their client. Sent after every event, a
+     * 2-slot DVM running /bin/true wrote to its client about twice per task: perf put a quarter
+     * of the head thread's samples in those writes, and the client's reader woke as often. No
+     * task waits for them (the agent learns of ends from the daemons), and a few milliseconds
+     * are nothing to a user watching states.
      */
-    private record RunningJob(DvmSession owner, Placement placement, String command, int ranks, int[] stdinTarget,
-                              int queueId, boolean spawned) {
-        RunningJob(DvmSession owner, Placement placement, String command, int ranks, int[] stdinTarget) {
-            this(owner, placement, command, ranks, stdinTarget, -1, false);
-        }
-    }
+    static final long UPDATE_DELAY_MILLIS = 4;
 
     private final List<Node> nodes;
     private final HeadSettings settings;
@@ -82,21 +77,22 @@ public final class DvmHead {
     private final DvmFiles files;
     private final PrintStream log;
     private final EventLoop<Event> loop = new EventLoop<>();
+    /** A {@link Event.FlushUpdates} is on its way. */
+    private boolean flushArmed;
     private final DvmHosts hosts;
     /** The DVM's cores, for jobs and tasks alike. */
     private final GeneralScheduler scheduler;
-    /** Run and spawned jobs' slots in it, and bound jobs' cores. */
-    private final JobSlots slots;
+    /** Jobs of banyan run --dvm, spawned and started queued ones. */
+    private final DvmJobs jobs;
     private final TaskDispatch tasks;
     /** Jobs queued for whole hosts ({@code banyan dvm submit}). */
     private final QueueDriver queue;
     /** Head events that handling an action led to (a job's end, task ends), handled before the next action. */
     private final java.util.ArrayDeque<HeadEvent> followUps = new java.util.ArrayDeque<>();
-    private final Map<Integer, RunningJob> jobs = new LinkedHashMap<>();
     private final String secret = DvmFiles.newSecret();
     private HeadLinks links;
     private ClientDoor door;
-    private int nextJobId = 1;
+    private final DvmJobs.Numbers jobIds = new DvmJobs.Numbers();
     private volatile boolean ready;
     private ElasticSlurm elastic;
     private java.util.Set<Integer> vacant = java.util.Set.of();
@@ -118,13 +114,11 @@ public final class DvmHead {
             resources.add(new NodeResources(n.name(), n.slots(), 0));
         }
         this.scheduler = new GeneralScheduler(resources);
-        this.slots = new JobSlots(this.nodes, hosts, scheduler);
-        this.queue = new QueueDriver(nodes, scheduler, settings, new ResourceQueue(nodes, () -> nextJobId++),
+        this.queue = new QueueDriver(nodes, scheduler, settings, new ResourceQueue(nodes, jobIds::take),
                 new QueueDriver.Host() {
                     @Override
                     public void register(int jobId, DvmSession owner, String command, int ranks, int queueId) {
-                        jobs.put(jobId, new RunningJob(owner, null, command, ranks, new int[] {-1, -1}, queueId, false));
-                        owner.jobs.add(jobId);
+                        jobs.registerQueued(jobId, owner, command, ranks, queueId);
                     }
 
                     @Override
@@ -134,8 +128,7 @@ public final class DvmHead {
 
                     @Override
                     public DvmSession ownerOf(int queueId) {
-                        RunningJob j = jobs.get(queueId);
-                        return j == null ? null : j.owner();
+                        return jobs.ownerOf(queueId);
                     }
 
                     @Override
@@ -149,7 +142,9 @@ public final class DvmHead {
                     }
                 });
         this.tasks = new TaskDispatch(new TaskAgent(scheduler, hosts.names(), TaskAgent.QUEUE_DEPTH), nodes, settings,
-                () -> nextJobId++, (task, millis) -> loop.schedule(new Event.TaskTimeout(task), millis));
+                jobIds::take, (task, millis) -> loop.schedule(new Event.TaskTimeout(task), millis));
+        this.jobs = new DvmJobs(hosts, scheduler, new JobSlots(this.nodes, hosts, scheduler), settings, jobIds, queue, tasks,
+                followUps::add, this::say);
     }
 
     /**
@@ -221,12 +216,21 @@ public final class DvmHead {
                         loop.schedule(new Event.SlurmProbe(), probeMillis);
                         yield elastic.decide(seen, elasticPool());
                     }
+                    case Event.FlushUpdates f -> {
+                        flushArmed = false;
+                        tasks.flush();
+                        yield List.of();
+                    }
                 };
                 boolean more = handleAll(events, core, status);
-                tasks.flush();
+                if (!flushArmed && tasks.hasUpdates()) {
+                    flushArmed = true;
+                    loop.schedule(new Event.FlushUpdates(), UPDATE_DELAY_MILLIS);
+                }
                 return more;
             });
         } finally {
+            tasks.flush();
             files.withdraw(pid);
             door.close();
             links.close();
@@ -278,8 +282,8 @@ public final class DvmHead {
             }
             case HeadAction.EmitOutput e -> throw new IllegalStateException("a DVM's output belongs to a job");
             case HeadAction.ForwardStdin f -> throw new IllegalStateException("a DVM's stdin belongs to a job");
-            case HeadAction.ForJob(int jobId, HeadAction a) -> forJob(jobId, a);
-            case HeadAction.JobEnded(int jobId, int exitStatus) -> jobEnded(jobId, exitStatus);
+            case HeadAction.ForJob(int jobId, HeadAction a) -> jobs.forJob(jobId, a);
+            case HeadAction.JobEnded(int jobId, int exitStatus) -> jobs.ended(jobId, exitStatus);
             case HeadAction.Ready r -> becomeReady();
             case HeadAction.DaemonsLost(List<Integer> ids, String why) -> {
                 // Their hosts take no more jobs or tasks; the agent fails or restarts the tasks there.
@@ -294,7 +298,7 @@ public final class DvmHead {
             case HeadAction.TasksEnded(List<OverlayMessage.RankExited> ends) -> followUps.addAll(tasks.ended(ends));
             case HeadAction.ResourceRequest(OverlayMessage.NameRequest r) -> queue.resourceRequest(r);
             case HeadAction.SpawnRequested(JobDescription parent, OverlayMessage.SpawnRequest request) ->
-                    followUps.add(spawn(parent, request));
+                    followUps.add(jobs.spawn(parent, request));
             case HeadAction.RankEnded r -> throw new IllegalStateException("a rank's end belongs to a job");
             case HeadAction.Finish(int exitStatus) -> {
                 status[0] = exitStatus;
@@ -364,7 +368,7 @@ public final class DvmHead {
     private List<HeadEvent> fromClient(DvmSession s, ClientMessage m) {
         switch (m) {
             case ClientMessage.RunJob run -> {
-                HeadEvent submit = accept(s, run);
+                HeadEvent submit = jobs.accept(s, run, ready);
                 return submit == null ? List.of() : List.of(submit);
             }
             case ClientMessage.QueueJob q -> {
@@ -376,15 +380,14 @@ public final class DvmHead {
                 return List.of();
             }
             case ClientMessage.Stdin(int jobId, byte[] data) -> {
-                RunningJob j = jobs.get(jobId);
-                if (j != null && j.owner() == s && j.stdinTarget()[0] >= 0) {
-                    links.toDaemon(j.stdinTarget()[0], new OverlayMessage.StdinData(jobId, j.stdinTarget()[1], data));
+                int[] target = jobs.stdinTarget(s, jobId);
+                if (target != null) {
+                    links.toDaemon(target[0], new OverlayMessage.StdinData(jobId, target[1], data));
                 }
                 return List.of();
             }
             case ClientMessage.SignalJob(int jobId, int signal) -> {
-                RunningJob j = jobs.get(jobId);
-                return j != null && j.owner() == s ? List.of(new HeadEvent.SignalJob(jobId, signal)) : List.of();
+                return jobs.owns(s, jobId) ? List.of(new HeadEvent.SignalJob(jobId, signal)) : List.of();
             }
             case ClientMessage.SubmitTasks(List<TaskRequest> requests) -> {
                 if (!ready) {
@@ -424,155 +427,12 @@ public final class DvmHead {
         s.channel.close();
         List<HeadEvent> out = new ArrayList<>(tasks.gone(s));
         queue.withdraw(s);
-        for (int jobId : s.jobs) {
-            if (jobs.containsKey(jobId)) {
-                out.add(new HeadEvent.CancelJob(jobId, "the client of job " + jobId + " went away; ending its ranks"));
-            }
-        }
+        out.addAll(jobs.cancelAllOf(s));
         return out;
     }
 
-    /**
-     * Places a job on free cores (the same scheduler as the tasks'); null (and a rejection sent)
-     * when it cannot run now. With --oversubscribe a job that does not fit runs over all the
-     * DVM's slots, holding none.
-     */
-    private HeadEvent accept(DvmSession s, ClientMessage.RunJob run) {
-        if (run.placement().nodeOf() != null) {
-            s.send(new ClientMessage.JobRejected("a DVM places jobs on its free slots itself; --rankfile does not apply"));
-            return null;
-        }
-        if (!ready) {
-            s.send(new ClientMessage.JobRejected("the DVM is not ready"));
-            return null;
-        }
-        int free = scheduler.freeCores();
-        List<AppContext> apps = new ArrayList<>();
-        for (AppContext app : run.apps()) {
-            apps.add(app.count() > 0 ? app : new AppContext(app.executable(), app.args(), Math.max(1, free), app.env(),
-                    app.workdir()));
-        }
-        int ranks = apps.stream().mapToInt(AppContext::count).sum();
-        int perRank = JobSlots.coresPerRank(run.placement());
-        JobSlots.Grant grant = slots.grant(nextJobId, ranks, run.placement(), run.oversubscribe());
-        if (grant == null) {
-            s.send(new ClientMessage.JobRejected(ranks + " rank" + (ranks == 1 ? "" : "s")
-                    + (perRank > 1 ? " of " + perRank + " cores" : "") + " requested but only "
-                    + free + " of the DVM's " + hosts.totalSlots() + " slots " + (free == 1 ? "is" : "are") + " free ("
-                    + (hosts.totalSlots() - free - hosts.slotsOutOfService()) + " in use by other jobs and tasks"
-                    + hosts.outOfServiceNote() + "); add --oversubscribe, or wait"));
-            return null;
-        }
-        int jobId = nextJobId++;
-        JobDescription job = org.banyan.core.pmix.PmixNamespaces.name(new JobDescription(jobId, apps, grant.nodes(),
-                run.mapping(), run.oversubscribe(), run.stdinRank(), run.launchDir(), run.modex(), grant.binding()),
-                run.pmix());
-        try {
-            RankMap.of(job);
-        } catch (IllegalArgumentException e) {
-            slots.release(jobId, grant.placement());
-            s.send(new ClientMessage.JobRejected(e.getMessage()));
-            return null;
-        }
-        String command = String.join(" ", apps.stream().map(AppContext::executable).toList());
-        jobs.put(jobId, new RunningJob(s, grant.placement(), command, ranks, new int[] {-1, -1}));
-        s.jobs.add(jobId);
-        s.send(new ClientMessage.JobAccepted(jobId, ranks));
-        say("job " + jobId + " of client " + s.id + ": " + ranks + " rank(s) of " + command);
-        return new HeadEvent.Submit(job, settings.forJob(run.timeoutMillis()));
-    }
-
-    /**
-     * MPI_Comm_spawn from a rank of a running job: the new job is placed on free slots like a
-     * job of the same client (over all of them when the parent oversubscribes and none are
-     * free), and belongs to that client: its output goes there, and the client's job ends with
-     * the last job of its family.
-     */
-    private HeadEvent spawn(JobDescription parent, OverlayMessage.SpawnRequest request) {
-        RunningJob p = jobs.get(parent.jobId());
-        int ranks;
-        try {
-            ranks = org.banyan.core.head.SpawnPlacement.ranks(request.apps());
-        } catch (IllegalArgumentException e) {
-            return new HeadEvent.SpawnAnswer(request, null, null, e.getMessage());
-        }
-        if (p == null) {
-            return new HeadEvent.SpawnAnswer(request, null, null, "the spawning job is ending");
-        }
-        if (!request.hosts().isEmpty()) {
-            return new HeadEvent.SpawnAnswer(request, null, null, "a DVM places spawned jobs on its free slots itself; "
-                    + "MPI_Info \"host\" does not apply");
-        }
-        int free = scheduler.freeCores();
-        JobSlots.Grant grant = slots.grant(nextJobId, ranks, parent.placement(), parent.oversubscribe());
-        if (grant == null) {
-            return new HeadEvent.SpawnAnswer(request, null, null, "MPI_Comm_spawn asks for " + ranks + " process"
-                    + (ranks == 1 ? "" : "es") + " but only " + free + " of the DVM's " + hosts.totalSlots()
-                    + " slots are free; add --oversubscribe");
-        }
-        int jobId = nextJobId++;
-        JobDescription child;
-        try {
-            child = org.banyan.core.head.SpawnPlacement.child(parent, jobId, request.apps(), grant.nodes(),
-                    grant.placement() == null, grant.binding().heldCores());
-        } catch (IllegalArgumentException e) {
-            slots.release(jobId, grant.placement());
-            return new HeadEvent.SpawnAnswer(request, null, null, e.getMessage());
-        }
-        String command = String.join(" ", request.apps().stream().map(AppContext::executable).toList());
-        jobs.put(jobId, new RunningJob(p.owner(), grant.placement(), command, ranks, new int[] {-1, -1}, -1, true));
-        p.owner().jobs.add(jobId);
-        say("job " + jobId + " spawned by job " + parent.jobId() + ": " + ranks + " rank(s) of " + command);
-        return new HeadEvent.SpawnAnswer(request, child, settings.forJob(0), null);
-    }
-
-    private void forJob(int jobId, HeadAction a) {
-        RunningJob j = jobs.get(jobId);
-        if (j == null) {
-            if (a instanceof HeadAction.EmitOutput(int rank, int stream, byte[] data)) {
-                tasks.jobOutput(jobId, stream, data); // an MPI task's
-            }
-            return;
-        }
-        int shown = j.queueId() >= 0 ? j.queueId() : jobId;
-        switch (a) {
-            case HeadAction.EmitOutput(int rank, int stream, byte[] data) ->
-                    j.owner().send(new ClientMessage.JobOutput(shown, queue.rankOffsetOf(jobId) + rank, stream, data));
-            case HeadAction.Report(String line) -> j.owner().send(new ClientMessage.JobReport(shown, line));
-            case HeadAction.RankEnded(int rank, int ignored) -> queue.rankEnded(jobId, rank);
-            case HeadAction.ForwardStdin(int d, int rank) -> {
-                j.stdinTarget()[0] = d;
-                j.stdinTarget()[1] = rank;
-            }
-            default -> throw new IllegalStateException("not a job's action: " + a);
-        }
-    }
-
-    private void jobEnded(int jobId, int exitStatus) {
-        RunningJob j = jobs.remove(jobId);
-        if (j == null) {
-            followUps.addAll(tasks.jobEnded(jobId, exitStatus)); // an MPI task's
-            return;
-        }
-        slots.release(jobId, j.placement());
-        j.owner().jobs.remove(jobId);
-        if (j.spawned()) {
-            say("job " + jobId + " (spawned) ended with status " + exitStatus);
-            return; // its client hears of its family's end
-        }
-        if (queue.ended(jobId, j.owner(), exitStatus)) {
-            return;
-        }
-        j.owner().send(new ClientMessage.JobEnded(jobId, exitStatus));
-        say("job " + jobId + " ended with status " + exitStatus);
-    }
-
     private ClientMessage.Status status() {
-        List<ClientMessage.JobStatus> running = new ArrayList<>();
-        for (Map.Entry<Integer, RunningJob> e : jobs.entrySet()) {
-            running.add(new ClientMessage.JobStatus(e.getKey(), e.getValue().ranks(), e.getValue().command()));
-        }
-        return new ClientMessage.Status(ProcessHandle.current().pid(), hosts.status(scheduler::freeCoresOn), running,
+        return new ClientMessage.Status(ProcessHandle.current().pid(), hosts.status(scheduler::freeCoresOn), jobs.status(),
                 queue.status());
     }
 

@@ -15,7 +15,7 @@ final class DvmSession {
     final Set<Integer> tasks = new HashSet<>();
     /** Its tasks outlive it ({@code banyan submit --detach}). */
     boolean detached;
-    /** Task state changes not sent yet: they leave together, once per event of the head's loop. */
+    /** Task state changes not sent yet: they leave together when the head flushes them (every few ms). */
     final List<ClientMessage.TaskUpdate> updates = new ArrayList<>();
 
     DvmSession(int id, ClientChannel channel) {

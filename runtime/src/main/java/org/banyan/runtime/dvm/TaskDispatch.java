@@ -32,7 +32,8 @@ import org.banyan.core.wire.OverlayMessage;
  * {@link OverlayMessage.RunTasks} per node and event (routed down the overlay), an MPI task
  * becomes a job on the nodes it was placed on (its output written to its sandbox files here),
  * signals become {@link OverlayMessage.SignalTasks} or a job's signal, and states go to the
- * client that submitted the task, stamped with the head's clock and batched per event.
+ * client that submitted the task, stamped with the head's clock and batched until the head
+ * flushes them (every few milliseconds).
  */
 final class TaskDispatch {
     private final TaskAgent agent;
@@ -181,7 +182,12 @@ final class TaskDispatch {
         return apply(agent.ended(task, status, ""));
     }
 
-    /** Sends what each client's tasks went through during this event. */
+    /** Whether some client has task states not sent yet. */
+    boolean hasUpdates() {
+        return !toFlush.isEmpty();
+    }
+
+    /** Sends each client what its tasks went through since the last flush, in one message. */
     void flush() {
         for (DvmSession s : toFlush) {
             s.flushUpdates();

@@ -1,0 +1,254 @@
+package org.banyan.runtime.dvm;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.banyan.core.head.HeadAction;
+import org.banyan.core.head.HeadEvent;
+import org.banyan.core.head.HeadSettings;
+import org.banyan.core.job.AppContext;
+import org.banyan.core.job.JobDescription;
+import org.banyan.core.job.RankMap;
+import org.banyan.core.pilot.GeneralScheduler;
+import org.banyan.core.pilot.Placement;
+import org.banyan.core.wire.ClientMessage;
+import org.banyan.core.wire.OverlayMessage;
+
+/**
+ * A DVM's MPI jobs, on the head's loop thread: those of {@code banyan run --dvm}, those that
+ * MPI_Comm_spawn starts from them, and queued jobs once they run. Each is placed on free slots
+ * of the scheduler the tasks share; its output, reports and end go to the client that submitted
+ * it (a spawned job's to its parent's client).
+ */
+final class DvmJobs {
+    /** The DVM's job numbers, shared by jobs, queued jobs and MPI tasks. */
+    static final class Numbers {
+        private int next = 1;
+
+        int peek() {
+            return next;
+        }
+
+        int take() {
+            return next++;
+        }
+    }
+
+    /**
+     * A running job: who submitted it, the cores it holds (null when oversubscribed or when the
+     * resource manager placed it), where its stdin goes, for a queued job's its queued job (else
+     * -1), and whether MPI_Comm_spawn started it from another job (its client waits for that one).
+     */
+    private record RunningJob(DvmSession owner, Placement placement, String command, int ranks, int[] stdinTarget,
+                              int queueId, boolean spawned) {
+        RunningJob(DvmSession owner, Placement placement, String command, int ranks, int[] stdinTarget) {
+            this(owner, placement, command, ranks, stdinTarget, -1, false);
+        }
+    }
+
+    private final Map<Integer, RunningJob> jobs = new LinkedHashMap<>();
+    private final DvmHosts hosts;
+    private final GeneralScheduler scheduler;
+    private final JobSlots slots;
+    private final HeadSettings settings;
+    private final Numbers numbers;
+    private final QueueDriver queue;
+    private final TaskDispatch tasks;
+    /** Head events a job's end led to (an MPI task's end starts more tasks). */
+    private final Consumer<HeadEvent> follow;
+    private final Consumer<String> say;
+
+    DvmJobs(DvmHosts hosts, GeneralScheduler scheduler, JobSlots slots, HeadSettings settings, Numbers numbers,
+            QueueDriver queue, TaskDispatch tasks, Consumer<HeadEvent> follow, Consumer<String> say) {
+        this.hosts = hosts;
+        this.scheduler = scheduler;
+        this.slots = slots;
+        this.settings = settings;
+        this.numbers = numbers;
+        this.queue = queue;
+        this.tasks = tasks;
+        this.follow = follow;
+        this.say = say;
+    }
+
+    /** A queued job started on the hosts the queue gave it. */
+    void registerQueued(int jobId, DvmSession owner, String command, int ranks, int queueId) {
+        jobs.put(jobId, new RunningJob(owner, null, command, ranks, new int[] {-1, -1}, queueId, false));
+        owner.jobs.add(jobId);
+    }
+
+    DvmSession ownerOf(int jobId) {
+        RunningJob j = jobs.get(jobId);
+        return j == null ? null : j.owner();
+    }
+
+    /** Whether {@code s} may signal or feed job {@code jobId}. */
+    boolean owns(DvmSession s, int jobId) {
+        RunningJob j = jobs.get(jobId);
+        return j != null && j.owner() == s;
+    }
+
+    /** The daemon and rank that read job {@code jobId}'s stdin, or null while none does. */
+    int[] stdinTarget(DvmSession s, int jobId) {
+        RunningJob j = jobs.get(jobId);
+        return j != null && j.owner() == s && j.stdinTarget()[0] >= 0 ? j.stdinTarget() : null;
+    }
+
+    /**
+     * Places a job on free cores (the same scheduler as the tasks'); null (and a rejection sent)
+     * when it cannot run now. With --oversubscribe a job that does not fit runs over all the
+     * DVM's slots, holding none.
+     */
+    HeadEvent accept(DvmSession s, ClientMessage.RunJob run, boolean ready) {
+        if (run.placement().nodeOf() != null) {
+            s.send(new ClientMessage.JobRejected("a DVM places jobs on its free slots itself; --rankfile does not apply"));
+            return null;
+        }
+        if (!ready) {
+            s.send(new ClientMessage.JobRejected("the DVM is not ready"));
+            return null;
+        }
+        int free = scheduler.freeCores();
+        List<AppContext> apps = new ArrayList<>();
+        for (AppContext app : run.apps()) {
+            apps.add(app.count() > 0 ? app : new AppContext(app.executable(), app.args(), Math.max(1, free), app.env(),
+                    app.workdir()));
+        }
+        int ranks = apps.stream().mapToInt(AppContext::count).sum();
+        int perRank = JobSlots.coresPerRank(run.placement());
+        JobSlots.Grant grant = slots.grant(numbers.peek(), ranks, run.placement(), run.oversubscribe());
+        if (grant == null) {
+            s.send(new ClientMessage.JobRejected(ranks + " rank" + (ranks == 1 ? "" : "s")
+                    + (perRank > 1 ? " of " + perRank + " cores" : "") + " requested but only "
+                    + free + " of the DVM's " + hosts.totalSlots() + " slots " + (free == 1 ? "is" : "are") + " free ("
+                    + (hosts.totalSlots() - free - hosts.slotsOutOfService()) + " in use by other jobs and tasks"
+                    + hosts.outOfServiceNote() + "); add --oversubscribe, or wait"));
+            return null;
+        }
+        int jobId = numbers.take();
+        JobDescription job = org.banyan.core.pmix.PmixNamespaces.name(new JobDescription(jobId, apps, grant.nodes(),
+                run.mapping(), run.oversubscribe(), run.stdinRank(), run.launchDir(), run.modex(), grant.binding()),
+                run.pmix());
+        try {
+            RankMap.of(job);
+        } catch (IllegalArgumentException e) {
+            slots.release(jobId, grant.placement());
+            s.send(new ClientMessage.JobRejected(e.getMessage()));
+            return null;
+        }
+        String command = String.join(" ", apps.stream().map(AppContext::executable).toList());
+        jobs.put(jobId, new RunningJob(s, grant.placement(), command, ranks, new int[] {-1, -1}));
+        s.jobs.add(jobId);
+        s.send(new ClientMessage.JobAccepted(jobId, ranks));
+        say.accept("job " + jobId + " of client " + s.id + ": " + ranks + " rank(s) of " + command);
+        return new HeadEvent.Submit(job, settings.forJob(run.timeoutMillis()));
+    }
+
+    /**
+     * MPI_Comm_spawn from a rank of a running job: the new job is placed on free slots like a
+     * job of the same client (over all of them when the parent oversubscribes and none are
+     * free), and belongs to that client: its output goes there, and the client's job ends with
+     * the last job of its family.
+     */
+    HeadEvent spawn(JobDescription parent, OverlayMessage.SpawnRequest request) {
+        RunningJob p = jobs.get(parent.jobId());
+        int ranks;
+        try {
+            ranks = org.banyan.core.head.SpawnPlacement.ranks(request.apps());
+        } catch (IllegalArgumentException e) {
+            return new HeadEvent.SpawnAnswer(request, null, null, e.getMessage());
+        }
+        if (p == null) {
+            return new HeadEvent.SpawnAnswer(request, null, null, "the spawning job is ending");
+        }
+        if (!request.hosts().isEmpty()) {
+            return new HeadEvent.SpawnAnswer(request, null, null, "a DVM places spawned jobs on its free slots itself; "
+                    + "MPI_Info \"host\" does not apply");
+        }
+        int free = scheduler.freeCores();
+        JobSlots.Grant grant = slots.grant(numbers.peek(), ranks, parent.placement(), parent.oversubscribe());
+        if (grant == null) {
+            return new HeadEvent.SpawnAnswer(request, null, null, "MPI_Comm_spawn asks for " + ranks + " process"
+                    + (ranks == 1 ? "" : "es") + " but only " + free + " of the DVM's " + hosts.totalSlots()
+                    + " slots are free; add --oversubscribe");
+        }
+        int jobId = numbers.take();
+        JobDescription child;
+        try {
+            child = org.banyan.core.head.SpawnPlacement.child(parent, jobId, request.apps(), grant.nodes(),
+                    grant.placement() == null, grant.binding().heldCores());
+        } catch (IllegalArgumentException e) {
+            slots.release(jobId, grant.placement());
+            return new HeadEvent.SpawnAnswer(request, null, null, e.getMessage());
+        }
+        String command = String.join(" ", request.apps().stream().map(AppContext::executable).toList());
+        jobs.put(jobId, new RunningJob(p.owner(), grant.placement(), command, ranks, new int[] {-1, -1}, -1, true));
+        p.owner().jobs.add(jobId);
+        say.accept("job " + jobId + " spawned by job " + parent.jobId() + ": " + ranks + " rank(s) of " + command);
+        return new HeadEvent.SpawnAnswer(request, child, settings.forJob(0), null);
+    }
+
+    /** What the head core says of job {@code jobId}: to its client (or, for an MPI task, to its files). */
+    void forJob(int jobId, HeadAction a) {
+        RunningJob j = jobs.get(jobId);
+        if (j == null) {
+            if (a instanceof HeadAction.EmitOutput(int rank, int stream, byte[] data)) {
+                tasks.jobOutput(jobId, stream, data); // an MPI task's
+            }
+            return;
+        }
+        int shown = j.queueId() >= 0 ? j.queueId() : jobId;
+        switch (a) {
+            case HeadAction.EmitOutput(int rank, int stream, byte[] data) ->
+                    j.owner().send(new ClientMessage.JobOutput(shown, queue.rankOffsetOf(jobId) + rank, stream, data));
+            case HeadAction.Report(String line) -> j.owner().send(new ClientMessage.JobReport(shown, line));
+            case HeadAction.RankEnded(int rank, int ignored) -> queue.rankEnded(jobId, rank);
+            case HeadAction.ForwardStdin(int d, int rank) -> {
+                j.stdinTarget()[0] = d;
+                j.stdinTarget()[1] = rank;
+            }
+            default -> throw new IllegalStateException("not a job's action: " + a);
+        }
+    }
+
+    void ended(int jobId, int exitStatus) {
+        RunningJob j = jobs.remove(jobId);
+        if (j == null) {
+            tasks.jobEnded(jobId, exitStatus).forEach(follow); // an MPI task's
+            return;
+        }
+        slots.release(jobId, j.placement());
+        j.owner().jobs.remove(jobId);
+        if (j.spawned()) {
+            say.accept("job " + jobId + " (spawned) ended with status " + exitStatus);
+            return; // its client hears of its family's end
+        }
+        if (queue.ended(jobId, j.owner(), exitStatus)) {
+            return;
+        }
+        j.owner().send(new ClientMessage.JobEnded(jobId, exitStatus));
+        say.accept("job " + jobId + " ended with status " + exitStatus);
+    }
+
+    /** A client went away: its jobs still running are canceled. */
+    List<HeadEvent> cancelAllOf(DvmSession s) {
+        List<HeadEvent> out = new ArrayList<>();
+        for (int jobId : s.jobs) {
+            if (jobs.containsKey(jobId)) {
+                out.add(new HeadEvent.CancelJob(jobId, "the client of job " + jobId + " went away; ending its ranks"));
+            }
+        }
+        return out;
+    }
+
+    /** The running jobs, for {@code banyan dvm status}. */
+    List<ClientMessage.JobStatus> status() {
+        List<ClientMessage.JobStatus> running = new ArrayList<>();
+        for (Map.Entry<Integer, RunningJob> e : jobs.entrySet()) {
+            running.add(new ClientMessage.JobStatus(e.getKey(), e.getValue().ranks(), e.getValue().command()));
+        }
+        return running;
+    }
+}

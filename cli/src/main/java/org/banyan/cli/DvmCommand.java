@@ -46,7 +46,8 @@ final class DvmCommand {
         boolean elastic;
         int maxNodes;
         long probeMillis;
-        int warmUp = DvmWarmUp.DEFAULT_PER_HOST;
+        /** -1 until given: the default, or none for an elastic DVM. */
+        int warmUp = -1;
 
         StartArguments(DaemonOptions daemons, DvmFiles files) {
             this.daemons = daemons;
@@ -77,7 +78,8 @@ final class DvmCommand {
             .value("DVM", List.of("--warm-up"), List.of(), "N", """
                     before start returns, run N /bin/true tasks per host (in /tmp, output
                     to /dev/null) so that the JIT has compiled the task path for the first
-                    users' tasks; at most 20,000 in all, 0 for none (default 500)""",
+                    users' tasks; at most 20,000 in all, 0 for none (default 500; none
+                    with --elastic, whose hosts they would make it want)""",
                     (a, v) -> a.warmUp = nonNegative("--warm-up", v));
 
     /** How often an elastic DVM reads Slurm's queue unless told. */
@@ -142,6 +144,12 @@ final class DvmCommand {
                 || a.daemons.agent() instanceof org.banyan.runtime.launch.LaunchAgent.SlurmStep)) {
             throw new UsageException("--elastic needs the DVM's hosts from the Slurm job: drop --host, --hostfile and "
                     + "--launcher");
+        }
+        if (a.elastic && a.warmUp > 0) {
+            throw new UsageException("--warm-up: its tasks would make an elastic DVM ask Slurm for more hosts; drop it");
+        }
+        if (a.warmUp < 0) {
+            a.warmUp = a.elastic ? 0 : DvmWarmUp.DEFAULT_PER_HOST;
         }
         if (a.probeMillis > 0 && !a.elastic) {
             throw new UsageException("--elastic-period is for an elastic DVM: add --elastic");

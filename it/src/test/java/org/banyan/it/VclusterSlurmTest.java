@@ -164,6 +164,7 @@ class VclusterSlurmTest {
                 "$B" dvm start --elastic --max-nodes 1 --uri-file "$W/bad.uri" >> "$W/bad" 2>&1; echo "status $?" >> "$W/bad"
                 "$B" dvm start --elastic-period 5 --uri-file "$W/bad.uri" >> "$W/bad" 2>&1; echo "status $?" >> "$W/bad"
                 "$B" dvm start --elastic --elastic-period 0 --uri-file "$W/bad.uri" >> "$W/bad" 2>&1; echo "status $?" >> "$W/bad"
+                "$B" dvm start --elastic --warm-up 10 --uri-file "$W/bad.uri" >> "$W/bad" 2>&1; echo "status $?" >> "$W/bad"
                 "$B" dvm start --elastic --max-nodes 4 --elastic-period 1 --uri-file "$W/dvm.uri" || exit 3
                 "$B" dvm status --dvm "$W/dvm.uri" > "$W/status-before"
                 "$B" dvm submit --dvm "$W/dvm.uri" --nodes 3 hostname > "$W/submit.out" 2> "$W/submit.err" < /dev/null
@@ -184,7 +185,8 @@ class VclusterSlurmTest {
                 "banyan dvm: --max-nodes is for an elastic DVM: add --elastic", "status 2",
                 "banyan dvm: --max-nodes 1 is less than the Slurm job's 2 nodes", "status 2",
                 "banyan dvm: --elastic-period is for an elastic DVM: add --elastic", "status 2",
-                "banyan dvm: --elastic-period must be between 0.1 and 86400 seconds, not 0", "status 2");
+                "banyan dvm: --elastic-period must be between 0.1 and 86400 seconds, not 0", "status 2",
+                "banyan dvm: --warm-up: its tasks would make an elastic DVM ask Slurm for more hosts; drop it", "status 2");
         assertThat(work.resolve("bad.uri.log")).doesNotExist();
         assertThat(Files.readString(work.resolve("status-before"))).containsPattern("(?m)^node2\\s+1\\s+0\\s+up$")
                 .containsPattern("(?m)^\\(vacant\\)\\s+1\\s+0\\s+vacant$");

@@ -52,7 +52,8 @@ final class PidTable implements AutoCloseable {
         Path path = null;
         Arena arena = Arena.ofShared();
         try {
-            path = Files.createTempFile(dir, "banyan-pids-", "");
+            // the daemon's pid in the name lets a later daemon remove it should this one die with its guard
+            path = Files.createTempFile(dir, "banyan-pids-" + ProcessHandle.current().pid() + "-", "");
             try (RandomAccessFile f = new RandomAccessFile(path.toFile(), "rw")) {
                 f.setLength((long) SLOTS * Long.BYTES); // sparse: pages appear as slots are used
                 MemorySegment m = f.getChannel().map(FileChannel.MapMode.READ_WRITE, 0, f.length(), arena);

@@ -76,6 +76,9 @@ final class RankGuard implements Closeable {
         Process p = new ProcessBuilder("sh", "-c", SCRIPT, "banyan-rank-guard")
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        if (tableDir != null) {
+            StaleTables.sweep(tableDir);
+        }
         PidTable table = tableDir == null ? null : PidTable.create(tableDir);
         RankGuard g = new RankGuard(p, table);
         if (table != null) {

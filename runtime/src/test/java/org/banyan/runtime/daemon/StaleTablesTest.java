@@ -1,0 +1,58 @@
+package org.banyan.runtime.daemon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Tables of daemons that died with their guard go when the next guard starts; nothing else does. */
+class StaleTablesTest {
+    @TempDir
+    Path dir;
+
+    private static long deadPid() throws Exception {
+        Process p = new ProcessBuilder("true").start();
+        p.waitFor();
+        return p.pid();
+    }
+
+    @Test
+    void onlyTheTablesOfDeadDaemonsGo() throws Exception {
+        long dead = deadPid();
+        long live = ProcessHandle.current().pid();
+        Path[] stale = {dir.resolve("banyan-pids-" + dead + "-8123"), dir.resolve("banyan-" + dead + "-0.proctable"),
+                dir.resolve("banyan-" + dead + "-2-job7.proctable")};
+        Path[] kept = {dir.resolve("banyan-pids-" + live + "-77"), dir.resolve("banyan-" + live + "-0.proctable"),
+                dir.resolve("banyan-pids-4411"), dir.resolve("banyan-" + dead + "-notes.txt"), dir.resolve("other-" + dead + "-1")};
+        for (Path p : stale) {
+            Files.writeString(p, "x");
+        }
+        for (Path p : kept) {
+            Files.writeString(p, "x");
+        }
+        assertThat(StaleTables.sweep(dir)).isEqualTo(stale.length);
+        for (Path p : stale) {
+            assertThat(p).doesNotExist();
+        }
+        for (Path p : kept) {
+            assertThat(p).exists();
+        }
+    }
+
+    @Test
+    void aGuardSweepsBeforeItMakesItsOwnTable() throws Exception {
+        Path stale = Files.writeString(dir.resolve("banyan-pids-" + deadPid() + "-1"), "x");
+        RankGuard guard = RankGuard.start(dir);
+        try {
+            assertThat(stale).doesNotExist();
+            try (var files = Files.list(dir)) {
+                assertThat(files.map(p -> p.getFileName().toString()).toList()).as("its own table, named after this JVM")
+                        .singleElement().asString().startsWith("banyan-pids-" + ProcessHandle.current().pid() + "-");
+            }
+        } finally {
+            guard.close();
+        }
+    }
+}

@@ -55,9 +55,11 @@ class RankGuardTest {
         assertThat(p.isAlive()).isTrue();
     }
 
+    @org.junit.jupiter.api.io.TempDir
+    java.nio.file.Path dir;
+
     @Test
     void withAPidTableADaemonsDeathKillsWhatTheTableHoldsAndTheTableGoes() throws Exception {
-        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("guard");
         RankGuard guard = RankGuard.start(dir);
         Process running = sleeper();
         Process ended = sleeper();

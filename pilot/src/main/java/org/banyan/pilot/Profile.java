@@ -21,20 +21,46 @@ public final class Profile implements Closeable {
     public static final String HEADER = "#time,event,comp,thread,uid,state,msg";
     /** Lines are written out once this much is buffered. */
     private static final int FLUSH_AT = 60 * 1024;
+    /**
+     * ...and at least this often: a slow session's events would otherwise wait in the buffer for
+     * hours (users tail the profile), and a client killed outright would lose them.
+     */
+    static final long FLUSH_EVERY_MILLIS = 1_000;
 
     private final OutputStream out;
     private final Line line = new Line(64 * 1024);
+    private final Thread flusher;
     private boolean failed;
+    private boolean closed;
 
     public Profile(Path sessionDir) throws IOException {
         Files.createDirectories(sessionDir);
         out = Files.newOutputStream(sessionDir.resolve(FILE));
         out.write((HEADER + "\n").getBytes(StandardCharsets.UTF_8));
+        flusher = Thread.ofVirtual().name("profile-flush").start(this::flushEverySecond);
+    }
+
+    private void flushEverySecond() {
+        while (true) {
+            try {
+                Thread.sleep(FLUSH_EVERY_MILLIS);
+            } catch (InterruptedException e) {
+                return; // closed
+            }
+            synchronized (this) {
+                if (closed) {
+                    return;
+                }
+                if (!failed && line.size > 0) {
+                    flush();
+                }
+            }
+        }
     }
 
     /** One event; {@code timeMicros} since the epoch. */
     public synchronized void event(long timeMicros, String event, String comp, String uid, String state, String msg) {
-        if (failed) {
+        if (failed || closed) {
             return;
         }
         line.event(timeMicros, event, comp, Thread.currentThread().getName(), uid, state, msg);
@@ -62,6 +88,11 @@ public final class Profile implements Closeable {
 
     @Override
     public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        flusher.interrupt();
         if (!failed && line.size > 0) {
             flush();
         }

@@ -23,6 +23,23 @@ class ProfileTest {
                 .isEqualTo("1.000000,state,tmgr,pool  2,task.é,DONE,é ✓ \uD83D\uDE00 ? a;b  c");
     }
 
+    /** A slow session's events reach the file within about a second, not only when 60 KiB have gathered. */
+    @Test
+    void aLoneEventIsWrittenOutWithoutWaitingForMore(@TempDir Path dir) throws Exception {
+        try (Profile p = new Profile(dir)) {
+            p.event(1_000_000L, "state", "tmgr", "task.000000", "AGENT_EXECUTING", "");
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (Files.readAllLines(dir.resolve(Profile.FILE)).size() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertThat(Files.readAllLines(dir.resolve(Profile.FILE))).hasSize(2).last().asString()
+                    .contains(",task.000000,AGENT_EXECUTING,");
+            p.close();
+            p.event(2_000_000L, "state", "tmgr", "task.000000", "DONE", "");
+        }
+        assertThat(Files.readAllLines(dir.resolve(Profile.FILE))).as("nothing after close").hasSize(2);
+    }
+
     @Test
     void manyEventsComeBackInOrderAcrossFlushes(@TempDir Path dir) throws Exception {
         try (Profile p = new Profile(dir)) {

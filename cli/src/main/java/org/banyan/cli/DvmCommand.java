@@ -252,7 +252,10 @@ final class DvmCommand {
                 if (c.pid() == head.pid()) {
                     try (DvmClient client = DvmClient.connect(files, "banyan dvm start")) {
                         ClientMessage.Welcome w = client.welcome();
-                        warmUp(client, a.warmUp);
+                        if (!warmUp(client, a.warmUp)) {
+                            endHead(head);
+                            return 1;
+                        }
                         System.out.println("banyan dvm: ready, " + w.hosts() + " host(s), " + w.slots() + " slot(s); "
                                 + "pid " + c.pid() + ", contact in " + files.uri());
                     }
@@ -268,6 +271,14 @@ final class DvmCommand {
             }
             sleep(20);
         }
+        endHead(head);
+        System.err.println("banyan dvm: the DVM was not up after "
+                + (RunArguments.DAEMON_START_MILLIS + START_SLACK_MILLIS) / 1000 + " s; ended it. Log: " + files.log());
+        return 1;
+    }
+
+    /** SIGTERM, as dvm stop would end it (its daemons and files go with it); SIGKILL after 5 s. */
+    private static void endHead(Process head) {
         head.destroy();
         try {
             if (!head.waitFor(5, TimeUnit.SECONDS)) {
@@ -276,21 +287,23 @@ final class DvmCommand {
         } catch (InterruptedException e) {
             head.destroyForcibly();
         }
-        System.err.println("banyan dvm: the DVM was not up after "
-                + (RunArguments.DAEMON_START_MILLIS + START_SLACK_MILLIS) / 1000 + " s; ended it. Log: " + files.log());
-        return 1;
     }
 
-    /** Warm-up tasks that do not all end DONE leave a working DVM, but a host may be amiss: say so. */
-    private static void warmUp(DvmClient client, int perHost) {
+    /**
+     * Warm-up tasks that do not all end DONE leave a working DVM, but a host may be amiss: say so.
+     * False when the DVM went away meanwhile.
+     */
+    private static boolean warmUp(DvmClient client, int perHost) {
         try {
             DvmWarmUp.Outcome o = DvmWarmUp.run(client, perHost, WARM_UP_MILLIS);
             if (o.notDone() > 0) {
                 System.err.println("banyan dvm: " + o.notDone() + " of " + (o.done() + o.notDone())
                         + " warm-up tasks (/bin/true) did not end DONE, the first " + o.firstFailure());
             }
+            return true;
         } catch (IOException e) {
-            System.err.println("banyan dvm: the warm-up stopped: " + e.getMessage());
+            System.err.println("banyan dvm: the DVM went away during its warm-up (" + e.getMessage() + ")");
+            return false;
         }
     }
 

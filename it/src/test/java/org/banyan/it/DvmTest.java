@@ -274,6 +274,30 @@ class DvmTest {
         }
     }
 
+    /** A DVM killed while it warms up: start says so in one line, status 1, and nothing of it is left. */
+    @Test
+    void aDvmThatDiesDuringItsWarmUpIsOneLineAndStatusOne() throws Exception {
+        uri = dir.resolve("dvm.uri");
+        Process start = Banyan.builder(List.of("dvm", "start", "--uri-file", uri.toString(), "--host", "localhost:2",
+                "--warm-up", "20000")).redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .start();
+        Path log = dir.resolve("dvm.uri.log");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!(Files.exists(log) && Files.readString(log).contains("submitted 20000 task(s)")) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(Files.readString(log)).as("the warm-up began").contains("submitted 20000 task(s)");
+        ProcessHandle head = ProcessHandle.of(headPid()).orElseThrow();
+        head.destroyForcibly();
+        assertThat(start.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String said = new String(start.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(start.exitValue()).as(said).isEqualTo(1);
+        assertThat(said.lines().toList()).singleElement().asString()
+                .startsWith("banyan dvm: the DVM went away during its warm-up (");
+        head.onExit().get(10, TimeUnit.SECONDS);
+        Banyan.assertNoProcessesWith(uri.toString());
+    }
+
     @Test
     void anUnknownOrDeadDvmIsOneLineAndStatusTwo() throws Exception {
         Banyan.Result none = Banyan.run("run", "--dvm", dir.resolve("nothing.uri").toString(), "-n", "1", "true");

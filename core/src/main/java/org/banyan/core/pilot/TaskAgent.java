@@ -1,6 +1,5 @@
 package org.banyan.core.pilot;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -58,7 +57,7 @@ public final class TaskAgent {
         record State(int taskId, TaskState state, int exitCode, String detail) implements Action {}
     }
 
-    private static final class Task {
+    static final class Task {
         final int id;
         final long seq;
         final TaskRequest request;
@@ -94,15 +93,8 @@ public final class TaskAgent {
     private final List<Action> actions = new ArrayList<>();
     private int nextId = 1;
     private long seq;
-    /** How many tasks may be queued behind each running one, by shape. */
-    private final ChainDepth depth;
-    /**
-     * Running tasks a task may be queued behind, by shape; an entry that has since ended or got
-     * a successor is dropped when met, so a decision never scans the running tasks.
-     */
-    private final Map<SlotRequest, ArrayDeque<Task>> queueable = new HashMap<>();
-    /** Tasks queued on daemons, in the order they were queued. */
-    private final java.util.LinkedHashSet<Task> queuedOnDaemons = new java.util.LinkedHashSet<>();
+    /** Tasks queued on daemons behind running ones. */
+    private final TaskChains chains;
     /** The signal that withdraws a queued task (a no-op for a process). */
     static final int WITHDRAW = 0;
     /**
@@ -125,7 +117,7 @@ public final class TaskAgent {
     public TaskAgent(AgentScheduler scheduler, List<String> nodeNames, int queueDepth) {
         this.scheduler = scheduler;
         this.nodeNames = nodeNames;
-        this.depth = new ChainDepth(queueDepth);
+        this.chains = new TaskChains(queueDepth);
     }
 
     /** Takes tasks; their ids are consecutive from the one returned first in {@link #lastIds}. */
@@ -164,8 +156,8 @@ public final class TaskAgent {
         Task t = tasks.get(taskId);
         if (t != null && t.after != null) { // its daemon dropped it before it started: canceled or withdrawn
             Task before = t.after;
-            leaveChain(t);
-            makeQueueable(chainEnd(before));
+            chains.leave(t);
+            chains.offer(TaskChains.end(before));
             Placement reserved = t.reserved;
             t.reserved = null;
             if (t.canceled) {
@@ -184,18 +176,18 @@ public final class TaskAgent {
         if (t == null || t.state != TaskState.AGENT_EXECUTING) {
             return drain();
         }
-        depth.ran(t.request.slots(), runMicros);
+        chains.ran(t.request.slots(), runMicros);
         Task next = t.next;
         if (next != null) { // its daemon started the task queued behind it, on its cores
             t.next = null;
             next.after = null;
-            queuedOnDaemons.remove(next);
+            chains.started(next);
             if (next.reserved != null) { // its withdrawal came too late
                 scheduler.release(next.reserved);
                 next.reserved = null;
             }
             execute(next, t.placement);
-            makeQueueable(chainEnd(next)); // the chain moved up a place
+            chains.offer(TaskChains.end(next)); // the chain moved up a place
         } else {
             scheduler.release(t.placement);
         }
@@ -249,8 +241,8 @@ public final class TaskAgent {
     public List<Action> nodeLost(int node) {
         scheduler.nodeLost(node);
         List<Task> queuedThere = new ArrayList<>(); // first those queued or reserved there: they never started
-        for (Task t : queuedOnDaemons) {
-            if (onNode(root(t).placement, node)) {
+        for (Task t : chains.queued()) {
+            if (onNode(TaskChains.root(t).placement, node)) {
                 queuedThere.add(t);
             }
             if (t.reserved != null && onNode(t.reserved, node)) {
@@ -259,10 +251,7 @@ public final class TaskAgent {
             }
         }
         for (Task t : queuedThere) { // whole chains: their running tasks are handled below
-            queuedOnDaemons.remove(t);
-            t.after.next = null;
-            t.after = null;
-            t.next = null;
+            chains.drop(t);
             if (t.reserved != null) {
                 scheduler.release(t.reserved);
                 t.reserved = null;
@@ -301,7 +290,7 @@ public final class TaskAgent {
 
     /** Tasks not started yet: waiting here, or queued on a daemon behind a running one. */
     public int notStarted() {
-        return waiting() + queuedOnDaemons.size();
+        return waiting() + chains.queuedCount();
     }
 
     public int running() {
@@ -318,7 +307,7 @@ public final class TaskAgent {
         int looked = 0;
         while (!waiting.isEmpty() && looked < LOOKAHEAD) {
             boolean free = scheduler.freeCores() > 0;
-            if (!free && queueable.isEmpty()) {
+            if (!free && !chains.anyEnds()) {
                 break;
             }
             Task t = waiting.poll();
@@ -331,14 +320,11 @@ public final class TaskAgent {
                 launch(t, p);
                 continue;
             }
-            Task before = queueable(t.request) ? chainEndLike(t.request.slots()) : null;
+            Task before = chains.accepts(t.request) ? chains.endLike(t.request.slots()) : null;
             if (before != null) {
-                before.next = t;
-                t.after = before;
-                queuedOnDaemons.add(t);
-                Placement on = root(before).placement;
+                chains.queueBehind(t, before);
+                Placement on = TaskChains.root(before).placement;
                 emit(new Action.Launch(on.shares().getFirst().node(), spec(t.id, t.request, on, before.id)));
-                makeQueueable(t);
                 continue;
             }
             skipped.add(t);
@@ -350,10 +336,10 @@ public final class TaskAgent {
 
     /** Cores are free that no waiting task took: queued tasks that fit them are withdrawn to run there. */
     private void withdrawForIdleCores() {
-        if (queuedOnDaemons.isEmpty() || scheduler.freeCores() == 0) {
+        if (chains.queuedCount() == 0 || scheduler.freeCores() == 0) {
             return;
         }
-        for (Task t : queuedOnDaemons) {
+        for (Task t : chains.queued()) {
             if (t.reserved != null || t.canceled) {
                 continue;
             }
@@ -364,76 +350,6 @@ public final class TaskAgent {
                     return;
                 }
             }
-        }
-    }
-
-    /** A queued task leaves its chain, as its daemon did: the one behind it moves up. */
-    private void leaveChain(Task t) {
-        queuedOnDaemons.remove(t);
-        t.after.next = t.next;
-        if (t.next != null) {
-            t.next.after = t.after;
-        }
-        t.after = null;
-        t.next = null;
-    }
-
-    /** The running task at the head of {@code t}'s chain: where the chain's tasks run. */
-    private static Task root(Task t) {
-        while (t.after != null) {
-            t = t.after;
-        }
-        return t;
-    }
-
-    private static Task chainEnd(Task t) {
-        while (t.next != null) {
-            t = t.next;
-        }
-        return t;
-    }
-
-    /** How many tasks wait ahead of {@code t} in its chain (0 for a running task). */
-    private static int place(Task t) {
-        int n = 0;
-        for (Task c = t; c.after != null; c = c.after) {
-            n++;
-        }
-        return n;
-    }
-
-    private boolean queueable(TaskRequest r) {
-        return depth.max() > 0 && !r.mpi() && r.slots().colocate() == null && !r.slots().exclusive();
-    }
-
-    /**
-     * Whether a task may be queued behind {@code c}: the end of a chain with room, and not one the
-     * agent asked its daemon to drop (canceled, or withdrawn and holding cores elsewhere).
-     */
-    private boolean takesSuccessor(Task c) {
-        return (c.state == TaskState.AGENT_EXECUTING || c.after != null) && c.next == null && !c.canceled
-                && c.failure == null && c.reserved == null && place(c) < depth.of(c.request.slots());
-    }
-
-    /** The end of a chain of this shape with room behind it, or null. */
-    private Task chainEndLike(SlotRequest shape) {
-        ArrayDeque<Task> q = queueable.get(shape);
-        while (q != null && !q.isEmpty()) {
-            Task c = q.poll();
-            if (takesSuccessor(c)) {
-                if (q.isEmpty()) {
-                    queueable.remove(shape);
-                }
-                return c;
-            }
-        }
-        queueable.remove(shape);
-        return null;
-    }
-
-    private void makeQueueable(Task t) {
-        if (queueable(t.request) && takesSuccessor(t)) {
-            queueable.computeIfAbsent(t.request.slots(), k -> new ArrayDeque<>()).add(t);
         }
     }
 
@@ -459,7 +375,7 @@ public final class TaskAgent {
         if (t.request.timeoutMillis() > 0) {
             emit(new Action.ArmTimeout(t.id, t.request.timeoutMillis()));
         }
-        makeQueueable(t);
+        chains.offer(t);
     }
 
     /** The command a daemon runs: pre-exec, the executable, post-exec (with the executable's status kept). */
@@ -490,7 +406,7 @@ public final class TaskAgent {
     }
 
     private void signal(Task t, int signal) {
-        Placement on = root(t).placement;
+        Placement on = TaskChains.root(t).placement;
         List<Integer> nodes = on.shares().stream().map(Placement.Share::node).toList();
         emit(new Action.Signal(t.id, nodes, t.request.mpi(), signal));
     }

@@ -1,0 +1,138 @@
+package org.banyan.core.pilot;
+
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+
+/**
+ * The agent's bookkeeping of tasks queued on daemons behind running ones (see {@link TaskAgent}):
+ * each chain is a running task, then the tasks queued behind it in order, linked through
+ * {@link TaskAgent.Task#after} and {@link TaskAgent.Task#next}. It finds the end of a chain with
+ * room for a task of a given shape without scanning the running tasks: chain ends that may take
+ * one wait by shape, and an entry that has since ended or got a successor is dropped when met.
+ */
+final class TaskChains {
+    /** How many tasks may be queued behind each running one, by shape. */
+    private final ChainDepth depth;
+    /** Chain ends that may take a successor, by shape; stale entries are dropped when met. */
+    private final Map<SlotRequest, ArrayDeque<TaskAgent.Task>> ends = new HashMap<>();
+    /** Tasks queued on daemons, in the order they were queued. */
+    private final LinkedHashSet<TaskAgent.Task> queued = new LinkedHashSet<>();
+
+    TaskChains(int maxDepth) {
+        this.depth = new ChainDepth(maxDepth);
+    }
+
+    /** Whether tasks like this one may be queued at all: executables without tags, when chains are on. */
+    boolean accepts(TaskRequest r) {
+        return depth.max() > 0 && !r.mpi() && r.slots().colocate() == null && !r.slots().exclusive();
+    }
+
+    /** Whether some chain end may take a successor (a cheap test before polling the waiting tasks). */
+    boolean anyEnds() {
+        return !ends.isEmpty();
+    }
+
+    /** The end of a chain of this shape with room behind it, or null. */
+    TaskAgent.Task endLike(SlotRequest shape) {
+        ArrayDeque<TaskAgent.Task> q = ends.get(shape);
+        while (q != null && !q.isEmpty()) {
+            TaskAgent.Task c = q.poll();
+            if (takesSuccessor(c)) {
+                if (q.isEmpty()) {
+                    ends.remove(shape);
+                }
+                return c;
+            }
+        }
+        ends.remove(shape);
+        return null;
+    }
+
+    /** {@code t} is queued behind {@code before}, the end of its chain. */
+    void queueBehind(TaskAgent.Task t, TaskAgent.Task before) {
+        before.next = t;
+        t.after = before;
+        queued.add(t);
+        offer(t);
+    }
+
+    /** A queued task leaves its chain, as its daemon did: the one behind it moves up. */
+    void leave(TaskAgent.Task t) {
+        queued.remove(t);
+        t.after.next = t.next;
+        if (t.next != null) {
+            t.next.after = t.after;
+        }
+        t.after = null;
+        t.next = null;
+    }
+
+    /** {@code t} leaves with the rest of its chain (their node is lost); the caller handles each of them. */
+    void drop(TaskAgent.Task t) {
+        queued.remove(t);
+        t.after.next = null;
+        t.after = null;
+        t.next = null;
+    }
+
+    /** {@code t}, queued until now, was started by its daemon: it heads its chain. */
+    void started(TaskAgent.Task t) {
+        queued.remove(t);
+    }
+
+    /** {@code t} may take a successor now (it runs, or moved up its chain): offered to tasks of its shape. */
+    void offer(TaskAgent.Task t) {
+        if (accepts(t.request) && takesSuccessor(t)) {
+            ends.computeIfAbsent(t.request.slots(), k -> new ArrayDeque<>()).add(t);
+        }
+    }
+
+    /** A task of this shape ran this long: deeper chains behind short tasks. */
+    void ran(SlotRequest shape, long runMicros) {
+        depth.ran(shape, runMicros);
+    }
+
+    /** The tasks queued on daemons, oldest first; {@link #leave} and {@link #started} while iterating are not allowed. */
+    Iterable<TaskAgent.Task> queued() {
+        return queued;
+    }
+
+    int queuedCount() {
+        return queued.size();
+    }
+
+    /** The running task at the head of {@code t}'s chain: where the chain's tasks run. */
+    static TaskAgent.Task root(TaskAgent.Task t) {
+        while (t.after != null) {
+            t = t.after;
+        }
+        return t;
+    }
+
+    static TaskAgent.Task end(TaskAgent.Task t) {
+        while (t.next != null) {
+            t = t.next;
+        }
+        return t;
+    }
+
+    /** How many tasks wait ahead of {@code t} in its chain (0 for a running task). */
+    private static int place(TaskAgent.Task t) {
+        int n = 0;
+        for (TaskAgent.Task c = t; c.after != null; c = c.after) {
+            n++;
+        }
+        return n;
+    }
+
+    /**
+     * Whether a task may be queued behind {@code c}: the end of a chain with room, and not one the
+     * agent asked its daemon to drop (canceled, or withdrawn and holding cores elsewhere).
+     */
+    private boolean takesSuccessor(TaskAgent.Task c) {
+        return (c.state == TaskState.AGENT_EXECUTING || c.after != null) && c.next == null && !c.canceled
+                && c.failure == null && c.reserved == null && place(c) < depth.of(c.request.slots());
+    }
+}

@@ -28,8 +28,6 @@ import org.banyan.runtime.launch.SpawnMode;
 final class DvmCommand {
     /** Extra time over the daemons' start timeout before {@code start} gives up on its head. */
     private static final long START_SLACK_MILLIS = 10_000;
-    /** A warm-up that takes longer is cut short: it only speeds up the first tasks. */
-    private static final long WARM_UP_MILLIS = 30_000;
 
     private final Map<String, String> environment;
     private final Path cwd;
@@ -295,7 +293,7 @@ final class DvmCommand {
      */
     private static boolean warmUp(DvmClient client, int perHost) {
         try {
-            DvmWarmUp.Outcome o = DvmWarmUp.run(client, perHost, WARM_UP_MILLIS);
+            DvmWarmUp.Outcome o = DvmWarmUp.run(client, perHost, DvmWarmUp.TIMEOUT_MILLIS);
             if (o.notDone() > 0) {
                 System.err.println("banyan dvm: " + o.notDone() + " of " + (o.done() + o.notDone())
                         + " warm-up tasks (/bin/true) did not end DONE, the first " + o.firstFailure());

@@ -18,8 +18,6 @@ import org.banyan.runtime.launch.SpawnMode;
  * RADICAL-Pilot), each step time-stamped in the session's profile.
  */
 public final class Pilot {
-    /** A warm-up that takes longer is cut short: it only speeds up the first tasks. */
-    private static final long WARM_UP_MILLIS = 30_000;
     private final String uid;
     private final PilotDescription description;
     private final Session session;
@@ -124,7 +122,7 @@ public final class Pilot {
             try (DvmClient c = DvmClient.connect(files, "pilot " + uid)) {
                 cores = c.welcome().slots();
                 if (!description.resource().equals("dvm") && description.warmUpPerHost() > 0) {
-                    DvmWarmUp.Outcome o = DvmWarmUp.run(c, description.warmUpPerHost(), WARM_UP_MILLIS);
+                    DvmWarmUp.Outcome o = DvmWarmUp.run(c, description.warmUpPerHost(), DvmWarmUp.TIMEOUT_MILLIS);
                     warmed = " warm_up=" + (o.done() + o.notDone()) + " tasks in " + o.millis() + " ms"
                             + (o.notDone() > 0 ? "; " + o.notDone() + " not DONE, the first " + o.firstFailure() : "");
                 }

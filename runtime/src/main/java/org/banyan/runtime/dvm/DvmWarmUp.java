@@ -22,6 +22,8 @@ import org.banyan.core.wire.ClientMessage;
 public final class DvmWarmUp {
     /** Tasks per host unless told: enough for C1 to compile the per-task methods (50 calls each). */
     public static final int DEFAULT_PER_HOST = 500;
+    /** A warm-up that takes longer is cut short: it only speeds up the first tasks. */
+    public static final long TIMEOUT_MILLIS = 30_000;
     /** With many hosts the head, warmed by any thousands, is what limits, not each daemon. */
     static final int MAX_TASKS = 20_000;
 

@@ -293,10 +293,9 @@ final class DvmCommand {
      */
     private static boolean warmUp(DvmClient client, int perHost) {
         try {
-            DvmWarmUp.Outcome o = DvmWarmUp.run(client, perHost, DvmWarmUp.TIMEOUT_MILLIS);
-            if (o.notDone() > 0) {
-                System.err.println("banyan dvm: " + o.notDone() + " of " + (o.done() + o.notDone())
-                        + " warm-up tasks (/bin/true) did not end DONE, the first " + o.firstFailure());
+            String failures = DvmWarmUp.run(client, perHost).failures();
+            if (failures != null) {
+                System.err.println("banyan dvm: " + failures);
             }
             return true;
         } catch (IOException e) {

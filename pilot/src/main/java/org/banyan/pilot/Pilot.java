@@ -121,10 +121,10 @@ public final class Pilot {
             String warmed = "";
             try (DvmClient c = DvmClient.connect(files, "pilot " + uid)) {
                 cores = c.welcome().slots();
-                if (!description.resource().equals("dvm") && description.warmUpPerHost() > 0) {
-                    DvmWarmUp.Outcome o = DvmWarmUp.run(c, description.warmUpPerHost(), DvmWarmUp.TIMEOUT_MILLIS);
+                if (description.warmUpPerHost() > 0) {
+                    DvmWarmUp.Outcome o = DvmWarmUp.run(c, description.warmUpPerHost());
                     warmed = " warm_up=" + (o.done() + o.notDone()) + " tasks in " + o.millis() + " ms"
-                            + (o.notDone() > 0 ? "; " + o.notDone() + " not DONE, the first " + o.firstFailure() : "");
+                            + (o.failures() == null ? "" : "; " + o.failures());
                 }
             }
             advance(PilotState.PMGR_ACTIVE, "cores=" + cores + warmed);

@@ -20,7 +20,8 @@ import org.banyan.runtime.dvm.DvmWarmUp;
  * limit; 0 for until canceled (a Slurm pilot then gets the partition's default limit).
  * {@code warmUpPerHost} {@code /bin/true} tasks per host run through a DVM the pilot starts
  * before it becomes PMGR_ACTIVE, so that its JIT has compiled the task path for the first tasks
- * (as {@code banyan dvm start --warm-up}; 0 for none; an existing DVM is not warmed again).
+ * (as {@code banyan dvm start --warm-up}; 0 for none, the default of {@code dvm}: a DVM that
+ * {@code banyan dvm start} made has been warmed already).
  */
 public record PilotDescription(String resource, int cores, List<String> hosts, Path dvm, double runtimeMinutes,
                                int nodes, String partition, String account, int warmUpPerHost) {

@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
  * from {@code /dev/shm} (sticky) and are left alone.
  */
 final class StaleTables {
-    private static final Pattern NAME = Pattern.compile("banyan-(?:pids-)?(\\d+)-.*");
+    /** A pid table's name, or a process table's: group 1 or 2 is its daemon's pid. */
+    private static final Pattern NAME = Pattern.compile("banyan-(?:pids-(\\d+)-.*|(\\d+)-.*\\.proctable)");
 
     private StaleTables() {}
 
@@ -26,16 +27,15 @@ final class StaleTables {
         int removed = 0;
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "banyan-*")) {
             for (Path f : files) {
-                String name = f.getFileName().toString();
-                Matcher m = NAME.matcher(name);
-                if (!m.matches() || !(name.startsWith("banyan-pids-") || name.endsWith(".proctable"))) {
+                Matcher m = NAME.matcher(f.getFileName().toString());
+                if (!m.matches()) {
                     continue;
                 }
                 long pid;
                 try {
-                    pid = Long.parseLong(m.group(1));
+                    pid = Long.parseLong(m.group(1) != null ? m.group(1) : m.group(2));
                 } catch (NumberFormatException e) {
-                    continue;
+                    continue; // more digits than a pid has
                 }
                 if (ProcessHandle.of(pid).isEmpty()) {
                     try {

@@ -23,12 +23,18 @@ public final class DvmWarmUp {
     /** Tasks per host unless told: enough for C1 to compile the per-task methods (50 calls each). */
     public static final int DEFAULT_PER_HOST = 500;
     /** A warm-up that takes longer is cut short: it only speeds up the first tasks. */
-    public static final long TIMEOUT_MILLIS = 30_000;
+    static final long TIMEOUT_MILLIS = 30_000;
     /** With many hosts the head, warmed by any thousands, is what limits, not each daemon. */
     static final int MAX_TASKS = 20_000;
 
     /** What the warm-up did: tasks that ended DONE, tasks that did not, and how long it took. */
-    public record Outcome(int done, int notDone, long millis, String firstFailure) {}
+    public record Outcome(int done, int notDone, long millis, String firstFailure) {
+        /** How many tasks did not end DONE and why the first did not, or null when all did. */
+        public String failures() {
+            return notDone == 0 ? null : notDone + " of " + (done + notDone)
+                    + " warm-up tasks (/bin/true) did not end DONE, the first " + firstFailure;
+        }
+    }
 
     private DvmWarmUp() {}
 
@@ -45,9 +51,9 @@ public final class DvmWarmUp {
 
     /**
      * Submits the warm-up through {@code client} and waits for every task's end, or cancels what
-     * is left after {@code timeoutMillis}: a DVM that warms slowly is still a working DVM.
+     * is left after {@link #TIMEOUT_MILLIS}: a DVM that warms slowly is still a working DVM.
      */
-    public static Outcome run(DvmClient client, int perHost, long timeoutMillis) throws IOException {
+    public static Outcome run(DvmClient client, int perHost) throws IOException {
         long t0 = System.nanoTime();
         List<TaskRequest> tasks = tasks(client.welcome().hosts(), perHost);
         if (tasks.isEmpty()) {
@@ -60,7 +66,7 @@ public final class DvmWarmUp {
         String firstFailure = null;
         Thread canceller = Thread.ofPlatform().daemon().name("warm-up-timeout").start(() -> {
             try {
-                Thread.sleep(timeoutMillis);
+                Thread.sleep(TIMEOUT_MILLIS);
                 client.cancel(ids); // the DVM skips those that ended
             } catch (InterruptedException | IOException e) {
                 // finished first, or the DVM is gone and updates() says so

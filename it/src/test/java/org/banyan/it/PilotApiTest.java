@@ -226,4 +226,39 @@ class PilotApiTest {
         }
         Banyan.assertNoProcessesWith("DvmMain");
     }
+    /**
+     * A large submit to an active pilot sends its first tasks before it has made the rest: the
+     * first batch is small, so the pilot starts while the client is still busy (a batch of 4,096
+     * used to hold the first task back by about 40 ms). Read from the profile's line order.
+     */
+    @Test
+    void theFirstTasksOfALargeSubmitLeaveBeforeTheRestAreMade() throws Exception {
+        Path sessionDir = dir.resolve("first");
+        try (Session session = new Session(sessionDir)) {
+            PilotManager pmgr = new PilotManager(session);
+            Pilot pilot = pmgr.submit(PilotDescription.local(2));
+            TaskManager tmgr = new TaskManager(session);
+            tmgr.addPilots(pilot);
+            assertThat(pilot.waitState(PilotState.PMGR_ACTIVE, 60_000)).as(pilot.detail()).isEqualTo(PilotState.PMGR_ACTIVE);
+            List<Task> tasks = tmgr.submit(java.util.stream.IntStream.range(0, 3000)
+                    .mapToObj(i -> new TaskDescription().executable("/bin/true")).toList());
+            assertThat(tmgr.waitTasks(tasks, Set.of(TaskState.DONE, TaskState.FAILED, TaskState.CANCELED), 60_000))
+                    .containsOnly(TaskState.DONE);
+        }
+        List<String> lines = Files.readAllLines(sessionDir.resolve("banyan.prof"));
+        int firstSent = indexOf(lines, ",task.000000,AGENT_STAGING_INPUT_PENDING,");
+        int lastMade = indexOf(lines, ",task.002999,NEW,");
+        assertThat(firstSent).as("the first task went to the pilot").isPositive();
+        assertThat(firstSent).as("the first task left before the last was made").isLessThan(lastMade);
+        assertThat(firstSent).as("...and before the 100th was made").isLessThan(indexOf(lines, ",task.000100,NEW,"));
+    }
+
+    private static int indexOf(List<String> lines, String part) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains(part)) {
+                return i;
+            }
+        }
+        return -1;
+    }
 }

@@ -32,6 +32,8 @@ import org.banyan.runtime.dvm.DvmClient;
 public final class TaskManager implements AutoCloseable {
     /** How many tasks one message to a pilot carries at most. */
     static final int BATCH = 4096;
+    /** The size of a submit's first batch, each next one four times larger up to {@link #BATCH}. */
+    static final int FIRST_BATCH = 64;
 
     private final Session session;
     private final Path base = Path.of("").toAbsolutePath();
@@ -321,12 +323,13 @@ public final class TaskManager implements AutoCloseable {
         }
         List<Task> tasks = new ArrayList<>(descriptions.size());
         List<Task> functions = new ArrayList<>();
-        // A batch at a time, so that the first goes out while the rest are made.
-        for (int from = 0; from < descriptions.size(); from += BATCH) {
+        // A batch at a time, so that the first goes out while the rest are made; the first ones
+        // are small, so the pilot starts on them while the larger ones are made.
+        for (int from = 0, step = FIRST_BATCH; from < descriptions.size(); from += step, step = Math.min(BATCH, 4 * step)) {
             List<Task> batch = new ArrayList<>();
             long now = Session.nowMicros();
             synchronized (this) {
-                for (TaskDescription d : descriptions.subList(from, Math.min(descriptions.size(), from + BATCH))) {
+                for (TaskDescription d : descriptions.subList(from, Math.min(descriptions.size(), from + step))) {
                     String uid = d.uid != null ? d.uid : Task.uid(counter);
                     counter++;
                     Path sandbox = d.sandbox != null ? base.resolve(d.sandbox) : session.dir().resolve(uid);

@@ -59,7 +59,6 @@ public final class HeadCore {
     private final Map<Integer, JobControl> jobs = new LinkedHashMap<>();
     private boolean allUp;
     private boolean finished;
-    private boolean statsRequested;
     private boolean anyLost;
     private final ReleasedDaemons released;
     private int jobStatus;
@@ -552,7 +551,6 @@ public final class HeadCore {
         jobStatus = e.familyStatus();
         if (allJobsReported && settings.reportLaunch() && !anyLost && !connected.isEmpty()) {
             // Every daemon is still there (they leave on Shutdown): gather their stats first.
-            statsRequested = true;
             emit(new HeadAction.Milestone("all ranks ended"));
             stats = new TreeGather<>(List.copyOf(connected), false, Map.of(), HeadCore::mergeStats);
             broadcast(new OverlayMessage.CollectStats());

@@ -253,6 +253,34 @@ class PilotApiTest {
         assertThat(firstSent).as("...and before the 100th was made").isLessThan(indexOf(lines, ",task.000100,NEW,"));
     }
 
+    /**
+     * A submit whose tasks differ in priority goes out in full batches, as before the small first
+     * batches: an urgent task at the end of the call still runs before the bag it came with.
+     */
+    @Test
+    void anUrgentTaskAtTheEndOfALargeSubmitRunsBeforeItsBag() throws Exception {
+        Path sessionDir = dir.resolve("urgent");
+        try (Session session = new Session(sessionDir)) {
+            PilotManager pmgr = new PilotManager(session);
+            Pilot pilot = pmgr.submit(PilotDescription.local(2));
+            TaskManager tmgr = new TaskManager(session);
+            tmgr.addPilots(pilot);
+            assertThat(pilot.waitState(PilotState.PMGR_ACTIVE, 60_000)).as(pilot.detail()).isEqualTo(PilotState.PMGR_ACTIVE);
+            List<TaskDescription> work = new ArrayList<>();
+            for (int i = 0; i < 1000; i++) {
+                work.add(new TaskDescription().executable("/bin/true"));
+            }
+            work.add(new TaskDescription().uid("urgent").executable("/bin/true").priority(10));
+            List<Task> tasks = tmgr.submit(work);
+            assertThat(tmgr.waitTasks(tasks, Set.of(TaskState.DONE, TaskState.FAILED, TaskState.CANCELED), 60_000))
+                    .containsOnly(TaskState.DONE);
+        }
+        List<String> started = Files.readAllLines(sessionDir.resolve("banyan.prof")).stream()
+                .filter(l -> l.contains(",exec_start,")).map(l -> l.split(","))
+                .sorted(java.util.Comparator.comparingDouble(f -> Double.parseDouble(f[0]))).map(f -> f[4]).toList();
+        assertThat(started.indexOf("urgent")).as("the urgent task's place among the 1,001 starts").isBetween(0, 10);
+    }
+
     private static int indexOf(List<String> lines, String part) {
         for (int i = 0; i < lines.size(); i++) {
             if (lines.get(i).contains(part)) {

@@ -32,7 +32,10 @@ import org.banyan.runtime.dvm.DvmClient;
 public final class TaskManager implements AutoCloseable {
     /** How many tasks one message to a pilot carries at most. */
     static final int BATCH = 4096;
-    /** The size of a submit's first batch, each next one four times larger up to {@link #BATCH}. */
+    /**
+     * The size of a submit's first batch when its tasks share one priority, each next one four
+     * times larger up to {@link #BATCH}.
+     */
     static final int FIRST_BATCH = 64;
 
     private final Session session;
@@ -323,9 +326,11 @@ public final class TaskManager implements AutoCloseable {
         }
         List<Task> tasks = new ArrayList<>(descriptions.size());
         List<Task> functions = new ArrayList<>();
-        // A batch at a time, so that the first goes out while the rest are made; the first ones
-        // are small, so the pilot starts on them while the larger ones are made.
-        for (int from = 0, step = FIRST_BATCH; from < descriptions.size(); from += step, step = Math.min(BATCH, 4 * step)) {
+        // A batch at a time, so that the first goes out while the rest are made. The first ones
+        // are small, so the pilot starts on them while the larger ones are made; but only when
+        // the tasks share one priority: a batch leaves before the next is here to overtake it.
+        int first = descriptions.stream().mapToInt(d -> d.priority).distinct().count() <= 1 ? FIRST_BATCH : BATCH;
+        for (int from = 0, step = first; from < descriptions.size(); from += step, step = Math.min(BATCH, 4 * step)) {
             List<Task> batch = new ArrayList<>();
             long now = Session.nowMicros();
             synchronized (this) {

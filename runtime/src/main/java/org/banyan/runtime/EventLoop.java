@@ -106,7 +106,6 @@ public final class EventLoop<E> {
     }
 
     /** Runs until the handler returns false; rethrows what the handler threw. */
-    @SuppressWarnings("unchecked")
     public void run(Handler<E> h) throws Exception {
         lock.lock();
         try {
@@ -116,31 +115,7 @@ public final class EventLoop<E> {
         }
         boolean busy = false;
         while (!stopped) {
-            if (busy && idle != null && queue.isEmpty()) {
-                busy = false;
-                dispatch(idle);
-                continue;
-            }
-            Object item;
-            Timed<E> due = null;
-            long wait;
-            synchronized (timers) {
-                Timed<E> next = timers.peek();
-                wait = next == null ? -1 : next.dueNanos - System.nanoTime();
-                if (next != null && wait <= 0) {
-                    due = timers.poll();
-                }
-            }
-            if (due != null) {
-                dispatch(due.event);
-                busy = true;
-                continue;
-            }
-            item = wait < 0 ? queue.take() : queue.poll(wait, TimeUnit.NANOSECONDS);
-            if (item != null && item != WAKE) {
-                dispatch((E) item);
-                busy = true;
-            }
+            busy = step(busy);
         }
         lock.lock();
         try {
@@ -150,5 +125,39 @@ public final class EventLoop<E> {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * One turn of {@link #run}: the idle event, a due timer, or the next queued event (waiting for
+     * one). Returns whether an event was handled since the core was last told it is idle. Its own
+     * method so that it is compiled after a few calls: {@code run} is entered once, and a loop's
+     * body in it would run in the interpreter until on-stack replacement, tens of thousands of
+     * turns later.
+     */
+    @SuppressWarnings("unchecked")
+    private boolean step(boolean busy) throws InterruptedException {
+        if (busy && idle != null && queue.isEmpty()) {
+            dispatch(idle);
+            return false;
+        }
+        Timed<E> due = null;
+        long wait;
+        synchronized (timers) {
+            Timed<E> next = timers.peek();
+            wait = next == null ? -1 : next.dueNanos - System.nanoTime();
+            if (next != null && wait <= 0) {
+                due = timers.poll();
+            }
+        }
+        if (due != null) {
+            dispatch(due.event);
+            return true;
+        }
+        Object item = wait < 0 ? queue.take() : queue.poll(wait, TimeUnit.NANOSECONDS);
+        if (item != null && item != WAKE) {
+            dispatch((E) item);
+            return true;
+        }
+        return busy;
     }
 }

@@ -137,22 +137,31 @@ public final class ChildReaper {
         MemorySegment status = a.allocate(JAVA_INT);
         try {
             while (true) {
-                int n = (int) EPOLL_WAIT.invokeExact(st, epfd, events, MAX_EVENTS, -1);
-                if (n < 0) {
-                    if (RawFd.errno(st) == EINTR) {
-                        continue;
-                    }
-                    throw new IllegalStateException("epoll_wait: " + Libc.strerror(RawFd.errno(st)));
-                }
-                for (int i = 0; i < n; i++) {
-                    int pidfd = (int) events.get(JAVA_LONG_UNALIGNED, (long) i * EPOLL_EVENT_BYTES + 4);
-                    reap(epfd, pidfd, st, status);
-                }
-                afterRound.run();
+                round(epfd, events, st, status);
             }
         } catch (Throwable t) {
             onFailure.accept("the child reaper stopped: " + t);
         }
+    }
+
+    /**
+     * One epoll_wait and the ends it reports. Its own method, not the loop's body: a method
+     * entered once is compiled only by on-stack replacement, after tens of thousands of turns,
+     * and until then each round ran in the interpreter.
+     */
+    private void round(int epfd, MemorySegment events, MemorySegment st, MemorySegment status) throws Throwable {
+        int n = (int) EPOLL_WAIT.invokeExact(st, epfd, events, MAX_EVENTS, -1);
+        if (n < 0) {
+            if (RawFd.errno(st) == EINTR) {
+                return;
+            }
+            throw new IllegalStateException("epoll_wait: " + Libc.strerror(RawFd.errno(st)));
+        }
+        for (int i = 0; i < n; i++) {
+            int pidfd = (int) events.get(JAVA_LONG_UNALIGNED, (long) i * EPOLL_EVENT_BYTES + 4);
+            reap(epfd, pidfd, st, status);
+        }
+        afterRound.run();
     }
 
     private void reap(int epfd, int pidfd, MemorySegment st, MemorySegment status) throws Throwable {

@@ -68,7 +68,7 @@ final class DvmCommand {
             .value("DVM", List.of("--max-nodes"), List.of(), "N", """
                     with --elastic: the DVM may grow to N hosts, asking Slurm for idle ones
                     when its jobs want more (at most the spawn tree's radix, default 32)""",
-                    (a, v) -> a.maxNodes = positive("--max-nodes", v))
+                    (a, v) -> a.maxNodes = HostListParser.positive(v, "--max-nodes"))
             .value("DVM", List.of("--elastic-period"), List.of(), "SECONDS", """
                     with --elastic: how often the DVM reads Slurm's queue and idle nodes
                     (squeue and sinfo; default 2)""",
@@ -78,7 +78,7 @@ final class DvmCommand {
                     to /dev/null) so that the JIT has compiled the task path for the first
                     users' tasks; at most 20,000 in all, 0 for none (default 500; none
                     with --elastic, whose hosts they would make it want)""",
-                    (a, v) -> a.warmUp = nonNegative("--warm-up", v));
+                    (a, v) -> a.warmUp = HostListParser.atLeast(v, "--warm-up", 0));
 
     /** How often an elastic DVM reads Slurm's queue unless told. */
     static final long ELASTIC_PROBE_MILLIS = 2_000;
@@ -170,30 +170,6 @@ final class DvmCommand {
             }
         }
         return a;
-    }
-
-    private static int positive(String option, String v) throws UsageException {
-        try {
-            int n = Integer.parseInt(v.strip());
-            if (n > 0) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // below
-        }
-        throw new UsageException(option + " must be a positive integer, got '" + v + "'");
-    }
-
-    private static int nonNegative(String option, String v) throws UsageException {
-        try {
-            int n = Integer.parseInt(v.strip());
-            if (n >= 0) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // below
-        }
-        throw new UsageException(option + " must be a whole number, 0 or more, got '" + v + "'");
     }
 
     private DvmFiles contact(List<String> args) throws UsageException {

@@ -108,14 +108,20 @@ public final class HostListParser {
     }
 
     static int positive(String text, String what) throws UsageException {
+        return atLeast(text, what, 1);
+    }
+
+    /** {@code text} as an integer of at least {@code min} (1 or 0), or one line saying what is wrong with it. */
+    static int atLeast(String text, String what, int min) throws UsageException {
         try {
             int v = Integer.parseInt(text.strip());
-            if (v > 0) {
+            if (v >= min) {
                 return v;
             }
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new UsageException(what + " must be a positive integer, got '" + text + "'");
+        throw new UsageException(what + (min > 0 ? " must be a positive integer" : " must be a whole number, 0 or more")
+                + ", got '" + text + "'");
     }
 }

@@ -329,7 +329,7 @@ public final class TaskManager implements AutoCloseable {
         // A batch at a time, so that the first goes out while the rest are made. The first ones
         // are small, so the pilot starts on them while the larger ones are made; but only when
         // the tasks share one priority: a batch leaves before the next is here to overtake it.
-        int first = descriptions.stream().mapToInt(d -> d.priority).distinct().count() <= 1 ? FIRST_BATCH : BATCH;
+        int first = descriptions.stream().allMatch(d -> d.priority == descriptions.getFirst().priority) ? FIRST_BATCH : BATCH;
         for (int from = 0, step = first; from < descriptions.size(); from += step, step = Math.min(BATCH, 4 * step)) {
             List<Task> batch = new ArrayList<>();
             long now = Session.nowMicros();

@@ -56,6 +56,32 @@ class ProfileTest {
         }
     }
 
+    /**
+     * The name columns and the time's seconds are kept encoded from line to line: names that
+     * share a cache slot ("Aa" and "BB" have one hash), a renamed thread and times out of order
+     * must each still come out as they are.
+     */
+    @Test
+    void keptEncodingsNeverStandForOtherText(@TempDir Path dir) throws Exception {
+        String oldName = Thread.currentThread().getName();
+        try (Profile p = new Profile(dir)) {
+            p.event(1_999_999L, "Aa", "c", "u", "Aa", "");
+            p.event(2_000_000L, "BB", "c", "u", "BB", "");
+            p.event(1_500_000L, "Aa", "c", "u", new String("BB".toCharArray()), "");
+            Thread.currentThread().setName("renamed, once");
+            p.event(-2_500_000L, "BB", "c", "u", "Aa", "");
+            p.event(12_000_001L, "Aa", "c", "u", "BB", "");
+        } finally {
+            Thread.currentThread().setName(oldName);
+        }
+        assertThat(Files.readAllLines(dir.resolve(Profile.FILE))).containsExactly(Profile.HEADER,
+                "1.999999,Aa,c," + oldName + ",u,Aa,",
+                "2.000000,BB,c," + oldName + ",u,BB,",
+                "1.500000,Aa,c," + oldName + ",u,BB,",
+                "-3.500000,BB,c,renamed  once,u,Aa,",
+                "12.000001,Aa,c,renamed  once,u,BB,");
+    }
+
     @Test
     void writesTheHeaderThenOneLinePerEvent(@TempDir Path dir) throws Exception {
         try (Profile p = new Profile(dir)) {

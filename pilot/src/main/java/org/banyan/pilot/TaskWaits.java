@@ -52,7 +52,7 @@ final class TaskWaits {
                     TaskState st = list.get(i).state();
                     if (!st.isFinal()) {
                         unfinished++;
-                        if (!states.contains(st)) {
+                        if (finalOnly || !states.contains(st)) {
                             all = false;
                             if (!finalOnly) {
                                 break;
@@ -65,7 +65,10 @@ final class TaskWaits {
                     break;
                 }
                 wakeAt = Math.min(wakeAt, finals + (finalOnly ? unfinished : 1));
-                wait(Math.min(left, 100));
+                // Only a task's end can satisfy a waiter for final states, and every end is
+                // counted; polling it every 100 ms rescanned its unfinished tasks ten times a
+                // second for nothing (a tenth of the client's main thread over 30,000 tasks).
+                wait(finalOnly ? left : Math.min(left, 100));
             }
         }
         return list.stream().map(Task::state).toList();

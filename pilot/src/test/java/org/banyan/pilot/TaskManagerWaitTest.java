@@ -27,7 +27,7 @@ class TaskManagerWaitTest {
             CompletableFuture<List<TaskState>> waited = inItsOwnThread(() -> waitFor(tmgr, tasks, FINAL));
             tmgr.cancel(other); // ends that count towards nothing the waiter waits for
             tmgr.cancel(tasks.subList(0, 4));
-            Thread.sleep(300); // past the waiter's own 100 ms look
+            Thread.sleep(300); // long enough for a wrong wake-up to show
             assertThat(waited).isNotDone();
             tmgr.cancel(tasks.subList(4, 5));
             assertThat(waited.get(10, TimeUnit.SECONDS)).containsOnly(TaskState.CANCELED).hasSize(5);
@@ -59,6 +59,17 @@ class TaskManagerWaitTest {
                     .containsOnly(TaskState.TMGR_SCHEDULING_PENDING);
             assertThat(tmgr.waitTasks(tasks, Set.of(TaskState.AGENT_EXECUTING), 300))
                     .containsOnly(TaskState.TMGR_SCHEDULING_PENDING);
+        }
+    }
+
+    /** A waiter for final states does not poll, but its timeout still ends its wait. */
+    @Test
+    void aWaiterForFinalStatesGivesUpAtItsTimeout(@TempDir Path dir) throws Exception {
+        try (Session session = new Session(dir); TaskManager tmgr = new TaskManager(session)) {
+            List<Task> tasks = tmgr.submit(descriptions(2));
+            long t0 = System.nanoTime();
+            assertThat(tmgr.waitTasks(tasks, FINAL, 300)).containsOnly(TaskState.TMGR_SCHEDULING_PENDING);
+            assertThat((System.nanoTime() - t0) / 1_000_000).isBetween(290L, 10_000L);
         }
     }
 

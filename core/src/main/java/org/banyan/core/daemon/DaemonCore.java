@@ -52,6 +52,8 @@ public final class DaemonCore {
     private final PmixSpawns pmixSpawns;
     private final LocalTasks tasks;
     private final Map<Integer, LocalJob> jobs = new LinkedHashMap<>();
+    /** Made once, not per routed message (C1 builds a bound method reference through a method handle). */
+    private final IntFunction<DaemonRouting.Endpoint> endpoints = this::endpoint;
     /** This host's CPUs, read once when a job first binds ranks here. */
     private Supplier<CpuBinding> host = () -> {
         throw new IllegalArgumentException("this daemon was given no host topology");
@@ -212,7 +214,7 @@ public final class DaemonCore {
             case DaemonEvent.PeerUp(int v) -> routing.peerUp(v);
             case DaemonEvent.FromPeer(int v, OverlayMessage message) -> {
                 if (message instanceof OverlayMessage.Routed r) {
-                    routing.routed(r, this::endpoint);
+                    routing.routed(r, endpoints);
                 }
             }
             case DaemonEvent.PeerLost(int v, String reason) -> {
@@ -262,7 +264,7 @@ public final class DaemonCore {
                 contacts.all(all);
                 routing.dialParent(all);
             }
-            case OverlayMessage.Routed r -> routing.routed(r, this::endpoint);
+            case OverlayMessage.Routed r -> routing.routed(r, endpoints);
             case OverlayMessage.StdinData s -> {
                 LocalJob j = jobs.get(s.jobId());
                 if (j != null) {
@@ -357,7 +359,7 @@ public final class DaemonCore {
             case OverlayMessage.RanksExited batch -> batch.exits().forEach(exits::add);
             case OverlayMessage.AbortRequest a -> out.up(a);
             case OverlayMessage.DaemonFailed f -> out.up(f);
-            case OverlayMessage.Routed r -> routing.routed(r, this::endpoint);
+            case OverlayMessage.Routed r -> routing.routed(r, endpoints);
             default -> throw new IllegalStateException("a daemon does not expect " + message.getClass().getSimpleName()
                     + " from a child");
         }

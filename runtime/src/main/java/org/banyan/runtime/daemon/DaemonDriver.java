@@ -3,6 +3,7 @@ package org.banyan.runtime.daemon;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
@@ -41,6 +42,11 @@ public final class DaemonDriver {
     private final FrameChannel parent;
     private final LaunchAgent agent;
     private final EventLoop<DaemonEvent> loop = new EventLoop<>(new DaemonEvent.Idle());
+    // Made once: C1 makes a bound method reference through a method handle and a VM call, on
+    // every start when written at the call.
+    private final Consumer<OverlayMessage> toParent = this::sendToParent;
+    private final Consumer<DaemonEvent> onReaper = this::dispatchOnReaper;
+    private final Consumer<DaemonEvent> toLoop = loop::post;
     private final Map<Long, RankProcess> ranks = new ConcurrentHashMap<>();
     private final ExecutorService spawners = Executors.newFixedThreadPool(SPAWNERS,
             Thread.ofPlatform().daemon().name("spawner-", 0).factory());
@@ -315,7 +321,7 @@ public final class DaemonDriver {
      * spawner threads: process creation is most of the launch time.
      */
     private void startRanks(List<DaemonAction> actions) throws InterruptedException {
-        List<Callable<Void>> work = new ArrayList<>();
+        List<RankLaunch> launches = new ArrayList<>();
         RankLaunch only = null;
         for (DaemonAction a : actions) {
             if (a instanceof DaemonAction.WriteProcessTable(String path, byte[] table)) {
@@ -331,13 +337,17 @@ public final class DaemonDriver {
             if (a instanceof DaemonAction.StartRank(RankLaunch given)) {
                 RankLaunch launch = pmix.serves(given) ? pmix.withPmix(given) : given;
                 only = launch;
+                launches.add(launch);
+            }
+        }
+        if (launches.size() > 1) {
+            List<Callable<Void>> work = new ArrayList<>(launches.size());
+            for (RankLaunch launch : launches) {
                 work.add(() -> {
                     startRank(launch);
                     return null;
                 });
             }
-        }
-        if (work.size() > 1) {
             spawners.invokeAll(work);
         } else if (only != null) {
             ChildReaper own = reaper.getNow(null);
@@ -398,7 +408,7 @@ public final class DaemonDriver {
                 throw new IOException(launch.bindError());
             }
             ChildReaper r = reaper.join();
-            RankProcess.start(launch, guard, r, registry, this::sendToParent, r != null ? this::dispatchOnReaper : loop::post);
+            RankProcess.start(launch, guard, r, registry, toParent, r != null ? onReaper : toLoop);
         } catch (IOException | RuntimeException e) {
             // A rank that cannot be started (or watched, and was killed) ends at once: never a silent hang.
             loop.post(new DaemonEvent.RankEnded(launch.jobId(), launch.rank(), 127,

@@ -140,24 +140,33 @@ public final class RankProcess {
         long startMicros = nowMicros();
         RankProcess rp = new RankProcess(rank, pid, exit, stdin);
         registry.started(jobId, rp);
-        Thread pumpOut = out;
-        Thread pumpErr = err;
-        Runnable report = () -> {
-            long endMicros = nowMicros();
-            guard.ended(pid);
-            join(pumpOut);
-            join(pumpErr);
-            int status = exit.join();
-            registry.ended(jobId, rp);
-            events.accept(new DaemonEvent.RankEnded(jobId, rank, status,
-                    status != 0 && stderrFile != null ? tail(stderrFile) : "", startMicros, endMicros));
-        };
-        if (pumpOut == null) {
+        Runnable report = new Ending(launch, pid, rp, exit, out, err, stderrFile, startMicros, guard, registry, events);
+        if (out == null) {
             exit.thenRun(report); // nothing to wait for: on the reaper's thread, which must not block
         } else {
             exit.thenRunAsync(report, DRAINERS); // waits for the output to drain
         }
         return rp;
+    }
+
+    /**
+     * What a rank's end does: reports it once its output has drained. A class, not a capturing
+     * lambda, which C1 builds through a method handle and a VM call on every start.
+     */
+    private record Ending(RankLaunch launch, long pid, RankProcess rp, java.util.concurrent.CompletableFuture<Integer> exit,
+                          Thread pumpOut, Thread pumpErr, File stderrFile, long startMicros, RankGuard guard,
+                          Registry registry, Consumer<DaemonEvent> events) implements Runnable {
+        @Override
+        public void run() {
+            long endMicros = nowMicros();
+            guard.ended(pid);
+            join(pumpOut);
+            join(pumpErr);
+            int status = exit.join();
+            registry.ended(launch.jobId(), rp);
+            events.accept(new DaemonEvent.RankEnded(launch.jobId(), launch.rank(), status,
+                    status != 0 && stderrFile != null ? tail(stderrFile) : "", startMicros, endMicros));
+        }
     }
 
     private static final java.util.concurrent.Executor DRAINERS = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();

@@ -251,12 +251,19 @@ public final class DvmHead {
         return true;
     }
 
+    /** Queues events to handle; not ArrayDeque.addAll, whose forEach(this::addLast) C1 builds through a method handle. */
+    private void follow(List<HeadEvent> events) {
+        for (HeadEvent e : events) {
+            followUps.add(e);
+        }
+    }
+
     /**
      * Handles head events in order, and the events their actions lead to (a job's end frees cores
      * for tasks, task ends start more) before the next; false once the head finishes.
      */
     private boolean handleAll(List<HeadEvent> events, HeadCore core, int[] status) {
-        followUps.addAll(events);
+        follow(events);
         while (!followUps.isEmpty()) {
             if (!executeAll(core.handle(followUps.poll()), status)) {
                 followUps.clear();
@@ -289,13 +296,13 @@ public final class DvmHead {
                 // Their hosts take no more jobs or tasks; the agent fails or restarts the tasks there.
                 for (int d : ids) {
                     hosts.lost(d);
-                    followUps.addAll(tasks.nodeLost(d));
+                    follow(tasks.nodeLost(d));
                 }
                 say(why + (ready ? "; its hosts take no more jobs" : ""));
             }
             case HeadAction.DaemonReleased(int d) -> elastic.gone(d);
             case HeadAction.DaemonRejoined(int d) -> elastic.rejoined(d, elasticPool());
-            case HeadAction.TasksEnded(List<OverlayMessage.RankExited> ends) -> followUps.addAll(tasks.ended(ends));
+            case HeadAction.TasksEnded(List<OverlayMessage.RankExited> ends) -> follow(tasks.ended(ends));
             case HeadAction.ResourceRequest(OverlayMessage.NameRequest r) -> queue.resourceRequest(r);
             case HeadAction.SpawnRequested(JobDescription parent, OverlayMessage.SpawnRequest request) ->
                     followUps.add(jobs.spawn(parent, request));

@@ -120,6 +120,9 @@ public final class PosixSpawn {
      */
     public static Child spawn(List<String> command, Map<String, String> env, String dir,
                               Stdio in, Stdio out, Stdio err, int[] cpus) throws IOException {
+        if (cpus.length == 0) { // the common case, without the capturing lambda C1 builds through a method handle
+            return spawnAsIs(command, env, dir, in, out, err);
+        }
         return Affinity.whileBound(cpus, () -> spawnAsIs(command, env, dir, in, out, err));
     }
 

@@ -112,8 +112,13 @@ public final class Profile implements Closeable {
      * CPU per task.
      */
     private static final class Line {
-        /** Encoded names, direct-mapped by hash and used only for the very instance they came from. */
-        private static final int NAMES = 64;
+        /**
+         * Encoded names by hash, each looked for in {@link #WAYS} neighbouring slots (one slot each
+         * put "tmgr" with a state name and the reader's thread name with another, and they took
+         * turns), and used only for the very instance they came from.
+         */
+        private static final int NAMES = 128;
+        private static final int WAYS = 4;
         private final String[] names = new String[NAMES];
         private final byte[][] encoded = new byte[NAMES][];
         /** The whole seconds of the last time written, and their digits (with sign and point). */
@@ -150,19 +155,28 @@ public final class Profile implements Closeable {
             if (s == null) {
                 return;
             }
-            int slot = s.hashCode() & (NAMES - 1);
-            byte[] e = encoded[slot];
-            if (names[slot] != s) {
-                int from = size;
-                text(s, false);
-                e = java.util.Arrays.copyOfRange(bytes, from, size);
-                names[slot] = s;
-                encoded[slot] = e;
-                return;
+            int h = s.hashCode();
+            h ^= h >>> 16;
+            int free = -1;
+            for (int i = 0; i < WAYS; i++) {
+                int slot = (h + i) & (NAMES - 1);
+                String k = names[slot];
+                if (k == s) {
+                    byte[] e = encoded[slot];
+                    room(e.length);
+                    System.arraycopy(e, 0, bytes, size, e.length);
+                    size += e.length;
+                    return;
+                }
+                if (k == null && free < 0) {
+                    free = slot;
+                }
             }
-            room(e.length);
-            System.arraycopy(e, 0, bytes, size, e.length);
-            size += e.length;
+            int from = size;
+            text(s, false);
+            int slot = free >= 0 ? free : h & (NAMES - 1); // all taken: the first gives way
+            names[slot] = s;
+            encoded[slot] = java.util.Arrays.copyOfRange(bytes, from, size);
         }
 
         /** Seconds, a point and six digits of microseconds, with integer arithmetic only. */

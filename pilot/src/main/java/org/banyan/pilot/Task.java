@@ -14,14 +14,14 @@ import org.banyan.core.pilot.TaskState;
  * timeout) and its sandbox.
  */
 public final class Task {
+    private static final TaskState[] STATES = TaskState.values();
     private final String uid;
     private final TaskDescription description;
     private final Path sandbox;
-    private static final TaskState[] STATES = TaskState.values();
     /**
      * Each state's time by ordinal, and which states were reached: a task records 17 of them,
-     * which in an {@code EnumMap} were 17 boxed longs and map updates, several percent of the
-     * submitting client's CPU per task.
+     * on the client's busiest threads, and an {@code EnumMap} made that 17 boxed longs and map
+     * updates a task.
      */
     private final long[] times = new long[STATES.length];
     private long reached;

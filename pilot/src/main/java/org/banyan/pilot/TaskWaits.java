@@ -52,11 +52,11 @@ final class TaskWaits {
                     TaskState st = list.get(i).state();
                     if (!st.isFinal()) {
                         unfinished++;
-                        if (finalOnly || !states.contains(st)) {
+                        if (finalOnly) {
+                            all = false; // and count on: the wake-up below needs every unfinished task
+                        } else if (!states.contains(st)) {
                             all = false;
-                            if (!finalOnly) {
-                                break;
-                            }
+                            break;
                         }
                     }
                 }

@@ -322,7 +322,6 @@ public final class DaemonDriver {
      */
     private void startRanks(List<DaemonAction> actions) throws InterruptedException {
         List<RankLaunch> launches = new ArrayList<>();
-        RankLaunch only = null;
         for (DaemonAction a : actions) {
             if (a instanceof DaemonAction.WriteProcessTable(String path, byte[] table)) {
                 writeProcessTable(java.nio.file.Path.of(path), table);
@@ -335,9 +334,7 @@ public final class DaemonDriver {
         }
         for (DaemonAction a : actions) {
             if (a instanceof DaemonAction.StartRank(RankLaunch given)) {
-                RankLaunch launch = pmix.serves(given) ? pmix.withPmix(given) : given;
-                only = launch;
-                launches.add(launch);
+                launches.add(pmix.serves(given) ? pmix.withPmix(given) : given);
             }
         }
         if (launches.size() > 1) {
@@ -349,7 +346,8 @@ public final class DaemonDriver {
                 });
             }
             spawners.invokeAll(work);
-        } else if (only != null) {
+        } else if (launches.size() == 1) {
+            RankLaunch only = launches.getFirst();
             ChildReaper own = reaper.getNow(null);
             if (only.jobId() == OverlayMessage.TASKS && own != null && own.ownsCurrentThread()) {
                 pending.decided(key(only.jobId(), only.rank()));
@@ -362,7 +360,7 @@ public final class DaemonDriver {
                 startRank(only);
             }
         }
-        if (only != null) {
+        if (!launches.isEmpty()) {
             ranksMillis = sinceJvmStart();
         }
     }

@@ -140,7 +140,7 @@ public final class RankProcess {
         long startMicros = nowMicros();
         RankProcess rp = new RankProcess(rank, pid, exit, stdin);
         registry.started(jobId, rp);
-        Runnable report = new Ending(launch, pid, rp, exit, out, err, stderrFile, startMicros, guard, registry, events);
+        Runnable report = new Ending(launch, rp, out, err, stderrFile, startMicros, guard, registry, events);
         if (out == null) {
             exit.thenRun(report); // nothing to wait for: on the reaper's thread, which must not block
         } else {
@@ -153,16 +153,16 @@ public final class RankProcess {
      * What a rank's end does: reports it once its output has drained. A class, not a capturing
      * lambda, which C1 builds through a method handle and a VM call on every start.
      */
-    private record Ending(RankLaunch launch, long pid, RankProcess rp, java.util.concurrent.CompletableFuture<Integer> exit,
-                          Thread pumpOut, Thread pumpErr, File stderrFile, long startMicros, RankGuard guard,
-                          Registry registry, Consumer<DaemonEvent> events) implements Runnable {
+    private record Ending(RankLaunch launch, RankProcess rp, Thread pumpOut, Thread pumpErr, File stderrFile,
+                          long startMicros, RankGuard guard, Registry registry, Consumer<DaemonEvent> events)
+            implements Runnable {
         @Override
         public void run() {
             long endMicros = nowMicros();
-            guard.ended(pid);
+            guard.ended(rp.pid);
             join(pumpOut);
             join(pumpErr);
-            int status = exit.join();
+            int status = rp.exit.join();
             registry.ended(launch.jobId(), rp);
             events.accept(new DaemonEvent.RankEnded(launch.jobId(), launch.rank(), status,
                     status != 0 && stderrFile != null ? tail(stderrFile) : "", startMicros, endMicros));

@@ -240,14 +240,18 @@ class PilotApiTest {
             TaskManager tmgr = new TaskManager(session);
             tmgr.addPilots(pilot);
             assertThat(pilot.waitState(PilotState.PMGR_ACTIVE, 60_000)).as(pilot.detail()).isEqualTo(PilotState.PMGR_ACTIVE);
+            // The manager connects to an active pilot on a thread of its own; one task done first
+            // means it has, so the submit below sends from its own thread, in the profile's order.
+            assertThat(tmgr.waitTasks(tmgr.submit(new TaskDescription().executable("/bin/true")),
+                    Set.of(TaskState.DONE, TaskState.FAILED, TaskState.CANCELED), 60_000)).containsOnly(TaskState.DONE);
             List<Task> tasks = tmgr.submit(java.util.stream.IntStream.range(0, 3000)
                     .mapToObj(i -> new TaskDescription().executable("/bin/true")).toList());
             assertThat(tmgr.waitTasks(tasks, Set.of(TaskState.DONE, TaskState.FAILED, TaskState.CANCELED), 60_000))
                     .containsOnly(TaskState.DONE);
         }
         List<String> lines = Files.readAllLines(sessionDir.resolve("banyan.prof"));
-        int firstSent = indexOf(lines, ",task.000000,AGENT_STAGING_INPUT_PENDING,");
-        int lastMade = indexOf(lines, ",task.002999,NEW,");
+        int firstSent = indexOf(lines, ",task.000001,AGENT_STAGING_INPUT_PENDING,");
+        int lastMade = indexOf(lines, ",task.003000,NEW,");
         assertThat(firstSent).as("the first task went to the pilot").isPositive();
         assertThat(firstSent).as("the first task left before the last was made").isLessThan(lastMade);
         assertThat(firstSent).as("...and before the 100th was made").isLessThan(indexOf(lines, ",task.000100,NEW,"));

@@ -28,6 +28,9 @@ final class Banyan {
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().remove("BANYAN_PMI_TRACE");
+        // as from a user's shell: the variables the command sets for its JVMs are not set yet
+        pb.environment().remove("_JAVA_SR_SIGNUM");
+        pb.environment().remove("BANYAN_LAUNCHER_ENV");
         return pb;
     }
 

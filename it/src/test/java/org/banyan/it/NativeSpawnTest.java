@@ -46,6 +46,11 @@ class NativeSpawnTest {
     }
 
     @Test
+    void aRankDoesNotInheritTheLaunchersOwnVariables() throws Exception {
+        RunCommandTest.launcherVariablesStayOut(NATIVE);
+    }
+
+    @Test
     void aSignalledRankAndAProgramThatCannotStartAreReported(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
         Banyan.Result killed = run(null, "run", "-n", "1", "sh", "-c", "kill -9 $$");
         assertThat(killed.exit()).isEqualTo(137);

@@ -31,6 +31,27 @@ class RunCommandTest {
     }
 
     @Test
+    void aRankDoesNotInheritTheLaunchersOwnVariables() throws Exception {
+        launcherVariablesStayOut(java.util.Map.of());
+    }
+
+    /**
+     * The banyan command gives its JVMs a thread-suspension signal (_JAVA_SR_SIGNUM): a rank does
+     * not see it, nor the list naming it; a value the user set is theirs and reaches the rank.
+     */
+    static void launcherVariablesStayOut(java.util.Map<String, String> env) throws Exception {
+        String show = "echo \"[${_JAVA_SR_SIGNUM-unset}] [${BANYAN_LAUNCHER_ENV-unset}]\"";
+        Banyan.Result ours = Banyan.run(env, null, List.of("run", "-n", "1", "sh", "-c", show));
+        assertThat(ours.exit()).as(ours.stderr()).isZero();
+        assertThat(ours.stdout()).isEqualTo("[unset] [unset]\n");
+        java.util.Map<String, String> users = new java.util.HashMap<>(env);
+        users.put("_JAVA_SR_SIGNUM", "40");
+        Banyan.Result theirs = Banyan.run(users, null, List.of("run", "-n", "1", "sh", "-c", show));
+        assertThat(theirs.exit()).as(theirs.stderr()).isZero();
+        assertThat(theirs.stdout()).isEqualTo("[40] [unset]\n");
+    }
+
+    @Test
     void exitStatusIsTheFirstFailingRanksWithOneLineNamingIt() throws Exception {
         String m = Banyan.marker();
         Banyan.Result r = Banyan.run("run", "-n", "3", "--oversubscribe", "sh", "-c",

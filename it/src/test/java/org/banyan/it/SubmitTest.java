@@ -172,9 +172,11 @@ class SubmitTest {
     @Test
     void oneCommandAndItsExitStatus() throws Exception {
         Banyan.Result ok = Banyan.run("submit", "--dvm", uri.toString(), "--session", dir.resolve("s").toString(), "--",
-                "sh", "-c", "echo hi > where");
+                "sh", "-c", "echo hi > where; echo \"[${_JAVA_SR_SIGNUM-unset}]\" > env");
         assertThat(ok.exit()).as(ok.stderr()).isZero();
         assertThat(dir.resolve("s/task.000000/where")).hasContent("hi");
+        // the DVM's JVMs run with the launcher's thread-suspension signal; its tasks do not see it
+        assertThat(dir.resolve("s/task.000000/env")).hasContent("[unset]");
     }
 
     @Test

@@ -115,6 +115,7 @@ public final class RankProcess {
             }
         } else {
             ProcessBuilder pb = new ProcessBuilder(command);
+            org.banyan.runtime.os.LauncherVariables.removeIn(pb.environment());
             pb.environment().putAll(launch.env());
             pb.directory(workdir);
             if (toFiles) {

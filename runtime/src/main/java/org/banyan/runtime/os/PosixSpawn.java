@@ -20,8 +20,8 @@ import java.util.Map;
  *
  * <p>What the child gets, in this order: its standard streams ({@link Stdio}), every other
  * descriptor closed (the JVM's own are not all close-on-exec), the working directory, the
- * default action and an empty mask for every signal, and the JVM's environment with the
- * caller's variables on top. The caller owns the pipe ends it gets back
+ * default action and an empty mask for every signal, and the JVM's environment (less the
+ * {@link LauncherVariables}) with the caller's variables on top. The caller owns the pipe ends it gets back
  * and must have the child reaped ({@link ChildReaper}).
  */
 public final class PosixSpawn {
@@ -63,8 +63,11 @@ public final class PosixSpawn {
      * action), set up once: {@code posix_spawn} only reads them, so all threads share them.
      */
     private static final MemorySegment ATTR = defaultAttributes();
-    /** The JVM's environment, encoded once: the base of every child's ({@link OwnEnvironment}). */
-    private static final OwnEnvironment OWN_ENV = new OwnEnvironment(System.getenv());
+    /**
+     * The JVM's environment without the launcher's own variables, encoded once: the base of
+     * every child's ({@link OwnEnvironment}).
+     */
+    private static final OwnEnvironment OWN_ENV = new OwnEnvironment(LauncherVariables.removedFrom(System.getenv()));
     /**
      * Each spawning thread's native memory for one spawn's strings and arrays, reused: before,
      * a confined arena per child made some fifty small native allocations and frees, the spawn's

@@ -21,8 +21,8 @@ import java.util.Map;
  * <p>What the child gets, in this order: its standard streams ({@link Stdio}), every other
  * descriptor closed (the JVM's own are not all close-on-exec), the working directory, the
  * default action and an empty mask for every signal, and the JVM's environment (less the
- * {@link LauncherVariables}) with the caller's variables on top. The caller owns the pipe ends it gets back
- * and must have the child reaped ({@link ChildReaper}).
+ * {@link LauncherVariables}) with the caller's variables on top. The caller owns the pipe ends
+ * it gets back and must have the child reaped ({@link ChildReaper}).
  */
 public final class PosixSpawn {
     private static final int O_RDONLY = 0;

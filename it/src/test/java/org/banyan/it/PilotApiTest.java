@@ -31,7 +31,8 @@ class PilotApiTest {
         Files.writeString(dir.resolve("input.txt"), "42\n");
         List<TaskState> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
         Pilot pilot;
-        try (Session session = new Session(dir.resolve("session"))) {
+        // relative staging paths start in the session's base (here not this JVM's directory)
+        try (Session session = new Session(dir.resolve("session"), dir)) {
             TaskManager tmgr = new TaskManager(session);
             tmgr.registerCallback((t, s) -> {
                 if (t.uid().equals("task.000000")) {
@@ -40,9 +41,12 @@ class PilotApiTest {
             });
             List<TaskDescription> work = new ArrayList<>();
             for (int i = 0; i < 10; i++) {
+                boolean relative = i % 2 == 0;
                 work.add(new TaskDescription().executable("sh").arguments("-c", "cat input.txt > copy.txt")
-                        .inputStaging(new Staging(dir.resolve("input.txt").toString(), "input.txt", Staging.Action.LINK))
-                        .outputStaging(new Staging("copy.txt", dir.resolve("copy." + i).toString(), Staging.Action.MOVE)));
+                        .inputStaging(new Staging(relative ? "input.txt" : dir.resolve("input.txt").toString(), "input.txt",
+                                Staging.Action.LINK))
+                        .outputStaging(new Staging("copy.txt", relative ? "copy." + i : dir.resolve("copy." + i).toString(),
+                                Staging.Action.MOVE)));
             }
             work.add(new TaskDescription().uid("fails").executable("sh").arguments("-c", "echo nope >&2; exit 4"));
             List<Task> tasks = tmgr.submit(work);

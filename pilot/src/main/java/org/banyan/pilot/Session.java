@@ -15,17 +15,28 @@ import java.util.List;
  */
 public final class Session implements AutoCloseable {
     private final Path dir;
+    private final Path base;
     private final Profile profile;
     private final List<AutoCloseable> owned = new ArrayList<>();
 
     /** A session in {@code banyan.session.YYYYMMDD-HHMMSS-PID} under the current directory. */
     public Session() {
-        this(Path.of("banyan.session." + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
-                + "-" + ProcessHandle.current().pid()).toAbsolutePath());
+        this(defaultDir(Path.of("").toAbsolutePath()));
     }
 
+    /** A session in {@code dir}; task descriptions' relative paths are taken from the current directory. */
     public Session(Path dir) {
+        this(dir, Path.of("").toAbsolutePath());
+    }
+
+    /**
+     * A session in {@code dir} whose task descriptions' relative paths (a sandbox, staging
+     * sources and targets) are taken from {@code base}: the directory of the program that
+     * describes the tasks, which need not be this JVM's.
+     */
+    public Session(Path dir, Path base) {
         this.dir = dir.toAbsolutePath();
+        this.base = base.toAbsolutePath();
         try {
             this.profile = new Profile(this.dir);
         } catch (IOException e) {
@@ -33,8 +44,19 @@ public final class Session implements AutoCloseable {
         }
     }
 
+    /** {@code banyan.session.YYYYMMDD-HHMMSS-PID} in {@code parent}. */
+    public static Path defaultDir(Path parent) {
+        return parent.resolve("banyan.session." + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
+                + "-" + ProcessHandle.current().pid());
+    }
+
     public Path dir() {
         return dir;
+    }
+
+    /** Where task descriptions' relative paths start. */
+    public Path base() {
+        return base;
     }
 
     public Profile profile() {

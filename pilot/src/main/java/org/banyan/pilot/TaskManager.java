@@ -39,7 +39,7 @@ public final class TaskManager implements AutoCloseable {
     static final int FIRST_BATCH = 64;
 
     private final Session session;
-    private final Path base = Path.of("").toAbsolutePath();
+    private final Path base;
     private final List<BiConsumer<Task, TaskState>> callbacks = new CopyOnWriteArrayList<>();
     private final Map<Pilot, Link> links = new HashMap<>();
     /** Tasks no pilot has yet: waiting for one to be active, or for room in one. */
@@ -143,6 +143,7 @@ public final class TaskManager implements AutoCloseable {
 
     public TaskManager(Session session) {
         this.session = session;
+        this.base = session.base();
         session.own(this);
     }
 

@@ -226,7 +226,7 @@ final class DvmCommand {
                 if (c.pid() == head.pid()) {
                     try (DvmClient client = DvmClient.connect(files, "banyan dvm start")) {
                         ClientMessage.Welcome w = client.welcome();
-                        if (!warmUp(client, a.warmUp)) {
+                        if (!warmUp(client, files, a.warmUp)) {
                             endHead(head);
                             return 1;
                         }
@@ -267,15 +267,16 @@ final class DvmCommand {
      * Warm-up tasks that do not all end DONE leave a working DVM, but a host may be amiss: say so.
      * False when the DVM went away meanwhile.
      */
-    private static boolean warmUp(DvmClient client, int perHost) {
+    private static boolean warmUp(DvmClient client, DvmFiles files, int perHost) {
         try {
-            String failures = DvmWarmUp.run(client, perHost).failures();
+            String failures = BagWarmUp.run(client, files.uri().toAbsolutePath().getParent(), perHost);
             if (failures != null) {
                 System.err.println("banyan dvm: " + failures);
             }
             return true;
         } catch (IOException e) {
-            System.err.println("banyan dvm: the DVM went away during its warm-up (" + e.getMessage() + ")");
+            System.err.println("banyan dvm: the DVM went away during its warm-up ("
+                    + (e.getMessage() != null ? e.getMessage() : "it closed the connection") + ")");
             return false;
         }
     }
@@ -294,6 +295,8 @@ final class DvmCommand {
             }
             DvmHead head = new DvmHead(nodes, settings, a.daemons.agent(), a.daemons.topology(), a.daemons.routing(), a.files,
                     log);
+            DvmFiles own = a.files;
+            head.hostBags((bagArgs, cwd, bar, err, signals) -> SubmitCommand.hosted(bagArgs, cwd, own, bar, err, signals));
             if (a.elastic) {
                 head.elastic(slurmJob().strip(), a.probeMillis > 0 ? a.probeMillis : ELASTIC_PROBE_MILLIS,
                         a.files.uri().getParent(), vacant);

@@ -1,8 +1,14 @@
 package org.banyan.cli;
 
+import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.IntConsumer;
+import org.banyan.core.wire.ClientMessage;
 import org.banyan.pilot.Session;
 import org.banyan.pilot.TaskDescription;
 import org.banyan.runtime.dvm.DvmClient;
@@ -16,6 +22,9 @@ import org.banyan.runtime.os.UserSignals;
  * command line and the task file; {@link BagRun} runs and follows the tasks.
  */
 final class SubmitCommand {
+    /** {@code BANYAN_SUBMIT_IN_DVM=0}: run the bag in this JVM even when the DVM could (see {@link #run}). */
+    static final String IN_DVM = "BANYAN_SUBMIT_IN_DVM";
+
     private final Map<String, String> environment;
     private final Path cwd;
 
@@ -25,6 +34,7 @@ final class SubmitCommand {
     }
 
     static final class Arguments {
+        Path dvmFile;
         DvmFiles dvm;
         Path tasks;
         Path session;
@@ -39,13 +49,13 @@ final class SubmitCommand {
 
     static final OptionTable<Arguments> OPTIONS = new OptionTable<Arguments>()
             .value("Submit", List.of("--dvm"), List.of(), "FILE", "the DVM's URI file (default ~/.banyan/dvm.uri)",
-                    (a, v) -> a.dvm = new DvmFiles(Path.of(v).toAbsolutePath()))
+                    (a, v) -> a.dvmFile = Path.of(v))
             .value("Submit", List.of("--tasks"), List.of(), "FILE",
                     "one task per line, as JSON with RADICAL-Pilot's field names (see docs/pilot.md)",
                     (a, v) -> a.tasks = Path.of(v))
             .value("Submit", List.of("--session"), List.of(), "DIR",
                     "the session's directory: sandboxes and the profile (default banyan.session.DATE-PID here)",
-                    (a, v) -> a.session = Path.of(v).toAbsolutePath())
+                    (a, v) -> a.session = Path.of(v))
             .value("Submit", List.of("--cores"), List.of(), "N", "cores per rank of the task (default 1)",
                     (a, v) -> a.cores = HostListParser.positive(v, "--cores"))
             .value("Submit", List.of("--ranks"), List.of(), "N", "ranks of the task (default 1)",
@@ -87,13 +97,60 @@ final class SubmitCommand {
             System.out.print(HELP);
             return 0;
         }
+        Arguments a = new Arguments();
+        List<TaskDescription> descriptions = parse(args, a);
+        boolean bar = !a.quiet && System.console() != null;
+        Path session = a.session != null ? a.session : Session.defaultDir(cwd);
+        try (DvmClient client = DvmClient.connect(a.dvm, "banyan submit")) {
+            // reachable, and the secret is right: nothing has started yet
+            if (!a.detach && !"0".equals(environment.get(IN_DVM)) && client.onThisHost()) {
+                // the default session is named here, with this process's id, as when the bag runs here
+                List<String> sent = new ArrayList<>(a.session != null ? List.of() : List.of("--session", session.toString()));
+                sent.addAll(args);
+                int status = client.runBag(new ClientMessage.RunBag(cwd.toString(), bar, sent), System.err, UserSignals::install);
+                if (status != ClientMessage.BagEnded.DECLINED) {
+                    return status;
+                }
+            }
+        } catch (DvmClient.Unreachable e) {
+            System.err.println("banyan submit: " + e.getMessage());
+            return 2;
+        } catch (IOException e) {
+            System.err.println("banyan submit: lost the DVM (" + (e.getMessage() != null ? e.getMessage() : "it closed the connection") + ")");
+            return 1;
+        }
+        return new BagRun(a.dvm, session, cwd, System.err, bar, UserSignals::install).run(descriptions, a.detach, System.out);
+    }
+
+    /**
+     * In the DVM's JVM ({@link org.banyan.runtime.dvm.BagHost}): the bag of a {@code banyan submit}
+     * whose arguments are {@code args}, read as from {@code cwd}, run on the DVM of {@code own}.
+     */
+    static int hosted(List<String> args, Path cwd, DvmFiles own, boolean bar, PrintStream err,
+                      Consumer<IntConsumer> signals) {
+        SubmitCommand c = new SubmitCommand(Map.of(), cwd);
+        Arguments a = new Arguments();
+        List<TaskDescription> descriptions;
+        try {
+            descriptions = c.parse(args, a);
+        } catch (UsageException e) {
+            err.println("banyan submit: " + e.getMessage());
+            return 2;
+        }
+        return new BagRun(own, a.session != null ? a.session : Session.defaultDir(cwd), cwd, err, bar, signals)
+                .run(descriptions, false, null);
+    }
+
+    /** The options into {@code a} (paths taken from this command's directory) and the tasks they describe. */
+    private List<TaskDescription> parse(List<String> args, Arguments a) throws UsageException {
         int dash = args.indexOf("--");
         List<String> options = dash < 0 ? args : args.subList(0, dash);
         List<String> command = dash < 0 ? List.of() : args.subList(dash + 1, args.size());
-        Arguments a = new Arguments();
         OptionParser.parse(OPTIONS, a, options, "banyan submit --help");
-        if (a.dvm == null) {
-            a.dvm = DvmFiles.defaultFor(environment.getOrDefault("HOME", System.getProperty("user.home")));
+        a.dvm = a.dvmFile != null ? new DvmFiles(cwd.resolve(a.dvmFile))
+                : DvmFiles.defaultFor(environment.getOrDefault("HOME", System.getProperty("user.home")));
+        if (a.session != null) {
+            a.session = cwd.resolve(a.session);
         }
         List<TaskDescription> descriptions;
         if (a.tasks != null) {
@@ -112,15 +169,7 @@ final class SubmitCommand {
         if (a.detach && descriptions.stream().anyMatch(TaskDescription::hasOutputStaging)) {
             throw new UsageException("output staging is done by the submitting command: drop --detach or the task's output_staging");
         }
-        try (DvmClient probe = DvmClient.connect(a.dvm, "banyan submit")) {
-            // reachable, and the secret is right: nothing has started yet
-        } catch (DvmClient.Unreachable e) {
-            System.err.println("banyan submit: " + e.getMessage());
-            return 2;
-        }
-        Path session = a.session != null ? a.session : Session.defaultDir(cwd);
-        return new BagRun(a.dvm, session, cwd, System.err, !a.quiet && System.console() != null, UserSignals::install)
-                .run(descriptions, a.detach, System.out);
+        return descriptions;
     }
 
 }

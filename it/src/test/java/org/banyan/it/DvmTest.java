@@ -254,8 +254,10 @@ class DvmTest {
         assertThat(started.exit()).as(started.stderr()).isZero();
         assertThat(started.stderr()).as("every warm-up task ends DONE").isEmpty();
         assertThat(started.stdout().lines().toList()).hasSize(1).first().asString().contains("ready, 2 host(s)");
-        assertThat(Files.readString(dir.resolve("dvm.uri.log"))).contains("(banyan dvm start)")
-                .contains("submitted 100 task(s)");
+        // a bag in the DVM's JVM, as banyan submit's, whose task manager sends its tasks in batches
+        String said = Files.readString(dir.resolve("dvm.uri.log"));
+        assertThat(said).contains("client 1 (banyan dvm start)").contains("client 1 asked for a bag");
+        assertThat(submitted(said)).isEqualTo(100);
         Banyan.Result warmed = Banyan.run("wait", "--dvm", uri.toString(), "1-100");
         assertThat(warmed.exit()).as(warmed.stderr()).isZero();
         assertThat(warmed.stderr()).contains("100 tasks: 100 done");
@@ -274,6 +276,12 @@ class DvmTest {
         }
     }
 
+    /** How many tasks the DVM's log says its clients submitted. */
+    static int submitted(String log) {
+        return java.util.regex.Pattern.compile("submitted (\\d+) task\\(s\\)").matcher(log).results()
+                .mapToInt(m -> Integer.parseInt(m.group(1))).sum();
+    }
+
     /** A DVM killed while it warms up: start says so in one line, status 1, and nothing of it is left. */
     @Test
     void aDvmThatDiesDuringItsWarmUpIsOneLineAndStatusOne() throws Exception {
@@ -283,10 +291,10 @@ class DvmTest {
                 .start();
         Path log = dir.resolve("dvm.uri.log");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!(Files.exists(log) && Files.readString(log).contains("submitted 20000 task(s)")) && System.nanoTime() < deadline) {
+        while (!(Files.exists(log) && submitted(Files.readString(log)) >= 1000) && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
-        assertThat(Files.readString(log)).as("the warm-up began").contains("submitted 20000 task(s)");
+        assertThat(submitted(Files.readString(log))).as("the warm-up began").isGreaterThanOrEqualTo(1000);
         ProcessHandle head = ProcessHandle.of(headPid()).orElseThrow();
         head.destroyForcibly();
         assertThat(start.waitFor(60, TimeUnit.SECONDS)).isTrue();

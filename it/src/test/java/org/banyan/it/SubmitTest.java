@@ -197,6 +197,59 @@ class SubmitTest {
     }
 
     /**
+     * On this host the bag runs in the DVM's JVM (its profile's threads are the DVM's), with paths
+     * as the submitter sees them: a relative session and a relative staging target land in the
+     * submitter's directory, not the DVM's. BANYAN_SUBMIT_IN_DVM=0 runs it in the command's own JVM,
+     * with the same outcome.
+     */
+    @Test
+    void aBagRunsInTheDvmsJvmWithTheSubmittersPaths() throws Exception {
+        Path work = Files.createDirectories(dir.resolve("work"));
+        Files.writeString(work.resolve("tasks.jsonl"), "{\"executable\": \"sh\", \"arguments\": [\"-c\", \"echo hi > out\"],"
+                + " \"output_staging\": [{\"source\": \"out\", \"target\": \"got\"}]}\n");
+        for (String inDvm : List.of("1", "0")) {
+            ProcessBuilder pb = Banyan.builder(List.of("submit", "--dvm", uri.toString(), "--quiet", "--session", "s" + inDvm,
+                    "--tasks", "tasks.jsonl")).directory(work.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+            pb.environment().put("BANYAN_SUBMIT_IN_DVM", inDvm);
+            Process p = pb.start();
+            String err = new String(p.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(p.waitFor()).as(err).isZero();
+            assertThat(err).contains("1 task: 1 done, 0 failed, 0 canceled").contains(work.resolve("s" + inDvm + "/banyan.prof").toString());
+            assertThat(work.resolve("got")).hasContent("hi");
+            Files.delete(work.resolve("got"));
+            String pilotNew = Files.readAllLines(work.resolve("s" + inDvm + "/banyan.prof")).get(1);
+            // a thread of the DVM's (the bag's, numbered after dvm start's warm-up bag), or this command's main thread
+            assertThat(pilotNew.split(",")[3]).matches(inDvm.equals("1") ? "bag\\.[0-9]+" : "main");
+        }
+    }
+
+    /**
+     * The tasks of a bag run in the DVM's JVM are the submitting command's all the same: a SIGTERM
+     * to it cancels them (status 1, counted as canceled), and killing it outright ends them too.
+     */
+    @Test
+    void theSubmittersSignalsAndItsDeathEndItsTasks() throws Exception {
+        String marker = Banyan.marker();
+        Process signalled = Banyan.builder(List.of("submit", "--dvm", uri.toString(), "--quiet", "--session",
+                dir.resolve("a").toString(), "--", "sleep", marker)).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(dir.resolve("a.err").toFile()).start();
+        Banyan.awaitSleeps(marker, 1);
+        signalled.destroy(); // SIGTERM
+        int status = signalled.waitFor();
+        String err = Files.readString(dir.resolve("a.err"));
+        assertThat(status).as(err).isEqualTo(1);
+        assertThat(err).contains("1 task: 0 done, 0 failed, 1 canceled");
+        Banyan.assertNoProcessesWith(marker);
+
+        Process killed = Banyan.builder(List.of("submit", "--dvm", uri.toString(), "--quiet", "--session",
+                dir.resolve("b").toString(), "--", "sleep", marker)).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Banyan.awaitSleeps(marker, 1);
+        killed.destroyForcibly().waitFor();
+        Banyan.assertNoProcessesWith(marker);
+    }
+
+    /**
      * Under JFR's execution sampler, which suspends threads with a signal: a bag runs to its end.
      * It used to be canceled within a second, the sampler's SIGUSR2 taken for the user's.
      */

@@ -37,6 +37,8 @@ import org.banyan.core.pilot.TaskState;
  * 10 WATCH_TASKS     n:u32 taskId:u32{n}
  * 11 QUEUE_JOB       minNodes:u32 maxNodes:u32 preferredNodes:u32 factor:u32 walltimeMillis:u64
  *                    ranksPerNode:u32 resizeTimeoutMillis:u64 run:(RUN_JOB's body)
+ * 12 RUN_BAG         cwd:string bar:u8 args:list
+ * 13 SIGNAL_BAG      signal:u32
  * 30 JOB_QUEUED      queueId:u32 ahead:u32 (-1 as u32: started at once)
  * 28 TASKS_ACCEPTED  n:u32 taskId:u32{n}
  * 29 TASK_UPDATES    n:u32 (taskId:u32 state:u8 timeMicros:u64 exitCode:u32 detail:string execStartMicros:u64
@@ -48,6 +50,8 @@ import org.banyan.core.pilot.TaskState;
  * 24 JOB_REPORT      jobId:u32 line:string
  * 25 JOB_ENDED       jobId:u32 status:u32
  * 27 REFUSED         reason:string
+ * 31 BAG_OUTPUT      data:bytes
+ * 32 BAG_ENDED       status:u32 (-1 as u32: this DVM does not run bags)
  * 26 STATUS          pid:u64 hosts:u32 (name:string slots:u32 inUse:u32 state:u8){hosts}   state: 0 lost, 1 up, 2 given back
  *                    jobs:u32 (jobId:u32 ranks:u32 command:string){jobs}
  *                    queued:u32 (queueId:u32 minNodes:u32 maxNodes:u32 command:string){queued}
@@ -65,6 +69,8 @@ public final class ClientCodec {
     static final int DETACH = 9;
     static final int WATCH_TASKS = 10;
     static final int QUEUE_JOB = 11;
+    static final int RUN_BAG = 12;
+    static final int SIGNAL_BAG = 13;
     static final int JOB_QUEUED = 30;
     static final int TASKS_ACCEPTED = 28;
     static final int TASK_UPDATES = 29;
@@ -76,6 +82,8 @@ public final class ClientCodec {
     static final int JOB_ENDED = 25;
     static final int STATUS = 26;
     static final int REFUSED = 27;
+    static final int BAG_OUTPUT = 31;
+    static final int BAG_ENDED = 32;
 
     private ClientCodec() {}
 
@@ -159,6 +167,10 @@ public final class ClientCodec {
                             .u64(u.execStartMicros()).u64(u.execEndMicros());
                 }
             }
+            case ClientMessage.RunBag m -> w.u8(RUN_BAG).string(m.cwd()).u8(m.bar() ? 1 : 0).list(m.args());
+            case ClientMessage.SignalBag m -> w.u8(SIGNAL_BAG).u32(m.signal());
+            case ClientMessage.BagOutput m -> w.u8(BAG_OUTPUT).bytes(m.data());
+            case ClientMessage.BagEnded m -> w.u8(BAG_ENDED).u32(m.status());
             case ClientMessage.Refused m -> w.u8(REFUSED).string(m.reason());
             case ClientMessage.Welcome m -> w.u8(WELCOME).u32(m.hosts()).u32(m.slots());
             case ClientMessage.JobAccepted m -> w.u8(JOB_ACCEPTED).u32(m.jobId()).u32(m.ranks());
@@ -238,6 +250,10 @@ public final class ClientCodec {
                     }
                     yield new ClientMessage.TaskUpdates(updates);
                 }
+                case RUN_BAG -> new ClientMessage.RunBag(OverlayCodec.string(b), b.get() != 0, OverlayCodec.list(b));
+                case SIGNAL_BAG -> new ClientMessage.SignalBag(b.getInt());
+                case BAG_OUTPUT -> new ClientMessage.BagOutput(OverlayCodec.bytes(b));
+                case BAG_ENDED -> new ClientMessage.BagEnded(b.getInt());
                 case REFUSED -> new ClientMessage.Refused(OverlayCodec.string(b));
                 case WELCOME -> new ClientMessage.Welcome(b.getInt(), b.getInt());
                 case JOB_ACCEPTED -> new ClientMessage.JobAccepted(b.getInt(), b.getInt());

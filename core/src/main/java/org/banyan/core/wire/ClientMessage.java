@@ -95,6 +95,20 @@ public sealed interface ClientMessage {
     record QueueJob(int minNodes, int maxNodes, int preferredNodes, int factor, long walltimeMillis, int ranksPerNode,
                     long resizeTimeoutMillis, RunJob run) implements ClientMessage {}
 
+    /**
+     * Run {@code banyan submit}'s bag in the DVM's own JVM, warm where a new client JVM is cold:
+     * its arguments, read as from {@code cwd}, and whether the client draws a progress bar. One
+     * bag per connection; the DVM answers with {@link BagOutput}s and one {@link BagEnded}.
+     */
+    record RunBag(String cwd, boolean bar, List<String> args) implements ClientMessage {
+        public RunBag {
+            args = List.copyOf(args);
+        }
+    }
+
+    /** The user signalled the client of a {@link RunBag}: it cancels the bag's tasks, as at home. */
+    record SignalBag(int signal) implements ClientMessage {}
+
     // --- DVM to client ---------------------------------------------------------------------
 
     /** The secret was wrong, or the first message was not a hello: the DVM closes the connection. */
@@ -102,6 +116,17 @@ public sealed interface ClientMessage {
 
     /** The secret was right. */
     record Welcome(int hosts, int slots) implements ClientMessage {}
+
+    /** What the bag's run printed for the user (its progress, failures and summary). */
+    record BagOutput(byte[] data) implements ClientMessage {}
+
+    /**
+     * The bag's run is over: its exit status, or {@link #DECLINED} when this DVM does not run
+     * bags (the client then runs it itself).
+     */
+    record BagEnded(int status) implements ClientMessage {
+        public static final int DECLINED = -1;
+    }
 
     /** The ids the agent gave the tasks of a {@link SubmitTasks}, in the same order. */
     record TasksAccepted(List<Integer> taskIds) implements ClientMessage {

@@ -52,7 +52,9 @@ class ClientCodecTest {
                         List.of(new ClientMessage.QueuedStatus(3, 1, 4, "./cg"))),
                 new ClientMessage.QueueJob(1, 4, 2, 2, 600_000, 3, 30_000, new ClientMessage.RunJob(List.of(new AppContext("./cg",
                         List.of("-n", "9"), 0, Map.of("K", "V"), null)), MappingPolicy.SLOT, false, 0, "/", Modex.LAZY, 0)),
-                new ClientMessage.JobQueued(5, 2), new ClientMessage.JobQueued(6, -1));
+                new ClientMessage.JobQueued(5, 2), new ClientMessage.JobQueued(6, -1),
+                new ClientMessage.RunBag("/home/u", true, List.of("--tasks", "t.jsonl")), new ClientMessage.SignalBag(2),
+                new ClientMessage.BagEnded(1), new ClientMessage.BagEnded(ClientMessage.BagEnded.DECLINED));
         for (ClientMessage m : messages) {
             assertThat(roundTrip(m)).isEqualTo(m);
         }
@@ -60,6 +62,8 @@ class ClientCodecTest {
         assertThat(o.data()).containsExactly('a');
         ClientMessage.Stdin in = (ClientMessage.Stdin) roundTrip(new ClientMessage.Stdin(7, new byte[0]));
         assertThat(in.data()).isEmpty();
+        ClientMessage.BagOutput bag = (ClientMessage.BagOutput) roundTrip(new ClientMessage.BagOutput(new byte[] {'\r', 'x'}));
+        assertThat(bag.data()).containsExactly('\r', 'x');
     }
 
     @Test

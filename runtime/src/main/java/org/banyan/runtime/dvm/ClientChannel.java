@@ -28,6 +28,11 @@ public final class ClientChannel implements Closeable {
         this.out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 1 << 16));
     }
 
+    /** The address of the other end. */
+    public java.net.InetAddress peer() {
+        return socket.getInetAddress();
+    }
+
     /** Connects to a DVM at {@code host:port}. */
     public static ClientChannel connect(String hostPort, int timeoutMillis) throws IOException {
         int colon = hostPort.lastIndexOf(':');

@@ -97,6 +97,8 @@ public final class DvmHead {
     private ElasticSlurm elastic;
     private java.util.Set<Integer> vacant = java.util.Set.of();
     private long probeMillis;
+    /** Bags run here for clients; none until {@link #hostBags} is called. */
+    private HostedBags bags = new HostedBags(null);
 
     /** @param log where the head says what it does (its log file once it has detached) */
     public DvmHead(List<Node> nodes, HeadSettings settings, LaunchAgent agent, TopologySpec tree, TopologySpec routing,
@@ -371,6 +373,11 @@ public final class DvmHead {
         };
     }
 
+    /** Runs {@code banyan submit}'s bags in this JVM from now on (call before {@link #run}). */
+    public void hostBags(BagHost host) {
+        bags = new HostedBags(host);
+    }
+
     /** On the loop thread: what a client asks, as head events (a job to submit, a signal, a stop). */
     private List<HeadEvent> fromClient(DvmSession s, ClientMessage m) {
         switch (m) {
@@ -419,6 +426,15 @@ public final class DvmHead {
                 s.send(status());
                 return List.of();
             }
+            case ClientMessage.RunBag bag -> {
+                say("client " + s.id + " asked for a bag: " + String.join(" ", bag.args()));
+                bags.start(s, bag);
+                return List.of();
+            }
+            case ClientMessage.SignalBag(int signal) -> {
+                bags.signal(s, signal);
+                return List.of();
+            }
             case ClientMessage.Stop stop -> {
                 say("stop asked by client " + s.id);
                 return List.of(new HeadEvent.Stop());
@@ -432,6 +448,7 @@ public final class DvmHead {
 
     private List<HeadEvent> clientGone(DvmSession s) {
         s.channel.close();
+        bags.gone(s);
         List<HeadEvent> out = new ArrayList<>(tasks.gone(s));
         queue.withdraw(s);
         out.addAll(jobs.cancelAllOf(s));

@@ -23,9 +23,9 @@ public final class DvmWarmUp {
     /** Tasks per host unless told: enough for C1 to compile the per-task methods (50 calls each). */
     public static final int DEFAULT_PER_HOST = 500;
     /** A warm-up that takes longer is cut short: it only speeds up the first tasks. */
-    static final long TIMEOUT_MILLIS = 30_000;
+    public static final long TIMEOUT_MILLIS = 30_000;
     /** With many hosts the head, warmed by any thousands, is what limits, not each daemon. */
-    static final int MAX_TASKS = 20_000;
+    public static final int MAX_TASKS = 20_000;
 
     /** What the warm-up did: tasks that ended DONE, tasks that did not, and how long it took. */
     public record Outcome(int done, int notDone, long millis, String firstFailure) {

@@ -1,0 +1,108 @@
+package org.banyan.runtime.dvm;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
+import org.banyan.core.daemon.Signals;
+import org.banyan.core.wire.ClientMessage;
+
+/**
+ * The bags clients asked this DVM to run ({@link BagHost}), one per client connection, each on a
+ * thread of its own: the head's loop only starts them and hands on signals. What a bag prints
+ * goes to its client as {@link ClientMessage.BagOutput}; a client that goes away is treated as a
+ * Ctrl-C, so the bag's tasks end with it as they do when the submitting JVM itself dies.
+ */
+final class HostedBags {
+    private final BagHost host;
+    private final Map<DvmSession, Signalling> running = new ConcurrentHashMap<>();
+    private final AtomicInteger started = new AtomicInteger();
+
+    /** @param host null: this DVM declines bags */
+    HostedBags(BagHost host) {
+        this.host = host;
+    }
+
+    /** On the loop thread. */
+    void start(DvmSession s, ClientMessage.RunBag bag) {
+        if (host == null || running.containsKey(s)) {
+            s.send(new ClientMessage.BagEnded(ClientMessage.BagEnded.DECLINED));
+            return;
+        }
+        Signalling signalling = new Signalling();
+        running.put(s, signalling);
+        Thread.ofPlatform().daemon().name("bag." + started.incrementAndGet()).start(() -> {
+            int status;
+            try (PrintStream err = new PrintStream(new ToClient(s), true, StandardCharsets.UTF_8)) {
+                try {
+                    status = host.run(bag.args(), Path.of(bag.cwd()), bag.bar(), err, signalling::handler);
+                } catch (RuntimeException | Error e) {
+                    err.println("banyan submit: the DVM failed running the tasks: " + e);
+                    status = 1;
+                }
+            }
+            running.remove(s);
+            s.send(new ClientMessage.BagEnded(status));
+        });
+    }
+
+    /** On the loop thread: the user signalled the client. */
+    void signal(DvmSession s, int signal) {
+        Signalling signalling = running.get(s);
+        if (signalling != null) {
+            signalling.signal(signal);
+        }
+    }
+
+    /** On the loop thread: the client is gone; its bag's tasks are canceled as by a Ctrl-C. */
+    void gone(DvmSession s) {
+        signal(s, Signals.SIGINT);
+    }
+
+    /** A signal that comes before the bag has tasks to cancel waits for its handler. */
+    private static final class Signalling {
+        private IntConsumer handler;
+        private int pending;
+
+        synchronized void handler(IntConsumer h) {
+            handler = h;
+            if (pending != 0) {
+                h.accept(pending);
+            }
+        }
+
+        synchronized void signal(int sig) {
+            if (handler != null) {
+                handler.accept(sig);
+            } else {
+                pending = sig;
+            }
+        }
+    }
+
+    /** Bytes for the client, sent as one message at each flush (a PrintStream flushes per line). */
+    private static final class ToClient extends ByteArrayOutputStream {
+        private final DvmSession s;
+
+        ToClient(DvmSession s) {
+            this.s = s;
+        }
+
+        @Override
+        public synchronized void flush() {
+            if (count > 0) {
+                s.send(new ClientMessage.BagOutput(toByteArray()));
+                reset();
+            }
+        }
+
+        @Override
+        public void close() {
+            flush();
+        }
+    }
+}

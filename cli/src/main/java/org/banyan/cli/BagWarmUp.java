@@ -32,7 +32,7 @@ final class BagWarmUp {
      * @throws IOException when the DVM went away
      */
     static String run(DvmClient client, Path scratchParent, int perHost) throws IOException {
-        int n = (int) Math.min(DvmWarmUp.MAX_TASKS, (long) client.welcome().hosts() * perHost);
+        int n = DvmWarmUp.count(client.welcome().hosts(), perHost);
         if (n == 0) {
             return null;
         }

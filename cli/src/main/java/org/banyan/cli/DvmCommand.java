@@ -295,8 +295,7 @@ final class DvmCommand {
             }
             DvmHead head = new DvmHead(nodes, settings, a.daemons.agent(), a.daemons.topology(), a.daemons.routing(), a.files,
                     log);
-            DvmFiles own = a.files;
-            head.hostBags((bagArgs, cwd, bar, err, signals) -> SubmitCommand.hosted(bagArgs, cwd, own, bar, err, signals));
+            head.hostBags((bagArgs, cwd, bar, err, signals) -> SubmitCommand.hosted(bagArgs, cwd, a.files, bar, err, signals));
             if (a.elastic) {
                 head.elastic(slurmJob().strip(), a.probeMillis > 0 ? a.probeMillis : ELASTIC_PROBE_MILLIS,
                         a.files.uri().getParent(), vacant);

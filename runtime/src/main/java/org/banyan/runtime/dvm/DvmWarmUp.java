@@ -25,7 +25,7 @@ public final class DvmWarmUp {
     /** A warm-up that takes longer is cut short: it only speeds up the first tasks. */
     public static final long TIMEOUT_MILLIS = 30_000;
     /** With many hosts the head, warmed by any thousands, is what limits, not each daemon. */
-    public static final int MAX_TASKS = 20_000;
+    static final int MAX_TASKS = 20_000;
 
     /** What the warm-up did: tasks that ended DONE, tasks that did not, and how long it took. */
     public record Outcome(int done, int notDone, long millis, String firstFailure) {
@@ -38,9 +38,14 @@ public final class DvmWarmUp {
 
     private DvmWarmUp() {}
 
+    /** How many warm-up tasks a DVM of {@code hosts} hosts gets. */
+    public static int count(int hosts, int perHost) {
+        return (int) Math.min(MAX_TASKS, (long) hosts * perHost);
+    }
+
     /** The warm-up's tasks for a DVM of {@code hosts} hosts. */
     static List<TaskRequest> tasks(int hosts, int perHost) {
-        int n = (int) Math.min(MAX_TASKS, (long) hosts * perHost);
+        int n = count(hosts, perHost);
         List<TaskRequest> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             out.add(new TaskRequest("warm-up." + i, "/bin/true", List.of(), Map.of(), "/tmp", "/dev/null", "/dev/null",

@@ -30,11 +30,9 @@ import org.banyan.runtime.dvm.DvmClient;
  * to another active pilot, the others FAIL.
  */
 public final class TaskManager implements AutoCloseable {
-    /** How many tasks one message to a pilot carries at most. */
-    static final int BATCH = 4096;
     /**
      * The size of a submit's first batch when its tasks share one priority, each next one four
-     * times larger up to {@link #BATCH}.
+     * times larger up to {@link SendWindow#BATCH}.
      */
     static final int FIRST_BATCH = 64;
 
@@ -44,8 +42,7 @@ public final class TaskManager implements AutoCloseable {
     private final Map<Pilot, Link> links = new HashMap<>();
     /** Tasks no pilot has yet: waiting for one to be active, or for room in one. */
     private final UnsentTasks unsent = new UnsentTasks();
-    /** How many tasks a pilot may hold that have not ended; 0: the default (see {@link #windowOf}). */
-    private int window;
+    private final SendWindow window = new SendWindow();
     private final List<Pilot> pilots = new ArrayList<>();
     /** Serializes sending (which waits for each batch's acceptance) between submit() and the feeder. */
     private final Object sending = new Object();
@@ -158,6 +155,7 @@ public final class TaskManager implements AutoCloseable {
             throw new IllegalStateException("detach() before addPilots()");
         }
         detached = true;
+        window.unbounded(); // all sent before submit returns: banyan submit --detach prints their ids
     }
 
     /** Called for every state a task reaches, the skipped ones included, in order. */
@@ -218,39 +216,27 @@ public final class TaskManager implements AutoCloseable {
     }
 
     /**
-     * How many tasks a pilot may hold that have not ended (0: the default, three batches of
-     * 4,096 or two per core, whichever is more). The rest wait in this manager, higher priority
-     * first, and go as tasks end: a small window lets a later high-priority task overtake more
-     * of a big bag. Ingesting a whole bag at once also cost a 100,000-task bag's first 10,000
-     * tasks a sixth of their rate, the client's main thread taking a core for a second. Tasks
-     * that run for long count against the window all that time (a function pool's workers too).
+     * How many tasks a pilot may hold that have not ended (0: the default, 1,024 or two per
+     * core, whichever is more; see {@link SendWindow#LEAST}). The rest wait in this manager, higher priority first,
+     * and go as tasks end: a small window lets a later high-priority task overtake more of a big
+     * bag. Ingesting a whole bag at once also cost a 100,000-task bag's first 10,000 tasks a
+     * sixth of their rate, the client's main thread taking a core for a second. Tasks that run
+     * for long count against the window all that time (a function pool's workers too).
      */
     public synchronized TaskManager window(int tasks) {
-        if (tasks < 0) {
-            throw new IllegalArgumentException("a window of " + tasks + " tasks");
-        }
-        window = tasks;
+        window.size(tasks);
         return this;
     }
 
-    /** Under this manager's lock. */
-    private int windowOf(Link l) {
-        if (detached) {
-            return Integer.MAX_VALUE; // all sent before submit returns: banyan submit --detach prints their ids
-        }
-        return window > 0 ? window : Math.max(3 * BATCH, 2 * l.pilot.cores());
-    }
-
-    /** Under this manager's lock: how much room a pilot needs before tasks go to it, at most a batch. */
-    private int wanted(Link l) {
-        return Math.min(Math.min(BATCH, Math.max(1, windowOf(l) / 3)), unsent.size());
+    /** Under this manager's lock: how many waiting tasks should go to {@code l} now. */
+    private int toSend(Link l) {
+        return window.toSend(l.pilot.cores(), l.inFlight, unsent.size());
     }
 
     /** Under this manager's lock: one of {@code link}'s tasks ended; the feeder goes when that made room. */
     private void endedOn(Link link) {
         link.inFlight--;
-        if (feeder != null && !unsent.isEmpty() && windowOf(link) - link.inFlight >= wanted(link)
-                && feed.availablePermits() == 0) {
+        if (feeder != null && toSend(link) > 0 && feed.availablePermits() == 0) {
             feed.release();
         }
     }
@@ -268,17 +254,14 @@ public final class TaskManager implements AutoCloseable {
                     if (closed) {
                         return;
                     }
-                    link = leastGiven(l -> {
-                        int want = wanted(l);
-                        return want > 0 && windowOf(l) - l.inFlight >= want;
-                    });
+                    link = leastGiven(l -> toSend(l) > 0);
                     if (link == null) {
                         if (!unsent.isEmpty() && !links.isEmpty()) {
                             startFeeder();
                         }
                         return;
                     }
-                    batch = unsent.take((int) Math.min(BATCH, (long) windowOf(link) - link.inFlight));
+                    batch = unsent.take(toSend(link));
                     for (Task t : batch) {
                         t.pilot = link.pilot;
                     }
@@ -330,8 +313,8 @@ public final class TaskManager implements AutoCloseable {
         // A batch at a time, so that the first goes out while the rest are made. The first ones
         // are small, so the pilot starts on them while the larger ones are made; but only when
         // the tasks share one priority: a batch leaves before the next is here to overtake it.
-        int first = descriptions.stream().allMatch(d -> d.priority == descriptions.getFirst().priority) ? FIRST_BATCH : BATCH;
-        for (int from = 0, step = first; from < descriptions.size(); from += step, step = Math.min(BATCH, 4 * step)) {
+        int first = descriptions.stream().allMatch(d -> d.priority == descriptions.getFirst().priority) ? FIRST_BATCH : SendWindow.BATCH;
+        for (int from = 0, step = first; from < descriptions.size(); from += step, step = Math.min(SendWindow.BATCH, 4 * step)) {
             List<Task> batch = new ArrayList<>();
             long now = Session.nowMicros();
             synchronized (this) {

@@ -2,12 +2,21 @@ package org.banyan.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.banyan.core.wire.ClientCodec;
+import org.banyan.core.wire.ClientMessage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -129,6 +138,55 @@ class DvmTest {
         assertThat(Files.getPosixFilePermissions(dir.resolve("dvm.uri.secret")))
                 .isEqualTo(PosixFilePermissions.fromString("rw-------"));
         assertThat(Banyan.run("run", "--dvm", uri.toString(), "-n", "1", "true").exit()).isZero();
+    }
+
+    /**
+     * A DVM left running across an upgrade: a client of another protocol (here one from before
+     * the number, whose hello ends after its name) is refused in one line that says what to do.
+     */
+    @Test
+    void aClientOfAnotherVersionIsToldSoAndLogged() throws Exception {
+        assertThat(start().exit()).isZero();
+        List<String> lines = Files.readAllLines(uri);
+        String[] hostPort = lines.getFirst().substring("tcp://".length()).split(":");
+        byte[] hello = ClientCodec.encode(new ClientMessage.Hello(Files.readString(dir.resolve("dvm.uri.secret")).strip(),
+                "an old banyan", 0));
+        byte[] oldHello = Arrays.copyOf(hello, hello.length - 4); // no protocol number
+        ByteBuffer.wrap(oldHello).putInt(0, oldHello.length - 4);
+        try (Socket s = new Socket(hostPort[0], Integer.parseInt(hostPort[1]))) {
+            s.getOutputStream().write(oldHello);
+            DataInputStream in = new DataInputStream(s.getInputStream());
+            byte[] body = new byte[in.readInt()];
+            in.readFully(body);
+            assertThat(ClientCodec.decode(body)).isEqualTo(new ClientMessage.Refused("it runs another version of banyan "
+                    + "(protocol " + ClientCodec.PROTOCOL + ", the client's 0): use the banyan that started it, or end it (kill "
+                    + lines.get(1).strip() + ") and start a new one"));
+        }
+        assertThat(Files.readString(dir.resolve("dvm.uri.log"))).contains("(an old banyan): protocol 0, this DVM's is "
+                + ClientCodec.PROTOCOL);
+        assertThat(Banyan.run("run", "--dvm", uri.toString(), "-n", "1", "true").exit()).as("this version's clients").isZero();
+    }
+
+    /** The other way round: a DVM from before the protocol number hangs up on a hello it cannot read. */
+    @Test
+    void aDvmThatHangsUpAtTheHelloMayBeAnotherVersion() throws Exception {
+        try (ServerSocket oldDvm = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Thread.ofPlatform().daemon().start(() -> {
+                try (Socket s = oldDvm.accept()) {
+                    s.getInputStream().read(new byte[256]);
+                } catch (IOException e) {
+                    // the test's client went first
+                }
+            });
+            Path old = dir.resolve("old.uri");
+            Files.writeString(old, "tcp://127.0.0.1:" + oldDvm.getLocalPort() + "\n4242\n");
+            Files.writeString(dir.resolve("old.uri.secret"), "0".repeat(64) + "\n");
+            Banyan.Result r = Banyan.run("run", "--dvm", old.toString(), "-n", "1", "true");
+            assertThat(r.exit()).isEqualTo(2);
+            assertThat(r.stderr().strip()).isEqualTo("banyan run: the DVM of " + old + " (pid 4242) closed the connection "
+                    + "at its hello; if it runs another version of banyan, use the banyan that started it, or end it "
+                    + "(kill 4242) and start a new one");
+        }
     }
 
     @Test

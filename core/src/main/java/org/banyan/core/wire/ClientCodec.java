@@ -18,7 +18,7 @@ import org.banyan.core.pilot.TaskState;
  *
  * <pre>
  * type                body
- *  1 HELLO           secret:string client:string
+ *  1 HELLO           secret:string client:string protocol:u32 (absent: 0, a client from before the number)
  *  2 RUN_JOB         apps:u32 app{apps} mapping:u8 oversubscribe:u8 stdinRank:u32 launchDir:string modex:u8
  *                    timeoutMillis:u64 placement (OverlayCodec's; a rankfile part is refused by the DVM)
  *                    pmix:u8 (1: the ranks wire up through PMIx)
@@ -58,6 +58,11 @@ import org.banyan.core.pilot.TaskState;
  * </pre>
  */
 public final class ClientCodec {
+    /**
+     * The version of the messages above, sent in HELLO: raised whenever one of them changes its
+     * layout or a message is added that an older DVM would not know. 1: RUN_BAG and SIGNAL_BAG.
+     */
+    public static final int PROTOCOL = 1;
     static final int HELLO = 1;
     static final int RUN_JOB = 2;
     static final int STDIN = 3;
@@ -137,7 +142,7 @@ public final class ClientCodec {
         WireWriter w = new WireWriter();
         w.u32(0);
         switch (message) {
-            case ClientMessage.Hello m -> w.u8(HELLO).string(m.secret()).string(m.client());
+            case ClientMessage.Hello m -> w.u8(HELLO).string(m.secret()).string(m.client()).u32(m.protocol());
             case ClientMessage.RunJob m -> runJob(w.u8(RUN_JOB), m);
             case ClientMessage.QueueJob m -> runJob(w.u8(QUEUE_JOB).u32(m.minNodes()).u32(m.maxNodes()).u32(m.preferredNodes())
                     .u32(m.factor()).u64(m.walltimeMillis()).u32(m.ranksPerNode()).u64(m.resizeTimeoutMillis()), m.run());
@@ -208,7 +213,8 @@ public final class ClientCodec {
         try {
             int type = b.get() & 0xFF;
             ClientMessage m = switch (type) {
-                case HELLO -> new ClientMessage.Hello(OverlayCodec.string(b), OverlayCodec.string(b));
+                case HELLO -> new ClientMessage.Hello(OverlayCodec.string(b), OverlayCodec.string(b),
+                        b.hasRemaining() ? b.getInt() : 0);
                 case RUN_JOB -> runJob(b);
                 case QUEUE_JOB -> new ClientMessage.QueueJob(b.getInt(), b.getInt(), b.getInt(), b.getInt(), b.getLong(),
                         b.getInt(), b.getLong(), runJob(b));

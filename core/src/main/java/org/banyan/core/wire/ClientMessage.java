@@ -15,8 +15,17 @@ import org.banyan.core.job.RankPlacement;
 public sealed interface ClientMessage {
     // --- client to DVM ---------------------------------------------------------------------
 
-    /** First message: the secret from the DVM's secret file, and who asks (for the DVM's log). */
-    record Hello(String secret, String client) implements ClientMessage {}
+    /**
+     * First message: the secret from the DVM's secret file, who asks (for the DVM's log), and the
+     * client's {@link ClientCodec#PROTOCOL}: a DVM refuses another, so a DVM left running across
+     * an upgrade of banyan says so instead of misreading what a newer client sends.
+     */
+    record Hello(String secret, String client, int protocol) implements ClientMessage {
+        /** This build's hello. */
+        public Hello(String secret, String client) {
+            this(secret, client, ClientCodec.PROTOCOL);
+        }
+    }
 
     /**
      * Run a job on the DVM's daemons; the DVM places it on the slots not in use.

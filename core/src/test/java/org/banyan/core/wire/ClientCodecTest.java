@@ -67,6 +67,15 @@ class ClientCodecTest {
     }
 
     @Test
+    void aHelloCarriesTheProtocolAndOneFromBeforeItReadsAsZero() {
+        assertThat(roundTrip(new ClientMessage.Hello("s", "c")))
+                .isEqualTo(new ClientMessage.Hello("s", "c", ClientCodec.PROTOCOL));
+        byte[] frame = ClientCodec.encode(new ClientMessage.Hello("s", "c", 7));
+        assertThat(ClientCodec.decode(Arrays.copyOfRange(frame, 4, frame.length - 4)))
+                .as("the layout before the protocol number").isEqualTo(new ClientMessage.Hello("s", "c", 0));
+    }
+
+    @Test
     void garbageIsRejectedNotMisread() {
         assertThatThrownBy(() -> ClientCodec.decode(new byte[] {99})).hasMessageContaining("unknown client message type 99");
         byte[] frame = ClientCodec.encode(new ClientMessage.Hello("s", "c"));

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.banyan.core.wire.ClientCodec;
 import org.banyan.core.wire.ClientMessage;
 
 /**
@@ -76,10 +77,19 @@ final class ClientDoor implements Closeable {
         DvmSession session;
         try {
             ClientMessage first = channel.receive();
-            if (!(first instanceof ClientMessage.Hello(String presented, String client)) || !secretMatches(presented)) {
+            if (!(first instanceof ClientMessage.Hello(String presented, String client, int protocol)) || !secretMatches(presented)) {
                 say.accept("refused a client from " + channel.remoteAddress() + ": "
                         + (first instanceof ClientMessage.Hello ? "wrong secret" : "no hello"));
                 channel.send(new ClientMessage.Refused("wrong secret for this DVM"));
+                channel.close();
+                return;
+            }
+            if (protocol != ClientCodec.PROTOCOL) {
+                say.accept("refused a client from " + channel.remoteAddress() + " (" + client + "): protocol " + protocol
+                        + ", this DVM's is " + ClientCodec.PROTOCOL);
+                channel.send(new ClientMessage.Refused("it runs another version of banyan (protocol " + ClientCodec.PROTOCOL
+                        + ", the client's " + protocol + "): use the banyan that started it, or end it (kill "
+                        + ProcessHandle.current().pid() + ") and start a new one"));
                 channel.close();
                 return;
             }

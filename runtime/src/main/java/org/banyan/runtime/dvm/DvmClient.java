@@ -62,7 +62,10 @@ public final class DvmClient implements AutoCloseable {
             throw new Unreachable("the DVM of " + files.uri() + " refused the connection: " + why);
         } catch (IOException e) {
             channel.close();
-            throw new Unreachable("the DVM of " + files.uri() + " closed the connection: " + e.getMessage());
+            // A DVM from before the protocol number cannot read this hello and hangs up without a word.
+            throw new Unreachable("the DVM of " + files.uri() + " (pid " + contact.pid() + ") closed the connection at its hello"
+                    + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")") + "; if it runs another version of banyan, "
+                    + "use the banyan that started it, or end it (kill " + contact.pid() + ") and start a new one");
         }
     }
 

@@ -17,7 +17,12 @@ public final class Task {
     private static final TaskState[] STATES = TaskState.values();
     private final String uid;
     private final TaskDescription description;
+    /**
+     * Null for the default, the session's directory and the uid, made when asked for: one path
+     * per task (and its string, once sent) was a fifth of what a 100,000-task bag kept alive.
+     */
     private final Path sandbox;
+    private final Path sessionDir;
     /**
      * Each state's time by ordinal, and which states were reached: a task records 17 of them,
      * on the client's busiest threads, and an {@code EnumMap} made that 17 boxed longs and map
@@ -36,10 +41,12 @@ public final class Task {
     long seq;
     private final java.util.concurrent.CompletableFuture<Object> result = new java.util.concurrent.CompletableFuture<>();
 
-    Task(String uid, TaskDescription description, Path sandbox, long now) {
+    /** @param sandbox null: {@code sessionDir}'s directory named after the uid */
+    Task(String uid, TaskDescription description, Path sandbox, Path sessionDir, long now) {
         this.uid = uid;
         this.description = description;
         this.sandbox = sandbox;
+        this.sessionDir = sessionDir;
         reach(TaskState.NEW, now);
     }
 
@@ -70,7 +77,7 @@ public final class Task {
     }
 
     public Path sandbox() {
-        return sandbox;
+        return sandbox != null ? sandbox : sessionDir.resolve(uid);
     }
 
     /**
@@ -131,7 +138,7 @@ public final class Task {
         TaskDescription d = description;
         String out = d.stdout != null ? d.stdout : uid + ".out";
         String err = d.stderr != null ? d.stderr : uid + ".err";
-        return new TaskRequest(uid, d.executable, d.arguments, d.environment, sandbox.toString(), out, err,
+        return new TaskRequest(uid, d.executable, d.arguments, d.environment, sandbox().toString(), out, err,
                 d.preExec, d.postExec, new SlotRequest(d.ranks, d.coresPerRank, d.gpusPerRank, d.colocate, d.exclusive),
                 d.priority, d.mode == TaskDescription.Mode.MPI, Math.round(d.timeoutSeconds * 1000), d.restartable);
     }

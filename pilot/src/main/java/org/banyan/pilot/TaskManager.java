@@ -321,8 +321,7 @@ public final class TaskManager implements AutoCloseable {
                 for (TaskDescription d : descriptions.subList(from, Math.min(descriptions.size(), from + step))) {
                     String uid = d.uid != null ? d.uid : Task.uid(counter);
                     counter++;
-                    Path sandbox = d.sandbox != null ? base.resolve(d.sandbox) : session.dir().resolve(uid);
-                    Task t = new Task(uid, d, sandbox, now);
+                    Task t = new Task(uid, d, d.sandbox != null ? base.resolve(d.sandbox) : null, session.dir(), now);
                     session.profile().event(now, "state", "tmgr", uid, TaskState.NEW.name(),
                             "cores=" + d.ranks * d.coresPerRank);
                     batch.add(t);

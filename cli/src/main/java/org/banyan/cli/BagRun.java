@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
@@ -26,6 +27,16 @@ import org.banyan.runtime.dvm.DvmFiles;
  * and who hears the user's signals are given to it rather than taken from this process.
  */
 final class BagRun {
+    /**
+     * Tasks are handed to the task manager this many at a time, the next ones once no more than
+     * half as many are left unfinished (more than the pilot's window: the manager still has
+     * some to send while it makes the next ones). Making a task costs the DVM's JVM about what starting it
+     * does, and making a 100,000-task bag's tasks at once, then copying them in a young
+     * collection, took its first 1,000 tasks down to about three quarters of the later rate.
+     * Only when the tasks share one priority: otherwise a later urgent one must be seen at once.
+     */
+    static final int SLICE = 4096;
+
     private final DvmFiles dvm;
     private final Path sessionDir;
     private final Path base;
@@ -72,31 +83,47 @@ final class BagRun {
                 return ids.contains(-1) ? 1 : 0;
             }
             tmgr.addPilots(pilot);
-            AtomicInteger done = new AtomicInteger();
-            AtomicInteger failed = new AtomicInteger();
-            AtomicInteger canceled = new AtomicInteger();
-            tmgr.registerCallback((t, s) -> {
-                switch (s) {
-                    case DONE -> done.incrementAndGet();
-                    case FAILED -> failed.incrementAndGet();
-                    case CANCELED -> canceled.incrementAndGet();
-                    default -> {
-                        // in progress
-                    }
+            Ends ends = new Ends();
+            tmgr.registerCallback(ends::reached);
+            List<Task> tasks = new ArrayList<>(descriptions.size());
+            AtomicBoolean stopped = new AtomicBoolean();
+            signals.accept(sig -> {
+                stopped.set(true);
+                List<Task> given;
+                synchronized (tasks) {
+                    given = List.copyOf(tasks);
                 }
+                tmgr.cancel(given);
+                ends.wake();
             });
-            List<Task> tasks = tmgr.submit(descriptions);
-            signals.accept(sig -> tmgr.cancel(tasks));
-            int total = tasks.size();
-            while (done.get() + failed.get() + canceled.get() < total) {
-                if (bar) {
-                    progress(err, total, done.get(), failed.get(), canceled.get(), start);
+            int total = descriptions.size();
+            // Tasks of several priorities go at once: the manager sends the higher first.
+            int slice = descriptions.stream().allMatch(d -> d.priority() == descriptions.getFirst().priority()) ? SLICE : total;
+            while (true) {
+                int given = tasks.size();
+                if (!stopped.get() && given < total && given - ends.finished() <= slice / 2) {
+                    List<Task> part = tmgr.submit(descriptions.subList(given, Math.min(total, given + slice)));
+                    synchronized (tasks) {
+                        tasks.addAll(part);
+                    }
+                    if (stopped.get()) {
+                        tmgr.cancel(part); // signalled while it was being handed over
+                    }
+                    continue;
                 }
-                tmgr.waitTasks(tasks, java.util.Set.of(TaskState.DONE, TaskState.FAILED, TaskState.CANCELED),
-                        bar ? 200 : 1000);
+                boolean last = given == total || stopped.get();
+                if (last && ends.finished() >= given) {
+                    break;
+                }
+                if (bar) {
+                    progress(err, total, ends.done.get(), ends.failed.get(), ends.canceled.get(), start);
+                }
+                ends.await(last ? given : given - slice / 2, bar ? 200 : 1000);
             }
+            int notGiven = total - tasks.size(); // a signal came first: they count as canceled
+            ends.canceled.addAndGet(notGiven);
             if (bar) {
-                progress(err, total, done.get(), failed.get(), canceled.get(), start);
+                progress(err, total, ends.done.get(), ends.failed.get(), ends.canceled.get(), start);
                 err.println();
             }
             double secs = (System.nanoTime() - start) / 1e9;
@@ -114,12 +141,56 @@ final class BagRun {
                 err.println("banyan submit: ... and " + (bad.size() - 10) + " more failed");
             }
             err.println(String.format(Locale.ROOT, "banyan submit: %d task%s: %d done, %d failed, %d canceled in %.2f s "
-                            + "(%.0f tasks/s); profile in %s", total, total == 1 ? "" : "s", done.get(), failed.get(),
-                    canceled.get(), secs, total / secs, session.dir().resolve("banyan.prof")));
-            return done.get() == total ? 0 : 1;
+                            + "(%.0f tasks/s); profile in %s", total, total == 1 ? "" : "s", ends.done.get(), ends.failed.get(),
+                    ends.canceled.get(), secs, total / secs, session.dir().resolve("banyan.prof")));
+            return ends.done.get() == total ? 0 : 1;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return 1;
+        }
+    }
+
+    /** The bag's tasks that ended, by final state, and a wait for enough of them to end. */
+    private static final class Ends {
+        final AtomicInteger done = new AtomicInteger();
+        final AtomicInteger failed = new AtomicInteger();
+        final AtomicInteger canceled = new AtomicInteger();
+        private final AtomicInteger finished = new AtomicInteger();
+        /** How many ends wake the waiter; its thread sets it, the manager's threads count toward it. */
+        private volatile int wakeAt = Integer.MAX_VALUE;
+
+        void reached(Task t, TaskState s) {
+            switch (s) {
+                case DONE -> done.incrementAndGet();
+                case FAILED -> failed.incrementAndGet();
+                case CANCELED -> canceled.incrementAndGet();
+                default -> {
+                    return; // in progress
+                }
+            }
+            if (finished.incrementAndGet() >= wakeAt) {
+                wake();
+            }
+        }
+
+        int finished() {
+            return finished.get();
+        }
+
+        synchronized void wake() {
+            wakeAt = Integer.MAX_VALUE;
+            notifyAll();
+        }
+
+        /** Until {@code count} tasks have ended, {@link #wake} is called, or {@code millis} pass. */
+        synchronized void await(int count, long millis) throws InterruptedException {
+            if (finished.get() < count) {
+                wakeAt = count;
+                if (finished.get() < count) { // an end between the check and the store would not wake us
+                    wait(millis);
+                }
+                wakeAt = Integer.MAX_VALUE;
+            }
         }
     }
 

@@ -250,6 +250,53 @@ class SubmitTest {
     }
 
     /**
+     * A bag bigger than what goes to the task manager at once: a signal cancels what was handed
+     * over, and the tasks never handed over count as canceled too; none of them is in the profile.
+     */
+    @Test
+    void aBigBagGoesASliceAtATimeAndACancelCountsTheRest() throws Exception {
+        String marker = Banyan.marker();
+        Files.writeString(dir.resolve("big.jsonl"), ("{\"executable\": \"sleep\", \"arguments\": [\"" + marker + "\"]}\n")
+                .repeat(5000));
+        Process p = Banyan.builder(List.of("submit", "--dvm", uri.toString(), "--quiet", "--session",
+                        dir.resolve("big").toString(), "--tasks", dir.resolve("big.jsonl").toString()))
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(dir.resolve("big.err").toFile()).start();
+        Banyan.awaitSleeps(marker, 4);
+        p.destroy(); // SIGTERM
+        int status = p.waitFor();
+        String err = Files.readString(dir.resolve("big.err"));
+        assertThat(status).as(err).isEqualTo(1);
+        assertThat(err).contains("5000 tasks: 0 done, 0 failed, 5000 canceled");
+        long made;
+        try (var lines = Files.lines(dir.resolve("big").resolve("banyan.prof"))) {
+            made = lines.filter(l -> l.contains(",state,tmgr,") && l.contains(",NEW,")).count();
+        }
+        assertThat(made).as("tasks made").isPositive().isLessThan(5000);
+        Banyan.assertNoProcessesWith(marker);
+    }
+
+    /** Tasks of several priorities go to the task manager at once: the urgent last line overtakes most of the bag. */
+    @Test
+    void aBagOfSeveralPrioritiesIsHandedOverWhole() throws Exception {
+        Files.writeString(dir.resolve("prio.jsonl"), "{\"executable\": \"true\"}\n".repeat(4999)
+                + "{\"executable\": \"true\", \"priority\": 5}\n");
+        Banyan.Result r = Banyan.run("submit", "--dvm", uri.toString(), "--quiet", "--session", dir.resolve("prio").toString(),
+                "--tasks", dir.resolve("prio.jsonl").toString());
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        List<String> starts;
+        try (var lines = Files.lines(dir.resolve("prio").resolve("banyan.prof"))) {
+            starts = lines.filter(l -> l.contains(",exec_start,")).map(l -> l.split(",")).sorted(java.util.Comparator
+                    .comparingDouble(f -> Double.parseDouble(f[0]))).map(f -> f[4]).toList();
+        }
+        assertThat(starts).hasSize(5000);
+        // Handed over a slice at a time, it would wait until most of the first slice had ended
+        // (about 3,000 tasks); handed over at once, it goes with the first batch sent after the
+        // pilot's window of 1,024 has room.
+        assertThat(starts.indexOf("task.004999")).as("where the urgent task started").isBetween(0, 1500);
+    }
+
+    /**
      * Under JFR's execution sampler, which suspends threads with a signal: a bag runs to its end.
      * It used to be canceled within a second, the sampler's SIGUSR2 taken for the user's.
      */

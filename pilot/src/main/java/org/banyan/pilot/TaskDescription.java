@@ -125,6 +125,10 @@ public final class TaskDescription {
         return this;
     }
 
+    public int priority() {
+        return priority;
+    }
+
     public TaskDescription timeout(double seconds) {
         timeoutSeconds = seconds;
         return this;

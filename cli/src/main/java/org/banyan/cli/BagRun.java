@@ -29,11 +29,12 @@ import org.banyan.runtime.dvm.DvmFiles;
 final class BagRun {
     /**
      * Tasks are handed to the task manager this many at a time, the next ones once no more than
-     * half as many are left unfinished (more than the pilot's window: the manager still has
-     * some to send while it makes the next ones). Making a task costs the DVM's JVM about what starting it
-     * does, and making a 100,000-task bag's tasks at once, then copying them in a young
-     * collection, took its first 1,000 tasks down to about three quarters of the later rate.
-     * Only when the tasks share one priority: otherwise a later urgent one must be seen at once.
+     * half as many are left unfinished (more than the pilot's window, so the manager still has
+     * some to send while the next ones are made). Making a task costs the JVM about what
+     * starting it does, and making a 100,000-task bag's tasks at once, then copying them in a
+     * young collection, took its first 1,000 tasks down to about three quarters of the later
+     * rate. Only when the tasks share one priority: otherwise a later urgent one must be seen at
+     * once.
      */
     static final int SLICE = 4096;
 

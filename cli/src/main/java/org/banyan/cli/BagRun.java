@@ -99,7 +99,7 @@ final class BagRun {
             });
             int total = descriptions.size();
             // Tasks of several priorities go at once: the manager sends the higher first.
-            int slice = descriptions.stream().allMatch(d -> d.priority() == descriptions.getFirst().priority()) ? SLICE : total;
+            int slice = TaskDescription.onePriority(descriptions) ? SLICE : total;
             while (true) {
                 int given = tasks.size();
                 if (!stopped.get() && given < total && given - ends.finished() <= slice / 2) {

@@ -217,9 +217,9 @@ public final class TaskManager implements AutoCloseable {
 
     /**
      * How many tasks a pilot may hold that have not ended (0: the default, 1,024 or two per
-     * core, whichever is more; see {@link SendWindow#LEAST}). The rest wait in this manager, higher priority first,
-     * and go as tasks end: a small window lets a later high-priority task overtake more of a big
-     * bag. Ingesting a whole bag at once also cost a 100,000-task bag's first 10,000 tasks a
+     * core, whichever is more; see {@link SendWindow#LEAST}). The rest wait in this manager,
+     * higher priority first, and go as tasks end: a small window lets a later high-priority task
+     * overtake more of a big bag. Ingesting a whole bag at once also cost a 100,000-task bag's first 10,000 tasks a
      * sixth of their rate, the client's main thread taking a core for a second. Tasks that run
      * for long count against the window all that time (a function pool's workers too).
      */
@@ -313,7 +313,7 @@ public final class TaskManager implements AutoCloseable {
         // A batch at a time, so that the first goes out while the rest are made. The first ones
         // are small, so the pilot starts on them while the larger ones are made; but only when
         // the tasks share one priority: a batch leaves before the next is here to overtake it.
-        int first = descriptions.stream().allMatch(d -> d.priority == descriptions.getFirst().priority) ? FIRST_BATCH : SendWindow.BATCH;
+        int first = TaskDescription.onePriority(descriptions) ? FIRST_BATCH : SendWindow.BATCH;
         for (int from = 0, step = first; from < descriptions.size(); from += step, step = Math.min(SendWindow.BATCH, 4 * step)) {
             List<Task> batch = new ArrayList<>();
             long now = Session.nowMicros();

@@ -78,19 +78,14 @@ final class ClientDoor implements Closeable {
         try {
             ClientMessage first = channel.receive();
             if (!(first instanceof ClientMessage.Hello(String presented, String client, int protocol)) || !secretMatches(presented)) {
-                say.accept("refused a client from " + channel.remoteAddress() + ": "
-                        + (first instanceof ClientMessage.Hello ? "wrong secret" : "no hello"));
-                channel.send(new ClientMessage.Refused("wrong secret for this DVM"));
-                channel.close();
+                refuse(channel, null, first instanceof ClientMessage.Hello ? "wrong secret" : "no hello", "wrong secret for this DVM");
                 return;
             }
-            if (protocol != ClientCodec.PROTOCOL) {
-                say.accept("refused a client from " + channel.remoteAddress() + " (" + client + "): protocol " + protocol
-                        + ", this DVM's is " + ClientCodec.PROTOCOL);
-                channel.send(new ClientMessage.Refused("it runs another version of banyan (protocol " + ClientCodec.PROTOCOL
-                        + ", the client's " + protocol + "): use the banyan that started it, or end it (kill "
-                        + ProcessHandle.current().pid() + ") and start a new one"));
-                channel.close();
+            if (protocol != ClientCodec.PROTOCOL) { // only a client with the secret learns the pid
+                refuse(channel, client, "protocol " + protocol + ", this DVM's is " + ClientCodec.PROTOCOL,
+                        "it runs another version of banyan (protocol " + ClientCodec.PROTOCOL + ", the client's " + protocol
+                                + "): use the banyan that started it, or end it (kill " + ProcessHandle.current().pid()
+                                + ") and start a new one");
                 return;
             }
             session = new DvmSession(nextSession.getAndIncrement(), channel);
@@ -107,6 +102,13 @@ final class ClientDoor implements Closeable {
         } catch (IOException e) {
             clients.gone(session);
         }
+    }
+
+    /** Logs why (with the client's name, null when it did not prove itself), tells it {@code reason}, and hangs up. */
+    private void refuse(ClientChannel channel, String client, String why, String reason) throws IOException {
+        say.accept("refused a client from " + channel.remoteAddress() + (client == null ? "" : " (" + client + ")") + ": " + why);
+        channel.send(new ClientMessage.Refused(reason));
+        channel.close();
     }
 
     private boolean secretMatches(String presented) {

@@ -29,12 +29,13 @@ import org.banyan.runtime.dvm.DvmFiles;
 final class BagRun {
     /**
      * Tasks are handed to the task manager this many at a time, the next ones once no more than
-     * half as many are left unfinished (more than the pilot's window, so the manager still has
-     * some to send while the next ones are made). Making a task costs the JVM about what
-     * starting it does, and making a 100,000-task bag's tasks at once, then copying them in a
-     * young collection, took its first 1,000 tasks down to about three quarters of the later
-     * rate. Only when the tasks share one priority: otherwise a later urgent one must be seen at
-     * once.
+     * half as many wait to start (more than the pilot's window, so the manager still has some to
+     * send while the next ones are made). Making a task costs the JVM about what starting it
+     * does, and making a 100,000-task bag's tasks at once, then copying them in a young
+     * collection, took its first 1,000 tasks down to about three quarters of the later rate.
+     * Waiting, not unfinished: running tasks must not hold the next ones back, or a DVM with
+     * more cores than this would never run more long tasks at once. Only when the tasks share
+     * one priority: otherwise a later urgent one must be seen at once.
      */
     static final int SLICE = 4096;
 
@@ -102,7 +103,7 @@ final class BagRun {
             int slice = TaskDescription.onePriority(descriptions) ? SLICE : total;
             while (true) {
                 int given = tasks.size();
-                if (!stopped.get() && given < total && given - ends.finished() <= slice / 2) {
+                if (!stopped.get() && given < total && given - ends.out() <= slice / 2) {
                     List<Task> part = tmgr.submit(descriptions.subList(given, Math.min(total, given + slice)));
                     synchronized (tasks) {
                         tasks.addAll(part);
@@ -119,7 +120,11 @@ final class BagRun {
                 if (bar) {
                     progress(err, total, ends.done.get(), ends.failed.get(), ends.canceled.get(), start);
                 }
-                ends.await(last ? given : given - slice / 2, bar ? 200 : 1000);
+                if (last) {
+                    ends.awaitFinished(given, bar ? 200 : 1000);
+                } else {
+                    ends.awaitOut(given - slice / 2, bar ? 200 : 1000);
+                }
             }
             int notGiven = total - tasks.size(); // a signal came first: they count as canceled
             ends.canceled.addAndGet(notGiven);
@@ -151,25 +156,41 @@ final class BagRun {
         }
     }
 
-    /** The bag's tasks that ended, by final state, and a wait for enough of them to end. */
+    /**
+     * The bag's tasks that ended, by final state; how many are out of the queues (started, or
+     * ended without starting); and a wait for enough of either.
+     */
     private static final class Ends {
         final AtomicInteger done = new AtomicInteger();
         final AtomicInteger failed = new AtomicInteger();
         final AtomicInteger canceled = new AtomicInteger();
         private final AtomicInteger finished = new AtomicInteger();
-        /** How many ends wake the waiter; its thread sets it, the manager's threads count toward it. */
+        private final AtomicInteger out = new AtomicInteger();
+        /** The count the waiter watches and how many wake it; its thread sets them, the manager's threads count. */
+        private volatile AtomicInteger watched;
         private volatile int wakeAt = Integer.MAX_VALUE;
 
         void reached(Task t, TaskState s) {
             switch (s) {
+                case AGENT_EXECUTING -> {
+                    count(out); // the agent reports it for every task it starts
+                    return;
+                }
                 case DONE -> done.incrementAndGet();
                 case FAILED -> failed.incrementAndGet();
                 case CANCELED -> canceled.incrementAndGet();
                 default -> {
-                    return; // in progress
+                    return; // on its way
                 }
             }
-            if (finished.incrementAndGet() >= wakeAt) {
+            if (!t.reached(TaskState.AGENT_EXECUTING)) {
+                count(out);
+            }
+            count(finished);
+        }
+
+        private void count(AtomicInteger c) {
+            if (c.incrementAndGet() >= wakeAt && watched == c) {
                 wake();
             }
         }
@@ -178,16 +199,30 @@ final class BagRun {
             return finished.get();
         }
 
+        int out() {
+            return out.get();
+        }
+
         synchronized void wake() {
             wakeAt = Integer.MAX_VALUE;
             notifyAll();
         }
 
         /** Until {@code count} tasks have ended, {@link #wake} is called, or {@code millis} pass. */
-        synchronized void await(int count, long millis) throws InterruptedException {
-            if (finished.get() < count) {
+        void awaitFinished(int count, long millis) throws InterruptedException {
+            await(finished, count, millis);
+        }
+
+        /** Until {@code count} tasks are out of the queues, {@link #wake} is called, or {@code millis} pass. */
+        void awaitOut(int count, long millis) throws InterruptedException {
+            await(out, count, millis);
+        }
+
+        private synchronized void await(AtomicInteger c, int count, long millis) throws InterruptedException {
+            if (c.get() < count) {
+                watched = c;
                 wakeAt = count;
-                if (finished.get() < count) { // an end between the check and the store would not wake us
+                if (c.get() < count) { // a count between the check and the store would not wake us
                     wait(millis);
                 }
                 wakeAt = Integer.MAX_VALUE;

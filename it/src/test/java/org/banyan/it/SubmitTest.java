@@ -276,6 +276,43 @@ class SubmitTest {
         Banyan.assertNoProcessesWith(marker);
     }
 
+    /**
+     * A bag of long tasks on a DVM with more cores than {@code banyan submit} hands over at once
+     * (4,096): every task runs at the same time. The next part used to wait until half of the
+     * first had ended, so 104 of these never started.
+     */
+    @Test
+    void longTasksFillAPilotWiderThanWhatIsHandedOverAtOnce() throws Exception {
+        int n = 4200;
+        Path wide = dir.resolve("wide.uri");
+        Banyan.Result r = Banyan.run("dvm", "start", "--uri-file", wide.toString(), "--host", "localhost:" + n);
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        String marker = Banyan.marker();
+        try {
+            Files.writeString(dir.resolve("long.jsonl"), ("{\"executable\": \"sleep\", \"arguments\": [\"" + marker
+                    + "\"]}\n").repeat(n));
+            Process p = Banyan.builder(List.of("submit", "--dvm", wide.toString(), "--quiet", "--session",
+                            dir.resolve("long").toString(), "--tasks", dir.resolve("long.jsonl").toString()))
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(dir.resolve("long.err").toFile()).start();
+            long running = 0;
+            for (long deadline = System.nanoTime() + 120_000_000_000L; running < n && System.nanoTime() < deadline; ) {
+                Thread.sleep(500);
+                running = Banyan.processesWith(marker).stream().filter(l -> l.split("\\s+", 3)[2].startsWith("sleep ")).count();
+            }
+            p.destroy(); // SIGTERM
+            int status = p.waitFor();
+            String err = Files.readString(dir.resolve("long.err"));
+            assertThat(running).as("sleeps running at once").isEqualTo(n);
+            assertThat(status).as(err).isEqualTo(1);
+            assertThat(err).contains(n + " tasks: 0 done, 0 failed, " + n + " canceled");
+            Banyan.assertNoProcessesWith(marker);
+        } finally {
+            Banyan.run("dvm", "stop", "--dvm", wide.toString());
+            Banyan.assertNoProcessesWith(wide.toString());
+        }
+    }
+
     /** Tasks of several priorities go to the task manager at once: the urgent last line overtakes most of the bag. */
     @Test
     void aBagOfSeveralPrioritiesIsHandedOverWhole() throws Exception {

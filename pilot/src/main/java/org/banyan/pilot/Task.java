@@ -97,6 +97,11 @@ public final class Task {
         return pilot;
     }
 
+    /** Whether the task has been through {@code s}, reported or skipped on its way (and so in {@link #times}). */
+    public synchronized boolean reached(TaskState s) {
+        return (reached & 1L << s.ordinal()) != 0;
+    }
+
     public synchronized Map<TaskState, Long> times() {
         Map<TaskState, Long> out = new EnumMap<>(TaskState.class);
         for (TaskState s : STATES) {

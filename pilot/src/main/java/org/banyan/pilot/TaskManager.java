@@ -158,7 +158,10 @@ public final class TaskManager implements AutoCloseable {
         window.unbounded(); // all sent before submit returns: banyan submit --detach prints their ids
     }
 
-    /** Called for every state a task reaches, the skipped ones included, in order. */
+    /**
+     * Called for every state a task is moved to, in order. The states it skipped on the way are
+     * not called back; they are in its {@link Task#times()} and the profile.
+     */
     public void registerCallback(BiConsumer<Task, TaskState> callback) {
         callbacks.add(callback);
     }

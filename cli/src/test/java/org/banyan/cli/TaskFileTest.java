@@ -1,0 +1,96 @@
+package org.banyan.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.banyan.pilot.TaskDescription;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Task files: one JSON object per line; every bad line is named by its number and what is wrong. */
+class TaskFileTest {
+    @TempDir
+    Path dir;
+
+    private Path file(String text) throws Exception {
+        Path f = dir.resolve("tasks.jsonl");
+        Files.writeString(f, text);
+        return f;
+    }
+
+    private void fails(String text, String message) throws Exception {
+        Path f = file(text);
+        assertThatThrownBy(() -> TaskFile.read(f)).isInstanceOf(UsageException.class).hasMessage(f + message);
+    }
+
+    @Test
+    void everyFieldAndTheLinesThatAreNotTasks() throws Exception {
+        List<TaskDescription> tasks = TaskFile.read(file("""
+                # a comment, then a blank line
+
+                {"uid": "a", "executable": "/bin/echo", "arguments": ["x", 2], "environment": {"K": "v", "N": 1},
+                   "sandbox": "s", "stdout": "o", "stderr": "e", "pre_exec": ["cd ."], "post_exec": ["true"], "ranks": 2,
+                   "cores_per_rank": 2, "gpus_per_rank": 0, "priority": 3, "timeout": 1.5, "restartable": true,
+                   "tags": {"colocate": "c", "exclusive": false}, "mode": "mpi", "input_staging": ["in.dat"],
+                   "output_staging": [{"source": "o.dat", "target": "/tmp/o.dat", "action": "move"}], "name": "n"}
+                  {"executable": "true"}
+                """.replace("\n   ", " ")));
+        assertThat(tasks).hasSize(2);
+        TaskDescription a = tasks.getFirst();
+        assertThat(a.uid()).isEqualTo("a");
+        assertThat(a.executable()).isEqualTo("/bin/echo");
+        assertThat(a.priority()).isEqualTo(3);
+        assertThat(a.hasOutputStaging()).isTrue();
+        assertThat(tasks.get(1).executable()).isEqualTo("true");
+        assertThat(tasks.get(1).hasOutputStaging()).isFalse();
+    }
+
+    @Test
+    void aLineIsOneObjectAndNothingElse() throws Exception {
+        fails("{\"executable\": \"true\"}\n{\"executable\": \"a\"}{\"executable\": \"b\"}\n",
+                ":2: more than one JSON value on the line (one task per line)");
+        fails("{\"executable\": \"true\"} junk\n", ":1: not a JSON object (Unrecognized token 'junk': was expecting "
+                + "(JSON String, Number, Array, Object or token 'null', 'true' or 'false'))");
+        fails("{\"executable\": \"true\"}\n\n{\"executable\":\n \"true\"}\n", ":3: a task must be on one line");
+        fails("{\"executable\": \"a\"\n{\"executable\": \"b\"}\n", ":1: not a JSON object (Unexpected character ('{' "
+                + "(code 123)): was expecting comma to separate Object entries)");
+        fails("[\"true\"]\n", ":1: not a JSON object");
+        fails("\"true\"\n", ":1: not a JSON object");
+    }
+
+    @Test
+    void eachFieldSaysWhatItMustBe() throws Exception {
+        String ok = "{\"executable\": \"true\"}\n";
+        fails(ok + "{\"executable\": \"x\", \"ranks\": 0}\n", ":2: field 'ranks' must be a positive integer");
+        fails("{\"executable\": \"x\", \"cores_per_rank\": \"2\"}", ":1: field 'cores_per_rank' must be a positive integer");
+        fails("{\"executable\": \"x\", \"priority\": -1}", ":1: field 'priority' must be a non-negative integer");
+        fails("{\"executable\": \"x\", \"timeout\": -1}", ":1: field 'timeout' must be a non-negative number of seconds");
+        fails("{\"executable\": \"x\", \"restartable\": \"yes\"}", ":1: field 'restartable' must be true or false");
+        fails("{\"executable\": \"x\", \"arguments\": \"-v\"}", ":1: field 'arguments' must be a list of strings");
+        fails("{\"executable\": \"x\", \"environment\": [\"A=1\"]}", ":1: field 'environment' must be an object of strings");
+        fails("{\"executable\": \"x\", \"tags\": \"c\"}",
+                ":1: field 'tags' must be an object like {\"colocate\": \"x\", \"exclusive\": true}");
+        fails("{\"executable\": \"x\", \"mode\": \"function\"}", ":1: field 'mode' must be 'executable' or 'mpi' "
+                + "(function tasks run through the Java Pilot API), got 'function'");
+        fails("{\"executable\": \" \"}", ":1: field 'executable' is missing");
+        fails("{\"arguments\": []}", ":1: field 'executable' is missing");
+        fails("{\"executable\": \"x\", \"cores\": 2}", ":1: unknown field 'cores' (valid: arguments, cores_per_rank, "
+                + "environment, executable, gpus_per_rank, input_staging, mode, name, output_staging, post_exec, pre_exec, "
+                + "priority, ranks, restartable, sandbox, stderr, stdout, tags, timeout, uid)");
+        fails("{\"executable\": \"x\", \"input_staging\": [{\"source\": \"a\", \"action\": \"copy-ish\"}]}",
+                ":1: field 'input_staging': action 'copy-ish' is not copy, link or move");
+        fails("{\"executable\": \"x\", \"output_staging\": [{\"target\": \"a\"}]}",
+                ":1: field 'output_staging' needs a 'source' in each entry");
+    }
+
+    @Test
+    void anEmptyOrMissingFileIsNamed() throws Exception {
+        Path empty = file("\n# nothing\n");
+        assertThatThrownBy(() -> TaskFile.read(empty)).hasMessage("--tasks " + empty + ": no task in the file");
+        Path none = dir.resolve("none.jsonl");
+        assertThatThrownBy(() -> TaskFile.read(none)).hasMessage("--tasks " + none + ": no such file");
+    }
+}

@@ -64,7 +64,7 @@ final class SubmitCommand {
             .value("Submit", List.of("--timeout"), List.of(), "SECONDS", "end the task after that long (it FAILS)",
                     (a, v) -> a.timeout = seconds(v))
             .value("Submit", List.of("--priority"), List.of(), "P", "higher runs first (default 0)",
-                    (a, v) -> a.priority = Integer.parseInt(v))
+                    (a, v) -> a.priority = HostListParser.atLeast(v, "--priority", 0))
             .flag("Submit", List.of("--quiet"), List.of(), "no progress bar", (a, v) -> a.quiet = true)
             .flag("Submit", List.of("--detach"), List.of(),
                     "print the tasks' ids and return; they run on (banyan wait, banyan cancel); no output staging",

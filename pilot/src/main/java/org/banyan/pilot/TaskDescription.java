@@ -180,6 +180,34 @@ public final class TaskDescription {
         return executable;
     }
 
+    /**
+     * Throws {@link IllegalArgumentException} naming the field when no task can be made of this
+     * description. Checked when it is submitted: a bad one found later, when its batch was sent,
+     * ended the sending thread, and every task of that manager waited for ever.
+     */
+    void check() {
+        if (mode != Mode.FUNCTION && (executable == null || executable.isBlank())) {
+            throw new IllegalArgumentException("a task needs an executable (or a function)");
+        }
+        if (ranks < 1 || coresPerRank < 1 || gpusPerRank < 0) {
+            throw new IllegalArgumentException("a task needs at least one rank (got " + ranks + ") of at least one core (got "
+                    + coresPerRank + "), and no negative GPUs (got " + gpusPerRank + ")");
+        }
+        if (!(timeoutSeconds >= 0) || Double.isInfinite(timeoutSeconds)) {
+            throw new IllegalArgumentException("a task's timeout is 0 (none) or a number of seconds, got " + timeoutSeconds);
+        }
+        for (String a : arguments) {
+            if (a == null) {
+                throw new IllegalArgumentException("a task's arguments cannot be null: " + arguments);
+            }
+        }
+        for (Map.Entry<String, String> e : environment.entrySet()) {
+            if (e.getKey() == null || e.getValue() == null) {
+                throw new IllegalArgumentException("a task's environment cannot hold null: " + e.getKey() + "=" + e.getValue());
+            }
+        }
+    }
+
     public String uid() {
         return uid;
     }

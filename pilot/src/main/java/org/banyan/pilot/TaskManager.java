@@ -304,12 +304,14 @@ public final class TaskManager implements AutoCloseable {
         return submit(List.of(descriptions));
     }
 
-    /** Takes tasks; they go to an active pilot now, or wait for one. */
+    /**
+     * Takes tasks; they go to an active pilot now, or wait for one.
+     *
+     * @throws IllegalArgumentException when one of them cannot be a task (none is taken then)
+     */
     public List<Task> submit(List<TaskDescription> descriptions) {
         for (TaskDescription d : descriptions) { // all or nothing
-            if (d.mode != TaskDescription.Mode.FUNCTION && (d.executable == null || d.executable.isBlank())) {
-                throw new IllegalArgumentException("a task needs an executable (or a function)");
-            }
+            d.check();
         }
         List<Task> tasks = new ArrayList<>(descriptions.size());
         List<Task> functions = new ArrayList<>();

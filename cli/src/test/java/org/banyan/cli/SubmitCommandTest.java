@@ -1,0 +1,36 @@
+package org.banyan.cli;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code banyan submit}'s options: a bad value is one line (status 2 from Main), before any DVM is asked. */
+class SubmitCommandTest {
+    @TempDir
+    Path dir;
+
+    private void refused(List<String> args, String message) {
+        assertThatThrownBy(() -> new SubmitCommand(Map.of(), dir).run(args)).isInstanceOf(UsageException.class)
+                .hasMessage(message);
+    }
+
+    @Test
+    void badNumbersAreNamed() {
+        refused(List.of("--priority", "x", "--", "true"), "--priority must be a whole number, 0 or more, got 'x'");
+        refused(List.of("--priority", "-1", "--", "true"), "--priority must be a whole number, 0 or more, got '-1'");
+        refused(List.of("--priority", "99999999999", "--", "true"),
+                "--priority must be a whole number, 0 or more, got '99999999999'");
+        refused(List.of("--cores", "0", "--", "true"), "--cores must be a positive integer, got '0'");
+        refused(List.of("--timeout", "soon", "--", "true"), "--timeout must be a positive number of seconds, got 'soon'");
+    }
+
+    @Test
+    void aCommandOrATaskFileNotBoth() {
+        refused(List.of("--tasks", "t.jsonl", "--", "true"), "give either --tasks FILE or a command after --, not both");
+        refused(List.of("--quiet"), "nothing to run: give a command after -- or --tasks FILE (see banyan submit --help)");
+    }
+}

@@ -1,0 +1,41 @@
+package org.banyan.pilot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A description that cannot be a task is refused by submit, naming the field, and none of that
+ * call's tasks is taken. Found later, when its batch went to the pilot, it ended the sending
+ * thread and every task of the manager, good ones too, waited for ever.
+ */
+class TaskManagerSubmitTest {
+    private static TaskDescription ok() {
+        return new TaskDescription().executable("true");
+    }
+
+    @Test
+    void aBadDescriptionIsRefusedAtSubmitAndNothingOfThatCallIsTaken(@TempDir Path dir) throws Exception {
+        try (Session session = new Session(dir); TaskManager tmgr = new TaskManager(session)) {
+            refused(tmgr, ok().ranks(0), "a task needs at least one rank (got 0) of at least one core (got 1), and no negative GPUs (got 0)");
+            refused(tmgr, ok().coresPerRank(0), "a task needs at least one rank (got 1) of at least one core (got 0), and no negative GPUs (got 0)");
+            refused(tmgr, ok().gpusPerRank(-1), "a task needs at least one rank (got 1) of at least one core (got 1), and no negative GPUs (got -1)");
+            refused(tmgr, ok().timeout(-1), "a task's timeout is 0 (none) or a number of seconds, got -1.0");
+            refused(tmgr, ok().timeout(Double.NaN), "a task's timeout is 0 (none) or a number of seconds, got NaN");
+            refused(tmgr, ok().arguments(Arrays.asList("a", null)), "a task's arguments cannot be null: [a, null]");
+            refused(tmgr, ok().environment("K", null), "a task's environment cannot hold null: K=null");
+            refused(tmgr, new TaskDescription().arguments("x"), "a task needs an executable (or a function)");
+            List<Task> taken = tmgr.submit(ok());
+            assertThat(taken.getFirst().uid()).as("no task was made by the refused calls").isEqualTo("task.000000");
+        }
+    }
+
+    private static void refused(TaskManager tmgr, TaskDescription bad, String message) {
+        assertThatThrownBy(() -> tmgr.submit(ok(), bad)).isInstanceOf(IllegalArgumentException.class).hasMessage(message);
+    }
+}

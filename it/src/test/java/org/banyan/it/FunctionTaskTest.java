@@ -66,6 +66,27 @@ class FunctionTaskTest {
             Throwable unserializable = catchThrowable(() -> pool.submit(Object::new).get(60, TimeUnit.SECONDS));
             assertThat(unserializable.getCause()).hasMessageContaining("the result, a java.lang.Object, is not serializable");
             assertThat(pool.submit(() -> "still working").get(60, TimeUnit.SECONDS)).isEqualTo("still working");
+            // A call that cannot be sent, or whose value cannot come back, fails alone: its
+            // neighbours run and no worker is lost (a half-written batch took the worker with it).
+            Object notSerializable = new Object();
+            List<CompletableFuture<Integer>> mixed = List.of(pool.submit(() -> 1),
+                    pool.submit(() -> notSerializable.hashCode() * 0 + 2), pool.submit(() -> 3));
+            assertThat(mixed.get(0).get(60, TimeUnit.SECONDS)).isEqualTo(1);
+            assertThat(catchThrowable(() -> mixed.get(1).get(60, TimeUnit.SECONDS))).cause()
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot be serialized")
+                    .hasMessageContaining("java.lang.Object");
+            assertThat(mixed.get(2).get(60, TimeUnit.SECONDS)).isEqualTo(3);
+            Throwable deep = catchThrowable(() -> pool.submit(() -> new java.util.ArrayList<>(List.of(new Object())))
+                    .get(60, TimeUnit.SECONDS));
+            assertThat(deep.getCause()).hasMessageContaining("the result cannot be serialized");
+            java.util.Set<Long> after = new java.util.HashSet<>();
+            for (CompletableFuture<Long> f : pool.map(x -> {
+                java.util.concurrent.locks.LockSupport.parkNanos(100_000_000L);
+                return ProcessHandle.current().pid();
+            }, IntStream.range(0, 20).boxed().toList())) {
+                after.add(f.get(60, TimeUnit.SECONDS));
+            }
+            assertThat(after).as("the same workers").isEqualTo(perWorker.keySet());
 
             pool.close(); // its workers hold both cores; the default pool of function tasks needs them
             assertThat(tmgr.waitTasks(pool.workers(), java.util.Set.of(TaskState.DONE), 30_000))

@@ -5,8 +5,6 @@ import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -254,13 +252,12 @@ public final class FunctionPool implements AutoCloseable {
         }
 
         void start() throws IOException {
-            ObjectOutputStream out = new ObjectOutputStream(new BufferedOutputStream(socket.getOutputStream(), 1 << 16));
-            out.flush();
+            DataOutputStream out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 1 << 16));
             sender = Thread.ofPlatform().daemon().name("fn-send-" + pid).start(() -> send(out));
             reader = Thread.ofPlatform().daemon().name("fn-read-" + pid).start(this::read);
         }
 
-        private void send(ObjectOutputStream out) {
+        private void send(DataOutputStream out) {
             List<Pending> batch = new ArrayList<>();
             List<FunctionWire.Call> calls = new ArrayList<>();
             try {
@@ -268,7 +265,7 @@ public final class FunctionPool implements AutoCloseable {
                     window.acquire();
                     Pending first = queue.take();
                     if (first == STOP) {
-                        FunctionWire.writeBatch(out, List.of());
+                        FunctionWire.writeFrame(out, FunctionWire.batch(List.of()));
                         return;
                     }
                     batch.add(first);
@@ -278,8 +275,10 @@ public final class FunctionPool implements AutoCloseable {
                     for (stops -= batch.size(); stops > 0; stops--) {
                         queue.add(STOP); // for another sender, or for this one next time
                     }
-                    for (Pending p : batch) {
-                        calls.add(p.call());
+                    byte[] frame = frame(batch, calls);
+                    if (batch.isEmpty()) { // every one failed to serialize
+                        window.release();
+                        continue;
                     }
                     synchronized (inFlight) {
                         inFlight.add(List.copyOf(batch));
@@ -290,7 +289,7 @@ public final class FunctionPool implements AutoCloseable {
                         }
                         return;
                     }
-                    FunctionWire.writeBatch(out, calls);
+                    FunctionWire.writeFrame(out, frame);
                     batch.clear();
                     calls.clear();
                 }
@@ -299,10 +298,37 @@ public final class FunctionPool implements AutoCloseable {
             }
         }
 
+        /**
+         * The frame of {@code batch}'s calls (into {@code calls}). A call whose function or
+         * argument cannot be serialized fails here, alone, and leaves {@code batch}.
+         */
+        private static byte[] frame(List<Pending> batch, List<FunctionWire.Call> calls) throws IOException {
+            for (Pending p : batch) {
+                calls.add(p.call());
+            }
+            try {
+                return FunctionWire.batch(calls);
+            } catch (IOException e) {
+                calls.clear();
+                for (java.util.Iterator<Pending> it = batch.iterator(); it.hasNext(); ) {
+                    Pending p = it.next();
+                    try {
+                        FunctionWire.batch(List.of(p.call()));
+                        calls.add(p.call());
+                    } catch (IOException bad) {
+                        p.result().completeExceptionally(new IllegalArgumentException(
+                                "the function or its argument cannot be serialized (" + bad + ")", bad));
+                        it.remove();
+                    }
+                }
+                return FunctionWire.batch(calls);
+            }
+        }
+
         private void read() {
-            try (ObjectInputStream objects = new ObjectInputStream(in)) {
+            try {
                 while (true) {
-                    FunctionWire.Result[] results = FunctionWire.readResults(objects);
+                    FunctionWire.Result[] results = FunctionWire.readResults(in);
                     List<Pending> batch;
                     synchronized (inFlight) {
                         batch = inFlight.poll();
@@ -318,7 +344,7 @@ public final class FunctionPool implements AutoCloseable {
                         }
                     }
                 }
-            } catch (IOException | ClassNotFoundException e) {
+            } catch (IOException e) {
                 lost(closed ? "the pool closed" : "its connection ended: " + e);
             }
         }

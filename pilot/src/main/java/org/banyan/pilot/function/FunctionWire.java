@@ -1,5 +1,7 @@
 package org.banyan.pilot.function;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -12,8 +14,9 @@ import java.util.List;
  * over one TCP connection per worker.
  *
  * <pre>
- * worker → pool, once:  writeUTF("banyan-fn 1")  writeUTF(secret)  writeLong(worker pid)
- * then each side opens one ObjectOutputStream for the rest of the connection.
+ * worker → pool, once:  writeUTF("banyan-fn 2")  writeUTF(secret)  writeLong(worker pid)
+ * then, both ways, frames: writeInt(length)  length bytes, each frame one Java serialization
+ * stream of its own (header included):
  * pool → worker, a batch:   writeInt(n)  n × { writeLong(id)  writeByte(kind)  writeObject(fn)  [writeObject(arg)] }
  *                           kind 0: fn is a SerializableCallable; kind 1: a SerializableFunction, then its arg.
  *                           n = 0: no more work, the worker exits.
@@ -21,14 +24,17 @@ import java.util.List;
  *                           writeInt(n)  n × { writeLong(id)  writeBoolean(ok)  writeObject(result | RemoteFunctionException) }
  * </pre>
  *
- * Both sides {@code reset()} their stream after each batch (so the handle tables do not grow)
- * and rely on back-references inside one: a function mapped over a thousand arguments is written
- * once per batch.
+ * Inside a frame, back-references hold: a function mapped over a thousand arguments is written
+ * once per batch. A frame is made in memory before anything is written, so a call whose function
+ * or argument cannot be serialized fails alone (and a result that cannot, its call alone) instead
+ * of leaving half a batch on the connection, which took the worker and every call it held with it.
  */
 public final class FunctionWire {
-    public static final String GREETING = "banyan-fn 1";
+    public static final String GREETING = "banyan-fn 2";
     public static final byte CALLABLE = 0;
     public static final byte APPLY = 1;
+    /** Not on the wire: a call this worker could not read (its class is not on the class path); fn holds why. */
+    public static final byte UNREADABLE = 2;
 
     /** One call: a callable (arg unused), or a function and its argument. */
     public record Call(long id, byte kind, Object fn, Object arg) {}
@@ -54,51 +60,98 @@ public final class FunctionWire {
                 theirs.getBytes(java.nio.charset.StandardCharsets.UTF_8), secret.getBytes(java.nio.charset.StandardCharsets.UTF_8)) ? pid : -1;
     }
 
-    public static void writeBatch(ObjectOutputStream out, List<Call> calls) throws IOException {
-        out.writeInt(calls.size());
-        for (Call c : calls) {
-            out.writeLong(c.id());
-            out.writeByte(c.kind());
-            out.writeObject(c.fn());
-            if (c.kind() == APPLY) {
-                out.writeObject(c.arg());
+    /**
+     * A batch's frame.
+     *
+     * @throws IOException (a {@link java.io.NotSerializableException}...) when a function or an argument cannot be serialized
+     */
+    public static byte[] batch(List<Call> calls) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + 32 * calls.size());
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeInt(calls.size());
+            for (Call c : calls) {
+                out.writeLong(c.id());
+                out.writeByte(c.kind());
+                out.writeObject(c.fn());
+                if (c.kind() == APPLY) {
+                    out.writeObject(c.arg());
+                }
             }
         }
+        return bytes.toByteArray();
+    }
+
+    /** Reads one batch; an empty array means the pool is done. A call whose class is missing here comes as {@link #UNREADABLE}. */
+    public static Call[] readBatch(DataInputStream in) throws IOException {
+        try (ObjectInputStream objects = new ObjectInputStream(new ByteArrayInputStream(readFrame(in)))) {
+            int n = objects.readInt();
+            Call[] calls = new Call[n];
+            for (int i = 0; i < n; i++) {
+                long id = objects.readLong();
+                byte kind = objects.readByte();
+                Object fn = read(objects);
+                Object arg = kind == APPLY ? read(objects) : null;
+                calls[i] = fn instanceof Missing(ClassNotFoundException e) ? new Call(id, UNREADABLE, e, null)
+                        : arg instanceof Missing(ClassNotFoundException e) ? new Call(id, UNREADABLE, e, null)
+                        : new Call(id, kind, fn, arg);
+            }
+            return calls;
+        }
+    }
+
+    /**
+     * A batch's results' frame.
+     *
+     * @throws IOException when a result cannot be serialized
+     */
+    public static byte[] results(Result[] results) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + 32 * results.length);
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeInt(results.length);
+            for (Result r : results) {
+                out.writeLong(r.id());
+                out.writeBoolean(r.ok());
+                out.writeObject(r.value());
+            }
+        }
+        return bytes.toByteArray();
+    }
+
+    /** Reads one frame of results; a value whose class is missing here is a {@link ClassNotFoundException} in place of it, not ok. */
+    public static Result[] readResults(DataInputStream in) throws IOException {
+        try (ObjectInputStream objects = new ObjectInputStream(new ByteArrayInputStream(readFrame(in)))) {
+            int n = objects.readInt();
+            Result[] results = new Result[n];
+            for (int i = 0; i < n; i++) {
+                long id = objects.readLong();
+                boolean ok = objects.readBoolean();
+                Object value = read(objects);
+                results[i] = value instanceof Missing(ClassNotFoundException e) ? new Result(id, false, e) : new Result(id, ok, value);
+            }
+            return results;
+        }
+    }
+
+    public static void writeFrame(DataOutputStream out, byte[] frame) throws IOException {
+        out.writeInt(frame.length);
+        out.write(frame);
         out.flush();
-        out.reset();
     }
 
-    /** Reads one batch; an empty array means the pool is done. */
-    public static Call[] readBatch(ObjectInputStream in) throws IOException, ClassNotFoundException {
-        int n = in.readInt();
-        Call[] calls = new Call[n];
-        for (int i = 0; i < n; i++) {
-            long id = in.readLong();
-            byte kind = in.readByte();
-            Object fn = in.readObject();
-            Object arg = kind == APPLY ? in.readObject() : null;
-            calls[i] = new Call(id, kind, fn, arg);
-        }
-        return calls;
+    private static byte[] readFrame(DataInputStream in) throws IOException {
+        byte[] frame = new byte[in.readInt()];
+        in.readFully(frame);
+        return frame;
     }
 
-    public static void writeResults(ObjectOutputStream out, Result[] results) throws IOException {
-        out.writeInt(results.length);
-        for (Result r : results) {
-            out.writeLong(r.id());
-            out.writeBoolean(r.ok());
-            out.writeObject(r.value());
-        }
-        out.flush();
-        out.reset();
-    }
+    /** An object whose class could not be loaded; the stream reads on past it. */
+    private record Missing(ClassNotFoundException e) {}
 
-    public static Result[] readResults(ObjectInputStream in) throws IOException, ClassNotFoundException {
-        int n = in.readInt();
-        Result[] results = new Result[n];
-        for (int i = 0; i < n; i++) {
-            results[i] = new Result(in.readLong(), in.readBoolean(), in.readObject());
+    private static Object read(ObjectInputStream in) throws IOException {
+        try {
+            return in.readObject();
+        } catch (ClassNotFoundException e) {
+            return new Missing(e);
         }
-        return results;
     }
 }

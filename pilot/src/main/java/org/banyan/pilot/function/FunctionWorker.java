@@ -4,8 +4,6 @@ import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import java.net.Socket;
 import java.util.concurrent.Callable;
@@ -32,11 +30,9 @@ public final class FunctionWorker {
         int colon = contact.lastIndexOf(':');
         try (Socket s = new Socket(contact.substring(0, colon), Integer.parseInt(contact.substring(colon + 1)))) {
             s.setTcpNoDelay(true);
-            DataOutputStream hello = new DataOutputStream(new BufferedOutputStream(s.getOutputStream(), 1 << 16));
-            FunctionWire.hello(hello, secret, ProcessHandle.current().pid());
-            ObjectOutputStream out = new ObjectOutputStream(hello);
-            out.flush();
-            ObjectInputStream in = new ObjectInputStream(new BufferedInputStream(s.getInputStream(), 1 << 16));
+            DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream(), 1 << 16));
+            FunctionWire.hello(out, secret, ProcessHandle.current().pid());
+            DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream(), 1 << 16));
             while (true) {
                 FunctionWire.Call[] calls;
                 try {
@@ -51,13 +47,33 @@ public final class FunctionWorker {
                 for (int i = 0; i < calls.length; i++) {
                     results[i] = run(calls[i]);
                 }
-                FunctionWire.writeResults(out, results);
+                FunctionWire.writeFrame(out, frame(results));
             }
+        }
+    }
+
+    /** The results' frame; a result that cannot be serialized (deep inside, too) fails its call alone. */
+    static byte[] frame(FunctionWire.Result[] results) throws java.io.IOException {
+        try {
+            return FunctionWire.results(results);
+        } catch (java.io.IOException e) {
+            for (int i = 0; i < results.length; i++) {
+                try {
+                    FunctionWire.results(new FunctionWire.Result[] {results[i]});
+                } catch (java.io.IOException bad) {
+                    results[i] = new FunctionWire.Result(results[i].id(), false, new RemoteFunctionException(
+                            bad.getClass().getName(), "the result cannot be serialized: " + bad.getMessage(), new StackTraceElement[0]));
+                }
+            }
+            return FunctionWire.results(results);
         }
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     static FunctionWire.Result run(FunctionWire.Call c) {
+        if (c.kind() == FunctionWire.UNREADABLE) {
+            return new FunctionWire.Result(c.id(), false, RemoteFunctionException.of((Throwable) c.fn()));
+        }
         try {
             Object value = c.kind() == FunctionWire.CALLABLE ? ((Callable<?>) c.fn()).call() : ((Function) c.fn()).apply(c.arg());
             if (value != null && !(value instanceof Serializable)) {

@@ -308,8 +308,14 @@ public final class TaskManager implements AutoCloseable {
      * Takes tasks; they go to an active pilot now, or wait for one.
      *
      * @throws IllegalArgumentException when one of them cannot be a task (none is taken then)
+     * @throws IllegalStateException     when this manager is closed (nothing would run them)
      */
     public List<Task> submit(List<TaskDescription> descriptions) {
+        synchronized (this) {
+            if (closed) {
+                throw new IllegalStateException("the task manager is closed");
+            }
+        }
         for (TaskDescription d : descriptions) { // all or nothing
             d.check();
         }

@@ -35,6 +35,16 @@ class TaskManagerSubmitTest {
         }
     }
 
+    @Test
+    void aClosedManagerTakesNothing(@TempDir Path dir) throws Exception {
+        try (Session session = new Session(dir)) {
+            TaskManager tmgr = new TaskManager(session);
+            tmgr.close();
+            assertThatThrownBy(() -> tmgr.submit(ok())).isInstanceOf(IllegalStateException.class)
+                    .hasMessage("the task manager is closed");
+        }
+    }
+
     private static void refused(TaskManager tmgr, TaskDescription bad, String message) {
         assertThatThrownBy(() -> tmgr.submit(ok(), bad)).isInstanceOf(IllegalArgumentException.class).hasMessage(message);
     }

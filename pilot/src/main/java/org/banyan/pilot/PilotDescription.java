@@ -36,6 +36,18 @@ public record PilotDescription(String resource, int cores, List<String> hosts, P
         if (resource.equals("slurm") && nodes < 1) {
             throw new IllegalArgumentException("a Slurm pilot needs at least one node");
         }
+        if (cores < 0) {
+            throw new IllegalArgumentException("a pilot's cores are 0 (all of this machine's) or more, not " + cores);
+        }
+        if (resource.equals("ssh") && hosts.isEmpty()) {
+            throw new IllegalArgumentException("an ssh pilot needs at least one host");
+        }
+        if (resource.equals("dvm") && dvm == null) {
+            throw new IllegalArgumentException("a dvm pilot needs the DVM's URI file");
+        }
+        if (!(runtimeMinutes >= 0) || Double.isInfinite(runtimeMinutes)) {
+            throw new IllegalArgumentException("a pilot's runtime is 0 (until canceled) or a number of minutes, not " + runtimeMinutes);
+        }
     }
 
     public static PilotDescription local(int cores) {

@@ -1,0 +1,23 @@
+package org.banyan.pilot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** A pilot that cannot be is refused when it is described, naming what is wrong, not when it launches. */
+class PilotDescriptionTest {
+    @Test
+    void whatCannotBeAPilotIsRefused() {
+        assertThat(PilotDescription.local(0).cores()).as("0: all of this machine's").isZero();
+        assertThatThrownBy(() -> PilotDescription.local(-1)).hasMessage("a pilot's cores are 0 (all of this machine's) or more, not -1");
+        assertThatThrownBy(() -> PilotDescription.ssh(List.of())).hasMessage("an ssh pilot needs at least one host");
+        assertThatThrownBy(() -> PilotDescription.dvm(null)).hasMessage("a dvm pilot needs the DVM's URI file");
+        assertThatThrownBy(() -> PilotDescription.slurm(0)).hasMessage("a Slurm pilot needs at least one node");
+        assertThatThrownBy(() -> PilotDescription.local(2).runtime(-1))
+                .hasMessage("a pilot's runtime is 0 (until canceled) or a number of minutes, not -1.0");
+        assertThatThrownBy(() -> PilotDescription.local(2).runtime(Double.NaN)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> PilotDescription.local(2).warmUp(-1)).hasMessage("warm-up tasks per host must be 0 or more, not -1");
+    }
+}

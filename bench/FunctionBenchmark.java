@@ -57,6 +57,8 @@ public class FunctionBenchmark {
             System.out.printf(Locale.ROOT, "| FunctionPool.map(x -> x), %d workers | %,d | %,.0f |%n", workers, n, map);
             System.out.printf(Locale.ROOT, "| FunctionPool.submit(() -> null), %d workers | %,d | %,.0f |%n", workers, n / 4, submit);
             System.out.printf(Locale.ROOT, "| TaskDescription.function, default pool | %,d | %,.0f |%n", tasks, taskRate);
+        } finally {
+            org.banyan.runtime.os.FileTree.delete(dir); // the session: 20 MB of sandboxes and profile a run
         }
     }
 

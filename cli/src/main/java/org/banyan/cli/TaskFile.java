@@ -59,15 +59,16 @@ final class TaskFile {
                         break;
                     }
                     line = p.currentTokenLocation().getLineNr();
+                    Where where = new Where(file, line);
                     if (line == ended) {
-                        throw new UsageException(new Where(file, line) + ": more than one JSON value on the line (one task per line)");
+                        throw new UsageException(where + ": more than one JSON value on the line (one task per line)");
                     }
                     JsonNode node = p.readValueAsTree();
                     ended = p.currentLocation().getLineNr();
                     if (ended != line) {
-                        throw new UsageException(new Where(file, line) + ": a task must be on one line");
+                        throw new UsageException(where + ": a task must be on one line");
                     }
-                    out.add(entry(node, new Where(file, line)));
+                    out.add(entry(node, where));
                 } catch (JsonProcessingException e) {
                     // an object that does not end on its line is named by the line it began on
                     long at = line > 0 ? line : e.getLocation() != null ? e.getLocation().getLineNr() : 0;

@@ -146,12 +146,17 @@ class SubmitTest {
                     + " \"output_staging\": [{\"source\": \"result\", \"target\": \"" + dir.resolve("out." + i) + "\"}]}\n");
         }
         file.append("{\"uid\": \"broken\", \"executable\": \"sh\", \"arguments\": [\"-c\", \"echo first; echo it broke >&2; exit 3\"]}\n");
+        // what cannot be made for a task is named, not reported as its program missing
+        file.append("{\"uid\": \"nowhere\", \"executable\": \"true\", \"sandbox\": \"/etc/passwd/x\"}\n");
+        file.append("{\"uid\": \"noout\", \"executable\": \"true\", \"stdout\": \"/no/dir/out\"}\n");
         Files.writeString(dir.resolve("tasks.jsonl"), file);
         Banyan.Result r = Banyan.run("submit", "--dvm", uri.toString(), "--session", dir.resolve("s").toString(),
                 "--tasks", dir.resolve("tasks.jsonl").toString());
         assertThat(r.exit()).as(r.stderr()).isEqualTo(1);
-        assertThat(r.stderr()).contains("51 tasks: 50 done, 1 failed, 0 canceled")
-                .contains("broken failed (exit 3), sandbox " + dir.resolve("s/broken")).contains("it broke");
+        assertThat(r.stderr()).contains("53 tasks: 50 done, 3 failed, 0 canceled")
+                .contains("broken failed (exit 3), sandbox " + dir.resolve("s/broken")).contains("it broke")
+                .contains("true: cannot make its directory /etc/passwd/x (Not a directory)")
+                .contains("true: No such file or directory (cannot open its stdout /no/dir/out)");
         assertThat(Files.readString(dir.resolve("out.7")).strip()).isEqualTo("task.000007");
         List<String> profile = Files.readAllLines(dir.resolve("s/banyan.prof"));
         assertThat(profile.getFirst()).isEqualTo("#time,event,comp,thread,uid,state,msg");
@@ -160,7 +165,7 @@ class SubmitTest {
 
         Banyan.Result report = Banyan.run("pilot", "report", dir.resolve("s").toString());
         assertThat(report.exit()).as(report.stderr()).isZero();
-        assertThat(report.stdout()).contains("tasks            51 (50 done, 1 failed, 0 canceled)")
+        assertThat(report.stdout()).contains("tasks            53 (50 done, 3 failed, 0 canceled)")
                 .contains("peak concurrency").contains("pilot cores 4");
         assertThat(dir.resolve("s/concurrency.png")).isNotEmptyFile();
         assertThat(dir.resolve("s/states.svg")).isNotEmptyFile();

@@ -75,7 +75,13 @@ public final class RankProcess {
         boolean toFiles = launch.stdoutFile() != null;
         File dir = launch.workdir() == null ? null : new File(launch.workdir());
         if (toFiles && dir != null && !dir.mkdir() && !dir.isDirectory()) {
-            Files.createDirectories(dir.toPath()); // a task's sandbox; one mkdir when its parent is there
+            try {
+                Files.createDirectories(dir.toPath()); // a task's sandbox; one mkdir when its parent is there
+            } catch (java.nio.file.FileSystemException e) { // its message is the path alone
+                throw new IOException("cannot make its directory " + dir + " (" + (e.getReason() != null ? e.getReason()
+                        : e instanceof java.nio.file.NoSuchFileException ? "No such file or directory"
+                        : e instanceof java.nio.file.AccessDeniedException ? "Permission denied" : e.getClass().getSimpleName()) + ")", e);
+            }
         }
         File workdir = dir != null && (launch.workdirRequired() || dir.isDirectory()) ? dir : null;
         File stdoutFile = toFiles ? inDir(dir, launch.stdoutFile()) : null;

@@ -161,7 +161,7 @@ public final class PosixSpawn {
                 MemorySegment pid = a.allocate(JAVA_INT);
                 int rc = (int) SPAWNP.invokeExact(pid, a.allocateFrom(command.get(0)), fa, ATTR, argv, envp);
                 if (rc != 0) {
-                    throw new IOException(Libc.strerror(rc) + (dir != null && !new java.io.File(dir).isDirectory() ? " (no directory " + dir + ")" : ""));
+                    throw new IOException(Libc.strerror(rc) + culprit(dir, in, out, err));
                 }
                 started = true;
                 return new Child(pid.get(JAVA_INT, 0), inPipe == null ? -1 : inPipe[1],
@@ -184,6 +184,29 @@ public final class PosixSpawn {
                 closeEnd(errPipe, 0);
             }
         }
+    }
+
+    /**
+     * What posix_spawn's one errno may have been about besides the program: its directory, or
+     * the directory of a file its streams go to (the file actions run in the child, before the
+     * exec, and fail with the same errno as a missing program would). Only after a failure.
+     */
+    private static String culprit(String dir, Stdio in, Stdio out, Stdio err) {
+        if (dir != null && !new java.io.File(dir).isDirectory()) {
+            return " (no directory " + dir + ")";
+        }
+        String[] names = {"stdin", "stdout", "stderr"};
+        Stdio[] streams = {in, out, err};
+        for (int i = 0; i < streams.length; i++) {
+            if (streams[i] instanceof Stdio.File(String path)) {
+                java.io.File f = new java.io.File(path);
+                java.io.File parent = f.getAbsoluteFile().getParentFile();
+                if (i == 0 ? !f.canRead() : parent != null && !parent.isDirectory()) {
+                    return " (cannot open its " + names[i] + " " + path + ")";
+                }
+            }
+        }
+        return "";
     }
 
     /**

@@ -68,4 +68,19 @@ class PosixSpawnTest {
                 List.of("/no/such/program"), Map.of(), null, PosixSpawn.NULL, PosixSpawn.NULL, PosixSpawn.NULL));
         assertThat(e).hasMessageContaining("No such file");
     }
+
+    /**
+     * A stream's file that cannot be opened fails the spawn with the errno a missing program
+     * gives: the message says which it was, so a task is not reported as a missing program.
+     */
+    @Test
+    void aStreamFileThatCannotBeOpenedIsNamed() {
+        String out = dir.resolve("no-dir/out").toString();
+        IOException e = org.assertj.core.api.Assertions.catchThrowableOfType(IOException.class, () -> PosixSpawn.spawn(
+                List.of("/bin/true"), Map.of(), null, PosixSpawn.NULL, new PosixSpawn.Stdio.File(out), PosixSpawn.NULL));
+        assertThat(e).hasMessage("No such file or directory (cannot open its stdout " + out + ")");
+        IOException noDir = org.assertj.core.api.Assertions.catchThrowableOfType(IOException.class, () -> PosixSpawn.spawn(
+                List.of("/bin/true"), Map.of(), dir.resolve("gone").toString(), PosixSpawn.NULL, PosixSpawn.NULL, PosixSpawn.NULL));
+        assertThat(noDir).hasMessage("No such file or directory (no directory " + dir.resolve("gone") + ")");
+    }
 }

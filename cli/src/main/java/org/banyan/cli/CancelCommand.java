@@ -56,7 +56,7 @@ final class CancelCommand {
             System.err.println("banyan cancel: " + e.getMessage());
             return 2;
         } catch (IOException e) {
-            System.err.println("banyan cancel: lost the DVM: " + e.getMessage());
+            System.err.println(DvmClient.lost("banyan cancel", e));
             return 1;
         }
     }

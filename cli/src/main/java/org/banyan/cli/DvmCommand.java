@@ -340,7 +340,7 @@ final class DvmCommand {
             System.err.println("banyan dvm: " + e.getMessage());
             return 2;
         } catch (IOException e) {
-            System.err.println("banyan dvm: lost the DVM: " + e.getMessage());
+            System.err.println(DvmClient.lost("banyan dvm", e));
             return 1;
         }
     }

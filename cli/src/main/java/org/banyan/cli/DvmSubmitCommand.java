@@ -119,7 +119,7 @@ final class DvmSubmitCommand {
             System.err.println("banyan dvm submit: " + e.getMessage());
             return 2;
         } catch (IOException e) {
-            System.err.println("banyan dvm submit: lost the DVM: " + e.getMessage());
+            System.err.println(DvmClient.lost("banyan dvm submit", e));
             return 1;
         }
     }

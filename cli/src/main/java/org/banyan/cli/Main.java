@@ -146,7 +146,7 @@ public final class Main {
             System.err.println("banyan run: " + e.getMessage());
             return 2;
         } catch (IOException e) {
-            System.err.println("banyan run: lost the DVM: " + e.getMessage());
+            System.err.println(DvmClient.lost("banyan run", e));
             return 1;
         }
     }

@@ -121,7 +121,7 @@ final class SubmitCommand {
             System.err.println("banyan submit: " + e.getMessage());
             return 2;
         } catch (IOException e) {
-            System.err.println("banyan submit: lost the DVM (" + (e.getMessage() != null ? e.getMessage() : "it closed the connection") + ")");
+            System.err.println(DvmClient.lost("banyan submit", e));
             return 1;
         }
         if (descriptions == null) {

@@ -67,7 +67,7 @@ final class WaitCommand {
             err.println("banyan wait: " + e.getMessage());
             return 2;
         } catch (IOException e) {
-            err.println("banyan wait: lost the DVM: " + e.getMessage());
+            err.println(DvmClient.lost("banyan wait", e));
             return 1;
         }
     }

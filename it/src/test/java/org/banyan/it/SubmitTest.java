@@ -281,6 +281,28 @@ class SubmitTest {
         Banyan.assertNoProcessesWith(marker);
     }
 
+    /** A wait whose DVM stops under it ends in one line, status 1; the DVM's tasks end with it. */
+    @Test
+    void aWaitWhoseDvmStopsSaysSoInOneLine() throws Exception {
+        String marker = Banyan.marker();
+        Banyan.Result sub = Banyan.run("submit", "--dvm", uri.toString(), "--detach", "--session", dir.resolve("d").toString(),
+                "--", "sleep", marker);
+        assertThat(sub.exit()).as(sub.stderr()).isZero();
+        Process w = Banyan.builder(List.of("wait", "--dvm", uri.toString(), sub.stdout().strip()))
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(dir.resolve("w.err").toFile()).start();
+        Banyan.awaitSleeps(marker, 1);
+        Path log = dir.resolve("dvm.uri.log");
+        for (int i = 0; i < 200 && !Files.readString(log).contains("(banyan wait)"); i++) {
+            Thread.sleep(50);
+        }
+        Banyan.run("dvm", "stop", "--dvm", uri.toString());
+        assertThat(w.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).as("the wait ended").isTrue();
+        assertThat(Files.readString(dir.resolve("w.err")).strip()).isEqualTo("banyan wait: lost the DVM (it closed the connection)");
+        assertThat(w.exitValue()).isEqualTo(1);
+        Banyan.assertNoProcessesWith(marker);
+    }
+
     /**
      * A bag of long tasks on a DVM with more cores than {@code banyan submit} hands over at once
      * (4,096): every task runs at the same time. The next part used to wait until half of the

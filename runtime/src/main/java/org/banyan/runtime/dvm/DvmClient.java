@@ -261,8 +261,7 @@ public final class DvmClient implements AutoCloseable {
                 try {
                     m = channel.receive();
                 } catch (IOException e) {
-                    sink.report(who + ": lost the DVM (" + (e.getMessage() == null ? "it closed the connection"
-                            : e.getMessage()) + "); job " + jobId + " ended with it");
+                    sink.report(lost(who, e) + "; job " + jobId + " ended with it");
                     return 1;
                 }
                 switch (m) {
@@ -309,5 +308,10 @@ public final class DvmClient implements AutoCloseable {
     @Override
     public void close() {
         channel.close();
+    }
+
+    /** {@code who: lost the DVM (why)}: what a command says when its DVM goes away under it. */
+    public static String lost(String who, IOException e) {
+        return who + ": lost the DVM (" + (e.getMessage() == null ? "it closed the connection" : e.getMessage()) + ")";
     }
 }

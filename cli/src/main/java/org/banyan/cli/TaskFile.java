@@ -131,6 +131,11 @@ final class TaskFile {
         for (Map.Entry<String, String> e : environment(n, where).entrySet()) {
             d.environment(e.getKey(), e.getValue());
         }
+        try {
+            d.check(); // what the Pilot API refuses, named here with its line
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(where + ": " + e.getMessage());
+        }
         return d;
     }
 
@@ -209,7 +214,7 @@ final class TaskFile {
         if (v == null || v.isNull()) {
             return 0;
         }
-        if (!v.isNumber() || v.asDouble() < 0) {
+        if (!v.isNumber() || !(v.asDouble() >= 0) || Double.isInfinite(v.asDouble())) {
             throw new UsageException(where + ": field '" + f + "' must be a non-negative number of seconds");
         }
         return v.asDouble();

@@ -32,5 +32,7 @@ class SubmitCommandTest {
     void aCommandOrATaskFileNotBoth() {
         refused(List.of("--tasks", "t.jsonl", "--", "true"), "give either --tasks FILE or a command after --, not both");
         refused(List.of("--quiet"), "nothing to run: give a command after -- or --tasks FILE (see banyan submit --help)");
+        refused(List.of("--", ""), "the command after -- is empty");
+        refused(List.of("--", " ", "x"), "the command after -- is empty");
     }
 }

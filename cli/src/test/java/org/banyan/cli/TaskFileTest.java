@@ -68,6 +68,12 @@ class TaskFileTest {
         fails("{\"executable\": \"x\", \"cores_per_rank\": \"2\"}", ":1: field 'cores_per_rank' must be a positive integer");
         fails("{\"executable\": \"x\", \"priority\": -1}", ":1: field 'priority' must be a non-negative integer");
         fails("{\"executable\": \"x\", \"timeout\": -1}", ":1: field 'timeout' must be a non-negative number of seconds");
+        fails("{\"executable\": \"x\", \"timeout\": 1e400}", ":1: field 'timeout' must be a non-negative number of seconds");
+        // what the Pilot API refuses is refused here too, with the line
+        fails("{\"executable\": \"x\", \"arguments\": [\"a\\u0000b\"]}",
+                ":1: a task's arguments cannot hold a NUL character: a\\0b");
+        fails("{\"executable\": \"x\", \"environment\": {\"A=B\": \"1\"}}",
+                ":1: 'A=B' cannot be the name of an environment variable");
         fails("{\"executable\": \"x\", \"restartable\": \"yes\"}", ":1: field 'restartable' must be true or false");
         fails("{\"executable\": \"x\", \"arguments\": \"-v\"}", ":1: field 'arguments' must be a list of strings");
         fails("{\"executable\": \"x\", \"environment\": [\"A=1\"]}", ":1: field 'environment' must be an object of strings");

@@ -185,7 +185,7 @@ public final class TaskDescription {
      * description. Checked when it is submitted: a bad one found later, when its batch was sent,
      * ended the sending thread, and every task of that manager waited for ever.
      */
-    void check() {
+    public void check() {
         if (mode != Mode.FUNCTION && (executable == null || executable.isBlank())) {
             throw new IllegalArgumentException("a task needs an executable (or a function)");
         }
@@ -204,6 +204,30 @@ public final class TaskDescription {
         for (Map.Entry<String, String> e : environment.entrySet()) {
             if (e.getKey() == null || e.getValue() == null) {
                 throw new IllegalArgumentException("a task's environment cannot hold null: " + e.getKey() + "=" + e.getValue());
+            }
+            if (e.getKey().isEmpty() || e.getKey().indexOf('=') >= 0) {
+                throw new IllegalArgumentException("'" + e.getKey() + "' cannot be the name of an environment variable");
+            }
+        }
+        // A C string ends at its first NUL: the process would get less than was asked, silently.
+        noNul("executable", executable == null ? List.of() : List.of(executable));
+        noNul("arguments", arguments);
+        noNul("environment", List.copyOf(environment.keySet()));
+        noNul("environment", List.copyOf(environment.values()));
+        noNul("pre_exec", preExec);
+        noNul("post_exec", postExec);
+        for (String[] f : new String[][] {{"sandbox", sandbox}, {"stdout", stdout}, {"stderr", stderr}}) {
+            if (f[1] != null) {
+                noNul(f[0], List.of(f[1]));
+            }
+        }
+    }
+
+    private static void noNul(String field, List<String> values) {
+        for (String v : values) {
+            if (v.indexOf('\0') >= 0) {
+                throw new IllegalArgumentException("a task's " + field + " cannot hold a NUL character: "
+                        + v.replace("\0", "\\0"));
             }
         }
     }

@@ -30,6 +30,11 @@ class TaskManagerSubmitTest {
             refused(tmgr, ok().arguments(Arrays.asList("a", null)), "a task's arguments cannot be null: [a, null]");
             refused(tmgr, ok().environment("K", null), "a task's environment cannot hold null: K=null");
             refused(tmgr, new TaskDescription().arguments("x"), "a task needs an executable (or a function)");
+            refused(tmgr, ok().arguments("a\0b"), "a task's arguments cannot hold a NUL character: a\\0b");
+            refused(tmgr, ok().environment("K", "v\0"), "a task's environment cannot hold a NUL character: v\\0");
+            refused(tmgr, ok().environment("A=B", "1"), "'A=B' cannot be the name of an environment variable");
+            refused(tmgr, ok().environment("", "1"), "'' cannot be the name of an environment variable");
+            refused(tmgr, ok().stdout("o\0ut"), "a task's stdout cannot hold a NUL character: o\\0ut");
             List<Task> taken = tmgr.submit(ok());
             assertThat(taken.getFirst().uid()).as("no task was made by the refused calls").isEqualTo("task.000000");
         }

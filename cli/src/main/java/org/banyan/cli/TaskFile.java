@@ -242,22 +242,41 @@ final class TaskFile {
         }
         List<Staging> out = new ArrayList<>();
         for (JsonNode e : v) {
-            if (e.isTextual()) {
-                String name = Path.of(e.asText()).getFileName().toString();
-                out.add(new Staging(e.asText(), name, Staging.Action.COPY));
-                continue;
+            try {
+                if (e.isTextual()) {
+                    out.add(new Staging(e.asText(), fileName(e.asText(), f, where), Staging.Action.COPY));
+                    continue;
+                }
+                String source = e.isObject() ? text(e, "source", where, null) : null;
+                if (source == null) {
+                    throw new UsageException(where + ": field '" + f + "' needs a 'source' in each entry");
+                }
+                String action = text(e, "action", where, "copy");
+                if (!ACTIONS.contains(action)) {
+                    throw new UsageException(where + ": field '" + f + "': action '" + action + "' is not copy, link or move");
+                }
+                String target = text(e, "target", where, null);
+                out.add(new Staging(source, target != null ? target : fileName(source, f, where),
+                        Staging.Action.valueOf(action.toUpperCase(java.util.Locale.ROOT))));
+            } catch (IllegalArgumentException bad) { // Staging's own checks
+                throw new UsageException(where + ": field '" + f + "': " + bad.getMessage());
             }
-            String source = e.isObject() ? text(e, "source", where, null) : null;
-            if (source == null) {
-                throw new UsageException(where + ": field '" + f + "' needs a 'source' in each entry");
-            }
-            String action = text(e, "action", where, "copy");
-            if (!ACTIONS.contains(action)) {
-                throw new UsageException(where + ": field '" + f + "': action '" + action + "' is not copy, link or move");
-            }
-            out.add(new Staging(source, text(e, "target", where, Path.of(source).getFileName().toString()),
-                    Staging.Action.valueOf(action.toUpperCase(java.util.Locale.ROOT))));
         }
         return out;
+    }
+
+    /** The name a staged path keeps when no target is given. */
+    private static String fileName(String path, String f, Where where) throws UsageException {
+        Path name;
+        try {
+            name = Path.of(path).getFileName();
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new UsageException(where + ": field '" + f + "': '" + path.replace("\0", "\\0") + "' is not a path");
+        }
+        if (name == null || path.isBlank()) {
+            throw new UsageException(where + ": field '" + f + "': '" + path + "' has no file name to keep; give {\"source\": ..., "
+                    + "\"target\": ...}");
+        }
+        return name.toString();
     }
 }

@@ -90,6 +90,13 @@ class TaskFileTest {
                 ":1: field 'input_staging': action 'copy-ish' is not copy, link or move");
         fails("{\"executable\": \"x\", \"output_staging\": [{\"target\": \"a\"}]}",
                 ":1: field 'output_staging' needs a 'source' in each entry");
+        fails("{\"executable\": \"x\", \"input_staging\": [\"/\"]}",
+                ":1: field 'input_staging': '/' has no file name to keep; give {\"source\": ..., \"target\": ...}");
+        fails("{\"executable\": \"x\", \"input_staging\": [\"\"]}",
+                ":1: field 'input_staging': '' has no file name to keep; give {\"source\": ..., \"target\": ...}");
+        fails("{\"executable\": \"x\", \"input_staging\": [{\"source\": \"/etc/hostname\", \"target\": \"\"}]}",
+                ":1: field 'input_staging': a staging directive needs a source and a target, each a path, got "
+                        + "'/etc/hostname' -> ''");
     }
 
     @Test

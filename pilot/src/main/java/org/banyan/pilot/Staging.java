@@ -14,6 +14,19 @@ import java.nio.file.StandardCopyOption;
 public record Staging(String source, String target, Action action) {
     public enum Action { COPY, LINK, MOVE }
 
+    /** Refuses what no file system call could carry out: an empty source or target (the target "" was the sandbox itself). */
+    public Staging {
+        if (action == null) {
+            throw new IllegalArgumentException("a staging directive needs an action (copy, link or move)");
+        }
+        for (String p : new String[] {source, target}) {
+            if (p == null || p.isBlank() || p.indexOf('\0') >= 0) {
+                throw new IllegalArgumentException("a staging directive needs a source and a target, each a path, got '"
+                        + source + "' -> '" + target + "'");
+            }
+        }
+    }
+
     /** Carries out the directive from {@code from} to {@code to}. */
     static void apply(Path from, Path to, Action action) throws IOException {
         if (to.getParent() != null) {

@@ -291,16 +291,20 @@ class SubmitTest {
         Process w = Banyan.builder(List.of("wait", "--dvm", uri.toString(), sub.stdout().strip()))
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(dir.resolve("w.err").toFile()).start();
-        Banyan.awaitSleeps(marker, 1);
-        Path log = dir.resolve("dvm.uri.log");
-        for (int i = 0; i < 200 && !Files.readString(log).contains("(banyan wait)"); i++) {
-            Thread.sleep(50);
+        try {
+            Banyan.awaitSleeps(marker, 1);
+            Path log = dir.resolve("dvm.uri.log");
+            for (int i = 0; i < 200 && !Files.readString(log).contains("(banyan wait)"); i++) {
+                Thread.sleep(50);
+            }
+            Banyan.run("dvm", "stop", "--dvm", uri.toString());
+            assertThat(w.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).as("the wait ended").isTrue();
+            assertThat(Files.readString(dir.resolve("w.err")).strip()).isEqualTo("banyan wait: lost the DVM (it closed the connection)");
+            assertThat(w.exitValue()).isEqualTo(1);
+            Banyan.assertNoProcessesWith(marker);
+        } finally {
+            w.destroyForcibly(); // a wait that did not end is not left behind
         }
-        Banyan.run("dvm", "stop", "--dvm", uri.toString());
-        assertThat(w.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).as("the wait ended").isTrue();
-        assertThat(Files.readString(dir.resolve("w.err")).strip()).isEqualTo("banyan wait: lost the DVM (it closed the connection)");
-        assertThat(w.exitValue()).isEqualTo(1);
-        Banyan.assertNoProcessesWith(marker);
     }
 
     /**

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.banyan.core.pilot.SlotRequest;
 
 /**
  * What a task is, with the fields RADICAL-Pilot's users know (camelCase here, snake_case in task
@@ -189,17 +190,17 @@ public final class TaskDescription {
         if (mode != Mode.FUNCTION && (executable == null || executable.isBlank())) {
             throw new IllegalArgumentException("a task needs an executable (or a function)");
         }
-        if (ranks < 1 || coresPerRank < 1 || gpusPerRank < 0) {
-            throw new IllegalArgumentException("a task needs at least one rank (got " + ranks + ") of at least one core (got "
-                    + coresPerRank + "), and no negative GPUs (got " + gpusPerRank + ")");
-        }
+        new SlotRequest(ranks, coresPerRank, gpusPerRank, colocate, exclusive); // what the agent is sent, checked now
         if (!(timeoutSeconds >= 0) || Double.isInfinite(timeoutSeconds)) {
             throw new IllegalArgumentException("a task's timeout is 0 (none) or a number of seconds, got " + timeoutSeconds);
         }
+        // A C string ends at its first NUL: the process would get less than was asked, silently.
+        noNul("executable", executable);
         for (String a : arguments) {
             if (a == null) {
                 throw new IllegalArgumentException("a task's arguments cannot be null: " + arguments);
             }
+            noNul("arguments", a);
         }
         for (Map.Entry<String, String> e : environment.entrySet()) {
             if (e.getKey() == null || e.getValue() == null) {
@@ -208,27 +209,23 @@ public final class TaskDescription {
             if (e.getKey().isEmpty() || e.getKey().indexOf('=') >= 0) {
                 throw new IllegalArgumentException("'" + e.getKey() + "' cannot be the name of an environment variable");
             }
+            noNul("environment", e.getKey());
+            noNul("environment", e.getValue());
         }
-        // A C string ends at its first NUL: the process would get less than was asked, silently.
-        noNul("executable", executable == null ? List.of() : List.of(executable));
-        noNul("arguments", arguments);
-        noNul("environment", List.copyOf(environment.keySet()));
-        noNul("environment", List.copyOf(environment.values()));
-        noNul("pre_exec", preExec);
-        noNul("post_exec", postExec);
-        for (String[] f : new String[][] {{"sandbox", sandbox}, {"stdout", stdout}, {"stderr", stderr}}) {
-            if (f[1] != null) {
-                noNul(f[0], List.of(f[1]));
-            }
+        for (String c : preExec) {
+            noNul("pre_exec", c);
         }
+        for (String c : postExec) {
+            noNul("post_exec", c);
+        }
+        noNul("sandbox", sandbox);
+        noNul("stdout", stdout);
+        noNul("stderr", stderr);
     }
 
-    private static void noNul(String field, List<String> values) {
-        for (String v : values) {
-            if (v.indexOf('\0') >= 0) {
-                throw new IllegalArgumentException("a task's " + field + " cannot hold a NUL character: "
-                        + v.replace("\0", "\\0"));
-            }
+    private static void noNul(String field, String value) {
+        if (value != null && value.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException("a task's " + field + " cannot hold a NUL character: " + value.replace("\0", "\\0"));
         }
     }
 

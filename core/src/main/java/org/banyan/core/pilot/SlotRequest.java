@@ -10,7 +10,8 @@ package org.banyan.core.pilot;
 public record SlotRequest(int ranks, int coresPerRank, int gpusPerRank, String colocate, boolean exclusive) {
     public SlotRequest {
         if (ranks < 1 || coresPerRank < 1 || gpusPerRank < 0) {
-            throw new IllegalArgumentException("a task needs at least one rank of at least one core, and no negative GPUs");
+            throw new IllegalArgumentException("a task needs at least one rank (got " + ranks + ") of at least one core (got "
+                    + coresPerRank + "), and no negative GPUs (got " + gpusPerRank + ")");
         }
     }
 

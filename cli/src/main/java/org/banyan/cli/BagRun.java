@@ -1,6 +1,7 @@
 package org.banyan.cli;
 
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,7 +67,14 @@ final class BagRun {
      */
     int run(List<TaskDescription> descriptions, boolean detach, PrintStream out) {
         long start = System.nanoTime();
-        try (Session session = new Session(sessionDir, base)) {
+        Session made;
+        try {
+            made = new Session(sessionDir, base);
+        } catch (UncheckedIOException e) { // a directory that cannot be made, or another session's
+            err.println("banyan submit: " + e.getMessage());
+            return 2;
+        }
+        try (Session session = made) {
             PilotManager pmgr = new PilotManager(session);
             TaskManager tmgr = new TaskManager(session);
             Pilot pilot = pmgr.submit(PilotDescription.dvm(dvm.uri()));

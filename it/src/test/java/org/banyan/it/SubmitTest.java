@@ -184,6 +184,32 @@ class SubmitTest {
         assertThat(dir.resolve("s/task.000000/env")).hasContent("[unset]");
     }
 
+    /**
+     * A second bag into a session's directory would overwrite the first's profile and sandboxes:
+     * it is refused before any task starts, as is a session directory that cannot be made.
+     */
+    @Test
+    void aSessionDirectoryHoldsOneSession() throws Exception {
+        Path s = dir.resolve("s");
+        assertThat(Banyan.run("submit", "--dvm", uri.toString(), "--session", s.toString(), "--", "sh", "-c", "echo one > out").exit())
+                .isZero();
+        for (String inDvm : List.of("1", "0")) {
+            Banyan.Result again = Banyan.run(java.util.Map.of("BANYAN_SUBMIT_IN_DVM", inDvm), null,
+                    List.of("submit", "--dvm", uri.toString(), "--session", s.toString(), "--", "sh", "-c", "echo two > out; touch ran"));
+            assertThat(again.exit()).as(again.stderr()).isEqualTo(2);
+            assertThat(again.stderr().strip()).isEqualTo("banyan submit: the session directory " + s
+                    + " already holds a session (banyan.prof); give a new one");
+        }
+        assertThat(s.resolve("task.000000/out")).hasContent("one");
+        assertThat(s.resolve("task.000000/ran")).doesNotExist();
+        assertThat(Files.readString(s.resolve("banyan.prof"))).contains("task.000000,DONE");
+        Files.writeString(dir.resolve("file"), "");
+        Banyan.Result inTheWay = Banyan.run("submit", "--dvm", uri.toString(), "--session", dir.resolve("file/s").toString(), "--", "true");
+        assertThat(inTheWay.exit()).isEqualTo(2);
+        assertThat(inTheWay.stderr().strip()).isEqualTo("banyan submit: cannot make the session directory " + dir.resolve("file/s")
+                + " (Not a directory)");
+    }
+
     @Test
     void aBadTaskLineNamesItsLineAndFieldAndNothingStarts() throws Exception {
         Files.writeString(dir.resolve("bad.jsonl"), "{\"executable\": \"/bin/true\"}\n\n{\"executable\": \"x\", \"ranks\": 0}\n");

@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 
 /**
  * A session's profile: every event one CSV line in the columns RADICAL-Pilot's profiles use,
@@ -33,9 +34,10 @@ public final class Profile implements Closeable {
     private boolean failed;
     private boolean closed;
 
+    /** @throws java.nio.file.FileAlreadyExistsException if {@code sessionDir} holds a profile already */
     public Profile(Path sessionDir) throws IOException {
         Files.createDirectories(sessionDir);
-        out = Files.newOutputStream(sessionDir.resolve(FILE));
+        out = Files.newOutputStream(sessionDir.resolve(FILE), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         out.write((HEADER + "\n").getBytes(StandardCharsets.UTF_8));
         flusher = Thread.ofVirtual().name("profile-flush").start(this::flushEverySecond);
     }

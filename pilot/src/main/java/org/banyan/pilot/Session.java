@@ -2,11 +2,14 @@ package org.banyan.pilot;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import org.banyan.runtime.os.FileErrors;
 
 /**
  * A session: a directory (task sandboxes, the pilots' DVM files, the profile) and everything its
@@ -24,7 +27,11 @@ public final class Session implements AutoCloseable {
         this(defaultDir(Path.of("").toAbsolutePath()));
     }
 
-    /** A session in {@code dir}; task descriptions' relative paths are taken from the current directory. */
+    /**
+     * A session in {@code dir}, made if need be; task descriptions' relative paths are taken from
+     * the current directory. A directory that already holds a session is refused with an
+     * {@link UncheckedIOException}: the new one would overwrite its profile and sandboxes.
+     */
     public Session(Path dir) {
         this(dir, Path.of("").toAbsolutePath());
     }
@@ -40,14 +47,25 @@ public final class Session implements AutoCloseable {
         try {
             this.profile = new Profile(this.dir);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create the session directory " + dir, e);
+            // A second session in one directory would overwrite the first's profile and sandboxes.
+            throw new UncheckedIOException(e instanceof FileAlreadyExistsException f && this.dir.resolve(Profile.FILE).toString().equals(f.getFile())
+                    ? "the session directory " + this.dir + " already holds a session (" + Profile.FILE + "); give a new one"
+                    : "cannot make the session directory " + this.dir + " (" + FileErrors.reason(e) + ")", e);
         }
     }
 
-    /** {@code banyan.session.YYYYMMDD-HHMMSS-PID} in {@code parent}. */
+    /**
+     * {@code banyan.session.YYYYMMDD-HHMMSS-PID} in {@code parent}, or, when this program made
+     * one already within the second, the first of {@code ...-PID.2}, {@code .3}, ... not there.
+     */
     public static Path defaultDir(Path parent) {
-        return parent.resolve("banyan.session." + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
-                + "-" + ProcessHandle.current().pid());
+        String name = "banyan.session." + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
+                + "-" + ProcessHandle.current().pid();
+        Path dir = parent.resolve(name);
+        for (int n = 2; Files.exists(dir); n++) {
+            dir = parent.resolve(name + "." + n);
+        }
+        return dir;
     }
 
     public Path dir() {

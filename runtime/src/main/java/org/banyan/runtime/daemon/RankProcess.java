@@ -11,6 +11,7 @@ import org.banyan.core.daemon.DaemonEvent;
 import org.banyan.core.daemon.RankLaunch;
 import org.banyan.core.wire.OverlayMessage;
 import org.banyan.runtime.os.ChildReaper;
+import org.banyan.runtime.os.FileErrors;
 import org.banyan.runtime.os.PosixSpawn;
 import org.banyan.runtime.os.ProcessSignaller;
 
@@ -77,10 +78,8 @@ public final class RankProcess {
         if (toFiles && dir != null && !dir.mkdir() && !dir.isDirectory()) {
             try {
                 Files.createDirectories(dir.toPath()); // a task's sandbox; one mkdir when its parent is there
-            } catch (java.nio.file.FileSystemException e) { // its message is the path alone
-                throw new IOException("cannot make its directory " + dir + " (" + (e.getReason() != null ? e.getReason()
-                        : e instanceof java.nio.file.NoSuchFileException ? "No such file or directory"
-                        : e instanceof java.nio.file.AccessDeniedException ? "Permission denied" : e.getClass().getSimpleName()) + ")", e);
+            } catch (IOException e) {
+                throw new IOException("cannot make its directory " + dir + " (" + FileErrors.reason(e) + ")", e);
             }
         }
         File workdir = dir != null && (launch.workdirRequired() || dir.isDirectory()) ? dir : null;

@@ -289,6 +289,54 @@ class PilotApiTest {
         assertThat(started.indexOf("urgent")).as("the urgent task's place among the 1,001 starts").isBetween(0, 10);
     }
 
+    /**
+     * What users' callbacks do: submit the next step when a task is DONE (it deadlocked: the
+     * callback runs on the thread that reads the pilot's acceptances), and throw (it ended that
+     * thread, or the pilot's launcher, and everything stopped where it was).
+     */
+    @Test
+    void callbacksMaySubmitTheNextStepAndOnesThatThrowStopNothing() throws Exception {
+        List<Throwable> reported = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((t, e) -> reported.add(e));
+        try (Session session = new Session(dir.resolve("s"))) {
+            PilotManager pmgr = new PilotManager(session);
+            Pilot pilot = pmgr.submit(PilotDescription.local(2));
+            pilot.onState((p, st) -> {
+                throw new IllegalStateException("pilot listener at " + st);
+            });
+            TaskManager tmgr = new TaskManager(session);
+            tmgr.addPilots(pilot);
+            tmgr.registerCallback((t, st) -> {
+                if (st == TaskState.AGENT_EXECUTING) {
+                    throw new IllegalStateException("task callback at " + st);
+                }
+            });
+            java.util.concurrent.BlockingQueue<Task> next = new java.util.concurrent.LinkedBlockingQueue<>();
+            tmgr.registerCallback((t, st) -> {
+                if (st == TaskState.DONE && t.uid().matches("step\\.[0-2]")) {
+                    int n = Integer.parseInt(t.uid().substring(5)) + 1;
+                    next.add(tmgr.submit(new TaskDescription().uid("step." + n).executable("/bin/echo").arguments("" + n)).getFirst());
+                }
+            });
+            assertThat(pilot.waitState(PilotState.PMGR_ACTIVE, 60_000)).as(pilot.detail()).isEqualTo(PilotState.PMGR_ACTIVE);
+            Task first = tmgr.submit(new TaskDescription().uid("step.0").executable("/bin/true")).getFirst();
+            List<Task> steps = new ArrayList<>(List.of(first));
+            for (int i = 1; i <= 3; i++) {
+                Task t = next.poll(20, java.util.concurrent.TimeUnit.SECONDS);
+                assertThat(t).as("step " + i + " submitted from step " + (i - 1) + "'s DONE callback").isNotNull();
+                steps.add(t);
+            }
+            assertThat(tmgr.waitTasks(steps, Set.of(TaskState.DONE, TaskState.FAILED, TaskState.CANCELED), 20_000))
+                    .containsOnly(TaskState.DONE);
+            assertThat(dir.resolve("s/step.3/step.3.out")).hasContent("3");
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(before);
+        }
+        assertThat(reported).extracting(Throwable::getMessage)
+                .contains("pilot listener at PMGR_ACTIVE", "task callback at AGENT_EXECUTING");
+    }
+
     private static int indexOf(List<String> lines, String part) {
         for (int i = 0; i < lines.size(); i++) {
             if (lines.get(i).contains(part)) {

@@ -63,8 +63,13 @@ public final class Pilot {
         return files;
     }
 
+    /**
+     * Called for every state the pilot is moved to, on the thread that moves it (its launcher,
+     * mostly): a listener should be short. One that throws is reported to that thread's
+     * uncaught-exception handler, and the pilot goes on.
+     */
     public synchronized void onState(BiConsumer<Pilot, PilotState> listener) {
-        listeners.add(listener);
+        listeners.add(java.util.Objects.requireNonNull(listener, "listener"));
     }
 
     /** Waits until the pilot reaches {@code wanted} or a final state; returns the state then. */
@@ -99,7 +104,12 @@ public final class Pilot {
             notifyAll();
         }
         for (BiConsumer<Pilot, PilotState> l : ls) {
-            l.accept(this, to);
+            try {
+                l.accept(this, to);
+            } catch (RuntimeException e) { // it ended the launcher, and the pilot never became active
+                Thread self = Thread.currentThread();
+                self.getUncaughtExceptionHandler().uncaughtException(self, e);
+            }
         }
     }
 

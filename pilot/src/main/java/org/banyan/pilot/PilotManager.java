@@ -8,14 +8,22 @@ import org.banyan.core.pilot.PilotState;
 public final class PilotManager implements AutoCloseable {
     private final Session session;
     private final List<Pilot> pilots = new ArrayList<>();
+    private boolean closed;
 
     public PilotManager(Session session) {
         this.session = session;
         session.own(this);
     }
 
-    /** Starts a pilot in the background; it becomes PMGR_ACTIVE once its DVM is up. */
+    /**
+     * Starts a pilot in the background; it becomes PMGR_ACTIVE once its DVM is up.
+     *
+     * @throws IllegalStateException once this manager or its session is closed: nothing would end the pilot
+     */
     public synchronized Pilot submit(PilotDescription description) {
+        if (closed || session.closed()) {
+            throw new IllegalStateException(closed ? "the pilot manager is closed" : "the session is closed");
+        }
         Pilot p = new Pilot(String.format("pilot.%04d", pilots.size()), description, session);
         pilots.add(p);
         p.advance(PilotState.PMGR_LAUNCHING_PENDING, "");
@@ -45,6 +53,9 @@ public final class PilotManager implements AutoCloseable {
 
     @Override
     public void close() {
+        synchronized (this) {
+            closed = true;
+        }
         for (Pilot p : pilots()) {
             p.stop(PilotState.CANCELED, "session closed");
         }

@@ -21,6 +21,7 @@ public final class Session implements AutoCloseable {
     private final Path base;
     private final Profile profile;
     private final List<AutoCloseable> owned = new ArrayList<>();
+    private boolean closed;
 
     /** A session in {@code banyan.session.YYYYMMDD-HHMMSS-PID} under the current directory. */
     public Session() {
@@ -81,8 +82,16 @@ public final class Session implements AutoCloseable {
         return profile;
     }
 
+    /** @throws IllegalStateException once the session is closed: nothing would end {@code c} */
     synchronized void own(AutoCloseable c) {
+        if (closed) {
+            throw new IllegalStateException("the session is closed");
+        }
         owned.add(c);
+    }
+
+    synchronized boolean closed() {
+        return closed;
     }
 
     static long nowMicros() {
@@ -95,6 +104,7 @@ public final class Session implements AutoCloseable {
     public void close() {
         List<AutoCloseable> all;
         synchronized (this) {
+            closed = true;
             all = new ArrayList<>(owned);
             owned.clear();
         }

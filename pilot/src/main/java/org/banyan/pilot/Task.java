@@ -22,7 +22,8 @@ public final class Task {
      * per task (and its string, once sent) was a fifth of what a 100,000-task bag kept alive.
      */
     private final Path sandbox;
-    private final Path sessionDir;
+    /** The manager it was submitted to, whose session's directory holds the default sandbox. */
+    final TaskManager manager;
     /**
      * Each state's time by ordinal, and which states were reached: a task records 17 of them,
      * on the client's busiest threads, and an {@code EnumMap} made that 17 boxed longs and map
@@ -41,12 +42,12 @@ public final class Task {
     long seq;
     private final java.util.concurrent.CompletableFuture<Object> result = new java.util.concurrent.CompletableFuture<>();
 
-    /** @param sandbox null: {@code sessionDir}'s directory named after the uid */
-    Task(String uid, TaskDescription description, Path sandbox, Path sessionDir, long now) {
+    /** @param sandbox null: the session directory's directory named after the uid */
+    Task(String uid, TaskDescription description, Path sandbox, TaskManager manager, long now) {
         this.uid = uid;
         this.description = description;
         this.sandbox = sandbox;
-        this.sessionDir = sessionDir;
+        this.manager = manager;
         reach(TaskState.NEW, now);
     }
 
@@ -77,7 +78,7 @@ public final class Task {
     }
 
     public Path sandbox() {
-        return sandbox != null ? sandbox : sessionDir.resolve(uid);
+        return sandbox != null ? sandbox : manager.sessionDir().resolve(uid);
     }
 
     /**

@@ -8,12 +8,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
 import org.banyan.core.pilot.PilotState;
-import org.banyan.core.pilot.TaskRequest;
 import org.banyan.core.pilot.TaskState;
 import org.banyan.core.wire.ClientMessage;
 import org.banyan.runtime.dvm.DvmClient;
@@ -38,8 +34,7 @@ public final class TaskManager implements AutoCloseable {
 
     private final Session session;
     private final Path base;
-    private final List<BiConsumer<Task, TaskState>> callbacks = new CopyOnWriteArrayList<>();
-    private final Map<Pilot, Link> links = new HashMap<>();
+    private final Map<Pilot, PilotLink> links = new HashMap<>();
     /** Tasks no pilot has yet: waiting for one to be active, or for room in one. */
     private final UnsentTasks unsent = new UnsentTasks();
     private final SendWindow window = new SendWindow();
@@ -55,92 +50,12 @@ public final class TaskManager implements AutoCloseable {
     private int pilotCores;
     private boolean closed;
     private boolean detached;
-    private final TaskWaits waits = new TaskWaits();
-
-    /** The connection to one pilot's DVM, with its reader. */
-    private final class Link {
-        final Pilot pilot;
-        final DvmClient client;
-        final Map<Integer, Task> byId = new HashMap<>();
-        /** Batches sent and not yet accepted, in order: the reader gives them their ids before any update of theirs. */
-        final java.util.Queue<List<Task>> sentBatches = new java.util.concurrent.ConcurrentLinkedQueue<>();
-        final BlockingQueue<List<Integer>> accepted = new ArrayBlockingQueue<>(1);
-        long given;
-        /** Tasks sent to this pilot that have not ended. */
-        int inFlight;
-        /** The connection ended; a batch it did not accept is no longer waited for. */
-        volatile boolean gone;
-
-        Link(Pilot pilot, DvmClient client) {
-            this.pilot = pilot;
-            this.client = client;
-            Thread.ofPlatform().daemon().name("tmgr-" + pilot.uid()).start(this::read);
-        }
-
-        private void read() {
-            try {
-                while (true) {
-                    switch (client.receive()) {
-                        case ClientMessage.TasksAccepted(List<Integer> ids) -> {
-                            List<Task> batch = sentBatches.poll();
-                            List<Integer> canceled = new ArrayList<>();
-                            synchronized (TaskManager.this) {
-                                for (int i = 0; batch != null && i < ids.size(); i++) {
-                                    Task t = batch.get(i);
-                                    t.agentId = ids.get(i);
-                                    t.pilot = pilot;
-                                    byId.put(ids.get(i), t);
-                                    if (t.cancelAsked) {
-                                        canceled.add(t.agentId);
-                                    }
-                                }
-                            }
-                            accepted.put(ids);
-                            if (!canceled.isEmpty()) {
-                                client.cancel(canceled); // asked while the batch was on its way
-                            }
-                        }
-                        case ClientMessage.TaskUpdates(List<ClientMessage.TaskUpdate> updates) -> updates.forEach(this::update);
-                        default -> {
-                            // not for a task manager
-                        }
-                    }
-                }
-            } catch (IOException | InterruptedException e) {
-                pilotGone(this);
-            }
-        }
-
-        private void update(ClientMessage.TaskUpdate u) {
-            Task t;
-            synchronized (TaskManager.this) {
-                t = byId.get(u.taskId());
-            }
-            if (t == null) {
-                return;
-            }
-            if (u.execStartMicros() > 0) { // when its process really ran, as RADICAL-Pilot's exec_start/exec_stop
-                session.profile().event(u.execStartMicros(), "exec_start", "agent", t.uid(), "", "");
-                session.profile().event(u.execEndMicros(), "exec_stop", "agent", t.uid(), "", "");
-            }
-            if (u.state() == TaskState.DONE) {
-                move(t, TaskState.AGENT_STAGING_OUTPUT, u.timeMicros(), 0, "");
-                stageOut(t);
-            } else {
-                move(t, u.state(), u.timeMicros(), u.exitCode(), u.detail());
-            }
-            if (t.state().isFinal()) {
-                synchronized (TaskManager.this) {
-                    byId.remove(u.taskId());
-                    endedOn(this);
-                }
-            }
-        }
-    }
+    private final TaskTransitions transitions;
 
     public TaskManager(Session session) {
         this.session = session;
         this.base = session.base();
+        this.transitions = new TaskTransitions(session.profile());
         session.own(this);
     }
 
@@ -160,10 +75,14 @@ public final class TaskManager implements AutoCloseable {
 
     /**
      * Called for every state a task is moved to, in order. The states it skipped on the way are
-     * not called back; they are in its {@link Task#times()} and the profile.
+     * not called back; they are in its {@link Task#times()} and the profile. Callbacks run on
+     * this manager's threads (the one reading a pilot's updates, mostly): they should be short.
+     * They may submit and cancel tasks, but not wait for them ({@link #waitTasks} throws
+     * IllegalStateException there); one that throws is reported to its thread's
+     * uncaught-exception handler, and the tasks go on.
      */
     public void registerCallback(BiConsumer<Task, TaskState> callback) {
-        callbacks.add(callback);
+        transitions.register(callback);
     }
 
     /** Pilots to send tasks to; each is used once it is active. */
@@ -196,7 +115,7 @@ public final class TaskManager implements AutoCloseable {
                 if (detached) {
                     client.send(new ClientMessage.Detach());
                 }
-                links.put(p, new Link(p, client));
+                links.put(p, new PilotLink(this, p, client));
             } catch (DvmClient.Unreachable | IOException e) {
                 return;
             }
@@ -232,12 +151,12 @@ public final class TaskManager implements AutoCloseable {
     }
 
     /** Under this manager's lock: how many waiting tasks should go to {@code l} now. */
-    private int toSend(Link l) {
+    private int toSend(PilotLink l) {
         return window.toSend(l.pilot.cores(), l.inFlight, unsent.size());
     }
 
     /** Under this manager's lock: one of {@code link}'s tasks ended; the feeder goes when that made room. */
-    private void endedOn(Link link) {
+    private void endedOn(PilotLink link) {
         link.inFlight--;
         if (feeder != null && toSend(link) > 0 && feed.availablePermits() == 0) {
             feed.release();
@@ -251,7 +170,7 @@ public final class TaskManager implements AutoCloseable {
     private void pump() {
         synchronized (sending) {
             while (true) {
-                Link link;
+                PilotLink link;
                 List<Task> batch;
                 synchronized (this) {
                     if (closed) {
@@ -332,7 +251,7 @@ public final class TaskManager implements AutoCloseable {
                 for (TaskDescription d : descriptions.subList(from, Math.min(descriptions.size(), from + step))) {
                     String uid = d.uid != null ? d.uid : Task.uid(counter);
                     counter++;
-                    Task t = new Task(uid, d, d.sandbox != null ? base.resolve(d.sandbox) : null, session.dir(), now);
+                    Task t = new Task(uid, d, d.sandbox != null ? base.resolve(d.sandbox) : null, this, now);
                     session.profile().event(now, "state", "tmgr", uid, TaskState.NEW.name(),
                             "cores=" + d.ranks * d.coresPerRank);
                     batch.add(t);
@@ -348,7 +267,16 @@ public final class TaskManager implements AutoCloseable {
                     unsent.add(t);
                 }
             }
-            pump();
+            if (TaskTransitions.inCallback()) {
+                // The sender waits for the pilot to accept the batch, which the thread running
+                // this callback may be the one to read: the feeder sends it instead.
+                synchronized (this) {
+                    startFeeder();
+                }
+                feed.release();
+            } else {
+                pump();
+            }
             tasks.addAll(batch);
         }
         if (!functions.isEmpty()) {
@@ -365,14 +293,18 @@ public final class TaskManager implements AutoCloseable {
         return functionTasks.pool(workers);
     }
 
+    Path sessionDir() {
+        return session.dir();
+    }
+
     private synchronized int pilotCores() {
         return pilotCores;
     }
 
     /** Under this manager's lock: the active pilot {@code fits} takes with the fewest tasks per core given so far. */
-    private Link leastGiven(java.util.function.Predicate<Link> fits) {
-        Link best = null;
-        for (Link l : links.values()) {
+    private PilotLink leastGiven(java.util.function.Predicate<PilotLink> fits) {
+        PilotLink best = null;
+        for (PilotLink l : links.values()) {
             if (l.pilot.state() == PilotState.PMGR_ACTIVE && !l.gone && fits.test(l)
                     && (best == null || (double) l.given / l.pilot.cores() < (double) best.given / best.pilot.cores())) {
                 best = l;
@@ -381,7 +313,7 @@ public final class TaskManager implements AutoCloseable {
         return best;
     }
 
-    private void send(Link link, List<Task> batch) {
+    private void send(PilotLink link, List<Task> batch) {
         List<Task> sent = new ArrayList<>();
         for (Task t : batch) {
             long now = Session.nowMicros();
@@ -408,45 +340,7 @@ public final class TaskManager implements AutoCloseable {
             }
         }
         if (!sent.isEmpty()) {
-            submitBatch(link, sent);
-        }
-    }
-
-    /**
-     * Sends {@code sent} (tasks already counted in the link's window) and waits for the pilot to
-     * take them; if the connection fails first, they are the lost pilot's like its others.
-     */
-    private void submitBatch(Link link, List<Task> sent) {
-        List<TaskRequest> requests = new ArrayList<>(sent.size());
-        for (Task t : sent) {
-            requests.add(t.request());
-        }
-        try {
-            synchronized (link) {
-                link.sentBatches.add(sent);
-                link.client.send(new ClientMessage.SubmitTasks(requests));
-                awaitAccepted(link, sent);
-            }
-        } catch (IOException | InterruptedException e) {
-            link.gone = true; // no more batches for it, whether or not its reader has noticed yet
-            if (link.sentBatches.remove(sent)) {
-                orphaned(link, sent);
-            }
-        }
-    }
-
-    /**
-     * Waits for the pilot to accept {@code sent}, or for its connection to end: then the batch
-     * is dealt with as its other tasks (a sender waiting for ever held up every later batch).
-     */
-    private void awaitAccepted(Link link, List<Task> sent) throws InterruptedException {
-        while (link.accepted.poll(100, java.util.concurrent.TimeUnit.MILLISECONDS) == null) {
-            if (link.gone) {
-                if (link.sentBatches.remove(sent)) {
-                    orphaned(link, sent);
-                }
-                return;
-            }
+            link.submit(sent);
         }
     }
 
@@ -463,30 +357,45 @@ public final class TaskManager implements AutoCloseable {
     }
 
     private void move(Task t, TaskState to, long now, int code, String why) {
-        if (t.advance(to, now, code, why, session.profile())) {
-            for (BiConsumer<Task, TaskState> c : callbacks) {
-                c.accept(t, to);
-            }
-            if (to.isFinal()) {
-                waits.ended();
+        transitions.move(t, to, now, code, why);
+    }
+
+    /** On {@code link}'s reader: an update of one of the tasks it holds. */
+    void updated(PilotLink link, ClientMessage.TaskUpdate u) {
+        Task t;
+        synchronized (this) {
+            t = link.byId.get(u.taskId());
+        }
+        if (t == null) {
+            return;
+        }
+        if (u.execStartMicros() > 0) { // when its process really ran, as RADICAL-Pilot's exec_start/exec_stop
+            session.profile().event(u.execStartMicros(), "exec_start", "agent", t.uid(), "", "");
+            session.profile().event(u.execEndMicros(), "exec_stop", "agent", t.uid(), "", "");
+        }
+        if (u.state() == TaskState.DONE) {
+            move(t, TaskState.AGENT_STAGING_OUTPUT, u.timeMicros(), 0, "");
+            stageOut(t);
+        } else {
+            move(t, u.state(), u.timeMicros(), u.exitCode(), u.detail());
+        }
+        if (t.state().isFinal()) {
+            synchronized (this) {
+                link.byId.remove(u.taskId());
+                endedOn(link);
             }
         }
     }
 
     /** A pilot's connection ended: restartable tasks go elsewhere, the rest fail. */
-    private void pilotGone(Link link) {
+    void pilotGone(PilotLink link) {
         List<Task> orphans = new ArrayList<>();
         synchronized (this) {
             links.remove(link.pilot);
             orphans.addAll(link.byId.values());
             link.byId.clear();
         }
-        // Then the batches it never accepted; a sender still waiting for one sees `gone` and,
-        // whichever of the two takes a batch out of `sentBatches`, that one deals with its tasks.
-        link.gone = true;
-        for (List<Task> b; (b = link.sentBatches.poll()) != null; ) {
-            orphans.addAll(b);
-        }
+        orphans.addAll(link.unaccepted());
         orphaned(link, orphans);
     }
 
@@ -494,9 +403,9 @@ public final class TaskManager implements AutoCloseable {
      * Tasks a lost pilot held: restartable ones go to another active pilot (keeping their states;
      * the new agent moves them on), the others end.
      */
-    private void orphaned(Link link, List<Task> orphans) {
+    void orphaned(PilotLink link, List<Task> orphans) {
         for (Task t : orphans) {
-            Link to = null;
+            PilotLink to = null;
             boolean wasClosed;
             synchronized (this) {
                 wasClosed = closed;
@@ -511,7 +420,7 @@ public final class TaskManager implements AutoCloseable {
                 }
             }
             if (to != null) {
-                submitBatch(to, List.of(t));
+                to.submit(List.of(t));
             } else {
                 move(t, wasClosed ? TaskState.CANCELED : TaskState.FAILED, Session.nowMicros(), -1,
                         "lost the pilot " + link.pilot.uid()
@@ -523,10 +432,22 @@ public final class TaskManager implements AutoCloseable {
     /**
      * Waits until every task is in one of {@code states} (or final); returns their states, in
      * order. {@code timeoutMillis} 0 waits for ever.
+     *
+     * @throws IllegalArgumentException for a negative timeout, or a task of another manager
+     *                                  (this one would not see it move)
+     * @throws IllegalStateException    in a task callback, unless the tasks are there already
      */
     public List<TaskState> waitTasks(Collection<Task> tasks, Set<TaskState> states, long timeoutMillis)
             throws InterruptedException {
-        return waits.await(tasks, states, timeoutMillis);
+        if (timeoutMillis < 0) {
+            throw new IllegalArgumentException("a negative timeout: " + timeoutMillis + " ms (0 waits for ever)");
+        }
+        for (Task t : tasks) {
+            if (t.manager != this) {
+                throw new IllegalArgumentException(t.uid() + " was submitted to another task manager: wait with that one");
+            }
+        }
+        return transitions.await(tasks, java.util.Objects.requireNonNull(states, "states"), timeoutMillis);
     }
 
     /** Waits until every task is final. */
@@ -534,24 +455,39 @@ public final class TaskManager implements AutoCloseable {
         return waitTasks(tasks, Set.of(TaskState.DONE, TaskState.FAILED, TaskState.CANCELED), 0);
     }
 
-    /** Cancels tasks in whatever state they are; running ones are ended (SIGTERM, then SIGKILL). */
+    /**
+     * Cancels tasks in whatever state they are; running ones are ended (SIGTERM, then SIGKILL).
+     *
+     * @throws IllegalArgumentException for a task of another manager (none is canceled then)
+     */
     public void cancel(Collection<Task> tasks) {
-        Map<Link, List<Integer>> byLink = new HashMap<>();
         for (Task t : tasks) {
-            synchronized (this) {
-                if (t.pilot == null) { // not sent: if it waits in `unsent`, it is skipped there
-                    move(t, TaskState.CANCELED, Session.nowMicros(), 0, "");
-                    continue;
-                }
-                Link l = links.get(t.pilot);
-                if (l != null && t.agentId >= 0) {
-                    byLink.computeIfAbsent(l, k -> new ArrayList<>()).add(t.agentId);
-                } else if (t.agentId < 0) {
-                    t.cancelAsked = true; // its batch is on its way: canceled once the pilot has taken it
-                }
+            if (t.manager != this) {
+                throw new IllegalArgumentException(t.uid() + " was submitted to another task manager: cancel it with that one");
             }
         }
-        for (Map.Entry<Link, List<Integer>> e : byLink.entrySet()) {
+        Map<PilotLink, List<Integer>> byLink = new HashMap<>();
+        for (Task t : tasks) {
+            boolean unsentCanceled = false;
+            synchronized (this) {
+                if (t.pilot == null) { // not sent: if it waits in `unsent`, it is skipped there
+                    unsentCanceled = transitions.advance(t, TaskState.CANCELED, Session.nowMicros(), 0, "");
+                } else {
+                    PilotLink l = links.get(t.pilot);
+                    if (l != null && t.agentId >= 0) {
+                        byLink.computeIfAbsent(l, k -> new ArrayList<>()).add(t.agentId);
+                    } else if (t.agentId < 0) {
+                        t.cancelAsked = true; // its batch is on its way: canceled once the pilot has taken it
+                    }
+                }
+            }
+            if (unsentCanceled) {
+                // Told once the lock is let go: a callback that submits would otherwise wait for
+                // an acceptance the pilot's reader cannot deliver without the lock.
+                transitions.told(t, TaskState.CANCELED);
+            }
+        }
+        for (Map.Entry<PilotLink, List<Integer>> e : byLink.entrySet()) {
             try {
                 e.getKey().client.cancel(e.getValue());
             } catch (IOException ex) {
@@ -565,24 +501,24 @@ public final class TaskManager implements AutoCloseable {
     public void close() {
         functionTasks.close();
         List<Task> unfinished = new ArrayList<>();
-        List<Link> all;
+        List<PilotLink> all;
         synchronized (this) {
             closed = true;
             feed.release(); // the feeder, if there is one, ends
             if (detached) {
-                for (Link l : links.values()) {
+                for (PilotLink l : links.values()) {
                     l.client.close(); // the DVM keeps the tasks
                 }
                 return;
             }
             unfinished.addAll(unsent.drain());
-            for (Link l : links.values()) {
+            for (PilotLink l : links.values()) {
                 unfinished.addAll(l.byId.values());
             }
             all = List.copyOf(links.values());
         }
         cancel(unfinished);
-        for (Link l : all) {
+        for (PilotLink l : all) {
             l.client.close();
         }
     }

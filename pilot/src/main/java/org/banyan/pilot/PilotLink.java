@@ -1,0 +1,135 @@
+package org.banyan.pilot;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import org.banyan.core.pilot.TaskRequest;
+import org.banyan.core.wire.ClientMessage;
+import org.banyan.runtime.dvm.DvmClient;
+
+/**
+ * A task manager's connection to one pilot's DVM: the tasks it holds there, the batches on
+ * their way, and the reader that hands the pilot's updates to the manager. The fields the
+ * manager reads and writes are guarded by the manager's lock.
+ */
+final class PilotLink {
+    final Pilot pilot;
+    final DvmClient client;
+    /** Its tasks by the agent's ids. */
+    final Map<Integer, Task> byId = new HashMap<>();
+    /** Tasks given to it so far (for choosing among pilots). */
+    long given;
+    /** Tasks sent to this pilot that have not ended. */
+    int inFlight;
+    /** The connection ended; a batch it did not accept is no longer waited for. */
+    volatile boolean gone;
+
+    private final TaskManager tmgr;
+    /** Batches sent and not yet accepted, in order: the reader gives them their ids before any update of theirs. */
+    private final Queue<List<Task>> sentBatches = new ConcurrentLinkedQueue<>();
+    private final BlockingQueue<List<Integer>> accepted = new ArrayBlockingQueue<>(1);
+
+    PilotLink(TaskManager tmgr, Pilot pilot, DvmClient client) {
+        this.tmgr = tmgr;
+        this.pilot = pilot;
+        this.client = client;
+        Thread.ofPlatform().daemon().name("tmgr-" + pilot.uid()).start(this::read);
+    }
+
+    private void read() {
+        try {
+            while (true) {
+                switch (client.receive()) {
+                    case ClientMessage.TasksAccepted(List<Integer> ids) -> {
+                        List<Task> batch = sentBatches.poll();
+                        List<Integer> canceled = new ArrayList<>();
+                        synchronized (tmgr) {
+                            for (int i = 0; batch != null && i < ids.size(); i++) {
+                                Task t = batch.get(i);
+                                t.agentId = ids.get(i);
+                                t.pilot = pilot;
+                                byId.put(ids.get(i), t);
+                                if (t.cancelAsked) {
+                                    canceled.add(t.agentId);
+                                }
+                            }
+                        }
+                        accepted.put(ids);
+                        if (!canceled.isEmpty()) {
+                            client.cancel(canceled); // asked while the batch was on its way
+                        }
+                    }
+                    case ClientMessage.TaskUpdates(List<ClientMessage.TaskUpdate> updates) -> {
+                        for (ClientMessage.TaskUpdate u : updates) {
+                            tmgr.updated(this, u);
+                        }
+                    }
+                    default -> {
+                        // not for a task manager
+                    }
+                }
+            }
+        } catch (IOException | InterruptedException e) {
+            tmgr.pilotGone(this);
+        }
+    }
+
+    /**
+     * Sends {@code sent} (tasks already counted in {@link #inFlight}) and waits for the pilot to
+     * take them; if the connection fails first, they are the lost pilot's like its others.
+     */
+    void submit(List<Task> sent) {
+        List<TaskRequest> requests = new ArrayList<>(sent.size());
+        for (Task t : sent) {
+            requests.add(t.request());
+        }
+        try {
+            synchronized (this) {
+                sentBatches.add(sent);
+                client.send(new ClientMessage.SubmitTasks(requests));
+                awaitAccepted(sent);
+            }
+        } catch (IOException | InterruptedException e) {
+            gone = true; // no more batches for it, whether or not its reader has noticed yet
+            if (sentBatches.remove(sent)) {
+                tmgr.orphaned(this, sent);
+            }
+        }
+    }
+
+    /**
+     * Waits for the pilot to accept {@code sent}, or for its connection to end: then the batch
+     * is dealt with as its other tasks (a sender waiting for ever held up every later batch).
+     */
+    private void awaitAccepted(List<Task> sent) throws InterruptedException {
+        while (accepted.poll(100, TimeUnit.MILLISECONDS) == null) {
+            if (gone) {
+                if (sentBatches.remove(sent)) {
+                    tmgr.orphaned(this, sent);
+                }
+                return;
+            }
+        }
+    }
+
+    /**
+     * The connection is over: the tasks of the batches it never accepted. A sender still waiting
+     * for one sees {@link #gone}, and whichever of the two takes a batch out of the queue deals
+     * with its tasks.
+     */
+    List<Task> unaccepted() {
+        gone = true;
+        List<Task> tasks = new ArrayList<>();
+        for (List<Task> b; (b = sentBatches.poll()) != null; ) {
+            tasks.addAll(b);
+        }
+        return tasks;
+    }
+}

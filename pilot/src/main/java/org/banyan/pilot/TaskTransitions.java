@@ -1,0 +1,82 @@
+package org.banyan.pilot;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiConsumer;
+import org.banyan.core.pilot.TaskState;
+
+/**
+ * A task manager's tasks moving from state to state: each move is recorded in the task and the
+ * profile, then told to the user's callbacks and to whoever waits for the tasks.
+ *
+ * <p>Callbacks run on the thread that made the move, often the one that reads a pilot's
+ * updates. So a callback that throws is reported to that thread's uncaught-exception handler and
+ * the next callback runs (it used to end the reader, and every task of its pilot stayed where it
+ * was for ever), and a callback may not wait for tasks, which only that thread could move on.
+ */
+final class TaskTransitions {
+    /** Bound while callbacks run: what they call may then not block on the thread they run on. */
+    private static final ScopedValue<Boolean> IN_CALLBACK = ScopedValue.newInstance();
+
+    private final Profile profile;
+    private final List<BiConsumer<Task, TaskState>> callbacks = new CopyOnWriteArrayList<>();
+    private final TaskWaits waits = new TaskWaits();
+
+    TaskTransitions(Profile profile) {
+        this.profile = profile;
+    }
+
+    void register(BiConsumer<Task, TaskState> callback) {
+        callbacks.add(java.util.Objects.requireNonNull(callback, "callback"));
+    }
+
+    /** Whether this thread is running a task callback. */
+    static boolean inCallback() {
+        return IN_CALLBACK.orElse(false);
+    }
+
+    /** Moves {@code t} to {@code to} and tells the callbacks and waiters. */
+    void move(Task t, TaskState to, long now, int code, String why) {
+        if (advance(t, to, now, code, why)) {
+            told(t, to);
+        }
+    }
+
+    /**
+     * Moves {@code t} to {@code to} without telling anyone yet (for a caller holding a lock that
+     * a callback's own calls would need); {@link #told} once the lock is let go.
+     */
+    boolean advance(Task t, TaskState to, long now, int code, String why) {
+        return t.advance(to, now, code, why, profile);
+    }
+
+    /** Tells the callbacks and waiters that {@code t} moved to {@code to}. */
+    void told(Task t, TaskState to) {
+        if (!callbacks.isEmpty()) {
+            ScopedValue.where(IN_CALLBACK, true).run(() -> {
+                for (BiConsumer<Task, TaskState> c : callbacks) {
+                    try {
+                        c.accept(t, to);
+                    } catch (RuntimeException e) {
+                        Thread self = Thread.currentThread();
+                        self.getUncaughtExceptionHandler().uncaughtException(self, e);
+                    }
+                }
+            });
+        }
+        if (to.isFinal()) {
+            waits.ended();
+        }
+    }
+
+    /** As {@link TaskManager#waitTasks(Collection, Set, long)}. */
+    List<TaskState> await(Collection<Task> tasks, Set<TaskState> states, long timeoutMillis) throws InterruptedException {
+        if (inCallback() && !tasks.stream().allMatch(t -> t.state().isFinal() || states.contains(t.state()))) {
+            throw new IllegalStateException("waitTasks in a task callback: the tasks it waits for cannot move on "
+                    + "until the callback returns");
+        }
+        return waits.await(tasks, states, timeoutMillis);
+    }
+}

@@ -217,20 +217,8 @@ public final class RunArguments {
     }
 
     private void export(String spec) throws UsageException {
-        int eq = spec.indexOf('=');
-        String name = eq < 0 ? spec : spec.substring(0, eq);
-        if (name.isEmpty() || !name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-            throw new UsageException("-x '" + spec + "': '" + name + "' is not a valid environment variable name");
-        }
-        if (eq >= 0) {
-            exports.put(name, spec.substring(eq + 1));
-        } else {
-            String v = environment.get(name);
-            if (v == null) {
-                throw new UsageException("-x " + name + ": " + name + " is not set in the environment (use -x " + name + "=VALUE)");
-            }
-            exports.put(name, v);
-        }
+        ExportedVariable v = ExportedVariable.parse(spec, environment);
+        exports.put(v.name(), v.value());
     }
 
     private static long seconds(String text) throws UsageException {

@@ -45,6 +45,13 @@ final class SubmitCommand {
         int priority;
         boolean quiet;
         boolean detach;
+        final Map<String, String> exports = new java.util.LinkedHashMap<>();
+        /** The command's environment, for -x VAR. */
+        final Map<String, String> environment;
+
+        Arguments(Map<String, String> environment) {
+            this.environment = environment;
+        }
     }
 
     static final OptionTable<Arguments> OPTIONS = new OptionTable<Arguments>()
@@ -65,6 +72,12 @@ final class SubmitCommand {
                     (a, v) -> a.timeout = seconds(v))
             .value("Submit", List.of("--priority"), List.of(), "P", "higher runs first (default 0)",
                     (a, v) -> a.priority = HostListParser.atLeast(v, "--priority", 0))
+            .value("Submit", List.of("-x"), List.of("--env"), "VAR[=VALUE]",
+                    "give every task VAR (with its value here, or VALUE); a task file's own value wins",
+                    (a, v) -> {
+                        ExportedVariable x = ExportedVariable.parse(v, a.environment);
+                        a.exports.put(x.name(), x.value());
+                    })
             .flag("Submit", List.of("--quiet"), List.of(), "no progress bar", (a, v) -> a.quiet = true)
             .flag("Submit", List.of("--detach"), List.of(),
                     "print the tasks' ids and return; they run on (banyan wait, banyan cancel); no output staging",
@@ -97,7 +110,7 @@ final class SubmitCommand {
             System.out.print(HELP);
             return 0;
         }
-        Arguments a = new Arguments();
+        Arguments a = new Arguments(environment);
         List<String> command = options(args, a);
         boolean inDvm = !a.detach && !"0".equals(environment.get(IN_DVM));
         // Read here only when this JVM may run the bag: a bag run in the DVM's JVM is read there
@@ -111,7 +124,7 @@ final class SubmitCommand {
             if (inDvm && client.onThisHost()) {
                 // the default session is named here, with this process's id, as when the bag runs here
                 List<String> sent = new ArrayList<>(a.session != null ? List.of() : List.of("--session", session.toString()));
-                sent.addAll(args);
+                sent.addAll(withValues(args));
                 int status = client.runBag(new ClientMessage.RunBag(cwd.toString(), bar, sent), System.err, UserSignals::install);
                 if (status != ClientMessage.BagEnded.DECLINED) {
                     return status;
@@ -136,8 +149,8 @@ final class SubmitCommand {
      */
     static int hosted(List<String> args, Path cwd, DvmFiles own, boolean bar, PrintStream err,
                       Consumer<IntConsumer> signals) {
-        SubmitCommand c = new SubmitCommand(Map.of(), cwd);
-        Arguments a = new Arguments();
+        SubmitCommand c = new SubmitCommand(Map.of(), cwd); // -x values came resolved
+        Arguments a = new Arguments(Map.of());
         List<TaskDescription> descriptions;
         try {
             descriptions = c.descriptions(a, c.options(args, a));
@@ -172,6 +185,26 @@ final class SubmitCommand {
         return command;
     }
 
+    /**
+     * {@code args} with each {@code -x VAR} as {@code -x VAR=VALUE}: the DVM's JVM reads them
+     * without this command's environment. Only called once they parsed.
+     */
+    private List<String> withValues(List<String> args) throws UsageException {
+        int dash = args.indexOf("--");
+        int end = dash < 0 ? args.size() : dash;
+        List<String> out = new ArrayList<>(args.size());
+        for (int i = 0; i < args.size(); i++) {
+            String s = args.get(i);
+            out.add(s);
+            if (i + 1 < end && (s.equals("-x") || s.equals("--env"))) {
+                out.add(ExportedVariable.parse(args.get(++i), environment).spec());
+            } else if (i < end && s.startsWith("--env=")) {
+                out.set(out.size() - 1, "--env=" + ExportedVariable.parse(s.substring("--env=".length()), environment).spec());
+            }
+        }
+        return out;
+    }
+
     /** The tasks that {@code a} and {@code command} describe: the task file's, or the one command. */
     private List<TaskDescription> descriptions(Arguments a, List<String> command) throws UsageException {
         List<TaskDescription> descriptions;
@@ -191,6 +224,12 @@ final class SubmitCommand {
                 throw new UsageException(e.getMessage());
             }
             descriptions = List.of(d);
+        }
+        if (!a.exports.isEmpty()) {
+            Map<String, String> exports = Map.copyOf(a.exports); // one map shared by the tasks that set no variable
+            for (TaskDescription d : descriptions) {
+                d.environmentDefaults(exports);
+            }
         }
         if (a.detach && descriptions.stream().anyMatch(TaskDescription::hasOutputStaging)) {
             throw new UsageException("output staging is done by the submitting command: drop --detach or the task's output_staging");

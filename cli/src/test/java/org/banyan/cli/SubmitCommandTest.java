@@ -35,4 +35,11 @@ class SubmitCommandTest {
         refused(List.of("--", ""), "the command after -- is empty");
         refused(List.of("--", " ", "x"), "the command after -- is empty");
     }
+
+    @Test
+    void anExportedVariableMustBeSetAndNamedRight() {
+        refused(List.of("-x", "NOT_SET_HERE", "--", "true"), "-x NOT_SET_HERE: NOT_SET_HERE is not set in the environment (use -x NOT_SET_HERE=VALUE)");
+        refused(List.of("--env=1A=2", "--", "true"), "-x '1A=2': '1A' is not a valid environment variable name");
+        refused(List.of("-x", "=v", "--", "true"), "-x '=v': '' is not a valid environment variable name");
+    }
 }

@@ -185,6 +185,25 @@ class SubmitTest {
     }
 
     /**
+     * -x gives every task a variable, with the command's value (which the DVM's JVM, where the
+     * bag runs, does not have) or the one given; a task file's own value wins.
+     */
+    @Test
+    void exportedVariablesReachEveryTaskInBothJvms() throws Exception {
+        Files.writeString(dir.resolve("t.jsonl"), "{\"executable\": \"sh\", \"arguments\": [\"-c\", \"echo $A $B_HERE\"]}\n"
+                + "{\"executable\": \"sh\", \"arguments\": [\"-c\", \"echo $A $B_HERE\"], \"environment\": {\"A\": \"own\"}}\n");
+        for (String inDvm : List.of("1", "0")) {
+            Path s = dir.resolve("s" + inDvm);
+            Banyan.Result r = Banyan.run(java.util.Map.of("BANYAN_SUBMIT_IN_DVM", inDvm, "B_HERE", "from-the-shell"), null,
+                    List.of("submit", "--dvm", uri.toString(), "--session", s.toString(), "-x", "A=given", "--env", "B_HERE",
+                            "--tasks", dir.resolve("t.jsonl").toString()));
+            assertThat(r.exit()).as(r.stderr()).isZero();
+            assertThat(s.resolve("task.000000/task.000000.out")).hasContent("given from-the-shell");
+            assertThat(s.resolve("task.000001/task.000001.out")).hasContent("own from-the-shell");
+        }
+    }
+
+    /**
      * A second bag into a session's directory would overwrite the first's profile and sandboxes:
      * it is refused before any task starts, as is a session directory that cannot be made.
      */

@@ -76,6 +76,22 @@ public final class TaskDescription {
         return this;
     }
 
+    /**
+     * Adds {@code variables} to this task's environment, but not over the ones it sets itself:
+     * what {@code banyan submit -x} gives every task of a file. A task with no variable of its
+     * own shares the map, so pass an unmodifiable one.
+     */
+    public TaskDescription environmentDefaults(Map<String, String> variables) {
+        if (environment.isEmpty()) {
+            environment = variables;
+        } else if (!variables.isEmpty()) {
+            Map<String, String> merged = new LinkedHashMap<>(variables);
+            merged.putAll(environment);
+            environment = merged;
+        }
+        return this;
+    }
+
     public TaskDescription uid(String u) {
         uid = u;
         return this;

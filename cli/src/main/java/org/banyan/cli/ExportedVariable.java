@@ -1,0 +1,31 @@
+package org.banyan.cli;
+
+import java.util.Map;
+
+/** A {@code -x VAR[=VALUE]} of {@code banyan run} and {@code banyan submit}: a variable the ranks or tasks get. */
+record ExportedVariable(String name, String value) {
+    /**
+     * {@code spec} as {@code VAR=VALUE}, or {@code VAR} with its value in {@code environment}
+     * (the command's own).
+     */
+    static ExportedVariable parse(String spec, Map<String, String> environment) throws UsageException {
+        int eq = spec.indexOf('=');
+        String name = eq < 0 ? spec : spec.substring(0, eq);
+        if (name.isEmpty() || !name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+            throw new UsageException("-x '" + spec + "': '" + name + "' is not a valid environment variable name");
+        }
+        if (eq >= 0) {
+            return new ExportedVariable(name, spec.substring(eq + 1));
+        }
+        String v = environment.get(name);
+        if (v == null) {
+            throw new UsageException("-x " + name + ": " + name + " is not set in the environment (use -x " + name + "=VALUE)");
+        }
+        return new ExportedVariable(name, v);
+    }
+
+    /** As given on a command line that no longer has this environment: {@code VAR=VALUE}. */
+    String spec() {
+        return name + "=" + value;
+    }
+}

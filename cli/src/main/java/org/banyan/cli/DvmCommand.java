@@ -187,6 +187,29 @@ final class DvmCommand {
         return DvmFiles.defaultFor(environment.getOrDefault("HOME", System.getProperty("user.home")));
     }
 
+    /**
+     * Whether the head that wrote a URI file still runs. Its pid alone does not say: the head
+     * is a zombie for a moment after it is killed, and after a reboot (the default file in
+     * ~/.banyan outlives it) the pid may be another program's; either way a new DVM was refused
+     * with "a DVM is running already", while every client said it was not running.
+     */
+    static boolean headRuns(long pid, Path uri) {
+        Path proc = Path.of("/proc", Long.toString(pid));
+        try {
+            String stat = Files.readString(proc.resolve("stat"));
+            char state = stat.charAt(stat.lastIndexOf(')') + 2);
+            if (state == 'Z' || state == 'X') {
+                return false;
+            }
+            String command = Files.readString(proc.resolve("cmdline")).replace('\0', ' ');
+            return command.contains(" dvm serve ") && command.contains(uri.toString());
+        } catch (java.nio.file.NoSuchFileException e) {
+            return false;
+        } catch (IOException | RuntimeException e) {
+            return true; // cannot tell: as if it ran
+        }
+    }
+
     /** Validates, then starts the head detached and waits for its URI file. */
     private int start(List<String> args) throws UsageException {
         StartArguments a = parseStart(args);
@@ -194,7 +217,7 @@ final class DvmCommand {
         DvmFiles files = a.files;
         try {
             DvmFiles.Contact running = files.read();
-            if (ProcessHandle.of(running.pid()).map(ProcessHandle::isAlive).orElse(false)) {
+            if (headRuns(running.pid(), files.uri())) {
                 throw new UsageException("a DVM is running already with " + files.uri() + " (pid " + running.pid()
                         + "); stop it first ('banyan dvm stop') or choose another --uri-file");
             }

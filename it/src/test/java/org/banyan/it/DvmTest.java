@@ -378,4 +378,30 @@ class DvmTest {
         assertThat(mixed.exit()).isEqualTo(2);
         assertThat(mixed.stderr()).contains("--dvm runs on the DVM's own hosts");
     }
+
+    /**
+     * A URI file left by a head that is gone, whose pid is now another program's (after a
+     * reboot, say): a new DVM replaces it. It used to be refused as "running already" while
+     * every client said it was not running, and only deleting the file by hand got out of it.
+     */
+    @Test
+    void aUriFileOfAHeadThatIsGoneIsReplaced() throws Exception {
+        Process other = new ProcessBuilder("sleep", "60").start();
+        try {
+            Path stale = dir.resolve("stale.uri");
+            Files.writeString(stale, "tcp://127.0.0.1:1\n" + other.pid() + "\n");
+            Files.writeString(dir.resolve("stale.uri.secret"), "x\n");
+            Banyan.Result start = Banyan.run("dvm", "start", "--uri-file", stale.toString(), "--host", "localhost:1", "--warm-up", "0");
+            assertThat(start.exit()).as(start.stderr()).isZero();
+            assertThat(Banyan.run("dvm", "status", "--dvm", stale.toString()).exit()).isZero();
+            Banyan.Result again = Banyan.run("dvm", "start", "--uri-file", stale.toString(), "--host", "localhost:1", "--warm-up", "0");
+            assertThat(again.exit()).isEqualTo(2);
+            assertThat(again.stderr()).contains("a DVM is running already with " + stale);
+            assertThat(Banyan.run("dvm", "stop", "--dvm", stale.toString()).exit()).isZero();
+            Banyan.assertNoProcessesWith(stale.toString());
+            assertThat(other.isAlive()).isTrue();
+        } finally {
+            other.destroy();
+        }
+    }
 }

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.banyan.core.head.HeadSettings;
 import org.banyan.core.wire.ClientMessage;
 import org.banyan.runtime.dvm.DvmClient;
@@ -242,6 +243,27 @@ final class DvmCommand {
             System.err.println("banyan dvm: cannot start the DVM's head: " + e.getMessage());
             return 1;
         }
+        // Interrupted (Ctrl-C, kill, a closed terminal) before it said ready, the user does not
+        // know a DVM is there: it is ended, as a failed start ends it. It used to run on.
+        AtomicBoolean over = new AtomicBoolean();
+        Thread interrupted = new Thread(() -> {
+            if (over.compareAndSet(false, true) && head.isAlive()) {
+                endHead(head);
+                System.err.println("banyan dvm: interrupted before the DVM was up; ended it");
+            }
+        });
+        Runtime.getRuntime().addShutdownHook(interrupted);
+        try {
+            return awaitHead(head, files, a.warmUp, over);
+        } finally {
+            if (over.compareAndSet(false, true)) {
+                Runtime.getRuntime().removeShutdownHook(interrupted);
+            }
+        }
+    }
+
+    /** Waits for the head to write its contact, warms it, says it is ready; ends it if it does not come up. */
+    private static int awaitHead(Process head, DvmFiles files, int warmUp, AtomicBoolean over) {
         long deadline = System.currentTimeMillis() + RunArguments.DAEMON_START_MILLIS + START_SLACK_MILLIS;
         while (System.currentTimeMillis() < deadline) {
             try {
@@ -249,9 +271,12 @@ final class DvmCommand {
                 if (c.pid() == head.pid()) {
                     try (DvmClient client = DvmClient.connect(files, "banyan dvm start")) {
                         ClientMessage.Welcome w = client.welcome();
-                        if (!warmUp(client, files, a.warmUp)) {
+                        if (!warmUp(client, files, warmUp, over)) {
                             endHead(head);
                             return 1;
+                        }
+                        if (!over.compareAndSet(false, true)) {
+                            return 1; // interrupted meanwhile: the hook ends it
                         }
                         System.out.println("banyan dvm: ready, " + w.hosts() + " host(s), " + w.slots() + " slot(s); "
                                 + "pid " + c.pid() + ", contact in " + files.uri());
@@ -290,7 +315,7 @@ final class DvmCommand {
      * Warm-up tasks that do not all end DONE leave a working DVM, but a host may be amiss: say so.
      * False when the DVM went away meanwhile.
      */
-    private static boolean warmUp(DvmClient client, DvmFiles files, int perHost) {
+    private static boolean warmUp(DvmClient client, DvmFiles files, int perHost, AtomicBoolean over) {
         try {
             String failures = BagWarmUp.run(client, files.uri().toAbsolutePath().getParent(), perHost);
             if (failures != null) {
@@ -298,6 +323,9 @@ final class DvmCommand {
             }
             return true;
         } catch (IOException e) {
+            if (over.get()) {
+                return false; // interrupted: the hook ended the DVM and says so
+            }
             System.err.println("banyan dvm: the DVM went away during its warm-up ("
                     + (e.getMessage() != null ? e.getMessage() : "it closed the connection") + ")");
             return false;

@@ -340,6 +340,33 @@ class DvmTest {
                 .mapToInt(m -> Integer.parseInt(m.group(1))).sum();
     }
 
+    /**
+     * dvm start interrupted before it said ready (here in the warm-up): the user does not know a
+     * DVM is there, so it is ended, with one line. It used to run on, detached.
+     */
+    @Test
+    void aStartInterruptedBeforeReadyLeavesNoDvm() throws Exception {
+        uri = dir.resolve("dvm.uri");
+        Process start = Banyan.builder(List.of("dvm", "start", "--uri-file", uri.toString(), "--host", "localhost:2",
+                "--warm-up", "20000")).redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .start();
+        Path log = dir.resolve("dvm.uri.log");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!(Files.exists(log) && submitted(Files.readString(log)) >= 1000) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(submitted(Files.readString(log))).as("the warm-up began").isGreaterThanOrEqualTo(1000);
+        ProcessHandle head = ProcessHandle.of(headPid()).orElseThrow();
+        start.toHandle().destroy(); // SIGTERM, as kill or a closed terminal (SIGHUP) would
+        assertThat(start.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String said = new String(start.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(start.exitValue()).as(said).isEqualTo(143);
+        assertThat(said.lines().toList()).containsExactly("banyan dvm: interrupted before the DVM was up; ended it");
+        head.onExit().get(10, TimeUnit.SECONDS);
+        Banyan.assertNoProcessesWith(uri.toString());
+        assertThat(uri).doesNotExist();
+    }
+
     /** A DVM killed while it warms up: start says so in one line, status 1, and nothing of it is left. */
     @Test
     void aDvmThatDiesDuringItsWarmUpIsOneLineAndStatusOne() throws Exception {

@@ -34,28 +34,45 @@ public record ProfileReport(int tasks, int done, int failed, int canceled, int c
         Map<String, Map<String, Double>> states = new HashMap<>();
         Map<String, Integer> cores = new HashMap<>();
         int pilotCores = 0;
-        for (String line : Files.readAllLines(file)) {
+        List<String> lines = Files.readAllLines(file);
+        for (int n = 0; n < lines.size(); n++) {
+            String line = lines.get(n);
             if (line.startsWith("#") || line.isBlank()) {
                 continue;
             }
             String[] f = line.split(",", 7);
             if (f.length < 6 || !(f[1].equals("state") || f[1].equals("exec_start") || f[1].equals("exec_stop"))) {
-                continue;
+                continue; // events this report does not use, as RADICAL-Pilot's profiles have many
             }
-            double t = Double.parseDouble(f[0]);
-            if (f[4].startsWith("pilot.")) {
-                if (f[5].equals("PMGR_ACTIVE") && f.length > 6 && f[6].startsWith("cores=")) {
-                    pilotCores += Integer.parseInt(f[6].substring(6).split(" ", 2)[0].strip()); // then what the warm-up did
-                }
-                continue;
+            double t;
+            try {
+                t = Double.parseDouble(f[0]);
+            } catch (NumberFormatException e) {
+                throw new IOException(file + ":" + (n + 1) + ": '" + f[0] + "' is not a time (seconds since the epoch)");
             }
-            // exec_start/exec_stop (when the process really ran) are kept with the states, by event name.
-            states.computeIfAbsent(f[4], k -> new HashMap<>()).putIfAbsent(f[1].equals("state") ? f[5] : f[1], t);
-            if (f[5].equals("NEW") && f.length > 6 && f[6].startsWith("cores=")) {
-                cores.put(f[4], Integer.parseInt(f[6].substring(6).strip()));
+            try {
+                pilotCores += take(f, t, states, cores);
+            } catch (NumberFormatException e) {
+                throw new IOException(file + ":" + (n + 1) + ": the cores in '" + f[6] + "' are not a number");
             }
         }
         return compute(states, cores, pilotCores, samples);
+    }
+
+    /** One event of a task or a pilot; returns the cores it adds to the pilots'. */
+    private static int take(String[] f, double t, Map<String, Map<String, Double>> states, Map<String, Integer> cores) {
+        if (f[4].startsWith("pilot.")) {
+            if (f[5].equals("PMGR_ACTIVE") && f.length > 6 && f[6].startsWith("cores=")) {
+                return Integer.parseInt(f[6].substring(6).split(" ", 2)[0].strip()); // then what the warm-up did
+            }
+            return 0;
+        }
+        // exec_start/exec_stop (when the process really ran) are kept with the states, by event name.
+        states.computeIfAbsent(f[4], k -> new HashMap<>()).putIfAbsent(f[1].equals("state") ? f[5] : f[1], t);
+        if (f[5].equals("NEW") && f.length > 6 && f[6].startsWith("cores=")) {
+            cores.put(f[4], Integer.parseInt(f[6].substring(6).strip()));
+        }
+        return 0;
     }
 
     static ProfileReport compute(Map<String, Map<String, Double>> states, Map<String, Integer> cores, int pilotCores,

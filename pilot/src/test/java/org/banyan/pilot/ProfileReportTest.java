@@ -68,4 +68,17 @@ class ProfileReportTest {
         assertThat(r.overhead()).isCloseTo(0.5, within(1e-9));
         assertThat(r.ttx()).isCloseTo(2.0, within(1e-9));
     }
+
+    /** Events it does not use are skipped; a number it needs and cannot read is named by its line. */
+    @Test
+    void aBadNumberIsNamedByItsLine() throws Exception {
+        Path file = dir.resolve(Profile.FILE);
+        Files.writeString(file, Profile.HEADER + "\n100.0,state,tmgr,main,task.a,NEW,cores=1\nnot an event at all\n"
+                + "abc,state,tmgr,main,task.a,DONE,\n");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ProfileReport.of(dir, 10)).isInstanceOf(java.io.IOException.class)
+                .hasMessage(file + ":4: 'abc' is not a time (seconds since the epoch)");
+        Files.writeString(file, Profile.HEADER + "\n100.0,state,tmgr,main,task.a,NEW,cores=x\n");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ProfileReport.of(dir, 10))
+                .hasMessage(file + ":2: the cores in 'cores=x' are not a number");
+    }
 }

@@ -54,7 +54,8 @@ record TaskSelection(DvmFiles dvm, List<Integer> ids, boolean all, boolean quiet
         if (known.size() < ids.size()) {
             List<Integer> unknown = new ArrayList<>(ids);
             unknown.removeAll(known);
-            System.err.println("banyan " + command + ": no task " + TaskIds.format(unknown) + " in this DVM");
+            System.err.println("banyan " + command + ": no task " + TaskIds.format(unknown) + " in this DVM (it keeps what became "
+                    + "of the last 100,000 tasks of submit --detach, and forgets a task once the submit that waited for it has it)");
             return null;
         }
         return known;

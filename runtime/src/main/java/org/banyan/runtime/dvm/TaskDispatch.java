@@ -42,8 +42,19 @@ final class TaskDispatch {
     private final IntSupplier nextJobId;
     private final BiConsumer<Integer, Long> armTimeout;
     private final Map<Integer, DvmSession> owners = new HashMap<>();
-    /** Every task's last state, the final ones kept for banyan wait (about 60 bytes a task). */
+    /**
+     * Finished tasks whose final state is kept for banyan wait: those of detached submits, the
+     * last {@link #KEEP_FINISHED}. A task whose submitter is there to take its final state is
+     * forgotten once it has; all were kept, about 110 bytes each, and a DVM running thousands
+     * of tasks a second grew by a gigabyte an hour.
+     */
+    static final int KEEP_FINISHED = 100_000;
+    private final int keepFinished;
+
+    /** Every unfinished task's last state, and the finished ones kept (above). */
     private final Map<Integer, ClientMessage.TaskUpdate> latest = new HashMap<>();
+    /** The finished tasks in {@link #latest}, oldest first. */
+    private final java.util.ArrayDeque<Integer> finished = new java.util.ArrayDeque<>();
     /** When a task's process ran, from its end's message, until its final state goes out. */
     private final Map<Integer, long[]> execTimes = new HashMap<>();
     /** Clients other than the owner that follow a task (banyan wait). */
@@ -61,6 +72,13 @@ final class TaskDispatch {
      */
     TaskDispatch(TaskAgent agent, List<Node> nodes, HeadSettings settings, IntSupplier nextJobId,
                  BiConsumer<Integer, Long> armTimeout) {
+        this(agent, nodes, settings, nextJobId, armTimeout, KEEP_FINISHED);
+    }
+
+    /** @param keepFinished how many finished tasks of detached submits to keep (tests keep fewer) */
+    TaskDispatch(TaskAgent agent, List<Node> nodes, HeadSettings settings, IntSupplier nextJobId,
+                 BiConsumer<Integer, Long> armTimeout, int keepFinished) {
+        this.keepFinished = keepFinished;
         this.agent = agent;
         this.nodes = nodes;
         this.settings = settings;
@@ -223,8 +241,15 @@ final class TaskDispatch {
                     long[] ran = state.isFinal() ? execTimes.remove(taskId) : null;
                     ClientMessage.TaskUpdate u = new ClientMessage.TaskUpdate(taskId, state, now, exitCode, detail,
                             ran == null ? 0 : ran[0], ran == null ? 0 : ran[1]);
-                    latest.put(taskId, u);
                     DvmSession s = owners.get(taskId);
+                    if (state.isFinal() && s != null && !s.detached) {
+                        latest.remove(taskId); // its submitter takes it now
+                    } else {
+                        latest.put(taskId, u);
+                        if (state.isFinal()) {
+                            keepFinished(taskId);
+                        }
+                    }
                     if (s != null) {
                         s.updates.add(u);
                         toFlush.add(s);
@@ -253,6 +278,18 @@ final class TaskDispatch {
     }
 
     private record NodeSignal(int node, int signal) {}
+
+    private void keepFinished(int taskId) {
+        finished.add(taskId);
+        if (finished.size() > keepFinished) {
+            latest.remove(finished.poll());
+        }
+    }
+
+    /** Tasks whose state this DVM holds: unfinished, or finished and kept for banyan wait. */
+    int known() {
+        return latest.size();
+    }
 
     /** An MPI task: a job with as many ranks on each node as the agent placed there. */
     private HeadEvent mpiJob(int taskId, TaskRequest r, Placement p) {

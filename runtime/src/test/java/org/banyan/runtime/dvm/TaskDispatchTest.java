@@ -1,0 +1,112 @@
+package org.banyan.runtime.dvm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.banyan.core.head.HeadSettings;
+import org.banyan.core.job.Node;
+import org.banyan.core.pilot.GeneralScheduler;
+import org.banyan.core.pilot.NodeResources;
+import org.banyan.core.pilot.SlotRequest;
+import org.banyan.core.pilot.TaskAgent;
+import org.banyan.core.pilot.TaskRequest;
+import org.banyan.core.wire.ClientMessage;
+import org.banyan.core.wire.OverlayMessage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a long-lived DVM remembers of finished tasks: it used to keep every one (about 110 bytes
+ * each, a gigabyte an hour at a few thousand tasks a second).
+ */
+class TaskDispatchTest {
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    @AfterEach
+    void close() throws Exception {
+        for (AutoCloseable c : open) {
+            c.close();
+        }
+    }
+
+    @Test
+    void aWaitingSubmittersTasksAreForgottenOnceItHasTheirEnd() throws Exception {
+        TaskDispatch d = dispatch(1_000);
+        DvmSession s = session(1);
+        run(d, s, 50);
+        assertThat(d.known()).isZero();
+    }
+
+    @Test
+    void detachedTasksAreKeptForBanyanWaitTheLatestFirst() throws Exception {
+        TaskDispatch d = dispatch(30);
+        DvmSession s = session(1);
+        s.detached = true;
+        List<Integer> ids = run(d, s, 50);
+        assertThat(d.known()).isEqualTo(30);
+        ClientChannel waiterEnd = clientEnd();
+        d.watch(new DvmSession(2, serverEnd), ids);
+        // what banyan wait is told of: the last 30 to end; the first 20 are forgotten
+        assertThat(waiterEnd.receive()).isEqualTo(new ClientMessage.TasksAccepted(ids.subList(20, 50)));
+        ClientMessage.TaskUpdates states = (ClientMessage.TaskUpdates) waiterEnd.receive();
+        assertThat(states.updates()).hasSize(30).allMatch(u -> u.state() == org.banyan.core.pilot.TaskState.DONE);
+    }
+
+    /** Submits {@code n} one-core tasks and ends each as it starts; returns their ids. */
+    private static List<Integer> run(TaskDispatch d, DvmSession s, int n) {
+        List<TaskRequest> requests = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            requests.add(new TaskRequest("task." + i, "/bin/true", List.of(), Map.of(), "/tmp", "o", "e", List.of(), List.of(),
+                    new SlotRequest(1, 1, 0, null, false), 0, false, 0, false));
+        }
+        d.submit(s, requests);
+        List<Integer> ids = new ArrayList<>(s.tasks);
+        ids.sort(null);
+        for (int id : ids) { // in order: two cores, so each end lets the next start
+            d.ended(List.of(new OverlayMessage.RankExited(-1, id, 0, "")));
+        }
+        s.updates.clear();
+        return ids;
+    }
+
+    private static TaskDispatch dispatch(int keep) {
+        TaskAgent agent = new TaskAgent(new GeneralScheduler(List.of(new NodeResources("n0", 2, 0))), List.of("n0"), 0);
+        int[] jobs = {0};
+        return new TaskDispatch(agent, List.of(new Node("n0", 2)), new HeadSettings(0, 1000, 10_000), () -> ++jobs[0],
+                (task, millis) -> {}, keep);
+    }
+
+    /** The DVM's end of the last connection made by {@link #clientEnd}. */
+    private ClientChannel serverEnd;
+
+    /** A connection like a client's: returns the client's end, and sets {@link #serverEnd}. */
+    private ClientChannel clientEnd() throws Exception {
+        ServerSocket server = new ServerSocket(0);
+        open.add(server);
+        Socket client = new Socket("127.0.0.1", server.getLocalPort());
+        open.add(client);
+        Socket accepted = server.accept();
+        open.add(accepted);
+        serverEnd = new ClientChannel(accepted);
+        return new ClientChannel(client);
+    }
+
+    /** A session whose client reads nothing beyond draining what it is sent. */
+    private DvmSession session(int id) throws Exception {
+        ClientChannel client = clientEnd();
+        Thread.ofPlatform().daemon().start(() -> {
+            try {
+                while (true) {
+                    client.receive();
+                }
+            } catch (java.io.IOException e) {
+                // closed
+            }
+        });
+        return new DvmSession(id, serverEnd);
+    }
+}

@@ -432,4 +432,39 @@ class DvmTest {
             other.destroy();
         }
     }
+
+    /**
+     * A job's rank 0 reads the job's stdin through a writer thread that waited for input or its
+     * end, which may never come once the rank is gone: a DVM kept a thread and a pipe for each
+     * such job for ever (12 after 15 jobs).
+     */
+    @Test
+    void jobsLeaveNoThreadOrPipeInTheDvm() throws Exception {
+        Banyan.Result started = start("--host", "localhost:2", "--warm-up", "0");
+        assertThat(started.exit()).as(started.stderr()).isZero();
+        long head = headPid();
+        assertThat(Banyan.run("run", "--dvm", uri.toString(), "-n", "2", "true").exit()).isZero();
+        long fds = count(Path.of("/proc/" + head + "/fd"));
+        for (int i = 0; i < 8; i++) {
+            assertThat(Banyan.run("run", "--dvm", uri.toString(), "-n", "2", "true").exit()).isZero(); // stdin /dev/null
+        }
+        long writers;
+        try (var tasks = Files.list(Path.of("/proc/" + head + "/task"))) {
+            writers = tasks.filter(t -> {
+                try {
+                    return Files.readString(t.resolve("comm")).strip().endsWith("-stdin");
+                } catch (java.io.IOException e) {
+                    return false; // ended meanwhile
+                }
+            }).count();
+        }
+        assertThat(writers).as("stdin writer threads left").isZero();
+        assertThat(count(Path.of("/proc/" + head + "/fd"))).as("the head's open files").isLessThanOrEqualTo(fds + 2);
+    }
+
+    private static long count(Path dir) throws Exception {
+        try (var s = Files.list(dir)) {
+            return s.count();
+        }
+    }
 }

@@ -169,6 +169,9 @@ public final class RankProcess {
             join(pumpOut);
             join(pumpErr);
             int status = rp.exit.join();
+            // Its stdin writer waits for input or the end of the job's stdin, which may never
+            // come once the rank is gone: a DVM kept a thread and a pipe per such job for ever.
+            rp.writeStdin(new byte[0]);
             registry.ended(launch.jobId(), rp);
             events.accept(new DaemonEvent.RankEnded(launch.jobId(), launch.rank(), status,
                     status != 0 && stderrFile != null ? tail(stderrFile) : "", startMicros, endMicros));

@@ -302,6 +302,11 @@ public final class TaskAgent {
         return tasks.size();
     }
 
+    /** Tasks held as chain ends that others may queue behind: for tests (none once all are over). */
+    int chainEndsHeld() {
+        return chains.endsHeld();
+    }
+
     private void schedule() {
         List<Task> skipped = new ArrayList<>();
         int looked = 0;
@@ -414,6 +419,7 @@ public final class TaskAgent {
     private void finish(Task t, TaskState state, int exitCode, String detail) {
         t.state = state;
         tasks.remove(t.id);
+        chains.forget(t);
         emit(new Action.State(t.id, state, exitCode, detail == null ? "" : detail));
     }
 

@@ -1,6 +1,5 @@
 package org.banyan.core.pilot;
 
-import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -15,8 +14,13 @@ import java.util.Map;
 final class TaskChains {
     /** How many tasks may be queued behind each running one, by shape. */
     private final ChainDepth depth;
-    /** Chain ends that may take a successor, by shape; stale entries are dropped when met. */
-    private final Map<SlotRequest, ArrayDeque<TaskAgent.Task>> ends = new HashMap<>();
+    /**
+     * Chain ends that may take a successor, by shape, oldest first; stale entries are dropped
+     * when met, and a task that ends leaves at once ({@link #forget}): while cores are free no
+     * task looks for a chain end, and every task started stayed here, with its request, for
+     * the DVM's life.
+     */
+    private final Map<SlotRequest, LinkedHashSet<TaskAgent.Task>> ends = new HashMap<>();
     /** Tasks queued on daemons, in the order they were queued. */
     private final LinkedHashSet<TaskAgent.Task> queued = new LinkedHashSet<>();
 
@@ -36,9 +40,9 @@ final class TaskChains {
 
     /** The end of a chain of this shape with room behind it, or null. */
     TaskAgent.Task endLike(SlotRequest shape) {
-        ArrayDeque<TaskAgent.Task> q = ends.get(shape);
+        LinkedHashSet<TaskAgent.Task> q = ends.get(shape);
         while (q != null && !q.isEmpty()) {
-            TaskAgent.Task c = q.poll();
+            TaskAgent.Task c = q.removeFirst();
             if (takesSuccessor(c)) {
                 if (q.isEmpty()) {
                     ends.remove(shape);
@@ -85,8 +89,25 @@ final class TaskChains {
     /** {@code t} may take a successor now (it runs, or moved up its chain): offered to tasks of its shape. */
     void offer(TaskAgent.Task t) {
         if (accepts(t.request) && takesSuccessor(t)) {
-            ends.computeIfAbsent(t.request.slots(), k -> new ArrayDeque<>()).add(t);
+            ends.computeIfAbsent(t.request.slots(), k -> new LinkedHashSet<>()).add(t);
         }
+    }
+
+    /** {@code t} is over: it takes no successor. */
+    void forget(TaskAgent.Task t) {
+        LinkedHashSet<TaskAgent.Task> q = ends.get(t.request.slots());
+        if (q != null && q.remove(t) && q.isEmpty()) {
+            ends.remove(t.request.slots());
+        }
+    }
+
+    /** Chain ends held for tasks to queue behind (stale ones included): for tests. */
+    int endsHeld() {
+        int n = 0;
+        for (LinkedHashSet<TaskAgent.Task> q : ends.values()) {
+            n += q.size();
+        }
+        return n;
     }
 
     /** A task of this shape ran this long: deeper chains behind short tasks. */

@@ -274,4 +274,24 @@ class TaskQueueBehindTest {
             running.get(nodeOf.get(next.taskId())).add(next.taskId());
         }
     }
+
+    /**
+     * While cores are free no task looks for a chain end, so the ends offered were never met and
+     * dropped: every task started stayed in the agent, with its request, for the DVM's life.
+     */
+    @Test
+    void tasksThatEndAreNotHeldAsChainEnds() {
+        for (int i = 0; i < 1_000; i++) {
+            agent.submit(bag(1));
+            agent.ended(agent.lastIds().getFirst(), 0, "");
+        }
+        assertThat(agent.unfinished()).isZero();
+        assertThat(agent.chainEndsHeld()).isZero();
+        agent.submit(bag(7)); // 4 run, 3 queued behind them: chain ends in use, then over
+        for (int id : agent.lastIds()) {
+            agent.ended(id, 0, "");
+        }
+        assertThat(agent.unfinished()).isZero();
+        assertThat(agent.chainEndsHeld()).isZero();
+    }
 }

@@ -379,6 +379,10 @@ final class DvmCommand {
                     System.out.printf("%-6d %6d  %s%n", j.jobId(), j.ranks(), j.command());
                 }
             }
+            ClientMessage.TaskCounts t = s.tasks();
+            System.out.println(t.waiting() + t.running() + t.kept() == 0 ? "no task"
+                    : "tasks: " + t.running() + " running, " + t.waiting() + " waiting to start, " + t.kept()
+                            + " finished and kept for banyan wait");
             if (!s.queued().isEmpty()) {
                 System.out.printf("%-6s %9s  %s%n", "queued", "hosts", "command");
                 for (ClientMessage.QueuedStatus q : s.queued()) {

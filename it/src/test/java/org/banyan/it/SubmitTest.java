@@ -52,6 +52,9 @@ class SubmitTest {
         assertThat(waitBad.exit()).isEqualTo(1);
         assertThat(waitBad.stderr()).contains("failed (exit 5):\n    it broke").contains("0 done, 1 failed");
         assertThat(Banyan.run("wait", "--dvm", uri.toString(), "99999").stderr()).contains("no task 99999 in this DVM");
+        // the warm-up's 500 were forgotten once it had them; these two are kept, the sleep runs
+        assertThat(Banyan.run("dvm", "status", "--dvm", uri.toString()).stdout())
+                .contains("tasks: 1 running, 0 waiting to start, 2 finished and kept for banyan wait");
 
         Banyan.Result cancel = Banyan.run("cancel", "--dvm", uri.toString(), "--all");
         assertThat(cancel.exit()).as(cancel.stderr()).isZero();

@@ -55,14 +55,16 @@ import org.banyan.core.pilot.TaskState;
  * 26 STATUS          pid:u64 hosts:u32 (name:string slots:u32 inUse:u32 state:u8){hosts}   state: 0 lost, 1 up, 2 given back
  *                    jobs:u32 (jobId:u32 ranks:u32 command:string){jobs}
  *                    queued:u32 (queueId:u32 minNodes:u32 maxNodes:u32 command:string){queued}
+ *                    waiting:u32 running:u32 kept:u32   tasks: not started, running, finished and kept for wait
  * </pre>
  */
 public final class ClientCodec {
     /**
      * The version of the messages above, sent in HELLO: raised whenever one of them changes its
      * layout or a message is added that an older DVM would not know. 1: RUN_BAG and SIGNAL_BAG.
+     * 2: STATUS counts tasks.
      */
-    public static final int PROTOCOL = 1;
+    public static final int PROTOCOL = 2;
     static final int HELLO = 1;
     static final int RUN_JOB = 2;
     static final int STDIN = 3;
@@ -196,6 +198,7 @@ public final class ClientCodec {
                 for (ClientMessage.QueuedStatus q : m.queued()) {
                     w.u32(q.queueId()).u32(q.minNodes()).u32(q.maxNodes()).string(q.command());
                 }
+                w.u32(m.tasks().waiting()).u32(m.tasks().running()).u32(m.tasks().kept());
             }
         }
         byte[] out = w.toArray();
@@ -285,7 +288,8 @@ public final class ClientCodec {
                     for (int i = 0; i < nq; i++) {
                         queued.add(new ClientMessage.QueuedStatus(b.getInt(), b.getInt(), b.getInt(), OverlayCodec.string(b)));
                     }
-                    yield new ClientMessage.Status(pid, hosts, jobs, queued);
+                    yield new ClientMessage.Status(pid, hosts, jobs, queued,
+                            new ClientMessage.TaskCounts(b.getInt(), b.getInt(), b.getInt()));
                 }
                 default -> throw new IllegalArgumentException("unknown client message type " + type);
             };

@@ -200,7 +200,10 @@ public sealed interface ClientMessage {
     /** One job waiting in the resource manager's queue, first to start first. */
     record QueuedStatus(int queueId, int minNodes, int maxNodes, String command) {}
 
-    record Status(long pid, List<HostStatus> hosts, List<JobStatus> jobs, List<QueuedStatus> queued)
+    /** The DVM's tasks: not started yet, running, and finished with their state kept for banyan wait. */
+    record TaskCounts(int waiting, int running, int kept) {}
+
+    record Status(long pid, List<HostStatus> hosts, List<JobStatus> jobs, List<QueuedStatus> queued, TaskCounts tasks)
             implements ClientMessage {
         public Status {
             hosts = List.copyOf(hosts);

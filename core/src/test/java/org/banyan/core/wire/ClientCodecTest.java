@@ -49,7 +49,7 @@ class ClientCodecTest {
                 new ClientMessage.Status(42, List.of(new ClientMessage.HostStatus("n1", 8, 2, ClientMessage.HostStatus.State.UP),
                         new ClientMessage.HostStatus("n2", 8, 0, ClientMessage.HostStatus.State.LOST),
                         new ClientMessage.HostStatus("n3", 8, 0, ClientMessage.HostStatus.State.RELEASED)), List.of(new ClientMessage.JobStatus(7, 2, "./a")),
-                        List.of(new ClientMessage.QueuedStatus(3, 1, 4, "./cg"))),
+                        List.of(new ClientMessage.QueuedStatus(3, 1, 4, "./cg")), new ClientMessage.TaskCounts(5, 2, 100_000)),
                 new ClientMessage.QueueJob(1, 4, 2, 2, 600_000, 3, 30_000, new ClientMessage.RunJob(List.of(new AppContext("./cg",
                         List.of("-n", "9"), 0, Map.of("K", "V"), null)), MappingPolicy.SLOT, false, 0, "/", Modex.LAZY, 0)),
                 new ClientMessage.JobQueued(5, 2), new ClientMessage.JobQueued(6, -1),

@@ -457,7 +457,7 @@ public final class DvmHead {
 
     private ClientMessage.Status status() {
         return new ClientMessage.Status(ProcessHandle.current().pid(), hosts.status(scheduler::freeCoresOn), jobs.status(),
-                queue.status());
+                queue.status(), tasks.counts());
     }
 
     /** Any thread: println is synchronized, so lines stay whole. */

@@ -291,6 +291,11 @@ final class TaskDispatch {
         return latest.size();
     }
 
+    /** For dvm status. */
+    ClientMessage.TaskCounts counts() {
+        return new ClientMessage.TaskCounts(agent.notStarted(), agent.running(), finished.size());
+    }
+
     /** An MPI task: a job with as many ranks on each node as the agent placed there. */
     private HeadEvent mpiJob(int taskId, TaskRequest r, Placement p) {
         int[] ranks = new int[nodes.size()];

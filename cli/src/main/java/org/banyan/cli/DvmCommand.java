@@ -257,7 +257,11 @@ final class DvmCommand {
             return awaitHead(head, files, a.warmUp, over);
         } finally {
             if (over.compareAndSet(false, true)) {
-                Runtime.getRuntime().removeShutdownHook(interrupted);
+                try {
+                    Runtime.getRuntime().removeShutdownHook(interrupted);
+                } catch (IllegalStateException e) {
+                    // shutting down already: the hook finds the head ended, or ends nothing
+                }
             }
         }
     }

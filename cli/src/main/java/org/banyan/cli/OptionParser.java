@@ -42,14 +42,27 @@ final class OptionParser {
                     throw new UsageException("option " + name + " takes no value");
                 }
                 option.handler().apply(target, inline);
-            } else if (inline != null) {
-                option.handler().apply(target, inline);
-            } else if (i + 1 < args.size()) {
-                option.handler().apply(target, args.get(++i));
             } else {
-                throw new UsageException("option " + name + " needs a value");
+                option.handler().apply(target, value(args, i, inline, name));
+                if (inline == null) {
+                    i++;
+                }
             }
         }
         return args.size();
+    }
+
+    /** The value of option {@code name} at {@code args[i]}: {@code inline} (from --name=VALUE), or the next argument. */
+    static String value(List<String> args, int i, String inline, String name) throws UsageException {
+        String value = inline != null ? inline : i + 1 < args.size() ? args.get(i + 1) : null;
+        if (value == null) {
+            throw new UsageException("option " + name + " needs a value");
+        }
+        if (value.isEmpty()) {
+            // An unset shell variable ('--session $DIR'): a path would become the current
+            // directory (a session made in it, a DVM's URI file sought there).
+            throw new UsageException("option " + name + " needs a value, not an empty one");
+        }
+        return value;
     }
 }

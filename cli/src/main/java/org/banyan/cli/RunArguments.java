@@ -176,7 +176,7 @@ public final class RunArguments {
                     throw new UsageException("unknown option '" + a + "' (see banyan run --help)");
                 }
                 if (option.takesValue()) {
-                    option.handler().apply(this, value(args, i, inline, name));
+                    option.handler().apply(this, OptionParser.value(args, i, inline, name));
                 } else if (inline != null && !option.optionalValue()) {
                     throw new UsageException("option " + name + " takes no value");
                 } else {
@@ -197,16 +197,6 @@ public final class RunArguments {
             i++; // past ':'
         }
         return build(contexts);
-    }
-
-    private static String value(List<String> args, int i, String inline, String name) throws UsageException {
-        if (inline != null) {
-            return inline;
-        }
-        if (i + 1 >= args.size()) {
-            throw new UsageException("option " + name + " needs a value");
-        }
-        return args.get(i + 1);
     }
 
     private void monitor(String scope) throws UsageException {

@@ -23,12 +23,7 @@ record TaskSelection(DvmFiles dvm, List<Integer> ids, boolean all, boolean quiet
                 case "--help", "-h" -> {
                     return new TaskSelection(null, List.of(), false, false, true);
                 }
-                case "--dvm" -> {
-                    if (i + 1 == args.size()) {
-                        throw new UsageException("option --dvm needs a value");
-                    }
-                    dvm = new DvmFiles(Path.of(args.get(++i)).toAbsolutePath());
-                }
+                case "--dvm" -> dvm = new DvmFiles(Path.of(OptionParser.value(args, i++, null, "--dvm")).toAbsolutePath());
                 case "--all" -> all = true;
                 case "--quiet" -> quiet = true;
                 default -> {

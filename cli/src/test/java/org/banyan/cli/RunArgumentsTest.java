@@ -187,6 +187,8 @@ class RunArgumentsTest {
         assertThat(error("-n", "0", "true")).isEqualTo("-n must be a positive integer, got '0'");
         assertThat(error("-n", "two", "true")).isEqualTo("-n must be a positive integer, got 'two'");
         assertThat(error("-n")).isEqualTo("option -n needs a value");
+        assertThat(error("--wdir", "", "true")).isEqualTo("option --wdir needs a value, not an empty one");
+        assertThat(error("--output-filename=", "true")).isEqualTo("option --output-filename needs a value, not an empty one");
         assertThat(error("--bogus", "true")).isEqualTo("unknown option '--bogus' (see banyan run --help)");
         assertThat(error()).isEqualTo("no program given (usage: banyan run [options] PROGRAM [ARGS...])");
         assertThat(error("-n", "1", "true", ":")).isEqualTo("no program after ':' (MPMD syntax: -n 1 ./a : -n 3 ./b)");

@@ -33,6 +33,9 @@ class SubmitCommandTest {
         refused(List.of("--tasks", "t.jsonl", "--", "true"), "give either --tasks FILE or a command after --, not both");
         refused(List.of("--quiet"), "nothing to run: give a command after -- or --tasks FILE (see banyan submit --help)");
         refused(List.of("--", ""), "the command after -- is empty");
+        // an unset variable ('--session $DIR') made the current directory the session
+        refused(List.of("--session", "", "--", "true"), "option --session needs a value, not an empty one");
+        refused(List.of("--dvm=", "--", "true"), "option --dvm needs a value, not an empty one");
         refused(List.of("--", " ", "x"), "the command after -- is empty");
     }
 

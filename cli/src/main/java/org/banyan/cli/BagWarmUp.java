@@ -58,7 +58,7 @@ final class BagWarmUp {
             int status;
             try {
                 status = client.runBag(new ClientMessage.RunBag(dir.toString(), false, List.of("--quiet", "--session",
-                        dir.resolve("session").toString(), "--tasks", tasks.toString())), out, cancel::set);
+                        dir.resolve("session").toString(), "--tasks", tasks.toString()), java.util.Map.of()), out, cancel::set);
             } finally {
                 timer.interrupt();
             }

@@ -350,7 +350,8 @@ final class DvmCommand {
             }
             DvmHead head = new DvmHead(nodes, settings, a.daemons.agent(), a.daemons.topology(), a.daemons.routing(), a.files,
                     log);
-            head.hostBags((bagArgs, cwd, bar, err, signals) -> SubmitCommand.hosted(bagArgs, cwd, a.files, bar, err, signals));
+            head.hostBags((bagArgs, env, cwd, bar, err, signals) -> SubmitCommand.hosted(bagArgs, env, cwd, a.files, bar, err,
+                    signals));
             if (a.elastic) {
                 head.elastic(slurmJob().strip(), a.probeMillis > 0 ? a.probeMillis : ELASTIC_PROBE_MILLIS,
                         a.files.uri().getParent(), vacant);

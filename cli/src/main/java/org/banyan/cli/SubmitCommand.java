@@ -124,8 +124,9 @@ final class SubmitCommand {
             if (inDvm && client.onThisHost()) {
                 // the default session is named here, with this process's id, as when the bag runs here
                 List<String> sent = new ArrayList<>(a.session != null ? List.of() : List.of("--session", session.toString()));
-                sent.addAll(withValues(args));
-                int status = client.runBag(new ClientMessage.RunBag(cwd.toString(), bar, sent), System.err, UserSignals::install);
+                sent.addAll(args);
+                int status = client.runBag(new ClientMessage.RunBag(cwd.toString(), bar, sent, a.exports), System.err,
+                        UserSignals::install);
                 if (status != ClientMessage.BagEnded.DECLINED) {
                     return status;
                 }
@@ -145,12 +146,13 @@ final class SubmitCommand {
 
     /**
      * In the DVM's JVM ({@link org.banyan.runtime.dvm.BagHost}): the bag of a {@code banyan submit}
-     * whose arguments are {@code args}, read as from {@code cwd}, run on the DVM of {@code own}.
+     * whose arguments are {@code args}, read as from {@code cwd}, run on the DVM of {@code own};
+     * {@code env} holds the submitter's values of what its {@code -x VAR} names.
      */
-    static int hosted(List<String> args, Path cwd, DvmFiles own, boolean bar, PrintStream err,
+    static int hosted(List<String> args, Map<String, String> env, Path cwd, DvmFiles own, boolean bar, PrintStream err,
                       Consumer<IntConsumer> signals) {
-        SubmitCommand c = new SubmitCommand(Map.of(), cwd); // -x values came resolved
-        Arguments a = new Arguments(Map.of());
+        SubmitCommand c = new SubmitCommand(env, cwd);
+        Arguments a = new Arguments(env);
         List<TaskDescription> descriptions;
         try {
             descriptions = c.descriptions(a, c.options(args, a));
@@ -183,26 +185,6 @@ final class SubmitCommand {
             throw new UsageException("nothing to run: give a command after -- or --tasks FILE (see banyan submit --help)");
         }
         return command;
-    }
-
-    /**
-     * {@code args} with each {@code -x VAR} as {@code -x VAR=VALUE}: the DVM's JVM reads them
-     * without this command's environment. Only called once they parsed.
-     */
-    private List<String> withValues(List<String> args) throws UsageException {
-        int dash = args.indexOf("--");
-        int end = dash < 0 ? args.size() : dash;
-        List<String> out = new ArrayList<>(args.size());
-        for (int i = 0; i < args.size(); i++) {
-            String s = args.get(i);
-            out.add(s);
-            if (i + 1 < end && (s.equals("-x") || s.equals("--env"))) {
-                out.add(ExportedVariable.parse(args.get(++i), environment).spec());
-            } else if (i < end && s.startsWith("--env=")) {
-                out.set(out.size() - 1, "--env=" + ExportedVariable.parse(s.substring("--env=".length()), environment).spec());
-            }
-        }
-        return out;
     }
 
     /** The tasks that {@code a} and {@code command} describe: the task file's, or the one command. */

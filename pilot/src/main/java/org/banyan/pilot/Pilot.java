@@ -107,8 +107,7 @@ public final class Pilot {
             try {
                 l.accept(this, to);
             } catch (RuntimeException e) { // it ended the launcher, and the pilot never became active
-                Thread self = Thread.currentThread();
-                self.getUncaughtExceptionHandler().uncaughtException(self, e);
+                TaskTransitions.reportUncaught(e);
             }
         }
     }

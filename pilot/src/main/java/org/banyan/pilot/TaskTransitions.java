@@ -60,8 +60,7 @@ final class TaskTransitions {
                     try {
                         c.accept(t, to);
                     } catch (RuntimeException e) {
-                        Thread self = Thread.currentThread();
-                        self.getUncaughtExceptionHandler().uncaughtException(self, e);
+                        reportUncaught(e);
                     }
                 }
             });
@@ -69,6 +68,12 @@ final class TaskTransitions {
         if (to.isFinal()) {
             waits.ended();
         }
+    }
+
+    /** What a user's callback or listener threw: to this thread's uncaught-exception handler, and on. */
+    static void reportUncaught(RuntimeException e) {
+        Thread self = Thread.currentThread();
+        self.getUncaughtExceptionHandler().uncaughtException(self, e);
     }
 
     /** As {@link TaskManager#waitTasks(Collection, Set, long)}. */

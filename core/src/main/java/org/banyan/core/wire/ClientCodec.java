@@ -37,7 +37,7 @@ import org.banyan.core.pilot.TaskState;
  * 10 WATCH_TASKS     n:u32 taskId:u32{n}
  * 11 QUEUE_JOB       minNodes:u32 maxNodes:u32 preferredNodes:u32 factor:u32 walltimeMillis:u64
  *                    ranksPerNode:u32 resizeTimeoutMillis:u64 run:(RUN_JOB's body)
- * 12 RUN_BAG         cwd:string bar:u8 args:list
+ * 12 RUN_BAG         cwd:string bar:u8 args:list env:map   env: the submitter's values of what -x names
  * 13 SIGNAL_BAG      signal:u32
  * 30 JOB_QUEUED      queueId:u32 ahead:u32 (-1 as u32: started at once)
  * 28 TASKS_ACCEPTED  n:u32 taskId:u32{n}
@@ -62,7 +62,7 @@ public final class ClientCodec {
     /**
      * The version of the messages above, sent in HELLO: raised whenever one of them changes its
      * layout or a message is added that an older DVM would not know. 1: RUN_BAG and SIGNAL_BAG.
-     * 2: STATUS counts tasks.
+     * 2: STATUS counts tasks, RUN_BAG carries the -x values.
      */
     public static final int PROTOCOL = 2;
     static final int HELLO = 1;
@@ -174,7 +174,7 @@ public final class ClientCodec {
                             .u64(u.execStartMicros()).u64(u.execEndMicros());
                 }
             }
-            case ClientMessage.RunBag m -> w.u8(RUN_BAG).string(m.cwd()).u8(m.bar() ? 1 : 0).list(m.args());
+            case ClientMessage.RunBag m -> w.u8(RUN_BAG).string(m.cwd()).u8(m.bar() ? 1 : 0).list(m.args()).map(m.env());
             case ClientMessage.SignalBag m -> w.u8(SIGNAL_BAG).u32(m.signal());
             case ClientMessage.BagOutput m -> w.u8(BAG_OUTPUT).bytes(m.data());
             case ClientMessage.BagEnded m -> w.u8(BAG_ENDED).u32(m.status());
@@ -259,7 +259,7 @@ public final class ClientCodec {
                     }
                     yield new ClientMessage.TaskUpdates(updates);
                 }
-                case RUN_BAG -> new ClientMessage.RunBag(OverlayCodec.string(b), b.get() != 0, OverlayCodec.list(b));
+                case RUN_BAG -> new ClientMessage.RunBag(OverlayCodec.string(b), b.get() != 0, OverlayCodec.list(b), OverlayCodec.map(b));
                 case SIGNAL_BAG -> new ClientMessage.SignalBag(b.getInt());
                 case BAG_OUTPUT -> new ClientMessage.BagOutput(OverlayCodec.bytes(b));
                 case BAG_ENDED -> new ClientMessage.BagEnded(b.getInt());

@@ -109,9 +109,11 @@ public sealed interface ClientMessage {
      * its arguments, read as from {@code cwd}, and whether the client draws a progress bar. One
      * bag per connection; the DVM answers with {@link BagOutput}s and one {@link BagEnded}.
      */
-    record RunBag(String cwd, boolean bar, List<String> args) implements ClientMessage {
+    /** @param env the submitter's values of the variables its {@code -x VAR} names: the DVM's JVM has its own */
+    record RunBag(String cwd, boolean bar, List<String> args, java.util.Map<String, String> env) implements ClientMessage {
         public RunBag {
             args = List.copyOf(args);
+            env = java.util.Map.copyOf(env);
         }
     }
 

@@ -53,7 +53,7 @@ class ClientCodecTest {
                 new ClientMessage.QueueJob(1, 4, 2, 2, 600_000, 3, 30_000, new ClientMessage.RunJob(List.of(new AppContext("./cg",
                         List.of("-n", "9"), 0, Map.of("K", "V"), null)), MappingPolicy.SLOT, false, 0, "/", Modex.LAZY, 0)),
                 new ClientMessage.JobQueued(5, 2), new ClientMessage.JobQueued(6, -1),
-                new ClientMessage.RunBag("/home/u", true, List.of("--tasks", "t.jsonl")), new ClientMessage.SignalBag(2),
+                new ClientMessage.RunBag("/home/u", true, List.of("--tasks", "t.jsonl", "-x", "A"), Map.of("A", "1")), new ClientMessage.SignalBag(2),
                 new ClientMessage.BagEnded(1), new ClientMessage.BagEnded(ClientMessage.BagEnded.DECLINED));
         for (ClientMessage m : messages) {
             assertThat(roundTrip(m)).isEqualTo(m);

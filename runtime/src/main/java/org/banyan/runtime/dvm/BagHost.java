@@ -18,10 +18,12 @@ public interface BagHost {
      * Runs the bag and blocks until it is over.
      *
      * @param args    {@code banyan submit}'s arguments, relative paths taken from {@code cwd}
+     * @param env     the submitter's values of the variables its {@code -x VAR} names
      * @param bar     whether to draw a progress bar on {@code err}
      * @param err     what the user sees
      * @param signals takes the handler for the user's signals, which arrive from the client
      * @return the exit status for the client
      */
-    int run(List<String> args, Path cwd, boolean bar, PrintStream err, Consumer<IntConsumer> signals);
+    int run(List<String> args, java.util.Map<String, String> env, Path cwd, boolean bar, PrintStream err,
+            Consumer<IntConsumer> signals);
 }

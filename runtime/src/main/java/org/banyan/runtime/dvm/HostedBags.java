@@ -39,7 +39,7 @@ final class HostedBags {
             int status;
             try (PrintStream err = new PrintStream(new ToClient(s), true, StandardCharsets.UTF_8)) {
                 try {
-                    status = host.run(bag.args(), Path.of(bag.cwd()), bag.bar(), err, signalling::handler);
+                    status = host.run(bag.args(), bag.env(), Path.of(bag.cwd()), bag.bar(), err, signalling::handler);
                 } catch (RuntimeException | Error e) {
                     err.println("banyan submit: the DVM failed running the tasks: " + e);
                     status = 1;

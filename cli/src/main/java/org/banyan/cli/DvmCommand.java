@@ -291,8 +291,7 @@ final class DvmCommand {
                 // not written yet
             }
             if (!head.isAlive()) {
-                System.err.println("banyan dvm: the DVM did not start (status " + head.exitValue() + "): "
-                        + lastLine(files.log()));
+                System.err.println("banyan dvm: the DVM did not start: " + files.whyItEnded() + " (log: " + files.log() + ")");
                 return 1;
             }
             sleep(20);
@@ -434,20 +433,6 @@ final class DvmCommand {
         }
         System.out.println("banyan dvm: stopped (pid " + pid + ")");
         return 0;
-    }
-
-    private static String lastLine(Path log) {
-        try {
-            List<String> lines = Files.readAllLines(log);
-            for (int i = lines.size() - 1; i >= 0; i--) {
-                if (!lines.get(i).isBlank()) {
-                    return lines.get(i).replaceFirst("^\\[[^]]*] ", "");
-                }
-            }
-        } catch (IOException e) {
-            // no log
-        }
-        return "see " + log;
     }
 
     private static void sleep(long millis) {

@@ -434,6 +434,28 @@ class DvmTest {
     }
 
     /**
+     * A daemon that cannot be started (here: a remote shell that fails, as ssh does for a host
+     * that refuses or does not resolve) made the head wait for ever, counting the lost daemon as
+     * neither up nor missing: {@code dvm start} gave up after 40 s with "not up", the reason only
+     * in the log, and a Pilot API program waited 60 s. The start now fails at once, saying why.
+     */
+    @Test
+    void aDaemonThatCannotStartFailsTheStartAtOnceWithItsReason() throws Exception {
+        Path agent = dir.resolve("refusing-agent");
+        Files.writeString(agent, "#!/bin/sh\necho \"agent: cannot reach $1\" >&2\nexit 255\n");
+        agent.toFile().setExecutable(true);
+        long t0 = System.nanoTime();
+        Banyan.Result r = start("--host", "localhost:2", "--launch-agent", agent.toString());
+        long seconds = (System.nanoTime() - t0) / 1_000_000_000L;
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.stderr().strip()).isEqualTo("banyan dvm: the DVM did not start: lost the daemon on localhost: daemon via "
+                + agent + " ended, exit status 255: agent: cannot reach localhost (log: " + uri + ".log)");
+        assertThat(seconds).as("it did not wait for a timeout (30 s and more)").isLessThan(20);
+        assertThat(uri).doesNotExist();
+        Banyan.assertNoProcessesWith(uri.toString());
+    }
+
+    /**
      * A job's rank 0 reads the job's stdin through a writer thread that waited for input or its
      * end, which may never come once the rank is gone: a DVM kept a thread and a pipe for each
      * such job for ever (12 after 15 jobs).

@@ -290,6 +290,22 @@ class PilotApiTest {
     }
 
     /**
+     * An ssh pilot whose host cannot be reached stayed PMGR_LAUNCHING for a minute (its DVM's head
+     * waited for ever for the daemon ssh had failed to start), then failed with "see the log".
+     * It fails as soon as ssh does, saying why.
+     */
+    @Test
+    void aPilotWhoseHostCannotBeReachedFailsAtOnceSayingWhy() throws Exception {
+        try (Session session = new Session(dir.resolve("unreachable"))) {
+            Pilot pilot = new PilotManager(session).submit(PilotDescription.ssh(List.of("nosuchhost.invalid:1")));
+            assertThat(pilot.waitState(PilotState.PMGR_ACTIVE, 50_000)).as(pilot.toString()).isEqualTo(PilotState.FAILED);
+            assertThat(pilot.detail()).startsWith("the pilot's DVM did not start: lost the daemon on nosuchhost.invalid: ");
+            assertThat(pilot.toString()).isEqualTo(pilot.uid() + " FAILED (" + pilot.detail() + ")");
+        }
+        Banyan.assertNoProcessesWith(dir.resolve("unreachable").toString());
+    }
+
+    /**
      * What users' callbacks do: submit the next step when a task is DONE (it deadlocked: the
      * callback runs on the thread that reads the pilot's acceptances), and throw (it ended that
      * thread, or the pilot's launcher, and everything stopped where it was).

@@ -54,6 +54,13 @@ public final class Pilot {
         return description;
     }
 
+    /** As a task prints: its uid and state, and why when it failed. */
+    @Override
+    public String toString() {
+        PilotState now = state;
+        return uid + " " + now + (now == PilotState.FAILED ? " (" + detail + ")" : "");
+    }
+
     /** Cores the pilot holds, once active. */
     public int cores() {
         return cores;
@@ -165,7 +172,7 @@ public final class Pilot {
                 // not yet
             }
             if (!head.isAlive()) {
-                throw new IOException("the pilot's DVM did not start (see " + files.log() + ")");
+                throw new IOException("the pilot's DVM did not start: " + files.whyItEnded() + " (log: " + files.log() + ")");
             }
             Thread.sleep(20);
         }

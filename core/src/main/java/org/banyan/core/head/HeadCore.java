@@ -448,6 +448,13 @@ public final class HeadCore {
         }
         connected.remove(Integer.valueOf(d));
         anyLost = true;
+        if (runJob == null && !allUp) {
+            // A DVM comes up whole or not at all, as PRRTE's does: waiting on would only end in the
+            // daemon-start timeout (which does not count the lost) or, before that, the client's.
+            emit(new HeadAction.Report("the DVM cannot come up without its daemon on " + host + "; stopping"));
+            finish(HeadSettings.DAEMON_LOST_STATUS);
+            return;
+        }
         for (JobControl j : List.copyOf(jobs.values())) {
             j.daemonLost(d, host, reason, allUp);
         }
@@ -488,7 +495,7 @@ public final class HeadCore {
                         }
                     }
                     if (!missing.isEmpty()) {
-                        emit(new HeadAction.Report("banyan run: no daemon connected within "
+                        emit(new HeadAction.Report((runJob == null ? "" : "banyan run: ") + "no daemon connected within "
                                 + settings.daemonStartMillis() / 1000.0 + " s from " + HostNames.summarize(missing)));
                         if (runJob != null && !jobs.isEmpty()) {
                             List.copyOf(jobs.values()).forEach(j -> j.abandon(HeadSettings.DAEMON_LOST_STATUS));

@@ -198,6 +198,44 @@ class HeadCoreTest {
     }
 
     @Test
+    void aDvmThatLosesADaemonBeforeItIsUpStopsAtOnceAndOneThatIsUpServesOn() {
+        List<Node> three = List.of(new Node("n0", 1), new Node("n1", 1), new Node("n2", 1));
+        HeadCore starting = HeadCore.forDvm(three, SETTINGS, TopologySpec.parse("radix:32"), TopologySpec.parse("radix:32"),
+                null, java.util.Set.of());
+        starting.start();
+        starting.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.DaemonHello(0, "n0", 1, "x")));
+        List<HeadAction> a = starting.handle(new HeadEvent.DaemonLost(1, "ssh ended, exit status 255: Connection refused"));
+        assertThat(a).as("it said why, told the daemon that came to go, and finished; it used to wait for ever")
+                .contains(new HeadAction.DaemonsLost(List.of(1), "lost the daemon on n1: ssh ended, exit status 255: Connection refused"),
+                        new HeadAction.Report("the DVM cannot come up without its daemon on n1; stopping"),
+                        new HeadAction.SendToDaemon(0, new OverlayMessage.Shutdown()));
+        assertThat(finish(a)).isEqualTo(HeadSettings.DAEMON_LOST_STATUS);
+        assertThat(reports(starting.handle(new HeadEvent.TimerFired(HeadTimer.DAEMON_START)))).as("not twice").isEmpty();
+
+        HeadCore up = HeadCore.forDvm(three, SETTINGS, TopologySpec.parse("radix:32"), TopologySpec.parse("radix:32"),
+                null, java.util.Set.of());
+        up.start();
+        for (int d = 0; d < 3; d++) {
+            up.handle(new HeadEvent.FromDaemon(d, new OverlayMessage.DaemonHello(d, "n" + d, 1, "x")));
+            up.handle(new HeadEvent.FromDaemon(d, new OverlayMessage.Contacts(Map.of(d, "h" + d + ":1"))));
+        }
+        a = up.handle(new HeadEvent.DaemonLost(1, "connection closed"));
+        assertThat(a).containsExactly(new HeadAction.DaemonsLost(List.of(1), "lost the daemon on n1: connection closed"));
+    }
+
+    @Test
+    void aDvmWhoseDaemonsNeverConnectSaysSoWithoutRunsName() {
+        HeadCore dvm = HeadCore.forDvm(List.of(new Node("n0", 1), new Node("n1", 1)), SETTINGS, TopologySpec.parse("radix:32"),
+                TopologySpec.parse("radix:32"), null, java.util.Set.of());
+        dvm.start();
+        dvm.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.DaemonHello(0, "n0", 1, "x")));
+        dvm.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.Contacts(Map.of(0, "h0:1"))));
+        List<HeadAction> a = dvm.handle(new HeadEvent.TimerFired(HeadTimer.DAEMON_START));
+        assertThat(reports(a)).containsExactly("no daemon connected within 30.0 s from n1");
+        assertThat(finish(a)).isEqualTo(HeadSettings.DAEMON_LOST_STATUS);
+    }
+
+    @Test
     void aDvmReleasesDaemonsWithTheirSubtreesAndTakesTheirEndsAsNoLoss() {
         // radix 2: daemons 0 and 1 are the head's children, daemons 2 and 3 are below daemon 0
         HeadCore dvm = HeadCore.forDvm(List.of(new Node("n0", 1), new Node("n1", 1), new Node("n2", 1), new Node("n3", 1)),
@@ -206,6 +244,8 @@ class HeadCoreTest {
         for (int d : new int[] {0, 1}) {
             dvm.handle(new HeadEvent.FromDaemon(d, new OverlayMessage.DaemonHello(d, "n" + d, 1, "x")));
         }
+        dvm.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.Contacts(Map.of(0, "h0:1", 2, "h2:1", 3, "h3:1"))));
+        dvm.handle(new HeadEvent.FromDaemon(1, new OverlayMessage.Contacts(Map.of(1, "h1:1")))); // up: only then are hosts given back
         assertThat(dvm.handle(new HeadEvent.ReleaseDaemons(List.of(3, 1))))
                 .as("daemon 1 is told directly, daemon 3 through daemon 0")
                 .containsExactlyInAnyOrder(new HeadAction.SendToDaemon(1, new OverlayMessage.Leave(-1, 1)),

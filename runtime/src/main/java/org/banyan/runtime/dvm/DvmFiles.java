@@ -92,4 +92,32 @@ public record DvmFiles(Path uri) {
         }
         return new Contact(lines.get(0).substring("tcp://".length()).strip(), pid, secret);
     }
+
+    /**
+     * Why a head that ended before it was ready did: the first thing its log says after
+     * "starting" (a lost daemon and its reason, a file it could not write), or else the log's last
+     * line; its path when there is no log.
+     */
+    public String whyItEnded() {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(log(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "see " + log();
+        }
+        String last = null;
+        for (String line : lines) {
+            java.util.regex.Matcher m = HEAD_LINE.matcher(line);
+            if (m.matches() && !m.group(1).startsWith("starting ") && !m.group(1).equals("stopped")) {
+                return m.group(1);
+            }
+            if (!line.isBlank()) {
+                last = line.strip();
+            }
+        }
+        return last != null ? last : "see " + log();
+    }
+
+    /** A line the head itself wrote to its log: {@code [TIME] banyan dvm: WHAT}. */
+    private static final java.util.regex.Pattern HEAD_LINE = java.util.regex.Pattern.compile("\\[[^]]*] banyan dvm: (.*)");
 }

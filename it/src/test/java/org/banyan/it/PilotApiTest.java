@@ -306,6 +306,48 @@ class PilotApiTest {
     }
 
     /**
+     * A pilot whose DVM went away under it (killed, or stopped from a shell) stayed PMGR_ACTIVE
+     * for ever, while its tasks failed with "lost the pilot". It is FAILED now, saying why; one
+     * the program ends itself is still CANCELED, not FAILED.
+     */
+    @Test
+    void aPilotWhoseDvmGoesAwayIsFailedAndOneEndedHereIsNot() throws Exception {
+        Path uri = dir.resolve("shell-dvm.uri");
+        Banyan.Result started = Banyan.run("dvm", "start", "--uri-file", uri.toString(), "--host", "localhost:2", "--warm-up", "0");
+        assertThat(started.exit()).as(started.stderr()).isZero();
+        Pilot local;
+        Pilot attached;
+        Pilot ended;
+        try (Session session = new Session(dir.resolve("lost"))) {
+            PilotManager pmgr = new PilotManager(session);
+            local = pmgr.submit(PilotDescription.local(1).warmUp(0));
+            attached = pmgr.submit(PilotDescription.dvm(uri));
+            ended = pmgr.submit(PilotDescription.local(1).warmUp(0));
+            for (Pilot p : List.of(local, attached, ended)) {
+                assertThat(p.waitState(PilotState.PMGR_ACTIVE, 60_000)).as(p.toString()).isEqualTo(PilotState.PMGR_ACTIVE);
+            }
+            TaskManager tmgr = new TaskManager(session);
+            tmgr.addPilots(attached);
+            Task sleeper = tmgr.submit(new TaskDescription().executable("sleep").arguments("60")).getFirst();
+            assertThat(tmgr.waitTasks(List.of(sleeper), Set.of(TaskState.AGENT_EXECUTING), 30_000))
+                    .containsExactly(TaskState.AGENT_EXECUTING);
+
+            long head = Long.parseLong(Files.readAllLines(session.dir().resolve(local.uid()).resolve("dvm.uri")).get(1).strip());
+            ProcessHandle.of(head).orElseThrow().destroyForcibly();
+            assertThat(local.waitState(PilotState.DONE, 20_000)).as("no task manager watches it").isEqualTo(PilotState.FAILED);
+            assertThat(local.detail()).startsWith("its DVM ended (status 137; see ");
+
+            assertThat(Banyan.run("dvm", "stop", "--dvm", uri.toString()).exit()).isZero();
+            assertThat(attached.waitState(PilotState.DONE, 20_000)).isEqualTo(PilotState.FAILED);
+            assertThat(attached.detail()).startsWith("lost its DVM (");
+            assertThat(tmgr.waitTasks(List.of(sleeper), Set.of(TaskState.DONE, TaskState.FAILED, TaskState.CANCELED), 20_000))
+                    .containsExactly(TaskState.FAILED);
+        }
+        assertThat(ended.state()).isEqualTo(PilotState.CANCELED);
+        Banyan.assertNoProcessesWith(dir.toString());
+    }
+
+    /**
      * What users' callbacks do: submit the next step when a task is DONE (it deadlocked: the
      * callback runs on the thread that reads the pilot's acceptances), and throw (it ended that
      * thread, or the pilot's launcher, and everything stopped where it was).

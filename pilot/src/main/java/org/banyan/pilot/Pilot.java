@@ -29,6 +29,8 @@ public final class Pilot {
     /** A Slurm pilot's batch job, once submitted. */
     private volatile SlurmPilotJob slurmJob;
     private int cores;
+    /** Set once this program ends the pilot ({@link #stop}): its DVM going away then is no failure. */
+    private volatile boolean ending;
 
     Pilot(String uid, PilotDescription description, Session session) {
         this.uid = uid;
@@ -144,6 +146,10 @@ public final class Pilot {
                 }
             }
             advance(PilotState.PMGR_ACTIVE, "cores=" + cores + warmed);
+            if (head != null) { // seen at once, with or without a task manager attached
+                Process h = head;
+                h.onExit().thenRun(() -> lost("its DVM ended (status " + h.exitValue() + "; see " + files.log() + ")"));
+            }
         } catch (IOException | DvmClient.Unreachable | InterruptedException e) {
             advance(PilotState.FAILED, e.getMessage());
             stopHead();
@@ -179,8 +185,19 @@ public final class Pilot {
         throw new IOException("the pilot's DVM was not up within 60 s (see " + files.log() + ")");
     }
 
+    /**
+     * Its DVM went away while nobody here was ending the pilot (killed, stopped from a shell, its
+     * host gone): FAILED, as RADICAL-Pilot's pilot is when its agent dies. It stayed PMGR_ACTIVE.
+     */
+    void lost(String why) {
+        if (!ending) {
+            advance(PilotState.FAILED, why);
+        }
+    }
+
     /** Ends the pilot: its DVM stops (if this pilot started it), its tasks with it. */
     void stop(PilotState end, String why) {
+        ending = true;
         if (!state.isFinal()) {
             if ((head != null || slurmJob != null) && files != null) {
                 try (DvmClient c = DvmClient.connect(files, "pilot " + uid)) {

@@ -76,7 +76,12 @@ final class PilotLink {
                     }
                 }
             }
-        } catch (IOException | InterruptedException e) {
+        } catch (IOException e) {
+            tmgr.pilotGone(this);
+            if (!tmgr.closedByUser()) { // not the manager's own close: the DVM went away
+                pilot.lost("lost its DVM (" + (e.getMessage() == null ? "it closed the connection" : e.getMessage()) + ")");
+            }
+        } catch (InterruptedException e) {
             tmgr.pilotGone(this);
         }
     }

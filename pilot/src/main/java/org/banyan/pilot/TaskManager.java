@@ -496,6 +496,11 @@ public final class TaskManager implements AutoCloseable {
         }
     }
 
+    /** Whether {@link #close} was called: a pilot's connection ending then is no loss. */
+    synchronized boolean closedByUser() {
+        return closed;
+    }
+
     /** Cancels what is unfinished and lets go of the pilots. */
     @Override
     public void close() {

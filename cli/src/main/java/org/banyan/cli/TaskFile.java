@@ -36,7 +36,7 @@ final class TaskFile {
     private TaskFile() {}
 
     /** A line of the file, for messages; its text is made only for one. */
-    private record Where(Path file, long line) {
+    private record Where(String file, long line) {
         @Override
         public String toString() {
             return file + ":" + line;
@@ -49,8 +49,19 @@ final class TaskFile {
      * bag's parse brought a young collection into its first tenth of a second.
      */
     static List<TaskDescription> read(Path file) throws UsageException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return read(in, file.toString());
+        } catch (NoSuchFileException e) {
+            throw new UsageException("--tasks " + file + ": no such file");
+        } catch (IOException e) {
+            throw new UsageException("--tasks " + file + ": " + e.getMessage());
+        }
+    }
+
+    /** As {@link #read(Path)}, from a stream ({@code --tasks -}: standard input); {@code file} names it in messages. */
+    static List<TaskDescription> read(InputStream in, String file) throws UsageException {
         List<TaskDescription> out = new ArrayList<>();
-        try (InputStream in = Files.newInputStream(file); JsonParser p = JSON.createParser(in)) {
+        try (JsonParser p = JSON.createParser(in)) {
             long ended = 0; // the line the last task ended on
             while (true) {
                 long line = 0;
@@ -75,8 +86,6 @@ final class TaskFile {
                     throw new UsageException(new Where(file, at) + ": not a JSON object (" + e.getOriginalMessage() + ")");
                 }
             }
-        } catch (NoSuchFileException e) {
-            throw new UsageException("--tasks " + file + ": no such file");
         } catch (IOException e) {
             throw new UsageException("--tasks " + file + ": " + e.getMessage());
         }

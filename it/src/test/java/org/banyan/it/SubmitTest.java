@@ -207,6 +207,28 @@ class SubmitTest {
     }
 
     /**
+     * Task files from a pipe: {@code --tasks -} was "no such file", and {@code --tasks /dev/stdin}
+     * (or a FIFO, or {@code <(...)}) was read by the DVM's JVM, where the bag runs, from its own
+     * stdin: "no task in the file". Such a file is read by the command, which runs the bag.
+     */
+    @Test
+    void aTaskFileMayComeFromStdinOrAPipe() throws Exception {
+        String two = "{\"executable\": \"sh\", \"arguments\": [\"-c\", \"echo one\"]}\n"
+                + "{\"executable\": \"sh\", \"arguments\": [\"-c\", \"echo two\"]}\n";
+        for (String file : List.of("-", "/dev/stdin")) {
+            Path s = dir.resolve("s" + file.length());
+            Banyan.Result r = Banyan.run(two, List.of("submit", "--dvm", uri.toString(), "--session", s.toString(), "--tasks", file));
+            assertThat(r.exit()).as(r.stderr()).isZero();
+            assertThat(r.stderr()).contains("2 tasks: 2 done, 0 failed");
+            assertThat(s.resolve("task.000001/task.000001.out")).hasContent("two");
+        }
+        Banyan.Result bad = Banyan.run("{\"executable\": 3}\n", List.of("submit", "--dvm", uri.toString(), "--session",
+                dir.resolve("bad").toString(), "--tasks", "-"));
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.stderr().strip()).isEqualTo("banyan submit: stdin:1: field 'executable' must be a string");
+    }
+
+    /**
      * A second bag into a session's directory would overwrite the first's profile and sandboxes:
      * it is refused before any task starts, as is a session directory that cannot be made.
      */

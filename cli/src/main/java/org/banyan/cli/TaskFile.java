@@ -61,6 +61,7 @@ final class TaskFile {
     /** As {@link #read(Path)}, from a stream ({@code --tasks -}: standard input); {@code file} names it in messages. */
     static List<TaskDescription> read(InputStream in, String file) throws UsageException {
         List<TaskDescription> out = new ArrayList<>();
+        Map<String, Long> uidLines = new java.util.HashMap<>(); // the uids given, and their lines
         try (JsonParser p = JSON.createParser(in)) {
             long ended = 0; // the line the last task ended on
             while (true) {
@@ -79,7 +80,15 @@ final class TaskFile {
                     if (ended != line) {
                         throw new UsageException(where + ": a task must be on one line");
                     }
-                    out.add(entry(node, where));
+                    TaskDescription d = entry(node, where);
+                    if (d.uid() != null) {
+                        Long first = uidLines.putIfAbsent(d.uid(), line);
+                        if (first != null) {
+                            throw new UsageException(where + ": uid '" + d.uid() + "' is line " + first
+                                    + "'s already (each task needs its own: it names the task's sandbox)");
+                        }
+                    }
+                    out.add(d);
                 } catch (JsonProcessingException e) {
                     // an object that does not end on its line is named by the line it began on
                     long at = line > 0 ? line : e.getLocation() != null ? e.getLocation().getLineNr() : 0;

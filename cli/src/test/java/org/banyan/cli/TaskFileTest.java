@@ -106,4 +106,13 @@ class TaskFileTest {
         Path none = dir.resolve("none.jsonl");
         assertThatThrownBy(() -> TaskFile.read(none)).hasMessage("--tasks " + none + ": no such file");
     }
+
+    /** Two tasks of one uid shared a sandbox, the second's output over the first's, status 0. */
+    @Test
+    void aUidGivenTwiceIsNamedWithBothLines() throws Exception {
+        fails("{\"executable\": \"a\", \"uid\": \"x\"}\n{\"executable\": \"b\"}\n\n{\"executable\": \"c\", \"uid\": \"x\"}\n",
+                ":4: uid 'x' is line 1's already (each task needs its own: it names the task's sandbox)");
+        assertThat(TaskFile.read(file("{\"executable\": \"a\", \"uid\": \"x\"}\n{\"executable\": \"b\", \"uid\": \"y\"}\n")))
+                .extracting(org.banyan.pilot.TaskDescription::uid).containsExactly("x", "y");
+    }
 }

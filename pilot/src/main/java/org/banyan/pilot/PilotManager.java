@@ -24,7 +24,7 @@ public final class PilotManager implements AutoCloseable {
         if (closed || session.closed()) {
             throw new IllegalStateException(closed ? "the pilot manager is closed" : "the session is closed");
         }
-        Pilot p = new Pilot(String.format("pilot.%04d", pilots.size()), description, session);
+        Pilot p = new Pilot(session.ids().nextPilot(), description, session);
         pilots.add(p);
         p.advance(PilotState.PMGR_LAUNCHING_PENDING, "");
         Thread.ofPlatform().daemon().name("launch-" + p.uid()).start(() -> {

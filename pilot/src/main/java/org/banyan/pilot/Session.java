@@ -21,6 +21,7 @@ public final class Session implements AutoCloseable {
     private final Path base;
     private final Profile profile;
     private final List<AutoCloseable> owned = new ArrayList<>();
+    private final SessionIds ids = new SessionIds();
     private boolean closed;
 
     /** A session in {@code banyan.session.YYYYMMDD-HHMMSS-PID} under the current directory. */
@@ -97,6 +98,11 @@ public final class Session implements AutoCloseable {
     static long nowMicros() {
         java.time.Instant i = java.time.Instant.now();
         return i.getEpochSecond() * 1_000_000 + i.getNano() / 1000;
+    }
+
+    /** The uids of its tasks and pilots, each given once. */
+    SessionIds ids() {
+        return ids;
     }
 
     /** Task managers first (their tasks are canceled), then pilot managers. */

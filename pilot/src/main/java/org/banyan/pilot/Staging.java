@@ -27,18 +27,29 @@ public record Staging(String source, String target, Action action) {
         }
     }
 
-    /** Carries out the directive from {@code from} to {@code to}. */
+    /**
+     * Carries out the directive from {@code from} to {@code to}.
+     *
+     * @throws IOException saying what could not be done and why, in words for the task's failure
+     *                     (it was the exception's class and a path: {@code java.nio.file.NoSuchFileException: /in.txt})
+     */
     static void apply(Path from, Path to, Action action) throws IOException {
-        if (to.getParent() != null) {
-            Files.createDirectories(to.getParent());
-        }
-        switch (action) {
-            case COPY -> Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING);
-            case LINK -> {
-                Files.deleteIfExists(to);
-                Files.createSymbolicLink(to, from.toAbsolutePath());
+        try {
+            if (to.getParent() != null) {
+                Files.createDirectories(to.getParent());
             }
-            case MOVE -> Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
+            switch (action) {
+                case COPY -> Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING);
+                case LINK -> {
+                    Files.deleteIfExists(to);
+                    Files.createSymbolicLink(to, from.toAbsolutePath());
+                }
+                case MOVE -> Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            String which = e instanceof java.nio.file.FileSystemException f && f.getFile() != null ? ": " + f.getFile() : "";
+            throw new IOException("cannot " + action.name().toLowerCase(java.util.Locale.ROOT) + " " + from + " to " + to
+                    + " (" + org.banyan.runtime.os.FileErrors.reason(e) + which + ")", e);
         }
     }
 

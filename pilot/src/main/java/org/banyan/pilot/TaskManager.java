@@ -44,7 +44,6 @@ public final class TaskManager implements AutoCloseable {
     /** Sends what waited for room once tasks have ended; started when first needed. */
     private Thread feeder;
     private final java.util.concurrent.Semaphore feed = new java.util.concurrent.Semaphore(0);
-    private int counter;
     private final FunctionTasks functionTasks = new FunctionTasks(this, this::move, this::pilotCores);
     /** Cores of the pilots added, active or not yet: the default pool's size. */
     private int pilotCores;
@@ -226,7 +225,8 @@ public final class TaskManager implements AutoCloseable {
     /**
      * Takes tasks; they go to an active pilot now, or wait for one.
      *
-     * @throws IllegalArgumentException when one of them cannot be a task (none is taken then)
+     * @throws IllegalArgumentException when one of them cannot be a task, or has a uid a task of
+     *                                  this session has already (none is taken then)
      * @throws IllegalStateException     when this manager is closed (nothing would run them)
      */
     public List<Task> submit(List<TaskDescription> descriptions) {
@@ -238,6 +238,7 @@ public final class TaskManager implements AutoCloseable {
         for (TaskDescription d : descriptions) { // all or nothing
             d.check();
         }
+        List<String> uids = session.ids().claimTasks(descriptions);
         List<Task> tasks = new ArrayList<>(descriptions.size());
         List<Task> functions = new ArrayList<>();
         // A batch at a time, so that the first goes out while the rest are made. The first ones
@@ -248,9 +249,9 @@ public final class TaskManager implements AutoCloseable {
             List<Task> batch = new ArrayList<>();
             long now = Session.nowMicros();
             synchronized (this) {
-                for (TaskDescription d : descriptions.subList(from, Math.min(descriptions.size(), from + step))) {
-                    String uid = d.uid != null ? d.uid : Task.uid(counter);
-                    counter++;
+                for (int i = from; i < Math.min(descriptions.size(), from + step); i++) {
+                    TaskDescription d = descriptions.get(i);
+                    String uid = uids.get(i);
                     Task t = new Task(uid, d, d.sandbox != null ? base.resolve(d.sandbox) : null, this, now);
                     session.profile().event(now, "state", "tmgr", uid, TaskState.NEW.name(),
                             "cores=" + d.ranks * d.coresPerRank);
@@ -328,7 +329,7 @@ public final class TaskManager implements AutoCloseable {
                     s.stageIn(base, t.sandbox());
                 }
             } catch (IOException e) {
-                move(t, TaskState.FAILED, Session.nowMicros(), -1, "input staging: " + e);
+                move(t, TaskState.FAILED, Session.nowMicros(), -1, "input staging: " + e.getMessage());
                 continue;
             }
             move(t, TaskState.AGENT_STAGING_INPUT_PENDING, Session.nowMicros(), 0, "");
@@ -352,7 +353,7 @@ public final class TaskManager implements AutoCloseable {
             }
             move(t, TaskState.DONE, Session.nowMicros(), 0, "");
         } catch (IOException e) {
-            move(t, TaskState.FAILED, Session.nowMicros(), 0, "output staging: " + e);
+            move(t, TaskState.FAILED, Session.nowMicros(), 0, "output staging: " + e.getMessage());
         }
     }
 

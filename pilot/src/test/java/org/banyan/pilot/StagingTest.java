@@ -15,4 +15,13 @@ class StagingTest {
         assertThatThrownBy(() -> new Staging("a", "x", null))
                 .hasMessage("a staging directive needs an action (copy, link or move)");
     }
+
+    /** A task that failed its staging said {@code java.nio.file.NoSuchFileException: /in.txt}. */
+    @Test
+    void aFailureSaysWhatCouldNotBeDoneAndWhy(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        java.nio.file.Path missing = dir.resolve("in.txt");
+        assertThatThrownBy(() -> Staging.apply(missing, dir.resolve("box/in.txt"), Staging.Action.COPY))
+                .isInstanceOf(java.io.IOException.class)
+                .hasMessage("cannot copy " + missing + " to " + dir.resolve("box/in.txt") + " (No such file or directory: " + missing + ")");
+    }
 }

@@ -239,6 +239,7 @@ public final class TaskManager implements AutoCloseable {
             d.check();
         }
         List<String> uids = session.ids().claimTasks(descriptions);
+        transitions.taken(descriptions.size());
         List<Task> tasks = new ArrayList<>(descriptions.size());
         List<Task> functions = new ArrayList<>();
         // A batch at a time, so that the first goes out while the rest are made. The first ones
@@ -454,6 +455,16 @@ public final class TaskManager implements AutoCloseable {
     /** Waits until every task is final. */
     public List<TaskState> waitTasks(Collection<Task> tasks) throws InterruptedException {
         return waitTasks(tasks, Set.of(TaskState.DONE, TaskState.FAILED, TaskState.CANCELED), 0);
+    }
+
+    /**
+     * Waits until every task submitted to this manager so far is final, as RADICAL-Pilot's
+     * {@code wait_tasks()} without uids; the manager need not hold the tasks for it.
+     *
+     * @throws IllegalStateException in a task callback
+     */
+    public void waitTasks() throws InterruptedException {
+        transitions.awaitAll();
     }
 
     /**

@@ -76,6 +76,20 @@ final class TaskTransitions {
         self.getUncaughtExceptionHandler().uncaughtException(self, e);
     }
 
+    /** The manager took {@code n} more tasks. */
+    void taken(int n) {
+        waits.taken(n);
+    }
+
+    /** As {@link TaskManager#waitTasks()}. */
+    void awaitAll() throws InterruptedException {
+        if (inCallback()) {
+            throw new IllegalStateException("waitTasks in a task callback: the tasks it waits for cannot move on "
+                    + "until the callback returns");
+        }
+        waits.awaitAll();
+    }
+
     /** As {@link TaskManager#waitTasks(Collection, Set, long)}. */
     List<TaskState> await(Collection<Task> tasks, Set<TaskState> states, long timeoutMillis) throws InterruptedException {
         if (inCallback() && !tasks.stream().allMatch(t -> t.state().isFinal() || states.contains(t.state()))) {

@@ -18,6 +18,22 @@ final class TaskWaits {
      * {@code perf sched}), for a condition that cannot hold before its last task ends.
      */
     private long wakeAt = Long.MAX_VALUE;
+    /** Tasks taken by the manager, ever: each ends once, so all are over when {@link #finals} reaches it. */
+    private long taken;
+
+    /** The manager took {@code n} more tasks (before any of them can end). */
+    synchronized void taken(int n) {
+        taken += n;
+    }
+
+    /** Waits until every task taken so far has ended, counting ends only: no task is looked at. */
+    synchronized void awaitAll() throws InterruptedException {
+        long target = taken;
+        while (finals < target) {
+            wakeAt = Math.min(wakeAt, target);
+            wait();
+        }
+    }
 
     /** A task reached a final state. */
     synchronized void ended() {

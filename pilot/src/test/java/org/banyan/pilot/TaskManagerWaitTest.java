@@ -34,6 +34,41 @@ class TaskManagerWaitTest {
         }
     }
 
+    /** RADICAL-Pilot's wait_tasks() with no uids: every task submitted so far, without a list. */
+    @Test
+    void waitingForEveryTaskReturnsWhenTheLastOneSubmittedSoFarEnds(@TempDir Path dir) throws Exception {
+        try (Session session = new Session(dir); TaskManager tmgr = new TaskManager(session)) {
+            List<Task> first = tmgr.submit(descriptions(3));
+            List<Task> second = tmgr.submit(descriptions(2));
+            CompletableFuture<List<TaskState>> all = inItsOwnThread(() -> {
+                try {
+                    tmgr.waitTasks();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                return List.of();
+            });
+            tmgr.cancel(first);
+            tmgr.cancel(second.subList(0, 1));
+            Thread.sleep(300);
+            assertThat(all).isNotDone();
+            tmgr.cancel(second.subList(1, 2));
+            all.get(10, TimeUnit.SECONDS);
+            tmgr.waitTasks(); // nothing unfinished: at once
+            CompletableFuture<Throwable> inCallback = new CompletableFuture<>();
+            tmgr.registerCallback((t, st) -> {
+                try {
+                    tmgr.waitTasks();
+                    inCallback.complete(null);
+                } catch (Throwable e) {
+                    inCallback.complete(e);
+                }
+            });
+            tmgr.cancel(tmgr.submit(descriptions(1)));
+            assertThat(inCallback.get(10, TimeUnit.SECONDS)).isInstanceOf(IllegalStateException.class);
+        }
+    }
+
     @Test
     void twoWaitersForDifferentTasksAreEachWokenForTheirOwn(@TempDir Path dir) throws Exception {
         try (Session session = new Session(dir); TaskManager tmgr = new TaskManager(session)) {

@@ -290,6 +290,28 @@ class PilotApiTest {
     }
 
     /**
+     * Tasks waiting for pilots went whole to the first pilot up (its window is 1,024 tasks), and
+     * the second one idled: six one-second tasks on two one-core pilots took six seconds on one.
+     */
+    @Test
+    void tasksWaitingForTwoPilotsGoToBoth() throws Exception {
+        try (Session session = new Session(dir.resolve("two"))) {
+            TaskManager tmgr = new TaskManager(session);
+            List<TaskDescription> work = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                work.add(new TaskDescription().executable("sleep").arguments("1"));
+            }
+            List<Task> tasks = tmgr.submit(work);
+            PilotManager pmgr = new PilotManager(session);
+            tmgr.addPilots(pmgr.submit(PilotDescription.local(1).warmUp(0)), pmgr.submit(PilotDescription.local(1).warmUp(0)));
+            tmgr.waitTasks();
+            assertThat(tasks).allMatch(t -> t.state() == TaskState.DONE);
+            assertThat(tasks.stream().collect(java.util.stream.Collectors.groupingBy(t -> t.pilot().uid(),
+                    java.util.stream.Collectors.counting()))).as("each pilot ran some").hasSize(2);
+        }
+    }
+
+    /**
      * An ssh pilot whose host cannot be reached stayed PMGR_LAUNCHING for a minute (its DVM's head
      * waited for ever for the daemon ssh had failed to start), then failed with "see the log".
      * It fails as soon as ssh does, saying why.

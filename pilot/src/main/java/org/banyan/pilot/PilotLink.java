@@ -28,6 +28,8 @@ final class PilotLink {
     long given;
     /** Tasks sent to this pilot that have not ended. */
     int inFlight;
+    /** How fast its tasks end: how many it may hold when other pilots could take them. */
+    final EndRate ends = new EndRate();
     /** The connection ended; a batch it did not accept is no longer waited for. */
     volatile boolean gone;
 

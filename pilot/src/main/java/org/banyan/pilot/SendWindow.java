@@ -34,12 +34,39 @@ final class SendWindow {
         unbounded = true;
     }
 
-    /** The window of a pilot of {@code cores}. */
+    /**
+     * With other pilots to give tasks to, how many seconds of its own task ends a pilot may hold.
+     * Binding a full window to the first pilot up left the others idle while its cores worked
+     * through them (6 one-second tasks, two one-core pilots: all six on the first, 6.5 s). Half a
+     * second of ends is as much as {@link #LEAST} for short tasks on a small host (about 2,500
+     * a second), and two per core for long ones.
+     */
+    static final double SHARED_SECONDS = 0.5;
+    /** For {@code endsPerSecond}: the pilot is the manager's only one. */
+    static final double ALONE = -1;
+
+    /** The window of a pilot of {@code cores}, the manager's only one. */
     int of(int cores) {
+        return of(cores, ALONE);
+    }
+
+    /**
+     * The window of a pilot of {@code cores} that has been ending {@code endsPerSecond} tasks
+     * (0 while not known), when the manager has other pilots to give tasks to; {@link #ALONE}
+     * when it has not.
+     */
+    int of(int cores, double endsPerSecond) {
         if (unbounded) {
             return Integer.MAX_VALUE;
         }
-        return size > 0 ? size : Math.max(LEAST, 2 * cores);
+        if (size > 0) {
+            return size;
+        }
+        int full = Math.max(LEAST, 2 * cores);
+        if (endsPerSecond < 0) {
+            return full;
+        }
+        return (int) Math.max(2L * cores, Math.min(full, (long) (endsPerSecond * SHARED_SECONDS)));
     }
 
     /**
@@ -48,7 +75,12 @@ final class SendWindow {
      * all that wait), so tasks go in batches rather than one per task ended; at most a batch.
      */
     int toSend(int cores, int inFlight, int waiting) {
-        int window = of(cores);
+        return toSend(cores, inFlight, waiting, ALONE);
+    }
+
+    /** As {@link #toSend(int, int, int)}, for a pilot with {@code endsPerSecond} as in {@link #of(int, double)}. */
+    int toSend(int cores, int inFlight, int waiting, double endsPerSecond) {
+        int window = of(cores, endsPerSecond);
         int wanted = Math.min(Math.min(BATCH, Math.max(1, window / 3)), waiting);
         if (wanted == 0 || (long) window - inFlight < wanted) {
             return 0;

@@ -19,8 +19,9 @@ import org.banyan.runtime.dvm.DvmClient;
  * Late binding: tasks submitted before any pilot is active wait here (TMGR_SCHEDULING_PENDING)
  * and go to the first pilot that becomes active; with several pilots, each batch goes to the
  * active pilot with the most cores per task already given it. A pilot holds at most a window of
- * tasks that have not ended ({@link #window(int)}); the rest wait here, higher priority first,
- * and go as tasks end. Input staging happens here
+ * tasks that have not ended ({@link #window(int)}; with other pilots to share them, about half a
+ * second of its ends, see {@link SendWindow#SHARED_SECONDS}); the rest wait here, higher
+ * priority first, and go as tasks end. Input staging happens here
  * (TMGR_STAGING_INPUT) before a task goes to its pilot, output staging (TMGR_STAGING_OUTPUT) once
  * the agent says it is done. A pilot that ends takes its unfinished tasks: restartable ones go
  * to another active pilot, the others FAIL.
@@ -151,11 +152,27 @@ public final class TaskManager implements AutoCloseable {
 
     /** Under this manager's lock: how many waiting tasks should go to {@code l} now. */
     private int toSend(PilotLink l) {
-        return window.toSend(l.pilot.cores(), l.inFlight, unsent.size());
+        double rate = sharesTasks() ? l.ends.perSecond(System.nanoTime()) : SendWindow.ALONE;
+        return window.toSend(l.pilot.cores(), l.inFlight, unsent.size(), rate);
+    }
+
+    /** Under this manager's lock: whether more than one of its pilots may still take tasks. */
+    private boolean sharesTasks() {
+        if (pilots.size() < 2) {
+            return false;
+        }
+        int live = 0;
+        for (Pilot p : pilots) {
+            if (!p.state().isFinal() && ++live > 1) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Under this manager's lock: one of {@code link}'s tasks ended; the feeder goes when that made room. */
     private void endedOn(PilotLink link) {
+        link.ends.ended(System.nanoTime());
         link.inFlight--;
         if (feeder != null && toSend(link) > 0 && feed.availablePermits() == 0) {
             feed.release();

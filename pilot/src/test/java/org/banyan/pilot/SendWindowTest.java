@@ -42,4 +42,24 @@ class SendWindowTest {
         assertThatThrownBy(() -> new SendWindow().size(-1)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("a window of -1 tasks");
     }
+
+    /**
+     * With other pilots to give tasks to, a pilot holds half a second of its own ends, at least
+     * two per core: the first pilot up took a whole window and the others idled.
+     */
+    @Test
+    void aPilotSharingTheTasksHoldsHalfASecondOfItsEnds() {
+        SendWindow w = new SendWindow();
+        assertThat(w.of(1, 0)).as("nothing ended yet: two per core").isEqualTo(2);
+        assertThat(w.of(1, 1.0)).as("one-second tasks on one core").isEqualTo(2);
+        assertThat(w.of(2, 1200)).isEqualTo(600);
+        assertThat(w.of(2, 50_000)).as("never more than alone").isEqualTo(1024);
+        assertThat(w.of(4096, 10)).isEqualTo(8192);
+        assertThat(w.toSend(1, 0, 6, 0)).as("the first pilot up takes two of six").isEqualTo(2);
+        assertThat(w.toSend(1, 2, 4, 0)).isZero();
+        assertThat(w.toSend(1, 1, 4, 0)).as("one ended: one more").isEqualTo(1);
+        assertThat(w.toSend(2, 0, 10_000, SendWindow.ALONE)).as("alone, as before").isEqualTo(1024);
+        w.size(20);
+        assertThat(w.of(1, 0)).as("the user's size wins").isEqualTo(20);
+    }
 }

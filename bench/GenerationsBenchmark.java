@@ -56,7 +56,7 @@ public class GenerationsBenchmark {
         TaskAgent agent = new TaskAgent(s, names);
         List<TaskRequest> work = new ArrayList<>(3 * cores);
         for (int i = 0; i < 3 * cores; i++) {
-            work.add(new TaskRequest("t" + i, "/bin/sleep", List.of("60"), Map.of(), "/tmp/t" + i, "o", "e", List.of(), List.of(),
+            work.add(new TaskRequest("t" + i, "/bin/sleep", List.of("60"), Map.of(), "/tmp/t" + i, "o", "e", null, List.of(), List.of(),
                     new SlotRequest(1, 1, 0, null, false), 0, false, 0, false));
         }
         PriorityQueue<Ev> q = new PriorityQueue<>((a, b) -> a.t != b.t ? Double.compare(a.t, b.t) : Long.compare(a.seq, b.seq));

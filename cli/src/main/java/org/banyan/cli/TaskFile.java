@@ -26,7 +26,7 @@ import org.banyan.pilot.TaskDescription;
  * checked before any task starts; a bad one is one line naming the file, the line and the field.
  */
 final class TaskFile {
-    static final Set<String> FIELDS = Set.of("uid", "executable", "arguments", "environment", "sandbox", "stdout", "stderr",
+    static final Set<String> FIELDS = Set.of("uid", "executable", "arguments", "environment", "sandbox", "stdout", "stderr", "stdin",
             "pre_exec", "post_exec", "ranks", "cores_per_rank", "gpus_per_rank", "priority", "timeout", "restartable",
             "tags", "mode", "input_staging", "output_staging", "name");
     private static final Set<String> ACTIONS = Set.of("copy", "link", "move");
@@ -141,7 +141,7 @@ final class TaskFile {
                 .gpusPerRank(nonNegative(n, "gpus_per_rank", where)).priority(nonNegative(n, "priority", where))
                 .timeout(number(n, "timeout", where)).restartable(bool(n, "restartable", where))
                 .arguments(strings(n, "arguments", where)).stdout(text(n, "stdout", where, null))
-                .stderr(text(n, "stderr", where, null))
+                .stderr(text(n, "stderr", where, null)).stdin(text(n, "stdin", where, null))
                 .preExec(strings(n, "pre_exec", where).toArray(String[]::new))
                 .postExec(strings(n, "post_exec", where).toArray(String[]::new))
                 .inputStaging(staging(n, "input_staging", where).toArray(Staging[]::new))

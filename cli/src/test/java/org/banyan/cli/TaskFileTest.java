@@ -36,7 +36,7 @@ class TaskFileTest {
                    "cores_per_rank": 2, "gpus_per_rank": 0, "priority": 3, "timeout": 1.5, "restartable": true,
                    "tags": {"colocate": "c", "exclusive": false}, "mode": "mpi", "input_staging": ["in.dat"],
                    "output_staging": [{"source": "o.dat", "target": "/tmp/o.dat", "action": "move"}], "name": "n"}
-                  {"executable": "true"}
+                  {"executable": "true", "stdin": "in.txt"}
                 """.replace("\n   ", " ")));
         assertThat(tasks).hasSize(2);
         TaskDescription a = tasks.getFirst();
@@ -46,6 +46,7 @@ class TaskFileTest {
         assertThat(a.hasOutputStaging()).isTrue();
         assertThat(tasks.get(1).executable()).isEqualTo("true");
         assertThat(tasks.get(1).hasOutputStaging()).isFalse();
+        assertThat(tasks.get(1).stdin()).isEqualTo("in.txt");
     }
 
     @Test
@@ -85,7 +86,7 @@ class TaskFileTest {
         fails("{\"arguments\": []}", ":1: field 'executable' is missing");
         fails("{\"executable\": \"x\", \"cores\": 2}", ":1: unknown field 'cores' (valid: arguments, cores_per_rank, "
                 + "environment, executable, gpus_per_rank, input_staging, mode, name, output_staging, post_exec, pre_exec, "
-                + "priority, ranks, restartable, sandbox, stderr, stdout, tags, timeout, uid)");
+                + "priority, ranks, restartable, sandbox, stderr, stdin, stdout, tags, timeout, uid)");
         fails("{\"executable\": \"x\", \"input_staging\": [{\"source\": \"a\", \"action\": \"copy-ish\"}]}",
                 ":1: field 'input_staging': action 'copy-ish' is not copy, link or move");
         fails("{\"executable\": \"x\", \"output_staging\": [{\"target\": \"a\"}]}",

@@ -206,6 +206,23 @@ class SubmitTest {
         }
     }
 
+    /** A task's stdin from a file: staged into its sandbox, or anywhere; a missing one fails the task, saying which. */
+    @Test
+    void aTaskReadsItsStdinFromAFile() throws Exception {
+        Files.writeString(dir.resolve("words.txt"), "banyan\n");
+        Path s = dir.resolve("s");
+        Files.writeString(dir.resolve("t.jsonl"), "{\"uid\": \"staged\", \"executable\": \"tr\", \"arguments\": [\"a-z\", \"A-Z\"], "
+                + "\"stdin\": \"words.txt\", \"input_staging\": [\"" + dir.resolve("words.txt") + "\"]}\n"
+                + "{\"uid\": \"absolute\", \"executable\": \"wc\", \"arguments\": [\"-c\"], \"stdin\": \"" + dir.resolve("words.txt") + "\"}\n"
+                + "{\"uid\": \"missing\", \"executable\": \"cat\", \"stdin\": \"nothing.txt\"}\n");
+        Banyan.Result r = Banyan.run("submit", "--dvm", uri.toString(), "--session", s.toString(), "--tasks", dir.resolve("t.jsonl").toString());
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(s.resolve("staged/staged.out")).hasContent("BANYAN");
+        assertThat(s.resolve("absolute/absolute.out")).hasContent("7");
+        assertThat(r.stderr()).contains("missing failed (exit 127)").contains("cat: No such file or directory (cannot open its stdin " + s.resolve("missing/nothing.txt") + ")")
+                .contains("3 tasks: 2 done, 1 failed");
+    }
+
     /**
      * Task files from a pipe: {@code --tasks -} was "no such file", and {@code --tasks /dev/stdin}
      * (or a FIFO, or {@code <(...)}) was read by the DVM's JVM, where the bag runs, from its own

@@ -145,7 +145,7 @@ public final class Task {
         String out = d.stdout != null ? d.stdout : uid + ".out";
         String err = d.stderr != null ? d.stderr : uid + ".err";
         return new TaskRequest(uid, d.executable, d.arguments, d.environment, sandbox().toString(), out, err,
-                d.preExec, d.postExec, new SlotRequest(d.ranks, d.coresPerRank, d.gpusPerRank, d.colocate, d.exclusive),
+                d.stdin, d.preExec, d.postExec, new SlotRequest(d.ranks, d.coresPerRank, d.gpusPerRank, d.colocate, d.exclusive),
                 d.priority, d.mode == TaskDescription.Mode.MPI, Math.round(d.timeoutSeconds * 1000), d.restartable);
     }
 

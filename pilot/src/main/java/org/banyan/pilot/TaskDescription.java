@@ -9,7 +9,7 @@ import org.banyan.core.pilot.SlotRequest;
 /**
  * What a task is, with the fields RADICAL-Pilot's users know (camelCase here, snake_case in task
  * files): the executable and its arguments, environment, sandbox, ranks, cores and GPUs per
- * rank, pre- and post-exec commands, stdout/stderr files, input and output staging, priority,
+ * rank, pre- and post-exec commands, stdin/stdout/stderr files, input and output staging, priority,
  * timeout, restartable, the colocate and exclusive tags, and a mode ({@code executable}, or
  * {@code mpi} for ranks PMI-wired across hosts as {@code banyan run} does). Unset fields keep
  * their defaults: one rank of one core, files named after the uid in a sandbox of the session.
@@ -28,6 +28,7 @@ public final class TaskDescription {
     String sandbox;
     String stdout;
     String stderr;
+    String stdin;
     List<String> preExec = List.of();
     List<String> postExec = List.of();
     int ranks = 1;
@@ -109,6 +110,15 @@ public final class TaskDescription {
 
     public TaskDescription stderr(String f) {
         stderr = f;
+        return this;
+    }
+
+    /**
+     * A file the task's standard input reads (relative paths are in its sandbox, where input
+     * staging puts files); none: {@code /dev/null}. Executable tasks only.
+     */
+    public TaskDescription stdin(String f) {
+        stdin = f;
         return this;
     }
 
@@ -237,6 +247,11 @@ public final class TaskDescription {
         noNul("sandbox", sandbox);
         noNul("stdout", stdout);
         noNul("stderr", stderr);
+        noNul("stdin", stdin);
+        if (stdin != null && mode != Mode.EXECUTABLE) {
+            throw new IllegalArgumentException("a task's stdin file is for executable tasks (an " + mode.name().toLowerCase(java.util.Locale.ROOT)
+                    + " task's input comes from its arguments)");
+        }
     }
 
     private static void noNul(String field, String value) {
@@ -247,5 +262,10 @@ public final class TaskDescription {
 
     public String uid() {
         return uid;
+    }
+
+    /** The file its standard input reads, or null ({@code /dev/null}). */
+    public String stdin() {
+        return stdin;
     }
 }

@@ -35,6 +35,9 @@ class TaskManagerSubmitTest {
             refused(tmgr, ok().environment("A=B", "1"), "'A=B' cannot be the name of an environment variable");
             refused(tmgr, ok().environment("", "1"), "'' cannot be the name of an environment variable");
             refused(tmgr, ok().stdout("o\0ut"), "a task's stdout cannot hold a NUL character: o\\0ut");
+            refused(tmgr, ok().stdin("i\0n"), "a task's stdin cannot hold a NUL character: i\\0n");
+            refused(tmgr, ok().stdin("in.txt").mode(TaskDescription.Mode.MPI),
+                    "a task's stdin file is for executable tasks (an mpi task's input comes from its arguments)");
             List<Task> taken = tmgr.submit(ok());
             assertThat(taken.getFirst().uid()).as("no task was made by the refused calls").isEqualTo("task.000000");
         }

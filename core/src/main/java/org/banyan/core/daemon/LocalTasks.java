@@ -72,8 +72,8 @@ final class LocalTasks {
             if (!queued.containsKey(t.taskId())) {
                 unfed++;
             }
-            out.emit(new DaemonAction.StartRank(new RankLaunch(OverlayMessage.TASKS, t.taskId(), t.executable(), t.args(),
-                    t.env(), t.sandbox(), true, false, t.stdout(), t.stderr())));
+            out.emit(new DaemonAction.StartRank(RankLaunch.task(t.taskId(), t.executable(), t.args(), t.env(), t.sandbox(),
+                    t.stdout(), t.stderr(), t.stdin())));
         }
     }
 

@@ -13,12 +13,13 @@ import java.util.Map;
  * @param stdinFromHead whether the rank reads stdin forwarded from the head (otherwise /dev/null)
  * @param stdoutFile    where stdout goes as a file (a task's), or null to forward it up the tree
  * @param stderrFile    the same for stderr
+ * @param stdinFile     a file its stdin reads (a task's), or null: forwarded from the head, or /dev/null
  * @param cpus          the OS indexes of the CPUs the rank is bound to, empty for none
  * @param bindError     why the rank's binding cannot be made on this host (it is then not started), or null
  */
 public record RankLaunch(int jobId, int rank, String executable, List<String> args, Map<String, String> env, String workdir,
-                         boolean workdirRequired, boolean stdinFromHead, String stdoutFile, String stderrFile, int[] cpus,
-                         String bindError) {
+                         boolean workdirRequired, boolean stdinFromHead, String stdoutFile, String stderrFile,
+                         String stdinFile, int[] cpus, String bindError) {
     private static final int[] UNBOUND = new int[0];
 
     public RankLaunch {
@@ -27,15 +28,16 @@ public record RankLaunch(int jobId, int rank, String executable, List<String> ar
         cpus = cpus.length == 0 ? UNBOUND : cpus.clone();
     }
 
-    /** A rank that is not bound. */
-    public RankLaunch(int jobId, int rank, String executable, List<String> args, Map<String, String> env, String workdir,
-                      boolean workdirRequired, boolean stdinFromHead, String stdoutFile, String stderrFile) {
-        this(jobId, rank, executable, args, env, workdir, workdirRequired, stdinFromHead, stdoutFile, stderrFile, UNBOUND, null);
+    /** A task's process: not bound, its streams to and from files. */
+    public static RankLaunch task(int taskId, String executable, List<String> args, Map<String, String> env, String sandbox,
+                                  String stdoutFile, String stderrFile, String stdinFile) {
+        return new RankLaunch(org.banyan.core.wire.OverlayMessage.TASKS, taskId, executable, args, env, sandbox, true, false, stdoutFile, stderrFile,
+                stdinFile, UNBOUND, null);
     }
 
-    /** A rank whose output is forwarded up the tree. */
+    /** A rank that is not bound, whose output is forwarded up the tree. */
     public RankLaunch(int jobId, int rank, String executable, List<String> args, Map<String, String> env, String workdir,
                       boolean workdirRequired, boolean stdinFromHead) {
-        this(jobId, rank, executable, args, env, workdir, workdirRequired, stdinFromHead, null, null);
+        this(jobId, rank, executable, args, env, workdir, workdirRequired, stdinFromHead, null, null, null, UNBOUND, null);
     }
 }

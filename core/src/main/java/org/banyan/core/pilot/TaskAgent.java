@@ -407,7 +407,7 @@ public final class TaskAgent {
         env.put("BANYAN_TASK_UID", r.uid());
         env.put("BANYAN_TASK_SANDBOX", r.sandbox());
         env.put("BANYAN_TASK_CORES", Integer.toString(p.cores()));
-        return new TaskSpec(id, executable, args, env, r.sandbox(), r.stdout(), r.stderr(), after);
+        return new TaskSpec(id, executable, args, env, r.sandbox(), r.stdout(), r.stderr(), r.stdin(), after);
     }
 
     private void signal(Task t, int signal) {

@@ -9,13 +9,14 @@ import java.util.Map;
  * staging).
  *
  * @param uid         the manager's name for it ({@code task.000042})
- * @param sandbox     the task's directory (created by the daemon); relative stdout/stderr are in it
+ * @param sandbox     the task's directory (created by the daemon); relative stdout/stderr/stdin are in it
+ * @param stdin       the file its standard input reads, or null for none ({@code /dev/null})
  * @param mpi         whether its ranks are an MPI job, PMI-wired as {@code banyan run} does
  * @param timeoutMillis 0 for none; the task is ended (SIGTERM, then SIGKILL) and FAILED after it
  * @param restartable whether it is started again elsewhere when its node is lost
  */
 public record TaskRequest(String uid, String executable, List<String> args, Map<String, String> env, String sandbox,
-                          String stdout, String stderr, List<String> preExec, List<String> postExec, SlotRequest slots,
+                          String stdout, String stderr, String stdin, List<String> preExec, List<String> postExec, SlotRequest slots,
                           int priority, boolean mpi, long timeoutMillis, boolean restartable) {
     public TaskRequest {
         args = List.copyOf(args);
@@ -26,7 +27,7 @@ public record TaskRequest(String uid, String executable, List<String> args, Map<
 
     /** A one-core executable task with the defaults of everything else. */
     public static TaskRequest of(String uid, String sandbox, String executable, String... args) {
-        return new TaskRequest(uid, executable, List.of(args), Map.of(), sandbox, uid + ".out", uid + ".err", List.of(),
+        return new TaskRequest(uid, executable, List.of(args), Map.of(), sandbox, uid + ".out", uid + ".err", null, List.of(),
                 List.of(), SlotRequest.cores(1), 0, false, 0, false);
     }
 }

@@ -29,7 +29,7 @@ import org.banyan.core.pilot.TaskState;
  *  6 STOP            (empty)
  *  7 SUBMIT_TASKS    n:u32 task{n}
  *                    task := uid:string executable:string args:list env:map sandbox:string stdout:string
- *                            stderr:string preExec:list postExec:list ranks:u32 coresPerRank:u32
+ *                            stderr:string stdin:string preExec:list postExec:list ranks:u32 coresPerRank:u32
  *                            gpusPerRank:u32 colocate:string exclusive:u8 priority:u32 mpi:u8
  *                            timeoutMillis:u64 restartable:u8
  *  8 CANCEL_TASKS    n:u32 taskId:u32{n}
@@ -62,9 +62,9 @@ public final class ClientCodec {
     /**
      * The version of the messages above, sent in HELLO: raised whenever one of them changes its
      * layout or a message is added that an older DVM would not know. 1: RUN_BAG and SIGNAL_BAG.
-     * 2: STATUS counts tasks, RUN_BAG carries the -x values.
+     * 2: STATUS counts tasks, RUN_BAG carries the -x values. 3: a task has a stdin file.
      */
-    public static final int PROTOCOL = 2;
+    public static final int PROTOCOL = 3;
     static final int HELLO = 1;
     static final int RUN_JOB = 2;
     static final int STDIN = 3;
@@ -157,7 +157,7 @@ public final class ClientCodec {
                 w.u8(SUBMIT_TASKS).u32(m.tasks().size());
                 for (TaskRequest t : m.tasks()) {
                     w.string(t.uid()).string(t.executable()).list(t.args()).map(t.env()).string(t.sandbox())
-                            .string(t.stdout()).string(t.stderr()).list(t.preExec()).list(t.postExec())
+                            .string(t.stdout()).string(t.stderr()).string(t.stdin()).list(t.preExec()).list(t.postExec())
                             .u32(t.slots().ranks()).u32(t.slots().coresPerRank()).u32(t.slots().gpusPerRank())
                             .string(t.slots().colocate()).u8(t.slots().exclusive() ? 1 : 0).u32(t.priority())
                             .u8(t.mpi() ? 1 : 0).u64(t.timeoutMillis()).u8(t.restartable() ? 1 : 0);
@@ -237,11 +237,12 @@ public final class ClientCodec {
                         String sandbox = OverlayCodec.string(b);
                         String out = OverlayCodec.string(b);
                         String err = OverlayCodec.string(b);
+                        String in = OverlayCodec.string(b);
                         List<String> pre = OverlayCodec.list(b);
                         List<String> post = OverlayCodec.list(b);
                         SlotRequest slots = new SlotRequest(b.getInt(), b.getInt(), b.getInt(), OverlayCodec.string(b),
                                 b.get() != 0);
-                        tasks.add(new TaskRequest(uid, exe, args, env, sandbox, out, err, pre, post, slots, b.getInt(),
+                        tasks.add(new TaskRequest(uid, exe, args, env, sandbox, out, err, in, pre, post, slots, b.getInt(),
                                 b.get() != 0, b.getLong(), b.get() != 0));
                     }
                     yield new ClientMessage.SubmitTasks(tasks);

@@ -64,7 +64,7 @@ import org.banyan.core.tree.TopologySpec;
  * 24 NAME_REPLY      jobId:u32 from:u32 to:u32 request:u32 op:u8 ok:u8 portOrReason:string
  * 25 RANKS_EXITED    n:u32 (jobId:u32 rank:u32 status:u32 note:string startMicros:u64 endMicros:u64){n}
  * 26 RUN_TASKS       from:u32 to:u32 n:u32 (taskId:u32 executable:string args:list env:map sandbox:string
- *                    stdout:string stderr:string after:u32){n}   (after: 0, or the task whose end starts it)
+ *                    stdout:string stderr:string stdin:string after:u32){n}   (after: 0, or the task whose end starts it)
  * 27 SIGNAL_TASKS    from:u32 to:u32 n:u32 taskId:u32{n} signal:u32   (signal 0: withdraw the still queued)
  * 29 FORGET_JOB      jobId:u32
  * 30 LEAVE           from:u32 to:u32
@@ -168,7 +168,7 @@ public final class OverlayCodec {
                 w.u8(RUN_TASKS).u32(m.from()).u32(m.to()).u32(m.tasks().size());
                 for (org.banyan.core.pilot.TaskSpec t : m.tasks()) {
                     w.u32(t.taskId()).string(t.executable()).list(t.args()).map(t.env()).string(t.sandbox())
-                            .string(t.stdout()).string(t.stderr()).u32(t.after());
+                            .string(t.stdout()).string(t.stderr()).string(t.stdin()).u32(t.after());
                 }
             }
             case OverlayMessage.SignalTasks m -> {
@@ -270,7 +270,7 @@ public final class OverlayCodec {
                     List<org.banyan.core.pilot.TaskSpec> tasks = new ArrayList<>(n);
                     for (int i = 0; i < n; i++) {
                         tasks.add(new org.banyan.core.pilot.TaskSpec(b.getInt(), string(b), list(b), map(b), string(b),
-                                string(b), string(b), b.getInt()));
+                                string(b), string(b), string(b), b.getInt()));
                     }
                     yield new OverlayMessage.RunTasks(from, to, tasks);
                 }

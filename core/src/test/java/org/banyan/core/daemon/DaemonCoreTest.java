@@ -446,7 +446,7 @@ class DaemonCoreTest {
     }
 
     static org.banyan.core.pilot.TaskSpec taskSpec(int id, int after) {
-        return new org.banyan.core.pilot.TaskSpec(id, "/bin/true", List.of(), Map.of(), "/s/t" + id, "o", "e", after);
+        return new org.banyan.core.pilot.TaskSpec(id, "/bin/true", List.of(), Map.of(), "/s/t" + id, "o", "e", null, after);
     }
 
     static List<Integer> started(List<DaemonAction> actions) {

@@ -30,9 +30,9 @@ class TaskAgentTest {
     @Test
     void higherPriorityFirstAndSmallTasksBackfillBehindABigOne() {
         agent.submit(List.of(task(0), task(1), task(2), task(3)));
-        TaskRequest big = new TaskRequest("big", "/bin/true", List.of(), java.util.Map.of(), "/s", "o", "e", List.of(),
+        TaskRequest big = new TaskRequest("big", "/bin/true", List.of(), java.util.Map.of(), "/s", "o", "e", "/dev/null", List.of(),
                 List.of(), SlotRequest.cores(2), 0, false, 0, false);
-        TaskRequest urgent = new TaskRequest("urgent", "/bin/true", List.of(), java.util.Map.of(), "/s", "o", "e", List.of(),
+        TaskRequest urgent = new TaskRequest("urgent", "/bin/true", List.of(), java.util.Map.of(), "/s", "o", "e", "/dev/null", List.of(),
                 List.of(), SlotRequest.cores(1), 5, false, 0, false);
         agent.submit(List.of(big, task(5), urgent));
         List<TaskAgent.Action> a = agent.ended(1, 0, "");
@@ -51,7 +51,7 @@ class TaskAgentTest {
         assertThat(only(c, TaskAgent.Action.Signal.class)).hasSize(1);
         assertThat(agent.ended(1, 143, "")).contains(new TaskAgent.Action.State(1, TaskState.CANCELED, 143, ""));
         agent.timedOut(2);
-        TaskRequest slow = new TaskRequest("slow", "sleep", List.of("9"), java.util.Map.of(), "/s", "o", "e", List.of(),
+        TaskRequest slow = new TaskRequest("slow", "sleep", List.of("9"), java.util.Map.of(), "/s", "o", "e", "/dev/null", List.of(),
                 List.of(), SlotRequest.cores(1), 0, false, 1500, false);
         assertThat(only(agent.submit(List.of(slow)), TaskAgent.Action.ArmTimeout.class)).as("task 1's core is free")
                 .hasSize(1);
@@ -85,7 +85,7 @@ class TaskAgentTest {
 
     @Test
     void aLostNodeFailsItsTasksOrRestartsRestartableOnes() {
-        TaskRequest again = new TaskRequest("again", "/bin/true", List.of(), java.util.Map.of(), "/s", "o", "e", List.of(),
+        TaskRequest again = new TaskRequest("again", "/bin/true", List.of(), java.util.Map.of(), "/s", "o", "e", "/dev/null", List.of(),
                 List.of(), SlotRequest.cores(1), 0, false, 0, true);
         agent.submit(List.of(task(0), again));
         List<TaskAgent.Action> a = agent.nodeLost(0);
@@ -96,7 +96,7 @@ class TaskAgentTest {
 
     @Test
     void preAndPostExecWrapTheCommandAndKeepItsStatus() {
-        TaskRequest r = new TaskRequest("t", "./sim", List.of("x y"), java.util.Map.of("A", "1"), "/s", "o", "e",
+        TaskRequest r = new TaskRequest("t", "./sim", List.of("x y"), java.util.Map.of("A", "1"), "/s", "o", "e", "/dev/null",
                 List.of("module load x"), List.of("echo post"), SlotRequest.cores(1), 0, false, 0, false);
         TaskSpec s = TaskAgent.spec(7, r, new Placement(List.of(new Placement.Share(0, 1, 1, 0)), null), 0);
         assertThat(s.executable()).isEqualTo("/bin/sh");
@@ -107,7 +107,7 @@ class TaskAgentTest {
 
     @Test
     void aTaskThatCanNeverRunFailsAtOnceWithTheReason() {
-        TaskRequest huge = new TaskRequest("huge", "/bin/true", List.of(), java.util.Map.of(), "/s", "o", "e", List.of(),
+        TaskRequest huge = new TaskRequest("huge", "/bin/true", List.of(), java.util.Map.of(), "/s", "o", "e", "/dev/null", List.of(),
                 List.of(), SlotRequest.cores(3), 0, false, 0, false);
         assertThat(agent.submit(List.of(huge))).singleElement().matches(a -> a instanceof TaskAgent.Action.State s
                 && s.state() == TaskState.FAILED && s.detail().contains("does not fit any node"));

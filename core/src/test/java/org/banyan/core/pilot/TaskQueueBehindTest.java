@@ -152,9 +152,9 @@ class TaskQueueBehindTest {
     @Test
     void mpiAndTaggedTasksAreNeverQueuedBehindOthers() {
         agent.submit(bag(4));
-        TaskRequest mpi = new TaskRequest("m", "/bin/true", List.of(), Map.of(), "/s", "o", "e", List.of(), List.of(),
+        TaskRequest mpi = new TaskRequest("m", "/bin/true", List.of(), Map.of(), "/s", "o", "e", "/dev/null", List.of(), List.of(),
                 SlotRequest.cores(1), 0, true, 0, false);
-        TaskRequest tagged = new TaskRequest("t", "/bin/true", List.of(), Map.of(), "/s", "o", "e", List.of(), List.of(),
+        TaskRequest tagged = new TaskRequest("t", "/bin/true", List.of(), Map.of(), "/s", "o", "e", "/dev/null", List.of(), List.of(),
                 new SlotRequest(1, 1, 0, "group", false), 0, false, 0, false);
         assertThat(launched(agent.submit(List.of(mpi, tagged)))).isEmpty();
         assertThat(agent.waiting()).isEqualTo(2);

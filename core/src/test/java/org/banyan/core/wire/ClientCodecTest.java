@@ -40,7 +40,7 @@ class ClientCodecTest {
                 new ClientMessage.JobReport(7, "banyan run: rank 1 exited with status 3"),
                 new ClientMessage.JobEnded(7, 3),
                 new ClientMessage.SubmitTasks(List.of(new org.banyan.core.pilot.TaskRequest("task.1", "sim", List.of("-x"),
-                        Map.of("A", "b"), "/s/task.1", "task.1.out", "task.1.err", List.of("pre"), List.of("post"),
+                        Map.of("A", "b"), "/s/task.1", "task.1.out", "task.1.err", "in.txt", List.of("pre"), List.of("post"),
                         new org.banyan.core.pilot.SlotRequest(2, 3, 1, "tag", true), 5, true, 1000, true))),
                 new ClientMessage.CancelTasks(List.of(1, 2)),
                 new ClientMessage.TasksAccepted(List.of(3, 4, 5)),

@@ -77,8 +77,8 @@ class OverlayCodecTest {
                 new OverlayMessage.SignalRanks(1, 10),
                 new OverlayMessage.RunTasks(-1, 3, List.of(
                         new org.banyan.core.pilot.TaskSpec(7, "/bin/true", List.of("a b"), java.util.Map.of("K", "v"), "/s/t7",
-                                "t7.out", "t7.err", 0),
-                        new org.banyan.core.pilot.TaskSpec(8, "/bin/true", List.of(), java.util.Map.of(), "/s/t8", "o", "e", 7))),
+                                "t7.out", "t7.err", "t7.in", 0),
+                        new org.banyan.core.pilot.TaskSpec(8, "/bin/true", List.of(), java.util.Map.of(), "/s/t8", "o", "e", null, 7))),
                 new OverlayMessage.SignalTasks(-1, 3, List.of(7, 8), 15),
                 new OverlayMessage.TerminateJob(1, 2000),
                 new OverlayMessage.KillJob(1),

@@ -127,7 +127,7 @@ final class PmixHost {
             }
         }
         return new RankLaunch(l.jobId(), l.rank(), l.executable(), l.args(), env, l.workdir(), l.workdirRequired(),
-                l.stdinFromHead(), l.stdoutFile(), l.stderrFile(), l.cpus(), failure != null ? failure : l.bindError());
+                l.stdinFromHead(), l.stdoutFile(), l.stderrFile(), l.stdinFile(), l.cpus(), failure != null ? failure : l.bindError());
     }
 
     /** Carries out one of the core's PMIx actions (registration happens before the ranks start, in {@link #serve}). */

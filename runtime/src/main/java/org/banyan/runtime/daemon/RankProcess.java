@@ -85,6 +85,7 @@ public final class RankProcess {
         File workdir = dir != null && (launch.workdirRequired() || dir.isDirectory()) ? dir : null;
         File stdoutFile = toFiles ? inDir(dir, launch.stdoutFile()) : null;
         File stderrFile = toFiles ? inDir(dir, launch.stderrFile()) : null;
+        File stdinFile = launch.stdinFile() != null ? inDir(dir, launch.stdinFile()) : null;
         int rank = launch.rank();
         int jobId = launch.jobId();
 
@@ -96,7 +97,8 @@ public final class RankProcess {
         long promptWait = launch.stdinFromHead() ? PROMPT_WAIT_NANOS : 0;
         if (reaper != null) {
             PosixSpawn.Child c = PosixSpawn.spawn(command, launch.env(), workdir == null ? null : workdir.getPath(),
-                    launch.stdinFromHead() ? PosixSpawn.PIPE : PosixSpawn.NULL,
+                    launch.stdinFromHead() ? PosixSpawn.PIPE : stdinFile != null ? new PosixSpawn.Stdio.File(stdinFile.getPath())
+                            : PosixSpawn.NULL,
                     toFiles ? new PosixSpawn.Stdio.File(stdoutFile.getPath()) : PosixSpawn.PIPE,
                     toFiles ? new PosixSpawn.Stdio.File(stderrFile.getPath()) : PosixSpawn.PIPE, launch.cpus());
             pid = c.pid();
@@ -128,7 +130,7 @@ public final class RankProcess {
                 pb.redirectError(stderrFile);
             }
             if (stdin == null) {
-                pb.redirectInput(ProcessBuilder.Redirect.from(DEV_NULL));
+                pb.redirectInput(ProcessBuilder.Redirect.from(stdinFile != null ? stdinFile : DEV_NULL));
             }
             // the JDK's spawn (and jspawnhelper's exec) inherit the starting thread's CPU mask
             Process p = org.banyan.runtime.os.Affinity.whileBound(launch.cpus(), pb::start);

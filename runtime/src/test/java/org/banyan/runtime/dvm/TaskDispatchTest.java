@@ -60,7 +60,7 @@ class TaskDispatchTest {
     private static List<Integer> run(TaskDispatch d, DvmSession s, int n) {
         List<TaskRequest> requests = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            requests.add(new TaskRequest("task." + i, "/bin/true", List.of(), Map.of(), "/tmp", "o", "e", List.of(), List.of(),
+            requests.add(new TaskRequest("task." + i, "/bin/true", List.of(), Map.of(), "/tmp", "o", "e", "/dev/null", List.of(), List.of(),
                     new SlotRequest(1, 1, 0, null, false), 0, false, 0, false));
         }
         d.submit(s, requests);

@@ -47,6 +47,7 @@ final class DvmCommand {
         long probeMillis;
         /** -1 until given: the default, or none for an elastic DVM. */
         int warmUp = -1;
+        int gpusPerHost;
 
         StartArguments(DaemonOptions daemons, DvmFiles files) {
             this.daemons = daemons;
@@ -79,7 +80,19 @@ final class DvmCommand {
                     to /dev/null) so that the JIT has compiled the task path for the first
                     users' tasks; at most 20,000 in all, 0 for none (default 500; none
                     with --elastic, whose hosts they would make it want)""",
-                    (a, v) -> a.warmUp = HostListParser.atLeast(v, "--warm-up", 0));
+                    (a, v) -> a.warmUp = HostListParser.atLeast(v, "--warm-up", 0))
+            .value("DVM", List.of("--gpus-per-host"), List.of(), "N", """
+                    GPUs on each host for tasks' gpus_per_rank, numbered 0 to N-1 (not
+                    detected: declared); a task gets its own in CUDA_VISIBLE_DEVICES""",
+                    (a, v) -> a.gpusPerHost = gpuCount(v));
+
+    private static int gpuCount(String v) throws UsageException {
+        int n = HostListParser.atLeast(v, "--gpus-per-host", 0);
+        if (n > org.banyan.core.pilot.NodeResources.MAX_GPUS) {
+            throw new UsageException("--gpus-per-host: at most " + org.banyan.core.pilot.NodeResources.MAX_GPUS + " GPUs a host, not " + n);
+        }
+        return n;
+    }
 
     /** How often an elastic DVM reads Slurm's queue unless told. */
     static final long ELASTIC_PROBE_MILLIS = 2_000;
@@ -348,7 +361,7 @@ final class DvmCommand {
                 nodes.add(new org.banyan.core.job.Node("(vacant)", nodes.getFirst().slots()));
             }
             DvmHead head = new DvmHead(nodes, settings, a.daemons.agent(), a.daemons.topology(), a.daemons.routing(), a.files,
-                    log);
+                    log, a.gpusPerHost);
             head.hostBags((bagArgs, env, cwd, bar, err, signals) -> SubmitCommand.hosted(bagArgs, env, cwd, a.files, bar, err,
                     signals));
             if (a.elastic) {

@@ -41,6 +41,7 @@ final class SubmitCommand {
         Path session;
         int cores = 1;
         int ranks = 1;
+        int gpus;
         boolean mpi;
         double timeout;
         int priority;
@@ -66,6 +67,9 @@ final class SubmitCommand {
                     (a, v) -> a.session = Path.of(v))
             .value("Submit", List.of("--cores"), List.of(), "N", "cores per rank of the task (default 1)",
                     (a, v) -> a.cores = HostListParser.positive(v, "--cores"))
+            .value("Submit", List.of("--gpus"), List.of("-g"), "N",
+                    "GPUs per rank of the task (default 0; the DVM's, see dvm start --gpus-per-host)",
+                    (a, v) -> a.gpus = HostListParser.atLeast(v, "--gpus", 0))
             .value("Submit", List.of("--ranks"), List.of(), "N", "ranks of the task (default 1)",
                     (a, v) -> a.ranks = HostListParser.positive(v, "--ranks"))
             .flag("Submit", List.of("--mpi"), List.of(), "the ranks are an MPI job, PMI-wired", (a, v) -> a.mpi = true)
@@ -204,7 +208,7 @@ final class SubmitCommand {
                 throw new UsageException("the command after -- is empty");
             }
             TaskDescription d = new TaskDescription().executable(command.getFirst())
-                    .arguments(command.subList(1, command.size())).coresPerRank(a.cores).ranks(a.ranks)
+                    .arguments(command.subList(1, command.size())).coresPerRank(a.cores).gpusPerRank(a.gpus).ranks(a.ranks)
                     .mode(a.mpi ? TaskDescription.Mode.MPI : TaskDescription.Mode.EXECUTABLE).timeout(a.timeout)
                     .priority(a.priority);
             try {

@@ -434,6 +434,41 @@ class DvmTest {
     }
 
     /**
+     * GPUs are declared per host and given out by number: a task asking for them got none and
+     * waited in the agent for ever, since no DVM had any. Each task now has its own, in
+     * CUDA_VISIBLE_DEVICES; more than a host has fails the task at once, as on a DVM without.
+     */
+    @Test
+    void tasksGetTheirOwnGpusAndOnesThatCanNeverHaveThemFailAtOnce() throws Exception {
+        Banyan.Result started = start("--host", "localhost:4", "--gpus-per-host", "2", "--warm-up", "0");
+        assertThat(started.exit()).as(started.stderr()).isZero();
+        Path tasks = dir.resolve("gpu.jsonl");
+        StringBuilder lines = new StringBuilder();
+        for (int i = 0; i < 3; i++) { // two at a time: each holds one of the two GPUs for a second
+            lines.append("{\"uid\": \"g").append(i).append("\", \"executable\": \"sh\", \"arguments\": [\"-c\", "
+                    + "\"echo $CUDA_VISIBLE_DEVICES; sleep 1\"], \"gpus_per_rank\": 1}\n");
+        }
+        lines.append("{\"uid\": \"big\", \"executable\": \"true\", \"gpus_per_rank\": 3}\n");
+        Files.writeString(tasks, lines);
+        Path s = dir.resolve("s");
+        Banyan.Result r = Banyan.run("submit", "--dvm", uri.toString(), "--session", s.toString(), "--tasks", tasks.toString());
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.stderr()).contains("cannot run on this pilot: a rank of 3 GPU(s) does not fit any node (the most any node has is 2)")
+                .contains("4 tasks: 3 done, 1 failed");
+        assertThat(List.of(Files.readString(s.resolve("g0/g0.out")).strip(), Files.readString(s.resolve("g1/g1.out")).strip()))
+                .as("the first two ran side by side, each on its own GPU").containsExactlyInAnyOrder("0", "1");
+        assertThat(Files.readString(s.resolve("g2/g2.out")).strip()).isIn("0", "1");
+        assertThat(Banyan.run("dvm", "stop", "--dvm", uri.toString()).exit()).isZero();
+
+        started = start("--host", "localhost:2", "--warm-up", "0");
+        assertThat(started.exit()).as(started.stderr()).isZero();
+        Banyan.Result none = Banyan.run("submit", "--dvm", uri.toString(), "--session", dir.resolve("none").toString(),
+                "--gpus", "1", "--", "true");
+        assertThat(none.exit()).as("it waited for ever").isEqualTo(1);
+        assertThat(none.stderr()).contains("a rank of 1 GPU(s) does not fit any node (the pilot has no GPU;");
+    }
+
+    /**
      * A daemon that cannot be started (here: a remote shell that fails, as ssh does for a host
      * that refuses or does not resolve) made the head wait for ever, counting the lost daemon as
      * neither up nor missing: {@code dvm start} gave up after 40 s with "not up", the reason only

@@ -24,8 +24,15 @@ import org.banyan.runtime.dvm.DvmWarmUp;
  * {@code banyan dvm start} made has been warmed already).
  */
 public record PilotDescription(String resource, int cores, List<String> hosts, Path dvm, double runtimeMinutes,
-                               int nodes, String partition, String account, int warmUpPerHost) {
+                               int nodes, String partition, String account, int warmUpPerHost, int gpusPerHost) {
     public PilotDescription {
+        if (gpusPerHost < 0 || gpusPerHost > org.banyan.core.pilot.NodeResources.MAX_GPUS) {
+            throw new IllegalArgumentException("a pilot's GPUs per host are 0 to " + org.banyan.core.pilot.NodeResources.MAX_GPUS
+                    + ", not " + gpusPerHost);
+        }
+        if (resource.equals("dvm") && gpusPerHost > 0) {
+            throw new IllegalArgumentException("a dvm pilot has its DVM's GPUs (banyan dvm start --gpus-per-host)");
+        }
         if (warmUpPerHost < 0) {
             throw new IllegalArgumentException("warm-up tasks per host must be 0 or more, not " + warmUpPerHost);
         }
@@ -51,36 +58,46 @@ public record PilotDescription(String resource, int cores, List<String> hosts, P
     }
 
     public static PilotDescription local(int cores) {
-        return new PilotDescription("local", cores, List.of(), null, 0, 0, null, null, DvmWarmUp.DEFAULT_PER_HOST);
+        return new PilotDescription("local", cores, List.of(), null, 0, 0, null, null, DvmWarmUp.DEFAULT_PER_HOST, 0);
     }
 
     public static PilotDescription ssh(List<String> hosts) {
-        return new PilotDescription("ssh", 0, hosts, null, 0, 0, null, null, DvmWarmUp.DEFAULT_PER_HOST);
+        return new PilotDescription("ssh", 0, hosts, null, 0, 0, null, null, DvmWarmUp.DEFAULT_PER_HOST, 0);
     }
 
     /** A Slurm batch job of {@code nodes} nodes, all their cores. */
     public static PilotDescription slurm(int nodes) {
-        return new PilotDescription("slurm", 0, List.of(), null, 0, nodes, null, null, DvmWarmUp.DEFAULT_PER_HOST);
+        return new PilotDescription("slurm", 0, List.of(), null, 0, nodes, null, null, DvmWarmUp.DEFAULT_PER_HOST, 0);
     }
 
     public static PilotDescription dvm(Path uriFile) {
-        return new PilotDescription("dvm", 0, List.of(), uriFile, 0, 0, null, null, 0);
+        return new PilotDescription("dvm", 0, List.of(), uriFile, 0, 0, null, null, 0, 0);
     }
 
     public PilotDescription runtime(double minutes) {
-        return new PilotDescription(resource, cores, hosts, dvm, minutes, nodes, partition, account, warmUpPerHost);
+        return new PilotDescription(resource, cores, hosts, dvm, minutes, nodes, partition, account, warmUpPerHost, gpusPerHost);
     }
 
     public PilotDescription partition(String p) {
-        return new PilotDescription(resource, cores, hosts, dvm, runtimeMinutes, nodes, p, account, warmUpPerHost);
+        return new PilotDescription(resource, cores, hosts, dvm, runtimeMinutes, nodes, p, account, warmUpPerHost, gpusPerHost);
     }
 
     public PilotDescription account(String a) {
-        return new PilotDescription(resource, cores, hosts, dvm, runtimeMinutes, nodes, partition, a, warmUpPerHost);
+        return new PilotDescription(resource, cores, hosts, dvm, runtimeMinutes, nodes, partition, a, warmUpPerHost, gpusPerHost);
     }
 
     /** {@code perHost} warm-up tasks per host (0 for none) instead of {@link DvmWarmUp#DEFAULT_PER_HOST}. */
     public PilotDescription warmUp(int perHost) {
-        return new PilotDescription(resource, cores, hosts, dvm, runtimeMinutes, nodes, partition, account, perHost);
+        return new PilotDescription(resource, cores, hosts, dvm, runtimeMinutes, nodes, partition, account, perHost, gpusPerHost);
+    }
+
+    /**
+     * {@code perHost} GPUs on each host (on each node of a Slurm pilot, which asks Slurm for them
+     * with {@code --gpus-per-node}), numbered from 0, for tasks' {@code gpusPerRank}. Banyan does
+     * not detect GPUs: a pilot has those it is given. A task with GPUs gets its own in
+     * {@code CUDA_VISIBLE_DEVICES} and {@code BANYAN_TASK_GPUS}.
+     */
+    public PilotDescription gpus(int perHost) {
+        return new PilotDescription(resource, cores, hosts, dvm, runtimeMinutes, nodes, partition, account, warmUpPerHost, perHost);
     }
 }

@@ -51,6 +51,9 @@ final class SlurmPilotJob {
         if (description.account() != null) {
             cmd.add("--account=" + description.account());
         }
+        if (description.gpusPerHost() > 0) {
+            cmd.add("--gpus-per-node=" + description.gpusPerHost());
+        }
         cmd.add(script.toString());
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
@@ -73,8 +76,8 @@ final class SlurmPilotJob {
                 #!/bin/sh
                 # A Banyan pilot: the DVM's head; its daemons are job steps on the allocation's nodes.
                 hosts=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | sed "s/$/:${SLURM_CPUS_ON_NODE:-1}/" | paste -sd, -)
-                exec %s--uri-file %s --host "$hosts" --agent slurm --until-signalled
-                """.formatted(cmd, quote(files.uri().toString()));
+                exec %s--uri-file %s --host "$hosts" --agent slurm --gpus-per-host %d --until-signalled
+                """.formatted(cmd, quote(files.uri().toString()), description.gpusPerHost());
     }
 
     private static String quote(String s) {

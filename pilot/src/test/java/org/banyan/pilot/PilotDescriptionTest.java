@@ -19,5 +19,10 @@ class PilotDescriptionTest {
                 .hasMessage("a pilot's runtime is 0 (until canceled) or a number of minutes, not -1.0");
         assertThatThrownBy(() -> PilotDescription.local(2).runtime(Double.NaN)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> PilotDescription.local(2).warmUp(-1)).hasMessage("warm-up tasks per host must be 0 or more, not -1");
+        assertThat(PilotDescription.slurm(2).gpus(4).runtime(5).gpusPerHost()).as("kept by the other withers").isEqualTo(4);
+        assertThatThrownBy(() -> PilotDescription.local(2).gpus(-1)).hasMessage("a pilot's GPUs per host are 0 to 64, not -1");
+        assertThatThrownBy(() -> PilotDescription.local(2).gpus(65)).hasMessage("a pilot's GPUs per host are 0 to 64, not 65");
+        assertThatThrownBy(() -> PilotDescription.dvm(java.nio.file.Path.of("u")).gpus(1))
+                .hasMessage("a dvm pilot has its DVM's GPUs (banyan dvm start --gpus-per-host)");
     }
 }

@@ -21,6 +21,10 @@ public final class GeneralScheduler implements AgentScheduler {
     private final int[] totalCores;
     private final int[] freeCores;
     private final int[] freeGpus;
+    /** Which GPUs are free, a bit each (as {@link Placement.Share#gpuIds}); the held ones while a node is held. */
+    private final long[] freeGpuIds;
+    private final long[] heldGpuIds;
+    private final int[] nodeGpus;
     private final boolean[] lost;
     private final boolean[] exclusiveHeld;
     /** Nodes the resource manager holds ({@link #hold}), and what they will give back. */
@@ -33,6 +37,9 @@ public final class GeneralScheduler implements AgentScheduler {
     private final int[] prev;
     private final int maxCores;
     private final int total;
+    /** GPUs of the node with the most, and of all nodes: what no request may exceed. */
+    private final int maxGpus;
+    private final int totalGpus;
     private int free;
     /** Colocation: the node of a tag, and how many placements hold it there. */
     private final Map<String, int[]> tags = new HashMap<>();
@@ -42,6 +49,9 @@ public final class GeneralScheduler implements AgentScheduler {
         totalCores = new int[n];
         freeCores = new int[n];
         freeGpus = new int[n];
+        freeGpuIds = new long[n];
+        heldGpuIds = new long[n];
+        nodeGpus = new int[n];
         lost = new boolean[n];
         exclusiveHeld = new boolean[n];
         held = new boolean[n];
@@ -51,15 +61,23 @@ public final class GeneralScheduler implements AgentScheduler {
         prev = new int[n];
         int max = 0;
         int sum = 0;
+        int mostGpus = 0;
+        int gpus = 0;
         for (int i = 0; i < n; i++) {
             totalCores[i] = nodes.get(i).cores();
             freeCores[i] = totalCores[i];
             freeGpus[i] = nodes.get(i).gpus();
+            nodeGpus[i] = freeGpus[i];
+            freeGpuIds[i] = allGpus(freeGpus[i]);
             max = Math.max(max, totalCores[i]);
             sum += totalCores[i];
+            mostGpus = Math.max(mostGpus, freeGpus[i]);
+            gpus += freeGpus[i];
         }
         maxCores = max;
         total = sum;
+        maxGpus = mostGpus;
+        totalGpus = gpus;
         free = sum;
         head = new int[max + 1];
         Arrays.fill(head, NONE);
@@ -157,7 +175,22 @@ public final class GeneralScheduler implements AgentScheduler {
     }
 
     private Placement take(List<Placement.Share> shares, SlotRequest r) {
-        for (Placement.Share s : shares) {
+        List<Placement.Share> taken = shares;
+        if (r.gpusPerRank() > 0) {
+            taken = new ArrayList<>(shares.size());
+            for (Placement.Share s : shares) { // the lowest free GPUs of each node: a task's own, told to it
+                long ids = 0;
+                long left = freeGpuIds[s.node()];
+                for (int k = 0; k < s.gpus(); k++) {
+                    long lowest = left & -left;
+                    ids |= lowest;
+                    left &= ~lowest;
+                }
+                freeGpuIds[s.node()] = left;
+                taken.add(new Placement.Share(s.node(), s.ranks(), s.cores(), s.gpus(), ids));
+            }
+        }
+        for (Placement.Share s : taken) {
             assert freeCores[s.node()] >= s.cores() && freeGpus[s.node()] >= s.gpus() : "over-placed node " + s.node();
             unlink(s.node());
             freeCores[s.node()] -= s.cores();
@@ -168,7 +201,11 @@ public final class GeneralScheduler implements AgentScheduler {
         if (r.colocate() != null) {
             tags.computeIfAbsent(r.colocate(), t -> new int[] {shares.getFirst().node(), 0})[1]++;
         }
-        return new Placement(shares, r.colocate());
+        return new Placement(taken, r.colocate());
+    }
+
+    private static long allGpus(int gpus) {
+        return gpus == 64 ? -1L : (1L << gpus) - 1;
     }
 
     /**
@@ -183,9 +220,11 @@ public final class GeneralScheduler implements AgentScheduler {
         unlink(node);
         heldCores[node] = freeCores[node];
         heldGpus[node] = freeGpus[node];
+        heldGpuIds[node] = freeGpuIds[node];
         free -= freeCores[node];
         freeCores[node] = 0;
         freeGpus[node] = 0;
+        freeGpuIds[node] = 0;
         held[node] = true;
         link(node);
         return true;
@@ -203,9 +242,11 @@ public final class GeneralScheduler implements AgentScheduler {
         unlink(node);
         freeCores[node] += heldCores[node];
         freeGpus[node] += heldGpus[node];
+        freeGpuIds[node] |= heldGpuIds[node];
         free += heldCores[node];
         heldCores[node] = 0;
         heldGpus[node] = 0;
+        heldGpuIds[node] = 0;
         link(node);
     }
 
@@ -218,11 +259,13 @@ public final class GeneralScheduler implements AgentScheduler {
             if (held[s.node()]) {
                 heldCores[s.node()] += s.cores();
                 heldGpus[s.node()] += s.gpus();
+                heldGpuIds[s.node()] |= s.gpuIds();
                 continue;
             }
             unlink(s.node());
             freeCores[s.node()] += s.cores();
             freeGpus[s.node()] += s.gpus();
+            freeGpuIds[s.node()] |= s.gpuIds();
             free += s.cores();
             assert freeCores[s.node()] <= totalCores[s.node()] : "released more than node " + s.node() + " has";
             exclusiveHeld[s.node()] = false;
@@ -246,6 +289,15 @@ public final class GeneralScheduler implements AgentScheduler {
         }
         if (r.colocate() != null && r.cores() > maxCores) {
             return "a colocated task must fit one node: " + r.cores() + " cores, the largest node has " + maxCores;
+        }
+        // Checked as cores are: a task asking for GPUs the pilot does not have waited for ever.
+        if (r.gpusPerRank() > maxGpus) {
+            return "a rank of " + r.gpusPerRank() + " GPU(s) does not fit any node (" + (maxGpus == 0
+                    ? "the pilot has no GPU; declare them with dvm start --gpus-per-host or PilotDescription.gpus)"
+                    : "the most any node has is " + maxGpus + ")");
+        }
+        if ((long) r.ranks() * r.gpusPerRank() > totalGpus) {
+            return r.ranks() * r.gpusPerRank() + " GPUs requested but the pilot has " + totalGpus;
         }
         return null;
     }
@@ -283,6 +335,8 @@ public final class GeneralScheduler implements AgentScheduler {
         if (lost[node]) {
             lost[node] = false;
             freeCores[node] = totalCores[node];
+            freeGpus[node] = nodeGpus[node];
+            freeGpuIds[node] = allGpus(freeGpus[node]);
             free += totalCores[node];
             link(node);
         }

@@ -407,6 +407,11 @@ public final class TaskAgent {
         env.put("BANYAN_TASK_UID", r.uid());
         env.put("BANYAN_TASK_SANDBOX", r.sandbox());
         env.put("BANYAN_TASK_CORES", Integer.toString(p.cores()));
+        if (r.slots().gpusPerRank() > 0) { // its own GPUs, as RADICAL-Pilot and Slurm tell a task (a queued task takes its predecessor's)
+            String gpus = p.shares().getFirst().gpuList();
+            env.put("BANYAN_TASK_GPUS", gpus);
+            env.putIfAbsent("CUDA_VISIBLE_DEVICES", gpus);
+        }
         return new TaskSpec(id, executable, args, env, r.sandbox(), r.stdout(), r.stderr(), r.stdin(), after);
     }
 

@@ -62,6 +62,14 @@ class SchedulerTest {
         assertThat(s.neverFits(SlotRequest.cores(5))).contains("does not fit any node");
         assertThat(s.neverFits(new SlotRequest(3, 4, 0, null, false))).contains("12 cores requested but the pilot has 8");
         assertThat(s.neverFits(new SlotRequest(2, 4, 0, null, false))).isNull();
+        // GPUs the pilot does not have: such a task waited in the agent for ever
+        assertThat(s.neverFits(new SlotRequest(1, 1, 1, null, false))).isEqualTo("a rank of 1 GPU(s) does not fit any node "
+                + "(the pilot has no GPU; declare them with dvm start --gpus-per-host or PilotDescription.gpus)");
+        GeneralScheduler withGpus = new GeneralScheduler(nodes(2, 4, 2));
+        assertThat(withGpus.neverFits(new SlotRequest(1, 1, 3, null, false)))
+                .isEqualTo("a rank of 3 GPU(s) does not fit any node (the most any node has is 2)");
+        assertThat(withGpus.neverFits(new SlotRequest(5, 1, 1, null, false))).isEqualTo("5 GPUs requested but the pilot has 4");
+        assertThat(withGpus.neverFits(new SlotRequest(4, 1, 1, null, false))).isNull();
     }
 
     @Test
@@ -85,12 +93,13 @@ class SchedulerTest {
             Random rnd = new Random(seed);
             List<NodeResources> ns = new ArrayList<>();
             for (int i = 0; i < 1 + rnd.nextInt(12); i++) {
-                ns.add(new NodeResources("n" + i, 1 + rnd.nextInt(16), rnd.nextInt(3)));
+                ns.add(new NodeResources("n" + i, 1 + rnd.nextInt(16), rnd.nextInt(5)));
             }
             GeneralScheduler s = new GeneralScheduler(ns);
             List<Placement> held = new ArrayList<>();
             int[] usedCores = new int[ns.size()];
             int[] usedGpus = new int[ns.size()];
+            long[] usedGpuIds = new long[ns.size()];
             for (int op = 0; op < 300; op++) {
                 if (!held.isEmpty() && rnd.nextInt(3) == 0) {
                     Placement p = held.remove(rnd.nextInt(held.size()));
@@ -98,10 +107,11 @@ class SchedulerTest {
                     for (Placement.Share sh : p.shares()) {
                         usedCores[sh.node()] -= sh.cores();
                         usedGpus[sh.node()] -= sh.gpus();
+                        usedGpuIds[sh.node()] &= ~sh.gpuIds();
                     }
                     continue;
                 }
-                SlotRequest r = new SlotRequest(1 + rnd.nextInt(3), 1 + rnd.nextInt(4), rnd.nextInt(5) == 0 ? 1 : 0,
+                SlotRequest r = new SlotRequest(1 + rnd.nextInt(3), 1 + rnd.nextInt(4), rnd.nextInt(5) == 0 ? 1 + rnd.nextInt(2) : 0,
                         rnd.nextInt(10) == 0 ? "t" + rnd.nextInt(2) : null, rnd.nextInt(20) == 0);
                 Placement p = s.place(r);
                 if (p == null) {
@@ -111,6 +121,11 @@ class SchedulerTest {
                 for (Placement.Share sh : p.shares()) {
                     usedCores[sh.node()] += sh.cores();
                     usedGpus[sh.node()] += sh.gpus();
+                    // each GPU a task holds is its own: its bit is set, on the node, and no other task's
+                    assertThat(Long.bitCount(sh.gpuIds())).as("seed " + seed).isEqualTo(sh.gpus());
+                    assertThat(sh.gpuIds() & ~((1L << ns.get(sh.node()).gpus()) - 1)).as("seed " + seed).isZero();
+                    assertThat(usedGpuIds[sh.node()] & sh.gpuIds()).as("seed " + seed).isZero();
+                    usedGpuIds[sh.node()] |= sh.gpuIds();
                     assertThat(usedCores[sh.node()]).as("seed " + seed).isLessThanOrEqualTo(ns.get(sh.node()).cores());
                     assertThat(usedGpus[sh.node()]).as("seed " + seed).isLessThanOrEqualTo(ns.get(sh.node()).gpus());
                     assertThat(sh.cores()).isGreaterThanOrEqualTo(sh.ranks() * r.coresPerRank());

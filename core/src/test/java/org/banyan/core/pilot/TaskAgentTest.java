@@ -27,6 +27,24 @@ class TaskAgentTest {
         assertThat(agent.ended(2, 3, "boom")).contains(new TaskAgent.Action.State(2, TaskState.FAILED, 3, "boom"));
     }
 
+    /** A task with GPUs is told which are its own, and no running task shares one. */
+    @Test
+    void aTaskIsToldItsOwnGpus() {
+        TaskAgent gpus = new TaskAgent(new GeneralScheduler(List.of(new NodeResources("g", 4, 3))), List.of("g"));
+        java.util.function.IntFunction<TaskRequest> oneGpu = i -> new TaskRequest("g" + i, "/bin/true", List.of(),
+                java.util.Map.of(), "/s", "o", "e", null, List.of(), List.of(), new SlotRequest(1, 1, i == 0 ? 2 : 1, null, false),
+                0, false, 0, false);
+        List<TaskAgent.Action> a = gpus.submit(List.of(oneGpu.apply(0), oneGpu.apply(1), oneGpu.apply(2)));
+        assertThat(only(a, TaskAgent.Action.Launch.class)).extracting(l -> ((TaskAgent.Action.Launch) l).spec().env())
+                .extracting(e -> e.get("CUDA_VISIBLE_DEVICES") + "/" + e.get("BANYAN_TASK_GPUS"))
+                .as("two GPUs for the first, the last for the second; the third waits").containsExactly("0,1/0,1", "2/2");
+        a = gpus.ended(1, 0, "");
+        assertThat(only(a, TaskAgent.Action.Launch.class)).extracting(l -> ((TaskAgent.Action.Launch) l).spec().env()
+                .get("CUDA_VISIBLE_DEVICES")).containsExactly("0");
+        assertThat(agent.submit(List.of(task(9)))).allMatch(x -> !(x instanceof TaskAgent.Action.Launch l)
+                || !l.spec().env().containsKey("CUDA_VISIBLE_DEVICES"));
+    }
+
     @Test
     void higherPriorityFirstAndSmallTasksBackfillBehindABigOne() {
         agent.submit(List.of(task(0), task(1), task(2), task(3)));

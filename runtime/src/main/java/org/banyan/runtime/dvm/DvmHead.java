@@ -103,6 +103,12 @@ public final class DvmHead {
     /** @param log where the head says what it does (its log file once it has detached) */
     public DvmHead(List<Node> nodes, HeadSettings settings, LaunchAgent agent, TopologySpec tree, TopologySpec routing,
                    DvmFiles files, PrintStream log) {
+        this(nodes, settings, agent, tree, routing, files, log, 0);
+    }
+
+    /** @param gpusPerHost the GPUs each host has for tasks, numbered from 0 (declared: none are detected) */
+    public DvmHead(List<Node> nodes, HeadSettings settings, LaunchAgent agent, TopologySpec tree, TopologySpec routing,
+                   DvmFiles files, PrintStream log, int gpusPerHost) {
         this.settings = settings;
         this.agent = agent;
         this.tree = tree;
@@ -113,7 +119,7 @@ public final class DvmHead {
         this.nodes = hosts.live();
         List<NodeResources> resources = new ArrayList<>();
         for (Node n : nodes) {
-            resources.add(new NodeResources(n.name(), n.slots(), 0));
+            resources.add(new NodeResources(n.name(), n.slots(), gpusPerHost));
         }
         this.scheduler = new GeneralScheduler(resources);
         this.queue = new QueueDriver(nodes, scheduler, settings, new ResourceQueue(nodes, jobIds::take),

@@ -12,7 +12,7 @@ import org.banyan.runtime.os.FastExit;
 /**
  * A DVM's head for the pilot API, which starts it as a child process: internal, users type
  * {@code banyan dvm start}. {@code --uri-file F --host NAME:SLOTS,... [--agent SPEC]
- * [--until-signalled]}; the head ends when its stdin closes, so that a pilot never outlives the
+ * [--gpus-per-host N] [--until-signalled]}; the head ends when its stdin closes, so that a pilot never outlives the
  * program that started it, even when that program is killed. A Slurm pilot's batch job has no
  * such program ({@code --until-signalled}): it ends on SIGTERM (scancel, the time limit) or a
  * client's stop.
@@ -24,6 +24,7 @@ public final class DvmMain {
         Path uri = null;
         List<Node> nodes = new ArrayList<>();
         String agent = "inproc";
+        int gpusPerHost = 0;
         boolean untilSignalled = false;
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
@@ -45,6 +46,7 @@ public final class DvmMain {
                     }
                 }
                 case "--agent" -> agent = args[i];
+                case "--gpus-per-host" -> gpusPerHost = Integer.parseInt(args[i]);
                 default -> {
                     System.err.println("banyan dvm: unknown option " + option);
                     System.exit(2);
@@ -57,7 +59,7 @@ public final class DvmMain {
         }
         FastExit.prepare();
         DvmHead head = new DvmHead(nodes, new HeadSettings(0, 2000, 30_000), LaunchAgent.parse(agent),
-                new TopologySpec.Radix(32), new TopologySpec.Radix(32), new DvmFiles(uri), System.out);
+                new TopologySpec.Radix(32), new TopologySpec.Radix(32), new DvmFiles(uri), System.out, gpusPerHost);
         if (untilSignalled) {
             org.banyan.runtime.os.UserSignals.install(signal -> {
                 if (signal != org.banyan.core.daemon.Signals.SIGUSR1 && signal != org.banyan.core.daemon.Signals.SIGUSR2) {

@@ -13,8 +13,9 @@ final class PilotCommand {
             Usage: banyan pilot report SESSION_DIR
 
             Reads SESSION_DIR/banyan.prof (written by banyan submit and the Pilot API) and prints
-            TTX, the pilots' core-time split into executing, overhead and idle, throughput and
-            peak concurrency; writes concurrency.png|svg and states.png|svg into SESSION_DIR.
+            TTX, the pilots' core-time split into executing, overhead and idle, throughput (over
+            TTX, and in each tenth of it) and peak concurrency; writes concurrency.png|svg,
+            states.png|svg and throughput.png|svg into SESSION_DIR.
             """;
 
     private final Path cwd;
@@ -44,6 +45,13 @@ final class PilotCommand {
                 r.failed(), r.canceled());
         System.out.printf(Locale.ROOT, "TTX              %.3f s (first task executing -> last one done)%n", r.ttx());
         System.out.printf(Locale.ROOT, "throughput       %.1f tasks/s over TTX%n", r.ttx() > 0 ? r.tasks() / r.ttx() : 0);
+        if (r.ttx() > 0) {
+            StringBuilder tenths = new StringBuilder();
+            for (double t : r.throughputByTenth()) {
+                tenths.append(' ').append(Math.round(t));
+            }
+            System.out.println("  by tenth of TTX" + tenths + " tasks/s");
+        }
         System.out.printf(Locale.ROOT, "peak concurrency %d tasks (pilot cores %d)%n", r.peakConcurrency(), r.cores());
         if (available > 0) {
             System.out.printf(Locale.ROOT, "core-time        %.1f core-s: executing %.1f %%, overhead %.1f %%, idle %.1f %%%n",
@@ -55,8 +63,8 @@ final class PilotCommand {
             System.err.println("banyan pilot: cannot write the plots: " + e.getMessage());
             return 1;
         }
-        System.out.println("plots            " + dir.resolve("concurrency.png") + ", " + dir.resolve("states.png")
-                + " (and .svg)");
+        System.out.println("plots            " + dir.resolve("concurrency.png") + ", " + dir.resolve("states.png") + ", "
+                + dir.resolve("throughput.png") + " (and .svg)");
         return 0;
     }
 }

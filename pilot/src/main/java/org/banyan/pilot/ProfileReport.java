@@ -23,7 +23,9 @@ import org.banyan.core.pilot.TaskState;
  */
 public record ProfileReport(int tasks, int done, int failed, int canceled, int cores, double ttx, double executing,
                             double overhead, double idle, int peakConcurrency, double[] time, double[] concurrency,
-                            Map<TaskState, double[]> inState, double[] throughput) {
+                            Map<TaskState, double[]> inState, double[] throughput, double[] throughputByTenth) {
+    /** How many parts of TTX {@link #throughputByTenth} has. */
+    public static final int TENTHS = 10;
 
     /** Reads {@code dir/banyan.prof}; the series are sampled at {@code samples} points. */
     public static ProfileReport of(Path dir, int samples) throws IOException {
@@ -155,6 +157,16 @@ public record ProfileReport(int tasks, int done, int failed, int canceled, int c
             }
             inState.put(st, count);
         }
+        // Tasks ended per second in each tenth of TTX: a rate that decays, or a slow start, shows here.
+        double[] tenths = new double[TENTHS];
+        if (ttx > 0) {
+            for (double[] iv : execIntervals) {
+                tenths[(int) Math.max(0, Math.min(TENTHS - 1, Math.floor((iv[1] - first) / ttx * TENTHS)))]++;
+            }
+            for (int i = 0; i < TENTHS; i++) {
+                tenths[i] /= ttx / TENTHS;
+            }
+        }
         int peak = 0;
         execIntervals.sort((a, b) -> Double.compare(a[0], b[0]));
         List<double[]> events = new ArrayList<>();
@@ -169,7 +181,7 @@ public record ProfileReport(int tasks, int done, int failed, int canceled, int c
             peak = Math.max(peak, running);
         }
         return new ProfileReport(states.size(), done, failed, canceled, pilotCores, ttx, executing, overhead, idle, peak,
-                time, conc, inState, throughput);
+                time, conc, inState, throughput, tenths);
     }
 
     private static Double firstOf(Map<String, Double> s, String... names) {

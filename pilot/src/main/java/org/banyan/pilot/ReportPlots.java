@@ -10,11 +10,11 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
-/** The plots of {@code banyan pilot report}: concurrency, and tasks per state, against time (PNG and SVG). */
+/** The plots of {@code banyan pilot report}: concurrency, tasks per state and throughput, against time (PNG and SVG). */
 public final class ReportPlots {
     private ReportPlots() {}
 
-    /** Writes {@code concurrency.png|svg} and {@code states.png|svg} into {@code dir}. */
+    /** Writes {@code concurrency.png|svg}, {@code states.png|svg} and {@code throughput.png|svg} into {@code dir}. */
     public static void write(ProfileReport r, Path dir) throws IOException {
         XYChart conc = chart("tasks executing at once (peak " + r.peakConcurrency() + ", pilot cores " + r.cores() + ")",
                 "tasks");
@@ -25,6 +25,9 @@ public final class ReportPlots {
             states.addSeries(e.getKey().name(), r.time(), e.getValue()).setMarker(SeriesMarkers.NONE);
         }
         save(states, dir.resolve("states"));
+        XYChart rate = chart("tasks ending per second", "tasks/s");
+        rate.addSeries("throughput", r.time(), r.throughput()).setMarker(SeriesMarkers.NONE);
+        save(rate, dir.resolve("throughput"));
     }
 
     private static XYChart chart(String title, String y) {

@@ -43,8 +43,11 @@ class ProfileReportTest {
         assertThat(r.idle()).isCloseTo(0.5, within(1e-9));
         assertThat(r.peakConcurrency()).isEqualTo(2);
         assertThat(r.concurrency()).containsExactly(1, 1, 2, 2, 0);
+        assertThat(r.throughputByTenth()).as("both end in TTX's last tenth, 0.2 s: 10 a second")
+                .containsExactly(0, 0, 0, 0, 0, 0, 0, 0, 0, 10);
         ReportPlots.write(r, dir);
         assertThat(dir.resolve("concurrency.png")).isNotEmptyFile();
+        assertThat(dir.resolve("throughput.png")).isNotEmptyFile();
         assertThat(Files.readString(dir.resolve("states.svg"))).contains("<svg");
     }
 

@@ -339,13 +339,15 @@ class PilotApiTest {
         assertThat(started.exit()).as(started.stderr()).isZero();
         Pilot local;
         Pilot attached;
+        Pilot watched;
         Pilot ended;
         try (Session session = new Session(dir.resolve("lost"))) {
             PilotManager pmgr = new PilotManager(session);
             local = pmgr.submit(PilotDescription.local(1).warmUp(0));
             attached = pmgr.submit(PilotDescription.dvm(uri));
+            watched = pmgr.submit(PilotDescription.dvm(uri)); // no task manager: it watches the DVM itself
             ended = pmgr.submit(PilotDescription.local(1).warmUp(0));
-            for (Pilot p : List.of(local, attached, ended)) {
+            for (Pilot p : List.of(local, attached, watched, ended)) {
                 assertThat(p.waitState(PilotState.PMGR_ACTIVE, 60_000)).as(p.toString()).isEqualTo(PilotState.PMGR_ACTIVE);
             }
             TaskManager tmgr = new TaskManager(session);
@@ -362,6 +364,8 @@ class PilotApiTest {
             assertThat(Banyan.run("dvm", "stop", "--dvm", uri.toString()).exit()).isZero();
             assertThat(attached.waitState(PilotState.DONE, 20_000)).isEqualTo(PilotState.FAILED);
             assertThat(attached.detail()).startsWith("lost its DVM (");
+            assertThat(watched.waitState(PilotState.DONE, 20_000)).isEqualTo(PilotState.FAILED);
+            assertThat(watched.detail()).isEqualTo("lost its DVM (it closed the connection)");
             assertThat(tmgr.waitTasks(List.of(sleeper), Set.of(TaskState.DONE, TaskState.FAILED, TaskState.CANCELED), 20_000))
                     .containsExactly(TaskState.FAILED);
         }

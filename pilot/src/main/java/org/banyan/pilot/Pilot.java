@@ -31,6 +31,8 @@ public final class Pilot {
     private int cores;
     /** Set once this program ends the pilot ({@link #stop}): its DVM going away then is no failure. */
     private volatile boolean ending;
+    /** For a DVM this program did not start (Slurm's, or one attached to): a connection that ends with it. */
+    private volatile DvmClient watch;
 
     Pilot(String uid, PilotDescription description, Session session) {
         this.uid = uid;
@@ -149,6 +151,8 @@ public final class Pilot {
             if (head != null) { // seen at once, with or without a task manager attached
                 Process h = head;
                 h.onExit().thenRun(() -> lost("its DVM ended (status " + h.exitValue() + "; see " + files.log() + ")"));
+            } else {
+                watchDvm();
             }
         } catch (IOException | DvmClient.Unreachable | InterruptedException e) {
             advance(PilotState.FAILED, e.getMessage());
@@ -187,6 +191,25 @@ public final class Pilot {
     }
 
     /**
+     * Keeps a connection to a DVM this program did not start, read by a thread of its own: the
+     * DVM closes it as it ends, so the pilot sees a Slurm job's end or a {@code dvm stop} from a shell
+     * with no task manager attached (before, only a task manager's connection would tell).
+     */
+    private void watchDvm() throws DvmClient.Unreachable {
+        DvmClient w = DvmClient.connect(files, "pilot " + uid);
+        watch = w;
+        Thread.ofPlatform().daemon().name("watch-" + uid).start(() -> {
+            try {
+                while (true) {
+                    w.receive();
+                }
+            } catch (IOException e) {
+                lost("lost its DVM (" + (e.getMessage() == null ? "it closed the connection" : e.getMessage()) + ")");
+            }
+        });
+    }
+
+    /**
      * Its DVM went away while nobody here was ending the pilot (killed, stopped from a shell, its
      * host gone): FAILED, as RADICAL-Pilot's pilot is when its agent dies. It stayed PMGR_ACTIVE.
      */
@@ -199,6 +222,10 @@ public final class Pilot {
     /** Ends the pilot: its DVM stops (if this pilot started it), its tasks with it. */
     void stop(PilotState end, String why) {
         ending = true;
+        DvmClient w = watch;
+        if (w != null) {
+            w.close();
+        }
         if (!state.isFinal()) {
             if ((head != null || slurmJob != null) && files != null) {
                 try (DvmClient c = DvmClient.connect(files, "pilot " + uid)) {

@@ -379,14 +379,17 @@ final class DvmCommand {
         try (DvmClient client = DvmClient.connect(files, "banyan dvm status")) {
             ClientMessage.Status s = client.status();
             System.out.println("DVM pid " + s.pid() + ", contact in " + files.uri());
-            System.out.printf("%-24s %6s %8s  %s%n", "host", "slots", "in use", "daemon");
+            boolean gpus = s.hosts().stream().anyMatch(h -> h.gpus() > 0); // the columns only where there are GPUs
+            System.out.printf("%-24s %6s %8s%s  %s%n", "host", "slots", "in use", gpus ? String.format("  %4s %8s", "gpus", "in use") : "",
+                    "daemon");
             for (ClientMessage.HostStatus h : s.hosts()) {
-                System.out.printf("%-24s %6d %8d  %s%n", h.name(), h.slots(), h.slotsInUse(), switch (h.state()) {
-                    case UP -> "up";
-                    case LOST -> "lost";
-                    case RELEASED -> "given back";
-                    case VACANT -> "vacant";
-                });
+                System.out.printf("%-24s %6d %8d%s  %s%n", h.name(), h.slots(), h.slotsInUse(),
+                        gpus ? String.format("  %4d %8d", h.gpus(), h.gpusInUse()) : "", switch (h.state()) {
+                            case UP -> "up";
+                            case LOST -> "lost";
+                            case RELEASED -> "given back";
+                            case VACANT -> "vacant";
+                        });
             }
             if (s.jobs().isEmpty()) {
                 System.out.println("no job running");

@@ -442,6 +442,9 @@ class DvmTest {
     void tasksGetTheirOwnGpusAndOnesThatCanNeverHaveThemFailAtOnce() throws Exception {
         Banyan.Result started = start("--host", "localhost:4", "--gpus-per-host", "2", "--warm-up", "0");
         assertThat(started.exit()).as(started.stderr()).isZero();
+        assertThat(Banyan.run("dvm", "status", "--dvm", uri.toString()).stdout())
+                .contains("host                      slots   in use  gpus   in use  daemon")
+                .contains("localhost                     4        0     2        0  up");
         Path tasks = dir.resolve("gpu.jsonl");
         StringBuilder lines = new StringBuilder();
         for (int i = 0; i < 3; i++) { // two at a time: each holds one of the two GPUs for a second
@@ -462,6 +465,8 @@ class DvmTest {
 
         started = start("--host", "localhost:2", "--warm-up", "0");
         assertThat(started.exit()).as(started.stderr()).isZero();
+        assertThat(Banyan.run("dvm", "status", "--dvm", uri.toString()).stdout()).as("no GPU columns without GPUs")
+                .contains("host                      slots   in use  daemon");
         Banyan.Result none = Banyan.run("submit", "--dvm", uri.toString(), "--session", dir.resolve("none").toString(),
                 "--gpus", "1", "--", "true");
         assertThat(none.exit()).as("it waited for ever").isEqualTo(1);

@@ -312,6 +312,15 @@ public final class GeneralScheduler implements AgentScheduler {
         return freeCores[node];
     }
 
+    /** GPUs on one node, and how many of them are free (for {@code dvm status}). */
+    public int gpusOn(int node) {
+        return nodeGpus[node];
+    }
+
+    public int freeGpusOn(int node) {
+        return held[node] ? 0 : freeGpus[node];
+    }
+
     @Override
     public int totalCores() {
         return total;

@@ -52,7 +52,8 @@ import org.banyan.core.pilot.TaskState;
  * 27 REFUSED         reason:string
  * 31 BAG_OUTPUT      data:bytes
  * 32 BAG_ENDED       status:u32 (-1 as u32: this DVM does not run bags)
- * 26 STATUS          pid:u64 hosts:u32 (name:string slots:u32 inUse:u32 state:u8){hosts}   state: 0 lost, 1 up, 2 given back
+ * 26 STATUS          pid:u64 hosts:u32 (name:string slots:u32 inUse:u32 state:u8 gpus:u32 gpusInUse:u32){hosts}
+ *                    state: 0 lost, 1 up, 2 given back, 3 vacant
  *                    jobs:u32 (jobId:u32 ranks:u32 command:string){jobs}
  *                    queued:u32 (queueId:u32 minNodes:u32 maxNodes:u32 command:string){queued}
  *                    waiting:u32 running:u32 kept:u32   tasks: not started, running, finished and kept for wait
@@ -62,7 +63,7 @@ public final class ClientCodec {
     /**
      * The version of the messages above, sent in HELLO: raised whenever one of them changes its
      * layout or a message is added that an older DVM would not know. 1: RUN_BAG and SIGNAL_BAG.
-     * 2: STATUS counts tasks, RUN_BAG carries the -x values. 3: a task has a stdin file.
+     * 2: STATUS counts tasks, RUN_BAG carries the -x values. 3: a task has a stdin file, STATUS a host's GPUs.
      */
     public static final int PROTOCOL = 3;
     static final int HELLO = 1;
@@ -188,7 +189,7 @@ public final class ClientCodec {
             case ClientMessage.Status m -> {
                 w.u8(STATUS).u64(m.pid()).u32(m.hosts().size());
                 for (ClientMessage.HostStatus h : m.hosts()) {
-                    w.string(h.name()).u32(h.slots()).u32(h.slotsInUse()).u8(h.state().ordinal());
+                    w.string(h.name()).u32(h.slots()).u32(h.slotsInUse()).u8(h.state().ordinal()).u32(h.gpus()).u32(h.gpusInUse());
                 }
                 w.u32(m.jobs().size());
                 for (ClientMessage.JobStatus j : m.jobs()) {
@@ -277,7 +278,7 @@ public final class ClientCodec {
                     List<ClientMessage.HostStatus> hosts = new ArrayList<>(nh);
                     for (int i = 0; i < nh; i++) {
                         hosts.add(new ClientMessage.HostStatus(OverlayCodec.string(b), b.getInt(), b.getInt(),
-                                ClientMessage.HostStatus.State.values()[b.get()]));
+                                ClientMessage.HostStatus.State.values()[b.get()], b.getInt(), b.getInt()));
                     }
                     int nj = OverlayCodec.count(b);
                     List<ClientMessage.JobStatus> jobs = new ArrayList<>(nj);

@@ -192,8 +192,13 @@ public sealed interface ClientMessage {
      * One host of the DVM: its slots, those in use, and its state: up, lost (its daemon died), or
      * given back (to the batch system the DVM lives in).
      */
-    record HostStatus(String name, int slots, int slotsInUse, State state) {
+    record HostStatus(String name, int slots, int slotsInUse, State state, int gpus, int gpusInUse) {
         public enum State { LOST, UP, RELEASED, VACANT }
+
+        /** A host without GPUs. */
+        public HostStatus(String name, int slots, int slotsInUse, State state) {
+            this(name, slots, slotsInUse, state, 0, 0);
+        }
     }
 
     /** One running job. */

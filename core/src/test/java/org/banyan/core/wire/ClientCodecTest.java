@@ -46,7 +46,7 @@ class ClientCodecTest {
                 new ClientMessage.TasksAccepted(List.of(3, 4, 5)),
                 new ClientMessage.TaskUpdates(List.of(new ClientMessage.TaskUpdate(3,
                         org.banyan.core.pilot.TaskState.FAILED, 1234567, 2, "oops"))),
-                new ClientMessage.Status(42, List.of(new ClientMessage.HostStatus("n1", 8, 2, ClientMessage.HostStatus.State.UP),
+                new ClientMessage.Status(42, List.of(new ClientMessage.HostStatus("n1", 8, 2, ClientMessage.HostStatus.State.UP, 4, 1),
                         new ClientMessage.HostStatus("n2", 8, 0, ClientMessage.HostStatus.State.LOST),
                         new ClientMessage.HostStatus("n3", 8, 0, ClientMessage.HostStatus.State.RELEASED)), List.of(new ClientMessage.JobStatus(7, 2, "./a")),
                         List.of(new ClientMessage.QueuedStatus(3, 1, 4, "./cg")), new ClientMessage.TaskCounts(5, 2, 100_000)),

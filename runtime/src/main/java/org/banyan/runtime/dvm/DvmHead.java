@@ -462,7 +462,7 @@ public final class DvmHead {
     }
 
     private ClientMessage.Status status() {
-        return new ClientMessage.Status(ProcessHandle.current().pid(), hosts.status(scheduler::freeCoresOn), jobs.status(),
+        return new ClientMessage.Status(ProcessHandle.current().pid(), hosts.status(scheduler::freeCoresOn, scheduler::gpusOn, scheduler::freeGpusOn), jobs.status(),
                 queue.status(), tasks.counts());
     }
 

@@ -123,12 +123,14 @@ final class DvmHosts {
                 + (vacant > 0 ? ", " + vacant + " on vacant slots" : "");
     }
 
-    /** The hosts as {@code banyan dvm status} shows them; {@code freeSlotsOn} by host index. */
-    List<ClientMessage.HostStatus> status(IntUnaryOperator freeSlotsOn) {
+    /** The hosts as {@code banyan dvm status} shows them; the functions by host index. */
+    List<ClientMessage.HostStatus> status(IntUnaryOperator freeSlotsOn, IntUnaryOperator gpusOn, IntUnaryOperator freeGpusOn) {
         List<ClientMessage.HostStatus> out = new ArrayList<>();
         for (int i = 0; i < nodes.size(); i++) {
             int inUse = serves(i) ? nodes.get(i).slots() - freeSlotsOn.applyAsInt(i) : 0;
-            out.add(new ClientMessage.HostStatus(nodes.get(i).name(), nodes.get(i).slots(), inUse, state[i]));
+            int gpus = gpusOn.applyAsInt(i);
+            int gpusInUse = serves(i) ? gpus - freeGpusOn.applyAsInt(i) : 0;
+            out.add(new ClientMessage.HostStatus(nodes.get(i).name(), nodes.get(i).slots(), inUse, state[i], gpus, gpusInUse));
         }
         return out;
     }

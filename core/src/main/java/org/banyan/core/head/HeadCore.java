@@ -448,9 +448,7 @@ public final class HeadCore {
         }
         connected.remove(Integer.valueOf(d));
         anyLost = true;
-        if (runJob == null && !allUp) {
-            // A DVM comes up whole or not at all, as PRRTE's does: waiting on would only end in the
-            // daemon-start timeout (which does not count the lost) or, before that, the client's.
+        if (runJob == null && !allUp) { // a DVM comes up whole, as PRRTE's, or not: its wait would never end
             emit(new HeadAction.Report("the DVM cannot come up without its daemon on " + host + "; stopping"));
             finish(HeadSettings.DAEMON_LOST_STATUS);
             return;

@@ -296,11 +296,17 @@ final class TaskDispatch {
         return new ClientMessage.TaskCounts(agent.notStarted(), agent.running(), finished.size());
     }
 
-    /** An MPI task: a job with as many ranks on each node as the agent placed there. */
+    /**
+     * An MPI task: a job with as many ranks on each node as the agent placed there. A task with
+     * GPUs is one context per node (one MPI_COMM_WORLD all the same), so that the ranks on each
+     * node see that node's GPUs of the task in CUDA_VISIBLE_DEVICES and BANYAN_TASK_GPUS.
+     */
     private HeadEvent mpiJob(int taskId, TaskRequest r, Placement p) {
         int[] ranks = new int[nodes.size()];
+        long[] gpus = new long[nodes.size()];
         for (Placement.Share s : p.shares()) {
             ranks[s.node()] += s.ranks();
+            gpus[s.node()] |= s.gpuIds();
         }
         List<Node> slots = new ArrayList<>();
         for (int i = 0; i < nodes.size(); i++) {
@@ -310,8 +316,21 @@ final class TaskDispatch {
         jobOfTask.put(taskId, jobId);
         taskOfJob.put(jobId, taskId);
         openOutput(taskId, r);
-        JobDescription job = new JobDescription(jobId, List.of(new AppContext(r.executable(), r.args(), r.slots().ranks(),
-                r.env(), r.sandbox())), slots, MappingPolicy.SLOT, false, -1, r.sandbox(), Modex.LAZY);
+        List<AppContext> apps = new ArrayList<>();
+        if (r.slots().gpusPerRank() == 0) {
+            apps.add(new AppContext(r.executable(), r.args(), r.slots().ranks(), r.env(), r.sandbox()));
+        } else { // by slot, in node order: context i's ranks are node i's
+            for (int i = 0; i < nodes.size(); i++) {
+                if (ranks[i] > 0) {
+                    String list = new Placement.Share(i, ranks[i], 0, Long.bitCount(gpus[i]), gpus[i]).gpuList();
+                    Map<String, String> env = new java.util.LinkedHashMap<>(r.env());
+                    env.put("BANYAN_TASK_GPUS", list);
+                    env.putIfAbsent("CUDA_VISIBLE_DEVICES", list);
+                    apps.add(new AppContext(r.executable(), r.args(), ranks[i], env, r.sandbox()));
+                }
+            }
+        }
+        JobDescription job = new JobDescription(jobId, apps, slots, MappingPolicy.SLOT, false, -1, r.sandbox(), Modex.LAZY);
         return new HeadEvent.Submit(job, settings.forJob(0));
     }
 

@@ -56,6 +56,26 @@ class TaskDispatchTest {
         assertThat(states.updates()).hasSize(30).allMatch(u -> u.state() == org.banyan.core.pilot.TaskState.DONE);
     }
 
+    /** An MPI task with GPUs over two nodes: one context per node, each told that node's GPUs. */
+    @Test
+    void anMpiTaskWithGpusTellsTheRanksOnEachNodeTheirNodesGpus() throws Exception {
+        TaskAgent agent = new TaskAgent(new GeneralScheduler(List.of(new NodeResources("n0", 2, 2), new NodeResources("n1", 2, 2))),
+                List.of("n0", "n1"), 0);
+        TaskDispatch d = new TaskDispatch(agent, List.of(new Node("n0", 2), new Node("n1", 2)), new HeadSettings(0, 1000, 10_000),
+                () -> 7, (task, millis) -> {}, 10);
+        List<org.banyan.core.head.HeadEvent> events = d.submit(session(1), List.of(new TaskRequest("m", "./sim", List.of(),
+                Map.of("A", "1"), "/tmp", "o", "e", null, List.of(), List.of(), new SlotRequest(4, 1, 1, null, false), 0, true, 0,
+                false)));
+        org.banyan.core.job.JobDescription job = events.stream().filter(org.banyan.core.head.HeadEvent.Submit.class::isInstance)
+                .map(e -> ((org.banyan.core.head.HeadEvent.Submit) e).job()).findFirst().orElseThrow();
+        assertThat(job.apps()).extracting(a -> a.count() + " " + a.env().get("CUDA_VISIBLE_DEVICES") + " " + a.env().get("A"))
+                .containsExactly("2 0,1 1", "2 0,1 1");
+        org.banyan.core.job.RankMap map = org.banyan.core.job.RankMap.of(job);
+        for (int rank = 0; rank < 4; rank++) {
+            assertThat(map.nodeOf(rank)).as("context i's ranks are node i's").isEqualTo(map.appOf(rank));
+        }
+    }
+
     /** Submits {@code n} one-core tasks and ends each as it starts; returns their ids. */
     private static List<Integer> run(TaskDispatch d, DvmSession s, int n) {
         List<TaskRequest> requests = new ArrayList<>();

@@ -227,7 +227,11 @@ final class DvmCommand {
     /** Validates, then starts the head detached and waits for its URI file. */
     private int start(List<String> args) throws UsageException {
         StartArguments a = parseStart(args);
-        a.daemons.nodes(); // every host problem is reported here, before anything starts
+        List<org.banyan.core.job.Node> hosts = a.daemons.nodes(); // every host problem is reported here, before anything starts
+        String tooMany = OpenFileLimit.warning(hosts, OpenFileLimit.hard(), LocalHost::isLocal);
+        if (tooMany != null) {
+            System.err.println("banyan dvm: warning: " + tooMany);
+        }
         DvmFiles files = a.files;
         try {
             DvmFiles.Contact running = files.read();

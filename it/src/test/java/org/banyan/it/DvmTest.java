@@ -473,6 +473,23 @@ class DvmTest {
         assertThat(none.stderr()).contains("a rank of 1 GPU(s) does not fit any node (the pilot has no GPU;");
     }
 
+    /** More slots on this machine than a process may hold open files: said at start, not first when tasks fail. */
+    @Test
+    void aHostWithMoreSlotsThanItsOpenFileLimitIsWarnedOf() throws Exception {
+        uri = dir.resolve("dvm.uri");
+        Path err = dir.resolve("start.err");
+        Process p = new ProcessBuilder("sh", "-c", "ulimit -n 600 && exec \"$0\" \"$@\"", Banyan.SCRIPT.toString(), "dvm", "start",
+                "--uri-file", uri.toString(), "--host", "localhost:1000", "--warm-up", "0")
+                .redirectInput(new java.io.File("/dev/null")).redirectOutput(dir.resolve("start.out").toFile())
+                .redirectError(err.toFile()).start();
+        assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(Files.readString(err)).isZero();
+        assertThat(Files.readString(err).strip()).isEqualTo("banyan dvm: warning: localhost has 1000 slots, but a process here may "
+                + "hold at most 600 open files (ulimit -Hn) and a daemon holds one per running task: past about 536 tasks at once, "
+                + "tasks fail (raise the limit, or give fewer slots)");
+        assertThat(Banyan.run("dvm", "stop", "--dvm", uri.toString()).exit()).isZero();
+    }
+
     /**
      * A daemon that cannot be started (here: a remote shell that fails, as ssh does for a host
      * that refuses or does not resolve) made the head wait for ever, counting the lost daemon as

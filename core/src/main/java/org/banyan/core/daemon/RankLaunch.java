@@ -31,8 +31,8 @@ public record RankLaunch(int jobId, int rank, String executable, List<String> ar
     /** A task's process: not bound, its streams to and from files. */
     public static RankLaunch task(int taskId, String executable, List<String> args, Map<String, String> env, String sandbox,
                                   String stdoutFile, String stderrFile, String stdinFile) {
-        return new RankLaunch(org.banyan.core.wire.OverlayMessage.TASKS, taskId, executable, args, env, sandbox, true, false, stdoutFile, stderrFile,
-                stdinFile, UNBOUND, null);
+        return new RankLaunch(org.banyan.core.wire.OverlayMessage.TASKS, taskId, executable, args, env, sandbox, true, false,
+                stdoutFile, stderrFile, stdinFile, UNBOUND, null);
     }
 
     /** A rank that is not bound, whose output is forwarded up the tree. */

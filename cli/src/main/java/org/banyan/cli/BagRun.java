@@ -88,8 +88,10 @@ final class BagRun {
                 List<Task> tasks = tmgr.submit(descriptions);
                 List<Integer> ids = tasks.stream().map(Task::dvmId).toList();
                 out.println(TaskIds.format(ids));
-                err.println("banyan submit: " + ids.size() + " task" + (ids.size() == 1 ? "" : "s")
-                        + " submitted (ids " + TaskIds.format(ids) + "); follow them with banyan wait, end them with banyan cancel");
+                boolean one = ids.size() == 1;
+                err.println("banyan submit: " + ids.size() + (one ? " task submitted (id " : " tasks submitted (ids ") + TaskIds.format(ids)
+                        + (one ? "); follow it with banyan wait, end it with banyan cancel"
+                        : "); follow them with banyan wait, end them with banyan cancel"));
                 return ids.contains(-1) ? 1 : 0;
             }
             tmgr.addPilots(pilot);

@@ -346,8 +346,7 @@ final class DvmCommand {
             if (over.get()) {
                 return false; // interrupted: the hook ended the DVM and says so
             }
-            System.err.println("banyan dvm: the DVM went away during its warm-up ("
-                    + (e.getMessage() != null ? e.getMessage() : "it closed the connection") + ")");
+            System.err.println("banyan dvm: the DVM went away during its warm-up (" + DvmClient.why(e) + ")");
             return false;
         }
     }

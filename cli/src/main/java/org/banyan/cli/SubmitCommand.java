@@ -195,14 +195,18 @@ final class SubmitCommand {
 
     /** {@code --tasks -} (standard input), or a file another process could not read as this one does. */
     private boolean readHereOnly(Path tasks) {
-        return tasks.toString().equals("-") || !Files.isRegularFile(cwd.resolve(tasks));
+        return isStdin(tasks) || !Files.isRegularFile(cwd.resolve(tasks));
+    }
+
+    private static boolean isStdin(Path tasks) {
+        return tasks.toString().equals("-");
     }
 
     /** The tasks that {@code a} and {@code command} describe: the task file's, or the one command. */
     private List<TaskDescription> descriptions(Arguments a, List<String> command) throws UsageException {
         List<TaskDescription> descriptions;
         if (a.tasks != null) {
-            descriptions = a.tasks.toString().equals("-") ? TaskFile.read(System.in, "stdin") : TaskFile.read(cwd.resolve(a.tasks));
+            descriptions = isStdin(a.tasks) ? TaskFile.read(System.in, "stdin") : TaskFile.read(cwd.resolve(a.tasks));
         } else {
             if (command.getFirst().isBlank()) {
                 throw new UsageException("the command after -- is empty");

@@ -198,15 +198,24 @@ public final class Pilot {
     private void watchDvm() throws DvmClient.Unreachable {
         DvmClient w = DvmClient.connect(files, "pilot " + uid);
         watch = w;
+        if (ending) { // stopped meanwhile, before stop() could see the connection
+            w.close();
+            return;
+        }
         Thread.ofPlatform().daemon().name("watch-" + uid).start(() -> {
             try {
                 while (true) {
                     w.receive();
                 }
             } catch (IOException e) {
-                lost("lost its DVM (" + (e.getMessage() == null ? "it closed the connection" : e.getMessage()) + ")");
+                lost(e);
             }
         });
+    }
+
+    /** Its connection to the DVM ended (this pilot's watch, or a task manager's): lost, unless ended here. */
+    void lost(IOException e) {
+        lost("lost its DVM (" + DvmClient.why(e) + ")");
     }
 
     /**

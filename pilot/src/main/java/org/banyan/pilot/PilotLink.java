@@ -81,7 +81,7 @@ final class PilotLink {
         } catch (IOException e) {
             tmgr.pilotGone(this);
             if (!tmgr.closedByUser()) { // not the manager's own close: the DVM went away
-                pilot.lost("lost its DVM (" + (e.getMessage() == null ? "it closed the connection" : e.getMessage()) + ")");
+                pilot.lost(e);
             }
         } catch (InterruptedException e) {
             tmgr.pilotGone(this);

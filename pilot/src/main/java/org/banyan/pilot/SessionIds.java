@@ -61,17 +61,12 @@ final class SessionIds {
 
     /** Whether {@code uid} is one this session has made already ({@code task.} and a number below the next). */
     private boolean made(String uid) {
-        if (!uid.startsWith("task.") || uid.length() < 11) {
+        if (!uid.startsWith("task.")) {
             return false;
         }
-        String digits = uid.substring(5);
-        for (int i = 0; i < digits.length(); i++) {
-            if (digits.charAt(i) < '0' || digits.charAt(i) > '9') {
-                return false;
-            }
-        }
         try {
-            return Task.uid(Integer.parseInt(digits)).equals(uid) && Integer.parseInt(digits) < nextTask;
+            int n = Integer.parseInt(uid.substring(5));
+            return n >= 0 && n < nextTask && Task.uid(n).equals(uid); // the form Task.uid writes, not task.+7 or task.7
         } catch (NumberFormatException e) {
             return false;
         }

@@ -84,8 +84,7 @@ final class TaskTransitions {
     /** As {@link TaskManager#waitTasks()}. */
     void awaitAll() throws InterruptedException {
         if (inCallback()) {
-            throw new IllegalStateException("waitTasks in a task callback: the tasks it waits for cannot move on "
-                    + "until the callback returns");
+            throw waitInCallback();
         }
         waits.awaitAll();
     }
@@ -93,9 +92,13 @@ final class TaskTransitions {
     /** As {@link TaskManager#waitTasks(Collection, Set, long)}. */
     List<TaskState> await(Collection<Task> tasks, Set<TaskState> states, long timeoutMillis) throws InterruptedException {
         if (inCallback() && !tasks.stream().allMatch(t -> t.state().isFinal() || states.contains(t.state()))) {
-            throw new IllegalStateException("waitTasks in a task callback: the tasks it waits for cannot move on "
-                    + "until the callback returns");
+            throw waitInCallback();
         }
         return waits.await(tasks, states, timeoutMillis);
+    }
+
+    private static IllegalStateException waitInCallback() {
+        return new IllegalStateException("waitTasks in a task callback: the tasks it waits for cannot move on "
+                + "until the callback returns");
     }
 }

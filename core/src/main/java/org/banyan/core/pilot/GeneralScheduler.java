@@ -20,8 +20,10 @@ public final class GeneralScheduler implements AgentScheduler {
 
     private final int[] totalCores;
     private final int[] freeCores;
-    private final int[] freeGpus;
-    /** Which GPUs are free, a bit each (as {@link Placement.Share#gpuIds}); the held ones while a node is held. */
+    /**
+     * Which GPUs are free, a bit each (as {@link Placement.Share#gpuIds}), and which a held node
+     * will give back: the one GPU ledger, counts are their bits.
+     */
     private final long[] freeGpuIds;
     private final long[] heldGpuIds;
     private final int[] nodeGpus;
@@ -30,7 +32,6 @@ public final class GeneralScheduler implements AgentScheduler {
     /** Nodes the resource manager holds ({@link #hold}), and what they will give back. */
     private final boolean[] held;
     private final int[] heldCores;
-    private final int[] heldGpus;
     /** Per bucket (free cores), its first node; per node, its neighbours in its bucket. */
     private final int[] head;
     private final int[] next;
@@ -48,7 +49,6 @@ public final class GeneralScheduler implements AgentScheduler {
         int n = nodes.size();
         totalCores = new int[n];
         freeCores = new int[n];
-        freeGpus = new int[n];
         freeGpuIds = new long[n];
         heldGpuIds = new long[n];
         nodeGpus = new int[n];
@@ -56,7 +56,6 @@ public final class GeneralScheduler implements AgentScheduler {
         exclusiveHeld = new boolean[n];
         held = new boolean[n];
         heldCores = new int[n];
-        heldGpus = new int[n];
         next = new int[n];
         prev = new int[n];
         int max = 0;
@@ -66,13 +65,12 @@ public final class GeneralScheduler implements AgentScheduler {
         for (int i = 0; i < n; i++) {
             totalCores[i] = nodes.get(i).cores();
             freeCores[i] = totalCores[i];
-            freeGpus[i] = nodes.get(i).gpus();
-            nodeGpus[i] = freeGpus[i];
-            freeGpuIds[i] = allGpus(freeGpus[i]);
+            nodeGpus[i] = nodes.get(i).gpus();
+            freeGpuIds[i] = allGpus(nodeGpus[i]);
             max = Math.max(max, totalCores[i]);
             sum += totalCores[i];
-            mostGpus = Math.max(mostGpus, freeGpus[i]);
-            gpus += freeGpus[i];
+            mostGpus = Math.max(mostGpus, nodeGpus[i]);
+            gpus += nodeGpus[i];
         }
         maxCores = max;
         total = sum;
@@ -113,7 +111,7 @@ public final class GeneralScheduler implements AgentScheduler {
     private int bestFit(SlotRequest r) {
         for (int c = r.cores(); c <= maxCores; c++) {
             for (int node = head[c]; node != NONE; node = next[node]) {
-                if (freeGpus[node] >= r.ranks() * r.gpusPerRank()) {
+                if (freeGpus(node) >= r.ranks() * r.gpusPerRank()) {
                     return node; // an exclusive node has no free core: it is never in a bucket looked at
                 }
             }
@@ -131,7 +129,7 @@ public final class GeneralScheduler implements AgentScheduler {
                     continue;
                 }
                 int byCores = freeCores[node] / r.coresPerRank();
-                int byGpus = r.gpusPerRank() == 0 ? Integer.MAX_VALUE : freeGpus[node] / r.gpusPerRank();
+                int byGpus = r.gpusPerRank() == 0 ? Integer.MAX_VALUE : freeGpus(node) / r.gpusPerRank();
                 int ranks = Math.min(left, Math.min(byCores, byGpus));
                 if (ranks > 0) {
                     shares.add(new Placement.Share(node, ranks, ranks * r.coresPerRank(), ranks * r.gpusPerRank()));
@@ -151,7 +149,7 @@ public final class GeneralScheduler implements AgentScheduler {
                 if (freeCores[node] != totalCores[node]) {
                     continue;
                 }
-                int byGpus = r.gpusPerRank() == 0 ? Integer.MAX_VALUE : freeGpus[node] / r.gpusPerRank();
+                int byGpus = r.gpusPerRank() == 0 ? Integer.MAX_VALUE : freeGpus(node) / r.gpusPerRank();
                 int ranks = Math.min(left, Math.min(totalCores[node] / r.coresPerRank(), byGpus));
                 if (ranks > 0) {
                     shares.add(new Placement.Share(node, ranks, totalCores[node], ranks * r.gpusPerRank()));
@@ -171,7 +169,7 @@ public final class GeneralScheduler implements AgentScheduler {
 
     private boolean fitsOn(int node, SlotRequest r) {
         return !lost[node] && !exclusiveHeld[node] && freeCores[node] >= r.cores()
-                && freeGpus[node] >= r.ranks() * r.gpusPerRank();
+                && freeGpus(node) >= r.ranks() * r.gpusPerRank();
     }
 
     private Placement take(List<Placement.Share> shares, SlotRequest r) {
@@ -186,15 +184,15 @@ public final class GeneralScheduler implements AgentScheduler {
                     ids |= lowest;
                     left &= ~lowest;
                 }
+                assert Long.bitCount(ids) == s.gpus() : "over-placed the GPUs of node " + s.node();
                 freeGpuIds[s.node()] = left;
                 taken.add(new Placement.Share(s.node(), s.ranks(), s.cores(), s.gpus(), ids));
             }
         }
         for (Placement.Share s : taken) {
-            assert freeCores[s.node()] >= s.cores() && freeGpus[s.node()] >= s.gpus() : "over-placed node " + s.node();
+            assert freeCores[s.node()] >= s.cores() : "over-placed node " + s.node();
             unlink(s.node());
             freeCores[s.node()] -= s.cores();
-            freeGpus[s.node()] -= s.gpus();
             free -= s.cores();
             link(s.node());
         }
@@ -219,11 +217,9 @@ public final class GeneralScheduler implements AgentScheduler {
         }
         unlink(node);
         heldCores[node] = freeCores[node];
-        heldGpus[node] = freeGpus[node];
         heldGpuIds[node] = freeGpuIds[node];
         free -= freeCores[node];
         freeCores[node] = 0;
-        freeGpus[node] = 0;
         freeGpuIds[node] = 0;
         held[node] = true;
         link(node);
@@ -241,11 +237,9 @@ public final class GeneralScheduler implements AgentScheduler {
         }
         unlink(node);
         freeCores[node] += heldCores[node];
-        freeGpus[node] += heldGpus[node];
         freeGpuIds[node] |= heldGpuIds[node];
         free += heldCores[node];
         heldCores[node] = 0;
-        heldGpus[node] = 0;
         heldGpuIds[node] = 0;
         link(node);
     }
@@ -258,13 +252,11 @@ public final class GeneralScheduler implements AgentScheduler {
             }
             if (held[s.node()]) {
                 heldCores[s.node()] += s.cores();
-                heldGpus[s.node()] += s.gpus();
                 heldGpuIds[s.node()] |= s.gpuIds();
                 continue;
             }
             unlink(s.node());
             freeCores[s.node()] += s.cores();
-            freeGpus[s.node()] += s.gpus();
             freeGpuIds[s.node()] |= s.gpuIds();
             free += s.cores();
             assert freeCores[s.node()] <= totalCores[s.node()] : "released more than node " + s.node() + " has";
@@ -318,7 +310,11 @@ public final class GeneralScheduler implements AgentScheduler {
     }
 
     public int freeGpusOn(int node) {
-        return held[node] ? 0 : freeGpus[node];
+        return freeGpus(node);
+    }
+
+    private int freeGpus(int node) {
+        return Long.bitCount(freeGpuIds[node]);
     }
 
     @Override
@@ -344,8 +340,7 @@ public final class GeneralScheduler implements AgentScheduler {
         if (lost[node]) {
             lost[node] = false;
             freeCores[node] = totalCores[node];
-            freeGpus[node] = nodeGpus[node];
-            freeGpuIds[node] = allGpus(freeGpus[node]);
+            freeGpuIds[node] = allGpus(nodeGpus[node]);
             free += totalCores[node];
             link(node);
         }

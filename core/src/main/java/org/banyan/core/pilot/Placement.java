@@ -15,14 +15,20 @@ public record Placement(List<Share> shares, String colocate) {
             this(node, ranks, cores, gpus, 0);
         }
 
-        /** Its GPUs' indexes on the node, as {@code CUDA_VISIBLE_DEVICES} lists them: {@code 0,2}. */
-        public String gpuList() {
-            StringBuilder b = new StringBuilder();
-            for (long ids = gpuIds; ids != 0; ids &= ids - 1) {
-                b.append(b.isEmpty() ? "" : ",").append(Long.numberOfTrailingZeros(ids));
-            }
-            return b.toString();
+    }
+
+    /**
+     * Tells a task's process the GPUs it holds ({@code gpuIds}, as {@link Share#gpuIds}): their
+     * indexes in {@code BANYAN_TASK_GPUS} and, unless the task sets its own,
+     * {@code CUDA_VISIBLE_DEVICES}, as {@code 0,2}.
+     */
+    public static void tellGpus(java.util.Map<String, String> env, long gpuIds) {
+        StringBuilder b = new StringBuilder();
+        for (long ids = gpuIds; ids != 0; ids &= ids - 1) {
+            b.append(b.isEmpty() ? "" : ",").append(Long.numberOfTrailingZeros(ids));
         }
+        env.put("BANYAN_TASK_GPUS", b.toString());
+        env.putIfAbsent("CUDA_VISIBLE_DEVICES", b.toString());
     }
 
     public Placement {

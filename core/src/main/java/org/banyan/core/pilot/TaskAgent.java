@@ -407,10 +407,8 @@ public final class TaskAgent {
         env.put("BANYAN_TASK_UID", r.uid());
         env.put("BANYAN_TASK_SANDBOX", r.sandbox());
         env.put("BANYAN_TASK_CORES", Integer.toString(p.cores()));
-        if (r.slots().gpusPerRank() > 0) { // its own GPUs, as RADICAL-Pilot and Slurm tell a task (a queued task takes its predecessor's)
-            String gpus = p.shares().getFirst().gpuList();
-            env.put("BANYAN_TASK_GPUS", gpus);
-            env.putIfAbsent("CUDA_VISIBLE_DEVICES", gpus);
+        if (r.slots().gpusPerRank() > 0) { // as RADICAL-Pilot and Slurm tell a task (a queued task takes its predecessor's)
+            Placement.tellGpus(env, p.shares().getFirst().gpuIds());
         }
         return new TaskSpec(id, executable, args, env, r.sandbox(), r.stdout(), r.stderr(), r.stdin(), after);
     }

@@ -312,6 +312,11 @@ public final class DvmClient implements AutoCloseable {
 
     /** {@code who: lost the DVM (why)}: what a command says when its DVM goes away under it. */
     public static String lost(String who, IOException e) {
-        return who + ": lost the DVM (" + (e.getMessage() == null ? "it closed the connection" : e.getMessage()) + ")";
+        return who + ": lost the DVM (" + why(e) + ")";
+    }
+
+    /** Why a connection to a DVM ended, in words: a closed one has no message of its own. */
+    public static String why(IOException e) {
+        return e.getMessage() == null ? "it closed the connection" : e.getMessage();
     }
 }

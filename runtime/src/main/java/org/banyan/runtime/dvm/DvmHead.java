@@ -462,8 +462,9 @@ public final class DvmHead {
     }
 
     private ClientMessage.Status status() {
-        return new ClientMessage.Status(ProcessHandle.current().pid(), hosts.status(scheduler::freeCoresOn, scheduler::gpusOn, scheduler::freeGpusOn), jobs.status(),
-                queue.status(), tasks.counts());
+        return new ClientMessage.Status(ProcessHandle.current().pid(),
+                hosts.status(scheduler::freeCoresOn, scheduler::gpusOn, scheduler::freeGpusOn), jobs.status(), queue.status(),
+                tasks.counts());
     }
 
     /** Any thread: println is synchronized, so lines stay whole. */

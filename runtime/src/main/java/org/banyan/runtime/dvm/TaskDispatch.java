@@ -322,10 +322,8 @@ final class TaskDispatch {
         } else { // by slot, in node order: context i's ranks are node i's
             for (int i = 0; i < nodes.size(); i++) {
                 if (ranks[i] > 0) {
-                    String list = new Placement.Share(i, ranks[i], 0, Long.bitCount(gpus[i]), gpus[i]).gpuList();
                     Map<String, String> env = new java.util.LinkedHashMap<>(r.env());
-                    env.put("BANYAN_TASK_GPUS", list);
-                    env.putIfAbsent("CUDA_VISIBLE_DEVICES", list);
+                    Placement.tellGpus(env, gpus[i]);
                     apps.add(new AppContext(r.executable(), r.args(), ranks[i], env, r.sandbox()));
                 }
             }

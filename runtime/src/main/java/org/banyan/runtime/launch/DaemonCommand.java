@@ -16,13 +16,20 @@ public final class DaemonCommand {
 
     /**
      * For the JVMs that create processes natively, a DVM's (see {@link SpawnMode}), which live
-     * long: C1 compiles a method after 50 calls instead of 200. A fresh DVM's first 10,000
+     * long. C1 compiles a method after 50 calls instead of 200: a fresh DVM's first 10,000
      * tasks ran 3.6 % faster (7 interleaved runs, 2,454 against 2,368 tasks/s; its CPU per task
      * 0.201 against 0.216 ms) and the later ones no slower; the AOT cache still applies. The
      * submitting client gained nothing from it.
+     *
+     * <p>And the heap and compiled code go in 2 MB pages where the kernel gives them on request
+     * (transparent huge pages in "madvise" or "always" mode; where it does not, the JVM goes on
+     * with 4 KB pages and, with the log flags above, says nothing). A DVM's CPU per task fell
+     * from 166 to 151 µs (27 bags of 10,000 {@code /bin/true} on fresh DVMs, interleaved; 22 of
+     * the 27 lower), and its first bag takes 400 page faults instead of 23,000. It costs about
+     * 40 MB of resident memory.
      */
-    static final List<String> EARLY_COMPILE_FLAGS = List.of("-XX:Tier3InvocationThreshold=50",
-            "-XX:Tier3MinInvocationThreshold=25", "-XX:Tier3CompileThreshold=500");
+    static final List<String> DVM_FLAGS = List.of("-XX:Tier3InvocationThreshold=50",
+            "-XX:Tier3MinInvocationThreshold=25", "-XX:Tier3CompileThreshold=500", "-XX:+UseTransparentHugePages");
 
     private DaemonCommand() {}
 
@@ -68,7 +75,7 @@ public final class DaemonCommand {
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         cmd.addAll(JVM_FLAGS);
         if (spawn == SpawnMode.NATIVE) {
-            cmd.addAll(EARLY_COMPILE_FLAGS);
+            cmd.addAll(DVM_FLAGS);
         }
         String aot = System.getProperty("banyan.aot");
         if (aot != null && !aot.isEmpty()) {

@@ -6,10 +6,10 @@ import org.junit.jupiter.api.Test;
 
 class DaemonCommandTest {
     @Test
-    void aDvmsJvmsCompileEarlyAndOneShotDaemonsDoNot() {
-        assertThat(DaemonCommand.jvmFor("x.Main", SpawnMode.NATIVE)).containsAll(DaemonCommand.EARLY_COMPILE_FLAGS)
+    void aDvmsJvmsCompileEarlyAndUseHugePagesAndOneShotDaemonsDoNot() {
+        assertThat(DaemonCommand.jvmFor("x.Main", SpawnMode.NATIVE)).containsAll(DaemonCommand.DVM_FLAGS)
                 .containsAll(DaemonCommand.JVM_FLAGS).endsWith("x.Main");
-        assertThat(DaemonCommand.jvmFor("x.Main", SpawnMode.JDK)).doesNotContainAnyElementsOf(DaemonCommand.EARLY_COMPILE_FLAGS)
+        assertThat(DaemonCommand.jvmFor("x.Main", SpawnMode.JDK)).doesNotContainAnyElementsOf(DaemonCommand.DVM_FLAGS)
                 .containsAll(DaemonCommand.JVM_FLAGS);
     }
 }

@@ -78,7 +78,7 @@ final class DvmCommand {
             .value("DVM", List.of("--warm-up"), List.of(), "N", """
                     before start returns, run N /bin/true tasks per host (in /tmp, output
                     to /dev/null) so that the JIT has compiled the task path for the first
-                    users' tasks; at most 20,000 in all, 0 for none (default 500; none
+                    users' tasks; at most 20,000 in all, 0 for none (default 1500; none
                     with --elastic, whose hosts they would make it want)""",
                     (a, v) -> a.warmUp = HostListParser.atLeast(v, "--warm-up", 0))
             .value("DVM", List.of("--gpus-per-host"), List.of(), "N", """

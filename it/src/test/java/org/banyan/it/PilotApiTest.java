@@ -82,8 +82,8 @@ class PilotApiTest {
         Banyan.assertNoProcessesWith(marker);
         Banyan.assertNoProcessesWith("DvmMain");
         assertThat(Files.readString(dir.resolve("session/banyan.prof")))
-                .as("the pilot's DVM ran its warm-up (500 tasks on its one host) before it became active")
-                .containsPattern(",pilot\\.0000,PMGR_ACTIVE,cores=2 warm_up=500 tasks in [0-9]+ ms\n");
+                .as("the pilot's DVM ran its warm-up (1,500 tasks on its one host) before it became active")
+                .containsPattern(",pilot\\.0000,PMGR_ACTIVE,cores=2 warm_up=1500 tasks in [0-9]+ ms\n");
     }
 
     /**

@@ -20,8 +20,16 @@ import org.banyan.core.wire.ClientMessage;
  * {@code /tmp}, which every host has, with their output going to {@code /dev/null}.
  */
 public final class DvmWarmUp {
-    /** Tasks per host unless told: enough for C1 to compile the per-task methods (50 calls each). */
-    public static final int DEFAULT_PER_HOST = 500;
+    /**
+     * Tasks per host unless told: enough for C1 to compile the per-task methods. A fresh JVM
+     * compiles some 2,000 methods in its first second, and while C1's queue is long each method
+     * needs several times its 50 calls (HotSpot scales the thresholds with the queue): after 500
+     * tasks the reaper's and the agent's per-task methods were still interpreted, and the first
+     * bag's first 1,000 tasks ran at 0.65-0.71 of its later rate (4 fresh DVMs); after 1,500,
+     * at 0.83-0.94 with {@code DaemonCommand}'s lighter scaling (4 more). It costs about 0.4 s more of
+     * {@code dvm start} on a 2-core host.
+     */
+    public static final int DEFAULT_PER_HOST = 1500;
     /** A warm-up that takes longer is cut short: it only speeds up the first tasks. */
     public static final long TIMEOUT_MILLIS = 30_000;
     /** With many hosts the head, warmed by any thousands, is what limits, not each daemon. */

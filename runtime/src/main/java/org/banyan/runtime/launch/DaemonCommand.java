@@ -27,9 +27,16 @@ public final class DaemonCommand {
      * from 166 to 151 µs (27 bags of 10,000 {@code /bin/true} on fresh DVMs, interleaved; 22 of
      * the 27 lower), and its first bag takes 400 page faults instead of 23,000. It costs about
      * 40 MB of resident memory.
+     *
+     * <p>C1's thresholds grow with its queue by a fifth of the queue's length per compiler
+     * thread ({@code Tier3LoadFeedback=5}); in a fresh JVM's first second that queue holds 15 to
+     * 35 methods, so the task path waited for 4 to 8 times its calls and stayed interpreted
+     * through the warm-up ({@code -XX:+PrintTieredEvents}). A hundredth keeps them near 50.
+     * 0 is no cure: it made a DVM run at half speed for good.
      */
     static final List<String> DVM_FLAGS = List.of("-XX:Tier3InvocationThreshold=50",
-            "-XX:Tier3MinInvocationThreshold=25", "-XX:Tier3CompileThreshold=500", "-XX:+UseTransparentHugePages");
+            "-XX:Tier3MinInvocationThreshold=25", "-XX:Tier3CompileThreshold=500", "-XX:Tier3LoadFeedback=100",
+            "-XX:+UseTransparentHugePages");
 
     private DaemonCommand() {}
 

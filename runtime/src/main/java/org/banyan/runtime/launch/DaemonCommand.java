@@ -25,12 +25,12 @@ public final class DaemonCommand {
      * (transparent huge pages in "madvise" or "always" mode; where it does not, the JVM goes on
      * with 4 KB pages and, with the log flags above, says nothing). A DVM's CPU per task fell
      * from 166 to 151 µs (27 bags of 10,000 {@code /bin/true} on fresh DVMs, interleaved; 22 of
-     * the 27 lower), and its first bag takes 400 page faults instead of 23,000. It costs about
-     * 40 MB of resident memory.
+     * the 27 lower; 4-6 % in 12 more on a busier machine), and its first bag takes 400 page
+     * faults instead of 23,000. It costs about 40 MB of resident memory.
      *
      * <p>C1's thresholds grow with its queue by a fifth of the queue's length per compiler
-     * thread ({@code Tier3LoadFeedback=5}); in a fresh JVM's first second that queue holds 15 to
-     * 35 methods, so the task path waited for 4 to 8 times its calls and stayed interpreted
+     * thread ({@code Tier3LoadFeedback=5}); in a fresh JVM's first second that queue holds 13 to
+     * 34 methods, so the task path waited for 3.6 to 7.8 times its calls and stayed interpreted
      * through the warm-up ({@code -XX:+PrintTieredEvents}). A hundredth keeps them near 50.
      * 0 is no cure: it made a DVM run at half speed for good.
      */

@@ -14,7 +14,6 @@ public record Placement(List<Share> shares, String colocate) {
         public Share(int node, int ranks, int cores, int gpus) {
             this(node, ranks, cores, gpus, 0);
         }
-
     }
 
     /**

@@ -100,13 +100,10 @@ public final class DvmHead {
     /** Bags run here for clients; none until {@link #hostBags} is called. */
     private HostedBags bags = new HostedBags(null);
 
-    /** @param log where the head says what it does (its log file once it has detached) */
-    public DvmHead(List<Node> nodes, HeadSettings settings, LaunchAgent agent, TopologySpec tree, TopologySpec routing,
-                   DvmFiles files, PrintStream log) {
-        this(nodes, settings, agent, tree, routing, files, log, 0);
-    }
-
-    /** @param gpusPerHost the GPUs each host has for tasks, numbered from 0 (declared: none are detected) */
+    /**
+     * @param log         where the head says what it does (its log file once it has detached)
+     * @param gpusPerHost the GPUs each host has for tasks, numbered from 0 (declared: none are detected)
+     */
     public DvmHead(List<Node> nodes, HeadSettings settings, LaunchAgent agent, TopologySpec tree, TopologySpec routing,
                    DvmFiles files, PrintStream log, int gpusPerHost) {
         this.settings = settings;

@@ -76,6 +76,40 @@ class TaskDispatchTest {
         }
     }
 
+    /**
+     * A daemon's batch of ends makes one message per node for the starts they free cores for:
+     * one per end was a message, a routing and a wake-up of the daemon for nearly every task.
+     */
+    @Test
+    void aBatchOfEndsStartsTheNextTasksInOneMessagePerNode() throws Exception {
+        TaskAgent agent = new TaskAgent(new GeneralScheduler(List.of(new NodeResources("n0", 2, 0), new NodeResources("n1", 2, 0))),
+                List.of("n0", "n1"), 0);
+        TaskDispatch d = new TaskDispatch(agent, List.of(new Node("n0", 2), new Node("n1", 2)), new HeadSettings(0, 1000, 10_000),
+                () -> 1, (task, millis) -> {}, 10);
+        DvmSession s = session(1);
+        List<TaskRequest> requests = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            requests.add(new TaskRequest("task." + i, "/bin/true", List.of(), Map.of(), "/tmp", "o", "e", "/dev/null", List.of(),
+                    List.of(), new SlotRequest(1, 1, 0, null, false), 0, false, 0, false));
+        }
+        List<OverlayMessage.RunTasks> first = runTasks(d.submit(s, requests));
+        assertThat(first).extracting(OverlayMessage.RunTasks::to).containsExactly(0, 1);
+        List<OverlayMessage.RankExited> ends = new ArrayList<>();
+        for (OverlayMessage.RunTasks r : first) {
+            for (org.banyan.core.pilot.TaskSpec t : r.tasks()) {
+                ends.add(new OverlayMessage.RankExited(-1, t.taskId(), 0, ""));
+            }
+        }
+        List<OverlayMessage.RunTasks> next = runTasks(d.ended(ends));
+        assertThat(next).as("four ends on two nodes").extracting(OverlayMessage.RunTasks::to).containsExactly(0, 1);
+        assertThat(next).allSatisfy(r -> assertThat(r.tasks()).hasSize(2));
+    }
+
+    private static List<OverlayMessage.RunTasks> runTasks(List<org.banyan.core.head.HeadEvent> events) {
+        return events.stream().filter(e -> e instanceof org.banyan.core.head.HeadEvent.Route(OverlayMessage.RunTasks r))
+                .map(e -> (OverlayMessage.RunTasks) ((org.banyan.core.head.HeadEvent.Route) e).message()).toList();
+    }
+
     /** Submits {@code n} one-core tasks and ends each as it starts; returns their ids. */
     private static List<Integer> run(TaskDispatch d, DvmSession s, int n) {
         List<TaskRequest> requests = new ArrayList<>();

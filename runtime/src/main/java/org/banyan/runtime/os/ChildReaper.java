@@ -42,6 +42,14 @@ public final class ChildReaper {
 
     /** One epoll set per reaper thread. */
     private final int[] epfds;
+    /**
+     * Each watching thread's call state and epoll event, reused: a confined arena per watch
+     * was two native allocations and frees for every child.
+     */
+    private static final ThreadLocal<MemorySegment[]> WATCH_SCRATCH = ThreadLocal.withInitial(() -> {
+        Arena a = Arena.ofAuto();
+        return new MemorySegment[] {RawFd.callState(a), a.allocate(EPOLL_EVENT_BYTES, 4)};
+    });
     /** Which reaper thread the calling thread is (its index), or none. */
     private static final ThreadLocal<Self> SELF = new ThreadLocal<>();
 
@@ -103,8 +111,9 @@ public final class ChildReaper {
      */
     public CompletableFuture<Integer> watch(long pid) {
         CompletableFuture<Integer> exit = new CompletableFuture<>();
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment st = RawFd.callState(a);
+        try {
+            MemorySegment[] scratch = WATCH_SCRATCH.get();
+            MemorySegment st = scratch[0];
             int pidfd = (int) PIDFD_OPEN.invokeExact(st, (int) pid, 0);
             if (pidfd < 0) {
                 throw new IllegalStateException("pidfd_open " + pid + ": " + Libc.strerror(RawFd.errno(st)));
@@ -113,7 +122,7 @@ public final class ChildReaper {
                     : epfds[Math.floorMod(turn.getAndIncrement(), epfds.length)];
             Watched w = new Watched(pid, pidfd, epfd, exit);
             watched.put(pidfd, w);
-            MemorySegment ev = a.allocate(EPOLL_EVENT_BYTES, 4);
+            MemorySegment ev = scratch[1];
             ev.set(JAVA_INT, 0, EPOLLIN);
             ev.set(JAVA_LONG_UNALIGNED, 4, pidfd);
             int rc = (int) EPOLL_CTL.invokeExact(st, epfd, EPOLL_CTL_ADD, pidfd, ev);

@@ -16,6 +16,8 @@ import java.util.Map;
  */
 final class OwnEnvironment {
     private final String[] names;
+    /** Where each name is in {@link #names}. */
+    private final Map<String, Integer> index = new java.util.HashMap<>();
     /** The strings' addresses, copied into an {@code envp} in one go (pointers are 64 bits here). */
     private final long[] addresses;
 
@@ -28,6 +30,7 @@ final class OwnEnvironment {
         int i = 0;
         for (Map.Entry<String, String> e : env.entrySet()) {
             names[i] = e.getKey();
+            index.put(e.getKey(), i);
             addresses[i] = Arena.global().allocateFrom(e.getKey() + "=" + e.getValue()).address();
             i++;
         }
@@ -38,25 +41,19 @@ final class OwnEnvironment {
     }
 
     /**
-     * A NULL-terminated {@code envp} in {@code a}: every variable of this environment whose name
-     * {@code extra} does not have, then {@code extra}'s.
+     * A NULL-terminated {@code envp} in {@code a}: this environment with {@code extra}'s
+     * variables in the places of those of the same name, and its others after them. Looked up
+     * from {@code extra}'s side: a task brings a handful of variables, and looking each of the
+     * daemon's few dozen up in them took about 2.5 % of a reaper thread's time (perf).
      */
     MemorySegment with(SegmentAllocator a, Map<String, String> extra) {
         MemorySegment envp = a.allocate(ADDRESS, names.length + extra.size() + 1L);
-        long[] kept = addresses;
+        MemorySegment.copy(addresses, 0, envp, JAVA_LONG, 0, names.length);
         int n = names.length;
-        if (!extra.isEmpty()) {
-            kept = new long[names.length];
-            n = 0;
-            for (int i = 0; i < names.length; i++) {
-                if (!extra.containsKey(names[i])) {
-                    kept[n++] = addresses[i];
-                }
-            }
-        }
-        MemorySegment.copy(kept, 0, envp, JAVA_LONG, 0, n);
         for (Map.Entry<String, String> e : extra.entrySet()) {
-            envp.setAtIndex(ADDRESS, n++, a.allocateFrom(e.getKey() + "=" + e.getValue()));
+            MemorySegment variable = a.allocateFrom(e.getKey() + "=" + e.getValue());
+            Integer at = index.get(e.getKey());
+            envp.setAtIndex(ADDRESS, at != null ? at : n++, variable);
         }
         envp.setAtIndex(ADDRESS, n, MemorySegment.NULL);
         return envp;

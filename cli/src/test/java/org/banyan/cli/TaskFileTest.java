@@ -49,6 +49,15 @@ class TaskFileTest {
         assertThat(tasks.get(1).stdin()).isEqualTo("in.txt");
     }
 
+    /** A bag's tasks mostly run the same program: its name is kept once, not once per line. */
+    @Test
+    void tasksOfOneProgramShareItsName() throws Exception {
+        List<TaskDescription> tasks = TaskFile.read(file("{\"executable\": \"/bin/true\"}\n"
+                + "{\"executable\": \"/bin/true\", \"arguments\": [\"1\"]}\n{\"executable\": \"/bin/false\"}\n"));
+        assertThat(tasks.get(1).executable()).isEqualTo("/bin/true").isSameAs(tasks.get(0).executable());
+        assertThat(tasks.get(2).executable()).isEqualTo("/bin/false");
+    }
+
     @Test
     void aLineIsOneObjectAndNothingElse() throws Exception {
         fails("{\"executable\": \"true\"}\n{\"executable\": \"a\"}{\"executable\": \"b\"}\n",

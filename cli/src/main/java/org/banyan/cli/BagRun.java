@@ -85,7 +85,7 @@ final class BagRun {
             if (detach) {
                 tmgr.detach();
                 tmgr.addPilots(pilot);
-                List<Task> tasks = tmgr.submit(descriptions);
+                List<Task> tasks = tmgr.submit(List.copyOf(descriptions)); // a task file's are made here, each once
                 List<Integer> ids = tasks.stream().map(Task::dvmId).toList();
                 out.println(TaskIds.format(ids));
                 boolean one = ids.size() == 1;
@@ -110,11 +110,13 @@ final class BagRun {
             });
             int total = descriptions.size();
             // Tasks of several priorities go at once: the manager sends the higher first.
-            int slice = TaskDescription.onePriority(descriptions) ? SLICE : total;
+            int slice = (descriptions instanceof TaskFile.Tasks file ? file.onePriority() : TaskDescription.onePriority(descriptions))
+                    ? SLICE : total;
             while (true) {
                 int given = tasks.size();
                 if (!stopped.get() && given < total && given - ends.out() <= slice / 2) {
-                    List<Task> part = tmgr.submit(descriptions.subList(given, Math.min(total, given + slice)));
+                    // copied: a task file's descriptions are made from its lines at each get, and here once
+                    List<Task> part = tmgr.submit(List.copyOf(descriptions.subList(given, Math.min(total, given + slice))));
                     synchronized (tasks) {
                         tasks.addAll(part);
                     }

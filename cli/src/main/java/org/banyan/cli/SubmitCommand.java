@@ -198,40 +198,38 @@ final class SubmitCommand {
         return isStdin(tasks) || !Files.isRegularFile(cwd.resolve(tasks));
     }
 
+    private static final String DETACHED_STAGING =
+            "output staging is done by the submitting command: drop --detach or the task's output_staging";
+
     private static boolean isStdin(Path tasks) {
         return tasks.toString().equals("-");
     }
 
     /** The tasks that {@code a} and {@code command} describe: the task file's, or the one command. */
     private List<TaskDescription> descriptions(Arguments a, List<String> command) throws UsageException {
-        List<TaskDescription> descriptions;
         if (a.tasks != null) {
-            descriptions = isStdin(a.tasks) ? TaskFile.read(System.in, "stdin") : TaskFile.read(cwd.resolve(a.tasks));
-        } else {
-            if (command.getFirst().isBlank()) {
-                throw new UsageException("the command after -- is empty");
+            TaskFile.Tasks file = isStdin(a.tasks) ? TaskFile.read(System.in, "stdin") : TaskFile.read(cwd.resolve(a.tasks));
+            if (!a.exports.isEmpty()) {
+                file.environmentDefaults(a.exports);
             }
-            TaskDescription d = new TaskDescription().executable(command.getFirst())
-                    .arguments(command.subList(1, command.size())).coresPerRank(a.cores).gpusPerRank(a.gpus).ranks(a.ranks)
-                    .mode(a.mpi ? TaskDescription.Mode.MPI : TaskDescription.Mode.EXECUTABLE).timeout(a.timeout)
-                    .priority(a.priority);
-            try {
-                d.check();
-            } catch (IllegalArgumentException e) {
-                throw new UsageException(e.getMessage());
+            if (a.detach && file.anyOutputStaging()) {
+                throw new UsageException(DETACHED_STAGING);
             }
-            descriptions = List.of(d);
+            return file;
         }
-        if (!a.exports.isEmpty()) {
-            Map<String, String> exports = Map.copyOf(a.exports); // one map shared by the tasks that set no variable
-            for (TaskDescription d : descriptions) {
-                d.environmentDefaults(exports);
-            }
+        if (command.getFirst().isBlank()) {
+            throw new UsageException("the command after -- is empty");
         }
-        if (a.detach && descriptions.stream().anyMatch(TaskDescription::hasOutputStaging)) {
-            throw new UsageException("output staging is done by the submitting command: drop --detach or the task's output_staging");
+        TaskDescription d = new TaskDescription().executable(command.getFirst())
+                .arguments(command.subList(1, command.size())).coresPerRank(a.cores).gpusPerRank(a.gpus).ranks(a.ranks)
+                .mode(a.mpi ? TaskDescription.Mode.MPI : TaskDescription.Mode.EXECUTABLE).timeout(a.timeout)
+                .priority(a.priority);
+        try {
+            d.check();
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
         }
-        return descriptions;
+        return List.of(d.environmentDefaults(Map.copyOf(a.exports))); // a command has no output staging
     }
 
 }

@@ -46,11 +46,12 @@ final class TaskFile {
     }
 
     /**
-     * The file's tasks, in order. One parser reads the whole file and each line's object becomes a
-     * tree in turn: a parser and a string per line made 1.4 KB of garbage a line, and a 100,000-line
-     * bag's parse brought a young collection into its first tenth of a second.
+     * The file's tasks, in order, every line checked ({@link Tasks} makes them). One parser reads
+     * the whole file and each line's object becomes a tree in turn: a parser and a string per
+     * line made 1.4 KB of garbage a line, and a 100,000-line bag's parse brought a young
+     * collection into its first tenth of a second.
      */
-    static List<TaskDescription> read(Path file) throws UsageException {
+    static Tasks read(Path file) throws UsageException {
         try (InputStream in = Files.newInputStream(file)) {
             return read(in, file.toString());
         } catch (NoSuchFileException e) {
@@ -61,11 +62,22 @@ final class TaskFile {
     }
 
     /** As {@link #read(Path)}, from a stream ({@code --tasks -}: standard input); {@code file} names it in messages. */
-    static List<TaskDescription> read(InputStream in, String file) throws UsageException {
-        List<TaskDescription> out = new ArrayList<>();
+    static Tasks read(InputStream in, String file) throws UsageException {
+        byte[] bytes;
+        try {
+            bytes = in.readAllBytes();
+        } catch (IOException e) {
+            throw new UsageException("--tasks " + file + ": " + e.getMessage());
+        }
         Map<String, Long> uidLines = new java.util.HashMap<>(); // the uids given, and their lines
         Map<String, String> executables = new java.util.HashMap<>(); // one string per program, see entry()
-        try (JsonParser p = JSON.createParser(in)) {
+        int[] starts = new int[1024];
+        int[] ends = new int[1024];
+        int count = 0;
+        int priority = 0;
+        boolean onePriority = true;
+        boolean outputStaging = false;
+        try (JsonParser p = JSON.createParser(bytes)) {
             long ended = 0; // the line the last task ended on
             while (true) {
                 long line = 0;
@@ -74,6 +86,7 @@ final class TaskFile {
                         break;
                     }
                     line = p.currentTokenLocation().getLineNr();
+                    int start = (int) p.currentTokenLocation().getByteOffset();
                     Where where = new Where(file, line);
                     if (line == ended) {
                         throw new UsageException(where + ": more than one JSON value on the line (one task per line)");
@@ -91,7 +104,16 @@ final class TaskFile {
                                     + "'s already (each task needs its own: it names the task's sandbox)");
                         }
                     }
-                    out.add(d);
+                    if (count == starts.length) {
+                        starts = java.util.Arrays.copyOf(starts, 2 * count);
+                        ends = java.util.Arrays.copyOf(ends, 2 * count);
+                    }
+                    starts[count] = start;
+                    ends[count] = (int) p.currentLocation().getByteOffset();
+                    onePriority &= count == 0 || d.priority() == priority;
+                    priority = d.priority();
+                    outputStaging |= d.hasOutputStaging();
+                    count++;
                 } catch (JsonProcessingException e) {
                     // an object that does not end on its line is named by the line it began on
                     long at = line > 0 ? line : e.getLocation() != null ? e.getLocation().getLineNr() : 0;
@@ -101,10 +123,71 @@ final class TaskFile {
         } catch (IOException e) {
             throw new UsageException("--tasks " + file + ": " + e.getMessage());
         }
-        if (out.isEmpty()) {
+        if (count == 0) {
             throw new UsageException("--tasks " + file + ": no task in the file");
         }
-        return out;
+        return new Tasks(file, bytes, java.util.Arrays.copyOf(starts, count), java.util.Arrays.copyOf(ends, count), executables,
+                onePriority, outputStaging);
+    }
+
+    /**
+     * A task file's tasks, every line checked, each made when it is asked for: from the file's
+     * bytes again, as the bag hands the tasks over 4,096 at a time. Made all at once, a
+     * 100,000-line bag's descriptions (some 10 MB) were copied by the DVM's first young
+     * collection in the bag's first 0.2 s; made as they go, they are copied a slice at a time.
+     * A description is made anew at each {@link #get}: take each once.
+     */
+    static final class Tasks extends java.util.AbstractList<TaskDescription> implements java.util.RandomAccess {
+        private final String file;
+        private final byte[] bytes;
+        private final int[] starts;
+        private final int[] ends;
+        private final Map<String, String> executables;
+        private final boolean onePriority;
+        private final boolean outputStaging;
+        private Map<String, String> defaults = Map.of();
+
+        private Tasks(String file, byte[] bytes, int[] starts, int[] ends, Map<String, String> executables,
+                      boolean onePriority, boolean outputStaging) {
+            this.file = file;
+            this.bytes = bytes;
+            this.starts = starts;
+            this.ends = ends;
+            this.executables = executables;
+            this.onePriority = onePriority;
+            this.outputStaging = outputStaging;
+        }
+
+        @Override
+        public TaskDescription get(int i) {
+            java.util.Objects.checkIndex(i, starts.length);
+            try {
+                TaskDescription d = entry(JSON.readTree(bytes, starts[i], ends[i] - starts[i]), new Where(file, 0), executables);
+                return defaults.isEmpty() ? d : d.environmentDefaults(defaults);
+            } catch (IOException | UsageException e) { // the same bytes were read whole before
+                throw new IllegalStateException("task " + i + " of " + file + ": " + e.getMessage(), e);
+            }
+        }
+
+        @Override
+        public int size() {
+            return starts.length;
+        }
+
+        /** Whether every task has the same priority. */
+        boolean onePriority() {
+            return onePriority;
+        }
+
+        /** Whether some task asks for output staging. */
+        boolean anyOutputStaging() {
+            return outputStaging;
+        }
+
+        /** {@code banyan submit -x}'s variables, given to every task that does not set them itself. */
+        void environmentDefaults(Map<String, String> variables) {
+            defaults = Map.copyOf(variables);
+        }
     }
 
     /**

@@ -58,6 +58,27 @@ class TaskFileTest {
         assertThat(tasks.get(2).executable()).isEqualTo("/bin/false");
     }
 
+    /**
+     * The tasks are made from their lines as they are asked for (the bag takes them 4,096 at a
+     * time); what the bag needs of all of them at once was read with the check of every line.
+     */
+    @Test
+    void aFilesTasksAreMadeWhenAskedForAndItsWholeIsKnownAtOnce() throws Exception {
+        TaskFile.Tasks same = TaskFile.read(file("{\"executable\": \"a\", \"priority\": 2}\n{\"executable\": \"b\", \"priority\": 2}\n"));
+        assertThat(same.onePriority()).isTrue();
+        assertThat(same.anyOutputStaging()).isFalse();
+        assertThat(same.get(1).executable()).isEqualTo("b");
+        assertThat(same.get(1)).as("made anew").isNotSameAs(same.get(1));
+        TaskFile.Tasks mixed = TaskFile.read(file("{\"executable\": \"a\"}\n{\"executable\": \"b\", \"priority\": 1,"
+                + " \"output_staging\": [\"x\"]}\n"));
+        assertThat(mixed.onePriority()).isFalse();
+        assertThat(mixed.anyOutputStaging()).isTrue();
+        assertThat(mixed.get(1).priority()).isEqualTo(1);
+        assertThat(mixed.get(1).hasOutputStaging()).isTrue();
+        assertThat(List.copyOf(mixed)).extracting(TaskDescription::executable).containsExactly("a", "b");
+        assertThatThrownBy(() -> mixed.get(2)).isInstanceOf(IndexOutOfBoundsException.class);
+    }
+
     @Test
     void aLineIsOneObjectAndNothingElse() throws Exception {
         fails("{\"executable\": \"true\"}\n{\"executable\": \"a\"}{\"executable\": \"b\"}\n",

@@ -198,9 +198,6 @@ final class SubmitCommand {
         return isStdin(tasks) || !Files.isRegularFile(cwd.resolve(tasks));
     }
 
-    private static final String DETACHED_STAGING =
-            "output staging is done by the submitting command: drop --detach or the task's output_staging";
-
     private static boolean isStdin(Path tasks) {
         return tasks.toString().equals("-");
     }
@@ -213,7 +210,7 @@ final class SubmitCommand {
                 file.environmentDefaults(a.exports);
             }
             if (a.detach && file.anyOutputStaging()) {
-                throw new UsageException(DETACHED_STAGING);
+                throw new UsageException("output staging is done by the submitting command: drop --detach or the task's output_staging");
             }
             return file;
         }

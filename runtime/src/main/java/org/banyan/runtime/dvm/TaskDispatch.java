@@ -240,11 +240,8 @@ final class TaskDispatch {
         void add(List<TaskAgent.Action> actions) {
             // one message per daemon and signal: cancel --all of 100,000 tasks is a few messages
             Map<NodeSignal, List<Integer>> signals = new LinkedHashMap<>();
-            for (TaskAgent.Action a : actions) {
-                if (a instanceof TaskAgent.Action.LaunchMpi) { // its jobs go before its own starts, after the earlier calls'
-                    startsSoFar();
-                    break;
-                }
+            if (actions.stream().anyMatch(TaskAgent.Action.LaunchMpi.class::isInstance)) {
+                startsSoFar(); // its jobs go before its own starts, after the earlier calls'
             }
             for (TaskAgent.Action a : actions) {
                 switch (a) {

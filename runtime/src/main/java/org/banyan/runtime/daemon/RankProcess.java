@@ -3,6 +3,7 @@ package org.banyan.runtime.daemon;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -12,6 +13,7 @@ import org.banyan.core.daemon.RankLaunch;
 import org.banyan.core.wire.OverlayMessage;
 import org.banyan.runtime.os.ChildReaper;
 import org.banyan.runtime.os.FileErrors;
+import org.banyan.runtime.os.Mkdir;
 import org.banyan.runtime.os.PosixSpawn;
 import org.banyan.runtime.os.ProcessSignaller;
 
@@ -74,18 +76,19 @@ public final class RankProcess {
         command.add(launch.executable());
         command.addAll(launch.args());
         boolean toFiles = launch.stdoutFile() != null;
-        File dir = launch.workdir() == null ? null : new File(launch.workdir());
-        if (toFiles && dir != null && !dir.mkdir() && !dir.isDirectory()) {
+        String dir = launch.workdir();
+        if (toFiles && dir != null && !(reaper != null ? Mkdir.make(dir) : new File(dir).mkdir()) && !new File(dir).isDirectory()) {
             try {
-                Files.createDirectories(dir.toPath()); // a task's sandbox; one mkdir when its parent is there
+                Files.createDirectories(Path.of(dir)); // a task's sandbox; one mkdir when its parent is there
             } catch (IOException e) {
                 throw new IOException("cannot make its directory " + dir + " (" + FileErrors.reason(e) + ")", e);
             }
         }
-        File workdir = dir != null && (launch.workdirRequired() || dir.isDirectory()) ? dir : null;
-        File stdoutFile = toFiles ? inDir(dir, launch.stdoutFile()) : null;
-        File stderrFile = toFiles ? inDir(dir, launch.stderrFile()) : null;
-        File stdinFile = launch.stdinFile() != null ? inDir(dir, launch.stdinFile()) : null;
+        // Paths as strings: File objects for each cost a normalized copy apiece, on every start.
+        String workdir = dir != null && (launch.workdirRequired() || toFiles || new File(dir).isDirectory()) ? dir : null;
+        String stdoutFile = toFiles ? inDir(dir, launch.stdoutFile()) : null;
+        String stderrFile = toFiles ? inDir(dir, launch.stderrFile()) : null;
+        String stdinFile = launch.stdinFile() != null ? inDir(dir, launch.stdinFile()) : null;
         int rank = launch.rank();
         int jobId = launch.jobId();
 
@@ -96,11 +99,11 @@ public final class RankProcess {
         LinkedBlockingQueue<byte[]> stdin = launch.stdinFromHead() ? new LinkedBlockingQueue<>() : null;
         long promptWait = launch.stdinFromHead() ? PROMPT_WAIT_NANOS : 0;
         if (reaper != null) {
-            PosixSpawn.Child c = PosixSpawn.spawn(command, launch.env(), workdir == null ? null : workdir.getPath(),
-                    launch.stdinFromHead() ? PosixSpawn.PIPE : stdinFile != null ? new PosixSpawn.Stdio.File(stdinFile.getPath())
+            PosixSpawn.Child c = PosixSpawn.spawn(command, launch.env(), workdir,
+                    launch.stdinFromHead() ? PosixSpawn.PIPE : stdinFile != null ? new PosixSpawn.Stdio.File(stdinFile)
                             : PosixSpawn.NULL,
-                    toFiles ? new PosixSpawn.Stdio.File(stdoutFile.getPath()) : PosixSpawn.PIPE,
-                    toFiles ? new PosixSpawn.Stdio.File(stderrFile.getPath()) : PosixSpawn.PIPE, launch.cpus());
+                    toFiles ? new PosixSpawn.Stdio.File(stdoutFile) : PosixSpawn.PIPE,
+                    toFiles ? new PosixSpawn.Stdio.File(stderrFile) : PosixSpawn.PIPE, launch.cpus());
             pid = c.pid();
             guard.started(pid);
             try {
@@ -124,13 +127,13 @@ public final class RankProcess {
             ProcessBuilder pb = new ProcessBuilder(command);
             org.banyan.runtime.os.LauncherVariables.removeIn(pb.environment());
             pb.environment().putAll(launch.env());
-            pb.directory(workdir);
+            pb.directory(workdir == null ? null : new File(workdir));
             if (toFiles) {
-                pb.redirectOutput(stdoutFile);
-                pb.redirectError(stderrFile);
+                pb.redirectOutput(new File(stdoutFile));
+                pb.redirectError(new File(stderrFile));
             }
             if (stdin == null) {
-                pb.redirectInput(ProcessBuilder.Redirect.from(stdinFile != null ? stdinFile : DEV_NULL));
+                pb.redirectInput(ProcessBuilder.Redirect.from(stdinFile != null ? new File(stdinFile) : DEV_NULL));
             }
             // the JDK's spawn (and jspawnhelper's exec) inherit the starting thread's CPU mask
             Process p = org.banyan.runtime.os.Affinity.whileBound(launch.cpus(), pb::start);
@@ -161,7 +164,7 @@ public final class RankProcess {
      * What a rank's end does: reports it once its output has drained. A class, not a capturing
      * lambda, which C1 builds through a method handle and a VM call on every start.
      */
-    private record Ending(RankLaunch launch, RankProcess rp, Thread pumpOut, Thread pumpErr, File stderrFile,
+    private record Ending(RankLaunch launch, RankProcess rp, Thread pumpOut, Thread pumpErr, String stderrFile,
                           long startMicros, RankGuard guard, Registry registry, Consumer<DaemonEvent> events)
             implements Runnable {
         @Override
@@ -176,7 +179,7 @@ public final class RankProcess {
             rp.writeStdin(new byte[0]);
             registry.ended(launch.jobId(), rp);
             events.accept(new DaemonEvent.RankEnded(launch.jobId(), launch.rank(), status,
-                    status != 0 && stderrFile != null ? tail(stderrFile) : "", startMicros, endMicros));
+                    status != 0 && stderrFile != null ? tail(new File(stderrFile)) : "", startMicros, endMicros));
         }
     }
 
@@ -234,9 +237,9 @@ public final class RankProcess {
         return now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000;
     }
 
-    private static File inDir(File dir, String name) {
-        File f = new File(name);
-        return f.isAbsolute() || dir == null ? f : new File(dir, name);
+    /** {@code name} in {@code dir} unless it is absolute (or there is no {@code dir}). */
+    static String inDir(String dir, String name) {
+        return dir == null || name.startsWith("/") ? name : dir.endsWith("/") ? dir + name : dir + "/" + name;
     }
 
     /** The last lines of a failed task's stderr (at most {@link #TAIL_BYTES}), for its FAILED state. */

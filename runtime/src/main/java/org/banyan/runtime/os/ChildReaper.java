@@ -43,17 +43,47 @@ public final class ChildReaper {
     /** One epoll set per reaper thread. */
     private final int[] epfds;
     /**
-     * Each watching thread's call state and epoll event, reused: a confined arena per watch
-     * was two native allocations and frees for every child.
+     * The call state and epoll event of a watching thread that is not one of the reapers (they
+     * have their own, see {@link Reaper}), reused: a confined arena per watch was two native
+     * allocations and frees for every child.
      */
-    private static final ThreadLocal<MemorySegment[]> WATCH_SCRATCH = ThreadLocal.withInitial(() -> {
+    private static final ThreadLocal<MemorySegment[]> WATCH_SCRATCH = ThreadLocal.withInitial(ChildReaper::scratch);
+
+    /**
+     * A reaper thread: its index and its own scratch. Found by {@code Thread.currentThread()},
+     * not a {@code ThreadLocal}, whose lookup under C1 is a call into the VM for its weak key
+     * (about 1 % of a DVM's CPU at thousands of tasks a second, two lookups a task).
+     */
+    private static final class Reaper extends Thread {
+        final ChildReaper owner;
+        final int index;
+        final MemorySegment[] scratch = scratch();
+        /** {@link PosixSpawn}'s scratch, for the children this thread starts. */
+        final MemorySegment spawnScratch = Arena.ofAuto().allocate(PosixSpawn.SCRATCH_BYTES, 16);
+
+        Reaper(ChildReaper owner, int index, String name) {
+            super(null, null, name, 0, false);
+            this.owner = owner;
+            this.index = index;
+            setDaemon(true);
+        }
+
+        @Override
+        public void run() {
+            owner.loop(index);
+        }
+    }
+
+    /** The calling thread's spawn scratch when it is a reaper thread, or null. */
+    static MemorySegment spawnScratch() {
+        return Thread.currentThread() instanceof Reaper r ? r.spawnScratch : null;
+    }
+
+    private static MemorySegment[] scratch() {
         Arena a = Arena.ofAuto();
         return new MemorySegment[] {RawFd.callState(a), a.allocate(EPOLL_EVENT_BYTES, 4)};
-    });
-    /** Which reaper thread the calling thread is (its index), or none. */
-    private static final ThreadLocal<Self> SELF = new ThreadLocal<>();
+    }
 
-    private record Self(ChildReaper owner, int index) {}
     private final java.util.concurrent.atomic.AtomicInteger turn = new java.util.concurrent.atomic.AtomicInteger();
     /** pidfd → the child's pid and its future. */
     private final Map<Integer, Watched> watched = new ConcurrentHashMap<>();
@@ -93,16 +123,13 @@ public final class ChildReaper {
             throw new IllegalStateException(t);
         }
         for (int i = 0; i < epfds.length; i++) {
-            int index = i;
-            Thread.ofPlatform().daemon().name(epfds.length == 1 ? "child-reaper" : "child-reaper-" + i)
-                    .start(() -> loop(index));
+            new Reaper(this, i, epfds.length == 1 ? "child-reaper" : "child-reaper-" + i).start();
         }
     }
 
     /** Whether the calling thread is one of this reaper's threads. */
     public boolean ownsCurrentThread() {
-        Self self = SELF.get();
-        return self != null && self.owner() == this;
+        return Thread.currentThread() instanceof Reaper r && r.owner == this;
     }
 
     /**
@@ -112,14 +139,14 @@ public final class ChildReaper {
     public CompletableFuture<Integer> watch(long pid) {
         CompletableFuture<Integer> exit = new CompletableFuture<>();
         try {
-            MemorySegment[] scratch = WATCH_SCRATCH.get();
+            Reaper self = Thread.currentThread() instanceof Reaper r && r.owner == this ? r : null;
+            MemorySegment[] scratch = self != null ? self.scratch : WATCH_SCRATCH.get();
             MemorySegment st = scratch[0];
             int pidfd = (int) PIDFD_OPEN.invokeExact(st, (int) pid, 0);
             if (pidfd < 0) {
                 throw new IllegalStateException("pidfd_open " + pid + ": " + Libc.strerror(RawFd.errno(st)));
             }
-            int epfd = ownsCurrentThread() ? epfds[SELF.get().index()]
-                    : epfds[Math.floorMod(turn.getAndIncrement(), epfds.length)];
+            int epfd = self != null ? epfds[self.index] : epfds[Math.floorMod(turn.getAndIncrement(), epfds.length)];
             Watched w = new Watched(pid, pidfd, epfd, exit);
             watched.put(pidfd, w);
             MemorySegment ev = scratch[1];
@@ -138,7 +165,6 @@ public final class ChildReaper {
     }
 
     private void loop(int index) {
-        SELF.set(new Self(this, index));
         int epfd = epfds[index];
         Arena a = Arena.ofConfined();
         MemorySegment events = a.allocate((long) EPOLL_EVENT_BYTES * MAX_EVENTS, 8);

@@ -74,7 +74,8 @@ public final class PosixSpawn {
      * largest Java cost at thousands of children a second. A spawn that needs more (a huge
      * command line) takes an arena of its own.
      */
-    private static final long SCRATCH_BYTES = 64 * 1024;
+    static final long SCRATCH_BYTES = 64 * 1024;
+    /** For threads other than the reapers, which have their own ({@link ChildReaper#spawnScratch}). */
     private static final ThreadLocal<MemorySegment> SCRATCH =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(SCRATCH_BYTES, 16));
 
@@ -132,7 +133,9 @@ public final class PosixSpawn {
     private static Child spawnAsIs(List<String> command, Map<String, String> env, String dir,
                                    Stdio in, Stdio out, Stdio err) throws IOException {
         if (nativeBytes(command, env, dir, in, out, err) <= SCRATCH_BYTES) {
-            return spawnWith(SegmentAllocator.slicingAllocator(SCRATCH.get()), command, env, dir, in, out, err);
+            MemorySegment scratch = ChildReaper.spawnScratch();
+            return spawnWith(SegmentAllocator.slicingAllocator(scratch != null ? scratch : SCRATCH.get()),
+                    command, env, dir, in, out, err);
         }
         try (Arena a = Arena.ofConfined()) {
             return spawnWith(a, command, env, dir, in, out, err);

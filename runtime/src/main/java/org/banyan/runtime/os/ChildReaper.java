@@ -30,6 +30,13 @@ public final class ChildReaper {
     private static final int EPOLL_CTL_ADD = 1;
     private static final int EPOLL_CTL_DEL = 2;
     private static final int EPOLLIN = 0x1;
+    /**
+     * A pidfd reports once, its child's end, and is then disarmed: so closing it needs no
+     * {@code EPOLL_CTL_DEL} first (one system call a child fewer), even when a child being
+     * spawned at that moment still holds a copy of it and keeps its epoll entry alive until it
+     * execs: a disarmed entry reports nothing.
+     */
+    private static final int EPOLLONESHOT = 0x40000000;
     private static final int EPOLL_EVENT_BYTES = 12; // packed on x86-64: u32 events, u64 data
     private static final int MAX_EVENTS = 64;
     private static final int EINTR = 4;
@@ -150,7 +157,7 @@ public final class ChildReaper {
             Watched w = new Watched(pid, pidfd, epfd, exit);
             watched.put(pidfd, w);
             MemorySegment ev = scratch[1];
-            ev.set(JAVA_INT, 0, EPOLLIN);
+            ev.set(JAVA_INT, 0, EPOLLIN | EPOLLONESHOT);
             ev.set(JAVA_LONG_UNALIGNED, 4, pidfd);
             int rc = (int) EPOLL_CTL.invokeExact(st, epfd, EPOLL_CTL_ADD, pidfd, ev);
             if (rc != 0) {
@@ -210,7 +217,6 @@ public final class ChildReaper {
             rc = (int) WAITPID.invokeExact(st, (int) w.pid(), status, 0);
         } while (rc < 0 && RawFd.errno(st) == EINTR);
         int code = rc < 0 ? 255 : decode(status.get(JAVA_INT, 0));
-        int ignored = (int) EPOLL_CTL.invokeExact(st, epfd, EPOLL_CTL_DEL, pidfd, MemorySegment.NULL);
         // Out of the map before the number is free again: the next pidfd_open may return it.
         watched.remove(pidfd, w);
         RawFd.close(pidfd);

@@ -37,6 +37,48 @@ class ChildReaperTest {
     }
 
     /**
+     * Pidfds are closed without leaving the epoll set first (each reports once): with both reaper
+     * threads spawning while the other closes, fd numbers come back at once, and an entry kept
+     * alive by a child being spawned must not report for its number's next owner. Each child's
+     * status must still arrive at its own future.
+     */
+    @Test
+    void reusedPidfdNumbersKeepEachStatusWithItsChild() throws Exception {
+        int chains = 4;
+        int length = 150;
+        List<CompletableFuture<Void>> done = new ArrayList<>();
+        List<String> wrong = new java.util.concurrent.CopyOnWriteArrayList<>();
+        for (int c = 0; c < chains; c++) {
+            CompletableFuture<Void> end = new CompletableFuture<>();
+            done.add(end);
+            statusChain(c, 0, length, wrong, end);
+        }
+        CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+        assertThat(wrong).isEmpty();
+        assertThat(ProcessHandle.current().children().count()).as("no child left, not even a zombie").isZero();
+        assertThat(failures).isEmpty();
+    }
+
+    private void statusChain(int chain, int i, int length, List<String> wrong, CompletableFuture<Void> end) {
+        try {
+            int code = (chain * 7 + i) % 256;
+            long pid = i == 0 ? spawn("/bin/sh", "-c", "sleep 0.3; exit " + code) : spawn("/bin/sh", "-c", "exit " + code);
+            reaper.watch(pid).thenAccept(status -> {
+                if (status != code) {
+                    wrong.add("chain " + chain + " child " + i + ": " + status + " for " + code);
+                }
+                if (i + 1 < length) {
+                    statusChain(chain, i + 1, length, wrong, end);
+                } else {
+                    end.complete(null);
+                }
+            });
+        } catch (IOException e) {
+            end.completeExceptionally(e);
+        }
+    }
+
+    /**
      * A child started while its predecessor is being reaped (as a daemon starts the next task of
      * a chain) is reaped by the same thread; chains started from elsewhere are spread over both.
      */

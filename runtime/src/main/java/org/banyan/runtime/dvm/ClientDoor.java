@@ -19,8 +19,14 @@ import org.banyan.core.wire.ClientMessage;
  * A DVM's client socket: each connection presents the DVM's secret first (one that does not is
  * refused and logged), is welcomed, and from then on every message it sends, and its end, go
  * to the head's loop. One reader thread per client.
+ *
+ * <p>A client in the head's own JVM (a bag the DVM hosts) comes in through {@link #inProcess}
+ * instead, over an in-memory {@link ClientChannel#pair}, with the same secret and welcome.
  */
 final class ClientDoor implements Closeable {
+    /** The open doors of this JVM, by their DVM's secret. */
+    private static final java.util.Map<String, ClientDoor> OPEN = new java.util.concurrent.ConcurrentHashMap<>();
+
     /** What the door hands the head: each client's messages, and its end. */
     interface Clients {
         void said(DvmSession session, ClientMessage message);
@@ -52,7 +58,22 @@ final class ClientDoor implements Closeable {
 
     /** Starts taking clients (once the DVM is ready). */
     void open() {
+        OPEN.put(secret, this);
         Thread.ofPlatform().daemon().name("dvm-accept").start(this::acceptLoop);
+    }
+
+    /**
+     * A connection to the DVM of {@code secret} when its head runs in this JVM and takes
+     * clients: the client's end of an in-memory pair, served like a socket's; null otherwise.
+     */
+    static ClientChannel inProcess(String secret) {
+        ClientDoor door = secret == null ? null : OPEN.get(secret);
+        if (door == null) {
+            return null;
+        }
+        ClientChannel[] ends = ClientChannel.pair();
+        Thread.ofPlatform().daemon().name("dvm-client").start(() -> door.serve(ends[1]));
+        return ends[0];
     }
 
     private void acceptLoop() {
@@ -74,6 +95,10 @@ final class ClientDoor implements Closeable {
         } catch (IOException e) {
             return;
         }
+        serve(channel);
+    }
+
+    private void serve(ClientChannel channel) {
         DvmSession session;
         try {
             ClientMessage first = channel.receive();
@@ -118,6 +143,7 @@ final class ClientDoor implements Closeable {
 
     @Override
     public void close() {
+        OPEN.remove(secret, this);
         try {
             server.close();
         } catch (IOException ignored) {

@@ -41,9 +41,11 @@ public final class DvmClient implements AutoCloseable {
         } catch (IOException e) {
             throw new Unreachable(e.getMessage());
         }
-        ClientChannel channel;
+        ClientChannel channel = ClientDoor.inProcess(contact.secret());
         try {
-            channel = ClientChannel.connect(contact.address(), 10_000);
+            if (channel == null) {
+                channel = ClientChannel.connect(contact.address(), 10_000);
+            }
         } catch (ConnectException e) {
             throw new Unreachable("the DVM of " + files.uri() + " (pid " + contact.pid() + ") is not running: "
                     + e.getMessage() + "; start one with 'banyan dvm start'");

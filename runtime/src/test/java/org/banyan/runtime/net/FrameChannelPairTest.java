@@ -41,6 +41,26 @@ class FrameChannelPairTest {
     }
 
     @Test
+    void handsADvmsTaskTrafficOverAsItIsCountedInFramesOnly() throws IOException {
+        FrameChannel[] ends = FrameChannel.pair();
+        java.util.List<Object> atOne = served(ends[1]);
+        var run = new OverlayMessage.RunTasks(-1, 0, java.util.List.of(new org.banyan.core.pilot.TaskSpec(7, "/bin/true",
+                java.util.List.of(), java.util.Map.of(), "/tmp/s", "stdout", "stderr", null, 0)));
+        var ends7 = new OverlayMessage.RanksExited(java.util.List.of(new OverlayMessage.RankExited(OverlayMessage.TASKS, 7, 0, "")));
+        ends[0].send(run);
+        ends[0].send(ends7);
+        ends[0].send(new OverlayMessage.PeerHello(1));
+        assertThat(atOne).hasSize(3);
+        assertThat(atOne.get(0)).isSameAs(run);
+        assertThat(atOne.get(1)).isSameAs(ends7);
+        assertThat(atOne.get(2)).isEqualTo(new OverlayMessage.PeerHello(1));
+        assertThat(ends[0].framesSent()).isEqualTo(3);
+        assertThat(ends[1].framesReceived()).isEqualTo(3);
+        assertThat(ends[0].bytesSent()).as("the hello's frame only").isEqualTo(ends[1].bytesReceived())
+                .isEqualTo(org.banyan.core.wire.OverlayCodec.encode(new OverlayMessage.PeerHello(1)).length);
+    }
+
+    @Test
     void closingEitherEndEndsTheReadersOfBoth() throws IOException {
         FrameChannel[] ends = FrameChannel.pair();
         java.util.List<Object> atZero = served(ends[0]);

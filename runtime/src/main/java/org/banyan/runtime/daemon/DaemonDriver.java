@@ -65,7 +65,11 @@ public final class DaemonDriver {
      * spawned wait in {@link #pending}; the daemon's end waits for starts under way
      * ({@link #startGate}), so none is made after the ranks were killed.
      */
-    private final ThreadLocal<java.util.ArrayDeque<RankLaunch>> deferred = new ThreadLocal<>(); // set on reaper threads only
+    /**
+     * Each reaper thread's starts to make, by its index (a ThreadLocal's lookup under C1 is a call
+     * into the VM); made with the reaper.
+     */
+    private volatile java.util.ArrayDeque<RankLaunch>[] deferred;
     private final PendingStarts<RankProcess> pending = new PendingStarts<>(ranks::get, RankProcess::signal);
     private final java.util.concurrent.locks.ReentrantReadWriteLock startGate = new java.util.concurrent.locks.ReentrantReadWriteLock();
     private boolean ending; // under startGate
@@ -349,13 +353,10 @@ public final class DaemonDriver {
         } else if (launches.size() == 1) {
             RankLaunch only = launches.getFirst();
             ChildReaper own = reaper.getNow(null);
-            if (only.jobId() == OverlayMessage.TASKS && own != null && own.ownsCurrentThread()) {
+            int index = only.jobId() == OverlayMessage.TASKS && own != null ? own.threadIndex() : -1;
+            if (index >= 0) {
                 pending.decided(key(only.jobId(), only.rank()));
-                java.util.ArrayDeque<RankLaunch> mine = deferred.get();
-                if (mine == null) {
-                    deferred.set(mine = new java.util.ArrayDeque<>());
-                }
-                mine.add(only);
+                deferred[index].add(only);
             } else {
                 startRank(only);
             }
@@ -371,7 +372,9 @@ public final class DaemonDriver {
      */
     private void dispatchOnReaper(DaemonEvent event) {
         loop.dispatchOrPost(event);
-        java.util.ArrayDeque<RankLaunch> mine = deferred.get();
+        ChildReaper own = reaper.getNow(null);
+        int index = own == null ? -1 : own.threadIndex();
+        java.util.ArrayDeque<RankLaunch> mine = index < 0 ? null : deferred[index];
         RankLaunch launch;
         while (mine != null && (launch = mine.poll()) != null) {
             startGate.readLock().lock();
@@ -425,6 +428,10 @@ public final class DaemonDriver {
             // their tasks).
             // Ends go into the core on the reaper's thread, and are flushed when a round of them is
             // in: a hand-off to the loop's thread cost 0.7 ms a task (median, 2 busy cores).
+            @SuppressWarnings("unchecked")
+            java.util.ArrayDeque<RankLaunch>[] queues = new java.util.ArrayDeque[Math.max(1, REAPERS)];
+            java.util.Arrays.setAll(queues, i -> new java.util.ArrayDeque<>());
+            deferred = queues; // before the reaper threads exist
             return PosixSpawn.available() ? new ChildReaper(why -> {
                 reaperFailure = why;
                 loop.post(new DaemonEvent.Idle());

@@ -21,6 +21,11 @@ final class PendingStarts<R> {
     private final Map<Long, List<Integer>> held = new ConcurrentHashMap<>();
     private final LongFunction<R> registered;
     private final BiConsumer<R, Integer> send;
+    /**
+     * Made once: C1 builds a capturing lambda at its call through a method handle and a VM call,
+     * and {@link #made} runs for every task a reaper thread starts.
+     */
+    private final java.util.function.BiFunction<Long, List<Integer>, List<Integer>> sendHeld = this::sendHeld;
 
     /**
      * @param registered the process registered under a key, or null
@@ -33,14 +38,15 @@ final class PendingStarts<R> {
 
     /** The core decided the start of {@code key}; its process comes later. */
     void decided(long key) {
-        held.put(key, new ArrayList<>());
+        held.put(key, List.of()); // a list of its own once a signal comes, which few starts see
     }
 
     /** A signal for {@code key}: held until its pending start is made, or sent now. */
     void signal(long key, int signal) {
         if (held.computeIfPresent(key, (k, l) -> {
-            l.add(signal);
-            return l;
+            List<Integer> more = l.isEmpty() ? new ArrayList<>() : l;
+            more.add(signal);
+            return more;
         }) == null) { // not pending: running (or never started, or gone)
             R r = registered.apply(key);
             if (r != null) {
@@ -54,14 +60,18 @@ final class PendingStarts<R> {
      * it, in order, before any later signal (those wait for the map's lock on the key).
      */
     void made(long key) {
-        held.computeIfPresent(key, (k, signals) -> {
+        held.computeIfPresent(key, sendHeld);
+    }
+
+    private List<Integer> sendHeld(Long key, List<Integer> signals) {
+        if (!signals.isEmpty()) {
             R r = registered.apply(key);
             if (r != null) {
                 for (int s : signals) {
                     send.accept(r, s);
                 }
             }
-            return null;
-        });
+        }
+        return null;
     }
 }

@@ -237,9 +237,19 @@ public final class RankProcess {
         return now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000;
     }
 
-    /** {@code name} in {@code dir} unless it is absolute (or there is no {@code dir}). */
+    /**
+     * {@code name} in {@code dir} unless it is absolute (or there is no {@code dir}). Not with
+     * '+', which C1 compiles to a chain of method handle calls (1.5 % of the reapers' samples).
+     */
     static String inDir(String dir, String name) {
-        return dir == null || name.startsWith("/") ? name : dir.endsWith("/") ? dir + name : dir + "/" + name;
+        if (dir == null || name.startsWith("/")) {
+            return name;
+        }
+        StringBuilder b = new StringBuilder(dir.length() + 1 + name.length()).append(dir);
+        if (!dir.endsWith("/")) {
+            b.append('/');
+        }
+        return b.append(name).toString();
     }
 
     /** The last lines of a failed task's stderr (at most {@link #TAIL_BYTES}), for its FAILED state. */

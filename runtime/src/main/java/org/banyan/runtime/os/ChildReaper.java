@@ -136,7 +136,17 @@ public final class ChildReaper {
 
     /** Whether the calling thread is one of this reaper's threads. */
     public boolean ownsCurrentThread() {
-        return Thread.currentThread() instanceof Reaper r && r.owner == this;
+        return threadIndex() >= 0;
+    }
+
+    /** Which of this reaper's threads the calling thread is (0 to {@link #threads()} - 1), or -1. */
+    public int threadIndex() {
+        return Thread.currentThread() instanceof Reaper r && r.owner == this ? r.index : -1;
+    }
+
+    /** How many reaper threads. */
+    public int threads() {
+        return epfds.length;
     }
 
     /**

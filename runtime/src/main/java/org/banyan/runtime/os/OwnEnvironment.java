@@ -51,7 +51,11 @@ final class OwnEnvironment {
         MemorySegment.copy(addresses, 0, envp, JAVA_LONG, 0, names.length);
         int n = names.length;
         for (Map.Entry<String, String> e : extra.entrySet()) {
-            MemorySegment variable = a.allocateFrom(e.getKey() + "=" + e.getValue());
+            // not '+': C1 makes an indified concatenation a chain of method handle calls
+            String k = e.getKey();
+            String v = e.getValue();
+            MemorySegment variable = a.allocateFrom(new StringBuilder(k.length() + 1 + v.length()).append(k).append('=')
+                    .append(v).toString());
             Integer at = index.get(e.getKey());
             envp.setAtIndex(ADDRESS, at != null ? at : n++, variable);
         }

@@ -29,6 +29,20 @@ class PendingStartsTest {
     }
 
     @Test
+    void signalsHeldForAPendingStartGoInTheirOrder() {
+        pending.decided(8);
+        pending.signal(8, 15);
+        pending.signal(8, 9);
+        pending.signal(8, 2);
+        Proc p = new Proc(new CopyOnWriteArrayList<>());
+        registry.put(8L, p);
+        pending.made(8);
+        assertThat(p.got()).containsExactly(15, 9, 2);
+        pending.made(8);
+        assertThat(p.got()).as("sent once").containsExactly(15, 9, 2);
+    }
+
+    @Test
     void aSignalForARankNeitherPendingNorRunningIsDropped() {
         pending.signal(3, 15);
         pending.decided(4);

@@ -85,6 +85,28 @@ public final class EventLoop<E> {
         }
     }
 
+    /**
+     * Handles {@code event} now on the calling thread, followed by the idle event when nothing
+     * is queued (as the loop would), if no thread is handling events: true; false, having done
+     * nothing, if one is (the caller then posts it). Spares the loop's thread a wake-up for an
+     * event that a thread which may take the core for a moment (never one that must not wait on
+     * the handler's actions) brings; the caller keeps such events in order with the queued ones.
+     */
+    public boolean tryDispatch(E event) {
+        if (lock.isHeldByCurrentThread() || !lock.tryLock()) {
+            return false;
+        }
+        try {
+            handleLocked(event);
+            if (idle != null && queue.isEmpty()) {
+                handleLocked(idle);
+            }
+        } finally {
+            lock.unlock();
+        }
+        return true;
+    }
+
     private void handleLocked(E event) {
         if (handler == null || stopped) {
             if (handler == null) {

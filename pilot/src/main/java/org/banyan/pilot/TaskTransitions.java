@@ -55,18 +55,27 @@ final class TaskTransitions {
     /** Tells the callbacks and waiters that {@code t} moved to {@code to}. */
     void told(Task t, TaskState to) {
         if (!callbacks.isEmpty()) {
-            ScopedValue.where(IN_CALLBACK, true).run(() -> {
-                for (BiConsumer<Task, TaskState> c : callbacks) {
-                    try {
-                        c.accept(t, to);
-                    } catch (RuntimeException e) {
-                        reportUncaught(e);
-                    }
-                }
-            });
+            ScopedValue.where(IN_CALLBACK, true).run(new Telling(callbacks, t, to));
         }
         if (to.isFinal()) {
             waits.ended();
+        }
+    }
+
+    /**
+     * One state change to the callbacks. A class, not a capturing lambda, which C1 builds through
+     * a method handle and a VM call: this runs for each of a task's states.
+     */
+    private record Telling(List<BiConsumer<Task, TaskState>> callbacks, Task t, TaskState to) implements Runnable {
+        @Override
+        public void run() {
+            for (BiConsumer<Task, TaskState> c : callbacks) {
+                try {
+                    c.accept(t, to);
+                } catch (RuntimeException e) {
+                    reportUncaught(e);
+                }
+            }
         }
     }
 

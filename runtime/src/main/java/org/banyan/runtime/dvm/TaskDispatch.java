@@ -240,8 +240,11 @@ final class TaskDispatch {
         void add(List<TaskAgent.Action> actions) {
             // one message per daemon and signal: cancel --all of 100,000 tasks is a few messages
             Map<NodeSignal, List<Integer>> signals = new LinkedHashMap<>();
-            if (actions.stream().anyMatch(TaskAgent.Action.LaunchMpi.class::isInstance)) {
-                startsSoFar(); // its jobs go before its own starts, after the earlier calls'
+            for (TaskAgent.Action a : actions) { // a loop, not a stream: C1 builds a stream's lambdas per call
+                if (a instanceof TaskAgent.Action.LaunchMpi) {
+                    startsSoFar(); // its jobs go before its own starts, after the earlier calls'
+                    break;
+                }
             }
             for (TaskAgent.Action a : actions) {
                 switch (a) {

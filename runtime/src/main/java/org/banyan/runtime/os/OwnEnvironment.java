@@ -47,7 +47,7 @@ final class OwnEnvironment {
      * daemon's few dozen up in them took about 2.5 % of a reaper thread's time (perf).
      */
     MemorySegment with(SegmentAllocator a, Map<String, String> extra) {
-        MemorySegment envp = a.allocate(ADDRESS, names.length + extra.size() + 1L);
+        MemorySegment envp = a.allocate(ADDRESS.byteSize() * (names.length + extra.size() + 1L), ADDRESS.byteAlignment());
         MemorySegment.copy(addresses, 0, envp, JAVA_LONG, 0, names.length);
         int n = names.length;
         for (Map.Entry<String, String> e : extra.entrySet()) {

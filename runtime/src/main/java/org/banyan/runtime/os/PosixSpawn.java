@@ -243,7 +243,8 @@ public final class PosixSpawn {
     }
 
     private static MemorySegment strings(SegmentAllocator a, List<String> list) {
-        MemorySegment arr = a.allocate(ADDRESS, list.size() + 1L);
+        // by size and alignment: allocate(layout, count) makes objects through a VM call under C1
+        MemorySegment arr = a.allocate(ADDRESS.byteSize() * (list.size() + 1L), ADDRESS.byteAlignment());
         for (int i = 0; i < list.size(); i++) {
             arr.setAtIndex(ADDRESS, i, a.allocateFrom(list.get(i)));
         }

@@ -63,11 +63,9 @@ public final class DaemonDriver {
      * of the core's lock: the spawn is most of a short task's start, and under the lock it kept
      * the other reaper threads (and the loop) waiting. Signals for a task decided but not yet
      * spawned wait in {@link #pending}; the daemon's end waits for starts under way
-     * ({@link #startGate}), so none is made after the ranks were killed.
-     */
-    /**
-     * Each reaper thread's starts to make, by its index (a ThreadLocal's lookup under C1 is a call
-     * into the VM); made with the reaper.
+     * ({@link #startGate}), so none is made after the ranks were killed. One queue per reaper
+     * thread, by its index ({@link ChildReaper#threadIndex}; a ThreadLocal's lookup under C1 is a
+     * call into the VM), made with the reaper.
      */
     private volatile java.util.ArrayDeque<RankLaunch>[] deferred;
     private final PendingStarts<RankProcess> pending = new PendingStarts<>(ranks::get, RankProcess::signal);

@@ -134,11 +134,6 @@ public final class ChildReaper {
         }
     }
 
-    /** Whether the calling thread is one of this reaper's threads. */
-    public boolean ownsCurrentThread() {
-        return threadIndex() >= 0;
-    }
-
     /** Which of this reaper's threads the calling thread is (0 to {@link #threads()} - 1), or -1. */
     public int threadIndex() {
         return Thread.currentThread() instanceof Reaper r && r.owner == this ? r.index : -1;

@@ -16,7 +16,7 @@ class EventLoopTest {
         EventLoop<String> loop = new EventLoop<>("idle");
         CountDownLatch inSlow = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Thread runner = Thread.ofPlatform().start(() -> {
+        Thread runner = Thread.ofPlatform().name("loop").start(() -> {
             try {
                 loop.run(e -> {
                     seen.add(e + "@" + (Thread.currentThread().getName().startsWith("loop") ? "loop" : "caller"));
@@ -30,7 +30,6 @@ class EventLoopTest {
                 seen.add("failed " + ex);
             }
         });
-        runner.setName("loop");
         Thread.sleep(100); // the loop waits for events
         assertThat(loop.tryDispatch("a")).isTrue();
         assertThat(seen).containsExactly("a@caller", "idle@caller");

@@ -136,7 +136,13 @@ public final class ChildReaper {
 
     /** Which of this reaper's threads the calling thread is (0 to {@link #threads()} - 1), or -1. */
     public int threadIndex() {
-        return Thread.currentThread() instanceof Reaper r && r.owner == this ? r.index : -1;
+        Reaper self = ownThread();
+        return self == null ? -1 : self.index;
+    }
+
+    /** The calling thread when it is one of this reaper's, or null. */
+    private Reaper ownThread() {
+        return Thread.currentThread() instanceof Reaper r && r.owner == this ? r : null;
     }
 
     /** How many reaper threads. */
@@ -151,7 +157,7 @@ public final class ChildReaper {
     public CompletableFuture<Integer> watch(long pid) {
         CompletableFuture<Integer> exit = new CompletableFuture<>();
         try {
-            Reaper self = Thread.currentThread() instanceof Reaper r && r.owner == this ? r : null;
+            Reaper self = ownThread();
             MemorySegment[] scratch = self != null ? self.scratch : WATCH_SCRATCH.get();
             MemorySegment st = scratch[0];
             int pidfd = (int) PIDFD_OPEN.invokeExact(st, (int) pid, 0);

@@ -15,8 +15,7 @@ import java.util.Map;
  * (and copying them into a map first) was most of what a spawn cost in Java.
  */
 final class OwnEnvironment {
-    private final String[] names;
-    /** Where each name is in {@link #names}. */
+    /** Where each variable's address is in {@link #addresses}, by its name. */
     private final Map<String, Integer> index = new java.util.HashMap<>();
     /** The strings' addresses, copied into an {@code envp} in one go (pointers are 64 bits here). */
     private final long[] addresses;
@@ -25,11 +24,9 @@ final class OwnEnvironment {
         if (ADDRESS.byteSize() != Long.BYTES) {
             throw new IllegalStateException("a 64-bit JVM is needed");
         }
-        names = new String[env.size()];
         addresses = new long[env.size()];
         int i = 0;
         for (Map.Entry<String, String> e : env.entrySet()) {
-            names[i] = e.getKey();
             index.put(e.getKey(), i);
             addresses[i] = Arena.global().allocateFrom(e.getKey() + "=" + e.getValue()).address();
             i++;
@@ -37,7 +34,7 @@ final class OwnEnvironment {
     }
 
     int size() {
-        return names.length;
+        return addresses.length;
     }
 
     /**
@@ -47,16 +44,16 @@ final class OwnEnvironment {
      * daemon's few dozen up in them took about 2.5 % of a reaper thread's time (perf).
      */
     MemorySegment with(SegmentAllocator a, Map<String, String> extra) {
-        MemorySegment envp = a.allocate(ADDRESS.byteSize() * (names.length + extra.size() + 1L), ADDRESS.byteAlignment());
-        MemorySegment.copy(addresses, 0, envp, JAVA_LONG, 0, names.length);
-        int n = names.length;
+        MemorySegment envp = a.allocate(ADDRESS.byteSize() * (addresses.length + extra.size() + 1L), ADDRESS.byteAlignment());
+        MemorySegment.copy(addresses, 0, envp, JAVA_LONG, 0, addresses.length);
+        int n = addresses.length;
         for (Map.Entry<String, String> e : extra.entrySet()) {
             // not '+': C1 makes an indified concatenation a chain of method handle calls
             String k = e.getKey();
             String v = e.getValue();
             MemorySegment variable = a.allocateFrom(new StringBuilder(k.length() + 1 + v.length()).append(k).append('=')
                     .append(v).toString());
-            Integer at = index.get(e.getKey());
+            Integer at = index.get(k);
             envp.setAtIndex(ADDRESS, at != null ? at : n++, variable);
         }
         envp.setAtIndex(ADDRESS, n, MemorySegment.NULL);

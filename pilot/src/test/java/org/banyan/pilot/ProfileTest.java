@@ -58,8 +58,8 @@ class ProfileTest {
 
     /**
      * The name columns and the time's seconds are kept encoded from line to line: names that
-     * share a cache slot ("Aa" and "BB" have one hash), a renamed thread and times out of order
-     * must each still come out as they are.
+     * share a cache slot ("Aa" and "BB" have one hash), a renamed thread, times out of order and
+     * a run of one task's uid must each still come out as they are.
      */
     @Test
     void keptEncodingsNeverStandForOtherText(@TempDir Path dir) throws Exception {
@@ -71,6 +71,15 @@ class ProfileTest {
             Thread.currentThread().setName("renamed, once");
             p.event(-2_500_000L, "BB", "c", "u", "Aa", "");
             p.event(12_000_001L, "Aa", "c", "u", "BB", "");
+            // a task's uid is kept from its last line too: the same text in another instance,
+            // no uid, and a uid with a comma between runs of one
+            String uid = "task.000001";
+            p.event(13_000_000L, "Aa", "c", uid, "BB", "");
+            p.event(13_000_000L, "Aa", "c", uid, "BB", "");
+            p.event(13_000_000L, "Aa", "c", new String(uid.toCharArray()), "BB", "");
+            p.event(13_000_000L, "Aa", "c", null, "BB", "");
+            p.event(13_000_000L, "Aa", "c", "x,y", "BB", "");
+            p.event(13_000_000L, "Aa", "c", uid, "BB", "");
         } finally {
             Thread.currentThread().setName(oldName);
         }
@@ -79,7 +88,13 @@ class ProfileTest {
                 "2.000000,BB,c," + oldName + ",u,BB,",
                 "1.500000,Aa,c," + oldName + ",u,BB,",
                 "-3.500000,BB,c,renamed  once,u,Aa,",
-                "12.000001,Aa,c,renamed  once,u,BB,");
+                "12.000001,Aa,c,renamed  once,u,BB,",
+                "13.000000,Aa,c,renamed  once,task.000001,BB,",
+                "13.000000,Aa,c,renamed  once,task.000001,BB,",
+                "13.000000,Aa,c,renamed  once,task.000001,BB,",
+                "13.000000,Aa,c,renamed  once,,BB,",
+                "13.000000,Aa,c,renamed  once,x y,BB,",
+                "13.000000,Aa,c,renamed  once,task.000001,BB,");
     }
 
     @Test

@@ -1,7 +1,6 @@
 package org.banyan.runtime.os;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -17,24 +16,26 @@ import java.util.Map;
 final class OwnEnvironment {
     /** Where each variable's address is in {@link #addresses}, by its name. */
     private final Map<String, Integer> index = new java.util.HashMap<>();
-    /** The strings' addresses, copied into an {@code envp} in one go (pointers are 64 bits here). */
-    private final long[] addresses;
+    /**
+     * The strings' addresses in native memory, copied into each {@code envp} in one go: from a
+     * {@code long[]} that copy looked the array up reflectively, a call into the VM under C1.
+     */
+    private final MemorySegment addresses;
+    private final int size;
 
     OwnEnvironment(Map<String, String> env) {
-        if (ADDRESS.byteSize() != Long.BYTES) {
-            throw new IllegalStateException("a 64-bit JVM is needed");
-        }
-        addresses = new long[env.size()];
+        size = env.size();
+        addresses = Arena.global().allocate(ADDRESS.byteSize() * Math.max(1, size), ADDRESS.byteAlignment());
         int i = 0;
         for (Map.Entry<String, String> e : env.entrySet()) {
             index.put(e.getKey(), i);
-            addresses[i] = Arena.global().allocateFrom(e.getKey() + "=" + e.getValue()).address();
+            addresses.setAtIndex(ADDRESS, i, Arena.global().allocateFrom(e.getKey() + "=" + e.getValue()));
             i++;
         }
     }
 
     int size() {
-        return addresses.length;
+        return size;
     }
 
     /**
@@ -44,9 +45,9 @@ final class OwnEnvironment {
      * daemon's few dozen up in them took about 2.5 % of a reaper thread's time (perf).
      */
     MemorySegment with(SegmentAllocator a, Map<String, String> extra) {
-        MemorySegment envp = a.allocate(ADDRESS.byteSize() * (addresses.length + extra.size() + 1L), ADDRESS.byteAlignment());
-        MemorySegment.copy(addresses, 0, envp, JAVA_LONG, 0, addresses.length);
-        int n = addresses.length;
+        MemorySegment envp = a.allocate(ADDRESS.byteSize() * (size + extra.size() + 1L), ADDRESS.byteAlignment());
+        MemorySegment.copy(addresses, 0, envp, 0, ADDRESS.byteSize() * size);
+        int n = size;
         for (Map.Entry<String, String> e : extra.entrySet()) {
             // not '+': C1 makes an indified concatenation a chain of method handle calls
             String k = e.getKey();

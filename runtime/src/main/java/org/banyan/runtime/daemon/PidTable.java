@@ -11,8 +11,6 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * The pids of a daemon's running ranks in a memory-mapped file, which its {@link RankGuard}
@@ -23,8 +21,9 @@ import java.util.Map;
  * <p>Format, read by the guard's awk: 8-byte slots, each a pid right-aligned in 7 ASCII
  * characters and a newline, or 7 blanks and a newline for a free slot; slots never used are
  * zero bytes. A slot is written with one aligned 8-byte store, so a daemon killed mid-write
- * leaves either the old or the new content, never digits of both. Not thread-safe: the guard
- * calls it under its lock.
+ * leaves either the old or the new content, never digits of both. An entry is found again by
+ * its slot, which the caller keeps (a map from pid to slot, boxed, was most of what recording
+ * cost). Not thread-safe: the guard calls it under its lock.
  */
 final class PidTable implements AutoCloseable {
     static final int SLOTS = 1 << 17;
@@ -36,7 +35,6 @@ final class PidTable implements AutoCloseable {
     private final Path path;
     private final Arena arena;
     private final MemorySegment slots;
-    private final Map<Long, Integer> slotOf = new HashMap<>();
     private int[] free = new int[64];
     private int freeCount;
     private int used;
@@ -77,10 +75,14 @@ final class PidTable implements AutoCloseable {
         return path;
     }
 
-    /** Records a running pid; false when it does not fit (too large, or no slot left). */
-    boolean add(long pid) {
-        if (pid <= 0 || pid > MAX_PID || slotOf.containsKey(pid)) {
-            return false;
+    /**
+     * Records a running pid: its slot, for {@link #remove}, or -1 when it does not fit (too
+     * large, or no slot left). A pid may be in the table twice, each in its own slot: a new
+     * process can take an ended one's pid before that one's end is recorded.
+     */
+    int add(long pid) {
+        if (pid <= 0 || pid > MAX_PID) {
+            return -1;
         }
         int slot;
         if (freeCount > 0) {
@@ -88,17 +90,15 @@ final class PidTable implements AutoCloseable {
         } else if (used < SLOTS) {
             slot = used++;
         } else {
-            return false;
+            return -1;
         }
         SLOT.setRelease(slots, (long) slot * Long.BYTES, encode(pid));
-        slotOf.put(pid, slot);
-        return true;
+        return slot;
     }
 
-    /** The pid ended; false when it was not in the table. */
-    boolean remove(long pid) {
-        Integer slot = slotOf.remove(pid);
-        if (slot == null) {
+    /** The pid {@link #add} put in {@code slot} ended; false when that slot does not hold it. */
+    boolean remove(long pid, int slot) {
+        if (slot < 0 || slot >= used || (long) SLOT.getAcquire(slots, (long) slot * Long.BYTES) != encode(pid)) {
             return false;
         }
         SLOT.setRelease(slots, (long) slot * Long.BYTES, FREE);

@@ -94,11 +94,19 @@ final class RankGuard implements Closeable {
         return Files.isDirectory(shm) && Files.isWritable(shm) ? shm : null;
     }
 
-    synchronized void started(long pid) {
-        if (closed || (table != null && table.add(pid))) {
-            return;
+    /**
+     * A rank started: its slot in the pid table, to be given back to {@link #ended}, or -1 when
+     * it went on the pipe (or the guard is closed).
+     */
+    synchronized int started(long pid) {
+        if (closed) {
+            return -1;
         }
-        write("+ " + pid + "\n");
+        int slot = table != null ? table.add(pid) : -1;
+        if (slot < 0) {
+            write("+ " + pid + "\n");
+        }
+        return slot;
     }
 
     /** A file or directory the daemon made (a path without spaces) that goes if the daemon dies without removing it. */
@@ -106,8 +114,9 @@ final class RankGuard implements Closeable {
         write("f " + path + "\n");
     }
 
-    synchronized void ended(long pid) {
-        if (closed || (table != null && table.remove(pid))) {
+    /** The rank {@link #started} gave {@code slot} ended. */
+    synchronized void ended(long pid, int slot) {
+        if (closed || (table != null && table.remove(pid, slot))) {
             return;
         }
         write("- " + pid + "\n");

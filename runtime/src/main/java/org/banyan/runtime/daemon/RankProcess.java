@@ -44,13 +44,16 @@ public final class RankProcess {
 
     private final int rank;
     private final long pid;
+    /** Where the guard keeps its pid ({@link RankGuard#started}). */
+    private final int guardSlot;
     private final java.util.concurrent.CompletableFuture<Integer> exit;
     private final LinkedBlockingQueue<byte[]> stdin;
 
-    private RankProcess(int rank, long pid, java.util.concurrent.CompletableFuture<Integer> exit,
+    private RankProcess(int rank, long pid, int guardSlot, java.util.concurrent.CompletableFuture<Integer> exit,
                         LinkedBlockingQueue<byte[]> stdin) {
         this.rank = rank;
         this.pid = pid;
+        this.guardSlot = guardSlot;
         this.exit = exit;
         this.stdin = stdin;
     }
@@ -93,6 +96,7 @@ public final class RankProcess {
         int jobId = launch.jobId();
 
         long pid;
+        int guardSlot;
         java.util.concurrent.CompletableFuture<Integer> exit;
         Thread out = null;
         Thread err = null;
@@ -105,12 +109,12 @@ public final class RankProcess {
                     toFiles ? new PosixSpawn.Stdio.File(stdoutFile) : PosixSpawn.PIPE,
                     toFiles ? new PosixSpawn.Stdio.File(stderrFile) : PosixSpawn.PIPE, launch.cpus());
             pid = c.pid();
-            guard.started(pid);
+            guardSlot = guard.started(pid);
             try {
                 exit = reaper.watch(pid);
             } catch (RuntimeException e) { // no pidfd (EMFILE...): an end nobody would see; not started, then
                 ProcessHandle.of(pid).ifPresent(h -> ProcessSignaller.signalTree(h, org.banyan.core.daemon.Signals.SIGKILL));
-                guard.ended(pid);
+                guard.ended(pid, guardSlot);
                 for (int fd : new int[] {c.stdinFd(), c.stdoutFd(), c.stderrFd()}) {
                     org.banyan.runtime.os.RawFd.close(fd);
                 }
@@ -138,7 +142,7 @@ public final class RankProcess {
             // the JDK's spawn (and jspawnhelper's exec) inherit the starting thread's CPU mask
             Process p = org.banyan.runtime.os.Affinity.whileBound(launch.cpus(), pb::start);
             pid = p.pid();
-            guard.started(pid);
+            guardSlot = guard.started(pid);
             exit = p.onExit().thenApply(Process::exitValue);
             if (stdin != null) {
                 startStdinWriter(rank, new RankStreams.StreamSink(p.getOutputStream()), stdin);
@@ -149,7 +153,7 @@ public final class RankProcess {
             }
         }
         long startMicros = nowMicros();
-        RankProcess rp = new RankProcess(rank, pid, exit, stdin);
+        RankProcess rp = new RankProcess(rank, pid, guardSlot, exit, stdin);
         registry.started(jobId, rp);
         Runnable report = new Ending(launch, rp, out, err, stderrFile, startMicros, guard, registry, events);
         if (out == null) {
@@ -170,7 +174,7 @@ public final class RankProcess {
         @Override
         public void run() {
             long endMicros = nowMicros();
-            guard.ended(rp.pid);
+            guard.ended(rp.pid, rp.guardSlot);
             join(pumpOut);
             join(pumpErr);
             int status = rp.exit.join();

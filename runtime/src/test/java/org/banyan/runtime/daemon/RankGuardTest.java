@@ -30,11 +30,9 @@ class RankGuardTest {
         Process endedJustNow = sleeper();
         Process startedAfter = sleeper();
         guard.started(running.pid());
-        guard.started(endedLongAgo.pid());
-        guard.ended(endedLongAgo.pid());
+        guard.ended(endedLongAgo.pid(), guard.started(endedLongAgo.pid()));
         Thread.sleep(100);
-        guard.started(endedJustNow.pid());
-        guard.ended(endedJustNow.pid()); // just before the daemon dies
+        guard.ended(endedJustNow.pid(), guard.started(endedJustNow.pid())); // just before the daemon dies
         guard.started(startedAfter.pid());
         guard.dropPipe();
 
@@ -65,8 +63,7 @@ class RankGuardTest {
         Process ended = sleeper();
         Process runningToo = sleeper();
         guard.started(running.pid());
-        guard.started(ended.pid());
-        guard.ended(ended.pid());
+        guard.ended(ended.pid(), guard.started(ended.pid()));
         guard.started(runningToo.pid()); // takes the slot the ended one freed
         try (var files = java.nio.file.Files.list(dir)) {
             assertThat(files.toList()).singleElement().satisfies(f -> assertThat(java.nio.file.Files.readString(f))
@@ -81,6 +78,20 @@ class RankGuardTest {
         try (var files = java.nio.file.Files.list(dir)) {
             assertThat(files.toList()).as("the guard removes the table").isEmpty();
         }
+    }
+
+    @Test
+    void aPidTakenAgainBeforeItsFirstEndIsRecordedStaysGuarded() throws Exception {
+        RankGuard guard = RankGuard.start(dir);
+        Process reused = sleeper();
+        int first = guard.started(reused.pid());
+        int second = guard.started(reused.pid()); // a new process with the pid the first one had
+        assertThat(second).isNotEqualTo(first);
+        guard.ended(reused.pid(), first);
+        guard.ended(reused.pid(), first); // once too often: the second entry stays
+        guard.dropPipe();
+
+        assertThat(reused.waitFor(10, TimeUnit.SECONDS)).isTrue();
     }
 
     @Test

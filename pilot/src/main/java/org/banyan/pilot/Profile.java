@@ -167,10 +167,7 @@ public final class Profile implements Closeable {
                 int slot = (h + i) & (NAMES - 1);
                 String k = names[slot];
                 if (k == s) {
-                    byte[] e = encoded[slot];
-                    room(e.length);
-                    System.arraycopy(e, 0, bytes, size, e.length);
-                    size += e.length;
+                    put(encoded[slot]);
                     return;
                 }
                 if (k == null && free < 0) {
@@ -191,9 +188,7 @@ public final class Profile implements Closeable {
          */
         private void uid(String uid) {
             if (uid == lastUid) {
-                room(lastUidBytes.length);
-                System.arraycopy(lastUidBytes, 0, bytes, size, lastUidBytes.length);
-                size += lastUidBytes.length;
+                put(lastUidBytes);
                 return;
             }
             int from = size;
@@ -276,6 +271,13 @@ public final class Profile implements Closeable {
                 }
             }
             size = at;
+        }
+
+        /** Bytes encoded before. */
+        private void put(byte[] encoded) {
+            room(encoded.length);
+            System.arraycopy(encoded, 0, bytes, size, encoded.length);
+            size += encoded.length;
         }
 
         void put(char c) {

@@ -397,23 +397,17 @@ public final class TaskAgent {
             executable = "/bin/sh";
             args = a;
         }
-        String taskId = Integer.toString(id);
-        String cores = Integer.toString(p.cores());
-        Map<String, String> env;
-        if (r.env().isEmpty() && r.slots().gpusPerRank() == 0) {
-            // Most tasks: built immutable, so TaskSpec keeps it as it is instead of copying a
-            // LinkedHashMap into a new map (two maps a task on the head's thread, 1 % of a DVM's CPU)
-            env = Map.of("BANYAN_TASK_ID", taskId, "BANYAN_TASK_UID", r.uid(), "BANYAN_TASK_SANDBOX", r.sandbox(),
-                    "BANYAN_TASK_CORES", cores);
-        } else {
-            env = new LinkedHashMap<>(r.env());
-            env.put("BANYAN_TASK_ID", taskId);
-            env.put("BANYAN_TASK_UID", r.uid());
-            env.put("BANYAN_TASK_SANDBOX", r.sandbox());
-            env.put("BANYAN_TASK_CORES", cores);
+        // Immutable, so that TaskSpec keeps it as it is when the task brings nothing more (most
+        // do) instead of copying a LinkedHashMap into a new map: two maps a task, 1 % of a DVM's CPU.
+        Map<String, String> env = Map.of("BANYAN_TASK_ID", Integer.toString(id), "BANYAN_TASK_UID", r.uid(),
+                "BANYAN_TASK_SANDBOX", r.sandbox(), "BANYAN_TASK_CORES", Integer.toString(p.cores()));
+        if (!r.env().isEmpty() || r.slots().gpusPerRank() > 0) {
+            Map<String, String> all = new LinkedHashMap<>(r.env());
+            all.putAll(env);
             if (r.slots().gpusPerRank() > 0) { // as RADICAL-Pilot and Slurm tell a task (a queued task takes its predecessor's)
-                Placement.tellGpus(env, p.shares().getFirst().gpuIds());
+                Placement.tellGpus(all, p.shares().getFirst().gpuIds());
             }
+            env = all;
         }
         return new TaskSpec(id, executable, args, env, r.sandbox(), r.stdout(), r.stderr(), r.stdin(), after);
     }

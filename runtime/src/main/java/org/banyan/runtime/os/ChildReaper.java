@@ -134,7 +134,7 @@ public final class ChildReaper {
         }
     }
 
-    /** Which of this reaper's threads the calling thread is (0 to {@link #threads()} - 1), or -1. */
+    /** Which of this reaper's threads the calling thread is (from 0), or -1. */
     public int threadIndex() {
         Reaper self = ownThread();
         return self == null ? -1 : self.index;
@@ -143,11 +143,6 @@ public final class ChildReaper {
     /** The calling thread when it is one of this reaper's, or null. */
     private Reaper ownThread() {
         return Thread.currentThread() instanceof Reaper r && r.owner == this ? r : null;
-    }
-
-    /** How many reaper threads. */
-    public int threads() {
-        return epfds.length;
     }
 
     /**

@@ -68,11 +68,7 @@ final class PilotLink {
                             client.cancel(canceled); // asked while the batch was on its way
                         }
                     }
-                    case ClientMessage.TaskUpdates(List<ClientMessage.TaskUpdate> updates) -> {
-                        for (ClientMessage.TaskUpdate u : updates) {
-                            tmgr.updated(this, u);
-                        }
-                    }
+                    case ClientMessage.TaskUpdates(List<ClientMessage.TaskUpdate> updates) -> tmgr.updated(this, updates);
                     default -> {
                         // not for a task manager
                     }

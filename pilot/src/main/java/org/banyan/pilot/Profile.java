@@ -7,6 +7,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+import org.banyan.core.pilot.TaskState;
 
 /**
  * A session's profile: every event one CSV line in the columns RADICAL-Pilot's profiles use,
@@ -16,6 +19,12 @@ import java.nio.file.StandardOpenOption;
  * <p>A pilot writes 17 lines a task, so lines are encoded straight into one byte buffer: a
  * {@code String} per line and a writer's char-to-byte pass cost the submitting client about a
  * fifth of its CPU at thousands of tasks a second.
+ *
+ * <p>Several threads write (the submitter, each pilot's reader, the flusher), so an intrinsic
+ * lock here was soon inflated, and under C1 every entry to an inflated monitor is a call into the
+ * VM: a fifth of a pilot reader's samples at 17 entries a task. A {@link ReentrantLock} is taken
+ * by a compare-and-set in compiled code, and a task's state change writes all the states it
+ * fills in under one taking ({@link #states}).
  */
 public final class Profile implements Closeable {
     public static final String FILE = "banyan.prof";
@@ -31,6 +40,7 @@ public final class Profile implements Closeable {
     private final OutputStream out;
     private final Line line = new Line(64 * 1024);
     private final Thread flusher;
+    private final ReentrantLock lock = new ReentrantLock();
     private boolean failed;
     private boolean closed;
 
@@ -49,23 +59,73 @@ public final class Profile implements Closeable {
             } catch (InterruptedException e) {
                 return; // closed
             }
-            synchronized (this) {
+            lock.lock();
+            try {
                 if (closed) {
                     return;
                 }
                 if (!failed && line.size > 0) {
                     flush();
                 }
+            } finally {
+                lock.unlock();
             }
         }
     }
 
     /** One event; {@code timeMicros} since the epoch. */
-    public synchronized void event(long timeMicros, String event, String comp, String uid, String state, String msg) {
-        if (failed || closed) {
-            return;
+    public void event(long timeMicros, String event, String comp, String uid, String state, String msg) {
+        lock.lock();
+        try {
+            if (failed || closed) {
+                return;
+            }
+            add(timeMicros, event, comp, Thread.currentThread().getName(), uid, state, msg);
+        } finally {
+            lock.unlock();
         }
-        line.event(timeMicros, event, comp, Thread.currentThread().getName(), uid, state, msg);
+    }
+
+    /**
+     * A task's move through {@code path} (the states it reached, skipped ones first, as
+     * {@link TaskState#path} gives them) at {@code timeMicros}: a {@code state} line each, the
+     * last with {@code why}.
+     */
+    public void states(long timeMicros, String uid, List<TaskState> path, String why) {
+        String thread = Thread.currentThread().getName();
+        lock.lock();
+        try {
+            if (failed || closed) {
+                return;
+            }
+            int last = path.size() - 1;
+            for (int i = 0; i <= last; i++) {
+                TaskState s = path.get(i);
+                add(timeMicros, "state", s.component(), thread, uid, s.name(), i == last ? why : "");
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** When a task's process really ran, as RADICAL-Pilot's {@code exec_start} and {@code exec_stop} lines. */
+    public void exec(long startMicros, long endMicros, String uid) {
+        String thread = Thread.currentThread().getName();
+        lock.lock();
+        try {
+            if (failed || closed) {
+                return;
+            }
+            add(startMicros, "exec_start", "agent", thread, uid, "", "");
+            add(endMicros, "exec_stop", "agent", thread, uid, "", "");
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Under the lock, open. */
+    private void add(long timeMicros, String event, String comp, String thread, String uid, String state, String msg) {
+        line.event(timeMicros, event, comp, thread, uid, state, msg);
         line.put('\n');
         if (line.size > FLUSH_AT) {
             flush();
@@ -89,19 +149,24 @@ public final class Profile implements Closeable {
     }
 
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        flusher.interrupt();
-        if (!failed && line.size > 0) {
-            flush();
-        }
+    public void close() {
+        lock.lock();
         try {
-            out.close();
-        } catch (IOException e) {
-            // as above
+            if (closed) {
+                return;
+            }
+            closed = true;
+            flusher.interrupt();
+            if (!failed && line.size > 0) {
+                flush();
+            }
+            try {
+                out.close();
+            } catch (IOException e) {
+                // as above
+            }
+        } finally {
+            lock.unlock();
         }
     }
 

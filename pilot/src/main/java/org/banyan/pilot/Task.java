@@ -118,11 +118,11 @@ public final class Task {
         if (state.isFinal() || to.compareTo(state) <= 0) {
             return false;
         }
-        for (TaskState s : TaskState.path(state, to)) {
-            reach(s, now);
-            profile.event(now, "state", s.component(), uid, s.name(),
-                    s == to ? why : "");
+        java.util.List<TaskState> path = TaskState.path(state, to);
+        for (int i = 0; i < path.size(); i++) {
+            reach(path.get(i), now);
         }
+        profile.states(now, uid, path, why);
         state = to;
         if (to.isFinal()) {
             exitCode = code;
@@ -135,8 +135,7 @@ public final class Task {
                 result.complete(null);
             }
         }
-        notifyAll();
-        return true;
+        return true; // no notifyAll: waiters wait in TaskWaits, and under C1 it is a call out of compiled code
     }
 
     /** What the pilot's agent gets: the description, with this task's uid, sandbox and default output files. */

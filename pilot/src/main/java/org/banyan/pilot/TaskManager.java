@@ -363,15 +363,16 @@ public final class TaskManager implements AutoCloseable {
         }
     }
 
+    /** Output staging, then DONE (or FAILED); on a pilot's reader, inside {@link TaskTransitions#inCallbacks}. */
     private void stageOut(Task t) {
-        move(t, TaskState.TMGR_STAGING_OUTPUT, Session.nowMicros(), 0, "");
+        transitions.moveWithin(t, TaskState.TMGR_STAGING_OUTPUT, Session.nowMicros(), 0, "");
         try {
             for (Staging s : t.description().outputStaging) {
                 s.stageOut(base, t.sandbox());
             }
-            move(t, TaskState.DONE, Session.nowMicros(), 0, "");
+            transitions.moveWithin(t, TaskState.DONE, Session.nowMicros(), 0, "");
         } catch (IOException e) {
-            move(t, TaskState.FAILED, Session.nowMicros(), 0, "output staging: " + e.getMessage());
+            transitions.moveWithin(t, TaskState.FAILED, Session.nowMicros(), 0, "output staging: " + e.getMessage());
         }
     }
 
@@ -379,30 +380,45 @@ public final class TaskManager implements AutoCloseable {
         transitions.move(t, to, now, code, why);
     }
 
-    /** On {@code link}'s reader: an update of one of the tasks it holds. */
-    void updated(PilotLink link, ClientMessage.TaskUpdate u) {
-        Task t;
+    /**
+     * On {@code link}'s reader: updates of the tasks it holds, in order. The manager's lock is
+     * taken twice a batch, not twice an update, and the callbacks' scope is bound once: its lock
+     * is contended (submitter, feeder, readers), and under C1 each entry to a contended monitor
+     * and each binding is a call into the VM.
+     */
+    void updated(PilotLink link, List<ClientMessage.TaskUpdate> updates) {
+        Task[] tasks = new Task[updates.size()];
         synchronized (this) {
-            t = link.byId.get(u.taskId());
+            for (int i = 0; i < tasks.length; i++) {
+                tasks[i] = link.byId.get(updates.get(i).taskId());
+            }
         }
-        if (t == null) {
-            return;
+        transitions.inCallbacks(() -> {
+            for (int i = 0; i < tasks.length; i++) {
+                if (tasks[i] != null) {
+                    update(tasks[i], updates.get(i));
+                }
+            }
+        });
+        synchronized (this) {
+            for (int i = 0; i < tasks.length; i++) {
+                // once a task, should a batch hold two of its updates
+                if (tasks[i] != null && tasks[i].state().isFinal() && link.byId.remove(updates.get(i).taskId()) != null) {
+                    endedOn(link);
+                }
+            }
         }
+    }
+
+    private void update(Task t, ClientMessage.TaskUpdate u) {
         if (u.execStartMicros() > 0) { // when its process really ran, as RADICAL-Pilot's exec_start/exec_stop
-            session.profile().event(u.execStartMicros(), "exec_start", "agent", t.uid(), "", "");
-            session.profile().event(u.execEndMicros(), "exec_stop", "agent", t.uid(), "", "");
+            session.profile().exec(u.execStartMicros(), u.execEndMicros(), t.uid());
         }
         if (u.state() == TaskState.DONE) {
-            move(t, TaskState.AGENT_STAGING_OUTPUT, u.timeMicros(), 0, "");
+            transitions.moveWithin(t, TaskState.AGENT_STAGING_OUTPUT, u.timeMicros(), 0, "");
             stageOut(t);
         } else {
-            move(t, u.state(), u.timeMicros(), u.exitCode(), u.detail());
-        }
-        if (t.state().isFinal()) {
-            synchronized (this) {
-                link.byId.remove(u.taskId());
-                endedOn(link);
-            }
+            transitions.moveWithin(t, u.state(), u.timeMicros(), u.exitCode(), u.detail());
         }
     }
 

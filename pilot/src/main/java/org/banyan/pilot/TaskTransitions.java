@@ -63,6 +63,25 @@ final class TaskTransitions {
     }
 
     /**
+     * Runs {@code work} as callbacks run ({@link #inCallback} is true in it), for a thread that
+     * makes many moves in a row with {@link #moveWithin}: the scope is bound once for them all.
+     * Only for Banyan's own work, which never waits for tasks.
+     */
+    void inCallbacks(Runnable work) {
+        ScopedValue.where(IN_CALLBACK, true).run(work);
+    }
+
+    /** As {@link #move}, inside {@link #inCallbacks}. */
+    void moveWithin(Task t, TaskState to, long now, int code, String why) {
+        if (advance(t, to, now, code, why)) {
+            new Telling(callbacks, t, to).run();
+            if (to.isFinal()) {
+                waits.ended();
+            }
+        }
+    }
+
+    /**
      * One state change to the callbacks. A class, not a capturing lambda, which C1 builds through
      * a method handle and a VM call: this runs for each of a task's states.
      */

@@ -106,4 +106,61 @@ class ProfileTest {
                 .first().isEqualTo(Profile.HEADER);
         assertThat(Files.readAllLines(dir.resolve(Profile.FILE)).get(1)).startsWith("2.500000,state,agent,");
     }
+
+    /**
+     * A state change writes a line for each state it fills in, the reason only on the last, and
+     * its lines stay together while other threads write theirs; so do a task's exec lines.
+     */
+    @Test
+    void aMovesStatesAreWrittenTogetherWithTheReasonOnTheLast(@TempDir Path dir) throws Exception {
+        var path = org.banyan.core.pilot.TaskState.path(org.banyan.core.pilot.TaskState.AGENT_EXECUTING,
+                org.banyan.core.pilot.TaskState.TMGR_STAGING_OUTPUT);
+        int threads = 4;
+        int moves = 2_000;
+        try (Profile p = new Profile(dir)) {
+            Thread[] writers = new Thread[threads];
+            for (int w = 0; w < threads; w++) {
+                String uid = "task." + w;
+                writers[w] = Thread.ofPlatform().name("writer-" + w).start(() -> {
+                    for (int i = 0; i < moves; i++) {
+                        p.states(1_000_000L + i, uid, path, "why " + i);
+                        p.exec(5_000_000L, 6_000_000L, uid);
+                    }
+                });
+            }
+            for (Thread t : writers) {
+                t.join();
+            }
+        }
+        var lines = Files.readAllLines(dir.resolve(Profile.FILE));
+        assertThat(lines).hasSize(1 + threads * moves * (path.size() + 2));
+        int runs = 0;
+        for (int at = 1; at < lines.size(); ) {
+            String[] first = lines.get(at).split(",", -1);
+            String thread = first[3];
+            String uid = first[4];
+            assertThat(thread).isEqualTo("writer-" + uid.substring("task.".length()));
+            if (first[1].equals("exec_start")) {
+                assertThat(lines.get(at)).isEqualTo("5.000000,exec_start,agent," + thread + "," + uid + ",,");
+                assertThat(lines.get(at + 1)).isEqualTo("6.000000,exec_stop,agent," + thread + "," + uid + ",,");
+                at += 2;
+                continue;
+            }
+            long i = Long.parseLong(first[0].substring(first[0].indexOf('.') + 1));
+            for (int k = 0; k < path.size(); k++) {
+                String[] c = lines.get(at + k).split(",", -1);
+                assertThat(c).as(lines.get(at + k)).hasSize(7);
+                assertThat(c[0]).isEqualTo(first[0]);
+                assertThat(c[1]).isEqualTo("state");
+                assertThat(c[2]).isEqualTo(path.get(k).component());
+                assertThat(c[3]).isEqualTo(thread);
+                assertThat(c[4]).isEqualTo(uid);
+                assertThat(c[5]).isEqualTo(path.get(k).name());
+                assertThat(c[6]).isEqualTo(k == path.size() - 1 ? "why " + i : "");
+            }
+            at += path.size();
+            runs++;
+        }
+        assertThat(runs).isEqualTo(threads * moves);
+    }
 }

@@ -1,6 +1,8 @@
 /* The machine's limit for bench/tasks: posix_spawn /bin/true N times, CONC at a time, waiting
  * for each. With a directory, each task also gets what a pilot's task gets: its own sandbox
- * directory there (its working directory) and its stdout and stderr in files inside it. */
+ * directory there (its working directory) and its stdout and stderr in files inside it.
+ * With SPAWNLOOP_CPU set, it also writes its own CPU and its children's per task (µs) to stderr:
+ * the loop's parent over its children, to set beside bench/task-cpu's DVM over its tasks. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <spawn.h>
@@ -8,6 +10,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sys/resource.h>
 #include <time.h>
 
 extern char **environ;
@@ -53,5 +56,14 @@ int main(int argc, char **argv) {
     clock_gettime(CLOCK_MONOTONIC, &b);
     double s = (b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9;
     printf("%.0f\n", n / s);
+    fflush(stdout);
+    if (getenv("SPAWNLOOP_CPU")) {
+        struct rusage self, kids;
+        getrusage(RUSAGE_SELF, &self);
+        getrusage(RUSAGE_CHILDREN, &kids);
+        double us_self = self.ru_utime.tv_sec * 1e6 + self.ru_utime.tv_usec + self.ru_stime.tv_sec * 1e6 + self.ru_stime.tv_usec;
+        double us_kids = kids.ru_utime.tv_sec * 1e6 + kids.ru_utime.tv_usec + kids.ru_stime.tv_sec * 1e6 + kids.ru_stime.tv_usec;
+        fprintf(stderr, "per task: parent %.0f us, children %.0f us (%.3f)\n", us_self / n, us_kids / n, us_self / us_kids);
+    }
     return 0;
 }

@@ -57,9 +57,7 @@ final class TaskTransitions {
         if (!callbacks.isEmpty()) {
             ScopedValue.where(IN_CALLBACK, true).run(new Telling(callbacks, t, to));
         }
-        if (to.isFinal()) {
-            waits.ended();
-        }
+        toWaiters(to);
     }
 
     /**
@@ -75,9 +73,13 @@ final class TaskTransitions {
     void moveWithin(Task t, TaskState to, long now, int code, String why) {
         if (advance(t, to, now, code, why)) {
             new Telling(callbacks, t, to).run();
-            if (to.isFinal()) {
-                waits.ended();
-            }
+            toWaiters(to);
+        }
+    }
+
+    private void toWaiters(TaskState to) {
+        if (to.isFinal()) {
+            waits.ended();
         }
     }
 

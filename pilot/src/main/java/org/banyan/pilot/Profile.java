@@ -77,9 +77,6 @@ public final class Profile implements Closeable {
     public void event(long timeMicros, String event, String comp, String uid, String state, String msg) {
         lock.lock();
         try {
-            if (failed || closed) {
-                return;
-            }
             add(timeMicros, event, comp, Thread.currentThread().getName(), uid, state, msg);
         } finally {
             lock.unlock();
@@ -95,9 +92,6 @@ public final class Profile implements Closeable {
         String thread = Thread.currentThread().getName();
         lock.lock();
         try {
-            if (failed || closed) {
-                return;
-            }
             int last = path.size() - 1;
             for (int i = 0; i <= last; i++) {
                 TaskState s = path.get(i);
@@ -113,9 +107,6 @@ public final class Profile implements Closeable {
         String thread = Thread.currentThread().getName();
         lock.lock();
         try {
-            if (failed || closed) {
-                return;
-            }
             add(startMicros, "exec_start", "agent", thread, uid, "", "");
             add(endMicros, "exec_stop", "agent", thread, uid, "", "");
         } finally {
@@ -123,8 +114,11 @@ public final class Profile implements Closeable {
         }
     }
 
-    /** Under the lock, open. */
+    /** One line, under the lock; none once the profile is closed or could not be written. */
     private void add(long timeMicros, String event, String comp, String thread, String uid, String state, String msg) {
+        if (failed || closed) {
+            return;
+        }
         line.event(timeMicros, event, comp, thread, uid, state, msg);
         line.put('\n');
         if (line.size > FLUSH_AT) {

@@ -16,8 +16,6 @@ import org.banyan.core.job.RankMap;
 import org.banyan.core.route.OverlayRouter;
 import org.banyan.core.tree.Topology;
 import org.banyan.core.tree.TopologySpec;
-import org.banyan.core.tree.TreeGather;
-import org.banyan.core.wire.DaemonStats;
 import org.banyan.core.wire.OverlayMessage;
 
 /**
@@ -61,10 +59,7 @@ public final class HeadCore {
     private boolean finished;
     private boolean anyLost;
     private final ReleasedDaemons released;
-    private int jobStatus;
-    /** A run's jobs (its own and those its ranks spawned) that ended, and whether all reported. */
-    private boolean allJobsReported = true;
-    private TreeGather<Map<Integer, DaemonStats>> stats;
+    private final RunEnding ending;
 
     /** @param topologySpec the overlay tree, routing included */
     public HeadCore(JobDescription job, RankMap map, HeadSettings settings, TopologySpec topologySpec) {
@@ -122,6 +117,7 @@ public final class HeadCore {
         });
         this.lost = new boolean[daemons];
         this.released = new ReleasedDaemons(topology);
+        this.ending = new RunEnding(this::emit, this::broadcast, this::finish, () -> finished, settings.reportLaunch());
         for (int v : topology.children(0)) {
             children.add(Topology.daemonOfVertex(v));
         }
@@ -335,11 +331,7 @@ public final class HeadCore {
             case OverlayMessage.FenceEnter f -> toJob(d, f.jobId(), f);
             case OverlayMessage.Routed r -> routed(r);
             case OverlayMessage.DaemonFailed f -> daemonLost(f.daemonId(), f.reason());
-            case OverlayMessage.Stats st -> {
-                if (stats != null && stats.fromChild(d, st.stats())) {
-                    reportAndFinish();
-                }
-            }
+            case OverlayMessage.Stats st -> ending.stats(d, st.stats());
             default -> throw new IllegalStateException("the head does not expect " + message.getClass().getSimpleName());
         }
     }
@@ -429,9 +421,7 @@ public final class HeadCore {
         if (released.isReleased(d)) {
             released.gone(d, lost).forEach(g -> emit(new HeadAction.DaemonReleased(g)));
             connected.remove(Integer.valueOf(d));
-            if (stats != null && stats.childLost(d)) {
-                reportAndFinish();
-            }
+            ending.daemonLost(d);
             return;
         }
         String host = host(d);
@@ -456,9 +446,7 @@ public final class HeadCore {
         for (JobControl j : List.copyOf(jobs.values())) {
             j.daemonLost(d, host, reason, allUp);
         }
-        if (stats != null && stats.childLost(d)) {
-            reportAndFinish();
-        }
+        ending.daemonLost(d);
     }
 
     private void userSignal(int signal) {
@@ -509,7 +497,7 @@ public final class HeadCore {
                     j.timer(timer);
                 }
             }
-            case STATS_DEADLINE -> reportAndFinish();
+            case STATS_DEADLINE -> ending.deadline();
             case NAME_WAIT -> requests.nameWaitExpired(jobId); // the timer carries the wait's id
             case ROUTING_LINK_LOSS -> {
                 // The spawn tree names a dead daemon's real cause within the wait; a loss still
@@ -549,33 +537,7 @@ public final class HeadCore {
             return;
         }
         // A run is one family: it ends with its last job
-        allJobsReported &= allReported;
-        if (e.familyStatus() == null) {
-            return;
-        }
-        jobStatus = e.familyStatus();
-        if (allJobsReported && settings.reportLaunch() && !anyLost && !connected.isEmpty()) {
-            // Every daemon is still there (they leave on Shutdown): gather their stats first.
-            emit(new HeadAction.Milestone("all ranks ended"));
-            stats = new TreeGather<>(List.copyOf(connected), false, Map.of(), HeadCore::mergeStats);
-            broadcast(new OverlayMessage.CollectStats());
-            emit(new HeadAction.ArmTimer(HeadTimer.STATS_DEADLINE, HeadSettings.STATS_MILLIS));
-            return;
-        }
-        finish(status);
-    }
-
-    private static Map<Integer, DaemonStats> mergeStats(Map<Integer, DaemonStats> a, Map<Integer, DaemonStats> b) {
-        Map<Integer, DaemonStats> m = new TreeMap<>(a);
-        m.putAll(b);
-        return m;
-    }
-
-    private void reportAndFinish() {
-        if (!finished) {
-            emit(new HeadAction.LaunchReport(Map.copyOf(stats.result())));
-            finish(jobStatus);
-        }
+        ending.jobEnded(status, allReported, e.familyStatus(), anyLost ? List.of() : connected);
     }
 
     private void finish(int status) {

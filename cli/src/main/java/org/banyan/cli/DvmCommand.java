@@ -47,7 +47,8 @@ final class DvmCommand {
         long probeMillis;
         /** -1 until given: the default, or none for an elastic DVM. */
         int warmUp = -1;
-        int gpusPerHost;
+        /** -1 until given: each host's own, as its daemon finds them. */
+        int gpusPerHost = -1;
 
         StartArguments(DaemonOptions daemons, DvmFiles files) {
             this.daemons = daemons;
@@ -82,8 +83,9 @@ final class DvmCommand {
                     with --elastic, whose hosts they would make it want)""",
                     (a, v) -> a.warmUp = HostListParser.atLeast(v, "--warm-up", 0))
             .value("DVM", List.of("--gpus-per-host"), List.of(), "N", """
-                    GPUs on each host for tasks' gpus_per_rank, numbered 0 to N-1 (not
-                    detected: declared); a task gets its own in CUDA_VISIBLE_DEVICES""",
+                    GPUs on each host for tasks' gpus_per_rank (default: those each host's
+                    daemon finds: its CUDA_VISIBLE_DEVICES, else the NVIDIA or AMD driver's);
+                    a task gets its own in CUDA_VISIBLE_DEVICES""",
                     (a, v) -> a.gpusPerHost = gpuCount(v));
 
     private static int gpuCount(String v) throws UsageException {

@@ -470,7 +470,36 @@ class DvmTest {
         Banyan.Result none = Banyan.run("submit", "--dvm", uri.toString(), "--session", dir.resolve("none").toString(),
                 "--gpus", "1", "--", "true");
         assertThat(none.exit()).as("it waited for ever").isEqualTo(1);
-        assertThat(none.stderr()).contains("a rank of 1 GPU(s) does not fit any node (the pilot has no GPU;");
+        assertThat(none.stderr()).contains("a rank of 1 GPU(s) does not fit any node (the pilot has no GPU: none was found");
+    }
+
+    /**
+     * Without --gpus-per-host each host offers the GPUs its daemon finds: here those it was given
+     * in CUDA_VISIBLE_DEVICES (as Slurm gives a job's), under their own names, so that a task's
+     * GPU is one the DVM may use and not the host's GPU 0.
+     */
+    @Test
+    void aDvmOffersTheGpusItWasGivenUnderTheirOwnNames() throws Exception {
+        uri = dir.resolve("dvm.uri");
+        Banyan.Result started = Banyan.run(java.util.Map.of("CUDA_VISIBLE_DEVICES", "5,7"), null,
+                List.of("dvm", "start", "--uri-file", uri.toString(), "--host", "localhost:4", "--warm-up", "0"));
+        assertThat(started.exit()).as(started.stderr()).isZero();
+        assertThat(Banyan.run("dvm", "status", "--dvm", uri.toString()).stdout())
+                .contains("localhost                     4        0     2        0  up");
+        assertThat(Files.readString(Path.of(uri + ".log"))).contains("localhost: 2 GPU(s) found (5,7)");
+        Path tasks = dir.resolve("gpu.jsonl");
+        Files.writeString(tasks, """
+                {"uid": "a", "executable": "sh", "arguments": ["-c", "echo $CUDA_VISIBLE_DEVICES $BANYAN_TASK_GPUS; sleep 1"], "gpus_per_rank": 1}
+                {"uid": "b", "executable": "sh", "arguments": ["-c", "echo $CUDA_VISIBLE_DEVICES $BANYAN_TASK_GPUS; sleep 1"], "gpus_per_rank": 1}
+                {"uid": "both", "executable": "sh", "arguments": ["-c", "echo $CUDA_VISIBLE_DEVICES"], "gpus_per_rank": 2}
+                """);
+        Path s = dir.resolve("s");
+        Banyan.Result r = Banyan.run("submit", "--dvm", uri.toString(), "--session", s.toString(), "--tasks", tasks.toString());
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(List.of(Files.readString(s.resolve("a/a.out")).strip(), Files.readString(s.resolve("b/b.out")).strip()))
+                .as("side by side, each on one of the DVM's two").containsExactlyInAnyOrder("5 0", "7 1");
+        assertThat(Files.readString(s.resolve("both/both.out")).strip()).isEqualTo("5,7");
+        assertThat(Banyan.run("dvm", "stop", "--dvm", uri.toString()).exit()).isZero();
     }
 
     /** More slots on this machine than a process may hold open files: said at start, not first when tasks fail. */

@@ -169,8 +169,10 @@ public final class Pilot {
                 : String.join(",", description.hosts());
         List<String> cmd = new ArrayList<>(DaemonCommand.jvmFor("org.banyan.runtime.dvm.DvmMain", SpawnMode.forDvm()));
         cmd.addAll(List.of("--uri-file", files.uri().toString(), "--host", hosts, "--agent",
-                description.resource().equals("local") ? "inproc" : "ssh", "--gpus-per-host",
-                Integer.toString(description.gpusPerHost())));
+                description.resource().equals("local") ? "inproc" : "ssh"));
+        if (description.gpusPerHost() != PilotDescription.FOUND_GPUS) {
+            cmd.addAll(List.of("--gpus-per-host", Integer.toString(description.gpusPerHost())));
+        }
         java.nio.file.Files.createDirectories(files.uri().getParent());
         head = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(files.log().toFile()).start();
         long deadline = System.currentTimeMillis() + 60_000;

@@ -25,10 +25,21 @@ import org.banyan.runtime.dvm.DvmWarmUp;
  */
 public record PilotDescription(String resource, int cores, List<String> hosts, Path dvm, double runtimeMinutes,
                                int nodes, String partition, String account, int warmUpPerHost, int gpusPerHost) {
+    /**
+     * {@code gpusPerHost} of a local or ssh pilot until {@link #gpus} is called: each host has the
+     * GPUs its daemon finds there ({@code CUDA_VISIBLE_DEVICES} when set, else the NVIDIA or AMD
+     * driver's list), as {@code banyan dvm start} does without {@code --gpus-per-host}.
+     */
+    public static final int FOUND_GPUS = -1;
+
     public PilotDescription {
-        if (gpusPerHost < 0 || gpusPerHost > org.banyan.core.pilot.NodeResources.MAX_GPUS) {
+        if (gpusPerHost < FOUND_GPUS || gpusPerHost > org.banyan.core.pilot.NodeResources.MAX_GPUS) {
             throw new IllegalArgumentException("a pilot's GPUs per host are 0 to " + org.banyan.core.pilot.NodeResources.MAX_GPUS
                     + ", not " + gpusPerHost);
+        }
+        if (gpusPerHost == FOUND_GPUS && !resource.equals("local") && !resource.equals("ssh")) {
+            throw new IllegalArgumentException("only a local or ssh pilot finds its hosts' GPUs itself; a " + resource
+                    + " pilot has those it asks for");
         }
         if (resource.equals("dvm") && gpusPerHost > 0) {
             throw new IllegalArgumentException("a dvm pilot has its DVM's GPUs (banyan dvm start --gpus-per-host)");
@@ -58,11 +69,11 @@ public record PilotDescription(String resource, int cores, List<String> hosts, P
     }
 
     public static PilotDescription local(int cores) {
-        return new PilotDescription("local", cores, List.of(), null, 0, 0, null, null, DvmWarmUp.DEFAULT_PER_HOST, 0);
+        return new PilotDescription("local", cores, List.of(), null, 0, 0, null, null, DvmWarmUp.DEFAULT_PER_HOST, FOUND_GPUS);
     }
 
     public static PilotDescription ssh(List<String> hosts) {
-        return new PilotDescription("ssh", 0, hosts, null, 0, 0, null, null, DvmWarmUp.DEFAULT_PER_HOST, 0);
+        return new PilotDescription("ssh", 0, hosts, null, 0, 0, null, null, DvmWarmUp.DEFAULT_PER_HOST, FOUND_GPUS);
     }
 
     /** A Slurm batch job of {@code nodes} nodes, all their cores. */
@@ -93,11 +104,17 @@ public record PilotDescription(String resource, int cores, List<String> hosts, P
 
     /**
      * {@code perHost} GPUs on each host (on each node of a Slurm pilot, which asks Slurm for them
-     * with {@code --gpus-per-node}), numbered from 0, for tasks' {@code gpusPerRank}. Banyan does
-     * not detect GPUs: a pilot has those it is given. A task with GPUs gets its own in
-     * {@code CUDA_VISIBLE_DEVICES} and {@code BANYAN_TASK_GPUS}.
+     * with {@code --gpus-per-node}), numbered from 0, for tasks' {@code gpusPerRank}, instead of
+     * those found on each host ({@link #FOUND_GPUS}, the default of local and ssh pilots; a Slurm
+     * pilot has none unless it asks). A task with GPUs gets its own in {@code BANYAN_TASK_GPUS}
+     * and in {@code CUDA_VISIBLE_DEVICES}, by the names its host's daemon was given them under
+     * when it was (Slurm's, a user's {@code CUDA_VISIBLE_DEVICES}).
      */
     public PilotDescription gpus(int perHost) {
+        if (perHost < 0) {
+            throw new IllegalArgumentException("a pilot's GPUs per host are 0 to " + org.banyan.core.pilot.NodeResources.MAX_GPUS
+                    + ", not " + perHost);
+        }
         return new PilotDescription(resource, cores, hosts, dvm, runtimeMinutes, nodes, partition, account, warmUpPerHost, perHost);
     }
 }

@@ -20,6 +20,11 @@ class PilotDescriptionTest {
         assertThatThrownBy(() -> PilotDescription.local(2).runtime(Double.NaN)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> PilotDescription.local(2).warmUp(-1)).hasMessage("warm-up tasks per host must be 0 or more, not -1");
         assertThat(PilotDescription.slurm(2).gpus(4).runtime(5).gpusPerHost()).as("kept by the other withers").isEqualTo(4);
+        assertThat(List.of(PilotDescription.local(2), PilotDescription.ssh(List.of("h")))).as("their hosts' own GPUs")
+                .allMatch(d -> d.gpusPerHost() == PilotDescription.FOUND_GPUS);
+        assertThat(PilotDescription.slurm(2).gpusPerHost()).as("a Slurm pilot has none unless it asks").isZero();
+        assertThatThrownBy(() -> new PilotDescription("slurm", 0, List.of(), null, 0, 1, null, null, 0, PilotDescription.FOUND_GPUS))
+                .hasMessage("only a local or ssh pilot finds its hosts' GPUs itself; a slurm pilot has those it asks for");
         assertThatThrownBy(() -> PilotDescription.local(2).gpus(-1)).hasMessage("a pilot's GPUs per host are 0 to 64, not -1");
         assertThatThrownBy(() -> PilotDescription.local(2).gpus(65)).hasMessage("a pilot's GPUs per host are 0 to 64, not 65");
         assertThatThrownBy(() -> PilotDescription.dvm(java.nio.file.Path.of("u")).gpus(1))

@@ -319,6 +319,7 @@ public final class LaunchSimulation {
                 case HeadAction.ForJob f -> { }
                 case HeadAction.JobEnded e -> { }
                 case HeadAction.Ready r -> { }
+                case HeadAction.GpusFound g -> { }
                 case HeadAction.TasksEnded t -> { }
                 case HeadAction.ResourceRequest r -> { }
                 case HeadAction.SpawnRequested r -> { }

@@ -9,12 +9,13 @@ import org.banyan.core.wire.OverlayMessage;
 
 /**
  * Phase 2: the contacts of this daemon's subtree go up in one message once every child's have
- * come; the head's {@link OverlayMessage.AllContacts} comes down and is passed on, also to a
- * child that says hello later.
+ * come, with the GPUs of its daemons that have any; the head's {@link OverlayMessage.AllContacts}
+ * comes down and is passed on, also to a child that says hello later.
  */
 final class ContactGather {
     private final DaemonOutbox out;
     private final Map<Integer, String> gathered = new TreeMap<>();
+    private final Map<Integer, String> gpus = new TreeMap<>();
     private final Set<Integer> pending = new HashSet<>();
     private boolean sent;
     private OverlayMessage.AllContacts all;
@@ -23,14 +24,21 @@ final class ContactGather {
         this.out = out;
     }
 
-    /** Adopted: this daemon's own contact, and the children whose contacts it waits for. */
-    void start(int daemonId, String contact, List<Integer> children) {
+    /**
+     * Adopted: this daemon's own contact and GPUs ({@code CUDA_VISIBLE_DEVICES} form, empty for
+     * none), and the children whose contacts it waits for.
+     */
+    void start(int daemonId, String contact, String ownGpus, List<Integer> children) {
         gathered.put(daemonId, contact);
+        if (!ownGpus.isEmpty()) {
+            gpus.put(daemonId, ownGpus);
+        }
         pending.addAll(children);
     }
 
     void fromChild(int child, OverlayMessage.Contacts c) {
         gathered.putAll(c.contacts());
+        gpus.putAll(c.gpus());
         pending.remove(child);
         maybeSend();
     }
@@ -38,7 +46,7 @@ final class ContactGather {
     void maybeSend() {
         if (!sent && pending.isEmpty() && !gathered.isEmpty()) {
             sent = true;
-            out.up(new OverlayMessage.Contacts(Map.copyOf(gathered)));
+            out.up(new OverlayMessage.Contacts(Map.copyOf(gathered), Map.copyOf(gpus)));
         }
     }
 

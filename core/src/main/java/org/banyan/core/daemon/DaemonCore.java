@@ -54,6 +54,8 @@ public final class DaemonCore {
     private final Map<Integer, LocalJob> jobs = new LinkedHashMap<>();
     /** Made once, not per routed message (C1 builds a bound method reference through a method handle). */
     private final IntFunction<DaemonRouting.Endpoint> endpoints = this::endpoint;
+    /** This host's GPUs, {@code CUDA_VISIBLE_DEVICES} style; empty for none. */
+    private String gpus = "";
     /** This host's CPUs, read once when a job first binds ranks here. */
     private Supplier<CpuBinding> host = () -> {
         throw new IllegalArgumentException("this daemon was given no host topology");
@@ -123,6 +125,15 @@ public final class DaemonCore {
             }
             return once[0];
         };
+    }
+
+    /**
+     * This host's GPUs as a {@code CUDA_VISIBLE_DEVICES} list (the driver finds them, see
+     * {@code GpuDevices}); they go up with this daemon's contact, for a DVM's agent. None unless
+     * told, before the daemon is adopted.
+     */
+    public void hostGpus(java.util.List<String> names) {
+        this.gpus = String.join(",", names);
     }
 
     /** Handles one event and returns what the driver must do, in order. */
@@ -331,7 +342,7 @@ public final class DaemonCore {
             return;
         }
         routing.start();
-        contacts.start(daemonId, contact, tree.children());
+        contacts.start(daemonId, contact, gpus, tree.children());
         for (int child : tree.takeEarlyHellos()) {
             childHello(child);
         }

@@ -68,6 +68,13 @@ public sealed interface HeadAction {
      */
     record DaemonRejoined(int daemonId) implements HeadAction {}
 
+    /**
+     * DVM: the GPUs found on these daemons' hosts, by daemon, as {@code CUDA_VISIBLE_DEVICES}
+     * lists ({@code 0,1}); told before {@link Ready} (or {@link DaemonRejoined}) for the daemons
+     * it covers. Daemons not named have none.
+     */
+    record GpusFound(java.util.Map<Integer, String> gpus) implements HeadAction {}
+
     /** DVM: every daemon is up and adopted; jobs may come. */
     record Ready() implements HeadAction {}
 

@@ -298,6 +298,9 @@ public final class HeadCore {
             case OverlayMessage.DaemonHello h -> hello(d, h);
             case OverlayMessage.Contacts c -> {
                 contacts.putAll(c.contacts());
+                if (runJob == null && !c.gpus().isEmpty()) {
+                    emit(new HeadAction.GpusFound(c.gpus()));
+                }
                 if (released.contactsCame(d)) {
                     emit(new HeadAction.SendToDaemon(d, allContacts()));
                     emit(new HeadAction.DaemonRejoined(d));

@@ -39,8 +39,8 @@ public final class GeneralScheduler implements AgentScheduler {
     private final int maxCores;
     private final int total;
     /** GPUs of the node with the most, and of all nodes: what no request may exceed. */
-    private final int maxGpus;
-    private final int totalGpus;
+    private int maxGpus;
+    private int totalGpus;
     private int free;
     /** Colocation: the node of a tag, and how many placements hold it there. */
     private final Map<String, int[]> tags = new HashMap<>();
@@ -285,7 +285,7 @@ public final class GeneralScheduler implements AgentScheduler {
         // Checked as cores are: a task asking for GPUs the pilot does not have waited for ever.
         if (r.gpusPerRank() > maxGpus) {
             return "a rank of " + r.gpusPerRank() + " GPU(s) does not fit any node (" + (maxGpus == 0
-                    ? "the pilot has no GPU; declare them with dvm start --gpus-per-host or PilotDescription.gpus)"
+                    ? "the pilot has no GPU: none was found on its hosts or declared with dvm start --gpus-per-host or PilotDescription.gpus)"
                     : "the most any node has is " + maxGpus + ")");
         }
         if ((long) r.ranks() * r.gpusPerRank() > totalGpus) {
@@ -302,6 +302,33 @@ public final class GeneralScheduler implements AgentScheduler {
     @Override
     public int freeCoresOn(int node) {
         return freeCores[node];
+    }
+
+    /**
+     * Node {@code node} has {@code gpus} GPUs, found once its daemon was up (a DVM's GPUs are
+     * counted on their hosts unless declared). Only while none of its GPUs is taken and the
+     * resource manager does not hold it, or while it is lost (it comes back with all of them):
+     * returns false, and changes nothing, otherwise.
+     */
+    public boolean gpusFound(int node, int gpus) {
+        if (gpus < 0 || gpus > NodeResources.MAX_GPUS) {
+            throw new IllegalArgumentException("a node of " + gpus + " GPUs: at most " + NodeResources.MAX_GPUS + " are told apart");
+        }
+        if (!lost[node] && (held[node] || freeGpuIds[node] != allGpus(nodeGpus[node]))) {
+            return false;
+        }
+        int before = nodeGpus[node];
+        nodeGpus[node] = gpus;
+        if (!lost[node]) {
+            freeGpuIds[node] = allGpus(gpus);
+        }
+        totalGpus += gpus - before;
+        if (gpus >= maxGpus) {
+            maxGpus = gpus;
+        } else if (before == maxGpus) {
+            maxGpus = Arrays.stream(nodeGpus).max().orElse(0);
+        }
+        return true;
     }
 
     /** GPUs on one node, and how many of them are free (for {@code dvm status}). */

@@ -17,17 +17,14 @@ public record Placement(List<Share> shares, String colocate) {
     }
 
     /**
-     * Tells a task's process the GPUs it holds ({@code gpuIds}, as {@link Share#gpuIds}): their
-     * indexes in {@code BANYAN_TASK_GPUS} and, unless the task sets its own,
-     * {@code CUDA_VISIBLE_DEVICES}, as {@code 0,2}.
+     * Tells a task's process the GPUs it holds on {@code node} ({@code gpuIds}, as
+     * {@link Share#gpuIds}): their indexes in {@code BANYAN_TASK_GPUS}, as {@code 0,2}, and, unless
+     * the task sets its own, their names in {@code CUDA_VISIBLE_DEVICES} (the indexes too, unless
+     * the node's daemon was given GPUs of its own: see {@link GpuNames}).
      */
-    public static void tellGpus(java.util.Map<String, String> env, long gpuIds) {
-        StringBuilder b = new StringBuilder();
-        for (long ids = gpuIds; ids != 0; ids &= ids - 1) {
-            b.append(b.isEmpty() ? "" : ",").append(Long.numberOfTrailingZeros(ids));
-        }
-        env.put("BANYAN_TASK_GPUS", b.toString());
-        env.putIfAbsent("CUDA_VISIBLE_DEVICES", b.toString());
+    public static void tellGpus(java.util.Map<String, String> env, int node, long gpuIds, GpuNames names) {
+        env.put("BANYAN_TASK_GPUS", GpuNames.indexes(gpuIds));
+        env.putIfAbsent("CUDA_VISIBLE_DEVICES", names.of(node, gpuIds));
     }
 
     public Placement {

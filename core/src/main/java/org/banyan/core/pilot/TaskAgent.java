@@ -80,6 +80,7 @@ public final class TaskAgent {
 
     private final AgentScheduler scheduler;
     private final List<String> nodeNames;
+    private final GpuNames gpuNames = new GpuNames();
     private final Map<Integer, Task> tasks = new HashMap<>();
     /** Canceled tasks still in {@link #waiting}, dropped as they come up. */
     private int canceledInQueue;
@@ -113,6 +114,11 @@ public final class TaskAgent {
         this.scheduler = scheduler;
         this.nodeNames = nodeNames;
         this.chains = new TaskChains(queueDepth);
+    }
+
+    /** What tasks call each node's GPUs; the DVM fills it in as its daemons tell theirs. */
+    public GpuNames gpuNames() {
+        return gpuNames;
     }
 
     /** Takes tasks; their ids are consecutive from the one returned first in {@link #lastIds}. */
@@ -379,7 +385,7 @@ public final class TaskAgent {
     }
 
     /** The command a daemon runs: pre-exec, the executable, post-exec (with the executable's status kept). */
-    static TaskSpec spec(int id, TaskRequest r, Placement p, int after) {
+    TaskSpec spec(int id, TaskRequest r, Placement p, int after) {
         String executable = r.executable();
         List<String> args = r.args();
         if (!r.preExec().isEmpty() || !r.postExec().isEmpty()) {
@@ -405,7 +411,8 @@ public final class TaskAgent {
             Map<String, String> all = new LinkedHashMap<>(r.env());
             all.putAll(env);
             if (r.slots().gpusPerRank() > 0) { // as RADICAL-Pilot and Slurm tell a task (a queued task takes its predecessor's)
-                Placement.tellGpus(all, p.shares().getFirst().gpuIds());
+                Placement.Share share = p.shares().getFirst();
+                Placement.tellGpus(all, share.node(), share.gpuIds(), gpuNames);
             }
             env = all;
         }

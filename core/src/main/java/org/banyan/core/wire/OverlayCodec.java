@@ -50,7 +50,7 @@ import org.banyan.core.tree.TopologySpec;
  * 11 FENCE_RELEASE   jobId:u32 seq:u32 puts:map owners:ownermap
  * 12 SHUTDOWN        (empty)
  * 13 ADOPT           topology:string vertices:u32 hostsBelow:intmap routing:string   (TopologySpec text forms)
- * 14 CONTACTS        contacts:intmap
+ * 14 CONTACTS        contacts:intmap gpus:intmap   (gpus: daemonId -> "0,1", daemons with GPUs only)
  * 15 ALL_CONTACTS    contacts:intmap
  * 16 DAEMON_FAILED   daemonId:u32 host:string reason:string
  * 17 COLLECT_STATS   (empty)
@@ -140,7 +140,7 @@ public final class OverlayCodec {
             }
             case OverlayMessage.KvsFetched m -> w.u8(KVS_FETCHED).u32(m.jobId()).u32(m.from()).u32(m.to()).u32(m.request()).string(m.key())
                     .string(m.value());
-            case OverlayMessage.Contacts m -> w.u8(CONTACTS).intMap(m.contacts());
+            case OverlayMessage.Contacts m -> w.u8(CONTACTS).intMap(m.contacts()).intMap(m.gpus());
             case OverlayMessage.AllContacts m -> w.u8(ALL_CONTACTS).intMap(m.contacts());
             case OverlayMessage.DaemonFailed m -> w.u8(DAEMON_FAILED).u32(m.daemonId()).string(m.host()).string(m.reason());
             case OverlayMessage.CollectStats m -> w.u8(COLLECT_STATS);
@@ -251,7 +251,7 @@ public final class OverlayCodec {
                     }
                     yield new OverlayMessage.NameReplies(jobId, from, to, requests, b.get() & 0xFF, b.get() != 0, string(b));
                 }
-                case CONTACTS -> new OverlayMessage.Contacts(intMap(b));
+                case CONTACTS -> new OverlayMessage.Contacts(intMap(b), intMap(b));
                 case ALL_CONTACTS -> new OverlayMessage.AllContacts(intMap(b));
                 case DAEMON_FAILED -> new OverlayMessage.DaemonFailed(b.getInt(), string(b), string(b));
                 case COLLECT_STATS -> new OverlayMessage.CollectStats();

@@ -152,8 +152,17 @@ public sealed interface OverlayMessage {
         }
     }
 
-    /** Up the tree: the contacts of every daemon of the sender's subtree (phase 2, gather). */
-    record Contacts(Map<Integer, String> contacts) implements OverlayMessage {}
+    /**
+     * Up the tree: the contacts of every daemon of the sender's subtree (phase 2, gather), and the
+     * GPUs of those that have any, by daemon, as a {@code CUDA_VISIBLE_DEVICES} list ({@code 0,1}):
+     * a DVM's head learns each host's devices on the way its contacts already come.
+     */
+    record Contacts(Map<Integer, String> contacts, Map<Integer, String> gpus) implements OverlayMessage {
+        /** Contacts of daemons without GPUs. */
+        public Contacts(Map<Integer, String> contacts) {
+            this(contacts, Map.of());
+        }
+    }
 
     /** Down the tree: the contacts of every daemon (phase 2, flood). */
     record AllContacts(Map<Integer, String> contacts) implements OverlayMessage {}

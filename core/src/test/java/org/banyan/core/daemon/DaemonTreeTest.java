@@ -55,6 +55,16 @@ class DaemonTreeTest {
         assertThat(d0.handle(new DaemonEvent.FromParent(all))).containsExactly(new DaemonAction.SendToChild(2, all));
     }
 
+    @Test
+    void theGpusOfTheSubtreesDaemonsGoUpWithTheirContacts() {
+        d0.hostGpus(List.of("5", "7"));
+        adopt();
+        fromChild(2, new OverlayMessage.Contacts(Map.of(2, "n2:7002"), Map.of(2, "0,1,2,3")));
+        assertThat(fromChild(3, new OverlayMessage.Contacts(Map.of(3, "n3:7003")))).containsExactly(
+                new DaemonAction.SendToParent(new OverlayMessage.Contacts(
+                        Map.of(0, "n0:7000", 2, "n2:7002", 3, "n3:7003"), Map.of(0, "5,7", 2, "0,1,2,3"))));
+    }
+
     /** Under a static Slurm step a child may say hello before its parent is adopted. */
     @Test
     void aHelloBeforeAdoptionIsAnsweredOnceAdopted() {

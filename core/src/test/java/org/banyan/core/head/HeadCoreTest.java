@@ -293,6 +293,30 @@ class HeadCoreTest {
     }
 
     @Test
+    void aDvmIsToldItsHostsGpusBeforeItIsReady() {
+        HeadCore dvm = HeadCore.forDvm(List.of(new Node("n0", 1), new Node("n1", 1)), SETTINGS,
+                TopologySpec.parse("radix:32"), TopologySpec.parse("radix:32"), "head:1", java.util.Set.of());
+        dvm.start();
+        for (int d : new int[] {0, 1}) {
+            dvm.handle(new HeadEvent.FromDaemon(d, new OverlayMessage.DaemonHello(d, "n" + d, 1, "x")));
+        }
+        assertThat(dvm.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.Contacts(Map.of(0, "h0:1"), Map.of(0, "2,3")))))
+                .containsExactly(new HeadAction.GpusFound(Map.of(0, "2,3")));
+        List<HeadAction> last = dvm.handle(new HeadEvent.FromDaemon(1, new OverlayMessage.Contacts(Map.of(1, "h1:1"), Map.of(1, "0"))));
+        assertThat(last).contains(new HeadAction.GpusFound(Map.of(1, "0")), new HeadAction.Ready());
+        assertThat(last.indexOf(new HeadAction.GpusFound(Map.of(1, "0")))).isLessThan(last.indexOf(new HeadAction.Ready()));
+    }
+
+    @Test
+    void aRunsHeadIsNotToldGpus() {
+        launched();
+        from(0, new OverlayMessage.Contacts(Map.of(0, "h0:1"), Map.of(0, "0")));
+        assertThat(from(1, new OverlayMessage.Contacts(Map.of(1, "h1:1"), Map.of(1, "0"))))
+                .as("a run's ranks see the GPUs their daemon was given, as before")
+                .noneMatch(a -> a instanceof HeadAction.GpusFound);
+    }
+
+    @Test
     void aDvmWithVacantSlotsIsUpWithoutThemAndFillsThemWithNewHosts() {
         HeadCore dvm = HeadCore.forDvm(List.of(new Node("n0", 1), new Node("n1", 1), new Node("(vacant)", 1)), SETTINGS,
                 TopologySpec.parse("radix:32"), TopologySpec.parse("radix:32"), "head:1", java.util.Set.of(2));

@@ -56,6 +56,28 @@ class SchedulerTest {
         assertThat(s.place(SlotRequest.cores(8))).isNotNull();
     }
 
+    /** A DVM counts each host's GPUs once its daemon is up: the scheduler takes them then. */
+    @Test
+    void gpusFoundLaterCountAsIfTheNodeHadThemFromTheStart() {
+        GeneralScheduler s = new GeneralScheduler(nodes(2, 4, 0));
+        assertThat(s.neverFits(new SlotRequest(1, 1, 1, null, false))).isNotNull();
+        assertThat(s.gpusFound(1, 2)).isTrue();
+        assertThat(s.neverFits(new SlotRequest(1, 1, 3, null, false))).contains("the most any node has is 2");
+        assertThat(s.neverFits(new SlotRequest(3, 1, 1, null, false))).isEqualTo("3 GPUs requested but the pilot has 2");
+        Placement p = s.place(new SlotRequest(1, 1, 2, null, false));
+        assertThat(p.shares()).singleElement().matches(x -> x.node() == 1 && x.gpuIds() == 0b11);
+        assertThat(s.gpusFound(1, 4)).as("not while its GPUs are taken").isFalse();
+        assertThat(s.gpusOn(1)).isEqualTo(2);
+        s.release(p);
+        assertThat(s.gpusFound(1, 1)).isTrue();
+        assertThat(s.neverFits(new SlotRequest(1, 1, 2, null, false))).as("the most shrinks with it")
+                .contains("the most any node has is 1");
+        s.nodeLost(0);
+        assertThat(s.gpusFound(0, 3)).as("a lost node comes back with what it has then").isTrue();
+        s.nodeRestored(0);
+        assertThat(s.freeGpusOn(0)).isEqualTo(3);
+    }
+
     @Test
     void requestsThatCanNeverRunAreNamed() {
         GeneralScheduler s = new GeneralScheduler(nodes(2, 4, 0));
@@ -64,7 +86,7 @@ class SchedulerTest {
         assertThat(s.neverFits(new SlotRequest(2, 4, 0, null, false))).isNull();
         // GPUs the pilot does not have: such a task waited in the agent for ever
         assertThat(s.neverFits(new SlotRequest(1, 1, 1, null, false))).isEqualTo("a rank of 1 GPU(s) does not fit any node "
-                + "(the pilot has no GPU; declare them with dvm start --gpus-per-host or PilotDescription.gpus)");
+                + "(the pilot has no GPU: none was found on its hosts or declared with dvm start --gpus-per-host or PilotDescription.gpus)");
         GeneralScheduler withGpus = new GeneralScheduler(nodes(2, 4, 2));
         assertThat(withGpus.neverFits(new SlotRequest(1, 1, 3, null, false)))
                 .isEqualTo("a rank of 3 GPU(s) does not fit any node (the most any node has is 2)");

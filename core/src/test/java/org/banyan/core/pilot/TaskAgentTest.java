@@ -45,6 +45,22 @@ class TaskAgentTest {
                 || !l.spec().env().containsKey("CUDA_VISIBLE_DEVICES"));
     }
 
+    /** A node whose daemon was given GPUs under names of its own (Slurm's 2,3): a task gets those names. */
+    @Test
+    void aTaskIsToldItsGpusByTheNamesItsNodeHasThem() {
+        GeneralScheduler scheduler = new GeneralScheduler(List.of(new NodeResources("g", 4, 0)));
+        TaskAgent gpus = new TaskAgent(scheduler, List.of("g"));
+        assertThat(scheduler.gpusFound(0, 2)).isTrue();
+        gpus.gpuNames().set(0, List.of("2", "3"));
+        java.util.function.IntFunction<TaskRequest> oneGpu = i -> new TaskRequest("g" + i, "/bin/true", List.of(),
+                java.util.Map.of(), "/s", "o", "e", null, List.of(), List.of(), new SlotRequest(1, 1, 1, null, false),
+                0, false, 0, false);
+        List<TaskAgent.Action> a = gpus.submit(List.of(oneGpu.apply(0), oneGpu.apply(1)));
+        assertThat(only(a, TaskAgent.Action.Launch.class)).extracting(l -> ((TaskAgent.Action.Launch) l).spec().env())
+                .extracting(e -> e.get("CUDA_VISIBLE_DEVICES") + "/" + e.get("BANYAN_TASK_GPUS"))
+                .containsExactly("2/0", "3/1");
+    }
+
     @Test
     void higherPriorityFirstAndSmallTasksBackfillBehindABigOne() {
         agent.submit(List.of(task(0), task(1), task(2), task(3)));
@@ -116,7 +132,7 @@ class TaskAgentTest {
     void preAndPostExecWrapTheCommandAndKeepItsStatus() {
         TaskRequest r = new TaskRequest("t", "./sim", List.of("x y"), java.util.Map.of("A", "1"), "/s", "o", "e", "/dev/null",
                 List.of("module load x"), List.of("echo post"), SlotRequest.cores(1), 0, false, 0, false);
-        TaskSpec s = TaskAgent.spec(7, r, new Placement(List.of(new Placement.Share(0, 1, 1, 0)), null), 0);
+        TaskSpec s = agent.spec(7, r, new Placement(List.of(new Placement.Share(0, 1, 1, 0)), null), 0);
         assertThat(s.executable()).isEqualTo("/bin/sh");
         assertThat(s.args()).containsExactly("-c", "module load x || exit $?\n\"$@\"\nrc=$?\necho post\nexit $rc\n",
                 "banyan-task", "./sim", "x y");

@@ -50,6 +50,7 @@ class OverlayCodecTest {
                 new OverlayMessage.LaunchJob(new JobDescription(8, job.apps(), job.nodes(), MappingPolicy.SLOT, false, 0,
                         "/", org.banyan.core.job.Modex.FULL)),
                 new OverlayMessage.Contacts(Map.of(1, "a:1", 2, "b:2")),
+                new OverlayMessage.Contacts(Map.of(1, "a:1", 2, "b:2"), Map.of(2, "5,7")),
                 new OverlayMessage.AllContacts(Map.of()),
                 new OverlayMessage.DaemonFailed(7, "n7", "ssh: no route"),
                 new OverlayMessage.CollectStats(),

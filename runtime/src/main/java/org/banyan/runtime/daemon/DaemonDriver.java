@@ -145,6 +145,7 @@ public final class DaemonDriver {
         DaemonCore core = new DaemonCore(daemonId, contact, pmi::address, j -> "tcp://" + pmi.address(j), this::stats,
                 j -> processTablePath(j).toString());
         core.hostTopology(org.banyan.topo.SysfsTopology::local);
+        core.hostGpus(org.banyan.topo.GpuDevices.detect());
         upstream = new UpstreamForwarder(parent);
         try {
             parent.send(new OverlayMessage.DaemonHello(daemonId, host, ProcessHandle.current().pid(), contact));

@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.banyan.core.head.HeadAction;
 import org.banyan.core.head.HeadCore;
@@ -85,6 +86,7 @@ public final class DvmHead {
     /** Jobs of banyan run --dvm, spawned and started queued ones. */
     private final DvmJobs jobs;
     private final TaskDispatch tasks;
+    private final DvmGpus gpus;
     /** Jobs queued for whole hosts ({@code banyan dvm submit}). */
     private final QueueDriver queue;
     /** Head events that handling an action led to (a job's end, task ends), handled before the next action. */
@@ -102,7 +104,8 @@ public final class DvmHead {
 
     /**
      * @param log         where the head says what it does (its log file once it has detached)
-     * @param gpusPerHost the GPUs each host has for tasks, numbered from 0 (declared: none are detected)
+     * @param gpusPerHost the GPUs each host has for tasks, numbered from 0, or -1: each host's
+     *                    own, as its daemon finds them
      */
     public DvmHead(List<Node> nodes, HeadSettings settings, LaunchAgent agent, TopologySpec tree, TopologySpec routing,
                    DvmFiles files, PrintStream log, int gpusPerHost) {
@@ -116,7 +119,7 @@ public final class DvmHead {
         this.nodes = hosts.live();
         List<NodeResources> resources = new ArrayList<>();
         for (Node n : nodes) {
-            resources.add(new NodeResources(n.name(), n.slots(), gpusPerHost));
+            resources.add(new NodeResources(n.name(), n.slots(), DvmGpus.atStart(gpusPerHost)));
         }
         this.scheduler = new GeneralScheduler(resources);
         this.queue = new QueueDriver(nodes, scheduler, settings, new ResourceQueue(nodes, jobIds::take),
@@ -146,7 +149,9 @@ public final class DvmHead {
                         DvmHead.this.say(line);
                     }
                 });
-        this.tasks = new TaskDispatch(new TaskAgent(scheduler, hosts.names(), TaskAgent.QUEUE_DEPTH), nodes, settings,
+        TaskAgent taskAgent = new TaskAgent(scheduler, hosts.names(), TaskAgent.QUEUE_DEPTH);
+        this.gpus = new DvmGpus(gpusPerHost, scheduler, taskAgent.gpuNames(), i -> hosts.names().get(i), this::say);
+        this.tasks = new TaskDispatch(taskAgent, nodes, settings,
                 jobIds::take, (task, millis) -> loop.schedule(new Event.TaskTimeout(task), millis));
         this.jobs = new DvmJobs(hosts, scheduler, new JobSlots(this.nodes, hosts, scheduler), settings, jobIds, queue, tasks,
                 followUps::add, this::say);
@@ -296,6 +301,7 @@ public final class DvmHead {
             case HeadAction.ForwardStdin f -> throw new IllegalStateException("a DVM's stdin belongs to a job");
             case HeadAction.ForJob(int jobId, HeadAction a) -> jobs.forJob(jobId, a);
             case HeadAction.JobEnded(int jobId, int exitStatus) -> jobs.ended(jobId, exitStatus);
+            case HeadAction.GpusFound(Map<Integer, String> found) -> gpus.found(found);
             case HeadAction.Ready r -> becomeReady();
             case HeadAction.DaemonsLost(List<Integer> ids, String why) -> {
                 // Their hosts take no more jobs or tasks; the agent fails or restarts the tasks there.

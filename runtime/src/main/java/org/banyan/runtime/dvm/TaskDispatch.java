@@ -365,7 +365,7 @@ final class TaskDispatch {
             for (int i = 0; i < nodes.size(); i++) {
                 if (ranks[i] > 0) {
                     Map<String, String> env = new java.util.LinkedHashMap<>(r.env());
-                    Placement.tellGpus(env, gpus[i]);
+                    Placement.tellGpus(env, i, gpus[i], agent.gpuNames());
                     apps.add(new AppContext(r.executable(), r.args(), ranks[i], env, r.sandbox()));
                 }
             }

@@ -127,6 +127,7 @@ public final class HeadDriver {
             case HeadAction.ForJob f -> throw new IllegalStateException("a run's jobs only output: " + f);
             case HeadAction.JobEnded e -> throw new IllegalStateException("a run's head has one job: " + e);
             case HeadAction.Ready r -> throw new IllegalStateException("a run's head is no DVM");
+            case HeadAction.GpusFound g -> throw new IllegalStateException("a run's head is no DVM");
             case HeadAction.TasksEnded t -> throw new IllegalStateException("a run's head has no tasks");
             case HeadAction.ResourceRequest r -> throw new IllegalStateException("a run's head answers these itself");
             case HeadAction.RankEnded r -> throw new IllegalStateException("a run's head is not told of single ranks");

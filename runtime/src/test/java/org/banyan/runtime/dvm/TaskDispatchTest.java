@@ -56,11 +56,12 @@ class TaskDispatchTest {
         assertThat(states.updates()).hasSize(30).allMatch(u -> u.state() == org.banyan.core.pilot.TaskState.DONE);
     }
 
-    /** An MPI task with GPUs over two nodes: one context per node, each told that node's GPUs. */
+    /** An MPI task with GPUs over two nodes: one context per node, each told that node's GPUs, by that node's names. */
     @Test
     void anMpiTaskWithGpusTellsTheRanksOnEachNodeTheirNodesGpus() throws Exception {
         TaskAgent agent = new TaskAgent(new GeneralScheduler(List.of(new NodeResources("n0", 2, 2), new NodeResources("n1", 2, 2))),
                 List.of("n0", "n1"), 0);
+        agent.gpuNames().set(1, List.of("GPU-aa", "GPU-bb"));
         TaskDispatch d = new TaskDispatch(agent, List.of(new Node("n0", 2), new Node("n1", 2)), new HeadSettings(0, 1000, 10_000),
                 () -> 7, (task, millis) -> {}, 10);
         List<org.banyan.core.head.HeadEvent> events = d.submit(session(1), List.of(new TaskRequest("m", "./sim", List.of(),
@@ -69,7 +70,7 @@ class TaskDispatchTest {
         org.banyan.core.job.JobDescription job = events.stream().filter(org.banyan.core.head.HeadEvent.Submit.class::isInstance)
                 .map(e -> ((org.banyan.core.head.HeadEvent.Submit) e).job()).findFirst().orElseThrow();
         assertThat(job.apps()).extracting(a -> a.count() + " " + a.env().get("CUDA_VISIBLE_DEVICES") + " " + a.env().get("A"))
-                .containsExactly("2 0,1 1", "2 0,1 1");
+                .as("n1's daemon was given its GPUs under names").containsExactly("2 0,1 1", "2 GPU-aa,GPU-bb 1");
         org.banyan.core.job.RankMap map = org.banyan.core.job.RankMap.of(job);
         for (int rank = 0; rank < 4; rank++) {
             assertThat(map.nodeOf(rank)).as("context i's ranks are node i's").isEqualTo(map.appOf(rank));
@@ -84,6 +85,7 @@ class TaskDispatchTest {
     void aBatchOfEndsStartsTheNextTasksInOneMessagePerNode() throws Exception {
         TaskAgent agent = new TaskAgent(new GeneralScheduler(List.of(new NodeResources("n0", 2, 0), new NodeResources("n1", 2, 0))),
                 List.of("n0", "n1"), 0);
+        agent.gpuNames().set(1, List.of("GPU-aa", "GPU-bb"));
         TaskDispatch d = new TaskDispatch(agent, List.of(new Node("n0", 2), new Node("n1", 2)), new HeadSettings(0, 1000, 10_000),
                 () -> 1, (task, millis) -> {}, 10);
         DvmSession s = session(1);

@@ -159,6 +159,11 @@ final class PlacementOptions {
         if (dvm && placesRanks()) {
             throw new UsageException("a DVM places jobs on its free slots itself: --rankfile and --map-by treematch do not apply");
         }
+        if (dvm && ppr > 0) {
+            // It was dropped without a word: a DVM's job took every free slot instead of N per host.
+            throw new UsageException("a DVM places jobs on its free slots itself: --map-by ppr does not apply "
+                    + "(give -n, with --map-by node or slot)");
+        }
         if (cpusPerRank > 1 && (bindTo == null || bindTo == CpuBinding.Target.NONE)) {
             throw new UsageException("--cpus-per-rank gives each rank cores to be bound to: add --bind-to core");
         }

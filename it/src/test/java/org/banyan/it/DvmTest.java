@@ -114,6 +114,11 @@ class DvmTest {
         assertThat(tooBig.exit()).isEqualTo(2);
         assertThat(tooBig.stderr()).contains("the DVM refused the job: 5 ranks requested but only 4");
 
+        Banyan.Result ppr = Banyan.run("run", "--dvm", uri.toString(), "--map-by", "ppr:1:node", "true");
+        assertThat(ppr.exit()).as("it ran on every free slot, the ppr dropped").isEqualTo(2);
+        assertThat(ppr.stderr().strip()).isEqualTo("banyan run: a DVM places jobs on its free slots itself: --map-by ppr "
+                + "does not apply (give -n, with --map-by node or slot)");
+
         Banyan.Result stopped = Banyan.run("dvm", "stop", "--dvm", uri.toString());
         assertThat(stopped.exit()).as(stopped.stderr()).isZero();
         assertThat(Files.exists(uri)).as("the URI file is withdrawn").isFalse();

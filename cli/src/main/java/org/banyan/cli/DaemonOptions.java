@@ -31,6 +31,8 @@ final class DaemonOptions {
     private boolean staticPorts;
     private boolean fromAllocation;
     private boolean star;
+    /** The options given of how daemons start (not of where): they mean nothing to a DVM's job. */
+    private final java.util.Set<String> startOptions = new java.util.LinkedHashSet<>();
 
     DaemonOptions(Map<String, String> environment, Path cwd) {
         this.environment = environment;
@@ -76,7 +78,7 @@ final class DaemonOptions {
                     List.of(), "K", """
                     children per daemon in the launch tree (default 32);
                     0 spawns along the --routing tree""",
-                    (a, v) -> of.apply(a).spawnDegree = spawnDegree(v))
+                    (a, v) -> of.apply(a).spawnDegree = of.apply(a).started("--spawn-degree", spawnDegree(v)))
             .value(SECTION, List.of("--routing"),
                     List.of(), "T", """
                     the overlay daemons reach each other by: radix:K
@@ -85,6 +87,7 @@ final class DaemonOptions {
                     (x, v) -> {
                         DaemonOptions a = of.apply(x);
                         a.routingGiven = true;
+                        a.started("--routing", 0);
                         try {
                             a.routing = TopologySpec.parse(v);
                         } catch (IllegalArgumentException e) {
@@ -93,16 +96,26 @@ final class DaemonOptions {
                     })
             .value(SECTION, List.of("--launch"),
                     List.of(), "tree|star", "star: the baseline, the head starts and talks to every daemon",
-                    (a, v) -> of.apply(a).star = switch (v) {
+                    (a, v) -> of.apply(a).star = of.apply(a).started("--launch", switch (v) {
                         case "tree" -> false;
                         case "star" -> true;
                         default -> throw new UsageException("--launch '" + v + "' is not a launch shape (valid: tree, star)");
-                    })
+                    }))
             .flag(SECTION, List.of("--static-ports"),
                     List.of(), """
                     in a Slurm allocation: one srun starts every daemon and
                     each finds its tree parent at a port derived from the job""",
-                    (a, v) -> of.apply(a).staticPorts = true);
+                    (a, v) -> of.apply(a).staticPorts = of.apply(a).started("--static-ports", true));
+    }
+
+    private <V> V started(String option, V value) {
+        startOptions.add(option);
+        return value;
+    }
+
+    /** The options given of how daemons start and link ({@code --spawn-degree}, ...), in order. */
+    java.util.Set<String> startOptionsGiven() {
+        return startOptions;
     }
 
     /** Whether -H or a hostfile named hosts. */

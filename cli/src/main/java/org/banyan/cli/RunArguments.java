@@ -303,6 +303,10 @@ public final class RunArguments {
         if (reportLaunch) {
             throw new UsageException("--report-launch reports the start of daemons, which --dvm does not do");
         }
+        if (!daemons.startOptionsGiven().isEmpty()) { // they were dropped without a word
+            throw new UsageException("--dvm runs on daemons already started: drop " + String.join(", ", daemons.startOptionsGiven())
+                    + " (give them to banyan dvm start)");
+        }
         Path workdir = workdir();
         List<AppContext> apps = new ArrayList<>();
         boolean pmix = wiresUpThroughPmix(contexts, workdir);

@@ -118,6 +118,10 @@ class DvmTest {
         assertThat(ppr.exit()).as("it ran on every free slot, the ppr dropped").isEqualTo(2);
         assertThat(ppr.stderr().strip()).isEqualTo("banyan run: a DVM places jobs on its free slots itself: --map-by ppr "
                 + "does not apply (give -n, with --map-by node or slot)");
+        Banyan.Result shape = Banyan.run("run", "--dvm", uri.toString(), "--spawn-degree", "4", "--launch", "star", "-n", "1", "true");
+        assertThat(shape.exit()).as("they were dropped without a word").isEqualTo(2);
+        assertThat(shape.stderr().strip()).isEqualTo("banyan run: --dvm runs on daemons already started: drop --spawn-degree, "
+                + "--launch (give them to banyan dvm start)");
 
         Banyan.Result stopped = Banyan.run("dvm", "stop", "--dvm", uri.toString());
         assertThat(stopped.exit()).as(stopped.stderr()).isZero();

@@ -47,12 +47,22 @@ final class SubmitCommand {
         int priority;
         boolean quiet;
         boolean detach;
+        /**
+         * The options given that describe the one command's task, with the task file field that
+         * says the same per line: a task file's tasks ignored them without a word.
+         */
+        final Map<String, String> commandOnly = new java.util.LinkedHashMap<>();
         final Map<String, String> exports = new java.util.LinkedHashMap<>();
         /** The command's environment, for -x VAR. */
         final Map<String, String> environment;
 
         Arguments(Map<String, String> environment) {
             this.environment = environment;
+        }
+
+        <V> V commandOnly(String option, String field, V value) {
+            commandOnly.put(option, field);
+            return value;
         }
     }
 
@@ -66,17 +76,18 @@ final class SubmitCommand {
                     "the session's directory: sandboxes and the profile (default banyan.session.DATE-PID here)",
                     (a, v) -> a.session = Path.of(v))
             .value("Submit", List.of("--cores"), List.of(), "N", "cores per rank of the task (default 1)",
-                    (a, v) -> a.cores = HostListParser.positive(v, "--cores"))
+                    (a, v) -> a.cores = a.commandOnly("--cores", "cores_per_rank", HostListParser.positive(v, "--cores")))
             .value("Submit", List.of("--gpus"), List.of("-g"), "N",
                     "GPUs per rank of the task (default 0; the DVM's, see dvm start --gpus-per-host)",
-                    (a, v) -> a.gpus = HostListParser.atLeast(v, "--gpus", 0))
+                    (a, v) -> a.gpus = a.commandOnly("--gpus", "gpus_per_rank", HostListParser.atLeast(v, "--gpus", 0)))
             .value("Submit", List.of("--ranks"), List.of(), "N", "ranks of the task (default 1)",
-                    (a, v) -> a.ranks = HostListParser.positive(v, "--ranks"))
-            .flag("Submit", List.of("--mpi"), List.of(), "the ranks are an MPI job, PMI-wired", (a, v) -> a.mpi = true)
+                    (a, v) -> a.ranks = a.commandOnly("--ranks", "ranks", HostListParser.positive(v, "--ranks")))
+            .flag("Submit", List.of("--mpi"), List.of(), "the ranks are an MPI job, PMI-wired",
+                    (a, v) -> a.mpi = a.commandOnly("--mpi", "mode", true))
             .value("Submit", List.of("--timeout"), List.of(), "SECONDS", "end the task after that long (it FAILS)",
-                    (a, v) -> a.timeout = seconds(v))
+                    (a, v) -> a.timeout = a.commandOnly("--timeout", "timeout", seconds(v)))
             .value("Submit", List.of("--priority"), List.of(), "P", "higher runs first (default 0)",
-                    (a, v) -> a.priority = HostListParser.atLeast(v, "--priority", 0))
+                    (a, v) -> a.priority = a.commandOnly("--priority", "priority", HostListParser.atLeast(v, "--priority", 0)))
             .value("Submit", List.of("-x"), List.of("--env"), "VAR[=VALUE]",
                     "give every task VAR (with its value here, or VALUE); a task file's own value wins",
                     (a, v) -> {
@@ -186,6 +197,11 @@ final class SubmitCommand {
         }
         if (a.tasks != null && !command.isEmpty()) {
             throw new UsageException("give either --tasks FILE or a command after --, not both");
+        }
+        if (a.tasks != null && !a.commandOnly.isEmpty()) {
+            throw new UsageException(String.join(", ", a.commandOnly.keySet()) + " describe" + (a.commandOnly.size() == 1 ? "s" : "")
+                    + " the command after --; with --tasks each line gives its own ("
+                    + String.join(", ", new java.util.LinkedHashSet<>(a.commandOnly.values())) + ")");
         }
         if (a.tasks == null && command.isEmpty()) {
             throw new UsageException("nothing to run: give a command after -- or --tasks FILE (see banyan submit --help)");

@@ -39,6 +39,16 @@ class SubmitCommandTest {
         refused(List.of("--", " ", "x"), "the command after -- is empty");
     }
 
+    /** They described no task of the file and were dropped without a word: a bag asked --gpus 1 ran without GPUs. */
+    @Test
+    void optionsOfTheOneCommandsTaskAreRefusedWithATaskFile() {
+        refused(List.of("--gpus", "1", "--tasks", "t.jsonl"),
+                "--gpus describes the command after --; with --tasks each line gives its own (gpus_per_rank)");
+        refused(List.of("--cores", "2", "--mpi", "--ranks", "4", "--timeout", "5", "--priority", "1", "--tasks", "t.jsonl"),
+                "--cores, --mpi, --ranks, --timeout, --priority describe the command after --; with --tasks each line gives "
+                        + "its own (cores_per_rank, mode, ranks, timeout, priority)");
+    }
+
     @Test
     void anExportedVariableMustBeSetAndNamedRight() {
         refused(List.of("-x", "NOT_SET_HERE", "--", "true"), "-x NOT_SET_HERE: NOT_SET_HERE is not set in the environment (use -x NOT_SET_HERE=VALUE)");

@@ -118,6 +118,11 @@ final class DaemonOptions {
         return startOptions;
     }
 
+    private static UsageException staticPortsOutsideAllocation() { // fromAllocation implies --launcher slurm
+        return new UsageException("--static-ports starts the daemons of a Slurm allocation's own nodes: run it "
+                + "inside salloc or sbatch, without --host, --hostfile or another --launcher");
+    }
+
     /** Whether -H or a hostfile named hosts. */
     boolean hostsListed() {
         return !hosts.isEmpty();
@@ -195,6 +200,10 @@ final class DaemonOptions {
                 throw new UsageException("--launcher slurm needs a Slurm allocation (SLURM_JOB_NODELIST is not set)");
             }
         }
+        // Checked before the shortcuts below: outside an allocation it was dropped without a word.
+        if (staticPorts && !fromAllocation) {
+            throw staticPortsOutsideAllocation();
+        }
         if (hosts.isEmpty()) {
             if (launcher == null) {
                 launcher = "inproc";
@@ -223,10 +232,6 @@ final class DaemonOptions {
                 total += h.slots() > 0 ? h.slots() : 1;
             }
             return List.of(new Node(hosts.getFirst().name(), total));
-        }
-        if (staticPorts && !(launcher.equals("slurm") && fromAllocation)) {
-            throw new UsageException("--static-ports starts the daemons of a Slurm allocation's own nodes: run it "
-                    + "inside salloc or sbatch, without --host, --hostfile or another --launcher");
         }
         if (launcher.equals("ssh") || launcher.equals("slurm")) {
             for (HostEntry h : hosts) {

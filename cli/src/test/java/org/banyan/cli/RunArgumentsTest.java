@@ -62,6 +62,11 @@ class RunArgumentsTest {
         assertThat(error("--bind-to", "cache", "true")).isEqualTo("--bind-to 'cache' is not a binding (valid: none, core, socket, numa)");
         assertThat(error("--cpus-per-rank", "2", "true")).isEqualTo("--cpus-per-rank gives each rank cores to be bound to: add --bind-to core");
         assertThat(error("--map-by", "ppr:2:rack", "true")).isEqualTo("--map-by 'ppr:2:rack': ppr is ppr:N:node, ppr:N:socket or ppr:N:core");
+        // Outside an allocation it was dropped without a word when the job stayed on this machine.
+        String outside = "--static-ports starts the daemons of a Slurm allocation's own nodes: run it inside salloc or sbatch, "
+                + "without --host, --hostfile or another --launcher";
+        assertThat(error("--static-ports", "true")).isEqualTo(outside);
+        assertThat(error("--static-ports", "-H", "localhost:2", "true")).isEqualTo(outside);
     }
 
     @Test

@@ -200,6 +200,9 @@ final class DaemonOptions {
                 throw new UsageException("--launcher slurm needs a Slurm allocation (SLURM_JOB_NODELIST is not set)");
             }
         }
+        if (star && startOptions.contains("--spawn-degree")) { // star won without a word
+            throw new UsageException("--launch star and --spawn-degree both shape the launch tree: give one");
+        }
         // Checked before the shortcuts below: outside an allocation it was dropped without a word.
         if (staticPorts && !fromAllocation) {
             throw staticPortsOutsideAllocation();

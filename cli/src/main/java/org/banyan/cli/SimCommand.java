@@ -97,6 +97,8 @@ final class SimCommand {
         String routing = null;
         boolean star = false;
         boolean followRouting = false;
+        // The three ways to shape the launch tree, as given: more than one was settled by their order.
+        java.util.Set<String> shapes = new java.util.LinkedHashSet<>();
         org.banyan.core.job.Modex modex = null;
         int modexBytes = 1024;
         org.banyan.sim.ModexWorkload.Gets gets = org.banyan.sim.ModexWorkload.Gets.NEIGHBOURS;
@@ -124,6 +126,7 @@ final class SimCommand {
                 case "--hosts" -> hosts = HostListParser.positive(v, "--hosts");
                 case "--ranks-per-host" -> ranksPerHost = HostListParser.positive(v, "--ranks-per-host");
                 case "--spawn-degree" -> {
+                    shapes.add(a);
                     followRouting = v.equals("0");
                     tree = followRouting ? tree : "radix:" + HostListParser.positive(v, "--spawn-degree");
                 }
@@ -133,8 +136,16 @@ final class SimCommand {
                     }
                     star = v.equals("star");
                     tree = star ? "direct" : tree;
+                    if (star) {
+                        shapes.add("--launch star");
+                    } else {
+                        shapes.remove("--launch star");
+                    }
                 }
-                case "--tree" -> tree = v;
+                case "--tree" -> {
+                    shapes.add(a);
+                    tree = v;
+                }
                 case "--routing" -> routing = v;
                 case "--modex" -> {
                     try {
@@ -178,6 +189,9 @@ final class SimCommand {
         }
         if (hosts == 0) {
             throw new UsageException("banyan sim launch needs --hosts N");
+        }
+        if (shapes.size() > 1) {
+            throw new UsageException(String.join(" and ", shapes) + " both shape the launch tree: give one");
         }
         if (routing == null) {
             routing = star ? "direct" : "radix:32";

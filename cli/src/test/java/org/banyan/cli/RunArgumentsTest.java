@@ -67,6 +67,8 @@ class RunArgumentsTest {
                 + "without --host, --hostfile or another --launcher";
         assertThat(error("--static-ports", "true")).isEqualTo(outside);
         assertThat(error("--static-ports", "-H", "localhost:2", "true")).isEqualTo(outside);
+        assertThat(error("--launch", "star", "--spawn-degree", "4", "true"))
+                .isEqualTo("--launch star and --spawn-degree both shape the launch tree: give one");
     }
 
     @Test

@@ -60,6 +60,19 @@ class SimCommandTest {
         }
     }
 
+    /** The tree's shape given twice was settled by the options' order (the star took --spawn-degree's place, or not). */
+    @Test
+    void twoShapesOfTheLaunchTreeAreRefused() {
+        Outcome r = sim("sim", "launch", "--hosts", "10", "--spawn-degree", "4", "--launch", "star");
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.err().strip()).isEqualTo("banyan sim: --spawn-degree and --launch star both shape the launch tree: give one");
+        assertThat(r.out()).isEmpty();
+        assertThat(sim("sim", "launch", "--hosts", "4", "--tree", "binomial", "--spawn-degree", "2").err())
+                .contains("--tree and --spawn-degree both shape the launch tree: give one");
+        assertThat(sim("sim", "launch", "--hosts", "4", "--launch", "star", "--launch", "tree", "--spawn-degree", "2").status())
+                .as("the last --launch counts").isZero();
+    }
+
     @Test
     void launchHelpListsItsOptions() {
         Outcome r = sim("sim", "launch", "--help");

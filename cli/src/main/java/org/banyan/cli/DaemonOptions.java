@@ -27,7 +27,6 @@ final class DaemonOptions {
     private String launchAgent;
     private int spawnDegree = DEFAULT_SPAWN_DEGREE;
     private TopologySpec routing = new TopologySpec.Radix(DEFAULT_SPAWN_DEGREE);
-    private boolean routingGiven;
     private boolean staticPorts;
     private boolean fromAllocation;
     private boolean star;
@@ -86,10 +85,8 @@ final class DaemonOptions {
                     linked to the head, which relays)""",
                     (x, v) -> {
                         DaemonOptions a = of.apply(x);
-                        a.routingGiven = true;
-                        a.started("--routing", 0);
                         try {
-                            a.routing = TopologySpec.parse(v);
+                            a.routing = a.started("--routing", TopologySpec.parse(v));
                         } catch (IllegalArgumentException e) {
                             throw new UsageException("--routing '" + v + "': " + e.getMessage());
                         }
@@ -140,7 +137,7 @@ final class DaemonOptions {
 
     /** The topology daemon-to-daemon messages follow. */
     TopologySpec routing() {
-        return star && !routingGiven ? new TopologySpec.Direct() : routing;
+        return star && !startOptions.contains("--routing") ? new TopologySpec.Direct() : routing;
     }
 
     static int spawnDegree(String v) throws UsageException {

@@ -47,8 +47,8 @@ final class DvmCommand {
         long probeMillis;
         /** -1 until given: the default, or none for an elastic DVM. */
         int warmUp = -1;
-        /** -1 until given: each host's own, as its daemon finds them. */
-        int gpusPerHost = -1;
+        /** Each host's own, as its daemon finds them, until given. */
+        int gpusPerHost = org.banyan.runtime.dvm.DvmHead.FOUND_GPUS;
 
         StartArguments(DaemonOptions daemons, DvmFiles files) {
             this.daemons = daemons;

@@ -30,7 +30,7 @@ public record PilotDescription(String resource, int cores, List<String> hosts, P
      * GPUs its daemon finds there ({@code CUDA_VISIBLE_DEVICES} when set, else the NVIDIA or AMD
      * driver's list), as {@code banyan dvm start} does without {@code --gpus-per-host}.
      */
-    public static final int FOUND_GPUS = -1;
+    public static final int FOUND_GPUS = org.banyan.runtime.dvm.DvmHead.FOUND_GPUS;
 
     public PilotDescription {
         if (gpusPerHost < FOUND_GPUS || gpusPerHost > org.banyan.core.pilot.NodeResources.MAX_GPUS) {

@@ -51,7 +51,7 @@ public final class GpuDevices {
      * A {@code CUDA_VISIBLE_DEVICES} list as CUDA reads it: its entries in order, up to the first
      * negative one (CUDA stops there; {@code -1} is the usual way to hide every GPU).
      */
-    static List<String> visible(String value) {
+    public static List<String> visible(String value) {
         List<String> out = new ArrayList<>();
         for (String s : value.split(",")) {
             String name = s.strip();

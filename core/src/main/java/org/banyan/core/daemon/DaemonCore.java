@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.banyan.core.job.JobDescription;
@@ -325,7 +324,7 @@ public final class DaemonCore {
             case OverlayMessage.Shutdown s -> shutdown();
             case OverlayMessage.CollectStats c -> {
                 if (stats == null) {
-                    stats = new TreeGather<>(List.copyOf(out.connectedChildren()), true, Map.of(), DaemonCore::mergeStats);
+                    stats = new TreeGather<>(List.copyOf(out.connectedChildren()), true, Map.of(), DaemonStats::merge);
                     out.flood(message);
                     if (stats.local(Map.of())) {
                         sendStats();
@@ -406,15 +405,9 @@ public final class DaemonCore {
         }
     }
 
-    private static Map<Integer, DaemonStats> mergeStats(Map<Integer, DaemonStats> a, Map<Integer, DaemonStats> b) {
-        Map<Integer, DaemonStats> m = new TreeMap<>(a);
-        m.putAll(b);
-        return m;
-    }
-
     /** This daemon's own figures are read last, when the subtree's have come. */
     private void sendStats() {
-        Map<Integer, DaemonStats> all = mergeStats(stats.result(), Map.of(daemonId, statsProbe.get()));
+        Map<Integer, DaemonStats> all = DaemonStats.merge(stats.result(), Map.of(daemonId, statsProbe.get()));
         out.up(new OverlayMessage.Stats(Map.copyOf(all)));
         stats = null;
     }

@@ -2,7 +2,6 @@ package org.banyan.core.head;
 
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
@@ -57,7 +56,7 @@ final class RunEnding {
         if (allReported && reportLaunch && !daemons.isEmpty()) {
             // Every daemon is still there (they leave on Shutdown): gather their stats first.
             emit.accept(new HeadAction.Milestone("all ranks ended"));
-            stats = new TreeGather<>(List.copyOf(daemons), false, Map.of(), RunEnding::merge);
+            stats = new TreeGather<>(List.copyOf(daemons), false, Map.of(), DaemonStats::merge);
             broadcast.accept(new OverlayMessage.CollectStats());
             emit.accept(new HeadAction.ArmTimer(HeadTimer.STATS_DEADLINE, HeadSettings.STATS_MILLIS));
             return;
@@ -89,11 +88,5 @@ final class RunEnding {
             emit.accept(new HeadAction.LaunchReport(Map.copyOf(stats.result())));
             finish.accept(familyStatus);
         }
-    }
-
-    private static Map<Integer, DaemonStats> merge(Map<Integer, DaemonStats> a, Map<Integer, DaemonStats> b) {
-        Map<Integer, DaemonStats> m = new TreeMap<>(a);
-        m.putAll(b);
-        return m;
     }
 }

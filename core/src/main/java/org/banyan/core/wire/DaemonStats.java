@@ -17,4 +17,12 @@ public record DaemonStats(int links, long framesSent, long framesReceived, long 
     public DaemonStats(int links, long framesSent, long framesReceived, long upMillis, long ranksMillis) {
         this(links, framesSent, framesReceived, upMillis, ranksMillis, 0, 0);
     }
+
+    /** Two subtrees' stats as one map, by daemon id in order: how a stats gather merges. */
+    public static java.util.Map<Integer, DaemonStats> merge(java.util.Map<Integer, DaemonStats> a,
+                                                            java.util.Map<Integer, DaemonStats> b) {
+        java.util.Map<Integer, DaemonStats> m = new java.util.TreeMap<>(a);
+        m.putAll(b);
+        return m;
+    }
 }

@@ -1,6 +1,6 @@
 package org.banyan.runtime.dvm;
 
-import java.util.Arrays;
+import org.banyan.topo.GpuDevices;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -15,16 +15,13 @@ import org.banyan.core.pilot.NodeResources;
  * get in {@code CUDA_VISIBLE_DEVICES} when the daemon was given a list of its own.
  */
 final class DvmGpus {
-    /** {@code --gpus-per-host} not given: each host offers the GPUs found there. */
-    static final int DETECT = -1;
-
     private final int declared;
     private final GeneralScheduler scheduler;
     private final GpuNames names;
     private final IntFunction<String> hostOf;
     private final Consumer<String> say;
 
-    /** @param declared GPUs on every host, or {@link #DETECT} */
+    /** @param declared GPUs on every host, or {@link DvmHead#FOUND_GPUS} */
     DvmGpus(int declared, GeneralScheduler scheduler, GpuNames names, IntFunction<String> hostOf, Consumer<String> say) {
         this.declared = declared;
         this.scheduler = scheduler;
@@ -41,9 +38,9 @@ final class DvmGpus {
     /** The GPUs found on these daemons' hosts (daemon ids are node indexes), as {@code 0,1} lists. */
     void found(Map<Integer, String> byDaemon) {
         byDaemon.forEach((node, list) -> {
-            List<String> found = Arrays.stream(list.split(",")).filter(s -> !s.isEmpty()).toList();
+            List<String> found = GpuDevices.visible(list);
             String host = hostOf.apply(node);
-            if (declared == DETECT) {
+            if (declared == DvmHead.FOUND_GPUS) {
                 List<String> used = found.subList(0, Math.min(found.size(), NodeResources.MAX_GPUS));
                 if (!scheduler.gpusFound(node, used.size())) {
                     say.accept(host + ": " + found.size() + " GPU(s) found while its GPUs were in use; kept " + scheduler.gpusOn(node));

@@ -87,6 +87,8 @@ public final class DvmHead {
     private final DvmJobs jobs;
     private final TaskDispatch tasks;
     private final DvmGpus gpus;
+    /** {@code gpusPerHost} when none are declared: each host offers the GPUs its daemon finds. */
+    public static final int FOUND_GPUS = -1;
     /** Jobs queued for whole hosts ({@code banyan dvm submit}). */
     private final QueueDriver queue;
     /** Head events that handling an action led to (a job's end, task ends), handled before the next action. */
@@ -104,8 +106,7 @@ public final class DvmHead {
 
     /**
      * @param log         where the head says what it does (its log file once it has detached)
-     * @param gpusPerHost the GPUs each host has for tasks, numbered from 0, or -1: each host's
-     *                    own, as its daemon finds them
+     * @param gpusPerHost the GPUs each host has for tasks, numbered from 0, or {@link #FOUND_GPUS}
      */
     public DvmHead(List<Node> nodes, HeadSettings settings, LaunchAgent agent, TopologySpec tree, TopologySpec routing,
                    DvmFiles files, PrintStream log, int gpusPerHost) {

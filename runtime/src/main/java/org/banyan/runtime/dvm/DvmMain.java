@@ -24,7 +24,7 @@ public final class DvmMain {
         Path uri = null;
         List<Node> nodes = new ArrayList<>();
         String agent = "inproc";
-        int gpusPerHost = DvmGpus.DETECT;
+        int gpusPerHost = DvmHead.FOUND_GPUS;
         boolean untilSignalled = false;
         for (int i = 0; i < args.length; i++) {
             String option = args[i];

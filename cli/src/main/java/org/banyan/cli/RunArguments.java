@@ -1,6 +1,5 @@
 package org.banyan.cli;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +15,8 @@ import org.banyan.core.job.Node;
 import org.banyan.core.job.RankMap;
 import org.banyan.core.tree.TopologySpec;
 import org.banyan.core.wire.ClientMessage;
+import org.banyan.pmix.ElfNeeded;
+import org.banyan.pmix.ProgramLookup;
 import org.banyan.runtime.dvm.DvmFiles;
 import org.banyan.runtime.head.OutputOptions;
 import org.banyan.runtime.launch.LaunchAgent;
@@ -344,24 +345,17 @@ public final class RunArguments {
 
     /** The program must exist and be executable where the daemon will start it; returns its file. */
     private Path checkProgram(String program, Path dir) throws UsageException {
-        if (program.contains("/")) {
-            Path p = dir.resolve(program);
-            if (!Files.exists(p)) {
-                throw new UsageException("program '" + program + "' does not exist");
-            }
-            if (Files.isDirectory(p) || !Files.isExecutable(p)) {
-                throw new UsageException("program '" + program + "' is not executable");
-            }
-            return p;
+        Path p = ProgramLookup.find(program, dir, environment.get("PATH"));
+        if (p == null) {
+            throw new UsageException("program '" + program + "' not found in PATH");
         }
-        String path = environment.getOrDefault("PATH", "/usr/local/bin:/usr/bin:/bin");
-        for (String entry : path.split(File.pathSeparator)) {
-            Path p = (entry.isEmpty() ? dir : dir.resolve(entry)).resolve(program);
-            if (Files.isRegularFile(p) && Files.isExecutable(p)) {
-                return p;
-            }
+        if (!Files.exists(p)) {
+            throw new UsageException("program '" + program + "' does not exist");
         }
-        throw new UsageException("program '" + program + "' not found in PATH");
+        if (Files.isDirectory(p) || !Files.isExecutable(p)) {
+            throw new UsageException("program '" + program + "' is not executable");
+        }
+        return p;
     }
 
     /**

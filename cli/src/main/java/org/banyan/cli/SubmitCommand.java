@@ -80,9 +80,9 @@ final class SubmitCommand {
             .value("Submit", List.of("--gpus"), List.of("-g"), "N",
                     "GPUs per rank of the task (default 0; the DVM's, see dvm start --gpus-per-host)",
                     (a, v) -> a.gpus = a.commandOnly("--gpus", "gpus_per_rank", HostListParser.atLeast(v, "--gpus", 0)))
-            .value("Submit", List.of("--ranks"), List.of(), "N", "ranks of the task (default 1)",
+            .value("Submit", List.of("--ranks"), List.of(), "N", "ranks of the task: N copies of the command, or with --mpi an MPI job (default 1)",
                     (a, v) -> a.ranks = a.commandOnly("--ranks", "ranks", HostListParser.positive(v, "--ranks")))
-            .flag("Submit", List.of("--mpi"), List.of(), "the ranks are an MPI job, PMI-wired",
+            .flag("Submit", List.of("--mpi"), List.of(), "the ranks are an MPI job, wired up as banyan run's (PMIx for Open MPI, else PMI)",
                     (a, v) -> a.mpi = a.commandOnly("--mpi", "mode", true))
             .value("Submit", List.of("--timeout"), List.of(), "SECONDS", "end the task after that long (it FAILS)",
                     (a, v) -> a.timeout = a.commandOnly("--timeout", "timeout", seconds(v)))

@@ -449,6 +449,12 @@ class OpenMpiInteropTest {
                     prog("allreduce"));
             assertThat(queued.exit()).as(queued.stderr()).isZero();
             assertThat(lines(queued.stdout())).hasSize(4).allMatch(l -> l.endsWith(" sum 10"));
+            // an MPI task of an Open MPI program wires up through PMIx as run --dvm does (it ran as 4 singletons)
+            Path session = dir.resolve("ompi-tasks");
+            Banyan.Result task = Banyan.run("submit", "--dvm", uri.toString(), "--session", session.toString(), "--ranks", "4", "--mpi",
+                    "--", prog("allreduce"));
+            assertThat(task.exit()).as(task.stderr()).isZero();
+            assertThat(Files.readAllLines(session.resolve("task.000000/task.000000.out"))).hasSize(4).allMatch(l -> l.endsWith(" sum 10"));
             Banyan.Result ring = Banyan.run("run", "--dvm", uri.toString(), "-n", "3", prog("ring"));
             assertThat(ring.exit()).as(ring.stderr()).isZero();
             assertThat(ring.stdout()).isEqualTo("token 9 after 3 laps\n");

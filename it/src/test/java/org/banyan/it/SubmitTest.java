@@ -188,6 +188,29 @@ class SubmitTest {
     }
 
     /**
+     * A task of several ranks runs every rank: an executable task as that many copies (it was
+     * one process, on the cores of all), an MPI task with its pre- and post-exec around each rank
+     * and the task's variables (both were dropped for MPI tasks). A timeout ends every copy.
+     */
+    @Test
+    void everyRankOfATaskRunsWithItsPreAndPostExec() throws Exception {
+        String marker = Banyan.marker();
+        Path s = dir.resolve("s");
+        Files.writeString(dir.resolve("t.jsonl"), String.join("\n",
+                "{\"uid\": \"copies\", \"executable\": \"sh\", \"arguments\": [\"-c\", \"echo copy $BANYAN_RANK of $BANYAN_SIZE\"], \"ranks\": 3}",
+                "{\"uid\": \"wired\", \"mode\": \"mpi\", \"ranks\": 2, \"executable\": \"sh\", "
+                        + "\"arguments\": [\"-c\", \"echo $BANYAN_TASK_UID rank $PMI_RANK\"], \"pre_exec\": [\"echo pre\"], \"post_exec\": [\"echo post\"]}",
+                "{\"uid\": \"slow\", \"executable\": \"sleep\", \"arguments\": [\"" + marker + "\"], \"ranks\": 2, \"timeout\": 1}", ""));
+        Banyan.Result r = Banyan.run("submit", "--dvm", uri.toString(), "--session", s.toString(), "--tasks", dir.resolve("t.jsonl").toString());
+        assertThat(r.stderr()).contains("slow failed").contains("timed out after 1.0 s").contains("3 tasks: 2 done, 1 failed");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(Files.readAllLines(s.resolve("copies/copies.out"))).containsExactlyInAnyOrder("copy 0 of 3", "copy 1 of 3", "copy 2 of 3");
+        assertThat(Files.readAllLines(s.resolve("wired/wired.out"))).containsExactlyInAnyOrder("pre", "pre", "wired rank 0", "wired rank 1",
+                "post", "post");
+        Banyan.assertNoProcessesWith(marker);
+    }
+
+    /**
      * -x gives every task a variable, with the command's value (which the DVM's JVM, where the
      * bag runs, does not have) or the one given; a task file's own value wins.
      */

@@ -11,7 +11,8 @@ import org.banyan.core.pilot.SlotRequest;
  * files): the executable and its arguments, environment, sandbox, ranks, cores and GPUs per
  * rank, pre- and post-exec commands, stdin/stdout/stderr files, input and output staging, priority,
  * timeout, restartable, the colocate and exclusive tags, and a mode ({@code executable}, or
- * {@code mpi} for ranks PMI-wired across hosts as {@code banyan run} does). Unset fields keep
+ * {@code mpi} for ranks wired up across hosts as {@code banyan run} wires its own; an executable
+ * task of several ranks is that many copies). Unset fields keep
  * their defaults: one rank of one core, files named after the uid in a sandbox of the session.
  */
 public final class TaskDescription {
@@ -251,6 +252,10 @@ public final class TaskDescription {
         if (stdin != null && mode != Mode.EXECUTABLE) {
             throw new IllegalArgumentException("a task's stdin file is for executable tasks (an " + mode.name().toLowerCase(java.util.Locale.ROOT)
                     + " task's input comes from its arguments)");
+        }
+        if (stdin != null && ranks > 1) {
+            throw new IllegalArgumentException("a task's stdin file is for a task of one rank (this one has " + ranks
+                    + ": its ranks' input comes from their arguments)");
         }
     }
 

@@ -38,6 +38,8 @@ class TaskManagerSubmitTest {
             refused(tmgr, ok().stdin("i\0n"), "a task's stdin cannot hold a NUL character: i\\0n");
             refused(tmgr, ok().stdin("in.txt").mode(TaskDescription.Mode.MPI),
                     "a task's stdin file is for executable tasks (an mpi task's input comes from its arguments)");
+            refused(tmgr, ok().stdin("in.txt").ranks(2),
+                    "a task's stdin file is for a task of one rank (this one has 2: its ranks' input comes from their arguments)");
             List<Task> taken = tmgr.submit(ok());
             assertThat(taken.getFirst().uid()).as("no task was made by the refused calls").isEqualTo("task.000000");
         }

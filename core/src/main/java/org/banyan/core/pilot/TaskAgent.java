@@ -43,11 +43,14 @@ public final class TaskAgent {
         /** Start an executable task on {@code node}. */
         record Launch(int node, TaskSpec spec) implements Action {}
 
-        /** Start an MPI task as a job on the placement's nodes (as many ranks per node as placed). */
-        record LaunchMpi(int taskId, TaskRequest request, Placement placement) implements Action {}
+        /**
+         * Start a task of several processes (an MPI task, or an executable task of several
+         * ranks) as a job on the placement's nodes, as many ranks per node as placed.
+         */
+        record LaunchJob(int taskId, TaskRequest request, Placement placement) implements Action {}
 
-        /** Signal a running task: an executable task on its node, an MPI task's job. */
-        record Signal(int taskId, List<Integer> nodes, boolean mpi, int signal) implements Action {}
+        /** Signal a running task: a one-process task on its node, or the job of a {@link LaunchJob} task. */
+        record Signal(int taskId, List<Integer> nodes, boolean job, int signal) implements Action {}
 
         /** Fire {@link TaskAgent#timedOut} for the task after the delay. */
         record ArmTimeout(int taskId, long millis) implements Action {}
@@ -365,8 +368,8 @@ public final class TaskAgent {
 
     private void launch(Task t, Placement p) {
         TaskRequest r = t.request;
-        if (r.mpi()) {
-            emit(new Action.LaunchMpi(t.id, r, p));
+        if (r.runsAsJob()) {
+            emit(new Action.LaunchJob(t.id, r, p));
         } else {
             emit(new Action.Launch(p.shares().getFirst().node(), spec(t.id, r, p, 0)));
         }
@@ -384,25 +387,9 @@ public final class TaskAgent {
         chains.offer(t);
     }
 
-    /** The command a daemon runs: pre-exec, the executable, post-exec (with the executable's status kept). */
+    /** What a daemon starts: the task's command (see {@link TaskCommand}) with the task's variables. */
     TaskSpec spec(int id, TaskRequest r, Placement p, int after) {
-        String executable = r.executable();
-        List<String> args = r.args();
-        if (!r.preExec().isEmpty() || !r.postExec().isEmpty()) {
-            StringBuilder script = new StringBuilder();
-            for (String pre : r.preExec()) {
-                script.append(pre).append(" || exit $?\n");
-            }
-            script.append("\"$@\"\nrc=$?\n");
-            for (String post : r.postExec()) {
-                script.append(post).append('\n');
-            }
-            script.append("exit $rc\n");
-            List<String> a = new ArrayList<>(List.of("-c", script.toString(), "banyan-task", r.executable()));
-            a.addAll(r.args());
-            executable = "/bin/sh";
-            args = a;
-        }
+        TaskCommand command = TaskCommand.of(r);
         // Immutable, so that TaskSpec keeps it as it is when the task brings nothing more (most
         // do) instead of copying a LinkedHashMap into a new map: two maps a task, 1 % of a DVM's CPU.
         Map<String, String> env = Map.of("BANYAN_TASK_ID", Integer.toString(id), "BANYAN_TASK_UID", r.uid(),
@@ -416,13 +403,13 @@ public final class TaskAgent {
             }
             env = all;
         }
-        return new TaskSpec(id, executable, args, env, r.sandbox(), r.stdout(), r.stderr(), r.stdin(), after);
+        return new TaskSpec(id, command.executable(), command.args(), env, r.sandbox(), r.stdout(), r.stderr(), r.stdin(), after);
     }
 
     private void signal(Task t, int signal) {
         Placement on = TaskChains.root(t).placement;
         List<Integer> nodes = on.shares().stream().map(Placement.Share::node).toList();
-        emit(new Action.Signal(t.id, nodes, t.request.mpi(), signal));
+        emit(new Action.Signal(t.id, nodes, t.request.runsAsJob(), signal));
     }
 
     private void finish(Task t, TaskState state, int exitCode, String detail) {

@@ -28,9 +28,9 @@ final class TaskChains {
         this.depth = new ChainDepth(maxDepth);
     }
 
-    /** Whether tasks like this one may be queued at all: executables without tags, when chains are on. */
+    /** Whether tasks like this one may be queued at all: one-process executables without tags, when chains are on. */
     boolean accepts(TaskRequest r) {
-        return depth.max() > 0 && !r.mpi() && r.slots().colocate() == null && !r.slots().exclusive();
+        return depth.max() > 0 && !r.runsAsJob() && r.slots().colocate() == null && !r.slots().exclusive();
     }
 
     /** Whether some chain end may take a successor (a cheap test before polling the waiting tasks). */

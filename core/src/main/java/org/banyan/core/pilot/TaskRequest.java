@@ -11,7 +11,8 @@ import java.util.Map;
  * @param uid         the manager's name for it ({@code task.000042})
  * @param sandbox     the task's directory (created by the daemon); relative stdout/stderr/stdin are in it
  * @param stdin       the file its standard input reads, or null for none ({@code /dev/null})
- * @param mpi         whether its ranks are an MPI job, PMI-wired as {@code banyan run} does
+ * @param mpi         whether its ranks are an MPI job, PMI-wired as {@code banyan run} does; an
+ *                    executable task of several ranks runs as a job too, each rank a copy
  * @param timeoutMillis 0 for none; the task is ended (SIGTERM, then SIGKILL) and FAILED after it
  * @param restartable whether it is started again elsewhere when its node is lost
  */
@@ -23,6 +24,15 @@ public record TaskRequest(String uid, String executable, List<String> args, Map<
         env = Map.copyOf(env);
         preExec = List.copyOf(preExec);
         postExec = List.copyOf(postExec);
+    }
+
+    /**
+     * Whether its processes start as one job on the nodes it was placed on: an MPI task, and an
+     * executable task of several ranks (each rank a copy of it, as {@code srun -n}, {@code flux
+     * run -n} and RADICAL-Pilot's launch methods start them). Anything else is one process.
+     */
+    public boolean runsAsJob() {
+        return mpi || slots.ranks() > 1;
     }
 
     /** A one-core executable task with the defaults of everything else. */

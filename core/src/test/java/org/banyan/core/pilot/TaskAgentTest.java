@@ -139,6 +139,29 @@ class TaskAgentTest {
         assertThat(s.env()).containsEntry("A", "1").containsEntry("BANYAN_TASK_ID", "7");
     }
 
+    /**
+     * An executable task of several ranks starts as one job of that many copies over the nodes
+     * it was placed on, and is signaled as that job. It was one process on its first node, on
+     * cores held on both nodes.
+     */
+    @Test
+    void anExecutableTaskOfSeveralRanksStartsAsAJobOfCopiesAndIsCanceledAsOne() {
+        TaskRequest copies = new TaskRequest("c", "hostname", List.of(), java.util.Map.of(), "/s", "o", "e", null, List.of(),
+                List.of(), new SlotRequest(3, 1, 0, null, false), 0, false, 0, false);
+        assertThat(copies.runsAsJob()).isTrue();
+        assertThat(task(0).runsAsJob()).as("one rank: one process").isFalse();
+        List<TaskAgent.Action> a = agent.submit(List.of(copies));
+        assertThat(only(a, TaskAgent.Action.Launch.class)).isEmpty();
+        assertThat(only(a, TaskAgent.Action.LaunchJob.class)).singleElement().satisfies(l -> {
+            Placement p = ((TaskAgent.Action.LaunchJob) l).placement();
+            assertThat(p.shares().stream().mapToInt(Placement.Share::ranks).sum()).isEqualTo(3);
+            assertThat(p.shares()).extracting(Placement.Share::node).containsExactlyInAnyOrder(0, 1);
+        });
+        int id = agent.lastIds().getFirst();
+        assertThat(only(agent.cancel(List.of(id)), TaskAgent.Action.Signal.class))
+                .containsExactly(new TaskAgent.Action.Signal(id, List.of(0, 1), true, TaskAgent.SIGTERM));
+    }
+
     @Test
     void aTaskThatCanNeverRunFailsAtOnceWithTheReason() {
         TaskRequest huge = new TaskRequest("huge", "/bin/true", List.of(), java.util.Map.of(), "/s", "o", "e", "/dev/null", List.of(),

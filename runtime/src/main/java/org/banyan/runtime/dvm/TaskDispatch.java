@@ -20,12 +20,16 @@ import org.banyan.core.job.MappingPolicy;
 import org.banyan.core.job.Modex;
 import org.banyan.core.job.Node;
 import org.banyan.core.pilot.Placement;
+import org.banyan.core.pmix.PmixNamespaces;
 import org.banyan.core.pilot.TaskAgent;
+import org.banyan.core.pilot.TaskCommand;
 import org.banyan.core.pilot.TaskRequest;
 import org.banyan.core.pilot.TaskSpec;
 import org.banyan.core.pilot.TaskState;
 import org.banyan.core.wire.ClientMessage;
 import org.banyan.core.wire.OverlayMessage;
+import org.banyan.pmix.ElfNeeded;
+import org.banyan.pmix.ProgramLookup;
 
 /**
  * Between the DVM's {@link TaskAgent} and the rest of its head: the agent's launches become one
@@ -241,7 +245,7 @@ final class TaskDispatch {
             // one message per daemon and signal: cancel --all of 100,000 tasks is a few messages
             Map<NodeSignal, List<Integer>> signals = new LinkedHashMap<>();
             for (TaskAgent.Action a : actions) { // a loop, not a stream: C1 builds a stream's lambdas per call
-                if (a instanceof TaskAgent.Action.LaunchMpi) {
+                if (a instanceof TaskAgent.Action.LaunchJob) {
                     startsSoFar(); // its jobs go before its own starts, after the earlier calls'
                     break;
                 }
@@ -250,9 +254,9 @@ final class TaskDispatch {
                 switch (a) {
                     case TaskAgent.Action.Launch(int node, TaskSpec spec) ->
                             launches.computeIfAbsent(node, n -> new ArrayList<>()).add(spec);
-                    case TaskAgent.Action.LaunchMpi(int taskId, TaskRequest r, Placement p) -> out.add(mpiJob(taskId, r, p));
-                    case TaskAgent.Action.Signal(int taskId, List<Integer> on, boolean mpi, int signal) -> {
-                        if (mpi) {
+                    case TaskAgent.Action.LaunchJob(int taskId, TaskRequest r, Placement p) -> out.add(taskJob(taskId, r, p));
+                    case TaskAgent.Action.Signal(int taskId, List<Integer> on, boolean ofJob, int signal) -> {
+                        if (ofJob) {
                             Integer job = jobOfTask.get(taskId);
                             if (job != null) {
                                 out.add(new HeadEvent.CancelJob(job, "task " + taskId + " canceled or timed out"));
@@ -339,11 +343,14 @@ final class TaskDispatch {
     }
 
     /**
-     * An MPI task: a job with as many ranks on each node as the agent placed there. A task with
-     * GPUs is one context per node (one MPI_COMM_WORLD all the same), so that the ranks on each
-     * node see that node's GPUs of the task in CUDA_VISIBLE_DEVICES and BANYAN_TASK_GPUS.
+     * An MPI task, or an executable task of several ranks: a job with as many ranks on each node as the agent placed there, each rank
+     * running the task's command (pre-exec and post-exec around the executable) with the task's
+     * variables. A task with GPUs is one context per node (one MPI_COMM_WORLD all the same), so
+     * that the ranks on each node see that node's GPUs of the task in CUDA_VISIBLE_DEVICES and
+     * BANYAN_TASK_GPUS. Its ranks wire up through PMIx when its executable is built with Open MPI
+     * (or libpmix), as {@code banyan run}'s do; through PMI they ran as that many singletons.
      */
-    private HeadEvent mpiJob(int taskId, TaskRequest r, Placement p) {
+    private HeadEvent taskJob(int taskId, TaskRequest r, Placement p) {
         int[] ranks = new int[nodes.size()];
         long[] gpus = new long[nodes.size()];
         for (Placement.Share s : p.shares()) {
@@ -358,20 +365,36 @@ final class TaskDispatch {
         jobOfTask.put(taskId, jobId);
         taskOfJob.put(jobId, taskId);
         openOutput(taskId, r);
+        TaskCommand command = TaskCommand.of(r);
+        Map<String, String> env = new LinkedHashMap<>(r.env());
+        env.putAll(Map.of("BANYAN_TASK_ID", Integer.toString(taskId), "BANYAN_TASK_UID", r.uid(),
+                "BANYAN_TASK_SANDBOX", r.sandbox(), "BANYAN_TASK_CORES", Integer.toString(r.slots().coresPerRank())));
         List<AppContext> apps = new ArrayList<>();
         if (r.slots().gpusPerRank() == 0) {
-            apps.add(new AppContext(r.executable(), r.args(), r.slots().ranks(), r.env(), r.sandbox()));
+            apps.add(new AppContext(command.executable(), command.args(), r.slots().ranks(), env, r.sandbox()));
         } else { // by slot, in node order: context i's ranks are node i's
             for (int i = 0; i < nodes.size(); i++) {
                 if (ranks[i] > 0) {
-                    Map<String, String> env = new java.util.LinkedHashMap<>(r.env());
-                    Placement.tellGpus(env, i, gpus[i], agent.gpuNames());
-                    apps.add(new AppContext(r.executable(), r.args(), ranks[i], env, r.sandbox()));
+                    Map<String, String> onNode = new LinkedHashMap<>(env);
+                    Placement.tellGpus(onNode, i, gpus[i], agent.gpuNames());
+                    apps.add(new AppContext(command.executable(), command.args(), ranks[i], onNode, r.sandbox()));
                 }
             }
         }
-        JobDescription job = new JobDescription(jobId, apps, slots, MappingPolicy.SLOT, false, -1, r.sandbox(), Modex.LAZY);
+        JobDescription job = PmixNamespaces.name(new JobDescription(jobId, apps, slots, MappingPolicy.SLOT, false, -1,
+                r.sandbox(), Modex.LAZY), wiresUpThroughPmix(r));
         return new HeadEvent.Submit(job, settings.forJob(0));
+    }
+
+    /**
+     * Whether the task's executable is built with Open MPI (or libpmix), found from its sandbox
+     * along the PATH its ranks get: the task's own, else the DVM's, which its daemons share
+     * when they started here.
+     */
+    private static boolean wiresUpThroughPmix(TaskRequest r) {
+        Path program = ProgramLookup.find(r.executable(), Path.of(r.sandbox()),
+                r.env().getOrDefault("PATH", System.getenv("PATH")));
+        return program != null && ElfNeeded.pmixLibrary(ElfNeeded.of(program)) != null;
     }
 
     private void openOutput(int taskId, TaskRequest r) {

@@ -1,4 +1,4 @@
-package org.banyan.cli;
+package org.banyan.pmix;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -16,13 +16,13 @@ import java.util.List;
  * section headers (the {@code SHT_DYNAMIC} section and the string table it links to); anything
  * else (a script, a JAR, a stripped-of-sections binary) names nothing.
  */
-final class ElfNeeded {
+public final class ElfNeeded {
     private static final int SHT_DYNAMIC = 6;
     private static final long DT_NEEDED = 1;
 
     private ElfNeeded() {}
 
-    static List<String> of(Path file) {
+    public static List<String> of(Path file) {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = ch.size();
             if (size < 64 || size > Integer.MAX_VALUE) {
@@ -77,7 +77,7 @@ final class ElfNeeded {
     }
 
     /** The library that makes a program wire up through PMIx (Open MPI's or libpmix itself), or null. */
-    static String pmixLibrary(List<String> needed) {
+    public static String pmixLibrary(List<String> needed) {
         for (String lib : needed) {
             if (lib.startsWith("libmpi.so.40") || lib.startsWith("libmpi_mpifh.so.40") || lib.startsWith("libmpi_usempi")
                     || lib.startsWith("libopen-rte.so") || lib.startsWith("libpmix.so")) {

@@ -1,4 +1,4 @@
-package org.banyan.cli;
+package org.banyan.pmix;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -214,7 +214,11 @@ public final class TaskDescription {
      * ended the sending thread, and every task of that manager waited for ever.
      */
     public void check() {
-        if (mode != Mode.FUNCTION && (executable == null || executable.isBlank())) {
+        if (mode == Mode.FUNCTION) {
+            checkFunction();
+            return;
+        }
+        if (executable == null || executable.isBlank()) {
             throw new IllegalArgumentException("a task needs an executable (or a function)");
         }
         new SlotRequest(ranks, coresPerRank, gpusPerRank, colocate, exclusive); // what the agent is sent, checked now
@@ -256,6 +260,47 @@ public final class TaskDescription {
         if (stdin != null && ranks > 1) {
             throw new IllegalArgumentException("a task's stdin file is for a task of one rank (this one has " + ranks
                     + ": its ranks' input comes from their arguments)");
+        }
+    }
+
+    /**
+     * A function task runs in a worker JVM of the pool, one call at a time on the worker's one
+     * core: what describes a process does not apply to it, and was dropped without a word.
+     */
+    private void checkFunction() {
+        if (function == null) {
+            throw new IllegalArgumentException("a function task needs its function (TaskDescription.function)");
+        }
+        List<String> given = new ArrayList<>();
+        addIf(given, executable != null, "executable");
+        addIf(given, !arguments.isEmpty(), "arguments");
+        addIf(given, !environment.isEmpty(), "environment");
+        addIf(given, sandbox != null, "sandbox");
+        addIf(given, stdout != null, "stdout");
+        addIf(given, stderr != null, "stderr");
+        addIf(given, stdin != null, "stdin");
+        addIf(given, !preExec.isEmpty(), "preExec");
+        addIf(given, !postExec.isEmpty(), "postExec");
+        addIf(given, ranks != 1, "ranks");
+        addIf(given, coresPerRank != 1, "coresPerRank");
+        addIf(given, gpusPerRank != 0, "gpusPerRank");
+        addIf(given, priority != 0, "priority");
+        addIf(given, timeoutSeconds != 0, "timeout");
+        addIf(given, restartable, "restartable");
+        addIf(given, colocate != null, "colocate");
+        addIf(given, exclusive, "exclusive");
+        addIf(given, !inputStaging.isEmpty(), "inputStaging");
+        addIf(given, !outputStaging.isEmpty(), "outputStaging");
+        if (!given.isEmpty()) {
+            throw new IllegalArgumentException("a function task runs in a worker JVM of its pool, one call on one core: "
+                    + String.join(", ", given) + (given.size() == 1 ? " does" : " do") + " not apply to it (an executable task has "
+                    + (given.size() == 1 ? "it" : "them") + ")");
+        }
+    }
+
+    private static void addIf(List<String> given, boolean set, String field) {
+        if (set) {
+            given.add(field);
         }
     }
 

@@ -40,6 +40,14 @@ class TaskManagerSubmitTest {
                     "a task's stdin file is for executable tasks (an mpi task's input comes from its arguments)");
             refused(tmgr, ok().stdin("in.txt").ranks(2),
                     "a task's stdin file is for a task of one rank (this one has 2: its ranks' input comes from their arguments)");
+            // a function task's process fields were dropped without a word
+            refused(tmgr, new TaskDescription().function(() -> 1).coresPerRank(2).timeout(5),
+                    "a function task runs in a worker JVM of its pool, one call on one core: coresPerRank, timeout do not apply to it "
+                            + "(an executable task has them)");
+            refused(tmgr, ok().function(() -> 1), "a function task runs in a worker JVM of its pool, one call on one core: "
+                    + "executable does not apply to it (an executable task has it)");
+            refused(tmgr, new TaskDescription().mode(TaskDescription.Mode.FUNCTION),
+                    "a function task needs its function (TaskDescription.function)");
             List<Task> taken = tmgr.submit(ok());
             assertThat(taken.getFirst().uid()).as("no task was made by the refused calls").isEqualTo("task.000000");
         }

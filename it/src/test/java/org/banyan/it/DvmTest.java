@@ -275,6 +275,40 @@ class DvmTest {
     }
 
     /**
+     * A restartable MPI task whose node is lost runs again, whole, on another; its first run's
+     * ranks are ended, the profile says why it ran twice, and nothing is left. The old job's end
+     * used to be taken for the new one's: the task FAILED with exit 1 while its new ranks ran on.
+     */
+    @Test
+    void aRestartableMpiTaskWhoseNodeIsLostRunsAgainElsewhere() throws Exception {
+        assertThat(start("--launcher", "local", "--host", "a:2,b:2").exit()).isZero();
+        String marker = Banyan.marker();
+        Path again = dir.resolve("again");
+        Path session = dir.resolve("s");
+        Files.writeString(dir.resolve("r.jsonl"), "{\"uid\": \"r\", \"mode\": \"mpi\", \"ranks\": 2, \"restartable\": true, "
+                + "\"executable\": \"sh\", \"arguments\": [\"-c\", \"if [ -e " + again + " ]; then echo second run $PMI_RANK; "
+                + "else exec sleep " + marker + "; fi\"]}\n");
+        Process submit = Banyan.builder(List.of("submit", "--dvm", uri.toString(), "--session", session.toString(), "--tasks",
+                dir.resolve("r.jsonl").toString())).redirectErrorStream(true).redirectOutput(dir.resolve("submit.out").toFile()).start();
+        Banyan.awaitSleeps(marker, 2);
+        Files.createFile(again);
+        ProcessHandle daemon = ProcessHandle.allProcesses() // the daemon of the task's first node: its ranks' parent
+                .filter(h -> h.info().commandLine().orElse("").endsWith("sleep " + marker)).findFirst().orElseThrow().parent().orElseThrow();
+        String host = daemon.info().commandLine().orElse("").contains("--id 0 ") ? "a" : "b";
+        daemon.destroyForcibly();
+        boolean ended = submit.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+        String said = Files.readString(dir.resolve("submit.out"));
+        assertThat(ended).as(said + Files.readString(session.resolve("banyan.prof"))).isTrue();
+        assertThat(submit.exitValue()).as(said).isZero();
+        assertThat(said).contains("1 task: 1 done, 0 failed");
+        assertThat(Files.readAllLines(session.resolve("r/r.out"))).containsExactlyInAnyOrder("second run 0", "second run 1");
+        assertThat(Files.readString(session.resolve("banyan.prof"))).contains(",restart,agent,").contains("lost the daemon on " + host + "; restarting");
+        Banyan.assertNoProcessesWith(marker);
+        assertThat(Banyan.run("dvm", "stop", "--dvm", uri.toString()).exit()).isZero();
+        Banyan.assertNothingLeft(marker);
+    }
+
+    /**
      * Two jobs bound to cores on one DVM host at once get different cores (they both got the
      * host's first core before), and a bound job's cores come back when it ends.
      */

@@ -116,6 +116,11 @@ public final class Task {
     /** Moves on, recording the skipped states too; false when the task is past {@code to} already. */
     synchronized boolean advance(TaskState to, long now, int code, String why, Profile profile) {
         if (state.isFinal() || to.compareTo(state) <= 0) {
+            if (to == TaskState.AGENT_SCHEDULING && state == TaskState.AGENT_EXECUTING) {
+                // the agent placed it again (its node was lost): the states stay ordered, as
+                // RADICAL-Pilot's, and the profile says why it ran twice
+                profile.event(now, "restart", "agent", uid, state.name(), why);
+            }
             return false;
         }
         java.util.List<TaskState> path = TaskState.path(state, to);

@@ -268,8 +268,12 @@ final class TaskDispatch {
                         }
                     }
                     case TaskAgent.Action.ArmTimeout(int taskId, long millis) -> armTimeout.accept(taskId, millis);
-                    case TaskAgent.Action.State(int taskId, TaskState state, int exitCode, String detail) ->
-                            state(taskId, state, exitCode, detail, now);
+                    case TaskAgent.Action.State(int taskId, TaskState state, int exitCode, String detail) -> {
+                        if (state == TaskState.AGENT_SCHEDULING || state.isFinal()) {
+                            leaveJob(taskId, out);
+                        }
+                        state(taskId, state, exitCode, detail, now);
+                    }
                 }
             }
             if (!signals.isEmpty()) {
@@ -290,6 +294,21 @@ final class TaskDispatch {
         List<HeadEvent> events() {
             startsSoFar();
             return out;
+        }
+    }
+
+    /**
+     * A task that leaves its job before the job has ended (restarted or failed by the agent when
+     * one of its nodes was lost): the job's other ranks are ended, and its end, when it comes, is
+     * no longer the task's. It was: the old job's end took the restarted task's new job for its
+     * own, failed the task, and left the new job's ranks running on cores the agent thought free.
+     */
+    private void leaveJob(int taskId, List<HeadEvent> out) {
+        Integer job = jobOfTask.remove(taskId);
+        if (job != null) {
+            taskOfJob.remove(job);
+            closeOutput(taskId);
+            out.add(new HeadEvent.CancelJob(job, "task " + taskId + " lost one of its nodes; ending its other ranks"));
         }
     }
 

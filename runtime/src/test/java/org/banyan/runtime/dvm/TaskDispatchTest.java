@@ -107,6 +107,44 @@ class TaskDispatchTest {
         assertThat(next).allSatisfy(r -> assertThat(r.tasks()).hasSize(2));
     }
 
+    /**
+     * A restartable MPI task whose node is lost: its old job is ended, the restart runs as a new
+     * job elsewhere, and the old job's end, when it comes, is not taken for the new one's. It
+     * was: the old end failed the task and left the new job's ranks running on cores the agent
+     * thought free.
+     */
+    @Test
+    void aRestartedMpiTaskIsNotEndedByItsOldJobsEnd(@org.junit.jupiter.api.io.TempDir java.nio.file.Path sandbox) throws Exception {
+        TaskAgent agent = new TaskAgent(new GeneralScheduler(List.of(new NodeResources("n0", 2, 0), new NodeResources("n1", 2, 0))),
+                List.of("n0", "n1"), 0);
+        int[] jobs = {0};
+        TaskDispatch d = new TaskDispatch(agent, List.of(new Node("n0", 2), new Node("n1", 2)), new HeadSettings(0, 1000, 10_000),
+                () -> ++jobs[0], (task, millis) -> {}, 10);
+        DvmSession s = session(1);
+        List<org.banyan.core.head.HeadEvent> started = d.submit(s, List.of(new TaskRequest("m", "./sim", List.of(), Map.of(),
+                sandbox.toString(), "o", "e", null, List.of(), List.of(), new SlotRequest(2, 1, 0, null, false), 0, true, 0, true)));
+        assertThat(submitted(started)).extracting(j -> j.jobId() + " on " + j.nodes().getFirst().name() + ":" + j.nodes().getFirst().slots())
+                .containsExactly("1 on n0:2");
+
+        List<org.banyan.core.head.HeadEvent> lost = d.nodeLost(0);
+        assertThat(lost).contains(new org.banyan.core.head.HeadEvent.CancelJob(1, "task 1 lost one of its nodes; ending its other ranks"));
+        assertThat(submitted(lost)).extracting(j -> j.jobId() + " on " + j.nodes().get(1).name() + ":" + j.nodes().get(1).slots())
+                .containsExactly("2 on n1:2");
+
+        assertThat(d.isTaskJob(1)).isFalse();
+        assertThat(d.jobEnded(1, 1)).as("the old job's end is nobody's").isEmpty();
+        assertThat(agent.running()).isEqualTo(1);
+        d.jobEnded(2, 0);
+        assertThat(agent.unfinished()).isZero();
+        assertThat(s.updates).extracting(ClientMessage.TaskUpdate::state).endsWith(org.banyan.core.pilot.TaskState.AGENT_SCHEDULING,
+                org.banyan.core.pilot.TaskState.AGENT_EXECUTING, org.banyan.core.pilot.TaskState.DONE);
+    }
+
+    private static List<org.banyan.core.job.JobDescription> submitted(List<org.banyan.core.head.HeadEvent> events) {
+        return events.stream().filter(org.banyan.core.head.HeadEvent.Submit.class::isInstance)
+                .map(e -> ((org.banyan.core.head.HeadEvent.Submit) e).job()).toList();
+    }
+
     private static List<OverlayMessage.RunTasks> runTasks(List<org.banyan.core.head.HeadEvent> events) {
         return events.stream().filter(e -> e instanceof org.banyan.core.head.HeadEvent.Route(OverlayMessage.RunTasks r))
                 .map(e -> (OverlayMessage.RunTasks) ((org.banyan.core.head.HeadEvent.Route) e).message()).toList();

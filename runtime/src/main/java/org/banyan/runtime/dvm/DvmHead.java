@@ -151,7 +151,7 @@ public final class DvmHead {
                     }
                 });
         TaskAgent taskAgent = new TaskAgent(scheduler, hosts.names(), TaskAgent.QUEUE_DEPTH);
-        this.gpus = new DvmGpus(gpusPerHost, scheduler, taskAgent.gpuNames(), i -> hosts.names().get(i), this::say);
+        this.gpus = new DvmGpus(gpusPerHost, scheduler, taskAgent.gpuNames(), i -> elastic != null ? elastic.hostOf(i) : hosts.names().get(i), this::say);
         this.tasks = new TaskDispatch(taskAgent, nodes, settings,
                 jobIds::take, (task, millis) -> loop.schedule(new Event.TaskTimeout(task), millis));
         this.jobs = new DvmJobs(hosts, scheduler, new JobSlots(this.nodes, hosts, scheduler), settings, jobIds, queue, tasks,

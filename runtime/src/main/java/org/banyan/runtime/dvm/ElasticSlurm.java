@@ -327,6 +327,15 @@ final class ElasticSlurm {
         }
     }
 
+    /**
+     * The host slot {@code d} stands for: the one Slurm granted it while its daemon joins (the
+     * daemon says what it has before it is adopted), else the slot's own.
+     */
+    String hostOf(int d) {
+        String joiningOn = granted.get(d);
+        return joiningOn != null ? joiningOn : hosts.get(d).name();
+    }
+
     /** Rejoining daemon {@code d} is adopted: its host serves again. */
     void rejoined(int d, Pool pool) {
         if (!joining.remove(d)) {

@@ -137,8 +137,10 @@ class ElasticSlurmTest {
         ElasticSlurm e = new ElasticSlurm("7", hosts, new TopologySpec.Radix(32), new TopologySpec.Radix(32),
                 Path.of("/tmp"), new LaunchAgent.Slurm(), said::add, events::add);
         ElasticSlurm.Pool pool = idlePool();
+        String before = e.hostOf(2);
         e.granted("9", Map.of(2, "node5"), System.nanoTime() + 60_000_000_000L);
         assertThat(events).containsExactly(new HeadEvent.RejoinDaemons(Map.of(2, "node5")));
+        assertThat(e.hostOf(2)).as("what its joining daemon's GPUs are logged under (was %s)", before).isEqualTo("node5");
         assertThat(e.decide(ElasticSlurm.Seen.QUIET, pool)).as("still in time").isEmpty();
         e.granted("9", Map.of(2, "node5"), System.nanoTime() - 1);
         assertThat(e.decide(ElasticSlurm.Seen.QUIET, pool))

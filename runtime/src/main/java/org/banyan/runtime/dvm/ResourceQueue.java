@@ -157,9 +157,9 @@ final class ResourceQueue {
             return "--ranks-per-node must be at least 1";
         }
         for (Node n : nodes) {
-            if (q.ranksPerNode() > n.slots()) {
+            if (q.ranksPerNode() > n.slots() && !q.run().oversubscribe()) { // a queued job has its hosts to itself
                 return "--ranks-per-node " + q.ranksPerNode() + " is more than the " + n.slots() + " slot"
-                        + (n.slots() == 1 ? "" : "s") + " of host " + n.name();
+                        + (n.slots() == 1 ? "" : "s") + " of host " + n.name() + " (add --oversubscribe to run more ranks than slots)";
             }
         }
         return null;

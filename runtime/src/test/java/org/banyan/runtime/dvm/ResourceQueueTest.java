@@ -129,7 +129,21 @@ class ResourceQueueTest {
         assertThat(queue.submit(owner, job(1, 5, 1))).isEqualTo(
                 new ResourceQueue.Outcome.Refused("the job asks for 5 hosts; the DVM has 4"));
         assertThat(queue.submit(owner, job(1, 1, 3))).isEqualTo(
-                new ResourceQueue.Outcome.Refused("--ranks-per-node 3 is more than the 2 slots of host a"));
+                new ResourceQueue.Outcome.Refused("--ranks-per-node 3 is more than the 2 slots of host a (add --oversubscribe to run "
+                        + "more ranks than slots)"));
+    }
+
+    /** dvm submit --oversubscribe was dropped: a job of more ranks per host than slots was refused all the same. */
+    @Test
+    void anOversubscribedJobRunsMoreRanksThanSlotsOnTheHostsItHolds() {
+        ClientMessage.QueueJob q = job(1, 2, 3);
+        ClientMessage.RunJob r = q.run();
+        ClientMessage.QueueJob over = new ClientMessage.QueueJob(q.minNodes(), q.maxNodes(), q.preferredNodes(), q.factor(),
+                q.walltimeMillis(), q.ranksPerNode(), q.resizeTimeoutMillis(), new ClientMessage.RunJob(r.apps(), r.mapping(), true,
+                r.stdinRank(), r.launchDir(), r.modex(), r.timeoutMillis()));
+        ResourceQueue.Launch l = only(((ResourceQueue.Outcome.Queued) queue.submit(owner, over)).launches());
+        assertThat(l.ranks()).isEqualTo(6);
+        assertThat(l.hosts()).hasSize(2);
     }
 
     @Test

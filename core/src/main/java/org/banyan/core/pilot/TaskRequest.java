@@ -11,8 +11,8 @@ import java.util.Map;
  * @param uid         the manager's name for it ({@code task.000042})
  * @param sandbox     the task's directory (created by the daemon); relative stdout/stderr/stdin are in it
  * @param stdin       the file its standard input reads, or null for none ({@code /dev/null})
- * @param mpi         whether its ranks are an MPI job, PMI-wired as {@code banyan run} does; an
- *                    executable task of several ranks runs as a job too, each rank a copy
+ * @param mpi         whether its ranks are an MPI job, wired up as {@code banyan run} wires its
+ *                    own; an executable task of several ranks runs as a job too, each rank a copy
  * @param timeoutMillis 0 for none; the task is ended (SIGTERM, then SIGKILL) and FAILED after it
  * @param restartable whether it is started again elsewhere when its node is lost
  */

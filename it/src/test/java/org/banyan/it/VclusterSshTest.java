@@ -133,6 +133,13 @@ class VclusterSshTest {
                 }
             }
             assertThat(seen).containsExactly("node1", "node2", "node3", "node4");
+            // an MPI task of an Open MPI program across the hosts: one job of 8 ranks, through PMIx
+            Path mpiSession = dir.resolve("ssh-mpi-task");
+            Banyan.Result mpi = Banyan.run("submit", "--dvm", uri.toString(), "--session", mpiSession.toString(), "--ranks", "8",
+                    "--mpi", "--", dir.resolve("allreduce-ompi").toString());
+            assertThat(mpi.exit()).as(mpi.stderr()).isZero();
+            assertThat(Files.readAllLines(mpiSession.resolve("task.000000/task.000000.out"))).hasSize(8)
+                    .allMatch(l -> l.endsWith(" sum 36"));
         } finally {
             Banyan.run("dvm", "stop", "--dvm", uri.toString());
         }

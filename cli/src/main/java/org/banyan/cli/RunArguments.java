@@ -369,8 +369,14 @@ public final class RunArguments {
         String needs = mpi.equals("pmix") ? "--mpi pmix" : null;
         for (Context c : contexts) {
             Path program = checkProgram(c.program(), workdir != null ? workdir : cwd);
+            List<String> needed = ElfNeeded.of(program);
+            String mpich = ElfNeeded.mpichLibrary(needed);
+            if (monitorScope != null && mpich != null) { // it ran to its end, and said only then that nothing was counted
+                throw new UsageException("--monitor counts the messages of Java ranks (banyan-comm) and of Open MPI programs; '"
+                        + c.program() + "' is built with MPICH (" + mpich + "), whose messages Banyan cannot count");
+            }
             if (needs == null && mpi.equals("auto")) {
-                String lib = ElfNeeded.pmixLibrary(ElfNeeded.of(program));
+                String lib = ElfNeeded.pmixLibrary(needed);
                 if (lib != null) {
                     needs = "'" + c.program() + "' (it needs " + lib + ")";
                 }

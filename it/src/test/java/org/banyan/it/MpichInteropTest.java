@@ -160,6 +160,16 @@ class MpichInteropTest {
                 "hello from rank 2 of 4", "hello from rank 3 of 4");
     }
 
+    /** --monitor of an MPICH program: one line, status 2, nothing run (it ran, and said only at its end that nothing was counted). */
+    @Test
+    void monitoringAnMpichProgramIsRefusedBeforeItRuns() throws Exception {
+        Banyan.Result r = Banyan.run("run", "-n", "2", "--monitor", "--monitor-out", dir.resolve("mon").toString(), prog("hello"));
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.stdout()).isEmpty();
+        assertThat(r.stderr()).isEqualTo("banyan run: --monitor counts the messages of Java ranks (banyan-comm) and of Open MPI "
+                + "programs; '" + prog("hello") + "' is built with MPICH (libmpich.so.12), whose messages Banyan cannot count\n");
+    }
+
     @Test
     void allreduceAddsEveryRanksValue() throws Exception {
         Banyan.Result r = Banyan.run("run", "-n", "6", "--oversubscribe", prog("allreduce"));

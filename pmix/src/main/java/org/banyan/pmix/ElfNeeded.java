@@ -76,6 +76,16 @@ public final class ElfNeeded {
         return new String(s, java.nio.charset.StandardCharsets.UTF_8);
     }
 
+    /** The MPICH-family library a program is built with ({@code libmpich}, or MPICH's {@code libmpi.so.12}), or null. */
+    public static String mpichLibrary(List<String> needed) {
+        for (String lib : needed) {
+            if (lib.startsWith("libmpich") || lib.startsWith("libmpi.so.12")) {
+                return lib;
+            }
+        }
+        return null;
+    }
+
     /** The library that makes a program wire up through PMIx (Open MPI's or libpmix itself), or null. */
     public static String pmixLibrary(List<String> needed) {
         for (String lib : needed) {

@@ -28,4 +28,11 @@ class ElfNeededTest {
         assertThat(ElfNeeded.pmixLibrary(List.of("libmpich.so.12", "libc.so.6"))).as("MPICH: PMI").isNull();
         assertThat(ElfNeeded.pmixLibrary(List.of("libmpi.so.12"))).as("MPICH's libmpi").isNull();
     }
+
+    @Test
+    void mpichLibrariesAreToldApartFromOpenMpis() {
+        assertThat(ElfNeeded.mpichLibrary(List.of("libc.so.6", "libmpich.so.12"))).isEqualTo("libmpich.so.12");
+        assertThat(ElfNeeded.mpichLibrary(List.of("libmpi.so.12"))).isEqualTo("libmpi.so.12");
+        assertThat(ElfNeeded.mpichLibrary(List.of("libmpi.so.40", "libc.so.6"))).as("Open MPI").isNull();
+    }
 }

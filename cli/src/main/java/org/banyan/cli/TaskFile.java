@@ -232,6 +232,12 @@ final class TaskFile {
             if (!tags.isObject()) {
                 throw new UsageException(where + ": field 'tags' must be an object like {\"colocate\": \"x\", \"exclusive\": true}");
             }
+            for (Iterator<String> it = tags.fieldNames(); it.hasNext(); ) { // a misspelt tag was dropped without a word
+                String tag = it.next();
+                if (!tag.equals("colocate") && !tag.equals("exclusive")) {
+                    throw new UsageException(where + ": unknown tag '" + tag + "' in field 'tags' (valid: colocate, exclusive)");
+                }
+            }
             d.colocate(text(tags, "colocate", where, null));
             d.exclusive(bool(tags, "exclusive", where));
         }

@@ -110,6 +110,8 @@ class TaskFileTest {
         fails("{\"executable\": \"x\", \"environment\": [\"A=1\"]}", ":1: field 'environment' must be an object of strings");
         fails("{\"executable\": \"x\", \"tags\": \"c\"}",
                 ":1: field 'tags' must be an object like {\"colocate\": \"x\", \"exclusive\": true}");
+        fails("{\"executable\": \"x\", \"tags\": {\"colocte\": \"c\"}}",
+                ":1: unknown tag 'colocte' in field 'tags' (valid: colocate, exclusive)");
         fails("{\"executable\": \"x\", \"mode\": \"function\"}", ":1: field 'mode' must be 'executable' or 'mpi' "
                 + "(function tasks run through the Java Pilot API), got 'function'");
         fails("{\"executable\": \" \"}", ":1: field 'executable' is missing");

@@ -208,7 +208,7 @@ final class TaskFile {
             }
         }
         TaskDescription d = new TaskDescription();
-        d.uid(text(n, "uid", where, null));
+        d.uid(text(n, "uid", where, null)).name(text(n, "name", where, null));
         String executable = text(n, "executable", where, null);
         if (executable == null || executable.isBlank()) {
             throw new UsageException(where + ": field 'executable' is missing");

@@ -41,6 +41,8 @@ class TaskFileTest {
         assertThat(tasks).hasSize(2);
         TaskDescription a = tasks.getFirst();
         assertThat(a.uid()).isEqualTo("a");
+        assertThat(a.name()).as("RADICAL-Pilot's name: it was read and dropped").isEqualTo("n");
+        assertThat(tasks.get(1).name()).isNull();
         assertThat(a.executable()).isEqualTo("/bin/echo");
         assertThat(a.priority()).isEqualTo(3);
         assertThat(a.hasOutputStaging()).isTrue();

@@ -148,7 +148,7 @@ class SubmitTest {
             file.append("{\"executable\": \"sh\", \"arguments\": [\"-c\", \"echo $BANYAN_TASK_UID > result\"],"
                     + " \"output_staging\": [{\"source\": \"result\", \"target\": \"" + dir.resolve("out." + i) + "\"}]}\n");
         }
-        file.append("{\"uid\": \"broken\", \"executable\": \"sh\", \"arguments\": [\"-c\", \"echo first; echo it broke >&2; exit 3\"]}\n");
+        file.append("{\"uid\": \"broken\", \"name\": \"the third step\", \"executable\": \"sh\", \"arguments\": [\"-c\", \"echo first; echo it broke >&2; exit 3\"]}\n");
         // what cannot be made for a task is named, not reported as its program missing
         file.append("{\"uid\": \"nowhere\", \"executable\": \"true\", \"sandbox\": \"/etc/passwd/x\"}\n");
         file.append("{\"uid\": \"noout\", \"executable\": \"true\", \"stdout\": \"/no/dir/out\"}\n");
@@ -157,7 +157,7 @@ class SubmitTest {
                 "--tasks", dir.resolve("tasks.jsonl").toString());
         assertThat(r.exit()).as(r.stderr()).isEqualTo(1);
         assertThat(r.stderr()).contains("53 tasks: 50 done, 3 failed, 0 canceled")
-                .contains("broken failed (exit 3), sandbox " + dir.resolve("s/broken")).contains("it broke")
+                .contains("broken (the third step) failed (exit 3), sandbox " + dir.resolve("s/broken")).contains("it broke")
                 .contains("true: cannot make its directory /etc/passwd/x (Not a directory)")
                 .contains("true: No such file or directory (cannot open its stdout /no/dir/out)");
         assertThat(Files.readString(dir.resolve("out.7")).strip()).isEqualTo("task.000007");

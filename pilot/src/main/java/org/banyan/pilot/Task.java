@@ -161,6 +161,6 @@ public final class Task {
 
     @Override
     public String toString() {
-        return uid + " " + state + (state == TaskState.FAILED ? " (exit " + exitCode + ": " + detail + ")" : "");
+        return uid + (description.name != null ? " (" + description.name + ")" : "") + " " + state + (state == TaskState.FAILED ? " (exit " + exitCode + ": " + detail + ")" : "");
     }
 }

@@ -23,6 +23,7 @@ public final class TaskDescription {
     // were a quarter of what a 100,000-task bag kept alive (the young collection that copied
     // them paused the DVM's JVM for 50-75 ms in the bag's first 0.2 s).
     String uid;
+    String name;
     String executable;
     List<String> arguments = List.of();
     Map<String, String> environment = Map.of();
@@ -97,6 +98,16 @@ public final class TaskDescription {
     public TaskDescription uid(String u) {
         uid = u;
         return this;
+    }
+
+    /** A name for people, as RADICAL-Pilot's: shown next to the uid where a task is reported; any text, not unique. */
+    public TaskDescription name(String n) {
+        name = n;
+        return this;
+    }
+
+    public String name() {
+        return name;
     }
 
     public TaskDescription sandbox(String s) {

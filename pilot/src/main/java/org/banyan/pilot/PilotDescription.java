@@ -63,6 +63,10 @@ public record PilotDescription(String resource, int cores, List<String> hosts, P
         if (resource.equals("dvm") && dvm == null) {
             throw new IllegalArgumentException("a dvm pilot needs the DVM's URI file");
         }
+        if (!resource.equals("slurm") && (partition != null || account != null)) { // they were dropped without a word
+            throw new IllegalArgumentException("a partition and an account are a Slurm pilot's (sbatch --partition, --account); "
+                    + (resource.equals("ssh") ? "an " : "a ") + resource + " pilot has neither");
+        }
         if (!(runtimeMinutes >= 0) || Double.isInfinite(runtimeMinutes)) {
             throw new IllegalArgumentException("a pilot's runtime is 0 (until canceled) or a number of minutes, not " + runtimeMinutes);
         }

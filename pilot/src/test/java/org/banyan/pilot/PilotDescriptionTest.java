@@ -29,5 +29,10 @@ class PilotDescriptionTest {
         assertThatThrownBy(() -> PilotDescription.local(2).gpus(65)).hasMessage("a pilot's GPUs per host are 0 to 64, not 65");
         assertThatThrownBy(() -> PilotDescription.dvm(java.nio.file.Path.of("u")).gpus(1))
                 .hasMessage("a dvm pilot has its DVM's GPUs (banyan dvm start --gpus-per-host)");
+        assertThatThrownBy(() -> PilotDescription.local(2).partition("debug"))
+                .hasMessage("a partition and an account are a Slurm pilot's (sbatch --partition, --account); a local pilot has neither");
+        assertThatThrownBy(() -> PilotDescription.ssh(List.of("h")).account("proj"))
+                .hasMessage("a partition and an account are a Slurm pilot's (sbatch --partition, --account); an ssh pilot has neither");
+        assertThat(PilotDescription.slurm(1).partition("debug").account("proj").account()).isEqualTo("proj");
     }
 }

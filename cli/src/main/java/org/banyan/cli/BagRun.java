@@ -153,7 +153,8 @@ final class BagRun {
             }
             for (Task t : bad.subList(0, Math.min(10, bad.size()))) {
                 String name = t.description().name();
-                err.println("banyan submit: " + t.uid() + (name != null ? " (" + name + ")" : "") + " failed (exit " + t.exitCode() + "), sandbox " + t.sandbox()
+                err.println("banyan submit: " + t.uid() + (name != null ? " (" + name + ")" : "") + " failed (exit " + t.exitCode()
+                        + "), sandbox " + t.sandbox()
                         + (t.detail().isBlank() ? "" : ":\n    " + t.detail().replace("\n", "\n    ")));
             }
             if (bad.size() > 10) {

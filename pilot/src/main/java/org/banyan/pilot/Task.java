@@ -161,6 +161,7 @@ public final class Task {
 
     @Override
     public String toString() {
-        return uid + (description.name != null ? " (" + description.name + ")" : "") + " " + state + (state == TaskState.FAILED ? " (exit " + exitCode + ": " + detail + ")" : "");
+        return uid + (description.name != null ? " (" + description.name + ")" : "") + " " + state
+                + (state == TaskState.FAILED ? " (exit " + exitCode + ": " + detail + ")" : "");
     }
 }

@@ -20,7 +20,9 @@ import java.util.Map;
  *       (by the fewest steps) if that lets it start, and give that job top priority; with no job
  *       queued, the same for a job waiting in the batch system the pool lives in
  *       ({@link #outsideDemand});</li>
- *   <li>preferred size: move toward it; beyond it only when nothing is queued;</li>
+ *   <li>preferred size: move toward it; beyond it only when nothing is queued; with jobs
+ *       queued, shrink toward it only when the running jobs at their preferred sizes would free
+ *       enough nodes for one of them;</li>
  *   <li>wide optimisation, expanding: grow by a step when the nodes are free and no queued job
  *       (nor the batch system's) could start with them.</li>
  * </ol>
@@ -261,7 +263,8 @@ public final class MalleableScheduler {
                 return free >= t - cur ? expand(r, t) : new Decision(Kind.NONE, cur);
             }
             if (!queue.isEmpty()) {
-                return cur > q.preferredNodes() ? shrink(r, Math.max(q.down(cur), q.preferredNodes())) : new Decision(Kind.NONE, cur);
+                return cur > q.preferredNodes() && preferredSizesStartAQueuedJob()
+                        ? shrink(r, Math.max(q.down(cur), q.preferredNodes())) : new Decision(Kind.NONE, cur);
             }
         }
         // 4. grow into free nodes no queued job could use
@@ -272,6 +275,21 @@ public final class MalleableScheduler {
             }
         }
         return new Decision(Kind.NONE, cur);
+    }
+
+    /**
+     * Whether the running jobs, all at their preferred sizes, would free enough nodes for the
+     * smallest queued job. When they would not, a shrink toward the preferred size only left its
+     * nodes idle and the job slower: on 32 nodes, with every job asking for 32, one job ran at a
+     * time at 8 nodes, the cluster 48 % used, the workload 71 % later than the fixed policy's.
+     */
+    private boolean preferredSizesStartAQueuedJob() {
+        long could = free;
+        for (Running o : running.values()) {
+            int p = o.request.preferredNodes();
+            could += o.releasing + (p > 0 && o.size > p ? o.size - p : 0);
+        }
+        return could >= queuedSizes.firstKey();
     }
 
     private boolean noQueuedJobFits() {

@@ -97,6 +97,28 @@ class MalleableSchedulerTest {
                 new Decision(Kind.NONE, 1));
     }
 
+    /**
+     * With jobs queued, a job above its preferred size shrinks toward it only when the running
+     * jobs at their preferred sizes would free enough for a queued job: on 32 nodes, with every
+     * job asking for 32, it shrank to 16, then 8, and the nodes it freed stayed idle.
+     */
+    @Test
+    void aShrinkTowardThePreferredSizeHappensOnlyWhenAQueuedJobCouldUseTheNodes() {
+        MalleableScheduler alone = new MalleableScheduler(32, true);
+        alone.submit(new JobRequest(1, 2, 32, 8, 2, 100), 0);
+        alone.submit(new JobRequest(2, 2, 32, 8, 2, 100), 1);
+        assertThat(alone.check(1, 2)).as("nothing the queued job could start on").isEqualTo(new Decision(Kind.NONE, 32));
+
+        MalleableScheduler two = new MalleableScheduler(64, true);
+        two.submit(new JobRequest(1, 2, 32, 16, 2, 100), 0);
+        two.submit(new JobRequest(2, 2, 32, 16, 2, 100), 0);
+        two.submit(new JobRequest(3, 2, 32, 16, 2, 100), 1);
+        assertThat(two.check(1, 2)).as("both at 16 free 32: the third job's").isEqualTo(new Decision(Kind.SHRINK, 16));
+        two.shrunk(1, 3);
+        assertThat(two.check(2, 4)).isEqualTo(new Decision(Kind.SHRINK, 16));
+        assertThat(two.shrunk(2, 5)).containsExactly(new MalleableScheduler.Start(3, 32));
+    }
+
     @Test
     void badRequestsAreOneClearError() {
         assertThatThrownBy(() -> new JobRequest(1, 0, 4, 0, 2, 1)).hasMessage("job 1: the minimum is 0 nodes; it must be at least 1");

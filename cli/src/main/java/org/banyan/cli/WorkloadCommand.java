@@ -83,8 +83,10 @@ final class WorkloadCommand {
         List<Double> sweep = null;
         boolean json = false;
         Path timeline = null;
+        java.util.Set<String> given = new java.util.LinkedHashSet<>();
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
+            given.add(a);
             if (a.equals("--json")) {
                 json = true;
                 continue;
@@ -129,10 +131,21 @@ final class WorkloadCommand {
         if (swf != null && flexibleSleep != null) {
             throw new UsageException("--swf and --flexible-sleep both give the jobs; choose one");
         }
+        // options that the other options given make meaningless: each was dropped without a word
+        if (flexibleSleep == null) {
+            dropped(given, "--start-seconds and --resize-seconds are a FlexibleSleep job's costs: give --flexible-sleep, or drop ",
+                    "--start-seconds", "--resize-seconds");
+        }
+        if (swf != null || flexibleSleep != null) {
+            dropped(given, (swf != null ? "--swf" : "--flexible-sleep") + " gives the jobs and their arrivals: drop ",
+                    "--jobs", "--arrival", "--seed");
+        }
         if (sweep != null) {
             if (swf != null || flexibleSleep != null) {
                 throw new UsageException("--arrivals generates its workloads; it does not go with --swf");
             }
+            dropped(given, "--arrivals runs both policies at each of its arrival times and prints one line each: drop ",
+                    "--arrival", "--policy", "--timeline", "--write-swf");
             return sweep(jobs, nodes, seed, inhibit, sweep, json);
         }
         List<WorkloadJob> workload;
@@ -193,6 +206,19 @@ final class WorkloadCommand {
             }
         }
         return 0;
+    }
+
+    /** Refuses {@code options} that were given, naming them after {@code why}. */
+    private static void dropped(java.util.Set<String> given, String why, String... options) throws UsageException {
+        List<String> there = new ArrayList<>();
+        for (String o : options) {
+            if (given.contains(o)) {
+                there.add(o);
+            }
+        }
+        if (!there.isEmpty()) {
+            throw new UsageException(why + String.join(", ", there));
+        }
     }
 
     private static int sweep(int jobs, int nodes, long seed, double inhibit, List<Double> arrivals, boolean json) {

@@ -109,6 +109,13 @@ class SimCommandTest {
         assertThat(sim("sim", "workload", "--arrivals", "10,-1").err()).isEqualTo("banyan sim: --arrivals must be positive, not -1\n");
         assertThat(sim("sim", "workload", "--swf", "/no/such.swf").err())
                 .isEqualTo("banyan sim: --swf '/no/such.swf': no such file\n");
+        // options the others make meaningless were dropped without a word
+        assertThat(sim("sim", "workload", "--arrivals", "5,10", "--arrival", "3", "--policy", "fixed").err()).isEqualTo("banyan sim: "
+                + "--arrivals runs both policies at each of its arrival times and prints one line each: drop --arrival, --policy\n");
+        assertThat(sim("sim", "workload", "--swf", "w.swf", "--jobs", "10").err())
+                .isEqualTo("banyan sim: --swf gives the jobs and their arrivals: drop --jobs\n");
+        assertThat(sim("sim", "workload", "--resize-seconds", "1").err()).isEqualTo("banyan sim: --start-seconds and --resize-seconds "
+                + "are a FlexibleSleep job's costs: give --flexible-sleep, or drop --resize-seconds\n");
     }
 
     /** The real workload's jobs, simulated beside it (bench/workload-calibrate). */

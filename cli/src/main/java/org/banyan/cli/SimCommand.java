@@ -99,6 +99,7 @@ final class SimCommand {
         boolean followRouting = false;
         // The three ways to shape the launch tree, as given: more than one was settled by their order.
         java.util.Set<String> shapes = new java.util.LinkedHashSet<>();
+        java.util.Set<String> given = new java.util.HashSet<>();
         org.banyan.core.job.Modex modex = null;
         int modexBytes = 1024;
         org.banyan.sim.ModexWorkload.Gets gets = org.banyan.sim.ModexWorkload.Gets.NEIGHBOURS;
@@ -122,6 +123,7 @@ final class SimCommand {
                 throw new UsageException("option " + a + " needs a value");
             }
             String v = args.get(++i);
+            given.add(a);
             switch (a) {
                 case "--hosts" -> hosts = HostListParser.positive(v, "--hosts");
                 case "--ranks-per-host" -> ranksPerHost = HostListParser.positive(v, "--ranks-per-host");
@@ -192,6 +194,17 @@ final class SimCommand {
         }
         if (shapes.size() > 1) {
             throw new UsageException(String.join(" and ", shapes) + " both shape the launch tree: give one");
+        }
+        // options that mean nothing without another were dropped without a word
+        if (given.contains("--seed") && !given.contains("--faults")) {
+            throw new UsageException("--seed draws the faults of --faults F: give --faults, or drop --seed");
+        }
+        if (modex == null && (given.contains("--modex-bytes") || given.contains("--modex-gets"))) {
+            throw new UsageException((given.contains("--modex-bytes") ? "--modex-bytes" : "--modex-gets")
+                    + " describes the ranks' wire-up: give --modex full|lazy");
+        }
+        if (given.contains("--interleave") && !given.contains("--shared-cpus")) {
+            throw new UsageException("--interleave says how CPU-heavy steps share --shared-cpus N: give --shared-cpus");
         }
         if (routing == null) {
             routing = star ? "direct" : "radix:32";

@@ -60,6 +60,18 @@ class SimCommandTest {
         }
     }
 
+    /** Options that mean nothing without another: the output was the same as without them. */
+    @Test
+    void optionsThatNeedAnotherAreRefusedAlone() {
+        assertThat(sim("sim", "launch", "--hosts", "4", "--seed", "5").err())
+                .isEqualTo("banyan sim: --seed draws the faults of --faults F: give --faults, or drop --seed\n");
+        assertThat(sim("sim", "launch", "--hosts", "4", "--modex-bytes", "512").err())
+                .isEqualTo("banyan sim: --modex-bytes describes the ranks' wire-up: give --modex full|lazy\n");
+        assertThat(sim("sim", "launch", "--hosts", "4", "--interleave", "3").err())
+                .isEqualTo("banyan sim: --interleave says how CPU-heavy steps share --shared-cpus N: give --shared-cpus\n");
+        assertThat(sim("sim", "launch", "--hosts", "4", "--seed", "5", "--faults", "1").status()).isZero();
+    }
+
     /** The tree's shape given twice was settled by the options' order (the star took --spawn-degree's place, or not). */
     @Test
     void twoShapesOfTheLaunchTreeAreRefused() {

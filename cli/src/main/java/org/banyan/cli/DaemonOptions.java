@@ -184,6 +184,10 @@ final class DaemonOptions {
         if (launchAgent != null && !launcher.equals("ssh")) {
             throw new UsageException("--launch-agent is the remote shell of --launcher ssh, not of --launcher " + launcher);
         }
+        if (hosts.stream().anyMatch(h -> h.origin().equals("--host")) && hosts.stream().anyMatch(h -> !h.origin().equals("--host"))) {
+            // their slots were added up without a word; mpirun keeps the hostfile's hosts that --host names
+            throw new UsageException("--host and --hostfile both list the hosts: give one");
+        }
         if (hosts.isEmpty() && (launcher == null || launcher.equals("slurm"))) {
             // Inside an allocation the allocation is the host list, and srun starts the daemons.
             List<HostEntry> allocation = SlurmAllocation.hosts(environment);

@@ -154,6 +154,8 @@ class RunArgumentsTest {
                 "3 ranks requested but only 2 slots available on localhost; add --oversubscribe or give more slots"
                         + " (--host NAME:SLOTS or a hostfile)");
         assertThat(parse("--hostfile", "hosts", "-n", "3", "--oversubscribe", "true").job().size()).isEqualTo(3);
+        // both: their slots were added up (4 here) without a word
+        assertThat(error("--hostfile", "hosts", "--host", "localhost:2", "true")).isEqualTo("--host and --hostfile both list the hosts: give one");
     }
 
     @Test

@@ -369,13 +369,15 @@ public final class RunArguments {
         String needs = mpi.equals("pmix") ? "--mpi pmix" : null;
         for (Context c : contexts) {
             Path program = checkProgram(c.program(), workdir != null ? workdir : cwd);
-            List<String> needed = ElfNeeded.of(program);
+            boolean pmixUnknown = needs == null && mpi.equals("auto");
+            // read only when it decides something: every banyan run passes here
+            List<String> needed = monitorScope != null || pmixUnknown ? ElfNeeded.of(program) : List.of();
             String mpich = ElfNeeded.mpichLibrary(needed);
             if (monitorScope != null && mpich != null) { // it ran to its end, and said only then that nothing was counted
                 throw new UsageException("--monitor counts the messages of Java ranks (banyan-comm) and of Open MPI programs; '"
                         + c.program() + "' is built with MPICH (" + mpich + "), whose messages Banyan cannot count");
             }
-            if (needs == null && mpi.equals("auto")) {
+            if (pmixUnknown) {
                 String lib = ElfNeeded.pmixLibrary(needed);
                 if (lib != null) {
                     needs = "'" + c.program() + "' (it needs " + lib + ")";

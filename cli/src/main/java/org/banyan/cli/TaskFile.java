@@ -29,6 +29,7 @@ final class TaskFile {
     static final Set<String> FIELDS = Set.of("uid", "executable", "arguments", "environment", "sandbox", "stdout", "stderr", "stdin",
             "pre_exec", "post_exec", "ranks", "cores_per_rank", "gpus_per_rank", "priority", "timeout", "restartable",
             "tags", "mode", "input_staging", "output_staging", "name");
+    private static final Set<String> TAGS = Set.of("colocate", "exclusive");
     private static final Set<String> ACTIONS = Set.of("copy", "link", "move");
     /** How many distinct programs a file's tasks share strings for (a file of all different ones gains nothing). */
     private static final int MAX_EXECUTABLES = 1024;
@@ -196,17 +197,22 @@ final class TaskFile {
      *                    descriptions kept alive (5.6 of 16 MB), copied by the DVM's first young
      *                    collection in the bag's first 0.2 s
      */
+    /** Refuses a key of {@code n} not in {@code valid}: "unknown KIND 'key'IN (valid: ...)". */
+    private static void onlyKnown(JsonNode n, Set<String> valid, Where where, String kind, String in) throws UsageException {
+        for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
+            String f = it.next();
+            if (!valid.contains(f)) {
+                throw new UsageException(where + ": unknown " + kind + " '" + f + "'" + in + " (valid: "
+                        + String.join(", ", valid.stream().sorted().toList()) + ")");
+            }
+        }
+    }
+
     private static TaskDescription entry(JsonNode n, Where where, Map<String, String> executables) throws UsageException {
         if (n == null || !n.isObject()) {
             throw new UsageException(where + ": not a JSON object");
         }
-        for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
-            String f = it.next();
-            if (!FIELDS.contains(f)) {
-                throw new UsageException(where + ": unknown field '" + f + "' (valid: " + String.join(", ",
-                        FIELDS.stream().sorted().toList()) + ")");
-            }
-        }
+        onlyKnown(n, FIELDS, where, "field", "");
         TaskDescription d = new TaskDescription();
         d.uid(text(n, "uid", where, null)).name(text(n, "name", where, null));
         String executable = text(n, "executable", where, null);
@@ -232,12 +238,7 @@ final class TaskFile {
             if (!tags.isObject()) {
                 throw new UsageException(where + ": field 'tags' must be an object like {\"colocate\": \"x\", \"exclusive\": true}");
             }
-            for (Iterator<String> it = tags.fieldNames(); it.hasNext(); ) { // a misspelt tag was dropped without a word
-                String tag = it.next();
-                if (!tag.equals("colocate") && !tag.equals("exclusive")) {
-                    throw new UsageException(where + ": unknown tag '" + tag + "' in field 'tags' (valid: colocate, exclusive)");
-                }
-            }
+            onlyKnown(tags, TAGS, where, "tag", " in field 'tags'"); // a misspelt tag was dropped without a word
             d.colocate(text(tags, "colocate", where, null));
             d.exclusive(bool(tags, "exclusive", where));
         }

@@ -392,8 +392,7 @@ public final class TaskAgent {
         TaskCommand command = TaskCommand.of(r);
         // Immutable, so that TaskSpec keeps it as it is when the task brings nothing more (most
         // do) instead of copying a LinkedHashMap into a new map: two maps a task, 1 % of a DVM's CPU.
-        Map<String, String> env = Map.of("BANYAN_TASK_ID", Integer.toString(id), "BANYAN_TASK_UID", r.uid(),
-                "BANYAN_TASK_SANDBOX", r.sandbox(), "BANYAN_TASK_CORES", Integer.toString(p.cores()));
+        Map<String, String> env = r.variables(id, p.cores());
         if (!r.env().isEmpty() || r.slots().gpusPerRank() > 0) {
             Map<String, String> all = new LinkedHashMap<>(r.env());
             all.putAll(env);

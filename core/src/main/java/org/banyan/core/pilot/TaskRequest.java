@@ -35,6 +35,16 @@ public record TaskRequest(String uid, String executable, List<String> args, Map<
         return mpi || slots.ranks() > 1;
     }
 
+    /**
+     * The variables each of its processes sees besides its own environment: its id, uid and
+     * sandbox, and the cores the process holds. Immutable, so that a spec keeps it as it is
+     * when the task brings nothing more.
+     */
+    public Map<String, String> variables(int id, int cores) {
+        return Map.of("BANYAN_TASK_ID", Integer.toString(id), "BANYAN_TASK_UID", uid, "BANYAN_TASK_SANDBOX", sandbox,
+                "BANYAN_TASK_CORES", Integer.toString(cores));
+    }
+
     /** A one-core executable task with the defaults of everything else. */
     public static TaskRequest of(String uid, String sandbox, String executable, String... args) {
         return new TaskRequest(uid, executable, List.of(args), Map.of(), sandbox, uid + ".out", uid + ".err", null, List.of(),

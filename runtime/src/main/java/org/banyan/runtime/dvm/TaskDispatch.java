@@ -386,8 +386,7 @@ final class TaskDispatch {
         openOutput(taskId, r);
         TaskCommand command = TaskCommand.of(r);
         Map<String, String> env = new LinkedHashMap<>(r.env());
-        env.putAll(Map.of("BANYAN_TASK_ID", Integer.toString(taskId), "BANYAN_TASK_UID", r.uid(),
-                "BANYAN_TASK_SANDBOX", r.sandbox(), "BANYAN_TASK_CORES", Integer.toString(r.slots().coresPerRank())));
+        env.putAll(r.variables(taskId, r.slots().coresPerRank())); // each rank's cores
         List<AppContext> apps = new ArrayList<>();
         if (r.slots().gpusPerRank() == 0) {
             apps.add(new AppContext(command.executable(), command.args(), r.slots().ranks(), env, r.sandbox()));

@@ -126,6 +126,19 @@ class RunCommandTest {
     }
 
     @Test
+    void outputFilenameFilesAreTaggedAndTimeStampedWhenAsked() throws Exception {
+        Path out = dir.resolve("tagged");
+        Banyan.Result r = Banyan.run("run", "-n", "2", "--tag-output", "--timestamp-output", "--output-filename",
+                out.toString(), "sh", "-c", "echo out$PMI_RANK; printf err$PMI_RANK >&2");
+        assertThat(r.exit()).isZero();
+        assertThat(r.stdout()).isEmpty();
+        String stamp = "\\[\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3}\\]";
+        assertThat(Files.readString(out.resolve("1/rank.1/stdout"))).matches(stamp + "\\[1,1\\]<stdout>:out1\n");
+        // an unterminated last line is ended and tagged too
+        assertThat(Files.readString(out.resolve("1/rank.0/stderr"))).matches(stamp + "\\[1,0\\]<stderr>:err0\n");
+    }
+
+    @Test
     void mpmdContextsGetConsecutiveRanksAndTheirAppnum() throws Exception {
         Banyan.Result r = Banyan.run("run", "--oversubscribe", "-n", "1", "sh", "-c", "echo a $PMI_RANK $BANYAN_APPNUM",
                 ":", "-n", "2", "sh", "-c", "echo b $PMI_RANK $BANYAN_APPNUM");

@@ -7,7 +7,8 @@ import java.nio.file.Path;
  *
  * @param tag        prefix each line with {@code [jobid,rank]<stdout>:} ({@code --tag-output})
  * @param timestamp  prefix each line with the time it arrived ({@code --timestamp-output})
- * @param directory  write DIR/JOBID/rank.N/{stdout,stderr} instead of the terminal, or null
+ * @param directory  write DIR/JOBID/rank.N/{stdout,stderr} instead of the terminal (tagged and
+ *                   time-stamped as asked), or null
  */
 public record OutputOptions(boolean tag, boolean timestamp, Path directory) {
     public static final OutputOptions PLAIN = new OutputOptions(false, false, null);

@@ -15,8 +15,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Where rank output ends up: the user's terminal (optionally tagged and time-stamped, line by
- * line so lines of different ranks never mix) or one file per rank and stream.
+ * Where rank output ends up: the user's terminal or one file per rank and stream, optionally
+ * tagged and time-stamped line by line (so that lines of different ranks never mix).
  * Used from the head's event loop thread only.
  */
 public final class OutputSink implements AutoCloseable {
@@ -67,11 +67,8 @@ public final class OutputSink implements AutoCloseable {
                 file = new BufferedOutputStream(Files.newOutputStream(dir.resolve(stream == 2 ? "stderr" : "stdout")));
                 files.put(key(job, rank, stream), file);
             }
-            if (file != null) {
-                file.write(data);
-                return;
-            }
-            OutputStream target = stream == 2 ? stderr : stdout;
+            // A rank's file gets its lines tagged and time-stamped as the terminal would, as mpirun does
+            OutputStream target = file != null ? file : stream == 2 ? stderr : stdout;
             if (!lineMode) {
                 target.write(data);
                 return;
@@ -140,7 +137,8 @@ public final class OutputSink implements AutoCloseable {
                     int job = (int) (e.getKey() >>> 40);
                     int rank = (int) ((e.getKey() >>> 2) & ((1L << 38) - 1));
                     int stream = (int) (e.getKey() & 3);
-                    OutputStream target = stream == 2 ? stderr : stdout;
+                    OutputStream file = files.get(e.getKey());
+                    OutputStream target = file != null ? file : stream == 2 ? stderr : stdout;
                     writeLine(target, job, rank, stream, e.getValue(), new byte[] {'\n'}, 0, 1);
                 }
             }

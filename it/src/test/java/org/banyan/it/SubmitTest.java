@@ -339,6 +339,40 @@ class SubmitTest {
     }
 
     /**
+     * RADICAL-Pilot's staging locations: {@code client://} is the submitter's directory,
+     * {@code task://} the sandbox, {@code pilot://} and {@code session://} the pilot's and the
+     * session's directories. They used to be taken as relative paths: a directory named
+     * {@code task:} in the sandbox, and a failed task. An unknown one is refused, nothing started.
+     */
+    @Test
+    void stagingLocationsNameTheirPlaces() throws Exception {
+        Path work = Files.createDirectories(dir.resolve("work"));
+        Files.writeString(work.resolve("in.txt"), "hello\n");
+        Files.writeString(work.resolve("tasks.jsonl"), "{\"uid\": \"a\", \"executable\": \"sh\", \"arguments\": [\"-c\", "
+                + "\"tr a-z A-Z < in.txt > out.txt\"], \"input_staging\": [{\"source\": \"client:///in.txt\", "
+                + "\"target\": \"task:///\"}], \"output_staging\": [{\"source\": \"task:///out.txt\", \"target\": "
+                + "\"client:///up.txt\"}, {\"source\": \"out.txt\", \"target\": \"pilot:///kept.txt\"}, "
+                + "{\"source\": \"out.txt\", \"target\": \"session:///all/a.txt\"}]}\n");
+        ProcessBuilder pb = Banyan.builder(List.of("submit", "--dvm", uri.toString(), "--quiet", "--session", "s",
+                "--tasks", "tasks.jsonl")).directory(work.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        Process p = pb.start();
+        String err = new String(p.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(err).isZero();
+        assertThat(work.resolve("up.txt")).hasContent("HELLO");
+        assertThat(work.resolve("s/pilot.0000/kept.txt")).hasContent("HELLO");
+        assertThat(work.resolve("s/all/a.txt")).hasContent("HELLO");
+
+        Files.writeString(work.resolve("bad.jsonl"), "{\"executable\": \"true\"}\n{\"executable\": \"true\", "
+                + "\"input_staging\": [\"resource:///in.txt\"]}\n");
+        Banyan.Result bad = Banyan.run("submit", "--dvm", uri.toString(), "--session", work.resolve("t").toString(), "--tasks",
+                work.resolve("bad.jsonl").toString());
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.stderr()).contains("bad.jsonl:2: field 'input_staging': 'resource:///in.txt': resource:// is not a place "
+                + "here (client://, task://, session://, pilot:// or endpoint://)");
+        assertThat(work.resolve("t")).doesNotExist();
+    }
+
+    /**
      * The tasks of a bag run in the DVM's JVM are the submitting command's all the same: a SIGTERM
      * to it cancels them (status 1, counted as canceled), and killing it outright ends them too.
      */

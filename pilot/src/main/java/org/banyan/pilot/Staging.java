@@ -10,9 +10,21 @@ import java.nio.file.StandardCopyOption;
  * (output), as RADICAL-Pilot's staging directives: {@code copy}, {@code link} (a symbolic link)
  * or {@code move}. A relative source of an input is relative to the submitter's directory; the
  * target of an input and the source of an output are relative to the sandbox.
+ *
+ * <p>Either end may instead name its place as RADICAL-Pilot's locations do:
+ * {@code client:///p} (the submitter's directory), {@code task:///p} (the task's sandbox),
+ * {@code session:///p} (the session's directory), {@code pilot:///p} (the directory of the
+ * pilot the task ran on, SESSION/PILOT_UID) or {@code endpoint:///p} (the file system's root).
+ * A target that names only a place ({@code task:///}) keeps the source's file name.
  */
 public record Staging(String source, String target, Action action) {
     public enum Action { COPY, LINK, MOVE }
+
+    /** The places a location can name, for one task on one pilot. */
+    record Places(Path client, Path task, Path session, Path pilot) {}
+
+    private static final java.util.regex.Pattern LOCATION = java.util.regex.Pattern.compile("([a-z][a-z0-9+.-]*)://(.*)");
+    private static final java.util.List<String> SCHEMES = java.util.List.of("client", "task", "session", "pilot", "endpoint");
 
     /** Refuses what no file system call could carry out: an empty source or target (the target "" was the sandbox itself). */
     public Staging {
@@ -24,7 +36,46 @@ public record Staging(String source, String target, Action action) {
                 throw new IllegalArgumentException("a staging directive needs a source and a target, each a path, got '"
                         + source + "' -> '" + target + "'");
             }
+            java.util.regex.Matcher m = LOCATION.matcher(p);
+            if (m.matches() && !SCHEMES.contains(m.group(1))) {
+                throw new IllegalArgumentException("'" + p + "': " + m.group(1) + ":// is not a place here (client://, task://, "
+                        + "session://, pilot:// or endpoint://)");
+            }
         }
+        if (place(source).isEmpty()) {
+            throw new IllegalArgumentException("the source '" + source + "' names a place, not a file in it");
+        }
+    }
+
+    /** What follows a location's scheme, without leading slashes; the path itself if it has none. */
+    private static String place(String p) {
+        java.util.regex.Matcher m = LOCATION.matcher(p);
+        return m.matches() ? m.group(2).replaceFirst("^/+", "") : p;
+    }
+
+    /** Where {@code p} is: in the place its location names, else in {@code dflt}. */
+    private static Path locate(String p, Path dflt, Places places) {
+        java.util.regex.Matcher m = LOCATION.matcher(p);
+        if (!m.matches()) {
+            return dflt.resolve(p);
+        }
+        Path dir = switch (m.group(1)) {
+            case "client" -> places.client();
+            case "task" -> places.task();
+            case "session" -> places.session();
+            case "pilot" -> places.pilot();
+            default -> Path.of("/"); // endpoint
+        };
+        return dir.resolve(place(p));
+    }
+
+    private Path from(Path dflt, Places places) {
+        return locate(source, dflt, places);
+    }
+
+    private Path to(Path dflt, Places places) {
+        Path to = locate(target, dflt, places);
+        return place(target).isEmpty() ? to.resolve(Path.of(place(source)).getFileName()) : to;
     }
 
     /**
@@ -54,12 +105,12 @@ public record Staging(String source, String target, Action action) {
     }
 
     /** Into the sandbox, before the task runs. */
-    void stageIn(Path base, Path sandbox) throws IOException {
-        apply(base.resolve(source), sandbox.resolve(target), action);
+    void stageIn(Places places) throws IOException {
+        apply(from(places.client(), places), to(places.task(), places), action);
     }
 
     /** Out of the sandbox, once the task is done. */
-    void stageOut(Path base, Path sandbox) throws IOException {
-        apply(sandbox.resolve(source), base.resolve(target), action);
+    void stageOut(Places places) throws IOException {
+        apply(from(places.task(), places), to(places.client(), places), action);
     }
 }

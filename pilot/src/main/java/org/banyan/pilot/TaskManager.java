@@ -344,7 +344,7 @@ public final class TaskManager implements AutoCloseable {
                     java.nio.file.Files.createDirectories(t.sandbox());
                 }
                 for (Staging s : t.description().inputStaging) {
-                    s.stageIn(base, t.sandbox());
+                    s.stageIn(places(t, link.pilot));
                 }
             } catch (IOException e) {
                 move(t, TaskState.FAILED, Session.nowMicros(), -1, "input staging: " + e.getMessage());
@@ -363,12 +363,17 @@ public final class TaskManager implements AutoCloseable {
         }
     }
 
+    /** Where a staging location of {@code t} on {@code pilot} points. */
+    private Staging.Places places(Task t, Pilot pilot) {
+        return new Staging.Places(base, t.sandbox(), session.dir(), session.dir().resolve(pilot.uid()));
+    }
+
     /** Output staging, then DONE (or FAILED); on a pilot's reader, inside {@link TaskTransitions#inCallbacks}. */
     private void stageOut(Task t) {
         transitions.moveWithin(t, TaskState.TMGR_STAGING_OUTPUT, Session.nowMicros(), 0, "");
         try {
             for (Staging s : t.description().outputStaging) {
-                s.stageOut(base, t.sandbox());
+                s.stageOut(places(t, t.pilot));
             }
             transitions.moveWithin(t, TaskState.DONE, Session.nowMicros(), 0, "");
         } catch (IOException e) {

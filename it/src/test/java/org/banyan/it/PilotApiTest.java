@@ -64,11 +64,18 @@ class PilotApiTest {
             assertThat(failed.state()).isEqualTo(TaskState.FAILED);
             assertThat(failed.exitCode()).isEqualTo(4);
             assertThat(failed.detail()).isEqualTo("nope");
+            assertThat(failed.stderr()).isEqualTo("nope\n");
+            assertThat(failed.stdout()).isEmpty();
             assertThat(seen).containsExactly(TaskState.TMGR_SCHEDULING_PENDING, TaskState.TMGR_SCHEDULING,
                     TaskState.TMGR_STAGING_INPUT, TaskState.AGENT_STAGING_INPUT_PENDING, TaskState.AGENT_SCHEDULING,
                     TaskState.AGENT_EXECUTING, TaskState.AGENT_STAGING_OUTPUT, TaskState.TMGR_STAGING_OUTPUT, TaskState.DONE);
             assertThat(tasks.getFirst().times()).containsKeys(TaskState.values()[0], TaskState.AGENT_SCHEDULING_PENDING,
                     TaskState.TMGR_STAGING_OUTPUT_PENDING);
+
+            Task echo = tmgr.submit(new TaskDescription().executable("sh").arguments("-c", "sleep 1; echo said")).getFirst();
+            assertThat(echo.stdout()).as("not final yet").isNull();
+            tmgr.waitTasks(List.of(echo));
+            assertThat(echo.stdout()).isEqualTo("said\n");
 
             List<Task> sleepers = tmgr.submit(new TaskDescription().executable("sleep").arguments(marker));
             Banyan.awaitSleeps(marker, 1);

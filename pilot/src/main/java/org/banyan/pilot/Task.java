@@ -82,6 +82,40 @@ public final class Task {
     }
 
     /**
+     * What the task wrote to its stdout, as RADICAL-Pilot's {@code task.stdout}: once it is final,
+     * the last {@value #OUTPUT_BYTES} bytes of its stdout file, read from its sandbox (which must
+     * be visible here, as for output staging); null before that, for a function task, or when the
+     * file cannot be read.
+     */
+    public String stdout() {
+        return output(description.stdout != null ? description.stdout : uid + ".out");
+    }
+
+    /** What the task wrote to its stderr, as {@link #stdout()}. */
+    public String stderr() {
+        return output(description.stderr != null ? description.stderr : uid + ".err");
+    }
+
+    /** How much of a stream {@link #stdout()} and {@link #stderr()} give: its tail, as a task may write gigabytes. */
+    static final int OUTPUT_BYTES = 1 << 16;
+
+    private String output(String file) {
+        if (!state.isFinal() || description.mode == TaskDescription.Mode.FUNCTION) {
+            return null;
+        }
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(sandbox().resolve(file))) {
+            long from = Math.max(0, ch.size() - OUTPUT_BYTES);
+            java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate((int) (ch.size() - from));
+            while (b.hasRemaining() && ch.read(b, from + b.position()) > 0) {
+                // a file still growing (a child of the task writing on) gives what was there
+            }
+            return new String(b.array(), 0, b.position(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            return null;
+        }
+    }
+
+    /**
      * A function task's value once it is DONE; completed exceptionally when it FAILED (with what
      * the function threw) or was CANCELED. For other tasks: null once they are over.
      */

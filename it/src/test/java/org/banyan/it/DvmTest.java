@@ -286,7 +286,7 @@ class DvmTest {
         Path again = dir.resolve("again");
         Path session = dir.resolve("s");
         Files.writeString(dir.resolve("r.jsonl"), "{\"uid\": \"r\", \"mode\": \"mpi\", \"ranks\": 2, \"restartable\": true, "
-                + "\"executable\": \"sh\", \"arguments\": [\"-c\", \"if [ -e " + again + " ]; then echo second run $PMI_RANK; "
+                + "\"executable\": \"sh\", \"arguments\": [\"-c\", \"if [ -e " + again + " ]; then echo second run $PMI_RANK $BANYAN_TASK_RESTARTS; "
                 + "else exec sleep " + marker + "; fi\"]}\n");
         Process submit = Banyan.builder(List.of("submit", "--dvm", uri.toString(), "--session", session.toString(), "--tasks",
                 dir.resolve("r.jsonl").toString())).redirectErrorStream(true).redirectOutput(dir.resolve("submit.out").toFile()).start();
@@ -301,7 +301,7 @@ class DvmTest {
         assertThat(ended).as(said + Files.readString(session.resolve("banyan.prof"))).isTrue();
         assertThat(submit.exitValue()).as(said).isZero();
         assertThat(said).contains("1 task: 1 done, 0 failed");
-        assertThat(Files.readAllLines(session.resolve("r/r.out"))).containsExactlyInAnyOrder("second run 0", "second run 1");
+        assertThat(Files.readAllLines(session.resolve("r/r.out"))).containsExactlyInAnyOrder("second run 0 1", "second run 1 1");
         assertThat(Files.readString(session.resolve("banyan.prof"))).contains(",restart,agent,").contains("lost the daemon on " + host + "; restarting");
         Banyan.assertNoProcessesWith(marker);
         assertThat(Banyan.run("dvm", "stop", "--dvm", uri.toString()).exit()).isZero();

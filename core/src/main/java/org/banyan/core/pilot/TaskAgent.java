@@ -47,7 +47,7 @@ public final class TaskAgent {
          * Start a task of several processes (an MPI task, or an executable task of several
          * ranks) as a job on the placement's nodes, as many ranks per node as placed.
          */
-        record LaunchJob(int taskId, TaskRequest request, Placement placement) implements Action {}
+        record LaunchJob(int taskId, TaskRequest request, Placement placement, int restarts) implements Action {}
 
         /** Signal a running task: a one-process task on its node, or the job of a {@link LaunchJob} task. */
         record Signal(int taskId, List<Integer> nodes, boolean job, int signal) implements Action {}
@@ -67,6 +67,8 @@ public final class TaskAgent {
         Placement placement;
         String failure;
         boolean canceled;
+        /** How many times it was placed again because its node was lost. */
+        int restarts;
         /** The task (running, or queued itself) this one is queued behind on its daemon, or null. */
         Task after;
         /** The task queued behind this one, or null. */
@@ -274,6 +276,7 @@ public final class TaskAgent {
             String why = "lost the daemon on " + nodeNames.get(node);
             if (t.request.restartable() && !t.canceled && scheduler.neverFits(t.request.slots()) == null) {
                 t.placement = null;
+                t.restarts++;
                 t.state = TaskState.AGENT_SCHEDULING;
                 emit(new Action.State(t.id, TaskState.AGENT_SCHEDULING, 0, why + "; restarting"));
                 waiting.add(t);
@@ -333,7 +336,7 @@ public final class TaskAgent {
             if (before != null) {
                 chains.queueBehind(t, before);
                 Placement on = TaskChains.root(before).placement;
-                emit(new Action.Launch(on.shares().getFirst().node(), spec(t.id, t.request, on, before.id)));
+                emit(new Action.Launch(on.shares().getFirst().node(), spec(t.id, t.request, t.restarts, on, before.id)));
                 continue;
             }
             skipped.add(t);
@@ -369,9 +372,9 @@ public final class TaskAgent {
     private void launch(Task t, Placement p) {
         TaskRequest r = t.request;
         if (r.runsAsJob()) {
-            emit(new Action.LaunchJob(t.id, r, p));
+            emit(new Action.LaunchJob(t.id, r, p, t.restarts));
         } else {
-            emit(new Action.Launch(p.shares().getFirst().node(), spec(t.id, r, p, 0)));
+            emit(new Action.Launch(p.shares().getFirst().node(), spec(t.id, r, t.restarts, p, 0)));
         }
         execute(t, p);
     }
@@ -388,11 +391,11 @@ public final class TaskAgent {
     }
 
     /** What a daemon starts: the task's command (see {@link TaskCommand}) with the task's variables. */
-    TaskSpec spec(int id, TaskRequest r, Placement p, int after) {
+    TaskSpec spec(int id, TaskRequest r, int restarts, Placement p, int after) {
         TaskCommand command = TaskCommand.of(r);
         // Immutable, so that TaskSpec keeps it as it is when the task brings nothing more (most
         // do) instead of copying a LinkedHashMap into a new map: two maps a task, 1 % of a DVM's CPU.
-        Map<String, String> env = r.variables(id, p.cores());
+        Map<String, String> env = r.variables(id, p.cores(), restarts);
         if (!r.env().isEmpty() || r.slots().gpusPerRank() > 0) {
             Map<String, String> all = new LinkedHashMap<>(r.env());
             all.putAll(env);

@@ -37,10 +37,15 @@ public record TaskRequest(String uid, String executable, List<String> args, Map<
 
     /**
      * The variables each of its processes sees besides its own environment: its id, uid and
-     * sandbox, and the cores the process holds. Immutable, so that a spec keeps it as it is
-     * when the task brings nothing more.
+     * sandbox, the cores the process holds, and, once it has been restarted because its node was
+     * lost, how many times (as Slurm's {@code SLURM_RESTART_COUNT}, so that it can resume from
+     * its checkpoint). Immutable, so that a spec keeps it as it is when the task brings nothing more.
      */
-    public Map<String, String> variables(int id, int cores) {
+    public Map<String, String> variables(int id, int cores, int restarts) {
+        if (restarts > 0) {
+            return Map.of("BANYAN_TASK_ID", Integer.toString(id), "BANYAN_TASK_UID", uid, "BANYAN_TASK_SANDBOX", sandbox,
+                    "BANYAN_TASK_CORES", Integer.toString(cores), "BANYAN_TASK_RESTARTS", Integer.toString(restarts));
+        }
         return Map.of("BANYAN_TASK_ID", Integer.toString(id), "BANYAN_TASK_UID", uid, "BANYAN_TASK_SANDBOX", sandbox,
                 "BANYAN_TASK_CORES", Integer.toString(cores));
     }

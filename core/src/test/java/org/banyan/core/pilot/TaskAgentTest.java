@@ -125,14 +125,18 @@ class TaskAgentTest {
         List<TaskAgent.Action> a = agent.nodeLost(0);
         assertThat(a).contains(new TaskAgent.Action.State(1, TaskState.FAILED, 1, "lost the daemon on a"));
         assertThat(only(a, TaskAgent.Action.Launch.class)).singleElement()
-                .matches(l -> ((TaskAgent.Action.Launch) l).node() == 1);
+                .matches(l -> ((TaskAgent.Action.Launch) l).node() == 1)
+                .as("told it runs again, as Slurm's SLURM_RESTART_COUNT")
+                .matches(l -> ((TaskAgent.Action.Launch) l).spec().env().get("BANYAN_TASK_RESTARTS").equals("1"));
+        assertThat(only(agent.submit(List.of(task(2))), TaskAgent.Action.Launch.class)).singleElement()
+                .matches(l -> !((TaskAgent.Action.Launch) l).spec().env().containsKey("BANYAN_TASK_RESTARTS"));
     }
 
     @Test
     void preAndPostExecWrapTheCommandAndKeepItsStatus() {
         TaskRequest r = new TaskRequest("t", "./sim", List.of("x y"), java.util.Map.of("A", "1"), "/s", "o", "e", "/dev/null",
                 List.of("module load x"), List.of("echo post"), SlotRequest.cores(1), 0, false, 0, false);
-        TaskSpec s = agent.spec(7, r, new Placement(List.of(new Placement.Share(0, 1, 1, 0)), null), 0);
+        TaskSpec s = agent.spec(7, r, 0, new Placement(List.of(new Placement.Share(0, 1, 1, 0)), null), 0);
         assertThat(s.executable()).isEqualTo("/bin/sh");
         assertThat(s.args()).containsExactly("-c", "module load x || exit $?\n\"$@\"\nrc=$?\necho post\nexit $rc\n",
                 "banyan-task", "./sim", "x y");

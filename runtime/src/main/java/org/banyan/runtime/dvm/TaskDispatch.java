@@ -254,7 +254,8 @@ final class TaskDispatch {
                 switch (a) {
                     case TaskAgent.Action.Launch(int node, TaskSpec spec) ->
                             launches.computeIfAbsent(node, n -> new ArrayList<>()).add(spec);
-                    case TaskAgent.Action.LaunchJob(int taskId, TaskRequest r, Placement p) -> out.add(taskJob(taskId, r, p));
+                    case TaskAgent.Action.LaunchJob(int taskId, TaskRequest r, Placement p, int restarts) ->
+                            out.add(taskJob(taskId, r, p, restarts));
                     case TaskAgent.Action.Signal(int taskId, List<Integer> on, boolean ofJob, int signal) -> {
                         if (ofJob) {
                             Integer job = jobOfTask.get(taskId);
@@ -369,7 +370,7 @@ final class TaskDispatch {
      * BANYAN_TASK_GPUS. Its ranks wire up through PMIx when its executable is built with Open MPI
      * (or libpmix), as {@code banyan run}'s do; through PMI they ran as that many singletons.
      */
-    private HeadEvent taskJob(int taskId, TaskRequest r, Placement p) {
+    private HeadEvent taskJob(int taskId, TaskRequest r, Placement p, int restarts) {
         int[] ranks = new int[nodes.size()];
         long[] gpus = new long[nodes.size()];
         for (Placement.Share s : p.shares()) {
@@ -386,7 +387,7 @@ final class TaskDispatch {
         openOutput(taskId, r);
         TaskCommand command = TaskCommand.of(r);
         Map<String, String> env = new LinkedHashMap<>(r.env());
-        env.putAll(r.variables(taskId, r.slots().coresPerRank())); // each rank's cores
+        env.putAll(r.variables(taskId, r.slots().coresPerRank(), restarts)); // each rank's cores
         List<AppContext> apps = new ArrayList<>();
         if (r.slots().gpusPerRank() == 0) {
             apps.add(new AppContext(command.executable(), command.args(), r.slots().ranks(), env, r.sandbox()));

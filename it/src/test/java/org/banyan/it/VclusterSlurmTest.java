@@ -358,7 +358,8 @@ class VclusterSlurmTest {
             tmgr.addPilots(pilot);
             assertThat(pilot.waitState(org.banyan.core.pilot.PilotState.PMGR_ACTIVE, 120_000)).as(pilot.detail())
                     .isEqualTo(org.banyan.core.pilot.PilotState.PMGR_ACTIVE);
-            assertThat(pilot.cores()).isPositive();
+            assertThat(pilot.cores()).as("two whole nodes (vcluster gives each this machine's CPUs); it had one core a node")
+                    .isEqualTo(2 * Runtime.getRuntime().availableProcessors());
             List<org.banyan.pilot.TaskDescription> work = new ArrayList<>();
             for (int i = 0; i < 2 * pilot.cores(); i++) {
                 work.add(new org.banyan.pilot.TaskDescription().executable("sh").arguments("-c", "hostname; sleep 0.5"));

@@ -40,8 +40,10 @@ final class SlurmPilotJob {
         Files.createDirectories(dir);
         Path script = dir.resolve("pilot.sbatch");
         Files.writeString(script, script());
+        // --exclusive: a pilot of N nodes holds them whole. Without it a cons_tres cluster (the
+        // usual select plugin) grants one CPU per node, and the pilot had one core a node.
         List<String> cmd = new ArrayList<>(List.of("sbatch", "--parsable", "--job-name=banyan-" + uid,
-                "--nodes=" + description.nodes(), "--output=" + dir.resolve("pilot.out")));
+                "--nodes=" + description.nodes(), "--exclusive", "--output=" + dir.resolve("pilot.out")));
         if (description.runtimeMinutes() > 0) {
             cmd.add("--time=" + (long) Math.ceil(description.runtimeMinutes()));
         }

@@ -168,14 +168,15 @@ class VclusterSlurmTest {
                 "$B" dvm start --elastic --max-nodes 4 --elastic-period 1 --uri-file "$W/dvm.uri" || exit 3
                 "$B" dvm status --dvm "$W/dvm.uri" > "$W/status-before"
                 "$B" dvm submit --dvm "$W/dvm.uri" --nodes 3 hostname > "$W/submit.out" 2> "$W/submit.err" < /dev/null
-                squeue -h -n "banyan-dvm-$SLURM_JOB_ID" -o "%%i %%N" > "$W/grown"
+                squeue -h -n "banyan-dvm-$SLURM_JOB_ID" -o "%%i %%N %%C" > "$W/grown"
                 "$B" dvm status --dvm "$W/dvm.uri" > "$W/status-after"
                 "$B" dvm stop --dvm "$W/dvm.uri"
                 i=0
                 until [ -z "$(squeue -h -n "banyan-dvm-$SLURM_JOB_ID" -o %%i)" ] || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
                 squeue -h -n "banyan-dvm-$SLURM_JOB_ID" -o %%i > "$W/after-stop"
                 """.formatted(Banyan.SCRIPT, work));
-        Process p = new ProcessBuilder("salloc", "-N", "2", "sh", script.toString())
+        // whole nodes: the hosts it grows into must have as many CPUs as the DVM's slots
+        Process p = new ProcessBuilder("salloc", "-N", "2", "--exclusive", "sh", script.toString())
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).redirectErrorStream(true)
                 .redirectOutput(work.resolve("script.out").toFile()).start();
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
@@ -188,16 +189,16 @@ class VclusterSlurmTest {
                 "banyan dvm: --elastic-period must be between 0.1 and 86400 seconds, not 0", "status 2",
                 "banyan dvm: --warm-up: its tasks would make an elastic DVM ask Slurm for more hosts; drop it", "status 2");
         assertThat(work.resolve("bad.uri.log")).doesNotExist();
-        assertThat(Files.readString(work.resolve("status-before"))).containsPattern("(?m)^node2\\s+1\\s+0\\s+up$")
-                .containsPattern("(?m)^\\(vacant\\)\\s+1\\s+0\\s+vacant$");
-        assertThat(log).contains("ready: 2 host(s), 2 slot(s), room for 2 more")
+        assertThat(Files.readString(work.resolve("status-before"))).containsPattern("(?m)^node2\\s+2\\s+0\\s+up$")
+                .containsPattern("(?m)^\\(vacant\\)\\s+2\\s+0\\s+vacant$");
+        assertThat(log).contains("ready: 2 host(s), 4 slot(s), room for 2 more")
                 .contains("asking Slurm for 1 host(s): the DVM's jobs want 1 host(s) more")
                 .containsPattern("Slurm granted job \\d+ on \\[node3\\]")
                 .containsPattern("the daemon on node3 is back, in Slurm job \\d+");
         assertThat(Files.readString(work.resolve("submit.err"))).contains("job 1 waits for 3 hosts");
         assertThat(lines(Files.readString(work.resolve("submit.out")))).containsExactlyInAnyOrder("node1", "node2", "node3");
-        assertThat(Files.readString(work.resolve("grown")).strip()).matches("\\d+ node3");
-        assertThat(Files.readString(work.resolve("status-after"))).containsPattern("(?m)^node3\\s+1\\s+0\\s+up$");
+        assertThat(Files.readString(work.resolve("grown")).strip()).as("as many CPUs as the slot it fills; it had one").matches("\\d+ node3 2");
+        assertThat(Files.readString(work.resolve("status-after"))).containsPattern("(?m)^node3\\s+2\\s+0\\s+up$");
         assertThat(Files.readString(work.resolve("after-stop")).strip()).as("nothing of it outlives the DVM").isEmpty();
         Banyan.assertNoProcessesWith(work.resolve("dvm.uri").toString());
         Banyan.assertNoProcessesWith("DaemonMain");
@@ -217,7 +218,7 @@ class VclusterSlurmTest {
                 cd "$W"
                 "$B" dvm start --elastic --max-nodes 3 --elastic-period 1 --uri-file "$W/dvm.uri" || exit 3
                 "$B" dvm submit --dvm "$W/dvm.uri" --nodes 3 hostname > "$W/submit.out" 2> "$W/submit.err" < /dev/null
-                squeue -h -n "banyan-dvm-$SLURM_JOB_ID" -o "%%i %%N" > "$W/grown"
+                squeue -h -n "banyan-dvm-$SLURM_JOB_ID" -o "%%i %%N %%C" > "$W/grown"
                 kill -9 "$(sed -n 2p "$W/dvm.uri")"
                 i=0
                 until [ -z "$(squeue -h -n "banyan-dvm-$SLURM_JOB_ID" -t PD,R,CG -o %%i)" ] || [ $i -ge 200 ]; do sleep 0.1; i=$((i + 1)); done
@@ -267,7 +268,7 @@ class VclusterSlurmTest {
                 squeue -h -j "$SLURM_JOB_ID" -o %%N > "$W/dvm-nodes"
                 i=0
                 until grep -q "expand from 1" "$W/flexible.out" 2>/dev/null || [ $i -ge 600 ]; do sleep 0.1; i=$((i + 1)); done
-                squeue -h -n "banyan-dvm-$SLURM_JOB_ID" -o "%%i %%N" > "$W/grown"
+                squeue -h -n "banyan-dvm-$SLURM_JOB_ID" -o "%%i %%N %%C" > "$W/grown"
                 wait $f
                 echo "flexible exit $?" >> "$W/flexible.out"
                 i=0

@@ -354,8 +354,11 @@ final class ElasticSlurm {
      * {@code serving}); their daemons start in it, each filling one of {@code slots}.
      */
     private void allocate(int n, List<String> preferred, List<String> serving, List<Integer> slots) {
+        // as many CPUs per host as the slots it fills: without --mincpus a cons_tres cluster
+        // grants one, and the DVM ran a slot's count of tasks in a one-CPU allocation
+        int cpus = slots.stream().mapToInt(i -> hosts.get(i).slots()).max().orElse(1);
         List<String> command = new ArrayList<>(List.of("salloc", "--no-shell", "--immediate=10", "-N", Integer.toString(n),
-                "--exclude=" + String.join(",", serving), "-J", "banyan-dvm-" + jobId));
+                "--mincpus=" + cpus, "--exclude=" + String.join(",", serving), "-J", "banyan-dvm-" + jobId));
         if (!preferred.isEmpty()) {
             command.add("--nodelist=" + String.join(",", preferred));
         }

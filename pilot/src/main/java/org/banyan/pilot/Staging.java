@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One file to put into a task's sandbox before it runs (input) or to take out of it after
@@ -23,8 +26,8 @@ public record Staging(String source, String target, Action action) {
     /** The places a location can name, for one task on one pilot. */
     record Places(Path client, Path task, Path session, Path pilot) {}
 
-    private static final java.util.regex.Pattern LOCATION = java.util.regex.Pattern.compile("([a-z][a-z0-9+.-]*)://(.*)");
-    private static final java.util.List<String> SCHEMES = java.util.List.of("client", "task", "session", "pilot", "endpoint");
+    private static final Pattern LOCATION = Pattern.compile("([a-z][a-z0-9+.-]*)://(.*)");
+    private static final List<String> SCHEMES = List.of("client", "task", "session", "pilot", "endpoint");
 
     /** Refuses what no file system call could carry out: an empty source or target (the target "" was the sandbox itself). */
     public Staging {
@@ -36,7 +39,7 @@ public record Staging(String source, String target, Action action) {
                 throw new IllegalArgumentException("a staging directive needs a source and a target, each a path, got '"
                         + source + "' -> '" + target + "'");
             }
-            java.util.regex.Matcher m = LOCATION.matcher(p);
+            Matcher m = LOCATION.matcher(p);
             if (m.matches() && !SCHEMES.contains(m.group(1))) {
                 throw new IllegalArgumentException("'" + p + "': " + m.group(1) + ":// is not a place here (client://, task://, "
                         + "session://, pilot:// or endpoint://)");
@@ -49,13 +52,13 @@ public record Staging(String source, String target, Action action) {
 
     /** What follows a location's scheme, without leading slashes; the path itself if it has none. */
     private static String place(String p) {
-        java.util.regex.Matcher m = LOCATION.matcher(p);
+        Matcher m = LOCATION.matcher(p);
         return m.matches() ? m.group(2).replaceFirst("^/+", "") : p;
     }
 
     /** Where {@code p} is: in the place its location names, else in {@code dflt}. */
     private static Path locate(String p, Path dflt, Places places) {
-        java.util.regex.Matcher m = LOCATION.matcher(p);
+        Matcher m = LOCATION.matcher(p);
         if (!m.matches()) {
             return dflt.resolve(p);
         }

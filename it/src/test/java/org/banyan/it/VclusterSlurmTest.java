@@ -218,7 +218,7 @@ class VclusterSlurmTest {
                 cd "$W"
                 "$B" dvm start --elastic --max-nodes 3 --elastic-period 1 --uri-file "$W/dvm.uri" || exit 3
                 "$B" dvm submit --dvm "$W/dvm.uri" --nodes 3 hostname > "$W/submit.out" 2> "$W/submit.err" < /dev/null
-                squeue -h -n "banyan-dvm-$SLURM_JOB_ID" -o "%%i %%N %%C" > "$W/grown"
+                squeue -h -n "banyan-dvm-$SLURM_JOB_ID" -o "%%i %%N" > "$W/grown"
                 kill -9 "$(sed -n 2p "$W/dvm.uri")"
                 i=0
                 until [ -z "$(squeue -h -n "banyan-dvm-$SLURM_JOB_ID" -t PD,R,CG -o %%i)" ] || [ $i -ge 200 ]; do sleep 0.1; i=$((i + 1)); done
@@ -268,7 +268,7 @@ class VclusterSlurmTest {
                 squeue -h -j "$SLURM_JOB_ID" -o %%N > "$W/dvm-nodes"
                 i=0
                 until grep -q "expand from 1" "$W/flexible.out" 2>/dev/null || [ $i -ge 600 ]; do sleep 0.1; i=$((i + 1)); done
-                squeue -h -n "banyan-dvm-$SLURM_JOB_ID" -o "%%i %%N %%C" > "$W/grown"
+                squeue -h -n "banyan-dvm-$SLURM_JOB_ID" -o "%%i %%N" > "$W/grown"
                 wait $f
                 echo "flexible exit $?" >> "$W/flexible.out"
                 i=0

@@ -28,7 +28,7 @@ import org.banyan.pilot.TaskDescription;
 final class TaskFile {
     static final Set<String> FIELDS = Set.of("uid", "executable", "arguments", "environment", "sandbox", "stdout", "stderr", "stdin",
             "pre_exec", "post_exec", "ranks", "cores_per_rank", "gpus_per_rank", "priority", "timeout", "restartable",
-            "tags", "mode", "input_staging", "output_staging", "name");
+            "tags", "mode", "input_staging", "output_staging", "stage_on_error", "name");
     private static final Set<String> TAGS = Set.of("colocate", "exclusive");
     private static final Set<String> ACTIONS = Set.of("copy", "link", "move");
     /** How many distinct programs a file's tasks share strings for (a file of all different ones gains nothing). */
@@ -250,7 +250,8 @@ final class TaskFile {
                 .preExec(strings(n, "pre_exec", where).toArray(String[]::new))
                 .postExec(strings(n, "post_exec", where).toArray(String[]::new))
                 .inputStaging(staging(n, "input_staging", where).toArray(Staging[]::new))
-                .outputStaging(staging(n, "output_staging", where).toArray(Staging[]::new));
+                .outputStaging(staging(n, "output_staging", where).toArray(Staging[]::new))
+                .stageOnError(bool(n, "stage_on_error", where));
         for (Map.Entry<String, String> e : environment(n, where).entrySet()) {
             d.environment(e.getKey(), e.getValue());
         }

@@ -373,6 +373,30 @@ class SubmitTest {
     }
 
     /**
+     * RADICAL-Pilot's {@code stage_on_error}: a failed task's files come out as a done one's
+     * would; without it they stay in the sandbox. A file it did not write adds to its failure.
+     */
+    @Test
+    void stageOnErrorTakesAFailedTasksFilesOut() throws Exception {
+        Path work = Files.createDirectories(dir.resolve("work"));
+        String fails = "\"executable\": \"sh\", \"arguments\": [\"-c\", \"echo partial > out.txt; echo broke >&2; exit 3\"]";
+        Files.writeString(work.resolve("tasks.jsonl"), "{\"uid\": \"kept\", " + fails + ", \"stage_on_error\": true, "
+                + "\"output_staging\": [{\"source\": \"out.txt\", \"target\": \"" + work.resolve("kept.txt") + "\"}, "
+                + "{\"source\": \"never.txt\", \"target\": \"" + work.resolve("never.txt") + "\"}]}\n"
+                + "{\"uid\": \"left\", " + fails + ", \"output_staging\": [{\"source\": \"out.txt\", \"target\": \""
+                + work.resolve("left.txt") + "\"}]}\n");
+        Banyan.Result r = Banyan.run("submit", "--dvm", uri.toString(), "--session", work.resolve("s").toString(), "--tasks",
+                work.resolve("tasks.jsonl").toString());
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.stderr()).contains("2 tasks: 0 done, 2 failed")
+                .contains("kept failed (exit 3), sandbox " + work.resolve("s/kept") + ":\n    broke\n    output staging: cannot copy "
+                        + work.resolve("s/kept/never.txt"));
+        assertThat(work.resolve("kept.txt")).hasContent("partial");
+        assertThat(work.resolve("left.txt")).doesNotExist();
+        assertThat(work.resolve("s/left/out.txt")).hasContent("partial");
+    }
+
+    /**
      * The tasks of a bag run in the DVM's JVM are the submitting command's all the same: a SIGTERM
      * to it cancels them (status 1, counted as canceled), and killing it outright ends them too.
      */

@@ -39,6 +39,7 @@ public final class TaskDescription {
     int priority;
     double timeoutSeconds;
     boolean restartable;
+    boolean stageOnError;
     String colocate;
     boolean exclusive;
     Mode mode = Mode.EXECUTABLE;
@@ -186,6 +187,16 @@ public final class TaskDescription {
         return this;
     }
 
+    /**
+     * Output staging for a task that FAILED too (RADICAL-Pilot's {@code stage_on_error}): the
+     * files it left behind come out as they would if it had succeeded; a file it did not write
+     * adds to its failure, which stays the task's own.
+     */
+    public TaskDescription stageOnError(boolean s) {
+        stageOnError = s;
+        return this;
+    }
+
     public TaskDescription colocate(String tag) {
         colocate = tag;
         return this;
@@ -302,6 +313,7 @@ public final class TaskDescription {
         addIf(given, exclusive, "exclusive");
         addIf(given, !inputStaging.isEmpty(), "inputStaging");
         addIf(given, !outputStaging.isEmpty(), "outputStaging");
+        addIf(given, stageOnError, "stageOnError");
         if (!given.isEmpty()) {
             throw new IllegalArgumentException("a function task runs in a worker JVM of its pool, one call on one core: "
                     + String.join(", ", given) + (given.size() == 1 ? " does" : " do") + " not apply to it (an executable task has "

@@ -381,6 +381,20 @@ public final class TaskManager implements AutoCloseable {
         }
     }
 
+    /** Output staging of a FAILED task that asked for it; then FAILED with its own code and detail. */
+    private void stageOutFailed(Task t, int code, String why) {
+        transitions.moveWithin(t, TaskState.TMGR_STAGING_OUTPUT, Session.nowMicros(), 0, "");
+        StringBuilder failure = new StringBuilder(why == null ? "" : why);
+        for (Staging s : t.description().outputStaging) {
+            try {
+                s.stageOut(places(t, t.pilot));
+            } catch (IOException e) {
+                failure.append(failure.isEmpty() ? "" : "\n").append("output staging: ").append(e.getMessage());
+            }
+        }
+        transitions.moveWithin(t, TaskState.FAILED, Session.nowMicros(), code, failure.toString());
+    }
+
     private void move(Task t, TaskState to, long now, int code, String why) {
         transitions.move(t, to, now, code, why);
     }
@@ -422,6 +436,10 @@ public final class TaskManager implements AutoCloseable {
         if (u.state() == TaskState.DONE) {
             transitions.moveWithin(t, TaskState.AGENT_STAGING_OUTPUT, u.timeMicros(), 0, "");
             stageOut(t);
+        } else if (u.state() == TaskState.FAILED && t.description().stageOnError
+                && (u.execStartMicros() > 0 || t.reached(TaskState.AGENT_EXECUTING))) { // it ran: it may have left files
+            transitions.moveWithin(t, TaskState.AGENT_STAGING_OUTPUT, u.timeMicros(), 0, "");
+            stageOutFailed(t, u.exitCode(), u.detail());
         } else {
             transitions.moveWithin(t, u.state(), u.timeMicros(), u.exitCode(), u.detail());
         }

@@ -30,12 +30,15 @@ final class DaemonOptions {
     private boolean staticPorts;
     private boolean fromAllocation;
     private boolean star;
+    /** What a host of a Slurm allocation offers: its tasks ({@code banyan run}) or its CPUs (a DVM). */
+    private final SlurmAllocation.Slots allocationSlots;
     /** The options given of how daemons start (not of where): they mean nothing to a DVM's job. */
     private final java.util.Set<String> startOptions = new java.util.LinkedHashSet<>();
 
-    DaemonOptions(Map<String, String> environment, Path cwd) {
+    DaemonOptions(Map<String, String> environment, Path cwd, SlurmAllocation.Slots allocationSlots) {
         this.environment = environment;
         this.cwd = cwd;
+        this.allocationSlots = allocationSlots;
     }
 
     /** -H and --hostfile, in the Placement section. */
@@ -190,7 +193,7 @@ final class DaemonOptions {
         }
         if (hosts.isEmpty() && (launcher == null || launcher.equals("slurm"))) {
             // Inside an allocation the allocation is the host list, and srun starts the daemons.
-            List<HostEntry> allocation = SlurmAllocation.hosts(environment);
+            List<HostEntry> allocation = SlurmAllocation.hosts(environment, allocationSlots);
             if (!allocation.isEmpty()) {
                 fromAllocation = true;
                 hosts.addAll(allocation);

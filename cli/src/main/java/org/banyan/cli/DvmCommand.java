@@ -149,7 +149,7 @@ final class DvmCommand {
     }
 
     private StartArguments parseStart(List<String> args) throws UsageException {
-        StartArguments a = new StartArguments(new DaemonOptions(environment, cwd), defaultFiles());
+        StartArguments a = new StartArguments(new DaemonOptions(environment, cwd, SlurmAllocation.Slots.CPUS), defaultFiles());
         OptionParser.parse(START_OPTIONS, a, args, "banyan dvm start --help");
         if (a.elastic && slurmJob() == null) {
             throw new UsageException("--elastic gives hosts back to Slurm: run dvm start inside a Slurm job");

@@ -137,7 +137,7 @@ public final class RunArguments {
     RunArguments(Map<String, String> environment, Path cwd) {
         this.environment = environment;
         this.cwd = cwd;
-        this.daemons = new DaemonOptions(environment, cwd);
+        this.daemons = new DaemonOptions(environment, cwd, SlurmAllocation.Slots.TASKS);
         this.placement = new PlacementOptions(cwd);
     }
 

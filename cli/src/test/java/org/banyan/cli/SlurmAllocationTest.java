@@ -17,14 +17,30 @@ class SlurmAllocationTest {
 
     @Test
     void readsCpusPerNode() throws Exception {
-        assertThat(SlurmAllocation.counts("2(x3),1")).containsExactly(2, 2, 2, 1);
-        assertThat(SlurmAllocation.counts("4")).containsExactly(4);
+        assertThat(SlurmAllocation.counts("SLURM_JOB_CPUS_PER_NODE", "2(x3),1")).containsExactly(2, 2, 2, 1);
+        assertThat(SlurmAllocation.counts("SLURM_JOB_CPUS_PER_NODE", "4")).containsExactly(4);
+        assertThatThrownBy(() -> SlurmAllocation.counts("SLURM_TASKS_PER_NODE", "2(x"))
+                .hasMessage("SLURM_TASKS_PER_NODE '2(x': cannot read '2(x'");
     }
 
     @Test
     void theAllocationIsTheHostList() throws Exception {
-        assertThat(SlurmAllocation.hosts(Map.of("SLURM_JOB_NODELIST", "n[1-2]", "SLURM_JOB_CPUS_PER_NODE", "8(x2)")))
+        assertThat(SlurmAllocation.hosts(Map.of("SLURM_JOB_NODELIST", "n[1-2]", "SLURM_JOB_CPUS_PER_NODE", "8(x2)"),
+                SlurmAllocation.Slots.TASKS))
                 .containsExactly(new HostEntry("n1", 8, "SLURM_JOB_NODELIST"), new HostEntry("n2", 8, "SLURM_JOB_NODELIST"));
-        assertThat(SlurmAllocation.hosts(Map.of())).isEmpty();
+        assertThat(SlurmAllocation.hosts(Map.of(), SlurmAllocation.Slots.CPUS)).isEmpty();
+    }
+
+    /**
+     * {@code salloc -n 2 -c 2} on nodes of 2 CPUs: a rank per task for banyan run, as mpirun and
+     * srun (it ran one per CPU, each rank's threads then sharing its CPUs with another rank's);
+     * every CPU for a DVM's tasks.
+     */
+    @Test
+    void runPlacesRanksInTheJobsTasksAndADvmHandsOutItsCpus() throws Exception {
+        Map<String, String> env = Map.of("SLURM_JOB_NODELIST", "n[1-2]", "SLURM_JOB_CPUS_PER_NODE", "2(x2)",
+                "SLURM_TASKS_PER_NODE", "1(x2)", "SLURM_CPUS_PER_TASK", "2");
+        assertThat(SlurmAllocation.hosts(env, SlurmAllocation.Slots.TASKS)).extracting(HostEntry::slots).containsExactly(1, 1);
+        assertThat(SlurmAllocation.hosts(env, SlurmAllocation.Slots.CPUS)).extracting(HostEntry::slots).containsExactly(2, 2);
     }
 }

@@ -69,6 +69,21 @@ class VclusterSlurmTest {
         assertThat(r.stderr()).contains("launch agent slurm");
     }
 
+    /**
+     * A hybrid job ({@code salloc -n 2 -c 2}, nodes of 2 CPUs): one rank per task, as mpirun and
+     * srun run it, not one per CPU (it ran 4, two per node, each rank's threads sharing its CPUs).
+     */
+    @Test
+    void aHybridAllocationGetsARankPerTask() throws Exception {
+        Path out = Files.createTempFile(dir, "hybrid", ".txt");
+        Process p = new ProcessBuilder("salloc", "-n", "2", "-c", Integer.toString(Runtime.getRuntime().availableProcessors()),
+                Banyan.SCRIPT.toString(), "run", "hostname").redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isZero();
+        assertThat(lines(Files.readString(out))).hasSize(2).doesNotHaveDuplicates();
+    }
+
     @Test
     void mpichRingWithDaemonsStartingDaemonsThroughSrun() throws Exception {
         Result r = run("run", "--spawn-degree", "2", dir.resolve("ring").toString());

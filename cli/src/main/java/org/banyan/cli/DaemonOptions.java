@@ -118,6 +118,11 @@ final class DaemonOptions {
         return startOptions;
     }
 
+    /** Whether the hosts are a Slurm allocation's (known once {@link #nodes} ran). */
+    boolean fromAllocation() {
+        return fromAllocation;
+    }
+
     private static UsageException staticPortsOutsideAllocation() { // fromAllocation implies --launcher slurm
         return new UsageException("--static-ports starts the daemons of a Slurm allocation's own nodes: run it "
                 + "inside salloc or sbatch, without --host, --hostfile or another --launcher");

@@ -284,7 +284,9 @@ public final class RunArguments {
         try {
             RankMap.of(job);
         } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage());
+            // inside an allocation the slots are its tasks: --host would leave the allocation
+            throw new UsageException(daemons.fromAllocation() ? e.getMessage().replace(RankMap.MORE_SLOTS,
+                    "ask Slurm for more tasks (salloc/sbatch -n, --ntasks-per-node)") : e.getMessage());
         }
         prepareOutputDir();
         HeadSettings settings = new HeadSettings(timeoutMillis, DEFAULT_GRACE_MILLIS, DAEMON_START_MILLIS, reportLaunch);

@@ -177,6 +177,10 @@ class RunArgumentsTest {
         assertThat(r.job().nodes()).extracting(n -> n.name() + ":" + n.slots())
                 .containsExactly("localhost:2", "127.0.0.2:2", "127.0.0.3:2");
         assertThat(r.job().size()).isEqualTo(6);
+        assertThatThrownBy(() -> new RunArguments(Map.of("PATH", "/usr/bin:/bin", "SLURM_JOB_NODELIST", "localhost,127.0.0.2",
+                "SLURM_JOB_CPUS_PER_NODE", "2(x2)", "SLURM_TASKS_PER_NODE", "1(x2)"), dir).parse(List.of("-n", "3", "true")))
+                .hasMessage("3 ranks requested but only 2 slots available on 2 hosts; add --oversubscribe or ask Slurm for more "
+                        + "tasks (salloc/sbatch -n, --ntasks-per-node)");
     }
 
     @Test

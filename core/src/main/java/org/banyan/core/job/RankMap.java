@@ -63,6 +63,9 @@ public final class RankMap {
         return made;
     }
 
+    /** How to get more slots, in the refusal of more ranks than slots (a Slurm allocation says its own way). */
+    public static final String MORE_SLOTS = "give more slots (--host NAME:SLOTS or a hostfile)";
+
     private static RankMap compute(JobDescription job) {
         int size = job.size();
         int slots = job.totalSlots();
@@ -72,7 +75,7 @@ public final class RankMap {
         if (size > slots && !job.oversubscribe()) {
             throw new IllegalArgumentException(size + " ranks requested but only " + slots + " slot"
                     + (slots == 1 ? "" : "s") + " available on " + describeNodes(job.nodes())
-                    + "; add --oversubscribe or give more slots (--host NAME:SLOTS or a hostfile)");
+                    + "; add --oversubscribe or " + MORE_SLOTS);
         }
         if (job.placement().nodeOf() != null) {
             return new RankMap(job, job.placement().nodeOf());

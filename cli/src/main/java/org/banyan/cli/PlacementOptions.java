@@ -30,6 +30,8 @@ final class PlacementOptions {
     private MappingPolicy mapping = MappingPolicy.SLOT;
     private boolean bySocket;
     private int ppr;
+    private boolean mapByGiven;
+    private boolean perNodeGiven;
     private String pprObject;
     private String treematch;
     private Path rankfile;
@@ -51,6 +53,9 @@ final class PlacementOptions {
                     host, package or core; treematch:MATRIX: place by TreeMatch
                     on a matrix (as banyan place --matrix) and bind to cores""",
                     (a, v) -> of.apply(a).mapBy(v))
+            .value("Placement", List.of("--npernode"), List.of("-npernode", "-N", "-ppn", "--ppn", "-perhost"), "N",
+                    "N ranks on each host: --map-by ppr:N:node (mpirun's -npernode and -N, Hydra's -ppn)",
+                    (a, v) -> of.apply(a).perNode(v))
             .value("Placement", List.of("--rankfile"), List.of("-rankfile", "-rf"), "FILE",
                     "place and bind each rank as FILE says ('rank N=HOST slot=S[:C]', Open MPI's\n"
                             + "format; banyan place writes it); its hosts are the hosts unless -H is given",
@@ -72,7 +77,28 @@ final class PlacementOptions {
                     (a, v) -> of.apply(a).report = true);
     }
 
+    /** {@code --npernode N}: ppr:N:node. With --map-by it was one or the other, whichever came last. */
+    private void perNode(String v) throws UsageException {
+        if (mapByGiven) {
+            throw bothPlace();
+        }
+        perNodeGiven = true;
+        policy("ppr:" + HostListParser.positive(v, "--npernode") + ":node");
+    }
+
+    private static UsageException bothPlace() {
+        return new UsageException("--npernode and --map-by both say how ranks are placed: give one");
+    }
+
     private void mapBy(String v) throws UsageException {
+        if (perNodeGiven) {
+            throw bothPlace();
+        }
+        mapByGiven = true;
+        policy(v);
+    }
+
+    private void policy(String v) throws UsageException {
         if (v.startsWith("treematch:")) {
             treematch = v.substring("treematch:".length());
             if (treematch.isEmpty()) {
@@ -161,7 +187,8 @@ final class PlacementOptions {
         }
         if (dvm && ppr > 0) {
             // It was dropped without a word: a DVM's job took every free slot instead of N per host.
-            throw new UsageException("a DVM places jobs on its free slots itself: --map-by ppr does not apply "
+            throw new UsageException("a DVM places jobs on its free slots itself: " + (perNodeGiven ? "--npernode" : "--map-by ppr")
+                    + " does not apply "
                     + "(give -n, with --map-by node or slot)");
         }
         if (cpusPerRank > 1 && (bindTo == null || bindTo == CpuBinding.Target.NONE)) {

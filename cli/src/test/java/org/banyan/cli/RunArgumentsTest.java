@@ -71,6 +71,20 @@ class RunArgumentsTest {
                 .isEqualTo("--launch star and --spawn-degree both shape the launch tree: give one");
     }
 
+    /** mpirun's -npernode and -N, Hydra's -ppn and -perhost: N ranks per host. They were refused as unknown. */
+    @Test
+    void npernodeIsPprPerNodeUnderEachPeersName() throws Exception {
+        for (String name : List.of("--npernode", "-npernode", "-N", "-ppn", "--ppn", "-perhost")) {
+            RunRequest r = parse("--launcher", "local", "--host", "a:4,b:4", name, "3", "true");
+            assertThat(org.banyan.core.job.RankMap.of(r.job()).ranksOn(0)).as(name).isEqualTo(3);
+            assertThat(r.job().size()).as(name).isEqualTo(6);
+        }
+        assertThat(error("--npernode", "2", "--map-by", "node", "true"))
+                .isEqualTo("--npernode and --map-by both say how ranks are placed: give one");
+        assertThat(error("--map-by", "node", "-N", "1", "true")).isEqualTo("--npernode and --map-by both say how ranks are placed: give one");
+        assertThat(error("-ppn", "0", "true")).startsWith("--npernode");
+    }
+
     @Test
     void aRankfilePlacesEveryRankAndNamesTheHosts() throws Exception {
         Path rf = dir.resolve("rf");

@@ -100,6 +100,10 @@ public final class RunArguments {
             .value("Control", List.of("--timeout"), List.of("-timeout"), "SECONDS",
                     "end the job after SECONDS (exit status 124)",
                     (a, v) -> a.timeoutMillis = seconds(v))
+            // Open MPI's mpirun refuses root without it, so command lines from containers and CI carry it
+            .flag("Control", List.of("--allow-run-as-root"), List.of("-allow-run-as-root"),
+                    "accepted from mpirun's command lines: banyan runs as root without it",
+                    (a, v) -> { })
             .with(t -> DaemonOptions.declareDaemons(t, a -> a.daemons))
             .value("Daemons (one per host, started along a tree; see docs/multihost.md)", List.of("--modex"),
                     List.of(), "full|lazy", """

@@ -71,6 +71,13 @@ class RunArgumentsTest {
                 .isEqualTo("--launch star and --spawn-degree both shape the launch tree: give one");
     }
 
+    /** Copied from an Open MPI command line (containers, CI): it was refused as unknown; as root it changes nothing. */
+    @Test
+    void allowRunAsRootIsAccepted() throws Exception {
+        assertThat(parse("--allow-run-as-root", "-n", "2", "true").job().size()).isEqualTo(2);
+        assertThat(parse("-allow-run-as-root", "-n", "1", "true").job().size()).isEqualTo(1);
+    }
+
     /** mpirun's -npernode and -N, Hydra's -ppn and -perhost: N ranks per host. They were refused as unknown. */
     @Test
     void npernodeIsPprPerNodeUnderEachPeersName() throws Exception {

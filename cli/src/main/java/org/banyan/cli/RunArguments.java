@@ -42,6 +42,7 @@ public final class RunArguments {
     private final Map<String, String> exports = new LinkedHashMap<>();
     private String wdir;
     private boolean tag;
+    private boolean label;
     private boolean timestamp;
     private Path outputDir;
     private long timeoutMillis;
@@ -81,6 +82,9 @@ public final class RunArguments {
             .flag("Environment and I/O", List.of("--tag-output"), List.of("-tag-output"),
                     "prefix each line with [JOBID,RANK]<stdout>: or <stderr>:",
                     (a, v) -> a.tag = true)
+            .flag("Environment and I/O", List.of("--prepend-rank"), List.of("-prepend-rank", "-l"),
+                    "prefix each line with [RANK] (mpiexec.hydra's -l)",
+                    (a, v) -> a.label = true)
             .flag("Environment and I/O", List.of("--timestamp-output"), List.of("-timestamp-output"),
                     "prefix each line with the time it arrived",
                     (a, v) -> a.timestamp = true)
@@ -201,6 +205,9 @@ public final class RunArguments {
             }
             i++; // past ':'
         }
+        if (tag && label) { // one prefix would have been dropped
+            throw new UsageException("--tag-output and --prepend-rank both prefix each line with its rank: give one");
+        }
         return build(contexts);
     }
 
@@ -294,7 +301,7 @@ public final class RunArguments {
         }
         prepareOutputDir();
         HeadSettings settings = new HeadSettings(timeoutMillis, DEFAULT_GRACE_MILLIS, DAEMON_START_MILLIS, reportLaunch);
-        return new RunRequest(job, settings, new OutputOptions(tag, timestamp, outputDir), daemons.agent(),
+        return new RunRequest(job, settings, new OutputOptions(tag, label, timestamp, outputDir), daemons.agent(),
                 daemons.topology(), daemons.routing());
     }
 
@@ -324,7 +331,7 @@ public final class RunArguments {
         prepareOutputDir();
         ClientMessage.RunJob job = new ClientMessage.RunJob(apps, placement.mapping(), oversubscribe, stdinRank, cwd.toString(),
                 modex, timeoutMillis, placement.placement(List.of(), size, true), pmix);
-        return RunRequest.forDvm(dvm, job, new OutputOptions(tag, timestamp, outputDir));
+        return RunRequest.forDvm(dvm, job, new OutputOptions(tag, label, timestamp, outputDir));
     }
 
     private Path workdir() throws UsageException {

@@ -125,6 +125,20 @@ class RunCommandTest {
         assertThat(Files.readString(out.resolve("1/rank.1/stderr"))).isEqualTo("err1\n");
     }
 
+    /** mpiexec.hydra's -l: {@code [RANK] } before each line of either stream, as Hydra writes it. It was refused as unknown. */
+    @Test
+    void prependRankLabelsEachLineAsHydraDoes() throws Exception {
+        for (String name : List.of("-l", "--prepend-rank", "-prepend-rank")) {
+            Banyan.Result r = Banyan.run("run", "-n", "2", name, "sh", "-c", "echo out; echo err >&2");
+            assertThat(r.exit()).isZero();
+            assertThat(lines(r.stdout())).as(name).containsExactlyInAnyOrder("[0] out", "[1] out");
+            assertThat(lines(r.stderr())).as(name).containsExactlyInAnyOrder("[0] err", "[1] err");
+        }
+        Banyan.Result both = Banyan.run("run", "-n", "1", "-l", "--tag-output", "true");
+        assertThat(both.exit()).isEqualTo(2);
+        assertThat(both.stderr()).isEqualTo("banyan run: --tag-output and --prepend-rank both prefix each line with its rank: give one\n");
+    }
+
     @Test
     void outputFilenameFilesAreTaggedAndTimeStampedWhenAsked() throws Exception {
         Path out = dir.resolve("tagged");

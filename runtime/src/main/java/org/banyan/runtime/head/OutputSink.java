@@ -34,7 +34,7 @@ public final class OutputSink implements AutoCloseable {
     public OutputSink(OutputOptions options, int jobId) {
         this.options = options;
         this.jobId = jobId;
-        this.lineMode = options.tag() || options.timestamp();
+        this.lineMode = options.tag() || options.label() || options.timestamp();
     }
 
     /** Creates DIR/JOBID/rank.N/{stdout,stderr} for every rank up front, so every rank has its files. */
@@ -98,6 +98,9 @@ public final class OutputSink implements AutoCloseable {
                 clock = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
             }
             target.write(('[' + clock.format(LocalDateTime.now()) + ']').getBytes(StandardCharsets.US_ASCII));
+        }
+        if (options.label()) { // Hydra's: the rank alone, both streams alike
+            target.write(("[" + rank + "] ").getBytes(StandardCharsets.US_ASCII));
         }
         if (options.tag()) {
             target.write(("[" + job + "," + rank + "]<" + (stream == 2 ? "stderr" : "stdout") + ">:")

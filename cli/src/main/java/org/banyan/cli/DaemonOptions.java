@@ -43,7 +43,7 @@ final class DaemonOptions {
 
     /** -H and --hostfile, in the Placement section. */
     static <T> void declareHosts(OptionTable<T> t, Function<T, DaemonOptions> of) {
-        t.value("Placement", List.of("-H", "--host"), List.of("-host"), "LIST",
+        t.value("Placement", List.of("-H", "--host"), List.of("-host", "-hosts"), "LIST",
                     "hosts as NAME[:SLOTS],...; a name without :SLOTS adds one slot",
                     (a, v) -> of.apply(a).hosts.addAll(HostListParser.parseHostOption(v)))
             .value("Placement", List.of("--hostfile", "-f"), List.of("-hostfile", "--machinefile", "-machinefile"), "FILE",

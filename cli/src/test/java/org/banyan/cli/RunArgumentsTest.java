@@ -71,6 +71,12 @@ class RunArgumentsTest {
                 .isEqualTo("--launch star and --spawn-degree both shape the launch tree: give one");
     }
 
+    /** mpiexec.hydra's -hosts is -H: it was refused as unknown. */
+    @Test
+    void hydrasHostsOptionNamesTheHosts() throws Exception {
+        assertThat(parse("-hosts", "localhost:3", "true").job().size()).isEqualTo(3);
+    }
+
     /** Copied from an Open MPI command line (containers, CI): it was refused as unknown; as root it changes nothing. */
     @Test
     void allowRunAsRootIsAccepted() throws Exception {

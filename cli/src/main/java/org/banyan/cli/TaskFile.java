@@ -197,17 +197,6 @@ final class TaskFile {
      *                    descriptions kept alive (5.6 of 16 MB), copied by the DVM's first young
      *                    collection in the bag's first 0.2 s
      */
-    /** Refuses a key of {@code n} not in {@code valid}: "unknown KIND 'key'IN (valid: ...)". */
-    private static void onlyKnown(JsonNode n, Set<String> valid, Where where, String kind, String in) throws UsageException {
-        for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
-            String f = it.next();
-            if (!valid.contains(f)) {
-                throw new UsageException(where + ": unknown " + kind + " '" + f + "'" + in + " (valid: "
-                        + String.join(", ", valid.stream().sorted().toList()) + ")");
-            }
-        }
-    }
-
     private static TaskDescription entry(JsonNode n, Where where, Map<String, String> executables) throws UsageException {
         if (n == null || !n.isObject()) {
             throw new UsageException(where + ": not a JSON object");
@@ -261,6 +250,17 @@ final class TaskFile {
             throw new UsageException(where + ": " + e.getMessage());
         }
         return d;
+    }
+
+    /** Refuses a key of {@code n} not in {@code valid}: "unknown KIND 'key'IN (valid: ...)". */
+    private static void onlyKnown(JsonNode n, Set<String> valid, Where where, String kind, String in) throws UsageException {
+        for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
+            String f = it.next();
+            if (!valid.contains(f)) {
+                throw new UsageException(where + ": unknown " + kind + " '" + f + "'" + in + " (valid: "
+                        + String.join(", ", valid.stream().sorted().toList()) + ")");
+            }
+        }
     }
 
     private static String text(JsonNode n, String f, Where where, String otherwise) throws UsageException {

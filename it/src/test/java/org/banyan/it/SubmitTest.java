@@ -384,11 +384,15 @@ class SubmitTest {
                 + "\"output_staging\": [{\"source\": \"out.txt\", \"target\": \"" + work.resolve("kept.txt") + "\"}, "
                 + "{\"source\": \"never.txt\", \"target\": \"" + work.resolve("never.txt") + "\"}]}\n"
                 + "{\"uid\": \"left\", " + fails + ", \"output_staging\": [{\"source\": \"out.txt\", \"target\": \""
-                + work.resolve("left.txt") + "\"}]}\n");
+                + work.resolve("left.txt") + "\"}]}\n"
+                + "{\"uid\": \"short\", \"executable\": \"true\", \"output_staging\": [{\"source\": \"none.txt\", \"target\": \""
+                + work.resolve("none.txt") + "\"}]}\n");
         Banyan.Result r = Banyan.run("submit", "--dvm", uri.toString(), "--session", work.resolve("s").toString(), "--tasks",
                 work.resolve("tasks.jsonl").toString());
         assertThat(r.exit()).isEqualTo(1);
-        assertThat(r.stderr()).contains("2 tasks: 0 done, 2 failed")
+        assertThat(r.stderr()).contains("3 tasks: 0 done, 3 failed")
+                .as("a done task whose file is missing fails, as before").contains("short failed (exit 0), sandbox "
+                        + work.resolve("s/short") + ":\n    output staging: cannot copy " + work.resolve("s/short/none.txt"))
                 .contains("kept failed (exit 3), sandbox " + work.resolve("s/kept") + ":\n    broke\n    output staging: cannot copy "
                         + work.resolve("s/kept/never.txt"));
         assertThat(work.resolve("kept.txt")).hasContent("partial");

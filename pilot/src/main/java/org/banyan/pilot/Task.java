@@ -88,12 +88,21 @@ public final class Task {
      * file cannot be read.
      */
     public String stdout() {
-        return output(description.stdout != null ? description.stdout : uid + ".out");
+        return output(stdoutFile());
     }
 
     /** What the task wrote to its stderr, as {@link #stdout()}. */
     public String stderr() {
-        return output(description.stderr != null ? description.stderr : uid + ".err");
+        return output(stderrFile());
+    }
+
+    /** Its stdout file, relative to the sandbox unless absolute: the description's, or {@code UID.out}. */
+    private String stdoutFile() {
+        return description.stdout != null ? description.stdout : uid + ".out";
+    }
+
+    private String stderrFile() {
+        return description.stderr != null ? description.stderr : uid + ".err";
     }
 
     /** How much of a stream {@link #stdout()} and {@link #stderr()} give: its tail, as a task may write gigabytes. */
@@ -180,9 +189,7 @@ public final class Task {
     /** What the pilot's agent gets: the description, with this task's uid, sandbox and default output files. */
     TaskRequest request() {
         TaskDescription d = description;
-        String out = d.stdout != null ? d.stdout : uid + ".out";
-        String err = d.stderr != null ? d.stderr : uid + ".err";
-        return new TaskRequest(uid, d.executable, d.arguments, d.environment, sandbox().toString(), out, err,
+        return new TaskRequest(uid, d.executable, d.arguments, d.environment, sandbox().toString(), stdoutFile(), stderrFile(),
                 d.stdin, d.preExec, d.postExec, new SlotRequest(d.ranks, d.coresPerRank, d.gpusPerRank, d.colocate, d.exclusive),
                 d.priority, d.mode == TaskDescription.Mode.MPI, Math.round(d.timeoutSeconds * 1000), d.restartable);
     }

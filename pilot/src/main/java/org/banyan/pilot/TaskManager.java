@@ -368,21 +368,13 @@ public final class TaskManager implements AutoCloseable {
         return new Staging.Places(base, t.sandbox(), session.dir(), session.dir().resolve(pilot.uid()));
     }
 
-    /** Output staging, then DONE (or FAILED); on a pilot's reader, inside {@link TaskTransitions#inCallbacks}. */
-    private void stageOut(Task t) {
-        transitions.moveWithin(t, TaskState.TMGR_STAGING_OUTPUT, Session.nowMicros(), 0, "");
-        try {
-            for (Staging s : t.description().outputStaging) {
-                s.stageOut(places(t, t.pilot));
-            }
-            transitions.moveWithin(t, TaskState.DONE, Session.nowMicros(), 0, "");
-        } catch (IOException e) {
-            transitions.moveWithin(t, TaskState.FAILED, Session.nowMicros(), 0, "output staging: " + e.getMessage());
-        }
-    }
-
-    /** Output staging of a FAILED task that asked for it; then FAILED with its own code and detail. */
-    private void stageOutFailed(Task t, int code, String why) {
+    /**
+     * Output staging, then DONE, or FAILED when a file could not be staged. A task that FAILED and
+     * asked for it (stage_on_error) is staged too and stays FAILED with its own code and detail.
+     * Every directive is tried; each that fails adds a line. On a pilot's reader, inside
+     * {@link TaskTransitions#inCallbacks}.
+     */
+    private void stageOut(Task t, boolean failed, int code, String why) {
         transitions.moveWithin(t, TaskState.TMGR_STAGING_OUTPUT, Session.nowMicros(), 0, "");
         StringBuilder failure = new StringBuilder(why == null ? "" : why);
         for (Staging s : t.description().outputStaging) {
@@ -392,7 +384,11 @@ public final class TaskManager implements AutoCloseable {
                 failure.append(failure.isEmpty() ? "" : "\n").append("output staging: ").append(e.getMessage());
             }
         }
-        transitions.moveWithin(t, TaskState.FAILED, Session.nowMicros(), code, failure.toString());
+        if (failed || !failure.isEmpty()) {
+            transitions.moveWithin(t, TaskState.FAILED, Session.nowMicros(), code, failure.toString());
+        } else {
+            transitions.moveWithin(t, TaskState.DONE, Session.nowMicros(), 0, "");
+        }
     }
 
     private void move(Task t, TaskState to, long now, int code, String why) {
@@ -435,11 +431,11 @@ public final class TaskManager implements AutoCloseable {
         }
         if (u.state() == TaskState.DONE) {
             transitions.moveWithin(t, TaskState.AGENT_STAGING_OUTPUT, u.timeMicros(), 0, "");
-            stageOut(t);
+            stageOut(t, false, 0, "");
         } else if (u.state() == TaskState.FAILED && t.description().stageOnError
                 && (u.execStartMicros() > 0 || t.reached(TaskState.AGENT_EXECUTING))) { // it ran: it may have left files
             transitions.moveWithin(t, TaskState.AGENT_STAGING_OUTPUT, u.timeMicros(), 0, "");
-            stageOutFailed(t, u.exitCode(), u.detail());
+            stageOut(t, true, u.exitCode(), u.detail());
         } else {
             transitions.moveWithin(t, u.state(), u.timeMicros(), u.exitCode(), u.detail());
         }

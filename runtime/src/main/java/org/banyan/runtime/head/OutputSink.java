@@ -68,7 +68,7 @@ public final class OutputSink implements AutoCloseable {
                 files.put(key(job, rank, stream), file);
             }
             // A rank's file gets its lines tagged and time-stamped as the terminal would, as mpirun does
-            OutputStream target = file != null ? file : stream == 2 ? stderr : stdout;
+            OutputStream target = target(file, stream);
             if (!lineMode) {
                 target.write(data);
                 return;
@@ -140,8 +140,7 @@ public final class OutputSink implements AutoCloseable {
                     int job = (int) (e.getKey() >>> 40);
                     int rank = (int) ((e.getKey() >>> 2) & ((1L << 38) - 1));
                     int stream = (int) (e.getKey() & 3);
-                    OutputStream file = files.get(e.getKey());
-                    OutputStream target = file != null ? file : stream == 2 ? stderr : stdout;
+                    OutputStream target = target(files.get(e.getKey()), stream);
                     writeLine(target, job, rank, stream, e.getValue(), new byte[] {'\n'}, 0, 1);
                 }
             }
@@ -152,6 +151,11 @@ public final class OutputSink implements AutoCloseable {
             // as above
         }
         flush();
+    }
+
+    /** The rank's file for the stream, else the terminal's stream. */
+    private OutputStream target(OutputStream file, int stream) {
+        return file != null ? file : stream == 2 ? stderr : stdout;
     }
 
     /** Job, rank and stream in one key: the job above bit 40, the rank above bit 2. */

@@ -37,19 +37,36 @@ final class OptionParser {
                 throw new UsageException((a.startsWith("-") ? "unknown option '" : "unexpected argument '") + a
                         + "' (see " + helpHint + ")");
             }
-            if (!option.takesValue()) {
-                if (inline != null && !option.optionalValue()) {
-                    throw new UsageException("option " + name + " takes no value");
-                }
-                option.handler().apply(target, inline);
-            } else {
-                option.handler().apply(target, value(args, i, inline, name));
-                if (inline == null) {
-                    i++;
-                }
-            }
+            i = apply(option, target, args, i, name, inline);
         }
         return args.size();
+    }
+
+    /**
+     * Applies {@code option}, found at {@code args[i]} as {@code name} (with {@code inline} after
+     * '=' or null), to {@code target}; returns the index of the last argument it took.
+     */
+    static <T> int apply(OptionTable.Option<T> option, T target, List<String> args, int i, String name, String inline)
+            throws UsageException {
+        if (option.pair() != null) {
+            if (inline != null) {
+                throw new UsageException("option " + name + " takes two values: " + name + " " + option.value());
+            }
+            if (i + 2 >= args.size()) {
+                throw new UsageException("option " + name + " needs two values: " + name + " " + option.value());
+            }
+            option.pair().apply(target, args.get(i + 1), args.get(i + 2));
+            return i + 2;
+        }
+        if (!option.takesValue()) {
+            if (inline != null && !option.optionalValue()) {
+                throw new UsageException("option " + name + " takes no value");
+            }
+            option.handler().apply(target, inline);
+            return i;
+        }
+        option.handler().apply(target, value(args, i, inline, name));
+        return inline == null ? i + 1 : i;
     }
 
     /** The value of option {@code name} at {@code args[i]}: {@code inline} (from --name=VALUE), or the next argument. */

@@ -18,15 +18,21 @@ final class OptionTable<T> {
         void apply(T target, String value) throws UsageException;
     }
 
+    /** What an option of two values does with them (mpiexec.hydra's {@code -genv NAME VALUE}). */
+    interface PairHandler<T> {
+        void apply(T target, String first, String second) throws UsageException;
+    }
+
     /**
      * @param names   the names shown in the help and the README, the last followed by the value's name
      * @param aliases other names accepted (mpirun's and mpiexec's spellings), not shown
      * @param value   the value's name in the help ({@code N}, {@code FILE}), or null for a flag
      * @param section the help section it is listed under
      * @param help    what it means; lines break where the help text should
+     * @param pair    for an option of two values, what it does with them ({@code handler} is then null)
      */
     record Option<T>(List<String> names, List<String> aliases, String value, String section, String help,
-                     Handler<T> handler, boolean optionalValue) {
+                     Handler<T> handler, boolean optionalValue, PairHandler<T> pair) {
         /** True when the value is the next argument (or after '='); an optional value only comes after '='. */
         boolean takesValue() {
             return value != null && !optionalValue;
@@ -45,18 +51,24 @@ final class OptionTable<T> {
     private final Map<String, Option<T>> byName = new LinkedHashMap<>();
 
     OptionTable<T> flag(String section, List<String> names, List<String> aliases, String help, Handler<T> handler) {
-        return add(new Option<>(names, aliases, null, section, help, handler, false));
+        return add(new Option<>(names, aliases, null, section, help, handler, false, null));
     }
 
     /** An option whose value is optional and given only as {@code --name=VALUE}; the handler gets null without one. */
     OptionTable<T> optional(String section, List<String> names, List<String> aliases, String value, String help,
                             Handler<T> handler) {
-        return add(new Option<>(names, aliases, value, section, help, handler, true));
+        return add(new Option<>(names, aliases, value, section, help, handler, true, null));
     }
 
     OptionTable<T> value(String section, List<String> names, List<String> aliases, String value, String help,
                          Handler<T> handler) {
-        return add(new Option<>(names, aliases, value, section, help, handler, false));
+        return add(new Option<>(names, aliases, value, section, help, handler, false, null));
+    }
+
+    /** An option followed by two values ({@code values} names both for the help: {@code "NAME VALUE"}). */
+    OptionTable<T> pair(String section, List<String> names, List<String> aliases, String values, String help,
+                        PairHandler<T> handler) {
+        return add(new Option<>(names, aliases, values, section, help, null, false, handler));
     }
 
     /** Adds options declared elsewhere (a group several commands share), in order. */

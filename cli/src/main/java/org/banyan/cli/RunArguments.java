@@ -57,8 +57,11 @@ public final class RunArguments {
     private Path monitorOut;
     /** -n of the context being parsed. */
     private int count;
+    /** -env, -envlist and -envall of the context being parsed: in mpiexec.hydra they belong to it. */
+    private Map<String, String> contextExports = new LinkedHashMap<>();
 
-    private record Context(int count, String program, List<String> args) {}
+    /** @param env this context's own variables, which win over the job's ({@code -x}, {@code -genv}) */
+    private record Context(int count, String program, List<String> args, Map<String, String> env) {}
 
     /** Every option of {@code banyan run}, declared once: the parser, --help and README's table read this. */
     static final OptionTable<RunArguments> OPTIONS = new OptionTable<RunArguments>()
@@ -73,6 +76,27 @@ public final class RunArguments {
             .value("Environment and I/O", List.of("-x"), List.of(), "VAR[=VALUE]",
                     "export VAR (with its current value, or VALUE) to every rank",
                     (a, v) -> a.export(v))
+            .pair("Environment and I/O", List.of("-genv"), List.of(), "NAME VALUE",
+                    "-x NAME=VALUE as mpiexec.hydra writes it",
+                    (a, n, v) -> a.exports.put(variableName("-genv", n), v))
+            .pair("Environment and I/O", List.of("-env"), List.of(), "NAME VALUE",
+                    "NAME=VALUE for the ranks of this context (of an MPMD line) only, over -x and -genv",
+                    (a, n, v) -> a.contextExports.put(variableName("-env", n), v))
+            .value("Environment and I/O", List.of("-genvlist"), List.of(), "NAME,...",
+                    "export each NAME with its value here, as -x NAME; one not set here is left unset\n"
+                            + "(as mpiexec.hydra does); -envlist does it for this context only",
+                    (a, v) -> a.exportList("-genvlist", v, a.exports))
+            .value("Environment and I/O", List.of("-envlist"), List.of(), "NAME,...",
+                    "-genvlist for the ranks of this context only",
+                    (a, v) -> a.exportList("-envlist", v, a.contextExports))
+            .flag("Environment and I/O", List.of("-genvall"), List.of(), """
+                    export all of banyan's environment to every rank (mpiexec.hydra's default);
+                    ranks on this machine have it anyway, ranks on other hosts otherwise get
+                    their login's; -envall does it for this context only""",
+                    (a, v) -> a.exports.putAll(a.environment))
+            .flag("Environment and I/O", List.of("-envall"), List.of(),
+                    "-genvall for the ranks of this context only",
+                    (a, v) -> a.contextExports.putAll(a.environment))
             .value("Environment and I/O", List.of("--wdir"), List.of("-wdir", "--cwd"), "DIR",
                     "working directory of the ranks",
                     (a, v) -> a.wdir = v)
@@ -155,6 +179,7 @@ public final class RunArguments {
         int i = 0;
         while (true) {
             count = 0;
+            contextExports = new LinkedHashMap<>();
             String program = null;
             List<String> progArgs = new ArrayList<>();
             for (; i < args.size(); i++) {
@@ -184,22 +209,13 @@ public final class RunArguments {
                 if (option == null) {
                     throw new UsageException("unknown option '" + a + "' (see banyan run --help)");
                 }
-                if (option.takesValue()) {
-                    option.handler().apply(this, OptionParser.value(args, i, inline, name));
-                } else if (inline != null && !option.optionalValue()) {
-                    throw new UsageException("option " + name + " takes no value");
-                } else {
-                    option.handler().apply(this, inline);
-                }
-                if (inline == null && option.takesValue()) {
-                    i++;
-                }
+                i = OptionParser.apply(option, this, args, i, name, inline);
             }
             if (program == null) {
                 throw new UsageException(contexts.isEmpty() ? "no program given (usage: banyan run [options] PROGRAM [ARGS...])"
                         : "no program after ':' (MPMD syntax: -n 1 ./a : -n 3 ./b)");
             }
-            contexts.add(new Context(count, program, progArgs));
+            contexts.add(new Context(count, program, progArgs, contextExports));
             if (i >= args.size()) {
                 break;
             }
@@ -221,6 +237,34 @@ public final class RunArguments {
     private void export(String spec) throws UsageException {
         ExportedVariable v = ExportedVariable.parse(spec, environment);
         exports.put(v.name(), v.value());
+    }
+
+    private void exportList(String option, String names, Map<String, String> into) throws UsageException {
+        for (String n : names.split(",", -1)) {
+            String value = environment.get(variableName(option, n));
+            if (value != null) {
+                into.put(n, value);
+            }
+        }
+    }
+
+    /** {@code name} given to {@code option} (mpiexec.hydra's NAME VALUE pairs and lists), checked. */
+    private static String variableName(String option, String name) throws UsageException {
+        if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+            throw new UsageException(option + " '" + name + "': not an environment variable name"
+                    + (name.contains("=") ? " (" + option + " takes NAME VALUE; or give -x NAME=VALUE)" : ""));
+        }
+        return name;
+    }
+
+    /** The variables of context {@code c}'s ranks: the job's, then the context's own. */
+    private Map<String, String> env(Context c) {
+        if (c.env().isEmpty()) {
+            return exports;
+        }
+        Map<String, String> env = new LinkedHashMap<>(exports);
+        env.putAll(c.env());
+        return env;
     }
 
     private static long seconds(String text) throws UsageException {
@@ -261,7 +305,7 @@ public final class RunArguments {
         }
         if (placement.placesRanks() && contexts.size() == 1 && contexts.getFirst().count() == 0) {
             Context c = contexts.getFirst();
-            contexts = List.of(new Context(placement.placedRanks(), c.program(), c.args()));
+            contexts = List.of(new Context(placement.placedRanks(), c.program(), c.args(), c.env()));
         }
         if (placement.hasRankfile() && !daemons.hostsListed()) {
             daemons.useHosts(placement.rankfileHosts());
@@ -276,7 +320,7 @@ public final class RunArguments {
         boolean pmix = wiresUpThroughPmix(contexts, workdir);
         for (Context c : contexts) {
             int count = c.count() > 0 ? c.count() : totalSlots;
-            apps.add(new AppContext(c.program(), c.args(), count, exports, workdir == null ? null : workdir.toString()));
+            apps.add(new AppContext(c.program(), c.args(), count, env(c), workdir == null ? null : workdir.toString()));
         }
         int size = JobDescription.ranks(apps);
         JobDescription job = new JobDescription(1, apps, nodes, placement.mapping(), oversubscribe, stdinRank, cwd.toString(),
@@ -325,7 +369,7 @@ public final class RunArguments {
         List<AppContext> apps = new ArrayList<>();
         boolean pmix = wiresUpThroughPmix(contexts, workdir);
         for (Context c : contexts) {
-            apps.add(new AppContext(c.program(), c.args(), c.count(), exports, workdir == null ? null : workdir.toString()));
+            apps.add(new AppContext(c.program(), c.args(), c.count(), env(c), workdir == null ? null : workdir.toString()));
         }
         int size = JobDescription.ranks(apps);
         prepareOutputDir();

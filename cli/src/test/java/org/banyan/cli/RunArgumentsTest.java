@@ -49,6 +49,26 @@ class RunArgumentsTest {
     }
 
     @Test
+    void hydraEnvironmentOptionsSetTheJobsOrOneContextsVariables() throws Exception {
+        // as mpiexec.hydra 4.0.2 does here: -env belongs to its context and wins over -genv,
+        // wherever each is written; -genvlist leaves a name that is not set unset
+        RunRequest r = parse("--oversubscribe", "-genv", "A", "g", "-genvlist", "HOME,NOPE_NOT_SET", "-n", "1", "-env", "A", "l", "true",
+                ":", "-n", "1", "-envlist", "PATH", "true", ":", "-n", "1", "-envall", "true");
+        List<Map<String, String>> envs = r.job().apps().stream().map(a -> a.env()).toList();
+        assertThat(envs.get(0)).containsExactlyInAnyOrderEntriesOf(Map.of("A", "l", "HOME", "/root"));
+        assertThat(envs.get(1)).containsExactlyInAnyOrderEntriesOf(Map.of("A", "g", "HOME", "/root", "PATH", "/usr/bin:/bin"));
+        assertThat(envs.get(2)).containsEntry("A", "g").containsEntry("PATH", "/usr/bin:/bin");
+        assertThat(parse("-genvall", "-n", "2", "true").job().apps().getFirst().env())
+                .containsExactlyInAnyOrderEntriesOf(Map.of("PATH", "/usr/bin:/bin", "HOME", "/root"));
+        assertThat(parse("-n", "1", "-env", "A", "x y", "true", ":", "-n", "1", "true").job().apps().get(1).env()).isEmpty();
+
+        assertThat(error("-genv", "A=1", "true")).isEqualTo("-genv 'A=1': not an environment variable name (-genv takes "
+                + "NAME VALUE; or give -x NAME=VALUE)");
+        assertThat(error("-genv", "A")).isEqualTo("option -genv needs two values: -genv NAME VALUE");
+        assertThat(error("-envlist", "HOME,,PATH", "true")).isEqualTo("-envlist '': not an environment variable name");
+    }
+
+    @Test
     void bindingOptionsGoIntoThePlacement() throws Exception {
         RankPlacement p = parse("-n", "2", "--map-by", "socket", "--bind-to", "core", "--cpus-per-rank", "2",
                 "--report-bindings", "true").job().placement();

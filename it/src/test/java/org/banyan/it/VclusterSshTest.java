@@ -71,6 +71,23 @@ class VclusterSshTest {
         }
     }
 
+    /**
+     * mpiexec.hydra's -genvall (its default there) gives ranks on other hosts banyan's whole
+     * environment; without it they get their ssh login's, as Open MPI's mpirun gives them.
+     */
+    @Test
+    void genvallGivesRanksOnOtherHostsBanyansEnvironment() throws Exception {
+        java.util.Map<String, String> env = java.util.Map.of("BANYAN_TEST_ONLY_HERE", "yes");
+        List<String> command = List.of("sh", "-c", "echo $BANYAN_RANK $(hostname) ${BANYAN_TEST_ONLY_HERE-unset}");
+        List<String> args = new ArrayList<>(List.of("run", "--host", hosts(2, 1)));
+        args.addAll(command);
+        Banyan.Result plain = Banyan.run(env, null, args);
+        assertThat(lines(plain.stdout())).as(plain.stderr()).containsExactlyInAnyOrder("0 node1 unset", "1 node2 unset");
+        args.add(1, "-genvall");
+        Banyan.Result all = Banyan.run(env, null, args);
+        assertThat(lines(all.stdout())).as(all.stderr()).containsExactlyInAnyOrder("0 node1 yes", "1 node2 yes");
+    }
+
     /** Open MPI's builds over eight ssh hosts: fences through the tree, then TCP between the ranks. */
     @Test
     void openMpiProgramsWireUpThroughEveryDaemonsPmixServer() throws Exception {

@@ -47,6 +47,8 @@ final class SubmitCommand {
         int priority;
         boolean quiet;
         boolean detach;
+        /** --cc: a copy of the command for each id, or null. */
+        List<Integer> copies;
         /**
          * The options given that describe the one command's task, with the task file field that
          * says the same per line: a task file's tasks ignored them without a word.
@@ -94,6 +96,11 @@ final class SubmitCommand {
                         ExportedVariable x = ExportedVariable.parse(v, a.environment);
                         a.exports.put(x.name(), x.value());
                     })
+            .value("Submit", List.of("--cc"), List.of(), "IDS",
+                    "a task for each id (1-100, 1,5-9), as flux submit --cc: {cc} in the command\n"
+                            + "and in -x values becomes the id, and each task gets BANYAN_CC=id",
+                    (a, v) -> a.copies = TaskIds.parse(List.of(v), "an id or a range of them (like 7 or 1-100)")
+                            .stream().distinct().sorted().toList())
             .flag("Submit", List.of("--quiet"), List.of(), "no progress bar", (a, v) -> a.quiet = true)
             .flag("Submit", List.of("--detach"), List.of(),
                     "print the tasks' ids and return; they run on (banyan wait, banyan cancel); no output staging",
@@ -203,6 +210,9 @@ final class SubmitCommand {
                     + " the command after --; with --tasks each line gives its own ("
                     + String.join(", ", new java.util.LinkedHashSet<>(a.commandOnly.values())) + ")");
         }
+        if (a.tasks != null && a.copies != null) {
+            throw new UsageException("--cc copies the command after --; a task file lists each task itself");
+        }
         if (a.tasks == null && command.isEmpty()) {
             throw new UsageException("nothing to run: give a command after -- or --tasks FILE (see banyan submit --help)");
         }
@@ -233,6 +243,25 @@ final class SubmitCommand {
         if (command.getFirst().isBlank()) {
             throw new UsageException("the command after -- is empty");
         }
+        if (a.copies == null) {
+            return List.of(task(a, command, Map.copyOf(a.exports))); // a command has no output staging
+        }
+        List<TaskDescription> tasks = new ArrayList<>(a.copies.size());
+        for (int id : a.copies) {
+            String cc = Integer.toString(id);
+            Map<String, String> env = new java.util.LinkedHashMap<>();
+            a.exports.forEach((name, value) -> env.put(name, value.replace(CC, cc)));
+            env.put("BANYAN_CC", cc);
+            tasks.add(task(a, command.stream().map(w -> w.replace(CC, cc)).toList(), env));
+        }
+        return tasks;
+    }
+
+    /** What flux submit --cc replaces with each copy's id. */
+    private static final String CC = "{cc}";
+
+    /** The task of {@code command} with the options of {@code a} and the variables {@code env}. */
+    private static TaskDescription task(Arguments a, List<String> command, Map<String, String> env) throws UsageException {
         TaskDescription d = new TaskDescription().executable(command.getFirst())
                 .arguments(command.subList(1, command.size())).coresPerRank(a.cores).gpusPerRank(a.gpus).ranks(a.ranks)
                 .mode(a.mpi ? TaskDescription.Mode.MPI : TaskDescription.Mode.EXECUTABLE).timeout(a.timeout)
@@ -242,7 +271,7 @@ final class SubmitCommand {
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
-        return List.of(d.environmentDefaults(Map.copyOf(a.exports))); // a command has no output staging
+        return d.environmentDefaults(env);
     }
 
 }

@@ -8,6 +8,11 @@ final class TaskIds {
     private TaskIds() {}
 
     static List<Integer> parse(List<String> words) throws UsageException {
+        return parse(words, "a task id or a range of them (like 7 or 3-9)");
+    }
+
+    /** Ids and ranges of them, in the order given; a part that is not one is "'PART' is not {@code what}". */
+    static List<Integer> parse(List<String> words, String what) throws UsageException {
         List<Integer> ids = new ArrayList<>();
         for (String word : words) {
             for (String part : word.split(",")) {
@@ -22,7 +27,7 @@ final class TaskIds {
                         ids.add(id);
                     }
                 } catch (NumberFormatException e) {
-                    throw new UsageException("'" + part + "' is not a task id or a range of them (like 7 or 3-9)");
+                    throw new UsageException("'" + part + "' is not " + what);
                 }
             }
         }

@@ -50,6 +50,13 @@ class SubmitCommandTest {
     }
 
     @Test
+    void copiesAreOfTheCommandAndTheirIdsAreNumbers() {
+        refused(List.of("--cc", "1-3", "--tasks", "t.jsonl"), "--cc copies the command after --; a task file lists each task itself");
+        refused(List.of("--cc", "3-1", "--", "true"), "'3-1' is not an id or a range of them (like 7 or 1-100)");
+        refused(List.of("--cc", "a", "--", "true"), "'a' is not an id or a range of them (like 7 or 1-100)");
+    }
+
+    @Test
     void anExportedVariableMustBeSetAndNamedRight() {
         refused(List.of("-x", "NOT_SET_HERE", "--", "true"), "-x NOT_SET_HERE: NOT_SET_HERE is not set in the environment (use -x NOT_SET_HERE=VALUE)");
         refused(List.of("--env=1A=2", "--", "true"), "-x '1A=2': '1A' is not a valid environment variable name");

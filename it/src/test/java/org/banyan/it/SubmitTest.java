@@ -188,6 +188,27 @@ class SubmitTest {
     }
 
     /**
+     * --cc as flux submit's: a task per id, {cc} in the command and in -x values replaced by it,
+     * BANYAN_CC set; in the DVM's JVM and in the command's.
+     */
+    @Test
+    void copiesOfOneCommandEachGetTheirId() throws Exception {
+        for (String inDvm : List.of("1", "0")) {
+            Path s = dir.resolve("s" + inDvm);
+            Banyan.Result r = Banyan.run(java.util.Map.of("BANYAN_SUBMIT_IN_DVM", inDvm), null, List.of("submit", "--dvm",
+                    uri.toString(), "--session", s.toString(), "--cc", "2-3,7,3", "-x", "IN=in.{cc}", "--", "sh", "-c",
+                    "echo {cc} $BANYAN_CC $IN"));
+            assertThat(r.exit()).as(r.stderr()).isZero();
+            assertThat(r.stderr()).contains("3 tasks: 3 done");
+            List<String> outs = new java.util.ArrayList<>();
+            for (int t = 0; t < 3; t++) {
+                outs.add(Files.readString(s.resolve("task.00000" + t + "/task.00000" + t + ".out")).strip());
+            }
+            assertThat(outs).as(inDvm).containsExactly("2 2 in.2", "3 3 in.3", "7 7 in.7");
+        }
+    }
+
+    /**
      * A task of several ranks runs every rank: an executable task as that many copies (it was
      * one process, on the cores of all), an MPI task with its pre- and post-exec around each rank
      * and the task's variables (both were dropped for MPI tasks). A timeout ends every copy.

@@ -30,6 +30,8 @@ final class DaemonOptions {
     private boolean staticPorts;
     private boolean fromAllocation;
     private boolean star;
+    /** --use-hwthread-cpus: this machine's slots are its hardware threads, not its cores. */
+    private boolean hwThreads;
     /** What a host of a Slurm allocation offers: its tasks ({@code banyan run}) or its CPUs (a DVM). */
     private final SlurmAllocation.Slots allocationSlots;
     /** The options given of how daemons start (not of where): they mean nothing to a DVM's job. */
@@ -48,7 +50,10 @@ final class DaemonOptions {
                     (a, v) -> of.apply(a).hosts.addAll(HostListParser.parseHostOption(v)))
             .value("Placement", List.of("--hostfile", "-f"), List.of("-hostfile", "--machinefile", "-machinefile"), "FILE",
                     "hostfile: 'NAME slots=N' (Open MPI) or 'NAME:N' (Hydra) lines; # comments",
-                    (a, v) -> of.apply(a).hosts.addAll(HostListParser.parseHostfile(of.apply(a).cwd.resolve(v))));
+                    (a, v) -> of.apply(a).hosts.addAll(HostListParser.parseHostfile(of.apply(a).cwd.resolve(v))))
+            .flag("Placement", List.of("--use-hwthread-cpus"), List.of("-use-hwthread-cpus"),
+                    "without -H or a hostfile: a slot per hardware thread of this machine, not per core",
+                    (a, v) -> of.apply(a).hwThreads = true);
     }
 
     /** How daemons start and the overlay's shapes. */
@@ -216,11 +221,15 @@ final class DaemonOptions {
         if (staticPorts && !fromAllocation) {
             throw staticPortsOutsideAllocation();
         }
+        if (hwThreads && !hosts.isEmpty()) { // the hosts' slots are given: it would be dropped without a word
+            throw new UsageException("--use-hwthread-cpus counts this machine's slots; "
+                    + (fromAllocation ? "the Slurm allocation gives them" : "-H and --hostfile give them (NAME:SLOTS)"));
+        }
         if (hosts.isEmpty()) {
             if (launcher == null) {
                 launcher = "inproc";
             }
-            return List.of(new Node(self, Runtime.getRuntime().availableProcessors()));
+            return List.of(new Node(self, LocalHost.slots(hwThreads)));
         }
         Map<String, Integer> slots = new LinkedHashMap<>();
         boolean allLocal = true;

@@ -38,6 +38,20 @@ final class LocalHost {
         return interfaceAddresses().contains(n);
     }
 
+    /**
+     * This machine's slots when no host is named: its cores, as Open MPI's mpirun counts them, or
+     * with {@code hwThreads} ({@code --use-hwthread-cpus}) its hardware threads; of the CPUs this
+     * process may use, and never more than the JVM's count (which a cgroup's CPU quota lowers).
+     */
+    static int slots(boolean hwThreads) {
+        int cpus = Runtime.getRuntime().availableProcessors();
+        if (hwThreads) {
+            return cpus;
+        }
+        int cores = org.banyan.topo.SysfsTopology.localCores();
+        return cores > 0 ? Math.min(cores, cpus) : cpus;
+    }
+
     /** Whether the name resolves to an address (/etc/hosts, DNS). */
     static boolean resolves(String name) {
         try {

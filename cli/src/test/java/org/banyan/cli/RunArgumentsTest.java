@@ -69,6 +69,14 @@ class RunArgumentsTest {
     }
 
     @Test
+    void hardwareThreadsCountOnlyForThisMachinesOwnSlots() throws Exception {
+        assertThat(parse("--use-hwthread-cpus", "true").job().nodes().getFirst().slots())
+                .isEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(error("--use-hwthread-cpus", "--host", "localhost:3", "true"))
+                .isEqualTo("--use-hwthread-cpus counts this machine's slots; -H and --hostfile give them (NAME:SLOTS)");
+    }
+
+    @Test
     void bindingOptionsGoIntoThePlacement() throws Exception {
         RankPlacement p = parse("-n", "2", "--map-by", "socket", "--bind-to", "core", "--cpus-per-rank", "2",
                 "--report-bindings", "true").job().placement();

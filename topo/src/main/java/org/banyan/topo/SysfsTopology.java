@@ -35,6 +35,54 @@ public final class SysfsTopology {
         }, allowedCpus());
     }
 
+    /**
+     * The cores this process may run on: mpirun's slots on a host, which count cores and not
+     * their hardware threads. With SMT off (or absent) every allowed CPU is a core, and the
+     * per-CPU files are not read; 0 when /sys does not say.
+     */
+    public static int localCores() {
+        Function<String, String> files = relative -> {
+            try {
+                return Files.readString(CPU_DIR.resolve(relative));
+            } catch (IOException e) {
+                return null;
+            }
+        };
+        String smt = files.apply("smt/active");
+        int[] allowed = allowedCpus();
+        if (smt != null && smt.strip().equals("0") && allowed != null) {
+            return allowed.length;
+        }
+        return cores(files, allowed);
+    }
+
+    /**
+     * The distinct cores (package id, core id) among the online CPUs in {@code allowed} (all
+     * when null), read through {@code files} as {@link #parse(Function, int[])} reads them; 0
+     * when there is no {@code online} file.
+     */
+    static int cores(Function<String, String> files, int[] allowed) {
+        String online = files.apply("online");
+        if (online == null) {
+            return 0;
+        }
+        java.util.Set<Integer> keep = null;
+        if (allowed != null) {
+            keep = new java.util.HashSet<>();
+            for (int c : allowed) {
+                keep.add(c);
+            }
+        }
+        java.util.Set<Long> cores = new java.util.HashSet<>();
+        for (int cpu : CpuList.parse(online.strip())) {
+            if (keep == null || keep.contains(cpu)) {
+                long pkg = number(files.apply("cpu" + cpu + "/topology/physical_package_id"), 0);
+                cores.add(pkg << 32 | number(files.apply("cpu" + cpu + "/topology/core_id"), cpu));
+            }
+        }
+        return cores.size();
+    }
+
     /** This process's allowed CPUs, or null when /proc does not say. */
     static int[] allowedCpus() {
         try {

@@ -43,6 +43,17 @@ class CpuBindingTest {
                 .hasMessage("none of this host's online CPUs is allowed to this process");
     }
 
+    /** mpirun's slots on a host: cores, not hardware threads; only those this process may use, even unbalanced. */
+    @Test
+    void coresCountEachCoreOnceWhateverItsThreads() {
+        assertThat(SysfsTopology.cores(twoPackages()::get, null)).isEqualTo(4);
+        assertThat(SysfsTopology.cores(twoPackages()::get, new int[] {0, 1, 4})).isEqualTo(2);
+        assertThat(SysfsTopology.cores(twoPackages()::get, new int[] {9})).isZero();
+        assertThat(SysfsTopology.cores(Map.of("online", "0-2")::get, null)).as("no topology files: a core per CPU").isEqualTo(3);
+        assertThat(SysfsTopology.cores(Map.<String, String>of()::get, null)).isZero();
+        assertThat(SysfsTopology.localCores()).isEqualTo(new CpuBinding(SysfsTopology.local()).cores());
+    }
+
     @Test
     void policiesGiveCoresPackagesAndWrap() {
         CpuBinding b = new CpuBinding(SysfsTopology.parse(twoPackages()::get));

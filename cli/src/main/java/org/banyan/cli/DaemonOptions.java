@@ -53,7 +53,7 @@ final class DaemonOptions {
                     (a, v) -> of.apply(a).hosts.addAll(HostListParser.parseHostfile(of.apply(a).cwd.resolve(v))))
             .flag("Placement", List.of("--use-hwthread-cpus"), List.of("-use-hwthread-cpus"),
                     "without -H or a hostfile: a slot per hardware thread of this machine, not per core",
-                    (a, v) -> of.apply(a).hwThreads = true);
+                    (a, v) -> of.apply(a).hwThreads = of.apply(a).started("--use-hwthread-cpus", true));
     }
 
     /** How daemons start and the overlay's shapes. */
@@ -118,7 +118,7 @@ final class DaemonOptions {
         return value;
     }
 
-    /** The options given of how daemons start and link ({@code --spawn-degree}, ...), in order. */
+    /** The options given of how daemons start and link ({@code --spawn-degree}, ...) or count slots, in order. */
     java.util.Set<String> startOptionsGiven() {
         return startOptions;
     }

@@ -74,6 +74,8 @@ class RunArgumentsTest {
                 .isEqualTo(Runtime.getRuntime().availableProcessors());
         assertThat(error("--use-hwthread-cpus", "--host", "localhost:3", "true"))
                 .isEqualTo("--use-hwthread-cpus counts this machine's slots; -H and --hostfile give them (NAME:SLOTS)");
+        assertThat(error("--dvm", "dvm.uri", "--use-hwthread-cpus", "true"))
+                .isEqualTo("--dvm runs on daemons already started: drop --use-hwthread-cpus (give them to banyan dvm start)");
     }
 
     @Test

@@ -38,6 +38,7 @@ final class PlacementOptions {
     private List<Rankfile.Entry> rankfileEntries;
     private CpuBinding.Target bindTo;
     private boolean report;
+    private boolean displayMap;
     private int cpusPerRank = 1;
     private CommMatrix matrix;
 
@@ -74,7 +75,10 @@ final class PlacementOptions {
                     (a, v) -> of.apply(a).cpusPerRank = HostListParser.positive(v, "--cpus-per-rank"))
             .flag("Placement", List.of("--report-bindings"), List.of("-report-bindings"),
                     "print on stderr, per rank, the CPUs it is bound to",
-                    (a, v) -> of.apply(a).report = true);
+                    (a, v) -> of.apply(a).report = true)
+            .flag("Placement", List.of("--display-map"), List.of("-display-map"),
+                    "print on stderr, before the ranks start, each host's slots and ranks",
+                    (a, v) -> of.apply(a).displayMap = true);
     }
 
     /** {@code --npernode N}: ppr:N:node. With --map-by it was one or the other, whichever came last. */
@@ -196,7 +200,7 @@ final class PlacementOptions {
         }
         CpuBinding.Target target = bindTo != null ? bindTo : CpuBinding.Target.NONE;
         if (!placesRanks()) {
-            return new RankPlacement(target, bySocket, cpusPerRank, report, null, null);
+            return new RankPlacement(target, bySocket, cpusPerRank, report, null, null).withDisplayMap(displayMap);
         }
         if (bindTo != null && bindTo != CpuBinding.Target.CORE) {
             throw new UsageException("--bind-to " + bindTo.name().toLowerCase() + ": a rankfile or TreeMatch binds each rank "
@@ -222,7 +226,7 @@ final class PlacementOptions {
                 }
             }
         }
-        return new RankPlacement(CpuBinding.Target.CORE, false, 1, report, nodeOf, slots);
+        return new RankPlacement(CpuBinding.Target.CORE, false, 1, report, nodeOf, slots).withDisplayMap(displayMap);
     }
 
     private List<Rankfile.Entry> treematchEntries(List<Node> nodes) throws UsageException {

@@ -324,8 +324,10 @@ class DvmTest {
         String firstLine = firstOut.readLine();
         assertThat(firstLine).as("the first job's binding").matches("Cpus_allowed_list:\\s+0");
         Banyan.Result second = Banyan.run("run", "--dvm", uri.toString(), "-n", "1", "--bind-to", "core",
-                "--report-bindings", "sh", "-c", show);
+                "--report-bindings", "--display-map", "sh", "-c", show);
         assertThat(second.exit()).as(second.stderr()).isZero();
+        assertThat(second.stderr()).as("--display-map: the DVM's job, its host with the slot it was given")
+                .contains(" Data for node: a\tNum slots: 1\tNum procs: 1\n \tProcess rank: 0\tApp: 0\tLocal rank: 0\n");
         assertThat(second.stdout()).as("not the first job's core").containsPattern("Cpus_allowed_list:\\s+1\\n");
         assertThat(second.stdout() + second.stderr()).contains("bound to cpus 1");
         Files.writeString(go, "");

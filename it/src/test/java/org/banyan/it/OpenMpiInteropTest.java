@@ -294,8 +294,11 @@ class OpenMpiInteropTest {
     @Test
     void aSpawnGoesToTheHostItsInfoNames() throws Exception {
         Banyan.Result r = Banyan.run("run", "-n", "1", "--launcher", "local", "--host", "a:2,b:2", "--report-bindings",
-                "--tag-output", prog("spawn"), "host:b");
+                "--display-map", "--tag-output", prog("spawn"), "host:b");
         assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(r.stderr()).as("--display-map: the job's, then the spawned job's")
+                .contains("JOB MAP (job 1, 1 rank)").contains("JOB MAP (job 2, 2 ranks)")
+                .contains(" Data for node: b\tNum slots: 2\tNum procs: 2\n");
         assertThat(r.stderr()).contains("[2,0]<stderr>:banyan: rank 0 on b ").contains("[2,1]<stderr>:banyan: rank 1 on b ");
         Banyan.Result elsewhere = Banyan.run("run", "-n", "1", "--launcher", "local", "--host", "a:2,b:2", prog("spawn"),
                 "host:c");

@@ -233,6 +233,9 @@ public final class HeadCore {
     /** The first actions, before any event: start the head's children. */
     public List<HeadAction> start() {
         actions.clear();
+        if (runJob != null) {
+            jobs.get(runJob.jobId()).displayMapIfAsked();
+        }
         for (int d : children) {
             if (!lost[d]) {
                 emit(new HeadAction.SpawnDaemon(d, nodes.get(d).name()));
@@ -358,6 +361,7 @@ public final class HeadCore {
     private void startJob(JobDescription job, HeadSettings jobSettings) {
         JobControl j = newJob(job, RankMap.of(job), jobSettings);
         jobs.put(job.jobId(), j);
+        j.displayMapIfAsked();
         for (int d : List.copyOf(connected)) {
             j.adopted(d);
         }

@@ -82,8 +82,8 @@ public final class SpawnPlacement {
             apps.add(new AppContext(app.executable(), app.args(), app.count(), env, app.workdir()));
         }
         RankPlacement p = parent.placement();
-        RankPlacement placement = new RankPlacement(p.bindTo(), p.bySocket(), p.cpusPerRank(), p.report(), null, null,
-                heldCores);
+        RankPlacement placement = new RankPlacement(p.bindTo(), p.bySocket(), p.cpusPerRank(), p.report(), p.displayMap(), null,
+                null, heldCores);
         JobDescription job = new JobDescription(childId, apps, nodes, parent.mapping(), oversubscribe, -1, parent.launchDir(),
                 parent.modex(), placement, PmixNamespaces.of(childId), parent.jobId());
         RankMap.of(job); // throws when the policy cannot place it

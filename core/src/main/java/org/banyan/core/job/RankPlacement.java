@@ -13,19 +13,20 @@ import org.banyan.topo.CpuBinding;
  * @param bySocket    {@code --map-by socket}: a host's ranks are dealt over its packages in turn
  * @param cpusPerRank cores given to each rank ({@code --cpus-per-rank})
  * @param report      {@code --report-bindings}: each daemon says where each of its ranks is bound
+ * @param displayMap  {@code --display-map}: the head prints the job's map before its ranks start
  * @param nodeOf      per rank, its node (index into the job's nodes), or null to map by policy
  * @param slots       per rank, its rankfile slot ({@code 2}, {@code 0:1-3}...), or null
  * @param heldCores   per node of the job, the cores (logical indexes) its ranks there are bound
  *                    among, or null for the whole host: a DVM gives each bound job its own
  */
-public record RankPlacement(CpuBinding.Target bindTo, boolean bySocket, int cpusPerRank, boolean report, int[] nodeOf,
-                            String[] slots, int[][] heldCores) {
+public record RankPlacement(CpuBinding.Target bindTo, boolean bySocket, int cpusPerRank, boolean report,
+                            boolean displayMap, int[] nodeOf, String[] slots, int[][] heldCores) {
     /** Mapped by policy, not bound: what a job gets when nothing is said. */
     public static final RankPlacement NONE = new RankPlacement(CpuBinding.Target.NONE, false, 1, false, null, null);
 
     public RankPlacement(CpuBinding.Target bindTo, boolean bySocket, int cpusPerRank, boolean report, int[] nodeOf,
                          String[] slots) {
-        this(bindTo, bySocket, cpusPerRank, report, nodeOf, slots, null);
+        this(bindTo, bySocket, cpusPerRank, report, false, nodeOf, slots, null);
     }
 
     public RankPlacement {
@@ -47,7 +48,12 @@ public record RankPlacement(CpuBinding.Target bindTo, boolean bySocket, int cpus
 
     /** This placement with the cores a job holds on each of its nodes. */
     public RankPlacement withHeldCores(int[][] cores) {
-        return new RankPlacement(bindTo, bySocket, cpusPerRank, report, nodeOf, slots, cores);
+        return new RankPlacement(bindTo, bySocket, cpusPerRank, report, displayMap, nodeOf, slots, cores);
+    }
+
+    /** This placement, its job's map printed or not ({@code --display-map}). */
+    public RankPlacement withDisplayMap(boolean display) {
+        return new RankPlacement(bindTo, bySocket, cpusPerRank, report, display, nodeOf, slots, heldCores);
     }
 
     /** Whether ranks are bound to CPUs at all. */
@@ -67,7 +73,7 @@ public record RankPlacement(CpuBinding.Target bindTo, boolean bySocket, int cpus
     @Override
     public boolean equals(Object o) {
         return o instanceof RankPlacement p && p.bindTo == bindTo && p.bySocket == bySocket && p.cpusPerRank == cpusPerRank
-                && p.report == report && Arrays.equals(p.nodeOf, nodeOf) && Arrays.equals(p.slots, slots)
+                && p.report == report && p.displayMap == displayMap && Arrays.equals(p.nodeOf, nodeOf) && Arrays.equals(p.slots, slots)
                 && Arrays.deepEquals(p.heldCores, heldCores);
     }
 
@@ -79,7 +85,7 @@ public record RankPlacement(CpuBinding.Target bindTo, boolean bySocket, int cpus
     @Override
     public String toString() {
         return "RankPlacement[bindTo=" + bindTo + ", bySocket=" + bySocket + ", cpusPerRank=" + cpusPerRank + ", report="
-                + report + (slots == null ? "" : ", rankfile of " + slots.length + " ranks")
+                + report + (displayMap ? ", displayMap" : "") + (slots == null ? "" : ", rankfile of " + slots.length + " ranks")
                 + (heldCores == null ? "" : ", held cores " + Arrays.deepToString(heldCores)) + "]";
     }
 }

@@ -34,7 +34,7 @@ import org.banyan.core.tree.TopologySpec;
  *                    stdinRank:u32 (-1: none) launchDir:string modex:u8 (0 full, 1 lazy) placement
  *                    pmixNamespace:string (null: the ranks use PMI-1/PMI-2) spawnedBy:u32 (-1: no job)
  *                    placement := bindTo:u8 (0 none, 1 core, 2 socket, 3 numa) bySocket:u8 cpusPerRank:u32
- *                                 report:u8 ranked:u32 (ranks a rankfile places, 0: none) (nodeOf:u32 slot:string){ranked}
+ *                                 reports:u8 (bit 0 --report-bindings, bit 1 --display-map) ranked:u32 (ranks a rankfile places, 0: none) (nodeOf:u32 slot:string){ranked}
  *                                 heldNodes:u32 (0: none) (cores:u32 core:u32{cores}){heldNodes}   (a DVM's bound job:
  *                                 per node, the cores its ranks there bind among; 0 cores: the whole host)
  *                    app  := executable:string args:list count:u32 env:map workdir:string
@@ -340,7 +340,7 @@ public final class OverlayCodec {
     }
 
     static void writePlacement(WireWriter w, RankPlacement p) {
-        w.u8(p.bindTo().ordinal()).u8(p.bySocket() ? 1 : 0).u32(p.cpusPerRank()).u8(p.report() ? 1 : 0)
+        w.u8(p.bindTo().ordinal()).u8(p.bySocket() ? 1 : 0).u32(p.cpusPerRank()).u8((p.report() ? 1 : 0) | (p.displayMap() ? 2 : 0))
                 .u32(p.nodeOf() == null ? 0 : p.nodeOf().length);
         if (p.nodeOf() != null) {
             for (int r = 0; r < p.nodeOf().length; r++) {
@@ -363,7 +363,9 @@ public final class OverlayCodec {
         CpuBinding.Target bindTo = CpuBinding.Target.values()[b.get()];
         boolean bySocket = b.get() != 0;
         int cpusPerRank = b.getInt();
-        boolean report = b.get() != 0;
+        int reports = b.get();
+        boolean report = (reports & 1) != 0;
+        boolean displayMap = (reports & 2) != 0;
         int size = count(b);
         int[] nodeOf = null;
         String[] slots = null;
@@ -384,7 +386,7 @@ public final class OverlayCodec {
                 held[i][k] = b.getInt();
             }
         }
-        return new RankPlacement(bindTo, bySocket, cpusPerRank, report, nodeOf, slots, held);
+        return new RankPlacement(bindTo, bySocket, cpusPerRank, report, displayMap, nodeOf, slots, held);
     }
 
     static JobDescription readJob(ByteBuffer b) {

@@ -46,6 +46,26 @@ class HeadCoreTest {
         return actions.stream().filter(HeadAction.Report.class::isInstance).map(a -> ((HeadAction.Report) a).line()).toList();
     }
 
+    /** --display-map: each host's slots and ranks, before a daemon is started; nothing without it. */
+    @Test
+    void theJobsMapComesBeforeTheDaemonsWhenAsked() {
+        JobDescription job = new JobDescription(1, List.of(new AppContext("./a", List.of(), 1, Map.of(), null),
+                new AppContext("./b", List.of(), 2, Map.of(), null)), List.of(new Node("n0", 2), new Node("n1", 2)),
+                MappingPolicy.NODE, false, 0, "/w", org.banyan.core.job.Modex.LAZY,
+                org.banyan.core.job.RankPlacement.NONE.withDisplayMap(true));
+        List<HeadAction> first = new HeadCore(job, RankMap.of(job), SETTINGS, TopologySpec.parse("radix:32")).start();
+        assertThat(reports(first)).containsExactly(
+                " ===============   JOB MAP (job 1, 3 ranks)   ===============",
+                " Data for node: n0\tNum slots: 2\tNum procs: 2",
+                " \tProcess rank: 0\tApp: 0\tLocal rank: 0",
+                " \tProcess rank: 2\tApp: 1\tLocal rank: 1",
+                " Data for node: n1\tNum slots: 2\tNum procs: 1",
+                " \tProcess rank: 1\tApp: 1\tLocal rank: 0",
+                " ============================================================");
+        assertThat(first.subList(0, 7)).allMatch(HeadAction.Report.class::isInstance);
+        assertThat(reports(core.start())).isEmpty();
+    }
+
     @Test
     void startsItsChildrenAndAdoptsAndLaunchesEachAsItSaysHello() {
         assertThat(core.start()).containsExactly(new HeadAction.SpawnDaemon(0, "n0"), new HeadAction.SpawnDaemon(1, "n1"),

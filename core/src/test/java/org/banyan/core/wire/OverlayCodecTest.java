@@ -64,10 +64,10 @@ class OverlayCodecTest {
                 new OverlayMessage.Leave(-1, 4),
                 new OverlayMessage.LaunchJob(new JobDescription(9, job.apps(), job.nodes(), MappingPolicy.SLOT, false, 0, "/",
                         org.banyan.core.job.Modex.LAZY, new org.banyan.core.job.RankPlacement(
-                                org.banyan.topo.CpuBinding.Target.SOCKET, true, 2, true, null, null))),
+                                org.banyan.topo.CpuBinding.Target.SOCKET, true, 2, true, null, null).withDisplayMap(true))),
                 new OverlayMessage.LaunchJob(new JobDescription(10, job.apps(), job.nodes(), MappingPolicy.SLOT, false, 0, "/",
                         org.banyan.core.job.Modex.FULL, new org.banyan.core.job.RankPlacement(
-                                org.banyan.topo.CpuBinding.Target.CORE, false, 1, false, null, null,
+                                org.banyan.topo.CpuBinding.Target.CORE, false, 1, false, true, null, null,
                                 new int[][] {{2, 3}, null, {0}}))),
                 new OverlayMessage.LaunchJob(new JobDescription(9, job.apps(), job.nodes(), MappingPolicy.SLOT, false, 0, "/",
                         org.banyan.core.job.Modex.LAZY, new org.banyan.core.job.RankPlacement(

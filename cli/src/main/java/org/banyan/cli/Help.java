@@ -12,6 +12,7 @@ final class Help {
               dvm       a persistent DVM: banyan dvm start|status|stop (see banyan dvm --help)
               submit    run tasks on a DVM: banyan submit -- CMD ARGS, or --tasks FILE
               wait      wait for tasks of a DVM (by id, or all): banyan wait [ID...]
+              tasks     list tasks of a DVM and their states (by id, or the unfinished)
               cancel    cancel tasks of a DVM: banyan cancel ID... | --all
               pilot     banyan pilot report SESSION_DIR: figures and plots of a session's profile
               monitor   banyan monitor DIR: communication matrices and heat maps of a --monitor run

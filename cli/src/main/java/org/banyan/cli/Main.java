@@ -80,6 +80,14 @@ public final class Main {
                 return 2;
             }
         }
+        if (args.getFirst().equals("tasks")) {
+            try {
+                return new TasksCommand(System.getenv()).run(args.subList(1, args.size()));
+            } catch (UsageException e) {
+                System.err.println("banyan tasks: " + e.getMessage());
+                return 2;
+            }
+        }
         if (args.getFirst().equals("cancel")) {
             try {
                 return new CancelCommand(System.getenv()).run(args.subList(1, args.size()));
@@ -97,7 +105,7 @@ public final class Main {
             }
         }
         if (!args.getFirst().equals("run")) {
-            System.err.println("banyan: unknown command '" + args.getFirst() + "' (commands: run, dvm, submit, wait, cancel, pilot, monitor, place, sim; see banyan --help)");
+            System.err.println("banyan: unknown command '" + args.getFirst() + "' (commands: run, dvm, submit, wait, tasks, cancel, pilot, monitor, place, sim; see banyan --help)");
             return 2;
         }
         List<String> rest = args.subList(1, args.size());

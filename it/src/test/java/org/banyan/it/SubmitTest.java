@@ -52,6 +52,17 @@ class SubmitTest {
         assertThat(waitBad.exit()).isEqualTo(1);
         assertThat(waitBad.stderr()).contains("failed (exit 5):\n    it broke").contains("0 done, 1 failed");
         assertThat(Banyan.run("wait", "--dvm", uri.toString(), "99999").stderr()).contains("no task 99999 in this DVM");
+        // banyan tasks (squeue, flux jobs): the unfinished ones, or those named, each in its state now
+        String sleeperId = sleeper.stdout().strip();
+        Banyan.Result running = Banyan.run("tasks", "--dvm", uri.toString());
+        assertThat(running.exit()).as(running.stderr()).isZero();
+        assertThat(running.stdout().lines().toList()).hasSize(2).element(1).asString()
+                .matches(" *" + sleeperId + "  AGENT_EXECUTING +[0-9.]+s +localhost");
+        Banyan.Result named = Banyan.run("tasks", "--dvm", uri.toString(), okId + "," + bad.stdout().strip());
+        assertThat(named.stdout().lines().toList()).hasSize(3);
+        assertThat(named.stdout()).containsPattern(" " + okId + "  DONE +[0-9.]+s\\n")
+                .containsPattern(" " + bad.stdout().strip() + "  FAILED +[0-9.]+s +5  it broke\\n");
+        assertThat(Banyan.run("tasks", "--dvm", uri.toString(), "99999").exit()).isEqualTo(2);
         // the warm-up's 500 were forgotten once it had them; these two are kept, the sleep runs
         assertThat(Banyan.run("dvm", "status", "--dvm", uri.toString()).stdout())
                 .contains("tasks: 1 running, 0 waiting to start, 2 finished and kept for banyan wait");

@@ -76,6 +76,9 @@ public final class RunArguments {
             .value("Environment and I/O", List.of("-x"), List.of(), "VAR[=VALUE]",
                     "export VAR (with its current value, or VALUE) to every rank",
                     (a, v) -> a.export(v))
+            .pair("Environment and I/O", List.of("--mca"), List.of("-mca", "--gmca", "-gmca"), "NAME VALUE",
+                    "an Open MPI parameter for the ranks, as mpirun gives it: -x OMPI_MCA_NAME=VALUE",
+                    (a, n, v) -> a.exports.put("OMPI_MCA_" + mcaName(n), v))
             .pair("Environment and I/O", List.of("-genv"), List.of(), "NAME VALUE",
                     "-x NAME=VALUE as mpiexec.hydra writes it",
                     (a, n, v) -> a.exports.put(variableName("-genv", n), v))
@@ -247,6 +250,27 @@ public final class RunArguments {
             }
         }
     }
+
+    /**
+     * An Open MPI parameter's name for {@code --mca}: one the ranks read. Those of the frameworks
+     * that configure mpirun and its daemons (launch, allocation, mapping, routing, I/O forwarding),
+     * which banyan replaces, would reach the ranks and change nothing: refused.
+     */
+    private static String mcaName(String name) throws UsageException {
+        if (!name.matches("[A-Za-z0-9_]+")) {
+            throw new UsageException("--mca '" + name + "': not an Open MPI parameter name (--mca NAME VALUE, as --mca btl self,vader)");
+        }
+        String framework = name.contains("_") ? name.substring(0, name.indexOf('_')) : name;
+        if (MPIRUN_FRAMEWORKS.contains(framework)) {
+            throw new UsageException("--mca " + name + " configures Open MPI's mpirun and its daemons (" + framework
+                    + "), which banyan replaces; see banyan run --help (--launch-agent, --map-by, --bind-to, --routing)");
+        }
+        return name;
+    }
+
+    /** Open MPI 4's run-time frameworks, of mpirun and its daemons (ORTE), not of the ranks. */
+    private static final java.util.Set<String> MPIRUN_FRAMEWORKS = java.util.Set.of("plm", "ras", "rmaps", "odls", "orte",
+            "routed", "errmgr", "state", "filem", "grpcomm", "iof", "rtc", "oob", "prte", "prrte");
 
     /** {@code name} given to {@code option} (mpiexec.hydra's NAME VALUE pairs and lists), checked. */
     private static String variableName(String option, String name) throws UsageException {

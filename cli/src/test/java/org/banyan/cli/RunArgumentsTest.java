@@ -68,6 +68,19 @@ class RunArgumentsTest {
         assertThat(error("-envlist", "HOME,,PATH", "true")).isEqualTo("-envlist '': not an environment variable name");
     }
 
+    /** As Open MPI's mpirun: each --mca reaches the ranks as OMPI_MCA_NAME; mpirun's own frameworks are refused. */
+    @Test
+    void mcaParametersReachTheRanksAsOpenMpisVariables() throws Exception {
+        assertThat(parse("--mca", "btl", "self,vader", "-mca", "btl_tcp_if_include", "lo", "true").job().apps().getFirst().env())
+                .containsEntry("OMPI_MCA_btl", "self,vader").containsEntry("OMPI_MCA_btl_tcp_if_include", "lo");
+        assertThat(error("--mca", "plm_rsh_agent", "ssh", "true")).isEqualTo("--mca plm_rsh_agent configures Open MPI's "
+                + "mpirun and its daemons (plm), which banyan replaces; see banyan run --help (--launch-agent, --map-by, "
+                + "--bind-to, --routing)");
+        assertThat(error("--mca", "btl=self", "true"))
+                .isEqualTo("--mca 'btl=self': not an Open MPI parameter name (--mca NAME VALUE, as --mca btl self,vader)");
+        assertThat(error("--mca", "btl")).isEqualTo("option --mca needs two values: --mca NAME VALUE");
+    }
+
     @Test
     void hardwareThreadsCountOnlyForThisMachinesOwnSlots() throws Exception {
         assertThat(parse("--use-hwthread-cpus", "true").job().nodes().getFirst().slots())

@@ -216,6 +216,17 @@ class OpenMpiInteropTest {
         assertThat(ring.stdout()).isEqualTo("token 15 after 3 laps\n");
     }
 
+    /** mpirun's --mca reaches Open MPI in every rank: tcp alone carries the ring; a component that does not exist fails. */
+    @Test
+    void mcaParametersReachOpenMpiInTheRanks() throws Exception {
+        Banyan.Result tcp = Banyan.run("run", "-n", "3", "--oversubscribe", "--mca", "btl", "self,tcp", prog("ring"));
+        assertThat(tcp.exit()).as(tcp.stderr()).isZero();
+        assertThat(tcp.stdout()).isEqualTo("token 9 after 3 laps\n");
+        Banyan.Result bogus = Banyan.run("run", "-n", "1", "--mca", "pml", "bogus", prog("hello"));
+        assertThat(bogus.exit()).isNotZero();
+        assertThat(bogus.stdout() + bogus.stderr()).contains("Framework: pml").contains("Component: bogus");
+    }
+
     /**
      * Two daemons (hosts a and b, both this machine), so every fence crosses the tree. Open MPI's
      * shared-memory segments, named after the real host name and a local rank, go to a directory

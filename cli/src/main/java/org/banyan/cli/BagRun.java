@@ -110,7 +110,7 @@ final class BagRun {
             });
             int total = descriptions.size();
             // Tasks of several priorities go at once: the manager sends the higher first.
-            int slice = (descriptions instanceof TaskFile.Tasks file ? file.onePriority() : TaskDescription.onePriority(descriptions))
+            int slice = (descriptions instanceof BagTasks lazy ? lazy.onePriority() : TaskDescription.onePriority(descriptions))
                     ? SLICE : total;
             while (true) {
                 int given = tasks.size();

@@ -243,22 +243,52 @@ final class SubmitCommand {
         if (command.getFirst().isBlank()) {
             throw new UsageException("the command after -- is empty");
         }
-        if (a.copies == null) {
-            return List.of(task(a, command, Map.copyOf(a.exports))); // a command has no output staging
+        TaskDescription one = task(a, command, Map.copyOf(a.exports)); // checked here, whatever --cc says
+        return a.copies == null ? List.of(one) : new Copies(a, command, a.copies); // a command has no output staging
+    }
+
+    /**
+     * {@code --cc}: the command's task for each id, {@code {cc}} replaced by it in the command and
+     * the {@code -x} values and {@code BANYAN_CC} set, each made when the bag asks for it, as a
+     * task file's lines are ({@link TaskFile.Tasks}): a bag hands its tasks over a slice at a time.
+     */
+    static final class Copies extends java.util.AbstractList<TaskDescription> implements java.util.RandomAccess, BagTasks {
+        /** What flux submit --cc replaces with each copy's id. */
+        private static final String CC = "{cc}";
+
+        private final Arguments a;
+        private final List<String> command;
+        private final List<Integer> ids;
+
+        Copies(Arguments a, List<String> command, List<Integer> ids) {
+            this.a = a;
+            this.command = List.copyOf(command);
+            this.ids = ids;
         }
-        List<TaskDescription> tasks = new ArrayList<>(a.copies.size());
-        for (int id : a.copies) {
-            String cc = Integer.toString(id);
+
+        @Override
+        public TaskDescription get(int i) {
+            String cc = Integer.toString(ids.get(i));
             Map<String, String> env = new java.util.LinkedHashMap<>();
             a.exports.forEach((name, value) -> env.put(name, value.replace(CC, cc)));
             env.put("BANYAN_CC", cc);
-            tasks.add(task(a, command.stream().map(w -> w.replace(CC, cc)).toList(), env));
+            try {
+                return task(a, command.stream().map(w -> w.replace(CC, cc)).toList(), env);
+            } catch (UsageException e) { // an id changes no number the check looks at
+                throw new IllegalStateException(e.getMessage(), e);
+            }
         }
-        return tasks;
-    }
 
-    /** What flux submit --cc replaces with each copy's id. */
-    private static final String CC = "{cc}";
+        @Override
+        public int size() {
+            return ids.size();
+        }
+
+        @Override
+        public boolean onePriority() {
+            return true;
+        }
+    }
 
     /** The task of {@code command} with the options of {@code a} and the variables {@code env}. */
     private static TaskDescription task(Arguments a, List<String> command, Map<String, String> env) throws UsageException {

@@ -138,7 +138,7 @@ final class TaskFile {
      * collection in the bag's first 0.2 s; made as they go, they are copied a slice at a time.
      * A description is made anew at each {@link #get}: take each once.
      */
-    static final class Tasks extends java.util.AbstractList<TaskDescription> implements java.util.RandomAccess {
+    static final class Tasks extends java.util.AbstractList<TaskDescription> implements java.util.RandomAccess, BagTasks {
         private final String file;
         private final byte[] bytes;
         private final int[] starts;
@@ -175,8 +175,8 @@ final class TaskFile {
             return starts.length;
         }
 
-        /** Whether every task has the same priority. */
-        boolean onePriority() {
+        @Override
+        public boolean onePriority() {
             return onePriority;
         }
 

@@ -51,11 +51,13 @@ public final class TaskManager implements AutoCloseable {
     private boolean closed;
     private boolean detached;
     private final TaskTransitions transitions;
+    private final TaskStaging staging;
 
     public TaskManager(Session session) {
         this.session = session;
         this.base = session.base();
         this.transitions = new TaskTransitions(session.profile());
+        this.staging = new TaskStaging(base, session.dir(), transitions);
         session.own(this);
     }
 
@@ -338,16 +340,9 @@ public final class TaskManager implements AutoCloseable {
             long now = Session.nowMicros();
             move(t, TaskState.TMGR_SCHEDULING, now, 0, link.pilot.uid());
             move(t, TaskState.TMGR_STAGING_INPUT, now, 0, "");
-            try {
-                // The daemon makes the sandbox as it starts the task; here only when something goes in first.
-                if (!t.description().inputStaging.isEmpty()) {
-                    java.nio.file.Files.createDirectories(t.sandbox());
-                }
-                for (Staging s : t.description().inputStaging) {
-                    s.stageIn(places(t, link.pilot));
-                }
-            } catch (IOException e) {
-                move(t, TaskState.FAILED, Session.nowMicros(), -1, "input staging: " + e.getMessage());
+            String failed = staging.stageIn(t, link.pilot);
+            if (failed != null) {
+                move(t, TaskState.FAILED, Session.nowMicros(), -1, "input staging: " + failed);
                 continue;
             }
             move(t, TaskState.AGENT_STAGING_INPUT_PENDING, Session.nowMicros(), 0, "");
@@ -360,34 +355,6 @@ public final class TaskManager implements AutoCloseable {
         }
         if (!sent.isEmpty()) {
             link.submit(sent);
-        }
-    }
-
-    /** Where a staging location of {@code t} on {@code pilot} points. */
-    private Staging.Places places(Task t, Pilot pilot) {
-        return new Staging.Places(base, t.sandbox(), session.dir(), session.dir().resolve(pilot.uid()));
-    }
-
-    /**
-     * Output staging, then DONE, or FAILED when a file could not be staged. A task that FAILED and
-     * asked for it (stage_on_error) is staged too and stays FAILED with its own code and detail.
-     * Every directive is tried; each that fails adds a line. On a pilot's reader, inside
-     * {@link TaskTransitions#inCallbacks}.
-     */
-    private void stageOut(Task t, boolean failed, int code, String why) {
-        transitions.moveWithin(t, TaskState.TMGR_STAGING_OUTPUT, Session.nowMicros(), 0, "");
-        StringBuilder failure = new StringBuilder(why == null ? "" : why);
-        for (Staging s : t.description().outputStaging) {
-            try {
-                s.stageOut(places(t, t.pilot));
-            } catch (IOException e) {
-                failure.append(failure.isEmpty() ? "" : "\n").append("output staging: ").append(e.getMessage());
-            }
-        }
-        if (failed || !failure.isEmpty()) {
-            transitions.moveWithin(t, TaskState.FAILED, Session.nowMicros(), code, failure.toString());
-        } else {
-            transitions.moveWithin(t, TaskState.DONE, Session.nowMicros(), 0, "");
         }
     }
 
@@ -431,11 +398,11 @@ public final class TaskManager implements AutoCloseable {
         }
         if (u.state() == TaskState.DONE) {
             transitions.moveWithin(t, TaskState.AGENT_STAGING_OUTPUT, u.timeMicros(), 0, "");
-            stageOut(t, false, 0, "");
+            staging.stageOut(t, false, 0, "");
         } else if (u.state() == TaskState.FAILED && t.description().stageOnError
                 && (u.execStartMicros() > 0 || t.reached(TaskState.AGENT_EXECUTING))) { // it ran: it may have left files
             transitions.moveWithin(t, TaskState.AGENT_STAGING_OUTPUT, u.timeMicros(), 0, "");
-            stageOut(t, true, u.exitCode(), u.detail());
+            staging.stageOut(t, true, u.exitCode(), u.detail());
         } else {
             transitions.moveWithin(t, u.state(), u.timeMicros(), u.exitCode(), u.detail());
         }

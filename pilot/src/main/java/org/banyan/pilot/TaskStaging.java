@@ -1,0 +1,68 @@
+package org.banyan.pilot;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.banyan.core.pilot.TaskState;
+
+/**
+ * A task manager's staging: a task's input files before it goes to its pilot
+ * (TMGR_STAGING_INPUT), its output files once its agent is done with it (TMGR_STAGING_OUTPUT),
+ * each directive's locations resolved for the task and its pilot.
+ */
+final class TaskStaging {
+    private final Path base;
+    private final Path sessionDir;
+    private final TaskTransitions transitions;
+
+    /** @param base where relative client paths start (the submitter's directory) */
+    TaskStaging(Path base, Path sessionDir, TaskTransitions transitions) {
+        this.base = base;
+        this.sessionDir = sessionDir;
+        this.transitions = transitions;
+    }
+
+    /** Where a staging location of {@code t} on {@code pilot} points. */
+    private Staging.Places places(Task t, Pilot pilot) {
+        return new Staging.Places(base, t.sandbox(), sessionDir, sessionDir.resolve(pilot.uid()));
+    }
+
+    /** Stages {@code t}'s input for {@code pilot}; null when done, else what went wrong. */
+    String stageIn(Task t, Pilot pilot) {
+        try {
+            // The daemon makes the sandbox as it starts the task; here only when something goes in first.
+            if (!t.description().inputStaging.isEmpty()) {
+                Files.createDirectories(t.sandbox());
+            }
+            for (Staging s : t.description().inputStaging) {
+                s.stageIn(places(t, pilot));
+            }
+            return null;
+        } catch (IOException e) {
+            return e.getMessage();
+        }
+    }
+
+    /**
+     * Output staging, then DONE, or FAILED when a file could not be staged. A task that FAILED and
+     * asked for it (stage_on_error) is staged too and stays FAILED with its own code and detail.
+     * Every directive is tried; each that fails adds a line. On a pilot's reader, inside
+     * {@link TaskTransitions#inCallbacks}.
+     */
+    void stageOut(Task t, boolean failed, int code, String why) {
+        transitions.moveWithin(t, TaskState.TMGR_STAGING_OUTPUT, Session.nowMicros(), 0, "");
+        StringBuilder failure = new StringBuilder(why == null ? "" : why);
+        for (Staging s : t.description().outputStaging) {
+            try {
+                s.stageOut(places(t, t.pilot));
+            } catch (IOException e) {
+                failure.append(failure.isEmpty() ? "" : "\n").append("output staging: ").append(e.getMessage());
+            }
+        }
+        if (failed || !failure.isEmpty()) {
+            transitions.moveWithin(t, TaskState.FAILED, Session.nowMicros(), code, failure.toString());
+        } else {
+            transitions.moveWithin(t, TaskState.DONE, Session.nowMicros(), 0, "");
+        }
+    }
+}

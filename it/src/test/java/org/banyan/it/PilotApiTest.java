@@ -319,6 +319,49 @@ class PilotApiTest {
     }
 
     /**
+     * Late binding sends a task only to a pilot that can run it: a task asking for a GPU, or for
+     * more cores than one pilot has, went to whichever pilot had given the fewest tasks per core
+     * and FAILED there ("the pilot has no GPU") while the other pilot could have run it. A task
+     * no pilot can run fails once every pilot added is up, with each one's reason.
+     */
+    @Test
+    void aTaskGoesOnlyToAPilotItFits() throws Exception {
+        try (Session session = new Session(dir.resolve("fits"))) {
+            TaskManager tmgr = new TaskManager(session);
+            PilotManager pmgr = new PilotManager(session);
+            // the small pilot active, the big one starting: before, the small one took every task and
+            // failed those it could not run; now they wait for the big one
+            Pilot small = pmgr.submit(PilotDescription.local(1).gpus(0).warmUp(0));
+            tmgr.addPilots(small);
+            assertThat(small.waitState(PilotState.PMGR_ACTIVE, 60_000)).isEqualTo(PilotState.PMGR_ACTIVE);
+            Pilot big = pmgr.submit(PilotDescription.local(2).gpus(1).warmUp(0));
+            tmgr.addPilots(big);
+            List<TaskDescription> work = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                work.add(new TaskDescription().executable("true").gpusPerRank(1));
+                work.add(new TaskDescription().executable("true").coresPerRank(2));
+                work.add(new TaskDescription().executable("true"));
+            }
+            List<Task> tasks = tmgr.submit(work);
+            tmgr.waitTasks();
+            for (int i = 0; i < tasks.size(); i++) {
+                Task t = tasks.get(i);
+                assertThat(t.state()).as(t.uid() + ": " + t.detail()).isEqualTo(TaskState.DONE);
+                if (i % 3 < 2) { // a GPU, or two cores: only the big pilot has them
+                    assertThat(t.pilot()).as(t.uid()).isSameAs(big);
+                }
+            }
+            assertThat(tasks).filteredOn(t -> tasks.indexOf(t) % 3 == 2).allMatch(t -> t.pilot() == small);
+            Task never = tmgr.submit(new TaskDescription().executable("true").coresPerRank(3)).getFirst();
+            tmgr.waitTasks(List.of(never));
+            assertThat(never.state()).isEqualTo(TaskState.FAILED);
+            assertThat(never.detail()).startsWith("no pilot of this task manager can run it: ")
+                    .contains(small.uid() + ": a rank of 3 cores does not fit any node (the largest has 1)")
+                    .contains(big.uid() + ": a rank of 3 cores does not fit any node (the largest has 2)");
+        }
+    }
+
+    /**
      * An ssh pilot whose host cannot be reached stayed PMGR_LAUNCHING for a minute (its DVM's head
      * waited for ever for the daemon ssh had failed to start), then failed with "see the log".
      * It fails as soon as ssh does, saying why.

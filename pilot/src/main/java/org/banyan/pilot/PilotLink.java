@@ -22,6 +22,8 @@ import org.banyan.runtime.dvm.DvmClient;
 final class PilotLink {
     final Pilot pilot;
     final DvmClient client;
+    /** What it could ever run. */
+    final PilotFit fit;
     /** Its tasks by the agent's ids. */
     final Map<Integer, Task> byId = new HashMap<>();
     /** Tasks given to it so far (for choosing among pilots). */
@@ -38,10 +40,11 @@ final class PilotLink {
     private final Queue<List<Task>> sentBatches = new ConcurrentLinkedQueue<>();
     private final BlockingQueue<List<Integer>> accepted = new ArrayBlockingQueue<>(1);
 
-    PilotLink(TaskManager tmgr, Pilot pilot, DvmClient client) {
+    PilotLink(TaskManager tmgr, Pilot pilot, DvmClient client, PilotFit fit) {
         this.tmgr = tmgr;
         this.pilot = pilot;
         this.client = client;
+        this.fit = fit;
         Thread.ofPlatform().daemon().name("tmgr-" + pilot.uid()).start(this::read);
     }
 

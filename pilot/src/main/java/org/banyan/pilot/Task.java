@@ -40,6 +40,8 @@ public final class Task {
     boolean cancelAsked;
     /** Its place among the tasks its manager has not sent yet ({@link UnsentTasks}). */
     long seq;
+    /** Its shape, made once: the task manager sorts and matches waiting tasks by it. */
+    private SlotRequest slots;
     private final java.util.concurrent.CompletableFuture<Object> result = new java.util.concurrent.CompletableFuture<>();
 
     /** @param sandbox null: the session directory's directory named after the uid */
@@ -186,11 +188,21 @@ public final class Task {
         return true; // no notifyAll: waiters wait in TaskWaits, and under C1 it is a call out of compiled code
     }
 
+    /** The ranks, cores, GPUs and tags it asks for. */
+    SlotRequest slots() {
+        SlotRequest s = slots;
+        if (s == null) {
+            TaskDescription d = description;
+            slots = s = new SlotRequest(d.ranks, d.coresPerRank, d.gpusPerRank, d.colocate, d.exclusive);
+        }
+        return s;
+    }
+
     /** What the pilot's agent gets: the description, with this task's uid, sandbox and default output files. */
     TaskRequest request() {
         TaskDescription d = description;
         return new TaskRequest(uid, d.executable, d.arguments, d.environment, sandbox().toString(), stdoutFile(), stderrFile(),
-                d.stdin, d.preExec, d.postExec, new SlotRequest(d.ranks, d.coresPerRank, d.gpusPerRank, d.colocate, d.exclusive),
+                d.stdin, d.preExec, d.postExec, slots(),
                 d.priority, d.mode == TaskDescription.Mode.MPI, Math.round(d.timeoutSeconds * 1000), d.restartable);
     }
 

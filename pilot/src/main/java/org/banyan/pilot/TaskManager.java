@@ -18,7 +18,9 @@ import org.banyan.runtime.dvm.DvmClient;
  * Submits tasks to pilots and follows them to their end, as RADICAL-Pilot's task manager does.
  * Late binding: tasks submitted before any pilot is active wait here (TMGR_SCHEDULING_PENDING)
  * and go to the first pilot that becomes active; with several pilots, each batch goes to the
- * active pilot with the most cores per task already given it. A pilot holds at most a window of
+ * active pilot with the fewest tasks per core given so far, of the tasks it could run (cores and
+ * GPUs of a rank on one host, of the task on all: {@link PilotFit}); a task no pilot could run
+ * fails once every pilot is connected or over. A pilot holds at most a window of
  * tasks that have not ended ({@link #window(int)}; with other pilots to share them, about half a
  * second of its ends, see {@link SendWindow#SHARED_SECONDS}); the rest wait here, higher
  * priority first, and go as tasks end. Input staging happens here
@@ -99,6 +101,7 @@ public final class TaskManager implements AutoCloseable {
                     connect(pilot);
                 } else if (state.isFinal()) {
                     noPilotLeft();
+                    failUnfit();
                 }
             });
             if (p.state() == PilotState.PMGR_ACTIVE) {
@@ -114,15 +117,40 @@ public final class TaskManager implements AutoCloseable {
             }
             try {
                 DvmClient client = DvmClient.connect(p.files(), "task manager");
+                PilotFit fit = PilotFit.of(client.status()); // before the link's reader takes the connection
                 if (detached) {
                     client.send(new ClientMessage.Detach());
                 }
-                links.put(p, new PilotLink(this, p, client));
+                links.put(p, new PilotLink(this, p, client, fit));
             } catch (DvmClient.Unreachable | IOException e) {
                 return;
             }
         }
+        failUnfit();
         pump();
+    }
+
+    /**
+     * Once every pilot added is connected or over, the waiting tasks that none of the connected
+     * ones could ever run fail, with each pilot's reason: they would wait for ever. (One sent to
+     * a pilot that could not run it failed there, "cannot run on this pilot", while another could.)
+     */
+    private void failUnfit() {
+        List<Task> unfit;
+        Map<org.banyan.core.pilot.SlotRequest, String> why;
+        synchronized (this) {
+            if (closed || links.isEmpty() || !pilots.stream().allMatch(p -> p.state().isFinal() || links.containsKey(p))) {
+                return;
+            }
+            why = PilotFit.noneFits(unsent.shapes(), links.values());
+            if (why.isEmpty()) {
+                return;
+            }
+            unfit = unsent.take(Integer.MAX_VALUE, why::containsKey);
+        }
+        for (Task t : unfit) {
+            move(t, TaskState.FAILED, Session.nowMicros(), -1, "no pilot of this task manager can run it: " + why.get(t.slots()));
+        }
     }
 
     /** Every pilot added is over: the tasks none of them took fail, as nothing will run them. */
@@ -187,6 +215,8 @@ public final class TaskManager implements AutoCloseable {
      */
     private void pump() {
         synchronized (sending) {
+            // pilots that could run none of the tasks waiting: left out until the next pump
+            Set<PilotLink> passed = new java.util.HashSet<>();
             while (true) {
                 PilotLink link;
                 List<Task> batch;
@@ -194,14 +224,19 @@ public final class TaskManager implements AutoCloseable {
                     if (closed) {
                         return;
                     }
-                    link = leastGiven(l -> toSend(l) > 0);
+                    link = leastGiven(l -> !passed.contains(l) && toSend(l) > 0);
                     if (link == null) {
                         if (!unsent.isEmpty() && !links.isEmpty()) {
                             startFeeder();
                         }
                         return;
                     }
-                    batch = unsent.take(toSend(link));
+                    PilotFit fit = link.fit;
+                    batch = unsent.take(toSend(link), fit::fits);
+                    if (batch.isEmpty()) {
+                        passed.add(link);
+                        continue;
+                    }
                     for (Task t : batch) {
                         t.pilot = link.pilot;
                     }
@@ -288,6 +323,7 @@ public final class TaskManager implements AutoCloseable {
                     unsent.add(t);
                 }
             }
+            failUnfit();
             if (TaskTransitions.inCallback()) {
                 // The sender waits for the pilot to accept the batch, which the thread running
                 // this callback may be the one to read: the feeder sends it instead.
@@ -431,7 +467,7 @@ public final class TaskManager implements AutoCloseable {
             synchronized (this) {
                 wasClosed = closed;
                 if (t.description().restartable && !closed) {
-                    to = leastGiven(l -> l != link);
+                    to = leastGiven(l -> l != link && l.fit.fits(t.slots()));
                     if (to != null) { // bound to it now, as pump() binds: a cancel meanwhile waits for the acceptance
                         to.given++;
                         to.inFlight++;

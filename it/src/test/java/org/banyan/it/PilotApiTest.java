@@ -362,6 +362,38 @@ class PilotApiTest {
     }
 
     /**
+     * RADICAL-Pilot's {@code pilot} field: a task that names a pilot runs there only; one naming
+     * a pilot that is over, or none of the manager's, fails saying so once every pilot is up.
+     */
+    @Test
+    void aTaskThatNamesItsPilotRunsThereOnly() throws Exception {
+        try (Session session = new Session(dir.resolve("pinned"))) {
+            TaskManager tmgr = new TaskManager(session);
+            PilotManager pmgr = new PilotManager(session);
+            Pilot a = pmgr.submit(PilotDescription.local(1).warmUp(0));
+            Pilot b = pmgr.submit(PilotDescription.local(1).warmUp(0));
+            tmgr.addPilots(a, b);
+            List<TaskDescription> work = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                work.add(new TaskDescription().executable("true").pilot(b.uid()));
+            }
+            List<Task> tasks = tmgr.submit(work);
+            tmgr.waitTasks();
+            assertThat(tasks).allMatch(t -> t.state() == TaskState.DONE && t.pilot() == b);
+            Task nowhere = tmgr.submit(new TaskDescription().executable("true").pilot("pilot.9999")).getFirst();
+            tmgr.waitTasks(List.of(nowhere));
+            assertThat(nowhere.detail()).isEqualTo("no pilot of this task manager can run it: it names pilot pilot.9999, "
+                    + "which is not one of this task manager's (" + a.uid() + ", " + b.uid() + ")");
+            pmgr.cancel(a);
+            assertThat(a.waitState(PilotState.CANCELED, 30_000)).isEqualTo(PilotState.CANCELED);
+            Task late = tmgr.submit(new TaskDescription().executable("true").pilot(a.uid())).getFirst();
+            tmgr.waitTasks(List.of(late));
+            assertThat(late.state()).isEqualTo(TaskState.FAILED);
+            assertThat(late.detail()).isEqualTo("no pilot of this task manager can run it: its pilot " + a.uid() + " CANCELED is over");
+        }
+    }
+
+    /**
      * An ssh pilot whose host cannot be reached stayed PMGR_LAUNCHING for a minute (its DVM's head
      * waited for ever for the daemon ssh had failed to start), then failed with "see the log".
      * It fails as soon as ssh does, saying why.

@@ -40,13 +40,28 @@ final class PilotFit {
         return whyNot(slots) == null;
     }
 
-    /** Of {@code shapes}, those no pilot of {@code links} could run, each with every pilot's reason. */
-    static java.util.Map<SlotRequest, String> noneFits(List<SlotRequest> shapes, java.util.Collection<PilotLink> links) {
-        java.util.Map<SlotRequest, String> why = new java.util.HashMap<>();
-        for (SlotRequest shape : shapes) {
+    /**
+     * Of {@code kinds}, those no pilot of {@code links} could run, each with every pilot's reason;
+     * {@code pilots} are all the manager's, to say why a task that names one cannot have it.
+     */
+    static java.util.Map<UnsentTasks.Kind, String> noneFits(List<UnsentTasks.Kind> kinds, java.util.Collection<PilotLink> links,
+                                                          List<Pilot> pilots) {
+        java.util.Map<UnsentTasks.Kind, String> why = new java.util.HashMap<>();
+        for (UnsentTasks.Kind kind : kinds) {
             List<String> reasons = new ArrayList<>();
+            // a pilot over whose connection has not ended yet counts as over: it takes nothing more
+            if (kind.pilot() != null && links.stream().noneMatch(l -> l.pilot.uid().equals(kind.pilot()) && !l.pilot.state().isFinal())) {
+                Pilot named = pilots.stream().filter(p -> p.uid().equals(kind.pilot())).findFirst().orElse(null);
+                why.put(kind, named != null ? "its pilot " + named + " is over"
+                        : "it names pilot " + kind.pilot() + ", which is not one of this task manager's ("
+                                + String.join(", ", pilots.stream().map(Pilot::uid).toList()) + ")");
+                continue;
+            }
             for (PilotLink l : links) {
-                String no = l.gone ? "its connection ended" : l.fit.whyNot(shape);
+                if (kind.pilot() != null && !kind.pilot().equals(l.pilot.uid())) {
+                    continue;
+                }
+                String no = l.gone ? "its connection ended" : l.pilot.state().isFinal() ? "it is over" : l.fit.whyNot(kind.slots());
                 if (no == null) {
                     reasons = null;
                     break;
@@ -54,7 +69,7 @@ final class PilotFit {
                 reasons.add(l.pilot.uid() + ": " + no);
             }
             if (reasons != null) {
-                why.put(shape, String.join("; ", reasons));
+                why.put(kind, String.join("; ", reasons));
             }
         }
         return why;

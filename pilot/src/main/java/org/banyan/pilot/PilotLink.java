@@ -40,6 +40,11 @@ final class PilotLink {
     private final Queue<List<Task>> sentBatches = new ConcurrentLinkedQueue<>();
     private final BlockingQueue<List<Integer>> accepted = new ArrayBlockingQueue<>(1);
 
+    /** Whether it may take tasks of {@code kind}: it could run them, and they name no other pilot. */
+    boolean takes(UnsentTasks.Kind kind) {
+        return (kind.pilot() == null || kind.pilot().equals(pilot.uid())) && fit.fits(kind.slots());
+    }
+
     PilotLink(TaskManager tmgr, Pilot pilot, DvmClient client, PilotFit fit) {
         this.tmgr = tmgr;
         this.pilot = pilot;

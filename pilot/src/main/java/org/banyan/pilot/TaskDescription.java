@@ -42,6 +42,8 @@ public final class TaskDescription {
     boolean stageOnError;
     String colocate;
     boolean exclusive;
+    /** The uid of the pilot it must run on, or null for any that can run it. */
+    String pilot;
     Mode mode = Mode.EXECUTABLE;
     SerializableCallable<?> function;
     List<Staging> inputStaging = List.of();
@@ -98,6 +100,17 @@ public final class TaskDescription {
 
     public TaskDescription uid(String u) {
         uid = u;
+        return this;
+    }
+
+    /**
+     * Runs the task on the pilot of {@code uid} ({@link Pilot#uid()}) only, as RADICAL-Pilot's
+     * {@code pilot} field: late binding then waits for that pilot, and the task fails if it is
+     * over, or not one of the manager's once all of them are up. Null (the default): any pilot
+     * of the manager that can run it.
+     */
+    public TaskDescription pilot(String uid) {
+        pilot = uid;
         return this;
     }
 
@@ -314,6 +327,7 @@ public final class TaskDescription {
         addIf(given, !inputStaging.isEmpty(), "inputStaging");
         addIf(given, !outputStaging.isEmpty(), "outputStaging");
         addIf(given, stageOnError, "stageOnError");
+        addIf(given, pilot != null, "pilot");
         if (!given.isEmpty()) {
             throw new IllegalArgumentException("a function task runs in a worker JVM of its pool, one call on one core: "
                     + String.join(", ", given) + (given.size() == 1 ? " does" : " do") + " not apply to it (an executable task has "

@@ -137,19 +137,20 @@ public final class TaskManager implements AutoCloseable {
      */
     private void failUnfit() {
         List<Task> unfit;
-        Map<org.banyan.core.pilot.SlotRequest, String> why;
+        Map<UnsentTasks.Kind, String> why;
         synchronized (this) {
             if (closed || links.isEmpty() || !pilots.stream().allMatch(p -> p.state().isFinal() || links.containsKey(p))) {
                 return;
             }
-            why = PilotFit.noneFits(unsent.shapes(), links.values());
+            why = PilotFit.noneFits(unsent.kinds(), links.values(), pilots);
             if (why.isEmpty()) {
                 return;
             }
             unfit = unsent.take(Integer.MAX_VALUE, why::containsKey);
         }
         for (Task t : unfit) {
-            move(t, TaskState.FAILED, Session.nowMicros(), -1, "no pilot of this task manager can run it: " + why.get(t.slots()));
+            move(t, TaskState.FAILED, Session.nowMicros(), -1, "no pilot of this task manager can run it: "
+                    + why.get(new UnsentTasks.Kind(t.slots(), t.description().pilot)));
         }
     }
 
@@ -231,8 +232,7 @@ public final class TaskManager implements AutoCloseable {
                         }
                         return;
                     }
-                    PilotFit fit = link.fit;
-                    batch = unsent.take(toSend(link), fit::fits);
+                    batch = unsent.take(toSend(link), link::takes);
                     if (batch.isEmpty()) {
                         passed.add(link);
                         continue;
@@ -454,6 +454,7 @@ public final class TaskManager implements AutoCloseable {
         }
         orphans.addAll(link.unaccepted());
         orphaned(link, orphans);
+        failUnfit(); // tasks that only it could have run
     }
 
     /**
@@ -467,7 +468,7 @@ public final class TaskManager implements AutoCloseable {
             synchronized (this) {
                 wasClosed = closed;
                 if (t.description().restartable && !closed) {
-                    to = leastGiven(l -> l != link && l.fit.fits(t.slots()));
+                    to = leastGiven(l -> l != link && l.takes(new UnsentTasks.Kind(t.slots(), t.description().pilot)));
                     if (to != null) { // bound to it now, as pump() binds: a cancel meanwhile waits for the acceptance
                         to.given++;
                         to.inFlight++;

@@ -11,9 +11,9 @@ import org.banyan.core.pilot.SlotRequest;
 
 /**
  * The tasks a task manager holds that no pilot has yet, in the order they go: higher priority
- * first, then as submitted. They are kept by shape (ranks, cores, GPUs, tags), so that a pilot
- * takes, in that order, only tasks of the shapes it can run, without passing over the others
- * one by one: a bag has few shapes. A task canceled while it waits is left in place and skipped
+ * first, then as submitted. They are kept by {@link Kind} (shape, and the pilot they must run
+ * on), so that a pilot takes, in that order, only tasks of the kinds it can run, without passing
+ * over the others one by one: a bag has few kinds. A task canceled while it waits is left in place and skipped
  * when it comes up (a {@code PriorityQueue} removes by scanning). Not thread-safe: the task
  * manager's lock guards it.
  */
@@ -24,13 +24,47 @@ final class UnsentTasks {
         return pa != pb ? Integer.compare(pb, pa) : Long.compare(a.seq, b.seq);
     };
 
-    private final Map<SlotRequest, PriorityQueue<Task>> byShape = new HashMap<>();
+    /**
+     * What decides which pilots may take a task: its ranks, cores, GPUs and tags, and the pilot it
+     * names, if any. Equality written out, as {@link SlotRequest}'s is: it is looked up once per
+     * task, in the DVM's JVM too (a bag runs there), under C1.
+     */
+    static final class Kind {
+        private final SlotRequest slots;
+        private final String pilot;
+
+        Kind(SlotRequest slots, String pilot) {
+            this.slots = slots;
+            this.pilot = pilot;
+        }
+
+        SlotRequest slots() {
+            return slots;
+        }
+
+        /** The pilot's uid, or null for any. */
+        String pilot() {
+            return pilot;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Kind k && slots.equals(k.slots) && java.util.Objects.equals(pilot, k.pilot);
+        }
+
+        @Override
+        public int hashCode() {
+            return slots.hashCode() * 31 + (pilot == null ? 0 : pilot.hashCode());
+        }
+    }
+
+    private final Map<Kind, PriorityQueue<Task>> byShape = new HashMap<>();
     private int size;
     private long next;
 
     void add(Task t) {
         t.seq = next++;
-        byShape.computeIfAbsent(t.slots(), k -> new PriorityQueue<>(ORDER)).add(t);
+        byShape.computeIfAbsent(new Kind(t.slots(), t.description().pilot), k -> new PriorityQueue<>(ORDER)).add(t);
         size++;
     }
 
@@ -39,8 +73,8 @@ final class UnsentTasks {
         return take(max, shape -> true);
     }
 
-    /** Up to {@code max} tasks that are not over, of the shapes {@code fits} takes, in order. */
-    List<Task> take(int max, Predicate<SlotRequest> fits) {
+    /** Up to {@code max} tasks that are not over, of the kinds {@code fits} takes, in order. */
+    List<Task> take(int max, Predicate<Kind> fits) {
         List<PriorityQueue<Task>> open = new ArrayList<>(byShape.size());
         byShape.forEach((shape, queue) -> {
             if (fits.test(shape)) {
@@ -73,8 +107,8 @@ final class UnsentTasks {
         return take(Integer.MAX_VALUE);
     }
 
-    /** The shapes of the tasks queued. */
-    List<SlotRequest> shapes() {
+    /** The kinds of the tasks queued. */
+    List<Kind> kinds() {
         return List.copyOf(byShape.keySet());
     }
 

@@ -46,6 +46,8 @@ class TaskManagerSubmitTest {
                             + "(an executable task has them)");
             refused(tmgr, ok().function(() -> 1), "a function task runs in a worker JVM of its pool, one call on one core: "
                     + "executable does not apply to it (an executable task has it)");
+            refused(tmgr, new TaskDescription().function(() -> 1).pilot("pilot.0000"), "a function task runs in a worker JVM "
+                    + "of its pool, one call on one core: pilot does not apply to it (an executable task has it)");
             refused(tmgr, new TaskDescription().mode(TaskDescription.Mode.FUNCTION),
                     "a function task needs its function (TaskDescription.function)");
             List<Task> taken = tmgr.submit(ok());

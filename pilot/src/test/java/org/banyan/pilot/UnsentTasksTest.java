@@ -24,12 +24,22 @@ class UnsentTasksTest {
             unsent.add(t);
         }
         assertThat(unsent.size()).isEqualTo(5);
-        assertThat(unsent.shapes()).hasSize(3);
-        assertThat(uids(unsent.take(3, shape -> shape.gpusPerRank() == 0))).as("no GPU here").containsExactly("b", "a", "c");
-        assertThat(uids(unsent.take(10, shape -> shape.gpusPerRank() == 0))).isEmpty();
-        assertThat(unsent.shapes()).as("emptied shapes are dropped").hasSize(1);
+        assertThat(unsent.kinds()).hasSize(3);
+        assertThat(uids(unsent.take(3, k -> k.slots().gpusPerRank() == 0))).as("no GPU here").containsExactly("b", "a", "c");
+        assertThat(uids(unsent.take(10, k -> k.slots().gpusPerRank() == 0))).isEmpty();
+        assertThat(unsent.kinds()).as("emptied shapes are dropped").hasSize(1);
         assertThat(uids(unsent.take(1))).containsExactly("gpu2");
         assertThat(unsent.size()).isEqualTo(1);
+    }
+
+    @Test
+    void aTaskThatNamesItsPilotIsAKindOfItsOwn() {
+        UnsentTasks unsent = new UnsentTasks();
+        unsent.add(task("any", 1, 0, 0));
+        unsent.add(new Task("pinned", new TaskDescription().executable("true").pilot("pilot.0001"), null, null, 0));
+        assertThat(unsent.kinds()).hasSize(2);
+        assertThat(uids(unsent.take(5, k -> k.pilot() == null || k.pilot().equals("pilot.0000")))).containsExactly("any");
+        assertThat(uids(unsent.take(5, k -> k.pilot() == null || k.pilot().equals("pilot.0001")))).containsExactly("pinned");
     }
 
     @Test

@@ -11,7 +11,7 @@ record ExportedVariable(String name, String value) {
     static ExportedVariable parse(String spec, Map<String, String> environment) throws UsageException {
         int eq = spec.indexOf('=');
         String name = eq < 0 ? spec : spec.substring(0, eq);
-        if (name.isEmpty() || !name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+        if (!isName(name)) {
             throw new UsageException("-x '" + spec + "': '" + name + "' is not a valid environment variable name");
         }
         if (eq >= 0) {
@@ -22,6 +22,11 @@ record ExportedVariable(String name, String value) {
             throw new UsageException("-x " + name + ": " + name + " is not set in the environment (use -x " + name + "=VALUE)");
         }
         return new ExportedVariable(name, v);
+    }
+
+    /** Whether {@code name} can name an environment variable (as a shell would take it). */
+    static boolean isName(String name) {
+        return name.matches("[A-Za-z_][A-Za-z0-9_]*");
     }
 
     /** As given on a command line that no longer has this environment: {@code VAR=VALUE}. */

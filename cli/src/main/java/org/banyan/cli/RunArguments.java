@@ -274,7 +274,7 @@ public final class RunArguments {
 
     /** {@code name} given to {@code option} (mpiexec.hydra's NAME VALUE pairs and lists), checked. */
     private static String variableName(String option, String name) throws UsageException {
-        if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+        if (!ExportedVariable.isName(name)) {
             throw new UsageException(option + " '" + name + "': not an environment variable name"
                     + (name.contains("=") ? " (" + option + " takes NAME VALUE; or give -x NAME=VALUE)" : ""));
         }

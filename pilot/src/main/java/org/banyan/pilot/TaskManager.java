@@ -150,7 +150,7 @@ public final class TaskManager implements AutoCloseable {
         }
         for (Task t : unfit) {
             move(t, TaskState.FAILED, Session.nowMicros(), -1, "no pilot of this task manager can run it: "
-                    + why.get(new UnsentTasks.Kind(t.slots(), t.description().pilot)));
+                    + why.get(UnsentTasks.kindOf(t)));
         }
     }
 
@@ -468,7 +468,7 @@ public final class TaskManager implements AutoCloseable {
             synchronized (this) {
                 wasClosed = closed;
                 if (t.description().restartable && !closed) {
-                    to = leastGiven(l -> l != link && l.takes(new UnsentTasks.Kind(t.slots(), t.description().pilot)));
+                    to = leastGiven(l -> l != link && l.takes(UnsentTasks.kindOf(t)));
                     if (to != null) { // bound to it now, as pump() binds: a cancel meanwhile waits for the acceptance
                         to.given++;
                         to.inFlight++;

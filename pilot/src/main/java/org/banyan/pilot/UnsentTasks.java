@@ -58,13 +58,17 @@ final class UnsentTasks {
         }
     }
 
+    static Kind kindOf(Task t) {
+        return new Kind(t.slots(), t.description().pilot);
+    }
+
     private final Map<Kind, PriorityQueue<Task>> byShape = new HashMap<>();
     private int size;
     private long next;
 
     void add(Task t) {
         t.seq = next++;
-        byShape.computeIfAbsent(new Kind(t.slots(), t.description().pilot), k -> new PriorityQueue<>(ORDER)).add(t);
+        byShape.computeIfAbsent(kindOf(t), k -> new PriorityQueue<>(ORDER)).add(t);
         size++;
     }
 

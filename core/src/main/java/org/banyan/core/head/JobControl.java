@@ -62,15 +62,6 @@ public final class JobControl {
     private int signalsSeen;
     private Integer failureStatus;
 
-    /** {@code --display-map}: the job's map on its standard error, before the job goes down the tree. */
-    void displayMapIfAsked() {
-        if (job.placement().displayMap()) {
-            for (String line : org.banyan.core.job.JobMapText.lines(job, map)) {
-                host.emit(new HeadAction.Report(line));
-            }
-        }
-    }
-
     /** @param headChildren the daemons that are the head's children in {@code topology} */
     public JobControl(JobDescription job, RankMap map, HeadSettings settings, Topology topology,
                       List<Integer> headChildren, Host host) {
@@ -86,6 +77,15 @@ public final class JobControl {
             }
         }
         fence = new TreeGather<>(fenceChildren, false, FenceData.EMPTY, FenceData::merge);
+    }
+
+    /** {@code --display-map}: the job's map on its standard error, before the job goes down the tree. */
+    void displayMapIfAsked() {
+        if (job.placement().displayMap()) {
+            for (String line : org.banyan.core.job.JobMapText.lines(job, map)) {
+                host.emit(new HeadAction.Report(line));
+            }
+        }
     }
 
     public JobDescription job() {

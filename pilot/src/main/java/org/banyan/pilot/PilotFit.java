@@ -14,6 +14,7 @@ import org.banyan.core.wire.ClientMessage;
  * scheduler's own rule, so the two cannot disagree.
  */
 final class PilotFit {
+    private static final String NONE = "no pilot of this task manager can run it: ";
     private final GeneralScheduler shape;
 
     private PilotFit(List<NodeResources> hosts) {
@@ -41,8 +42,10 @@ final class PilotFit {
     }
 
     /**
-     * Of {@code kinds}, those no pilot of {@code links} could run, each with every pilot's reason;
-     * {@code pilots} are all the manager's, to say why a task that names one cannot have it.
+     * Of {@code kinds}, those no pilot of {@code links} could run, each with why: every pilot's
+     * reason, or, for a manager of one pilot, the agent's own words ({@code cannot run on this
+     * pilot: ...}, what a bag of {@code banyan submit} has always said). {@code pilots} are all
+     * the manager's, to say why a task that names one cannot have it.
      */
     static java.util.Map<UnsentTasks.Kind, String> noneFits(List<UnsentTasks.Kind> kinds, java.util.Collection<PilotLink> links,
                                                           List<Pilot> pilots) {
@@ -52,9 +55,9 @@ final class PilotFit {
             // a pilot over whose connection has not ended yet counts as over: it takes nothing more
             if (kind.pilot() != null && links.stream().noneMatch(l -> l.pilot.uid().equals(kind.pilot()) && !l.pilot.state().isFinal())) {
                 Pilot named = pilots.stream().filter(p -> p.uid().equals(kind.pilot())).findFirst().orElse(null);
-                why.put(kind, named != null ? "its pilot " + named + " is over"
+                why.put(kind, NONE + (named != null ? "its pilot " + named + " is over"
                         : "it names pilot " + kind.pilot() + ", which is not one of this task manager's ("
-                                + String.join(", ", pilots.stream().map(Pilot::uid).toList()) + ")");
+                                + String.join(", ", pilots.stream().map(Pilot::uid).toList()) + ")"));
                 continue;
             }
             for (PilotLink l : links) {
@@ -66,10 +69,10 @@ final class PilotFit {
                     reasons = null;
                     break;
                 }
-                reasons.add(l.pilot.uid() + ": " + no);
+                reasons.add((pilots.size() == 1 ? "" : l.pilot.uid() + ": ") + no);
             }
             if (reasons != null) {
-                why.put(kind, String.join("; ", reasons));
+                why.put(kind, (pilots.size() == 1 ? "cannot run on this pilot: " : NONE) + String.join("; ", reasons));
             }
         }
         return why;

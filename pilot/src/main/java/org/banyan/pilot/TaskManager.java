@@ -149,8 +149,7 @@ public final class TaskManager implements AutoCloseable {
             unfit = unsent.take(Integer.MAX_VALUE, why::containsKey);
         }
         for (Task t : unfit) {
-            move(t, TaskState.FAILED, Session.nowMicros(), -1, "no pilot of this task manager can run it: "
-                    + why.get(UnsentTasks.kindOf(t)));
+            move(t, TaskState.FAILED, Session.nowMicros(), -1, why.get(UnsentTasks.kindOf(t)));
         }
     }
 

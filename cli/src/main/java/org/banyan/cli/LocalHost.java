@@ -45,7 +45,7 @@ final class LocalHost {
      */
     static int slots(boolean hwThreads) {
         int cpus = Runtime.getRuntime().availableProcessors();
-        if (hwThreads) {
+        if (hwThreads || !org.banyan.topo.SysfsTopology.smtActive()) { // without SMT every CPU the JVM counts is a core
             return cpus;
         }
         int cores = org.banyan.topo.SysfsTopology.localCores();

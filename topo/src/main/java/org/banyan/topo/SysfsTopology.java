@@ -26,34 +26,31 @@ public final class SysfsTopology {
      * {@code taskset}, ranks can only be bound within what the daemon was given.
      */
     public static Topology local() {
-        return parse(relative -> {
-            try {
-                return Files.readString(CPU_DIR.resolve(relative));
-            } catch (IOException e) {
-                return null;
-            }
-        }, allowedCpus());
+        return parse(SysfsTopology::read, allowedCpus());
+    }
+
+    /** A file under this host's {@code /sys/devices/system/cpu}, or null when it is absent. */
+    private static String read(String relative) {
+        try {
+            return Files.readString(CPU_DIR.resolve(relative));
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** Whether this host runs more than one hardware thread a core: false only when Linux says SMT is off or absent. */
+    public static boolean smtActive() {
+        String smt = read("smt/active");
+        return smt == null || !smt.strip().equals("0");
     }
 
     /**
      * The cores this process may run on: mpirun's slots on a host, which count cores and not
-     * their hardware threads. With SMT off (or absent) every allowed CPU is a core, and the
-     * per-CPU files are not read; 0 when /sys does not say.
+     * their hardware threads; 0 when /sys does not say. Two files per CPU: where
+     * {@link #smtActive} is false every allowed CPU is a core, and asking that is cheaper.
      */
     public static int localCores() {
-        Function<String, String> files = relative -> {
-            try {
-                return Files.readString(CPU_DIR.resolve(relative));
-            } catch (IOException e) {
-                return null;
-            }
-        };
-        String smt = files.apply("smt/active");
-        int[] allowed = allowedCpus();
-        if (smt != null && smt.strip().equals("0") && allowed != null) {
-            return allowed.length;
-        }
-        return cores(files, allowed);
+        return cores(SysfsTopology::read, allowedCpus());
     }
 
     /**
@@ -66,13 +63,7 @@ public final class SysfsTopology {
         if (online == null) {
             return 0;
         }
-        java.util.Set<Integer> keep = null;
-        if (allowed != null) {
-            keep = new java.util.HashSet<>();
-            for (int c : allowed) {
-                keep.add(c);
-            }
-        }
+        java.util.Set<Integer> keep = setOf(allowed);
         java.util.Set<Long> cores = new java.util.HashSet<>();
         for (int cpu : CpuList.parse(online.strip())) {
             if (keep == null || keep.contains(cpu)) {
@@ -81,6 +72,18 @@ public final class SysfsTopology {
             }
         }
         return cores.size();
+    }
+
+    /** {@code cpus} as a set, or null (every CPU) for null. */
+    private static java.util.Set<Integer> setOf(int[] cpus) {
+        if (cpus == null) {
+            return null;
+        }
+        java.util.Set<Integer> set = new java.util.HashSet<>();
+        for (int c : cpus) {
+            set.add(c);
+        }
+        return set;
     }
 
     /** This process's allowed CPUs, or null when /proc does not say. */
@@ -111,13 +114,7 @@ public final class SysfsTopology {
      * another) is refused, as binding on it could not follow the tree.
      */
     public static Topology parse(Function<String, String> files, int[] allowed) {
-        java.util.Set<Integer> keep = null;
-        if (allowed != null) {
-            keep = new java.util.HashSet<>();
-            for (int c : allowed) {
-                keep.add(c);
-            }
-        }
+        java.util.Set<Integer> keep = setOf(allowed);
         String online = files.apply("online");
         if (online == null) {
             throw new IllegalArgumentException("no /sys/devices/system/cpu/online: cannot tell this host's CPUs");

@@ -57,7 +57,7 @@ public class GenerationsBenchmark {
         List<TaskRequest> work = new ArrayList<>(3 * cores);
         for (int i = 0; i < 3 * cores; i++) {
             work.add(new TaskRequest("t" + i, "/bin/sleep", List.of("60"), Map.of(), "/tmp/t" + i, "o", "e", null, List.of(), List.of(),
-                    new SlotRequest(1, 1, 0, null, false), 0, false, 0, false));
+                    new SlotRequest(1, 1, 0, null, false), 0, false, 0, false, List.of()));
         }
         PriorityQueue<Ev> q = new PriorityQueue<>((a, b) -> a.t != b.t ? Double.compare(a.t, b.t) : Long.compare(a.seq, b.seq));
         long[] seq = {0};

@@ -19,6 +19,7 @@ import org.banyan.pilot.Session;
 import org.banyan.pilot.Task;
 import org.banyan.pilot.TaskDescription;
 import org.banyan.pilot.TaskManager;
+import org.banyan.runtime.dvm.DvmClient;
 import org.banyan.runtime.dvm.DvmFiles;
 
 /**
@@ -62,11 +63,44 @@ final class BagRun {
     }
 
     /**
+     * Why the tasks cannot run, when one depends on a task the DVM does not know (a mistyped id,
+     * or one forgotten long ago): bad input, found before any task goes, where the agent would
+     * fail each task on its own. Null when they name none, or the DVM cannot be asked (the pilot
+     * says why then).
+     */
+    private String unknownDependency(List<TaskDescription> descriptions) {
+        java.util.Set<Integer> named = new java.util.TreeSet<>();
+        if (descriptions instanceof BagTasks lazy) {
+            named.addAll(lazy.dependencyIds());
+        } else {
+            for (TaskDescription d : descriptions) {
+                d.dependencies().forEach(dep -> named.add(dep.taskId()));
+            }
+        }
+        if (named.isEmpty()) {
+            return null;
+        }
+        try (DvmClient c = DvmClient.connect(dvm, "banyan submit")) {
+            named.removeAll(c.watch(List.copyOf(named)));
+        } catch (DvmClient.Unreachable | java.io.IOException e) {
+            return null;
+        }
+        return named.isEmpty() ? null : "a dependency names " + (named.size() == 1 ? "task " : "tasks ") + TaskIds.format(List.copyOf(named))
+                + ", which this DVM does not know (ids are what banyan submit --detach printed; finished tasks are kept as "
+                + "banyan wait keeps them); no task was submitted";
+    }
+
+    /**
      * Runs {@code descriptions} and follows them to their end (exit status 0 only if every one
      * succeeded); with {@code detach}, only submits them and prints their ids on {@code out}.
      */
     int run(List<TaskDescription> descriptions, boolean detach, PrintStream out) {
         long start = System.nanoTime();
+        String unknown = unknownDependency(descriptions);
+        if (unknown != null) {
+            err.println("banyan submit: " + unknown);
+            return 2;
+        }
         Session made;
         try {
             made = new Session(sessionDir, base);

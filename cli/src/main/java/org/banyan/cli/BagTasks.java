@@ -7,4 +7,7 @@ package org.banyan.cli;
 interface BagTasks {
     /** Whether every task has the same priority. */
     boolean onePriority();
+
+    /** The ids of the DVM's tasks that some task depends on (see {@link org.banyan.core.pilot.TaskDependency}). */
+    java.util.Set<Integer> dependencyIds();
 }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
+import org.banyan.core.pilot.TaskDependency;
 import org.banyan.core.wire.ClientMessage;
 import org.banyan.pilot.Session;
 import org.banyan.pilot.TaskDescription;
@@ -49,6 +50,8 @@ final class SubmitCommand {
         boolean detach;
         /** --cc: a copy of the command for each id, or null. */
         List<Integer> copies;
+        /** --dependency: what every task waits for. */
+        final List<TaskDependency> dependencies = new ArrayList<>();
         /**
          * The options given that describe the one command's task, with the task file field that
          * says the same per line: a task file's tasks ignored them without a word.
@@ -101,6 +104,17 @@ final class SubmitCommand {
                             + "and in -x values becomes the id, and each task gets BANYAN_CC=id",
                     (a, v) -> a.copies = TaskIds.parse(List.of(v), "an id or a range of them (like 7 or 1-100)")
                             .stream().distinct().sorted().toList())
+            .value("Submit", List.of("--dependency"), List.of("-d"), "DEP",
+                    "every task waits for this, as Slurm's and Flux's --dependency: afterok:IDS (ended\n"
+                            + "DONE), afterany:IDS, afternotok:IDS, after:IDS (started); IDS as --detach prints them\n"
+                            + "(7:9, 3-9,12); one that can no longer be met fails the task. Repeat it, or join with commas",
+                    (a, v) -> {
+                        try {
+                            a.dependencies.addAll(TaskDependency.parse(v));
+                        } catch (IllegalArgumentException e) {
+                            throw new UsageException("--dependency " + e.getMessage());
+                        }
+                    })
             .flag("Submit", List.of("--quiet"), List.of(), "no progress bar", (a, v) -> a.quiet = true)
             .flag("Submit", List.of("--detach"), List.of(),
                     "print the tasks' ids and return; they run on (banyan wait, banyan cancel); no output staging",
@@ -235,6 +249,9 @@ final class SubmitCommand {
             if (!a.exports.isEmpty()) {
                 file.environmentDefaults(a.exports);
             }
+            if (!a.dependencies.isEmpty()) {
+                file.dependencies(a.dependencies);
+            }
             if (a.detach && file.anyOutputStaging()) {
                 throw new UsageException("output staging is done by the submitting command: drop --detach or the task's output_staging");
             }
@@ -288,6 +305,15 @@ final class SubmitCommand {
         public boolean onePriority() {
             return true;
         }
+
+        @Override
+        public java.util.Set<Integer> dependencyIds() {
+            java.util.Set<Integer> ids = new java.util.TreeSet<>();
+            for (TaskDependency d : a.dependencies) {
+                ids.add(d.taskId());
+            }
+            return ids;
+        }
     }
 
     /** The task of {@code command} with the options of {@code a} and the variables {@code env}. */
@@ -295,7 +321,7 @@ final class SubmitCommand {
         TaskDescription d = new TaskDescription().executable(command.getFirst())
                 .arguments(command.subList(1, command.size())).coresPerRank(a.cores).gpusPerRank(a.gpus).ranks(a.ranks)
                 .mode(a.mpi ? TaskDescription.Mode.MPI : TaskDescription.Mode.EXECUTABLE).timeout(a.timeout)
-                .priority(a.priority);
+                .priority(a.priority).dependencies(a.dependencies);
         try {
             d.check();
         } catch (IllegalArgumentException e) {

@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.banyan.core.pilot.TaskDependency;
 import org.banyan.pilot.Staging;
 import org.banyan.pilot.TaskDescription;
 
@@ -28,7 +29,7 @@ import org.banyan.pilot.TaskDescription;
 final class TaskFile {
     static final Set<String> FIELDS = Set.of("uid", "executable", "arguments", "environment", "sandbox", "stdout", "stderr", "stdin",
             "pre_exec", "post_exec", "ranks", "cores_per_rank", "gpus_per_rank", "priority", "timeout", "restartable",
-            "tags", "mode", "input_staging", "output_staging", "stage_on_error", "name");
+            "tags", "mode", "input_staging", "output_staging", "stage_on_error", "name", "dependencies");
     private static final Set<String> TAGS = Set.of("colocate", "exclusive");
     private static final Set<String> ACTIONS = Set.of("copy", "link", "move");
     /** How many distinct programs a file's tasks share strings for (a file of all different ones gains nothing). */
@@ -78,6 +79,7 @@ final class TaskFile {
         int priority = 0;
         boolean onePriority = true;
         boolean outputStaging = false;
+        Set<Integer> dependencyIds = new java.util.TreeSet<>();
         try (JsonParser p = JSON.createParser(bytes)) {
             long ended = 0; // the line the last task ended on
             while (true) {
@@ -114,6 +116,9 @@ final class TaskFile {
                     onePriority &= count == 0 || d.priority() == priority;
                     priority = d.priority();
                     outputStaging |= d.hasOutputStaging();
+                    for (TaskDependency dep : d.dependencies()) {
+                        dependencyIds.add(dep.taskId());
+                    }
                     count++;
                 } catch (JsonProcessingException e) {
                     // an object that does not end on its line is named by the line it began on
@@ -128,7 +133,7 @@ final class TaskFile {
             throw new UsageException("--tasks " + file + ": no task in the file");
         }
         return new Tasks(file, bytes, java.util.Arrays.copyOf(starts, count), java.util.Arrays.copyOf(ends, count), executables,
-                onePriority, outputStaging);
+                onePriority, outputStaging, dependencyIds);
     }
 
     /**
@@ -146,10 +151,14 @@ final class TaskFile {
         private final Map<String, String> executables;
         private final boolean onePriority;
         private final boolean outputStaging;
+        private final Set<Integer> dependencyIds;
         private Map<String, String> defaults = Map.of();
+        /** {@code banyan submit --dependency}'s, added to each task's own. */
+        private List<TaskDependency> dependencies = List.of();
 
         private Tasks(String file, byte[] bytes, int[] starts, int[] ends, Map<String, String> executables,
-                      boolean onePriority, boolean outputStaging) {
+                      boolean onePriority, boolean outputStaging, Set<Integer> dependencyIds) {
+            this.dependencyIds = dependencyIds;
             this.file = file;
             this.bytes = bytes;
             this.starts = starts;
@@ -164,6 +173,11 @@ final class TaskFile {
             java.util.Objects.checkIndex(i, starts.length);
             try {
                 TaskDescription d = entry(JSON.readTree(bytes, starts[i], ends[i] - starts[i]), new Where(file, 0), executables);
+                if (!dependencies.isEmpty()) {
+                    List<TaskDependency> all = new ArrayList<>(d.dependencies());
+                    all.addAll(dependencies);
+                    d.dependencies(all);
+                }
                 return defaults.isEmpty() ? d : d.environmentDefaults(defaults);
             } catch (IOException | UsageException e) { // the same bytes were read whole before
                 throw new IllegalStateException("task " + i + " of " + file + ": " + e.getMessage(), e);
@@ -188,6 +202,19 @@ final class TaskFile {
         /** {@code banyan submit -x}'s variables, given to every task that does not set them itself. */
         void environmentDefaults(Map<String, String> variables) {
             defaults = Map.copyOf(variables);
+        }
+
+        /** {@code banyan submit --dependency}'s, which every task waits for besides its own. */
+        void dependencies(List<TaskDependency> more) {
+            dependencies = List.copyOf(more);
+            for (TaskDependency d : more) {
+                dependencyIds.add(d.taskId());
+            }
+        }
+
+        @Override
+        public Set<Integer> dependencyIds() {
+            return dependencyIds;
         }
     }
 
@@ -243,6 +270,14 @@ final class TaskFile {
                 .stageOnError(bool(n, "stage_on_error", where));
         for (Map.Entry<String, String> e : environment(n, where).entrySet()) {
             d.environment(e.getKey(), e.getValue());
+        }
+        String dependencies = text(n, "dependencies", where, null);
+        if (dependencies != null) {
+            try {
+                d.dependencies(dependencies);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(where + ": field 'dependencies': " + e.getMessage());
+            }
         }
         try {
             d.check(); // what the Pilot API refuses, named here with its line

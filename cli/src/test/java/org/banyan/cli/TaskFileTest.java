@@ -117,9 +117,12 @@ class TaskFileTest {
         fails("{\"executable\": \"x\", \"mode\": \"function\"}", ":1: field 'mode' must be 'executable' or 'mpi' "
                 + "(function tasks run through the Java Pilot API), got 'function'");
         fails("{\"executable\": \" \"}", ":1: field 'executable' is missing");
+        fails("{\"executable\": \"x\", \"dependencies\": \"afterok:7,afterevery:8\"}",
+                ":1: field 'dependencies': 'afterevery:8' is not a dependency: write KIND:ID[:ID...], KIND one of after, "
+                        + "afterany, afterok, afternotok (like afterok:7)");
         fails("{\"arguments\": []}", ":1: field 'executable' is missing");
         fails("{\"executable\": \"x\", \"cores\": 2}", ":1: unknown field 'cores' (valid: arguments, cores_per_rank, "
-                + "environment, executable, gpus_per_rank, input_staging, mode, name, output_staging, post_exec, pre_exec, "
+                + "dependencies, environment, executable, gpus_per_rank, input_staging, mode, name, output_staging, post_exec, pre_exec, "
                 + "priority, ranks, restartable, sandbox, stage_on_error, stderr, stdin, stdout, tags, timeout, uid)");
         fails("{\"executable\": \"x\", \"input_staging\": [{\"source\": \"a\", \"action\": \"copy-ish\"}]}",
                 ":1: field 'input_staging': action 'copy-ish' is not copy, link or move");

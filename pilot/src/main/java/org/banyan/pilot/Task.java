@@ -203,7 +203,7 @@ public final class Task {
         TaskDescription d = description;
         return new TaskRequest(uid, d.executable, d.arguments, d.environment, sandbox().toString(), stdoutFile(), stderrFile(),
                 d.stdin, d.preExec, d.postExec, slots(),
-                d.priority, d.mode == TaskDescription.Mode.MPI, Math.round(d.timeoutSeconds * 1000), d.restartable);
+                d.priority, d.mode == TaskDescription.Mode.MPI, Math.round(d.timeoutSeconds * 1000), d.restartable, d.dependencies);
     }
 
     /** {@code task.} and the number in at least six digits, as RADICAL-Pilot names its tasks. */

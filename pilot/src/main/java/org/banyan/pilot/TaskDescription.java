@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.banyan.core.pilot.SlotRequest;
+import org.banyan.core.pilot.TaskDependency;
 
 /**
  * What a task is, with the fields RADICAL-Pilot's users know (camelCase here, snake_case in task
@@ -44,6 +45,7 @@ public final class TaskDescription {
     boolean exclusive;
     /** The uid of the pilot it must run on, or null for any that can run it. */
     String pilot;
+    List<TaskDependency> dependencies = List.of();
     Mode mode = Mode.EXECUTABLE;
     SerializableCallable<?> function;
     List<Staging> inputStaging = List.of();
@@ -112,6 +114,31 @@ public final class TaskDescription {
     public TaskDescription pilot(String uid) {
         pilot = uid;
         return this;
+    }
+
+    /**
+     * What must happen to other tasks of the DVM it runs on before it is scheduled, as Slurm's
+     * and Flux's {@code --dependency}: {@code afterok:7}, {@code afterany:7:9},
+     * {@code afterok:7,afternotok:9} (see {@link TaskDependency}). The ids are the DVM's
+     * ({@link Task#dvmId()}, or what {@code banyan submit --detach} printed), so with several
+     * pilots the task should name its pilot ({@link #pilot}). One that can no longer be met
+     * fails the task; while it waits the task is AGENT_SCHEDULING_PENDING.
+     *
+     * @throws IllegalArgumentException naming the part that is not a dependency
+     */
+    public TaskDescription dependencies(String specs) {
+        dependencies = TaskDependency.parse(specs);
+        return this;
+    }
+
+    /** As {@link #dependencies(String)}, parsed already. */
+    public TaskDescription dependencies(List<TaskDependency> list) {
+        dependencies = List.copyOf(list);
+        return this;
+    }
+
+    public List<TaskDependency> dependencies() {
+        return dependencies;
     }
 
     /** A name for people, as RADICAL-Pilot's: shown next to the uid where a task is reported; any text, not unique. */
@@ -328,6 +355,7 @@ public final class TaskDescription {
         addIf(given, !outputStaging.isEmpty(), "outputStaging");
         addIf(given, stageOnError, "stageOnError");
         addIf(given, pilot != null, "pilot");
+        addIf(given, !dependencies.isEmpty(), "dependencies");
         if (!given.isEmpty()) {
             throw new IllegalArgumentException("a function task runs in a worker JVM of its pool, one call on one core: "
                     + String.join(", ", given) + (given.size() == 1 ? " does" : " do") + " not apply to it (an executable task has "

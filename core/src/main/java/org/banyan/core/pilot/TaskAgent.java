@@ -1,11 +1,13 @@
 package org.banyan.core.pilot;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 
 /**
  * The agent of a pilot: it holds the tasks a manager submitted, places them with its
@@ -31,6 +33,10 @@ import java.util.Map;
  * withdraws it from its daemon (signal 0: dropped if still queued, a no-op once started). The
  * daemon's answer, the task's end with status 128, sends it to the reserved cores; if its
  * predecessor ended first, it runs there and the reservation is released.
+ *
+ * <p><b>Dependencies</b> ({@link TaskDependency}): a task that waits for other tasks to start or
+ * end is held apart ({@link HeldTasks}), AGENT_SCHEDULING_PENDING, and joins the waiting tasks,
+ * in its place by priority and age, once they have; it fails when one no longer can be met.
  */
 public final class TaskAgent {
     /** How many waiting tasks one scheduling pass tries past one that does not fit. */
@@ -75,6 +81,8 @@ public final class TaskAgent {
         Task next;
         /** Free cores held for this queued task while its withdrawal from its daemon is on the way. */
         Placement reserved;
+        /** The dependencies it still waits for ({@link HeldTasks}), or null when it waits for none. */
+        List<TaskDependency> pending;
 
         Task(int id, long seq, TaskRequest request) {
             this.id = id;
@@ -92,6 +100,13 @@ public final class TaskAgent {
     /** Higher priority first, then in the order submitted. */
     private final WaitingQueue waiting = new WaitingQueue();
     private final List<Action> actions = new ArrayList<>();
+    /** Tasks waiting for others to start or end before they are scheduled. */
+    private final HeldTasks held = new HeldTasks();
+    /** The final state of a task that ended before this call, or null when it is not known (see {@link #endedStates}). */
+    private IntFunction<TaskState> endedStates = id -> null;
+    /** Tasks that started or ended, whose held tasks are still to be looked at (see {@link #settle}). */
+    private final ArrayDeque<Reached> toSettle = new ArrayDeque<>();
+    private boolean settling;
     private int nextId = 1;
     private long seq;
     /** Tasks queued on daemons behind running ones. */
@@ -126,23 +141,56 @@ public final class TaskAgent {
         return gpuNames;
     }
 
-    /** Takes tasks; their ids are consecutive from the one returned first in {@link #lastIds}. */
+    /**
+     * Where the agent learns the final state of a task that ended before (the DVM keeps those
+     * that {@code banyan wait} may still ask for): a task submitted later may depend on it.
+     */
+    public void endedStates(IntFunction<TaskState> states) {
+        this.endedStates = states;
+    }
+
+    /**
+     * Takes tasks; their ids are consecutive from the one returned first in {@link #lastIds}. A
+     * task with dependencies waits, AGENT_SCHEDULING_PENDING, until they are met, and fails when
+     * one no longer can be.
+     */
     public List<Action> submit(List<TaskRequest> requests) {
         lastIds.clear();
+        Map<Integer, TaskState> endedHere = null; // failed in this call, so not yet among the endedStates
         for (TaskRequest r : requests) {
             Task t = new Task(nextId++, seq++, r);
             lastIds.add(t.id);
-            tasks.put(t.id, t);
             String never = scheduler.neverFits(r.slots());
             if (never != null) {
-                finish(t, TaskState.FAILED, -1, "cannot run on this pilot: " + never);
-                continue;
+                never = "cannot run on this pilot: " + never;
+            } else if (!r.dependencies().isEmpty()) {
+                Map<Integer, TaskState> here = endedHere;
+                never = held.hold(t, id -> stateOf(id, here)); // before it is among the tasks: it cannot wait on itself
             }
-            emit(new Action.State(t.id, TaskState.AGENT_SCHEDULING, 0, ""));
-            waiting.add(t);
+            tasks.put(t.id, t);
+            if (never != null) {
+                finish(t, TaskState.FAILED, -1, never);
+                endedHere = endedHere == null ? new HashMap<>() : endedHere;
+                endedHere.put(t.id, TaskState.FAILED);
+            } else if (HeldTasks.isHeld(t)) {
+                t.state = TaskState.AGENT_SCHEDULING_PENDING;
+                emit(new Action.State(t.id, TaskState.AGENT_SCHEDULING_PENDING, 0, HeldTasks.waitingFor(t)));
+            } else {
+                emit(new Action.State(t.id, TaskState.AGENT_SCHEDULING, 0, ""));
+                waiting.add(t);
+            }
         }
         schedule();
         return drain();
+    }
+
+    private TaskState stateOf(int id, Map<Integer, TaskState> endedHere) {
+        Task t = tasks.get(id);
+        if (t != null) {
+            return t.state;
+        }
+        TaskState s = endedHere == null ? null : endedHere.get(id);
+        return s != null ? s : endedStates.apply(id);
     }
 
     private final List<Integer> lastIds = new ArrayList<>();
@@ -222,6 +270,8 @@ public final class TaskAgent {
                     t.canceled = true;
                     signal(t, SIGTERM);
                 }
+            } else if (HeldTasks.isHeld(t)) { // not in the queue
+                finish(t, TaskState.CANCELED, 0, "");
             } else {
                 // Left in the queue and skipped when it comes up: removing from the middle is a scan,
                 // and cancelling a whole bag of waiting tasks made it quadratic.
@@ -295,9 +345,14 @@ public final class TaskAgent {
         return waiting.size() - canceledInQueue;
     }
 
-    /** Tasks not started yet: waiting here, or queued on a daemon behind a running one. */
+    /** Tasks not started yet: waiting here, or queued on a daemon behind a running one (not the {@link #held} ones). */
     public int notStarted() {
         return waiting() + chains.queuedCount();
+    }
+
+    /** Tasks waiting for others to start or end before they are scheduled. */
+    public int held() {
+        return held.count();
     }
 
     public int running() {
@@ -388,6 +443,9 @@ public final class TaskAgent {
             emit(new Action.ArmTimeout(t.id, t.request.timeoutMillis()));
         }
         chains.offer(t);
+        if (held.anyWaitOn(t.id)) {
+            settle(t.id, TaskState.AGENT_EXECUTING);
+        }
     }
 
     /** What a daemon starts: the task's command (see {@link TaskCommand}) with the task's variables. */
@@ -418,7 +476,40 @@ public final class TaskAgent {
         t.state = state;
         tasks.remove(t.id);
         chains.forget(t);
+        held.forget(t);
         emit(new Action.State(t.id, state, exitCode, detail == null ? "" : detail));
+        if (held.anyWaitOn(t.id)) {
+            settle(t.id, state);
+        }
+    }
+
+    private record Reached(int id, TaskState state) {}
+
+    /**
+     * The task of {@code id} started or ended: the tasks held on it that may now run go to the
+     * waiting queue, those that never can fail, and so on down their own dependents; a loop, not
+     * a recursion, so that a long chain of dependencies cannot overflow the stack.
+     */
+    private void settle(int id, TaskState state) {
+        toSettle.add(new Reached(id, state));
+        if (settling) {
+            return;
+        }
+        settling = true;
+        try {
+            while (!toSettle.isEmpty()) {
+                Reached r = toSettle.poll();
+                HeldTasks.Outcome o = held.reached(r.id(), r.state());
+                for (Task w : o.released()) {
+                    w.state = TaskState.AGENT_SCHEDULING;
+                    emit(new Action.State(w.id, TaskState.AGENT_SCHEDULING, 0, ""));
+                    waiting.add(w);
+                }
+                o.failed().forEach((w, why) -> finish(w, TaskState.FAILED, -1, why));
+            }
+        } finally {
+            settling = false;
+        }
     }
 
     private void emit(Action a) {

@@ -15,15 +15,18 @@ import java.util.Map;
  *                    own; an executable task of several ranks runs as a job too, each rank a copy
  * @param timeoutMillis 0 for none; the task is ended (SIGTERM, then SIGKILL) and FAILED after it
  * @param restartable whether it is started again elsewhere when its node is lost
+ * @param dependencies what must happen to other tasks of the DVM before it is scheduled (see {@link TaskDependency})
  */
 public record TaskRequest(String uid, String executable, List<String> args, Map<String, String> env, String sandbox,
                           String stdout, String stderr, String stdin, List<String> preExec, List<String> postExec, SlotRequest slots,
-                          int priority, boolean mpi, long timeoutMillis, boolean restartable) {
+                          int priority, boolean mpi, long timeoutMillis, boolean restartable,
+                          List<TaskDependency> dependencies) {
     public TaskRequest {
         args = List.copyOf(args);
         env = Map.copyOf(env);
         preExec = List.copyOf(preExec);
         postExec = List.copyOf(postExec);
+        dependencies = List.copyOf(dependencies);
     }
 
     /**
@@ -53,6 +56,6 @@ public record TaskRequest(String uid, String executable, List<String> args, Map<
     /** A one-core executable task with the defaults of everything else. */
     public static TaskRequest of(String uid, String sandbox, String executable, String... args) {
         return new TaskRequest(uid, executable, List.of(args), Map.of(), sandbox, uid + ".out", uid + ".err", null, List.of(),
-                List.of(), SlotRequest.cores(1), 0, false, 0, false);
+                List.of(), SlotRequest.cores(1), 0, false, 0, false, List.of());
     }
 }

@@ -8,6 +8,7 @@ import org.banyan.core.job.AppContext;
 import org.banyan.core.job.MappingPolicy;
 import org.banyan.core.job.Modex;
 import org.banyan.core.pilot.SlotRequest;
+import org.banyan.core.pilot.TaskDependency;
 import org.banyan.core.pilot.TaskRequest;
 import org.banyan.core.pilot.TaskState;
 
@@ -31,7 +32,8 @@ import org.banyan.core.pilot.TaskState;
  *                    task := uid:string executable:string args:list env:map sandbox:string stdout:string
  *                            stderr:string stdin:string preExec:list postExec:list ranks:u32 coresPerRank:u32
  *                            gpusPerRank:u32 colocate:string exclusive:u8 priority:u32 mpi:u8
- *                            timeoutMillis:u64 restartable:u8
+ *                            timeoutMillis:u64 restartable:u8 dependencies:u32 (kind:u8 taskId:u32){dependencies}
+ *                    kind: TaskDependency.Kind's ordinal (0 after, 1 afterany, 2 afterok, 3 afternotok)
  *  8 CANCEL_TASKS    n:u32 taskId:u32{n}
  *  9 DETACH          (empty)
  * 10 WATCH_TASKS     n:u32 taskId:u32{n}
@@ -64,8 +66,9 @@ public final class ClientCodec {
      * The version of the messages above, sent in HELLO: raised whenever one of them changes its
      * layout or a message is added that an older DVM would not know. 1: RUN_BAG and SIGNAL_BAG.
      * 2: STATUS counts tasks, RUN_BAG carries the -x values. 3: a task has a stdin file, STATUS a host's GPUs.
+     * 4: a task has dependencies.
      */
-    public static final int PROTOCOL = 3;
+    public static final int PROTOCOL = 4;
     static final int HELLO = 1;
     static final int RUN_JOB = 2;
     static final int STDIN = 3;
@@ -161,7 +164,11 @@ public final class ClientCodec {
                             .string(t.stdout()).string(t.stderr()).string(t.stdin()).list(t.preExec()).list(t.postExec())
                             .u32(t.slots().ranks()).u32(t.slots().coresPerRank()).u32(t.slots().gpusPerRank())
                             .string(t.slots().colocate()).u8(t.slots().exclusive() ? 1 : 0).u32(t.priority())
-                            .u8(t.mpi() ? 1 : 0).u64(t.timeoutMillis()).u8(t.restartable() ? 1 : 0);
+                            .u8(t.mpi() ? 1 : 0).u64(t.timeoutMillis()).u8(t.restartable() ? 1 : 0)
+                            .u32(t.dependencies().size());
+                    for (TaskDependency d : t.dependencies()) {
+                        w.u8(d.kind().ordinal()).u32(d.taskId());
+                    }
                 }
             }
             case ClientMessage.CancelTasks m -> ids(w.u8(CANCEL_TASKS), m.taskIds());
@@ -243,8 +250,17 @@ public final class ClientCodec {
                         List<String> post = OverlayCodec.list(b);
                         SlotRequest slots = new SlotRequest(b.getInt(), b.getInt(), b.getInt(), OverlayCodec.string(b),
                                 b.get() != 0);
-                        tasks.add(new TaskRequest(uid, exe, args, env, sandbox, out, err, in, pre, post, slots, b.getInt(),
-                                b.get() != 0, b.getLong(), b.get() != 0));
+                        int priority = b.getInt();
+                        boolean mpi = b.get() != 0;
+                        long timeout = b.getLong();
+                        boolean restartable = b.get() != 0;
+                        int deps = OverlayCodec.count(b);
+                        List<TaskDependency> dependencies = new ArrayList<>(deps);
+                        for (int d = 0; d < deps; d++) {
+                            dependencies.add(new TaskDependency(TaskDependency.Kind.values()[b.get()], b.getInt()));
+                        }
+                        tasks.add(new TaskRequest(uid, exe, args, env, sandbox, out, err, in, pre, post, slots, priority,
+                                mpi, timeout, restartable, dependencies));
                     }
                     yield new ClientMessage.SubmitTasks(tasks);
                 }

@@ -33,7 +33,7 @@ class TaskAgentTest {
         TaskAgent gpus = new TaskAgent(new GeneralScheduler(List.of(new NodeResources("g", 4, 3))), List.of("g"));
         java.util.function.IntFunction<TaskRequest> oneGpu = i -> new TaskRequest("g" + i, "/bin/true", List.of(),
                 java.util.Map.of(), "/s", "o", "e", null, List.of(), List.of(), new SlotRequest(1, 1, i == 0 ? 2 : 1, null, false),
-                0, false, 0, false);
+                0, false, 0, false, List.of());
         List<TaskAgent.Action> a = gpus.submit(List.of(oneGpu.apply(0), oneGpu.apply(1), oneGpu.apply(2)));
         assertThat(only(a, TaskAgent.Action.Launch.class)).extracting(l -> ((TaskAgent.Action.Launch) l).spec().env())
                 .extracting(e -> e.get("CUDA_VISIBLE_DEVICES") + "/" + e.get("BANYAN_TASK_GPUS"))
@@ -54,7 +54,7 @@ class TaskAgentTest {
         gpus.gpuNames().set(0, List.of("2", "3"));
         java.util.function.IntFunction<TaskRequest> oneGpu = i -> new TaskRequest("g" + i, "/bin/true", List.of(),
                 java.util.Map.of(), "/s", "o", "e", null, List.of(), List.of(), new SlotRequest(1, 1, 1, null, false),
-                0, false, 0, false);
+                0, false, 0, false, List.of());
         List<TaskAgent.Action> a = gpus.submit(List.of(oneGpu.apply(0), oneGpu.apply(1)));
         assertThat(only(a, TaskAgent.Action.Launch.class)).extracting(l -> ((TaskAgent.Action.Launch) l).spec().env())
                 .extracting(e -> e.get("CUDA_VISIBLE_DEVICES") + "/" + e.get("BANYAN_TASK_GPUS"))
@@ -65,9 +65,9 @@ class TaskAgentTest {
     void higherPriorityFirstAndSmallTasksBackfillBehindABigOne() {
         agent.submit(List.of(task(0), task(1), task(2), task(3)));
         TaskRequest big = new TaskRequest("big", "/bin/true", List.of(), java.util.Map.of(), "/s", "o", "e", "/dev/null", List.of(),
-                List.of(), SlotRequest.cores(2), 0, false, 0, false);
+                List.of(), SlotRequest.cores(2), 0, false, 0, false, List.of());
         TaskRequest urgent = new TaskRequest("urgent", "/bin/true", List.of(), java.util.Map.of(), "/s", "o", "e", "/dev/null", List.of(),
-                List.of(), SlotRequest.cores(1), 5, false, 0, false);
+                List.of(), SlotRequest.cores(1), 5, false, 0, false, List.of());
         agent.submit(List.of(big, task(5), urgent));
         List<TaskAgent.Action> a = agent.ended(1, 0, "");
         assertThat(only(a, TaskAgent.Action.Launch.class)).singleElement()
@@ -86,7 +86,7 @@ class TaskAgentTest {
         assertThat(agent.ended(1, 143, "")).contains(new TaskAgent.Action.State(1, TaskState.CANCELED, 143, ""));
         agent.timedOut(2);
         TaskRequest slow = new TaskRequest("slow", "sleep", List.of("9"), java.util.Map.of(), "/s", "o", "e", "/dev/null", List.of(),
-                List.of(), SlotRequest.cores(1), 0, false, 1500, false);
+                List.of(), SlotRequest.cores(1), 0, false, 1500, false, List.of());
         assertThat(only(agent.submit(List.of(slow)), TaskAgent.Action.ArmTimeout.class)).as("task 1's core is free")
                 .hasSize(1);
         int slowId = agent.lastIds().getFirst();
@@ -120,7 +120,7 @@ class TaskAgentTest {
     @Test
     void aLostNodeFailsItsTasksOrRestartsRestartableOnes() {
         TaskRequest again = new TaskRequest("again", "/bin/true", List.of(), java.util.Map.of(), "/s", "o", "e", "/dev/null", List.of(),
-                List.of(), SlotRequest.cores(1), 0, false, 0, true);
+                List.of(), SlotRequest.cores(1), 0, false, 0, true, List.of());
         agent.submit(List.of(task(0), again));
         List<TaskAgent.Action> a = agent.nodeLost(0);
         assertThat(a).contains(new TaskAgent.Action.State(1, TaskState.FAILED, 1, "lost the daemon on a"));
@@ -135,7 +135,7 @@ class TaskAgentTest {
     @Test
     void preAndPostExecWrapTheCommandAndKeepItsStatus() {
         TaskRequest r = new TaskRequest("t", "./sim", List.of("x y"), java.util.Map.of("A", "1"), "/s", "o", "e", "/dev/null",
-                List.of("module load x"), List.of("echo post"), SlotRequest.cores(1), 0, false, 0, false);
+                List.of("module load x"), List.of("echo post"), SlotRequest.cores(1), 0, false, 0, false, List.of());
         TaskSpec s = agent.spec(7, r, 0, new Placement(List.of(new Placement.Share(0, 1, 1, 0)), null), 0);
         assertThat(s.executable()).isEqualTo("/bin/sh");
         assertThat(s.args()).containsExactly("-c", "module load x || exit $?\n\"$@\"\nrc=$?\necho post\nexit $rc\n",
@@ -151,7 +151,7 @@ class TaskAgentTest {
     @Test
     void anExecutableTaskOfSeveralRanksStartsAsAJobOfCopiesAndIsCanceledAsOne() {
         TaskRequest copies = new TaskRequest("c", "hostname", List.of(), java.util.Map.of(), "/s", "o", "e", null, List.of(),
-                List.of(), new SlotRequest(3, 1, 0, null, false), 0, false, 0, false);
+                List.of(), new SlotRequest(3, 1, 0, null, false), 0, false, 0, false, List.of());
         assertThat(copies.runsAsJob()).isTrue();
         assertThat(task(0).runsAsJob()).as("one rank: one process").isFalse();
         List<TaskAgent.Action> a = agent.submit(List.of(copies));
@@ -169,7 +169,7 @@ class TaskAgentTest {
     @Test
     void aTaskThatCanNeverRunFailsAtOnceWithTheReason() {
         TaskRequest huge = new TaskRequest("huge", "/bin/true", List.of(), java.util.Map.of(), "/s", "o", "e", "/dev/null", List.of(),
-                List.of(), SlotRequest.cores(3), 0, false, 0, false);
+                List.of(), SlotRequest.cores(3), 0, false, 0, false, List.of());
         assertThat(agent.submit(List.of(huge))).singleElement().matches(a -> a instanceof TaskAgent.Action.State s
                 && s.state() == TaskState.FAILED && s.detail().contains("does not fit any node"));
     }

@@ -153,11 +153,11 @@ class TaskQueueBehindTest {
     void mpiTaggedAndSeveralRankTasksAreNeverQueuedBehindOthers() {
         agent.submit(bag(4));
         TaskRequest mpi = new TaskRequest("m", "/bin/true", List.of(), Map.of(), "/s", "o", "e", "/dev/null", List.of(), List.of(),
-                SlotRequest.cores(1), 0, true, 0, false);
+                SlotRequest.cores(1), 0, true, 0, false, List.of());
         TaskRequest tagged = new TaskRequest("t", "/bin/true", List.of(), Map.of(), "/s", "o", "e", "/dev/null", List.of(), List.of(),
-                new SlotRequest(1, 1, 0, "group", false), 0, false, 0, false);
+                new SlotRequest(1, 1, 0, "group", false), 0, false, 0, false, List.of());
         TaskRequest copies = new TaskRequest("c", "/bin/true", List.of(), Map.of(), "/s", "o", "e", "/dev/null", List.of(), List.of(),
-                new SlotRequest(2, 1, 0, null, false), 0, false, 0, false);
+                new SlotRequest(2, 1, 0, null, false), 0, false, 0, false, List.of());
         assertThat(launched(agent.submit(List.of(mpi, tagged, copies)))).isEmpty();
         assertThat(agent.waiting()).isEqualTo(3);
     }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class WaitingQueueTest {
     private static TaskAgent.Task task(long seq, int priority) {
         TaskRequest r = new TaskRequest("t" + seq, "/bin/true", List.of(), Map.of(), "/s", "o", "e", null, List.of(),
-                List.of(), SlotRequest.cores(1), priority, false, 0, false);
+                List.of(), SlotRequest.cores(1), priority, false, 0, false, List.of());
         return new TaskAgent.Task((int) seq, seq, r);
     }
 

@@ -57,7 +57,7 @@ public final class DvmWarmUp {
         List<TaskRequest> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             out.add(new TaskRequest("warm-up." + i, "/bin/true", List.of(), Map.of(), "/tmp", "/dev/null", "/dev/null",
-                    null, List.of(), List.of(), SlotRequest.cores(1), 0, false, 0, false));
+                    null, List.of(), List.of(), SlotRequest.cores(1), 0, false, 0, false, List.of()));
         }
         return out;
     }

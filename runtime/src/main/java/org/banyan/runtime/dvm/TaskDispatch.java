@@ -88,6 +88,10 @@ final class TaskDispatch {
         this.settings = settings;
         this.nextJobId = nextJobId;
         this.armTimeout = armTimeout;
+        agent.endedStates(id -> { // the finished tasks kept for banyan wait may be depended on too
+            ClientMessage.TaskUpdate u = latest.get(id);
+            return u != null && u.state().isFinal() ? u.state() : null;
+        });
     }
 
     List<HeadEvent> submit(DvmSession s, List<TaskRequest> tasks) {
@@ -359,7 +363,7 @@ final class TaskDispatch {
 
     /** For dvm status. */
     ClientMessage.TaskCounts counts() {
-        return new ClientMessage.TaskCounts(agent.notStarted(), agent.running(), finished.size());
+        return new ClientMessage.TaskCounts(agent.notStarted() + agent.held(), agent.running(), finished.size());
     }
 
     /**

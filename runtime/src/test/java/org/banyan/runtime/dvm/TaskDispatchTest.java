@@ -66,7 +66,7 @@ class TaskDispatchTest {
                 () -> 7, (task, millis) -> {}, 10);
         List<org.banyan.core.head.HeadEvent> events = d.submit(session(1), List.of(new TaskRequest("m", "./sim", List.of(),
                 Map.of("A", "1"), "/tmp", "o", "e", null, List.of(), List.of(), new SlotRequest(4, 1, 1, null, false), 0, true, 0,
-                false)));
+                false, List.of())));
         org.banyan.core.job.JobDescription job = events.stream().filter(org.banyan.core.head.HeadEvent.Submit.class::isInstance)
                 .map(e -> ((org.banyan.core.head.HeadEvent.Submit) e).job()).findFirst().orElseThrow();
         assertThat(job.apps()).extracting(a -> a.count() + " " + a.env().get("CUDA_VISIBLE_DEVICES") + " " + a.env().get("A"))
@@ -92,7 +92,7 @@ class TaskDispatchTest {
         List<TaskRequest> requests = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             requests.add(new TaskRequest("task." + i, "/bin/true", List.of(), Map.of(), "/tmp", "o", "e", "/dev/null", List.of(),
-                    List.of(), new SlotRequest(1, 1, 0, null, false), 0, false, 0, false));
+                    List.of(), new SlotRequest(1, 1, 0, null, false), 0, false, 0, false, List.of()));
         }
         List<OverlayMessage.RunTasks> first = runTasks(d.submit(s, requests));
         assertThat(first).extracting(OverlayMessage.RunTasks::to).containsExactly(0, 1);
@@ -122,7 +122,7 @@ class TaskDispatchTest {
                 () -> ++jobs[0], (task, millis) -> {}, 10);
         DvmSession s = session(1);
         List<org.banyan.core.head.HeadEvent> started = d.submit(s, List.of(new TaskRequest("m", "./sim", List.of(), Map.of(),
-                sandbox.toString(), "o", "e", null, List.of(), List.of(), new SlotRequest(2, 1, 0, null, false), 0, true, 0, true)));
+                sandbox.toString(), "o", "e", null, List.of(), List.of(), new SlotRequest(2, 1, 0, null, false), 0, true, 0, true, List.of())));
         assertThat(submitted(started)).extracting(j -> j.jobId() + " on " + j.nodes().getFirst().name() + ":" + j.nodes().getFirst().slots())
                 .containsExactly("1 on n0:2");
 
@@ -155,7 +155,7 @@ class TaskDispatchTest {
         List<TaskRequest> requests = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             requests.add(new TaskRequest("task." + i, "/bin/true", List.of(), Map.of(), "/tmp", "o", "e", "/dev/null", List.of(), List.of(),
-                    new SlotRequest(1, 1, 0, null, false), 0, false, 0, false));
+                    new SlotRequest(1, 1, 0, null, false), 0, false, 0, false, List.of()));
         }
         d.submit(s, requests);
         List<Integer> ids = new ArrayList<>(s.tasks);

@@ -37,19 +37,16 @@ public final class TaskManager implements AutoCloseable {
 
     private final Session session;
     private final Path base;
-    private final Map<Pilot, PilotLink> links = new HashMap<>();
+    private final PilotRoster roster = new PilotRoster();
     /** Tasks no pilot has yet: waiting for one to be active, or for room in one. */
     private final UnsentTasks unsent = new UnsentTasks();
     private final SendWindow window = new SendWindow();
-    private final List<Pilot> pilots = new ArrayList<>();
     /** Serializes sending (which waits for each batch's acceptance) between submit() and the feeder. */
     private final Object sending = new Object();
     /** Sends what waited for room once tasks have ended; started when first needed. */
     private Thread feeder;
     private final java.util.concurrent.Semaphore feed = new java.util.concurrent.Semaphore(0);
     private final FunctionTasks functionTasks = new FunctionTasks(this, this::move, this::pilotCores);
-    /** Cores of the pilots added, active or not yet: the default pool's size. */
-    private int pilotCores;
     private boolean closed;
     private boolean detached;
     private final TaskTransitions transitions;
@@ -70,7 +67,7 @@ public final class TaskManager implements AutoCloseable {
      * this manager's work, does not happen for them.
      */
     public synchronized void detach() {
-        if (!links.isEmpty()) {
+        if (roster.anyLinked()) {
             throw new IllegalStateException("detach() before addPilots()");
         }
         detached = true;
@@ -93,8 +90,7 @@ public final class TaskManager implements AutoCloseable {
     public void addPilots(Pilot... pilots) {
         for (Pilot p : pilots) {
             synchronized (this) {
-                pilotCores += p.cores();
-                this.pilots.add(p);
+                roster.add(p);
             }
             p.onState((pilot, state) -> {
                 if (state == PilotState.PMGR_ACTIVE) {
@@ -112,7 +108,7 @@ public final class TaskManager implements AutoCloseable {
 
     private void connect(Pilot p) {
         synchronized (this) {
-            if (links.containsKey(p) || closed) {
+            if (roster.linked(p) || closed) {
                 return;
             }
             try {
@@ -121,7 +117,7 @@ public final class TaskManager implements AutoCloseable {
                 if (detached) {
                     client.send(new ClientMessage.Detach());
                 }
-                links.put(p, new PilotLink(this, p, client, fit));
+                roster.link(new PilotLink(this, p, client, fit));
             } catch (DvmClient.Unreachable | IOException e) {
                 return;
             }
@@ -139,10 +135,10 @@ public final class TaskManager implements AutoCloseable {
         List<Task> unfit;
         Map<UnsentTasks.Kind, String> why;
         synchronized (this) {
-            if (closed || links.isEmpty() || !pilots.stream().allMatch(p -> p.state().isFinal() || links.containsKey(p))) {
+            if (closed || !roster.allSettled()) {
                 return;
             }
-            why = PilotFit.noneFits(unsent.kinds(), links.values(), pilots);
+            why = PilotFit.noneFits(unsent.kinds(), roster.links(), roster.pilots());
             if (why.isEmpty()) {
                 return;
             }
@@ -157,7 +153,7 @@ public final class TaskManager implements AutoCloseable {
     private void noPilotLeft() {
         List<Task> left;
         synchronized (this) {
-            if (closed || pilots.stream().anyMatch(p -> !p.state().isFinal())) {
+            if (closed || !roster.allOver()) {
                 return;
             }
             left = unsent.drain();
@@ -182,22 +178,8 @@ public final class TaskManager implements AutoCloseable {
 
     /** Under this manager's lock: how many waiting tasks should go to {@code l} now. */
     private int toSend(PilotLink l) {
-        double rate = sharesTasks() ? l.ends.perSecond(System.nanoTime()) : SendWindow.ALONE;
+        double rate = roster.sharesTasks() ? l.ends.perSecond(System.nanoTime()) : SendWindow.ALONE;
         return window.toSend(l.pilot.cores(), l.inFlight, unsent.size(), rate);
-    }
-
-    /** Under this manager's lock: whether more than one of its pilots may still take tasks. */
-    private boolean sharesTasks() {
-        if (pilots.size() < 2) {
-            return false;
-        }
-        int live = 0;
-        for (Pilot p : pilots) {
-            if (!p.state().isFinal() && ++live > 1) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Under this manager's lock: one of {@code link}'s tasks ended; the feeder goes when that made room. */
@@ -224,9 +206,9 @@ public final class TaskManager implements AutoCloseable {
                     if (closed) {
                         return;
                     }
-                    link = leastGiven(l -> !passed.contains(l) && toSend(l) > 0);
+                    link = roster.leastGiven(l -> !passed.contains(l) && toSend(l) > 0);
                     if (link == null) {
-                        if (!unsent.isEmpty() && !links.isEmpty()) {
+                        if (!unsent.isEmpty() && roster.anyLinked()) {
                             startFeeder();
                         }
                         return;
@@ -354,19 +336,7 @@ public final class TaskManager implements AutoCloseable {
     }
 
     private synchronized int pilotCores() {
-        return pilotCores;
-    }
-
-    /** Under this manager's lock: the active pilot {@code fits} takes with the fewest tasks per core given so far. */
-    private PilotLink leastGiven(java.util.function.Predicate<PilotLink> fits) {
-        PilotLink best = null;
-        for (PilotLink l : links.values()) {
-            if (l.pilot.state() == PilotState.PMGR_ACTIVE && !l.gone && fits.test(l)
-                    && (best == null || (double) l.given / l.pilot.cores() < (double) best.given / best.pilot.cores())) {
-                best = l;
-            }
-        }
-        return best;
+        return roster.cores();
     }
 
     private void send(PilotLink link, List<Task> batch) {
@@ -447,7 +417,7 @@ public final class TaskManager implements AutoCloseable {
     void pilotGone(PilotLink link) {
         List<Task> orphans = new ArrayList<>();
         synchronized (this) {
-            links.remove(link.pilot);
+            roster.unlink(link.pilot);
             orphans.addAll(link.byId.values());
             link.byId.clear();
         }
@@ -467,7 +437,7 @@ public final class TaskManager implements AutoCloseable {
             synchronized (this) {
                 wasClosed = closed;
                 if (t.description().restartable && !closed) {
-                    to = leastGiven(l -> l != link && l.takes(UnsentTasks.kindOf(t)));
+                    to = roster.leastGiven(l -> l != link && l.takes(UnsentTasks.kindOf(t)));
                     if (to != null) { // bound to it now, as pump() binds: a cancel meanwhile waits for the acceptance
                         to.given++;
                         to.inFlight++;
@@ -540,7 +510,7 @@ public final class TaskManager implements AutoCloseable {
                 if (t.pilot == null) { // not sent: if it waits in `unsent`, it is skipped there
                     unsentCanceled = transitions.advance(t, TaskState.CANCELED, Session.nowMicros(), 0, "");
                 } else {
-                    PilotLink l = links.get(t.pilot);
+                    PilotLink l = roster.linkOf(t.pilot);
                     if (l != null && t.agentId >= 0) {
                         byLink.computeIfAbsent(l, k -> new ArrayList<>()).add(t.agentId);
                     } else if (t.agentId < 0) {
@@ -578,16 +548,16 @@ public final class TaskManager implements AutoCloseable {
             closed = true;
             feed.release(); // the feeder, if there is one, ends
             if (detached) {
-                for (PilotLink l : links.values()) {
+                for (PilotLink l : roster.links()) {
                     l.client.close(); // the DVM keeps the tasks
                 }
                 return;
             }
             unfinished.addAll(unsent.drain());
-            for (PilotLink l : links.values()) {
+            for (PilotLink l : roster.links()) {
                 unfinished.addAll(l.byId.values());
             }
-            all = List.copyOf(links.values());
+            all = List.copyOf(roster.links());
         }
         cancel(unfinished);
         for (PilotLink l : all) {

@@ -35,7 +35,7 @@ import java.util.function.IntFunction;
  * predecessor ended first, it runs there and the reservation is released.
  *
  * <p><b>Dependencies</b> ({@link TaskDependency}): a task that waits for other tasks to start or
- * end is held apart ({@link HeldTasks}), AGENT_SCHEDULING_PENDING, and joins the waiting tasks,
+ * end is held apart ({@link DependencyBook}), AGENT_SCHEDULING_PENDING, and joins the waiting tasks,
  * in its place by priority and age, once they have; it fails when one no longer can be met.
  */
 public final class TaskAgent {
@@ -81,8 +81,6 @@ public final class TaskAgent {
         Task next;
         /** Free cores held for this queued task while its withdrawal from its daemon is on the way. */
         Placement reserved;
-        /** The dependencies it still waits for ({@link HeldTasks}), or null when it waits for none. */
-        List<TaskDependency> pending;
 
         Task(int id, long seq, TaskRequest request) {
             this.id = id;
@@ -100,8 +98,9 @@ public final class TaskAgent {
     /** Higher priority first, then in the order submitted. */
     private final WaitingQueue waiting = new WaitingQueue();
     private final List<Action> actions = new ArrayList<>();
-    /** Tasks waiting for others to start or end before they are scheduled. */
-    private final HeldTasks held = new HeldTasks();
+    /** Tasks waiting for others to start or end before they are scheduled, by the DVM ids they name. */
+    private final DependencyBook<Task, Integer> held = new DependencyBook<>("this DVM knows (ids are given in order, "
+            + "so a task can wait only on earlier ones; finished ones are kept as banyan wait keeps them)");
     /** The final state of a task that ended before this call, or null when it is not known (see {@link #endedStates}). */
     private IntFunction<TaskState> endedStates = id -> null;
     /** Tasks that started or ended, whose held tasks are still to be looked at (see {@link #settle}). */
@@ -165,16 +164,17 @@ public final class TaskAgent {
                 never = "cannot run on this pilot: " + never;
             } else if (!r.dependencies().isEmpty()) {
                 Map<Integer, TaskState> here = endedHere;
-                never = held.hold(t, id -> stateOf(id, here)); // before it is among the tasks: it cannot wait on itself
+                // before it is among the tasks: it cannot wait on itself
+                never = held.hold(t, r.dependencies().stream().map(TaskDependency::condition).toList(), id -> stateOf(id, here));
             }
             tasks.put(t.id, t);
             if (never != null) {
                 finish(t, TaskState.FAILED, -1, never);
                 endedHere = endedHere == null ? new HashMap<>() : endedHere;
                 endedHere.put(t.id, TaskState.FAILED);
-            } else if (HeldTasks.isHeld(t)) {
+            } else if (held.isHeld(t)) {
                 t.state = TaskState.AGENT_SCHEDULING_PENDING;
-                emit(new Action.State(t.id, TaskState.AGENT_SCHEDULING_PENDING, 0, HeldTasks.waitingFor(t)));
+                emit(new Action.State(t.id, TaskState.AGENT_SCHEDULING_PENDING, 0, held.waitingFor(t)));
             } else {
                 emit(new Action.State(t.id, TaskState.AGENT_SCHEDULING, 0, ""));
                 waiting.add(t);
@@ -270,7 +270,7 @@ public final class TaskAgent {
                     t.canceled = true;
                     signal(t, SIGTERM);
                 }
-            } else if (HeldTasks.isHeld(t)) { // not in the queue
+            } else if (held.isHeld(t)) { // not in the queue
                 finish(t, TaskState.CANCELED, 0, "");
             } else {
                 // Left in the queue and skipped when it comes up: removing from the middle is a scan,
@@ -499,7 +499,7 @@ public final class TaskAgent {
         try {
             while (!toSettle.isEmpty()) {
                 Reached r = toSettle.poll();
-                HeldTasks.Outcome o = held.reached(r.id(), r.state());
+                DependencyBook.Outcome<Task> o = held.reached(r.id(), r.state());
                 for (Task w : o.released()) {
                     w.state = TaskState.AGENT_SCHEDULING;
                     emit(new Action.State(w.id, TaskState.AGENT_SCHEDULING, 0, ""));

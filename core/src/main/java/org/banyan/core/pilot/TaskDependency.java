@@ -31,6 +31,16 @@ public record TaskDependency(Kind kind, int taskId) {
         public String word() {
             return word;
         }
+
+        /** Whether the other task being in {@code state} meets this condition: yes, never, or not yet (null). */
+        public Boolean metBy(TaskState state) {
+            return switch (this) {
+                case AFTER -> state == TaskState.AGENT_EXECUTING || state.isFinal() ? Boolean.TRUE : null;
+                case AFTER_ANY -> state.isFinal() ? Boolean.TRUE : null;
+                case AFTER_OK -> state.isFinal() ? state == TaskState.DONE : null;
+                case AFTER_NOT_OK -> state.isFinal() ? state != TaskState.DONE : null;
+            };
+        }
     }
 
     public TaskDependency {
@@ -41,12 +51,12 @@ public record TaskDependency(Kind kind, int taskId) {
 
     /** Whether the other task being in {@code state} meets this condition: yes, never, or not yet (null). */
     public Boolean metBy(TaskState state) {
-        return switch (kind) {
-            case AFTER -> state == TaskState.AGENT_EXECUTING || state.isFinal() ? Boolean.TRUE : null;
-            case AFTER_ANY -> state.isFinal() ? Boolean.TRUE : null;
-            case AFTER_OK -> state.isFinal() ? state == TaskState.DONE : null;
-            case AFTER_NOT_OK -> state.isFinal() ? state != TaskState.DONE : null;
-        };
+        return kind.metBy(state);
+    }
+
+    /** This dependency as a condition of a {@link DependencyBook} keyed by DVM task id. */
+    public DependencyBook.Condition<Integer> condition() {
+        return new DependencyBook.Condition<>(kind, taskId);
     }
 
     @Override

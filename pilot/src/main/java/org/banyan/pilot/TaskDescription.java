@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.banyan.core.pilot.DependencyBook;
 import org.banyan.core.pilot.SlotRequest;
 import org.banyan.core.pilot.TaskDependency;
 
@@ -46,6 +47,8 @@ public final class TaskDescription {
     /** The uid of the pilot it must run on, or null for any that can run it. */
     String pilot;
     List<TaskDependency> dependencies = List.of();
+    /** Tasks of the same manager it waits for ({@link #after}). */
+    List<DependencyBook.Condition<Task>> after = List.of();
     Mode mode = Mode.EXECUTABLE;
     SerializableCallable<?> function;
     List<Staging> inputStaging = List.of();
@@ -139,6 +142,37 @@ public final class TaskDescription {
 
     public List<TaskDependency> dependencies() {
         return dependencies;
+    }
+
+    /**
+     * Goes to a pilot only once every task of {@code tasks} has ended DONE (after its output
+     * staging): Slurm's and Flux's {@code afterok}, for tasks of the same task manager. One of them
+     * FAILED or CANCELED fails this task, with the reason, and the tasks that wait on it in turn.
+     * Until then the task waits in its manager, TMGR_SCHEDULING_PENDING. Adds to what was asked
+     * before.
+     */
+    public TaskDescription after(Task... tasks) {
+        return after(TaskDependency.Kind.AFTER_OK, tasks);
+    }
+
+    /** The tasks of its manager it waits for, and how ({@link #after}). */
+    public List<DependencyBook.Condition<Task>> afterTasks() {
+        return after;
+    }
+
+    /**
+     * As {@link #after(Task...)}, with another condition: {@code AFTER_ANY} (ended, however),
+     * {@code AFTER_NOT_OK} (ended FAILED or CANCELED), {@code AFTER} (started, or ended without
+     * starting).
+     */
+    public TaskDescription after(TaskDependency.Kind kind, Task... tasks) {
+        List<DependencyBook.Condition<Task>> all = new ArrayList<>(after);
+        for (Task t : tasks) {
+            all.add(new DependencyBook.Condition<>(java.util.Objects.requireNonNull(kind, "kind"),
+                    java.util.Objects.requireNonNull(t, "a task to wait for")));
+        }
+        after = List.copyOf(all);
+        return this;
     }
 
     /** A name for people, as RADICAL-Pilot's: shown next to the uid where a task is reported; any text, not unique. */
@@ -356,6 +390,7 @@ public final class TaskDescription {
         addIf(given, stageOnError, "stageOnError");
         addIf(given, pilot != null, "pilot");
         addIf(given, !dependencies.isEmpty(), "dependencies");
+        addIf(given, !after.isEmpty(), "after");
         if (!given.isEmpty()) {
             throw new IllegalArgumentException("a function task runs in a worker JVM of its pool, one call on one core: "
                     + String.join(", ", given) + (given.size() == 1 ? " does" : " do") + " not apply to it (an executable task has "

@@ -51,12 +51,15 @@ public final class TaskManager implements AutoCloseable {
     private boolean detached;
     private final TaskTransitions transitions;
     private final TaskStaging staging;
+    /** Tasks waiting for others of this manager ({@link TaskDescription#after}). */
+    private final HeldTasks held;
 
     public TaskManager(Session session) {
         this.session = session;
         this.base = session.base();
         this.transitions = new TaskTransitions(session.profile());
         this.staging = new TaskStaging(base, session.dir(), transitions);
+        this.held = new HeldTasks(transitions, this::released, (t, why) -> move(t, TaskState.FAILED, Session.nowMicros(), -1, why));
         session.own(this);
     }
 
@@ -272,6 +275,7 @@ public final class TaskManager implements AutoCloseable {
         }
         for (TaskDescription d : descriptions) { // all or nothing
             d.check();
+            held.check(d, this, isDetached());
         }
         List<String> uids = session.ids().claimTasks(descriptions);
         transitions.taken(descriptions.size());
@@ -297,6 +301,9 @@ public final class TaskManager implements AutoCloseable {
             List<Task> processes = new ArrayList<>(batch.size());
             for (Task t : batch) {
                 move(t, TaskState.TMGR_SCHEDULING_PENDING, now, 0, "");
+                if (!t.description().after.isEmpty() && held.hold(t)) {
+                    continue;
+                }
                 (t.description().mode == TaskDescription.Mode.FUNCTION ? functions : processes).add(t);
             }
             synchronized (this) {
@@ -321,6 +328,27 @@ public final class TaskManager implements AutoCloseable {
             functionTasks.run(functions);
         }
         return tasks;
+    }
+
+    private synchronized boolean isDetached() {
+        return detached;
+    }
+
+    /** Held tasks that may go now: among the waiting ones, sent by the feeder (this is a task callback). */
+    private void released(List<Task> tasks) {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            for (Task t : tasks) {
+                if (!t.state().isFinal()) {
+                    unsent.add(t);
+                }
+            }
+            startFeeder();
+        }
+        failUnfit();
+        feed.release();
     }
 
     /**
@@ -554,6 +582,7 @@ public final class TaskManager implements AutoCloseable {
                 return;
             }
             unfinished.addAll(unsent.drain());
+            unfinished.addAll(held.drain());
             for (PilotLink l : roster.links()) {
                 unfinished.addAll(l.byId.values());
             }

@@ -143,6 +143,14 @@ public final class DependencyBook<T, K> {
         }
     }
 
+    /** Lets go of every held task, which it returns: none is released or failed after. */
+    public List<T> drain() {
+        List<T> all = List.copyOf(pending.keySet());
+        pending.clear();
+        byTask.clear();
+        return all;
+    }
+
     /** Tasks held. */
     public int count() {
         return pending.size();

@@ -7,7 +7,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.IntFunction;
 
 /**
  * The agent of a pilot: it holds the tasks a manager submitted, places them with its
@@ -100,9 +99,9 @@ public final class TaskAgent {
     private final List<Action> actions = new ArrayList<>();
     /** Tasks waiting for others to start or end before they are scheduled, by the DVM ids they name. */
     private final DependencyBook<Task, Integer> held = new DependencyBook<>("this DVM knows (ids are given in order, "
-            + "so a task can wait only on earlier ones; finished ones are kept as banyan wait keeps them)");
-    /** The final state of a task that ended before this call, or null when it is not known (see {@link #endedStates}). */
-    private IntFunction<TaskState> endedStates = id -> null;
+            + "so a task can wait only on earlier ones; the ends of the latest " + FinalStates.KEPT + " are kept)");
+    /** How the latest tasks ended, for those that depend on them. */
+    private final FinalStates ends = new FinalStates();
     /** Tasks that started or ended, whose held tasks are still to be looked at (see {@link #settle}). */
     private final ArrayDeque<Reached> toSettle = new ArrayDeque<>();
     private boolean settling;
@@ -141,37 +140,26 @@ public final class TaskAgent {
     }
 
     /**
-     * Where the agent learns the final state of a task that ended before (the DVM keeps those
-     * that {@code banyan wait} may still ask for): a task submitted later may depend on it.
-     */
-    public void endedStates(IntFunction<TaskState> states) {
-        this.endedStates = states;
-    }
-
-    /**
      * Takes tasks; their ids are consecutive from the one returned first in {@link #lastIds}. A
      * task with dependencies waits, AGENT_SCHEDULING_PENDING, until they are met, and fails when
      * one no longer can be.
      */
     public List<Action> submit(List<TaskRequest> requests) {
         lastIds.clear();
-        Map<Integer, TaskState> endedHere = null; // failed in this call, so not yet among the endedStates
         for (TaskRequest r : requests) {
             Task t = new Task(nextId++, seq++, r);
             lastIds.add(t.id);
+            ends.given(t.id);
             String never = scheduler.neverFits(r.slots());
             if (never != null) {
                 never = "cannot run on this pilot: " + never;
             } else if (!r.dependencies().isEmpty()) {
-                Map<Integer, TaskState> here = endedHere;
                 // before it is among the tasks: it cannot wait on itself
-                never = held.hold(t, r.dependencies().stream().map(TaskDependency::condition).toList(), id -> stateOf(id, here));
+                never = held.hold(t, r.dependencies().stream().map(TaskDependency::condition).toList(), this::stateOf);
             }
             tasks.put(t.id, t);
             if (never != null) {
                 finish(t, TaskState.FAILED, -1, never);
-                endedHere = endedHere == null ? new HashMap<>() : endedHere;
-                endedHere.put(t.id, TaskState.FAILED);
             } else if (held.isHeld(t)) {
                 t.state = TaskState.AGENT_SCHEDULING_PENDING;
                 emit(new Action.State(t.id, TaskState.AGENT_SCHEDULING_PENDING, 0, held.waitingFor(t)));
@@ -184,13 +172,10 @@ public final class TaskAgent {
         return drain();
     }
 
-    private TaskState stateOf(int id, Map<Integer, TaskState> endedHere) {
+    /** A task's state now, or how it ended (null: not a task of the latest ids). */
+    private TaskState stateOf(int id) {
         Task t = tasks.get(id);
-        if (t != null) {
-            return t.state;
-        }
-        TaskState s = endedHere == null ? null : endedHere.get(id);
-        return s != null ? s : endedStates.apply(id);
+        return t != null ? t.state : ends.of(id, nextId - 1);
     }
 
     private final List<Integer> lastIds = new ArrayList<>();
@@ -475,6 +460,7 @@ public final class TaskAgent {
     private void finish(Task t, TaskState state, int exitCode, String detail) {
         t.state = state;
         tasks.remove(t.id);
+        ends.ended(t.id, state);
         chains.forget(t);
         held.forget(t);
         emit(new Action.State(t.id, state, exitCode, detail == null ? "" : detail));

@@ -111,19 +111,39 @@ class TaskDependencyTest {
         assertThat(agent.unfinished()).isZero();
     }
 
-    /** A task that ended before (kept by the DVM for banyan wait), or earlier in the same submit. */
+    /** A task that ended before, whoever submitted it, or earlier in the same submit. */
     @Test
     void tasksThatEndedBeforeAreJudgedByTheirFinalState() {
-        Map<Integer, TaskState> kept = new HashMap<>(Map.of(50, TaskState.DONE, 51, TaskState.CANCELED));
-        agent.endedStates(kept::get);
+        agent.submit(List.of(task("a", ""), task("b", "")));
+        agent.ended(1, 0, "");
+        agent.cancel(List.of(2));
+        agent.ended(2, 143, "");
         TaskRequest huge = new TaskRequest("huge", "/bin/true", List.of(), Map.of(), "/s", "o", "e", null, List.of(), List.of(),
                 SlotRequest.cores(64), 0, false, 0, false, List.of());
-        List<TaskAgent.Action> a = agent.submit(List.of(task("a", "afterok:50"), task("b", "afterok:51"), huge,
-                task("c", "afternotok:3")));
+        List<TaskAgent.Action> a = agent.submit(List.of(task("c", "afterok:1"), task("d", "afterok:2"), huge,
+                task("e", "afternotok:5")));
         assertThat(launched(a)).as("afterok of a DONE one; afternotok of one that failed in the same submit")
-                .containsExactlyInAnyOrder(1, 4);
-        assertThat(states(a, 2)).extracting(TaskAgent.Action.State::detail)
-                .containsExactly("its dependency afterok:51 can no longer be met: task 51 ended CANCELED");
+                .containsExactlyInAnyOrder(3, 6);
+        assertThat(states(a, 4)).extracting(TaskAgent.Action.State::detail)
+                .containsExactly("its dependency afterok:2 can no longer be met: task 2 ended CANCELED");
+    }
+
+    /** Ends are kept two bits an id, for the latest ids only. */
+    @Test
+    void finalStatesKeepTheLatestIds() {
+        FinalStates ends = new FinalStates(64);
+        for (int id = 1; id <= 100; id++) {
+            ends.given(id);
+            ends.ended(id, id % 3 == 0 ? TaskState.DONE : id % 3 == 1 ? TaskState.FAILED : TaskState.CANCELED);
+        }
+        ends.given(101);
+        assertThat(ends.of(100, 101)).isEqualTo(TaskState.FAILED);
+        assertThat(ends.of(99, 101)).isEqualTo(TaskState.DONE);
+        assertThat(ends.of(38, 101)).isEqualTo(TaskState.CANCELED);
+        assertThat(ends.of(101, 101)).as("given, not ended").isNull();
+        assertThat(ends.of(37, 101)).as("forgotten: 64 ids back").isNull();
+        assertThat(ends.of(102, 101)).isNull();
+        assertThat(ends.of(0, 101)).isNull();
     }
 
     /** Cancelling a held task ends it (not a task of the queue) and lets afterany dependents go. */

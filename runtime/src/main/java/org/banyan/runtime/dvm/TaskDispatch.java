@@ -88,10 +88,6 @@ final class TaskDispatch {
         this.settings = settings;
         this.nextJobId = nextJobId;
         this.armTimeout = armTimeout;
-        agent.endedStates(id -> { // the finished tasks kept for banyan wait may be depended on too
-            ClientMessage.TaskUpdate u = latest.get(id);
-            return u != null && u.state().isFinal() ? u.state() : null;
-        });
     }
 
     List<HeadEvent> submit(DvmSession s, List<TaskRequest> tasks) {

@@ -394,6 +394,35 @@ class PilotApiTest {
     }
 
     /**
+     * A pilot that is up but whose DVM this task manager cannot connect to (here its secret
+     * changed after the pilot connected) was left out without a word, and the tasks only it could
+     * run waited for ever. It counts as a pilot that fits nothing, and they fail saying why.
+     */
+    @Test
+    void aPilotTheManagerCannotReachFailsItsTasksSayingWhy() throws Exception {
+        Path uri = dir.resolve("dvm.uri");
+        Banyan.Result started = Banyan.run("dvm", "start", "--uri-file", uri.toString(), "--host", "localhost:1");
+        assertThat(started.exit()).as(started.stderr()).isZero();
+        Path secret = dir.resolve("dvm.uri.secret");
+        String real = Files.readString(secret);
+        try (Session session = new Session(dir.resolve("cut"))) {
+            Pilot pilot = new PilotManager(session).submit(PilotDescription.dvm(uri));
+            assertThat(pilot.waitState(PilotState.PMGR_ACTIVE, 60_000)).isEqualTo(PilotState.PMGR_ACTIVE);
+            Files.writeString(secret, "0".repeat(64) + "\n");
+            TaskManager tmgr = new TaskManager(session);
+            tmgr.addPilots(pilot);
+            Task t = tmgr.submit(new TaskDescription().executable("true")).getFirst();
+            assertThat(tmgr.waitTasks(List.of(t), Set.of(TaskState.FAILED), 30_000)).containsExactly(TaskState.FAILED);
+            assertThat(t.detail()).startsWith("cannot run on this pilot: this task manager cannot connect to its DVM: the DVM of "
+                    + uri + " refused the connection");
+        } finally {
+            Files.writeString(secret, real);
+            Banyan.run("dvm", "stop", "--dvm", uri.toString());
+            Banyan.assertNoProcessesWith(uri.toString());
+        }
+    }
+
+    /**
      * An ssh pilot whose host cannot be reached stayed PMGR_LAUNCHING for a minute (its DVM's head
      * waited for ever for the daemon ssh had failed to start), then failed with "see the log".
      * It fails as soon as ssh does, saying why.

@@ -45,17 +45,21 @@ final class PilotFit {
      * Of {@code kinds}, those no pilot of {@code links} could run, each with why: every pilot's
      * reason, or, for a manager of one pilot, the agent's own words ({@code cannot run on this
      * pilot: ...}, what a bag of {@code banyan submit} has always said). {@code pilots} are all
-     * the manager's, to say why a task that names one cannot have it.
+     * the manager's, to say why a task that names one cannot have it; an active pilot the
+     * manager could not connect to fits nothing, and says why.
      */
-    static java.util.Map<UnsentTasks.Kind, String> noneFits(List<UnsentTasks.Kind> kinds, java.util.Collection<PilotLink> links,
-                                                          List<Pilot> pilots) {
+    static java.util.Map<UnsentTasks.Kind, String> noneFits(List<UnsentTasks.Kind> kinds, PilotRoster roster) {
+        java.util.Collection<PilotLink> links = roster.links();
+        List<Pilot> pilots = roster.pilots();
         java.util.Map<UnsentTasks.Kind, String> why = new java.util.HashMap<>();
         for (UnsentTasks.Kind kind : kinds) {
             List<String> reasons = new ArrayList<>();
             // a pilot over whose connection has not ended yet counts as over: it takes nothing more
             if (kind.pilot() != null && links.stream().noneMatch(l -> l.pilot.uid().equals(kind.pilot()) && !l.pilot.state().isFinal())) {
                 Pilot named = pilots.stream().filter(p -> p.uid().equals(kind.pilot())).findFirst().orElse(null);
-                why.put(kind, NONE + (named != null ? "its pilot " + named + " is over"
+                String cut = named == null ? null : roster.whyUnreachable(named);
+                why.put(kind, NONE + (cut != null ? "its pilot " + named.uid() + ": " + cut
+                        : named != null ? "its pilot " + named + " is over"
                         : "it names pilot " + kind.pilot() + ", which is not one of this task manager's ("
                                 + String.join(", ", pilots.stream().map(Pilot::uid).toList()) + ")"));
                 continue;
@@ -70,6 +74,12 @@ final class PilotFit {
                     break;
                 }
                 reasons.add((pilots.size() == 1 ? "" : l.pilot.uid() + ": ") + no);
+            }
+            for (Pilot p : pilots) {
+                String cut = roster.whyUnreachable(p);
+                if (reasons != null && cut != null && (kind.pilot() == null || kind.pilot().equals(p.uid()))) {
+                    reasons.add((pilots.size() == 1 ? "" : p.uid() + ": ") + cut);
+                }
             }
             if (reasons != null) {
                 why.put(kind, (pilots.size() == 1 ? "cannot run on this pilot: " : NONE) + String.join("; ", reasons));

@@ -45,6 +45,21 @@ final class PilotLink {
         return (kind.pilot() == null || kind.pilot().equals(pilot.uid())) && fit.fits(kind.slots());
     }
 
+    /** Connects to {@code pilot}'s DVM and learns what it fits; {@code detached}: the DVM keeps its tasks when this ends. */
+    static PilotLink open(TaskManager tmgr, Pilot pilot, boolean detached) throws DvmClient.Unreachable, IOException {
+        DvmClient client = DvmClient.connect(pilot.files(), "task manager");
+        try {
+            PilotFit fit = PilotFit.of(client.status()); // before the link's reader takes the connection
+            if (detached) {
+                client.send(new ClientMessage.Detach());
+            }
+            return new PilotLink(tmgr, pilot, client, fit);
+        } catch (IOException | RuntimeException e) {
+            client.close();
+            throw e;
+        }
+    }
+
     PilotLink(TaskManager tmgr, Pilot pilot, DvmClient client, PilotFit fit) {
         this.tmgr = tmgr;
         this.pilot = pilot;

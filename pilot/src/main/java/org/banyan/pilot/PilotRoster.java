@@ -16,6 +16,8 @@ import org.banyan.core.pilot.PilotState;
 final class PilotRoster {
     private final Map<Pilot, PilotLink> links = new HashMap<>();
     private final List<Pilot> pilots = new ArrayList<>();
+    /** Active pilots whose DVM this manager could not connect to, with why: they fit nothing. */
+    private final Map<Pilot, String> unreachable = new HashMap<>();
     /** Cores of the pilots added, active or not yet: a function pool's default size. */
     private int cores;
 
@@ -53,13 +55,26 @@ final class PilotRoster {
         return links.values();
     }
 
+    void unreachable(Pilot p, String why) {
+        unreachable.put(p, why);
+    }
+
+    /** Why this manager cannot use active pilot {@code p}, or null. */
+    String whyUnreachable(Pilot p) {
+        return unreachable.isEmpty() ? null : unreachable.get(p);
+    }
+
     boolean anyLinked() {
         return !links.isEmpty();
     }
 
-    /** Every pilot added is connected or over (and one is connected): no pilot is yet to say what it fits. */
+    /**
+     * Every pilot added is connected, unreachable or over, and one is connected or unreachable:
+     * no pilot is yet to say what it fits.
+     */
     boolean allSettled() {
-        return !links.isEmpty() && pilots.stream().allMatch(p -> p.state().isFinal() || links.containsKey(p));
+        return (!links.isEmpty() || !unreachable.isEmpty())
+                && pilots.stream().allMatch(p -> p.state().isFinal() || links.containsKey(p) || unreachable.containsKey(p));
     }
 
     /** Every pilot added is over: nothing will run what none of them took. */

@@ -109,25 +109,40 @@ public final class TaskManager implements AutoCloseable {
         }
     }
 
+    /**
+     * Links to an active pilot's DVM. One this manager cannot reach (its pilot could: a secret
+     * changed since, a network that lets one connection through and not the next) after three
+     * tries counts as a pilot that fits nothing, so the tasks only it could run fail saying why;
+     * it was left out without a word and those tasks waited for ever.
+     */
     private void connect(Pilot p) {
-        synchronized (this) {
-            if (roster.linked(p) || closed) {
-                return;
+        String why = null;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            if (attempt > 0) {
+                java.util.concurrent.locks.LockSupport.parkNanos(attempt * 500_000_000L); // outside the lock
             }
-            try {
-                DvmClient client = DvmClient.connect(p.files(), "task manager");
-                PilotFit fit = PilotFit.of(client.status()); // before the link's reader takes the connection
-                if (detached) {
-                    client.send(new ClientMessage.Detach());
+            synchronized (this) {
+                if (roster.linked(p) || closed) {
+                    return;
                 }
-                roster.link(new PilotLink(this, p, client, fit));
-            } catch (DvmClient.Unreachable | IOException e) {
-                return;
+                try {
+                    roster.link(PilotLink.open(this, p, detached));
+                    why = null;
+                    break;
+                } catch (DvmClient.Unreachable | IOException e) {
+                    why = e.getMessage();
+                }
+            }
+        }
+        if (why != null) {
+            synchronized (this) {
+                roster.unreachable(p, "this task manager cannot connect to its DVM: " + why);
             }
         }
         failUnfit();
         pump();
     }
+
 
     /**
      * Once every pilot added is connected or over, the waiting tasks that none of the connected
@@ -141,7 +156,7 @@ public final class TaskManager implements AutoCloseable {
             if (closed || !roster.allSettled()) {
                 return;
             }
-            why = PilotFit.noneFits(unsent.kinds(), roster.links(), roster.pilots());
+            why = PilotFit.noneFits(unsent.kinds(), roster);
             if (why.isEmpty()) {
                 return;
             }
@@ -411,7 +426,7 @@ public final class TaskManager implements AutoCloseable {
         transitions.inCallbacks(() -> {
             for (int i = 0; i < tasks.length; i++) {
                 if (tasks[i] != null) {
-                    update(tasks[i], updates.get(i));
+                    transitions.fromAgent(tasks[i], updates.get(i), staging);
                 }
             }
         });
@@ -422,22 +437,6 @@ public final class TaskManager implements AutoCloseable {
                     endedOn(link);
                 }
             }
-        }
-    }
-
-    private void update(Task t, ClientMessage.TaskUpdate u) {
-        if (u.execStartMicros() > 0) { // when its process really ran, as RADICAL-Pilot's exec_start/exec_stop
-            session.profile().exec(u.execStartMicros(), u.execEndMicros(), t.uid());
-        }
-        if (u.state() == TaskState.DONE) {
-            transitions.moveWithin(t, TaskState.AGENT_STAGING_OUTPUT, u.timeMicros(), 0, "");
-            staging.stageOut(t, false, 0, "");
-        } else if (u.state() == TaskState.FAILED && t.description().stageOnError
-                && (u.execStartMicros() > 0 || t.reached(TaskState.AGENT_EXECUTING))) { // it ran: it may have left files
-            transitions.moveWithin(t, TaskState.AGENT_STAGING_OUTPUT, u.timeMicros(), 0, "");
-            staging.stageOut(t, true, u.exitCode(), u.detail());
-        } else {
-            transitions.moveWithin(t, u.state(), u.timeMicros(), u.exitCode(), u.detail());
         }
     }
 

@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
 import org.banyan.core.pilot.TaskState;
+import org.banyan.core.wire.ClientMessage;
 
 /**
  * A task manager's tasks moving from state to state: each move is recorded in the task and the
@@ -67,6 +68,26 @@ final class TaskTransitions {
      */
     void inCallbacks(Runnable work) {
         ScopedValue.where(IN_CALLBACK, true).run(work);
+    }
+
+    /**
+     * What the task's agent said, inside {@link #inCallbacks}: the move, with output staging
+     * first for a DONE task (and a FAILED one that ran, when it asks for {@code stageOnError}).
+     */
+    void fromAgent(Task t, ClientMessage.TaskUpdate u, TaskStaging staging) {
+        if (u.execStartMicros() > 0) { // when its process really ran, as RADICAL-Pilot's exec_start/exec_stop
+            profile.exec(u.execStartMicros(), u.execEndMicros(), t.uid());
+        }
+        if (u.state() == TaskState.DONE) {
+            moveWithin(t, TaskState.AGENT_STAGING_OUTPUT, u.timeMicros(), 0, "");
+            staging.stageOut(t, false, 0, "");
+        } else if (u.state() == TaskState.FAILED && t.description().stageOnError
+                && (u.execStartMicros() > 0 || t.reached(TaskState.AGENT_EXECUTING))) { // it ran: it may have left files
+            moveWithin(t, TaskState.AGENT_STAGING_OUTPUT, u.timeMicros(), 0, "");
+            staging.stageOut(t, true, u.exitCode(), u.detail());
+        } else {
+            moveWithin(t, u.state(), u.timeMicros(), u.exitCode(), u.detail());
+        }
     }
 
     /** As {@link #move}, inside {@link #inCallbacks}. */

@@ -50,6 +50,12 @@ final class SubmitCommand {
         boolean detach;
         /** --cc: a copy of the command for each id, or null. */
         List<Integer> copies;
+        /** --output, --error, --input: the task's files, absolute ({cc} still in them), or null. */
+        String output;
+        String error;
+        String input;
+        /** --name: the task's name for people, or null. */
+        String name;
         /** --dependency: what every task waits for. */
         final List<TaskDependency> dependencies = new ArrayList<>();
         /**
@@ -93,6 +99,17 @@ final class SubmitCommand {
                     (a, v) -> a.timeout = a.commandOnly("--timeout", "timeout", seconds(v)))
             .value("Submit", List.of("--priority"), List.of(), "P", "higher runs first (default 0)",
                     (a, v) -> a.priority = a.commandOnly("--priority", "priority", HostListParser.atLeast(v, "--priority", 0)))
+            .value("Submit", List.of("--output"), List.of("-o"), "FILE",
+                    "the task's stdout file (default UID.out in its sandbox); relative to this directory;\n"
+                            + "with --cc, {cc} in it becomes the id (and must be there)",
+                    (a, v) -> a.output = a.commandOnly("--output", "stdout", v))
+            .value("Submit", List.of("--error"), List.of("-e"), "FILE", "its stderr file, as --output (default UID.err)",
+                    (a, v) -> a.error = a.commandOnly("--error", "stderr", v))
+            .value("Submit", List.of("--input"), List.of("-i"), "FILE", "the file its stdin reads (default none); relative to this directory",
+                    (a, v) -> a.input = a.commandOnly("--input", "stdin", v))
+            .value("Submit", List.of("--name"), List.of("--job-name", "-J"), "NAME",
+                    "a name for people, shown with its uid where it is reported",
+                    (a, v) -> a.name = a.commandOnly("--name", "name", v))
             .value("Submit", List.of("-x"), List.of("--env"), "VAR[=VALUE]",
                     "give every task VAR (with its value here, or VALUE); a task file's own value wins",
                     (a, v) -> {
@@ -227,6 +244,15 @@ final class SubmitCommand {
         if (a.tasks != null && a.copies != null) {
             throw new UsageException("--cc copies the command after --; a task file lists each task itself");
         }
+        for (String[] f : new String[][] {{"--output", a.output}, {"--error", a.error}}) {
+            if (f[1] != null && a.copies != null && a.copies.size() > 1 && !f[1].contains(Copies.CC)) {
+                throw new UsageException(f[0] + " " + f[1] + ": every copy of --cc would write that one file; put {cc} in it");
+            }
+        }
+        // the submitter's directory, as sbatch -o and flux --output mean them (a task's own would be its sandbox)
+        a.output = a.output == null ? null : cwd.resolve(a.output).toString();
+        a.error = a.error == null ? null : cwd.resolve(a.error).toString();
+        a.input = a.input == null ? null : cwd.resolve(a.input).toString();
         if (a.tasks == null && command.isEmpty()) {
             throw new UsageException("nothing to run: give a command after -- or --tasks FILE (see banyan submit --help)");
         }
@@ -260,7 +286,7 @@ final class SubmitCommand {
         if (command.getFirst().isBlank()) {
             throw new UsageException("the command after -- is empty");
         }
-        TaskDescription one = task(a, command, Map.copyOf(a.exports)); // checked here, whatever --cc says
+        TaskDescription one = task(a, command, Map.copyOf(a.exports), null); // checked here, whatever --cc says
         return a.copies == null ? List.of(one) : new Copies(a, command, a.copies); // a command has no output staging
     }
 
@@ -271,7 +297,7 @@ final class SubmitCommand {
      */
     static final class Copies extends java.util.AbstractList<TaskDescription> implements java.util.RandomAccess, BagTasks {
         /** What flux submit --cc replaces with each copy's id. */
-        private static final String CC = "{cc}";
+        static final String CC = "{cc}";
 
         private final Arguments a;
         private final List<String> command;
@@ -290,7 +316,7 @@ final class SubmitCommand {
             a.exports.forEach((name, value) -> env.put(name, value.replace(CC, cc)));
             env.put("BANYAN_CC", cc);
             try {
-                return task(a, command.stream().map(w -> w.replace(CC, cc)).toList(), env);
+                return task(a, command.stream().map(w -> w.replace(CC, cc)).toList(), env, cc);
             } catch (UsageException e) { // an id changes no number the check looks at
                 throw new IllegalStateException(e.getMessage(), e);
             }
@@ -316,18 +342,24 @@ final class SubmitCommand {
         }
     }
 
-    /** The task of {@code command} with the options of {@code a} and the variables {@code env}. */
-    private static TaskDescription task(Arguments a, List<String> command, Map<String, String> env) throws UsageException {
+    /** The task of {@code command} with the options of {@code a} and the variables {@code env}; {@code cc} its --cc id, or null. */
+    private static TaskDescription task(Arguments a, List<String> command, Map<String, String> env, String cc)
+            throws UsageException {
         TaskDescription d = new TaskDescription().executable(command.getFirst())
                 .arguments(command.subList(1, command.size())).coresPerRank(a.cores).gpusPerRank(a.gpus).ranks(a.ranks)
                 .mode(a.mpi ? TaskDescription.Mode.MPI : TaskDescription.Mode.EXECUTABLE).timeout(a.timeout)
-                .priority(a.priority).dependencies(a.dependencies);
+                .priority(a.priority).dependencies(a.dependencies).name(a.name)
+                .stdout(withId(a.output, cc)).stderr(withId(a.error, cc)).stdin(withId(a.input, cc));
         try {
             d.check();
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
         return d.environmentDefaults(env);
+    }
+
+    private static String withId(String file, String cc) {
+        return file == null || cc == null ? file : file.replace(Copies.CC, cc);
     }
 
 }

@@ -48,10 +48,22 @@ final class Banyan {
 
     /** Runs banyan with {@code env} added to this JVM's environment. */
     static Result run(java.util.Map<String, String> env, String stdin, List<String> args) throws Exception {
+        return run(env, stdin, args, null);
+    }
+
+    /** Runs banyan from the directory {@code cwd}, as a user in it would. */
+    static Result runIn(Path cwd, java.util.Map<String, String> env, List<String> args) throws Exception {
+        return run(env, null, args, cwd);
+    }
+
+    private static Result run(java.util.Map<String, String> env, String stdin, List<String> args, Path cwd) throws Exception {
         Path out = Files.createTempFile("banyan-out", ".txt");
         Path err = Files.createTempFile("banyan-err", ".txt");
         try {
             ProcessBuilder pb = builder(args).redirectOutput(out.toFile()).redirectError(err.toFile());
+            if (cwd != null) {
+                pb.directory(cwd.toFile());
+            }
             pb.environment().putAll(env);
             if (stdin == null) {
                 pb.redirectInput(new File("/dev/null"));

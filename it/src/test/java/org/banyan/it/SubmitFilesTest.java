@@ -1,0 +1,66 @@
+package org.banyan.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code banyan submit}'s options for a task's files and name, as {@code sbatch -o/-e/-i/-J} and
+ * {@code flux submit --output/--error/--input/--job-name} take them: paths from the submitter's
+ * directory, {@code {cc}} in them for {@code --cc}'s copies.
+ */
+class SubmitFilesTest {
+    @TempDir
+    Path dir;
+
+    Path uri;
+
+    @BeforeEach
+    void start() throws Exception {
+        uri = dir.resolve("dvm.uri");
+        Banyan.Result r = Banyan.run("dvm", "start", "--uri-file", uri.toString(), "--host", "localhost:2");
+        assertThat(r.exit()).as(r.stderr()).isZero();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        Banyan.run("dvm", "stop", "--dvm", uri.toString());
+        Banyan.assertNoProcessesWith(uri.toString());
+    }
+
+    @Test
+    void outputErrorInputAndNameInBothJvms() throws Exception {
+        Files.writeString(dir.resolve("in.txt"), "hello\n");
+        for (String inDvm : List.of("1", "0")) {
+            Path here = Files.createDirectories(dir.resolve("cwd" + inDvm));
+            Files.copy(dir.resolve("in.txt"), here.resolve("in.txt"));
+            Banyan.Result r = Banyan.runIn(here, Map.of("BANYAN_SUBMIT_IN_DVM", inDvm), List.of("submit", "--dvm",
+                    uri.toString(), "--session", "s", "--quiet", "--cc", "1-3", "-o", "out.{cc}", "--error", "err.{cc}",
+                    "-i", "in.txt", "--job-name", "sim", "--", "sh", "-c", "cat; echo {cc} >&2; [ {cc} != 2 ]"));
+            assertThat(r.exit()).as(inDvm + ": " + r.stderr()).isEqualTo(1);
+            assertThat(r.stderr()).contains("task.000001 (sim) failed (exit 1)").contains("\n    2\n");
+            for (int cc = 1; cc <= 3; cc++) {
+                assertThat(here.resolve("out." + cc)).as(inDvm).hasContent("hello");
+                assertThat(here.resolve("err." + cc)).as(inDvm).hasContent(Integer.toString(cc));
+            }
+        }
+        Banyan.Result one = Banyan.runIn(dir, Map.of(), List.of("submit", "--dvm", uri.toString(), "--session", "one",
+                "--cc", "1-2", "--output", "out", "--", "true"));
+        assertThat(one.exit()).isEqualTo(2);
+        assertThat(one.stderr().strip()).isEqualTo("banyan submit: --output out: every copy of --cc would write that one file; "
+                + "put {cc} in it");
+        Files.writeString(dir.resolve("t.jsonl"), "{\"executable\": \"true\"}\n");
+        Banyan.Result file = Banyan.runIn(dir, Map.of(), List.of("submit", "--dvm", uri.toString(), "--tasks", "t.jsonl",
+                "-o", "x"));
+        assertThat(file.exit()).isEqualTo(2);
+        assertThat(file.stderr()).contains("--output describes the command after --; with --tasks each line gives its own (stdout)");
+        assertThat(dir.resolve("one")).doesNotExist();
+    }
+}

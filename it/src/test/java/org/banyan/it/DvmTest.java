@@ -537,6 +537,8 @@ class DvmTest {
                 {"uid": "a", "executable": "sh", "arguments": ["-c", "echo $CUDA_VISIBLE_DEVICES $BANYAN_TASK_GPUS; sleep 1"], "gpus_per_rank": 1}
                 {"uid": "b", "executable": "sh", "arguments": ["-c", "echo $CUDA_VISIBLE_DEVICES $BANYAN_TASK_GPUS; sleep 1"], "gpus_per_rank": 1}
                 {"uid": "both", "executable": "sh", "arguments": ["-c", "echo $CUDA_VISIBLE_DEVICES"], "gpus_per_rank": 2}
+                {"uid": "none", "executable": "sh", "arguments": ["-c", "echo $CUDA_VISIBLE_DEVICES /$BANYAN_TASK_GPUS/"]}
+                {"uid": "copies", "executable": "sh", "arguments": ["-c", "echo $CUDA_VISIBLE_DEVICES"], "ranks": 2}
                 """);
         Path s = dir.resolve("s");
         Banyan.Result r = Banyan.run("submit", "--dvm", uri.toString(), "--session", s.toString(), "--tasks", tasks.toString());
@@ -544,6 +546,9 @@ class DvmTest {
         assertThat(List.of(Files.readString(s.resolve("a/a.out")).strip(), Files.readString(s.resolve("b/b.out")).strip()))
                 .as("side by side, each on one of the DVM's two").containsExactlyInAnyOrder("5 0", "7 1");
         assertThat(Files.readString(s.resolve("both/both.out")).strip()).isEqualTo("5,7");
+        assertThat(Files.readString(s.resolve("none/none.out")).strip()).as("one that asked for none sees none (it saw 5,7)")
+                .isEqualTo("-1 //");
+        assertThat(Files.readString(s.resolve("copies/copies.out")).strip()).isEqualTo("-1\n-1");
         assertThat(Banyan.run("dvm", "stop", "--dvm", uri.toString()).exit()).isZero();
     }
 

@@ -21,6 +21,11 @@ public interface AgentScheduler {
 
     int totalCores();
 
+    /** The GPUs of one node (0 for a scheduler that does not place GPUs). */
+    default int gpusOn(int node) {
+        return 0;
+    }
+
     /** The node is gone: nothing is placed there again (what runs there is released by the caller). */
     void nodeLost(int node);
 }

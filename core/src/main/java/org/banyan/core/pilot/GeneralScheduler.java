@@ -332,6 +332,7 @@ public final class GeneralScheduler implements AgentScheduler {
     }
 
     /** GPUs on one node, and how many of them are free (for {@code dvm status}). */
+    @Override
     public int gpusOn(int node) {
         return nodeGpus[node];
     }

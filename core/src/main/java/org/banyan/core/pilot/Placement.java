@@ -27,6 +27,17 @@ public record Placement(List<Share> shares, String colocate) {
         env.putIfAbsent("CUDA_VISIBLE_DEVICES", names.of(node, gpuIds));
     }
 
+    /**
+     * Tells a process of a task that holds no GPU on a node that has some that it has none: an
+     * empty {@code BANYAN_TASK_GPUS} and, unless the task sets its own, {@code
+     * CUDA_VISIBLE_DEVICES=-1}, as Flux's shell tells a job without GPUs; it saw the daemon's
+     * whole list, and a CUDA program would take the GPUs of the tasks that hold them.
+     */
+    public static void tellNoGpus(java.util.Map<String, String> env) {
+        env.put("BANYAN_TASK_GPUS", "");
+        env.putIfAbsent("CUDA_VISIBLE_DEVICES", "-1");
+    }
+
     public Placement {
         shares = List.copyOf(shares);
     }

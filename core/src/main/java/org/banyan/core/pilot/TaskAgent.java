@@ -134,6 +134,16 @@ public final class TaskAgent {
         this.chains = new TaskChains(queueDepth);
     }
 
+    /** Whether a node of {@code p} has GPUs: a task placed there that holds none is told so. */
+    public boolean onGpuNodes(Placement p) {
+        for (Placement.Share s : p.shares()) {
+            if (scheduler.gpusOn(s.node()) > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** What tasks call each node's GPUs; the DVM fills it in as its daemons tell theirs. */
     public GpuNames gpuNames() {
         return gpuNames;
@@ -439,12 +449,15 @@ public final class TaskAgent {
         // Immutable, so that TaskSpec keeps it as it is when the task brings nothing more (most
         // do) instead of copying a LinkedHashMap into a new map: two maps a task, 1 % of a DVM's CPU.
         Map<String, String> env = r.variables(id, p.cores(), restarts);
-        if (!r.env().isEmpty() || r.slots().gpusPerRank() > 0) {
+        Placement.Share share = p.shares().getFirst();
+        boolean noGpus = r.slots().gpusPerRank() == 0 && scheduler.gpusOn(share.node()) > 0;
+        if (!r.env().isEmpty() || r.slots().gpusPerRank() > 0 || noGpus) {
             Map<String, String> all = new LinkedHashMap<>(r.env());
             all.putAll(env);
             if (r.slots().gpusPerRank() > 0) { // as RADICAL-Pilot and Slurm tell a task (a queued task takes its predecessor's)
-                Placement.Share share = p.shares().getFirst();
                 Placement.tellGpus(all, share.node(), share.gpuIds(), gpuNames);
+            } else if (noGpus) {
+                Placement.tellNoGpus(all);
             }
             env = all;
         }

@@ -45,6 +45,24 @@ class TaskAgentTest {
                 || !l.spec().env().containsKey("CUDA_VISIBLE_DEVICES"));
     }
 
+    /**
+     * A task that holds no GPU, on a node that has some, is told it has none (Flux's -1): it saw
+     * the daemon's list, and a CUDA program took the GPUs of the tasks that held them. On a node
+     * without GPUs nothing is set.
+     */
+    @Test
+    void aTaskWithoutGpusOnAGpuNodeIsToldItHasNone() {
+        TaskAgent gpus = new TaskAgent(new GeneralScheduler(List.of(new NodeResources("g", 4, 2))), List.of("g"));
+        TaskRequest own = new TaskRequest("own", "/bin/true", List.of(), java.util.Map.of("CUDA_VISIBLE_DEVICES", "1"), "/s", "o",
+                "e", null, List.of(), List.of(), SlotRequest.cores(1), 0, false, 0, false, List.of());
+        List<TaskAgent.Action> a = gpus.submit(List.of(task(0), own));
+        assertThat(only(a, TaskAgent.Action.Launch.class)).extracting(l -> ((TaskAgent.Action.Launch) l).spec().env())
+                .extracting(e -> e.get("CUDA_VISIBLE_DEVICES") + "/" + e.get("BANYAN_TASK_GPUS"))
+                .as("its own setting wins").containsExactly("-1/", "1/");
+        assertThat(only(agent.submit(List.of(task(1))), TaskAgent.Action.Launch.class))
+                .allMatch(l -> !((TaskAgent.Action.Launch) l).spec().env().containsKey("CUDA_VISIBLE_DEVICES"));
+    }
+
     /** A node whose daemon was given GPUs under names of its own (Slurm's 2,3): a task gets those names. */
     @Test
     void aTaskIsToldItsGpusByTheNamesItsNodeHasThem() {

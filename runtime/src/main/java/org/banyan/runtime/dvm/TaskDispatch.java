@@ -390,6 +390,9 @@ final class TaskDispatch {
         env.putAll(r.variables(taskId, r.slots().coresPerRank(), restarts)); // each rank's cores
         List<AppContext> apps = new ArrayList<>();
         if (r.slots().gpusPerRank() == 0) {
+            if (agent.onGpuNodes(p)) {
+                Placement.tellNoGpus(env);
+            }
             apps.add(new AppContext(command.executable(), command.args(), r.slots().ranks(), env, r.sandbox()));
         } else { // by slot, in node order: context i's ranks are node i's
             for (int i = 0; i < nodes.size(); i++) {

@@ -34,13 +34,19 @@ public class Ensemble {
             }
             long t0 = System.nanoTime();
             List<Task> tasks = tmgr.submit(sims);
+            // submitted at once: the task manager holds it until every simulation is DONE (and staged)
+            Task sum = tmgr.submit(new TaskDescription().executable("sh").arguments("-c",
+                    "cat " + results + "/sim.* | awk '{s += $1} END {print s}'").stdout("sum.txt")
+                    .after(tasks.toArray(Task[]::new))).getFirst();
             tmgr.waitTasks(tasks);
             long failed = tasks.stream().filter(t -> t.state() != TaskState.DONE).count();
             System.out.printf("%d simulations in %.2f s on %s (%s), %d failed%n", n, (System.nanoTime() - t0) / 1e9,
                     pilot.uid(), pilot.state() == PilotState.PMGR_ACTIVE ? "active" : pilot.state(), failed);
-            Task sum = tmgr.submit(new TaskDescription().executable("sh").arguments("-c",
-                    "cat " + results + "/sim.* | awk '{s += $1} END {print s}'").stdout("sum.txt")).getFirst();
             tmgr.waitTasks(List.of(sum));
+            if (sum.state() != TaskState.DONE) {
+                System.out.println("the aggregation did not run: " + sum.detail());
+                return;
+            }
             System.out.println("sum of squares: " + Files.readString(sum.sandbox().resolve("sum.txt")).strip()
                     + " (expected " + ((long) (n - 1) * n * (2L * n - 1) / 6) + ")");
             System.out.println("profile: " + session.dir().resolve("banyan.prof"));

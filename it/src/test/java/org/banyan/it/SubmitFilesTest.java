@@ -25,7 +25,7 @@ class SubmitFilesTest {
     @BeforeEach
     void start() throws Exception {
         uri = dir.resolve("dvm.uri");
-        Banyan.Result r = Banyan.run("dvm", "start", "--uri-file", uri.toString(), "--host", "localhost:2");
+        Banyan.Result r = Banyan.run("dvm", "start", "--uri-file", uri.toString(), "--host", "localhost:4");
         assertThat(r.exit()).as(r.stderr()).isZero();
     }
 
@@ -62,5 +62,17 @@ class SubmitFilesTest {
         assertThat(file.exit()).isEqualTo(2);
         assertThat(file.stderr()).contains("--output describes the command after --; with --tasks each line gives its own (stdout)");
         assertThat(dir.resolve("one")).doesNotExist();
+    }
+
+    /** A task of several cores per rank runs that many OpenMP threads, as under flux run -c; one rank or a job of them. */
+    @Test
+    void aTaskOfSeveralCoresIsToldItsThreads() throws Exception {
+        for (String ranks : List.of("1", "2")) {
+            Banyan.Result r = Banyan.runIn(dir, Map.of(), List.of("submit", "--dvm", uri.toString(), "--session", "s" + ranks,
+                    "--quiet", "--cores", "2", "--ranks", ranks, "-o", "threads" + ranks, "--", "sh", "-c", "echo $OMP_NUM_THREADS"));
+            assertThat(r.exit()).as(r.stderr()).isZero();
+        }
+        assertThat(dir.resolve("threads1")).hasContent("2");
+        assertThat(dir.resolve("threads2")).hasContent("2\n2");
     }
 }

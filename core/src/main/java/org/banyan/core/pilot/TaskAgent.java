@@ -451,9 +451,10 @@ public final class TaskAgent {
         Map<String, String> env = r.variables(id, p.cores(), restarts);
         Placement.Share share = p.shares().getFirst();
         boolean noGpus = r.slots().gpusPerRank() == 0 && scheduler.gpusOn(share.node()) > 0;
-        if (!r.env().isEmpty() || r.slots().gpusPerRank() > 0 || noGpus) {
+        if (!r.env().isEmpty() || r.slots().gpusPerRank() > 0 || noGpus || r.slots().coresPerRank() > 1) {
             Map<String, String> all = new LinkedHashMap<>(r.env());
             all.putAll(env);
+            r.tellThreads(all);
             if (r.slots().gpusPerRank() > 0) { // as RADICAL-Pilot and Slurm tell a task (a queued task takes its predecessor's)
                 Placement.tellGpus(all, share.node(), share.gpuIds(), gpuNames);
             } else if (noGpus) {

@@ -53,6 +53,18 @@ public record TaskRequest(String uid, String executable, List<String> args, Map<
                 "BANYAN_TASK_CORES", Integer.toString(cores));
     }
 
+    /**
+     * Tells each process of a task of several cores per rank how many threads to run, as Flux's
+     * shell does for {@code -c N} and RADICAL-Pilot for an OpenMP task: {@code OMP_NUM_THREADS},
+     * unless the task sets its own. Without it an OpenMP rank starts a thread per core of the
+     * host, on cores other tasks hold.
+     */
+    public void tellThreads(Map<String, String> env) {
+        if (slots.coresPerRank() > 1) {
+            env.putIfAbsent("OMP_NUM_THREADS", Integer.toString(slots.coresPerRank()));
+        }
+    }
+
     /** A one-core executable task with the defaults of everything else. */
     public static TaskRequest of(String uid, String sandbox, String executable, String... args) {
         return new TaskRequest(uid, executable, List.of(args), Map.of(), sandbox, uid + ".out", uid + ".err", null, List.of(),

@@ -63,6 +63,19 @@ class TaskAgentTest {
                 .allMatch(l -> !((TaskAgent.Action.Launch) l).spec().env().containsKey("CUDA_VISIBLE_DEVICES"));
     }
 
+    /** A task of several cores per rank is told to run that many threads (OMP_NUM_THREADS, as Flux's -c), unless it says. */
+    @Test
+    void aTaskOfSeveralCoresIsToldItsThreads() {
+        java.util.function.BiFunction<Integer, java.util.Map<String, String>, TaskRequest> cores = (n, env) -> new TaskRequest(
+                "c" + n, "/bin/true", List.of(), env, "/s", "o", "e", null, List.of(), List.of(), SlotRequest.cores(n), 0, false, 0,
+                false, List.of());
+        TaskAgent four = new TaskAgent(new GeneralScheduler(SchedulerTest.nodes(1, 8, 0)), List.of("n0"));
+        List<TaskAgent.Action> a = four.submit(List.of(cores.apply(2, java.util.Map.of()), cores.apply(1, java.util.Map.of()),
+                cores.apply(3, java.util.Map.of("OMP_NUM_THREADS", "1"))));
+        assertThat(only(a, TaskAgent.Action.Launch.class)).extracting(l -> ((TaskAgent.Action.Launch) l).spec().env()
+                .get("OMP_NUM_THREADS")).containsExactly("2", null, "1");
+    }
+
     /** A node whose daemon was given GPUs under names of its own (Slurm's 2,3): a task gets those names. */
     @Test
     void aTaskIsToldItsGpusByTheNamesItsNodeHasThem() {

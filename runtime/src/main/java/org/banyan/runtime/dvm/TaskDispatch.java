@@ -388,6 +388,7 @@ final class TaskDispatch {
         TaskCommand command = TaskCommand.of(r);
         Map<String, String> env = new LinkedHashMap<>(r.env());
         env.putAll(r.variables(taskId, r.slots().coresPerRank(), restarts)); // each rank's cores
+        r.tellThreads(env);
         List<AppContext> apps = new ArrayList<>();
         if (r.slots().gpusPerRank() == 0) {
             if (agent.onGpuNodes(p)) {

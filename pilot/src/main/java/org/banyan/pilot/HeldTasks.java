@@ -26,6 +26,8 @@ final class HeldTasks {
     private final BiConsumer<Task, String> fail;
     /** Whether {@link #moved} hears the manager's moves yet. */
     private boolean listening;
+    /** How many tasks are held, read without the lock: a move with none held costs a test. */
+    private volatile int held;
     /** The moves this thread is settling: a failure that fails more is settled in turn, not by recursion. */
     private final ThreadLocal<ArrayDeque<Reached>> settling = new ThreadLocal<>();
 
@@ -66,12 +68,16 @@ final class HeldTasks {
                 transitions.register(this::moved);
                 listening = true;
             }
+            // Raised before the states are read: a move whose thread then sees none held has
+            // already changed the state read below, so this task cannot wait for it unseen.
+            held = book.count() + 1;
             Map<String, Task> named = new HashMap<>();
             List<DependencyBook.Condition<String>> conditions = t.description().after.stream().map(c -> {
                 named.put(c.on().uid(), c.on());
                 return new DependencyBook.Condition<>(c.kind(), c.on().uid());
             }).toList();
             never = book.hold(t, conditions, uid -> named.get(uid).state());
+            held = book.count();
             if (never == null) {
                 return book.isHeld(t);
             }
@@ -82,12 +88,14 @@ final class HeldTasks {
 
     /** Lets go of every held task (the manager is closing and cancels them): none is released or failed after. */
     synchronized List<Task> drain() {
-        return book.drain();
+        List<Task> all = book.drain();
+        held = 0;
+        return all;
     }
 
     /** {@code t} moved to {@code to}: the tasks held on it may go, or fail. */
     private void moved(Task t, TaskState to) {
-        if (to != TaskState.AGENT_EXECUTING && !to.isFinal()) {
+        if (held == 0 || to != TaskState.AGENT_EXECUTING && !to.isFinal()) {
             return;
         }
         ArrayDeque<Reached> queue = settling.get();
@@ -105,11 +113,13 @@ final class HeldTasks {
                 synchronized (this) {
                     if (r.state().isFinal()) {
                         book.forget(r.task()); // a held task canceled
+                        held = book.count();
                     }
                     if (!book.anyWaitOn(r.task().uid())) {
                         continue;
                     }
                     o = book.reached(r.task().uid(), r.state());
+                    held = book.count();
                 }
                 if (!o.released().isEmpty()) {
                     release.accept(o.released());

@@ -61,12 +61,13 @@ final class PlacementOptions {
                     "place and bind each rank as FILE says ('rank N=HOST slot=S[:C]', Open MPI's\n"
                             + "format; banyan place writes it); its hosts are the hosts unless -H is given",
                     (a, v) -> of.apply(a).rankfile = of.apply(a).cwd.resolve(v))
-            .value("Placement", List.of("--bind-to"), List.of("-bind-to"), "none|core|socket|numa",
-                    "bind each rank to its cores, or to their package or NUMA node (default none)",
+            .value("Placement", List.of("--bind-to"), List.of("-bind-to"), "none|core|socket|numa|hwthread",
+                    "bind each rank to its cores, or to their package or NUMA node, or to one hardware\n"
+                            + "thread per core (default none)",
                     (a, v) -> {
                         CpuBinding.Target target = CpuBinding.Target.parse(v);
                         if (target == null) {
-                            throw new UsageException("--bind-to '" + v + "' is not a binding (valid: none, core, socket, numa)");
+                            throw new UsageException("--bind-to '" + v + "' is not a binding (valid: none, core, socket, numa, hwthread)");
                         }
                         of.apply(a).bindTo = target;
                     })

@@ -102,7 +102,7 @@ class RunArgumentsTest {
         assertThat(p.nodeOf()).isNull();
         assertThat(parse("-n", "2", "true").job().placement()).isEqualTo(RankPlacement.NONE);
         assertThat(parse("--map-by", "ppr:3:node", "--oversubscribe", "true").job().size()).as("3 per host, one host").isEqualTo(3);
-        assertThat(error("--bind-to", "cache", "true")).isEqualTo("--bind-to 'cache' is not a binding (valid: none, core, socket, numa)");
+        assertThat(error("--bind-to", "cache", "true")).isEqualTo("--bind-to 'cache' is not a binding (valid: none, core, socket, numa, hwthread)");
         assertThat(error("--cpus-per-rank", "2", "true")).isEqualTo("--cpus-per-rank gives each rank cores to be bound to: add --bind-to core");
         assertThat(error("--map-by", "ppr:2:rack", "true")).isEqualTo("--map-by 'ppr:2:rack': ppr is ppr:N:node, ppr:N:socket or ppr:N:core");
         // Outside an allocation it was dropped without a word when the job stayed on this machine.

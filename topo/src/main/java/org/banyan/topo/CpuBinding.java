@@ -12,9 +12,12 @@ import java.util.Set;
  * ({@link #of}) or a rankfile's slot ({@link #ofSlot}). CPUs are returned as OS indexes.
  */
 public final class CpuBinding {
-    /** mpirun's {@code --bind-to} targets. NUMA is the package on hosts whose topology has no NUMA level below it. */
+    /**
+     * mpirun's {@code --bind-to} targets. NUMA is the package on hosts whose topology has no NUMA
+     * level below it. HWTHREAD is one hardware thread (PU) per rank (last: the wire carries the ordinal).
+     */
     public enum Target {
-        NONE, CORE, SOCKET, NUMA;
+        NONE, CORE, SOCKET, NUMA, HWTHREAD;
 
         public static Target parse(String text) {
             return switch (text) {
@@ -22,6 +25,7 @@ public final class CpuBinding {
                 case "core" -> CORE;
                 case "socket", "package" -> SOCKET;
                 case "numa" -> NUMA;
+                case "hwthread" -> HWTHREAD;
                 default -> null;
             };
         }
@@ -75,7 +79,33 @@ public final class CpuBinding {
             return new int[0];
         }
         int[] among = heldCores != null && heldCores.length > 0 ? heldCores : java.util.stream.IntStream.range(0, cores).toArray();
+        if (target == Target.HWTHREAD) {
+            return threads(among, localRank, bySocket, cpusPerRank);
+        }
         return widen(within(among, localRank, bySocket, cpusPerRank), target);
+    }
+
+    /**
+     * {@code --bind-to hwthread}: {@code cpusPerRank} hardware threads for a local rank, taken in
+     * the order of the cores a rank would get one at a time ({@code bySocket} or not), the first
+     * thread of every core before any core's second. So one rank per core (mpirun's default
+     * slots) binds each to the first thread of its own core, as mpirun does, and with a slot per
+     * thread ({@code --use-hwthread-cpus}) ranks fill every core's first thread before sharing a
+     * core: a half-full host runs a rank per core, where mpirun would pair them on half the cores.
+     */
+    private int[] threads(int[] held, int localRank, boolean bySocket, int cpusPerRank) {
+        int perCore = host.leavesUnder(coreLevel);
+        int[] coreOrder = new int[held.length];
+        for (int i = 0; i < held.length; i++) {
+            coreOrder[i] = within(held, i, bySocket, 1).getFirst();
+        }
+        Set<Integer> cpus = new LinkedHashSet<>();
+        for (int k = 0; k < cpusPerRank; k++) {
+            int unit = (localRank * cpusPerRank + k) % (held.length * perCore);
+            int leaf = coreOrder[unit % held.length] * perCore + unit / held.length;
+            cpus.add(host.leafOsIndex()[leaf]);
+        }
+        return cpus.stream().mapToInt(Integer::intValue).sorted().toArray();
     }
 
     /**
@@ -164,7 +194,7 @@ public final class CpuBinding {
      */
     private int[] widen(List<Integer> coreIndexes, Target target) {
         int unitLevel = switch (target) {
-            case CORE, NONE -> coreLevel;
+            case CORE, NONE, HWTHREAD -> coreLevel;
             case SOCKET -> packageLevel < 0 ? coreLevel : packageLevel;
             case NUMA -> numaLevel >= 0 ? numaLevel : packageLevel < 0 ? coreLevel : packageLevel;
         };

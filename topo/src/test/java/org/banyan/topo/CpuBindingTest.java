@@ -68,6 +68,28 @@ class CpuBindingTest {
         assertThat(b.describe(b.of(3, false, CpuBinding.Target.CORE, 1))).isEqualTo("cpus 3,7 (package 1 core 1)");
     }
 
+    /**
+     * --bind-to hwthread on 2 packages x 2 cores x 2 threads (core c has CPUs c and c+4): a rank
+     * per core gets its core's first thread; more ranks take the second threads; by socket, in
+     * dealing order; within held cores only.
+     */
+    @Test
+    void hwthreadBindsEachRankToOneThreadFirstThreadsFirst() {
+        CpuBinding b = new CpuBinding(SysfsTopology.parse(twoPackages()::get));
+        CpuBinding.Target hw = CpuBinding.Target.HWTHREAD;
+        assertThat(CpuBinding.Target.parse("hwthread")).isEqualTo(hw);
+        assertThat(java.util.stream.IntStream.range(0, 8).mapToObj(r -> b.of(r, false, hw, 1)[0]).toList())
+                .containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
+        assertThat(b.of(1, true, hw, 1)).as("by socket: rank 1 on package 1's first core").containsExactly(2);
+        assertThat(b.of(4, true, hw, 1)).as("second threads in the same order").containsExactly(4);
+        assertThat(b.of(0, false, hw, 2)).containsExactly(0, 1);
+        assertThat(b.of(2, false, hw, 2)).containsExactly(4, 5);
+        assertThat(b.of(8, false, hw, 1)).as("wraps").containsExactly(0);
+        assertThat(b.of(1, false, hw, 1, new int[] {2, 3})).as("among held cores").containsExactly(3);
+        assertThat(b.of(2, false, hw, 1, new int[] {2, 3})).containsExactly(6);
+        assertThat(b.describe(b.of(5, false, hw, 1))).isEqualTo("cpus 5 (package 0 core 1)");
+    }
+
     /** One package of four cores in two NUMA nodes (sub-NUMA clustering), numbered across them: node 0 has cpus 0 and 2. */
     static Map<String, String> oneSplitPackage() {
         Map<String, String> files = new HashMap<>();

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import org.banyan.core.pilot.PilotState;
+import org.banyan.core.pilot.TaskDependency;
 import org.banyan.core.pilot.TaskState;
 import org.banyan.pilot.Pilot;
 import org.banyan.pilot.PilotDescription;
@@ -74,7 +75,7 @@ final class BagRun {
             named.addAll(lazy.dependencyIds());
         } else {
             for (TaskDescription d : descriptions) {
-                d.dependencies().forEach(dep -> named.add(dep.taskId()));
+                named.addAll(TaskDependency.ids(d.dependencies()));
             }
         }
         if (named.isEmpty()) {

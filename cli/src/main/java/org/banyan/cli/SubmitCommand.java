@@ -334,11 +334,7 @@ final class SubmitCommand {
 
         @Override
         public java.util.Set<Integer> dependencyIds() {
-            java.util.Set<Integer> ids = new java.util.TreeSet<>();
-            for (TaskDependency d : a.dependencies) {
-                ids.add(d.taskId());
-            }
-            return ids;
+            return TaskDependency.ids(a.dependencies);
         }
     }
 

@@ -116,8 +116,8 @@ final class TaskFile {
                     onePriority &= count == 0 || d.priority() == priority;
                     priority = d.priority();
                     outputStaging |= d.hasOutputStaging();
-                    for (TaskDependency dep : d.dependencies()) {
-                        dependencyIds.add(dep.taskId());
+                    if (!d.dependencies().isEmpty()) {
+                        dependencyIds.addAll(TaskDependency.ids(d.dependencies()));
                     }
                     count++;
                 } catch (JsonProcessingException e) {
@@ -207,9 +207,7 @@ final class TaskFile {
         /** {@code banyan submit --dependency}'s, which every task waits for besides its own. */
         void dependencies(List<TaskDependency> more) {
             dependencies = List.copyOf(more);
-            for (TaskDependency d : more) {
-                dependencyIds.add(d.taskId());
-            }
+            dependencyIds.addAll(TaskDependency.ids(more));
         }
 
         @Override

@@ -26,7 +26,8 @@ import org.banyan.runtime.dvm.DvmClient;
  * priority first, and go as tasks end. Input staging happens here
  * (TMGR_STAGING_INPUT) before a task goes to its pilot, output staging (TMGR_STAGING_OUTPUT) once
  * the agent says it is done. A pilot that ends takes its unfinished tasks: restartable ones go
- * to another active pilot, the others FAIL.
+ * to another active pilot, the others FAIL. A task that waits for others of this manager
+ * ({@link TaskDescription#after}) is held here ({@link HeldTasks}) until they have moved as asked.
  */
 public final class TaskManager implements AutoCloseable {
     /**
@@ -142,7 +143,6 @@ public final class TaskManager implements AutoCloseable {
         failUnfit();
         pump();
     }
-
 
     /**
      * Once every pilot added is connected or over, the waiting tasks that none of the connected

@@ -54,6 +54,15 @@ public record TaskDependency(Kind kind, int taskId) {
         return kind.metBy(state);
     }
 
+    /** The ids of the tasks {@code dependencies} name, in order, each once. */
+    public static java.util.SortedSet<Integer> ids(java.util.Collection<TaskDependency> dependencies) {
+        java.util.SortedSet<Integer> ids = new java.util.TreeSet<>();
+        for (TaskDependency d : dependencies) {
+            ids.add(d.taskId());
+        }
+        return ids;
+    }
+
     /** This dependency as a condition of a {@link DependencyBook} keyed by DVM task id. */
     public DependencyBook.Condition<Integer> condition() {
         return new DependencyBook.Condition<>(kind, taskId);

@@ -86,17 +86,21 @@ final class SubmitCommand {
             .value("Submit", List.of("--session"), List.of(), "DIR",
                     "the session's directory: sandboxes and the profile (default banyan.session.DATE-PID here)",
                     (a, v) -> a.session = Path.of(v))
-            .value("Submit", List.of("--cores"), List.of(), "N", "cores per rank of the task (default 1)",
+            .value("Submit", List.of("--cores"), List.of("-c", "--cores-per-task", "--cpus-per-task"), "N", "cores per rank of the task (default 1)",
                     (a, v) -> a.cores = a.commandOnly("--cores", "cores_per_rank", HostListParser.positive(v, "--cores")))
-            .value("Submit", List.of("--gpus"), List.of("-g"), "N",
+            .value("Submit", List.of("--gpus"), List.of("-g", "--gpus-per-task"), "N",
                     "GPUs per rank of the task (default 0; the DVM's, see dvm start --gpus-per-host)",
                     (a, v) -> a.gpus = a.commandOnly("--gpus", "gpus_per_rank", HostListParser.atLeast(v, "--gpus", 0)))
-            .value("Submit", List.of("--ranks"), List.of(), "N", "ranks of the task: N copies of the command, or with --mpi an MPI job (default 1)",
+            .value("Submit", List.of("--ranks"), List.of("-n", "--ntasks"), "N", "ranks of the task: N copies of the command, or with --mpi an MPI job (default 1)",
                     (a, v) -> a.ranks = a.commandOnly("--ranks", "ranks", HostListParser.positive(v, "--ranks")))
             .flag("Submit", List.of("--mpi"), List.of(), "the ranks are an MPI job, wired up as banyan run's (PMIx for Open MPI, else PMI)",
                     (a, v) -> a.mpi = a.commandOnly("--mpi", "mode", true))
             .value("Submit", List.of("--timeout"), List.of(), "SECONDS", "end the task after that long (it FAILS)",
                     (a, v) -> a.timeout = a.commandOnly("--timeout", "timeout", seconds(v)))
+            .value("Submit", List.of("--time-limit"), List.of("-t"), "DURATION",
+                    "--timeout as flux submit -t and srun -t take it: minutes, or 30s, 5m, 2h, 1d,\n"
+                            + "or M:SS, H:MM:SS",
+                    (a, v) -> a.timeout = a.commandOnly("--time-limit", "timeout", timeLimit(v)))
             .value("Submit", List.of("--priority"), List.of(), "P", "higher runs first (default 0)",
                     (a, v) -> a.priority = a.commandOnly("--priority", "priority", HostListParser.atLeast(v, "--priority", 0)))
             .value("Submit", List.of("--output"), List.of("-o"), "FILE",
@@ -157,6 +161,48 @@ final class SubmitCommand {
             // below
         }
         throw new UsageException("--timeout must be a positive number of seconds, got '" + v + "'");
+    }
+
+    /**
+     * A time limit as Flux's and Slurm's users write it: a bare number is minutes (both), a
+     * suffix s, m, h or d says the unit (Flux's duration), colons are Slurm's M:SS and H:MM:SS.
+     */
+    static double timeLimit(String v) throws UsageException {
+        String bad = "--time-limit takes minutes, a duration like 30s, 5m, 2h or 1d, or M:SS or H:MM:SS, got '" + v + "'";
+        double seconds;
+        try {
+            if (v.contains(":")) {
+                String[] parts = v.split(":", -1);
+                if (parts.length > 3) {
+                    throw new UsageException(bad);
+                }
+                seconds = 0;
+                for (String p : parts) {
+                    int n = Integer.parseInt(p);
+                    if (n < 0) {
+                        throw new UsageException(bad);
+                    }
+                    seconds = seconds * 60 + n;
+                }
+            } else {
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9]+(?:\\.[0-9]+)?)([smhd]?)").matcher(v);
+                if (!m.matches()) {
+                    throw new UsageException(bad);
+                }
+                seconds = Double.parseDouble(m.group(1)) * switch (m.group(2)) {
+                    case "s" -> 1;
+                    case "h" -> 3600;
+                    case "d" -> 86_400;
+                    default -> 60; // m, or none: minutes
+                };
+            }
+        } catch (NumberFormatException e) {
+            throw new UsageException(bad);
+        }
+        if (!(seconds > 0) || Double.isInfinite(seconds)) {
+            throw new UsageException(bad);
+        }
+        return seconds;
     }
 
     int run(List<String> args) throws UsageException {

@@ -28,6 +28,22 @@ class SubmitCommandTest {
         refused(List.of("--timeout", "soon", "--", "true"), "--timeout must be a positive number of seconds, got 'soon'");
     }
 
+    /** flux submit's and srun's -t: minutes unless a unit says otherwise, or Slurm's colons. */
+    @Test
+    void timeLimitsAsFluxAndSlurmWriteThem() throws UsageException {
+        org.assertj.core.api.Assertions.assertThat(List.of(SubmitCommand.timeLimit("10"), SubmitCommand.timeLimit("30s"),
+                SubmitCommand.timeLimit("1.5m"), SubmitCommand.timeLimit("2h"), SubmitCommand.timeLimit("1d"),
+                SubmitCommand.timeLimit("5:30"), SubmitCommand.timeLimit("1:00:00")))
+                .containsExactly(600.0, 30.0, 90.0, 7200.0, 86_400.0, 330.0, 3600.0);
+        for (String bad : List.of("soon", "10f", "1e3", "0", "-1", "1:2:3:4", "Infinity", "5x")) {
+            refused(List.of("-t", bad, "--", "true"), "--time-limit takes minutes, a duration like 30s, 5m, 2h or 1d, "
+                    + "or M:SS or H:MM:SS, got '" + bad + "'");
+        }
+        refused(List.of("-n", "0", "--", "true"), "--ranks must be a positive integer, got '0'");
+        refused(List.of("-c", "2", "--tasks", "t.jsonl"),
+                "--cores describes the command after --; with --tasks each line gives its own (cores_per_rank)");
+    }
+
     @Test
     void aCommandOrATaskFileNotBoth() {
         refused(List.of("--tasks", "t.jsonl", "--", "true"), "give either --tasks FILE or a command after --, not both");

@@ -201,8 +201,9 @@ final class DaemonOptions {
             // their slots were added up without a word; mpirun keeps the hostfile's hosts that --host names
             throw new UsageException("--host and --hostfile both list the hosts: give one");
         }
-        if (hosts.isEmpty() && (launcher == null || launcher.equals("slurm"))) {
-            // Inside an allocation the allocation is the host list, and srun starts the daemons.
+        if (hosts.isEmpty() && (launcher == null || launcher.equals("slurm") || launcher.equals("ssh"))) {
+            // Inside an allocation the allocation is the host list, and srun starts the daemons
+            // (ssh does with --launcher ssh, as under mpiexec -launcher ssh there).
             List<HostEntry> allocation = SlurmAllocation.hosts(environment, allocationSlots);
             if (!allocation.isEmpty()) {
                 fromAllocation = true;
@@ -225,8 +226,12 @@ final class DaemonOptions {
             throw new UsageException("--use-hwthread-cpus counts this machine's slots; "
                     + (fromAllocation ? "the Slurm allocation gives them" : "-H and --hostfile give them (NAME:SLOTS)"));
         }
+        // ssh is for other hosts: on this machine alone mpirun and Hydra start their processes
+        // themselves whatever the launcher says (a site's -launcher ssh then needs no sshd here);
+        // a --launch-agent is used as given, to this machine too.
+        boolean sshToSelfOnly = "ssh".equals(launcher) && launchAgent == null;
         if (hosts.isEmpty()) {
-            if (launcher == null) {
+            if (launcher == null || sshToSelfOnly) {
                 launcher = "inproc";
             }
             return List.of(new Node(self, LocalHost.slots(hwThreads)));
@@ -239,7 +244,7 @@ final class DaemonOptions {
                 allLocal = false;
             }
         }
-        if (launcher == null) {
+        if (launcher == null || sshToSelfOnly && allLocal) {
             launcher = allLocal ? "inproc" : "ssh";
         }
         if (launcher.equals("inproc")) {

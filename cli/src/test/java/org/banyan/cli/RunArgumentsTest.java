@@ -237,6 +237,21 @@ class RunArgumentsTest {
         assertThat(r.agent()).isEqualTo(new LaunchAgent.Local());
         r = parse("--launch-agent", "ssh -p 2222", "--host", "localhost", "true");
         assertThat(r.agent()).isEqualTo(new LaunchAgent.RemoteShell(List.of("ssh", "-p", "2222")));
+        // ssh is for other hosts, as under mpiexec -launcher ssh: this machine alone needs no sshd
+        assertThat(parse("-launcher", "ssh", "true").agent()).isInstanceOf(LaunchAgent.InProcess.class);
+        assertThat(parse("--launcher", "ssh", "--host", "localhost:2", "true").agent()).isInstanceOf(LaunchAgent.InProcess.class);
+    }
+
+    /** Inside an allocation --launcher ssh takes its hosts, as Hydra's -launcher ssh does, and sshes to them. */
+    @Test
+    void insideAnAllocationLauncherSshTakesItsNodes() throws Exception {
+        // names that do not resolve here: ssh would be asked to reach them (they were not looked at)
+        assertThatThrownBy(() -> new RunArguments(Map.of("PATH", "/usr/bin:/bin", "SLURM_JOB_NODELIST", "nowhere[1-2]",
+                "SLURM_JOB_CPUS_PER_NODE", "2(x2)"), dir).parse(List.of("--launcher", "ssh", "true")))
+                .hasMessageContaining("unknown host 'nowhere1'");
+        RunRequest r = new RunArguments(Map.of("PATH", "/usr/bin:/bin", "SLURM_JOB_NODELIST", "localhost",
+                "SLURM_JOB_CPUS_PER_NODE", "3"), dir).parse(List.of("--launcher", "ssh", "true"));
+        assertThat(r.job().nodes()).extracting(n -> n.name() + ":" + n.slots()).as("the allocation's slots").containsExactly("localhost:3");
     }
 
     @Test

@@ -54,6 +54,14 @@ final class PlacementOptions {
                     host, package or core; treematch:MATRIX: place by TreeMatch
                     on a matrix (as banyan place --matrix) and bind to cores""",
                     (a, v) -> of.apply(a).mapBy(v))
+            .flag("Placement", List.of("--bynode"), List.of("-bynode", "-rr"), "--map-by node (Open MPI 1.x's spelling; Hydra's -rr)",
+                    (a, v) -> of.apply(a).mapBy("node"))
+            .flag("Placement", List.of("--byslot"), List.of("-byslot"), "--map-by slot (Open MPI 1.x's spelling)",
+                    (a, v) -> of.apply(a).mapBy("slot"))
+            .flag("Placement", List.of("--bysocket"), List.of("-bysocket"), "--map-by socket (Open MPI 1.x's spelling)",
+                    (a, v) -> of.apply(a).mapBy("socket"))
+            .value("Placement", List.of("--npersocket"), List.of("-npersocket"), "N", "--map-by ppr:N:socket (Open MPI's spelling)",
+                    (a, v) -> of.apply(a).mapBy("ppr:" + HostListParser.positive(v, "--npersocket") + ":socket"))
             .value("Placement", List.of("--npernode"), List.of("-npernode", "-N", "-ppn", "--ppn", "-perhost"), "N",
                     "N ranks on each host: --map-by ppr:N:node (mpirun's -npernode and -N, Hydra's -ppn)",
                     (a, v) -> of.apply(a).perNode(v))

@@ -44,6 +44,7 @@ public final class RunArguments {
     private boolean tag;
     private boolean label;
     private boolean timestamp;
+    private boolean merge;
     private Path outputDir;
     private long timeoutMillis;
     private int stdinRank = 0;
@@ -115,6 +116,9 @@ public final class RunArguments {
             .flag("Environment and I/O", List.of("--timestamp-output"), List.of("-timestamp-output"),
                     "prefix each line with the time it arrived",
                     (a, v) -> a.timestamp = true)
+            .flag("Environment and I/O", List.of("--merge-stderr-to-stdout"), List.of("-merge-stderr-to-stdout"),
+                    "the ranks' stderr goes where their stdout goes",
+                    (a, v) -> a.merge = true)
             .value("Environment and I/O", List.of("--output-filename"), List.of("-output-filename"), "DIR",
                     "write DIR/1/rank.N/stdout and stderr instead of the terminal",
                     (a, v) -> a.outputDir = a.cwd.resolve(v))
@@ -369,7 +373,7 @@ public final class RunArguments {
         }
         prepareOutputDir();
         HeadSettings settings = new HeadSettings(timeoutMillis, DEFAULT_GRACE_MILLIS, DAEMON_START_MILLIS, reportLaunch);
-        return new RunRequest(job, settings, new OutputOptions(tag, label, timestamp, outputDir), daemons.agent(),
+        return new RunRequest(job, settings, new OutputOptions(tag, label, timestamp, outputDir, merge), daemons.agent(),
                 daemons.topology(), daemons.routing());
     }
 
@@ -399,7 +403,7 @@ public final class RunArguments {
         prepareOutputDir();
         ClientMessage.RunJob job = new ClientMessage.RunJob(apps, placement.mapping(), oversubscribe, stdinRank, cwd.toString(),
                 modex, timeoutMillis, placement.placement(List.of(), size, true), pmix);
-        return RunRequest.forDvm(dvm, job, new OutputOptions(tag, label, timestamp, outputDir));
+        return RunRequest.forDvm(dvm, job, new OutputOptions(tag, label, timestamp, outputDir, merge));
     }
 
     private Path workdir() throws UsageException {

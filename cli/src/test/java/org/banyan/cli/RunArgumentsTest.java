@@ -141,6 +141,17 @@ class RunArgumentsTest {
         assertThat(error("-ppn", "0", "true")).startsWith("--npernode");
     }
 
+    /** Open MPI 1.x's -bynode/-byslot/-bysocket, -npersocket and Hydra's -rr, still in scripts: the policies they name. */
+    @Test
+    void olderMappingSpellings() throws Exception {
+        assertThat(parse("-bynode", "-H", "localhost:2,127.0.0.2:2", "--launcher", "local", "-n", "3", "true").job().mapping())
+                .isEqualTo(org.banyan.core.job.MappingPolicy.NODE);
+        assertThat(parse("-rr", "true").job().mapping()).isEqualTo(org.banyan.core.job.MappingPolicy.NODE);
+        assertThat(parse("-byslot", "true").job().mapping()).isEqualTo(org.banyan.core.job.MappingPolicy.SLOT);
+        assertThat(parse("-bysocket", "--bind-to", "core", "true").job().placement().bySocket()).isTrue();
+        assertThat(error("-npersocket", "1", "-N", "1", "true")).isEqualTo("--npernode and --map-by both say how ranks are placed: give one");
+    }
+
     @Test
     void aRankfilePlacesEveryRankAndNamesTheHosts() throws Exception {
         Path rf = dir.resolve("rf");

@@ -125,6 +125,21 @@ class RunCommandTest {
         assertThat(Files.readString(out.resolve("1/rank.1/stderr"))).isEqualTo("err1\n");
     }
 
+    /** --merge-stderr-to-stdout: on banyan's stdout, or in each rank's stdout file with no stderr file, as mpirun writes it. */
+    @Test
+    void mergedStderrGoesWhereStdoutGoes() throws Exception {
+        Banyan.Result r = Banyan.run("run", "-n", "1", "--merge-stderr-to-stdout", "sh", "-c", "echo out; sleep 0.2; echo err >&2");
+        assertThat(r.exit()).isZero();
+        assertThat(r.stdout()).isEqualTo("out\nerr\n");
+        assertThat(r.stderr()).isEmpty();
+        Path out = dir.resolve("merged");
+        r = Banyan.run("run", "-n", "1", "--merge-stderr-to-stdout", "--output-filename", out.toString(), "sh", "-c",
+                "echo out; sleep 0.2; echo err >&2");
+        assertThat(r.exit()).isZero();
+        assertThat(Files.readString(out.resolve("1/rank.0/stdout"))).isEqualTo("out\nerr\n");
+        assertThat(out.resolve("1/rank.0/stderr")).doesNotExist();
+    }
+
     /** mpiexec.hydra's -l: {@code [RANK] } before each line of either stream, as Hydra writes it. It was refused as unknown. */
     @Test
     void prependRankLabelsEachLineAsHydraDoes() throws Exception {

@@ -46,7 +46,9 @@ public final class OutputSink implements AutoCloseable {
             Path dir = options.directory().resolve(Integer.toString(jobId)).resolve("rank." + r);
             Files.createDirectories(dir);
             files.put(key(jobId, r, 1), new BufferedOutputStream(Files.newOutputStream(dir.resolve("stdout"))));
-            files.put(key(jobId, r, 2), new BufferedOutputStream(Files.newOutputStream(dir.resolve("stderr"))));
+            if (!options.merge()) { // merged: one file, as mpirun writes it
+                files.put(key(jobId, r, 2), new BufferedOutputStream(Files.newOutputStream(dir.resolve("stderr"))));
+            }
         }
     }
 
@@ -59,6 +61,9 @@ public final class OutputSink implements AutoCloseable {
      * under DIR/JOB/rank.N when it first writes, as mpirun does).
      */
     public void write(int job, int rank, int stream, byte[] data) {
+        if (options.merge()) {
+            stream = 1; // told as stdout, tagged so too, as mpirun tags merged lines
+        }
         try {
             OutputStream file = files.get(key(job, rank, stream));
             if (file == null && job != jobId && options.directory() != null) {

@@ -111,10 +111,8 @@ public final class TaskManager implements AutoCloseable {
     }
 
     /**
-     * Links to an active pilot's DVM. One this manager cannot reach (its pilot could: a secret
-     * changed since, a network that lets one connection through and not the next) after three
-     * tries counts as a pilot that fits nothing, so the tasks only it could run fail saying why;
-     * it was left out without a word and those tasks waited for ever.
+     * Links to an active pilot's DVM. One it cannot reach after three tries (a secret changed
+     * since the pilot connected) fits nothing: tasks only it could run fail saying why.
      */
     private void connect(Pilot p) {
         String why = null;
@@ -349,18 +347,23 @@ public final class TaskManager implements AutoCloseable {
         return detached;
     }
 
-    /** Held tasks that may go now: among the waiting ones, sent by the feeder (this is a task callback). */
+    /** Held tasks that may go now, sent by the feeder (this is a task callback); canceled if released as it closes. */
     private void released(List<Task> tasks) {
+        boolean late;
         synchronized (this) {
-            if (closed) {
-                return;
-            }
+            late = closed;
             for (Task t : tasks) {
-                if (!t.state().isFinal()) {
+                if (!late && !t.state().isFinal()) {
                     unsent.add(t);
                 }
             }
-            startFeeder();
+            if (!late) {
+                startFeeder();
+            }
+        }
+        if (late) { // told outside the lock, as callbacks may take it
+            tasks.forEach(t -> move(t, TaskState.CANCELED, Session.nowMicros(), 0, ""));
+            return;
         }
         failUnfit();
         feed.release();

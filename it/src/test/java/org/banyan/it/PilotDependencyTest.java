@@ -127,6 +127,25 @@ class PilotDependencyTest {
         }
     }
 
+    /** Released after the last pilot ended (what it waited on went with the pilot): it fails, as any waiting task then does. */
+    @Test
+    void aTaskReleasedWithNoPilotLeftFails() throws Exception {
+        String marker = Banyan.marker();
+        try (Session session = new Session(dir.resolve("gone"))) {
+            TaskManager tmgr = new TaskManager(session);
+            PilotManager pmgr = new PilotManager(session);
+            Pilot pilot = pmgr.submit(PilotDescription.local(1).warmUp(0));
+            tmgr.addPilots(pilot);
+            Task a = tmgr.submit(new TaskDescription().executable("sleep").arguments(marker)).getFirst();
+            Task b = tmgr.submit(new TaskDescription().executable("true").after(TaskDependency.Kind.AFTER_ANY, a)).getFirst();
+            Banyan.awaitSleeps(marker, 1);
+            pmgr.cancel(pilot);
+            assertThat(tmgr.waitTasks(List.of(b), java.util.Set.of(TaskState.FAILED), 30_000)).containsExactly(TaskState.FAILED);
+            assertThat(b.detail()).isEqualTo("no pilot left to run it");
+        }
+        Banyan.assertNoProcessesWith(marker);
+    }
+
     @Test
     void aWaitingTaskCanBeCanceledAndClosingCancelsTheRestLeavingNothing() throws Exception {
         String marker = Banyan.marker();

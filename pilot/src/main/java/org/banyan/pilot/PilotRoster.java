@@ -77,9 +77,9 @@ final class PilotRoster {
                 && pilots.stream().allMatch(p -> p.state().isFinal() || links.containsKey(p) || unreachable.containsKey(p));
     }
 
-    /** Every pilot added is over: nothing will run what none of them took. */
+    /** Pilots were added, and every one is over: nothing will run what none of them took. */
     boolean allOver() {
-        return pilots.stream().allMatch(p -> p.state().isFinal());
+        return !pilots.isEmpty() && pilots.stream().allMatch(p -> p.state().isFinal());
     }
 
     /** Whether more than one pilot may still take tasks. */

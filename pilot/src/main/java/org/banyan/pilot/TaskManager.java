@@ -365,6 +365,7 @@ public final class TaskManager implements AutoCloseable {
             tasks.forEach(t -> move(t, TaskState.CANCELED, Session.nowMicros(), 0, ""));
             return;
         }
+        noPilotLeft(); // released after the last pilot ended
         failUnfit();
         feed.release();
     }

@@ -133,10 +133,11 @@ class RunCommandTest {
         assertThat(r.stdout()).isEqualTo("out\nerr\n");
         assertThat(r.stderr()).isEmpty();
         Path out = dir.resolve("merged");
-        r = Banyan.run("run", "-n", "1", "--merge-stderr-to-stdout", "--output-filename", out.toString(), "sh", "-c",
+        r = Banyan.run("run", "-n", "1", "--merge-stderr-to-stdout", "--tag-output", "--output-filename", out.toString(), "sh", "-c",
                 "echo out; sleep 0.2; echo err >&2");
         assertThat(r.exit()).isZero();
-        assertThat(Files.readString(out.resolve("1/rank.0/stdout"))).isEqualTo("out\nerr\n");
+        assertThat(Files.readString(out.resolve("1/rank.0/stdout"))).as("each line keeps its stream's tag, as mpirun's")
+                .isEqualTo("[1,0]<stdout>:out\n[1,0]<stderr>:err\n");
         assertThat(out.resolve("1/rank.0/stderr")).doesNotExist();
     }
 

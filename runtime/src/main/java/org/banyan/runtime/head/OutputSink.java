@@ -61,19 +61,17 @@ public final class OutputSink implements AutoCloseable {
      * under DIR/JOB/rank.N when it first writes, as mpirun does).
      */
     public void write(int job, int rank, int stream, byte[] data) {
-        if (options.merge()) {
-            stream = 1; // told as stdout, tagged so too, as mpirun tags merged lines
-        }
+        int to = options.merge() ? 1 : stream; // merged: where stdout goes, still tagged <stderr>, as mpirun tags it
         try {
-            OutputStream file = files.get(key(job, rank, stream));
+            OutputStream file = files.get(key(job, rank, to));
             if (file == null && job != jobId && options.directory() != null) {
                 Path dir = options.directory().resolve(Integer.toString(job)).resolve("rank." + rank);
                 Files.createDirectories(dir);
-                file = new BufferedOutputStream(Files.newOutputStream(dir.resolve(stream == 2 ? "stderr" : "stdout")));
-                files.put(key(job, rank, stream), file);
+                file = new BufferedOutputStream(Files.newOutputStream(dir.resolve(to == 2 ? "stderr" : "stdout")));
+                files.put(key(job, rank, to), file);
             }
             // A rank's file gets its lines tagged and time-stamped as the terminal would, as mpirun does
-            OutputStream target = target(file, stream);
+            OutputStream target = target(file, to);
             if (!lineMode) {
                 target.write(data);
                 return;
@@ -145,7 +143,8 @@ public final class OutputSink implements AutoCloseable {
                     int job = (int) (e.getKey() >>> 40);
                     int rank = (int) ((e.getKey() >>> 2) & ((1L << 38) - 1));
                     int stream = (int) (e.getKey() & 3);
-                    OutputStream target = target(files.get(e.getKey()), stream);
+                    int to = options.merge() ? 1 : stream;
+                    OutputStream target = target(files.get(key(job, rank, to)), to);
                     writeLine(target, job, rank, stream, e.getValue(), new byte[] {'\n'}, 0, 1);
                 }
             }

@@ -52,6 +52,7 @@ public final class RunArguments {
     /** --mpi: auto (PMIx for programs built with Open MPI), pmi, pmix. */
     private String mpi = "auto";
     private boolean reportLaunch;
+    private boolean allExitCodes;
     private DvmFiles dvm;
     /** --monitor's scope (all, external), null when not monitoring; and where profiles go. */
     private String monitorScope;
@@ -119,6 +120,9 @@ public final class RunArguments {
             .flag("Environment and I/O", List.of("--merge-stderr-to-stdout"), List.of("-merge-stderr-to-stdout"),
                     "the ranks' stderr goes where their stdout goes",
                     (a, v) -> a.merge = true)
+            .flag("Environment and I/O", List.of("--print-all-exitcodes"), List.of("-print-all-exitcodes"),
+                    "at the end, print every rank's exit status by host (mpiexec.hydra's)",
+                    (a, v) -> a.allExitCodes = true)
             .value("Environment and I/O", List.of("--output-filename"), List.of("-output-filename"), "DIR",
                     "write DIR/1/rank.N/stdout and stderr instead of the terminal",
                     (a, v) -> a.outputDir = a.cwd.resolve(v))
@@ -372,7 +376,8 @@ public final class RunArguments {
                     "ask Slurm for more tasks (salloc/sbatch -n, --ntasks-per-node)") : e.getMessage());
         }
         prepareOutputDir();
-        HeadSettings settings = new HeadSettings(timeoutMillis, DEFAULT_GRACE_MILLIS, DAEMON_START_MILLIS, reportLaunch);
+        HeadSettings settings = new HeadSettings(timeoutMillis, DEFAULT_GRACE_MILLIS, DAEMON_START_MILLIS, reportLaunch,
+                allExitCodes);
         return new RunRequest(job, settings, new OutputOptions(tag, label, timestamp, outputDir, merge), daemons.agent(),
                 daemons.topology(), daemons.routing());
     }
@@ -388,6 +393,9 @@ public final class RunArguments {
         }
         if (reportLaunch) {
             throw new UsageException("--report-launch reports the start of daemons, which --dvm does not do");
+        }
+        if (allExitCodes) {
+            throw new UsageException("--print-all-exitcodes: a DVM tells its client the job's status only; run without --dvm");
         }
         if (!daemons.startOptionsGiven().isEmpty()) { // they were dropped without a word
             throw new UsageException("--dvm runs on daemons already started: drop " + String.join(", ", daemons.startOptionsGiven())

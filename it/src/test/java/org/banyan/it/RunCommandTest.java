@@ -125,6 +125,16 @@ class RunCommandTest {
         assertThat(Files.readString(out.resolve("1/rank.1/stderr"))).isEqualTo("err1\n");
     }
 
+    /** mpiexec.hydra's -print-all-exitcodes: every rank's status at the end, by host. It was 'unknown option'. */
+    @Test
+    void everyRanksExitCodeByHostWhenAsked() throws Exception {
+        Banyan.Result r = Banyan.run("run", "-print-all-exitcodes", "-n", "2", "sh", "-c", "sleep 0.$PMI_RANK; exit $PMI_RANK");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.stderr().lines().toList()).last().asString().matches("banyan run: exit codes: \\[[^]]+\\] 0,1");
+        assertThat(Banyan.run("run", "--dvm", "/nonexistent", "-print-all-exitcodes", "true").stderr())
+                .contains("--print-all-exitcodes: a DVM tells its client the job's status only; run without --dvm");
+    }
+
     /** --merge-stderr-to-stdout: on banyan's stdout, or in each rank's stdout file with no stderr file, as mpirun writes it. */
     @Test
     void mergedStderrGoesWhereStdoutGoes() throws Exception {

@@ -7,10 +7,16 @@ package org.banyan.core.head;
  * @param graceMillis        SIGTERM to SIGKILL delay when ending ranks
  * @param daemonStartMillis  how long daemons have to connect
  * @param reportLaunch       gather every daemon's stats at the end and print the launch report
+ * @param allExitCodes       print every rank's exit status at the end, by host (Hydra's {@code -print-all-exitcodes})
  */
-public record HeadSettings(long timeoutMillis, int graceMillis, long daemonStartMillis, boolean reportLaunch) {
+public record HeadSettings(long timeoutMillis, int graceMillis, long daemonStartMillis, boolean reportLaunch,
+                           boolean allExitCodes) {
     public HeadSettings(long timeoutMillis, int graceMillis, long daemonStartMillis) {
         this(timeoutMillis, graceMillis, daemonStartMillis, false);
+    }
+
+    public HeadSettings(long timeoutMillis, int graceMillis, long daemonStartMillis, boolean reportLaunch) {
+        this(timeoutMillis, graceMillis, daemonStartMillis, reportLaunch, false);
     }
 
     /** A DVM job's settings: the DVM's grace and daemon start, the job's own timeout, no launch report. */

@@ -61,6 +61,9 @@ public final class JobControl {
     private boolean finished;
     private int signalsSeen;
     private Integer failureStatus;
+    /** Each rank's exit status, kept only when every one is to be printed ({@link HeadSettings#allExitCodes}). */
+    private final int[] exitCodes;
+    private static final int UNKNOWN = Integer.MIN_VALUE;
 
     /** @param headChildren the daemons that are the head's children in {@code topology} */
     public JobControl(JobDescription job, RankMap map, HeadSettings settings, Topology topology,
@@ -71,6 +74,10 @@ public final class JobControl {
         this.topology = topology;
         this.host = host;
         this.rankDone = new boolean[map.size()];
+        this.exitCodes = settings.allExitCodes() ? new int[map.size()] : null;
+        if (exitCodes != null) {
+            java.util.Arrays.fill(exitCodes, UNKNOWN);
+        }
         for (int d : headChildren) {
             if (topology.anyInSubtree(Topology.vertexOfDaemon(d), x -> map.ranksOn(Topology.daemonOfVertex(x)) > 0)) {
                 fenceChildren.add(d);
@@ -169,6 +176,9 @@ public final class JobControl {
         }
         rankDone[e.rank()] = true;
         ranksDone++;
+        if (exitCodes != null) {
+            exitCodes[e.rank()] = e.status();
+        }
         host.emit(new HeadAction.RankEnded(e.rank(), e.status()));
         if (!e.note().isEmpty()) {
             fail(e.status(), "rank " + e.rank() + " on " + host.hostOf(map.nodeOf(e.rank())) + " could not start: "
@@ -305,7 +315,31 @@ public final class JobControl {
     private void finish(int status, boolean allReported) {
         if (!finished) {
             finished = true;
+            if (exitCodes != null) {
+                host.emit(new HeadAction.Report("banyan run: exit codes: " + exitCodesByHost()));
+            }
             host.finished(status, allReported);
         }
+    }
+
+    /**
+     * Every rank's exit status, by host in the job's order and by rank on each, as Hydra's
+     * {@code -print-all-exitcodes} lists them ({@code [node1] 0,1 [node2] 0}; Hydra gives the raw
+     * wait statuses, 256 for exit 1, this the statuses banyan reports, 128+N for signal N); a rank
+     * whose end never came (its daemon lost) is {@code ?}.
+     */
+    private String exitCodesByHost() {
+        StringBuilder b = new StringBuilder();
+        for (int node = 0; node < job.nodes().size(); node++) {
+            int[] ranks = map.ranksOf(node);
+            if (ranks.length == 0) {
+                continue;
+            }
+            b.append(b.isEmpty() ? "" : " ").append('[').append(host.hostOf(node)).append("] ");
+            for (int i = 0; i < ranks.length; i++) {
+                b.append(i == 0 ? "" : ",").append(exitCodes[ranks[i]] == UNKNOWN ? "?" : Integer.toString(exitCodes[ranks[i]]));
+            }
+        }
+        return b.toString();
     }
 }

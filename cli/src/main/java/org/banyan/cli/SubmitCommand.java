@@ -170,34 +170,23 @@ final class SubmitCommand {
     static double timeLimit(String v) throws UsageException {
         String bad = "--time-limit takes minutes, a duration like 30s, 5m, 2h or 1d, or M:SS or H:MM:SS, got '" + v + "'";
         double seconds;
-        try {
-            if (v.contains(":")) {
-                String[] parts = v.split(":", -1);
-                if (parts.length > 3) {
-                    throw new UsageException(bad);
-                }
-                seconds = 0;
-                for (String p : parts) {
-                    int n = Integer.parseInt(p);
-                    if (n < 0) {
-                        throw new UsageException(bad);
-                    }
-                    seconds = seconds * 60 + n;
-                }
-            } else {
-                java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9]+(?:\\.[0-9]+)?)([smhd]?)").matcher(v);
-                if (!m.matches()) {
-                    throw new UsageException(bad);
-                }
-                seconds = Double.parseDouble(m.group(1)) * switch (m.group(2)) {
-                    case "s" -> 1;
-                    case "h" -> 3600;
-                    case "d" -> 86_400;
-                    default -> 60; // m, or none: minutes
-                };
+        if (v.contains(":")) {
+            try {
+                seconds = DvmSubmitCommand.duration("--time-limit", v) / 1000.0; // dvm submit --time's M:SS and H:MM:SS
+            } catch (UsageException e) {
+                throw new UsageException(bad);
             }
-        } catch (NumberFormatException e) {
-            throw new UsageException(bad);
+        } else {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9]+(?:\\.[0-9]+)?)([smhd]?)").matcher(v);
+            if (!m.matches()) {
+                throw new UsageException(bad);
+            }
+            seconds = Double.parseDouble(m.group(1)) * switch (m.group(2)) { // digits only: it parses
+                case "s" -> 1;
+                case "h" -> 3600;
+                case "d" -> 86_400;
+                default -> 60; // m, or none: minutes
+            };
         }
         if (!(seconds > 0) || Double.isInfinite(seconds)) {
             throw new UsageException(bad);

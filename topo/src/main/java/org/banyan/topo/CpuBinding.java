@@ -95,9 +95,11 @@ public final class CpuBinding {
      */
     private int[] threads(int[] held, int localRank, boolean bySocket, int cpusPerRank) {
         int perCore = host.leavesUnder(coreLevel);
-        int[] coreOrder = new int[held.length];
+        List<List<Integer>> groups = groups(held, bySocket);
+        int[] coreOrder = new int[held.length]; // the core of the i-th rank of one core each, as within() deals them
         for (int i = 0; i < held.length; i++) {
-            coreOrder[i] = within(held, i, bySocket, 1).getFirst();
+            List<Integer> group = groups.get(i % groups.size());
+            coreOrder[i] = group.get(i / groups.size() % group.size());
         }
         Set<Integer> cpus = new LinkedHashSet<>();
         for (int k = 0; k < cpusPerRank; k++) {
@@ -108,11 +110,8 @@ public final class CpuBinding {
         return cpus.stream().mapToInt(Integer::intValue).sorted().toArray();
     }
 
-    /**
-     * Cores of {@code held} for a local rank: {@code cpusPerRank} in order, or dealt over the
-     * packages they lie in ({@code bySocket}), wrapping when there are fewer.
-     */
-    private List<Integer> within(int[] held, int localRank, boolean bySocket, int cpusPerRank) {
+    /** The cores of {@code held} ranks are dealt over: by package ({@code bySocket}), or all in one group. */
+    private List<List<Integer>> groups(int[] held, boolean bySocket) {
         int perPackage = cores / packages;
         List<List<Integer>> groups = new ArrayList<>();
         if (bySocket) {
@@ -128,6 +127,15 @@ public final class CpuBinding {
             }
             groups.add(all);
         }
+        return groups;
+    }
+
+    /**
+     * Cores of {@code held} for a local rank: {@code cpusPerRank} in order, or dealt over the
+     * packages they lie in ({@code bySocket}), wrapping when there are fewer.
+     */
+    private List<Integer> within(int[] held, int localRank, boolean bySocket, int cpusPerRank) {
+        List<List<Integer>> groups = groups(held, bySocket);
         List<Integer> group = groups.get(localRank % groups.size());
         List<Integer> chosen = new ArrayList<>();
         for (int k = 0; k < cpusPerRank; k++) {

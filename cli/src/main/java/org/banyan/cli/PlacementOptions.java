@@ -40,6 +40,10 @@ final class PlacementOptions {
     private boolean report;
     private boolean displayMap;
     private int cpusPerRank = 1;
+    private boolean cpusPerRankGiven;
+    private boolean peGiven;
+    /** {@code --map-by ...:OVERSUBSCRIBE} or {@code :NOOVERSUBSCRIBE}; null when neither is said. */
+    private Boolean oversubscribe;
     private CommMatrix matrix;
 
     PlacementOptions(Path cwd) {
@@ -47,12 +51,15 @@ final class PlacementOptions {
     }
 
     static <T> void declare(OptionTable<T> t, Function<T, PlacementOptions> of) {
-        t.value("Placement", List.of("--map-by"), List.of("-map-by"), "POLICY", """
+        t.value("Placement", List.of("--map-by"), List.of("-map-by"), "POLICY[:MODS]", """
                     slot (default): fill each host's slots first; node: round robin
                     over hosts; socket: like slot, ranks of a host dealt over its
                     packages; core: like slot; ppr:N:node|socket|core: N ranks per
                     host, package or core; treematch:MATRIX: place by TreeMatch
-                    on a matrix (as banyan place --matrix) and bind to cores""",
+                    on a matrix (as banyan place --matrix) and bind to cores.
+                    MODS, comma-separated, as Open MPI's: PE=N (N cores per rank,
+                    bound to core unless --bind-to says otherwise), OVERSUBSCRIBE,
+                    NOOVERSUBSCRIBE""",
                     (a, v) -> of.apply(a).mapBy(v))
             .flag("Placement", List.of("--bynode"), List.of("-bynode", "-rr"), "--map-by node (Open MPI 1.x's spelling; Hydra's -rr)",
                     (a, v) -> of.apply(a).mapBy("node"))
@@ -69,19 +76,15 @@ final class PlacementOptions {
                     "place and bind each rank as FILE says ('rank N=HOST slot=S[:C]', Open MPI's\n"
                             + "format; banyan place writes it); its hosts are the hosts unless -H is given",
                     (a, v) -> of.apply(a).rankfile = of.apply(a).cwd.resolve(v))
-            .value("Placement", List.of("--bind-to"), List.of("-bind-to"), "none|core|socket|numa|hwthread",
-                    "bind each rank to its cores, or to their package or NUMA node, or to one hardware\n"
-                            + "thread per core (default none)",
-                    (a, v) -> {
-                        CpuBinding.Target target = CpuBinding.Target.parse(v);
-                        if (target == null) {
-                            throw new UsageException("--bind-to '" + v + "' is not a binding (valid: none, core, socket, numa, hwthread)");
-                        }
-                        of.apply(a).bindTo = target;
-                    })
+            .value("Placement", List.of("--bind-to"), List.of("-bind-to", "-binding"), "none|core|socket|numa|hwthread", """
+                    bind each rank to its cores, or to their package or NUMA node, or to one hardware
+                    thread per core (default none). Open MPI's qualifiers overload-allowed and
+                    if-supported are what banyan does anyway (ranks beyond the cores share them);
+                    core:N (mpiexec.hydra's) is --cpus-per-rank N""",
+                    (a, v) -> of.apply(a).bindTo(v))
             .value("Placement", List.of("--cpus-per-rank"), List.of("--cpus-per-proc", "-cpus-per-proc", "-cpus-per-rank"), "N",
                     "cores given to each rank (with --bind-to; default 1)",
-                    (a, v) -> of.apply(a).cpusPerRank = HostListParser.positive(v, "--cpus-per-rank"))
+                    (a, v) -> of.apply(a).cpusPerRank(HostListParser.positive(v, "--cpus-per-rank"), "--cpus-per-rank"))
             .flag("Placement", List.of("--report-bindings"), List.of("-report-bindings"),
                     "print on stderr, per rank, the CPUs it is bound to",
                     (a, v) -> of.apply(a).report = true)
@@ -104,6 +107,10 @@ final class PlacementOptions {
     }
 
     private void mapBy(String v) throws UsageException {
+        if (v.startsWith(":")) { // modifiers only: the placement stays as said elsewhere
+            policy(v);
+            return;
+        }
         if (perNodeGiven) {
             throw bothPlace();
         }
@@ -111,7 +118,98 @@ final class PlacementOptions {
         policy(v);
     }
 
-    private void policy(String v) throws UsageException {
+    /** {@code --bind-to TARGET[:QUALIFIER,...]}: Open MPI's qualifiers, or Hydra's {@code core:N}. */
+    private void bindTo(String v) throws UsageException {
+        int colon = v.indexOf(':');
+        String name = colon < 0 ? v : v.substring(0, colon);
+        CpuBinding.Target target = CpuBinding.Target.parse(name);
+        if (target == null) {
+            throw new UsageException("--bind-to '" + v + "' is not a binding (valid: none, core, socket, numa, hwthread)");
+        }
+        if (colon >= 0) {
+            for (String q : v.substring(colon + 1).split(",")) {
+                // banyan binds a rank beyond the cores to a core already taken, and binding is always supported here
+                if (q.equalsIgnoreCase("overload-allowed") || q.equalsIgnoreCase("if-supported")) {
+                    continue;
+                }
+                if (target == CpuBinding.Target.CORE && q.matches("[0-9]+")) {
+                    cpusPerRank(HostListParser.positive(q, "--bind-to core:N"), "--bind-to core:N");
+                    continue;
+                }
+                throw new UsageException("--bind-to '" + v + "': '" + q + "' is not a qualifier banyan knows "
+                        + "(overload-allowed, if-supported, or core:N cores per rank)");
+            }
+        }
+        bindTo = target;
+    }
+
+    /** Cores per rank, said once: {@code --cpus-per-rank}, {@code PE=N} and {@code core:N} are one setting. */
+    private void cpusPerRank(int n, String option) throws UsageException {
+        if (cpusPerRankGiven && n != cpusPerRank) {
+            throw new UsageException(option + " " + n + ": the cores per rank were already given as " + cpusPerRank);
+        }
+        cpusPerRankGiven = true;
+        cpusPerRank = n;
+    }
+
+    /**
+     * Open MPI's mapping modifiers after the policy: {@code slot:PE=2}, {@code ppr:1:socket:PE=4},
+     * {@code :OVERSUBSCRIBE}. Open MPI separates them by commas; a colon is taken too.
+     */
+    private String withoutModifiers(String v) throws UsageException {
+        int at = v.startsWith("ppr:") ? nthColon(v, 3) : v.indexOf(':');
+        if (at < 0) {
+            return v;
+        }
+        for (String m : v.substring(at + 1).split("[,:]")) {
+            String mod = m.toUpperCase(java.util.Locale.ROOT);
+            if (mod.startsWith("PE=")) {
+                cpusPerRank(HostListParser.positive(m.substring(3), "--map-by ...:PE"), "--map-by ...:PE=");
+                peGiven = true;
+            } else if (mod.equals("OVERSUBSCRIBE") || mod.equals("NOOVERSUBSCRIBE")) {
+                oversubscribe = mod.equals("OVERSUBSCRIBE");
+            } else {
+                throw new UsageException("--map-by '" + v + "': '" + m + "' is not a modifier banyan knows "
+                        + "(PE=N, OVERSUBSCRIBE, NOOVERSUBSCRIBE)");
+            }
+        }
+        return v.substring(0, at);
+    }
+
+    private static int nthColon(String v, int n) {
+        int at = -1;
+        for (int i = 0; i < n; i++) {
+            at = v.indexOf(':', at + 1);
+            if (at < 0) {
+                return -1;
+            }
+        }
+        return at;
+    }
+
+    /**
+     * Whether more ranks than slots may run: {@code --oversubscribe} ({@code given}) or the
+     * mapping's modifier, which must not say the opposite.
+     */
+    boolean oversubscribe(boolean given) throws UsageException {
+        if (given && Boolean.FALSE.equals(oversubscribe)) {
+            throw new UsageException("--oversubscribe and --map-by ...:NOOVERSUBSCRIBE say opposite things: give one");
+        }
+        return given || Boolean.TRUE.equals(oversubscribe);
+    }
+
+    private void policy(String given) throws UsageException {
+        if (given.startsWith("treematch:")) {
+            policyOf(given);
+            return;
+        }
+        String v = withoutModifiers(given);
+        if (!v.isEmpty()) { // ":OVERSUBSCRIBE" alone keeps the policy
+            policyOf(v);
+        }
+    }
+
+    private void policyOf(String v) throws UsageException {
         if (v.startsWith("treematch:")) {
             treematch = v.substring("treematch:".length());
             if (treematch.isEmpty()) {
@@ -204,10 +302,12 @@ final class PlacementOptions {
                     + " does not apply "
                     + "(give -n, with --map-by node or slot)");
         }
-        if (cpusPerRank > 1 && (bindTo == null || bindTo == CpuBinding.Target.NONE)) {
-            throw new UsageException("--cpus-per-rank gives each rank cores to be bound to: add --bind-to core");
+        if (cpusPerRank > 1 && (bindTo == null && !peGiven || bindTo == CpuBinding.Target.NONE)) {
+            throw new UsageException((peGiven ? "--map-by ...:PE=" + cpusPerRank : "--cpus-per-rank")
+                    + " gives each rank cores to be bound to: " + (bindTo == null ? "add --bind-to core" : "drop --bind-to none"));
         }
-        CpuBinding.Target target = bindTo != null ? bindTo : CpuBinding.Target.NONE;
+        // PE=N binds to cores unless told otherwise, as in Open MPI
+        CpuBinding.Target target = bindTo != null ? bindTo : peGiven ? CpuBinding.Target.CORE : CpuBinding.Target.NONE;
         if (!placesRanks()) {
             return new RankPlacement(target, bySocket, cpusPerRank, report, null, null).withDisplayMap(displayMap);
         }

@@ -355,8 +355,8 @@ public final class RunArguments {
             apps.add(new AppContext(c.program(), c.args(), count, env(c), workdir == null ? null : workdir.toString()));
         }
         int size = JobDescription.ranks(apps);
-        JobDescription job = new JobDescription(1, apps, nodes, placement.mapping(), oversubscribe, stdinRank, cwd.toString(),
-                modex, placement.placement(nodes, size, false));
+        JobDescription job = new JobDescription(1, apps, nodes, placement.mapping(), placement.oversubscribe(oversubscribe),
+                stdinRank, cwd.toString(), modex, placement.placement(nodes, size, false));
         job = org.banyan.core.pmix.PmixNamespaces.name(job, pmix);
         if (pmix) {
             if (daemons.agent() instanceof org.banyan.runtime.launch.LaunchAgent.InProcess) {
@@ -409,8 +409,8 @@ public final class RunArguments {
         }
         int size = JobDescription.ranks(apps);
         prepareOutputDir();
-        ClientMessage.RunJob job = new ClientMessage.RunJob(apps, placement.mapping(), oversubscribe, stdinRank, cwd.toString(),
-                modex, timeoutMillis, placement.placement(List.of(), size, true), pmix);
+        ClientMessage.RunJob job = new ClientMessage.RunJob(apps, placement.mapping(), placement.oversubscribe(oversubscribe),
+                stdinRank, cwd.toString(), modex, timeoutMillis, placement.placement(List.of(), size, true), pmix);
         return RunRequest.forDvm(dvm, job, new OutputOptions(tag, label, timestamp, outputDir, merge));
     }
 

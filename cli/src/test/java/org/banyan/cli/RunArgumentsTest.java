@@ -114,6 +114,46 @@ class RunArgumentsTest {
                 .isEqualTo("--launch star and --spawn-degree both shape the launch tree: give one");
     }
 
+    /**
+     * Open MPI's mapping modifiers and binding qualifiers, common in hybrid MPI+OpenMP scripts
+     * ({@code --map-by ppr:1:socket:PE=4}): they were refused as policies banyan does not know.
+     */
+    @Test
+    void openMpisMappingModifiersAndBindingQualifiers() throws Exception {
+        RankPlacement pe = parse("-n", "1", "--map-by", "slot:PE=2", "true").job().placement();
+        assertThat(pe.cpusPerRank()).isEqualTo(2);
+        assertThat(pe.bindTo()).as("PE binds to cores unless told otherwise").isEqualTo(CpuBinding.Target.CORE);
+        RankPlacement ppr = parse("--map-by", "ppr:1:node:pe=2,NOOVERSUBSCRIBE", "--bind-to", "socket", "true").job().placement();
+        assertThat(ppr.cpusPerRank()).isEqualTo(2);
+        assertThat(ppr.bindTo()).isEqualTo(CpuBinding.Target.SOCKET);
+        assertThat(parse("--map-by", "socket:PE=1", "true").job().placement().bySocket()).isTrue();
+        RunRequest over = parse("-H", "localhost:1", "-n", "3", "--map-by", ":OVERSUBSCRIBE", "true");
+        assertThat(over.job().oversubscribe()).isTrue();
+        assertThat(over.job().mapping()).isEqualTo(org.banyan.core.job.MappingPolicy.SLOT);
+        assertThat(parse("-N", "1", "--map-by", ":OVERSUBSCRIBE", "true").job().oversubscribe()).as("modifiers alone place nothing").isTrue();
+        assertThat(parse("-H", "localhost:1", "-n", "2", "--map-by", "node:OVERSUBSCRIBE", "true").job().mapping())
+                .isEqualTo(org.banyan.core.job.MappingPolicy.NODE);
+        assertThat(error("-H", "localhost:1", "-n", "2", "--map-by", "slot:NOOVERSUBSCRIBE", "true"))
+                .startsWith("2 ranks requested but only 1 slot available on localhost");
+        assertThat(error("--map-by", "slot:NOOVERSUBSCRIBE", "--oversubscribe", "true"))
+                .isEqualTo("--oversubscribe and --map-by ...:NOOVERSUBSCRIBE say opposite things: give one");
+        assertThat(error("--map-by", "core:SPAN", "true"))
+                .isEqualTo("--map-by 'core:SPAN': 'SPAN' is not a modifier banyan knows (PE=N, OVERSUBSCRIBE, NOOVERSUBSCRIBE)");
+        assertThat(error("--map-by", "slot:PE=2", "--bind-to", "none", "true"))
+                .isEqualTo("--map-by ...:PE=2 gives each rank cores to be bound to: drop --bind-to none");
+        assertThat(error("--map-by", "slot:PE=2", "--cpus-per-rank", "3", "--bind-to", "core", "true"))
+                .isEqualTo("--cpus-per-rank 3: the cores per rank were already given as 2");
+
+        assertThat(parse("--bind-to", "core:overload-allowed", "--oversubscribe", "-n", "3", "true").job().placement().bindTo())
+                .isEqualTo(CpuBinding.Target.CORE);
+        assertThat(parse("--bind-to", "socket:if-supported,overload-allowed", "true").job().placement().bindTo())
+                .isEqualTo(CpuBinding.Target.SOCKET);
+        RankPlacement hydra = parse("-bind-to", "core:2", "-n", "1", "true").job().placement();
+        assertThat(hydra.cpusPerRank()).as("mpiexec.hydra's core:N").isEqualTo(2);
+        assertThat(error("--bind-to", "core:tight", "true")).isEqualTo("--bind-to 'core:tight': 'tight' is not a qualifier banyan "
+                + "knows (overload-allowed, if-supported, or core:N cores per rank)");
+    }
+
     /** mpiexec.hydra's -hosts is -H: it was refused as unknown. */
     @Test
     void hydrasHostsOptionNamesTheHosts() throws Exception {

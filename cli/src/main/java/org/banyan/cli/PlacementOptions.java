@@ -42,6 +42,7 @@ final class PlacementOptions {
     private int cpusPerRank = 1;
     private boolean cpusPerRankGiven;
     private boolean peGiven;
+    private String rankBy;
     /** {@code --map-by ...:OVERSUBSCRIBE} or {@code :NOOVERSUBSCRIBE}; null when neither is said. */
     private Boolean oversubscribe;
     private CommMatrix matrix;
@@ -72,6 +73,12 @@ final class PlacementOptions {
             .value("Placement", List.of("--npernode"), List.of("-npernode", "-N", "-ppn", "--ppn", "-perhost"), "N",
                     "N ranks on each host: --map-by ppr:N:node (mpirun's -npernode and -N, Hydra's -ppn)",
                     (a, v) -> of.apply(a).perNode(v))
+            .value("Placement", List.of("--rank-by"), List.of("-rank-by"), "node|slot|core|socket", """
+                    how ranks are numbered, as mpirun's --rank-by: node: round robin over the hosts;
+                    slot, core, hwthread: host after host, in core order; socket, package, numa:
+                    host after host, dealt over its packages. Each host keeps the ranks --map-by
+                    gives it, on the same cores; only their numbers change (default: as mapped)""",
+                    (a, v) -> of.apply(a).rankBy(v))
             .value("Placement", List.of("--rankfile"), List.of("-rankfile", "-rf"), "FILE",
                     "place and bind each rank as FILE says ('rank N=HOST slot=S[:C]', Open MPI's\n"
                             + "format; banyan place writes it); its hosts are the hosts unless -H is given",
@@ -240,7 +247,23 @@ final class PlacementOptions {
     }
 
     MappingPolicy mapping() {
-        return mapping;
+        return rankBy == null ? mapping : mapping.rankedBy(rankBy.equals("node"));
+    }
+
+    private void rankBy(String v) throws UsageException {
+        if (!List.of("node", "slot", "core", "hwthread", "socket", "package", "numa").contains(v)) {
+            throw new UsageException("--rank-by '" + v + "' is not a ranking banyan knows (node, slot, core, hwthread, "
+                    + "socket, package, numa)");
+        }
+        rankBy = v;
+    }
+
+    /** Whether --rank-by numbers a host's ranks the other way than they are spread over its cores. */
+    private boolean reranked() {
+        if (rankBy == null || rankBy.equals("node")) {
+            return false;
+        }
+        return List.of("socket", "package", "numa").contains(rankBy) != bySocket;
     }
 
     /** Whether hosts or rank counts come from here (a rankfile, a matrix). */
@@ -309,7 +332,11 @@ final class PlacementOptions {
         // PE=N binds to cores unless told otherwise, as in Open MPI
         CpuBinding.Target target = bindTo != null ? bindTo : peGiven ? CpuBinding.Target.CORE : CpuBinding.Target.NONE;
         if (!placesRanks()) {
-            return new RankPlacement(target, bySocket, cpusPerRank, report, null, null).withDisplayMap(displayMap);
+            return new RankPlacement(target, bySocket, cpusPerRank, report, null, null).withDisplayMap(displayMap)
+                    .withReranked(reranked());
+        }
+        if (rankBy != null) {
+            throw new UsageException("--rank-by: " + (rankfile != null ? "a rankfile" : "TreeMatch") + " numbers every rank itself");
         }
         if (bindTo != null && bindTo != CpuBinding.Target.CORE) {
             throw new UsageException("--bind-to " + bindTo.name().toLowerCase() + ": a rankfile or TreeMatch binds each rank "

@@ -154,6 +154,25 @@ class RunArgumentsTest {
                 + "knows (overload-allowed, if-supported, or core:N cores per rank)");
     }
 
+    /** mpirun's --rank-by: it was refused as unknown. */
+    @Test
+    void rankByNumbersRanksTheOtherWay() throws Exception {
+        RunRequest r = parse("--launcher", "local", "-H", "a:2,b:2", "-n", "3", "--rank-by", "node", "true");
+        assertThat(r.job().mapping()).isEqualTo(org.banyan.core.job.MappingPolicy.SLOT_RANKED_BY_NODE);
+        assertThat(org.banyan.core.job.RankMap.of(r.job()).ranksOf(0)).containsExactly(0, 2);
+        assertThat(parse("--map-by", "node", "-rank-by", "core", "true").job().mapping())
+                .isEqualTo(org.banyan.core.job.MappingPolicy.NODE_RANKED_BY_SLOT);
+        assertThat(parse("--map-by", "socket", "--rank-by", "core", "--bind-to", "core", "true").job().placement().reranked()).isTrue();
+        assertThat(parse("--map-by", "socket", "--rank-by", "socket", "--bind-to", "core", "true").job().placement().reranked()).isFalse();
+        assertThat(parse("--rank-by", "package", "--bind-to", "core", "true").job().placement().reranked()).isTrue();
+        assertThat(parse("--rank-by", "slot", "true").job().placement()).isEqualTo(RankPlacement.NONE);
+        assertThat(error("--rank-by", "core:span", "true"))
+                .isEqualTo("--rank-by 'core:span' is not a ranking banyan knows (node, slot, core, hwthread, socket, package, numa)");
+        Path rf = dir.resolve("rf");
+        Files.writeString(rf, "rank 0=localhost slot=0\n");
+        assertThat(error("--rankfile", rf.toString(), "--rank-by", "node", "true")).isEqualTo("--rank-by: a rankfile numbers every rank itself");
+    }
+
     /** mpiexec.hydra's -hosts is -H: it was refused as unknown. */
     @Test
     void hydrasHostsOptionNamesTheHosts() throws Exception {

@@ -110,6 +110,50 @@ public final class CpuBinding {
         return cpus.stream().mapToInt(Integer::intValue).sorted().toArray();
     }
 
+    /**
+     * The local rank to give {@link #of} for the {@code localRank}-th of a host's {@code hostRanks}
+     * ranks when they are numbered the other way than they are spread ({@code --rank-by}): in
+     * core order over ranks dealt over the packages ({@code bySocket}; {@code --map-by socket
+     * --rank-by core}), or dealt over the packages over ranks packed in core order
+     * ({@code --map-by core --rank-by socket}). The ranks take the same cores either way.
+     */
+    public int reranked(int localRank, int hostRanks, boolean bySocket, int cpusPerRank, int[] heldCores) {
+        if (localRank >= hostRanks) {
+            return localRank;
+        }
+        int[] among = heldCores != null && heldCores.length > 0 ? heldCores : java.util.stream.IntStream.range(0, cores).toArray();
+        if (bySocket) { // dealt rank i went to group i % g: number group 0's first, then group 1's...
+            int g = groups(among, true).size();
+            int r = localRank;
+            for (int group = 0; ; group++) {
+                int inGroup = hostRanks / g + (group < hostRanks % g ? 1 : 0);
+                if (r < inGroup) {
+                    return r * g + group;
+                }
+                r -= inGroup;
+            }
+        }
+        int perPackage = cores / packages; // packed rank i starts at core among[i * cpusPerRank]
+        List<List<Integer>> onPackage = new ArrayList<>();
+        for (int p = 0; p < packages; p++) {
+            onPackage.add(new ArrayList<>());
+        }
+        for (int i = 0; i < hostRanks; i++) {
+            onPackage.get(among[i * cpusPerRank % among.length] % cores / perPackage).add(i);
+        }
+        int[] next = new int[packages];
+        for (int k = 0; ; ) {
+            for (int p = 0; p < packages; p++) {
+                if (next[p] < onPackage.get(p).size()) {
+                    if (k++ == localRank) {
+                        return onPackage.get(p).get(next[p]);
+                    }
+                    next[p]++;
+                }
+            }
+        }
+    }
+
     /** The cores of {@code held} ranks are dealt over: by package ({@code bySocket}), or all in one group. */
     private List<List<Integer>> groups(int[] held, boolean bySocket) {
         int perPackage = cores / packages;

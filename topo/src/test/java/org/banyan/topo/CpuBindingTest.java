@@ -54,6 +54,39 @@ class CpuBindingTest {
         assertThat(SysfsTopology.localCores()).isEqualTo(new CpuBinding(SysfsTopology.local()).cores());
     }
 
+    /** {@code --rank-by}: a host's ranks keep their cores, numbered the other way than they are spread. */
+    @Test
+    void rankingTheOtherWayKeepsTheCoresAndRenumbersThem() {
+        CpuBinding b = new CpuBinding(SysfsTopology.parse(twoPackages()::get));
+        // --map-by socket --rank-by core, 3 ranks: spread over cores 0, 2 and 1, numbered 0, 1, 2 in core order
+        assertThat(List.of(b.reranked(0, 3, true, 1, null), b.reranked(1, 3, true, 1, null), b.reranked(2, 3, true, 1, null)))
+                .containsExactly(0, 2, 1);
+        assertThat(b.of(b.reranked(1, 3, true, 1, null), true, CpuBinding.Target.CORE, 1)).as("rank 1 on core 1").containsExactly(1, 5);
+        // --map-by core --rank-by socket, 3 ranks: packed on cores 0, 1 and 2, numbered over the packages
+        assertThat(List.of(b.reranked(0, 3, false, 1, null), b.reranked(1, 3, false, 1, null), b.reranked(2, 3, false, 1, null)))
+                .containsExactly(0, 2, 1);
+        assertThat(b.of(b.reranked(1, 3, false, 1, null), false, CpuBinding.Target.CORE, 1)).as("rank 1 on core 2").containsExactly(2, 6);
+        java.util.Random random = new java.util.Random(7);
+        for (int trial = 0; trial < 500; trial++) {
+            int n = 1 + random.nextInt(9);
+            boolean spread = random.nextBoolean();
+            int per = 1 + random.nextInt(2);
+            int[] held = random.nextBoolean() ? null : new int[] {0, 2, 3};
+            java.util.Set<Integer> dealt = new java.util.TreeSet<>();
+            java.util.List<Integer> cores = new java.util.ArrayList<>();
+            java.util.List<Integer> same = new java.util.ArrayList<>();
+            for (int r = 0; r < n; r++) {
+                dealt.add(b.reranked(r, n, spread, per, held));
+                cores.add(b.of(b.reranked(r, n, spread, per, held), spread, CpuBinding.Target.CORE, per, held)[0]);
+                same.add(b.of(r, spread, CpuBinding.Target.CORE, per, held)[0]);
+            }
+            assertThat(dealt).as("a permutation of the host's ranks").hasSize(n).allMatch(r -> r >= 0 && r < n);
+            cores.sort(null);
+            same.sort(null);
+            assertThat(cores).as("the same cores, other numbers").isEqualTo(same);
+        }
+    }
+
     @Test
     void policiesGiveCoresPackagesAndWrap() {
         CpuBinding b = new CpuBinding(SysfsTopology.parse(twoPackages()::get));

@@ -74,7 +74,7 @@ final class RankEnvironment {
             String bindError = null;
             if (job.placement().binds()) {
                 try {
-                    bound = job.placement().cpus(cpus.get(), rank, map.localRankOf(rank), daemonId);
+                    bound = job.placement().cpus(cpus.get(), rank, map.localRankOf(rank), daemonId, map.ranksOn(daemonId));
                     env.put("BANYAN_CPUS", CpuList.format(bound));
                 } catch (IllegalArgumentException e) {
                     bindError = "cannot bind rank " + rank + " on " + job.nodes().get(daemonId).name() + ": " + e.getMessage();

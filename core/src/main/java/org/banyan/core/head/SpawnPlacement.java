@@ -83,7 +83,7 @@ public final class SpawnPlacement {
         }
         RankPlacement p = parent.placement();
         RankPlacement placement = new RankPlacement(p.bindTo(), p.bySocket(), p.cpusPerRank(), p.report(), p.displayMap(), null,
-                null, heldCores);
+                null, heldCores, p.reranked());
         JobDescription job = new JobDescription(childId, apps, nodes, parent.mapping(), oversubscribe, -1, parent.launchDir(),
                 parent.modex(), placement, PmixNamespaces.of(childId), parent.jobId());
         RankMap.of(job); // throws when the policy cannot place it

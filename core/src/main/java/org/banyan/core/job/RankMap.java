@@ -87,7 +87,7 @@ public final class RankMap {
         // First pass honours slots; once every slot is used (only with oversubscription) the
         // remaining ranks are spread by the same policy as if every node had its slots again.
         while (rank < size) {
-            if (job.mapping() == MappingPolicy.SLOT) {
+            if (job.mapping().fillsSlots()) {
                 for (int n = 0; n < nodes.size() && rank < size; n++) {
                     for (; used[n] < nodes.get(n).slots() && rank < size; used[n]++) {
                         nodeOf[rank++] = n;
@@ -110,7 +110,40 @@ public final class RankMap {
             // by the same policy, as if each node offered its slots once more.
             Arrays.fill(used, 0);
         }
+        if (job.mapping().fillsSlots() == job.mapping().numbersByNode()) { // --rank-by the other way than mapped
+            nodeOf = renumbered(nodeOf, nodes.size(), job.mapping().numbersByNode());
+        }
         return new RankMap(job, nodeOf);
+    }
+
+    /**
+     * The same number of ranks on each node, numbered node after node, or round robin over the
+     * nodes that have ranks left ({@code byNode}): mpirun's {@code --rank-by}.
+     */
+    private static int[] renumbered(int[] nodeOf, int nodes, boolean byNode) {
+        int[] left = new int[nodes];
+        for (int n : nodeOf) {
+            left[n]++;
+        }
+        int[] out = new int[nodeOf.length];
+        int rank = 0;
+        if (!byNode) {
+            for (int n = 0; n < nodes; n++) {
+                for (int k = 0; k < left[n]; k++) {
+                    out[rank++] = n;
+                }
+            }
+            return out;
+        }
+        while (rank < out.length) {
+            for (int n = 0; n < nodes; n++) {
+                if (left[n] > 0) {
+                    left[n]--;
+                    out[rank++] = n;
+                }
+            }
+        }
+        return out;
     }
 
     private static String describeNodes(List<Node> nodes) {

@@ -33,7 +33,8 @@ import org.banyan.core.tree.TopologySpec;
  *  2 LAUNCH_JOB      jobId:u32 apps:u32 app{apps} nodes:u32 node{nodes} mapping:u8 oversubscribe:u8
  *                    stdinRank:u32 (-1: none) launchDir:string modex:u8 (0 full, 1 lazy) placement
  *                    pmixNamespace:string (null: the ranks use PMI-1/PMI-2) spawnedBy:u32 (-1: no job)
- *                    placement := bindTo:u8 (0 none, 1 core, 2 socket, 3 numa) bySocket:u8 cpusPerRank:u32
+ *                    placement := bindTo:u8 (0 none, 1 core, 2 socket, 3 numa, 4 hwthread) spread:u8 (bit 0 --map-by
+ *                                 socket, bit 1 ranked the other way, --rank-by) cpusPerRank:u32
  *                                 reports:u8 (bit 0 --report-bindings, bit 1 --display-map) ranked:u32 (ranks a rankfile places, 0: none) (nodeOf:u32 slot:string){ranked}
  *                                 heldNodes:u32 (0: none) (cores:u32 core:u32{cores}){heldNodes}   (a DVM's bound job:
  *                                 per node, the cores its ranks there bind among; 0 cores: the whole host)
@@ -340,7 +341,7 @@ public final class OverlayCodec {
     }
 
     static void writePlacement(WireWriter w, RankPlacement p) {
-        w.u8(p.bindTo().ordinal()).u8(p.bySocket() ? 1 : 0).u32(p.cpusPerRank()).u8((p.report() ? 1 : 0) | (p.displayMap() ? 2 : 0))
+        w.u8(p.bindTo().ordinal()).u8((p.bySocket() ? 1 : 0) | (p.reranked() ? 2 : 0)).u32(p.cpusPerRank()).u8((p.report() ? 1 : 0) | (p.displayMap() ? 2 : 0))
                 .u32(p.nodeOf() == null ? 0 : p.nodeOf().length);
         if (p.nodeOf() != null) {
             for (int r = 0; r < p.nodeOf().length; r++) {
@@ -361,7 +362,8 @@ public final class OverlayCodec {
 
     static RankPlacement readPlacement(ByteBuffer b) {
         CpuBinding.Target bindTo = CpuBinding.Target.values()[b.get()];
-        boolean bySocket = b.get() != 0;
+        int spread = b.get();
+        boolean bySocket = (spread & 1) != 0;
         int cpusPerRank = b.getInt();
         int reports = b.get();
         boolean report = (reports & 1) != 0;
@@ -386,7 +388,7 @@ public final class OverlayCodec {
                 held[i][k] = b.getInt();
             }
         }
-        return new RankPlacement(bindTo, bySocket, cpusPerRank, report, displayMap, nodeOf, slots, held);
+        return new RankPlacement(bindTo, bySocket, cpusPerRank, report, displayMap, nodeOf, slots, held, (spread & 2) != 0);
     }
 
     static JobDescription readJob(ByteBuffer b) {

@@ -38,6 +38,24 @@ class RankMapTest {
         assertThat(new int[] {m.nodeOf(0), m.nodeOf(1), m.nodeOf(2), m.nodeOf(3)}).containsExactly(0, 1, 0, 0);
     }
 
+    /** {@code --rank-by}: each node keeps the count its mapping gives it; only the numbering changes. */
+    @Test
+    void rankByNumbersTheMappedCountsTheOtherWay() {
+        List<Node> nodes = List.of(new Node("a", 2), new Node("b", 2));
+        RankMap slotByNode = RankMap.of(job(MappingPolicy.SLOT_RANKED_BY_NODE, false, nodes, 3));
+        assertThat(new int[] {slotByNode.nodeOf(0), slotByNode.nodeOf(1), slotByNode.nodeOf(2)}).as("a:2 b:1, round robin")
+                .containsExactly(0, 1, 0);
+        RankMap nodeBySlot = RankMap.of(job(MappingPolicy.NODE_RANKED_BY_SLOT, false, List.of(new Node("a", 3), new Node("b", 3)), 5));
+        assertThat(new int[] {nodeBySlot.nodeOf(0), nodeBySlot.nodeOf(1), nodeBySlot.nodeOf(2), nodeBySlot.nodeOf(3),
+                nodeBySlot.nodeOf(4)}).as("a:3 b:2, node after node").containsExactly(0, 0, 0, 1, 1);
+        RankMap over = RankMap.of(job(MappingPolicy.NODE_RANKED_BY_SLOT, true, List.of(new Node("a", 1), new Node("b", 1)), 5));
+        assertThat(over.ranksOf(0)).containsExactly(0, 1, 2);
+        assertThat(over.processMapping()).isEqualTo("(vector,(0,1,3),(1,1,2))");
+        assertThat(MappingPolicy.SLOT.rankedBy(false)).isEqualTo(MappingPolicy.SLOT);
+        assertThat(MappingPolicy.NODE.rankedBy(true)).isEqualTo(MappingPolicy.NODE);
+        assertThat(MappingPolicy.NODE.rankedBy(false)).isEqualTo(MappingPolicy.NODE_RANKED_BY_SLOT);
+    }
+
     @Test
     void singleNodeMapping() {
         RankMap m = RankMap.of(job(MappingPolicy.SLOT, true, List.of(new Node("a", 2)), 64));

@@ -68,7 +68,10 @@ class OverlayCodecTest {
                 new OverlayMessage.LaunchJob(new JobDescription(10, job.apps(), job.nodes(), MappingPolicy.SLOT, false, 0, "/",
                         org.banyan.core.job.Modex.FULL, new org.banyan.core.job.RankPlacement(
                                 org.banyan.topo.CpuBinding.Target.CORE, false, 1, false, true, null, null,
-                                new int[][] {{2, 3}, null, {0}}))),
+                                new int[][] {{2, 3}, null, {0}}, true))),
+                new OverlayMessage.LaunchJob(new JobDescription(11, job.apps(), job.nodes(), MappingPolicy.NODE_RANKED_BY_SLOT, false, 0,
+                        "/", org.banyan.core.job.Modex.LAZY, new org.banyan.core.job.RankPlacement(
+                                org.banyan.topo.CpuBinding.Target.CORE, true, 1, false, null, null).withReranked(true))),
                 new OverlayMessage.LaunchJob(new JobDescription(9, job.apps(), job.nodes(), MappingPolicy.SLOT, false, 0, "/",
                         org.banyan.core.job.Modex.LAZY, new org.banyan.core.job.RankPlacement(
                                 org.banyan.topo.CpuBinding.Target.CORE, false, 1, false, new int[] {1, 0, 1, 1},

@@ -61,6 +61,8 @@ public final class RunArguments {
     private int count;
     /** -env, -envlist and -envall of the context being parsed: in mpiexec.hydra they belong to it. */
     private Map<String, String> contextExports = new LinkedHashMap<>();
+    /** --app (-configfile): the job's programs are in this file. */
+    private Path appFile;
 
     /** @param env this context's own variables, which win over the job's ({@code -x}, {@code -genv}) */
     private record Context(int count, String program, List<String> args, Map<String, String> env) {}
@@ -75,6 +77,16 @@ public final class RunArguments {
             .flag("Placement", List.of("--oversubscribe"), List.of("-oversubscribe"),
                     "allow more ranks than slots (default slots: this machine's cores)",
                     (a, v) -> a.oversubscribe = true)
+            .value("Placement", List.of("--app"), List.of("-app", "-configfile", "--configfile"), "FILE", """
+                    the job's programs, a line each as on the command line (-n 2 ./a -v), or
+                    joined by ':'; # comments (Open MPI's appfile, mpiexec.hydra's -configfile).
+                    Other options on the command line apply to them all""",
+                    (a, v) -> {
+                        if (a.appFile != null) {
+                            throw new UsageException("--app is given twice: put every program in one file");
+                        }
+                        a.appFile = a.cwd.resolve(v);
+                    })
             .value("Environment and I/O", List.of("-x"), List.of(), "VAR[=VALUE]",
                     "export VAR (with its current value, or VALUE) to every rank",
                     (a, v) -> a.export(v))
@@ -186,6 +198,30 @@ public final class RunArguments {
 
     /** Parses {@code args} (what follows {@code run}). */
     public RunRequest parse(List<String> args) throws UsageException {
+        List<Context> contexts = contexts(args, false);
+        if (appFile != null) {
+            if (!contexts.isEmpty()) {
+                throw new UsageException("--app (-configfile) gives the job's programs: drop " + contexts.getFirst().program()
+                        + " from the command line, or put it in the file");
+            }
+            if (count > 0 || !contextExports.isEmpty()) {
+                throw new UsageException((count > 0 ? "-n belongs" : "-env, -envlist and -envall belong") + " to a program: give "
+                        + (count > 0 ? "it" : "them") + " on the lines of --app's file (-n 2 ./a)");
+            }
+            // the file's words, as if they followed the command line's options
+            contexts = contexts(AppFile.words(appFile, "--app"), true);
+        }
+        if (tag && label) { // one prefix would have been dropped
+            throw new UsageException("--tag-output and --prepend-rank both prefix each line with its rank: give one");
+        }
+        return build(contexts);
+    }
+
+    /**
+     * The contexts of {@code args}, applying their options; options alone give none when they
+     * name an app file and {@code args} are not its lines ({@code fromFile}).
+     */
+    private List<Context> contexts(List<String> args, boolean fromFile) throws UsageException {
         List<Context> contexts = new ArrayList<>();
         int i = 0;
         while (true) {
@@ -222,6 +258,9 @@ public final class RunArguments {
                 }
                 i = OptionParser.apply(option, this, args, i, name, inline);
             }
+            if (program == null && !fromFile && appFile != null && contexts.isEmpty()) {
+                return contexts;
+            }
             if (program == null) {
                 throw new UsageException(contexts.isEmpty() ? "no program given (usage: banyan run [options] PROGRAM [ARGS...])"
                         : "no program after ':' (MPMD syntax: -n 1 ./a : -n 3 ./b)");
@@ -232,10 +271,7 @@ public final class RunArguments {
             }
             i++; // past ':'
         }
-        if (tag && label) { // one prefix would have been dropped
-            throw new UsageException("--tag-output and --prepend-rank both prefix each line with its rank: give one");
-        }
-        return build(contexts);
+        return contexts;
     }
 
     private void monitor(String scope) throws UsageException {

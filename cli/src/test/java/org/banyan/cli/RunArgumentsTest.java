@@ -173,6 +173,41 @@ class RunArgumentsTest {
         assertThat(error("--rankfile", rf.toString(), "--rank-by", "node", "true")).isEqualTo("--rank-by: a rankfile numbers every rank itself");
     }
 
+    /** Open MPI's --app FILE and mpiexec.hydra's -configfile FILE: they were refused as unknown. */
+    @Test
+    void anAppFileGivesTheContexts() throws Exception {
+        Path app = dir.resolve("app");
+        Files.writeString(app, """
+                # two programs
+                -n 1 echo 'a b' -x
+
+                -np 2 -env K v printf "%s\\n" \\
+                   c\\ d : -n 1 true
+                """);
+        RunRequest r = parse("-x", "G=1", "--oversubscribe", "--app", app.toString());
+        List<org.banyan.core.job.AppContext> apps = r.job().apps();
+        assertThat(apps).hasSize(3);
+        assertThat(apps.get(0).args()).containsExactly("a b", "-x");
+        assertThat(apps.get(1).executable()).isEqualTo("printf");
+        assertThat(apps.get(1).args()).containsExactly("%s\\n", "c d");
+        assertThat(apps.get(1).count()).isEqualTo(2);
+        assertThat(apps.get(1).env()).containsEntry("K", "v").containsEntry("G", "1");
+        assertThat(apps.get(0).env()).doesNotContainKey("K");
+        assertThat(apps.get(2).executable()).isEqualTo("true");
+        assertThat(parse("-configfile", app.toString(), "--oversubscribe").job().size()).isEqualTo(4);
+        assertThat(error("--app", app.toString(), "true")).isEqualTo("--app (-configfile) gives the job's programs: drop true from "
+                + "the command line, or put it in the file");
+        assertThat(error("-n", "2", "--app", app.toString()))
+                .isEqualTo("-n belongs to a program: give it on the lines of --app's file (-n 2 ./a)");
+        assertThat(error("--app", dir.resolve("none").toString())).isEqualTo("--app '" + dir.resolve("none") + "': no such file");
+        Files.writeString(app, "# nothing\n\n");
+        assertThat(error("--app", app.toString())).isEqualTo("--app '" + app + "' names no program");
+        Files.writeString(app, "-n 1 true\n-n 1 echo 'x\n");
+        assertThat(error("--app", app.toString())).isEqualTo("--app '" + app + "' line 2: a ' is not closed");
+        Files.writeString(app, "-n 1 true\n-n 1\n");
+        assertThat(error("--app", app.toString())).isEqualTo("no program after ':' (MPMD syntax: -n 1 ./a : -n 3 ./b)");
+    }
+
     /** mpiexec.hydra's -hosts is -H: it was refused as unknown. */
     @Test
     void hydrasHostsOptionNamesTheHosts() throws Exception {

@@ -25,6 +25,8 @@ final class DaemonOptions {
     private final List<HostEntry> hosts = new ArrayList<>();
     private String launcher;
     private String launchAgent;
+    /** Hydra's {@code -launcher rsh}: ssh's rules, rsh for the remote shell unless --launch-agent names one. */
+    private boolean rsh;
     private int spawnDegree = DEFAULT_SPAWN_DEGREE;
     private TopologySpec routing = new TopologySpec.Radix(DEFAULT_SPAWN_DEGREE);
     private boolean staticPorts;
@@ -59,20 +61,30 @@ final class DaemonOptions {
     /** How daemons start and the overlay's shapes. */
     static <T> void declareDaemons(OptionTable<T> t, Function<T, DaemonOptions> of) {
         t.value(SECTION, List.of("--launcher"),
-                    List.of("-launcher"), "L", """
+                    List.of("-launcher", "-bootstrap"), "L", """
                     inproc: one daemon inside banyan (default on this machine);
                     ssh (default for other hosts); slurm (default inside an
                     allocation, whose nodes are then the hosts); local: a
-                    daemon process per host name, all on this machine""",
+                    daemon process per host name, all on this machine (Hydra's
+                    fork); Hydra's rsh is ssh with --launch-agent rsh""",
                     (x, v) -> {
                         DaemonOptions a = of.apply(x);
+                        switch (v) {
+                            case "fork" -> v = "local";
+                            case "rsh" -> {
+                                v = "ssh";
+                                a.rsh = true;
+                            }
+                            default -> { }
+                        }
                         if (!List.of("inproc", "local", "ssh", "slurm").contains(v)) {
-                            throw new UsageException("--launcher '" + v + "' is not available (valid: inproc, local, ssh, slurm)");
+                            throw new UsageException("--launcher '" + v + "' is not available (valid: inproc, local, ssh, slurm; "
+                                    + "Hydra's fork and rsh)");
                         }
                         a.launcher = v;
                     })
             .value(SECTION, List.of("--launch-agent"),
-                    List.of("-launch-agent", "-launcher-exec"), "\"CMD\"",
+                    List.of("-launch-agent", "-launcher-exec", "-bootstrap-exec"), "\"CMD\"",
                     "remote shell instead of \"ssh -x\" (implies --launcher ssh)",
                     (x, v) -> {
                         DaemonOptions a = of.apply(x);
@@ -179,7 +191,7 @@ final class DaemonOptions {
             case "local" -> new LaunchAgent.Local();
             case "slurm" -> staticPorts ? new LaunchAgent.SlurmStep(LaunchAgent.SlurmStep.portFor(environment),
                     environment.getOrDefault("SLURM_JOB_NODELIST", environment.get("SLURM_NODELIST"))) : new LaunchAgent.Slurm();
-            default -> launchAgent != null ? LaunchAgent.parse("ssh:" + launchAgent) : LaunchAgent.parse("ssh");
+            default -> LaunchAgent.parse(launchAgent != null ? "ssh:" + launchAgent : rsh ? "ssh:rsh" : "ssh");
         };
     }
 

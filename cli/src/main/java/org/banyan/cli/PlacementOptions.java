@@ -196,13 +196,14 @@ final class PlacementOptions {
 
     /**
      * Whether more ranks than slots may run: {@code --oversubscribe} ({@code given}) or the
-     * mapping's modifier, which must not say the opposite.
+     * mapping's modifier, which must not say the opposite; else {@code otherwise} (mpiexec.hydra's
+     * spellings of the hosts, under which ranks wrap over them as Hydra places them).
      */
-    boolean oversubscribe(boolean given) throws UsageException {
+    boolean oversubscribe(boolean given, boolean otherwise) throws UsageException {
         if (given && Boolean.FALSE.equals(oversubscribe)) {
             throw new UsageException("--oversubscribe and --map-by ...:NOOVERSUBSCRIBE say opposite things: give one");
         }
-        return given || Boolean.TRUE.equals(oversubscribe);
+        return given || (oversubscribe != null ? oversubscribe : otherwise);
     }
 
     private void policy(String given) throws UsageException {

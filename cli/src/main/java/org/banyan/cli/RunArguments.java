@@ -61,6 +61,13 @@ public final class RunArguments {
     private int count;
     /** -env, -envlist and -envall of the context being parsed: in mpiexec.hydra they belong to it. */
     private Map<String, String> contextExports = new LinkedHashMap<>();
+    /**
+     * Whether the hosts or ranks per host were given with mpiexec.hydra's own spellings
+     * ({@link #HYDRA_HOSTS}): Hydra never refuses more ranks than slots, it goes round the hosts
+     * again, and scripts written for it count on that.
+     */
+    private boolean hydraHosts;
+    private static final java.util.Set<String> HYDRA_HOSTS = java.util.Set.of("-hosts", "-f", "-ppn", "-perhost");
     /** --app (-configfile): the job's programs are in this file. */
     private Path appFile;
 
@@ -256,6 +263,7 @@ public final class RunArguments {
                 if (option == null) {
                     throw new UsageException("unknown option '" + a + "' (see banyan run --help)");
                 }
+                hydraHosts |= HYDRA_HOSTS.contains(name);
                 i = OptionParser.apply(option, this, args, i, name, inline);
             }
             if (program == null && !fromFile && appFile != null && contexts.isEmpty()) {
@@ -391,7 +399,7 @@ public final class RunArguments {
             apps.add(new AppContext(c.program(), c.args(), count, env(c), workdir == null ? null : workdir.toString()));
         }
         int size = JobDescription.ranks(apps);
-        JobDescription job = new JobDescription(1, apps, nodes, placement.mapping(), placement.oversubscribe(oversubscribe),
+        JobDescription job = new JobDescription(1, apps, nodes, placement.mapping(), placement.oversubscribe(oversubscribe, hydraHosts),
                 stdinRank, cwd.toString(), modex, placement.placement(nodes, size, false));
         job = org.banyan.core.pmix.PmixNamespaces.name(job, pmix);
         if (pmix) {
@@ -445,7 +453,7 @@ public final class RunArguments {
         }
         int size = JobDescription.ranks(apps);
         prepareOutputDir();
-        ClientMessage.RunJob job = new ClientMessage.RunJob(apps, placement.mapping(), placement.oversubscribe(oversubscribe),
+        ClientMessage.RunJob job = new ClientMessage.RunJob(apps, placement.mapping(), placement.oversubscribe(oversubscribe, hydraHosts),
                 stdinRank, cwd.toString(), modex, timeoutMillis, placement.placement(List.of(), size, true), pmix);
         return RunRequest.forDvm(dvm, job, new OutputOptions(tag, label, timestamp, outputDir, merge));
     }

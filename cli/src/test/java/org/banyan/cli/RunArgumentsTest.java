@@ -214,6 +214,39 @@ class RunArgumentsTest {
         assertThat(parse("-hosts", "localhost:3", "true").job().size()).isEqualTo(3);
     }
 
+    /**
+     * mpiexec.hydra goes round its hosts again when the ranks outnumber their slots; under its
+     * own spellings banyan did not ({@code -hosts a,b -n 4}: "4 ranks requested but only 2 slots").
+     */
+    @Test
+    void hydrasSpellingsOfTheHostsWrapAsHydraDoes() throws Exception {
+        RunRequest r = parse("--launcher", "local", "-hosts", "a,b", "-n", "4", "true");
+        assertThat(org.banyan.core.job.RankMap.of(r.job()).ranksOf(0)).as("as mpiexec.hydra -launcher fork places them")
+                .containsExactly(0, 2);
+        assertThat(parse("-ppn", "1", "-n", "3", "true").job().size()).isEqualTo(3);
+        Path hosts = dir.resolve("hosts");
+        Files.writeString(hosts, "localhost:1\n");
+        assertThat(parse("-f", hosts.toString(), "-n", "3", "true").job().size()).isEqualTo(3);
+        assertThat(error("--hostfile", hosts.toString(), "-n", "3", "true")).as("Open MPI's spelling keeps Open MPI's rule")
+                .startsWith("3 ranks requested but only 1 slot available");
+        assertThat(error("-H", "localhost:1", "-n", "3", "true")).startsWith("3 ranks requested but only 1 slot available");
+        assertThat(error("-hosts", "localhost:1", "--map-by", ":NOOVERSUBSCRIBE", "-n", "3", "true"))
+                .startsWith("3 ranks requested but only 1 slot available");
+    }
+
+    /** mpiexec.hydra's -bootstrap and its fork and rsh launchers: they were refused. */
+    @Test
+    void hydrasLaunchers() throws Exception {
+        assertThat(parse("-bootstrap", "fork", "-hosts", "a,b", "true").agent()).isEqualTo(new LaunchAgent.Local());
+        assertThat(parse("-launcher", "rsh", "-hosts", "localhost", "true").agent()).as("this machine alone, as ssh")
+                .isEqualTo(new LaunchAgent.InProcess());
+        assertThat(parse("-launcher", "rsh", "-hosts", "192.0.2.1,192.0.2.2", "true").agent()).isEqualTo(new LaunchAgent.RemoteShell(List.of("rsh")));
+        assertThat(parse("-launcher", "rsh", "-bootstrap-exec", "/usr/bin/rsh -l u", "-hosts", "localhost", "true").agent())
+                .isEqualTo(new LaunchAgent.RemoteShell(List.of("/usr/bin/rsh", "-l", "u")));
+        assertThat(error("-launcher", "lsf", "true"))
+                .isEqualTo("--launcher 'lsf' is not available (valid: inproc, local, ssh, slurm; Hydra's fork and rsh)");
+    }
+
     /** Copied from an Open MPI command line (containers, CI): it was refused as unknown; as root it changes nothing. */
     @Test
     void allowRunAsRootIsAccepted() throws Exception {
@@ -419,7 +452,8 @@ class RunArgumentsTest {
         assertThat(error("-x", "1BAD=2", "true")).isEqualTo("-x '1BAD=2': '1BAD' is not a valid environment variable name");
         assertThat(error("--wdir", "nowhere", "true")).isEqualTo("--wdir 'nowhere' is not a directory");
         assertThat(error("--stdin", "5", "-n", "2", "--oversubscribe", "true")).isEqualTo("--stdin 5: the job has only 2 ranks");
-        assertThat(error("--launcher", "rsh", "true")).isEqualTo("--launcher 'rsh' is not available (valid: inproc, local, ssh, slurm)");
+        assertThat(error("--launcher", "mpd", "true"))
+                .isEqualTo("--launcher 'mpd' is not available (valid: inproc, local, ssh, slurm; Hydra's fork and rsh)");
         assertThat(error("--launcher", "slurm", "true"))
                 .isEqualTo("--launcher slurm needs a Slurm allocation (SLURM_JOB_NODELIST is not set)");
     }

@@ -27,6 +27,7 @@ final class DaemonOptions {
     private String launchAgent;
     /** Hydra's {@code -launcher rsh}: ssh's rules, rsh for the remote shell unless --launch-agent names one. */
     private boolean rsh;
+    private boolean noLocal;
     private int spawnDegree = DEFAULT_SPAWN_DEGREE;
     private TopologySpec routing = new TopologySpec.Radix(DEFAULT_SPAWN_DEGREE);
     private boolean staticPorts;
@@ -55,7 +56,10 @@ final class DaemonOptions {
                     (a, v) -> of.apply(a).hosts.addAll(HostListParser.parseHostfile(of.apply(a).cwd.resolve(v))))
             .flag("Placement", List.of("--use-hwthread-cpus"), List.of("-use-hwthread-cpus"),
                     "without -H or a hostfile: a slot per hardware thread of this machine, not per core",
-                    (a, v) -> of.apply(a).hwThreads = of.apply(a).started("--use-hwthread-cpus", true));
+                    (a, v) -> of.apply(a).hwThreads = of.apply(a).started("--use-hwthread-cpus", true))
+            .flag("Placement", List.of("--nolocal"), List.of("-nolocal"),
+                    "no rank on this machine: its names are dropped from the hosts (mpirun's)",
+                    (a, v) -> of.apply(a).noLocal = true);
     }
 
     /** How daemons start and the overlay's shapes. */
@@ -225,6 +229,15 @@ final class DaemonOptions {
                 }
             } else if ("slurm".equals(launcher)) {
                 throw new UsageException("--launcher slurm needs a Slurm allocation (SLURM_JOB_NODELIST is not set)");
+            }
+        }
+        if (noLocal) {
+            if (hosts.isEmpty()) {
+                throw new UsageException("--nolocal leaves no host: give the others with --host or --hostfile");
+            }
+            hosts.removeIf(h -> LocalHost.isLocal(h.name()));
+            if (hosts.isEmpty()) {
+                throw new UsageException("--nolocal leaves no host: every host given is this machine (" + self + ")");
             }
         }
         if (star && startOptions.contains("--spawn-degree")) { // star won without a word

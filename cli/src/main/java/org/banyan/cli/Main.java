@@ -126,6 +126,9 @@ public final class Main {
             System.err.println("banyan run: " + e.getMessage());
             return 2;
         }
+        if (request.displayAllocation()) {
+            System.err.print(request.allocation());
+        }
         FastExit.prepare();
         List<org.banyan.core.job.AppContext> apps = request.dvm() != null ? request.dvmJob().apps() : request.job().apps();
         Path monitored = MonitorGather.directory(apps);

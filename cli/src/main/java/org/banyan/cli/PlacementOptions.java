@@ -39,6 +39,7 @@ final class PlacementOptions {
     private CpuBinding.Target bindTo;
     private boolean report;
     private boolean displayMap;
+    private boolean displayAllocation;
     private int cpusPerRank = 1;
     private boolean cpusPerRankGiven;
     private boolean peGiven;
@@ -79,6 +80,8 @@ final class PlacementOptions {
                     host after host, dealt over its packages. Each host keeps the ranks --map-by
                     gives it, on the same cores; only their numbers change (default: as mapped)""",
                     (a, v) -> of.apply(a).rankBy(v))
+            .flag("Placement", List.of("--pernode"), List.of("-pernode"), "one rank on each host: --npernode 1 (mpirun's)",
+                    (a, v) -> of.apply(a).perNode("1"))
             .value("Placement", List.of("--rankfile"), List.of("-rankfile", "-rf"), "FILE",
                     "place and bind each rank as FILE says ('rank N=HOST slot=S[:C]', Open MPI's\n"
                             + "format; banyan place writes it); its hosts are the hosts unless -H is given",
@@ -97,7 +100,10 @@ final class PlacementOptions {
                     (a, v) -> of.apply(a).report = true)
             .flag("Placement", List.of("--display-map"), List.of("-display-map"),
                     "print on stderr, before the ranks start, each host's slots and ranks",
-                    (a, v) -> of.apply(a).displayMap = true);
+                    (a, v) -> of.apply(a).displayMap = true)
+            .flag("Placement", List.of("--display-allocation"), List.of("-display-allocation"),
+                    "print on stderr, before the daemons start, the hosts and their slots",
+                    (a, v) -> of.apply(a).displayAllocation = true);
     }
 
     /** {@code --npernode N}: ppr:N:node. With --map-by it was one or the other, whichever came last. */
@@ -245,6 +251,10 @@ final class PlacementOptions {
             throw new UsageException("--map-by '" + v
                     + "' is not a mapping policy (valid: slot, node, socket, core, ppr:N:OBJ, treematch:MATRIX)");
         }
+    }
+
+    boolean displayAllocation() {
+        return displayAllocation;
     }
 
     MappingPolicy mapping() {

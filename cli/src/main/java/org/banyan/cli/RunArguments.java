@@ -68,6 +68,8 @@ public final class RunArguments {
      */
     private boolean hydraHosts;
     private static final java.util.Set<String> HYDRA_HOSTS = java.util.Set.of("-hosts", "-f", "-ppn", "-perhost");
+    /** -genvall or -genvnone, whichever was given. */
+    private String environmentMode;
     /** --app (-configfile): the job's programs are in this file. */
     private Path appFile;
 
@@ -117,7 +119,14 @@ public final class RunArguments {
                     export all of banyan's environment to every rank (mpiexec.hydra's default);
                     ranks on this machine have it anyway, ranks on other hosts otherwise get
                     their login's; -envall does it for this context only""",
-                    (a, v) -> a.exports.putAll(a.environment))
+                    (a, v) -> {
+                        a.exports.putAll(a.environment);
+                        a.environmentMode("-genvall");
+                    })
+            .flag("Environment and I/O", List.of("-genvnone"), List.of(),
+                    "export only the variables named (-x, -genv...): banyan's default; as under\n"
+                            + "mpiexec.hydra, ranks on this machine still have banyan's environment",
+                    (a, v) -> a.environmentMode("-genvnone"))
             .flag("Environment and I/O", List.of("-envall"), List.of(),
                     "-genvall for the ranks of this context only",
                     (a, v) -> a.contextExports.putAll(a.environment))
@@ -282,6 +291,14 @@ public final class RunArguments {
         return contexts;
     }
 
+    /** mpiexec.hydra's -genvall and -genvnone say opposite things: one of them, once. */
+    private void environmentMode(String option) throws UsageException {
+        if (environmentMode != null && !environmentMode.equals(option)) {
+            throw new UsageException(environmentMode + " and " + option + " say opposite things: give one");
+        }
+        environmentMode = option;
+    }
+
     private void monitor(String scope) throws UsageException {
         if (!scope.equals("all") && !scope.equals("external")) {
             throw new UsageException("--monitor=" + scope + ": the scope is all or external");
@@ -423,7 +440,7 @@ public final class RunArguments {
         HeadSettings settings = new HeadSettings(timeoutMillis, DEFAULT_GRACE_MILLIS, DAEMON_START_MILLIS, reportLaunch,
                 allExitCodes);
         return new RunRequest(job, settings, new OutputOptions(tag, label, timestamp, outputDir, merge), daemons.agent(),
-                daemons.topology(), daemons.routing());
+                daemons.topology(), daemons.routing()).withDisplayAllocation(placement.displayAllocation());
     }
 
     /**
@@ -440,6 +457,9 @@ public final class RunArguments {
         }
         if (allExitCodes) {
             throw new UsageException("--print-all-exitcodes: a DVM tells its client the job's status only; run without --dvm");
+        }
+        if (placement.displayAllocation()) {
+            throw new UsageException("--display-allocation: a DVM's hosts and slots are in banyan dvm status");
         }
         if (!daemons.startOptionsGiven().isEmpty()) { // they were dropped without a word
             throw new UsageException("--dvm runs on daemons already started: drop " + String.join(", ", daemons.startOptionsGiven())

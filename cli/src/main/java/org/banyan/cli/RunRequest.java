@@ -15,15 +15,31 @@ import org.banyan.runtime.launch.LaunchAgent;
  * @param routing  the topology daemon-to-daemon messages follow
  * @param dvm      the DVM to run on ({@code --dvm}), or null to start daemons; with a DVM only
  *                 {@code dvmJob} and {@code output} are set
+ * @param displayAllocation {@code --display-allocation}: the hosts and their slots go to stderr first
  */
 public record RunRequest(JobDescription job, HeadSettings settings, OutputOptions output, LaunchAgent agent,
-                         TopologySpec topology, TopologySpec routing, DvmFiles dvm, ClientMessage.RunJob dvmJob) {
+                         TopologySpec topology, TopologySpec routing, DvmFiles dvm, ClientMessage.RunJob dvmJob,
+                         boolean displayAllocation) {
     public RunRequest(JobDescription job, HeadSettings settings, OutputOptions output, LaunchAgent agent,
                       TopologySpec topology, TopologySpec routing) {
-        this(job, settings, output, agent, topology, routing, null, null);
+        this(job, settings, output, agent, topology, routing, null, null, false);
     }
 
     static RunRequest forDvm(DvmFiles dvm, ClientMessage.RunJob job, OutputOptions output) {
-        return new RunRequest(null, null, output, null, null, null, dvm, job);
+        return new RunRequest(null, null, output, null, null, null, dvm, job, false);
+    }
+
+    /** This request, its allocation printed first or not. */
+    RunRequest withDisplayAllocation(boolean display) {
+        return new RunRequest(job, settings, output, agent, topology, routing, dvm, dvmJob, display);
+    }
+
+    /** The hosts and their slots as Open MPI's {@code --display-allocation} lays them out. */
+    String allocation() {
+        StringBuilder out = new StringBuilder("======================   ALLOCATED NODES   ======================\n");
+        for (org.banyan.core.job.Node n : job.nodes()) {
+            out.append('\t').append(n.name()).append(": slots=").append(n.slots()).append(" state=UP\n");
+        }
+        return out.append("=================================================================\n").toString();
     }
 }

@@ -234,6 +234,34 @@ class RunArgumentsTest {
                 .startsWith("3 ranks requested but only 1 slot available");
     }
 
+    /** mpirun's --pernode, --nolocal and --display-allocation, Hydra's -genvnone: they were refused as unknown. */
+    @Test
+    void moreOfMpirunsAndHydrasOptions() throws Exception {
+        RunRequest per = parse("--launcher", "local", "-H", "a:4,b:4", "--pernode", "true");
+        assertThat(per.job().size()).isEqualTo(2);
+        assertThat(error("--pernode", "--map-by", "node", "true")).isEqualTo("--npernode and --map-by both say how ranks are placed: give one");
+
+        RunRequest remote = parse("--nolocal", "-H", "localhost:2,192.0.2.1:2", "true");
+        assertThat(remote.job().nodes()).extracting(org.banyan.core.job.Node::name).containsExactly("192.0.2.1");
+        assertThat(remote.agent()).isInstanceOf(LaunchAgent.RemoteShell.class);
+        assertThat(error("--nolocal", "true")).isEqualTo("--nolocal leaves no host: give the others with --host or --hostfile");
+        assertThat(error("--nolocal", "-H", "localhost,127.0.0.1", "true")).startsWith("--nolocal leaves no host: every host given is this machine");
+
+        RunRequest shown = parse("--display-allocation", "-H", "localhost:2", "true");
+        assertThat(shown.displayAllocation()).isTrue();
+        assertThat(shown.allocation()).isEqualTo("""
+                ======================   ALLOCATED NODES   ======================
+                \tlocalhost: slots=2 state=UP
+                =================================================================
+                """);
+        assertThat(parse("true").displayAllocation()).isFalse();
+        assertThat(error("--display-allocation", "--dvm", "dvm.uri", "true"))
+                .isEqualTo("--display-allocation: a DVM's hosts and slots are in banyan dvm status");
+
+        assertThat(parse("-genvnone", "-genv", "A", "1", "true").job().apps().getFirst().env()).containsExactly(Map.entry("A", "1"));
+        assertThat(error("-genvall", "-genvnone", "true")).isEqualTo("-genvall and -genvnone say opposite things: give one");
+    }
+
     /** mpiexec.hydra's -bootstrap and its fork and rsh launchers: they were refused. */
     @Test
     void hydrasLaunchers() throws Exception {

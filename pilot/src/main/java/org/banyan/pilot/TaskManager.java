@@ -44,9 +44,8 @@ public final class TaskManager implements AutoCloseable {
     private final SendWindow window = new SendWindow();
     /** Serializes sending (which waits for each batch's acceptance) between submit() and the feeder. */
     private final Object sending = new Object();
-    /** Sends what waited for room once tasks have ended; started when first needed. */
-    private Thread feeder;
-    private final java.util.concurrent.Semaphore feed = new java.util.concurrent.Semaphore(0);
+    /** Sends what waited for room once tasks have ended. */
+    private final Feeder feeder = new Feeder(this::pump, this::closedByUser);
     private final FunctionTasks functionTasks = new FunctionTasks(this, this::move, this::pilotCores);
     private boolean closed;
     private boolean detached;
@@ -202,8 +201,8 @@ public final class TaskManager implements AutoCloseable {
     private void endedOn(PilotLink link) {
         link.ends.ended(System.nanoTime());
         link.inFlight--;
-        if (feeder != null && toSend(link) > 0 && feed.availablePermits() == 0) {
-            feed.release();
+        if (feeder.started() && toSend(link) > 0) {
+            feeder.wakeOnce();
         }
     }
 
@@ -225,7 +224,7 @@ public final class TaskManager implements AutoCloseable {
                     link = roster.leastGiven(l -> !passed.contains(l) && toSend(l) > 0);
                     if (link == null) {
                         if (!unsent.isEmpty() && roster.anyLinked()) {
-                            startFeeder();
+                            feeder.start();
                         }
                         return;
                     }
@@ -244,28 +243,6 @@ public final class TaskManager implements AutoCloseable {
                     send(link, batch);
                 }
             }
-        }
-    }
-
-    /** Under this manager's lock. */
-    private void startFeeder() {
-        if (feeder == null) {
-            feeder = Thread.ofPlatform().daemon().name("tmgr-feed").start(() -> {
-                try {
-                    while (true) {
-                        feed.acquire();
-                        feed.drainPermits();
-                        synchronized (this) {
-                            if (closed) {
-                                return;
-                            }
-                        }
-                        pump();
-                    }
-                } catch (InterruptedException e) {
-                    // closing
-                }
-            });
         }
     }
 
@@ -329,9 +306,9 @@ public final class TaskManager implements AutoCloseable {
                 // The sender waits for the pilot to accept the batch, which the thread running
                 // this callback may be the one to read: the feeder sends it instead.
                 synchronized (this) {
-                    startFeeder();
+                    feeder.start();
                 }
-                feed.release();
+                feeder.wake();
             } else {
                 pump();
             }
@@ -358,7 +335,7 @@ public final class TaskManager implements AutoCloseable {
                 }
             }
             if (!late) {
-                startFeeder();
+                feeder.start();
             }
         }
         if (late) { // told outside the lock, as callbacks may take it
@@ -367,7 +344,7 @@ public final class TaskManager implements AutoCloseable {
         }
         noPilotLeft(); // released after the last pilot ended
         failUnfit();
-        feed.release();
+        feeder.wake();
     }
 
     /**
@@ -577,7 +554,7 @@ public final class TaskManager implements AutoCloseable {
         List<PilotLink> all;
         synchronized (this) {
             closed = true;
-            feed.release(); // the feeder, if there is one, ends
+            feeder.wake(); // the feeder, if there is one, ends
             if (detached) {
                 for (PilotLink l : roster.links()) {
                     l.client.close(); // the DVM keeps the tasks

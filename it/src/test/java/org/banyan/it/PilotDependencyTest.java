@@ -58,6 +58,30 @@ class PilotDependencyTest {
         }
     }
 
+    /**
+     * A held task keeps its submission's place among the tasks waiting in the manager: it went
+     * behind every task submitted after it that had not yet gone to the pilot.
+     */
+    @Test
+    void aReleasedTaskGoesBeforeTasksSubmittedAfterIt() throws Exception {
+        try (Session session = new Session(dir.resolve("order"))) {
+            TaskManager tmgr = new TaskManager(session);
+            tmgr.addPilots(new PilotManager(session).submit(PilotDescription.local(1).warmUp(0)));
+            Task first = tmgr.submit(new TaskDescription().executable("sleep").arguments("0.5")).getFirst();
+            Task next = tmgr.submit(new TaskDescription().executable("true").after(first)).getFirst();
+            List<TaskDescription> bag = new ArrayList<>();
+            for (int i = 0; i < 1500; i++) { // more than the pilot's window of 1,024: the last ones wait in the manager
+                bag.add(new TaskDescription().executable("true"));
+            }
+            List<Task> later = tmgr.submit(bag);
+            tmgr.waitTasks();
+            assertThat(next.state()).isEqualTo(TaskState.DONE);
+            long lastStart = later.stream().mapToLong(t -> t.times().get(TaskState.AGENT_EXECUTING)).max().orElseThrow();
+            assertThat(next.times().get(TaskState.AGENT_EXECUTING)).as("it ran before the bag's last tasks")
+                    .isLessThan(lastStart);
+        }
+    }
+
     @Test
     void aFailureFailsWhatWaitsOnItDownTheChainAndTheOtherKindsRun() throws Exception {
         try (Session session = new Session(dir.resolve("chain"))) {

@@ -283,6 +283,7 @@ public final class TaskManager implements AutoCloseable {
                     TaskDescription d = descriptions.get(i);
                     String uid = uids.get(i);
                     Task t = new Task(uid, d, d.sandbox != null ? base.resolve(d.sandbox) : null, this, now);
+                    unsent.number(t);
                     session.profile().event(now, "state", "tmgr", uid, TaskState.NEW.name(),
                             "cores=" + d.ranks * d.coresPerRank);
                     batch.add(t);

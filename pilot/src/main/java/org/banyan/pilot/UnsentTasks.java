@@ -66,8 +66,18 @@ final class UnsentTasks {
     private int size;
     private long next;
 
+    /**
+     * Gives {@code t} its place in the order, once: a task held for others keeps the place of its
+     * submission among the tasks of its priority.
+     */
+    void number(Task t) {
+        if (t.seq == 0) {
+            t.seq = ++next;
+        }
+    }
+
     void add(Task t) {
-        t.seq = next++;
+        number(t);
         byShape.computeIfAbsent(kindOf(t), k -> new PriorityQueue<>(ORDER)).add(t);
         size++;
     }

@@ -32,6 +32,18 @@ class UnsentTasksTest {
         assertThat(unsent.size()).isEqualTo(1);
     }
 
+    /** A task held for others until later keeps its submission's place: it went behind tasks submitted after it. */
+    @Test
+    void aTaskAddedLateKeepsThePlaceItWasNumberedIn() {
+        UnsentTasks unsent = new UnsentTasks();
+        Task held = task("held", 1, 0, 0);
+        unsent.number(held);
+        unsent.add(task("later", 1, 0, 0));
+        unsent.add(task("urgent", 1, 0, 3));
+        unsent.add(held);
+        assertThat(uids(unsent.drain())).containsExactly("urgent", "held", "later");
+    }
+
     @Test
     void aTaskThatNamesItsPilotIsAKindOfItsOwn() {
         UnsentTasks unsent = new UnsentTasks();

@@ -50,7 +50,7 @@ record TaskSelection(DvmFiles dvm, List<Integer> ids, boolean all, boolean quiet
             List<Integer> unknown = new ArrayList<>(ids);
             unknown.removeAll(known);
             System.err.println("banyan " + command + ": no task " + TaskIds.format(unknown) + " in this DVM (it keeps what became "
-                    + "of the last 100,000 tasks of submit --detach, and forgets a task once the submit that waited for it has it)");
+                    + "of the last 100,000 tasks of submit --detach, and how its latest 4,194,304 tasks ended)");
             return null;
         }
         return known;

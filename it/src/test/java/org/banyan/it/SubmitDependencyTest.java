@@ -71,6 +71,38 @@ class SubmitDependencyTest {
         assertThat(dir.resolve("never.txt")).doesNotExist();
     }
 
+    /**
+     * An attached submit's finished task: the DVM let go of its record once its submitter had it,
+     * so banyan wait and --dependency took its id for unknown (status 2), where the agent keeps how it ended.
+     */
+    @Test
+    void aFinishedAttachedTaskCanStillBeWaitedForAndDependedOn() throws Exception {
+        Banyan.Result before = submit("--detach", "--session", dir.resolve("a").toString(), "--", "true");
+        int first = Integer.parseInt(before.stdout().strip());
+        Banyan.Result attached = submit("--session", dir.resolve("b").toString(), "--", "true");
+        assertThat(attached.exit()).as(attached.stderr()).isZero();
+        Banyan.Result failing = submit("--session", dir.resolve("c").toString(), "--", "false");
+        assertThat(failing.exit()).isEqualTo(1);
+        Banyan.Result after = submit("--detach", "--session", dir.resolve("d").toString(), "--", "true");
+        assertThat(Integer.parseInt(after.stdout().strip())).as("ids are consecutive").isEqualTo(first + 3);
+        String done = String.valueOf(first + 1);
+        String failed = String.valueOf(first + 2);
+
+        Banyan.Result waited = Banyan.run("wait", "--dvm", uri.toString(), done);
+        assertThat(waited.exit()).as(waited.stderr()).isZero();
+        assertThat(waited.stderr()).contains("banyan wait: 1 task: 1 done, 0 failed, 0 canceled");
+        Banyan.Result waitedFailed = Banyan.run("wait", "--dvm", uri.toString(), failed);
+        assertThat(waitedFailed.exit()).isEqualTo(1);
+        assertThat(waitedFailed.stderr()).contains("banyan wait: task " + failed + " failed (exit -1):\n"
+                + "    its exit code and output went to the client that submitted it");
+
+        Banyan.Result chained = submit("--session", dir.resolve("e").toString(), "-d", "afterok:" + done, "--", "true");
+        assertThat(chained.exit()).as(chained.stderr()).isZero();
+        Banyan.Result never = submit("--session", dir.resolve("f").toString(), "-d", "afterok:" + failed, "--", "true");
+        assertThat(never.exit()).as(never.stderr()).isEqualTo(1);
+        assertThat(never.stderr()).contains("its dependency afterok:" + failed + " can no longer be met: task " + failed + " ended FAILED");
+    }
+
     /** A bag in either JVM (the DVM's, or the command's): a task file's own field and the option, both waited for. */
     @Test
     void aTaskFileAndTheOptionBothNameWhatItsTasksWaitFor() throws Exception {

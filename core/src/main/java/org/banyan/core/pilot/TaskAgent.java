@@ -182,6 +182,14 @@ public final class TaskAgent {
         return drain();
     }
 
+    /**
+     * How task {@code id} ended, when it has and is among the latest ids: the DVM lets go of an
+     * attached task's record once its submitter has it, and this answers for it afterwards.
+     */
+    public TaskState endOf(int id) {
+        return tasks.containsKey(id) ? null : ends.of(id, nextId - 1);
+    }
+
     /** A task's state now, or how it ended (null: not a task of the latest ids). */
     private TaskState stateOf(int id) {
         Task t = tasks.get(id);

@@ -112,6 +112,7 @@ final class TaskDispatch {
      */
     void watch(DvmSession s, List<Integer> ids) {
         List<Integer> known = new ArrayList<>();
+        Map<Integer, ClientMessage.TaskUpdate> forgotten = new HashMap<>();
         if (ids.isEmpty()) {
             latest.forEach((id, u) -> {
                 if (!u.state().isFinal()) {
@@ -120,14 +121,19 @@ final class TaskDispatch {
             });
         } else {
             for (int id : ids) {
+                TaskState end;
                 if (latest.containsKey(id)) {
                     known.add(id);
+                } else if ((end = agent.endOf(id)) != null) { // an attached task whose submitter took its record
+                    known.add(id);
+                    forgotten.put(id, new ClientMessage.TaskUpdate(id, end, 0, end == TaskState.DONE ? 0 : -1,
+                            end == TaskState.DONE ? "" : "its exit code and output went to the client that submitted it"));
                 }
             }
         }
         s.send(new ClientMessage.TasksAccepted(known));
         for (int id : known) {
-            ClientMessage.TaskUpdate now = latest.get(id);
+            ClientMessage.TaskUpdate now = latest.containsKey(id) ? latest.get(id) : forgotten.get(id);
             s.updates.add(now);
             if (!now.state().isFinal()) {
                 watchers.computeIfAbsent(id, k -> new java.util.LinkedHashSet<>()).add(s);

@@ -71,7 +71,7 @@ final class TasksCommand {
             String detail = u.detail() == null ? "" : u.detail().strip();
             int nl = detail.indexOf('\n');
             out.println(String.format(Locale.ROOT, "%8d  %-28s %9s %5s  %s", u.taskId(), u.state(),
-                    duration(Math.max(0, nowMicros - u.timeMicros())), failed ? Integer.toString(u.exitCode()) : "",
+                    u.timeMicros() == 0 ? "-" : duration(Math.max(0, nowMicros - u.timeMicros())), failed ? Integer.toString(u.exitCode()) : "",
                     nl < 0 ? detail : detail.substring(0, nl) + " ...").stripTrailing());
         }
     }

@@ -18,12 +18,14 @@ class TasksCommandTest {
         TasksCommand.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), List.of(
                 new TaskUpdate(7, TaskState.AGENT_EXECUTING, now - 2_500_000, 0, "node3"),
                 new TaskUpdate(12, TaskState.FAILED, now - 75_000_000, 3, "cat: x: No such file\nsecond line"),
-                new TaskUpdate(13, TaskState.DONE, now + 5, 0, "")), now);
+                new TaskUpdate(13, TaskState.DONE, now + 5, 0, ""),
+                new TaskUpdate(14, TaskState.DONE, 0, 0, "")), now);
         assertThat(bytes.toString(StandardCharsets.UTF_8).lines().toList()).containsExactly(
                 "      ID  STATE                              FOR  EXIT  DETAIL",
                 "       7  AGENT_EXECUTING                   2.5s        node3",
                 "      12  FAILED                           1m15s     3  cat: x: No such file ...",
-                "      13  DONE                              0.0s");
+                "      13  DONE                              0.0s",
+                "      14  DONE                                 -"); // an end kept without its time
     }
 
     @Test

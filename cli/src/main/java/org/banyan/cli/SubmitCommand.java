@@ -54,6 +54,8 @@ final class SubmitCommand {
         String output;
         String error;
         String input;
+        /** --chdir: where the command's task starts, or null for here. */
+        String chdir;
         /** --name: the task's name for people, or null. */
         String name;
         /** --dependency: what every task waits for. */
@@ -103,6 +105,10 @@ final class SubmitCommand {
                     (a, v) -> a.timeout = a.commandOnly("--time-limit", "timeout", timeLimit(v)))
             .value("Submit", List.of("--priority"), List.of(), "P", "higher runs first (default 0)",
                     (a, v) -> a.priority = a.commandOnly("--priority", "priority", HostListParser.atLeast(v, "--priority", 0)))
+            .value("Submit", List.of("--chdir"), List.of("-D", "--cwd"), "DIR",
+                    "the directory the task starts in (default: this one, as srun's and flux submit's;\n"
+                            + "a task file's tasks start in their sandboxes); its output files stay in its sandbox",
+                    (a, v) -> a.chdir = a.commandOnly("--chdir", "workdir", v))
             .value("Submit", List.of("--output"), List.of("-o"), "FILE",
                     "the task's stdout file (default UID.out in its sandbox); relative to this directory;\n"
                             + "with --cc, {cc} in it becomes the id (and must be there)",
@@ -284,6 +290,11 @@ final class SubmitCommand {
                 throw new UsageException(f[0] + " " + f[1] + ": every copy of --cc would write that one file; put {cc} in it");
             }
         }
+        // the command starts here unless told otherwise, as under srun, sbatch and flux submit
+        a.chdir = cwd.resolve(a.chdir == null ? "" : a.chdir).toString();
+        if (a.tasks == null && !Files.isDirectory(Path.of(a.chdir))) {
+            throw new UsageException("--chdir '" + a.chdir + "' is not a directory");
+        }
         // the submitter's directory, as sbatch -o and flux --output mean them (a task's own would be its sandbox)
         a.output = a.output == null ? null : cwd.resolve(a.output).toString();
         a.error = a.error == null ? null : cwd.resolve(a.error).toString();
@@ -380,7 +391,7 @@ final class SubmitCommand {
                 .arguments(command.subList(1, command.size())).coresPerRank(a.cores).gpusPerRank(a.gpus).ranks(a.ranks)
                 .mode(a.mpi ? TaskDescription.Mode.MPI : TaskDescription.Mode.EXECUTABLE).timeout(a.timeout)
                 .priority(a.priority).dependencies(a.dependencies).name(a.name)
-                .stdout(withId(a.output, cc)).stderr(withId(a.error, cc)).stdin(withId(a.input, cc));
+                .stdout(withId(a.output, cc)).stderr(withId(a.error, cc)).stdin(withId(a.input, cc)).workdir(a.chdir);
         try {
             d.check();
         } catch (IllegalArgumentException e) {

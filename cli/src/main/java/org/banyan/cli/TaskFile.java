@@ -29,7 +29,7 @@ import org.banyan.pilot.TaskDescription;
 final class TaskFile {
     static final Set<String> FIELDS = Set.of("uid", "executable", "arguments", "environment", "sandbox", "stdout", "stderr", "stdin",
             "pre_exec", "post_exec", "ranks", "cores_per_rank", "gpus_per_rank", "priority", "timeout", "restartable",
-            "tags", "mode", "input_staging", "output_staging", "stage_on_error", "name", "dependencies");
+            "tags", "mode", "input_staging", "output_staging", "stage_on_error", "name", "dependencies", "workdir");
     private static final Set<String> TAGS = Set.of("colocate", "exclusive");
     private static final Set<String> ACTIONS = Set.of("copy", "link", "move");
     /** How many distinct programs a file's tasks share strings for (a file of all different ones gains nothing). */
@@ -240,7 +240,7 @@ final class TaskFile {
             executables.put(executable, executable);
         }
         d.executable(executable);
-        d.sandbox(text(n, "sandbox", where, null));
+        d.sandbox(text(n, "sandbox", where, null)).workdir(text(n, "workdir", where, null));
         String mode = text(n, "mode", where, "executable");
         if (!List.of("executable", "mpi").contains(mode)) {
             throw new UsageException(where + ": field 'mode' must be 'executable' or 'mpi'" + (mode.equals("function")

@@ -123,7 +123,7 @@ class TaskFileTest {
         fails("{\"arguments\": []}", ":1: field 'executable' is missing");
         fails("{\"executable\": \"x\", \"cores\": 2}", ":1: unknown field 'cores' (valid: arguments, cores_per_rank, "
                 + "dependencies, environment, executable, gpus_per_rank, input_staging, mode, name, output_staging, post_exec, pre_exec, "
-                + "priority, ranks, restartable, sandbox, stage_on_error, stderr, stdin, stdout, tags, timeout, uid)");
+                + "priority, ranks, restartable, sandbox, stage_on_error, stderr, stdin, stdout, tags, timeout, uid, workdir)");
         fails("{\"executable\": \"x\", \"input_staging\": [{\"source\": \"a\", \"action\": \"copy-ish\"}]}",
                 ":1: field 'input_staging': action 'copy-ish' is not copy, link or move");
         fails("{\"executable\": \"x\", \"output_staging\": [{\"target\": \"a\"}]}",

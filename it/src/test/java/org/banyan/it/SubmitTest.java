@@ -34,7 +34,7 @@ class SubmitTest {
     void detachedTasksOutliveTheirSubmitAndAnotherShellWaitsForThemOrCancelsThem() throws Exception {
         String marker = Banyan.marker();
         Banyan.Result ok = Banyan.run("submit", "--dvm", uri.toString(), "--detach", "--session", dir.resolve("a").toString(),
-                "--", "sh", "-c", "sleep 1; echo fine > done.txt");
+                "-D", dir.toString(), "--", "sh", "-c", "sleep 1; echo fine > done.txt");
         assertThat(ok.exit()).as(ok.stderr()).isZero();
         String okId = ok.stdout().strip();
         assertThat(ok.stderr()).contains("1 task submitted (id " + okId + "); follow it with banyan wait, end it with banyan cancel");
@@ -47,7 +47,7 @@ class SubmitTest {
         Banyan.Result waitOk = Banyan.run("wait", "--dvm", uri.toString(), okId);
         assertThat(waitOk.exit()).as(waitOk.stderr()).isZero();
         assertThat(waitOk.stderr()).contains("1 task: 1 done, 0 failed, 0 canceled");
-        assertThat(dir.resolve("a").resolve("task.000000").resolve("done.txt")).hasContent("fine");
+        assertThat(dir.resolve("done.txt")).as("written where -D said").hasContent("fine");
         Banyan.Result waitBad = Banyan.run("wait", "--dvm", uri.toString(), bad.stdout().strip());
         assertThat(waitBad.exit()).isEqualTo(1);
         assertThat(waitBad.stderr()).contains("failed (exit 5):\n    it broke").contains("0 done, 1 failed");
@@ -188,14 +188,52 @@ class SubmitTest {
         assertThat(none.stderr().lines().toList()).singleElement().asString().contains("no profile at");
     }
 
+    /**
+     * Shell users run {@code ./run.sh} on the data beside it, as under srun, sbatch and flux
+     * submit: the task ran in its sandbox, where neither was ({@code ./run.sh: No such file}).
+     */
+    @Test
+    void aCommandStartsWhereSubmitRunsAndATaskFileInItsSandbox() throws Exception {
+        Files.writeString(dir.resolve("data.txt"), "hello\n");
+        Path script = dir.resolve("run.sh");
+        Files.writeString(script, "#!/bin/sh\ncat data.txt\n");
+        assertThat(script.toFile().setExecutable(true)).isTrue();
+        Banyan.Result r = Banyan.runIn(dir, java.util.Map.of(), List.of("submit", "--dvm", uri.toString(), "--session", "s", "--", "./run.sh"));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(dir.resolve("s/task.000000/task.000000.out")).hasContent("hello\n");
+
+        Files.createDirectories(dir.resolve("sub"));
+        Files.writeString(dir.resolve("sub/data.txt"), "other\n");
+        r = Banyan.runIn(dir, java.util.Map.of(), List.of("submit", "--dvm", uri.toString(), "--session", "t", "--chdir", "sub",
+                "--mpi", "--ranks", "2", "--", "cat", "data.txt"));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(dir.resolve("t/task.000000/task.000000.out")).as("an MPI task's ranks too").hasContent("other\nother\n");
+
+        Files.writeString(dir.resolve("t.jsonl"), "{\"executable\": \"cat\", \"arguments\": [\"data.txt\"], \"workdir\": \"sub\"}\n"
+                + "{\"executable\": \"pwd\"}\n");
+        r = Banyan.runIn(dir, java.util.Map.of(), List.of("submit", "--dvm", uri.toString(), "--session", "u", "--tasks", "t.jsonl"));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(dir.resolve("u/task.000000/task.000000.out")).hasContent("other\n");
+        assertThat(Path.of(Files.readString(dir.resolve("u/task.000001/task.000001.out")).strip()))
+                .as("a task file's task starts in its sandbox, as RADICAL-Pilot's").isEqualTo(dir.resolve("u/task.000001").toRealPath());
+
+        Banyan.Result nowhere = Banyan.runIn(dir, java.util.Map.of(), List.of("submit", "--dvm", uri.toString(), "-D", "nowhere", "--", "true"));
+        assertThat(nowhere.exit()).isEqualTo(2);
+        assertThat(nowhere.stderr().strip()).isEqualTo("banyan submit: --chdir '" + dir.resolve("nowhere") + "' is not a directory");
+        Banyan.Result both = Banyan.runIn(dir, java.util.Map.of(), List.of("submit", "--dvm", uri.toString(), "-D", "sub", "--tasks", "t.jsonl"));
+        assertThat(both.exit()).isEqualTo(2);
+        assertThat(both.stderr()).contains("--chdir describes the command after --; with --tasks each line gives its own (workdir)");
+    }
+
     @Test
     void oneCommandAndItsExitStatus() throws Exception {
-        Banyan.Result ok = Banyan.run("submit", "--dvm", uri.toString(), "--session", dir.resolve("s").toString(), "--",
-                "sh", "-c", "echo hi > where; echo \"[${_JAVA_SR_SIGNUM-unset}]\" > env");
+        Banyan.Result ok = Banyan.runIn(dir, java.util.Map.of(), List.of("submit", "--dvm", uri.toString(), "--session", "s", "--",
+                "sh", "-c", "echo hi > where; echo \"[${_JAVA_SR_SIGNUM-unset}]\" > env; echo out"));
         assertThat(ok.exit()).as(ok.stderr()).isZero();
-        assertThat(dir.resolve("s/task.000000/where")).hasContent("hi");
+        assertThat(dir.resolve("where")).as("it ran where submit was run, as under srun and flux submit").hasContent("hi");
+        assertThat(dir.resolve("s/task.000000/task.000000.out")).as("its output in its sandbox").hasContent("out\n");
         // the DVM's JVMs run with the launcher's thread-suspension signal; its tasks do not see it
-        assertThat(dir.resolve("s/task.000000/env")).hasContent("[unset]");
+        assertThat(dir.resolve("env")).hasContent("[unset]");
     }
 
     /**
@@ -307,17 +345,18 @@ class SubmitTest {
     @Test
     void aSessionDirectoryHoldsOneSession() throws Exception {
         Path s = dir.resolve("s");
-        assertThat(Banyan.run("submit", "--dvm", uri.toString(), "--session", s.toString(), "--", "sh", "-c", "echo one > out").exit())
-                .isZero();
+        assertThat(Banyan.run("submit", "--dvm", uri.toString(), "--session", s.toString(), "-D", dir.toString(), "--", "sh", "-c",
+                "echo one > out").exit()).isZero();
         for (String inDvm : List.of("1", "0")) {
             Banyan.Result again = Banyan.run(java.util.Map.of("BANYAN_SUBMIT_IN_DVM", inDvm), null,
-                    List.of("submit", "--dvm", uri.toString(), "--session", s.toString(), "--", "sh", "-c", "echo two > out; touch ran"));
+                    List.of("submit", "--dvm", uri.toString(), "--session", s.toString(), "-D", dir.toString(), "--", "sh", "-c",
+                            "echo two > out; touch ran"));
             assertThat(again.exit()).as(again.stderr()).isEqualTo(2);
             assertThat(again.stderr().strip()).isEqualTo("banyan submit: the session directory " + s
                     + " already holds a session (banyan.prof); give a new one");
         }
-        assertThat(s.resolve("task.000000/out")).hasContent("one");
-        assertThat(s.resolve("task.000000/ran")).doesNotExist();
+        assertThat(dir.resolve("out")).hasContent("one");
+        assertThat(dir.resolve("ran")).doesNotExist();
         assertThat(Files.readString(s.resolve("banyan.prof"))).contains("task.000000,DONE");
         Files.writeString(dir.resolve("file"), "");
         Banyan.Result inTheWay = Banyan.run("submit", "--dvm", uri.toString(), "--session", dir.resolve("file/s").toString(), "--", "true");

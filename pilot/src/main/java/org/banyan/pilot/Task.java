@@ -198,11 +198,27 @@ public final class Task {
         return s;
     }
 
-    /** What the pilot's agent gets: the description, with this task's uid, sandbox and default output files. */
+    /**
+     * What the pilot's agent gets: the description, with this task's uid, sandbox and default
+     * output files. The agent's sandbox is where a task starts: for one given a workdir, that
+     * directory, and its files are named by their paths in its own sandbox (which the task manager
+     * makes as it stages the task in: the daemon makes only the directory a task starts in).
+     */
     TaskRequest request() {
         TaskDescription d = description;
-        return new TaskRequest(uid, d.executable, d.arguments, d.environment, sandbox().toString(), stdoutFile(), stderrFile(),
-                d.stdin, d.preExec, d.postExec, slots(),
+        String start = sandbox().toString();
+        String out = stdoutFile();
+        String err = stderrFile();
+        String in = d.stdin;
+        if (d.workdir != null) {
+            Path box = sandbox();
+            out = box.resolve(out).toString();
+            err = box.resolve(err).toString();
+            in = in == null ? null : box.resolve(in).toString();
+            start = manager.base().resolve(d.workdir).toString();
+        }
+        return new TaskRequest(uid, d.executable, d.arguments, d.environment, start, out, err,
+                in, d.preExec, d.postExec, slots(),
                 d.priority, d.mode == TaskDescription.Mode.MPI, Math.round(d.timeoutSeconds * 1000), d.restartable, d.dependencies);
     }
 

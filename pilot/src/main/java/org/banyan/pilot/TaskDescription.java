@@ -30,6 +30,8 @@ public final class TaskDescription {
     List<String> arguments = List.of();
     Map<String, String> environment = Map.of();
     String sandbox;
+    /** Where it starts when not in its sandbox ({@link #workdir(String)}). */
+    String workdir;
     String stdout;
     String stderr;
     String stdin;
@@ -190,6 +192,21 @@ public final class TaskDescription {
         return this;
     }
 
+    /**
+     * The directory the task starts in, when not its sandbox (Banyan's; RADICAL-Pilot starts a
+     * task in its sandbox): what {@code srun -D}, {@code sbatch --chdir} and HyperQueue's
+     * {@code --cwd} set, and where {@code banyan submit -- CMD} starts its tasks. Relative paths
+     * are from the session's base. The sandbox still holds its stdout and stderr files (relative
+     * {@link #stdout}, {@link #stderr} and {@link #stdin} are in it) and its staged files, and is
+     * made by the task manager, so the pilot's hosts must see it as this one does (a shared file
+     * system, as the directory itself needs); the task sees the directory it starts in as
+     * {@code BANYAN_TASK_SANDBOX}.
+     */
+    public TaskDescription workdir(String dir) {
+        workdir = dir;
+        return this;
+    }
+
     public TaskDescription stdout(String f) {
         stdout = f;
         return this;
@@ -346,6 +363,7 @@ public final class TaskDescription {
             noNul("post_exec", c);
         }
         noNul("sandbox", sandbox);
+        noNul("workdir", workdir);
         noNul("stdout", stdout);
         noNul("stderr", stderr);
         noNul("stdin", stdin);
@@ -372,6 +390,7 @@ public final class TaskDescription {
         addIf(given, !arguments.isEmpty(), "arguments");
         addIf(given, !environment.isEmpty(), "environment");
         addIf(given, sandbox != null, "sandbox");
+        addIf(given, workdir != null, "workdir");
         addIf(given, stdout != null, "stdout");
         addIf(given, stderr != null, "stderr");
         addIf(given, stdin != null, "stdin");

@@ -360,6 +360,11 @@ public final class TaskManager implements AutoCloseable {
         return session.dir();
     }
 
+    /** What relative sandboxes and workdirs are relative to. */
+    Path base() {
+        return base;
+    }
+
     private synchronized int pilotCores() {
         return roster.cores();
     }

@@ -30,8 +30,9 @@ final class TaskStaging {
     /** Stages {@code t}'s input for {@code pilot}; null when done, else what went wrong. */
     String stageIn(Task t, Pilot pilot) {
         try {
-            // The daemon makes the sandbox as it starts the task; here only when something goes in first.
-            if (!t.description().inputStaging.isEmpty()) {
+            // The daemon makes the sandbox as it starts the task; here only when something goes in
+            // first, or when the task starts elsewhere (a workdir) and the daemon makes that instead.
+            if (!t.description().inputStaging.isEmpty() || t.description().workdir != null) {
                 Files.createDirectories(t.sandbox());
             }
             for (Staging s : t.description().inputStaging) {

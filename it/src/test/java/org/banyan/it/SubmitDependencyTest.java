@@ -94,7 +94,7 @@ class SubmitDependencyTest {
         Banyan.Result waitedFailed = Banyan.run("wait", "--dvm", uri.toString(), failed);
         assertThat(waitedFailed.exit()).isEqualTo(1);
         assertThat(waitedFailed.stderr()).contains("banyan wait: task " + failed + " failed (exit -1):\n"
-                + "    its exit code and output went to the client that submitted it");
+                + "    the DVM keeps only how it ended, not its exit code and detail");
 
         Banyan.Result chained = submit("--session", dir.resolve("e").toString(), "-d", "afterok:" + done, "--", "true");
         assertThat(chained.exit()).as(chained.stderr()).isZero();

@@ -127,7 +127,7 @@ final class TaskDispatch {
                 } else if ((end = agent.endOf(id)) != null) { // an attached task whose submitter took its record
                     known.add(id);
                     forgotten.put(id, new ClientMessage.TaskUpdate(id, end, 0, end == TaskState.DONE ? 0 : -1,
-                            end == TaskState.DONE ? "" : "its exit code and output went to the client that submitted it"));
+                            end == TaskState.DONE ? "" : "the DVM keeps only how it ended, not its exit code and detail"));
                 }
             }
         }

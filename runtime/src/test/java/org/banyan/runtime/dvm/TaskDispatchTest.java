@@ -50,10 +50,13 @@ class TaskDispatchTest {
         assertThat(d.known()).isEqualTo(30);
         ClientChannel waiterEnd = clientEnd();
         d.watch(new DvmSession(2, serverEnd), ids);
-        // what banyan wait is told of: the last 30 to end; the first 20 are forgotten
-        assertThat(waiterEnd.receive()).isEqualTo(new ClientMessage.TasksAccepted(ids.subList(20, 50)));
+        // what banyan wait is told of: the last 30 to end as the DVM kept them; the first 20, whose
+        // records it let go, as the agent saw them end (without their time)
+        assertThat(waiterEnd.receive()).isEqualTo(new ClientMessage.TasksAccepted(ids));
         ClientMessage.TaskUpdates states = (ClientMessage.TaskUpdates) waiterEnd.receive();
-        assertThat(states.updates()).hasSize(30).allMatch(u -> u.state() == org.banyan.core.pilot.TaskState.DONE);
+        assertThat(states.updates()).hasSize(50).allMatch(u -> u.state() == org.banyan.core.pilot.TaskState.DONE);
+        assertThat(states.updates().subList(0, 20)).allMatch(u -> u.timeMicros() == 0);
+        assertThat(states.updates().subList(20, 50)).allMatch(u -> u.timeMicros() > 0);
     }
 
     /** An MPI task with GPUs over two nodes: one context per node, each told that node's GPUs, by that node's names. */

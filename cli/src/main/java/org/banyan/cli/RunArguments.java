@@ -42,7 +42,11 @@ public final class RunArguments {
     private final Map<String, String> exports = new LinkedHashMap<>();
     private String wdir;
     private boolean tag;
-    private boolean label;
+    /** --prepend-rank ([%r] ) or -prepend-pattern: each line's prefix, or null. */
+    private String prefix;
+    /** -outfile-pattern and -errfile-pattern, resolved from here, or null. */
+    private String stdoutFiles;
+    private String stderrFiles;
     private boolean timestamp;
     private boolean merge;
     private Path outputDir;
@@ -141,7 +145,11 @@ public final class RunArguments {
                     (a, v) -> a.tag = true)
             .flag("Environment and I/O", List.of("--prepend-rank"), List.of("-prepend-rank", "-l"),
                     "prefix each line with [RANK] (mpiexec.hydra's -l)",
-                    (a, v) -> a.label = true)
+                    (a, v) -> a.prefix(OutputOptions.LABEL))
+            .value("Environment and I/O", List.of("-prepend-pattern"), List.of("--prepend-pattern"), "PATTERN",
+                    "prefix each line with PATTERN, mpiexec.hydra's: %r the rank, %h its host, %p the\n"
+                            + "host's index, %g 0 (a job the ranks spawned: 1, 2...); -l is '[%r] '",
+                    (a, v) -> a.prefix(v))
             .flag("Environment and I/O", List.of("--timestamp-output"), List.of("-timestamp-output"),
                     "prefix each line with the time it arrived",
                     (a, v) -> a.timestamp = true)
@@ -154,6 +162,13 @@ public final class RunArguments {
             .value("Environment and I/O", List.of("--output-filename"), List.of("-output-filename"), "DIR",
                     "write DIR/1/rank.N/stdout and stderr instead of the terminal",
                     (a, v) -> a.outputDir = a.cwd.resolve(v))
+            .value("Environment and I/O", List.of("-outfile-pattern"), List.of("--outfile-pattern"), "PATTERN",
+                    "each rank's stdout to the file PATTERN names (%r, %h, %p, %g as -prepend-pattern;\n"
+                            + "ranks whose files are one share it), mpiexec.hydra's",
+                    (a, v) -> a.stdoutFiles = a.cwd.resolve(v).toString())
+            .value("Environment and I/O", List.of("-errfile-pattern"), List.of("--errfile-pattern"), "PATTERN",
+                    "each rank's stderr likewise",
+                    (a, v) -> a.stderrFiles = a.cwd.resolve(v).toString())
             .value("Control", List.of("--mpi"), List.of("-mpi"), "auto|pmi|pmix", """
                     how ranks wire up: pmi is PMI-1/PMI-2 (MPICH family), pmix is PMIx
                     through libpmix (Open MPI); auto (default) chooses PMIx for programs
@@ -227,8 +242,16 @@ public final class RunArguments {
             // the file's words, as if they followed the command line's options
             contexts = contexts(AppFile.words(appFile, "--app"), true);
         }
-        if (tag && label) { // one prefix would have been dropped
-            throw new UsageException("--tag-output and --prepend-rank both prefix each line with its rank: give one");
+        if (tag && prefix != null) { // one prefix would have been dropped
+            throw new UsageException("--tag-output and " + (prefix.equals(OutputOptions.LABEL) ? "--prepend-rank" : "-prepend-pattern")
+                    + " both prefix each line with its rank: give one");
+        }
+        if (outputDir != null && (stdoutFiles != null || stderrFiles != null)) {
+            throw new UsageException("--output-filename and " + (stdoutFiles != null ? "-outfile-pattern" : "-errfile-pattern")
+                    + " both say where the ranks' output goes: give one");
+        }
+        if (merge && stderrFiles != null) {
+            throw new UsageException("--merge-stderr-to-stdout sends stderr where stdout goes: drop -errfile-pattern");
         }
         return build(contexts);
     }
@@ -439,7 +462,7 @@ public final class RunArguments {
         prepareOutputDir();
         HeadSettings settings = new HeadSettings(timeoutMillis, DEFAULT_GRACE_MILLIS, DAEMON_START_MILLIS, reportLaunch,
                 allExitCodes);
-        return new RunRequest(job, settings, new OutputOptions(tag, label, timestamp, outputDir, merge), daemons.agent(),
+        return new RunRequest(job, settings, output(), daemons.agent(),
                 daemons.topology(), daemons.routing()).withDisplayAllocation(placement.displayAllocation());
     }
 
@@ -461,6 +484,10 @@ public final class RunArguments {
         if (placement.displayAllocation()) {
             throw new UsageException("--display-allocation: a DVM's hosts and slots are in banyan dvm status");
         }
+        if (output().namesHosts()) {
+            throw new UsageException("%h and %p in an output pattern name the ranks' hosts, which a DVM does not tell its "
+                    + "client: leave them out, or run without --dvm");
+        }
         if (!daemons.startOptionsGiven().isEmpty()) { // they were dropped without a word
             throw new UsageException("--dvm runs on daemons already started: drop " + String.join(", ", daemons.startOptionsGiven())
                     + " (give them to banyan dvm start)");
@@ -475,7 +502,7 @@ public final class RunArguments {
         prepareOutputDir();
         ClientMessage.RunJob job = new ClientMessage.RunJob(apps, placement.mapping(), placement.oversubscribe(oversubscribe, hydraHosts),
                 stdinRank, cwd.toString(), modex, timeoutMillis, placement.placement(List.of(), size, true), pmix);
-        return RunRequest.forDvm(dvm, job, new OutputOptions(tag, label, timestamp, outputDir, merge));
+        return RunRequest.forDvm(dvm, job, output());
     }
 
     private Path workdir() throws UsageException {
@@ -487,6 +514,18 @@ public final class RunArguments {
             throw new UsageException("--wdir '" + wdir + "' is not a directory");
         }
         return workdir;
+    }
+
+    private OutputOptions output() {
+        return new OutputOptions(tag, prefix, timestamp, outputDir, merge, stdoutFiles, stderrFiles);
+    }
+
+    /** --prepend-rank and -prepend-pattern are one setting, said once. */
+    private void prefix(String pattern) throws UsageException {
+        if (prefix != null && !prefix.equals(pattern)) {
+            throw new UsageException("--prepend-rank and -prepend-pattern both prefix each line: give one");
+        }
+        prefix = pattern;
     }
 
     private void prepareOutputDir() throws UsageException {

@@ -165,6 +165,39 @@ class RunCommandTest {
         assertThat(both.stderr()).isEqualTo("banyan run: --tag-output and --prepend-rank both prefix each line with its rank: give one\n");
     }
 
+    /**
+     * mpiexec.hydra's -prepend-pattern, -outfile-pattern and -errfile-pattern, with %r, %h, %p
+     * and %g as Hydra expands them (compared with mpiexec.hydra here). They were refused as unknown.
+     */
+    @Test
+    void hydrasOutputPatterns() throws Exception {
+        String host = java.net.InetAddress.getLocalHost().getHostName();
+        Banyan.Result r = Banyan.run("run", "-n", "2", "-prepend-pattern", "%g:%p:%h:%r: ", "sh", "-c", "echo hi; echo err >&2");
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(lines(r.stdout())).containsExactlyInAnyOrder("0:0:" + host + ":0: hi", "0:0:" + host + ":1: hi");
+        assertThat(lines(r.stderr())).containsExactlyInAnyOrder("0:0:" + host + ":0: err", "0:0:" + host + ":1: err");
+
+        r = Banyan.run("run", "-n", "2", "-outfile-pattern", dir.resolve("o.%r").toString(), "-errfile-pattern",
+                dir.resolve("e/%h.%r").toString(), "sh", "-c", "echo out $PMI_RANK; echo err $PMI_RANK >&2");
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(r.stdout()).isEmpty();
+        assertThat(dir.resolve("o.1")).hasContent("out 1");
+        assertThat(dir.resolve("e/" + host + ".0")).hasContent("err 0");
+
+        r = Banyan.run("run", "-n", "2", "-l", "-outfile-pattern", dir.resolve("all").toString(), "sh", "-c", "echo out $PMI_RANK");
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(lines(Files.readString(dir.resolve("all")))).as("ranks of one file share it, labelled as asked")
+                .containsExactlyInAnyOrder("[0] out 0", "[1] out 1");
+
+        Banyan.Result both = Banyan.run("run", "-n", "1", "-outfile-pattern", "x", "--output-filename", "y", "true");
+        assertThat(both.exit()).isEqualTo(2);
+        assertThat(both.stderr()).isEqualTo("banyan run: --output-filename and -outfile-pattern both say where the ranks' output goes: "
+                + "give one\n");
+        Banyan.Result dvm = Banyan.run("run", "--dvm", dir.resolve("none.uri").toString(), "-prepend-pattern", "%h ", "true");
+        assertThat(dvm.exit()).isEqualTo(2);
+        assertThat(dvm.stderr()).startsWith("banyan run: %h and %p in an output pattern name the ranks' hosts");
+    }
+
     @Test
     void outputFilenameFilesAreTaggedAndTimeStampedWhenAsked() throws Exception {
         Path out = dir.resolve("tagged");

@@ -74,6 +74,7 @@ public final class HeadDriver {
         this.map = map;
         this.settings = settings;
         this.sink = new OutputSink(output, job.jobId());
+        sink.places(rank -> job.nodes().get(map.nodeOf(rank)).name(), map::nodeOf);
         this.agent = agent;
         this.topology = topology;
     }

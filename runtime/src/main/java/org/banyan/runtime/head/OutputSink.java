@@ -13,6 +13,8 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.IntFunction;
+import java.util.function.IntUnaryOperator;
 
 /**
  * Where rank output ends up: the user's terminal or one file per rank and stream, optionally
@@ -30,15 +32,49 @@ public final class OutputSink implements AutoCloseable {
     private final Map<Long, OutputStream> files = new HashMap<>();
     private final boolean lineMode;
     private DateTimeFormatter clock;
+    /** The job's ranks' hosts and their indexes, for patterns that name them; unknown ("?") until given. */
+    private IntFunction<String> hostOf = rank -> "?";
+    private IntUnaryOperator nodeOf = rank -> -1;
 
     public OutputSink(OutputOptions options, int jobId) {
         this.options = options;
         this.jobId = jobId;
-        this.lineMode = options.tag() || options.label() || options.timestamp();
+        this.lineMode = options.tag() || options.prefix() != null || options.timestamp();
     }
 
-    /** Creates DIR/JOBID/rank.N/{stdout,stderr} for every rank up front, so every rank has its files. */
+    /** Where the job's ranks run, for {@code %h} and {@code %p} in the output patterns. */
+    public void places(IntFunction<String> host, IntUnaryOperator node) {
+        this.hostOf = host;
+        this.nodeOf = node;
+    }
+
+    /**
+     * Creates DIR/JOBID/rank.N/{stdout,stderr} for every rank up front, so every rank has its
+     * files; or each rank's files of the patterns, ranks whose patterns give one path sharing it.
+     */
     public void prepareFiles(int ranks) throws IOException {
+        if (options.stdoutFiles() != null || options.stderrFiles() != null) {
+            Map<String, OutputStream> byPath = new HashMap<>();
+            for (int r = 0; r < ranks; r++) {
+                for (int stream = 1; stream <= 2; stream++) {
+                    String pattern = stream == 1 ? options.stdoutFiles() : options.stderrFiles();
+                    if (pattern != null) {
+                        String path = OutputPattern.expand(pattern, r, hostOf.apply(r), nodeOf.applyAsInt(r), 0);
+                        OutputStream f = byPath.get(path);
+                        if (f == null) {
+                            Path file = Path.of(path);
+                            if (file.getParent() != null) {
+                                Files.createDirectories(file.getParent());
+                            }
+                            f = new BufferedOutputStream(Files.newOutputStream(file));
+                            byPath.put(path, f);
+                        }
+                        files.put(key(jobId, r, stream), f);
+                    }
+                }
+            }
+            return;
+        }
         if (options.directory() == null) {
             return;
         }
@@ -102,8 +138,10 @@ public final class OutputSink implements AutoCloseable {
             }
             target.write(('[' + clock.format(LocalDateTime.now()) + ']').getBytes(StandardCharsets.US_ASCII));
         }
-        if (options.label()) { // Hydra's: the rank alone, both streams alike
-            target.write(("[" + rank + "] ").getBytes(StandardCharsets.US_ASCII));
+        if (options.prefix() != null) { // Hydra's: both streams alike
+            boolean own = job == jobId;
+            target.write(OutputPattern.expand(options.prefix(), rank, own ? hostOf.apply(rank) : "?",
+                    own ? nodeOf.applyAsInt(rank) : -1, job - jobId).getBytes(StandardCharsets.UTF_8));
         }
         if (options.tag()) {
             target.write(("[" + job + "," + rank + "]<" + (stream == 2 ? "stderr" : "stdout") + ">:")
@@ -148,7 +186,7 @@ public final class OutputSink implements AutoCloseable {
                     writeLine(target, job, rank, stream, e.getValue(), new byte[] {'\n'}, 0, 1);
                 }
             }
-            for (OutputStream f : files.values()) {
+            for (OutputStream f : new java.util.HashSet<>(files.values())) { // ranks may share a file
                 f.close();
             }
         } catch (IOException e) {

@@ -57,6 +57,7 @@ public final class RunArguments {
     private String mpi = "auto";
     private boolean reportLaunch;
     private boolean allExitCodes;
+    private boolean keepGoing;
     private DvmFiles dvm;
     /** --monitor's scope (all, external), null when not monitoring; and where profiles go. */
     private String monitorScope;
@@ -179,6 +180,11 @@ public final class RunArguments {
                         }
                         a.mpi = v;
                     })
+            .flag("Control", List.of("--enable-recovery"), List.of("-enable-recovery", "-disable-auto-cleanup",
+                            "--disable-auto-cleanup"),
+                    "a rank that fails does not end the others (mpiexec.hydra's -disable-auto-cleanup);\n"
+                            + "each failure is reported, and the exit status is still the first failure's",
+                    (a, v) -> a.keepGoing = true)
             .value("Control", List.of("--timeout"), List.of("-timeout"), "SECONDS",
                     "end the job after SECONDS (exit status 124)",
                     (a, v) -> a.timeoutMillis = seconds(v))
@@ -461,7 +467,7 @@ public final class RunArguments {
         }
         prepareOutputDir();
         HeadSettings settings = new HeadSettings(timeoutMillis, DEFAULT_GRACE_MILLIS, DAEMON_START_MILLIS, reportLaunch,
-                allExitCodes);
+                allExitCodes, keepGoing);
         return new RunRequest(job, settings, output(), daemons.agent(),
                 daemons.topology(), daemons.routing()).withDisplayAllocation(placement.displayAllocation());
     }
@@ -480,6 +486,9 @@ public final class RunArguments {
         }
         if (allExitCodes) {
             throw new UsageException("--print-all-exitcodes: a DVM tells its client the job's status only; run without --dvm");
+        }
+        if (keepGoing) {
+            throw new UsageException("--enable-recovery: a DVM ends a job at its first failed rank; run without --dvm");
         }
         if (placement.displayAllocation()) {
             throw new UsageException("--display-allocation: a DVM's hosts and slots are in banyan dvm status");

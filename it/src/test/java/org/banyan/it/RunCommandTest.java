@@ -198,6 +198,30 @@ class RunCommandTest {
         assertThat(dvm.stderr()).startsWith("banyan run: %h and %p in an output pattern name the ranks' hosts");
     }
 
+    /**
+     * mpirun's --enable-recovery and Hydra's -disable-auto-cleanup: a failed rank does not end
+     * the others. They were refused as unknown.
+     */
+    @Test
+    void aFailedRankLeavesTheOthersRunningWhenAsked() throws Exception {
+        String host = java.net.InetAddress.getLocalHost().getHostName();
+        for (String name : List.of("--enable-recovery", "-disable-auto-cleanup")) {
+            Banyan.Result r = Banyan.run("run", "-n", "3", "--oversubscribe", name, "sh", "-c",
+                    "if [ $PMI_RANK != 0 ]; then exit $PMI_RANK; fi; sleep 1; echo done");
+            assertThat(r.exit()).as("the first failure's status").isEqualTo(1);
+            assertThat(r.stdout()).as(name).isEqualTo("done\n");
+            assertThat(lines(r.stderr())).containsExactlyInAnyOrder("banyan run: rank 1 on " + host
+                    + " exited with status 1; the other ranks go on", "banyan run: rank 2 on " + host
+                    + " exited with status 2; the other ranks go on");
+        }
+        Banyan.Result ended = Banyan.run("run", "-n", "2", "sh", "-c", "if [ $PMI_RANK = 1 ]; then exit 3; fi; sleep 5; echo done");
+        assertThat(ended.exit()).isEqualTo(3);
+        assertThat(ended.stdout()).as("without it, the first failure ends the job").isEmpty();
+        Banyan.Result dvm = Banyan.run("run", "--dvm", dir.resolve("none.uri").toString(), "--enable-recovery", "true");
+        assertThat(dvm.exit()).isEqualTo(2);
+        assertThat(dvm.stderr()).isEqualTo("banyan run: --enable-recovery: a DVM ends a job at its first failed rank; run without --dvm\n");
+    }
+
     @Test
     void outputFilenameFilesAreTaggedAndTimeStampedWhenAsked() throws Exception {
         Path out = dir.resolve("tagged");

@@ -8,9 +8,15 @@ package org.banyan.core.head;
  * @param daemonStartMillis  how long daemons have to connect
  * @param reportLaunch       gather every daemon's stats at the end and print the launch report
  * @param allExitCodes       print every rank's exit status at the end, by host (Hydra's {@code -print-all-exitcodes})
+ * @param keepGoing          a rank that fails does not end the others (mpirun's {@code --enable-recovery},
+ *                           Hydra's {@code -disable-auto-cleanup}); the job's status is still the first failure's
  */
 public record HeadSettings(long timeoutMillis, int graceMillis, long daemonStartMillis, boolean reportLaunch,
-                           boolean allExitCodes) {
+                           boolean allExitCodes, boolean keepGoing) {
+    public HeadSettings(long timeoutMillis, int graceMillis, long daemonStartMillis, boolean reportLaunch, boolean allExitCodes) {
+        this(timeoutMillis, graceMillis, daemonStartMillis, reportLaunch, allExitCodes, false);
+    }
+
     public HeadSettings(long timeoutMillis, int graceMillis, long daemonStartMillis) {
         this(timeoutMillis, graceMillis, daemonStartMillis, false);
     }

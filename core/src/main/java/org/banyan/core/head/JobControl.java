@@ -180,12 +180,15 @@ public final class JobControl {
             exitCodes[e.rank()] = e.status();
         }
         host.emit(new HeadAction.RankEnded(e.rank(), e.status()));
-        if (!e.note().isEmpty()) {
-            fail(e.status(), "rank " + e.rank() + " on " + host.hostOf(map.nodeOf(e.rank())) + " could not start: "
-                    + e.note());
-        } else if (e.status() != 0) {
-            fail(e.status(), "rank " + e.rank() + " on " + host.hostOf(map.nodeOf(e.rank())) + " "
-                    + Signals.describeStatus(e.status()) + (terminating ? "" : "; ending the job"));
+        if (!e.note().isEmpty() || e.status() != 0) {
+            String what = "rank " + e.rank() + " on " + host.hostOf(map.nodeOf(e.rank())) + " "
+                    + (e.note().isEmpty() ? Signals.describeStatus(e.status()) : "could not start: " + e.note());
+            if (settings.keepGoing() && !terminating) { // every failure said, each on its own
+                failureStatus = failureStatus == null ? e.status() : failureStatus;
+                host.emit(new HeadAction.Report("banyan run: " + what + "; the other ranks go on"));
+            } else {
+                fail(e.status(), what + (terminating || !e.note().isEmpty() ? "" : "; ending the job"));
+            }
         }
         finishIfAllDone();
     }

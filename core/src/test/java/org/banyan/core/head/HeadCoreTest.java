@@ -135,6 +135,20 @@ class HeadCoreTest {
         assertThat(finish(from(1, new OverlayMessage.RankExited(1, 3, 143, "")))).isEqualTo(3);
     }
 
+    /** --enable-recovery: each failure is reported, nobody is told to end, and the first failure is the status. */
+    @Test
+    void withRecoveryAFailedRankLeavesTheOthersRunning() {
+        core = new HeadCore(JOB, RankMap.of(JOB), new HeadSettings(0, 2000, 30_000, false, false, true), TopologySpec.parse("radix:32"));
+        launched();
+        List<HeadAction> a = from(1, new OverlayMessage.RankExited(1, 2, 3, ""));
+        assertThat(reports(a)).containsExactly("banyan run: rank 2 on n1 exited with status 3; the other ranks go on");
+        assertThat(a).noneMatch(x -> x instanceof HeadAction.SendToDaemon(int d, OverlayMessage.TerminateJob t));
+        assertThat(reports(from(0, new OverlayMessage.RankExited(1, 0, 0, "")))).isEmpty();
+        assertThat(reports(from(0, new OverlayMessage.RankExited(1, 1, 1, ""))))
+                .containsExactly("banyan run: rank 1 on n0 exited with status 1; the other ranks go on");
+        assertThat(finish(from(1, new OverlayMessage.RankExited(1, 3, 0, "")))).as("the first failure's").isEqualTo(3);
+    }
+
     @Test
     void aDaemonAdoptedAfterTheJobStartedEndingNeverGetsItAndItsRanksCountAsEnded() {
         core.start();

@@ -75,6 +75,8 @@ public final class RunArguments {
     private static final java.util.Set<String> HYDRA_HOSTS = java.util.Set.of("-hosts", "-f", "-ppn", "-perhost");
     /** -genvall or -genvnone, whichever was given. */
     private String environmentMode;
+    /** mpirun's --path: where programs are looked for instead of PATH, or null. */
+    private String searchPath;
     /** --app (-configfile): the job's programs are in this file. */
     private Path appFile;
 
@@ -135,6 +137,11 @@ public final class RunArguments {
             .flag("Environment and I/O", List.of("-envall"), List.of(),
                     "-genvall for the ranks of this context only",
                     (a, v) -> a.contextExports.putAll(a.environment))
+            .value("Environment and I/O", List.of("--path"), List.of("-path"), "DIR[:DIR...]",
+                    "look for programs named without a / there instead of in PATH (mpirun's); the ranks'\n"
+                            + "PATH is left as it is",
+                    (a, v) -> a.searchPath = String.join(":", java.util.Arrays.stream(v.split(":"))
+                            .map(d -> a.cwd.resolve(d).toString()).toList()))
             .value("Environment and I/O", List.of("--wdir"), List.of("-wdir", "--cwd"), "DIR",
                     "working directory of the ranks",
                     (a, v) -> a.wdir = v)
@@ -442,7 +449,7 @@ public final class RunArguments {
         boolean pmix = wiresUpThroughPmix(contexts, workdir);
         for (Context c : contexts) {
             int count = c.count() > 0 ? c.count() : totalSlots;
-            apps.add(new AppContext(c.program(), c.args(), count, env(c), workdir == null ? null : workdir.toString()));
+            apps.add(new AppContext(executable(c, workdir), c.args(), count, env(c), workdir == null ? null : workdir.toString()));
         }
         int size = JobDescription.ranks(apps);
         JobDescription job = new JobDescription(1, apps, nodes, placement.mapping(), placement.oversubscribe(oversubscribe, hydraHosts),
@@ -505,7 +512,7 @@ public final class RunArguments {
         List<AppContext> apps = new ArrayList<>();
         boolean pmix = wiresUpThroughPmix(contexts, workdir);
         for (Context c : contexts) {
-            apps.add(new AppContext(c.program(), c.args(), c.count(), env(c), workdir == null ? null : workdir.toString()));
+            apps.add(new AppContext(executable(c, workdir), c.args(), c.count(), env(c), workdir == null ? null : workdir.toString()));
         }
         int size = JobDescription.ranks(apps);
         prepareOutputDir();
@@ -548,11 +555,22 @@ public final class RunArguments {
         }
     }
 
+    /**
+     * What the daemons start for context {@code c}: its program as given, or, with mpirun's
+     * {@code --path}, the file found along that path (the ranks' own PATH is left as it is).
+     */
+    private String executable(Context c, Path workdir) throws UsageException {
+        if (searchPath == null || c.program().contains("/")) {
+            return c.program();
+        }
+        return checkProgram(c.program(), workdir != null ? workdir : cwd).toString();
+    }
+
     /** The program must exist and be executable where the daemon will start it; returns its file. */
     private Path checkProgram(String program, Path dir) throws UsageException {
-        Path p = ProgramLookup.find(program, dir, environment.get("PATH"));
+        Path p = ProgramLookup.find(program, dir, searchPath != null ? searchPath : environment.get("PATH"));
         if (p == null) {
-            throw new UsageException("program '" + program + "' not found in PATH");
+            throw new UsageException("program '" + program + "' not found in " + (searchPath != null ? "--path " + searchPath : "PATH"));
         }
         if (!Files.exists(p)) {
             throw new UsageException("program '" + program + "' does not exist");

@@ -262,6 +262,21 @@ class RunArgumentsTest {
         assertThat(error("-genvall", "-genvnone", "true")).isEqualTo("-genvall and -genvnone say opposite things: give one");
     }
 
+    /** mpirun's --path: where programs are looked for. It was refused as unknown. */
+    @Test
+    void pathSaysWhereProgramsAreLookedFor() throws Exception {
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        Path tool = bin.resolve("mytool");
+        Files.writeString(tool, "#!/bin/sh\necho ok\n");
+        assertThat(tool.toFile().setExecutable(true)).isTrue();
+        assertThat(error("mytool")).isEqualTo("program 'mytool' not found in PATH");
+        RunRequest r = parse("--path", "/nowhere:" + bin, "-n", "1", "mytool");
+        assertThat(r.job().apps().getFirst().executable()).isEqualTo(tool.toString());
+        assertThat(parse("--path", bin.toString(), "-n", "1", "/bin/true").job().apps().getFirst().executable())
+                .as("a path is taken as given").isEqualTo("/bin/true");
+        assertThat(error("--path", "/nowhere", "true")).isEqualTo("program 'true' not found in --path /nowhere");
+    }
+
     /** mpiexec.hydra's -bootstrap and its fork and rsh launchers: they were refused. */
     @Test
     void hydrasLaunchers() throws Exception {

@@ -1,6 +1,5 @@
 package org.banyan.cli;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,7 +17,6 @@ import org.banyan.core.wire.ClientMessage;
 import org.banyan.pmix.ElfNeeded;
 import org.banyan.pmix.ProgramLookup;
 import org.banyan.runtime.dvm.DvmFiles;
-import org.banyan.runtime.head.OutputOptions;
 import org.banyan.runtime.launch.LaunchAgent;
 
 /**
@@ -41,15 +39,7 @@ public final class RunArguments {
     private boolean oversubscribe;
     private final Map<String, String> exports = new LinkedHashMap<>();
     private String wdir;
-    private boolean tag;
-    /** --prepend-rank ([%r] ) or -prepend-pattern: each line's prefix, or null. */
-    private String prefix;
-    /** -outfile-pattern and -errfile-pattern, resolved from here, or null. */
-    private String stdoutFiles;
-    private String stderrFiles;
-    private boolean timestamp;
-    private boolean merge;
-    private Path outputDir;
+    private final OutputArguments output;
     private long timeoutMillis;
     private int stdinRank = 0;
     private Modex modex = Modex.LAZY;
@@ -148,35 +138,10 @@ public final class RunArguments {
             .value("Environment and I/O", List.of("--stdin"), List.of("-stdin"), "RANK|none",
                     "which rank reads banyan's stdin (default 0)",
                     (a, v) -> a.stdinRank = stdin(v))
-            .flag("Environment and I/O", List.of("--tag-output"), List.of("-tag-output"),
-                    "prefix each line with [JOBID,RANK]<stdout>: or <stderr>:",
-                    (a, v) -> a.tag = true)
-            .flag("Environment and I/O", List.of("--prepend-rank"), List.of("-prepend-rank", "-l"),
-                    "prefix each line with [RANK] (mpiexec.hydra's -l)",
-                    (a, v) -> a.prefix(OutputOptions.LABEL))
-            .value("Environment and I/O", List.of("-prepend-pattern"), List.of("--prepend-pattern"), "PATTERN",
-                    "prefix each line with PATTERN, mpiexec.hydra's: %r the rank, %h its host, %p the\n"
-                            + "host's index, %g 0 (a job the ranks spawned: 1, 2...); -l is '[%r] '",
-                    (a, v) -> a.prefix(v))
-            .flag("Environment and I/O", List.of("--timestamp-output"), List.of("-timestamp-output"),
-                    "prefix each line with the time it arrived",
-                    (a, v) -> a.timestamp = true)
-            .flag("Environment and I/O", List.of("--merge-stderr-to-stdout"), List.of("-merge-stderr-to-stdout"),
-                    "the ranks' stderr goes where their stdout goes",
-                    (a, v) -> a.merge = true)
+            .with(t -> OutputArguments.declare(t, a -> a.output))
             .flag("Environment and I/O", List.of("--print-all-exitcodes"), List.of("-print-all-exitcodes"),
                     "at the end, print every rank's exit status by host (mpiexec.hydra's)",
                     (a, v) -> a.allExitCodes = true)
-            .value("Environment and I/O", List.of("--output-filename"), List.of("-output-filename"), "DIR",
-                    "write DIR/1/rank.N/stdout and stderr instead of the terminal",
-                    (a, v) -> a.outputDir = a.cwd.resolve(v))
-            .value("Environment and I/O", List.of("-outfile-pattern"), List.of("--outfile-pattern"), "PATTERN",
-                    "each rank's stdout to the file PATTERN names (%r, %h, %p, %g as -prepend-pattern;\n"
-                            + "ranks whose files are one share it), mpiexec.hydra's",
-                    (a, v) -> a.stdoutFiles = a.cwd.resolve(v).toString())
-            .value("Environment and I/O", List.of("-errfile-pattern"), List.of("--errfile-pattern"), "PATTERN",
-                    "each rank's stderr likewise",
-                    (a, v) -> a.stderrFiles = a.cwd.resolve(v).toString())
             .value("Control", List.of("--mpi"), List.of("-mpi"), "auto|pmi|pmix", """
                     how ranks wire up: pmi is PMI-1/PMI-2 (MPICH family), pmix is PMIx
                     through libpmix (Open MPI); auto (default) chooses PMIx for programs
@@ -238,6 +203,7 @@ public final class RunArguments {
         this.cwd = cwd;
         this.daemons = new DaemonOptions(environment, cwd, SlurmAllocation.Slots.TASKS);
         this.placement = new PlacementOptions(cwd);
+        this.output = new OutputArguments(cwd);
     }
 
     /** Parses {@code args} (what follows {@code run}). */
@@ -255,17 +221,7 @@ public final class RunArguments {
             // the file's words, as if they followed the command line's options
             contexts = contexts(AppFile.words(appFile, "--app"), true);
         }
-        if (tag && prefix != null) { // one prefix would have been dropped
-            throw new UsageException("--tag-output and " + (prefix.equals(OutputOptions.LABEL) ? "--prepend-rank" : "-prepend-pattern")
-                    + " both prefix each line with its rank: give one");
-        }
-        if (outputDir != null && (stdoutFiles != null || stderrFiles != null)) {
-            throw new UsageException("--output-filename and " + (stdoutFiles != null ? "-outfile-pattern" : "-errfile-pattern")
-                    + " both say where the ranks' output goes: give one");
-        }
-        if (merge && stderrFiles != null) {
-            throw new UsageException("--merge-stderr-to-stdout sends stderr where stdout goes: drop -errfile-pattern");
-        }
+        output.check();
         return build(contexts);
     }
 
@@ -472,10 +428,10 @@ public final class RunArguments {
             throw new UsageException(daemons.fromAllocation() ? e.getMessage().replace(RankMap.MORE_SLOTS,
                     "ask Slurm for more tasks (salloc/sbatch -n, --ntasks-per-node)") : e.getMessage());
         }
-        prepareOutputDir();
+        output.prepareDirectory();
         HeadSettings settings = new HeadSettings(timeoutMillis, DEFAULT_GRACE_MILLIS, DAEMON_START_MILLIS, reportLaunch,
                 allExitCodes, keepGoing);
-        return new RunRequest(job, settings, output(), daemons.agent(),
+        return new RunRequest(job, settings, output.options(), daemons.agent(),
                 daemons.topology(), daemons.routing()).withDisplayAllocation(placement.displayAllocation());
     }
 
@@ -500,7 +456,7 @@ public final class RunArguments {
         if (placement.displayAllocation()) {
             throw new UsageException("--display-allocation: a DVM's hosts and slots are in banyan dvm status");
         }
-        if (output().namesHosts()) {
+        if (output.options().namesHosts()) {
             throw new UsageException("%h and %p in an output pattern name the ranks' hosts, which a DVM does not tell its "
                     + "client: leave them out, or run without --dvm");
         }
@@ -515,10 +471,10 @@ public final class RunArguments {
             apps.add(new AppContext(executable(c, workdir), c.args(), c.count(), env(c), workdir == null ? null : workdir.toString()));
         }
         int size = JobDescription.ranks(apps);
-        prepareOutputDir();
+        output.prepareDirectory();
         ClientMessage.RunJob job = new ClientMessage.RunJob(apps, placement.mapping(), placement.oversubscribe(oversubscribe, hydraHosts),
                 stdinRank, cwd.toString(), modex, timeoutMillis, placement.placement(List.of(), size, true), pmix);
-        return RunRequest.forDvm(dvm, job, output());
+        return RunRequest.forDvm(dvm, job, output.options());
     }
 
     private Path workdir() throws UsageException {
@@ -530,29 +486,6 @@ public final class RunArguments {
             throw new UsageException("--wdir '" + wdir + "' is not a directory");
         }
         return workdir;
-    }
-
-    private OutputOptions output() {
-        return new OutputOptions(tag, prefix, timestamp, outputDir, merge, stdoutFiles, stderrFiles);
-    }
-
-    /** --prepend-rank and -prepend-pattern are one setting, said once. */
-    private void prefix(String pattern) throws UsageException {
-        if (prefix != null && !prefix.equals(pattern)) {
-            throw new UsageException("--prepend-rank and -prepend-pattern both prefix each line: give one");
-        }
-        prefix = pattern;
-    }
-
-    private void prepareOutputDir() throws UsageException {
-        if (outputDir != null) {
-            try {
-                Files.createDirectories(outputDir);
-            } catch (IOException e) {
-                throw new UsageException("--output-filename '" + outputDir + "': cannot create the directory ("
-                        + e.getMessage() + ")");
-            }
-        }
     }
 
     /**

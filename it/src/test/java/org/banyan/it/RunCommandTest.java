@@ -207,7 +207,7 @@ class RunCommandTest {
         String host = java.net.InetAddress.getLocalHost().getHostName();
         for (String name : List.of("--enable-recovery", "-disable-auto-cleanup")) {
             Banyan.Result r = Banyan.run("run", "-n", "3", "--oversubscribe", name, "sh", "-c",
-                    "if [ $PMI_RANK != 0 ]; then exit $PMI_RANK; fi; sleep 1; echo done");
+                    "case $PMI_RANK in 1) exit 1;; 2) sleep 0.5; exit 2;; esac; sleep 1.5; echo done");
             assertThat(r.exit()).as("the first failure's status").isEqualTo(1);
             assertThat(r.stdout()).as(name).isEqualTo("done\n");
             assertThat(lines(r.stderr())).containsExactlyInAnyOrder("banyan run: rank 1 on " + host

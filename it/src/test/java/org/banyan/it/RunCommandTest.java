@@ -193,6 +193,12 @@ class RunCommandTest {
         assertThat(both.exit()).isEqualTo(2);
         assertThat(both.stderr()).isEqualTo("banyan run: --output-filename and -outfile-pattern both say where the ranks' output goes: "
                 + "give one\n");
+        // a file that cannot be made is bad input, named, before anything starts (it was an "internal error")
+        Files.writeString(dir.resolve("afile"), "");
+        Banyan.Result cannot = Banyan.run("run", "-n", "1", "-outfile-pattern", dir.resolve("afile/o.%r").toString(), "true");
+        assertThat(cannot.exit()).isEqualTo(2);
+        assertThat(cannot.stderr()).isEqualTo("banyan run: cannot open the ranks' output files: " + dir.resolve("afile")
+                + ": File exists\n");
         Banyan.Result dvm = Banyan.run("run", "--dvm", dir.resolve("none.uri").toString(), "-prepend-pattern", "%h ", "true");
         assertThat(dvm.exit()).isEqualTo(2);
         assertThat(dvm.stderr()).startsWith("banyan run: %h and %p in an output pattern name the ranks' hosts");

@@ -78,7 +78,7 @@ public final class CpuBinding {
         if (target == Target.NONE) {
             return new int[0];
         }
-        int[] among = heldCores != null && heldCores.length > 0 ? heldCores : java.util.stream.IntStream.range(0, cores).toArray();
+        int[] among = heldOrAll(heldCores);
         if (target == Target.HWTHREAD) {
             return threads(among, localRank, bySocket, cpusPerRank);
         }
@@ -121,7 +121,7 @@ public final class CpuBinding {
         if (localRank >= hostRanks) {
             return localRank;
         }
-        int[] among = heldCores != null && heldCores.length > 0 ? heldCores : java.util.stream.IntStream.range(0, cores).toArray();
+        int[] among = heldOrAll(heldCores);
         if (bySocket) { // dealt rank i went to group i % g: number group 0's first, then group 1's...
             int g = groups(among, true).size();
             int r = localRank;
@@ -133,13 +133,12 @@ public final class CpuBinding {
                 r -= inGroup;
             }
         }
-        int perPackage = cores / packages; // packed rank i starts at core among[i * cpusPerRank]
         List<List<Integer>> onPackage = new ArrayList<>();
         for (int p = 0; p < packages; p++) {
             onPackage.add(new ArrayList<>());
         }
-        for (int i = 0; i < hostRanks; i++) {
-            onPackage.get(among[i * cpusPerRank % among.length] % cores / perPackage).add(i);
+        for (int i = 0; i < hostRanks; i++) { // packed rank i starts at core among[i * cpusPerRank]
+            onPackage.get(packageOf(among[i * cpusPerRank % among.length])).add(i);
         }
         int[] next = new int[packages];
         for (int k = 0; ; ) {
@@ -154,14 +153,23 @@ public final class CpuBinding {
         }
     }
 
+    /** The cores a job's ranks on this host count among: those the DVM gave it, or all. */
+    private int[] heldOrAll(int[] heldCores) {
+        return heldCores != null && heldCores.length > 0 ? heldCores : java.util.stream.IntStream.range(0, cores).toArray();
+    }
+
+    /** The package of a core (a DVM host may be given more slots than it has cores: they wrap). */
+    private int packageOf(int core) {
+        return core % cores / (cores / packages);
+    }
+
     /** The cores of {@code held} ranks are dealt over: by package ({@code bySocket}), or all in one group. */
     private List<List<Integer>> groups(int[] held, boolean bySocket) {
-        int perPackage = cores / packages;
         List<List<Integer>> groups = new ArrayList<>();
         if (bySocket) {
             java.util.Map<Integer, List<Integer>> byPackage = new java.util.TreeMap<>();
             for (int c : held) {
-                byPackage.computeIfAbsent(c % cores / perPackage, k -> new ArrayList<>()).add(c % cores);
+                byPackage.computeIfAbsent(packageOf(c), k -> new ArrayList<>()).add(c % cores);
             }
             groups.addAll(byPackage.values());
         } else {

@@ -253,7 +253,12 @@ public final class DvmClient implements AutoCloseable {
         }
         OutputSink sink = new OutputSink(output, jobId);
         try {
-            sink.prepareFiles(ranks);
+            try {
+                sink.prepareFiles(ranks);
+            } catch (IOException e) { // the DVM ends the job as this client goes
+                System.err.println(who + ": " + OutputSink.cannotOpen(e) + "; job " + jobId + " ended");
+                return 1;
+            }
             UserSignals.install(sig -> sendQuietly(new ClientMessage.SignalJob(jobId, sig)));
             if (job.stdinRank() >= 0) {
                 forwardStdin(jobId);

@@ -81,7 +81,12 @@ public final class HeadDriver {
 
     /** Runs the job to its end and returns the exit status for the user. */
     public int run() throws Exception {
-        sink.prepareFiles(map.size());
+        try {
+            sink.prepareFiles(map.size());
+        } catch (IOException e) { // before anything starts: bad input, as an --output-filename that cannot be made
+            System.err.println("banyan run: " + OutputSink.cannotOpen(e));
+            return 2;
+        }
         links = HeadLinks.open(agent, ChildStarters.forHead(agent, topology, job.nodes().size()), loop::post);
         HeadCore core = new HeadCore(job, map, settings, topology, routing,
                 links.addressFor(job.nodes().getFirst().name()));

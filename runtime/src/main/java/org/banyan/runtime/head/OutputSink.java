@@ -62,11 +62,7 @@ public final class OutputSink implements AutoCloseable {
                         String path = OutputPattern.expand(pattern, r, hostOf.apply(r), nodeOf.applyAsInt(r), 0);
                         OutputStream f = byPath.get(path);
                         if (f == null) {
-                            Path file = Path.of(path);
-                            if (file.getParent() != null) {
-                                Files.createDirectories(file.getParent());
-                            }
-                            f = new BufferedOutputStream(Files.newOutputStream(file));
+                            f = open(Path.of(path));
                             byPath.put(path, f);
                         }
                         files.put(key(jobId, r, stream), f);
@@ -80,12 +76,25 @@ public final class OutputSink implements AutoCloseable {
         }
         for (int r = 0; r < ranks; r++) {
             Path dir = options.directory().resolve(Integer.toString(jobId)).resolve("rank." + r);
-            Files.createDirectories(dir);
-            files.put(key(jobId, r, 1), new BufferedOutputStream(Files.newOutputStream(dir.resolve("stdout"))));
+            files.put(key(jobId, r, 1), open(dir.resolve("stdout")));
             if (!options.merge()) { // merged: one file, as mpirun writes it
-                files.put(key(jobId, r, 2), new BufferedOutputStream(Files.newOutputStream(dir.resolve("stderr"))));
+                files.put(key(jobId, r, 2), open(dir.resolve("stderr")));
             }
         }
+    }
+
+    /** A rank's output file, made empty, with the directories above it. */
+    private static OutputStream open(Path file) throws IOException {
+        if (file.getParent() != null) {
+            Files.createDirectories(file.getParent());
+        }
+        return new BufferedOutputStream(Files.newOutputStream(file));
+    }
+
+    /** What a failed {@link #prepareFiles} says to the user, in one line. */
+    public static String cannotOpen(IOException e) {
+        return "cannot open the ranks' output files: " + (e instanceof java.nio.file.FileSystemException f && f.getFile() != null
+                ? f.getFile() + ": " : "") + org.banyan.runtime.os.FileErrors.reason(e);
     }
 
     public void write(int rank, int stream, byte[] data) {
@@ -101,9 +110,8 @@ public final class OutputSink implements AutoCloseable {
         try {
             OutputStream file = files.get(key(job, rank, to));
             if (file == null && job != jobId && options.directory() != null) {
-                Path dir = options.directory().resolve(Integer.toString(job)).resolve("rank." + rank);
-                Files.createDirectories(dir);
-                file = new BufferedOutputStream(Files.newOutputStream(dir.resolve(to == 2 ? "stderr" : "stdout")));
+                file = open(options.directory().resolve(Integer.toString(job)).resolve("rank." + rank)
+                        .resolve(to == 2 ? "stderr" : "stdout"));
                 files.put(key(job, rank, to), file);
             }
             // A rank's file gets its lines tagged and time-stamped as the terminal would, as mpirun does

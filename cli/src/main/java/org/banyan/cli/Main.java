@@ -126,6 +126,9 @@ public final class Main {
             System.err.println("banyan run: " + e.getMessage());
             return 2;
         }
+        if (request.reportPid() != null && !reportPid(request.reportPid())) {
+            return 2;
+        }
         if (request.displayAllocation()) {
             System.err.print(request.allocation());
         }
@@ -148,6 +151,28 @@ public final class Main {
         }
         MonitorGather.after(monitored, ranks);
         return code;
+    }
+
+    /** mpirun's {@code --report-pid}: this process's id on stdout, stderr or in a file; false if the file cannot be written. */
+    private static boolean reportPid(String where) {
+        String pid = Long.toString(ProcessHandle.current().pid());
+        switch (where) {
+            case "-" -> {
+                System.out.println(pid);
+                System.out.flush();
+            }
+            case "+" -> System.err.println(pid);
+            default -> {
+                try {
+                    java.nio.file.Files.writeString(Path.of(where), pid + "\n");
+                } catch (IOException e) {
+                    System.err.println("banyan run: --report-pid: cannot write '" + where + "' ("
+                            + org.banyan.runtime.os.FileErrors.reason(e) + ")");
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private static int runOnDvm(RunRequest request) {

@@ -24,6 +24,7 @@ final class OutputArguments {
     /** -outfile-pattern and -errfile-pattern, resolved from here, or null. */
     private String stdoutFiles;
     private String stderrFiles;
+    private boolean quiet;
 
     OutputArguments(Path cwd) {
         this.cwd = cwd;
@@ -55,7 +56,15 @@ final class OutputArguments {
                     (a, v) -> of.apply(a).stdoutFiles = of.apply(a).cwd.resolve(v).toString())
             .value("Environment and I/O", List.of("-errfile-pattern"), List.of("--errfile-pattern"), "PATTERN",
                     "each rank's stderr likewise",
-                    (a, v) -> of.apply(a).stderrFiles = of.apply(a).cwd.resolve(v).toString());
+                    (a, v) -> of.apply(a).stderrFiles = of.apply(a).cwd.resolve(v).toString())
+            .flag("Environment and I/O", List.of("-q", "--quiet"), List.of(),
+                    "no line of banyan's own about how the job went (a failed rank, a timeout), as\n"
+                            + "mpirun's -q; the exit status still says it. Bad input is still named",
+                    (a, v) -> of.apply(a).quiet = true);
+    }
+
+    boolean quiet() {
+        return quiet;
     }
 
     /** --prepend-rank and -prepend-pattern are one setting, said once. */
@@ -82,7 +91,7 @@ final class OutputArguments {
     }
 
     OutputOptions options() {
-        return new OutputOptions(tag, prefix, timestamp, outputDir, merge, stdoutFiles, stderrFiles);
+        return new OutputOptions(tag, prefix, timestamp, outputDir, merge, stdoutFiles, stderrFiles, quiet);
     }
 
     /** Makes --output-filename's directory, or says why it cannot be. */

@@ -46,6 +46,8 @@ public final class RunArguments {
     /** --mpi: auto (PMIx for programs built with Open MPI), pmi, pmix. */
     private String mpi = "auto";
     private boolean reportLaunch;
+    /** --report-pid: -, + or a file resolved from here; null for none. */
+    private String reportPid;
     private boolean allExitCodes;
     private boolean keepGoing;
     private DvmFiles dvm;
@@ -157,6 +159,10 @@ public final class RunArguments {
                     "a rank that fails does not end the others (mpiexec.hydra's -disable-auto-cleanup);\n"
                             + "each failure is reported, and the exit status is still the first failure's",
                     (a, v) -> a.keepGoing = true)
+            .value("Control", List.of("--report-pid"), List.of("-report-pid"), "-|+|FILE",
+                    "print banyan's process id on stdout (-), stderr (+) or into FILE before the job\n"
+                            + "starts, as mpirun's (the process to signal)",
+                    (a, v) -> a.reportPid = v.equals("-") || v.equals("+") ? v : a.cwd.resolve(v).toString())
             .value("Control", List.of("--timeout"), List.of("-timeout"), "SECONDS",
                     "end the job after SECONDS (exit status 124)",
                     (a, v) -> a.timeoutMillis = seconds(v))
@@ -222,7 +228,11 @@ public final class RunArguments {
             contexts = contexts(AppFile.words(appFile, "--app"), true);
         }
         output.check();
-        return build(contexts);
+        if (output.quiet() && (allExitCodes || reportLaunch)) {
+            throw new UsageException("-q hides the " + (allExitCodes ? "exit codes --print-all-exitcodes" : "report --report-launch")
+                    + " asks for: give one");
+        }
+        return build(contexts).withReportPid(reportPid);
     }
 
     /**

@@ -16,22 +16,29 @@ import org.banyan.runtime.launch.LaunchAgent;
  * @param dvm      the DVM to run on ({@code --dvm}), or null to start daemons; with a DVM only
  *                 {@code dvmJob} and {@code output} are set
  * @param displayAllocation {@code --display-allocation}: the hosts and their slots go to stderr first
+ * @param reportPid {@code --report-pid}: where banyan's process id goes first ({@code -} stdout,
+ *                  {@code +} stderr, else a file), or null
  */
 public record RunRequest(JobDescription job, HeadSettings settings, OutputOptions output, LaunchAgent agent,
                          TopologySpec topology, TopologySpec routing, DvmFiles dvm, ClientMessage.RunJob dvmJob,
-                         boolean displayAllocation) {
+                         boolean displayAllocation, String reportPid) {
     public RunRequest(JobDescription job, HeadSettings settings, OutputOptions output, LaunchAgent agent,
                       TopologySpec topology, TopologySpec routing) {
-        this(job, settings, output, agent, topology, routing, null, null, false);
+        this(job, settings, output, agent, topology, routing, null, null, false, null);
     }
 
     static RunRequest forDvm(DvmFiles dvm, ClientMessage.RunJob job, OutputOptions output) {
-        return new RunRequest(null, null, output, null, null, null, dvm, job, false);
+        return new RunRequest(null, null, output, null, null, null, dvm, job, false, null);
     }
 
     /** This request, its allocation printed first or not. */
     RunRequest withDisplayAllocation(boolean display) {
-        return new RunRequest(job, settings, output, agent, topology, routing, dvm, dvmJob, display);
+        return new RunRequest(job, settings, output, agent, topology, routing, dvm, dvmJob, display, reportPid);
+    }
+
+    /** This request, its process id reported to {@code where} first (null: not). */
+    RunRequest withReportPid(String where) {
+        return new RunRequest(job, settings, output, agent, topology, routing, dvm, dvmJob, displayAllocation, where);
     }
 
     /** The hosts and their slots as Open MPI's {@code --display-allocation} lays them out. */

@@ -228,6 +228,49 @@ class RunCommandTest {
         assertThat(dvm.stderr()).isEqualTo("banyan run: --enable-recovery: a DVM ends a job at its first failed rank; run without --dvm\n");
     }
 
+    /**
+     * mpirun's -q and --report-pid, which scripts carry and banyan refused as unknown: -q keeps
+     * banyan's own lines about a failed rank or a timeout off stderr (the status still says it),
+     * and bad input is still named; --report-pid prints banyan's pid before the job starts.
+     */
+    @Test
+    void quietHidesBanyansOwnLinesAndReportPidPrintsItsProcessId() throws Exception {
+        Banyan.Result failed = Banyan.run("run", "-q", "-n", "2", "sh", "-c", "echo out; echo err >&2; exit $PMI_RANK");
+        assertThat(failed.exit()).isEqualTo(1);
+        assertThat(failed.stdout()).isEqualTo("out\nout\n");
+        assertThat(failed.stderr()).as("the ranks' own stderr only").isEqualTo("err\nerr\n");
+        Banyan.Result timedOut = Banyan.run("run", "--quiet", "--timeout", "1", "sleep", "5");
+        assertThat(timedOut.exit()).isEqualTo(124);
+        assertThat(timedOut.stderr()).isEmpty();
+        Banyan.Result bad = Banyan.run("run", "-q", "-n", "1", "/no/such/program");
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.stderr()).isEqualTo("banyan run: program '/no/such/program' does not exist\n");
+        Banyan.Result both = Banyan.run("run", "-q", "-print-all-exitcodes", "true");
+        assertThat(both.exit()).isEqualTo(2);
+        assertThat(both.stderr()).isEqualTo("banyan run: -q hides the exit codes --print-all-exitcodes asks for: give one\n");
+
+        // the pid comes first, then the ranks' output; it is the process that ran them
+        Banyan.Result stdout = Banyan.run("run", "--report-pid", "-", "-n", "1", "sh", "-c", "echo $PPID");
+        assertThat(stdout.exit()).isZero();
+        List<String> out = lines(stdout.stdout());
+        assertThat(out).hasSize(2);
+        assertThat(out.getFirst()).matches("\\d+");
+        assertThat(out.get(1)).as("the rank's parent: banyan, whose daemon runs in its JVM here").isEqualTo(out.getFirst());
+        Banyan.Result stderr = Banyan.run("run", "-report-pid", "+", "true");
+        assertThat(stderr.exit()).isZero();
+        assertThat(stderr.stdout()).isEmpty();
+        assertThat(stderr.stderr()).matches("\\d+\n");
+        Path file = dir.resolve("pid");
+        Banyan.Result inFile = Banyan.run("run", "--report-pid", file.toString(), "true");
+        assertThat(inFile.exit()).isZero();
+        assertThat(Files.readString(file)).matches("\\d+\n");
+        Banyan.Result noDir = Banyan.run("run", "--report-pid", dir.resolve("no/such/pid").toString(), "sh", "-c",
+                "touch " + dir.resolve("ran"));
+        assertThat(noDir.exit()).isEqualTo(2);
+        assertThat(noDir.stderr()).startsWith("banyan run: --report-pid: cannot write '" + dir.resolve("no/such/pid") + "'");
+        assertThat(dir.resolve("ran")).as("nothing launched").doesNotExist();
+    }
+
     @Test
     void outputFilenameFilesAreTaggedAndTimeStampedWhenAsked() throws Exception {
         Path out = dir.resolve("tagged");

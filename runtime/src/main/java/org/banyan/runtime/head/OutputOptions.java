@@ -17,12 +17,14 @@ import java.nio.file.Path;
  * @param stdoutFiles each rank's stdout file as a pattern ({@code -outfile-pattern}), or null:
  *                   ranks whose patterns give one path share the file
  * @param stderrFiles the same for stderr ({@code -errfile-pattern})
+ * @param quiet      banyan's own lines about how the job goes (a rank that failed, a timeout) are
+ *                   not shown, as under mpirun's {@code -q}: the exit status still says it
  */
 public record OutputOptions(boolean tag, String prefix, boolean timestamp, Path directory, boolean merge, String stdoutFiles,
-                            String stderrFiles) {
+                            String stderrFiles, boolean quiet) {
     /** mpiexec.hydra's {@code -l}, banyan's {@code --prepend-rank}. */
     public static final String LABEL = "[%r] ";
-    public static final OutputOptions PLAIN = new OutputOptions(false, null, false, null, false, null, null);
+    public static final OutputOptions PLAIN = new OutputOptions(false, null, false, null, false, null, null, false);
 
     /** Whether lines need to know their rank's host ({@code %h}, {@code %p}), which a DVM's client is not told. */
     public boolean namesHosts() {

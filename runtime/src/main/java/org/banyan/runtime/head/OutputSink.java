@@ -160,8 +160,11 @@ public final class OutputSink implements AutoCloseable {
         target.write(data, from, to - from);
     }
 
-    /** A line from banyan itself, on stderr, in order with rank output. */
+    /** A line from banyan itself, on stderr, in order with rank output; none under {@code -q}. */
     public void report(String line) {
+        if (options.quiet()) {
+            return;
+        }
         try {
             stdout.flush();
             stderr.write((line + "\n").getBytes(StandardCharsets.UTF_8));

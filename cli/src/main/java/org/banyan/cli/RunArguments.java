@@ -137,8 +137,8 @@ public final class RunArguments {
             .value("Environment and I/O", List.of("--wdir"), List.of("-wdir", "--cwd"), "DIR",
                     "working directory of the ranks",
                     (a, v) -> a.wdir = v)
-            .value("Environment and I/O", List.of("--stdin"), List.of("-stdin"), "RANK|none",
-                    "which rank reads banyan's stdin (default 0)",
+            .value("Environment and I/O", List.of("--stdin"), List.of("-stdin"), "RANK|all|none",
+                    "which rank reads banyan's stdin (default 0); all: every rank reads all of it",
                     (a, v) -> a.stdinRank = stdin(v))
             .with(t -> OutputArguments.declare(t, a -> a.output))
             .flag("Environment and I/O", List.of("--print-all-exitcodes"), List.of("-print-all-exitcodes"),
@@ -378,6 +378,9 @@ public final class RunArguments {
         if (text.equals("none")) {
             return -1;
         }
+        if (text.equals("all")) {
+            return JobDescription.STDIN_ALL;
+        }
         try {
             int r = Integer.parseInt(text);
             if (r >= 0) {
@@ -386,7 +389,7 @@ public final class RunArguments {
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new UsageException("--stdin takes a rank number or 'none', got '" + text + "'");
+        throw new UsageException("--stdin takes a rank number, 'all' or 'none', got '" + text + "'");
     }
 
     private RunRequest build(List<Context> contexts) throws UsageException {

@@ -106,6 +106,12 @@ class DvmTest {
         assertThat(out1).contains("hello from rank 0 of 2").contains("hello from rank 1 of 2");
         assertThat(out2).containsPattern("\\[[0-9]+,1\\]<stdout>:hello from rank 1 of 2");
 
+        // --stdin all: the client's stdin reaches every rank, on both hosts (the DVM maps by slot)
+        Banyan.Result all = Banyan.runWithStdin("one\ntwo\n", "run", "--dvm", uri.toString(), "-n", "4", "--stdin", "all",
+                "sh", "-c", "echo $PMI_RANK $(wc -l)");
+        assertThat(all.exit()).as(all.stderr()).isZero();
+        assertThat(all.stdout().lines().toList()).containsExactlyInAnyOrder("0 2", "1 2", "2 2", "3 2");
+
         Banyan.Result failed = Banyan.run("run", "--dvm", uri.toString(), "-n", "1", "sh", "-c", "exit 3");
         assertThat(failed.exit()).isEqualTo(3);
         assertThat(failed.stderr()).contains("exited with status 3");

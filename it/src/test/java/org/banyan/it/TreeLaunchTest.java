@@ -67,6 +67,35 @@ class TreeLaunchTest {
         assertThat(lines(r.stdout())).containsExactlyInAnyOrder("0 0", "1 0", "2 0", "3 0", "4 3");
     }
 
+    /**
+     * mpirun's --stdin all (srun's default): every rank reads all of it, on every daemon of a
+     * deep tree; 200,000 lines, so the head has read much of it before the last subtree could
+     * have had the job. It was refused ("--stdin takes a rank number or 'none'").
+     */
+    @Test
+    void stdinForEveryRankReachesEveryRankThroughTheTree() throws Exception {
+        StringBuilder input = new StringBuilder();
+        for (int i = 0; i < 200_000; i++) {
+            input.append(i).append('\n');
+        }
+        Banyan.Result r = Banyan.runWithStdin(input.toString(), "run", "--launcher", "local", "--host", hosts(7),
+                "--spawn-degree", "2", "--stdin", "all", "sh", "-c", "echo $PMI_RANK $(cksum)");
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        String sum = cksum(input.toString());
+        assertThat(lines(r.stdout())).containsExactlyInAnyOrder("0 " + sum, "1 " + sum, "2 " + sum, "3 " + sum, "4 " + sum,
+                "5 " + sum, "6 " + sum);
+    }
+
+    private String cksum(String text) throws Exception {
+        Process p = new ProcessBuilder("cksum").start();
+        try (var in = p.getOutputStream()) {
+            in.write(text.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        }
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII).strip();
+        assertThat(p.waitFor()).isZero();
+        return out;
+    }
+
     @Test
     void aFailingRankOnADeepDaemonEndsEveryRankEverywhere() throws Exception {
         String m = Banyan.marker();

@@ -81,7 +81,7 @@ final class RankEnvironment {
                 }
             }
             out.add(new RankLaunch(job.jobId(), rank, app.executable(), app.args(), env,
-                    explicit ? app.workdir() : job.launchDir(), explicit, rank == job.stdinRank(), null, null, null, bound,
+                    explicit ? app.workdir() : job.launchDir(), explicit, job.readsStdin(rank), null, null, null, bound,
                     bindError));
         }
         return out;

@@ -5,13 +5,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.banyan.core.job.JobDescription;
 import org.banyan.core.job.RankMap;
 import org.banyan.core.tree.Topology;
 import org.banyan.core.wire.OverlayMessage;
 
 /**
- * Stdin for one rank, routed down the spawn tree towards the daemon that hosts it; held, in
- * order, for a child on the way that has not said hello yet.
+ * Stdin for one rank, routed down the spawn tree towards the daemon that hosts it, or for every
+ * rank ({@link JobDescription#STDIN_ALL}), written to this daemon's and passed to every child;
+ * held, in order, for a child on the way that has not said hello yet.
  */
 final class StdinRelay {
     private final ChildTree tree;
@@ -28,6 +30,15 @@ final class StdinRelay {
         if (map == null) {
             return;
         }
+        if (stdin.rank() == JobDescription.STDIN_ALL) {
+            for (int rank : running) {
+                out.emit(new DaemonAction.WriteStdin(stdin.jobId(), rank, stdin.data()));
+            }
+            for (int child : tree.children()) {
+                pass(child, stdin);
+            }
+            return;
+        }
         int owner = map.nodeOf(stdin.rank());
         if (owner == tree.daemonId()) {
             if (running.contains(stdin.rank())) {
@@ -37,12 +48,15 @@ final class StdinRelay {
         }
         int next = tree.topology().nextHop(tree.vertex(), Topology.vertexOfDaemon(owner));
         if (next > 0) {
-            int child = Topology.daemonOfVertex(next);
-            if (out.isConnected(child)) {
-                out.toChild(child, stdin);
-            } else if (!tree.isLost(child)) {
-                held.computeIfAbsent(child, c -> new ArrayList<>()).add(stdin);
-            }
+            pass(Topology.daemonOfVertex(next), stdin);
+        }
+    }
+
+    private void pass(int child, OverlayMessage.StdinData stdin) {
+        if (out.isConnected(child)) {
+            out.toChild(child, stdin);
+        } else if (!tree.isLost(child)) {
+            held.computeIfAbsent(child, c -> new ArrayList<>()).add(stdin);
         }
     }
 

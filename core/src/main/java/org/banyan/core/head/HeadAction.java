@@ -78,8 +78,16 @@ public sealed interface HeadAction {
     /** DVM: every daemon is up and adopted; jobs may come. */
     record Ready() implements HeadAction {}
 
-    /** From now on, forward the head's stdin to {@code rank} through child {@code daemonId}. */
-    record ForwardStdin(int daemonId, int rank) implements HeadAction {}
+    /**
+     * From now on, forward the head's stdin to {@code rank} through each of {@code daemonIds},
+     * children of the head: one for one rank; for {@link org.banyan.core.job.JobDescription#STDIN_ALL}
+     * every child with ranks below it, named once all of them have the job (none misses a byte).
+     */
+    record ForwardStdin(java.util.List<Integer> daemonIds, int rank) implements HeadAction {
+        public ForwardStdin {
+            daemonIds = java.util.List.copyOf(daemonIds);
+        }
+    }
 
     /** A point of the launch the driver time-stamps for {@code --report-launch}. */
     record Milestone(String name) implements HeadAction {}

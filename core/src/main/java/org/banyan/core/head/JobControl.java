@@ -53,6 +53,8 @@ public final class JobControl {
     private final Host host;
     private final boolean[] rankDone;
     private final List<Integer> fenceChildren = new ArrayList<>();
+    /** With {@code --stdin all}: the children with ranks below them that do not have the job yet. */
+    private final java.util.Set<Integer> stdinWaitsFor = new java.util.HashSet<>();
     private TreeGather<FenceData> fence;
     private int fenceSeq;
     private int ranksDone;
@@ -84,6 +86,9 @@ public final class JobControl {
             }
         }
         fence = new TreeGather<>(fenceChildren, false, FenceData.EMPTY, FenceData::merge);
+        if (job.stdinRank() == JobDescription.STDIN_ALL) {
+            stdinWaitsFor.addAll(fenceChildren);
+        }
     }
 
     /** {@code --display-map}: the job's map on its standard error, before the job goes down the tree. */
@@ -141,7 +146,10 @@ public final class JobControl {
         int stdinRank = job.stdinRank();
         if (stdinRank >= 0 && stdinRank < map.size()
                 && topology.inSubtree(Topology.vertexOfDaemon(d), Topology.vertexOfDaemon(map.nodeOf(stdinRank)))) {
-            host.emit(new HeadAction.ForwardStdin(d, stdinRank));
+            host.emit(new HeadAction.ForwardStdin(List.of(d), stdinRank));
+        } else if (stdinWaitsFor.remove(d) && stdinWaitsFor.isEmpty()) {
+            // stdin read before the last subtree had the job would never reach its ranks
+            host.emit(new HeadAction.ForwardStdin(fenceChildren, JobDescription.STDIN_ALL));
         }
         if (++adopted == 1 && settings.timeoutMillis() > 0) {
             host.emit(new HeadAction.ArmTimer(HeadTimer.JOB_TIMEOUT, settings.timeoutMillis()));

@@ -11,7 +11,7 @@ import java.util.List;
  * @param nodes        the hosts in order; node index i is served by daemon i
  * @param mapping      placement policy
  * @param oversubscribe whether a node may take more ranks than it has slots
- * @param stdinRank    the rank that reads the head's stdin, or -1 for none
+ * @param stdinRank    the rank that reads the head's stdin, -1 for none, or {@link #STDIN_ALL}
  * @param launchDir    the directory banyan was started in: ranks without {@code --wdir} start
  *                     there when it exists on their host (as with mpirun), else in the daemon's
  * @param modex        how fences treat the keys ranks put: all values to every daemon, or values
@@ -27,6 +27,14 @@ import java.util.List;
 public record JobDescription(int jobId, List<AppContext> apps, List<Node> nodes, MappingPolicy mapping,
                              boolean oversubscribe, int stdinRank, String launchDir, Modex modex,
                              RankPlacement placement, String pmixNamespace, int spawnedBy) {
+    /** {@code stdinRank}: every rank reads the head's stdin (mpirun's {@code --stdin all}, srun's default). */
+    public static final int STDIN_ALL = -2;
+
+    /** Whether {@code rank} reads the head's stdin. */
+    public boolean readsStdin(int rank) {
+        return stdinRank == STDIN_ALL || rank == stdinRank;
+    }
+
     /** A job no other job spawned. */
     public JobDescription(int jobId, List<AppContext> apps, List<Node> nodes, MappingPolicy mapping,
                           boolean oversubscribe, int stdinRank, String launchDir, Modex modex, RankPlacement placement,

@@ -20,7 +20,7 @@ import org.banyan.core.pilot.TaskState;
  * <pre>
  * type                body
  *  1 HELLO           secret:string client:string protocol:u32 (absent: 0, a client from before the number)
- *  2 RUN_JOB         apps:u32 app{apps} mapping:u8 oversubscribe:u8 stdinRank:u32 launchDir:string modex:u8
+ *  2 RUN_JOB         apps:u32 app{apps} mapping:u8 oversubscribe:u8 stdinRank:u32 (as OverlayCodec's LAUNCH_JOB) launchDir:string modex:u8
  *                    timeoutMillis:u64 placement (OverlayCodec's; a rankfile part is refused by the DVM)
  *                    pmix:u8 (1: the ranks wire up through PMIx)
  *                    app := executable:string args:list count:u32 env:map workdir:string

@@ -31,7 +31,7 @@ import org.banyan.core.tree.TopologySpec;
  * type                body                                                (job: jobId:u32 first, see below)
  *  1 DAEMON_HELLO    daemonId:u32 host:string pid:u64 contact:string
  *  2 LAUNCH_JOB      jobId:u32 apps:u32 app{apps} nodes:u32 node{nodes} mapping:u8 oversubscribe:u8
- *                    stdinRank:u32 (-1: none) launchDir:string modex:u8 (0 full, 1 lazy) placement
+ *                    stdinRank:u32 (-1: none, -2: every rank) launchDir:string modex:u8 (0 full, 1 lazy) placement
  *                    pmixNamespace:string (null: the ranks use PMI-1/PMI-2) spawnedBy:u32 (-1: no job)
  *                    placement := bindTo:u8 (0 none, 1 core, 2 socket, 3 numa, 4 hwthread) spread:u8 (bit 0 --map-by
  *                                 socket, bit 1 ranked the other way, --rank-by) cpusPerRank:u32
@@ -42,7 +42,7 @@ import org.banyan.core.tree.TopologySpec;
  *                    node := name:string slots:u32
  *  3 RANK_EXITED     jobId:u32 rank:u32 status:u32 note:string startMicros:u64 endMicros:u64
  *  4 OUTPUT          jobId:u32 rank:u32 stream:u8 data:bytes
- *  5 STDIN_DATA      jobId:u32 rank:u32 data:bytes
+ *  5 STDIN_DATA      jobId:u32 rank:u32 (-2: every rank) data:bytes
  *  6 SIGNAL_RANKS    jobId:u32 signal:u32
  *  7 TERMINATE_JOB   jobId:u32 graceMillis:u32
  *  8 KILL_JOB        jobId:u32

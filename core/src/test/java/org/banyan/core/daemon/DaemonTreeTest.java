@@ -229,6 +229,22 @@ class DaemonTreeTest {
         assertThat(d0.handle(new DaemonEvent.FromParent(data))).containsExactly(new DaemonAction.SendToChild(3, data));
     }
 
+    /** --stdin all: each chunk goes to this daemon's rank and down to both children, held for the one not yet there. */
+    @Test
+    void stdinForEveryRankIsWrittenHereAndPassedToEveryChild() {
+        JobDescription toAll = new JobDescription(1, JOB.apps(), NODES, MappingPolicy.SLOT, false, JobDescription.STDIN_ALL,
+                "/w/launch");
+        adopt();
+        fromChild(3, new OverlayMessage.DaemonHello(3, "n3", 9, "n3:7003"));
+        d0.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(toAll)));
+        OverlayMessage.StdinData data = new OverlayMessage.StdinData(1, JobDescription.STDIN_ALL, new byte[] {42});
+        assertThat(d0.handle(new DaemonEvent.FromParent(data))).containsExactly(
+                new DaemonAction.WriteStdin(1, 0, data.data()), new DaemonAction.SendToChild(3, data));
+        List<DaemonAction> hello = fromChild(2, new OverlayMessage.DaemonHello(2, "n2", 9, "n2:7002"));
+        assertThat(hello.getLast()).isEqualTo(new DaemonAction.SendToChild(2, data));
+        assertThat(hello).contains(new DaemonAction.SendToChild(2, new OverlayMessage.LaunchJob(toAll)));
+    }
+
     @Test
     void stdinForAChildNotYetConnectedIsHeldUntilItSaysHello() {
         JobDescription toRank3 = new JobDescription(1, JOB.apps(), NODES, MappingPolicy.SLOT, false, 3, "/w/launch");

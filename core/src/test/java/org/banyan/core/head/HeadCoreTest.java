@@ -73,7 +73,7 @@ class HeadCoreTest {
         assertThat(from(0, new OverlayMessage.DaemonHello(0, "n0", 1, "n0:1"))).containsExactly(
                 new HeadAction.Milestone("first daemon up"),
                 new HeadAction.SendToDaemon(0, new OverlayMessage.Adopt(TopologySpec.parse("radix:32"), 3, Map.of())),
-                new HeadAction.SendToDaemon(0, new OverlayMessage.LaunchJob(JOB)), new HeadAction.ForwardStdin(0, 0));
+                new HeadAction.SendToDaemon(0, new OverlayMessage.LaunchJob(JOB)), new HeadAction.ForwardStdin(List.of(0), 0));
         assertThat(from(1, new OverlayMessage.DaemonHello(1, "n1", 2, "n1:1"))).containsExactly(
                 new HeadAction.SendToDaemon(1, new OverlayMessage.Adopt(TopologySpec.parse("radix:32"), 3, Map.of())),
                 new HeadAction.SendToDaemon(1, new OverlayMessage.LaunchJob(JOB)));
@@ -82,6 +82,26 @@ class HeadCoreTest {
         assertThat(from(1, new OverlayMessage.Contacts(Map.of(1, "n1:1")))).containsExactly(
                 new HeadAction.Milestone("all daemons up, contacts gathered"),
                 new HeadAction.SendToDaemon(0, all), new HeadAction.SendToDaemon(1, all));
+    }
+
+    /**
+     * --stdin all: stdin flows only once every child with ranks below it has the job, to all of
+     * them at once; bytes read before would not reach the ranks of a subtree adopted later.
+     */
+    @Test
+    void stdinForEveryRankGoesDownOnceEverySubtreeWithRanksHasTheJob() {
+        List<Node> nodes = new java.util.ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            nodes.add(new Node("n" + i, 1));
+        }
+        JobDescription all = new JobDescription(1, List.of(new AppContext("./a", List.of(), 7, Map.of(), null)), nodes,
+                MappingPolicy.SLOT, false, JobDescription.STDIN_ALL, "/w/launch");
+        HeadCore c = new HeadCore(all, RankMap.of(all), SETTINGS, TopologySpec.parse("radix:2"));
+        c.start();
+        assertThat(c.handle(new HeadEvent.FromDaemon(1, new OverlayMessage.DaemonHello(1, "n1", 1, "x"))))
+                .noneMatch(HeadAction.ForwardStdin.class::isInstance);
+        assertThat(c.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.DaemonHello(0, "n0", 1, "x"))))
+                .containsOnlyOnce(new HeadAction.ForwardStdin(List.of(0, 1), JobDescription.STDIN_ALL));
     }
 
     @Test
@@ -100,7 +120,7 @@ class HeadCoreTest {
         assertThat(a).contains(new HeadAction.SendToDaemon(1, new OverlayMessage.Adopt(TopologySpec.parse("radix:2"), 8, Map.of(4, "n4", 5, "n5"))));
         assertThat(a).noneMatch(HeadAction.ForwardStdin.class::isInstance);
         a = c.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.DaemonHello(0, "n0", 1, "x")));
-        assertThat(a).contains(new HeadAction.ForwardStdin(0, 6));
+        assertThat(a).contains(new HeadAction.ForwardStdin(List.of(0), 6));
         // Losing daemon 0 loses its whole subtree: daemons 0, 2, 3, 6 and their ranks.
         a = c.handle(new HeadEvent.DaemonLost(0, "connection closed"));
         assertThat(reports(a)).containsExactly("banyan run: lost the daemon on n0: connection closed");

@@ -260,7 +260,7 @@ public final class DvmClient implements AutoCloseable {
                 return 1;
             }
             UserSignals.install(sig -> sendQuietly(new ClientMessage.SignalJob(jobId, sig)));
-            if (job.stdinRank() >= 0) {
+            if (job.stdinRank() != -1) {
                 forwardStdin(jobId);
             }
             while (true) {

@@ -404,9 +404,12 @@ public final class DvmHead {
                 return List.of();
             }
             case ClientMessage.Stdin(int jobId, byte[] data) -> {
-                int[] target = jobs.stdinTarget(s, jobId);
+                HeadAction.ForwardStdin target = jobs.stdinTarget(s, jobId);
                 if (target != null) {
-                    links.toDaemon(target[0], new OverlayMessage.StdinData(jobId, target[1], data));
+                    OverlayMessage.StdinData chunk = new OverlayMessage.StdinData(jobId, target.rank(), data);
+                    for (int d : target.daemonIds()) {
+                        links.toDaemon(d, chunk);
+                    }
                 }
                 return List.of();
             }

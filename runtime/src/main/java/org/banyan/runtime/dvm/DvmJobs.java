@@ -41,9 +41,9 @@ final class DvmJobs {
      * resource manager placed it), where its stdin goes, for a queued job's its queued job (else
      * -1), and whether MPI_Comm_spawn started it from another job (its client waits for that one).
      */
-    private record RunningJob(DvmSession owner, Placement placement, String command, int ranks, int[] stdinTarget,
+    private record RunningJob(DvmSession owner, Placement placement, String command, int ranks, HeadAction.ForwardStdin[] stdinTarget,
                               int queueId, boolean spawned) {
-        RunningJob(DvmSession owner, Placement placement, String command, int ranks, int[] stdinTarget) {
+        RunningJob(DvmSession owner, Placement placement, String command, int ranks, HeadAction.ForwardStdin[] stdinTarget) {
             this(owner, placement, command, ranks, stdinTarget, -1, false);
         }
     }
@@ -75,7 +75,7 @@ final class DvmJobs {
 
     /** A queued job started on the hosts the queue gave it. */
     void registerQueued(int jobId, DvmSession owner, String command, int ranks, int queueId) {
-        jobs.put(jobId, new RunningJob(owner, null, command, ranks, new int[] {-1, -1}, queueId, false));
+        jobs.put(jobId, new RunningJob(owner, null, command, ranks, new HeadAction.ForwardStdin[1], queueId, false));
         owner.jobs.add(jobId);
     }
 
@@ -90,10 +90,10 @@ final class DvmJobs {
         return j != null && j.owner() == s;
     }
 
-    /** The daemon and rank that read job {@code jobId}'s stdin, or null while none does. */
-    int[] stdinTarget(DvmSession s, int jobId) {
+    /** Where job {@code jobId}'s stdin goes (the head's children, and the rank or all), or null while nowhere. */
+    HeadAction.ForwardStdin stdinTarget(DvmSession s, int jobId) {
         RunningJob j = jobs.get(jobId);
-        return j != null && j.owner() == s && j.stdinTarget()[0] >= 0 ? j.stdinTarget() : null;
+        return j != null && j.owner() == s ? j.stdinTarget()[0] : null;
     }
 
     /**
@@ -139,7 +139,7 @@ final class DvmJobs {
             return null;
         }
         String command = String.join(" ", apps.stream().map(AppContext::executable).toList());
-        jobs.put(jobId, new RunningJob(s, grant.placement(), command, ranks, new int[] {-1, -1}));
+        jobs.put(jobId, new RunningJob(s, grant.placement(), command, ranks, new HeadAction.ForwardStdin[1]));
         s.jobs.add(jobId);
         s.send(new ClientMessage.JobAccepted(jobId, ranks));
         say.accept("job " + jobId + " of client " + s.id + ": " + ranks + " rank(s) of " + command);
@@ -184,7 +184,7 @@ final class DvmJobs {
             return new HeadEvent.SpawnAnswer(request, null, null, e.getMessage());
         }
         String command = String.join(" ", request.apps().stream().map(AppContext::executable).toList());
-        jobs.put(jobId, new RunningJob(p.owner(), grant.placement(), command, ranks, new int[] {-1, -1}, -1, true));
+        jobs.put(jobId, new RunningJob(p.owner(), grant.placement(), command, ranks, new HeadAction.ForwardStdin[1], -1, true));
         p.owner().jobs.add(jobId);
         say.accept("job " + jobId + " spawned by job " + parent.jobId() + ": " + ranks + " rank(s) of " + command);
         return new HeadEvent.SpawnAnswer(request, child, settings.forJob(0), null);
@@ -205,10 +205,7 @@ final class DvmJobs {
                     j.owner().send(new ClientMessage.JobOutput(shown, queue.rankOffsetOf(jobId) + rank, stream, data));
             case HeadAction.Report(String line) -> j.owner().send(new ClientMessage.JobReport(shown, line));
             case HeadAction.RankEnded(int rank, int ignored) -> queue.rankEnded(jobId, rank);
-            case HeadAction.ForwardStdin(int d, int rank) -> {
-                j.stdinTarget()[0] = d;
-                j.stdinTarget()[1] = rank;
-            }
+            case HeadAction.ForwardStdin f -> j.stdinTarget()[0] = f;
             default -> throw new IllegalStateException("not a job's action: " + a);
         }
     }

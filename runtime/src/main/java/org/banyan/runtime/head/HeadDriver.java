@@ -121,7 +121,7 @@ public final class HeadDriver {
             case HeadAction.Report(String line) -> sink.report(line);
             case HeadAction.ArmTimer(var timer, long delay, int jobId) ->
                     loop.schedule(new HeadEvent.TimerFired(timer, jobId), delay);
-            case HeadAction.ForwardStdin(int d, int rank) -> forwardStdin(d, rank);
+            case HeadAction.ForwardStdin(var children, int rank) -> forwardStdin(children, rank);
             case HeadAction.Milestone(String name) -> milestones.put(name, sinceStart());
             case HeadAction.LaunchReport(var stats) -> launchReport(stats);
             case HeadAction.Finish(int exitStatus) -> {
@@ -145,16 +145,22 @@ public final class HeadDriver {
         return true;
     }
 
-    private void forwardStdin(int daemon, int rank) {
+    /** Reads stdin on a thread of its own and sends each chunk down to {@code children} (an empty one: its end). */
+    private void forwardStdin(java.util.List<Integer> children, int rank) {
         Thread.ofPlatform().daemon().name("head-stdin").start(() -> {
             InputStream in = System.in;
             byte[] buf = new byte[1 << 16];
             try {
                 int n;
                 while ((n = in.read(buf)) > 0) {
-                    links.toDaemon(daemon, new OverlayMessage.StdinData(job.jobId(), rank, Arrays.copyOf(buf, n)));
+                    OverlayMessage.StdinData chunk = new OverlayMessage.StdinData(job.jobId(), rank, Arrays.copyOf(buf, n));
+                    for (int d : children) {
+                        links.toDaemon(d, chunk);
+                    }
                 }
-                links.toDaemon(daemon, new OverlayMessage.StdinData(job.jobId(), rank, new byte[0]));
+                for (int d : children) {
+                    links.toDaemon(d, new OverlayMessage.StdinData(job.jobId(), rank, new byte[0]));
+                }
             } catch (IOException e) {
                 // stdin went away: the rank sees EOF or is gone
             }

@@ -124,9 +124,11 @@ final class BagRun {
                 List<Integer> ids = tasks.stream().map(Task::dvmId).toList();
                 out.println(TaskIds.format(ids));
                 boolean one = ids.size() == 1;
+                // the ids are the DVM's and the sandboxes the session's: say how one finds the other
                 err.println("banyan submit: " + ids.size() + (one ? " task submitted (id " : " tasks submitted (ids ") + TaskIds.format(ids)
-                        + (one ? "); follow it with banyan wait, end it with banyan cancel"
-                        : "); follow them with banyan wait, end them with banyan cancel"));
+                        + (one ? "); follow it with banyan wait, end it with banyan cancel; its sandbox is " + tasks.getFirst().sandbox()
+                        : "); follow them with banyan wait, end them with banyan cancel; their sandboxes, in the same order, are "
+                                + tasks.getFirst().sandbox() + " to " + tasks.getLast().sandbox().getFileName()));
                 return ids.contains(-1) ? 1 : 0;
             }
             tmgr.addPilots(pilot);

@@ -37,7 +37,8 @@ class SubmitTest {
                 "-D", dir.toString(), "--", "sh", "-c", "sleep 1; echo fine > done.txt");
         assertThat(ok.exit()).as(ok.stderr()).isZero();
         String okId = ok.stdout().strip();
-        assertThat(ok.stderr()).contains("1 task submitted (id " + okId + "); follow it with banyan wait, end it with banyan cancel");
+        assertThat(ok.stderr()).contains("1 task submitted (id " + okId + "); follow it with banyan wait, end it with banyan cancel; "
+                + "its sandbox is " + dir.resolve("a").resolve("task.000000"));
         Banyan.Result bad = Banyan.run("submit", "--dvm", uri.toString(), "--detach", "--session", dir.resolve("b").toString(),
                 "--", "sh", "-c", "echo it broke >&2; exit 5");
         Banyan.Result sleeper = Banyan.run("submit", "--dvm", uri.toString(), "--detach", "--session", dir.resolve("c").toString(),

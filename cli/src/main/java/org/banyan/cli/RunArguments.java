@@ -506,17 +506,30 @@ public final class RunArguments {
      * {@code --path}, the file found along that path (the ranks' own PATH is left as it is).
      */
     private String executable(Context c, Path workdir) throws UsageException {
-        if (searchPath == null || c.program().contains("/")) {
+        if (c.program().contains("/")) {
             return c.program();
         }
-        return checkProgram(c.program(), workdir != null ? workdir : cwd).toString();
+        Path dir = workdir != null ? workdir : cwd;
+        if (searchPath != null || ProgramLookup.find(c.program(), dir, environment.get("PATH")) == null) {
+            return checkProgram(c.program(), dir).toString(); // along --path, or the ranks' directory's
+        }
+        return c.program();
     }
 
-    /** The program must exist and be executable where the daemon will start it; returns its file. */
+    /**
+     * The program must exist and be executable where the daemon will start it; returns its file.
+     * A name not found along the path is looked for in the ranks' working directory, as mpirun
+     * does ({@code mpirun -n 2 a.out}); mpiexec.hydra fails there.
+     */
     private Path checkProgram(String program, Path dir) throws UsageException {
         Path p = ProgramLookup.find(program, dir, searchPath != null ? searchPath : environment.get("PATH"));
+        if (p == null && !program.contains("/") && Files.isRegularFile(dir.resolve(program))
+                && Files.isExecutable(dir.resolve(program))) {
+            p = dir.resolve(program);
+        }
         if (p == null) {
-            throw new UsageException("program '" + program + "' not found in " + (searchPath != null ? "--path " + searchPath : "PATH"));
+            throw new UsageException("program '" + program + "' not found in " + (searchPath != null ? "--path " + searchPath : "PATH")
+                    + " or in " + dir);
         }
         if (!Files.exists(p)) {
             throw new UsageException("program '" + program + "' does not exist");

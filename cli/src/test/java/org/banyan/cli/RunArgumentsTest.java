@@ -269,12 +269,33 @@ class RunArgumentsTest {
         Path tool = bin.resolve("mytool");
         Files.writeString(tool, "#!/bin/sh\necho ok\n");
         assertThat(tool.toFile().setExecutable(true)).isTrue();
-        assertThat(error("mytool")).isEqualTo("program 'mytool' not found in PATH");
+        assertThat(error("mytool")).isEqualTo("program 'mytool' not found in PATH or in " + dir);
         RunRequest r = parse("--path", "/nowhere:" + bin, "-n", "1", "mytool");
         assertThat(r.job().apps().getFirst().executable()).isEqualTo(tool.toString());
         assertThat(parse("--path", bin.toString(), "-n", "1", "/bin/true").job().apps().getFirst().executable())
                 .as("a path is taken as given").isEqualTo("/bin/true");
-        assertThat(error("--path", "/nowhere", "true")).isEqualTo("program 'true' not found in --path /nowhere");
+        assertThat(error("--path", "/nowhere", "true")).isEqualTo("program 'true' not found in --path /nowhere or in " + dir);
+    }
+
+    /**
+     * mpirun -n 2 a.out: a name not found along PATH is the ranks' working directory's file, as
+     * mpirun finds it (--wdir's, else this one); it was "not found in PATH", as mpiexec.hydra says.
+     */
+    @Test
+    void aProgramNotAlongThePathIsLookedForInTheRanksDirectory() throws Exception {
+        Path here = dir.resolve("a.out");
+        Files.writeString(here, "#!/bin/sh\n");
+        assertThat(here.toFile().setExecutable(true)).isTrue();
+        assertThat(parse("-n", "1", "a.out").job().apps().getFirst().executable()).isEqualTo(here.toString());
+        Path sub = Files.createDirectories(dir.resolve("sub"));
+        assertThat(error("--wdir", sub.toString(), "a.out")).as("the ranks' directory, not this one")
+                .isEqualTo("program 'a.out' not found in PATH or in " + sub);
+        Files.copy(here, sub.resolve("a.out"));
+        assertThat(parse("--wdir", "sub", "-n", "1", "a.out").job().apps().getFirst().executable())
+                .isEqualTo(sub.resolve("a.out").toString());
+        assertThat(parse("-n", "1", "true").job().apps().getFirst().executable()).as("PATH first, the name kept").isEqualTo("true");
+        Files.writeString(dir.resolve("data"), "x");
+        assertThat(error("data")).isEqualTo("program 'data' not found in PATH or in " + dir);
     }
 
     /** mpiexec.hydra's -bootstrap and its fork and rsh launchers: they were refused. */
@@ -365,7 +386,7 @@ class RunArgumentsTest {
                 .containsEntry("BANYAN_MONITOR", "all");
         assertThat(parse("-n", "2", "true").job().apps().getFirst().env()).doesNotContainKey("BANYAN_MONITOR");
         assertThat(error("--monitor=some", "true")).isEqualTo("--monitor=some: the scope is all or external");
-        assertThat(error("--monitor", "all", "true")).as("a value only after =").isEqualTo("program 'all' not found in PATH");
+        assertThat(error("--monitor", "all", "true")).as("a value only after =").isEqualTo("program 'all' not found in PATH or in " + dir);
     }
 
     @Test
@@ -472,7 +493,7 @@ class RunArgumentsTest {
         assertThat(error()).isEqualTo("no program given (usage: banyan run [options] PROGRAM [ARGS...])");
         assertThat(error("-n", "1", "true", ":")).isEqualTo("no program after ':' (MPMD syntax: -n 1 ./a : -n 3 ./b)");
         assertThat(error("./missing")).isEqualTo("program './missing' does not exist");
-        assertThat(error("no-such-program-anywhere")).isEqualTo("program 'no-such-program-anywhere' not found in PATH");
+        assertThat(error("no-such-program-anywhere")).isEqualTo("program 'no-such-program-anywhere' not found in PATH or in " + dir);
         Files.writeString(dir.resolve("plain"), "not executable");
         assertThat(error("./plain")).isEqualTo("program './plain' is not executable");
         assertThat(error("--map-by", "sockets", "true"))

@@ -49,7 +49,8 @@ public final class HostListParser {
             if (line.isEmpty()) {
                 continue;
             }
-            String[] words = line.split("\\s+");
+            // Open MPI reads 'slots = 4' as 'slots=4'
+            String[] words = line.replaceAll("\\s*=\\s*", "=").split("\\s+");
             HostEntry entry = nameAndSlots(words[0], origin, 0);
             int slots = entry.slots();
             for (int w = 1; w < words.length; w++) {
@@ -57,13 +58,13 @@ public final class HostListParser {
                 int eq = word.indexOf('=');
                 String key = eq < 0 ? word : word.substring(0, eq);
                 switch (key) {
-                    case "slots", "slot", "cpu", "cpus" -> {
+                    case "slots", "slot", "cpu", "cpus", "count" -> {
                         if (eq < 0) {
                             throw new UsageException("hostfile " + origin + ": '" + word + "' needs a value, as in slots=4");
                         }
                         slots = positive(word.substring(eq + 1), "hostfile " + origin + ": slots");
                     }
-                    case "max_slots", "max-slots" -> {
+                    case "max_slots", "max-slots", "slots_max", "slots-max" -> {
                         if (eq < 0) {
                             throw new UsageException("hostfile " + origin + ": '" + word + "' needs a value, as in max_slots=8");
                         }

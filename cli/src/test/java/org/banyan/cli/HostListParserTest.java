@@ -26,6 +26,14 @@ class HostListParserTest {
                 new HostEntry("node3", 0, f + ":5"), new HostEntry("node4", 1, f + ":6"));
     }
 
+    /** Open MPI's other spellings (its hostfile lexer's, each checked with mpirun 4.1.4): refused before. */
+    @Test
+    void readsOpenMpisOtherSpellings() throws Exception {
+        Path f = file("n1 count=2\nn2 slots = 3 slots-max=6\nn3 slots_max=4 slots=2\n");
+        assertThat(HostListParser.parseHostfile(f)).containsExactly(
+                new HostEntry("n1", 2, f + ":1"), new HostEntry("n2", 3, f + ":2"), new HostEntry("n3", 2, f + ":3"));
+    }
+
     @Test
     void badLinesAreNamedByFileAndLine() throws Exception {
         Path f = file("node1 slots=4\nnode2 slots=x\n");

@@ -209,6 +209,14 @@ class SubmitTest {
                 "--mpi", "--ranks", "2", "--", "cat", "data.txt"));
         assertThat(r.exit()).as(r.stderr()).isZero();
         assertThat(dir.resolve("t/task.000000/task.000000.out")).as("an MPI task's ranks too").hasContent("other\nother\n");
+        // its sandbox is named as such, not the directory it starts in (one process, and an MPI task's ranks)
+        for (String ranks : List.of("1", "2")) {
+            r = Banyan.runIn(dir, java.util.Map.of(), List.of("submit", "--dvm", uri.toString(), "--session", "v" + ranks, "--ranks", ranks,
+                    "--", "sh", "-c", "echo $BANYAN_TASK_SANDBOX"));
+            assertThat(r.exit()).as(r.stderr()).isZero();
+            assertThat(dir.resolve("v" + ranks + "/task.000000/task.000000.out"))
+                    .hasContent((dir.resolve("v" + ranks + "/task.000000") + "\n").repeat(Integer.parseInt(ranks)));
+        }
 
         Files.writeString(dir.resolve("t.jsonl"), "{\"executable\": \"cat\", \"arguments\": [\"data.txt\"], \"workdir\": \"sub\"}\n"
                 + "{\"executable\": \"pwd\"}\n");

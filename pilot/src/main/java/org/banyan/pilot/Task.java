@@ -210,14 +210,19 @@ public final class Task {
         String out = stdoutFile();
         String err = stderrFile();
         String in = d.stdin;
+        Map<String, String> env = d.environment;
         if (d.workdir != null) {
             Path box = sandbox();
             out = box.resolve(out).toString();
             err = box.resolve(err).toString();
             in = in == null ? null : box.resolve(in).toString();
             start = manager.base().resolve(d.workdir).toString();
+            if (!env.containsKey("BANYAN_TASK_SANDBOX")) { // the agent would name where it starts
+                env = new java.util.HashMap<>(env);
+                env.put("BANYAN_TASK_SANDBOX", box.toString());
+            }
         }
-        return new TaskRequest(uid, d.executable, d.arguments, d.environment, start, out, err,
+        return new TaskRequest(uid, d.executable, d.arguments, env, start, out, err,
                 in, d.preExec, d.postExec, slots(),
                 d.priority, d.mode == TaskDescription.Mode.MPI, Math.round(d.timeoutSeconds * 1000), d.restartable, d.dependencies);
     }

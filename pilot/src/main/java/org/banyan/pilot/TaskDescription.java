@@ -199,8 +199,7 @@ public final class TaskDescription {
      * are from the session's base. The sandbox still holds its stdout and stderr files (relative
      * {@link #stdout}, {@link #stderr} and {@link #stdin} are in it) and its staged files, and is
      * made by the task manager, so the pilot's hosts must see it as this one does (a shared file
-     * system, as the directory itself needs); the task sees the directory it starts in as
-     * {@code BANYAN_TASK_SANDBOX}.
+     * system, as the directory itself needs); {@code BANYAN_TASK_SANDBOX} names the sandbox.
      */
     public TaskDescription workdir(String dir) {
         workdir = dir;

@@ -43,8 +43,11 @@ public record TaskRequest(String uid, String executable, List<String> args, Map<
      * sandbox, the cores the process holds, and, once it has been restarted because its node was
      * lost, how many times (as Slurm's {@code SLURM_RESTART_COUNT}, so that it can resume from
      * its checkpoint). Immutable, so that a spec keeps it as it is when the task brings nothing more.
+     * A task that starts outside its sandbox ({@link #sandbox} is then where it starts) has its
+     * sandbox in its own {@code env}, from the task manager.
      */
     public Map<String, String> variables(int id, int cores, int restarts) {
+        String sandbox = env.getOrDefault("BANYAN_TASK_SANDBOX", this.sandbox);
         if (restarts > 0) {
             return Map.of("BANYAN_TASK_ID", Integer.toString(id), "BANYAN_TASK_UID", uid, "BANYAN_TASK_SANDBOX", sandbox,
                     "BANYAN_TASK_CORES", Integer.toString(cores), "BANYAN_TASK_RESTARTS", Integer.toString(restarts));

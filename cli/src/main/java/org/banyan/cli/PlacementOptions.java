@@ -46,6 +46,8 @@ final class PlacementOptions {
     private String rankBy;
     /** {@code --map-by ...:OVERSUBSCRIBE} or {@code :NOOVERSUBSCRIBE}; null when neither is said. */
     private Boolean oversubscribe;
+    /** Which option said no oversubscription, for the message when another says the opposite. */
+    private String noOversubscribe = "--map-by ...:NOOVERSUBSCRIBE";
     private CommMatrix matrix;
 
     PlacementOptions(Path cwd) {
@@ -63,6 +65,12 @@ final class PlacementOptions {
                     bound to core unless --bind-to says otherwise), OVERSUBSCRIBE,
                     NOOVERSUBSCRIBE""",
                     (a, v) -> of.apply(a).mapBy(v))
+            .flag("Placement", List.of("--nooversubscribe"), List.of("-nooversubscribe"),
+                    "no more ranks than slots (Open MPI's default; under Hydra's -hosts, -f, -ppn too)",
+                    (a, v) -> {
+                        of.apply(a).oversubscribe = false;
+                        of.apply(a).noOversubscribe = "--nooversubscribe";
+                    })
             .flag("Placement", List.of("--bynode"), List.of("-bynode", "-rr"), "--map-by node (Open MPI 1.x's spelling; Hydra's -rr)",
                     (a, v) -> of.apply(a).mapBy("node"))
             .flag("Placement", List.of("--byslot"), List.of("-byslot"), "--map-by slot (Open MPI 1.x's spelling)",
@@ -207,7 +215,7 @@ final class PlacementOptions {
      */
     boolean oversubscribe(boolean given, boolean otherwise) throws UsageException {
         if (given && Boolean.FALSE.equals(oversubscribe)) {
-            throw new UsageException("--oversubscribe and --map-by ...:NOOVERSUBSCRIBE say opposite things: give one");
+            throw new UsageException("--oversubscribe and " + noOversubscribe + " say opposite things: give one");
         }
         return given || (oversubscribe != null ? oversubscribe : otherwise);
     }

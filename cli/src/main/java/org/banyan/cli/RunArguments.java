@@ -134,7 +134,7 @@ public final class RunArguments {
                             + "PATH is left as it is",
                     (a, v) -> a.searchPath = String.join(":", java.util.Arrays.stream(v.split(":"))
                             .map(d -> a.cwd.resolve(d).toString()).toList()))
-            .value("Environment and I/O", List.of("--wdir"), List.of("-wdir", "--cwd"), "DIR",
+            .value("Environment and I/O", List.of("--wdir"), List.of("-wdir", "--cwd", "-wd", "--wd"), "DIR",
                     "working directory of the ranks",
                     (a, v) -> a.wdir = v)
             .value("Environment and I/O", List.of("--stdin"), List.of("-stdin"), "RANK|all|none",
@@ -164,7 +164,8 @@ public final class RunArguments {
                             + "starts, as mpirun's (the process to signal)",
                     (a, v) -> a.reportPid = v.equals("-") || v.equals("+") ? v : a.cwd.resolve(v).toString())
             .value("Control", List.of("--timeout"), List.of("-timeout"), "SECONDS",
-                    "end the job after SECONDS (exit status 124)",
+                    "end the job after SECONDS (exit status 124); default: $MPIEXEC_TIMEOUT, as Hydra and\n"
+                            + "mpirun take it",
                     (a, v) -> a.timeoutMillis = seconds(v))
             // Open MPI's mpirun refuses root without it, so command lines from containers and CI carry it
             .flag("Control", List.of("--allow-run-as-root"), List.of("-allow-run-as-root"),
@@ -228,6 +229,9 @@ public final class RunArguments {
             contexts = contexts(AppFile.words(appFile, "--app"), true);
         }
         output.check();
+        if (timeoutMillis == 0) {
+            timeoutMillis = environmentTimeout(environment.get("MPIEXEC_TIMEOUT"));
+        }
         if (output.quiet() && (allExitCodes || reportLaunch)) {
             throw new UsageException("-q hides the " + (allExitCodes ? "exit codes --print-all-exitcodes" : "report --report-launch")
                     + " asks for: give one");
@@ -372,6 +376,22 @@ public final class RunArguments {
             // reported below
         }
         throw new UsageException("--timeout must be a positive number of seconds, got '" + text + "'");
+    }
+
+    /**
+     * {@code MPIEXEC_TIMEOUT}, seconds: the timeout of a run without {@code --timeout}, as both
+     * mpiexec.hydra and mpirun take it (test suites set it once for every launch); unset, empty
+     * or 0 for none, as there.
+     */
+    static long environmentTimeout(String value) throws UsageException {
+        if (value == null || value.isBlank() || value.strip().equals("0")) {
+            return 0;
+        }
+        try {
+            return seconds(value.strip());
+        } catch (UsageException e) {
+            throw new UsageException("MPIEXEC_TIMEOUT must be a number of seconds, got '" + value + "'");
+        }
     }
 
     private static int stdin(String text) throws UsageException {

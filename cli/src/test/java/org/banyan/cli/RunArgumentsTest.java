@@ -298,6 +298,31 @@ class RunArgumentsTest {
         assertThat(error("data")).isEqualTo("program 'data' not found in PATH or in " + dir);
     }
 
+    /**
+     * What mpirun and mpiexec.hydra scripts carry that was refused or dropped: MPIEXEC_TIMEOUT
+     * (both honour it; banyan ran on without a limit), Open MPI's -wd and --nooversubscribe.
+     */
+    @Test
+    void mpiexecTimeoutWdAndNooversubscribe() throws Exception {
+        assertThat(withTimeout("30", "true").settings().timeoutMillis()).isEqualTo(30_000);
+        assertThat(withTimeout("30", "--timeout", "5", "true").settings().timeoutMillis()).as("--timeout first").isEqualTo(5_000);
+        assertThat(withTimeout("0", "true").settings().timeoutMillis()).as("0: none, as under Hydra").isZero();
+        assertThat(withTimeout("", "true").settings().timeoutMillis()).isZero();
+        assertThatThrownBy(() -> withTimeout("soon", "true")).hasMessage("MPIEXEC_TIMEOUT must be a number of seconds, got 'soon'");
+        Path sub = Files.createDirectories(dir.resolve("w"));
+        assertThat(parse("-wd", sub.toString(), "true").job().apps().getFirst().workdir()).isEqualTo(sub.toString());
+        assertThat(error("-H", "localhost:1", "-n", "2", "--nooversubscribe", "true"))
+                .startsWith("2 ranks requested but only 1 slot available on localhost");
+        assertThat(error("-hosts", "localhost:1", "-n", "2", "-nooversubscribe", "true")).as("Hydra's spellings wrap otherwise")
+                .startsWith("2 ranks requested but only 1 slot available on localhost");
+        assertThat(error("--nooversubscribe", "--oversubscribe", "true"))
+                .isEqualTo("--oversubscribe and --nooversubscribe say opposite things: give one");
+    }
+
+    private RunRequest withTimeout(String seconds, String... args) throws Exception {
+        return new RunArguments(Map.of("PATH", "/usr/bin:/bin", "HOME", "/root", "MPIEXEC_TIMEOUT", seconds), dir).parse(List.of(args));
+    }
+
     /** mpiexec.hydra's -bootstrap and its fork and rsh launchers: they were refused. */
     @Test
     void hydrasLaunchers() throws Exception {

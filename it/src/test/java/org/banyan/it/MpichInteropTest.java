@@ -20,6 +20,19 @@ class MpichInteropTest {
     static Path dir;
 
     static final Map<String, String> PROGRAMS = Map.of(
+            "universe", """
+                    #include <mpi.h>
+                    #include <stdio.h>
+                    int main(int argc, char **argv) {
+                        int *u, flag, size;
+                        MPI_Init(&argc, &argv);
+                        MPI_Comm_size(MPI_COMM_WORLD, &size);
+                        MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, &u, &flag);
+                        printf("size %d universe %d\\n", size, flag ? *u : -1);
+                        MPI_Finalize();
+                        return 0;
+                    }
+                    """,
             "hello", """
                     #include <mpi.h>
                     #include <stdio.h>
@@ -150,6 +163,18 @@ class MpichInteropTest {
 
     static List<String> lines(String s) {
         return Arrays.asList(s.split("\n"));
+    }
+
+    /**
+     * MPI_UNIVERSE_SIZE is the slots of the job's hosts, as mpirun gives it: a manager started
+     * alone learns how many workers it may spawn. It was the job's size (1 here); Hydra leaves it
+     * unset unless -usize says.
+     */
+    @Test
+    void theUniverseIsTheHostsSlots() throws Exception {
+        Banyan.Result r = Banyan.run("run", "-H", "localhost:4", "-n", "1", prog("universe"));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(r.stdout()).isEqualTo("size 1 universe 4\n");
     }
 
     @Test

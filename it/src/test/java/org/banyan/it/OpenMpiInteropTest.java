@@ -206,6 +206,14 @@ class OpenMpiInteropTest {
                 "hello from rank 2 of 4", "hello from rank 3 of 4");
     }
 
+    /** MPI_UNIVERSE_SIZE through PMIx: the hosts' slots, as mpirun 4.1.4 gives it (it was the job's size). */
+    @Test
+    void theUniverseIsTheHostsSlots() throws Exception {
+        Banyan.Result r = Banyan.run("run", "-H", "localhost:4", "-n", "1", prog("universe"));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(r.stdout()).isEqualTo("size 1 universe 4\n");
+    }
+
     @Test
     void allreduceAndRingCommunicate() throws Exception {
         Banyan.Result sum = Banyan.run("run", "-n", "6", "--oversubscribe", prog("allreduce"));

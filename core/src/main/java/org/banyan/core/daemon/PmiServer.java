@@ -178,7 +178,7 @@ public final class PmiServer {
                     "keylen_max", str(KEYLEN_MAX), "vallen_max", str(VALLEN_MAX)));
             case "get_appnum" -> reply(conn, PmiV1Codec.reply("appnum", "appnum",
                     str(rank == null ? 0 : map.appOf(rank))));
-            case "get_universe_size" -> reply(conn, PmiV1Codec.reply("universe_size", "size", str(map.size())));
+            case "get_universe_size" -> reply(conn, PmiV1Codec.reply("universe_size", "size", str(map.universeSize())));
             case "get_my_kvsname" -> reply(conn, PmiV1Codec.reply("my_kvsname", "kvsname", map.job().kvsName()));
             case "put" -> {
                 String error = put(cmd.get("key"), cmd.get("value"));
@@ -297,7 +297,7 @@ public final class PmiServer {
         }
         return switch (key) {
             case "PMI_process_mapping" -> map.processMapping();
-            case "universeSize" -> str(map.size());
+            case "universeSize" -> str(map.universeSize());
             default -> null;
         };
     }

@@ -161,6 +161,19 @@ public final class RankMap {
         return nodeOf.length;
     }
 
+    /**
+     * MPI_UNIVERSE_SIZE: the slots of the job's hosts, or its size when it has more ranks than
+     * that, as mpirun gives it (a manager started alone on four slots learns it may spawn three
+     * workers); a DVM's job has only the slots it was given.
+     */
+    public int universeSize() {
+        long slots = 0;
+        for (Node n : job.nodes()) {
+            slots += n.slots();
+        }
+        return (int) Math.min(Integer.MAX_VALUE, Math.max(size(), slots));
+    }
+
     public int nodeOf(int rank) {
         return nodeOf[rank];
     }

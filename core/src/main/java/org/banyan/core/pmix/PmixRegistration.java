@@ -53,7 +53,7 @@ public record PmixRegistration(int jobId, String nspace, int[] ranks, List<PmixI
         String host = job.nodes().get(daemonId).name();
         List<PmixInfo> info = new ArrayList<>();
         info.add(PmixInfo.string("pmix.jobid", job.pmixNamespace()));
-        info.add(PmixInfo.uint32("pmix.univ.size", size));
+        info.add(PmixInfo.uint32("pmix.univ.size", map.universeSize()));
         info.add(PmixInfo.uint32("pmix.job.size", size));
         info.add(PmixInfo.uint32("pmix.max.size", size));
         info.add(PmixInfo.uint32("pmix.num.nodes", nodeCount));

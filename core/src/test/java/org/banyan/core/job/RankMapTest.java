@@ -25,6 +25,14 @@ class RankMapTest {
         assertThat(m.processMapping()).isEqualTo("(vector,(0,2,2))");
     }
 
+    /** MPI_UNIVERSE_SIZE as mpirun gives it: the hosts' slots, or the job's size when it oversubscribes them. */
+    @Test
+    void theUniverseIsTheSlotsOrTheJobWhenItIsLarger() {
+        List<Node> four = List.of(new Node("a", 1), new Node("b", 3));
+        assertThat(RankMap.of(job(MappingPolicy.SLOT, false, four, 1)).universeSize()).isEqualTo(4);
+        assertThat(RankMap.of(job(MappingPolicy.SLOT, true, four, 6)).universeSize()).isEqualTo(6);
+    }
+
     @Test
     void nodePolicyRoundRobins() {
         RankMap m = RankMap.of(job(MappingPolicy.NODE, false, List.of(new Node("a", 2), new Node("b", 2)), 4));

@@ -130,6 +130,32 @@ class OpenMpiInteropTest {
     }
 
     static {
+        // the manager/worker pattern of MPI's textbooks: one manager spawns MPI_UNIVERSE_SIZE - 1
+        // workers, each of which sends it a 1
+        PROGRAMS.put("manager", """
+                #include <mpi.h>
+                #include <stdio.h>
+                int main(int argc, char **argv) {
+                    MPI_Comm parent, inter;
+                    int *universe, flag, one = 1, sum = 0;
+                    MPI_Init(&argc, &argv);
+                    MPI_Comm_get_parent(&parent);
+                    if (parent == MPI_COMM_NULL) {
+                        MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, &universe, &flag);
+                        MPI_Comm_spawn(argv[0], MPI_ARGV_NULL, *universe - 1, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter,
+                                MPI_ERRCODES_IGNORE);
+                        MPI_Reduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_ROOT, inter);
+                        printf("%d workers answered\\n", sum);
+                    } else {
+                        MPI_Reduce(&one, NULL, 1, MPI_INT, MPI_SUM, 0, parent);
+                    }
+                    MPI_Finalize();
+                    return 0;
+                }
+                """);
+    }
+
+    static {
         // argv[1] "server": publish a port and accept; "client": look it up (retrying until the
         // server published it) and connect; one int there and back
         PROGRAMS.put("connect", """
@@ -206,12 +232,19 @@ class OpenMpiInteropTest {
                 "hello from rank 2 of 4", "hello from rank 3 of 4");
     }
 
-    /** MPI_UNIVERSE_SIZE through PMIx: the hosts' slots, as mpirun 4.1.4 gives it (it was the job's size). */
+    /**
+     * MPI_UNIVERSE_SIZE through PMIx: the hosts' slots, as mpirun 4.1.4 gives it (it was the
+     * job's size, and a manager spawned no worker); the manager fills the other three.
+     */
     @Test
     void theUniverseIsTheHostsSlots() throws Exception {
         Banyan.Result r = Banyan.run("run", "-H", "localhost:4", "-n", "1", prog("universe"));
         assertThat(r.exit()).as(r.stderr()).isZero();
         assertThat(r.stdout()).isEqualTo("size 1 universe 4\n");
+        Banyan.Result manager = Banyan.run("run", "-H", "localhost:4", "-n", "1", prog("manager"));
+        assertThat(manager.exit()).as(manager.stderr()).isZero();
+        assertThat(manager.stdout()).isEqualTo("3 workers answered\n");
+        assertThat(shmLeft()).isEmpty();
     }
 
     @Test

@@ -67,10 +67,7 @@ final class PlacementOptions {
                     (a, v) -> of.apply(a).mapBy(v))
             .flag("Placement", List.of("--nooversubscribe"), List.of("-nooversubscribe"),
                     "no more ranks than slots (Open MPI's default; under Hydra's -hosts, -f, -ppn too)",
-                    (a, v) -> {
-                        of.apply(a).oversubscribe = false;
-                        of.apply(a).noOversubscribe = "--nooversubscribe";
-                    })
+                    (a, v) -> of.apply(a).noOversubscribe("--nooversubscribe"))
             .flag("Placement", List.of("--bynode"), List.of("-bynode", "-rr"), "--map-by node (Open MPI 1.x's spelling; Hydra's -rr)",
                     (a, v) -> of.apply(a).mapBy("node"))
             .flag("Placement", List.of("--byslot"), List.of("-byslot"), "--map-by slot (Open MPI 1.x's spelling)",
@@ -206,6 +203,17 @@ final class PlacementOptions {
             }
         }
         return at;
+    }
+
+    /** No more ranks than slots, as {@code saidBy} says (named when another option says the opposite). */
+    void noOversubscribe(String saidBy) {
+        oversubscribe = false;
+        noOversubscribe = saidBy;
+    }
+
+    /** Whether an option of the mapping said whether to oversubscribe. */
+    boolean oversubscribeSaid() {
+        return oversubscribe != null;
     }
 
     /**

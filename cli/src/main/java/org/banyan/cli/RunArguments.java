@@ -99,8 +99,15 @@ public final class RunArguments {
                     "export VAR (with its current value, or VALUE) to every rank",
                     (a, v) -> a.export(v))
             .pair("Environment and I/O", List.of("--mca"), List.of("-mca", "--gmca", "-gmca"), "NAME VALUE",
-                    "an Open MPI parameter for the ranks, as mpirun gives it: -x OMPI_MCA_NAME=VALUE",
-                    (a, n, v) -> a.exports.put("OMPI_MCA_" + mcaName(n), v))
+                    "an Open MPI parameter for the ranks, as mpirun gives it: -x OMPI_MCA_NAME=VALUE;\n"
+                            + "rmaps_base_oversubscribe is mpirun's own, --oversubscribe (also from the environment)",
+                    (a, n, v) -> {
+                        if (n.equals(RunArguments.OVERSUBSCRIBE_MCA)) {
+                            a.oversubscribeMca(v, "--mca " + RunArguments.OVERSUBSCRIBE_MCA);
+                        } else {
+                            a.exports.put("OMPI_MCA_" + mcaName(n), v);
+                        }
+                    })
             .pair("Environment and I/O", List.of("-genv"), List.of(), "NAME VALUE",
                     "-x NAME=VALUE as mpiexec.hydra writes it",
                     (a, n, v) -> a.exports.put(variableName("-genv", n), v))
@@ -232,6 +239,10 @@ public final class RunArguments {
         if (timeoutMillis == 0) {
             timeoutMillis = environmentTimeout(environment.get("MPIEXEC_TIMEOUT"));
         }
+        String overMca = environment.get("OMPI_MCA_" + OVERSUBSCRIBE_MCA);
+        if (overMca != null && !oversubscribe && !placement.oversubscribeSaid()) {
+            oversubscribeMca(overMca, "OMPI_MCA_" + OVERSUBSCRIBE_MCA);
+        }
         if (output.quiet() && (allExitCodes || reportLaunch)) {
             throw new UsageException("-q hides the " + (allExitCodes ? "exit codes --print-all-exitcodes" : "report --report-launch")
                     + " asks for: give one");
@@ -341,6 +352,21 @@ public final class RunArguments {
                     + "), which banyan replaces; see banyan run --help (--launch-agent, --map-by, --bind-to, --routing)");
         }
         return name;
+    }
+
+    /**
+     * The one mpirun parameter CI scripts set everywhere, often as {@code OMPI_MCA_...} in the
+     * environment, to run more ranks than a runner has cores: it is {@code --oversubscribe}.
+     */
+    static final String OVERSUBSCRIBE_MCA = "rmaps_base_oversubscribe";
+
+    /** {@code rmaps_base_oversubscribe}'s value, a boolean as Open MPI reads one; the command line's wins. */
+    private void oversubscribeMca(String value, String from) throws UsageException {
+        switch (value.strip().toLowerCase(java.util.Locale.ROOT)) {
+            case "1", "true", "yes", "y", "t", "enabled" -> oversubscribe = true;
+            case "0", "false", "no", "n", "f", "disabled" -> placement.noOversubscribe(from);
+            default -> throw new UsageException(from + " '" + value + "': not a boolean (1, true, yes; 0, false, no)");
+        }
     }
 
     /** Open MPI 4's run-time frameworks, of mpirun and its daemons (ORTE), not of the ranks. */

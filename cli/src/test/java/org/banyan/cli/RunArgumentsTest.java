@@ -319,6 +319,30 @@ class RunArgumentsTest {
                 .isEqualTo("--oversubscribe and --nooversubscribe say opposite things: give one");
     }
 
+    /**
+     * rmaps_base_oversubscribe, the mpirun parameter CI scripts set (often as OMPI_MCA_... in the
+     * environment) to run more ranks than a runner has cores: refused as an mpirun framework's on
+     * the command line, and not read from the environment, so -n 4 on two cores was refused.
+     */
+    @Test
+    void openMpisOversubscribeParameterIsOversubscribe() throws Exception {
+        RunRequest r = parse("--mca", "rmaps_base_oversubscribe", "1", "-H", "localhost:1", "-n", "2", "true");
+        assertThat(r.job().oversubscribe()).isTrue();
+        assertThat(r.job().apps().getFirst().env()).doesNotContainKey("OMPI_MCA_rmaps_base_oversubscribe");
+        RunRequest fromEnv = new RunArguments(Map.of("PATH", "/usr/bin:/bin", "OMPI_MCA_rmaps_base_oversubscribe", "true"), dir)
+                .parse(List.of("-H", "localhost:1", "-n", "2", "true"));
+        assertThat(fromEnv.job().oversubscribe()).isTrue();
+        assertThatThrownBy(() -> new RunArguments(Map.of("PATH", "/usr/bin:/bin", "OMPI_MCA_rmaps_base_oversubscribe", "true"), dir)
+                .parse(List.of("-H", "localhost:1", "-n", "2", "--nooversubscribe", "true")))
+                .as("the command line wins").hasMessageStartingWith("2 ranks requested but only 1 slot available on localhost");
+        assertThat(error("-mca", "rmaps_base_oversubscribe", "0", "--oversubscribe", "true"))
+                .isEqualTo("--oversubscribe and --mca rmaps_base_oversubscribe say opposite things: give one");
+        assertThat(error("--mca", "rmaps_base_oversubscribe", "maybe", "true"))
+                .isEqualTo("--mca rmaps_base_oversubscribe 'maybe': not a boolean (1, true, yes; 0, false, no)");
+        assertThat(error("--mca", "rmaps_base_mapping_policy", "node", "true")).as("the framework's others still refused")
+                .startsWith("--mca rmaps_base_mapping_policy configures Open MPI's mpirun");
+    }
+
     private RunRequest withTimeout(String seconds, String... args) throws Exception {
         return new RunArguments(Map.of("PATH", "/usr/bin:/bin", "HOME", "/root", "MPIEXEC_TIMEOUT", seconds), dir).parse(List.of(args));
     }

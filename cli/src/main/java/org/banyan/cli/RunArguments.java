@@ -49,6 +49,7 @@ public final class RunArguments {
     /** --report-pid: -, + or a file resolved from here; null for none. */
     private String reportPid;
     private boolean allExitCodes;
+    private boolean stateOnTimeout;
     private boolean keepGoing;
     private DvmFiles dvm;
     /** --monitor's scope (all, external), null when not monitoring; and where profiles go. */
@@ -170,6 +171,9 @@ public final class RunArguments {
                     "print banyan's process id on stdout (-), stderr (+) or into FILE before the job\n"
                             + "starts, as mpirun's (the process to signal)",
                     (a, v) -> a.reportPid = v.equals("-") || v.equals("+") ? v : a.cwd.resolve(v).toString())
+            .flag("Control", List.of("--report-state-on-timeout"), List.of("-report-state-on-timeout"),
+                    "when the timeout ends the job, say which ranks were still running, by host (mpirun's)",
+                    (a, v) -> a.stateOnTimeout = true)
             .value("Control", List.of("--timeout"), List.of("-timeout"), "SECONDS",
                     "end the job after SECONDS (exit status 124); default: $MPIEXEC_TIMEOUT, as Hydra and\n"
                             + "mpirun take it",
@@ -243,9 +247,9 @@ public final class RunArguments {
         if (overMca != null && !oversubscribe && !placement.oversubscribeSaid()) {
             oversubscribeMca(overMca, "OMPI_MCA_" + OVERSUBSCRIBE_MCA);
         }
-        if (output.quiet() && (allExitCodes || reportLaunch)) {
-            throw new UsageException("-q hides the " + (allExitCodes ? "exit codes --print-all-exitcodes" : "report --report-launch")
-                    + " asks for: give one");
+        if (output.quiet() && (allExitCodes || reportLaunch || stateOnTimeout)) {
+            throw new UsageException("-q hides the " + (allExitCodes ? "exit codes --print-all-exitcodes"
+                    : reportLaunch ? "report --report-launch" : "ranks --report-state-on-timeout") + " asks for: give one");
         }
         return build(contexts).withReportPid(reportPid);
     }
@@ -489,7 +493,7 @@ public final class RunArguments {
         }
         output.prepareDirectory();
         HeadSettings settings = new HeadSettings(timeoutMillis, DEFAULT_GRACE_MILLIS, DAEMON_START_MILLIS, reportLaunch,
-                allExitCodes, keepGoing);
+                allExitCodes, keepGoing, stateOnTimeout);
         return new RunRequest(job, settings, output.options(), daemons.agent(),
                 daemons.topology(), daemons.routing()).withDisplayAllocation(placement.displayAllocation());
     }
@@ -511,6 +515,9 @@ public final class RunArguments {
         }
         if (keepGoing) {
             throw new UsageException("--enable-recovery: a DVM ends a job at its first failed rank; run without --dvm");
+        }
+        if (stateOnTimeout) {
+            throw new UsageException("--report-state-on-timeout: a DVM tells its client the job's status only; run without --dvm");
         }
         if (placement.displayAllocation()) {
             throw new UsageException("--display-allocation: a DVM's hosts and slots are in banyan dvm status");

@@ -317,6 +317,11 @@ class RunArgumentsTest {
                 .startsWith("2 ranks requested but only 1 slot available on localhost");
         assertThat(error("--nooversubscribe", "--oversubscribe", "true"))
                 .isEqualTo("--oversubscribe and --nooversubscribe say opposite things: give one");
+        assertThat(parse("--timeout", "5", "--report-state-on-timeout", "true").settings().stateOnTimeout()).isTrue();
+        assertThat(error("--dvm", dir.resolve("d.uri").toString(), "--report-state-on-timeout", "true"))
+                .isEqualTo("--report-state-on-timeout: a DVM tells its client the job's status only; run without --dvm");
+        assertThat(error("-q", "--report-state-on-timeout", "true"))
+                .isEqualTo("-q hides the ranks --report-state-on-timeout asks for: give one");
     }
 
     /**

@@ -10,9 +10,16 @@ package org.banyan.core.head;
  * @param allExitCodes       print every rank's exit status at the end, by host (Hydra's {@code -print-all-exitcodes})
  * @param keepGoing          a rank that fails does not end the others (mpirun's {@code --enable-recovery},
  *                           Hydra's {@code -disable-auto-cleanup}); the job's status is still the first failure's
+ * @param stateOnTimeout     when the timeout ends the job, say which ranks were still running, by host
+ *                           (mpirun's {@code --report-state-on-timeout})
  */
 public record HeadSettings(long timeoutMillis, int graceMillis, long daemonStartMillis, boolean reportLaunch,
-                           boolean allExitCodes, boolean keepGoing) {
+                           boolean allExitCodes, boolean keepGoing, boolean stateOnTimeout) {
+    public HeadSettings(long timeoutMillis, int graceMillis, long daemonStartMillis, boolean reportLaunch,
+                        boolean allExitCodes, boolean keepGoing) {
+        this(timeoutMillis, graceMillis, daemonStartMillis, reportLaunch, allExitCodes, keepGoing, false);
+    }
+
     public HeadSettings(long timeoutMillis, int graceMillis, long daemonStartMillis, boolean reportLaunch, boolean allExitCodes) {
         this(timeoutMillis, graceMillis, daemonStartMillis, reportLaunch, allExitCodes, false);
     }

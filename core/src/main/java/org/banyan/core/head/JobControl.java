@@ -266,6 +266,9 @@ public final class JobControl {
                 String secs = settings.timeoutMillis() % 1000 == 0
                         ? Long.toString(settings.timeoutMillis() / 1000) : Double.toString(settings.timeoutMillis() / 1000.0);
                 fail(HeadSettings.TIMEOUT_STATUS, "job timed out after " + secs + " s; ending all ranks");
+                if (settings.stateOnTimeout()) {
+                    host.emit(new HeadAction.Report("banyan run: still running at the timeout: " + byHost(r -> !rankDone[r], Integer::toString)));
+                }
             }
             case TEARDOWN_DEADLINE -> {
                 host.emit(new HeadAction.Report("banyan run: " + (rankDone.length - ranksDone)
@@ -340,15 +343,21 @@ public final class JobControl {
      * whose end never came (its daemon lost) is {@code ?}.
      */
     private String exitCodesByHost() {
+        return byHost(r -> true, r -> exitCodes[r] == UNKNOWN ? "?" : Integer.toString(exitCodes[r]));
+    }
+
+    /** The ranks {@code which} takes, by host in the job's order and by rank on each, each as {@code shown} gives it. */
+    private String byHost(java.util.function.IntPredicate which, java.util.function.IntFunction<String> shown) {
         StringBuilder b = new StringBuilder();
         for (int node = 0; node < job.nodes().size(); node++) {
-            int[] ranks = map.ranksOf(node);
-            if (ranks.length == 0) {
-                continue;
+            StringBuilder on = new StringBuilder();
+            for (int r : map.ranksOf(node)) {
+                if (which.test(r)) {
+                    on.append(on.isEmpty() ? "" : ",").append(shown.apply(r));
+                }
             }
-            b.append(b.isEmpty() ? "" : " ").append('[').append(host.hostOf(node)).append("] ");
-            for (int i = 0; i < ranks.length; i++) {
-                b.append(i == 0 ? "" : ",").append(exitCodes[ranks[i]] == UNKNOWN ? "?" : Integer.toString(exitCodes[ranks[i]]));
+            if (!on.isEmpty()) {
+                b.append(b.isEmpty() ? "" : " ").append('[').append(host.hostOf(node)).append("] ").append(on);
             }
         }
         return b.toString();

@@ -443,6 +443,19 @@ class HeadCoreTest {
         assertThat(finish(a)).isEqualTo(HeadSettings.TIMEOUT_STATUS);
     }
 
+    /** mpirun's --report-state-on-timeout: the ranks still running, by host, after the timeout's line. */
+    @Test
+    void theRanksStillRunningAtTheTimeoutAreNamedWhenAsked() {
+        HeadCore c = new HeadCore(JOB, RankMap.of(JOB), new HeadSettings(5000, 2000, 30_000, false, false, false, true),
+                TopologySpec.parse("radix:32"));
+        c.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.DaemonHello(0, "n0", 1, "x")));
+        c.handle(new HeadEvent.FromDaemon(1, new OverlayMessage.DaemonHello(1, "n1", 1, "x")));
+        c.handle(new HeadEvent.FromDaemon(0, new OverlayMessage.RankExited(1, 1, 0, "")));
+        List<HeadAction> a = c.handle(new HeadEvent.TimerFired(HeadTimer.JOB_TIMEOUT, 1));
+        assertThat(reports(a)).containsExactly("banyan run: job timed out after 5 s; ending all ranks",
+                "banyan run: still running at the timeout: [n0] 0 [n1] 2,3");
+    }
+
     @Test
     void firstSignalIsForwardedSecondKills() {
         launched();

@@ -14,8 +14,6 @@ import org.banyan.core.job.Node;
 import org.banyan.core.job.RankMap;
 import org.banyan.core.tree.TopologySpec;
 import org.banyan.core.wire.ClientMessage;
-import org.banyan.pmix.ElfNeeded;
-import org.banyan.pmix.ProgramLookup;
 import org.banyan.runtime.dvm.DvmFiles;
 import org.banyan.runtime.launch.LaunchAgent;
 
@@ -555,81 +553,26 @@ public final class RunArguments {
     }
 
     /**
-     * What the daemons start for context {@code c}: its program as given, or, with mpirun's
-     * {@code --path}, the file found along that path (the ranks' own PATH is left as it is).
-     */
-    private String executable(Context c, Path workdir) throws UsageException {
-        if (c.program().contains("/")) {
-            return c.program();
-        }
-        Path dir = workdir != null ? workdir : cwd;
-        if (searchPath != null || ProgramLookup.find(c.program(), dir, environment.get("PATH")) == null) {
-            return checkProgram(c.program(), dir).toString(); // along --path, or the ranks' directory's
-        }
-        return c.program();
-    }
-
-    /**
-     * The program must exist and be executable where the daemon will start it; returns its file.
-     * A name not found along the path is looked for in the ranks' working directory, as mpirun
-     * does ({@code mpirun -n 2 a.out}); mpiexec.hydra fails there.
-     */
-    private Path checkProgram(String program, Path dir) throws UsageException {
-        Path p = ProgramLookup.find(program, dir, searchPath != null ? searchPath : environment.get("PATH"));
-        if (p == null && !program.contains("/") && Files.isRegularFile(dir.resolve(program))
-                && Files.isExecutable(dir.resolve(program))) {
-            p = dir.resolve(program);
-        }
-        if (p == null) {
-            throw new UsageException("program '" + program + "' not found in " + (searchPath != null ? "--path " + searchPath : "PATH")
-                    + " or in " + dir);
-        }
-        if (!Files.exists(p)) {
-            throw new UsageException("program '" + program + "' does not exist");
-        }
-        if (Files.isDirectory(p) || !Files.isExecutable(p)) {
-            throw new UsageException("program '" + program + "' is not executable");
-        }
-        return p;
-    }
-
-    /**
-     * Checks every context's program, and says whether the job's ranks wire up through PMIx:
-     * {@code --mpi pmix}, or {@code auto} and a program built with Open MPI (or libpmix). A PMIx
-     * job needs libpmix on this host (and on every other; a host without it fails its ranks with
-     * the reason); with {@code --monitor} it is monitored by Open MPI's own components. Before the
-     * applications are built: both decide their environment.
+     * Checks every context's program, and says whether the job's ranks wire up through PMIx
+     * ({@link RankPrograms}); a monitored PMIx job is monitored by Open MPI's own components.
+     * Before the applications are built: both decide their environment.
      */
     private boolean wiresUpThroughPmix(List<Context> contexts, Path workdir) throws UsageException {
-        String needs = mpi.equals("pmix") ? "--mpi pmix" : null;
-        for (Context c : contexts) {
-            Path program = checkProgram(c.program(), workdir != null ? workdir : cwd);
-            boolean pmixUnknown = needs == null && mpi.equals("auto");
-            // read only when it decides something: every banyan run passes here
-            List<String> needed = monitorScope != null || pmixUnknown ? ElfNeeded.of(program) : List.of();
-            String mpich = ElfNeeded.mpichLibrary(needed);
-            if (monitorScope != null && mpich != null) { // it ran to its end, and said only then that nothing was counted
-                throw new UsageException("--monitor counts the messages of Java ranks (banyan-comm) and of Open MPI programs; '"
-                        + c.program() + "' is built with MPICH (" + mpich + "), whose messages Banyan cannot count");
-            }
-            if (pmixUnknown) {
-                String lib = ElfNeeded.pmixLibrary(needed);
-                if (lib != null) {
-                    needs = "'" + c.program() + "' (it needs " + lib + ")";
-                }
-            }
-        }
-        if (needs == null) {
-            return false;
-        }
-        if (!org.banyan.pmix.PmixServer.installed()) {
-            throw new UsageException(needs + " wires up through PMIx, and libpmix.so.2 is not installed here "
-                    + "(Debian: apt-get install libpmix2)");
-        }
-        if (monitorScope != null) {
+        boolean pmix = programs().wireUpThroughPmix(contexts.stream().map(Context::program).toList(), workdir != null ? workdir : cwd,
+                mpi, monitorScope != null);
+        if (pmix && monitorScope != null) {
             monitorOpenMpi();
         }
-        return true;
+        return pmix;
+    }
+
+    /** What the daemons start for context {@code c} ({@link RankPrograms#executable}). */
+    private String executable(Context c, Path workdir) throws UsageException {
+        return programs().executable(c.program(), workdir != null ? workdir : cwd);
+    }
+
+    private RankPrograms programs() {
+        return new RankPrograms(searchPath, environment.get("PATH"));
     }
 
     /**

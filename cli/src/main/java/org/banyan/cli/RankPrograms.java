@@ -1,0 +1,99 @@
+package org.banyan.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.banyan.pmix.ElfNeeded;
+import org.banyan.pmix.ProgramLookup;
+
+/**
+ * The programs of a {@code banyan run}, found and checked before anything starts: looked up as
+ * mpirun looks them up (along {@code PATH} or {@code --path}, then in the ranks' working
+ * directory), and read to choose how their ranks wire up (PMIx for Open MPI, PMI otherwise).
+ */
+final class RankPrograms {
+    /** {@code --path}: where programs are looked for instead of PATH, or null. */
+    private final String searchPath;
+    private final String path;
+
+    /** @param searchPath mpirun's {@code --path}, or null; {@code path} this environment's PATH */
+    RankPrograms(String searchPath, String path) {
+        this.searchPath = searchPath;
+        this.path = path;
+    }
+
+    /**
+     * What the daemons start for {@code program}, whose ranks start in {@code dir}: the name as
+     * given when it is on PATH (each host looks it up again), else the file found along
+     * {@code --path} or in {@code dir}.
+     */
+    String executable(String program, Path dir) throws UsageException {
+        if (program.contains("/")) {
+            return program;
+        }
+        if (searchPath != null || ProgramLookup.find(program, dir, path) == null) {
+            return check(program, dir).toString();
+        }
+        return program;
+    }
+
+    /**
+     * The program must exist and be executable where the daemon will start it; returns its file.
+     * A name not found along the path is looked for in the ranks' working directory, as mpirun
+     * does ({@code mpirun -n 2 a.out}); mpiexec.hydra fails there.
+     */
+    Path check(String program, Path dir) throws UsageException {
+        Path p = ProgramLookup.find(program, dir, searchPath != null ? searchPath : path);
+        if (p == null && !program.contains("/") && Files.isRegularFile(dir.resolve(program))
+                && Files.isExecutable(dir.resolve(program))) {
+            p = dir.resolve(program);
+        }
+        if (p == null) {
+            throw new UsageException("program '" + program + "' not found in " + (searchPath != null ? "--path " + searchPath : "PATH")
+                    + " or in " + dir);
+        }
+        if (!Files.exists(p)) {
+            throw new UsageException("program '" + program + "' does not exist");
+        }
+        if (Files.isDirectory(p) || !Files.isExecutable(p)) {
+            throw new UsageException("program '" + program + "' is not executable");
+        }
+        return p;
+    }
+
+    /**
+     * Checks every program, and says whether the job's ranks wire up through PMIx: {@code mpi}
+     * is {@code pmix}, or {@code auto} and a program built with Open MPI (or libpmix). A PMIx job
+     * needs libpmix on this host (and on every other; a host without it fails its ranks with the
+     * reason). {@code monitored} ({@code --monitor}) refuses MPICH programs, whose messages
+     * Banyan cannot count.
+     */
+    boolean wireUpThroughPmix(List<String> programs, Path dir, String mpi, boolean monitored) throws UsageException {
+        String needs = mpi.equals("pmix") ? "--mpi pmix" : null;
+        for (String name : programs) {
+            Path program = check(name, dir);
+            boolean pmixUnknown = needs == null && mpi.equals("auto");
+            // read only when it decides something: every banyan run passes here
+            List<String> needed = monitored || pmixUnknown ? ElfNeeded.of(program) : List.of();
+            String mpich = ElfNeeded.mpichLibrary(needed);
+            if (monitored && mpich != null) { // it ran to its end, and said only then that nothing was counted
+                throw new UsageException("--monitor counts the messages of Java ranks (banyan-comm) and of Open MPI programs; '"
+                        + name + "' is built with MPICH (" + mpich + "), whose messages Banyan cannot count");
+            }
+            if (pmixUnknown) {
+                String lib = ElfNeeded.pmixLibrary(needed);
+                if (lib != null) {
+                    needs = "'" + name + "' (it needs " + lib + ")";
+                }
+            }
+        }
+        if (needs == null) {
+            return false;
+        }
+        if (!org.banyan.pmix.PmixServer.installed()) {
+            throw new UsageException(needs + " wires up through PMIx, and libpmix.so.2 is not installed here "
+                    + "(Debian: apt-get install libpmix2)");
+        }
+        return true;
+    }
+}

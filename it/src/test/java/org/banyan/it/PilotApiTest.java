@@ -74,13 +74,20 @@ class PilotApiTest {
 
             Task echo = tmgr.submit(new TaskDescription().executable("sh").arguments("-c", "sleep 1; echo said")).getFirst();
             assertThat(echo.stdout()).as("not final yet").isNull();
-            tmgr.waitTasks(List.of(echo));
+            assertThat(echo.waitState(Set.of(TaskState.AGENT_EXECUTING), 30_000)).as("RADICAL-Pilot's task.wait(state)")
+                    .isEqualTo(TaskState.AGENT_EXECUTING);
+            assertThat(echo.waitState()).isEqualTo(TaskState.DONE);
             assertThat(echo.stdout()).isEqualTo("said\n");
 
             List<Task> sleepers = tmgr.submit(new TaskDescription().executable("sleep").arguments(marker));
             Banyan.awaitSleeps(marker, 1);
             tmgr.cancel(sleepers);
             assertThat(tmgr.waitTasks(sleepers, Set.of(TaskState.CANCELED), 30_000)).containsExactly(TaskState.CANCELED);
+            Banyan.assertNoProcessesWith(marker);
+            Task one = tmgr.submit(new TaskDescription().executable("sleep").arguments(marker)).getFirst();
+            Banyan.awaitSleeps(marker, 1);
+            one.cancel(); // task.cancel(), as RADICAL-Pilot's
+            assertThat(one.waitState(Set.of(TaskState.CANCELED), 30_000)).isEqualTo(TaskState.CANCELED);
             Banyan.assertNoProcessesWith(marker);
             tmgr.submit(new TaskDescription().executable("sleep").arguments(marker));
             Banyan.awaitSleeps(marker, 1);
@@ -193,7 +200,7 @@ class PilotApiTest {
             while (bag.stream().filter(t -> t.state() == TaskState.DONE).count() < 100 && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }
-            pmgr.cancel(a);
+            a.cancel(); // pilot.cancel(), as RADICAL-Pilot's (pmgr.cancel(a) elsewhere)
             assertThat(tmgr.waitTasks(bag, Set.of(TaskState.DONE, TaskState.FAILED, TaskState.CANCELED), 120_000))
                     .as("every task done, on whichever pilot").containsOnly(TaskState.DONE);
             assertThat(bag.stream().filter(t -> t.pilot() == b).count()).as("tasks b ran").isGreaterThan(150);

@@ -83,6 +83,11 @@ public final class Pilot {
         listeners.add(java.util.Objects.requireNonNull(listener, "listener"));
     }
 
+    /** Ends the pilot and everything it runs, as RADICAL-Pilot's {@code pilot.cancel()} ({@link PilotManager#cancel}). */
+    public void cancel() {
+        stop(PilotState.CANCELED, "canceled");
+    }
+
     /** Waits until the pilot reaches {@code wanted} or a final state; returns the state then. */
     public PilotState waitState(PilotState wanted, long timeoutMillis) throws InterruptedException {
         long deadline = System.currentTimeMillis() + timeoutMillis;

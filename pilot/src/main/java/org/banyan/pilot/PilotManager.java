@@ -44,7 +44,7 @@ public final class PilotManager implements AutoCloseable {
     }
 
     public void cancel(Pilot p) {
-        p.stop(PilotState.CANCELED, "canceled");
+        p.cancel();
     }
 
     public synchronized List<Pilot> pilots() {

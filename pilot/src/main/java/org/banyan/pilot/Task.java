@@ -143,6 +143,26 @@ public final class Task {
         return pilot;
     }
 
+    /**
+     * Waits until the task is in one of {@code states} or final, as RADICAL-Pilot's
+     * {@code task.wait(state, timeout)}; returns its state then. {@code timeoutMillis} 0 waits
+     * for ever. The same as its manager's {@link TaskManager#waitTasks(java.util.Collection,
+     * java.util.Set, long)} for this task alone.
+     */
+    public TaskState waitState(java.util.Set<TaskState> states, long timeoutMillis) throws InterruptedException {
+        return manager.waitTasks(java.util.List.of(this), states, timeoutMillis).getFirst();
+    }
+
+    /** Waits until the task is final ({@code task.wait()}); returns that state. */
+    public TaskState waitState() throws InterruptedException {
+        return waitState(java.util.Set.of(TaskState.DONE, TaskState.FAILED, TaskState.CANCELED), 0);
+    }
+
+    /** Cancels the task in whatever state it is, as RADICAL-Pilot's {@code task.cancel()} ({@link TaskManager#cancel}). */
+    public void cancel() {
+        manager.cancel(java.util.List.of(this));
+    }
+
     /** Whether the task has been through {@code s}, reported or skipped on its way (and so in {@link #times}). */
     public synchronized boolean reached(TaskState s) {
         return (reached & 1L << s.ordinal()) != 0;

@@ -276,6 +276,13 @@ public final class RunArguments {
                 if (a.equals(":")) {
                     throw new UsageException("':' must follow a program (MPMD syntax: -n 1 ./a : -n 3 ./b)");
                 }
+                if (a.equals("--")) { // the end of the options, as mpirun takes it: the program follows
+                    if (i + 1 >= args.size() || args.get(i + 1).equals(":")) {
+                        throw new UsageException("no program after '--' (usage: banyan run [options] -- PROGRAM [ARGS...])");
+                    }
+                    program = args.get(++i);
+                    continue;
+                }
                 if (!a.startsWith("-") || a.equals("-")) {
                     program = a;
                     continue;

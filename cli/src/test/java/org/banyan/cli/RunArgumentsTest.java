@@ -460,6 +460,16 @@ class RunArgumentsTest {
         assertThat(r.job().size()).isEqualTo(4);
     }
 
+    /** '--' ends the options, as mpirun 4.1.4 takes it ('mpirun -n 1 -- echo hi'); it was an unknown option. */
+    @Test
+    void doubleDashEndsTheOptions() throws Exception {
+        RunRequest r = parse("--host", "localhost:2", "-n", "1", "--", "echo", "--tag-output", ":", "-n", "1", "--", "true");
+        assertThat(r.job().apps().get(0).executable()).isEqualTo("echo");
+        assertThat(r.job().apps().get(0).args()).as("the program's own").containsExactly("--tag-output");
+        assertThat(r.job().apps().get(1).executable()).isEqualTo("true");
+        assertThat(error("-n", "1", "--")).isEqualTo("no program after '--' (usage: banyan run [options] -- PROGRAM [ARGS...])");
+    }
+
     @Test
     void withoutCountOneRankPerSlot() throws Exception {
         assertThat(parse("--host", "localhost:3", "true").job().size()).isEqualTo(3);

@@ -21,6 +21,8 @@ final class OutputArguments {
     private boolean timestamp;
     private boolean merge;
     private Path outputDir;
+    /** --output-filename's output goes to the terminal too, unless DIR:nocopy. */
+    private boolean copy = true;
     /** -outfile-pattern and -errfile-pattern, resolved from here, or null. */
     private String stdoutFiles;
     private String stderrFiles;
@@ -47,9 +49,9 @@ final class OutputArguments {
             .flag("Environment and I/O", List.of("--merge-stderr-to-stdout"), List.of("-merge-stderr-to-stdout"),
                     "the ranks' stderr goes where their stdout goes",
                     (a, v) -> of.apply(a).merge = true)
-            .value("Environment and I/O", List.of("--output-filename"), List.of("-output-filename"), "DIR",
-                    "write DIR/1/rank.N/stdout and stderr instead of the terminal",
-                    (a, v) -> of.apply(a).outputDir = of.apply(a).cwd.resolve(v))
+            .value("Environment and I/O", List.of("--output-filename"), List.of("-output-filename"), "DIR[:nocopy]",
+                    "write DIR/1/rank.N/stdout and stderr, and the terminal too unless :nocopy (Open MPI 4's)",
+                    (a, v) -> of.apply(a).outputFilename(v))
             .value("Environment and I/O", List.of("-outfile-pattern"), List.of("--outfile-pattern"), "PATTERN",
                     "each rank's stdout to the file PATTERN names (%r, %h, %p, %g as -prepend-pattern;\n"
                             + "ranks whose files are one share it), mpiexec.hydra's",
@@ -65,6 +67,25 @@ final class OutputArguments {
 
     boolean quiet() {
         return quiet;
+    }
+
+    /**
+     * Open MPI 4's {@code --output-filename DIR[:DIRECTIVE,...]}: its one directive, {@code nocopy}
+     * (any case), keeps the output off the terminal.
+     */
+    private void outputFilename(String v) throws UsageException {
+        int colon = v.lastIndexOf(':');
+        String dir = v;
+        if (colon > 0) {
+            for (String d : v.substring(colon + 1).split(",")) {
+                if (!d.equalsIgnoreCase("nocopy")) {
+                    throw new UsageException("--output-filename '" + v + "': '" + d + "' is not a directive banyan knows (nocopy)");
+                }
+                copy = false;
+            }
+            dir = v.substring(0, colon);
+        }
+        outputDir = cwd.resolve(dir);
     }
 
     /** --prepend-rank and -prepend-pattern are one setting, said once. */
@@ -91,7 +112,7 @@ final class OutputArguments {
     }
 
     OutputOptions options() {
-        return new OutputOptions(tag, prefix, timestamp, outputDir, merge, stdoutFiles, stderrFiles, quiet);
+        return new OutputOptions(tag, prefix, timestamp, outputDir, outputDir != null && copy, merge, stdoutFiles, stderrFiles, quiet);
     }
 
     /** Makes --output-filename's directory, or says why it cannot be. */

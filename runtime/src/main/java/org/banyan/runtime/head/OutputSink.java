@@ -17,8 +17,8 @@ import java.util.function.IntFunction;
 import java.util.function.IntUnaryOperator;
 
 /**
- * Where rank output ends up: the user's terminal or one file per rank and stream, optionally
- * tagged and time-stamped line by line (so that lines of different ranks never mix).
+ * Where rank output ends up: the user's terminal or one file per rank and stream (or both),
+ * optionally tagged and time-stamped line by line (so that lines of different ranks never mix).
  * Used from the head's event loop thread only.
  */
 public final class OutputSink implements AutoCloseable {
@@ -76,10 +76,47 @@ public final class OutputSink implements AutoCloseable {
         }
         for (int r = 0; r < ranks; r++) {
             Path dir = options.directory().resolve(Integer.toString(jobId)).resolve("rank." + r);
-            files.put(key(jobId, r, 1), open(dir.resolve("stdout")));
+            files.put(key(jobId, r, 1), rankFile(dir.resolve("stdout"), 1));
             if (!options.merge()) { // merged: one file, as mpirun writes it
-                files.put(key(jobId, r, 2), open(dir.resolve("stderr")));
+                files.put(key(jobId, r, 2), rankFile(dir.resolve("stderr"), 2));
             }
+        }
+    }
+
+    /** A file of {@code --output-filename}'s directory, copied to the terminal's {@code stream} unless told not to. */
+    private OutputStream rankFile(Path file, int stream) throws IOException {
+        OutputStream f = open(file);
+        return options.copy() ? new Copied(f, stream == 2 ? stderr : stdout) : f;
+    }
+
+    /**
+     * A rank's file whose bytes go to the terminal too ({@code --output-filename} without
+     * {@code :nocopy}): closing it closes the file only.
+     */
+    private static final class Copied extends OutputStream {
+        private final OutputStream file;
+        private final OutputStream terminal;
+
+        Copied(OutputStream file, OutputStream terminal) {
+            this.file = file;
+            this.terminal = terminal;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            file.write(b);
+            terminal.write(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            file.write(b, off, len);
+            terminal.write(b, off, len);
+        }
+
+        @Override
+        public void close() throws IOException {
+            file.close();
         }
     }
 
@@ -110,8 +147,8 @@ public final class OutputSink implements AutoCloseable {
         try {
             OutputStream file = files.get(key(job, rank, to));
             if (file == null && job != jobId && options.directory() != null) {
-                file = open(options.directory().resolve(Integer.toString(job)).resolve("rank." + rank)
-                        .resolve(to == 2 ? "stderr" : "stdout"));
+                file = rankFile(options.directory().resolve(Integer.toString(job)).resolve("rank." + rank)
+                        .resolve(to == 2 ? "stderr" : "stdout"), to);
                 files.put(key(job, rank, to), file);
             }
             // A rank's file gets its lines tagged and time-stamped as the terminal would, as mpirun does

@@ -31,6 +31,7 @@ final class RankEnvironment {
         String host = job.nodes().get(daemonId).name();
         String size = Integer.toString(map.size());
         String localSize = Integer.toString(mine.length);
+        String universe = Integer.toString(map.universeSize());
         List<RankLaunch> out = new ArrayList<>(mine.length);
         for (int rank : mine) {
             AppContext app = job.apps().get(map.appOf(rank));
@@ -49,6 +50,8 @@ final class RankEnvironment {
             env.put("OMPI_COMM_WORLD_SIZE", size);
             env.put("OMPI_COMM_WORLD_LOCAL_RANK", localRank);
             env.put("OMPI_COMM_WORLD_LOCAL_SIZE", localSize);
+            env.put("OMPI_COMM_WORLD_NODE_RANK", localRank); // a job's own ranks: their local rank, as mpirun sets it
+            env.put("OMPI_UNIVERSE_SIZE", universe);
             env.put("BANYAN_RANK", r);
             env.put("BANYAN_SIZE", size);
             env.put("BANYAN_LOCAL_RANK", localRank);

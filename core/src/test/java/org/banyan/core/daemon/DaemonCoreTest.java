@@ -90,6 +90,7 @@ class DaemonCoreTest {
                 .containsEntry("PMI_RANK", "3").containsEntry("PMI_SIZE", "4").containsEntry("MPI_LOCALNRANKS", "2")
                 .containsEntry("MPI_LOCALRANKID", "1").containsEntry("OMPI_COMM_WORLD_RANK", "3")
                 .containsEntry("OMPI_COMM_WORLD_SIZE", "4").containsEntry("OMPI_COMM_WORLD_LOCAL_RANK", "1")
+                .containsEntry("OMPI_COMM_WORLD_NODE_RANK", "1").containsEntry("OMPI_UNIVERSE_SIZE", "4")
                 .containsEntry("BANYAN_RANK", "3").containsEntry("BANYAN_SIZE", "4")
                 .containsEntry("BANYAN_LOCAL_RANK", "1").containsEntry("BANYAN_NODE_RANK", "1")
                 .containsEntry("BANYAN_JOBID", "1").containsEntry("BANYAN_DAEMON_URI", "tcp://127.0.0.1:5000")

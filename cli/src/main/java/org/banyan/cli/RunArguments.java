@@ -101,10 +101,10 @@ public final class RunArguments {
                     "an Open MPI parameter for the ranks, as mpirun gives it: -x OMPI_MCA_NAME=VALUE;\n"
                             + "rmaps_base_oversubscribe is mpirun's own, --oversubscribe (also from the environment)",
                     (a, n, v) -> {
-                        if (n.equals(RunArguments.OVERSUBSCRIBE_MCA)) {
-                            a.oversubscribeMca(v, "--mca " + RunArguments.OVERSUBSCRIBE_MCA);
+                        if (n.equals(McaParameters.OVERSUBSCRIBE)) {
+                            a.oversubscribeMca(v, "--mca " + n);
                         } else {
-                            a.exports.put("OMPI_MCA_" + mcaName(n), v);
+                            a.exports.put("OMPI_MCA_" + McaParameters.forRanks(n), v);
                         }
                     })
             .pair("Environment and I/O", List.of("-genv"), List.of(), "NAME VALUE",
@@ -241,9 +241,9 @@ public final class RunArguments {
         if (timeoutMillis == 0) {
             timeoutMillis = environmentTimeout(environment.get("MPIEXEC_TIMEOUT"));
         }
-        String overMca = environment.get("OMPI_MCA_" + OVERSUBSCRIBE_MCA);
+        String overMca = environment.get("OMPI_MCA_" + McaParameters.OVERSUBSCRIBE);
         if (overMca != null && !oversubscribe && !placement.oversubscribeSaid()) {
-            oversubscribeMca(overMca, "OMPI_MCA_" + OVERSUBSCRIBE_MCA);
+            oversubscribeMca(overMca, "OMPI_MCA_" + McaParameters.OVERSUBSCRIBE);
         }
         if (output.quiet() && (allExitCodes || reportLaunch || stateOnTimeout)) {
             throw new UsageException("-q hides the " + (allExitCodes ? "exit codes --print-all-exitcodes"
@@ -346,41 +346,14 @@ public final class RunArguments {
         }
     }
 
-    /**
-     * An Open MPI parameter's name for {@code --mca}: one the ranks read. Those of the frameworks
-     * that configure mpirun and its daemons (launch, allocation, mapping, routing, I/O forwarding),
-     * which banyan replaces, would reach the ranks and change nothing: refused.
-     */
-    private static String mcaName(String name) throws UsageException {
-        if (!name.matches("[A-Za-z0-9_]+")) {
-            throw new UsageException("--mca '" + name + "': not an Open MPI parameter name (--mca NAME VALUE, as --mca btl self,vader)");
-        }
-        String framework = name.contains("_") ? name.substring(0, name.indexOf('_')) : name;
-        if (MPIRUN_FRAMEWORKS.contains(framework)) {
-            throw new UsageException("--mca " + name + " configures Open MPI's mpirun and its daemons (" + framework
-                    + "), which banyan replaces; see banyan run --help (--launch-agent, --map-by, --bind-to, --routing)");
-        }
-        return name;
-    }
-
-    /**
-     * The one mpirun parameter CI scripts set everywhere, often as {@code OMPI_MCA_...} in the
-     * environment, to run more ranks than a runner has cores: it is {@code --oversubscribe}.
-     */
-    static final String OVERSUBSCRIBE_MCA = "rmaps_base_oversubscribe";
-
-    /** {@code rmaps_base_oversubscribe}'s value, a boolean as Open MPI reads one; the command line's wins. */
+    /** {@code rmaps_base_oversubscribe} ({@link McaParameters#OVERSUBSCRIBE}) from {@code from}; the command line's wins. */
     private void oversubscribeMca(String value, String from) throws UsageException {
-        switch (value.strip().toLowerCase(java.util.Locale.ROOT)) {
-            case "1", "true", "yes", "y", "t", "enabled" -> oversubscribe = true;
-            case "0", "false", "no", "n", "f", "disabled" -> placement.noOversubscribe(from);
-            default -> throw new UsageException(from + " '" + value + "': not a boolean (1, true, yes; 0, false, no)");
+        if (McaParameters.bool(value, from)) {
+            oversubscribe = true;
+        } else {
+            placement.noOversubscribe(from);
         }
     }
-
-    /** Open MPI 4's run-time frameworks, of mpirun and its daemons (ORTE), not of the ranks. */
-    private static final java.util.Set<String> MPIRUN_FRAMEWORKS = java.util.Set.of("plm", "ras", "rmaps", "odls", "orte",
-            "routed", "errmgr", "state", "filem", "grpcomm", "iof", "rtc", "oob", "prte", "prrte");
 
     /** {@code name} given to {@code option} (mpiexec.hydra's NAME VALUE pairs and lists), checked. */
     private static String variableName(String option, String name) throws UsageException {

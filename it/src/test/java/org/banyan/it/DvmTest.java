@@ -115,6 +115,9 @@ class DvmTest {
         Banyan.Result failed = Banyan.run("run", "--dvm", uri.toString(), "-n", "1", "sh", "-c", "exit 3");
         assertThat(failed.exit()).isEqualTo(3);
         assertThat(failed.stderr()).contains("exited with status 3");
+        Banyan.Result quiet = Banyan.run("run", "--dvm", uri.toString(), "-q", "-n", "1", "sh", "-c", "exit 3");
+        assertThat(quiet.exit()).as("-q: the status says it").isEqualTo(3);
+        assertThat(quiet.stderr()).isEmpty();
 
         Banyan.Result tooBig = Banyan.run("run", "--dvm", uri.toString(), "-n", "5", "true");
         assertThat(tooBig.exit()).isEqualTo(2);

@@ -2,7 +2,9 @@ package org.banyan.cli;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.banyan.pmix.ElfNeeded;
 import org.banyan.pmix.ProgramLookup;
 
@@ -22,6 +24,12 @@ final class RankPrograms {
         this.path = path;
     }
 
+    /** A program's file, and whether it was found along PATH (its name then goes as given). */
+    private record Found(Path file, boolean onPath) {}
+
+    /** What was found, by directory and name: a run asks for each program twice (checked, then started). */
+    private final Map<String, Found> found = new HashMap<>();
+
     /**
      * What the daemons start for {@code program}, whose ranks start in {@code dir}: the name as
      * given when it is on PATH (each host looks it up again), else the file found along
@@ -31,10 +39,8 @@ final class RankPrograms {
         if (program.contains("/")) {
             return program;
         }
-        if (searchPath != null || ProgramLookup.find(program, dir, path) == null) {
-            return check(program, dir).toString();
-        }
-        return program;
+        Found f = lookUp(program, dir);
+        return f.onPath() ? program : f.file().toString();
     }
 
     /**
@@ -43,7 +49,17 @@ final class RankPrograms {
      * does ({@code mpirun -n 2 a.out}); mpiexec.hydra fails there.
      */
     Path check(String program, Path dir) throws UsageException {
+        return lookUp(program, dir).file();
+    }
+
+    private Found lookUp(String program, Path dir) throws UsageException {
+        String key = dir + "\0" + program;
+        Found known = found.get(key);
+        if (known != null) {
+            return known;
+        }
         Path p = ProgramLookup.find(program, dir, searchPath != null ? searchPath : path);
+        boolean onPath = p != null && searchPath == null && !program.contains("/");
         if (p == null && !program.contains("/") && Files.isRegularFile(dir.resolve(program))
                 && Files.isExecutable(dir.resolve(program))) {
             p = dir.resolve(program);
@@ -58,7 +74,9 @@ final class RankPrograms {
         if (Files.isDirectory(p) || !Files.isExecutable(p)) {
             throw new UsageException("program '" + program + "' is not executable");
         }
-        return p;
+        Found f = new Found(p, onPath);
+        found.put(key, f);
+        return f;
     }
 
     /**

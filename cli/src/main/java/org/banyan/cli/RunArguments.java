@@ -68,6 +68,7 @@ public final class RunArguments {
     private String environmentMode;
     /** mpirun's --path: where programs are looked for instead of PATH, or null. */
     private String searchPath;
+    private RankPrograms programs;
     /** --app (-configfile): the job's programs are in this file. */
     private Path appFile;
 
@@ -551,8 +552,12 @@ public final class RunArguments {
         return programs().executable(c.program(), workdir != null ? workdir : cwd);
     }
 
+    /** One for the run, made once the options are read: it keeps what it found for the second asking. */
     private RankPrograms programs() {
-        return new RankPrograms(searchPath, environment.get("PATH"));
+        if (programs == null) {
+            programs = new RankPrograms(searchPath, environment.get("PATH"));
+        }
+        return programs;
     }
 
     /**

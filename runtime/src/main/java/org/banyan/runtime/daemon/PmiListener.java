@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.CancelledKeyException;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -43,6 +44,12 @@ public final class PmiListener implements Closeable {
     private final Consumer<DaemonEvent> handler;
     private final Map<Integer, Conn> conns = new ConcurrentHashMap<>();
     private int nextConn;
+    /**
+     * Set by {@link #close}; the selector thread alone closes the selector, since closing it from
+     * another thread while that one walks the selected keys broke the walk
+     * (ConcurrentModificationException, printed as a stack trace by the dying thread).
+     */
+    private volatile boolean closing;
 
     private static final class Conn {
         final int id;
@@ -110,7 +117,7 @@ public final class PmiListener implements Closeable {
 
     private void reactor() {
         try {
-            while (selector.isOpen()) {
+            while (!closing) {
                 selector.select();
                 Map.Entry<Integer, ServerSocketChannel> s;
                 while ((s = toRegister.poll()) != null) {
@@ -119,25 +126,39 @@ public final class PmiListener implements Closeable {
                     }
                 }
                 for (SelectionKey key : selector.selectedKeys()) {
-                    if (!key.isValid()) {
-                        continue;
-                    }
-                    if (key.isAcceptable()) {
-                        accept((ServerSocketChannel) key.channel(), (Integer) key.attachment());
-                    } else {
-                        Conn c = (Conn) key.attachment();
-                        if (key.isWritable()) {
-                            flush(c);
-                        }
-                        if (key.isValid() && key.isReadable()) {
-                            read(c);
-                        }
+                    try {
+                        serve(key);
+                    } catch (CancelledKeyException e) {
+                        // its channel was closed from another thread (closeJob, close) meanwhile
                     }
                 }
                 selector.selectedKeys().clear();
             }
         } catch (IOException | ClosedSelectorException e) {
             // closed: the daemon is ending
+        } finally {
+            try {
+                selector.close();
+            } catch (IOException ignored) {
+                // closing
+            }
+        }
+    }
+
+    private void serve(SelectionKey key) throws IOException {
+        if (!key.isValid()) {
+            return;
+        }
+        if (key.isAcceptable()) {
+            accept((ServerSocketChannel) key.channel(), (Integer) key.attachment());
+        } else {
+            Conn c = (Conn) key.attachment();
+            if (key.isWritable()) {
+                flush(c);
+            }
+            if (key.isValid() && key.isReadable()) {
+                read(c);
+            }
         }
     }
 
@@ -274,11 +295,8 @@ public final class PmiListener implements Closeable {
 
     @Override
     public void close() {
-        try {
-            selector.close();
-        } catch (IOException ignored) {
-            // closing
-        }
+        closing = true;
+        selector.wakeup();
         for (int jobId : List.copyOf(servers.keySet())) {
             closeJob(jobId);
         }

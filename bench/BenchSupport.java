@@ -31,7 +31,7 @@ final class BenchSupport {
     }
 
     static String vcluster() {
-        return root().resolve("../shared/vcluster").normalize().toString();
+        return root().resolve("bin/testhosts").toString();
     }
 
     /** Runs a command with no output and no input; returns its exit status. */

@@ -11,7 +11,7 @@ import java.util.Map;
  * Wire-up benchmark (prints figures; not a test). Every rank of examples/modex.c (a PMI-1
  * client) puts 1000 bytes, fences, then reads its two ring neighbours' values or everyone's.
  *
- * Real runs on ../shared/vcluster hosts (hosts up and down here): Banyan with --modex full and
+ * Real runs on bin/testhosts hosts (hosts up and down here): Banyan with --modex full and
  * --modex lazy, and MPICH's Hydra, interleaved in the same run. Per run: the fence's own time
  * (the shortest fence_us any rank saw: the last rank to enter waits only for the fence itself),
  * the slowest rank's gets, and the wall time of the whole run; medians over the runs.
@@ -42,7 +42,7 @@ public class ModexBenchmark {
         }
         Path root = Path.of(System.getProperty("banyan.root", ".")).toAbsolutePath();
         String banyan = root.resolve("banyan").toString();
-        String vcluster = root.resolve("../shared/vcluster").normalize().toString();
+        String vcluster = BenchSupport.vcluster();
         Path tmp = Files.createTempDirectory("banyan-modex");
         String modex = tmp.resolve("modex").toString();
         BenchSupport.check(BenchSupport.run(List.of("mpicc.mpich", "-O2", "-o", modex,

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Multi-host launch benchmark on ../shared/vcluster hosts (prints figures; not a test): one
+ * Multi-host launch benchmark on bin/testhosts hosts (prints figures; not a test): one
  * process per host, `hostname` and an empty MPI program, launched by Banyan (tree of degree 4,
  * and star) and by MPICH's Hydra and Open MPI's mpirun over ssh, runs interleaved in the same
  * run. Prints a Markdown table of medians and the Banyan/Hydra ratios. Brings the hosts up

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * banyan run inside a real Slurm allocation (../shared/vcluster up 4 --slurm): hosts come from
+ * banyan run inside a real Slurm allocation (bin/testhosts up 4 --slurm): hosts come from
  * the allocation and every daemon is an srun step, started by its parent in the tree.
  */
 class VclusterSlurmTest {

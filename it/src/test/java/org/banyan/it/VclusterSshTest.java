@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * banyan run over ssh on real hosts: ../shared/vcluster makes 8 network namespaces, each with
+ * banyan run over ssh on real hosts: bin/testhosts makes 8 network namespaces, each with
  * its own address and sshd, sharing this file system. Taken down afterwards, whatever happened.
  * Needs root (CI runs as root).
  */

@@ -38,6 +38,8 @@ import org.banyan.core.wire.OverlayMessage;
  * cmd=lookup_name service=       -> cmd=lookup_result rc=0 info=ok port=P (rc=-1 info=name_not_found)
  * cmd=abort exitcode=C message=M -> (no reply; the head ends the job)
  * cmd=finalize                   -> cmd=finalize_ack
+ * mcmd=spawn ... endcmd          -> cmd=spawn_result rc=-1 errmsg=..., once, after the block whose
+ *                                   spawnssofar reaches totspawns (spawn is served to PMIx programs only)
  * anything else                  -> cmd=NAME_result rc=-1 msg=unknown_command_NAME
  * </pre>
  *
@@ -199,6 +201,12 @@ public final class PmiServer {
             case "abort" -> out.accept(new DaemonAction.SendToParent(new OverlayMessage.AbortRequest(
                     map.job().jobId(), rank == null ? -1 : rank, cmd.getInt("exitcode", 1), orEmpty(cmd.get("message")))));
             case "finalize" -> reply(conn, PmiV1Codec.reply("finalize_ack"));
+            case "mcmd:spawn" -> {
+                if (cmd.getInt("spawnssofar", 1) >= cmd.getInt("totspawns", 1)) {
+                    reply(conn, PmiV1Codec.reply("spawn_result", "rc", "-1",
+                            "errmsg", "banyan_serves_MPI_Comm_spawn_to_PMIx_programs_only"));
+                }
+            }
             default -> reply(conn, PmiV1Codec.reply(cmd.name().replace(':', '_') + "_result", "rc", "-1",
                     "msg", "unknown_command_" + cmd.name().replace(':', '_')));
         }

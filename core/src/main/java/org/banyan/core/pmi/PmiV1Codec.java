@@ -7,6 +7,12 @@ import java.util.Map;
  * The PMI-1 wire format as MPICH's simple PMI client speaks it: one request per line,
  * {@code cmd=NAME key=value key=value\n}, attributes separated by spaces, values without spaces.
  * The exception is {@code cmd=abort}, whose trailing {@code message=} runs to the end of the line.
+ *
+ * <p>A multi-line command ({@code mcmd=spawn}) is the other form: one {@code key=value} a line,
+ * each value to the end of its line (arguments may hold spaces), closed by a line {@code endcmd}.
+ * The transport hands it over whole, its lines joined by {@code \n} (without the {@code endcmd});
+ * {@code spawn_multiple} sends one such block per command, numbered by {@code spawnssofar} out of
+ * {@code totspawns}, and expects a single reply after the last.
  * Replies use the same form; the server's replies are listed in {@code PmiServer}'s Javadoc.
  */
 public final class PmiV1Codec {
@@ -18,6 +24,9 @@ public final class PmiV1Codec {
      * @return the command, or {@code null} when the line has no {@code cmd=} (or {@code mcmd=}) first
      */
     public static PmiCommand parse(String line) {
+        if (line.startsWith("mcmd=") && line.indexOf('\n') >= 0) {
+            return parseBlock(line);
+        }
         String text = line.strip();
         String head;
         if (text.startsWith("cmd=")) {
@@ -65,6 +74,25 @@ public final class PmiV1Codec {
             return null;
         }
         return new PmiCommand(head.equals("mcmd") ? "mcmd:" + name : name, attrs);
+    }
+
+    /** A multi-line command: {@code key=value} a line, values whole. */
+    private static PmiCommand parseBlock(String block) {
+        Map<String, String> attrs = new LinkedHashMap<>();
+        String name = null;
+        for (String line : block.split("\n")) {
+            int eq = line.indexOf('=');
+            if (eq < 0) {
+                if (!line.isBlank() && !line.strip().equals("endcmd")) {
+                    attrs.put(line.strip(), "");
+                }
+            } else if (name == null && line.substring(0, eq).equals("mcmd")) {
+                name = line.substring(eq + 1).strip();
+            } else {
+                attrs.put(line.substring(0, eq).strip(), line.substring(eq + 1));
+            }
+        }
+        return name == null || name.isEmpty() ? null : new PmiCommand("mcmd:" + name, attrs);
     }
 
     /** Formats a reply line with its trailing newline: {@code cmd=NAME k1=v1 k2=v2\n}. */

@@ -40,4 +40,14 @@ class PmiV1CodecTest {
         assertThat(PmiV1Codec.reply("get_result", "rc", "0", "msg", "success", "value", "v"))
                 .isEqualTo("cmd=get_result rc=0 msg=success value=v\n");
     }
+
+    @Test
+    void aMultiLineCommandKeepsWholeValues() {
+        PmiCommand c = PmiV1Codec.parse("mcmd=spawn\nnprocs=2\nexecname=./a.out\ntotspawns=1\nspawnssofar=1\n"
+                + "argcnt=1\narg1=two  words=x\npreput_num=0\ninfo_num=0");
+        assertThat(c.name()).isEqualTo("mcmd:spawn");
+        assertThat(c.get("arg1")).isEqualTo("two  words=x");
+        assertThat(c.getInt("nprocs", 0)).isEqualTo(2);
+        assertThat(c.getInt("totspawns", 0)).isEqualTo(1);
+    }
 }

@@ -60,6 +60,8 @@ public final class PmiListener implements Closeable {
         /** PMI-2 framing: characters of the length field still to read, then of the body. */
         int headerLeft;
         int bodyLeft = -1;
+        /** The lines so far of a multi-line PMI-1 command ({@code mcmd=...} up to {@code endcmd}), else null. */
+        StringBuilder block;
         final ArrayDeque<ByteBuffer> pending = new ArrayDeque<>();
         SelectionKey key;
 
@@ -222,7 +224,10 @@ public final class PmiListener implements Closeable {
             } else if (b == '\n') {
                 String line = c.line.toString();
                 c.line.setLength(0);
-                if (!line.isBlank()) {
+                if (c.block != null || line.startsWith("mcmd=")) {
+                    line = addToBlock(c, line);
+                }
+                if (line != null && !line.isBlank()) {
                     if (TRACE) {
                         System.err.println("[pmi " + c.id + "] <- " + line);
                     }
@@ -232,6 +237,27 @@ public final class PmiListener implements Closeable {
                 c.line.append((char) (b & 0xFF));
             }
         }
+    }
+
+    /**
+     * Collects a multi-line command's lines: null until its {@code endcmd}, then the whole command
+     * as one request. A block longer than a line may be is cut there, as a long line is.
+     */
+    private static String addToBlock(Conn c, String line) {
+        if (line.strip().equals("endcmd")) {
+            String whole = c.block == null ? "" : c.block.toString();
+            c.block = null;
+            return whole;
+        }
+        if (c.block == null) {
+            c.block = new StringBuilder();
+        } else if (c.block.length() < MAX_LINE) {
+            c.block.append('\n');
+        }
+        if (c.block.length() < MAX_LINE) {
+            c.block.append(line, 0, Math.min(line.length(), MAX_LINE - c.block.length()));
+        }
+        return null;
     }
 
     private void close(Conn c) {

@@ -256,6 +256,9 @@ final class DvmCommand {
             Files.createDirectories(files.uri().getParent());
             Files.deleteIfExists(files.uri());
             Files.deleteIfExists(files.log());
+            // The log names clients, hosts and commands: its owner's to read, as the secret is.
+            Files.createFile(files.log(), java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
             head = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .redirectErrorStream(true).redirectOutput(files.log().toFile()).start();
         } catch (IOException e) {

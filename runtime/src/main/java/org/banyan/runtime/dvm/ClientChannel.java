@@ -92,6 +92,14 @@ public final class ClientChannel implements Closeable {
 
     /** The next message; EOFException when the other side closed. */
     public ClientMessage receive() throws IOException {
+        return receive(MAX_FRAME);
+    }
+
+    /**
+     * The next message, refusing a frame longer than {@code maxFrame} bytes before allocating it
+     * (a door reads a stranger's first frame with a small limit).
+     */
+    ClientMessage receive(int maxFrame) throws IOException {
         if (inbox != null) {
             Object m;
             try {
@@ -112,7 +120,7 @@ public final class ClientChannel implements Closeable {
         } catch (EOFException e) {
             throw e;
         }
-        if (length <= 0 || length > MAX_FRAME) {
+        if (length <= 0 || length > maxFrame) {
             throw new IOException("bad client frame length " + length);
         }
         byte[] body = new byte[length];

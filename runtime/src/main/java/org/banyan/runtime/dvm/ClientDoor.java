@@ -20,6 +20,12 @@ import org.banyan.core.wire.ClientMessage;
  * refused and logged), is welcomed, and from then on every message it sends, and its end, go
  * to the head's loop. One reader thread per client.
  *
+ * <p>Until a connection has proven the secret it costs little and not for long: its first frame
+ * may be at most {@link #HELLO_FRAME_MAX} bytes, it has {@link #HELLO_MILLIS} ms in all to send
+ * it, and at most {@link #UNPROVEN_MAX} such connections are served at once (more are closed at
+ * once, logged once a burst). Anyone who can reach the port can still make a client wait by
+ * holding those places; what they cannot do is use the DVM, read from it or exhaust its memory.
+ *
  * <p>A client in the head's own JVM (a bag the DVM hosts) comes in through {@link #inProcess}
  * instead, over an in-memory {@link ClientChannel#pair}, with the same secret and welcome.
  */
@@ -40,6 +46,18 @@ final class ClientDoor implements Closeable {
     private final Clients clients;
     private final Consumer<String> say;
     private final AtomicInteger nextSession = new AtomicInteger(1);
+    /** Largest first frame: a hello holds the secret, a client name and a version. */
+    static final int HELLO_FRAME_MAX = 4096;
+    /** How long a connection may take to prove the secret. */
+    static final int HELLO_MILLIS = 5_000;
+    /** Connections served at once that have not proven the secret yet. */
+    static final int UNPROVEN_MAX = 64;
+    private final AtomicInteger unproven = new AtomicInteger();
+    /** Connections closed for want of room since the last line that said so. */
+    private final AtomicInteger crowdedOut = new AtomicInteger();
+    private final java.util.concurrent.ScheduledExecutorService deadlines =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon()
+                    .name("dvm-hello-deadline").unstarted(r));
 
     /** Listens on every interface when {@code remote}, on loopback otherwise. */
     ClientDoor(boolean remote, String secret, Supplier<ClientMessage.Welcome> welcome, Clients clients, Consumer<String> say)
@@ -78,30 +96,100 @@ final class ClientDoor implements Closeable {
 
     private void acceptLoop() {
         while (!server.isClosed()) {
+            Socket s;
             try {
-                Socket s = server.accept();
-                Thread.ofPlatform().daemon().name("dvm-client").start(() -> serve(s));
+                s = server.accept();
             } catch (IOException e) {
                 return;
+            }
+            if (unproven.incrementAndGet() > UNPROVEN_MAX) {
+                unproven.decrementAndGet();
+                turnAway(s);
+                if (crowdedOut.getAndIncrement() == 0) {
+                    say.accept("refused a connection from " + s.getRemoteSocketAddress() + ": " + UNPROVEN_MAX
+                            + " connections are already waiting to prove the secret (more are refused without a line"
+                            + " until one of them ends)");
+                }
+                continue;
+            }
+            Thread.ofPlatform().daemon().name("dvm-client").start(() -> serve(s));
+        }
+    }
+
+    /** A client's reader: the secret first, within the deadline, then its requests to the loop. */
+    private void serve(Socket socket) {
+        ClientChannel channel;
+        java.util.concurrent.ScheduledFuture<?> deadline = deadlines.schedule(() -> closeQuietly(socket),
+                HELLO_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+        try {
+            channel = new ClientChannel(socket);
+        } catch (IOException e) {
+            deadline.cancel(false);
+            closeQuietly(socket);
+            helloOver();
+            return;
+        }
+        serve(channel, deadline);
+    }
+
+    /** One connection less waits to prove the secret; a burst of refusals, if any, is counted out. */
+    private void helloOver() {
+        if (unproven.decrementAndGet() == 0) {
+            int refused = crowdedOut.getAndSet(0);
+            if (refused > 1) {
+                say.accept("refused " + refused + " connections in all while " + UNPROVEN_MAX + " waited to prove the secret");
             }
         }
     }
 
-    /** A client's reader: the secret first, then its requests to the loop. */
-    private void serve(Socket socket) {
-        ClientChannel channel;
+    /**
+     * Tells a connection there is no room now, and closes it: a small frame, which a fresh
+     * socket's buffer takes without blocking this thread, so a client that came while strangers
+     * held the places says why it could not connect.
+     */
+    private static void turnAway(Socket s) {
         try {
-            channel = new ClientChannel(socket);
-        } catch (IOException e) {
-            return;
+            s.getOutputStream().write(ClientCodec.encode(new ClientMessage.Refused("the DVM has " + UNPROVEN_MAX
+                    + " connections waiting to prove its secret; try again")));
+        } catch (IOException | RuntimeException ignored) {
+            // gone already
         }
-        serve(channel);
+        closeQuietly(s);
+    }
+
+    private static void closeQuietly(Socket s) {
+        try {
+            s.close();
+        } catch (IOException ignored) {
+            // closing
+        }
     }
 
     private void serve(ClientChannel channel) {
+        serve(channel, null);
+    }
+
+    /** @param deadline for a socket, what closes it when the hello is late; null in this JVM */
+    private void serve(ClientChannel channel, java.util.concurrent.Future<?> deadline) {
         DvmSession session;
         try {
-            ClientMessage first = channel.receive();
+            ClientMessage first;
+            try {
+                first = channel.receive(HELLO_FRAME_MAX);
+            } catch (IOException e) {
+                if (deadline != null) {
+                    say.accept("refused a connection from " + channel.remoteAddress() + ": "
+                            + (deadline.isDone() ? "no hello within " + HELLO_MILLIS / 1000 + " s"
+                                    : e instanceof java.io.EOFException ? "it closed before its hello" : e.getMessage()));
+                }
+                channel.close();
+                return;
+            } finally {
+                if (deadline != null) {
+                    deadline.cancel(false);
+                    helloOver();
+                }
+            }
             if (!(first instanceof ClientMessage.Hello(String presented, String client, int protocol)) || !secretMatches(presented)) {
                 refuse(channel, null, first instanceof ClientMessage.Hello ? "wrong secret" : "no hello", "wrong secret for this DVM");
                 return;
@@ -144,6 +232,7 @@ final class ClientDoor implements Closeable {
     @Override
     public void close() {
         OPEN.remove(secret, this);
+        deadlines.shutdownNow();
         try {
             server.close();
         } catch (IOException ignored) {

@@ -440,7 +440,7 @@ public final class DvmHead {
                 return List.of();
             }
             case ClientMessage.RunBag bag -> {
-                say("client " + s.id + " asked for a bag: " + String.join(" ", bag.args()));
+                say("client " + s.id + " asked for a bag: " + LoggedArguments.of(bag.args()));
                 bags.start(s, bag);
                 return List.of();
             }

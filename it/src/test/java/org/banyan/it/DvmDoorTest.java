@@ -1,0 +1,126 @@
+package org.banyan.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A DVM's client port as a stranger on the same machine finds it: idle connections, garbage,
+ * a frame length meant to make the head allocate, a flood; and its log as another user would
+ * like to read it. None of it may cost the DVM anything lasting or stop its real clients.
+ */
+class DvmDoorTest {
+    @TempDir
+    Path dir;
+
+    Path uri;
+
+    private void start() throws Exception {
+        uri = dir.resolve("dvm.uri");
+        Banyan.Result r = Banyan.run("dvm", "start", "--uri-file", uri.toString(), "--host", "localhost:2", "--warm-up", "0");
+        assertThat(r.exit()).as(r.stderr()).isZero();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (uri != null && Files.exists(uri)) {
+            Banyan.run("dvm", "stop", "--uri-file", uri.toString());
+        }
+    }
+
+    private Socket connect() throws Exception {
+        String[] hostPort = Files.readAllLines(uri).getFirst().substring("tcp://".length()).split(":");
+        Socket s = new Socket(hostPort[0], Integer.parseInt(hostPort[1]));
+        s.setSoTimeout(200);
+        return s;
+    }
+
+    /** True when the DVM closed {@code s} within {@code millis}. */
+    private static boolean closedWithin(Socket s, long millis) throws IOException {
+        long end = System.nanoTime() + millis * 1_000_000;
+        while (System.nanoTime() < end) {
+            try {
+                if (s.getInputStream().read() < 0) {
+                    return true;
+                }
+            } catch (SocketTimeoutException e) {
+                // still open
+            } catch (IOException e) {
+                return true; // reset
+            }
+        }
+        return false;
+    }
+
+    private String log() throws IOException {
+        return Files.readString(dir.resolve("dvm.uri.log"));
+    }
+
+    @Test
+    void aLargeFrameLengthFromAStrangerIsRefusedBeforeAnythingIsAllocated() throws Exception {
+        start();
+        List<Socket> asking = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            Socket s = connect();
+            new DataOutputStream(s.getOutputStream()).writeInt(64 << 20);
+            asking.add(s);
+        }
+        for (Socket s : asking) {
+            assertThat(closedWithin(s, 3_000)).as("a 64 MiB frame length closes the connection at once").isTrue();
+            s.close();
+        }
+        assertThat(log()).contains("refused a connection from /127.0.0.1:").contains("bad client frame length 67108864");
+        assertThat(Banyan.run("run", "--dvm", uri.toString(), "-n", "1", "true").exit()).isZero();
+    }
+
+    @Test
+    void idleConnectionsAreClosedAtTheDeadlineAndAFloodIsBounded() throws Exception {
+        start();
+        List<Socket> idle = new ArrayList<>();
+        for (int i = 0; i < 150; i++) {
+            idle.add(connect());
+        }
+        // Beyond the 64 that may wait for their hello, connections are closed at once.
+        int closedAtOnce = 0;
+        for (Socket s : idle.subList(64, idle.size())) {
+            if (closedWithin(s, 50)) {
+                closedAtOnce++;
+            }
+        }
+        assertThat(closedAtOnce).as("of 86 connections beyond the 64 waiting").isGreaterThanOrEqualTo(80);
+        Banyan.Result during = Banyan.run("run", "--dvm", uri.toString(), "-n", "1", "true");
+        for (Socket s : idle.subList(0, 64)) {
+            assertThat(closedWithin(s, 8_000)).as("an idle connection ends at the 5 s hello deadline").isTrue();
+            s.close();
+        }
+        assertThat(Banyan.run("run", "--dvm", uri.toString(), "-n", "1", "true").exit())
+                .as("a client once the strangers are gone").isZero();
+        String log = log();
+        assertThat(log).contains(": no hello within 5 s").contains("64 connections are already waiting to prove the secret");
+        assertThat(log.lines().filter(l -> l.contains("are already waiting")).count()).as("one line per burst").isLessThanOrEqualTo(2);
+        // A client that came while the 64 places were held may have been turned away; it is told so.
+        assertThat(during.exit()).as(during.stderr()).isIn(0, 2);
+    }
+
+    @Test
+    void theLogIsItsOwnersAndShowsNoVariablesValue() throws Exception {
+        start();
+        assertThat(Files.getPosixFilePermissions(dir.resolve("dvm.uri.log")))
+                .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+        Banyan.Result r = Banyan.run("submit", "--dvm", uri.toString(), "-x", "API_KEY=hunter2-sesame", "--", "sh", "-c",
+                "test \"$(echo \"$API_KEY\" | tr a-z A-Z)\" = HUNTER2-SESAME");
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(log()).contains("asked for a bag").contains("API_KEY=…").doesNotContain("hunter2");
+    }
+}

@@ -20,14 +20,7 @@ final class AppFile {
 
     /** The file's contexts as command-line words, {@code :} between them. */
     static List<String> words(Path file, String option) throws UsageException {
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(file);
-        } catch (NoSuchFileException e) {
-            throw new UsageException(option + " '" + file + "': no such file");
-        } catch (IOException e) {
-            throw new UsageException(option + " '" + file + "': " + e.getMessage());
-        }
+        List<String> lines = InputFiles.lines(file, option);
         List<String> out = new ArrayList<>();
         StringBuilder joined = new StringBuilder();
         int first = 0;

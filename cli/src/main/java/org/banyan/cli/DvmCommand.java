@@ -114,7 +114,8 @@ final class DvmCommand {
 
     /** Options of {@code status} and {@code stop}. */
     static final OptionTable<DvmFiles[]> CONTACT_OPTIONS = new OptionTable<DvmFiles[]>()
-            .value("DVM", List.of("--dvm"), List.of(), "FILE", "the DVM's URI file (default ~/.banyan/dvm.uri)",
+            // --uri-file is what dvm start names it: 'dvm stop --uri-file F' was refused after 'dvm start --uri-file F'
+            .value("DVM", List.of("--dvm"), List.of("--uri-file"), "FILE", "the DVM's URI file (default ~/.banyan/dvm.uri)",
                     (a, v) -> a[0] = new DvmFiles(Path.of(v).toAbsolutePath()));
 
     static final String HELP = """

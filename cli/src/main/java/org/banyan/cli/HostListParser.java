@@ -29,14 +29,7 @@ public final class HostListParser {
     }
 
     public static List<HostEntry> parseHostfile(Path file) throws UsageException {
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new UsageException("hostfile '" + file + "' does not exist");
-        } catch (IOException e) {
-            throw new UsageException("cannot read hostfile '" + file + "': " + e.getMessage());
-        }
+        List<String> lines = InputFiles.lines(file, "hostfile");
         List<HostEntry> out = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
             String origin = file + ":" + (i + 1);

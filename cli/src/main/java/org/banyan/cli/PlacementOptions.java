@@ -417,10 +417,7 @@ final class PlacementOptions {
     private List<Rankfile.Entry> rankfile() throws UsageException {
         if (rankfileEntries == null) {
             try {
-                rankfileEntries = Rankfile.parse(Files.readString(rankfile), rankfile.toString());
-            } catch (IOException e) {
-                throw new UsageException("--rankfile '" + rankfile + "': " + (e instanceof java.nio.file.NoSuchFileException
-                        ? "no such file" : e.getMessage()));
+                rankfileEntries = Rankfile.parse(InputFiles.text(rankfile, "--rankfile"), rankfile.toString());
             } catch (IllegalArgumentException e) {
                 throw new UsageException(e.getMessage());
             }

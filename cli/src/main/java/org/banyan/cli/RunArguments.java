@@ -12,10 +12,12 @@ import org.banyan.core.job.JobDescription;
 import org.banyan.core.job.Modex;
 import org.banyan.core.job.Node;
 import org.banyan.core.job.RankMap;
+import org.banyan.core.job.RankPlacement;
 import org.banyan.core.tree.TopologySpec;
 import org.banyan.core.wire.ClientMessage;
 import org.banyan.runtime.dvm.DvmFiles;
 import org.banyan.runtime.launch.LaunchAgent;
+import org.banyan.topo.CpuBinding;
 
 /**
  * Parses and validates the arguments of {@code banyan run} with mpirun's option names.
@@ -79,7 +81,7 @@ public final class RunArguments {
     static final OptionTable<RunArguments> OPTIONS = new OptionTable<RunArguments>()
             .value("Placement", List.of("-n", "-np"), List.of("--np", "--n", "-c"), "N",
                     "number of ranks (default: one per slot)",
-                    (a, v) -> a.count = HostListParser.positive(v, "-n"))
+                    (a, v) -> a.count(HostListParser.positive(v, "-n")))
             .with(t -> DaemonOptions.declareHosts(t, a -> a.daemons))
             .with(t -> PlacementOptions.declare(t, a -> a.placement))
             .flag("Placement", List.of("--oversubscribe"), List.of("-oversubscribe"),
@@ -375,16 +377,43 @@ public final class RunArguments {
         return env;
     }
 
-    private static long seconds(String text) throws UsageException {
-        try {
-            double s = Double.parseDouble(text);
-            if (s > 0 && s < 1e9) {
-                return Math.max(1, Math.round(s * 1000));
-            }
-        } catch (NumberFormatException e) {
-            // reported below
+    /**
+     * More cores per rank than a host has cannot be bound as asked (each rank got every core, in
+     * silence); Open MPI refuses such a mapping. Checked here for this machine, whose cores banyan
+     * knows before it starts anything.
+     */
+    private static void checkCoresPerRank(RankPlacement p, List<Node> nodes) throws UsageException {
+        if (p == null || p.cpusPerRank() <= 1 || p.bindTo() == CpuBinding.Target.NONE) {
+            return;
         }
-        throw new UsageException("--timeout must be a positive number of seconds, got '" + text + "'");
+        boolean threads = p.bindTo() == CpuBinding.Target.HWTHREAD;
+        int have = LocalHost.slots(threads);
+        for (Node n : nodes) {
+            if (LocalHost.isLocal(n.name()) && p.cpusPerRank() > have) {
+                throw new UsageException(p.cpusPerRank() + " " + (threads ? "hardware threads" : "cores")
+                        + " per rank (--cpus-per-rank, PE=, core:N): " + n.name() + " has " + have);
+            }
+        }
+    }
+
+    /** -n, once per program: a second, different count was taken over the first in silence. */
+    private void count(int n) throws UsageException {
+        if (count > 0 && count != n) {
+            throw new UsageException("-n " + n + ": the number of ranks of this program was already given as " + count
+                    + " (for programs of their own, separate them with ':')");
+        }
+        count = n;
+    }
+
+    /** Seconds as people write them (2, 0.5, 90.25), at least a millisecond. */
+    private static long seconds(String text) throws UsageException {
+        if (text.matches("\\d{1,9}(\\.\\d*)?|\\.\\d+")) {
+            double s = Double.parseDouble(text);
+            if (s >= 0.001) {
+                return Math.round(s * 1000);
+            }
+        }
+        throw new UsageException("--timeout must be a positive number of seconds (at least 0.001, e.g. 30 or 2.5), got '" + text + "'");
     }
 
     /**
@@ -453,6 +482,7 @@ public final class RunArguments {
         JobDescription job = new JobDescription(1, apps, nodes, placement.mapping(), placement.oversubscribe(oversubscribe, hydraHosts),
                 stdinRank, cwd.toString(), modex, placement.placement(nodes, size, false));
         job = org.banyan.core.pmix.PmixNamespaces.name(job, pmix);
+        checkCoresPerRank(job.placement(), nodes);
         if (pmix) {
             if (daemons.agent() instanceof org.banyan.runtime.launch.LaunchAgent.InProcess) {
                 // this JVM's daemon will serve the job: the binding's cost overlaps the launch

@@ -48,7 +48,7 @@ class HostListParserTest {
         Path e = file("# nothing\n\n");
         assertThatThrownBy(() -> HostListParser.parseHostfile(e)).hasMessage("hostfile '" + e + "' lists no hosts");
         assertThatThrownBy(() -> HostListParser.parseHostfile(dir.resolve("missing")))
-                .hasMessage("hostfile '" + dir.resolve("missing") + "' does not exist");
+                .hasMessage("hostfile '" + dir.resolve("missing") + "': no such file");
         Path bad = file("no$de slots=1\n");
         assertThatThrownBy(() -> HostListParser.parseHostfile(bad))
                 .hasMessage("hostfile " + bad + ":1: 'no$de' is not a valid host name");

@@ -562,7 +562,7 @@ class RunArgumentsTest {
         assertThat(error("./plain")).isEqualTo("program './plain' is not executable");
         assertThat(error("--map-by", "sockets", "true"))
                 .isEqualTo("--map-by 'sockets' is not a mapping policy (valid: slot, node, socket, core, ppr:N:OBJ, treematch:MATRIX)");
-        assertThat(error("--timeout", "-1", "true")).isEqualTo("--timeout must be a positive number of seconds, got '-1'");
+        assertThat(error("--timeout", "-1", "true")).isEqualTo("--timeout must be a positive number of seconds (at least 0.001, e.g. 30 or 2.5), got '-1'");
         assertThat(error("--host", "no-such-host.invalid", "true"))
                 .isEqualTo("--host: unknown host 'no-such-host.invalid' (the name does not resolve)");
         assertThat(error("--launcher", "inproc", "--host", "localhost,no-such-host.invalid", "true"))
@@ -584,5 +584,37 @@ class RunArgumentsTest {
                 .isEqualTo("--launcher 'mpd' is not available (valid: inproc, local, ssh, slurm; Hydra's fork and rsh)");
         assertThat(error("--launcher", "slurm", "true"))
                 .isEqualTo("--launcher slurm needs a Slurm allocation (SLURM_JOB_NODELIST is not set)");
+    }
+
+    @Test
+    void specialAndBinaryFilesAsInputsAreOneLine() throws Exception {
+        assertThat(error("--hostfile", "/dev/zero", "true"))
+                .isEqualTo("hostfile '/dev/zero' is longer than 16 MiB (is it the right file?)");
+        assertThat(error("--app", "/dev/zero")).isEqualTo("--app '/dev/zero' is longer than 16 MiB (is it the right file?)");
+        assertThat(error("--rankfile", "/dev/zero", "true")).isEqualTo("--rankfile '/dev/zero' is longer than 16 MiB (is it the right file?)");
+        java.nio.file.Path binary = dir.resolve("hosts.bin");
+        java.nio.file.Files.write(binary, new byte[] {'a', '\n', 'b', (byte) 0xC3, (byte) 0x28, '\n'});
+        assertThat(error("--hostfile", binary.toString(), "true")).isEqualTo("hostfile '" + binary + "' is not text: line 2 is not UTF-8");
+        assertThat(error("--hostfile", dir.toString(), "true")).isEqualTo("hostfile '" + dir + "' is a directory");
+    }
+
+    @Test
+    void conflictingCountsTimeoutsAndCoresAreNamed() {
+        assertThat(error("-n", "1", "-n", "2", "true"))
+                .isEqualTo("-n 2: the number of ranks of this program was already given as 1 (for programs of their own, separate them with ':')");
+        assertThat(error("--timeout", "1e-9", "true"))
+                .isEqualTo("--timeout must be a positive number of seconds (at least 0.001, e.g. 30 or 2.5), got '1e-9'");
+        assertThat(error("--timeout", "0.0001", "true")).startsWith("--timeout must be");
+        assertThat(error("--timeout", "NaN", "true")).startsWith("--timeout must be");
+        assertThat(error("--timeout", "0x10", "true")).startsWith("--timeout must be");
+        assertThat(error("--oversubscribe", "--cpus-per-rank", "999", "--bind-to", "core", "true"))
+                .startsWith("999 cores per rank (--cpus-per-rank, PE=, core:N): ").contains(" has ");
+    }
+
+    @Test
+    void theSameCountTwiceAndCountsOfSeparatePrograms() throws Exception {
+        assertThat(parse("-n", "2", "-np", "2", "true").job().apps().getFirst().count()).isEqualTo(2);
+        assertThat(parse("--oversubscribe", "-n", "1", "true", ":", "-n", "3", "true").job().apps()).hasSize(2);
+        assertThat(parse("--timeout", "0.001", "true").settings().timeoutMillis()).isEqualTo(1);
     }
 }

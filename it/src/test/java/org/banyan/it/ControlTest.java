@@ -144,4 +144,34 @@ class ControlTest {
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.stdout().split("\n")).containsExactlyInAnyOrder("0", "1");
     }
+
+    /**
+     * SIGKILL to banyan and its rank guard together leaves the process table in /dev/shm (no one
+     * is left to remove it); the next banyan run on the host sweeps it.
+     */
+    @Test
+    void theNextRunSweepsTheTableOfAHeadKilledWithItsGuard() throws Exception {
+        String m = Banyan.marker();
+        Process p = Banyan.builder(List.of("run", "-n", "2", "--oversubscribe", "sleep", m)).redirectErrorStream(true).start();
+        Banyan.awaitSleeps(m, 2);
+        ProcessHandle head = p.toHandle().descendants().filter(h -> h.info().command().orElse("").endsWith("/java"))
+                .findFirst().orElse(p.toHandle());
+        List<ProcessHandle> guards = head.children().filter(h -> h.info().command().orElse("").endsWith("awk")).toList();
+        assertThat(guards).as("the rank guard").hasSize(1);
+        Path table;
+        try (var files = Files.list(Path.of("/dev/shm"))) {
+            table = files.filter(f -> f.getFileName().toString().startsWith("banyan-" + head.pid() + "-")).findFirst()
+                    .orElseThrow(() -> new AssertionError("no process table of " + head.pid() + " in /dev/shm"));
+        }
+        new ProcessBuilder("kill", "-KILL", Long.toString(head.pid()), Long.toString(guards.getFirst().pid())).start().waitFor();
+        p.waitFor(10, TimeUnit.SECONDS);
+        new ProcessBuilder("pkill", "-KILL", "-f", "sleep " + m).start().waitFor();
+        assertThat(table).as("left behind, no one to remove it").exists();
+        assertThat(Banyan.run("run", "-n", "1", "true").exit()).isZero();
+        for (int i = 0; i < 100 && Files.exists(table); i++) {
+            Thread.sleep(50);
+        }
+        assertThat(table).as("swept by the next run").doesNotExist();
+        Banyan.assertNoProcessesWith(m);
+    }
 }

@@ -32,10 +32,16 @@ class DvmDoorTest {
         assertThat(r.exit()).as(r.stderr()).isZero();
     }
 
+    /** Stops the DVM as dvm start named it (--uri-file), and checks its head is gone. */
     @AfterEach
     void stop() throws Exception {
         if (uri != null && Files.exists(uri)) {
-            Banyan.run("dvm", "stop", "--uri-file", uri.toString());
+            long head = Long.parseLong(Files.readAllLines(uri).get(1).strip());
+            Banyan.Result r = Banyan.run("dvm", "stop", "--uri-file", uri.toString());
+            ProcessHandle.of(head).ifPresent(p -> {
+                p.destroyForcibly();
+                throw new AssertionError("dvm stop left the head running: " + r.stderr());
+            });
         }
     }
 

@@ -109,7 +109,7 @@ public final class DaemonDriver {
     public void run() throws Exception {
         pmi = PmiListener.open(loop::dispatch);
         // A daemon that spawns natively is a DVM's, which starts many processes: their pids go in a table.
-        guard = RankGuard.start(SpawnMode.current() == SpawnMode.NATIVE ? RankGuard.tableDir() : null);
+        guard = RankGuard.start(SpawnMode.current() == SpawnMode.NATIVE ? RankGuard.tableDir() : null, RankGuard.tableDir());
         pmix = new PmixHost(host, loop::post, guard, jobId -> processTablePath(jobId).resolveSibling(
                 "banyan-" + ProcessHandle.current().pid() + "-" + daemonId + "-job" + jobId + ".shm"));
         peers = new PeerLinks(daemonId, new PeerLinks.Listener() {

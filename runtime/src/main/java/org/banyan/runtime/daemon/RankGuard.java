@@ -29,8 +29,23 @@ final class RankGuard implements Closeable {
     // shell string, so each line cost O(ranks running): with 12,500 sleeps per daemon the guard
     // burned a core and, its pipe full, stalled the daemon it guards (bench/concurrency).
     // Signals stay ignored across exec; at EOF without "done" it kills in batches of 200.
+    //
+    // Before it reads its pipe, it sweeps $1 (the host's /dev/shm) of the files of daemons that
+    // died with their guard (both SIGKILLed): pid tables (banyan-pids-PID-*), process tables
+    // (banyan-PID-*.proctable) and PMIx job directories (banyan-PID-*.shm), each named after
+    // its daemon's pid. A file whose daemon is gone goes; a pid alive again (reused) keeps its
+    // file, a leak being better than removing a live daemon's table; other users' files cannot be
+    // removed from the sticky /dev/shm. Here, not in the JVM: a one-shot banyan run exits before
+    // a sweeping thread of its own would be done, and its guard outlives it by design.
     private static final String SCRIPT = """
             trap '' INT TERM HUP
+            if [ -n "$1" ]; then
+              for f in "$1"/banyan-pids-* "$1"/banyan-*.proctable "$1"/banyan-*.shm; do
+                n=${f##*/banyan-}; n=${n#pids-}; p=${n%%-*}
+                case $p in ''|*[!0-9]*) continue ;; esac
+                [ "$n" != "$p" ] && [ ! -d "/proc/$p" ] && rm -rf "$f" 2>/dev/null
+              done
+            fi
             exec awk '
               $1 == "+" { pids[$2] = 1; next }
               $1 == "-" { delete pids[$2]; next }
@@ -71,15 +86,19 @@ final class RankGuard implements Closeable {
         return start(null);
     }
 
-    /** @param tableDir where the pid table goes (tmpfs), or null for none */
+    /** @param tableDir where the pid table goes (tmpfs), or null for none; also swept of dead daemons' files */
     static RankGuard start(Path tableDir) throws IOException {
-        Process p = new ProcessBuilder("sh", "-c", SCRIPT, "banyan-rank-guard")
+        return start(tableDir, tableDir);
+    }
+
+    /**
+     * @param tableDir where the pid table goes (tmpfs), or null for none
+     * @param sweepDir where dead daemons' tables are swept from, or null for nowhere
+     */
+    static RankGuard start(Path tableDir, Path sweepDir) throws IOException {
+        Process p = new ProcessBuilder("sh", "-c", SCRIPT, "banyan-rank-guard", sweepDir == null ? "" : sweepDir.toString())
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        if (tableDir != null) { // off the launch path: its first run in a fresh JVM took 4-6 ms
-            Path stale = tableDir;
-            Thread.ofPlatform().daemon().name("stale-tables").start(() -> StaleTables.sweep(stale));
-        }
         PidTable table = tableDir == null ? null : PidTable.create(tableDir);
         RankGuard g = new RankGuard(p, table);
         if (table != null) {

@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Tables of daemons that died with their guard go when the next guard starts; nothing else does. */
+/** Files of daemons that died with their guard go when the next guard starts; nothing else does. */
 class StaleTablesTest {
     @TempDir
     Path dir;
@@ -19,23 +19,36 @@ class StaleTablesTest {
     }
 
     @Test
-    void onlyTheTablesOfDeadDaemonsGo() throws Exception {
+    void onlyTheFilesOfDeadDaemonsGo() throws Exception {
         long dead = deadPid();
         long live = ProcessHandle.current().pid();
         Path[] stale = {dir.resolve("banyan-pids-" + dead + "-8123"), dir.resolve("banyan-" + dead + "-0.proctable"),
                 dir.resolve("banyan-" + dead + "-2-job7.proctable")};
         Path[] kept = {dir.resolve("banyan-pids-" + live + "-77"), dir.resolve("banyan-" + live + "-0.proctable"),
-                dir.resolve("banyan-pids-4411"), dir.resolve("banyan-" + dead + "-notes.txt"), dir.resolve("other-" + dead + "-1")};
+                dir.resolve("banyan-pids-4411"), dir.resolve("banyan-" + dead + "-notes.txt"), dir.resolve("other-" + dead + "-1"),
+                dir.resolve("banyan-" + live + "-0-job2.shm")};
         for (Path p : stale) {
             Files.writeString(p, "x");
         }
         for (Path p : kept) {
             Files.writeString(p, "x");
         }
-        assertThat(StaleTables.sweep(dir)).isEqualTo(stale.length);
+        Path deadJobDir = Files.createDirectories(dir.resolve("banyan-" + dead + "-0-job3.shm"));
+        Files.writeString(deadJobDir.resolve("seg"), "x");
+        RankGuard guard = RankGuard.start(null, dir);
+        try {
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while ((Files.exists(deadJobDir) || java.util.Arrays.stream(stale).anyMatch(Files::exists))
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+        } finally {
+            guard.close();
+        }
         for (Path p : stale) {
             assertThat(p).doesNotExist();
         }
+        assertThat(deadJobDir).doesNotExist();
         for (Path p : kept) {
             assertThat(p).exists();
         }

@@ -38,4 +38,20 @@ class WholeLinesTest {
         assertThat(w.add(big, big.length)).hasSize(WholeLines.CAP + 1);
         assertThat(w.holding()).isFalse();
     }
+
+    /** What docs/run.md says of a long line: pieces of 64 to 128 KiB, read 64 KiB at a time. */
+    @Test
+    void aLongLineGoesInPiecesOf64To128KiB() {
+        WholeLines w = new WholeLines();
+        byte[] chunk = new byte[1 << 16];
+        java.util.Arrays.fill(chunk, (byte) 'x');
+        java.util.List<Integer> pieces = new java.util.ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            byte[] out = w.add(chunk, i % 3 == 0 ? chunk.length : 1000 + i);
+            if (out != null) {
+                pieces.add(out.length);
+            }
+        }
+        assertThat(pieces).isNotEmpty().allMatch(n -> n > (1 << 16) && n <= (1 << 17));
+    }
 }

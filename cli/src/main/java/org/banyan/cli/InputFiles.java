@@ -1,0 +1,77 @@
+package org.banyan.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Small text files the user names on the command line (hostfiles, appfiles, rankfiles), read so
+ * that a wrong name cannot hang or exhaust banyan: at most {@link #LIMIT} bytes ({@code /dev/zero},
+ * a log file given by mistake), and text only (a binary file is named as such, not reported as a
+ * decoder's "Input length = 1"). A pipe (a shell's {@code <(...)}) is read like a file.
+ */
+final class InputFiles {
+    /** A hostfile of 100,000 hosts is about 2 MiB. */
+    static final int LIMIT = 16 << 20;
+
+    private InputFiles() {}
+
+    /**
+     * The file's lines.
+     *
+     * @param what how the message names the file, e.g. {@code "hostfile"} or {@code "--app"}
+     */
+    static List<String> lines(Path file, String what) throws UsageException {
+        return text(file, what).lines().toList();
+    }
+
+    static String text(Path file, String what) throws UsageException {
+        String named = what + " '" + file + "'";
+        if (Files.isDirectory(file)) {
+            throw new UsageException(named + " is a directory");
+        }
+        byte[] bytes;
+        try (InputStream in = Files.newInputStream(file)) {
+            bytes = in.readNBytes(LIMIT + 1);
+        } catch (NoSuchFileException e) {
+            throw new UsageException(named + ": no such file");
+        } catch (IOException e) {
+            throw new UsageException(named + ": " + e.getMessage());
+        }
+        if (bytes.length > LIMIT) {
+            throw new UsageException(named + " is longer than " + (LIMIT >> 20) + " MiB (is it the right file?)");
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            throw new UsageException(named + " is not text: line " + lineOfFirstBadByte(bytes) + " is not UTF-8");
+        }
+    }
+
+    private static int lineOfFirstBadByte(byte[] bytes) {
+        var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        int line = 1;
+        int start = 0;
+        for (int i = 0; i <= bytes.length; i++) {
+            if (i == bytes.length || bytes[i] == '\n') {
+                try {
+                    decoder.reset().decode(ByteBuffer.wrap(bytes, start, i - start));
+                } catch (CharacterCodingException e) {
+                    return line;
+                }
+                line++;
+                start = i + 1;
+            }
+        }
+        return line;
+    }
+}

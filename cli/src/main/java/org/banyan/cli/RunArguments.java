@@ -12,12 +12,10 @@ import org.banyan.core.job.JobDescription;
 import org.banyan.core.job.Modex;
 import org.banyan.core.job.Node;
 import org.banyan.core.job.RankMap;
-import org.banyan.core.job.RankPlacement;
 import org.banyan.core.tree.TopologySpec;
 import org.banyan.core.wire.ClientMessage;
 import org.banyan.runtime.dvm.DvmFiles;
 import org.banyan.runtime.launch.LaunchAgent;
-import org.banyan.topo.CpuBinding;
 
 /**
  * Parses and validates the arguments of {@code banyan run} with mpirun's option names.
@@ -178,7 +176,7 @@ public final class RunArguments {
             .value("Control", List.of("--timeout"), List.of("-timeout"), "SECONDS",
                     "end the job after SECONDS (exit status 124); default: $MPIEXEC_TIMEOUT, as Hydra and\n"
                             + "mpirun take it",
-                    (a, v) -> a.timeoutMillis = seconds(v))
+                    (a, v) -> a.timeoutMillis = Timeouts.seconds(v))
             // Open MPI's mpirun refuses root without it, so command lines from containers and CI carry it
             .flag("Control", List.of("--allow-run-as-root"), List.of("-allow-run-as-root"),
                     "accepted from mpirun's command lines: banyan runs as root without it",
@@ -242,7 +240,7 @@ public final class RunArguments {
         }
         output.check();
         if (timeoutMillis == 0) {
-            timeoutMillis = environmentTimeout(environment.get("MPIEXEC_TIMEOUT"));
+            timeoutMillis = Timeouts.fromEnvironment(environment.get("MPIEXEC_TIMEOUT"));
         }
         String overMca = environment.get("OMPI_MCA_" + McaParameters.OVERSUBSCRIBE);
         if (overMca != null && !oversubscribe && !placement.oversubscribeSaid()) {
@@ -377,25 +375,6 @@ public final class RunArguments {
         return env;
     }
 
-    /**
-     * More cores per rank than a host has cannot be bound as asked (each rank got every core, in
-     * silence); Open MPI refuses such a mapping. Checked here for this machine, whose cores banyan
-     * knows before it starts anything.
-     */
-    private static void checkCoresPerRank(RankPlacement p, List<Node> nodes) throws UsageException {
-        if (p == null || p.cpusPerRank() <= 1 || p.bindTo() == CpuBinding.Target.NONE) {
-            return;
-        }
-        boolean threads = p.bindTo() == CpuBinding.Target.HWTHREAD;
-        int have = LocalHost.slots(threads);
-        for (Node n : nodes) {
-            if (LocalHost.isLocal(n.name()) && p.cpusPerRank() > have) {
-                throw new UsageException(p.cpusPerRank() + " " + (threads ? "hardware threads" : "cores")
-                        + " per rank (--cpus-per-rank, PE=, core:N): " + n.name() + " has " + have);
-            }
-        }
-    }
-
     /** -n, once per program: a second, different count was taken over the first in silence. */
     private void count(int n) throws UsageException {
         if (count > 0 && count != n) {
@@ -403,33 +382,6 @@ public final class RunArguments {
                     + " (for programs of their own, separate them with ':')");
         }
         count = n;
-    }
-
-    /** Seconds as people write them (2, 0.5, 90.25), at least a millisecond. */
-    private static long seconds(String text) throws UsageException {
-        if (text.matches("\\d{1,9}(\\.\\d*)?|\\.\\d+")) {
-            double s = Double.parseDouble(text);
-            if (s >= 0.001) {
-                return Math.round(s * 1000);
-            }
-        }
-        throw new UsageException("--timeout must be a positive number of seconds (at least 0.001, e.g. 30 or 2.5), got '" + text + "'");
-    }
-
-    /**
-     * {@code MPIEXEC_TIMEOUT}, seconds: the timeout of a run without {@code --timeout}, as both
-     * mpiexec.hydra and mpirun take it (test suites set it once for every launch); unset, empty
-     * or 0 for none, as there.
-     */
-    static long environmentTimeout(String value) throws UsageException {
-        if (value == null || value.isBlank() || value.strip().equals("0")) {
-            return 0;
-        }
-        try {
-            return seconds(value.strip());
-        } catch (UsageException e) {
-            throw new UsageException("MPIEXEC_TIMEOUT must be a number of seconds, got '" + value + "'");
-        }
     }
 
     private static int stdin(String text) throws UsageException {
@@ -482,7 +434,7 @@ public final class RunArguments {
         JobDescription job = new JobDescription(1, apps, nodes, placement.mapping(), placement.oversubscribe(oversubscribe, hydraHosts),
                 stdinRank, cwd.toString(), modex, placement.placement(nodes, size, false));
         job = org.banyan.core.pmix.PmixNamespaces.name(job, pmix);
-        checkCoresPerRank(job.placement(), nodes);
+        LocalCores.checkPerRank(job.placement(), nodes);
         if (pmix) {
             if (daemons.agent() instanceof org.banyan.runtime.launch.LaunchAgent.InProcess) {
                 // this JVM's daemon will serve the job: the binding's cost overlaps the launch

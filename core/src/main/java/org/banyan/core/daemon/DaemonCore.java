@@ -215,6 +215,7 @@ public final class DaemonCore {
                     out.up(new OverlayMessage.AbortRequest(jobId, rank, status, message));
                 }
             }
+            case DaemonEvent.StdinWritten(int jobId, int rank, long total) -> stdin.written(jobId, rank, total);
             case DaemonEvent.PmiClosed(int jobId, int conn) -> {
                 LocalJob j = jobs.get(jobId);
                 if (j != null) {
@@ -368,6 +369,7 @@ public final class DaemonCore {
             case OverlayMessage.RankExited e -> exits.add(e);
             case OverlayMessage.RanksExited batch -> batch.exits().forEach(exits::add);
             case OverlayMessage.AbortRequest a -> out.up(a);
+            case OverlayMessage.StdinTaken t -> out.up(t);
             case OverlayMessage.DaemonFailed f -> out.up(f);
             case OverlayMessage.Routed r -> routing.routed(r, endpoints);
             default -> throw new IllegalStateException("a daemon does not expect " + message.getClass().getSimpleName()

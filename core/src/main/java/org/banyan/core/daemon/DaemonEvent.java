@@ -39,6 +39,12 @@ public sealed interface DaemonEvent {
     /** A line arrived on PMI connection {@code conn}. */
     record PmiLine(int jobId, int conn, String line) implements DaemonEvent {}
 
+    /**
+     * Rank {@code rank}'s stdin writer has handed it {@code total} bytes in all, or
+     * {@link org.banyan.core.wire.OverlayMessage.StdinTaken#STDIN_CLOSED}: it takes no more.
+     */
+    record StdinWritten(int jobId, int rank, long total) implements DaemonEvent {}
+
     /** A PMI-2 frame's body ({@code cmd=NAME;k=v;...}) arrived on PMI connection {@code conn}. */
     record PmiFrame(int jobId, int conn, String body) implements DaemonEvent {}
 

@@ -89,6 +89,13 @@ public sealed interface HeadAction {
         }
     }
 
+    /**
+     * The stdin reader may have sent up to {@code limit} bytes of the job's stdin in all (the
+     * slowest reading rank's count plus {@link StdinWindow#WINDOW}); {@link StdinWindow#STOP}: no
+     * rank reads any more, stop reading.
+     */
+    record StdinCredit(long limit) implements HeadAction {}
+
     /** A point of the launch the driver time-stamps for {@code --report-launch}. */
     record Milestone(String name) implements HeadAction {}
 

@@ -55,6 +55,8 @@ public final class JobControl {
     private final List<Integer> fenceChildren = new ArrayList<>();
     /** With {@code --stdin all}: the children with ranks below them that do not have the job yet. */
     private final java.util.Set<Integer> stdinWaitsFor = new java.util.HashSet<>();
+    /** The flow control of the job's stdin, from its first forward on; null before, or without stdin. */
+    private StdinWindow stdinWindow;
     private TreeGather<FenceData> fence;
     private int fenceSeq;
     private int ranksDone;
@@ -146,10 +148,20 @@ public final class JobControl {
         int stdinRank = job.stdinRank();
         if (stdinRank >= 0 && stdinRank < map.size()
                 && topology.inSubtree(Topology.vertexOfDaemon(d), Topology.vertexOfDaemon(map.nodeOf(stdinRank)))) {
+            stdinWindow = new StdinWindow(rankDone[stdinRank] ? List.of() : List.of(stdinRank));
             host.emit(new HeadAction.ForwardStdin(List.of(d), stdinRank));
+            host.emit(new HeadAction.StdinCredit(stdinWindow.limit()));
         } else if (stdinWaitsFor.remove(d) && stdinWaitsFor.isEmpty()) {
             // stdin read before the last subtree had the job would never reach its ranks
+            List<Integer> reading = new ArrayList<>();
+            for (int r = 0; r < rankDone.length; r++) {
+                if (!rankDone[r]) {
+                    reading.add(r);
+                }
+            }
+            stdinWindow = new StdinWindow(reading);
             host.emit(new HeadAction.ForwardStdin(fenceChildren, JobDescription.STDIN_ALL));
+            host.emit(new HeadAction.StdinCredit(stdinWindow.limit()));
         }
         if (++adopted == 1 && settings.timeoutMillis() > 0) {
             host.emit(new HeadAction.ArmTimer(HeadTimer.JOB_TIMEOUT, settings.timeoutMillis()));
@@ -164,6 +176,11 @@ public final class JobControl {
         switch (message) {
             case OverlayMessage.Output o -> host.emit(new HeadAction.EmitOutput(o.rank(), o.stream(), o.data()));
             case OverlayMessage.RankExited e -> rankExited(e);
+            case OverlayMessage.StdinTaken t -> {
+                if (stdinWindow != null && stdinWindow.taken(t.rank(), t.bytes())) {
+                    host.emit(new HeadAction.StdinCredit(stdinWindow.limit()));
+                }
+            }
             case OverlayMessage.AbortRequest a -> {
                 String detail = a.message().isBlank() ? "" : ": " + a.message();
                 fail(a.exitCode(), "rank " + a.rank() + " on " + host.hostOf(map.nodeOf(Math.max(a.rank(), 0)))
@@ -184,6 +201,7 @@ public final class JobControl {
         }
         rankDone[e.rank()] = true;
         ranksDone++;
+        stdinReaderEnded(e.rank());
         if (exitCodes != null) {
             exitCodes[e.rank()] = e.status();
         }
@@ -313,11 +331,19 @@ public final class JobControl {
                 if (!rankDone[r]) {
                     rankDone[r] = true;
                     ranksDone++;
+                    stdinReaderEnded(r);
                     any[0] = true;
                 }
             }
         });
         return any[0];
+    }
+
+    /** A rank that ended reads no more stdin: it no longer holds the reader back. */
+    private void stdinReaderEnded(int rank) {
+        if (stdinWindow != null && stdinWindow.ended(rank)) {
+            host.emit(new HeadAction.StdinCredit(stdinWindow.limit()));
+        }
     }
 
     private void finishIfAllDone() {

@@ -54,6 +54,7 @@ import org.banyan.core.pilot.TaskState;
  * 27 REFUSED         reason:string
  * 31 BAG_OUTPUT      data:bytes
  * 32 BAG_ENDED       status:u32 (-1 as u32: this DVM does not run bags)
+ * 33 STDIN_CREDIT    jobId:u32 limit:u64 (bytes of stdin the client may have sent in all; -1: stop reading)
  * 26 STATUS          pid:u64 hosts:u32 (name:string slots:u32 inUse:u32 state:u8 gpus:u32 gpusInUse:u32){hosts}
  *                    state: 0 lost, 1 up, 2 given back, 3 vacant
  *                    jobs:u32 (jobId:u32 ranks:u32 command:string){jobs}
@@ -68,7 +69,7 @@ public final class ClientCodec {
      * 2: STATUS counts tasks, RUN_BAG carries the -x values. 3: a task has a stdin file, STATUS a host's GPUs.
      * 4: a task has dependencies.
      */
-    public static final int PROTOCOL = 4;
+    public static final int PROTOCOL = 5;
     static final int HELLO = 1;
     static final int RUN_JOB = 2;
     static final int STDIN = 3;
@@ -95,6 +96,7 @@ public final class ClientCodec {
     static final int REFUSED = 27;
     static final int BAG_OUTPUT = 31;
     static final int BAG_ENDED = 32;
+    static final int STDIN_CREDIT = 33;
 
     private ClientCodec() {}
 
@@ -186,6 +188,7 @@ public final class ClientCodec {
             case ClientMessage.SignalBag m -> w.u8(SIGNAL_BAG).u32(m.signal());
             case ClientMessage.BagOutput m -> w.u8(BAG_OUTPUT).bytes(m.data());
             case ClientMessage.BagEnded m -> w.u8(BAG_ENDED).u32(m.status());
+            case ClientMessage.StdinCredit m -> w.u8(STDIN_CREDIT).u32(m.jobId()).u64(m.limit());
             case ClientMessage.Refused m -> w.u8(REFUSED).string(m.reason());
             case ClientMessage.Welcome m -> w.u8(WELCOME).u32(m.hosts()).u32(m.slots());
             case ClientMessage.JobAccepted m -> w.u8(JOB_ACCEPTED).u32(m.jobId()).u32(m.ranks());
@@ -281,6 +284,7 @@ public final class ClientCodec {
                 case SIGNAL_BAG -> new ClientMessage.SignalBag(b.getInt());
                 case BAG_OUTPUT -> new ClientMessage.BagOutput(OverlayCodec.bytes(b));
                 case BAG_ENDED -> new ClientMessage.BagEnded(b.getInt());
+                case STDIN_CREDIT -> new ClientMessage.StdinCredit(b.getInt(), b.getLong());
                 case REFUSED -> new ClientMessage.Refused(OverlayCodec.string(b));
                 case WELCOME -> new ClientMessage.Welcome(b.getInt(), b.getInt());
                 case JOB_ACCEPTED -> new ClientMessage.JobAccepted(b.getInt(), b.getInt());

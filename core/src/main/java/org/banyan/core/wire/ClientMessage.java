@@ -185,6 +185,12 @@ public sealed interface ClientMessage {
     /** One line for the user's stderr about the job (a rank failed, a daemon was lost, ...). */
     record JobReport(int jobId, String line) implements ClientMessage {}
 
+    /**
+     * The client may have sent up to {@code limit} bytes of the job's stdin in all; -1: no rank
+     * reads any more, stop reading (the head's flow control, passed on by the DVM).
+     */
+    record StdinCredit(int jobId, long limit) implements ClientMessage {}
+
     /** The job is over; {@code status} as {@code banyan run}'s exit status. */
     record JobEnded(int jobId, int status) implements ClientMessage {}
 

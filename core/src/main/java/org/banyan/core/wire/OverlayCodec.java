@@ -71,6 +71,7 @@ import org.banyan.core.tree.TopologySpec;
  * 30 LEAVE           from:u32 to:u32
  * 28 SPAWN_REQUEST   jobId:u32 from:u32 to:u32 request:u32 apps:u32 app{apps} hosts:list  (app as in LAUNCH_JOB)
  * 31 NAME_REPLIES    jobId:u32 from:u32 to:u32 n:u32 request:u32{n} op:u8 ok:u8 portOrReason:string  (one answer to n requests)
+ * 32 STDIN_TAKEN     jobId:u32 rank:u32 bytes:u64   (-1: the rank takes no more)
  *
  * intmap   := n:u32 (key:u32 value:string){n}      daemon id -1 is the head
  * ownermap := n:u32 (key:string daemonId:u32){n}
@@ -108,6 +109,7 @@ public final class OverlayCodec {
     static final int FORGET_JOB = 29;
     static final int LEAVE = 30;
     static final int NAME_REPLIES = 31;
+    static final int STDIN_TAKEN = 32;
 
     /** Largest frame accepted, so a corrupt length cannot make a reader allocate gigabytes. */
     public static final int MAX_FRAME = 64 << 20;
@@ -188,6 +190,7 @@ public final class OverlayCodec {
             case OverlayMessage.Output m -> w.u8(OUTPUT).u32(m.jobId()).u32(m.rank()).u8(m.stream()).bytes(m.data());
             case OverlayMessage.StdinData m -> w.u8(STDIN_DATA).u32(m.jobId()).u32(m.rank()).bytes(m.data());
             case OverlayMessage.SignalRanks m -> w.u8(SIGNAL_RANKS).u32(m.jobId()).u32(m.signal());
+            case OverlayMessage.StdinTaken m -> w.u8(STDIN_TAKEN).u32(m.jobId()).u32(m.rank()).u64(m.bytes());
             case OverlayMessage.TerminateJob m -> w.u8(TERMINATE_JOB).u32(m.jobId()).u32(m.graceMillis());
             case OverlayMessage.KillJob m -> w.u8(KILL_JOB).u32(m.jobId());
             case OverlayMessage.AbortRequest m -> w.u8(ABORT_REQUEST).u32(m.jobId()).u32(m.rank()).u32(m.exitCode()).string(m.message());
@@ -220,6 +223,7 @@ public final class OverlayCodec {
                 case OUTPUT -> new OverlayMessage.Output(b.getInt(), b.getInt(), b.get() & 0xFF, bytes(b));
                 case STDIN_DATA -> new OverlayMessage.StdinData(b.getInt(), b.getInt(), bytes(b));
                 case SIGNAL_RANKS -> new OverlayMessage.SignalRanks(b.getInt(), b.getInt());
+                case STDIN_TAKEN -> new OverlayMessage.StdinTaken(b.getInt(), b.getInt(), b.getLong());
                 case TERMINATE_JOB -> new OverlayMessage.TerminateJob(b.getInt(), b.getInt());
                 case KILL_JOB -> new OverlayMessage.KillJob(b.getInt());
                 case ABORT_REQUEST -> new OverlayMessage.AbortRequest(b.getInt(), b.getInt(), b.getInt(), string(b));

@@ -216,6 +216,15 @@ public sealed interface OverlayMessage {
     /** Head to daemon: bytes for a rank's stdin; an empty array closes it. */
     record StdinData(int jobId, int rank, byte[] data) implements OverlayMessage {}
 
+    /**
+     * Daemon to head (relayed up the tree): rank {@code rank}'s stdin writer has handed it
+     * {@code bytes} bytes of stdin in all, or {@link #STDIN_CLOSED}: it takes no more (it closed
+     * its stdin, or ended). The head's reader keeps within a window of the slowest reader.
+     */
+    record StdinTaken(int jobId, int rank, long bytes) implements OverlayMessage {
+        public static final long STDIN_CLOSED = -1;
+    }
+
     /** Head to daemon: deliver a signal to every local rank (user signal forwarding). */
     record SignalRanks(int jobId, int signal) implements OverlayMessage {}
 

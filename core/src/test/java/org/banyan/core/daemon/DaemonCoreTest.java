@@ -500,4 +500,16 @@ class DaemonCoreTest {
                 new DaemonAction.SendToParent(new OverlayMessage.RanksExited(List.of(
                         new OverlayMessage.RankExited(OverlayMessage.TASKS, 3, 0, "", 0, 0)))));
     }
+
+    /** What a rank's stdin writer handed it goes up every MiB, and once more when it takes no more. */
+    @Test
+    void stdinProgressGoesUpEveryMebibyteAndAtTheEnd() {
+        launch();
+        assertThat(core.handle(new DaemonEvent.StdinWritten(1, 2, 65_536))).isEmpty();
+        assertThat(core.handle(new DaemonEvent.StdinWritten(1, 2, 1 << 20)))
+                .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.StdinTaken(1, 2, 1 << 20)));
+        assertThat(core.handle(new DaemonEvent.StdinWritten(1, 2, (1 << 20) + 65_536))).isEmpty();
+        assertThat(core.handle(new DaemonEvent.StdinWritten(1, 2, OverlayMessage.StdinTaken.STDIN_CLOSED))).containsExactly(
+                new DaemonAction.SendToParent(new OverlayMessage.StdinTaken(1, 2, OverlayMessage.StdinTaken.STDIN_CLOSED)));
+    }
 }

@@ -73,7 +73,8 @@ class HeadCoreTest {
         assertThat(from(0, new OverlayMessage.DaemonHello(0, "n0", 1, "n0:1"))).containsExactly(
                 new HeadAction.Milestone("first daemon up"),
                 new HeadAction.SendToDaemon(0, new OverlayMessage.Adopt(TopologySpec.parse("radix:32"), 3, Map.of())),
-                new HeadAction.SendToDaemon(0, new OverlayMessage.LaunchJob(JOB)), new HeadAction.ForwardStdin(List.of(0), 0));
+                new HeadAction.SendToDaemon(0, new OverlayMessage.LaunchJob(JOB)), new HeadAction.ForwardStdin(List.of(0), 0),
+                new HeadAction.StdinCredit(org.banyan.core.head.StdinWindow.WINDOW));
         assertThat(from(1, new OverlayMessage.DaemonHello(1, "n1", 2, "n1:1"))).containsExactly(
                 new HeadAction.SendToDaemon(1, new OverlayMessage.Adopt(TopologySpec.parse("radix:32"), 3, Map.of())),
                 new HeadAction.SendToDaemon(1, new OverlayMessage.LaunchJob(JOB)));
@@ -536,5 +537,17 @@ class HeadCoreTest {
                 new HeadAction.SendToDaemon(1, new OverlayMessage.NameReply(1, -1, 1, 8, 1, true, "")));
         assertThat(from(0, new OverlayMessage.NameRequest(1, 0, -1, 3, 2, "svc", ""))).containsExactly(
                 new HeadAction.SendToDaemon(0, new OverlayMessage.NameReply(1, -1, 0, 3, 2, false, "name_not_found")));
+    }
+
+    /** Stdin's flow control: the reading rank's progress moves the credit; its end stops the reader. */
+    @Test
+    void theStdinCreditFollowsTheReadingRank() {
+        core.start();
+        from(0, new OverlayMessage.DaemonHello(0, "n0", 1, "n0:1"));
+        assertThat(from(0, new OverlayMessage.StdinTaken(1, 0, 1 << 20)))
+                .containsExactly(new HeadAction.StdinCredit((1 << 20) + StdinWindow.WINDOW));
+        assertThat(from(0, new OverlayMessage.StdinTaken(1, 0, 1 << 19))).as("an older count").isEmpty();
+        assertThat(from(0, new OverlayMessage.RankExited(1, 0, 0, "", 0, 0)))
+                .contains(new HeadAction.StdinCredit(StdinWindow.STOP));
     }
 }

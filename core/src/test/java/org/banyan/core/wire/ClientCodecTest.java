@@ -61,6 +61,8 @@ class ClientCodecTest {
         }
         ClientMessage.JobOutput o = (ClientMessage.JobOutput) roundTrip(new ClientMessage.JobOutput(7, 1, 2, new byte[] {'a'}));
         assertThat(o.data()).containsExactly('a');
+        assertThat(roundTrip(new ClientMessage.StdinCredit(7, 9L << 33))).isEqualTo(new ClientMessage.StdinCredit(7, 9L << 33));
+        assertThat(roundTrip(new ClientMessage.StdinCredit(7, -1))).isEqualTo(new ClientMessage.StdinCredit(7, -1));
         ClientMessage.Stdin in = (ClientMessage.Stdin) roundTrip(new ClientMessage.Stdin(7, new byte[0]));
         assertThat(in.data()).isEmpty();
         ClientMessage.BagOutput bag = (ClientMessage.BagOutput) roundTrip(new ClientMessage.BagOutput(new byte[] {'\r', 'x'}));

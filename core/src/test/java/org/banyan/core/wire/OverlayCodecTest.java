@@ -104,6 +104,9 @@ class OverlayCodecTest {
         assertThat(batch.chunks().get(1).data()).containsExactly('b', 'c');
         OverlayMessage.StdinData in = (OverlayMessage.StdinData) roundTrip(new OverlayMessage.StdinData(1, 0, new byte[0]));
         assertThat(in.data()).isEmpty();
+        assertThat(roundTrip(new OverlayMessage.StdinTaken(3, 2, 5L << 32))).isEqualTo(new OverlayMessage.StdinTaken(3, 2, 5L << 32));
+        assertThat(roundTrip(new OverlayMessage.StdinTaken(3, 2, OverlayMessage.StdinTaken.STDIN_CLOSED)))
+                .isEqualTo(new OverlayMessage.StdinTaken(3, 2, -1));
     }
 
     @Test

@@ -121,7 +121,7 @@ public final class RankProcess {
                 throw new IOException("cannot watch its process: " + e.getMessage(), e);
             }
             if (stdin != null) {
-                startStdinWriter(rank, new RankStreams.FdSink(c.stdinFd()), stdin);
+                startStdinWriter(jobId, rank, new RankStreams.FdSink(c.stdinFd()), stdin, events);
             }
             if (!toFiles) {
                 out = pump(jobId, rank, 1, () -> new RankStreams.FdSource(c.stdoutFd()), output, promptWait);
@@ -145,7 +145,7 @@ public final class RankProcess {
             guardSlot = guard.started(pid);
             exit = p.onExit().thenApply(Process::exitValue);
             if (stdin != null) {
-                startStdinWriter(rank, new RankStreams.StreamSink(p.getOutputStream()), stdin);
+                startStdinWriter(jobId, rank, new RankStreams.StreamSink(p.getOutputStream()), stdin, events);
             }
             if (!toFiles) {
                 out = pump(jobId, rank, 1, () -> new RankStreams.StreamSource(p.getInputStream()), output, promptWait);
@@ -219,8 +219,15 @@ public final class RankProcess {
         });
     }
 
-    private static void startStdinWriter(int rank, RankStreams.ByteSink sink, LinkedBlockingQueue<byte[]> queue) {
+    /**
+     * Writes what the head sends to the rank's stdin, and tells the daemon's core how much the
+     * rank has taken in all (the head's reader keeps within a window of it), and when it takes no
+     * more.
+     */
+    private static void startStdinWriter(int jobId, int rank, RankStreams.ByteSink sink, LinkedBlockingQueue<byte[]> queue,
+                                         Consumer<DaemonEvent> events) {
         Thread.ofPlatform().daemon().name("rank-" + rank + "-stdin").start(() -> {
+            long taken = 0;
             try (sink) {
                 while (true) {
                     byte[] data = queue.take();
@@ -228,9 +235,13 @@ public final class RankProcess {
                         return;
                     }
                     sink.write(data);
+                    taken += data.length;
+                    events.accept(new DaemonEvent.StdinWritten(jobId, rank, taken));
                 }
             } catch (IOException | InterruptedException e) {
                 // the rank closed its stdin or ended; what it did not read is dropped, as with mpirun
+            } finally {
+                events.accept(new DaemonEvent.StdinWritten(jobId, rank, OverlayMessage.StdinTaken.STDIN_CLOSED));
             }
         });
     }

@@ -26,6 +26,7 @@ public final class DvmClient implements AutoCloseable {
     }
 
     private final ClientChannel channel;
+    private final org.banyan.runtime.head.StdinGate stdinGate = new org.banyan.runtime.head.StdinGate();
     private final ClientMessage.Welcome welcome;
 
     private DvmClient(ClientChannel channel, ClientMessage.Welcome welcome) {
@@ -274,6 +275,7 @@ public final class DvmClient implements AutoCloseable {
                 switch (m) {
                     case ClientMessage.JobOutput o -> sink.write(o.jobId(), o.rank(), o.stream(), o.data()); // spawned jobs' too
                     case ClientMessage.JobReport r -> sink.report(r.line());
+                    case ClientMessage.StdinCredit c -> stdinGate.credit(c.limit());
                     case ClientMessage.JobEnded e -> {
                         return e.status();
                     }
@@ -288,17 +290,22 @@ public final class DvmClient implements AutoCloseable {
         }
     }
 
+    /** Sends stdin to the DVM within the credit it grants (the head's flow control), as banyan run's reader does. */
     private void forwardStdin(int jobId) {
         Thread.ofPlatform().daemon().name("dvm-stdin").start(() -> {
             InputStream in = System.in;
             byte[] buf = new byte[1 << 16];
+            long sent = 0;
             try {
-                int n;
-                while ((n = in.read(buf)) > 0) {
+                int n = 0;
+                while (stdinGate.awaitRoom(sent) && (n = in.read(buf)) > 0) {
                     channel.send(new ClientMessage.Stdin(jobId, Arrays.copyOf(buf, n)));
+                    sent += n;
                 }
-                channel.send(new ClientMessage.Stdin(jobId, new byte[0]));
-            } catch (IOException e) {
+                if (n < 0) {
+                    channel.send(new ClientMessage.Stdin(jobId, new byte[0]));
+                }
+            } catch (IOException | InterruptedException e) {
                 // stdin or the DVM went away
             }
         });

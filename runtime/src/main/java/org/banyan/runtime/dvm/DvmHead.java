@@ -300,6 +300,7 @@ public final class DvmHead {
             }
             case HeadAction.EmitOutput e -> throw new IllegalStateException("a DVM's output belongs to a job");
             case HeadAction.ForwardStdin f -> throw new IllegalStateException("a DVM's stdin belongs to a job");
+            case HeadAction.StdinCredit c -> throw new IllegalStateException("a DVM's stdin belongs to a job");
             case HeadAction.ForJob(int jobId, HeadAction a) -> jobs.forJob(jobId, a);
             case HeadAction.JobEnded(int jobId, int exitStatus) -> jobs.ended(jobId, exitStatus);
             case HeadAction.GpusFound(Map<Integer, String> found) -> gpus.found(found);

@@ -206,6 +206,7 @@ final class DvmJobs {
             case HeadAction.Report(String line) -> j.owner().send(new ClientMessage.JobReport(shown, line));
             case HeadAction.RankEnded(int rank, int ignored) -> queue.rankEnded(jobId, rank);
             case HeadAction.ForwardStdin f -> j.stdinTarget()[0] = f;
+            case HeadAction.StdinCredit(long limit) -> j.owner().send(new ClientMessage.StdinCredit(shown, limit));
             default -> throw new IllegalStateException("not a job's action: " + a);
         }
     }

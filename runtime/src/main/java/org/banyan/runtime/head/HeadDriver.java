@@ -31,6 +31,7 @@ public final class HeadDriver {
     private final TopologySpec routing;
     private final EventLoop<HeadEvent> loop = new EventLoop<>();
     private HeadLinks links;
+    private final StdinGate stdinGate = new StdinGate();
     private final java.util.Map<String, Long> milestones = new java.util.LinkedHashMap<>();
     /** When the head began (class initialisation, right after argument parsing). */
     private static final long START_MILLIS = System.currentTimeMillis();
@@ -122,6 +123,7 @@ public final class HeadDriver {
             case HeadAction.ArmTimer(var timer, long delay, int jobId) ->
                     loop.schedule(new HeadEvent.TimerFired(timer, jobId), delay);
             case HeadAction.ForwardStdin(var children, int rank) -> forwardStdin(children, rank);
+            case HeadAction.StdinCredit(long limit) -> stdinGate.credit(limit);
             case HeadAction.Milestone(String name) -> milestones.put(name, sinceStart());
             case HeadAction.LaunchReport(var stats) -> launchReport(stats);
             case HeadAction.Finish(int exitStatus) -> {
@@ -145,23 +147,31 @@ public final class HeadDriver {
         return true;
     }
 
-    /** Reads stdin on a thread of its own and sends each chunk down to {@code children} (an empty one: its end). */
+    /**
+     * Reads stdin on a thread of its own and sends each chunk down to {@code children} (an empty
+     * one: its end), keeping within the credit the core grants ({@link HeadAction.StdinCredit});
+     * once no rank reads, it reads no more.
+     */
     private void forwardStdin(java.util.List<Integer> children, int rank) {
         Thread.ofPlatform().daemon().name("head-stdin").start(() -> {
             InputStream in = System.in;
             byte[] buf = new byte[1 << 16];
+            long sent = 0;
             try {
-                int n;
-                while ((n = in.read(buf)) > 0) {
+                int n = 0;
+                while (stdinGate.awaitRoom(sent) && (n = in.read(buf)) > 0) {
                     OverlayMessage.StdinData chunk = new OverlayMessage.StdinData(job.jobId(), rank, Arrays.copyOf(buf, n));
                     for (int d : children) {
                         links.toDaemon(d, chunk);
                     }
+                    sent += n;
                 }
-                for (int d : children) {
-                    links.toDaemon(d, new OverlayMessage.StdinData(job.jobId(), rank, new byte[0]));
+                if (n < 0) {
+                    for (int d : children) {
+                        links.toDaemon(d, new OverlayMessage.StdinData(job.jobId(), rank, new byte[0]));
+                    }
                 }
-            } catch (IOException e) {
+            } catch (IOException | InterruptedException e) {
                 // stdin went away: the rank sees EOF or is gone
             }
         });

@@ -264,6 +264,12 @@ public final class HeadCore {
                     j.userSignal(signal);
                 }
             }
+            case HeadEvent.FailJob(int jobId, int status, String why) -> {
+                JobControl j = jobs.get(jobId);
+                if (j != null) {
+                    j.fail(status, why);
+                }
+            }
             case HeadEvent.CancelJob(int jobId, String why) -> {
                 JobControl j = jobs.get(jobId);
                 if (j != null) {

@@ -34,6 +34,12 @@ public sealed interface HeadEvent {
 
     record SignalJob(int jobId, int signal) implements HeadEvent {}
 
+    /**
+     * The job's output cannot be written (banyan's stdout or stderr closed, an output file on a
+     * full disk): it fails with {@code status}, {@code why} said once.
+     */
+    record FailJob(int jobId, int status, String why) implements HeadEvent {}
+
     /** DVM: end one job now (its client went away): its ranks get the teardown of a failure. */
     record CancelJob(int jobId, String why) implements HeadEvent {}
 

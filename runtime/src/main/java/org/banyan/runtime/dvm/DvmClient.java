@@ -284,6 +284,11 @@ public final class DvmClient implements AutoCloseable {
                     }
                 }
                 sink.flush();
+                OutputSink.Failure lost = sink.takeFailure();
+                if (lost != null) { // the DVM ends the job as this client goes
+                    sink.report(who + ": " + lost.why() + "; job " + jobId + " ended with it");
+                    return lost.status();
+                }
             }
         } finally {
             sink.close();

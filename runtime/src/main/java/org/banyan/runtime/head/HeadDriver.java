@@ -32,6 +32,8 @@ public final class HeadDriver {
     private final EventLoop<HeadEvent> loop = new EventLoop<>();
     private HeadLinks links;
     private final StdinGate stdinGate = new StdinGate();
+    /** Output that could not be written, once the job was told to fail for it. */
+    private OutputSink.Failure outputLost;
     private final java.util.Map<String, Long> milestones = new java.util.LinkedHashMap<>();
     /** When the head began (class initialisation, right after argument parsing). */
     private static final long START_MILLIS = System.currentTimeMillis();
@@ -104,11 +106,23 @@ public final class HeadDriver {
                     }
                 }
                 sink.flush();
+                OutputSink.Failure lost = sink.takeFailure();
+                if (lost != null) { // a closed pipe or a full disk ends the job, as Hydra ends it
+                    outputLost = lost;
+                    loop.post(new HeadEvent.FailJob(job.jobId(), lost.status(), lost.why() + "; ending the job"));
+                }
                 return true;
             });
         } finally {
             sink.close();
             links.close();
+        }
+        // The last bytes, written as the job ended, or a failure whose FailJob came after the job's end.
+        OutputSink.Failure late = sink.takeFailure();
+        late = late != null ? late : outputLost;
+        if (late != null && status[0] == 0) {
+            sink.report("banyan run: " + late.why());
+            return late.status();
         }
         return status[0];
     }

@@ -30,11 +30,25 @@ public final class OutputSink implements AutoCloseable {
     private final OutputStream stderr = new BufferedOutputStream(new FileOutputStream(FileDescriptor.err), 1 << 14);
     private final Map<Long, ByteArrayOutputStream> partial = new HashMap<>();
     private final Map<Long, OutputStream> files = new HashMap<>();
+    /** Files written to since the last flush, with a rank of theirs (for the message if one fails). */
+    private final Map<OutputStream, Integer> dirty = new java.util.IdentityHashMap<>();
     private final boolean lineMode;
     private DateTimeFormatter clock;
     /** The job's ranks' hosts and their indexes, for patterns that name them; unknown ("?") until given. */
     private IntFunction<String> hostOf = rank -> "?";
     private IntUnaryOperator nodeOf = rank -> -1;
+    /** The first write that failed, until taken; then {@link #TAKEN}. */
+    private Failure failure;
+    private static final Failure TAKEN = new Failure(0, "");
+
+    /**
+     * Output that could not be written, and what that does to the job: banyan's stdout or stderr
+     * closed ends it with 141 (128 + SIGPIPE, as Hydra's ends), a file it cannot write with 1.
+     */
+    public record Failure(int status, String why) {}
+
+    /** Status of a job whose stdout or stderr reader went away. */
+    public static final int BROKEN_PIPE_STATUS = 128 + 13;
 
     public OutputSink(OutputOptions options, int jobId) {
         this.options = options;
@@ -104,19 +118,53 @@ public final class OutputSink implements AutoCloseable {
 
         @Override
         public void write(int b) throws IOException {
-            file.write(b);
-            terminal.write(b);
+            write(new byte[] {(byte) b}, 0, 1);
         }
 
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
             file.write(b, off, len);
-            terminal.write(b, off, len);
+            try {
+                terminal.write(b, off, len);
+            } catch (IOException e) {
+                throw new TerminalGone(e);
+            }
         }
 
         @Override
         public void close() throws IOException {
             file.close();
+        }
+    }
+
+    /** The terminal's copy of a rank's file could not be written: the terminal's failure, not the file's. */
+    private static final class TerminalGone extends IOException {
+        TerminalGone(IOException cause) {
+            super(cause.getMessage(), cause);
+        }
+    }
+
+    /** The first output failure not yet taken, then null: the driver ends the job once. */
+    public Failure takeFailure() {
+        if (failure == null || failure == TAKEN) {
+            return null;
+        }
+        Failure f = failure;
+        failure = TAKEN;
+        return f;
+    }
+
+    private void failed(IOException e, boolean toFile, int rank) {
+        if (failure != null) {
+            return;
+        }
+        if (toFile && !(e instanceof TerminalGone)) {
+            failure = new Failure(1, "cannot write " + (rank < 0 ? "the ranks' output files" : "rank " + rank + "'s output file")
+                    + ": " + org.banyan.runtime.os.FileErrors.reason(e));
+        } else {
+            String reason = e.getMessage() != null && e.getMessage().contains("Broken pipe") ? "closed (broken pipe)"
+                    : "not writable (" + org.banyan.runtime.os.FileErrors.reason(e) + ")";
+            failure = new Failure(BROKEN_PIPE_STATUS, "its output is " + reason);
         }
     }
 
@@ -144,8 +192,9 @@ public final class OutputSink implements AutoCloseable {
      */
     public void write(int job, int rank, int stream, byte[] data) {
         int to = options.merge() ? 1 : stream; // merged: where stdout goes, still tagged <stderr>, as mpirun tags it
+        OutputStream file = null;
         try {
-            OutputStream file = files.get(key(job, rank, to));
+            file = files.get(key(job, rank, to));
             if (file == null && job != jobId && options.directory() != null) {
                 file = rankFile(options.directory().resolve(Integer.toString(job)).resolve("rank." + rank)
                         .resolve(to == 2 ? "stderr" : "stdout"), to);
@@ -153,6 +202,9 @@ public final class OutputSink implements AutoCloseable {
             }
             // A rank's file gets its lines tagged and time-stamped as the terminal would, as mpirun does
             OutputStream target = target(file, to);
+            if (file != null) {
+                dirty.putIfAbsent(file, rank);
+            }
             if (!lineMode) {
                 target.write(data);
                 return;
@@ -171,7 +223,7 @@ public final class OutputSink implements AutoCloseable {
                 target.write('\n');
             }
         } catch (IOException e) {
-            // the user's terminal or file went away; nothing better to do than keep the job going
+            failed(e, file != null, rank);
         }
     }
 
@@ -203,7 +255,11 @@ public final class OutputSink implements AutoCloseable {
             return;
         }
         try {
-            stdout.flush();
+            stdout.flush(); // what came before the line goes first
+        } catch (IOException e) {
+            failed(e, false, -1); // and a closed stdout does not silence stderr
+        }
+        try {
             stderr.write((line + "\n").getBytes(StandardCharsets.UTF_8));
             stderr.flush();
         } catch (IOException e) {
@@ -211,12 +267,24 @@ public final class OutputSink implements AutoCloseable {
         }
     }
 
+    /**
+     * Flushes the terminal and the files written since the last flush, so that a file that
+     * cannot be written (a full disk) is known while the job runs, not at its end.
+     */
     public void flush() {
+        for (Map.Entry<OutputStream, Integer> d : dirty.entrySet()) {
+            try {
+                d.getKey().flush();
+            } catch (IOException e) {
+                failed(e, true, d.getValue());
+            }
+        }
+        dirty.clear();
         try {
             stdout.flush();
             stderr.flush();
         } catch (IOException e) {
-            // as above
+            failed(e, false, -1);
         }
     }
 
@@ -234,11 +302,12 @@ public final class OutputSink implements AutoCloseable {
                     writeLine(target, job, rank, stream, e.getValue(), new byte[] {'\n'}, 0, 1);
                 }
             }
+            flush();
             for (OutputStream f : new java.util.HashSet<>(files.values())) { // ranks may share a file
                 f.close();
             }
         } catch (IOException e) {
-            // as above
+            failed(e, true, -1);
         }
         flush();
     }

@@ -1,0 +1,89 @@
+package org.banyan.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Output nobody can take: a reader of banyan's stdout that went away ({@code | head -1}) or an
+ * output file on a full device ends the job at once, with one line (none under -q) and every
+ * rank ended, as Hydra does (status 141). Before, {@code banyan run -n 1 yes | head -1} never
+ * ended, burning a core.
+ */
+class ClosedOutputTest {
+    @TempDir
+    Path dir;
+
+    Path uri;
+
+    @AfterEach
+    void stopDvm() throws Exception {
+        if (uri != null && Files.exists(uri)) {
+            Banyan.run("dvm", "stop", "--dvm", uri.toString());
+        }
+    }
+
+    /** Runs {@code banyan ARGS | head -1} in bash; its stdout, stderr, and banyan's status last. */
+    private static String[] pipeToHead(List<String> args) throws Exception {
+        String command = "\"$0\" \"$@\" | head -1; echo \"status=${PIPESTATUS[0]}\"";
+        List<String> cmd = new java.util.ArrayList<>(List.of("bash", "-c", command, Banyan.SCRIPT.toString()));
+        cmd.addAll(args);
+        Process p = new ProcessBuilder(cmd).start();
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("banyan ended when its reader went away").isTrue();
+        return new String[] {new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8),
+                new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8)};
+    }
+
+    @Test
+    void aClosedStdoutEndsTheJobWith141() throws Exception {
+        String m = Banyan.marker();
+        String[] r = pipeToHead(List.of("run", "-n", "2", "--oversubscribe", "yes", m));
+        assertThat(r[0]).isEqualTo(m + "\nstatus=141\n");
+        assertThat(r[1]).isEqualTo("banyan run: its output is closed (broken pipe); ending the job\n");
+        Banyan.assertNoProcessesWith(m);
+    }
+
+    @Test
+    void quietSaysNothingButTheStatusStillDoes() throws Exception {
+        String m = Banyan.marker();
+        String[] r = pipeToHead(List.of("run", "-q", "-n", "1", "--tag-output", "yes", m));
+        assertThat(r[0]).isEqualTo("[1,0]<stdout>:" + m + "\nstatus=141\n");
+        assertThat(r[1]).isEmpty();
+        Banyan.assertNoProcessesWith(m);
+    }
+
+    @Test
+    void aDvmClientWhoseStdoutClosesEndsItsJob() throws Exception {
+        uri = dir.resolve("dvm.uri");
+        assertThat(Banyan.run("dvm", "start", "--uri-file", uri.toString(), "--host", "localhost:2", "--warm-up", "0").exit())
+                .isZero();
+        String m = Banyan.marker();
+        String[] r = pipeToHead(List.of("run", "--dvm", uri.toString(), "-n", "1", "yes", m));
+        assertThat(r[0]).isEqualTo(m + "\nstatus=141\n");
+        assertThat(r[1]).contains("its output is closed (broken pipe); job ").contains(" ended with it");
+        for (int i = 0; i < 100 && !Banyan.processesWith("yes " + m).isEmpty(); i++) {
+            Thread.sleep(50);
+        }
+        assertThat(Banyan.processesWith("yes " + m)).as("the DVM ended the job as its client went").isEmpty();
+    }
+
+    @Test
+    void anOutputFileThatCannotBeWrittenEndsTheJob() throws Exception {
+        String m = Banyan.marker();
+        Banyan.Result r = Banyan.run("run", "-n", "1", "-outfile-pattern", "/dev/full", "sh", "-c",
+                "while true; do echo line; sleep 0.1; done; : " + m);
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.stderr()).isEqualTo("banyan run: cannot write rank 0's output file: No space left on device; ending the job\n");
+        Banyan.assertNoProcessesWith(m);
+        Banyan.Result quick = Banyan.run("run", "-n", "1", "-outfile-pattern", "/dev/full", "echo", "hi");
+        assertThat(quick.exit()).as("the last bytes of a job that ended count too").isEqualTo(1);
+        assertThat(quick.stderr()).contains("cannot write rank 0's output file: No space left on device");
+    }
+}

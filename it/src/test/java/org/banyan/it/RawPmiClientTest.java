@@ -45,4 +45,46 @@ class RawPmiClientTest {
         assertThat(lines[2]).startsWith("cmd=my_kvsname kvsname=");
         assertThat(lines[3]).isEqualTo("cmd=finalize_ack");
     }
+
+    /**
+     * Another local user who finds a job's PMI_PORT (it is in every rank's environment) can
+     * neither abort the job nor pose as a rank: the daemon closes the connection before reading
+     * it and says so. Before, cmd=abort exitcode=42 from uid 65534 ended root's job with 42.
+     */
+    @Test
+    void anotherUsersConnectionIsRefusedAndTheJobGoesOn() throws Exception {
+        String m = Banyan.marker();
+        Process job = Banyan.builder(java.util.List.of("run", "-n", "1", "--mpi", "pmi", "sh", "-c",
+                "sleep 3; echo done " + m)).start();
+        String port = null;
+        for (int i = 0; i < 200 && port == null; i++) {
+            for (ProcessHandle h : job.toHandle().descendants().toList()) {
+                try {
+                    String env = Files.readString(Path.of("/proc", Long.toString(h.pid()), "environ"));
+                    for (String kv : env.split("\0")) {
+                        if (kv.startsWith("PMI_PORT=") && h.info().commandLine().orElse("").contains(m)) {
+                            port = kv.substring("PMI_PORT=".length());
+                        }
+                    }
+                } catch (java.io.IOException e) {
+                    // gone, or not readable
+                }
+            }
+            Thread.sleep(20);
+        }
+        assertThat(port).as("the rank's PMI_PORT").isNotNull();
+        Process stranger = new ProcessBuilder("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "bash", "-c",
+                "exec 3<>/dev/tcp/${0%:*}/${0##*:} && printf 'cmd=init pmi_version=1 pmi_subversion=1\\ncmd=initack pmiid=0\\n"
+                        + "cmd=abort exitcode=42\\n' >&3; timeout 5 cat <&3", port).redirectErrorStream(true).start();
+        String said = new String(stranger.getInputStream().readAllBytes());
+        assertThat(stranger.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(said).as("what the stranger was told").doesNotContain("cmd=");
+        assertThat(job.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        String out = new String(job.getInputStream().readAllBytes());
+        String err = new String(job.getErrorStream().readAllBytes());
+        assertThat(job.exitValue()).as(err).isZero();
+        assertThat(out).isEqualTo("done " + m + "\n");
+        assertThat(err).startsWith("banyand: refused a PMI connection to job 1 from /127.0.0.1:")
+                .contains(" of uid 65534: only the job's user may connect");
+    }
 }

@@ -72,6 +72,13 @@ public final class DaemonMain {
             System.err.println("banyand: usage: --parent HOST:PORT --id N --host NAME [--agent SPEC]");
             System.exit(2);
         }
+        try {
+            org.banyan.runtime.net.LinkAuth.installFrom(System.in);
+        } catch (IOException e) {
+            System.err.println("banyand on " + host + ": " + e.getMessage());
+            System.exit(1);
+            return;
+        }
         FrameChannel channel;
         try {
             channel = connect(parent, retry);

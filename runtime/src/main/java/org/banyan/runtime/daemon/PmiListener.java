@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.banyan.core.daemon.DaemonEvent;
+import org.banyan.runtime.os.LoopbackPeers;
 
 /**
  * The daemon's PMI endpoint on the loopback interface (ranks always talk to the daemon of their
@@ -30,11 +31,19 @@ import org.banyan.core.daemon.DaemonEvent;
  * <p>Each job has a listening socket of its own (PMI_PORT differs per job), so a rank's
  * connection says which job it belongs to before its first line; all of them share the one
  * selector thread.
+ *
+ * <p>Only the daemon's own user may connect: any local user can reach a loopback port, and
+ * PMI-1 lets whoever connects abort the job or pose as a rank. Each accepted connection's owner
+ * is looked up in the kernel's socket table ({@link LoopbackPeers}); another user's is closed
+ * before its first byte is read, and said on stderr (the first {@link #REFUSALS_SHOWN}).
  */
 public final class PmiListener implements Closeable {
     /** BANYAN_PMI_TRACE=1 prints every PMI line in and out on stderr, as Hydra's -verbose does. */
     private static final boolean TRACE = System.getenv("BANYAN_PMI_TRACE") != null;
     private static final int MAX_LINE = 1 << 16;
+    /** Refused connections said on stderr, per daemon; the rest are counted only. */
+    static final int REFUSALS_SHOWN = 5;
+    private int refusals;
 
     private final Selector selector;
     private final Map<Integer, ServerSocketChannel> servers = new ConcurrentHashMap<>();
@@ -167,6 +176,17 @@ public final class PmiListener implements Closeable {
     private void accept(ServerSocketChannel server, int jobId) throws IOException {
         SocketChannel ch;
         while ((ch = server.accept()) != null) {
+            java.net.InetSocketAddress peer = (java.net.InetSocketAddress) ch.getRemoteAddress();
+            if (!LoopbackPeers.isOwnUser(peer)) {
+                int uid = LoopbackPeers.uidOf(peer);
+                ch.close();
+                if (refusals++ < REFUSALS_SHOWN) {
+                    System.err.println("banyand: refused a PMI connection to job " + jobId + " from " + peer
+                            + (uid == LoopbackPeers.UNKNOWN ? " (its owner could not be found)" : " of uid " + uid)
+                            + ": only the job's user may connect" + (refusals == REFUSALS_SHOWN ? " (no more such lines)" : ""));
+                }
+                continue;
+            }
             ch.configureBlocking(false);
             ch.socket().setTcpNoDelay(true);
             Conn c = new Conn(nextConn++, jobId, ch);

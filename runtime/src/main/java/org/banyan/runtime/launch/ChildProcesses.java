@@ -1,7 +1,6 @@
 package org.banyan.runtime.launch;
 
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -19,9 +18,14 @@ final class ChildProcesses {
 
     /** Runs {@code command} for child {@code id} (-1: the step of every daemon); reports its end through {@code ended}. */
     Process start(int id, List<String> command, java.util.function.BiConsumer<Integer, String> ended) throws IOException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         processes.put(id, p);
+        // The job's secret goes on the daemon's stdin (through ssh or srun), never in its arguments.
+        try (var in = p.getOutputStream()) {
+            in.write(org.banyan.runtime.net.LinkAuth.secretLine().getBytes(StandardCharsets.US_ASCII));
+        } catch (IOException e) {
+            // it ended at once: its end is reported below
+        }
         String[] lastLine = {""};
         Thread out = passOutput(p, id < 0 ? "step-out" : "child-" + id + "-out", lastLine);
         if (ended != null) {

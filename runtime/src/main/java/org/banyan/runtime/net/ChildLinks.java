@@ -141,16 +141,49 @@ public final class ChildLinks implements Closeable {
             } catch (IOException e) {
                 return;
             }
-            try {
-                serveChild(new FrameChannel(s));
-            } catch (IOException e) {
-                // that child's link failed before it said hello: it reports that itself; accept the next
+            // The proof takes a round trip: on a thread of its own, so one slow or silent
+            // connection holds up no child behind it.
+            Thread.ofVirtual().name("link-proof").start(() -> {
                 try {
-                    s.close();
-                } catch (IOException ignored) {
-                    // it is gone either way
+                    LinkAuth.challenge(s);
+                } catch (IOException e) {
+                    refused(s, e);
+                    return;
                 }
-            }
+                try {
+                    serveChild(new FrameChannel(s));
+                } catch (IOException e) {
+                    // that child's link failed before it said hello: it reports that itself
+                    closeQuietly(s);
+                }
+            });
+        }
+    }
+
+    /** Refusals said on stderr per listener; the rest are counted only. */
+    static final int REFUSALS_SHOWN = 5;
+    private final java.util.concurrent.atomic.AtomicInteger refusals = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** A connection that did not prove the job's secret: closed, and said (the first few). */
+    private void refused(Socket s, IOException why) {
+        closeQuietly(s);
+        if (closing) {
+            return;
+        }
+        int n = refusals.incrementAndGet();
+        if (n <= REFUSALS_SHOWN) {
+            System.err.println("banyan: refused an overlay connection from " + s.getRemoteSocketAddress() + ": "
+                    + (why instanceof java.net.SocketTimeoutException ? "no proof within " + LinkAuth.HANDSHAKE_MILLIS / 1000 + " s"
+                            : why instanceof java.io.EOFException ? "it closed before its proof" : why.getMessage())
+                    + (n == REFUSALS_SHOWN ? " (no more such lines)" : ""));
+        }
+    }
+
+    private static void closeQuietly(Socket s) {
+        try {
+            s.close();
+        } catch (IOException ignored) {
+            // it is gone either way
         }
     }
 

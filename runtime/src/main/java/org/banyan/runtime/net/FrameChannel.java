@@ -70,8 +70,17 @@ public final class FrameChannel implements Closeable {
             throw new IOException("address without port: " + hostPort);
         }
         Socket s = new Socket();
-        s.connect(new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1))),
-                timeoutMillis);
+        try {
+            s.connect(new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1))),
+                    timeoutMillis);
+            LinkAuth.prove(s);
+        } catch (java.net.ConnectException e) {
+            s.close();
+            throw e; // a parent still starting: the caller may try again
+        } catch (IOException e) {
+            s.close();
+            throw new IOException(hostPort + " is not a vertex of this job: " + e.getMessage(), e);
+        }
         return new FrameChannel(s);
     }
 

@@ -1,0 +1,175 @@
+package org.banyan.runtime.net;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.Arrays;
+import java.util.HexFormat;
+
+/**
+ * Proof, at the start of every overlay link over TCP, that both ends belong to the same job (or
+ * DVM): they know its secret, which the head makes and hands to each daemon on the standard input
+ * of the command that starts it (never in an argument or a variable, which {@code ps} and
+ * {@code /proc} show), and which never crosses a link. Written down once:
+ *
+ * <pre>
+ * acceptor  -> connector : "BNY1" nonceA[16]
+ * connector -> acceptor  : nonceC[16] mac("child", nonceA, nonceC)[32]
+ * acceptor  -> connector : mac("parent", nonceC, nonceA)[32]
+ * mac(label, x, y) = HMAC-SHA-256(secret, label || x || y)
+ * </pre>
+ *
+ * Each side checks the other's MAC in constant time; a connector that fails is closed (and said
+ * by the acceptor), an acceptor that fails is not trusted with the job. The exchange takes at
+ * most {@link #HANDSHAKE_MILLIS}. Nothing is encrypted: see docs/run.md's threat model.
+ */
+public final class LinkAuth {
+    static final byte[] MAGIC = "BNY1".getBytes(StandardCharsets.US_ASCII);
+    static final int NONCE = 16;
+    static final int MAC = 32;
+    /** How long a link may take to prove itself. */
+    public static final int HANDSHAKE_MILLIS = 10_000;
+    private static final int SECRET = 32;
+    private static final byte[] CHILD = "child".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] PARENT = "parent".getBytes(StandardCharsets.US_ASCII);
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private static byte[] secret;
+
+    private LinkAuth() {}
+
+    /** The job's secret: the one installed, or a new one made here (a head's). */
+    public static synchronized byte[] secret() {
+        if (secret == null) {
+            secret = new byte[SECRET];
+            RANDOM.nextBytes(secret);
+        }
+        return secret.clone();
+    }
+
+    /** Installs the secret a daemon was handed. */
+    public static synchronized void install(byte[] given) {
+        secret = given.clone();
+    }
+
+    /** The secret as the line a starter writes on a daemon's standard input. */
+    public static String secretLine() {
+        return HexFormat.of().formatHex(secret()) + "\n";
+    }
+
+    /**
+     * Reads the line {@link #secretLine} wrote from {@code in} (a daemon's standard input) and
+     * installs it.
+     *
+     * @throws IOException when there is none: the launch agent did not pass standard input on
+     */
+    public static void installFrom(InputStream in) throws IOException {
+        StringBuilder line = new StringBuilder();
+        int b;
+        while ((b = in.read()) >= 0 && b != '\n' && line.length() <= 2 * SECRET) {
+            line.append((char) b);
+        }
+        try {
+            byte[] s = HexFormat.of().parseHex(line.toString().strip());
+            if (s.length != SECRET) {
+                throw new IllegalArgumentException("length");
+            }
+            install(s);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("no job secret on standard input (a launch agent must pass standard input to the "
+                    + "daemon's command, as ssh and srun do; ssh -n does not)");
+        }
+    }
+
+    /** The acceptor's side; throws when the connector does not prove the secret. */
+    public static void challenge(Socket s) throws IOException {
+        int timeout = s.getSoTimeout();
+        s.setSoTimeout(HANDSHAKE_MILLIS);
+        byte[] nonceA = nonce();
+        OutputStream out = s.getOutputStream();
+        DataInputStream in = new DataInputStream(s.getInputStream());
+        out.write(concat(MAGIC, nonceA));
+        out.flush();
+        byte[] nonceC = new byte[NONCE];
+        byte[] proof = new byte[MAC];
+        in.readFully(nonceC);
+        in.readFully(proof);
+        if (!MessageDigest.isEqual(proof, mac(CHILD, nonceA, nonceC))) {
+            throw new IOException("it did not prove the job's secret");
+        }
+        out.write(mac(PARENT, nonceC, nonceA));
+        out.flush();
+        s.setSoTimeout(timeout);
+    }
+
+    /** The connector's side; throws when the acceptor does not prove the secret. */
+    public static void prove(Socket s) throws IOException {
+        int timeout = s.getSoTimeout();
+        s.setSoTimeout(HANDSHAKE_MILLIS);
+        DataInputStream in = new DataInputStream(s.getInputStream());
+        byte[] magic = new byte[MAGIC.length];
+        in.readFully(magic);
+        if (!Arrays.equals(magic, MAGIC)) {
+            throw new IOException("it is not a banyan link of this version");
+        }
+        byte[] nonceA = new byte[NONCE];
+        in.readFully(nonceA);
+        byte[] nonceC = nonce();
+        OutputStream out = s.getOutputStream();
+        out.write(concat(nonceC, mac(CHILD, nonceA, nonceC)));
+        out.flush();
+        byte[] proof = new byte[MAC];
+        in.readFully(proof);
+        if (!MessageDigest.isEqual(proof, mac(PARENT, nonceC, nonceA))) {
+            throw new IOException("it did not prove the job's secret");
+        }
+        s.setSoTimeout(timeout);
+    }
+
+    private static byte[] nonce() {
+        byte[] n = new byte[NONCE];
+        RANDOM.nextBytes(n);
+        return n;
+    }
+
+    /** HMAC-SHA-256 (RFC 2104) of label || x || y, with MessageDigest: no JCE provider to load at start-up. */
+    static byte[] mac(byte[] label, byte[] x, byte[] y) {
+        byte[] key = secret();
+        byte[] inner = new byte[64];
+        byte[] outer = new byte[64];
+        for (int i = 0; i < 64; i++) {
+            byte k = i < key.length ? key[i] : 0;
+            inner[i] = (byte) (k ^ 0x36);
+            outer[i] = (byte) (k ^ 0x5c);
+        }
+        MessageDigest sha = sha256();
+        sha.update(inner);
+        sha.update(label);
+        sha.update(x);
+        sha.update(y);
+        byte[] h = sha.digest();
+        sha.update(outer);
+        sha.update(h);
+        return sha.digest();
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is in every JDK", e);
+        }
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+}

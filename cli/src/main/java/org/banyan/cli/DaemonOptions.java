@@ -122,11 +122,36 @@ final class DaemonOptions {
                         case "star" -> true;
                         default -> throw new UsageException("--launch '" + v + "' is not a launch shape (valid: tree, star)");
                     }))
+            .value(SECTION, List.of("--heartbeat-timeout"),
+                    List.of(), "SECONDS", """
+                    a daemon that says nothing for SECONDS (its host or link
+                    went silent) is lost: the job ends naming its host, and a
+                    daemon cut off from its parent ends its ranks (default 20;
+                    links beat every quarter of it; at least 1)""",
+                    (a, v) -> of.apply(a).started("--heartbeat-timeout", heartbeatTimeout(v)))
             .flag(SECTION, List.of("--static-ports"),
                     List.of(), """
                     in a Slurm allocation: one srun starts every daemon and
                     each finds its tree parent at a port derived from the job""",
                     (a, v) -> of.apply(a).staticPorts = of.apply(a).started("--static-ports", true));
+    }
+
+    /**
+     * {@code --heartbeat-timeout}: set for this JVM, whose daemons and DVM head are started with
+     * it (a property, since the links read it wherever they are made).
+     */
+    private static long heartbeatTimeout(String v) throws UsageException {
+        long millis;
+        try {
+            millis = v.matches("\\d{1,6}(\\.\\d*)?") ? Math.round(Double.parseDouble(v) * 1000) : -1;
+        } catch (NumberFormatException e) {
+            millis = -1;
+        }
+        if (millis < org.banyan.runtime.net.Heartbeats.MIN_MILLIS) {
+            throw new UsageException("--heartbeat-timeout must be a number of seconds of at least 1, got '" + v + "'");
+        }
+        System.setProperty(org.banyan.runtime.net.Heartbeats.PROPERTY, Long.toString(millis));
+        return millis;
     }
 
     private <V> V started(String option, V value) {

@@ -256,4 +256,87 @@ class VclusterSshTest {
             assertThat(r.stdout()).contains(" is node" + h + "/pid ");
         }
     }
+
+    /** The processes running in test host {@code i}'s network namespace (sshd's sessions and what they run). */
+    static List<String> processesOn(int i) throws Exception {
+        Process p = new ProcessBuilder("sh", "-c", "for p in $(ip netns pids bny" + i + "); do ps -o args= -p $p; done")
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        p.waitFor();
+        return lines(out.strip());
+    }
+
+    /**
+     * A host whose link goes down mid-job (the issue's case: three ranks finished, banyan still
+     * running 180 s later): its daemon is declared lost within the heartbeat timeout, the job
+     * ends with one line naming it and status 1, and the cut-off host ends its own ranks and
+     * daemon before its link comes back.
+     */
+    @Test
+    void aHostThatGoesSilentIsLostWithinTheHeartbeatTimeoutAndCleansItselfUp() throws Exception {
+        String m = Banyan.marker();
+        Process job = Banyan.builder(List.of("run", "--heartbeat-timeout", "4", "--host", hosts(4, 1), "-n", "4", "sleep", m))
+                .start();
+        Banyan.awaitSleeps(m, 4);
+        long cut = System.nanoTime();
+        Vcluster.run(Vcluster.SCRIPT.toString(), "cut", "2");
+        try {
+            assertThat(job.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)).as("the job ended").isTrue();
+            double seconds = (System.nanoTime() - cut) / 1e9;
+            String err = new String(job.getErrorStream().readAllBytes());
+            assertThat(job.exitValue()).as(err).isEqualTo(1);
+            assertThat(err).isEqualTo("banyan run: lost the daemon on node2: no word from it for 4 s (its host, or the link "
+                    + "to it, went silent)\n");
+            assertThat(seconds).as("seconds from the cut to the end").isLessThan(9);
+            for (int i = 0; i < 100 && processesOn(2).stream().anyMatch(l -> l.contains(m) || l.contains("DaemonMain")); i++) {
+                Thread.sleep(100);
+            }
+            assertThat(processesOn(2)).as("on the cut-off host, before its link comes back")
+                    .noneMatch(l -> l.contains(m) || l.contains("DaemonMain") || l.contains("banyan-rank-guard"));
+        } finally {
+            Vcluster.run(Vcluster.SCRIPT.toString(), "mend", "2");
+        }
+        Banyan.assertNoProcessesWith(m);
+    }
+
+    /** The same detector serves a DVM: a silent host's tasks fail with the reason and the DVM goes on with the others. */
+    @Test
+    void aDvmLosesASilentHostAndGoesOnWithTheOthers() throws Exception {
+        Path uri = dir.resolve("silent-dvm.uri");
+        Banyan.Result started = Banyan.run("dvm", "start", "--uri-file", uri.toString(), "--heartbeat-timeout", "4",
+                "--host", "node1:2,node2:2", "--warm-up", "0");
+        assertThat(started.exit()).as(started.stderr()).isZero();
+        String m = Banyan.marker();
+        try {
+            Banyan.Result sub = Banyan.run("submit", "--dvm", uri.toString(), "--detach", "--session",
+                    dir.resolve("silent-session").toString(), "--cc", "1-4", "--", "sleep", m);
+            assertThat(sub.exit()).as(sub.stderr()).isZero();
+            Banyan.awaitSleeps(m, 4);
+            Vcluster.run(Vcluster.SCRIPT.toString(), "cut", "2");
+            try {
+                long deadline = System.nanoTime() + 20_000_000_000L;
+                while (Banyan.processesWith(m).stream().filter(l -> l.contains("sleep " + m)).count() > 2
+                        && System.nanoTime() < deadline) {
+                    Thread.sleep(100);
+                }
+                assertThat(Banyan.run("dvm", "status", "--dvm", uri.toString()).stdout()).containsPattern("node2 +2 +0 +lost");
+                for (int i = 0; i < 100 && processesOn(2).stream().anyMatch(l -> l.contains(m) || l.contains("DaemonMain")); i++) {
+                    Thread.sleep(100);
+                }
+                assertThat(processesOn(2)).as("node2's tasks and daemon, before its link comes back")
+                        .noneMatch(l -> l.contains(m) || l.contains("DaemonMain"));
+                assertThat(Banyan.run("cancel", "--dvm", uri.toString(), "--all").exit()).isZero();
+                Banyan.Result waited = Banyan.run("wait", "--dvm", uri.toString(), sub.stdout().strip());
+                assertThat(waited.stderr()).contains("4 tasks: 0 done, 2 failed, 2 canceled")
+                        .contains("lost the daemon on node2: no word from it for 4 s");
+                Banyan.Result more = Banyan.run("submit", "--dvm", uri.toString(), "--", "hostname");
+                assertThat(more.exit()).as("a task after the loss: " + more.stderr()).isZero();
+            } finally {
+                Vcluster.run(Vcluster.SCRIPT.toString(), "mend", "2");
+            }
+        } finally {
+            Banyan.run("dvm", "stop", "--dvm", uri.toString());
+        }
+        Banyan.assertNoProcessesWith(m);
+    }
 }

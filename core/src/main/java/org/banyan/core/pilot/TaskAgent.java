@@ -298,6 +298,15 @@ public final class TaskAgent {
 
     /** A node is gone with what ran there: restartable tasks wait for a place again, the others fail. */
     public List<Action> nodeLost(int node) {
+        return nodeLost(node, "");
+    }
+
+    /**
+     * As {@link #nodeLost(int)}, with the head's words for the loss ("lost the daemon on HOST:
+     * no word from it for 20 s ..."), which the tasks that fail there carry: theirs when they
+     * name this node, after its name when the loss was of a daemon above it.
+     */
+    public List<Action> nodeLost(int node, String lossReport) {
         scheduler.nodeLost(node);
         List<Task> queuedThere = new ArrayList<>(); // first those queued or reserved there: they never started
         for (Task t : chains.queued()) {
@@ -326,7 +335,8 @@ public final class TaskAgent {
                 continue;
             }
             scheduler.release(t.placement);
-            String why = "lost the daemon on " + nodeNames.get(node);
+            String own = "lost the daemon on " + nodeNames.get(node);
+            String why = lossReport.isEmpty() ? own : lossReport.startsWith(own + ":") ? lossReport : own + " (" + lossReport + ")";
             if (t.request.restartable() && !t.canceled && scheduler.neverFits(t.request.slots()) == null) {
                 t.placement = null;
                 t.restarts++;

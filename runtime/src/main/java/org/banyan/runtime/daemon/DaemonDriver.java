@@ -177,7 +177,7 @@ public final class DaemonDriver {
                         // before scancel has run (its ranks end with the allocation anyway)
                         cancelOwnAllocation();
                     }
-                    loop.post(new DaemonEvent.ParentLost(parent.isClosed() ? "closed" : "connection to the parent closed"));
+                    loop.post(new DaemonEvent.ParentLost(parent.isClosed() ? "closed" : FrameChannel.why(why)));
                 }
             });
             loop.run(event -> {

@@ -309,7 +309,7 @@ public final class DvmHead {
                 // Their hosts take no more jobs or tasks; the agent fails or restarts the tasks there.
                 for (int d : ids) {
                     hosts.lost(d);
-                    follow(tasks.nodeLost(d));
+                    follow(tasks.nodeLost(d, why));
                 }
                 say(why + (ready ? "; its hosts take no more jobs" : ""));
             }

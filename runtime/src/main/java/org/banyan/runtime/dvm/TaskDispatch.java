@@ -179,7 +179,12 @@ final class TaskDispatch {
     }
 
     List<HeadEvent> nodeLost(int node) {
-        return apply(agent.nodeLost(node));
+        return nodeLost(node, "");
+    }
+
+    /** @param lossReport the head's words for the loss, which the tasks that fail there carry */
+    List<HeadEvent> nodeLost(int node, String lossReport) {
+        return apply(agent.nodeLost(node, lossReport));
     }
 
     /** Whether tasks wait for cores: in the agent, or queued on a daemon behind a running task. */

@@ -61,6 +61,14 @@ final class ChildProcesses {
         });
     }
 
+    /** Ends what was started for child {@code id}, if anything. */
+    void kill(int id) {
+        Process p = processes.get(id);
+        if (p != null) {
+            p.destroyForcibly();
+        }
+    }
+
     void awaitOrKill(long deadlineNanos) {
         for (Process p : processes.values()) {
             try {

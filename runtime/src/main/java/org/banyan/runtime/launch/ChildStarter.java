@@ -19,6 +19,12 @@ public interface ChildStarter {
     /** Waits until {@code deadlineNanos} ({@link System#nanoTime}) for what it started to end, then kills the rest. */
     void awaitOrKill(long deadlineNanos);
 
+    /**
+     * Child {@code childId} went silent and is lost: what was started for it (a remote shell
+     * whose host no longer answers) is ended now, not waited for at the close.
+     */
+    default void abandon(int childId) {}
+
     /** For the daemons of a static Slurm step: every daemon was started at once, nobody starts children. */
     ChildStarter NONE = new ChildStarter() {
         @Override

@@ -96,6 +96,10 @@ public final class DaemonCommand {
             cmd.add("-Dbanyan.aot=" + aot);
         }
         cmd.add(SpawnMode.PROPERTY_FLAG + spawn.name().toLowerCase(java.util.Locale.ROOT));
+        String heartbeat = System.getProperty(org.banyan.runtime.net.Heartbeats.PROPERTY);
+        if (heartbeat != null) { // the same failure detector on every link of the job
+            cmd.add("-D" + org.banyan.runtime.net.Heartbeats.PROPERTY + "=" + heartbeat);
+        }
         // When the parent asked for this daemon, for --report-launch (hosts' clocks agree well enough).
         cmd.add("-Dbanyan.spawned=" + System.currentTimeMillis());
         cmd.add("-cp");

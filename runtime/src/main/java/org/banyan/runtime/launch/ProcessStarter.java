@@ -33,6 +33,11 @@ public final class ProcessStarter implements ChildStarter {
     }
 
     @Override
+    public void abandon(int childId) {
+        processes.kill(childId);
+    }
+
+    @Override
     public void awaitOrKill(long deadlineNanos) {
         closing = true;
         processes.awaitOrKill(deadlineNanos);

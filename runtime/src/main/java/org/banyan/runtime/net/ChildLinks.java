@@ -224,8 +224,11 @@ public final class ChildLinks implements Closeable {
                 if (child >= 0) {
                     channels.remove(child, c); // a DVM may start this child anew where it was
                 }
+                if (child >= 0 && why instanceof FrameChannel.Silent) {
+                    starter.abandon(child);
+                }
                 if (child >= 0 && !closing) {
-                    listener.lost(child, "connection closed");
+                    listener.lost(child, FrameChannel.why(why));
                 }
             }
         });

@@ -23,6 +23,10 @@ import org.banyan.core.wire.OverlayMessage;
  * (immutable: their lists and the task specs' are copied when made), counted as frames but not
  * in bytes, since no bytes are made. Encoding and decoding them was 3 % of a local DVM's CPU at
  * thousands of tasks a second (perf over a 10,000-task bag).
+ *
+ * <p>A socket's channel is watched by the overlay's failure detector ({@link Heartbeats}): a
+ * frame of length 0, never passed on, goes out when nothing else did for an interval, and a read
+ * that waits longer than the timeout ends the link ("no word from it").
  */
 public final class FrameChannel implements Closeable {
     private final Socket socket;
@@ -40,12 +44,36 @@ public final class FrameChannel implements Closeable {
     private final java.util.concurrent.atomic.AtomicLong bytesSent = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicLong bytesReceived = new java.util.concurrent.atomic.AtomicLong();
 
+    /** When this end last wrote (nanos), for the heartbeat. */
+    private volatile long lastSent = System.nanoTime();
+    private static final byte[] HEARTBEAT = new byte[4];
+
     public FrameChannel(Socket socket) throws IOException {
         this.socket = socket;
         socket.setTcpNoDelay(true);
+        socket.setSoTimeout((int) Heartbeats.timeoutMillis());
         this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 1 << 16));
         this.out = socket.getOutputStream();
         this.early = null;
+        // A thread of its own: a write to a peer that stopped reading blocks only its own link's beat.
+        Thread.ofVirtual().name("heartbeat").start(this::beat);
+    }
+
+    private void beat() {
+        long interval = Heartbeats.intervalMillis();
+        try {
+            while (!closed) {
+                Thread.sleep(interval);
+                if (!closed && System.nanoTime() - lastSent >= interval * 1_000_000) {
+                    synchronized (out) {
+                        out.write(HEARTBEAT);
+                    }
+                    lastSent = System.nanoTime();
+                }
+            }
+        } catch (IOException | InterruptedException e) {
+            // the link is gone: its reader says so
+        }
     }
 
     private FrameChannel() {
@@ -189,6 +217,7 @@ public final class FrameChannel implements Closeable {
             synchronized (out) {
                 out.write(frame);
             }
+            lastSent = System.nanoTime();
         }
         sent.incrementAndGet();
         bytesSent.addAndGet(frame.length);
@@ -211,13 +240,37 @@ public final class FrameChannel implements Closeable {
     }
 
     private byte[] readFrame() throws IOException {
-        int length = in.readInt();
+        int length;
+        try {
+            do {
+                length = in.readInt();
+            } while (length == 0); // a heartbeat
+        } catch (java.net.SocketTimeoutException e) {
+            socket.close(); // a writer blocked on the silent peer is released too (not close(): not ours to end)
+            throw new Silent("no word from it for " + Heartbeats.timeoutMillis() / 1000
+                    + " s (its host, or the link to it, went silent)", e);
+        }
         if (length < 1 || length > OverlayCodec.MAX_FRAME) {
             throw new IOException("bad frame length " + length);
         }
         byte[] frame = new byte[length];
         in.readFully(frame);
         return frame;
+    }
+
+    /**
+     * How a link's end reads in a message: "connection closed" for a close or a reset, the
+     * failure detector's own words for a silent peer.
+     */
+    public static String why(IOException e) {
+        return e instanceof Silent ? e.getMessage() : "connection closed";
+    }
+
+    /** The failure detector's verdict: the peer said nothing for the whole timeout. */
+    static final class Silent extends IOException {
+        Silent(String message, Throwable cause) {
+            super(message, cause);
+        }
     }
 
     /** The peer's address, {@code host:port} (loopback for an in-memory pair). */

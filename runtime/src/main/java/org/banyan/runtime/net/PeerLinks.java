@@ -62,7 +62,7 @@ public final class PeerLinks implements Closeable {
             }
         } catch (IOException e) {
             if (!closing) {
-                listener.lost(vertex, "connection closed");
+                listener.lost(vertex, FrameChannel.why(e));
             }
         }
     }

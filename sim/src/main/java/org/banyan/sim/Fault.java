@@ -17,6 +17,13 @@ public sealed interface Fault {
      */
     record LinkBreak(int daemonId, long atMicros) implements Fault {}
 
+    /**
+     * Daemon {@code daemonId}'s host goes silent at {@code atMicros} (its link cut, the host
+     * frozen): nothing reaches it or comes from it any more, and nothing closes. Only the
+     * overlay's failure detector notices, a heartbeat timeout later, at both ends of each link.
+     */
+    record Silent(int daemonId, long atMicros) implements Fault {}
+
     /** Every message to or from daemon {@code daemonId} takes {@code extraMicros} longer. */
     record SlowLink(int daemonId, long extraMicros) implements Fault {}
 }

@@ -39,7 +39,7 @@ public final class LaunchSimulation {
                          int maxLinks, long maxMessagesAtDaemon, long messagesAtHead, long events,
                          int ranksLeftRunning, int daemonsLeftRunning, long contactBytesUp, long contactBytesDown,
                          Modex modex, long firstUpMicros, long medianDaemonUpMicros, long maxDaemonUpMicros,
-                         int routingLinksDialed, long routingUpMicros) {}
+                         int routingLinksDialed, long routingUpMicros, List<String> invariantViolations) {}
 
     /**
      * What a {@link ModexWorkload} measured. Bytes count fence and key-fetch frames, sent and
@@ -77,6 +77,12 @@ public final class LaunchSimulation {
     private final Map<Integer, Integer> slowFactor = new HashMap<>();
     private final List<Fault.Crash> crashes = new ArrayList<>();
     private final List<Fault.LinkBreak> breaks = new ArrayList<>();
+    private final List<Fault.Silent> silences = new ArrayList<>();
+    /** The overlay's failure detector: a link silent this long is lost (the real one's default). */
+    private long heartbeatTimeoutMicros = 20_000_000;
+    private final SimInvariants invariants = new SimInvariants();
+    /** Daemons told their parent is gone: they end their ranks and must start none. */
+    private boolean[] parentGone;
     private long seq;
     private long now;
     private long events;
@@ -140,6 +146,7 @@ public final class LaunchSimulation {
         maxLinks = new int[vertices];
         daemons = new DaemonCore[hosts];
         alive = new boolean[hosts];
+        parentGone = new boolean[hosts];
         exited = new boolean[hosts];
         spawnQueue = new ArrayDeque[vertices];
         spawnsInFlight = new int[vertices];
@@ -191,6 +198,7 @@ public final class LaunchSimulation {
                 case Fault.SpawnFailure s -> spawnFailures.add(s.daemonId());
                 case Fault.SlowHost s -> slowFactor.merge(s.daemonId(), s.factor(), Math::max);
                 case Fault.LinkBreak b -> breaks.add(b);
+                case Fault.Silent s -> silences.add(s);
                 case Fault.SlowLink s -> net.slow(s.daemonId(), s.extraMicros());
             }
         }
@@ -218,12 +226,16 @@ public final class LaunchSimulation {
         for (Fault.LinkBreak b : breaks) {
             at(b.atMicros(), () -> breakLink(b.daemonId()));
         }
+        for (Fault.Silent s : silences) {
+            at(s.atMicros(), () -> silence(s.daemonId()));
+        }
         headActions(head.start());
         while (!queue.isEmpty()) {
             Ev e = queue.poll();
             if (e.time > limitMicros) {
                 break;
             }
+            invariants.timeMovesOn(now, e.time);
             now = e.time;
             events++;
             e.action.run();
@@ -242,7 +254,7 @@ public final class LaunchSimulation {
         return new Result(headFinished, exitStatus, allUpTime, finishTime, reports, maxL, maxMsgs, net.messages(0), events,
                 ranksLeft, daemonsLeft, net.contactBytesUp(), net.contactBytesDown(), modex, firstUpTime,
                 ups.length == 0 ? -1 : ups[(ups.length - 1) / 2], ups.length == 0 ? -1 : ups[ups.length - 1],
-                routingLinksDialed, routingUpTime);
+                routingLinksDialed, routingUpTime, invariants.violations());
     }
 
     /**
@@ -295,6 +307,7 @@ public final class LaunchSimulation {
                     }
                 }
                 case HeadAction.Finish(int status) -> {
+                    invariants.finishedOnce(headFinished);
                     headFinished = true;
                     exitStatus = status;
                     finishTime = now;
@@ -429,6 +442,9 @@ public final class LaunchSimulation {
         }
         int v = Topology.vertexOfDaemon(d);
         int parentVertex = topology.parent(v);
+        if (e instanceof DaemonEvent.ParentLost) {
+            parentGone[d] = true;
+        }
         for (DaemonAction a : daemons[d].handle(e)) {
             switch (a) {
                 case DaemonAction.SendToParent(OverlayMessage m) -> {
@@ -444,7 +460,10 @@ public final class LaunchSimulation {
                     }
                 }
                 case DaemonAction.SpawnChild(int c, String host) -> spawn(v, c);
-                case DaemonAction.StartRank(RankLaunch launch) -> ranks.start(d, launch.rank());
+                case DaemonAction.StartRank(RankLaunch launch) -> {
+                    invariants.rankStarts(launch.rank(), parentGone[d], ranks.isAlive(launch.rank()));
+                    ranks.start(d, launch.rank());
+                }
                 case DaemonAction.SignalRank(int jobId, int rank, int signal) -> ranks.signal(d, rank, signal);
                 case DaemonAction.ArmTimer(var timer, long delay, int jobId) -> at(now + delay * 1000,
                         () -> toDaemon(d, new DaemonEvent.TimerFired(timer, jobId)));
@@ -542,6 +561,41 @@ public final class LaunchSimulation {
                     new HeadEvent.PeerLost(v, "connection closed")));
         }
         peersOf.remove(v);
+    }
+
+    /**
+     * Daemon {@code d}'s host goes silent: its traffic stops both ways and nothing closes; a
+     * heartbeat timeout later each live end of its links declares the link lost, as the real
+     * transport's failure detector does. One not started yet never says hello (as a crash).
+     */
+    private void silence(int d) {
+        if (!alive[d]) {
+            spawnFailures.add(d);
+            return;
+        }
+        if (exited[d]) {
+            return;
+        }
+        int v = Topology.vertexOfDaemon(d);
+        net.silence(v);
+        String why = "no word from it for " + heartbeatTimeoutMicros / 1_000_000 + " s (its host, or the link to it, went silent)";
+        long lost = now + heartbeatTimeoutMicros;
+        int parentVertex = topology.parent(v);
+        at(lost, () -> childLost(parentVertex, d, why));
+        at(lost, () -> toDaemon(d, new DaemonEvent.ParentLost(why)));
+        for (int c : topology.children(v)) {
+            int cd = Topology.daemonOfVertex(c);
+            at(lost, () -> toDaemon(cd, new DaemonEvent.ParentLost(why)));
+        }
+        for (int p : List.copyOf(peersOf.getOrDefault(v, java.util.Set.of()))) {
+            at(lost, () -> toVertex(p, new DaemonEvent.PeerLost(v, why), new HeadEvent.PeerLost(v, why)));
+        }
+    }
+
+    /** Sets the failure detector's timeout (the real one's {@code --heartbeat-timeout}). */
+    public LaunchSimulation heartbeatTimeout(long micros) {
+        this.heartbeatTimeoutMicros = micros;
+        return this;
     }
 
     /** The link of daemon {@code d} to its parent breaks: both ends see it close. */

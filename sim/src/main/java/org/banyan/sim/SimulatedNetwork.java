@@ -61,7 +61,7 @@ final class SimulatedNetwork {
      */
     void send(int from, int to, OverlayMessage m, Runnable deliver) {
         long key = ((long) from << 32) | to;
-        if (broken.contains(key)) {
+        if (broken.contains(key) || silent.contains(from) || silent.contains(to)) {
             return;
         }
         long sent = cpu(from, clock.now(), costs.messageCpuMicros());
@@ -74,8 +74,8 @@ final class SimulatedNetwork {
         long arrival = Math.max(sent + costs.latencyMicros() + extra, lastArrival.getOrDefault(key, 0L) + 1);
         lastArrival.put(key, arrival);
         clock.at(arrival, () -> {
-            if (broken.contains(key)) {
-                return; // in flight when the link broke
+            if (broken.contains(key) || silent.contains(from) || silent.contains(to)) {
+                return; // in flight when the link broke or the host went silent
             }
             long handled = cpu(to, clock.now(), costs.messageCpuMicros());
             messages[to]++;
@@ -84,6 +84,13 @@ final class SimulatedNetwork {
     }
 
     /** The link between vertices {@code a} and {@code b} breaks: nothing crosses it any more, either way. */
+    /** Vertices gone silent: nothing they send arrives, nothing sent to them does. */
+    private final Set<Integer> silent = new HashSet<>();
+
+    void silence(int v) {
+        silent.add(v);
+    }
+
     void breakBetween(int a, int b) {
         broken.add(((long) a << 32) | b);
         broken.add(((long) b << 32) | a);

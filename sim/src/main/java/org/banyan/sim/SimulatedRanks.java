@@ -54,6 +54,10 @@ final class SimulatedRanks {
         daemonOf[rank] = daemon;
     }
 
+    boolean isAlive(int rank) {
+        return alive[rank];
+    }
+
     int leftRunning() {
         int n = 0;
         for (boolean a : alive) {

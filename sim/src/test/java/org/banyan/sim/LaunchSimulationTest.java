@@ -64,13 +64,15 @@ class LaunchSimulationTest {
     }
 
     /**
-     * Thousands of seeded fault schedules: every run ends (no hang within the virtual-time bound),
-     * a failing run names a faulty host, and no simulated rank or daemon outlives the job.
+     * Ten thousand seeded fault schedules (crashes, spawn failures, slow hosts, broken links,
+     * hosts gone silent, slow links): every run ends (no hang within the virtual-time bound), a
+     * failing run names a faulty host, no simulated rank or daemon outlives the job, and no
+     * invariant breaks at any event.
      */
     @Test
     void seededFaultsNeverHangNorLeaveProcesses() {
-        int hosts = 60;
-        for (long seed = 1; seed <= 2000; seed++) {
+        int hosts = 24;
+        for (long seed = 1; seed <= 10_000; seed++) {
             String tree = seed % 3 == 0 ? "radix:2" : seed % 3 == 1 ? "radix:8" : "binomial";
             List<Fault> faults = FaultPlan.random(seed, hosts, 3, 3_000_000);
             LaunchSimulation.Result r = new LaunchSimulation(hosts, 1, TopologySpec.parse(tree), CostModel.SSH, faults).run(3_600_000_000L);
@@ -78,6 +80,7 @@ class LaunchSimulationTest {
                     + " --seed " + seed
                     + " --faults 3 (faults " + faults + ")";
             assertThat(r.finished()).as(replay).isTrue();
+            assertThat(r.invariantViolations()).as(replay).isEmpty();
             assertThat(r.ranksLeftRunning()).as(replay).isZero();
             assertThat(r.daemonsLeftRunning()).as(replay).isZero();
             if (r.exitStatus() != 0) {
@@ -160,7 +163,28 @@ class LaunchSimulationTest {
             case Fault.SpawnFailure s -> s.daemonId();
             case Fault.SlowHost s -> s.daemonId();
             case Fault.LinkBreak b -> b.daemonId();
+            case Fault.Silent s -> s.daemonId();
             case Fault.SlowLink s -> s.daemonId();
         };
+    }
+
+    /**
+     * A host gone silent mid-job (nothing closes): a heartbeat timeout later its parent declares
+     * it lost, the job fails naming it, and its own daemon, cut off from its parent, ends its ranks.
+     */
+    @Test
+    void aSilentHostIsLostAfterTheHeartbeatTimeout() {
+        CostModel tenSecondRanks = new CostModel(110_000, 16, 355_000, 50, 20, 1_500, 10_000_000);
+        LaunchSimulation sim = new LaunchSimulation(8, 2, TopologySpec.parse("radix:2"), tenSecondRanks,
+                List.of(new Fault.Silent(3, 1_500_000))).heartbeatTimeout(4_000_000);
+        LaunchSimulation.Result r = sim.run(3_600_000_000L);
+        assertThat(r.finished()).isTrue();
+        assertThat(r.exitStatus()).isEqualTo(1);
+        assertThat(r.reports().getFirst()).isEqualTo("banyan run: lost the daemon on host3: no word from it for 4 s "
+                + "(its host, or the link to it, went silent)");
+        assertThat(r.finishMicros()).isBetween(5_500_000L, 7_000_000L);
+        assertThat(r.ranksLeftRunning()).isZero();
+        assertThat(r.daemonsLeftRunning()).isZero();
+        assertThat(r.invariantViolations()).isEmpty();
     }
 }

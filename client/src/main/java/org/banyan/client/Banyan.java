@@ -193,6 +193,19 @@ public final class Banyan implements AutoCloseable {
     }
 
     /**
+     * A secret of this job, known to its ranks and its daemons only (256 bits), for ranks that
+     * talk to each other directly to prove they belong: handed by the rank's daemon over its
+     * PMI connection, which only the job's user may open, never through the environment. Null
+     * when the daemon has none to give.
+     */
+    public byte[] jobSecret() {
+        checkOpen();
+        Map<String, String> r = await(pmi.request("info-getjobattr", "key", "banyan-job-secret"), "info-getjobattr");
+        String hex = "TRUE".equals(r.get("found")) ? r.get("value") : null;
+        return hex == null ? null : java.util.HexFormat.of().parseHex(hex);
+    }
+
+    /**
      * Banyan's extension for malleable jobs (what banyan-comm's {@code Dmr} is built on): asks the
      * resource manager of the DVM queue this job runs in whether it should change size, given its
      * limits in hosts ({@code preferred} 0 for none). The answer, when it comes, is

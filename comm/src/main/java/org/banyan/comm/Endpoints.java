@@ -14,4 +14,9 @@ interface Endpoints {
 
     /** Host identity of a rank: ranks with equal values share memory. */
     String host(int rank);
+
+    /** The job's secret, with which TCP connections between its ranks prove they belong; null: none to prove. */
+    default byte[] secret() {
+        return null;
+    }
 }

@@ -22,6 +22,14 @@ import java.util.Map;
  * sender's messages arrive in the order sent. On a connection: the sender's world rank (int),
  * then messages, each an {@link Envelope} and its bytes. Non-blocking throughout: sends that do
  * not fit the socket wait in a queue that {@link #poll} drains.
+ *
+ * <p>A rank listens on the address it publishes, not on every interface, and when the job has a
+ * secret ({@link Endpoints#secret}, handed by the daemon) each connection proves it belongs
+ * before its first message: after the rank come a random nonce[16] and
+ * HMAC-SHA-256(secret, "banyan-comm" || sender || receiver || nonce)[32]. One that does not is
+ * closed unread and said on stderr. The proof goes one way, with no reply to wait for, so two
+ * ranks that connect to each other at once cannot wait on each other; it keeps other users out,
+ * not someone who can watch the wire (see docs/run.md's threat model).
  */
 final class TcpTransport implements Transport {
     static final String KEY = "comm.tcp";
@@ -31,18 +39,29 @@ final class TcpTransport implements Transport {
     private final Selector selector;
     private final ServerSocketChannel server;
     private final Map<Integer, Outbound> outbound = new HashMap<>();
+    /** The job's secret, or null: connections then carry no proof. */
+    private final byte[] secret;
+    private static final int NONCE = 16;
+    private static final int MAC = 32;
+    private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+    private int refusals;
     private final ByteBuffer staging = ByteBuffer.allocateDirect(256 * 1024);
     /** Connections open, both ways; and rounds of polling while there were none. */
     private int connections;
     private int idleRounds;
 
-    TcpTransport(int me, Endpoints endpoints, String address) {
+    TcpTransport(int me, Endpoints endpoints, String address, byte[] secret) {
         this.me = me;
         this.endpoints = endpoints;
+        this.secret = secret;
         try {
             selector = Selector.open();
             server = ServerSocketChannel.open();
-            server.bind(new InetSocketAddress(0), 1024);
+            try {
+                server.bind(new InetSocketAddress(address, 0), 1024);
+            } catch (IOException notHere) { // an address of no interface of this host (a name, a NAT): every one
+                server.bind(new InetSocketAddress(0), 1024);
+            }
             server.configureBlocking(false);
             server.register(selector, SelectionKey.OP_ACCEPT);
             endpoints.publish(KEY, address + ":" + ((InetSocketAddress) server.getLocalAddress()).getPort());
@@ -78,7 +97,7 @@ final class TcpTransport implements Transport {
             SocketChannel ch = SocketChannel.open(new InetSocketAddress(where.substring(0, colon),
                     Integer.parseInt(where.substring(colon + 1))));
             ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            ByteBuffer hello = ByteBuffer.allocate(4).putInt(me).flip();
+            ByteBuffer hello = hello(peer);
             while (hello.hasRemaining()) {
                 ch.write(hello);
             }
@@ -89,6 +108,39 @@ final class TcpTransport implements Transport {
             return o;
         } catch (IOException ex) {
             throw new CommException("cannot connect to rank " + peer + " at " + where + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    /** The first bytes on a connection to {@code peer}: this rank, and its proof when the job has a secret. */
+    private ByteBuffer hello(int peer) {
+        if (secret == null) {
+            return ByteBuffer.allocate(4).putInt(me).flip();
+        }
+        byte[] nonce = new byte[NONCE];
+        RANDOM.nextBytes(nonce);
+        return ByteBuffer.allocate(4 + NONCE + MAC).putInt(me).put(nonce).put(proof(me, peer, nonce)).flip();
+    }
+
+    private byte[] proof(int from, int to, byte[] nonce) {
+        try {
+            javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+            mac.init(new javax.crypto.spec.SecretKeySpec(secret, "HmacSHA256"));
+            mac.update("banyan-comm".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            mac.update(ByteBuffer.allocate(8).putInt(from).putInt(to).array());
+            return mac.doFinal(nonce);
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is in every JDK", e);
+        }
+    }
+
+    /** A connection that did not prove the job's secret: closed, and said (the first few). */
+    private void refuse(SocketChannel ch, SelectionKey k, String why) throws IOException {
+        String from = String.valueOf(ch.getRemoteAddress());
+        k.cancel();
+        ch.close();
+        connections--;
+        if (++refusals <= 5) {
+            System.err.println("banyan-comm: rank " + me + " refused a connection from " + from + ": " + why);
         }
     }
 
@@ -239,7 +291,7 @@ final class TcpTransport implements Transport {
 
     /** One incoming connection: the sender's rank, then envelope, bytes, envelope, bytes... */
     private final class Inbound {
-        final ByteBuffer head = ByteBuffer.allocate(Envelope.BYTES).limit(4);
+        final ByteBuffer head = ByteBuffer.allocate(Math.max(Envelope.BYTES, 4 + NONCE + MAC)).limit(secret == null ? 4 : 4 + NONCE + MAC);
         boolean named;
         int peer = -1;
         Arrival current;
@@ -261,12 +313,21 @@ final class TcpTransport implements Transport {
                     head.flip();
                     if (!named) {
                         peer = head.getInt();
+                        if (secret != null) {
+                            byte[] nonce = new byte[NONCE];
+                            byte[] mac = new byte[MAC];
+                            head.get(nonce).get(mac);
+                            if (!java.security.MessageDigest.isEqual(mac, proof(peer, me, nonce))) {
+                                refuse(ch, k, "it did not prove the job's secret");
+                                return moved;
+                            }
+                        }
                         named = true;
-                        head.clear();
+                        head.clear().limit(Envelope.BYTES);
                         continue;
                     }
                     Envelope e = new Envelope(head.getInt(), head.getInt(), head.getInt(), head.getInt());
-                    head.clear();
+                    head.clear().limit(Envelope.BYTES);
                     current = matcher.arrive(e);
                     if (e.length() == 0) {
                         matcher.arrived(current);

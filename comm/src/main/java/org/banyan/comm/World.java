@@ -35,7 +35,7 @@ final class World {
         if (shm != null) {
             transports.add(shm);
         }
-        transports.add(new TcpTransport(rank, endpoints, address(env)));
+        transports.add(new TcpTransport(rank, endpoints, address(env), endpoints.secret()));
         endpoints.exchange();
         if (shm != null) {
             shm.connect(endpoints);
@@ -114,6 +114,11 @@ final class World {
         @Override
         public String host(int rank) {
             return Integer.toString(job.peer(rank).node());
+        }
+
+        @Override
+        public byte[] secret() {
+            return job.jobSecret();
         }
     }
 }

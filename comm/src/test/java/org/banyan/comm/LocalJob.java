@@ -23,6 +23,9 @@ final class LocalJob {
 
     private LocalJob() {}
 
+    /** The jobs' secret in these tests. */
+    static final byte[] SECRET = "a test job's secret, 32 bytes..".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
     /** Runs {@code body} on {@code n} ranks; ranks on hosts {@code hostOf(rank)}. Returns each rank's result. */
     static <T> List<T> run(int n, IntFunction<String> hostOf, Map<String, String> env, Body<T> body) throws Exception {
         Map<String, String> kv = new ConcurrentHashMap<>();
@@ -59,6 +62,11 @@ final class LocalJob {
                     @Override
                     public String host(int of) {
                         return hostOf.apply(of);
+                    }
+
+                    @Override
+                    public byte[] secret() { // as a daemon gives it: TCP connections prove it
+                        return SECRET.clone();
                     }
                 };
                 results.add(pool.submit(() -> {

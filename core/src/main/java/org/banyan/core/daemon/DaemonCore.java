@@ -67,6 +67,15 @@ public final class DaemonCore {
      * @param pmiAddress {@code host:port} of this daemon's PMI listener, given to ranks as PMI_PORT
      * @param daemonUri  how local clients reach this daemon, given to ranks as BANYAN_DAEMON_URI
      */
+    /** The secret of a job for its ranks, by job id (the driver derives it from the overlay's); null: none. */
+    private IntFunction<String> jobSecrets;
+
+    /** Gives the ranks' PMI server their job's secret (banyan-job-secret), computed by {@code secrets}. */
+    public DaemonCore jobSecrets(IntFunction<String> secrets) {
+        this.jobSecrets = secrets;
+        return this;
+    }
+
     public DaemonCore(int daemonId, String contact, String pmiAddress, String daemonUri) {
         this(daemonId, contact, pmiAddress, daemonUri, () -> new DaemonStats(0, 0, 0, 0, 0));
     }
@@ -435,7 +444,7 @@ public final class DaemonCore {
         pmixSpawns.launching(job, map, local, jobs::get);
         jobs.put(jobId, new LocalJob(job, map, daemonId, tree, childrenWithRanks, out, routing,
                 pmi ? pmiAddress.apply(jobId) : null, pmi ? daemonUri.apply(jobId) : null,
-                local ? processTablePath.apply(jobId) : null, host));
+                local ? processTablePath.apply(jobId) : null, host, jobSecrets));
         pmixSpawns.launched(jobId);
     }
 

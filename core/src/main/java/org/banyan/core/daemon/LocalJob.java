@@ -36,10 +36,11 @@ final class LocalJob {
      * @param childrenWithRanks the children whose subtrees host ranks of the job (they take part in its fences)
      * @param processTablePath  where the node-local process table goes, or null for none
      * @param host              this host's CPUs, for jobs that bind their ranks
+     * @param jobSecrets        the secret of a job for its ranks (hex), by job id; null for none
      */
     LocalJob(JobDescription job, RankMap map, int daemonId, ChildTree tree, List<Integer> childrenWithRanks,
              DaemonOutbox out, DaemonRouting routing, String pmiAddress, String daemonUri, String processTablePath,
-             Supplier<CpuBinding> host) {
+             Supplier<CpuBinding> host, java.util.function.IntFunction<String> jobSecrets) {
         this.job = job;
         this.map = map;
         this.out = out;
@@ -66,6 +67,11 @@ final class LocalJob {
             @Override
             public void nameRequest(int request, int op, String name, String port) {
                 routing.nameRequest(jobId, request, op, name, port);
+            }
+
+            @Override
+            public String jobSecret() {
+                return jobSecrets == null ? null : jobSecrets.apply(jobId);
             }
         });
         Map<Integer, int[]> cpus = new HashMap<>();

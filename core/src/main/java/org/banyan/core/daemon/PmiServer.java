@@ -55,7 +55,9 @@ import org.banyan.core.wire.OverlayMessage;
  * info-getnodeattr;key=;wait=TRUE|FALSE   -> info-getnodeattr-response;found=TRUE;value=V;rc=0 (with wait,
  *                                            held until a rank of this host puts the key)
  * info-getjobattr;key=                    -> info-getjobattr-response;found=TRUE;value=V;rc=0 for
- *                                            PMI_process_mapping and universeSize
+ *                                            PMI_process_mapping, universeSize and banyan-job-secret (the
+ *                                            job's secret for ranks that talk directly, hex; only the job's
+ *                                            user reaches this server)
  * name-publish;name=;port=                -> name-publish-response;rc=0      (taken: rc=1;errmsg=name_in_use)
  * name-unpublish;name=                    -> name-unpublish-response;rc=0    (rc=1;errmsg=name_not_found)
  * name-lookup;name=                       -> name-lookup-response;port=P;value=P;rc=0 (rc=1;errmsg=name_not_found)
@@ -95,6 +97,11 @@ public final class PmiServer {
 
         /** Ask the head's name service; answer with {@link #onNameReply}. */
         void nameRequest(int request, int op, String name, String port);
+
+        /** The job's secret for its ranks (hex), or null when the daemon has none. */
+        default String jobSecret() {
+            return null;
+        }
     }
 
     /** A PMI connection waiting for an answer, how it speaks, and the PMI-2 thrid to echo (or null). */
@@ -306,6 +313,7 @@ public final class PmiServer {
         return switch (key) {
             case "PMI_process_mapping" -> map.processMapping();
             case "universeSize" -> str(map.universeSize());
+            case "banyan-job-secret" -> daemon.jobSecret();
             default -> null;
         };
     }

@@ -144,6 +144,7 @@ public final class DaemonDriver {
         String contact = children.addressFor(parentHost);
         DaemonCore core = new DaemonCore(daemonId, contact, pmi::address, j -> "tcp://" + pmi.address(j), this::stats,
                 j -> processTablePath(j).toString());
+        core.jobSecrets(org.banyan.runtime.net.LinkAuth::jobSecret);
         core.hostTopology(org.banyan.topo.SysfsTopology::local);
         core.hostGpus(org.banyan.topo.GpuDevices.detect());
         upstream = new UpstreamForwarder(parent);

@@ -87,6 +87,15 @@ public final class LinkAuth {
         }
     }
 
+    /**
+     * Job {@code jobId}'s secret for its ranks, in hex: HMAC(secret, "job" || jobId). Each job of a
+     * DVM has its own; none reveals the overlay's.
+     */
+    public static String jobSecret(int jobId) {
+        byte[] id = java.nio.ByteBuffer.allocate(4).putInt(jobId).array();
+        return HexFormat.of().formatHex(mac("job".getBytes(StandardCharsets.US_ASCII), id, new byte[0]));
+    }
+
     /** The acceptor's side; throws when the connector does not prove the secret. */
     public static void challenge(Socket s) throws IOException {
         int timeout = s.getSoTimeout();

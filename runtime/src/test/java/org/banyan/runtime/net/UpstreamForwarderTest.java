@@ -14,8 +14,18 @@ class UpstreamForwarderTest {
     @Test
     void keepsOrderBatchesQueuedOutputAndNeverLetsARankEndOvertakeIt() throws Exception {
         try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            // the acceptor's side of the link's proof, as ChildLinks does it, while connect waits for it
+            java.util.concurrent.CompletableFuture<Socket> accepted = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    Socket a = server.accept();
+                    LinkAuth.challenge(a);
+                    return a;
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
             FrameChannel up = FrameChannel.connect("127.0.0.1:" + server.getLocalPort(), 5000);
-            try (Socket s = server.accept()) {
+            try (Socket s = accepted.join()) {
                 FrameChannel down = new FrameChannel(s);
                 UpstreamForwarder f = new UpstreamForwarder(up);
                 int chunks = 5000;

@@ -380,4 +380,27 @@ class RunCommandTest {
         assertThat(help.exit()).isZero();
         assertThat(help.stdout()).contains("--oversubscribe").contains("--tag-output").contains("--timeout");
     }
+
+    /**
+     * Names, arguments and variables outside ASCII reach the rank unchanged whatever the user's
+     * locale: under LC_ALL=C banyan asked cat for 'h??.txt'. The rank still gets the user's
+     * LC_ALL, not the one banyan's JVM runs in. The bytes are made by the shell (printf's octal
+     * escapes), so the test does not depend on its own JVM's locale.
+     */
+    @Test
+    void textOutsideAsciiReachesTheRankUnderTheCLocale(@org.junit.jupiter.api.io.TempDir Path files) throws Exception {
+        String script = """
+                name="$1/$(printf 'h\\303\\251 \\344\\270\\226.txt')"
+                printf 'bonjour\\n' > "$name"
+                LC_ALL=C "$0" run -n 1 cat "$name" || exit 1
+                LC_ALL=C "$0" run -n 1 -x "V=$(printf '\\303\\251')" sh -c 'printf "%s|%s|%s" "$LC_ALL" "$V" "$0"' \\
+                    "$(printf '\\303\\274')"
+                """;
+        Process p = new ProcessBuilder("bash", "-c", script, Banyan.SCRIPT.toString(), files.toString())
+                .redirectInput(new java.io.File("/dev/null")).start();
+        byte[] out = p.getInputStream().readAllBytes();
+        String err = new String(p.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(err).isZero();
+        assertThat(new String(out, java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("bonjour\nC|\u00e9|\u00fc");
+    }
 }

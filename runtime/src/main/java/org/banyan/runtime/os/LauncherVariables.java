@@ -8,11 +8,15 @@ import java.util.Map;
  * inherit: a rank's environment is the user's, as under mpirun. The command names what it added
  * in {@value #NAMES} (today {@code _JAVA_SR_SIGNUM}, HotSpot's thread-suspension signal, which
  * otherwise changed how a Java rank took SIGUSR2); a variable the user had set already is not
- * named there, so it reaches the ranks unchanged.
+ * named there, so it reaches the ranks unchanged. A named variable the user had set with another
+ * value ({@code LC_ALL}, which the command sets to a UTF-8 locale for its JVMs) is kept in
+ * {@code BANYAN_USER_NAME} and given back.
  */
 public final class LauncherVariables {
     /** The variable that lists, space-separated, the ones the command added. */
     public static final String NAMES = "BANYAN_LAUNCHER_ENV";
+    /** Prefix of the variable that keeps the user's own value of one the command set. */
+    public static final String SAVED = "BANYAN_USER_";
 
     private LauncherVariables() {}
 
@@ -29,6 +33,10 @@ public final class LauncherVariables {
         if (names != null) {
             for (String name : names.trim().split("\\s+")) {
                 env.remove(name);
+                String users = env.remove(SAVED + name);
+                if (users != null) {
+                    env.put(name, users);
+                }
             }
         }
     }

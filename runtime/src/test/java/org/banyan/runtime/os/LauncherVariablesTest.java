@@ -21,4 +21,14 @@ class LauncherVariablesTest {
         LauncherVariables.removeIn(env);
         assertThat(env).containsOnly(Map.entry("_JAVA_SR_SIGNUM", "40"), Map.entry("PATH", "/bin"));
     }
+
+    /** LC_ALL: the command runs its JVMs in C.UTF-8; the ranks get the user's own back, or none. */
+    @Test
+    void aVariableTheUserHadSetGetsItsValueBack() {
+        Map<String, String> env = Map.of("LC_ALL", "C.UTF-8", "BANYAN_USER_LC_ALL", "C", "_JAVA_SR_SIGNUM", "39",
+                LauncherVariables.NAMES, "_JAVA_SR_SIGNUM LC_ALL", "PATH", "/bin");
+        assertThat(LauncherVariables.removedFrom(env)).containsOnly(Map.entry("LC_ALL", "C"), Map.entry("PATH", "/bin"));
+        Map<String, String> unset = Map.of("LC_ALL", "C.UTF-8", LauncherVariables.NAMES, "LC_ALL", "LANG", "de_DE.UTF-8");
+        assertThat(LauncherVariables.removedFrom(unset)).containsOnly(Map.entry("LANG", "de_DE.UTF-8"));
+    }
 }

@@ -311,7 +311,7 @@ class DvmTest {
         assertThat(submit.exitValue()).as(said).isZero();
         assertThat(said).contains("1 task: 1 done, 0 failed");
         assertThat(Files.readAllLines(session.resolve("r/r.out"))).containsExactlyInAnyOrder("second run 0 1", "second run 1 1");
-        assertThat(Files.readString(session.resolve("banyan.prof"))).contains(",restart,agent,").contains("lost the daemon on " + host + "; restarting");
+        assertThat(Files.readString(session.resolve("banyan.prof"))).contains(",restart,agent,").contains("lost the daemon on " + host + ": connection closed; restarting");
         Banyan.assertNoProcessesWith(marker);
         assertThat(Banyan.run("dvm", "stop", "--dvm", uri.toString()).exit()).isZero();
         Banyan.assertNothingLeft(marker);

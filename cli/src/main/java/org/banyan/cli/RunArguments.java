@@ -403,6 +403,10 @@ public final class RunArguments {
     }
 
     private RunRequest build(List<Context> contexts) throws UsageException {
+        String yields = environment.get("OMPI_MCA_mpi_oversubscribe");
+        if (yields != null) { // the user's own, over the one daemons give ranks of an oversubscribed host
+            exports.putIfAbsent("OMPI_MCA_mpi_oversubscribe", yields);
+        }
         if (monitorScope != null) {
             // read by banyan-comm in every rank (World): monitoring on from the start, profiles there at the end
             exports.put("BANYAN_MONITOR", monitorScope);

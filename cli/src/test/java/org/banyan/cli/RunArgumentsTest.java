@@ -617,4 +617,14 @@ class RunArgumentsTest {
         assertThat(parse("--oversubscribe", "-n", "1", "true", ":", "-n", "3", "true").job().apps()).hasSize(2);
         assertThat(parse("--timeout", "0.001", "true").settings().timeoutMillis()).isEqualTo(1);
     }
+
+    /** The user's own OMPI_MCA_mpi_oversubscribe goes to the ranks, over the one daemons give an oversubscribed host's. */
+    @Test
+    void theUsersOwnOversubscribeFlagWins() throws Exception {
+        RunRequest r = new RunArguments(Map.of("PATH", "/usr/bin:/bin", "HOME", "/root", "OMPI_MCA_mpi_oversubscribe", "0"), dir)
+                .parse(List.of("-n", "4", "--oversubscribe", "true"));
+        assertThat(r.job().apps().getFirst().env()).containsEntry("OMPI_MCA_mpi_oversubscribe", "0");
+        assertThat(parse("-n", "4", "--oversubscribe", "true").job().apps().getFirst().env())
+                .doesNotContainKey("OMPI_MCA_mpi_oversubscribe");
+    }
 }

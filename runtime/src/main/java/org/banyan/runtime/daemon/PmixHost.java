@@ -58,7 +58,8 @@ final class PmixHost {
 
                 @Override
                 public void abort(int jobId, int rank, int status, String message) {
-                    post.accept(new DaemonEvent.PmixAbort(jobId, rank, status, message));
+                    // Open MPI's MPI_Abort says "N/A" when the program gave no message: nothing to add to the line
+                    post.accept(new DaemonEvent.PmixAbort(jobId, rank, status, "N/A".equals(message) ? "" : message));
                 }
 
                 @Override

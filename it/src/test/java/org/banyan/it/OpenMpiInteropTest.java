@@ -241,6 +241,9 @@ class OpenMpiInteropTest {
         Banyan.Result r = Banyan.run("run", "-H", "localhost:4", "-n", "1", prog("universe"));
         assertThat(r.exit()).as(r.stderr()).isZero();
         assertThat(r.stdout()).isEqualTo("size 1 universe 4\n");
+        Banyan.Result over = Banyan.run("run", "-H", "localhost:2", "-n", "3", "--oversubscribe", prog("universe"));
+        assertThat(over.exit()).as(over.stderr()).isZero();
+        assertThat(over.stdout()).as("oversubscribed: still the slots, as mpirun's").isEqualTo("size 3 universe 2\n".repeat(3));
         Banyan.Result manager = Banyan.run("run", "-H", "localhost:4", "-n", "1", prog("manager"));
         assertThat(manager.exit()).as(manager.stderr()).isZero();
         assertThat(manager.stdout()).isEqualTo("3 workers answered\n");

@@ -162,16 +162,17 @@ public final class RankMap {
     }
 
     /**
-     * MPI_UNIVERSE_SIZE: the slots of the job's hosts, or its size when it has more ranks than
-     * that, as mpirun gives it (a manager started alone on four slots learns it may spawn three
-     * workers); a DVM's job has only the slots it was given.
+     * MPI_UNIVERSE_SIZE: the slots of the job's hosts, as mpirun gives it (a manager started
+     * alone on four slots learns it may spawn three workers), even when the job oversubscribes
+     * them (Open MPI 4.1.4's mpirun: 2 for -n 4 --oversubscribe on two cores, 3 for -n 5 on
+     * localhost:3); a DVM's job has only the slots it was given, and one given none its size.
      */
     public int universeSize() {
         long slots = 0;
         for (Node n : job.nodes()) {
             slots += n.slots();
         }
-        return (int) Math.min(Integer.MAX_VALUE, Math.max(size(), slots));
+        return (int) Math.min(Integer.MAX_VALUE, slots > 0 ? slots : size());
     }
 
     public int nodeOf(int rank) {

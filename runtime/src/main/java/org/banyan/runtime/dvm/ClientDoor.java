@@ -55,6 +55,7 @@ final class ClientDoor implements Closeable {
     private final AtomicInteger unproven = new AtomicInteger();
     /** Connections closed for want of room since the last line that said so. */
     private final AtomicInteger crowdedOut = new AtomicInteger();
+    private final RefusalLog refusals;
     private final java.util.concurrent.ScheduledExecutorService deadlines =
             java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon()
                     .name("dvm-hello-deadline").unstarted(r));
@@ -68,6 +69,7 @@ final class ClientDoor implements Closeable {
         this.welcome = welcome;
         this.clients = clients;
         this.say = say;
+        this.refusals = new RefusalLog(say, System::nanoTime);
     }
 
     int port() {
@@ -178,7 +180,7 @@ final class ClientDoor implements Closeable {
                 first = channel.receive(HELLO_FRAME_MAX);
             } catch (IOException e) {
                 if (deadline != null) {
-                    say.accept("refused a connection from " + channel.remoteAddress() + ": "
+                    refusals.refused("refused a connection from " + channel.remoteAddress() + ": "
                             + (deadline.isDone() ? "no hello within " + HELLO_MILLIS / 1000 + " s"
                                     : e instanceof java.io.EOFException ? "it closed before its hello" : e.getMessage()));
                 }
@@ -219,7 +221,7 @@ final class ClientDoor implements Closeable {
 
     /** Logs why (with the client's name, null when it did not prove itself), tells it {@code reason}, and hangs up. */
     private void refuse(ClientChannel channel, String client, String why, String reason) throws IOException {
-        say.accept("refused a client from " + channel.remoteAddress() + (client == null ? "" : " (" + client + ")") + ": " + why);
+        refusals.refused("refused a client from " + channel.remoteAddress() + (client == null ? "" : " (" + client + ")") + ": " + why);
         channel.send(new ClientMessage.Refused(reason));
         channel.close();
     }

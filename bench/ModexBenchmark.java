@@ -82,7 +82,7 @@ public class ModexBenchmark {
                         cmds.put(mode, List.of(banyan, "run", "--host", banyanHosts, "--spawn-degree", "4", "--modex", mode,
                                 "-n", Integer.toString(n), modex, "--gets", gets));
                     }
-                    cmds.put("hydra", List.of("mpiexec.hydra", "-launcher", "ssh", "-iface", "vcbr0", "-hosts",
+                    cmds.put("hydra", List.of("mpiexec.hydra", "-launcher", "ssh", "-iface", "bnybr0", "-hosts",
                             String.join(",", hosts), "-ppn", Integer.toString(ppn), "-n", Integer.toString(n), modex,
                             "--gets", gets));
                     Map<String, List<Outcome>> out = new LinkedHashMap<>();

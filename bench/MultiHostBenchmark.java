@@ -47,7 +47,7 @@ public class MultiHostBenchmark {
                     Map<String, List<String>> cmds = new LinkedHashMap<>();
                     cmds.put("tree", List.of(banyan, "run", "--host", list, "--spawn-degree", "4", prog));
                     cmds.put("star", List.of(banyan, "run", "--host", list, "--launch", "star", prog));
-                    cmds.put("hydra", List.of("mpiexec.hydra", "-launcher", "ssh", "-iface", "vcbr0", "-hosts", list, "-n", Integer.toString(h),
+                    cmds.put("hydra", List.of("mpiexec.hydra", "-launcher", "ssh", "-iface", "bnybr0", "-hosts", list, "-n", Integer.toString(h),
                             "-ppn", "1", prog));
                     if (ompi) {
                         cmds.put("ompi", List.of("mpirun.openmpi", "--allow-run-as-root", "--host", list, "-np",

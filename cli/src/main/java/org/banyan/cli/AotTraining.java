@@ -16,6 +16,9 @@ import org.banyan.runtime.os.FileTree;
  * one-task {@code banyan submit} (0.11-0.17 s to 0.08-0.09 s) and took a fifth off the client's
  * CPU for 10,000 tasks. The DVM's own JVM is not trained here: its classes are mostly the
  * job path's, and a hand-trained cache moved a fresh DVM's first 10,000 tasks by 2-3 %.
+ * A run over two daemon processes (the local launcher) loads what every TCP link of the overlay
+ * uses, its proof of the job's secret (SHA-256, SecureRandom) and its heartbeat, for the head and,
+ * through the shared cache, for the daemon JVMs.
  */
 final class AotTraining {
     static final String COMMAND = "aot-training";
@@ -35,6 +38,7 @@ final class AotTraining {
                 FileTree.delete(dir);
             }
         }
+        Main.run(List.of("run", "--launcher", "local", "-H", "a,b", "-n", "2", "true"));
         return Main.run(List.of("run", "-n", "2", "--oversubscribe", "--tag-output", "sh", "-c", "echo ok"));
     }
 

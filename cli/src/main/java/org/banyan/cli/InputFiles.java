@@ -15,11 +15,14 @@ import java.util.List;
  * Small text files the user names on the command line (hostfiles, appfiles, rankfiles), read so
  * that a wrong name cannot hang or exhaust banyan: at most {@link #LIMIT} bytes ({@code /dev/zero},
  * a log file given by mistake), and text only (a binary file is named as such, not reported as a
- * decoder's "Input length = 1"). A pipe (a shell's {@code <(...)}) is read like a file.
+ * decoder's "Input length = 1"). A pipe (a shell's {@code <(...)}) is read like a file, within
+ * {@link #PIPE_WAIT_SECONDS}: a named pipe nobody writes to would otherwise hang banyan.
  */
 final class InputFiles {
     /** A hostfile of 100,000 hosts is about 2 MiB. */
     static final int LIMIT = 16 << 20;
+    /** How long a file that is not a regular one (a pipe, a device) may take to give all it has. */
+    static final int PIPE_WAIT_SECONDS = 10;
 
     private InputFiles() {}
 
@@ -37,14 +40,7 @@ final class InputFiles {
         if (Files.isDirectory(file)) {
             throw new UsageException(named + " is a directory");
         }
-        byte[] bytes;
-        try (InputStream in = Files.newInputStream(file)) {
-            bytes = in.readNBytes(LIMIT + 1);
-        } catch (NoSuchFileException e) {
-            throw new UsageException(named + ": no such file");
-        } catch (IOException e) {
-            throw new UsageException(named + ": " + e.getMessage());
-        }
+        byte[] bytes = Files.isRegularFile(file) || !Files.exists(file) ? read(file, named) : readWithin(file, named);
         if (bytes.length > LIMIT) {
             throw new UsageException(named + " is longer than " + (LIMIT >> 20) + " MiB (is it the right file?)");
         }
@@ -54,6 +50,41 @@ final class InputFiles {
         } catch (CharacterCodingException e) {
             throw new UsageException(named + " is not text: line " + lineOfFirstBadByte(bytes) + " is not UTF-8");
         }
+    }
+
+    private static byte[] read(Path file, String named) throws UsageException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return in.readNBytes(LIMIT + 1);
+        } catch (NoSuchFileException e) {
+            throw new UsageException(named + ": no such file");
+        } catch (IOException e) {
+            throw new UsageException(named + ": " + e.getMessage());
+        }
+    }
+
+    /** A pipe or a device, read on a thread of its own: opening a fifo with no writer never returns. */
+    private static byte[] readWithin(Path file, String named) throws UsageException {
+        java.util.concurrent.CompletableFuture<Object> got = new java.util.concurrent.CompletableFuture<>();
+        Thread.ofPlatform().daemon().name("read-" + file.getFileName()).start(() -> {
+            try {
+                got.complete(read(file, named));
+            } catch (UsageException e) {
+                got.complete(e);
+            }
+        });
+        Object r;
+        try {
+            r = got.get(PIPE_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new UsageException(named + " gave no end of file within " + PIPE_WAIT_SECONDS
+                    + " s (a named pipe nobody writes to?)");
+        } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
+            throw new UsageException(named + ": " + e.getMessage());
+        }
+        if (r instanceof UsageException u) {
+            throw u;
+        }
+        return (byte[]) r;
     }
 
     private static int lineOfFirstBadByte(byte[] bytes) {

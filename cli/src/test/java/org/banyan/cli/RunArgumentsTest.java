@@ -596,6 +596,12 @@ class RunArgumentsTest {
         java.nio.file.Files.write(binary, new byte[] {'a', '\n', 'b', (byte) 0xC3, (byte) 0x28, '\n'});
         assertThat(error("--hostfile", binary.toString(), "true")).isEqualTo("hostfile '" + binary + "' is not text: line 2 is not UTF-8");
         assertThat(error("--hostfile", dir.toString(), "true")).isEqualTo("hostfile '" + dir + "' is a directory");
+        java.nio.file.Path fifo = dir.resolve("hosts.fifo");
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+        long start = System.nanoTime();
+        assertThat(error("--hostfile", fifo.toString(), "true")).isEqualTo("hostfile '" + fifo + "' gave no end of file within "
+                + InputFiles.PIPE_WAIT_SECONDS + " s (a named pipe nobody writes to?)");
+        assertThat((System.nanoTime() - start) / 1e9).as("seconds").isLessThan(InputFiles.PIPE_WAIT_SECONDS + 5);
     }
 
     @Test

@@ -152,6 +152,7 @@ final class TcpTransport implements Transport {
             return false;
         }
         try {
+            dropSilentStrangers();
             if (selector.selectNow() == 0) {
                 return false;
             }
@@ -167,7 +168,9 @@ final class TcpTransport implements Transport {
                     if (ch != null) {
                         connections++;
                         ch.configureBlocking(false);
-                        ch.register(selector, SelectionKey.OP_READ, new Inbound());
+                        Inbound in = new Inbound();
+                        in.key = ch.register(selector, SelectionKey.OP_READ, in);
+                        unnamed.add(in);
                     }
                 } else if (k.attachment() instanceof Inbound in) {
                     moved |= in.read((SocketChannel) k.channel(), matcher, k);
@@ -290,7 +293,31 @@ final class TcpTransport implements Transport {
     }
 
     /** One incoming connection: the sender's rank, then envelope, bytes, envelope, bytes... */
+    /**
+     * Connections accepted and not yet named, oldest first. A rank names itself in its first
+     * bytes; a connection that has not within {@link #NAME_NANOS} is a stranger's (or a dead
+     * peer's) and is closed, so that connections that never speak cannot pile up in a rank.
+     */
+    private final ArrayDeque<Inbound> unnamed = new ArrayDeque<>();
+    static final long NAME_NANOS = 10_000_000_000L;
+    /** {@link #NAME_NANOS}, shorter in tests. */
+    long nameNanos = NAME_NANOS;
+
+    private void dropSilentStrangers() throws IOException {
+        long now = System.nanoTime();
+        Inbound oldest;
+        while ((oldest = unnamed.peek()) != null && (oldest.named || !oldest.key.isValid() || now - oldest.accepted > nameNanos)) {
+            unnamed.poll();
+            if (!oldest.named && oldest.key.isValid()) {
+                refuse((SocketChannel) oldest.key.channel(), oldest.key, "it did not name itself within "
+                        + nameNanos / 1_000_000 + " ms");
+            }
+        }
+    }
+
     private final class Inbound {
+        final long accepted = System.nanoTime();
+        SelectionKey key;
         final ByteBuffer head = ByteBuffer.allocate(Math.max(Envelope.BYTES, 4 + NONCE + MAC)).limit(secret == null ? 4 : 4 + NONCE + MAC);
         boolean named;
         int peer = -1;

@@ -69,4 +69,30 @@ class TcpTransportAuthTest {
         assertThat(matcher.probe(0, Comm.ANY_SOURCE, Comm.ANY_TAG)).as("nothing arrived").isNull();
         zero.close();
     }
+
+    /** A connection that never says anything is closed after a while, so strangers' silent connections cannot pile up. */
+    @Test
+    void aSilentConnectionIsClosedAfterItsTime() throws Exception {
+        Map<String, String> kv = new ConcurrentHashMap<>();
+        TcpTransport zero = new TcpTransport(0, endpoints(kv, 0, LocalJob.SECRET), "127.0.0.1", LocalJob.SECRET);
+        zero.nameNanos = 300_000_000L;
+        String[] where = kv.get("0/" + TcpTransport.KEY).split(":");
+        Matcher matcher = new Matcher();
+        try (Socket silent = new Socket(where[0], Integer.parseInt(where[1]))) {
+            silent.setSoTimeout(50);
+            boolean closed = false;
+            for (int i = 0; i < 100 && !closed; i++) {
+                zero.poll(matcher);
+                try {
+                    closed = silent.getInputStream().read() < 0;
+                } catch (java.net.SocketTimeoutException e) {
+                    // still open
+                } catch (java.io.IOException e) {
+                    closed = true;
+                }
+            }
+            assertThat(closed).as("the silent connection was closed").isTrue();
+        }
+        zero.close();
+    }
 }

@@ -86,4 +86,17 @@ class ClosedOutputTest {
         assertThat(quick.exit()).as("the last bytes of a job that ended count too").isEqualTo(1);
         assertThat(quick.stderr()).contains("cannot write rank 0's output file: No space left on device");
     }
+
+    /** The same with --output-filename, whose files are copied to the terminal: the file's failure still ends the job. */
+    @Test
+    void aCopiedOutputFileThatCannotBeWrittenEndsTheJob() throws Exception {
+        Path rank0 = Files.createDirectories(dir.resolve("out/1/rank.0"));
+        Files.createSymbolicLink(rank0.resolve("stdout"), Path.of("/dev/full")); // a full disk, as the file system says it
+        String m = Banyan.marker();
+        Banyan.Result r = Banyan.run("run", "-n", "1", "--output-filename", dir.resolve("out").toString(), "sh", "-c",
+                "while true; do echo line; sleep 0.1; done; : " + m);
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.stderr()).contains("banyan run: cannot write rank 0's output file: No space left on device; ending the job");
+        Banyan.assertNoProcessesWith(m);
+    }
 }

@@ -131,6 +131,12 @@ public final class OutputSink implements AutoCloseable {
             }
         }
 
+        /** The file only: the terminal is flushed with the sink's own streams. */
+        @Override
+        public void flush() throws IOException {
+            file.flush();
+        }
+
         @Override
         public void close() throws IOException {
             file.close();

@@ -133,12 +133,22 @@ public final class ChildLinks implements Closeable {
         return "127.0.0.1:" + server.getLocalPort();
     }
 
+    /**
+     * Connections proving themselves at once. Beyond it the listener stops accepting and the
+     * kernel's backlog holds the rest: a stranger who opens connections and says nothing delays
+     * the children behind it by the proof's deadline at most, and cannot make the vertex spend
+     * threads and descriptors without bound. Honest children prove themselves in a round trip.
+     */
+    static final int PROVING_MAX = 256;
+    private final java.util.concurrent.Semaphore proving = new java.util.concurrent.Semaphore(PROVING_MAX);
+
     private void acceptLoop() {
         while (!server.isClosed()) {
             Socket s;
             try {
+                proving.acquire();
                 s = server.accept();
-            } catch (IOException e) {
+            } catch (IOException | InterruptedException e) {
                 return;
             }
             // The proof takes a round trip: on a thread of its own, so one slow or silent
@@ -149,6 +159,8 @@ public final class ChildLinks implements Closeable {
                 } catch (IOException e) {
                     refused(s, e);
                     return;
+                } finally {
+                    proving.release();
                 }
                 try {
                     serveChild(new FrameChannel(s));

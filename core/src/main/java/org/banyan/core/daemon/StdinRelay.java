@@ -81,8 +81,6 @@ final class StdinRelay {
         if (total - last >= REPORT_EVERY) {
             reported.put(key, total);
             out.up(new OverlayMessage.StdinTaken(jobId, rank, total));
-        } else if (!reported.containsKey(key)) {
-            reported.put(key, 0L);
         }
     }
 

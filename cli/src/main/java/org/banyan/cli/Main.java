@@ -133,6 +133,12 @@ public final class Main {
             System.err.print(request.allocation());
         }
         FastExit.prepare();
+        // this JVM's daemon will serve the job through PMIx: the server starts while the launch goes on
+        boolean pmixHere = request.dvm() == null && request.job().pmix()
+                && request.agent() instanceof org.banyan.runtime.launch.LaunchAgent.InProcess;
+        if (pmixHere) {
+            org.banyan.pmix.PmixServer.startSoon(Path.of(System.getProperty("java.io.tmpdir")));
+        }
         List<org.banyan.core.job.AppContext> apps = request.dvm() != null ? request.dvmJob().apps() : request.job().apps();
         Path monitored = MonitorGather.directory(apps);
         MonitorGather.before(monitored);
@@ -147,6 +153,10 @@ public final class Main {
             } catch (Exception e) {
                 System.err.println("banyan run: internal error: " + e);
                 return 1;
+            } finally {
+                if (pmixHere) {
+                    org.banyan.pmix.PmixServer.shutdown(); // its files, when the daemon did not need it
+                }
             }
         }
         MonitorGather.after(monitored, ranks);

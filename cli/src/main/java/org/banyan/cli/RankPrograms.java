@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.banyan.core.job.WireUp;
 import org.banyan.pmix.ElfNeeded;
 import org.banyan.pmix.ProgramLookup;
 
@@ -80,38 +81,55 @@ final class RankPrograms {
     }
 
     /**
-     * Checks every program, and says whether the job's ranks wire up through PMIx: {@code mpi}
-     * is {@code pmix}, or {@code auto} and a program built with Open MPI (or libpmix). A PMIx job
-     * needs libpmix on this host (and on every other; a host without it fails its ranks with the
-     * reason). {@code monitored} ({@code --monitor}) refuses MPICH programs, whose messages
-     * Banyan cannot count.
+     * Checks every program, and says how the job's ranks are served: {@code mpi} {@code pmi} or
+     * {@code pmix} as given; {@code auto} reads each program's ELF file: PMIx for Open MPI (or
+     * libpmix), PMI for MPICH and for a JVM (banyan-comm speaks PMI-2), and both side by side for
+     * anything whose MPI cannot be known before it starts (an interpreter, a script, a wrapper
+     * such as {@code env} or {@code time}, a static binary). Served both ways without libpmix
+     * here, the job gets PMI alone, and a rank that then runs Open MPI as a singleton is caught
+     * by its daemon. A PMIx-only job needs libpmix on this host (and on every other; a host
+     * without it fails its ranks with the reason). {@code monitored} ({@code --monitor})
+     * refuses MPICH programs, whose messages Banyan cannot count.
      */
-    boolean wireUpThroughPmix(List<String> programs, Path dir, String mpi, boolean monitored) throws UsageException {
+    WireUp wireUp(List<String> programs, Path dir, String mpi, boolean monitored) throws UsageException {
+        boolean auto = mpi.equals("auto");
+        boolean anyPmix = false;
+        boolean anyPmi = false;
+        boolean anyUnknown = false;
         String needs = mpi.equals("pmix") ? "--mpi pmix" : null;
         for (String name : programs) {
             Path program = check(name, dir);
-            boolean pmixUnknown = needs == null && mpi.equals("auto");
             // read only when it decides something: every banyan run passes here
-            List<String> needed = monitored || pmixUnknown ? ElfNeeded.of(program) : List.of();
+            List<String> needed = monitored || auto ? ElfNeeded.of(program) : List.of();
             String mpich = ElfNeeded.mpichLibrary(needed);
             if (monitored && mpich != null) { // it ran to its end, and said only then that nothing was counted
                 throw new UsageException("--monitor counts the messages of Java ranks (banyan-comm) and of Open MPI programs; '"
                         + name + "' is built with MPICH (" + mpich + "), whose messages Banyan cannot count");
             }
-            if (pmixUnknown) {
-                String lib = ElfNeeded.pmixLibrary(needed);
-                if (lib != null) {
-                    needs = "'" + name + "' (it needs " + lib + ")";
+            if (auto) {
+                switch (ElfNeeded.wireUp(needed)) {
+                    case PMIX -> {
+                        anyPmix = true;
+                        needs = needs != null ? needs : "'" + name + "' (it needs " + ElfNeeded.pmixLibrary(needed) + ")";
+                    }
+                    case PMI -> anyPmi = true;
+                    case BOTH -> anyUnknown = true;
                 }
             }
         }
-        if (needs == null) {
-            return false;
+        WireUp how = switch (mpi) {
+            case "pmi" -> WireUp.PMI;
+            case "pmix" -> WireUp.PMIX;
+            default -> anyUnknown || (anyPmix && anyPmi) ? WireUp.BOTH : anyPmix ? WireUp.PMIX : WireUp.PMI;
+        };
+        boolean installed = how == WireUp.PMI || org.banyan.pmix.PmixServer.installed();
+        if (how == WireUp.BOTH && !installed) {
+            return WireUp.PMI;
         }
-        if (!org.banyan.pmix.PmixServer.installed()) {
+        if (how == WireUp.PMIX && !installed) {
             throw new UsageException(needs + " wires up through PMIx, and libpmix.so.2 is not installed here "
                     + "(Debian: apt-get install libpmix2)");
         }
-        return true;
+        return how;
     }
 }

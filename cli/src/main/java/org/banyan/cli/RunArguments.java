@@ -12,6 +12,7 @@ import org.banyan.core.job.JobDescription;
 import org.banyan.core.job.Modex;
 import org.banyan.core.job.Node;
 import org.banyan.core.job.RankMap;
+import org.banyan.core.job.WireUp;
 import org.banyan.core.tree.TopologySpec;
 import org.banyan.core.wire.ClientMessage;
 import org.banyan.runtime.dvm.DvmFiles;
@@ -153,8 +154,10 @@ public final class RunArguments {
                     (a, v) -> a.allExitCodes = true)
             .value("Control", List.of("--mpi"), List.of("-mpi"), "auto|pmi|pmix", """
                     how ranks wire up: pmi is PMI-1/PMI-2 (MPICH family), pmix is PMIx
-                    through libpmix (Open MPI); auto (default) chooses PMIx for programs
-                    linked against Open MPI or libpmix, PMI otherwise""",
+                    through libpmix (Open MPI); auto (default) reads the program: PMIx
+                    for Open MPI, PMI for MPICH, both side by side when it cannot tell
+                    (python3, scripts, env, time); a rank that runs MPI as a singleton
+                    fails the job""",
                     (a, v) -> {
                         if (!List.of("auto", "pmi", "pmix").contains(v)) {
                             throw new UsageException("--mpi '" + v + "' is auto, pmi or pmix");
@@ -429,7 +432,7 @@ public final class RunArguments {
         }
         Path workdir = workdir();
         List<AppContext> apps = new ArrayList<>();
-        boolean pmix = wiresUpThroughPmix(contexts, workdir);
+        WireUp wireUp = wireUp(contexts, workdir);
         for (Context c : contexts) {
             int count = c.count() > 0 ? c.count() : totalSlots;
             apps.add(new AppContext(executable(c, workdir), c.args(), count, env(c), workdir == null ? null : workdir.toString()));
@@ -437,14 +440,8 @@ public final class RunArguments {
         int size = JobDescription.ranks(apps);
         JobDescription job = new JobDescription(1, apps, nodes, placement.mapping(), placement.oversubscribe(oversubscribe, hydraHosts),
                 stdinRank, cwd.toString(), modex, placement.placement(nodes, size, false));
-        job = org.banyan.core.pmix.PmixNamespaces.name(job, pmix);
+        job = org.banyan.core.pmix.PmixNamespaces.name(job, wireUp);
         LocalCores.checkPerRank(job.placement(), nodes);
-        if (pmix) {
-            if (daemons.agent() instanceof org.banyan.runtime.launch.LaunchAgent.InProcess) {
-                // this JVM's daemon will serve the job: the binding's cost overlaps the launch
-                Thread.ofPlatform().daemon().name("pmix-prepare").start(org.banyan.pmix.PmixServer::prepare);
-            }
-        }
         if (stdinRank >= job.size()) {
             throw new UsageException("--stdin " + stdinRank + ": the job has only " + job.size() + " rank"
                     + (job.size() == 1 ? "" : "s"));
@@ -497,14 +494,14 @@ public final class RunArguments {
         }
         Path workdir = workdir();
         List<AppContext> apps = new ArrayList<>();
-        boolean pmix = wiresUpThroughPmix(contexts, workdir);
+        WireUp wireUp = wireUp(contexts, workdir);
         for (Context c : contexts) {
             apps.add(new AppContext(executable(c, workdir), c.args(), c.count(), env(c), workdir == null ? null : workdir.toString()));
         }
         int size = JobDescription.ranks(apps);
         output.prepareDirectory();
         ClientMessage.RunJob job = new ClientMessage.RunJob(apps, placement.mapping(), placement.oversubscribe(oversubscribe, hydraHosts),
-                stdinRank, cwd.toString(), modex, timeoutMillis, placement.placement(List.of(), size, true), pmix);
+                stdinRank, cwd.toString(), modex, timeoutMillis, placement.placement(List.of(), size, true), wireUp);
         return RunRequest.forDvm(dvm, job, output.options());
     }
 
@@ -520,17 +517,17 @@ public final class RunArguments {
     }
 
     /**
-     * Checks every context's program, and says whether the job's ranks wire up through PMIx
-     * ({@link RankPrograms}); a monitored PMIx job is monitored by Open MPI's own components.
-     * Before the applications are built: both decide their environment.
+     * Checks every context's program, and says how the job's ranks are served
+     * ({@link RankPrograms#wireUp}); a monitored PMIx job is monitored by Open MPI's own
+     * components. Before the applications are built: both decide their environment.
      */
-    private boolean wiresUpThroughPmix(List<Context> contexts, Path workdir) throws UsageException {
-        boolean pmix = programs().wireUpThroughPmix(contexts.stream().map(Context::program).toList(), workdir != null ? workdir : cwd,
+    private WireUp wireUp(List<Context> contexts, Path workdir) throws UsageException {
+        WireUp how = programs().wireUp(contexts.stream().map(Context::program).toList(), workdir != null ? workdir : cwd,
                 mpi, monitorScope != null);
-        if (pmix && monitorScope != null) {
+        if (how == WireUp.PMIX && monitorScope != null) {
             monitorOpenMpi();
         }
-        return pmix;
+        return how;
     }
 
     /** What the daemons start for context {@code c} ({@link RankPrograms#executable}). */

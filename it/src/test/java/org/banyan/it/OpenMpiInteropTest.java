@@ -466,18 +466,24 @@ class OpenMpiInteropTest {
     }
 
     /**
-     * Two Open MPI singletons that start together race to make the same session directory
-     * (/tmp/ompi.HOST.UID), and the loser's MPI_Init fails with "File exists" (Open MPI 4.1; 3
-     * runs in 40 on two busy cores, by hand): that run is tried again, any other failure is not.
+     * {@code --mpi pmi} for an Open MPI program: each rank starts MPI on its own (Open MPI ignores
+     * PMI-1/PMI-2) and starts orted, Open MPI's helper for a singleton; the daemon sees it and the
+     * job fails in one line, with no rank and no orted left. (Two singletons that start together
+     * may also race for Open MPI's session directory and fail in MPI_Init: either way, not 0.)
      */
     @Test
-    void mpiPmiStartsThemWithoutPmixAsSingletons() throws Exception {
-        Banyan.Result forced = null;
-        for (int attempt = 0; attempt < 3 && (forced == null || lostSessionDirRace(forced)); attempt++) {
-            forced = Banyan.run(Map.of(), null, List.of("run", "-n", "2", "--mpi", "pmi", prog("hello")));
+    void anOpenMpiProgramServedPmiOnlyIsCaughtAsASingleton() throws Exception {
+        Banyan.Result forced = Banyan.run(Map.of(), null, List.of("run", "-n", "2", "--mpi", "pmi", prog("hello"), "singleton"));
+        assertThat(forced.exit()).as(forced.stderr()).isEqualTo(1);
+        assertThat(forced.stdout()).doesNotContain("of 2");
+        if (!lostSessionDirRace(forced)) {
+            assertThat(lines(forced.stderr())).filteredOn(l -> l.startsWith("banyan run:")).singleElement().asString()
+                    .matches("banyan run: rank [01] on \\S+ started MPI on its own, a singleton outside the job's 2 ranks: "
+                            + "it loaded libmpi\\.so\\.40\\S*, started orted \\(the helper Open MPI starts for a singleton\\) and "
+                            + "never reached banyan's PMI or PMIx server; ending the job");
         }
-        assertThat(forced.stdout()).as("what --mpi pmi knowingly asks for (stderr: %s)", forced.stderr())
-                .isEqualTo("hello from rank 0 of 1\nhello from rank 0 of 1\n");
+        Banyan.assertNoProcessesWith(prog("hello") + " singleton");
+        Banyan.assertNoProcessesWith("--singleton-died-pipe");
     }
 
     private static boolean lostSessionDirRace(Banyan.Result r) {

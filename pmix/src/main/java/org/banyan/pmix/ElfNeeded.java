@@ -86,11 +86,32 @@ public final class ElfNeeded {
         return null;
     }
 
-    /** The library that makes a program wire up through PMIx (Open MPI's or libpmix itself), or null. */
+    /**
+     * How a program with these needed libraries is served under {@code --mpi auto}: PMIx for
+     * Open MPI (or libpmix), PMI for MPICH and for a JVM, both side by side when its MPI cannot
+     * be known before it starts (nothing MPI among them: an interpreter, a script, a wrapper, a
+     * static binary, or no MPI at all). Both needs libpmix here; without it, PMI alone.
+     */
+    public static org.banyan.core.job.WireUp wireUp(List<String> needed) {
+        if (pmixLibrary(needed) != null) {
+            return org.banyan.core.job.WireUp.PMIX;
+        }
+        if (mpichLibrary(needed) != null || isJvm(needed) || !PmixServer.installed()) {
+            return org.banyan.core.job.WireUp.PMI;
+        }
+        return org.banyan.core.job.WireUp.BOTH;
+    }
+
+    /** Whether the program is a JVM's launcher ({@code java}): Java ranks wire up through banyan-comm's PMI-2. */
+    public static boolean isJvm(List<String> needed) {
+        return needed.stream().anyMatch(lib -> lib.startsWith("libjli.so"));
+    }
+
+    /** The library that makes a program wire up through PMIx (Open MPI's, its OpenSHMEM, or libpmix itself), or null. */
     public static String pmixLibrary(List<String> needed) {
         for (String lib : needed) {
             if (lib.startsWith("libmpi.so.40") || lib.startsWith("libmpi_mpifh.so.40") || lib.startsWith("libmpi_usempi")
-                    || lib.startsWith("libopen-rte.so") || lib.startsWith("libpmix.so")) {
+                    || lib.startsWith("liboshmem.so") || lib.startsWith("libopen-rte.so") || lib.startsWith("libpmix.so")) {
                 return lib;
             }
         }

@@ -39,6 +39,9 @@ import org.banyan.core.pmix.PmixRegistration;
 public final class PmixServer {
     /** What the server's upcalls ask of the daemon, per job. */
     public interface Listener {
+        /** A local rank connected to the server (it wires up through PMIx). */
+        default void connected(int jobId, int rank) {}
+
         /** Every local rank entered a fence; {@code blob} is their contribution (possibly empty). */
         void fence(int jobId, byte[] blob);
 
@@ -101,20 +104,20 @@ public final class PmixServer {
     }
 
     /**
-     * Does now, on the calling thread, what starting the server costs in Java (loading libpmix,
-     * binding its functions, making the upcall stubs: 0.1 s of a cold JVM here) and nothing that
-     * leaves a trace: no server, no files. {@code banyan run} calls it in the background when
-     * its own JVM will serve a PMIx job, while the launch goes on.
+     * Starts the process's server on a background thread, while the launch goes on: its start
+     * (50-100 ms of a fresh JVM here: binding libpmix's functions
+     * and making the upcall stubs ~65 ms, {@code PMIx_server_init} ~20 ms) is then off the path to the ranks' start.
+     * What goes wrong is reported by the {@link #start} that needs the server. The caller ends it
+     * with {@link #shutdown}, used or not.
      */
-    public static void prepare() {
-        try {
-            PmixLibrary lib = PmixLibrary.load();
-            module();
-            PmixModexOps.responseStub();
-            lib.error(0);
-        } catch (Throwable t) {
-            // start() reports whatever is wrong, when it is needed
-        }
+    public static void startSoon(Path parent) {
+        Thread.ofPlatform().daemon().name("pmix-start").start(() -> {
+            try {
+                start(parent);
+            } catch (RuntimeException e) {
+                // said by the start that needs it
+            }
+        });
     }
 
     /**
@@ -479,6 +482,15 @@ public final class PmixServer {
     }
 
     private static int clientConnected(MemorySegment proc, MemorySegment object, MemorySegment callback, MemorySegment data) {
+        try {
+            PmixServer s = instance;
+            Job job = s == null ? null : s.jobs.get(nspaceOf(proc));
+            if (job != null) {
+                job.listener.connected(job.jobId, rankOf(proc));
+            }
+        } catch (Throwable t) {
+            // never let an exception reach PMIx's thread
+        }
         return completed(callback, data);
     }
 

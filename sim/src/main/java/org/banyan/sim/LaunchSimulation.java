@@ -482,6 +482,7 @@ public final class LaunchSimulation {
                 case DaemonAction.WriteStdin w -> { }
                 case DaemonAction.WriteProcessTable w -> { }
                 case DaemonAction.ServePmix p -> { } // the simulator's ranks speak PMI-1
+                case DaemonAction.WatchWireUp w -> { } // and load no MPI library
                 case DaemonAction.PmixFenceDone p -> { }
                 case DaemonAction.ForgetJob f -> { }
                 case DaemonAction.PmixModexFetch p -> { }

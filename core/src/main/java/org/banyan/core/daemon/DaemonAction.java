@@ -52,6 +52,13 @@ public sealed interface DaemonAction {
     record ServePmix(org.banyan.core.pmix.PmixRegistration registration) implements DaemonAction {}
 
     /**
+     * Look, for a while after each of the job's local ranks starts, for an MPI library loaded in
+     * it (or in a process it started) and for Open MPI's singleton helper, telling the core with
+     * {@link DaemonEvent.RankMpiSeen}: a job of more than one rank, before its ranks start.
+     */
+    record WatchWireUp(int jobId) implements DaemonAction {}
+
+    /**
      * A PMIx fence of the job is complete everywhere: hand the PMIx server every daemon's
      * contribution ({@code blobs}, in daemon order; the data a fence collected), which releases
      * the local ranks.

@@ -181,29 +181,46 @@ public final class DaemonCore {
                 LocalJob j = jobs.get(jobId);
                 if (j != null) {
                     j.pmi().onLine(conn, line);
+                    j.wireUp().pmi(conn, j.pmi().rankOf(conn));
                 }
             }
             case DaemonEvent.PmiFrame(int jobId, int conn, String body) -> {
                 LocalJob j = jobs.get(jobId);
                 if (j != null) {
                     j.pmi().onFrame(conn, body);
+                    j.wireUp().pmi(conn, j.pmi().rankOf(conn));
                 }
             }
             case DaemonEvent.PmixFence(int jobId, byte[] blob) -> {
                 LocalJob j = jobs.get(jobId);
                 if (j != null) {
+                    j.wireUp().pmix(-1);
                     j.fence().localReady(PmixFences.contribution(daemonId, blob));
+                }
+            }
+            case DaemonEvent.PmixConnected(int jobId, int rank) -> {
+                LocalJob j = jobs.get(jobId);
+                if (j != null) {
+                    j.wireUp().pmix(rank);
+                }
+            }
+            case DaemonEvent.RankMpiSeen(int jobId, int rank, String library, boolean singletonDaemon) -> {
+                LocalJob j = jobs.get(jobId);
+                if (j != null && j.running().contains(rank)) {
+                    j.wireUp().mpiSeen(rank, library, singletonDaemon);
                 }
             }
             case DaemonEvent.PmixModexRequest(int jobId, int rank) -> {
                 LocalJob j = jobs.get(jobId);
                 if (j != null) {
+                    j.wireUp().pmix(-1);
                     pmixModex.request(jobId, rank, j.map());
                 }
             }
             case DaemonEvent.PmixModexData(int token, byte[] blob) -> pmixModex.dataReady(token, blob);
             case DaemonEvent.PmixNameRequest(int jobId, int token, int op, String name, String value) -> {
                 if (jobs.containsKey(jobId)) {
+                    jobs.get(jobId).wireUp().pmix(-1);
                     if (PmixSpawns.isConnectAnswer(op)) {
                         pmixSpawns.connecting(token, name);
                     }
@@ -214,6 +231,7 @@ public final class DaemonCore {
             }
             case DaemonEvent.PmixSpawn(int jobId, int token, var apps, var hosts) -> {
                 if (jobs.containsKey(jobId)) {
+                    jobs.get(jobId).wireUp().pmix(-1);
                     routing.spawnRequest(jobId, token, apps, hosts);
                 } else {
                     out.emit(new DaemonAction.PmixNameReply(jobId, token, false, "no_such_job"));
@@ -314,7 +332,7 @@ public final class DaemonCore {
             }
             case OverlayMessage.FenceRelease release -> {
                 LocalJob j = jobs.get(release.jobId());
-                if (j != null && j.job().pmix()) {
+                if (j != null && j.wireUp().speaksPmix()) {
                     j.fence().release(release, null);
                     out.emit(new DaemonAction.PmixFenceDone(release.jobId(), PmixFences.blobs(release)));
                 } else if (j != null) {
@@ -379,6 +397,7 @@ public final class DaemonCore {
             case OverlayMessage.RanksExited batch -> batch.exits().forEach(exits::add);
             case OverlayMessage.AbortRequest a -> out.up(a);
             case OverlayMessage.StdinTaken t -> out.up(t);
+            case OverlayMessage.RankAlone a -> out.up(a);
             case OverlayMessage.DaemonFailed f -> out.up(f);
             case OverlayMessage.Routed r -> routing.routed(r, endpoints);
             default -> throw new IllegalStateException("a daemon does not expect " + message.getClass().getSimpleName()
@@ -439,8 +458,8 @@ public final class DaemonCore {
         tree.topology().forEachInSubtree(tree.vertex(), x -> subtreeRanks[0] += map.ranksOn(Topology.daemonOfVertex(x)));
         exits.start(jobId, subtreeRanks[0]);
         boolean local = map.ranksOn(daemonId) > 0;
-        // a PMIx job's ranks reach the daemon's PMIx server: no PMI listener of their own
-        boolean pmi = local && !job.pmix();
+        // a PMIx job's ranks reach the daemon's PMIx server: no PMI listener of their own, unless served both ways
+        boolean pmi = local && job.pmi();
         pmixSpawns.launching(job, map, local, jobs::get);
         jobs.put(jobId, new LocalJob(job, map, daemonId, tree, childrenWithRanks, out, routing,
                 pmi ? pmiAddress.apply(jobId) : null, pmi ? daemonUri.apply(jobId) : null,
@@ -455,6 +474,7 @@ public final class DaemonCore {
             return null;
         }
         PmiServer pmi = j.pmi();
+        WireUpWatch wireUp = j.wireUp();
         boolean pmix = j.job().pmix();
         return new DaemonRouting.Endpoint() {
             @Override
@@ -469,7 +489,7 @@ public final class DaemonCore {
 
             @Override
             public void fetched(String key, String value) {
-                if (pmix) {
+                if (pmix && key.startsWith(PmixModex.PREFIX)) {
                     pmixModex.fetched(jobId, key, value);
                 } else {
                     pmi.onFetched(key, value);
@@ -482,7 +502,7 @@ public final class DaemonCore {
                     pmixSpawns.answered(jobId, request, ok, portOrReason, jobs::get);
                 } else if (pmix && PmixSpawns.isConnectAnswer(op)) {
                     pmixSpawns.connected(jobId, request, ok, portOrReason, jobs.values());
-                } else if (pmix) {
+                } else if (wireUp.speaksPmix()) {
                     out.emit(new DaemonAction.PmixNameReply(jobId, request, ok, portOrReason));
                 } else {
                     pmi.onNameReply(request, op, ok, portOrReason);

@@ -54,6 +54,16 @@ public sealed interface DaemonEvent {
      */
     record PmixFence(int jobId, byte[] blob) implements DaemonEvent {}
 
+    /** A local rank of a PMIx job connected to the PMIx server (its client-connected upcall). */
+    record PmixConnected(int jobId, int rank) implements DaemonEvent {}
+
+    /**
+     * A local rank (or a process it started) has an MPI library loaded: {@code library}'s file
+     * name; {@code singletonDaemon} when it also started the helper an MPI starts for a
+     * singleton (Open MPI's {@code orted --singleton-died-pipe}), which no rank of a wired-up job does.
+     */
+    record RankMpiSeen(int jobId, int rank, String library, boolean singletonDaemon) implements DaemonEvent {}
+
     /** The PMIx server wants a remote rank's data (its direct-modex upcall). */
     record PmixModexRequest(int jobId, int rank) implements DaemonEvent {}
 

@@ -25,6 +25,7 @@ final class LocalJob {
     private final DaemonOutbox out;
     private final DaemonFence fence;
     private final PmiServer pmi;
+    private final WireUpWatch wireUp;
     private final Set<Integer> running = new LinkedHashSet<>();
     private Integer terminateGrace;
     private boolean killed;
@@ -47,6 +48,7 @@ final class LocalJob {
         List<RankLaunch> launches = RankEnvironment.launches(job, map, daemonId, pmiAddress, daemonUri, processTablePath,
                 host);
         this.fence = new DaemonFence(job.jobId(), daemonId, out);
+        this.wireUp = new WireUpWatch(job, out);
         fence.start(tree, childrenWithRanks, !launches.isEmpty());
         Set<Integer> local = new LinkedHashSet<>();
         for (RankLaunch l : launches) {
@@ -83,6 +85,9 @@ final class LocalJob {
         }
         if (processTablePath != null && !launches.isEmpty()) {
             out.emit(new DaemonAction.WriteProcessTable(processTablePath, ProcessTable.encode(map, cpus::get)));
+        }
+        if (map.size() > 1 && !launches.isEmpty()) {
+            out.emit(new DaemonAction.WatchWireUp(jobId));
         }
         if (job.pmix() && !launches.isEmpty()) {
             out.emit(new DaemonAction.ServePmix(org.banyan.core.pmix.PmixRegistration.of(job, map, daemonId)));
@@ -127,11 +132,16 @@ final class LocalJob {
         return fence;
     }
 
+    WireUpWatch wireUp() {
+        return wireUp;
+    }
+
     /** A local rank ended; false when it was not running. */
     boolean rankEnded(int rank) {
         if (!running.remove(rank)) {
             return false;
         }
+        wireUp.ended(rank);
         pmi.onRankEnded(rank);
         return true;
     }

@@ -160,6 +160,11 @@ public final class PmiServer {
 
     // --- PMI-1 ---------------------------------------------------------------------------
 
+    /** The rank connection {@code conn} said it is, or null while it has not. */
+    Integer rankOf(int conn) {
+        return rankOfConn.get(conn);
+    }
+
     void onLine(int conn, String line) {
         PmiCommand cmd = PmiV1Codec.parse(line);
         if (cmd == null) {

@@ -341,6 +341,7 @@ public final class HeadCore {
             case OverlayMessage.RankExited e -> toJob(d, e.jobId(), e);
             case OverlayMessage.AbortRequest a -> toJob(d, a.jobId(), a);
             case OverlayMessage.StdinTaken t -> toJob(d, t.jobId(), t);
+            case OverlayMessage.RankAlone a -> toJob(d, a.jobId(), a);
             case OverlayMessage.FenceEnter f -> toJob(d, f.jobId(), f);
             case OverlayMessage.Routed r -> routed(r);
             case OverlayMessage.DaemonFailed f -> daemonLost(f.daemonId(), f.reason());

@@ -68,6 +68,8 @@ public final class JobControl {
     /** Each rank's exit status, kept only when every one is to be printed ({@link HeadSettings#allExitCodes}). */
     private final int[] exitCodes;
     private static final int UNKNOWN = Integer.MIN_VALUE;
+    /** The status of a job one of whose ranks ran MPI as a singleton. */
+    static final int SINGLETON_STATUS = 1;
 
     /** @param headChildren the daemons that are the head's children in {@code topology} */
     public JobControl(JobDescription job, RankMap map, HeadSettings settings, Topology topology,
@@ -186,6 +188,9 @@ public final class JobControl {
                 fail(a.exitCode(), "rank " + a.rank() + " on " + host.hostOf(map.nodeOf(Math.max(a.rank(), 0)))
                         + " called abort (MPI_Abort) with exit code " + a.exitCode() + detail);
             }
+            case OverlayMessage.RankAlone a -> fail(SINGLETON_STATUS, "rank " + a.rank() + " on "
+                    + host.hostOf(map.nodeOf(Math.max(a.rank(), 0))) + " started MPI on its own, a singleton outside the job's "
+                    + map.size() + " ranks: " + a.evidence() + " and never reached banyan's PMI or PMIx server; ending the job");
             case OverlayMessage.FenceEnter f -> {
                 if (f.seq() == fenceSeq && fence.fromChild(d, new FenceData(f.puts(), f.owners()))) {
                     releaseFence();

@@ -23,16 +23,26 @@ import java.util.List;
  * @param spawnedBy    the job whose rank started this one with MPI_Comm_spawn, or -1: daemons that
  *                     host ranks of only one of the two register the other's namespace too, so
  *                     that their PMIx servers can connect them
+ * @param pmiToo       a PMIx job whose ranks are served PMI-1/PMI-2 as well, each daemon following
+ *                     whichever its ranks speak ({@link WireUp#BOTH}: programs whose MPI is not
+ *                     known before they start, such as interpreters and scripts)
  */
 public record JobDescription(int jobId, List<AppContext> apps, List<Node> nodes, MappingPolicy mapping,
                              boolean oversubscribe, int stdinRank, String launchDir, Modex modex,
-                             RankPlacement placement, String pmixNamespace, int spawnedBy) {
+                             RankPlacement placement, String pmixNamespace, int spawnedBy, boolean pmiToo) {
     /** {@code stdinRank}: every rank reads the head's stdin (mpirun's {@code --stdin all}, srun's default). */
     public static final int STDIN_ALL = -2;
 
     /** Whether {@code rank} reads the head's stdin. */
     public boolean readsStdin(int rank) {
         return stdinRank == STDIN_ALL || rank == stdinRank;
+    }
+
+    /** A job served one way: PMIx when it has a namespace, else PMI-1/PMI-2. */
+    public JobDescription(int jobId, List<AppContext> apps, List<Node> nodes, MappingPolicy mapping,
+                          boolean oversubscribe, int stdinRank, String launchDir, Modex modex, RankPlacement placement,
+                          String pmixNamespace, int spawnedBy) {
+        this(jobId, apps, nodes, mapping, oversubscribe, stdinRank, launchDir, modex, placement, pmixNamespace, spawnedBy, false);
     }
 
     /** A job no other job spawned. */
@@ -63,6 +73,9 @@ public record JobDescription(int jobId, List<AppContext> apps, List<Node> nodes,
     public JobDescription {
         if (pmixNamespace != null && (pmixNamespace.isEmpty() || pmixNamespace.length() > 255)) {
             throw new IllegalArgumentException("a PMIx namespace has 1 to 255 characters: '" + pmixNamespace + "'");
+        }
+        if (pmiToo && pmixNamespace == null) {
+            throw new IllegalArgumentException("a job served PMI as well as PMIx needs a PMIx namespace");
         }
         apps = List.copyOf(apps);
         nodes = List.copyOf(nodes);
@@ -113,14 +126,30 @@ public record JobDescription(int jobId, List<AppContext> apps, List<Node> nodes,
         return "kvs_banyan_" + jobId;
     }
 
-    /** Whether the ranks wire up through PMIx. */
+    /** Whether the ranks are served PMIx (only, or besides PMI when {@link #pmiToo}). */
     public boolean pmix() {
         return pmixNamespace != null;
+    }
+
+    /** How the ranks are served. */
+    public WireUp wireUp() {
+        return pmixNamespace == null ? WireUp.PMI : pmiToo ? WireUp.BOTH : WireUp.PMIX;
+    }
+
+    /** Whether the ranks are served PMI-1/PMI-2 (only, or besides PMIx). */
+    public boolean pmi() {
+        return pmixNamespace == null || pmiToo;
     }
 
     /** The same job, its ranks served through PMIx under {@code namespace}. */
     public JobDescription withPmix(String namespace) {
         return new JobDescription(jobId, apps, nodes, mapping, oversubscribe, stdinRank, launchDir, modex, placement, namespace,
-                spawnedBy);
+                spawnedBy, false);
+    }
+
+    /** The same job served {@code how}; a PMIx namespace, when one is needed, is {@code namespace}. */
+    public JobDescription served(WireUp how, String namespace) {
+        return new JobDescription(jobId, apps, nodes, mapping, oversubscribe, stdinRank, launchDir, modex, placement,
+                how == WireUp.PMI ? null : namespace, spawnedBy, how == WireUp.BOTH);
     }
 }

@@ -21,4 +21,10 @@ public final class PmixNamespaces {
     public static org.banyan.core.job.JobDescription name(org.banyan.core.job.JobDescription job, boolean pmix) {
         return pmix ? job.withPmix(of(job.jobId())) : job;
     }
+
+    /** {@code job} served {@code how}, named for PMIx when that is among the ways. */
+    public static org.banyan.core.job.JobDescription name(org.banyan.core.job.JobDescription job,
+                                                          org.banyan.core.job.WireUp how) {
+        return job.served(how, of(job.jobId()));
+    }
 }

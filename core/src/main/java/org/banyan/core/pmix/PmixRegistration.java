@@ -21,11 +21,18 @@ import org.banyan.core.job.RankMap;
  * @param nspace  the job's namespace
  * @param ranks   this daemon's ranks, in order
  * @param info    the job-, node- and process-level information, in registration order
+ * @param pmiToo  the ranks are served PMI-1/PMI-2 as well: where PMIx cannot be served, they
+ *                start with PMI alone instead of failing
  */
-public record PmixRegistration(int jobId, String nspace, int[] ranks, List<PmixInfo> info) {
+public record PmixRegistration(int jobId, String nspace, int[] ranks, List<PmixInfo> info, boolean pmiToo) {
     public PmixRegistration {
         ranks = ranks.clone();
         info = List.copyOf(info);
+    }
+
+    /** Ranks served through PMIx alone. */
+    public PmixRegistration(int jobId, String nspace, int[] ranks, List<PmixInfo> info) {
+        this(jobId, nspace, ranks, info, false);
     }
 
     public static PmixRegistration of(JobDescription job, RankMap map, int daemonId) {
@@ -90,7 +97,7 @@ public record PmixRegistration(int jobId, String nspace, int[] ranks, List<PmixI
                     PmixInfo.string("pmix.hname", host),
                     PmixInfo.uint32("pmix.nodeid", nodeId))));
         }
-        return new PmixRegistration(job.jobId(), job.pmixNamespace(), mine, info);
+        return new PmixRegistration(job.jobId(), job.pmixNamespace(), mine, info, job.pmiToo());
     }
 
     private static String joined(int[] ranks) {

@@ -22,7 +22,7 @@ import org.banyan.core.pilot.TaskState;
  *  1 HELLO           secret:string client:string protocol:u32 (absent: 0, a client from before the number)
  *  2 RUN_JOB         apps:u32 app{apps} mapping:u8 oversubscribe:u8 stdinRank:u32 (as OverlayCodec's LAUNCH_JOB) launchDir:string modex:u8
  *                    timeoutMillis:u64 placement (OverlayCodec's; a rankfile part is refused by the DVM)
- *                    pmix:u8 (1: the ranks wire up through PMIx)
+ *                    wireUp:u8 (0: PMI-1/PMI-2, 1: PMIx, 2: both side by side; WireUp's order)
  *                    app := executable:string args:list count:u32 env:map workdir:string
  *  3 STDIN           jobId:u32 data:bytes
  *  4 SIGNAL_JOB      jobId:u32 signal:u32
@@ -67,9 +67,9 @@ public final class ClientCodec {
      * The version of the messages above, sent in HELLO: raised whenever one of them changes its
      * layout or a message is added that an older DVM would not know. 1: RUN_BAG and SIGNAL_BAG.
      * 2: STATUS counts tasks, RUN_BAG carries the -x values. 3: a task has a stdin file, STATUS a host's GPUs.
-     * 4: a task has dependencies.
+     * 4: a task has dependencies. 5: STDIN_CREDIT. 6: a job's ranks may be served PMI and PMIx side by side.
      */
-    public static final int PROTOCOL = 5;
+    public static final int PROTOCOL = 6;
     static final int HELLO = 1;
     static final int RUN_JOB = 2;
     static final int STDIN = 3;
@@ -124,7 +124,7 @@ public final class ClientCodec {
         w.u8(m.mapping().ordinal()).u8(m.oversubscribe() ? 1 : 0).u32(m.stdinRank()).string(m.launchDir())
                 .u8(m.modex().ordinal()).u64(m.timeoutMillis());
         OverlayCodec.writePlacement(w, m.placement());
-        w.u8(m.pmix() ? 1 : 0);
+        w.u8(m.wireUp().ordinal());
     }
 
     private static ClientMessage.RunJob runJob(ByteBuffer b) {
@@ -141,8 +141,12 @@ public final class ClientCodec {
         Modex modex = Modex.values()[b.get()];
         long timeout = b.getLong();
         org.banyan.core.job.RankPlacement placement = OverlayCodec.readPlacement(b);
+        int wireUp = b.get();
+        if (wireUp < 0 || wireUp >= org.banyan.core.job.WireUp.values().length) {
+            throw new IllegalArgumentException("unknown wire-up " + wireUp);
+        }
         return new ClientMessage.RunJob(apps, mapping, oversubscribe, stdinRank, launchDir, modex, timeout, placement,
-                b.get() != 0);
+                org.banyan.core.job.WireUp.values()[wireUp]);
     }
 
     /** A whole frame, length prefix included. */

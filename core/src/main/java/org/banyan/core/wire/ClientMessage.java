@@ -32,9 +32,10 @@ public sealed interface ClientMessage {
      *
      * @param timeoutMillis 0 for none
      */
-    /** {@code pmix}: the ranks wire up through PMIx (the DVM names the job's namespace). */
+    /** {@code wireUp}: how the ranks are served (the DVM names the job's PMIx namespace when it needs one). */
     record RunJob(List<AppContext> apps, MappingPolicy mapping, boolean oversubscribe, int stdinRank, String launchDir,
-                  Modex modex, long timeoutMillis, RankPlacement placement, boolean pmix) implements ClientMessage {
+                  Modex modex, long timeoutMillis, RankPlacement placement, org.banyan.core.job.WireUp wireUp)
+            implements ClientMessage {
         public RunJob {
             apps = List.copyOf(apps);
         }
@@ -42,7 +43,7 @@ public sealed interface ClientMessage {
         /** A job whose ranks use PMI-1/PMI-2. */
         public RunJob(List<AppContext> apps, MappingPolicy mapping, boolean oversubscribe, int stdinRank, String launchDir,
                       Modex modex, long timeoutMillis, RankPlacement placement) {
-            this(apps, mapping, oversubscribe, stdinRank, launchDir, modex, timeoutMillis, placement, false);
+            this(apps, mapping, oversubscribe, stdinRank, launchDir, modex, timeoutMillis, placement, org.banyan.core.job.WireUp.PMI);
         }
 
         /** A job mapped by policy, not bound. */

@@ -33,6 +33,7 @@ import org.banyan.core.tree.TopologySpec;
  *  2 LAUNCH_JOB      jobId:u32 apps:u32 app{apps} nodes:u32 node{nodes} mapping:u8 oversubscribe:u8
  *                    stdinRank:u32 (-1: none, -2: every rank) launchDir:string modex:u8 (0 full, 1 lazy) placement
  *                    pmixNamespace:string (null: the ranks use PMI-1/PMI-2) spawnedBy:u32 (-1: no job)
+ *                    pmiToo:u8 (1: PMI-1/PMI-2 served beside PMIx, the job's MPI unknown before it starts)
  *                    placement := bindTo:u8 (0 none, 1 core, 2 socket, 3 numa, 4 hwthread) spread:u8 (bit 0 --map-by
  *                                 socket, bit 1 ranked the other way, --rank-by) cpusPerRank:u32
  *                                 reports:u8 (bit 0 --report-bindings, bit 1 --display-map) ranked:u32 (ranks a rankfile places, 0: none) (nodeOf:u32 slot:string){ranked}
@@ -72,6 +73,7 @@ import org.banyan.core.tree.TopologySpec;
  * 28 SPAWN_REQUEST   jobId:u32 from:u32 to:u32 request:u32 apps:u32 app{apps} hosts:list  (app as in LAUNCH_JOB)
  * 31 NAME_REPLIES    jobId:u32 from:u32 to:u32 n:u32 request:u32{n} op:u8 ok:u8 portOrReason:string  (one answer to n requests)
  * 32 STDIN_TAKEN     jobId:u32 rank:u32 bytes:u64   (-1: the rank takes no more)
+ * 33 RANK_ALONE      jobId:u32 rank:u32 library:string evidence:string   (an MPI singleton in a larger job)
  *
  * intmap   := n:u32 (key:u32 value:string){n}      daemon id -1 is the head
  * ownermap := n:u32 (key:string daemonId:u32){n}
@@ -110,6 +112,7 @@ public final class OverlayCodec {
     static final int LEAVE = 30;
     static final int NAME_REPLIES = 31;
     static final int STDIN_TAKEN = 32;
+    static final int RANK_ALONE = 33;
 
     /** Largest frame accepted, so a corrupt length cannot make a reader allocate gigabytes. */
     public static final int MAX_FRAME = 64 << 20;
@@ -191,6 +194,8 @@ public final class OverlayCodec {
             case OverlayMessage.StdinData m -> w.u8(STDIN_DATA).u32(m.jobId()).u32(m.rank()).bytes(m.data());
             case OverlayMessage.SignalRanks m -> w.u8(SIGNAL_RANKS).u32(m.jobId()).u32(m.signal());
             case OverlayMessage.StdinTaken m -> w.u8(STDIN_TAKEN).u32(m.jobId()).u32(m.rank()).u64(m.bytes());
+            case OverlayMessage.RankAlone m -> w.u8(RANK_ALONE).u32(m.jobId()).u32(m.rank()).string(m.library())
+                    .string(m.evidence());
             case OverlayMessage.TerminateJob m -> w.u8(TERMINATE_JOB).u32(m.jobId()).u32(m.graceMillis());
             case OverlayMessage.KillJob m -> w.u8(KILL_JOB).u32(m.jobId());
             case OverlayMessage.AbortRequest m -> w.u8(ABORT_REQUEST).u32(m.jobId()).u32(m.rank()).u32(m.exitCode()).string(m.message());
@@ -224,6 +229,7 @@ public final class OverlayCodec {
                 case STDIN_DATA -> new OverlayMessage.StdinData(b.getInt(), b.getInt(), bytes(b));
                 case SIGNAL_RANKS -> new OverlayMessage.SignalRanks(b.getInt(), b.getInt());
                 case STDIN_TAKEN -> new OverlayMessage.StdinTaken(b.getInt(), b.getInt(), b.getLong());
+                case RANK_ALONE -> new OverlayMessage.RankAlone(b.getInt(), b.getInt(), string(b), string(b));
                 case TERMINATE_JOB -> new OverlayMessage.TerminateJob(b.getInt(), b.getInt());
                 case KILL_JOB -> new OverlayMessage.KillJob(b.getInt());
                 case ABORT_REQUEST -> new OverlayMessage.AbortRequest(b.getInt(), b.getInt(), b.getInt(), string(b));
@@ -328,7 +334,7 @@ public final class OverlayCodec {
         w.u8(job.mapping().ordinal()).u8(job.oversubscribe() ? 1 : 0).u32(job.stdinRank()).string(job.launchDir())
                 .u8(job.modex().ordinal());
         writePlacement(w, job.placement());
-        w.string(job.pmixNamespace()).u32(job.spawnedBy());
+        w.string(job.pmixNamespace()).u32(job.spawnedBy()).u8(job.pmiToo() ? 1 : 0);
     }
 
     private static void writeApp(WireWriter w, AppContext app) {
@@ -410,8 +416,10 @@ public final class OverlayCodec {
         Modex modex = Modex.values()[b.get()];
         RankPlacement placement = readPlacement(b);
         String pmixNamespace = string(b);
+        int spawnedBy = b.getInt();
+        boolean pmiToo = b.get() != 0;
         return new JobDescription(jobId, apps, nodes, mapping, oversubscribe, stdinRank, launchDir, modex, placement, pmixNamespace,
-                b.getInt());
+                spawnedBy, pmiToo);
     }
 
     static int count(ByteBuffer b) {

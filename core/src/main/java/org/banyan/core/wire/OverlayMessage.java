@@ -238,6 +238,13 @@ public sealed interface OverlayMessage {
     record AbortRequest(int jobId, int rank, int exitCode, String message) implements OverlayMessage {}
 
     /**
+     * Daemon to head: a rank of a job of more than one rank started MPI on its own, a singleton
+     * of one rank: it loaded {@code library} and never reached the daemon's PMI or PMIx server
+     * ({@code evidence} says how that was seen). The job fails: its ranks would each compute alone.
+     */
+    record RankAlone(int jobId, int rank, String library, String evidence) implements OverlayMessage {}
+
+    /**
      * Up the tree: every rank of the sender's subtree entered fence {@code seq}; the puts made
      * there since the last one (full modex), or the keys put and the daemon holding each (lazy
      * modex). One message per link and fence, whatever the number of ranks.

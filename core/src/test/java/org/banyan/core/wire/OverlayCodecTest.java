@@ -57,6 +57,7 @@ class OverlayCodecTest {
                 new OverlayMessage.Stats(Map.of(3, new DaemonStats(3, 1L << 40, 7, 250, 260, 1L << 33, 9))),
                 new OverlayMessage.LaunchJob(job),
                 new OverlayMessage.LaunchJob(job.withPmix("banyan.2301.af3.1")),
+                new OverlayMessage.LaunchJob(job.served(org.banyan.core.job.WireUp.BOTH, "banyan.2301.af3.3")),
                 new OverlayMessage.LaunchJob(new JobDescription(2, job.apps(), job.nodes(), MappingPolicy.SLOT, true, -1, "/",
                         org.banyan.core.job.Modex.LAZY, org.banyan.core.job.RankPlacement.NONE, "banyan.2301.af3.2", 1)),
                 new OverlayMessage.SpawnRequest(1, 3, -1, 12, job.apps()),
@@ -87,6 +88,7 @@ class OverlayCodecTest {
                 new OverlayMessage.TerminateJob(1, 2000),
                 new OverlayMessage.KillJob(1),
                 new OverlayMessage.AbortRequest(1, 1, 7, "bad things"),
+                new OverlayMessage.RankAlone(1, 2, "libmpi.so.40", "it loaded libmpi.so.40, ended"),
                 new OverlayMessage.FenceEnter(1, 2, 9, puts),
                 new OverlayMessage.FenceRelease(1, 9, puts),
                 new OverlayMessage.Shutdown());

@@ -77,6 +77,7 @@ public final class DaemonDriver {
         @Override
         public void started(int jobId, RankProcess rank) {
             ranks.put(key(jobId, rank.rank()), rank);
+            sightings.started(jobId, rank.rank(), rank.pid());
         }
 
         @Override
@@ -85,6 +86,8 @@ public final class DaemonDriver {
         }
     };
     private ChildLinks children;
+    /** Looks for MPI singletons among the ranks of jobs of more than one rank. */
+    private final MpiSightings sightings;
     private PeerLinks peers;
     private final List<java.nio.file.Path> processTables = new java.util.concurrent.CopyOnWriteArrayList<>();
     private UpstreamForwarder upstream;
@@ -103,6 +106,7 @@ public final class DaemonDriver {
         this.host = host;
         this.parent = parent;
         this.agent = agent;
+        this.sightings = new MpiSightings(loop::post);
     }
 
     /** Serves until the job is over or the parent is gone; never leaves a rank running. */
@@ -112,6 +116,9 @@ public final class DaemonDriver {
         guard = RankGuard.start(SpawnMode.current() == SpawnMode.NATIVE ? RankGuard.tableDir() : null, RankGuard.tableDir());
         pmix = new PmixHost(host, loop::post, guard, jobId -> processTablePath(jobId).resolveSibling(
                 "banyan-" + ProcessHandle.current().pid() + "-" + daemonId + "-job" + jobId + ".shm"));
+        if (SpawnMode.current() == SpawnMode.NATIVE) { // a DVM's daemon
+            pmix.warm();
+        }
         peers = new PeerLinks(daemonId, new PeerLinks.Listener() {
             @Override
             public void up(int vertex) {
@@ -218,6 +225,7 @@ public final class DaemonDriver {
             }
             guard.close();
             spawners.shutdown();
+            sightings.close();
             if (pmix != null) {
                 pmix.close();
             }
@@ -304,9 +312,13 @@ public final class DaemonDriver {
             case DaemonAction.ServePmix s -> {
                 // registered by startRanks before the ranks start
             }
+            case DaemonAction.WatchWireUp w -> {
+                // taken by startRanks before the ranks start
+            }
             case DaemonAction.PmixFenceDone _, DaemonAction.PmixModexFetch _, DaemonAction.PmixModexDone _,
                  DaemonAction.PmixNameReply _ -> pmix.execute(action);
             case DaemonAction.ForgetJob(int jobId) -> {
+                sightings.forget(jobId);
                 pmi.closeJob(jobId);
                 pmix.forget(jobId);
                 java.nio.file.Path table = processTablePath(jobId);
@@ -350,6 +362,8 @@ public final class DaemonDriver {
         for (DaemonAction a : actions) {
             if (a instanceof DaemonAction.ServePmix(org.banyan.core.pmix.PmixRegistration reg)) {
                 pmix.serve(reg);
+            } else if (a instanceof DaemonAction.WatchWireUp(int jobId)) {
+                sightings.watch(jobId);
             }
         }
         for (DaemonAction a : actions) {

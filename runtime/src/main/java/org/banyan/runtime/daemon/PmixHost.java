@@ -42,6 +42,17 @@ final class PmixHost {
     }
 
     /**
+     * Starts the server now, in the background, for the jobs to come: a DVM's daemon serves job
+     * after job, most of them through PMIx, and the first need not wait for the start.
+     */
+    void warm() {
+        if (PmixServer.installed()) {
+            used = true;
+            PmixServer.startSoon(Path.of(System.getProperty("java.io.tmpdir")));
+        }
+    }
+
+    /**
      * Registers a PMIx job with the process's server (started on first use); when that cannot be
      * done, the job's ranks here fail to start with the reason.
      */
@@ -51,6 +62,11 @@ final class PmixHost {
             PmixServer server = server();
             guard.owns(server.directory().toString());
             server.register(reg, new PmixServer.Listener() {
+                @Override
+                public void connected(int jobId, int rank) {
+                    post.accept(new DaemonEvent.PmixConnected(jobId, rank));
+                }
+
                 @Override
                 public void fence(int jobId, byte[] blob) {
                     post.accept(new DaemonEvent.PmixFence(jobId, blob));
@@ -100,7 +116,9 @@ final class PmixHost {
                 System.err.println("banyand: cannot create " + dir + ": " + e.getMessage());
             }
         } catch (PmixUnavailableException e) {
-            failures.put(reg.jobId(), "cannot serve PMIx on " + host + ": " + e.getMessage());
+            if (!reg.pmiToo()) { // served PMI as well, its ranks start with that alone: an Open MPI rank then shows as a singleton
+                failures.put(reg.jobId(), "cannot serve PMIx on " + host + ": " + e.getMessage());
+            }
         }
     }
 

@@ -130,7 +130,7 @@ final class DvmJobs {
         int jobId = numbers.take();
         JobDescription job = org.banyan.core.pmix.PmixNamespaces.name(new JobDescription(jobId, apps, grant.nodes(),
                 run.mapping(), run.oversubscribe(), run.stdinRank(), run.launchDir(), run.modex(), grant.binding()),
-                run.pmix());
+                run.wireUp());
         try {
             RankMap.of(job);
         } catch (IllegalArgumentException e) {

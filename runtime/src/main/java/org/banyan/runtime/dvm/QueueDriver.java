@@ -86,7 +86,7 @@ final class QueueDriver {
             int jobId = l.jobId();
             ClientMessage.RunJob run = l.run();
             JobDescription job = org.banyan.core.pmix.PmixNamespaces.name(new JobDescription(jobId, run.apps(), slots, run.mapping(), false,
-                    run.stdinRank(), run.launchDir(), run.modex(), run.placement()), run.pmix());
+                    run.stdinRank(), run.launchDir(), run.modex(), run.placement()), run.wireUp());
             String command = run.apps().getFirst().executable();
             host.register(jobId, l.owner(), command, l.ranks(), l.queueId());
             if (l.expansion()) {

@@ -438,7 +438,7 @@ final class ResourceQueue {
         ClientMessage.RunJob sized = new ClientMessage.RunJob(
                 List.of(new AppContext(app.executable(), app.args(), ranks, env, app.workdir())), run.mapping(), false,
                 expansion ? -1 : run.stdinRank(), run.launchDir(), run.modex(), run.timeoutMillis(), run.placement(),
-                run.pmix());
+                run.wireUp());
         return new Launch(jobId, r.id, r.entry.owner(), hosts, sized, ranks, offset, expansion, r.generation,
                 r.entry.job().resizeTimeoutMillis());
     }

@@ -416,19 +416,19 @@ final class TaskDispatch {
             }
         }
         JobDescription job = PmixNamespaces.name(new JobDescription(jobId, apps, slots, MappingPolicy.SLOT, false, -1,
-                r.sandbox(), Modex.LAZY), wiresUpThroughPmix(r));
+                r.sandbox(), Modex.LAZY), wireUp(r));
         return new HeadEvent.Submit(job, settings.forJob(0));
     }
 
     /**
-     * Whether the task's executable is built with Open MPI (or libpmix), found from its sandbox
-     * along the PATH its ranks get: the task's own, else the DVM's, which its daemons share
-     * when they started here.
+     * How the task's ranks are served ({@link ElfNeeded#wireUp}), its executable found from its
+     * sandbox along the PATH its ranks get: the task's own, else the DVM's, which its daemons
+     * share when they started here. A program not found here is served both ways.
      */
-    private static boolean wiresUpThroughPmix(TaskRequest r) {
+    private static org.banyan.core.job.WireUp wireUp(TaskRequest r) {
         Path program = ProgramLookup.find(r.executable(), Path.of(r.sandbox()),
                 r.env().getOrDefault("PATH", System.getenv("PATH")));
-        return program != null && ElfNeeded.pmixLibrary(ElfNeeded.of(program)) != null;
+        return ElfNeeded.wireUp(program == null ? List.of() : ElfNeeded.of(program));
     }
 
     private void openOutput(int taskId, TaskRequest r) {

@@ -363,6 +363,7 @@ public final class PmixServer {
                 MemorySegment value;
                 MemorySegment nested = null;
                 switch (i.type()) {
+                    case BOOL -> value = a.allocateFrom(JAVA_BYTE, (byte) ((Boolean) i.value() ? 1 : 0));
                     case STRING -> value = a.allocateFrom((String) i.value());
                     case UINT16 -> value = a.allocateFrom(JAVA_SHORT, (short) (int) (Integer) i.value());
                     case UINT32, PROC_RANK -> value = a.allocateFrom(JAVA_INT, (Integer) i.value());

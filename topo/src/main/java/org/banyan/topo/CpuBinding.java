@@ -34,12 +34,19 @@ public final class CpuBinding {
     private final Topology host;
     private final int coreLevel;
     private final int packageLevel;
+    private final java.util.Map<Integer, List<int[]>> caches;
     private final int numaLevel;
     private final int cores;
     private final int packages;
 
     public CpuBinding(Topology host) {
+        this(host, java.util.Map.of());
+    }
+
+    /** @param caches the host's caches by level, each as the CPUs (OS indexes) that share it ({@link SysfsTopology#caches}) */
+    public CpuBinding(Topology host, java.util.Map<Integer, List<int[]>> caches) {
         this.host = host;
+        this.caches = caches;
         int c = host.levelNamed("Core");
         this.coreLevel = c >= 0 ? c : host.depth() - 1;
         int p = host.levelNamed("Package");
@@ -268,6 +275,77 @@ public final class CpuBinding {
             }
         }
         return cpus.stream().mapToInt(Integer::intValue).sorted().toArray();
+    }
+
+    /**
+     * The locality string PMIx gives a rank bound to {@code cpus} ({@code PMIX_LOCALITY_STRING},
+     * as mpirun's server makes it with hwloc: {@code SK0:CR1:HT1:NM0}), from which Open MPI tells
+     * how close two local ranks are: the logical indexes of the packages, caches (L3, L2, L1),
+     * cores, hardware threads and NUMA nodes the CPUs cover, in hwloc's list form. A cache's
+     * logical index is its place among its level's caches in the order of their first CPU, as
+     * hwloc numbers objects along its tree. Null when not bound.
+     */
+    public String locality(int[] cpus) {
+        if (cpus.length == 0) {
+            return null;
+        }
+        java.util.TreeSet<Integer> sk = new java.util.TreeSet<>();
+        java.util.TreeSet<Integer> nm = new java.util.TreeSet<>();
+        java.util.TreeSet<Integer> cr = new java.util.TreeSet<>();
+        java.util.TreeSet<Integer> ht = new java.util.TreeSet<>();
+        Set<Integer> wanted = new java.util.HashSet<>();
+        for (int c : cpus) {
+            wanted.add(c);
+        }
+        int perCore = host.leavesUnder(coreLevel);
+        int perPackage = packageLevel < 0 ? host.leaves() : host.leavesUnder(packageLevel);
+        int perNuma = numaLevel < 0 ? perPackage : host.leavesUnder(numaLevel);
+        for (int leaf = 0; leaf < host.leaves(); leaf++) {
+            if (wanted.contains(host.leafOsIndex()[leaf])) {
+                sk.add(leaf / perPackage);
+                nm.add(leaf / perNuma);
+                cr.add(leaf / perCore);
+                ht.add(leaf);
+            }
+        }
+        StringBuilder where = new StringBuilder("SK" + list(sk));
+        for (int level = 3; level >= 1; level--) {
+            List<int[]> ofLevel = caches.get(level);
+            if (ofLevel == null || ofLevel.isEmpty()) {
+                continue;
+            }
+            List<int[]> ordered = new java.util.ArrayList<>(ofLevel);
+            ordered.sort(java.util.Comparator.comparingInt(c -> firstLeaf(c)));
+            java.util.TreeSet<Integer> hit = new java.util.TreeSet<>();
+            for (int i = 0; i < ordered.size(); i++) {
+                for (int c : ordered.get(i)) {
+                    if (wanted.contains(c)) {
+                        hit.add(i);
+                    }
+                }
+            }
+            if (!hit.isEmpty()) {
+                where.append(":L").append(level).append(list(hit));
+            }
+        }
+        return where + ":CR" + list(cr) + ":HT" + list(ht) + ":NM" + list(nm);
+    }
+
+    /** The logical place of the first of these CPUs in this topology (OS indexes it does not have last). */
+    private int firstLeaf(int[] cpus) {
+        int first = Integer.MAX_VALUE;
+        for (int leaf = 0; leaf < host.leaves(); leaf++) {
+            for (int c : cpus) {
+                if (host.leafOsIndex()[leaf] == c) {
+                    first = Math.min(first, leaf);
+                }
+            }
+        }
+        return first;
+    }
+
+    private static String list(java.util.SortedSet<Integer> s) {
+        return CpuList.format(s.stream().mapToInt(Integer::intValue).toArray());
     }
 
     /** Where a CPU sits, for reports: {@code package P core C}. */

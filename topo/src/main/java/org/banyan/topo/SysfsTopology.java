@@ -38,6 +38,47 @@ public final class SysfsTopology {
         }
     }
 
+    /** This host's data and unified caches, by level: the CPUs that share each ({@link #caches(Function)}). */
+    public static java.util.Map<Integer, List<int[]>> caches() {
+        return caches(SysfsTopology::read);
+    }
+
+    /**
+     * The data and unified caches (not instruction caches, as hwloc's L1 in a locality string is
+     * the data cache) of the online CPUs, read through {@code files} ({@code cpuN/cache/indexK/level},
+     * {@code type}, {@code shared_cpu_list}): by level, each cache once, as the set of CPUs that share it.
+     */
+    public static java.util.Map<Integer, List<int[]>> caches(Function<String, String> files) {
+        java.util.Map<Integer, java.util.Map<String, int[]>> byLevel = new TreeMap<>();
+        String online = files.apply("online");
+        if (online == null) {
+            return java.util.Map.of();
+        }
+        for (int cpu : CpuList.parse(online.strip())) {
+            for (int k = 0; ; k++) {
+                String dir = "cpu" + cpu + "/cache/index" + k + "/";
+                String level = files.apply(dir + "level");
+                if (level == null) {
+                    break;
+                }
+                String type = files.apply(dir + "type");
+                String shared = files.apply(dir + "shared_cpu_list");
+                if (type == null || shared == null || type.strip().equals("Instruction")) {
+                    continue;
+                }
+                try {
+                    byLevel.computeIfAbsent(Integer.parseInt(level.strip()), l -> new java.util.LinkedHashMap<>())
+                            .putIfAbsent(shared.strip(), CpuList.parse(shared.strip()));
+                } catch (IllegalArgumentException e) {
+                    // a file this kernel writes otherwise: the cache is left out
+                }
+            }
+        }
+        java.util.Map<Integer, List<int[]>> out = new TreeMap<>();
+        byLevel.forEach((l, m) -> out.put(l, List.copyOf(m.values())));
+        return out;
+    }
+
     /** Whether this host runs more than one hardware thread a core: false only when Linux says SMT is off or absent. */
     public static boolean smtActive() {
         String smt = read("smt/active");

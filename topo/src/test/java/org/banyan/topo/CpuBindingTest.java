@@ -31,6 +31,40 @@ class CpuBindingTest {
         assertThat(SysfsTopology.local().leaves()).isEqualTo(Runtime.getRuntime().availableProcessors());
     }
 
+    /** Each core's L1d and L2 its own (shared by its two threads), an L3 per package; instruction caches are not counted. */
+    static Map<String, String> twoPackagesWithCaches() {
+        Map<String, String> files = twoPackages();
+        for (int cpu = 0; cpu < 8; cpu++) {
+            int core = cpu % 4;
+            String threads = core + "," + (core + 4);
+            String pkg = core < 2 ? "0-1,4-5" : "2-3,6-7";
+            String[][] caches = {{"1", "Data", threads}, {"1", "Instruction", threads}, {"2", "Unified", threads},
+                {"3", "Unified", pkg}};
+            for (int k = 0; k < caches.length; k++) {
+                files.put("cpu" + cpu + "/cache/index" + k + "/level", caches[k][0] + "\n");
+                files.put("cpu" + cpu + "/cache/index" + k + "/type", caches[k][1] + "\n");
+                files.put("cpu" + cpu + "/cache/index" + k + "/shared_cpu_list", caches[k][2] + "\n");
+            }
+        }
+        return files;
+    }
+
+    @Test
+    void aBoundRanksLocalityIsWhatPmixGivesOpenMpi() {
+        Map<String, String> files = twoPackagesWithCaches();
+        Map<Integer, List<int[]>> caches = SysfsTopology.caches(files::get);
+        assertThat(caches.keySet()).containsExactly(1, 2, 3);
+        assertThat(caches.get(3)).hasSize(2);
+        assertThat(caches.get(1)).as("data caches only").hasSize(4);
+        CpuBinding host = new CpuBinding(SysfsTopology.parse(files::get), caches);
+        // cpu 5 is package 0, core 1's second thread: logical PU 3 (threads numbered under their cores)
+        assertThat(host.locality(new int[] {5})).isEqualTo("SK0:L30:L21:L11:CR1:HT3:NM0");
+        assertThat(host.locality(new int[] {2, 6})).as("a core of package 1").isEqualTo("SK1:L31:L22:L12:CR2:HT4-5:NM1");
+        assertThat(host.locality(new int[0])).isNull();
+        assertThat(new CpuBinding(SysfsTopology.parse(files::get)).locality(new int[] {5})).as("caches unknown")
+                .isEqualTo("SK0:CR1:HT3:NM0");
+    }
+
     @Test
     void onlyTheCpusThisProcessMayUseAreKept() {
         Topology half = SysfsTopology.parse(twoPackages()::get, new int[] {2, 3, 6, 7});

@@ -126,10 +126,15 @@ public final class DaemonCore {
      * when a job first binds ranks here, so jobs that do not bind never pay for it.
      */
     public void hostTopology(Supplier<org.banyan.topo.Topology> topology) {
+        hostCpus(() -> new CpuBinding(topology.get()));
+    }
+
+    /** As {@link #hostTopology}, with the host's caches known (for PMIx's locality strings). */
+    public void hostCpus(Supplier<CpuBinding> cpus) {
         CpuBinding[] once = new CpuBinding[1];
         this.host = () -> {
             if (once[0] == null) {
-                once[0] = new CpuBinding(topology.get());
+                once[0] = cpus.get();
             }
             return once[0];
         };

@@ -90,7 +90,8 @@ final class LocalJob {
             out.emit(new DaemonAction.WatchWireUp(jobId));
         }
         if (job.pmix() && !launches.isEmpty()) {
-            out.emit(new DaemonAction.ServePmix(org.banyan.core.pmix.PmixRegistration.of(job, map, daemonId)));
+            out.emit(new DaemonAction.ServePmix(org.banyan.core.pmix.PmixRegistration.of(job, map, daemonId,
+                    rank -> cpus.getOrDefault(rank, new int[0]), bound -> host.get().locality(bound))));
         }
         for (RankLaunch l : launches) {
             running.add(l.rank());

@@ -35,6 +35,7 @@ final class RankEnvironment {
         // More ranks than slots here: Open MPI's ranks then yield while they wait instead of
         // spinning (mpirun's schizo sets it); 3 mpi4py ranks on 2 cores took 182-287 s without it, 20 s with
         boolean oversubscribed = mine.length > job.nodes().get(daemonId).slots();
+        OpenMpiJob ompi = OpenMpiJob.of(job, map);
         List<RankLaunch> out = new ArrayList<>(mine.length);
         for (int rank : mine) {
             AppContext app = job.apps().get(map.appOf(rank));
@@ -55,9 +56,7 @@ final class RankEnvironment {
             env.put("OMPI_COMM_WORLD_LOCAL_SIZE", localSize);
             env.put("OMPI_COMM_WORLD_NODE_RANK", localRank); // a job's own ranks: their local rank, as mpirun sets it
             env.put("OMPI_UNIVERSE_SIZE", universe);
-            if (oversubscribed) {
-                env.putIfAbsent("OMPI_MCA_mpi_oversubscribe", "1"); // a value the user gave (-x) wins
-            }
+            env.putIfAbsent("OMPI_MCA_mpi_oversubscribe", oversubscribed ? "1" : "0"); // a value the user gave (-x) wins
             env.put("BANYAN_RANK", r);
             env.put("BANYAN_SIZE", size);
             env.put("BANYAN_LOCAL_RANK", localRank);
@@ -79,6 +78,7 @@ final class RankEnvironment {
                 env.putIfAbsent("OMPI_MCA_schizo", "^orte");
             }
             boolean explicit = app.workdir() != null;
+            ompi.tell(env, map.appOf(rank), explicit ? app.workdir() : job.launchDir());
             int[] bound = new int[0];
             String bindError = null;
             if (job.placement().binds()) {

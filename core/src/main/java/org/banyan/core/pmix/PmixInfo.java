@@ -11,7 +11,7 @@ import java.util.List;
 public record PmixInfo(String key, Type type, Object value) {
     /** The value types Banyan registers, with PMIx's type codes (pmix_common.h, PMIx 4.2). */
     public enum Type {
-        STRING(3), UINT16(13), UINT32(14), PROC_RANK(40), INFO_ARRAY(39);
+        BOOL(1), STRING(3), UINT16(13), UINT32(14), PROC_RANK(40), INFO_ARRAY(39);
 
         public final short code;
 
@@ -22,6 +22,7 @@ public record PmixInfo(String key, Type type, Object value) {
 
     public PmixInfo {
         boolean fits = switch (type) {
+            case BOOL -> value instanceof Boolean;
             case STRING -> value instanceof String;
             case UINT16, UINT32, PROC_RANK -> value instanceof Integer;
             case INFO_ARRAY -> value instanceof List<?> l && l.stream().allMatch(PmixInfo.class::isInstance);
@@ -32,6 +33,10 @@ public record PmixInfo(String key, Type type, Object value) {
         if (value instanceof List<?> l) {
             value = List.copyOf(l);
         }
+    }
+
+    public static PmixInfo bool(String key, boolean value) {
+        return new PmixInfo(key, Type.BOOL, value);
     }
 
     public static PmixInfo string(String key, String value) {

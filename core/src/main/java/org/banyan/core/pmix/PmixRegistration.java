@@ -35,7 +35,18 @@ public record PmixRegistration(int jobId, String nspace, int[] ranks, List<PmixI
         this(jobId, nspace, ranks, info, false);
     }
 
+    /** A job whose ranks here are not bound. */
     public static PmixRegistration of(JobDescription job, RankMap map, int daemonId) {
+        return of(job, map, daemonId, rank -> new int[0], cpus -> null);
+    }
+
+    /**
+     * @param cpusOf   the CPUs (OS indexes) each local rank is bound to, empty when not bound
+     * @param locality the locality string of a set of CPUs ({@code PMIX_LOCALITY_STRING}), null for none
+     */
+    public static PmixRegistration of(JobDescription job, RankMap map, int daemonId,
+                                      java.util.function.IntFunction<int[]> cpusOf,
+                                      java.util.function.Function<int[], String> locality) {
         if (!job.pmix()) {
             throw new IllegalArgumentException("job " + job.jobId() + " does not wire up through PMIx");
         }
@@ -62,7 +73,7 @@ public record PmixRegistration(int jobId, String nspace, int[] ranks, List<PmixI
         info.add(PmixInfo.string("pmix.jobid", job.pmixNamespace()));
         info.add(PmixInfo.uint32("pmix.univ.size", map.universeSize()));
         info.add(PmixInfo.uint32("pmix.job.size", size));
-        info.add(PmixInfo.uint32("pmix.max.size", size));
+        info.add(PmixInfo.uint32("pmix.max.size", map.universeSize())); // mpirun: the slots, as the universe
         info.add(PmixInfo.uint32("pmix.num.nodes", nodeCount));
         info.add(PmixInfo.uint32("pmix.job.napps", job.apps().size()));
         info.add(PmixInfo.string("pmix.nmap", hosts.toString()));
@@ -71,6 +82,23 @@ public record PmixRegistration(int jobId, String nspace, int[] ranks, List<PmixI
             info.add(PmixInfo.uint32("pmix.appnum", 0));
             info.add(PmixInfo.uint32("pmix.app.size", size));
             info.add(PmixInfo.rank("pmix.aldr", 0));
+        }
+        // how mpirun names its policies (Open MPI 4.1's rmaps and hwloc strings)
+        boolean byNode = switch (job.mapping()) {
+            case NODE, NODE_RANKED_BY_SLOT -> true;
+            case SLOT, SLOT_RANKED_BY_NODE -> false;
+        };
+        boolean rankedByNode = switch (job.mapping()) {
+            case NODE, SLOT_RANKED_BY_NODE -> true;
+            case SLOT, NODE_RANKED_BY_SLOT -> false;
+        };
+        info.add(PmixInfo.string("pmix.mapby", (byNode ? "BYNODE" : "BYSLOT") + (job.oversubscribe() ? ":OVERSUBSCRIBE"
+                : ":NOOVERSUBSCRIBE")));
+        info.add(PmixInfo.string("pmix.rankby", rankedByNode ? "NODE" : "SLOT"));
+        info.add(PmixInfo.string("pmix.bindto", job.placement().binds() ? job.placement().bindTo().name() : "NONE"));
+        if (mine.length > job.nodes().get(daemonId).slots()) {
+            // this host runs more ranks than it has slots: Open MPI 5 then yields while it waits
+            info.add(PmixInfo.bool("pmix.ndosub", true));
         }
         if (mine.length > 0) {
             info.add(PmixInfo.string("pmix.hname", host));
@@ -87,7 +115,7 @@ public record PmixRegistration(int jobId, String nspace, int[] ranks, List<PmixI
         for (int rank : mine) {
             int app = map.appOf(rank);
             int local = map.localRankOf(rank);
-            info.add(PmixInfo.array("pmix.pdata", List.of(
+            List<PmixInfo> proc = new ArrayList<>(List.of(
                     PmixInfo.rank("pmix.rank", rank),
                     PmixInfo.uint16("pmix.lrank", local),
                     PmixInfo.uint16("pmix.nrank", local),
@@ -95,7 +123,14 @@ public record PmixRegistration(int jobId, String nspace, int[] ranks, List<PmixI
                     PmixInfo.rank("pmix.apprank", rank - appStart[app]),
                     PmixInfo.uint32("pmix.appnum", app),
                     PmixInfo.string("pmix.hname", host),
-                    PmixInfo.uint32("pmix.nodeid", nodeId))));
+                    PmixInfo.uint32("pmix.nodeid", nodeId)));
+            int[] cpus = cpusOf.apply(rank);
+            String where = cpus.length == 0 ? null : locality.apply(cpus);
+            if (where != null) {
+                proc.add(PmixInfo.string("pmix.cpuset", org.banyan.topo.CpuList.format(cpus)));
+                proc.add(PmixInfo.string("pmix.locstr", where));
+            }
+            info.add(PmixInfo.array("pmix.pdata", proc));
         }
         return new PmixRegistration(job.jobId(), job.pmixNamespace(), mine, info, job.pmiToo());
     }

@@ -75,4 +75,18 @@ class PmixRegistrationTest {
         assertThatThrownBy(() -> PmixRegistration.of(job, RankMap.of(job), 0)).hasMessageContaining("does not wire up through PMIx");
         assertThatThrownBy(() -> new PmixInfo("k", PmixInfo.Type.UINT32, "x")).hasMessageContaining("cannot hold");
     }
+
+    /** What mpirun registers besides (Open MPI 4.1 reads the locality of bound peers; Open MPI 5 the flag). */
+    @Test
+    void policiesOversubscriptionAndBoundRanksCpusAndLocality() {
+        JobDescription packed = new JobDescription(1, List.of(new AppContext("./a", List.of(), 3, Map.of(), null)),
+                List.of(new Node("a", 2)), MappingPolicy.SLOT, true, 0, "/", Modex.LAZY).withPmix("n");
+        PmixRegistration r = PmixRegistration.of(packed, RankMap.of(packed), 0, rank -> new int[] {rank}, cpus -> "HT" + cpus[0]);
+        assertThat(top(r)).containsEntry("pmix.ndosub", true).containsEntry("pmix.mapby", "BYSLOT:OVERSUBSCRIBE")
+                .containsEntry("pmix.rankby", "SLOT").containsEntry("pmix.bindto", "NONE").as("the slots, as mpirun's").containsEntry("pmix.max.size", 2);
+        assertThat(procs(r).get(2)).containsEntry("pmix.cpuset", "2").containsEntry("pmix.locstr", "HT2");
+        PmixRegistration roomy = PmixRegistration.of(JOB, RankMap.of(JOB), 2);
+        assertThat(top(roomy)).doesNotContainKey("pmix.ndosub").containsEntry("pmix.max.size", 6);
+        assertThat(procs(roomy).getFirst()).doesNotContainKeys("pmix.cpuset", "pmix.locstr");
+    }
 }

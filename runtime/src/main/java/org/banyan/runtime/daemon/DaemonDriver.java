@@ -152,7 +152,8 @@ public final class DaemonDriver {
         DaemonCore core = new DaemonCore(daemonId, contact, pmi::address, j -> "tcp://" + pmi.address(j), this::stats,
                 j -> processTablePath(j).toString());
         core.jobSecrets(org.banyan.runtime.net.LinkAuth::jobSecret);
-        core.hostTopology(org.banyan.topo.SysfsTopology::local);
+        core.hostCpus(() -> new org.banyan.topo.CpuBinding(org.banyan.topo.SysfsTopology.local(),
+                org.banyan.topo.SysfsTopology.caches()));
         core.hostGpus(org.banyan.topo.GpuDevices.detect());
         upstream = new UpstreamForwarder(parent);
         try {

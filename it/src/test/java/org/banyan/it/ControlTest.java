@@ -24,17 +24,24 @@ class ControlTest {
         }
 
         int await() throws Exception {
-            assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("banyan ended").isTrue();
+            boolean ended = process.waitFor(60, TimeUnit.SECONDS);
+            if (!ended) { // what it waits for, to see why
+                Process dump = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                        Long.toString(process.pid()), "Thread.print").redirectErrorStream(true).start();
+                String threads = new String(dump.getInputStream().readAllBytes());
+                assertThat(ended).as("banyan ended (stderr: %s; threads: %s)", stderr(), threads).isTrue();
+            }
             return process.exitValue();
         }
     }
 
     /**
-     * Starts banyan with SIGINT at its default action: a shell that starts a background job, or a
-     * CI runner, may hand it down ignored, and an ignored SIGINT stays ignored across exec.
+     * Starts banyan with SIGINT and SIGHUP at their default actions: a shell that starts a
+     * background job, a CI runner, or {@code nohup} may hand them down ignored, an ignored signal
+     * stays ignored across exec, and the JVM leaves a signal it found ignored so.
      */
     Started start(String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("perl", "-e", "$SIG{INT}='DEFAULT'; exec @ARGV or die",
+        List<String> cmd = new ArrayList<>(List.of("perl", "-e", "$SIG{INT}='DEFAULT'; $SIG{HUP}='DEFAULT'; exec @ARGV or die",
                 Banyan.SCRIPT.toString()));
         cmd.addAll(List.of(args));
         Path err = Files.createTempFile(dir, "err", ".txt");

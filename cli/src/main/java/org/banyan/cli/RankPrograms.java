@@ -85,10 +85,10 @@ final class RankPrograms {
      * {@code pmix} as given; {@code auto} reads each program's ELF file: PMIx for Open MPI (or
      * libpmix), PMI for MPICH and for a JVM (banyan-comm speaks PMI-2), and both side by side for
      * anything whose MPI cannot be known before it starts (an interpreter, a script, a wrapper
-     * such as {@code env} or {@code time}, a static binary). Served both ways without libpmix
-     * here, the job gets PMI alone, and a rank that then runs Open MPI as a singleton is caught
-     * by its daemon. A PMIx-only job needs libpmix on this host (and on every other; a host
-     * without it fails its ranks with the reason). {@code monitored} ({@code --monitor})
+     * such as {@code env} or {@code time}, a static binary). Served both ways, a daemon without
+     * libpmix serves PMI alone, and a rank that then runs Open MPI as a singleton is caught. A
+     * PMIx-only job needs libpmix on this host (and on every other; a host without it fails its
+     * ranks with the reason). {@code monitored} ({@code --monitor})
      * refuses MPICH programs, whose messages Banyan cannot count.
      */
     WireUp wireUp(List<String> programs, Path dir, String mpi, boolean monitored) throws UsageException {
@@ -122,11 +122,8 @@ final class RankPrograms {
             case "pmix" -> WireUp.PMIX;
             default -> anyUnknown || (anyPmix && anyPmi) ? WireUp.BOTH : anyPmix ? WireUp.PMIX : WireUp.PMI;
         };
-        boolean installed = how == WireUp.PMI || org.banyan.pmix.PmixServer.installed();
-        if (how == WireUp.BOTH && !installed) {
-            return WireUp.PMI;
-        }
-        if (how == WireUp.PMIX && !installed) {
+        // served both ways, a job needs no libpmix (a daemon without it serves PMI alone)
+        if (how == WireUp.PMIX && !ElfNeeded.pmixInstalled()) {
             throw new UsageException(needs + " wires up through PMIx, and libpmix.so.2 is not installed here "
                     + "(Debian: apt-get install libpmix2)");
         }

@@ -22,41 +22,60 @@ public final class ElfNeeded {
 
     private ElfNeeded() {}
 
+    /**
+     * The program's needed libraries. Reads only the header, the section headers, the dynamic
+     * section and its string table (a few kilobytes) with positioned reads: mapping the file
+     * instead cost a fresh JVM 15 ms on the path to every launch.
+     */
     public static List<String> of(Path file) {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = ch.size();
             if (size < 64 || size > Integer.MAX_VALUE) {
                 return List.of();
             }
-            ByteBuffer b = ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
-            if (b.getInt(0) != 0x7F454C46) { // \x7fELF
+            ByteBuffer h = read(ch, 0, 64);
+            if (h.getInt(0) != 0x7F454C46) { // \x7fELF
                 return List.of();
             }
-            boolean wide = b.get(4) == 2;
-            b.order(b.get(5) == 2 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN);
-            long shoff = wide ? b.getLong(0x28) : b.getInt(0x20) & 0xFFFFFFFFL;
-            int shentsize = b.getShort(wide ? 0x3A : 0x2E) & 0xFFFF;
-            int shnum = b.getShort(wide ? 0x3C : 0x30) & 0xFFFF;
+            boolean wide = h.get(4) == 2;
+            ByteOrder order = h.get(5) == 2 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
+            h.order(order);
+            long shoff = wide ? h.getLong(0x28) : h.getInt(0x20) & 0xFFFFFFFFL;
+            int shentsize = h.getShort(wide ? 0x3A : 0x2E) & 0xFFFF;
+            int shnum = h.getShort(wide ? 0x3C : 0x30) & 0xFFFF;
+            if (shnum == 0 || shentsize < (wide ? 0x40 : 0x28) || shoff + (long) shnum * shentsize > size) {
+                return List.of();
+            }
+            ByteBuffer sections = read(ch, shoff, shnum * shentsize).order(order);
             List<String> out = new ArrayList<>();
             for (int i = 0; i < shnum; i++) {
-                int sh = Math.toIntExact(shoff + (long) i * shentsize);
-                if (b.getInt(sh + 4) != SHT_DYNAMIC) {
+                int sh = i * shentsize;
+                if (sections.getInt(sh + 4) != SHT_DYNAMIC) {
                     continue;
                 }
-                long offset = wide ? b.getLong(sh + 0x18) : b.getInt(sh + 0x10) & 0xFFFFFFFFL;
-                long length = wide ? b.getLong(sh + 0x20) : b.getInt(sh + 0x14) & 0xFFFFFFFFL;
-                int link = b.getInt(sh + (wide ? 0x28 : 0x18));
-                int str = Math.toIntExact(shoff + (long) link * shentsize);
-                long strOffset = wide ? b.getLong(str + 0x18) : b.getInt(str + 0x10) & 0xFFFFFFFFL;
+                long offset = wide ? sections.getLong(sh + 0x18) : sections.getInt(sh + 0x10) & 0xFFFFFFFFL;
+                long length = wide ? sections.getLong(sh + 0x20) : sections.getInt(sh + 0x14) & 0xFFFFFFFFL;
+                int link = sections.getInt(sh + (wide ? 0x28 : 0x18));
+                if (link < 0 || link >= shnum || offset + length > size) {
+                    continue;
+                }
+                int str = link * shentsize;
+                long strOffset = wide ? sections.getLong(str + 0x18) : sections.getInt(str + 0x10) & 0xFFFFFFFFL;
+                long strLength = wide ? sections.getLong(str + 0x20) : sections.getInt(str + 0x14) & 0xFFFFFFFFL;
+                if (strOffset + strLength > size) {
+                    continue;
+                }
+                ByteBuffer dyn = read(ch, offset, (int) length).order(order);
+                ByteBuffer strings = read(ch, strOffset, (int) strLength);
                 int entry = wide ? 16 : 8;
-                for (long e = offset; e + entry <= offset + length; e += entry) {
-                    long tag = wide ? b.getLong((int) e) : b.getInt((int) e);
+                for (int e = 0; e + entry <= length; e += entry) {
+                    long tag = wide ? dyn.getLong(e) : dyn.getInt(e);
                     if (tag == 0) {
                         break;
                     }
                     if (tag == DT_NEEDED) {
-                        long val = wide ? b.getLong((int) e + 8) : b.getInt((int) e + 4) & 0xFFFFFFFFL;
-                        out.add(cString(b, Math.toIntExact(strOffset + val)));
+                        long val = wide ? dyn.getLong(e + 8) : dyn.getInt(e + 4) & 0xFFFFFFFFL;
+                        out.add(cString(strings, Math.toIntExact(val)));
                     }
                 }
             }
@@ -64,6 +83,17 @@ public final class ElfNeeded {
         } catch (IOException | RuntimeException e) {
             return List.of(); // not a readable ELF file: nothing known about it
         }
+    }
+
+    /** {@code length} bytes of the file from {@code at} (fewer at its end). */
+    private static ByteBuffer read(FileChannel ch, long at, int length) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(length);
+        while (b.hasRemaining()) {
+            if (ch.read(b, at + b.position()) < 0) {
+                break;
+            }
+        }
+        return b.flip();
     }
 
     private static String cString(ByteBuffer b, int at) {
@@ -90,16 +120,22 @@ public final class ElfNeeded {
      * How a program with these needed libraries is served under {@code --mpi auto}: PMIx for
      * Open MPI (or libpmix), PMI for MPICH and for a JVM, both side by side when its MPI cannot
      * be known before it starts (nothing MPI among them: an interpreter, a script, a wrapper, a
-     * static binary, or no MPI at all). Both needs libpmix here; without it, PMI alone.
+     * static binary, or no MPI at all). Whether libpmix is installed is not asked here: loading
+     * it to know takes 20 ms, and a daemon without it serves such a job PMI alone.
      */
     public static org.banyan.core.job.WireUp wireUp(List<String> needed) {
         if (pmixLibrary(needed) != null) {
             return org.banyan.core.job.WireUp.PMIX;
         }
-        if (mpichLibrary(needed) != null || isJvm(needed) || !PmixServer.installed()) {
+        if (mpichLibrary(needed) != null || isJvm(needed)) {
             return org.banyan.core.job.WireUp.PMI;
         }
         return org.banyan.core.job.WireUp.BOTH;
+    }
+
+    /** Whether libpmix is installed here; cheap where it is (PmixServer's own check starts the FFM linker first). */
+    public static boolean pmixInstalled() {
+        return PmixLibrary.installed();
     }
 
     /** Whether the program is a JVM's launcher ({@code java}): Java ranks wire up through banyan-comm's PMI-2. */

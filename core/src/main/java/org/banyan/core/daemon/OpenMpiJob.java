@@ -28,13 +28,7 @@ record OpenMpiJob(String appSizes, String firstRanks, int apps, int nodes, Strin
             firsts.add(Integer.toString(first));
             first += app.count();
         }
-        int nodes = 0;
-        for (int n = 0; n < job.nodes().size(); n++) {
-            if (map.ranksOn(n) > 0) {
-                nodes++;
-            }
-        }
-        return new OpenMpiJob(sizes.toString(), firsts.toString(), job.apps().size(), nodes,
+        return new OpenMpiJob(sizes.toString(), firsts.toString(), job.apps().size(), map.nodesWithRanks(),
                 job.pmix() ? transportKey(job.pmixNamespace()) : null);
     }
 

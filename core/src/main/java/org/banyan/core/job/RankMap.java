@@ -20,6 +20,9 @@ public final class RankMap {
     private final int[] byNode;
     /** The last map made, reused for the same job object (every simulated daemon shares one job). */
     private static volatile RankMap last;
+    /** Computed once: every daemon of a simulated 100,000-host tree asks, and a loop over the nodes each time was quadratic. */
+    private final int universeSize;
+    private final int nodesWithRanks;
     private volatile String processMapping;
 
     private RankMap(JobDescription job, int[] nodeOf) {
@@ -41,6 +44,14 @@ public final class RankMap {
         for (int rank = 0; rank < size; rank++) {
             byNode[fill[nodeOf[rank]]++] = rank;
         }
+        long slots = 0;
+        int withRanks = 0;
+        for (int n = 0; n < ranksOnNode.length; n++) {
+            slots += job.nodes().get(n).slots();
+            withRanks += ranksOnNode[n] > 0 ? 1 : 0;
+        }
+        this.universeSize = (int) Math.min(Integer.MAX_VALUE, slots > 0 ? slots : size);
+        this.nodesWithRanks = withRanks;
         int r = 0;
         for (int a = 0; a < job.apps().size(); a++) {
             for (int i = 0; i < job.apps().get(a).count(); i++) {
@@ -168,11 +179,12 @@ public final class RankMap {
      * localhost:3); a DVM's job has only the slots it was given, and one given none its size.
      */
     public int universeSize() {
-        long slots = 0;
-        for (Node n : job.nodes()) {
-            slots += n.slots();
-        }
-        return (int) Math.min(Integer.MAX_VALUE, slots > 0 ? slots : size());
+        return universeSize;
+    }
+
+    /** How many of the job's nodes run ranks. */
+    public int nodesWithRanks() {
+        return nodesWithRanks;
     }
 
     public int nodeOf(int rank) {

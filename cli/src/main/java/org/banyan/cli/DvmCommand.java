@@ -236,14 +236,31 @@ final class DvmCommand {
             System.err.println("banyan dvm: warning: " + tooMany);
         }
         DvmFiles files = a.files;
+        java.nio.channels.FileChannel turn;
         try {
-            DvmFiles.Contact running = files.read();
-            if (headRuns(running.pid(), files.uri())) {
-                throw new UsageException("a DVM is running already with " + files.uri() + " (pid " + running.pid()
-                        + "); stop it first ('banyan dvm stop') or choose another --uri-file");
+            turn = org.banyan.runtime.dvm.DvmClaim.startTurn(files);
+        } catch (IOException e) {
+            System.err.println("banyan dvm: cannot start a DVM with " + files.uri() + ": " + e.getMessage());
+            return 1;
+        }
+        try {
+            boolean held = org.banyan.runtime.dvm.DvmClaim.headHolds(files);
+            DvmFiles.Contact running = null;
+            try {
+                running = files.read();
+            } catch (IOException e) {
+                // no contact written: a head that holds the file is starting
+            }
+            if (held || (running != null && headRuns(running.pid(), files.uri()))) {
+                turn.close();
+                throw new UsageException("a DVM is running already with " + files.uri()
+                        + (running != null ? " (pid " + running.pid() + ")" : " (starting)")
+                        + "; stop it first ('banyan dvm stop') or choose another --uri-file");
             }
         } catch (IOException e) {
-            // no DVM there: good
+            closeQuietly(turn);
+            System.err.println("banyan dvm: cannot start a DVM with " + files.uri() + ": " + e.getMessage());
+            return 1;
         }
         List<String> command = new ArrayList<>(List.of("setsid"));
         command.addAll(DaemonCommand.jvmFor("org.banyan.cli.Main", SpawnMode.forDvm()));
@@ -262,7 +279,9 @@ final class DvmCommand {
                     java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
             head = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .redirectErrorStream(true).redirectOutput(files.log().toFile()).start();
+            org.banyan.runtime.dvm.DvmClaim.handOver(turn, files, head.toHandle());
         } catch (IOException e) {
+            closeQuietly(turn);
             System.err.println("banyan dvm: cannot start the DVM's head: " + e.getMessage());
             return 1;
         }
@@ -357,9 +376,26 @@ final class DvmCommand {
         }
     }
 
+    private static void closeQuietly(java.io.Closeable c) {
+        try {
+            c.close();
+        } catch (IOException e) {
+            // nothing held any more
+        }
+    }
+
     /** The detached head itself. */
     private int serve(List<String> args) throws UsageException {
         StartArguments a = parseStart(args);
+        try {
+            if (!org.banyan.runtime.dvm.DvmClaim.takeForLife(a.files)) {
+                System.out.println("banyan dvm: another DVM holds " + a.files.uri() + "; this one ends");
+                return 1;
+            }
+        } catch (IOException e) {
+            System.out.println("banyan dvm: cannot take " + a.files.uri() + ": " + e.getMessage());
+            return 1;
+        }
         HeadSettings settings = new HeadSettings(0, RunArguments.DEFAULT_GRACE_MILLIS, RunArguments.DAEMON_START_MILLIS);
         PrintStream log = System.out;
         try {

@@ -1,0 +1,87 @@
+package org.banyan.runtime.dvm;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+
+/**
+ * One DVM per URI file, decided by the kernel: a DVM's head holds an advisory lock on
+ * {@code URI.lock} for its whole life (released when its process ends, however it ends), and a
+ * {@code banyan dvm start} holds {@code URI.start} from its check until its head holds the
+ * first, so that two starts at the same moment take turns and the second sees the first's head.
+ * Before, both started a head and one of them was orphaned.
+ */
+public final class DvmClaim {
+    private static final long HANDOVER_MILLIS = 10_000;
+    /** The head's lock: kept open (and so held) until the process ends. */
+    private static FileChannel held;
+
+    private DvmClaim() {}
+
+    static Path lifeLock(DvmFiles files) {
+        return files.uri().resolveSibling(files.uri().getFileName() + ".lock");
+    }
+
+    static Path startLock(DvmFiles files) {
+        return files.uri().resolveSibling(files.uri().getFileName() + ".start");
+    }
+
+    private static FileChannel open(Path p) throws IOException {
+        java.nio.file.Files.createDirectories(p.toAbsolutePath().getParent());
+        try {
+            return FileChannel.open(p, java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            return FileChannel.open(p, StandardOpenOption.WRITE);
+        }
+    }
+
+    /** The head: takes the URI file for its life; false when another head holds it. */
+    public static synchronized boolean takeForLife(DvmFiles files) throws IOException {
+        FileChannel ch = open(lifeLock(files));
+        FileLock lock = ch.tryLock();
+        if (lock == null) {
+            ch.close();
+            return false;
+        }
+        held = ch;
+        return true;
+    }
+
+    /** Whether a head holds the URI file now. */
+    public static boolean headHolds(DvmFiles files) throws IOException {
+        try (FileChannel ch = open(lifeLock(files))) {
+            FileLock lock = ch.tryLock();
+            if (lock == null) {
+                return true;
+            }
+            lock.release();
+            return false;
+        }
+    }
+
+    /** A start's turn: held from its check until its head holds the URI file (or is gone). */
+    public static FileChannel startTurn(DvmFiles files) throws IOException {
+        FileChannel ch = open(startLock(files));
+        ch.lock(); // another start at the same moment: wait for its head to be there
+        return ch;
+    }
+
+    /** Waits, at most 10 s, until a head holds the URI file or {@code head} has ended; then the turn ends. */
+    public static void handOver(FileChannel turn, DvmFiles files, ProcessHandle head) throws IOException {
+        try (turn) {
+            long deadline = System.currentTimeMillis() + HANDOVER_MILLIS;
+            while (System.currentTimeMillis() < deadline && head.isAlive() && !headHolds(files)) {
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+}

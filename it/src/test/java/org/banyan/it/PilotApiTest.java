@@ -142,6 +142,12 @@ class PilotApiTest {
             assertThat(tmgr.waitTasks(sleepers, Set.of(TaskState.DONE, TaskState.FAILED, TaskState.CANCELED), 60_000))
                     .as("nothing waits for a pilot that is gone").allSatisfy(s -> assertThat(s.isFinal()).isTrue());
             assertThat(sleepers.getLast().detail()).isEqualTo("no pilot left to run it");
+            // and what comes after the last pilot is gone fails at once, saying so (it used to wait for ever)
+            List<Task> late = tmgr.submit(new TaskDescription().executable("/bin/true"),
+                    new TaskDescription().function((org.banyan.pilot.SerializableCallable<Integer>) () -> 42));
+            assertThat(tmgr.waitTasks(late, Set.of(TaskState.DONE, TaskState.FAILED, TaskState.CANCELED), 10_000))
+                    .containsOnly(TaskState.FAILED);
+            assertThat(late).allSatisfy(t -> assertThat(t.detail()).isEqualTo("no pilot left to run it"));
         }
         List<String> lines = Files.readAllLines(sessionDir.resolve("banyan.prof"));
         // Sent (AGENT_STAGING_INPUT_PENDING) and ended (a final state), in time order: at most 20 between.
@@ -470,6 +476,13 @@ class PilotApiTest {
             }
             TaskManager tmgr = new TaskManager(session);
             tmgr.addPilots(attached);
+            // what a task's callback sees of its pilot when the task fails for its loss (it read PMGR_ACTIVE)
+            java.util.concurrent.atomic.AtomicReference<PilotState> pilotWhenFailed = new java.util.concurrent.atomic.AtomicReference<>();
+            tmgr.registerCallback((t, s) -> {
+                if (s == TaskState.FAILED) {
+                    pilotWhenFailed.set(t.pilot().state());
+                }
+            });
             Task sleeper = tmgr.submit(new TaskDescription().executable("sleep").arguments("60")).getFirst();
             assertThat(tmgr.waitTasks(List.of(sleeper), Set.of(TaskState.AGENT_EXECUTING), 30_000))
                     .containsExactly(TaskState.AGENT_EXECUTING);
@@ -486,6 +499,8 @@ class PilotApiTest {
             assertThat(watched.detail()).isEqualTo("lost its DVM (it closed the connection)");
             assertThat(tmgr.waitTasks(List.of(sleeper), Set.of(TaskState.DONE, TaskState.FAILED, TaskState.CANCELED), 20_000))
                     .containsExactly(TaskState.FAILED);
+            assertThat(sleeper.detail()).startsWith("lost the pilot " + attached.uid());
+            assertThat(pilotWhenFailed.get()).as("the pilot, seen from the failed task's callback").isEqualTo(PilotState.FAILED);
         }
         assertThat(ended.state()).isEqualTo(PilotState.CANCELED);
         Banyan.assertNoProcessesWith(dir.toString());

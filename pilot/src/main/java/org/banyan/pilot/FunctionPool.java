@@ -70,13 +70,39 @@ public final class FunctionPool implements AutoCloseable {
         List<TaskDescription> ds = new ArrayList<>();
         for (int i = 0; i < workers; i++) {
             ds.add(new TaskDescription().executable(java)
-                    .arguments("-XX:+UseSerialGC", "-Xss512k", "-cp", System.getProperty("java.class.path"),
+                    .arguments("-XX:+UseSerialGC", "-Xss512k", "-cp", absoluteClassPath(System.getProperty("java.class.path"),
+                            currentDirectory()),
                             FunctionWorker.class.getName())
                     .environment("BANYAN_FN_CONTACT", contact).environment("BANYAN_FN_SECRET", secret));
         }
         tasks.registerCallback(this::workerState);
         this.workerTasks = tasks.submit(ds);
         Thread.ofPlatform().daemon().name("fn-accept").start(this::accept);
+    }
+
+    /**
+     * This JVM's class path with every entry made absolute against {@code cwd}: the workers start
+     * in their sandboxes, where {@code java -cp banyan.jar:classes Prog}'s relative entries name
+     * nothing (every call failed with ClassNotFoundException). An empty entry is the directory
+     * itself, as the JVM reads it; a {@code dir/*} wildcard stays one.
+     */
+    private static java.nio.file.Path currentDirectory() {
+        return java.nio.file.Path.of("").toAbsolutePath();
+    }
+
+    static String absoluteClassPath(String classPath, java.nio.file.Path cwd) {
+        List<String> out = new ArrayList<>();
+        for (String entry : classPath.split(java.io.File.pathSeparator, -1)) {
+            if (entry.isEmpty()) {
+                out.add(cwd.toString());
+            } else if (entry.equals("*") || entry.endsWith("/*")) {
+                String dir = entry.substring(0, entry.length() - 1);
+                out.add((dir.isEmpty() ? cwd : cwd.resolve(dir).normalize()) + "/*");
+            } else {
+                out.add(cwd.resolve(entry).normalize().toString());
+            }
+        }
+        return String.join(java.io.File.pathSeparator, out);
     }
 
     /** Runs {@code fn} in a worker; the future has its result. */

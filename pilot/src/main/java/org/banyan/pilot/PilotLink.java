@@ -98,10 +98,11 @@ final class PilotLink {
                 }
             }
         } catch (IOException e) {
-            tmgr.pilotGone(this);
+            // the pilot is FAILED before its tasks are: a callback of theirs that asks it sees why
             if (!tmgr.closedByUser()) { // not the manager's own close: the DVM went away
                 pilot.lost(e);
             }
+            tmgr.pilotGone(this);
         } catch (InterruptedException e) {
             tmgr.pilotGone(this);
         }

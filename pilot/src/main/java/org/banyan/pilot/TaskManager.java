@@ -303,6 +303,7 @@ public final class TaskManager implements AutoCloseable {
                 }
             }
             failUnfit();
+            noPilotLeft(); // submitted after the last pilot ended: nothing will run them
             if (TaskTransitions.inCallback()) {
                 // The sender waits for the pilot to accept the batch, which the thread running
                 // this callback may be the one to read: the feeder sends it instead.
@@ -316,7 +317,17 @@ public final class TaskManager implements AutoCloseable {
             tasks.addAll(batch);
         }
         if (!functions.isEmpty()) {
-            functionTasks.run(functions);
+            boolean over;
+            synchronized (this) {
+                over = roster.allOver();
+            }
+            if (over) {
+                for (Task t : functions) {
+                    move(t, TaskState.FAILED, Session.nowMicros(), -1, "no pilot left to run it");
+                }
+            } else {
+                functionTasks.run(functions);
+            }
         }
         return tasks;
     }

@@ -34,8 +34,13 @@ final class TaskFile {
     private static final Set<String> ACTIONS = Set.of("copy", "link", "move");
     /** How many distinct programs a file's tasks share strings for (a file of all different ones gains nothing). */
     private static final int MAX_EXECUTABLES = 1024;
+    /** Comments allowed; a key given twice refused (it silently took the last value). */
     private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
-            .enable(JsonReadFeature.ALLOW_YAML_COMMENTS).build());
+            .enable(JsonReadFeature.ALLOW_YAML_COMMENTS).enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build());
+
+    /** Jackson's words for a key given twice in one object. */
+    private static final java.util.regex.Pattern DUPLICATE = java.util.regex.Pattern.compile("Duplicate field '(.*)'");
 
     private TaskFile() {}
 
@@ -123,6 +128,10 @@ final class TaskFile {
                 } catch (JsonProcessingException e) {
                     // an object that does not end on its line is named by the line it began on
                     long at = line > 0 ? line : e.getLocation() != null ? e.getLocation().getLineNr() : 0;
+                    java.util.regex.Matcher twice = DUPLICATE.matcher(String.valueOf(e.getOriginalMessage()));
+                    if (twice.lookingAt()) {
+                        throw new UsageException(new Where(file, at) + ": field '" + twice.group(1) + "' is given twice");
+                    }
                     throw new UsageException(new Where(file, at) + ": not a JSON object (" + e.getOriginalMessage() + ")");
                 }
             }
@@ -230,8 +239,11 @@ final class TaskFile {
         TaskDescription d = new TaskDescription();
         d.uid(text(n, "uid", where, null)).name(text(n, "name", where, null));
         String executable = text(n, "executable", where, null);
-        if (executable == null || executable.isBlank()) {
+        if (executable == null) {
             throw new UsageException(where + ": field 'executable' is missing");
+        }
+        if (executable.isBlank()) {
+            throw new UsageException(where + ": field 'executable' is empty");
         }
         String known = executables.get(executable);
         if (known != null) {
@@ -317,8 +329,9 @@ final class TaskFile {
         }
         List<String> out = new ArrayList<>();
         for (JsonNode e : v) {
-            if (!e.isTextual() && !e.isNumber()) {
-                throw new UsageException(where + ": field '" + f + "' must be a list of strings");
+            if (!e.isTextual()) {
+                throw new UsageException(where + ": field '" + f + "' must be a list of strings"
+                        + (e.isValueNode() ? ": " + e + " is not one (write \"" + e.asText() + "\")" : ""));
             }
             out.add(e.asText());
         }
@@ -336,8 +349,10 @@ final class TaskFile {
         }
         for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
-            if (!e.getValue().isValueNode()) {
-                throw new UsageException(where + ": field 'environment' must be an object of strings");
+            if (!e.getValue().isTextual()) {
+                throw new UsageException(where + ": field 'environment' must be an object of strings"
+                        + (e.getValue().isValueNode() ? ": '" + e.getKey() + "' is " + e.getValue() + " (write \""
+                        + e.getValue().asText() + "\")" : ""));
             }
             out.put(e.getKey(), e.getValue().asText());
         }

@@ -31,7 +31,7 @@ class TaskFileTest {
         List<TaskDescription> tasks = TaskFile.read(file("""
                 # a comment, then a blank line
 
-                {"uid": "a", "executable": "/bin/echo", "arguments": ["x", 2], "environment": {"K": "v", "N": 1},
+                {"uid": "a", "executable": "/bin/echo", "arguments": ["x", "2"], "environment": {"K": "v", "N": "1"},
                    "sandbox": "s", "stdout": "o", "stderr": "e", "pre_exec": ["cd ."], "post_exec": ["true"], "ranks": 2,
                    "cores_per_rank": 2, "gpus_per_rank": 0, "priority": 3, "timeout": 1.5, "restartable": true,
                    "tags": {"colocate": "c", "exclusive": false}, "mode": "mpi", "input_staging": ["in.dat"],
@@ -116,7 +116,16 @@ class TaskFileTest {
                 ":1: unknown tag 'colocte' in field 'tags' (valid: colocate, exclusive)");
         fails("{\"executable\": \"x\", \"mode\": \"function\"}", ":1: field 'mode' must be 'executable' or 'mpi' "
                 + "(function tasks run through the Java Pilot API), got 'function'");
-        fails("{\"executable\": \" \"}", ":1: field 'executable' is missing");
+        fails("{\"executable\": \" \"}", ":1: field 'executable' is empty");
+        fails("{\"executable\": \"\"}", ":1: field 'executable' is empty");
+        // strict: a key given twice, and values of the wrong type, are refused (they were taken: the last, "1")
+        fails("{\"executable\": \"a\", \"executable\": \"b\"}", ":1: field 'executable' is given twice");
+        fails("{\"executable\": \"x\", \"environment\": {\"A\": 1}}",
+                ":1: field 'environment' must be an object of strings: 'A' is 1 (write \"1\")");
+        fails("{\"executable\": \"x\", \"environment\": {\"A\": true}}",
+                ":1: field 'environment' must be an object of strings: 'A' is true (write \"true\")");
+        fails("{\"executable\": \"x\", \"arguments\": [\"-n\", 5]}",
+                ":1: field 'arguments' must be a list of strings: 5 is not one (write \"5\")");
         fails("{\"executable\": \"x\", \"dependencies\": \"afterok:7,afterevery:8\"}",
                 ":1: field 'dependencies': 'afterevery:8' is not a dependency: write KIND:ID[:ID...], KIND one of after, "
                         + "afterany, afterok, afternotok (like afterok:7)");

@@ -258,7 +258,8 @@ class DvmTest {
                 "--tasks", dir.resolve("sleepers.jsonl").toString());
         assertThat(sub.exit()).as(sub.stderr()).isZero();
         Banyan.awaitSleeps(marker, 4);
-        Banyan.daemonJvm(1).destroyForcibly();
+        ProcessHandle killed = Banyan.daemonJvm(1);
+        killed.destroyForcibly();
         long deadline = System.nanoTime() + 20_000_000_000L;
         while (Banyan.processesWith(marker).size() > 2 && System.nanoTime() < deadline) {
             Thread.sleep(100);
@@ -281,6 +282,13 @@ class DvmTest {
             }
         }
         assertThat(tables).as("pid tables: the killed daemon's guard and the stopped daemon removed theirs").isEmpty();
+        // a DVM's daemon starts its PMIx server at once: the killed one's guard removed its files
+        // though no PMIx job had come (they stayed in java.io.tmpdir)
+        String pmixFiles = "pmix_dstor_ds12_" + killed.pid();
+        try (var dirs = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            assertThat(dirs.filter(d -> d.getFileName().toString().startsWith("banyan-pmix-"))
+                    .filter(d -> Files.exists(d.resolve(pmixFiles))).toList()).as("the killed daemon's PMIx server files").isEmpty();
+        }
     }
 
     /**

@@ -28,6 +28,36 @@ class FunctionTaskTest {
     @TempDir
     Path dir;
 
+    /**
+     * A program's own pool of one worker and a function task on a 2-core pilot: the task goes to
+     * that pool, and an executable task still finds a core. A default pool beside it took the
+     * other core, and the executable waited in AGENT_SCHEDULING for ever.
+     */
+    @Test
+    void functionPoolsLeaveACoreForExecutableTasks() throws Exception {
+        try (Session session = new Session(dir.resolve("starve"))) {
+            PilotManager pmgr = new PilotManager(session);
+            Pilot pilot = pmgr.submit(PilotDescription.local(2));
+            TaskManager tmgr = new TaskManager(session);
+            tmgr.addPilots(pilot);
+            assertThat(pilot.waitState(PilotState.PMGR_ACTIVE, 60_000)).as(pilot.detail()).isEqualTo(PilotState.PMGR_ACTIVE);
+            FunctionPool own = tmgr.functionPool(1);
+            Task fn = tmgr.submit(new TaskDescription().function((org.banyan.pilot.SerializableCallable<Integer>) () -> 6 * 7))
+                    .getFirst();
+            assertThat(fn.result().get(60, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(42);
+            Task exe = tmgr.submit(new TaskDescription().executable("/bin/true")).getFirst();
+            assertThat(tmgr.waitTasks(List.of(exe), java.util.Set.of(TaskState.DONE, TaskState.FAILED, TaskState.CANCELED), 30_000))
+                    .as("the executable task got a core").containsExactly(TaskState.DONE);
+            own.close();
+            // without a pool of the program's, the default one leaves a core free too
+            Task fn2 = tmgr.submit(new TaskDescription().function((org.banyan.pilot.SerializableCallable<Integer>) () -> 1)).getFirst();
+            assertThat(fn2.result().get(60, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(1);
+            Task exe2 = tmgr.submit(new TaskDescription().executable("/bin/true")).getFirst();
+            assertThat(tmgr.waitTasks(List.of(exe2), java.util.Set.of(TaskState.DONE, TaskState.FAILED, TaskState.CANCELED), 30_000))
+                    .containsExactly(TaskState.DONE);
+        }
+    }
+
     @Test
     void functionsRunInWorkersAndTheirValuesAndExceptionsComeBack() throws Exception {
         try (Session session = new Session(dir.resolve("session"))) {

@@ -230,6 +230,11 @@ public final class FunctionPool implements AutoCloseable {
         }
     }
 
+    /** Whether {@link #close} was called. */
+    boolean isClosed() {
+        return closed;
+    }
+
     /** Tells the workers to end, fails what did not run, and ends the worker tasks that are left. */
     @Override
     public void close() {

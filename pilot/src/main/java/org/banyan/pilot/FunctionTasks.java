@@ -7,9 +7,11 @@ import java.util.function.IntSupplier;
 import org.banyan.core.pilot.TaskState;
 
 /**
- * A task manager's function tasks and pools: the pools it made (closed with it), and the
- * default pool that function tasks submitted like other tasks go to, one worker per core of
- * the pilots added so far.
+ * A task manager's function tasks and pools: the pools it made (closed with it), and where
+ * function tasks submitted like other tasks go: the first pool the program made, else a default
+ * pool of one worker per core of the pilots added so far but one (a worker holds its core
+ * while the pool lives: a pool beside the program's, or one on every core, left an executable
+ * task submitted next in AGENT_SCHEDULING for ever, with no word why).
  */
 final class FunctionTasks {
     /** How the manager moves a task on (its states, profile and callbacks). */
@@ -29,6 +31,11 @@ final class FunctionTasks {
         this.pilotCores = pilotCores;
     }
 
+    /** The default pool's workers on pilots of {@code cores}: all but one, so that an executable task always has a core. */
+    static int defaultWorkers(int cores) {
+        return Math.max(1, cores - 1);
+    }
+
     FunctionPool pool(int workers) throws IOException {
         FunctionPool pool = new FunctionPool(tmgr, workers);
         synchronized (pools) {
@@ -42,10 +49,18 @@ final class FunctionTasks {
         try {
             // Not under the manager's lock: starting the workers submits tasks, whose acceptance needs it.
             synchronized (this) {
-                if (defaultPool == null) {
-                    defaultPool = pool(Math.max(1, pilotCores.getAsInt()));
+                FunctionPool made;
+                synchronized (pools) {
+                    made = pools.stream().filter(p -> p != defaultPool && !p.isClosed()).findFirst().orElse(null);
                 }
-                pool = defaultPool;
+                if (made != null) {
+                    pool = made;
+                } else {
+                    if (defaultPool == null) {
+                        defaultPool = pool(defaultWorkers(pilotCores.getAsInt()));
+                    }
+                    pool = defaultPool;
+                }
             }
         } catch (IOException e) {
             for (Task t : functions) {

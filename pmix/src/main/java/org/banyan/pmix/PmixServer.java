@@ -137,6 +137,7 @@ public final class PmixServer {
         } catch (IOException e) {
             throw new PmixUnavailableException("cannot create the PMIx server's directory in " + parent + ": " + e.getMessage());
         }
+        PmixDirectory.made(dir); // owned by the daemon's guard before anything is in it
         PmixServer server = new PmixServer(lib, dir);
         int rc;
         try (Arena a = Arena.ofConfined()) {
@@ -157,6 +158,7 @@ public final class PmixServer {
         }
         if (rc != PmixLibrary.SUCCESS) {
             deleteTree(dir);
+            PmixDirectory.gone();
             throw new PmixUnavailableException("PMIx_server_init failed: " + lib.error(rc));
         }
         instance = server;
@@ -351,6 +353,7 @@ public final class PmixServer {
             Thread.currentThread().interrupt();
         }
         deleteTree(s.tmpdir);
+        PmixDirectory.gone();
     }
 
     // --- building what PMIx reads ---------------------------------------------------------

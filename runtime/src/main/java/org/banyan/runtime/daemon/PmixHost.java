@@ -39,6 +39,9 @@ final class PmixHost {
         this.post = post;
         this.guard = guard;
         this.sharedDirectory = sharedDirectory;
+        // the server may be made before any job of ours registers (banyan run starts it while it
+        // reads the launch, a DVM's daemon at once): its files go with this daemon however it ends
+        org.banyan.pmix.PmixDirectory.whenMade(dir -> guard.owns(dir.toString()));
     }
 
     /**

@@ -138,6 +138,11 @@ final class DvmCommand {
             return args.isEmpty() ? 2 : 0;
         }
         List<String> rest = args.subList(1, args.size());
+        if ((args.getFirst().equals("start") || args.getFirst().equals("status") || args.getFirst().equals("stop"))
+                && (rest.contains("--help") || rest.contains("-h"))) {
+            System.out.print(HELP); // what its own error pointed to said "unknown option"
+            return 0;
+        }
         return switch (args.getFirst()) {
             case "start" -> start(rest);
             case "serve" -> serve(rest);

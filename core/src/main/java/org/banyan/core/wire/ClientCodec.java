@@ -121,10 +121,10 @@ public final class ClientCodec {
         for (AppContext app : m.apps()) {
             w.string(app.executable()).list(app.args()).u32(app.count()).map(app.env()).string(app.workdir());
         }
-        w.u8(m.mapping().ordinal()).u8(m.oversubscribe() ? 1 : 0).u32(m.stdinRank()).string(m.launchDir())
-                .u8(m.modex().ordinal()).u64(m.timeoutMillis());
+        w.u8(WireCodes.MAPPING.code(m.mapping())).u8(m.oversubscribe() ? 1 : 0).u32(m.stdinRank()).string(m.launchDir())
+                .u8(WireCodes.MODEX.code(m.modex())).u64(m.timeoutMillis());
         OverlayCodec.writePlacement(w, m.placement());
-        w.u8(m.wireUp().ordinal());
+        w.u8(WireCodes.WIRE_UP.code(m.wireUp()));
     }
 
     private static ClientMessage.RunJob runJob(ByteBuffer b) {
@@ -134,19 +134,15 @@ public final class ClientCodec {
             apps.add(new AppContext(OverlayCodec.string(b), OverlayCodec.list(b), b.getInt(), OverlayCodec.map(b),
                     OverlayCodec.string(b)));
         }
-        MappingPolicy mapping = MappingPolicy.values()[b.get()];
+        MappingPolicy mapping = WireCodes.MAPPING.of(b.get());
         boolean oversubscribe = b.get() != 0;
         int stdinRank = b.getInt();
         String launchDir = OverlayCodec.string(b);
-        Modex modex = Modex.values()[b.get()];
+        Modex modex = WireCodes.MODEX.of(b.get());
         long timeout = b.getLong();
         org.banyan.core.job.RankPlacement placement = OverlayCodec.readPlacement(b);
-        int wireUp = b.get();
-        if (wireUp < 0 || wireUp >= org.banyan.core.job.WireUp.values().length) {
-            throw new IllegalArgumentException("unknown wire-up " + wireUp);
-        }
         return new ClientMessage.RunJob(apps, mapping, oversubscribe, stdinRank, launchDir, modex, timeout, placement,
-                org.banyan.core.job.WireUp.values()[wireUp]);
+                WireCodes.WIRE_UP.of(b.get()));
     }
 
     /** A whole frame, length prefix included. */
@@ -173,7 +169,7 @@ public final class ClientCodec {
                             .u8(t.mpi() ? 1 : 0).u64(t.timeoutMillis()).u8(t.restartable() ? 1 : 0)
                             .u32(t.dependencies().size());
                     for (TaskDependency d : t.dependencies()) {
-                        w.u8(d.kind().ordinal()).u32(d.taskId());
+                        w.u8(WireCodes.DEPENDENCY.code(d.kind())).u32(d.taskId());
                     }
                 }
             }
@@ -184,7 +180,7 @@ public final class ClientCodec {
             case ClientMessage.TaskUpdates m -> {
                 w.u8(TASK_UPDATES).u32(m.updates().size());
                 for (ClientMessage.TaskUpdate u : m.updates()) {
-                    w.u32(u.taskId()).u8(u.state().ordinal()).u64(u.timeMicros()).u32(u.exitCode()).string(u.detail())
+                    w.u32(u.taskId()).u8(WireCodes.TASK_STATE.code(u.state())).u64(u.timeMicros()).u32(u.exitCode()).string(u.detail())
                             .u64(u.execStartMicros()).u64(u.execEndMicros());
                 }
             }
@@ -203,7 +199,7 @@ public final class ClientCodec {
             case ClientMessage.Status m -> {
                 w.u8(STATUS).u64(m.pid()).u32(m.hosts().size());
                 for (ClientMessage.HostStatus h : m.hosts()) {
-                    w.string(h.name()).u32(h.slots()).u32(h.slotsInUse()).u8(h.state().ordinal()).u32(h.gpus()).u32(h.gpusInUse());
+                    w.string(h.name()).u32(h.slots()).u32(h.slotsInUse()).u8(WireCodes.HOST_STATE.code(h.state())).u32(h.gpus()).u32(h.gpusInUse());
                 }
                 w.u32(m.jobs().size());
                 for (ClientMessage.JobStatus j : m.jobs()) {
@@ -264,7 +260,7 @@ public final class ClientCodec {
                         int deps = OverlayCodec.count(b);
                         List<TaskDependency> dependencies = new ArrayList<>(deps);
                         for (int d = 0; d < deps; d++) {
-                            dependencies.add(new TaskDependency(TaskDependency.Kind.values()[b.get()], b.getInt()));
+                            dependencies.add(new TaskDependency(WireCodes.DEPENDENCY.of(b.get()), b.getInt()));
                         }
                         tasks.add(new TaskRequest(uid, exe, args, env, sandbox, out, err, in, pre, post, slots, priority,
                                 mpi, timeout, restartable, dependencies));
@@ -279,7 +275,7 @@ public final class ClientCodec {
                     int n = OverlayCodec.count(b);
                     List<ClientMessage.TaskUpdate> updates = new ArrayList<>(n);
                     for (int i = 0; i < n; i++) {
-                        updates.add(new ClientMessage.TaskUpdate(b.getInt(), TaskState.values()[b.get()], b.getLong(),
+                        updates.add(new ClientMessage.TaskUpdate(b.getInt(), WireCodes.TASK_STATE.of(b.get()), b.getLong(),
                                 b.getInt(), OverlayCodec.string(b), b.getLong(), b.getLong()));
                     }
                     yield new ClientMessage.TaskUpdates(updates);
@@ -302,7 +298,7 @@ public final class ClientCodec {
                     List<ClientMessage.HostStatus> hosts = new ArrayList<>(nh);
                     for (int i = 0; i < nh; i++) {
                         hosts.add(new ClientMessage.HostStatus(OverlayCodec.string(b), b.getInt(), b.getInt(),
-                                ClientMessage.HostStatus.State.values()[b.get()], b.getInt(), b.getInt()));
+                                WireCodes.HOST_STATE.of(b.get()), b.getInt(), b.getInt()));
                     }
                     int nj = OverlayCodec.count(b);
                     List<ClientMessage.JobStatus> jobs = new ArrayList<>(nj);

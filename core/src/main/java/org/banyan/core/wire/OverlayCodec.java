@@ -331,8 +331,8 @@ public final class OverlayCodec {
         for (Node node : job.nodes()) {
             w.string(node.name()).u32(node.slots());
         }
-        w.u8(job.mapping().ordinal()).u8(job.oversubscribe() ? 1 : 0).u32(job.stdinRank()).string(job.launchDir())
-                .u8(job.modex().ordinal());
+        w.u8(WireCodes.MAPPING.code(job.mapping())).u8(job.oversubscribe() ? 1 : 0).u32(job.stdinRank()).string(job.launchDir())
+                .u8(WireCodes.MODEX.code(job.modex()));
         writePlacement(w, job.placement());
         w.string(job.pmixNamespace()).u32(job.spawnedBy()).u8(job.pmiToo() ? 1 : 0);
     }
@@ -351,7 +351,7 @@ public final class OverlayCodec {
     }
 
     static void writePlacement(WireWriter w, RankPlacement p) {
-        w.u8(p.bindTo().ordinal()).u8((p.bySocket() ? 1 : 0) | (p.reranked() ? 2 : 0)).u32(p.cpusPerRank()).u8((p.report() ? 1 : 0) | (p.displayMap() ? 2 : 0))
+        w.u8(WireCodes.BIND_TO.code(p.bindTo())).u8((p.bySocket() ? 1 : 0) | (p.reranked() ? 2 : 0)).u32(p.cpusPerRank()).u8((p.report() ? 1 : 0) | (p.displayMap() ? 2 : 0))
                 .u32(p.nodeOf() == null ? 0 : p.nodeOf().length);
         if (p.nodeOf() != null) {
             for (int r = 0; r < p.nodeOf().length; r++) {
@@ -371,7 +371,7 @@ public final class OverlayCodec {
     }
 
     static RankPlacement readPlacement(ByteBuffer b) {
-        CpuBinding.Target bindTo = CpuBinding.Target.values()[b.get()];
+        CpuBinding.Target bindTo = WireCodes.BIND_TO.of(b.get());
         int spread = b.get();
         boolean bySocket = (spread & 1) != 0;
         int cpusPerRank = b.getInt();
@@ -409,11 +409,11 @@ public final class OverlayCodec {
         for (int i = 0; i < nnodes; i++) {
             nodes.add(new Node(string(b), b.getInt()));
         }
-        MappingPolicy mapping = MappingPolicy.values()[b.get()];
+        MappingPolicy mapping = WireCodes.MAPPING.of(b.get());
         boolean oversubscribe = b.get() != 0;
         int stdinRank = b.getInt();
         String launchDir = string(b);
-        Modex modex = Modex.values()[b.get()];
+        Modex modex = WireCodes.MODEX.of(b.get());
         RankPlacement placement = readPlacement(b);
         String pmixNamespace = string(b);
         int spawnedBy = b.getInt();

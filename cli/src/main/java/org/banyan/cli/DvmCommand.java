@@ -160,8 +160,7 @@ final class DvmCommand {
         if (a.elastic && slurmJob() == null) {
             throw new UsageException("--elastic gives hosts back to Slurm: run dvm start inside a Slurm job");
         }
-        if (a.elastic && a.daemons.nodes() != null && !(a.daemons.agent() instanceof org.banyan.runtime.launch.LaunchAgent.Slurm
-                || a.daemons.agent() instanceof org.banyan.runtime.launch.LaunchAgent.SlurmStep)) {
+        if (a.elastic && a.daemons.nodes() != null && !a.daemons.agent().fromSlurm()) {
             throw new UsageException("--elastic needs the DVM's hosts from the Slurm job: drop --host, --hostfile and "
                     + "--launcher");
         }

@@ -135,7 +135,7 @@ public final class Main {
         FastExit.prepare();
         // this JVM's daemon will serve the job through PMIx: the server starts while the launch goes on
         boolean pmixHere = request.dvm() == null && request.job().pmix()
-                && request.agent() instanceof org.banyan.runtime.launch.LaunchAgent.InProcess;
+                && request.agent().inThisProcess();
         if (pmixHere) {
             org.banyan.pmix.PmixServer.startSoon(Path.of(System.getProperty("java.io.tmpdir")));
         }

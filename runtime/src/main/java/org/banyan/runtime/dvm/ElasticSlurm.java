@@ -268,7 +268,7 @@ final class ElasticSlurm {
      */
     List<Integer> refillable() {
         List<Integer> out = new ArrayList<>();
-        if (!(agent instanceof LaunchAgent.Slurm)) {
+        if (!agent.stepPerDaemon()) {
             return out;
         }
         for (int i = 1; i < hosts.size(); i++) {
@@ -439,7 +439,7 @@ final class ElasticSlurm {
                     }
                 });
                 try {
-                    if (agent instanceof LaunchAgent.Slurm) {
+                    if (agent.stepPerDaemon()) {
                         awaitStepsOff(job, e.getValue());
                     }
                     if (keep.isEmpty()) {

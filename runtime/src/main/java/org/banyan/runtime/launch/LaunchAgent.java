@@ -10,6 +10,21 @@ import java.util.List;
  */
 public sealed interface LaunchAgent permits LaunchAgent.InProcess, LaunchAgent.Local, LaunchAgent.RemoteShell,
         LaunchAgent.Slurm, LaunchAgent.SlurmStep {
+    /** Whether the daemon runs in the launching JVM (its PMIx server is that JVM's). */
+    default boolean inThisProcess() {
+        return this instanceof InProcess;
+    }
+
+    /** Whether the daemons come from the Slurm job's allocation (srun), the hosts being its. */
+    default boolean fromSlurm() {
+        return this instanceof Slurm || this instanceof SlurmStep;
+    }
+
+    /** Whether each daemon is a Slurm step of its own, which can be given back and started anew on its host. */
+    default boolean stepPerDaemon() {
+        return this instanceof Slurm;
+    }
+
     /** The daemon runs on a thread of the parent's JVM (single host only). */
     record InProcess() implements LaunchAgent {
         public String spec() {

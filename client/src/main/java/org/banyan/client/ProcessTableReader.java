@@ -14,7 +14,7 @@ import java.nio.file.StandardOpenOption;
  * per rank, then host names; little-endian. The client shares no code with the daemon, only
  * that layout.
  */
-final class ProcessTableReader {
+final class ProcessTableReader implements ProcessTableLayout {
     private static final int MAGIC = 0x5459_4E42;
     private static final int HEADER = 64;
     private static final int RECORD = 32;
@@ -30,15 +30,15 @@ final class ProcessTableReader {
             throw new BanyanException("cannot read the process table " + path + ": " + e.getMessage(), e);
         }
         map.order(ByteOrder.LITTLE_ENDIAN);
-        if (map.capacity() < HEADER || map.getInt(0) != MAGIC || map.getInt(4) != 1) {
+        if (map.capacity() < HEADER || map.getInt(AT_MAGIC) != MAGIC || map.getInt(AT_VERSION) != 1) {
             throw new BanyanException(path + " is not a Banyan process table (version 1)");
         }
-        size = map.getInt(12);
-        if (map.getInt(20) != size) {
-            throw new BanyanException(path + " is incomplete: " + map.getInt(20) + " of " + size + " ranks");
+        size = map.getInt(AT_SIZE);
+        if (map.getInt(AT_FILLED) != size) {
+            throw new BanyanException(path + " is incomplete: " + map.getInt(AT_FILLED) + " of " + size + " ranks");
         }
-        hosts = new String[map.getInt(16)];
-        int p = map.getInt(24);
+        hosts = new String[map.getInt(AT_NODES)];
+        int p = map.getInt(AT_NAMES);
         for (int i = 0; i < hosts.length; i++) {
             int n = map.getShort(p) & 0xFFFF;
             byte[] b = new byte[n];
@@ -53,8 +53,9 @@ final class ProcessTableReader {
             throw new IllegalArgumentException("rank " + rank + " is not in the job (size " + size + ")");
         }
         int at = HEADER + RECORD * rank;
-        int node = map.getInt(at + 4);
-        return new Peer(map.getInt(at), hosts[node], node, map.getInt(at + 8), map.getInt(at + 12), map.getInt(at + 16),
-                map.getInt(at + 20), map.getInt(at + 24));
+        int node = map.getInt(at + REC_NODE);
+        return new Peer(map.getInt(at + REC_RANK), hosts[node], node, map.getInt(at + REC_LOCAL_RANK),
+                map.getInt(at + REC_LOCAL_SIZE), map.getInt(at + REC_APPNUM), map.getInt(at + REC_BINDING),
+                map.getInt(at + REC_BIND_COUNT));
     }
 }

@@ -38,6 +38,12 @@ public final class ProcessTable {
     public static final int VERSION = 1;
     public static final int HEADER_BYTES = 64;
     public static final int RECORD_BYTES = 32;
+    /** The header's fields, by offset (the client library names the same ones: it shares no code with this). */
+    public static final int AT_MAGIC = 0, AT_VERSION = 4, AT_JOB = 8, AT_SIZE = 12, AT_NODES = 16, AT_FILLED = 20,
+            AT_NAMES = 24;
+    /** A record's fields, by offset in the record. */
+    public static final int REC_RANK = 0, REC_NODE = 4, REC_LOCAL_RANK = 8, REC_LOCAL_SIZE = 12, REC_APPNUM = 16,
+            REC_BINDING = 20, REC_BIND_COUNT = 24;
 
     private ProcessTable() {}
 
@@ -73,7 +79,7 @@ public final class ProcessTable {
         for (byte[] n : names) {
             b.putShort((short) n.length).put(n);
         }
-        b.putInt(20, map.size());
+        b.putInt(AT_FILLED, map.size());
         return b.array();
     }
 
@@ -84,21 +90,21 @@ public final class ProcessTable {
     /** Reads record {@code rank} of a table; throws IllegalArgumentException when it is not one. */
     public static Entry read(byte[] table, int rank) {
         ByteBuffer b = ByteBuffer.wrap(table).order(ByteOrder.LITTLE_ENDIAN);
-        if (table.length < HEADER_BYTES || b.getInt(0) != MAGIC || b.getInt(4) != VERSION) {
+        if (table.length < HEADER_BYTES || b.getInt(AT_MAGIC) != MAGIC || b.getInt(AT_VERSION) != VERSION) {
             throw new IllegalArgumentException("not a Banyan process table");
         }
-        int size = b.getInt(12);
-        if (rank < 0 || rank >= size || rank >= b.getInt(20)) {
+        int size = b.getInt(AT_SIZE);
+        if (rank < 0 || rank >= size || rank >= b.getInt(AT_FILLED)) {
             throw new IllegalArgumentException("rank " + rank + " is not in the table");
         }
         int at = HEADER_BYTES + RECORD_BYTES * rank;
-        int node = b.getInt(at + 4);
-        int p = b.getInt(24);
+        int node = b.getInt(at + REC_NODE);
+        int p = b.getInt(AT_NAMES);
         for (int i = 0; i < node; i++) {
             p += 2 + (b.getShort(p) & 0xFFFF);
         }
         String host = new String(table, p + 2, b.getShort(p) & 0xFFFF, StandardCharsets.UTF_8);
-        return new Entry(b.getInt(at), node, host, b.getInt(at + 8), b.getInt(at + 12), b.getInt(at + 16),
-                b.getInt(at + 20), b.getInt(at + 24));
+        return new Entry(b.getInt(at + REC_RANK), node, host, b.getInt(at + REC_LOCAL_RANK), b.getInt(at + REC_LOCAL_SIZE),
+                b.getInt(at + REC_APPNUM), b.getInt(at + REC_BINDING), b.getInt(at + REC_BIND_COUNT));
     }
 }

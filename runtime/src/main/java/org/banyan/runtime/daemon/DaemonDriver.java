@@ -215,8 +215,9 @@ public final class DaemonDriver {
             for (RankProcess r : ranks.values()) {
                 r.signal(Signals.SIGKILL);
             }
-            // tables first: once told "done" the guard removes nothing, and a run's JVM may _exit
-            // between the two
+            // tables and the PMIx server's files first: once told "done" the guard removes
+            // nothing, and a run's JVM may _exit between the two (SubmitTest's DVMs left
+            // banyan-pmix-* directories so)
             for (java.nio.file.Path table : processTables) {
                 try {
                     java.nio.file.Files.deleteIfExists(table);
@@ -224,12 +225,12 @@ public final class DaemonDriver {
                     // /dev/shm is cleared at reboot; nothing else to do
                 }
             }
-            guard.close();
-            spawners.shutdown();
-            sightings.close();
             if (pmix != null) {
                 pmix.close();
             }
+            guard.close();
+            spawners.shutdown();
+            sightings.close();
             pmi.close();
             upstream.finish(2000);
             peers.close();

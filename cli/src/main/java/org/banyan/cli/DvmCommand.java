@@ -248,14 +248,15 @@ final class DvmCommand {
             return 1;
         }
         try {
-            boolean held = org.banyan.runtime.dvm.DvmClaim.headHolds(files);
             DvmFiles.Contact running = null;
             try {
                 running = files.read();
             } catch (IOException e) {
-                // no contact written: a head that holds the file is starting
+                // no contact written: a head that holds the file is starting, or stopping
             }
-            if (held || (running != null && headRuns(running.pid(), files.uri()))) {
+            boolean live = running != null && headRuns(running.pid(), files.uri());
+            // a head that was just stopped holds the file until its process is gone: wait for that
+            if (live || org.banyan.runtime.dvm.DvmClaim.headStaysHolding(files)) {
                 turn.close();
                 throw new UsageException("a DVM is running already with " + files.uri()
                         + (running != null ? " (pid " + running.pid() + ")" : " (starting)")

@@ -39,16 +39,47 @@ public final class DvmClaim {
         }
     }
 
-    /** The head: takes the URI file for its life; false when another head holds it. */
+    /** How long a lock that is taken is tried again: its start probing it, or a head on its way out, hold it for moments. */
+    private static final long SETTLE_MILLIS = 3_000;
+
+    /**
+     * The head: takes the URI file for its life; false when another head holds it. Tried again
+     * for a few seconds, as the start that made this head probes the lock while it waits for it
+     * ({@link #handOver}), and a stopped head lets go of it only as its process ends.
+     */
     public static synchronized boolean takeForLife(DvmFiles files) throws IOException {
         FileChannel ch = open(lifeLock(files));
-        FileLock lock = ch.tryLock();
+        long deadline = System.currentTimeMillis() + SETTLE_MILLIS;
+        FileLock lock;
+        while ((lock = ch.tryLock()) == null && System.currentTimeMillis() < deadline) {
+            pause();
+        }
         if (lock == null) {
             ch.close();
             return false;
         }
         held = ch;
         return true;
+    }
+
+    /** Whether a head holds the URI file for longer than a stopping head does (a few seconds). */
+    public static boolean headStaysHolding(DvmFiles files) throws IOException {
+        long deadline = System.currentTimeMillis() + SETTLE_MILLIS;
+        while (headHolds(files)) {
+            if (System.currentTimeMillis() >= deadline) {
+                return true;
+            }
+            pause();
+        }
+        return false;
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(10);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Whether a head holds the URI file now. */

@@ -133,7 +133,8 @@ public final class PmixServer {
         PmixLibrary lib = PmixLibrary.load();
         Path dir;
         try {
-            dir = Files.createTempDirectory(parent, "banyan-pmix-");
+            // named after this process, so that a daemon's guard sweeps it once the process is gone
+            dir = Files.createTempDirectory(parent, "banyan-pmix-" + ProcessHandle.current().pid() + "-");
         } catch (IOException e) {
             throw new PmixUnavailableException("cannot create the PMIx server's directory in " + parent + ": " + e.getMessage());
         }

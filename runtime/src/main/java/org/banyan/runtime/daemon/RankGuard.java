@@ -37,11 +37,20 @@ final class RankGuard implements Closeable {
     // file, a leak being better than removing a live daemon's table; other users' files cannot be
     // removed from the sticky /dev/shm. Here, not in the JVM: a one-shot banyan run exits before
     // a sweeping thread of its own would be done, and its guard outlives it by design.
+    // It sweeps $2 (the JVM's temporary directory) the same way of the PMIx servers' directories
+    // (banyan-pmix-PID-*): a head killed with its guard (ControlTest kills both) left them.
     private static final String SCRIPT = """
             trap '' INT TERM HUP
             if [ -n "$1" ]; then
               for f in "$1"/banyan-pids-* "$1"/banyan-*.proctable "$1"/banyan-*.shm; do
                 n=${f##*/banyan-}; n=${n#pids-}; p=${n%%-*}
+                case $p in ''|*[!0-9]*) continue ;; esac
+                [ "$n" != "$p" ] && [ ! -d "/proc/$p" ] && rm -rf "$f" 2>/dev/null
+              done
+            fi
+            if [ -n "$2" ]; then
+              for f in "$2"/banyan-pmix-*; do
+                n=${f##*/banyan-pmix-}; p=${n%%-*}
                 case $p in ''|*[!0-9]*) continue ;; esac
                 [ "$n" != "$p" ] && [ ! -d "/proc/$p" ] && rm -rf "$f" 2>/dev/null
               done
@@ -96,7 +105,13 @@ final class RankGuard implements Closeable {
      * @param sweepDir where dead daemons' tables are swept from, or null for nowhere
      */
     static RankGuard start(Path tableDir, Path sweepDir) throws IOException {
-        Process p = new ProcessBuilder("sh", "-c", SCRIPT, "banyan-rank-guard", sweepDir == null ? "" : sweepDir.toString())
+        return start(tableDir, sweepDir, sweepDir == null ? null : Path.of(System.getProperty("java.io.tmpdir")));
+    }
+
+    /** @param pmixDir where dead processes' PMIx server directories are swept from, or null for nowhere */
+    static RankGuard start(Path tableDir, Path sweepDir, Path pmixDir) throws IOException {
+        Process p = new ProcessBuilder("sh", "-c", SCRIPT, "banyan-rank-guard", sweepDir == null ? "" : sweepDir.toString(),
+                pmixDir == null ? "" : pmixDir.toString())
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
         PidTable table = tableDir == null ? null : PidTable.create(tableDir);

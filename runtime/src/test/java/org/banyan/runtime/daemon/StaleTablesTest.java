@@ -54,6 +54,28 @@ class StaleTablesTest {
         }
     }
 
+    /** A PMIx server's directory (banyan-pmix-PID-*) whose process is gone is swept from the temporary directory too. */
+    @Test
+    void deadProcessesPmixDirectoriesAreSwept() throws Exception {
+        Path tmp = Files.createDirectories(dir.resolve("tmp"));
+        Path gone = Files.createDirectories(tmp.resolve("banyan-pmix-" + deadPid() + "-123"));
+        Files.writeString(gone.resolve("pmix_dstor_ds12_1"), "x");
+        Path mine = Files.createDirectories(tmp.resolve("banyan-pmix-" + ProcessHandle.current().pid() + "-456"));
+        Path other = Files.createDirectories(tmp.resolve("banyan-pmix-789"));
+        RankGuard guard = RankGuard.start(null, dir, tmp);
+        try {
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (Files.exists(gone) && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+        } finally {
+            guard.close();
+        }
+        assertThat(gone).doesNotExist();
+        assertThat(mine).as("a live process's").exists();
+        assertThat(other).as("not named after a process").exists();
+    }
+
     /** The sweep runs beside the daemon's start, not in its way: it is done within moments. */
     @Test
     void aGuardSweepsStaleTablesAndKeepsItsOwn() throws Exception {

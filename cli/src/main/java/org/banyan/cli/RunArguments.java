@@ -406,10 +406,14 @@ public final class RunArguments {
     }
 
     private RunRequest build(List<Context> contexts) throws UsageException {
-        String yields = environment.get("OMPI_MCA_mpi_oversubscribe");
-        if (yields != null) { // the user's own, over the one daemons give ranks of an oversubscribed host
-            exports.putIfAbsent("OMPI_MCA_mpi_oversubscribe", yields);
-        }
+        // The user's own Open MPI parameters, from banyan's environment as mpirun forwards them,
+        // over those the daemons give ranks (mpi_oversubscribe, ess, pmix, schizo, ...), which
+        // yield to a job's own variables; -x's value wins over the environment's.
+        environment.forEach((name, value) -> {
+            if (name.startsWith("OMPI_MCA_")) {
+                exports.putIfAbsent(name, value);
+            }
+        });
         if (monitorScope != null) {
             // read by banyan-comm in every rank (World): monitoring on from the start, profiles there at the end
             exports.put("BANYAN_MONITOR", monitorScope);

@@ -633,4 +633,14 @@ class RunArgumentsTest {
         assertThat(parse("-n", "4", "--oversubscribe", "true").job().apps().getFirst().env())
                 .doesNotContainKey("OMPI_MCA_mpi_oversubscribe");
     }
+
+    /** Every OMPI_MCA_ variable of banyan's environment goes to the ranks, as mpirun forwards them; -x wins over it. */
+    @Test
+    void theUsersOpenMpiParametersGoToTheRanks() throws Exception {
+        Map<String, String> env = Map.of("PATH", "/usr/bin:/bin", "HOME", "/root", "OMPI_MCA_ess", "^pmi",
+                "OMPI_MCA_btl", "self,tcp", "NOT_MCA", "x");
+        RunRequest r = new RunArguments(env, dir).parse(List.of("-n", "2", "-x", "OMPI_MCA_btl=self,vader", "true"));
+        assertThat(r.job().apps().getFirst().env()).containsEntry("OMPI_MCA_ess", "^pmi")
+                .containsEntry("OMPI_MCA_btl", "self,vader").doesNotContainKey("NOT_MCA");
+    }
 }

@@ -292,7 +292,6 @@ final class TcpTransport implements Transport {
         }
     }
 
-    /** One incoming connection: the sender's rank, then envelope, bytes, envelope, bytes... */
     /**
      * Connections accepted and not yet named, oldest first. A rank names itself in its first
      * bytes; a connection that has not within {@link #NAME_NANOS} is a stranger's (or a dead
@@ -315,6 +314,7 @@ final class TcpTransport implements Transport {
         }
     }
 
+    /** One incoming connection: the sender's rank, then envelope, bytes, envelope, bytes... */
     private final class Inbound {
         final long accepted = System.nanoTime();
         SelectionKey key;

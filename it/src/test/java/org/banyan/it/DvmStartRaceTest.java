@@ -43,4 +43,24 @@ class DvmStartRaceTest {
         Banyan.run("dvm", "stop", "--uri-file", uri.toString());
         Banyan.assertNoProcessesWith("--uri-file " + uri);
     }
+
+    /**
+     * A start stopped while it holds its turn (Ctrl-Z, or here the test holding the turn's lock)
+     * does not hang the next start: it waits 20 s, then says why, status 1, nothing started.
+     */
+    @Test
+    void aStartStoppedHalfWayDoesNotHangTheNext() throws Exception {
+        Path uri = dir.resolve("held.uri");
+        try (var turn = java.nio.channels.FileChannel.open(dir.resolve("held.uri.start"),
+                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+             var lock = turn.lock()) {
+            long t0 = System.nanoTime();
+            Banyan.Result r = Banyan.run("dvm", "start", "--uri-file", uri.toString(), "--host", "localhost:2");
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            assertThat(r.exit()).as(r.stderr()).isEqualTo(1);
+            assertThat(r.stderr()).contains("another 'banyan dvm start' with this URI file has not finished in 20 s");
+            assertThat(seconds).isLessThan(60);
+        }
+        assertThat(Banyan.processesWith("dvm serve")).filteredOn(l -> l.contains(uri.toString())).isEmpty();
+    }
 }

@@ -20,6 +20,9 @@ public final class ElfNeeded {
     private static final int SHT_DYNAMIC = 6;
     private static final long DT_NEEDED = 1;
 
+    /** The most of a dynamic section or its strings read: a few KB in any real program. */
+    private static final long MAX_SECTION = 16 << 20;
+
     private ElfNeeded() {}
 
     /**
@@ -43,7 +46,8 @@ public final class ElfNeeded {
             long shoff = wide ? h.getLong(0x28) : h.getInt(0x20) & 0xFFFFFFFFL;
             int shentsize = h.getShort(wide ? 0x3A : 0x2E) & 0xFFFF;
             int shnum = h.getShort(wide ? 0x3C : 0x30) & 0xFFFF;
-            if (shnum == 0 || shentsize < (wide ? 0x40 : 0x28) || shoff + (long) shnum * shentsize > size) {
+            if (shnum == 0 || shentsize < (wide ? 0x40 : 0x28) || shoff + (long) shnum * shentsize > size
+                    || (long) shnum * shentsize > MAX_SECTION) {
                 return List.of();
             }
             ByteBuffer sections = read(ch, shoff, shnum * shentsize).order(order);
@@ -62,8 +66,8 @@ public final class ElfNeeded {
                 int str = link * shentsize;
                 long strOffset = wide ? sections.getLong(str + 0x18) : sections.getInt(str + 0x10) & 0xFFFFFFFFL;
                 long strLength = wide ? sections.getLong(str + 0x20) : sections.getInt(str + 0x14) & 0xFFFFFFFFL;
-                if (strOffset + strLength > size) {
-                    continue;
+                if (strOffset + strLength > size || length > MAX_SECTION || strLength > MAX_SECTION) {
+                    continue; // a file that claims more than any program's is not read whole
                 }
                 ByteBuffer dyn = read(ch, offset, (int) length).order(order);
                 ByteBuffer strings = read(ch, strOffset, (int) strLength);

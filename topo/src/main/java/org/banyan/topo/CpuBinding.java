@@ -3,6 +3,7 @@ package org.banyan.topo;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -34,7 +35,13 @@ public final class CpuBinding {
     private final Topology host;
     private final int coreLevel;
     private final int packageLevel;
-    private final java.util.Map<Integer, List<int[]>> caches;
+    /**
+     * By cache level (3, 2, 1), each CPU's (OS index) cache's logical index: its place among its
+     * level's caches in the order of their first CPU in this topology, as hwloc numbers objects
+     * along its tree. Made once: a bound job asks for every rank's locality.
+     */
+    private final java.util.NavigableMap<Integer, java.util.Map<Integer, Integer>> cacheOfCpu = new java.util.TreeMap<>(
+            java.util.Comparator.reverseOrder());
     private final int numaLevel;
     private final int cores;
     private final int packages;
@@ -46,7 +53,25 @@ public final class CpuBinding {
     /** @param caches the host's caches by level, each as the CPUs (OS indexes) that share it ({@link SysfsTopology#caches}) */
     public CpuBinding(Topology host, java.util.Map<Integer, List<int[]>> caches) {
         this.host = host;
-        this.caches = caches;
+        Map<Integer, Integer> leafOf = new java.util.HashMap<>();
+        for (int leaf = 0; leaf < host.leaves(); leaf++) {
+            leafOf.put(host.leafOsIndex()[leaf], leaf);
+        }
+        caches.forEach((level, sets) -> {
+            List<int[]> ordered = new java.util.ArrayList<>(sets);
+            // OS indexes this topology does not have (offline, not ours) sort last
+            ordered.sort(java.util.Comparator.comparingInt(set -> java.util.Arrays.stream(set)
+                    .map(cpu -> leafOf.getOrDefault(cpu, Integer.MAX_VALUE)).min().orElse(Integer.MAX_VALUE)));
+            Map<Integer, Integer> index = new java.util.HashMap<>();
+            for (int i = 0; i < ordered.size(); i++) {
+                for (int cpu : ordered.get(i)) {
+                    index.put(cpu, i);
+                }
+            }
+            if (!index.isEmpty()) {
+                cacheOfCpu.put(level, index);
+            }
+        });
         int c = host.levelNamed("Core");
         this.coreLevel = c >= 0 ? c : host.depth() - 1;
         int p = host.levelNamed("Package");
@@ -309,39 +334,19 @@ public final class CpuBinding {
             }
         }
         StringBuilder where = new StringBuilder("SK" + list(sk));
-        for (int level = 3; level >= 1; level--) {
-            List<int[]> ofLevel = caches.get(level);
-            if (ofLevel == null || ofLevel.isEmpty()) {
-                continue;
-            }
-            List<int[]> ordered = new java.util.ArrayList<>(ofLevel);
-            ordered.sort(java.util.Comparator.comparingInt(c -> firstLeaf(c)));
+        cacheOfCpu.forEach((level, index) -> { // L3, L2, L1, as hwloc writes them
             java.util.TreeSet<Integer> hit = new java.util.TreeSet<>();
-            for (int i = 0; i < ordered.size(); i++) {
-                for (int c : ordered.get(i)) {
-                    if (wanted.contains(c)) {
-                        hit.add(i);
-                    }
+            for (int cpu : cpus) {
+                Integer i = index.get(cpu);
+                if (i != null) {
+                    hit.add(i);
                 }
             }
             if (!hit.isEmpty()) {
                 where.append(":L").append(level).append(list(hit));
             }
-        }
+        });
         return where + ":CR" + list(cr) + ":HT" + list(ht) + ":NM" + list(nm);
-    }
-
-    /** The logical place of the first of these CPUs in this topology (OS indexes it does not have last). */
-    private int firstLeaf(int[] cpus) {
-        int first = Integer.MAX_VALUE;
-        for (int leaf = 0; leaf < host.leaves(); leaf++) {
-            for (int c : cpus) {
-                if (host.leafOsIndex()[leaf] == c) {
-                    first = Math.min(first, leaf);
-                }
-            }
-        }
-        return first;
     }
 
     private static String list(java.util.SortedSet<Integer> s) {

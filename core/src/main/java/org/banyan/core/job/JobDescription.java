@@ -131,11 +131,6 @@ public record JobDescription(int jobId, List<AppContext> apps, List<Node> nodes,
         return pmixNamespace != null;
     }
 
-    /** How the ranks are served. */
-    public WireUp wireUp() {
-        return pmixNamespace == null ? WireUp.PMI : pmiToo ? WireUp.BOTH : WireUp.PMIX;
-    }
-
     /** Whether the ranks are served PMI-1/PMI-2 (only, or besides PMIx). */
     public boolean pmi() {
         return pmixNamespace == null || pmiToo;

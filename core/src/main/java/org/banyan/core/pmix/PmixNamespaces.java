@@ -17,11 +17,6 @@ public final class PmixNamespaces {
         return PREFIX + jobId;
     }
 
-    /** {@code job} named for PMIx when {@code pmix}, else as it is. */
-    public static org.banyan.core.job.JobDescription name(org.banyan.core.job.JobDescription job, boolean pmix) {
-        return pmix ? job.withPmix(of(job.jobId())) : job;
-    }
-
     /** {@code job} served {@code how}, named for PMIx when that is among the ways. */
     public static org.banyan.core.job.JobDescription name(org.banyan.core.job.JobDescription job,
                                                           org.banyan.core.job.WireUp how) {

@@ -216,8 +216,7 @@ public final class DaemonDriver {
                 r.signal(Signals.SIGKILL);
             }
             // tables and the PMIx server's files first: once told "done" the guard removes
-            // nothing, and a run's JVM may _exit between the two (SubmitTest's DVMs left
-            // banyan-pmix-* directories so)
+            // nothing, and a run's JVM may _exit between the two
             for (java.nio.file.Path table : processTables) {
                 try {
                     java.nio.file.Files.deleteIfExists(table);

@@ -62,8 +62,7 @@ final class PmixHost {
     void serve(PmixRegistration reg) {
         used = true;
         try {
-            PmixServer server = server();
-            guard.owns(server.directory().toString());
+            PmixServer server = server(); // its directory is the guard's already (PmixDirectory)
             server.register(reg, new PmixServer.Listener() {
                 @Override
                 public void connected(int jobId, int rank) {

@@ -94,10 +94,27 @@ public final class DvmClaim {
         }
     }
 
-    /** A start's turn: held from its check until its head holds the URI file (or is gone). */
+    /** How long a start waits for another's turn: a turn lasts its check and hand-over, seconds at most. */
+    static final long TURN_WAIT_MILLIS = 20_000;
+
+    /**
+     * A start's turn: held from its check until its head holds the URI file (or is gone). Another
+     * start at the same moment is waited for, but not for ever: one stopped half-way (Ctrl-Z)
+     * would hold every later start.
+     *
+     * @throws IOException when another start holds the turn for {@link #TURN_WAIT_MILLIS}
+     */
     public static FileChannel startTurn(DvmFiles files) throws IOException {
         FileChannel ch = open(startLock(files));
-        ch.lock(); // another start at the same moment: wait for its head to be there
+        long deadline = System.currentTimeMillis() + TURN_WAIT_MILLIS;
+        while (ch.tryLock() == null) {
+            if (System.currentTimeMillis() >= deadline) {
+                ch.close();
+                throw new IOException("another 'banyan dvm start' with this URI file has not finished in "
+                        + TURN_WAIT_MILLIS / 1000 + " s (is it stopped?)");
+            }
+            pause();
+        }
         return ch;
     }
 

@@ -53,7 +53,7 @@ final class DaemonOptions {
                     (a, v) -> of.apply(a).hosts.addAll(HostListParser.parseHostOption(v)))
             .value("Placement", List.of("--hostfile", "-f"), List.of("-hostfile", "--machinefile", "-machinefile"), "FILE",
                     "hostfile: 'NAME slots=N' (Open MPI) or 'NAME:N' (Hydra) lines; # comments",
-                    (a, v) -> of.apply(a).hosts.addAll(HostListParser.parseHostfile(of.apply(a).cwd.resolve(v))))
+                    (a, v) -> of.apply(a).hosts.addAll(HostListParser.parseHostfile(org.banyan.pmix.RawPaths.resolve(of.apply(a).cwd, v))))
             .flag("Placement", List.of("--use-hwthread-cpus"), List.of("-use-hwthread-cpus"),
                     "without -H or a hostfile: a slot per hardware thread of this machine, not per core",
                     (a, v) -> of.apply(a).hwThreads = of.apply(a).started("--use-hwthread-cpus", true))

@@ -36,7 +36,7 @@ final class InputFiles {
     }
 
     static String text(Path file, String what) throws UsageException {
-        String named = what + " '" + file + "'";
+        String named = what + " '" + org.banyan.pmix.RawPaths.shown(file) + "'";
         if (Files.isDirectory(file)) {
             throw new UsageException(named + " is a directory");
         }

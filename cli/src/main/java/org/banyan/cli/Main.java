@@ -3,7 +3,7 @@ package org.banyan.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
-import java.util.Arrays;
+import org.banyan.runtime.os.ProcessText;
 import java.util.List;
 import java.util.Properties;
 import org.banyan.core.job.RankMap;
@@ -16,10 +16,19 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] argv) {
-        FastExit.exit(run(Arrays.asList(argv)));
+        FastExit.exit(run(ProcessText.arguments(argv)));
     }
 
     static int run(List<String> args) {
+        try {
+            return runCommand(args);
+        } catch (java.nio.file.InvalidPathException e) { // a path used after parsing (--wdir, a session's directory)
+            System.err.println("banyan: " + OptionParser.notAPath(null, e).getMessage());
+            return 2;
+        }
+    }
+
+    private static int runCommand(List<String> args) {
         if (args.isEmpty() || args.getFirst().equals("--help") || args.getFirst().equals("-h")
                 || args.getFirst().equals("help")) {
             System.out.print(Help.MAIN);
@@ -66,7 +75,7 @@ public final class Main {
         }
         if (args.getFirst().equals("submit")) {
             try {
-                return new SubmitCommand(System.getenv(), Path.of("").toAbsolutePath()).run(args.subList(1, args.size()));
+                return new SubmitCommand(ProcessText.environment(), Path.of("").toAbsolutePath()).run(args.subList(1, args.size()));
             } catch (UsageException e) {
                 System.err.println("banyan submit: " + e.getMessage());
                 return 2;
@@ -74,7 +83,7 @@ public final class Main {
         }
         if (args.getFirst().equals("wait")) {
             try {
-                return new WaitCommand(System.getenv()).run(args.subList(1, args.size()));
+                return new WaitCommand(ProcessText.environment()).run(args.subList(1, args.size()));
             } catch (UsageException e) {
                 System.err.println("banyan wait: " + e.getMessage());
                 return 2;
@@ -82,7 +91,7 @@ public final class Main {
         }
         if (args.getFirst().equals("tasks")) {
             try {
-                return new TasksCommand(System.getenv()).run(args.subList(1, args.size()));
+                return new TasksCommand(ProcessText.environment()).run(args.subList(1, args.size()));
             } catch (UsageException e) {
                 System.err.println("banyan tasks: " + e.getMessage());
                 return 2;
@@ -90,7 +99,7 @@ public final class Main {
         }
         if (args.getFirst().equals("cancel")) {
             try {
-                return new CancelCommand(System.getenv()).run(args.subList(1, args.size()));
+                return new CancelCommand(ProcessText.environment()).run(args.subList(1, args.size()));
             } catch (UsageException e) {
                 System.err.println("banyan cancel: " + e.getMessage());
                 return 2;
@@ -98,7 +107,7 @@ public final class Main {
         }
         if (args.getFirst().equals("dvm")) {
             try {
-                return new DvmCommand(System.getenv(), Path.of("").toAbsolutePath()).run(args.subList(1, args.size()));
+                return new DvmCommand(ProcessText.environment(), Path.of("").toAbsolutePath()).run(args.subList(1, args.size()));
             } catch (UsageException e) {
                 System.err.println("banyan dvm: " + e.getMessage());
                 return 2;
@@ -121,7 +130,7 @@ public final class Main {
         }
         RunRequest request;
         try {
-            request = new RunArguments(System.getenv(), Path.of("").toAbsolutePath()).parse(rest);
+            request = new RunArguments(ProcessText.environment(), Path.of("").toAbsolutePath()).parse(rest);
         } catch (UsageException e) {
             System.err.println("banyan run: " + e.getMessage());
             return 2;

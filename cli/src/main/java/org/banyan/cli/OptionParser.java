@@ -48,6 +48,25 @@ final class OptionParser {
      */
     static <T> int apply(OptionTable.Option<T> option, T target, List<String> args, int i, String name, String inline)
             throws UsageException {
+        try {
+            return applyAsGiven(option, target, args, i, name, inline);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw notAPath(name, e);
+        }
+    }
+
+    /**
+     * A path option given bytes that are not UTF-8, which Java's files cannot name: programs,
+     * arguments, variables, hostfiles, rankfiles, appfiles and task files travel as bytes; other paths do not.
+     */
+    static UsageException notAPath(String option, java.nio.file.InvalidPathException e) {
+        return new UsageException((option != null ? "option " + option + ": " : "") + "'" + e.getInput()
+                + "' holds bytes that are not UTF-8; Banyan takes such names for programs, their arguments and variables, "
+                + "hostfiles, rankfiles, appfiles and task files, not for this path");
+    }
+
+    private static <T> int applyAsGiven(OptionTable.Option<T> option, T target, List<String> args, int i, String name,
+                                        String inline) throws UsageException {
         if (option.pair() != null) {
             if (inline != null) {
                 throw new UsageException("option " + name + " takes two values: " + name + " " + option.value());

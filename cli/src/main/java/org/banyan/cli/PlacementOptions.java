@@ -90,7 +90,7 @@ final class PlacementOptions {
             .value("Placement", List.of("--rankfile"), List.of("-rankfile", "-rf"), "FILE",
                     "place and bind each rank as FILE says ('rank N=HOST slot=S[:C]', Open MPI's\n"
                             + "format; banyan place writes it); its hosts are the hosts unless -H is given",
-                    (a, v) -> of.apply(a).rankfile = of.apply(a).cwd.resolve(v))
+                    (a, v) -> of.apply(a).rankfile = org.banyan.pmix.RawPaths.resolve(of.apply(a).cwd, v))
             .value("Placement", List.of("--bind-to"), List.of("-bind-to", "-binding"), "none|core|socket|numa|hwthread", """
                     bind each rank to its cores, or to their package or NUMA node, or to one hardware
                     thread per core (default none). Open MPI's qualifiers overload-allowed and
@@ -417,7 +417,7 @@ final class PlacementOptions {
     private List<Rankfile.Entry> rankfile() throws UsageException {
         if (rankfileEntries == null) {
             try {
-                rankfileEntries = Rankfile.parse(InputFiles.text(rankfile, "--rankfile"), rankfile.toString());
+                rankfileEntries = Rankfile.parse(InputFiles.text(rankfile, "--rankfile"), org.banyan.pmix.RawPaths.shown(rankfile));
             } catch (IllegalArgumentException e) {
                 throw new UsageException(e.getMessage());
             }

@@ -8,6 +8,7 @@ import java.util.Map;
 import org.banyan.core.job.WireUp;
 import org.banyan.pmix.ElfNeeded;
 import org.banyan.pmix.ProgramLookup;
+import org.banyan.pmix.RawPaths;
 
 /**
  * The programs of a {@code banyan run}, found and checked before anything starts: looked up as
@@ -41,7 +42,7 @@ final class RankPrograms {
             return program;
         }
         Found f = lookUp(program, dir);
-        return f.onPath() ? program : f.file().toString();
+        return f.onPath() ? program : RawPaths.shown(f.file());
     }
 
     /**
@@ -61,9 +62,9 @@ final class RankPrograms {
         }
         Path p = ProgramLookup.find(program, dir, searchPath != null ? searchPath : path);
         boolean onPath = p != null && searchPath == null && !program.contains("/");
-        if (p == null && !program.contains("/") && Files.isRegularFile(dir.resolve(program))
-                && Files.isExecutable(dir.resolve(program))) {
-            p = dir.resolve(program);
+        if (p == null && !program.contains("/") && Files.isRegularFile(RawPaths.resolve(dir, program))
+                && Files.isExecutable(RawPaths.resolve(dir, program))) {
+            p = RawPaths.resolve(dir, program);
         }
         if (p == null) {
             throw new UsageException("program '" + program + "' not found in " + (searchPath != null ? "--path " + searchPath : "PATH")

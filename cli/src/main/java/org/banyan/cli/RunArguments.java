@@ -94,7 +94,7 @@ public final class RunArguments {
                         if (a.appFile != null) {
                             throw new UsageException("--app is given twice: put every program in one file");
                         }
-                        a.appFile = a.cwd.resolve(v);
+                        a.appFile = org.banyan.pmix.RawPaths.resolve(a.cwd, v);
                     })
             .value("Environment and I/O", List.of("-x"), List.of(), "VAR[=VALUE]",
                     "export VAR (with its current value, or VALUE) to every rank",

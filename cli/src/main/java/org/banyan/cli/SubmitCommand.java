@@ -38,7 +38,8 @@ final class SubmitCommand {
     static final class Arguments {
         Path dvmFile;
         DvmFiles dvm;
-        Path tasks;
+        /** --tasks as given: a name of bytes, resolved against the submitting shell's directory where it is read. */
+        String tasks;
         Path session;
         int cores = 1;
         int ranks = 1;
@@ -84,7 +85,7 @@ final class SubmitCommand {
                     (a, v) -> a.dvmFile = Path.of(v))
             .value("Submit", List.of("--tasks"), List.of(), "FILE",
                     "one task per line, as JSON with RADICAL-Pilot's field names (see docs/pilot.md); - for stdin",
-                    (a, v) -> a.tasks = Path.of(v))
+                    (a, v) -> a.tasks = v)
             .value("Submit", List.of("--session"), List.of(), "DIR",
                     "the session's directory: sandboxes and the profile (default banyan.session.DATE-PID here)",
                     (a, v) -> a.session = Path.of(v))
@@ -306,18 +307,18 @@ final class SubmitCommand {
     }
 
     /** {@code --tasks -} (standard input), or a file another process could not read as this one does. */
-    private boolean readHereOnly(Path tasks) {
-        return isStdin(tasks) || !Files.isRegularFile(cwd.resolve(tasks));
+    private boolean readHereOnly(String tasks) {
+        return isStdin(tasks) || !Files.isRegularFile(org.banyan.pmix.RawPaths.resolve(cwd, tasks));
     }
 
-    private static boolean isStdin(Path tasks) {
-        return tasks.toString().equals("-");
+    private static boolean isStdin(String tasks) {
+        return tasks.equals("-");
     }
 
     /** The tasks that {@code a} and {@code command} describe: the task file's, or the one command. */
     private List<TaskDescription> descriptions(Arguments a, List<String> command) throws UsageException {
         if (a.tasks != null) {
-            TaskFile.Tasks file = isStdin(a.tasks) ? TaskFile.read(System.in, "stdin") : TaskFile.read(cwd.resolve(a.tasks));
+            TaskFile.Tasks file = isStdin(a.tasks) ? TaskFile.read(System.in, "stdin") : TaskFile.read(org.banyan.pmix.RawPaths.resolve(cwd, a.tasks));
             if (!a.exports.isEmpty()) {
                 file.environmentDefaults(a.exports);
             }

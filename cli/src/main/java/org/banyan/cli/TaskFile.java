@@ -60,11 +60,11 @@ final class TaskFile {
      */
     static Tasks read(Path file) throws UsageException {
         try (InputStream in = Files.newInputStream(file)) {
-            return read(in, file.toString());
+            return read(in, org.banyan.pmix.RawPaths.shown(file));
         } catch (NoSuchFileException e) {
-            throw new UsageException("--tasks " + file + ": no such file");
+            throw new UsageException("--tasks " + org.banyan.pmix.RawPaths.shown(file) + ": no such file");
         } catch (IOException e) {
-            throw new UsageException("--tasks " + file + ": " + e.getMessage());
+            throw new UsageException("--tasks " + org.banyan.pmix.RawPaths.shown(file) + ": " + e.getMessage());
         }
     }
 

@@ -89,6 +89,19 @@ class VclusterSshTest {
     }
 
     /** Open MPI's builds over eight ssh hosts: fences through the tree, then TCP between the ranks. */
+    /** Bytes that are not UTF-8 cross the overlay to a remote daemon and reach its rank's execve as given. */
+    @Test
+    void argumentBytesReachRanksOnOtherHosts() throws Exception {
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c",
+                "\"$0\" run --host \"$1\" sh -c 'printf \"%s\" \"$0\" | od -An -tx1' \"$(printf 'caf\\351')\"",
+                Banyan.SCRIPT.toString(), hosts(2, 1)).redirectInput(new java.io.File("/dev/null"));
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+        String err = new String(p.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(err).isZero();
+        assertThat(lines(out)).hasSize(2).allMatch(l -> l.strip().equals("63 61 66 e9"));
+    }
+
     @Test
     void openMpiProgramsWireUpThroughEveryDaemonsPmixServer() throws Exception {
         Banyan.Result sum = Banyan.run(null, List.of("run", "--host", hosts(HOSTS, 2), dir.resolve("allreduce-ompi").toString()));

@@ -22,10 +22,10 @@ public final class ProgramLookup {
      */
     public static Path find(String program, Path dir, String pathVariable) {
         if (program.contains("/")) {
-            return dir.resolve(program);
+            return RawPaths.resolve(dir, program);
         }
         for (String entry : (pathVariable != null ? pathVariable : DEFAULT_PATH).split(File.pathSeparator)) {
-            Path p = (entry.isEmpty() ? dir : dir.resolve(entry)).resolve(program);
+            Path p = RawPaths.resolve(entry.isEmpty() ? dir : RawPaths.resolve(dir, entry), program);
             if (Files.isRegularFile(p) && Files.isExecutable(p)) {
                 return p;
             }

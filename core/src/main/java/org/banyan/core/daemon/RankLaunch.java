@@ -28,6 +28,39 @@ public record RankLaunch(int jobId, int rank, String executable, List<String> ar
         cpus = cpus.length == 0 ? UNBOUND : cpus.clone();
     }
 
+    /**
+     * Whether a string of this launch stands for bytes that are not UTF-8 ({@link
+     * org.banyan.core.wire.RawText}): only a spawner that takes bytes can start it as asked.
+     */
+    public boolean needsBytes() {
+        if (raw(executable) || raw(workdir) || raw(stdoutFile) || raw(stderrFile) || raw(stdinFile)) {
+            return true;
+        }
+        for (String a : args) {
+            if (raw(a)) {
+                return true;
+            }
+        }
+        for (Map.Entry<String, String> e : env.entrySet()) {
+            if (raw(e.getKey()) || raw(e.getValue())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean raw(String s) {
+        if (s == null) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            if (org.banyan.core.wire.RawText.isEscapedByte(s.charAt(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** A task's process: not bound, its streams to and from files. */
     public static RankLaunch task(int taskId, String executable, List<String> args, Map<String, String> env, String sandbox,
                                   String stdoutFile, String stderrFile, String stdinFile) {

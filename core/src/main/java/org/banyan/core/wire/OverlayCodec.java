@@ -2,7 +2,6 @@ package org.banyan.core.wire;
 
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -438,7 +437,7 @@ public final class OverlayCodec {
         if (n < 0 || n > b.remaining()) {
             throw new IllegalArgumentException("bad string length " + n);
         }
-        String s = new String(b.array(), b.position(), n, StandardCharsets.UTF_8);
+        String s = RawText.decode(b.array(), b.arrayOffset() + b.position(), n);
         b.position(b.position() + n);
         return s;
     }

@@ -1,6 +1,5 @@
 package org.banyan.core.wire;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +46,7 @@ final class WireWriter {
         if (s == null) {
             return u32(-1);
         }
-        return bytes(s.getBytes(StandardCharsets.UTF_8));
+        return bytes(RawText.encode(s));
     }
 
     WireWriter list(List<String> items) {

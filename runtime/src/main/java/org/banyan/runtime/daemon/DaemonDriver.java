@@ -59,6 +59,12 @@ public final class DaemonDriver {
                     r -> Thread.ofPlatform().daemon().name("spawn-bind").start(r));
     private volatile String reaperFailure;
     /**
+     * Under ProcessBuilder, the native spawner for the launches it cannot make: ProcessBuilder
+     * encodes arguments as text, and a byte that is not UTF-8 (an argument naming a Latin-1
+     * file) reached the rank as '?'. Made on the first such launch.
+     */
+    private ChildReaper bytesReaper;
+    /**
      * Task starts the core decided on a reaper thread, made by that thread once it has let go
      * of the core's lock: the spawn is most of a short task's start, and under the lock it kept
      * the other reaper threads (and the loop) waiting. Signals for a task decided but not yet
@@ -440,6 +446,9 @@ public final class DaemonDriver {
                 throw new IOException(launch.bindError());
             }
             ChildReaper r = reaper.join();
+            if (r == null && launch.needsBytes()) {
+                r = bytesReaper();
+            }
             RankProcess.start(launch, guard, r, registry, toParent, r != null ? onReaper : toLoop);
         } catch (IOException | RuntimeException e) {
             // A rank that cannot be started (or watched, and was killed) ends at once: never a silent hang.
@@ -470,6 +479,20 @@ public final class DaemonDriver {
         } catch (Throwable t) {
             return null;
         }
+    }
+
+    private synchronized ChildReaper bytesReaper() throws IOException {
+        if (bytesReaper == null) {
+            if (!PosixSpawn.available()) {
+                throw new IOException("its arguments or variables hold bytes that are not UTF-8, which only posix_spawn passes, "
+                        + "and libc here lacks it");
+            }
+            bytesReaper = new ChildReaper(why -> {
+                reaperFailure = why;
+                loop.post(new DaemonEvent.Idle());
+            }, () -> dispatchOnReaper(new DaemonEvent.Idle()), 1);
+        }
+        return bytesReaper;
     }
 
     /** Ranks of all jobs in one map: job and rank in one key. */

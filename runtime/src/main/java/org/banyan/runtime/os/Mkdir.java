@@ -29,7 +29,7 @@ public final class Mkdir {
                 return (int) MKDIR.invokeExact(scratch, MODE) == 0;
             }
             try (Arena a = Arena.ofConfined()) {
-                return (int) MKDIR.invokeExact(a.allocateFrom(path), MODE) == 0;
+                return (int) MKDIR.invokeExact(ProcessText.cString(a, path), MODE) == 0;
             }
         } catch (RuntimeException | Error e) {
             throw e;

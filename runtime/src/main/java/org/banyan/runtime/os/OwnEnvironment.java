@@ -29,7 +29,7 @@ final class OwnEnvironment {
         int i = 0;
         for (Map.Entry<String, String> e : env.entrySet()) {
             index.put(e.getKey(), i);
-            addresses.setAtIndex(ADDRESS, i, Arena.global().allocateFrom(e.getKey() + "=" + e.getValue()));
+            addresses.setAtIndex(ADDRESS, i, ProcessText.cString(Arena.global(), e.getKey() + "=" + e.getValue()));
             i++;
         }
     }
@@ -52,7 +52,7 @@ final class OwnEnvironment {
             // not '+': C1 makes an indified concatenation a chain of method handle calls
             String k = e.getKey();
             String v = e.getValue();
-            MemorySegment variable = a.allocateFrom(new StringBuilder(k.length() + 1 + v.length()).append(k).append('=')
+            MemorySegment variable = ProcessText.cString(a, new StringBuilder(k.length() + 1 + v.length()).append(k).append('=')
                     .append(v).toString());
             Integer at = index.get(k);
             envp.setAtIndex(ADDRESS, at != null ? at : n++, variable);

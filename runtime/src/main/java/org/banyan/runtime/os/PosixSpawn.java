@@ -67,7 +67,7 @@ public final class PosixSpawn {
      * The JVM's environment without the launcher's own variables, encoded once: the base of
      * every child's ({@link OwnEnvironment}).
      */
-    private static final OwnEnvironment OWN_ENV = new OwnEnvironment(LauncherVariables.removedFrom(System.getenv()));
+    private static final OwnEnvironment OWN_ENV = new OwnEnvironment(LauncherVariables.removedFrom(ProcessText.environment()));
     /**
      * Each spawning thread's native memory for one spawn's strings and arrays, reused: before,
      * a confined arena per child made some fifty small native allocations and frees, the spawn's
@@ -157,12 +157,12 @@ public final class PosixSpawn {
                 stream(a, fa, 2, err, errPipe == null ? -1 : errPipe[1], O_WRONLY | O_CREAT | O_TRUNC);
                 check((int) FA_CLOSEFROM.invokeExact(fa, 3), "closefrom");
                 if (dir != null) {
-                    check((int) FA_CHDIR.invokeExact(fa, a.allocateFrom(dir)), "chdir");
+                    check((int) FA_CHDIR.invokeExact(fa, ProcessText.cString(a, dir)), "chdir");
                 }
                 MemorySegment argv = strings(a, command);
                 MemorySegment envp = OWN_ENV.with(a, env);
                 MemorySegment pid = a.allocate(JAVA_INT);
-                int rc = (int) SPAWNP.invokeExact(pid, a.allocateFrom(command.get(0)), fa, ATTR, argv, envp);
+                int rc = (int) SPAWNP.invokeExact(pid, ProcessText.cString(a, command.get(0)), fa, ATTR, argv, envp);
                 if (rc != 0) {
                     throw new IOException(Libc.strerror(rc) + culprit(dir, in, out, err));
                 }
@@ -238,7 +238,7 @@ public final class PosixSpawn {
     private static void stream(SegmentAllocator a, MemorySegment fa, int target, Stdio s, int pipeEnd, int flags) throws Throwable {
         switch (s) {
             case Stdio.Pipe p -> check((int) FA_DUP2.invokeExact(fa, pipeEnd, target), "dup2");
-            case Stdio.File f -> check((int) FA_OPEN.invokeExact(fa, target, a.allocateFrom(f.path()), flags, 0644), "open");
+            case Stdio.File f -> check((int) FA_OPEN.invokeExact(fa, target, ProcessText.cString(a, f.path()), flags, 0644), "open");
         }
     }
 
@@ -246,7 +246,7 @@ public final class PosixSpawn {
         // by size and alignment: allocate(layout, count) makes objects through a VM call under C1
         MemorySegment arr = a.allocate(ADDRESS.byteSize() * (list.size() + 1L), ADDRESS.byteAlignment());
         for (int i = 0; i < list.size(); i++) {
-            arr.setAtIndex(ADDRESS, i, a.allocateFrom(list.get(i)));
+            arr.setAtIndex(ADDRESS, i, ProcessText.cString(a, list.get(i)));
         }
         arr.setAtIndex(ADDRESS, list.size(), MemorySegment.NULL);
         return arr;

@@ -48,6 +48,7 @@ final class BagRun {
     private final PrintStream err;
     private final boolean bar;
     private final Consumer<IntConsumer> signals;
+    private boolean keepEmptyOutput;
 
     /**
      * @param base    where the tasks' relative paths start (the submitter's working directory)
@@ -61,6 +62,12 @@ final class BagRun {
         this.err = err;
         this.bar = bar;
         this.signals = signals;
+    }
+
+    /** {@code --keep-empty-output}: a DONE task that wrote nothing keeps its empty files and sandbox. */
+    BagRun keepEmptyOutput(boolean keep) {
+        keepEmptyOutput = keep;
+        return this;
     }
 
     /**
@@ -111,7 +118,7 @@ final class BagRun {
         }
         try (Session session = made) {
             PilotManager pmgr = new PilotManager(session);
-            TaskManager tmgr = new TaskManager(session);
+            TaskManager tmgr = new TaskManager(session).keepEmptyOutput(keepEmptyOutput);
             Pilot pilot = pmgr.submit(PilotDescription.dvm(dvm.uri()));
             if (pilot.waitState(PilotState.PMGR_ACTIVE, 60_000) != PilotState.PMGR_ACTIVE) {
                 err.println("banyan submit: the DVM did not take the tasks: " + pilot.detail());

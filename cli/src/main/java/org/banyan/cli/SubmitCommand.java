@@ -48,6 +48,7 @@ final class SubmitCommand {
         double timeout;
         int priority;
         boolean quiet;
+        boolean keepEmptyOutput;
         boolean detach;
         /** --cc: a copy of the command for each id, or null. */
         List<Integer> copies;
@@ -144,6 +145,9 @@ final class SubmitCommand {
                         }
                     })
             .flag("Submit", List.of("--quiet"), List.of(), "no progress bar", (a, v) -> a.quiet = true)
+            .flag("Submit", List.of("--keep-empty-output"), List.of(),
+                    "keep the empty TASK.out and TASK.err (and sandbox) of a task that wrote nothing; by default they go",
+                    (a, v) -> a.keepEmptyOutput = true)
             .flag("Submit", List.of("--detach"), List.of(),
                     "print the tasks' ids and return; they run on (banyan wait, banyan cancel); no output staging",
                     (a, v) -> a.detach = true);
@@ -238,7 +242,8 @@ final class SubmitCommand {
         if (descriptions == null) {
             descriptions = descriptions(a, command);
         }
-        return new BagRun(a.dvm, session, cwd, System.err, bar, UserSignals::install).run(descriptions, a.detach, System.out);
+        return new BagRun(a.dvm, session, cwd, System.err, bar, UserSignals::install).keepEmptyOutput(a.keepEmptyOutput)
+                .run(descriptions, a.detach, System.out);
     }
 
     /**
@@ -258,7 +263,7 @@ final class SubmitCommand {
             return 2;
         }
         return new BagRun(own, a.session != null ? a.session : Session.defaultDir(cwd), cwd, err, bar, signals)
-                .run(descriptions, false, null);
+                .keepEmptyOutput(a.keepEmptyOutput).run(descriptions, false, null);
     }
 
     /**

@@ -75,4 +75,37 @@ class SubmitFilesTest {
         assertThat(dir.resolve("threads1")).hasContent("2");
         assertThat(dir.resolve("threads2")).hasContent("2\n2");
     }
+
+    /**
+     * A DONE task that wrote nothing leaves no empty file nor sandbox (50,000 /bin/true tasks
+     * left 262 MB of them); one that wrote keeps what it wrote, a FAILED one keeps all, and
+     * --keep-empty-output keeps them all. In the DVM's JVM and in the submitter's.
+     */
+    @Test
+    void tasksThatWroteNothingLeaveNothing() throws Exception {
+        Files.writeString(dir.resolve("t.jsonl"), """
+                {"executable": "true"}
+                {"executable": "true"}
+                {"executable": "echo", "arguments": ["hi"]}
+                {"executable": "false"}
+                """);
+        for (String inDvm : List.of("1", "0")) {
+            Banyan.Result r = Banyan.runIn(dir, Map.of("BANYAN_SUBMIT_IN_DVM", inDvm), List.of("submit", "--dvm",
+                    uri.toString(), "--session", "s" + inDvm, "--quiet", "--tasks", "t.jsonl"));
+            assertThat(r.exit()).as(r.stderr()).isEqualTo(1);
+            Path s = dir.resolve("s" + inDvm);
+            assertThat(s.resolve("task.000000")).as(inDvm).doesNotExist();
+            assertThat(s.resolve("task.000001")).as(inDvm).doesNotExist();
+            assertThat(s.resolve("task.000002/task.000002.out")).as(inDvm).hasContent("hi");
+            assertThat(s.resolve("task.000002/task.000002.err")).as(inDvm).doesNotExist();
+            assertThat(s.resolve("task.000003/task.000003.out")).as(inDvm).exists();
+            assertThat(s.resolve("task.000003/task.000003.err")).as(inDvm).exists();
+            assertThat(s.resolve("banyan.prof")).as(inDvm).exists();
+        }
+        Banyan.Result kept = Banyan.runIn(dir, Map.of(), List.of("submit", "--dvm", uri.toString(), "--session", "k",
+                "--quiet", "--keep-empty-output", "--", "true"));
+        assertThat(kept.exit()).as(kept.stderr()).isZero();
+        assertThat(dir.resolve("k/task.000000/task.000000.out")).exists().isEmptyFile();
+        assertThat(dir.resolve("k/task.000000/task.000000.err")).exists().isEmptyFile();
+    }
 }

@@ -53,6 +53,11 @@ public final class Task {
         reach(TaskState.NEW, now);
     }
 
+    /** Whether its sandbox is the one Banyan names for it (in the session's directory), not one the user gave. */
+    boolean ownSandbox() {
+        return sandbox == null;
+    }
+
     private void reach(TaskState s, long now) {
         times[s.ordinal()] = now;
         reached |= 1L << s.ordinal();
@@ -114,7 +119,11 @@ public final class Task {
         if (!state.isFinal() || description.mode == TaskDescription.Mode.FUNCTION) {
             return null;
         }
-        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(sandbox().resolve(file))) {
+        java.nio.file.Path path = sandbox().resolve(file);
+        if (state == TaskState.DONE && !java.nio.file.Files.exists(path)) {
+            return ""; // it wrote nothing, and its empty file was removed
+        }
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(path)) {
             long from = Math.max(0, ch.size() - OUTPUT_BYTES);
             java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate((int) (ch.size() - from));
             while (b.hasRemaining() && ch.read(b, from + b.position()) > 0) {

@@ -191,6 +191,15 @@ public final class TaskManager implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Whether a DONE task that wrote nothing keeps its empty {@code UID.out} and {@code UID.err}
+     * (and its sandbox, then empty): not by default (RADICAL-Pilot keeps them).
+     */
+    public TaskManager keepEmptyOutput(boolean keep) {
+        staging.keepEmpty(keep);
+        return this;
+    }
+
     /** Under this manager's lock: how many waiting tasks should go to {@code l} now. */
     private int toSend(PilotLink l) {
         double rate = roster.sharesTasks() ? l.ends.perSecond(System.nanoTime()) : SendWindow.ALONE;

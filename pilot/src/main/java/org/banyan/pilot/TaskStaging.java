@@ -14,6 +14,8 @@ final class TaskStaging {
     private final Path base;
     private final Path sessionDir;
     private final TaskTransitions transitions;
+    /** Whether the empty output files of tasks that wrote nothing stay ({@link TaskManager#keepEmptyOutput}). */
+    private volatile boolean keepEmpty;
 
     /** @param base where relative client paths start (the submitter's directory) */
     TaskStaging(Path base, Path sessionDir, TaskTransitions transitions) {
@@ -63,7 +65,35 @@ final class TaskStaging {
         if (failed || !failure.isEmpty()) {
             transitions.moveWithin(t, TaskState.FAILED, Session.nowMicros(), code, failure.toString());
         } else {
+            sweepEmpty(t);
             transitions.moveWithin(t, TaskState.DONE, Session.nowMicros(), 0, "");
         }
+    }
+
+    void keepEmpty(boolean keep) {
+        keepEmpty = keep;
+    }
+
+    /**
+     * A DONE task that wrote nothing leaves nothing: its default output files ({@code UID.out},
+     * {@code UID.err}) go when empty, and its default sandbox with them when that leaves it empty.
+     * 50,000 {@code /bin/true} tasks left 100,000 empty files and 50,000 directories (262 MB of
+     * a file system's blocks). Files the task was told to write ({@code stdout}, {@code stderr})
+     * and sandboxes the user named stay; a FAILED task's stay for whoever looks into it.
+     */
+    private void sweepEmpty(Task t) {
+        if (keepEmpty || t.description().mode == TaskDescription.Mode.FUNCTION) {
+            return;
+        }
+        java.io.File box = t.sandbox().toFile();
+        boolean out = t.description().stdout == null && removedIfEmpty(new java.io.File(box, t.uid() + ".out"));
+        boolean err = t.description().stderr == null && removedIfEmpty(new java.io.File(box, t.uid() + ".err"));
+        if (out && err && t.ownSandbox()) {
+            box.delete(); // rmdir: only when nothing else is in it
+        }
+    }
+
+    private static boolean removedIfEmpty(java.io.File f) {
+        return f.length() == 0 && (f.delete() || !f.exists());
     }
 }

@@ -29,9 +29,10 @@ import org.banyan.pilot.TaskDescription;
 final class TaskFile {
     static final Set<String> FIELDS = Set.of("uid", "executable", "arguments", "environment", "sandbox", "stdout", "stderr", "stdin",
             "pre_exec", "post_exec", "ranks", "cores_per_rank", "gpus_per_rank", "priority", "timeout", "restartable",
-            "tags", "mode", "input_staging", "output_staging", "stage_on_error", "name", "dependencies", "workdir");
+            "tags", "mode", "input_staging", "output_staging", "stage_on_error", "name", "dependencies", "workdir", "shell");
     private static final Set<String> TAGS = Set.of("colocate", "exclusive");
-    private static final Set<String> ACTIONS = Set.of("copy", "link", "move");
+    /** RADICAL-Pilot's action names, as its constants spell them ("Copy") or in lower case. */
+    private static final Set<String> ACTIONS = Set.of("copy", "link", "move", "transfer");
     /** How many distinct programs a file's tasks share strings for (a file of all different ones gains nothing). */
     private static final int MAX_EXECUTABLES = 1024;
     /** Comments allowed; a key given twice refused (it silently took the last value). */
@@ -277,7 +278,7 @@ final class TaskFile {
                 .postExec(strings(n, "post_exec", where).toArray(String[]::new))
                 .inputStaging(staging(n, "input_staging", where).toArray(Staging[]::new))
                 .outputStaging(staging(n, "output_staging", where).toArray(Staging[]::new))
-                .stageOnError(bool(n, "stage_on_error", where));
+                .stageOnError(bool(n, "stage_on_error", where)).shell(bool(n, "shell", where));
         for (Map.Entry<String, String> e : environment(n, where).entrySet()) {
             d.environment(e.getKey(), e.getValue());
         }
@@ -423,9 +424,10 @@ final class TaskFile {
                 if (source == null) {
                     throw new UsageException(where + ": field '" + f + "' needs a 'source' in each entry");
                 }
-                String action = text(e, "action", where, "copy");
+                String given = text(e, "action", where, "copy");
+                String action = given.toLowerCase(java.util.Locale.ROOT);
                 if (!ACTIONS.contains(action)) {
-                    throw new UsageException(where + ": field '" + f + "': action '" + action + "' is not copy, link or move");
+                    throw new UsageException(where + ": field '" + f + "': action '" + given + "' is not copy, link, move or transfer");
                 }
                 String target = text(e, "target", where, null);
                 out.add(new Staging(source, target != null ? target : fileName(source, f, where),

@@ -24,6 +24,7 @@ public final class Pilot {
     private final List<BiConsumer<Pilot, PilotState>> listeners = new ArrayList<>();
     private volatile PilotState state = PilotState.NEW;
     private volatile String detail = "";
+    private volatile RuntimeException callbackFailure;
     private DvmFiles files;
     private Process head;
     /** A Slurm pilot's batch job, once submitted. */
@@ -49,6 +50,15 @@ public final class Pilot {
         return state;
     }
 
+    /**
+     * The first exception one of its listeners ({@link #onState}) threw, or null: the pilot went
+     * on, and this is where a program (or a test) finds that its own code failed. Also in the
+     * profile ({@code callback_failed}) and on the thread's uncaught-exception handler.
+     */
+    public RuntimeException callbackFailure() {
+        return callbackFailure;
+    }
+
     /** Why it failed, if it did. */
     public String detail() {
         return detail;
@@ -72,6 +82,37 @@ public final class Pilot {
 
     DvmFiles files() {
         return files;
+    }
+
+    /**
+     * Its sandbox, {@code SESSION/PILOT_UID}: where {@code pilot:///} points, what its tasks see
+     * as {@code BANYAN_PILOT_SANDBOX} ({@code RP_PILOT_SANDBOX}), and where {@link #stageIn} puts
+     * files for all its tasks to share.
+     */
+    public java.nio.file.Path sandbox() {
+        return session.dir().resolve(uid);
+    }
+
+    /**
+     * RADICAL-Pilot's {@code pilot.stage_in}: files into its sandbox now, once, for every task
+     * (which then names them {@code pilot:///NAME} in its own staging, or reads
+     * {@code $RP_PILOT_SANDBOX/NAME}). A relative source is from the session's base directory, a
+     * target without a place is in the pilot's sandbox.
+     *
+     * @throws IOException naming the directive that failed and why; the ones before it were done
+     */
+    public void stageIn(Staging... directives) throws IOException {
+        java.nio.file.Files.createDirectories(sandbox());
+        for (Staging s : directives) {
+            s.stageInto(session.base(), sandbox(), session.dir());
+        }
+    }
+
+    /** RADICAL-Pilot's {@code pilot.stage_out}: files out of its sandbox (to the session's base directory by default). */
+    public void stageOut(Staging... directives) throws IOException {
+        for (Staging s : directives) {
+            s.stageOutOf(session.base(), sandbox(), session.dir());
+        }
     }
 
     /**
@@ -123,6 +164,10 @@ public final class Pilot {
             try {
                 l.accept(this, to);
             } catch (RuntimeException e) { // it ended the launcher, and the pilot never became active
+                if (callbackFailure == null) {
+                    callbackFailure = e;
+                }
+                session.profile().event(Session.nowMicros(), "callback_failed", "pmgr", uid, to.name(), TaskTransitions.describe(e));
                 TaskTransitions.reportUncaught(e);
             }
         }

@@ -39,6 +39,8 @@ final class PilotLink {
     /** Batches sent and not yet accepted, in order: the reader gives them their ids before any update of theirs. */
     private final Queue<List<Task>> sentBatches = new ConcurrentLinkedQueue<>();
     private final BlockingQueue<List<Integer>> accepted = new ArrayBlockingQueue<>(1);
+    /** What every task sent to this pilot sees of its pilot and session ({@link TaskVariables#ofPilot}). */
+    private final Map<String, String> pilotVariables;
 
     /** Whether it may take tasks of {@code kind}: it could run them, and they name no other pilot. */
     boolean takes(UnsentTasks.Kind kind) {
@@ -65,6 +67,12 @@ final class PilotLink {
         this.pilot = pilot;
         this.client = client;
         this.fit = fit;
+        this.pilotVariables = TaskVariables.ofPilot(pilot.uid(), tmgr.sessionDir(), pilot.sandbox());
+        try { // its tasks are told it is there (RP_PILOT_SANDBOX), and may put files in it
+            java.nio.file.Files.createDirectories(pilot.sandbox());
+        } catch (IOException e) {
+            // a task that looks will find it missing; nothing here depends on it
+        }
         Thread.ofPlatform().daemon().name("tmgr-" + pilot.uid()).start(this::read);
     }
 
@@ -72,6 +80,11 @@ final class PilotLink {
         try {
             while (true) {
                 switch (client.receive()) {
+                    case ClientMessage.TasksAccepted(List<Integer> ids) when sentBatches.peek() instanceof Watched w -> {
+                        sentBatches.poll();
+                        watched(w, ids);
+                        accepted.put(ids);
+                    }
                     case ClientMessage.TasksAccepted(List<Integer> ids) -> {
                         List<Task> batch = sentBatches.poll();
                         List<Integer> canceled = new ArrayList<>();
@@ -115,7 +128,7 @@ final class PilotLink {
     void submit(List<Task> sent) {
         List<TaskRequest> requests = new ArrayList<>(sent.size());
         for (Task t : sent) {
-            requests.add(t.request());
+            requests.add(t.request(pilotVariables));
         }
         try {
             synchronized (this) {
@@ -128,6 +141,63 @@ final class PilotLink {
             if (sentBatches.remove(sent)) {
                 tmgr.orphaned(this, sent);
             }
+        }
+    }
+
+    /**
+     * Tasks another program submitted and left running on this pilot (detached), followed from
+     * here: {@code tasks[i]} is the DVM's task {@code ids[i]}. Their current states come first,
+     * then every change, as for this manager's own.
+     */
+    void watch(List<Task> tasks, List<Integer> ids) throws IOException, InterruptedException {
+        synchronized (this) {
+            Watched w = new Watched(tasks, ids);
+            sentBatches.add(w);
+            client.send(new ClientMessage.WatchTasks(ids));
+            awaitAccepted(w);
+        }
+    }
+
+    /** A batch that asked to follow tasks: the DVM answers with those it knows, in any order. */
+    private static final class Watched extends java.util.AbstractList<Task> {
+        final List<Task> tasks;
+        final List<Integer> ids;
+
+        Watched(List<Task> tasks, List<Integer> ids) {
+            this.tasks = tasks;
+            this.ids = ids;
+        }
+
+        @Override
+        public Task get(int i) {
+            return tasks.get(i);
+        }
+
+        @Override
+        public int size() {
+            return tasks.size();
+        }
+    }
+
+    private void watched(Watched w, List<Integer> known) {
+        java.util.Set<Integer> knownIds = new java.util.HashSet<>(known);
+        List<Task> unknown = new ArrayList<>();
+        synchronized (tmgr) {
+            for (int i = 0; i < w.tasks.size(); i++) {
+                Task t = w.tasks.get(i);
+                int id = w.ids.get(i);
+                t.agentId = id;
+                t.pilot = pilot;
+                if (knownIds.contains(id)) {
+                    byId.put(id, t);
+                } else {
+                    unknown.add(t);
+                }
+            }
+        }
+        for (Task t : unknown) {
+            tmgr.attachFailed(this, t, "the DVM of " + pilot.uid() + " has no task " + t.agentId
+                    + " (never submitted there, or ended and forgotten)");
         }
     }
 

@@ -10,8 +10,10 @@ import java.util.regex.Pattern;
 
 /**
  * One file to put into a task's sandbox before it runs (input) or to take out of it after
- * (output), as RADICAL-Pilot's staging directives: {@code copy}, {@code link} (a symbolic link)
- * or {@code move}. A relative source of an input is relative to the submitter's directory; the
+ * (output), as RADICAL-Pilot's staging directives: {@code copy}, {@code link} (a symbolic link),
+ * {@code move}, or {@code transfer} (RADICAL-Pilot's default, which moves a file between the
+ * client's machine and the resource's; Banyan's sandboxes are on a file system the submitter
+ * shares, so a transfer is a copy there, and its errors say so). A relative source of an input is relative to the submitter's directory; the
  * target of an input and the source of an output are relative to the sandbox.
  *
  * <p>Either end may instead name its place as RADICAL-Pilot's locations do:
@@ -21,7 +23,7 @@ import java.util.regex.Pattern;
  * A target that names only a place ({@code task:///}) keeps the source's file name.
  */
 public record Staging(String source, String target, Action action) {
-    public enum Action { COPY, LINK, MOVE }
+    public enum Action { COPY, LINK, MOVE, TRANSFER }
 
     /** The places a location can name, for one task on one pilot. */
     record Places(Path client, Path task, Path session, Path pilot) {}
@@ -32,7 +34,7 @@ public record Staging(String source, String target, Action action) {
     /** Refuses what no file system call could carry out: an empty source or target (the target "" was the sandbox itself). */
     public Staging {
         if (action == null) {
-            throw new IllegalArgumentException("a staging directive needs an action (copy, link or move)");
+            throw new IllegalArgumentException("a staging directive needs an action (copy, link, move or transfer)");
         }
         for (String p : new String[] {source, target}) {
             if (p == null || p.isBlank() || p.indexOf('\0') >= 0) {
@@ -93,7 +95,7 @@ public record Staging(String source, String target, Action action) {
                 Files.createDirectories(to.getParent());
             }
             switch (action) {
-                case COPY -> Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING);
+                case COPY, TRANSFER -> Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING);
                 case LINK -> {
                     Files.deleteIfExists(to);
                     Files.createSymbolicLink(to, from.toAbsolutePath());
@@ -102,7 +104,9 @@ public record Staging(String source, String target, Action action) {
             }
         } catch (IOException e) {
             String which = e instanceof java.nio.file.FileSystemException f && f.getFile() != null ? ": " + f.getFile() : "";
-            throw new IOException("cannot " + action.name().toLowerCase(java.util.Locale.ROOT) + " " + from + " to " + to
+            String verb = action == Action.TRANSFER ? "transfer (copy on the shared file system)"
+                    : action.name().toLowerCase(java.util.Locale.ROOT);
+            throw new IOException("cannot " + verb + " " + from + " to " + to
                     + " (" + org.banyan.runtime.os.FileErrors.reason(e) + which + ")", e);
         }
     }
@@ -110,6 +114,18 @@ public record Staging(String source, String target, Action action) {
     /** Into the sandbox, before the task runs. */
     void stageIn(Places places) throws IOException {
         apply(from(places.client(), places), to(places.task(), places), action);
+    }
+
+    /** Into a pilot's sandbox ({@code Pilot.stageIn}): there a target without a place is in the pilot's sandbox. */
+    void stageInto(Path client, Path pilotDir, Path session) throws IOException {
+        Places p = new Places(client, pilotDir, session, pilotDir);
+        apply(from(client, p), to(pilotDir, p), action);
+    }
+
+    /** Out of a pilot's sandbox ({@code Pilot.stageOut}). */
+    void stageOutOf(Path client, Path pilotDir, Path session) throws IOException {
+        Places p = new Places(client, pilotDir, session, pilotDir);
+        apply(from(pilotDir, p), to(client, p), action);
     }
 
     /** Out of the sandbox, once the task is done. */

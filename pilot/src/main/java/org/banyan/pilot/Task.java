@@ -3,6 +3,7 @@ package org.banyan.pilot;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import org.banyan.core.pilot.SlotRequest;
 import org.banyan.core.pilot.TaskRequest;
@@ -22,6 +23,7 @@ public final class Task {
      * per task (and its string, once sent) was a fifth of what a 100,000-task bag kept alive.
      */
     private final Path sandbox;
+    private volatile RuntimeException callbackFailure;
     /** The manager it was submitted to, whose session's directory holds the default sandbox. */
     final TaskManager manager;
     /**
@@ -51,6 +53,22 @@ public final class Task {
         this.sandbox = sandbox;
         this.manager = manager;
         reach(TaskState.NEW, now);
+    }
+
+    /**
+     * The first exception a callback threw for this task ({@link TaskManager#registerCallback}),
+     * or null: the task went on regardless (its state is what it ran to), and this is where a
+     * program finds that its own callback failed. Also in the profile ({@code callback_failed},
+     * with the state it was told) and on the thread's uncaught-exception handler.
+     */
+    public RuntimeException callbackFailure() {
+        return callbackFailure;
+    }
+
+    void callbackThrew(RuntimeException e) {
+        if (callbackFailure == null) {
+            callbackFailure = e;
+        }
     }
 
     /** Whether its sandbox is the one Banyan names for it (in the session's directory), not one the user gave. */
@@ -116,7 +134,7 @@ public final class Task {
     static final int OUTPUT_BYTES = 1 << 16;
 
     private String output(String file) {
-        if (!state.isFinal() || description.mode == TaskDescription.Mode.FUNCTION) {
+        if (!state.isFinal() || description.mode == TaskDescription.Mode.FUNCTION || description.attached) {
             return null;
         }
         java.nio.file.Path path = sandbox().resolve(file);
@@ -233,13 +251,13 @@ public final class Task {
      * directory, and its files are named by their paths in its own sandbox (which the task manager
      * makes as it stages the task in: the daemon makes only the directory a task starts in).
      */
-    TaskRequest request() {
+    TaskRequest request(Map<String, String> pilotVariables) {
         TaskDescription d = description;
         String start = sandbox().toString();
         String out = stdoutFile();
         String err = stderrFile();
         String in = d.stdin;
-        Map<String, String> env = d.environment;
+        Map<String, String> env = TaskVariables.withPilot(d.environment, pilotVariables, d.name);
         if (d.workdir != null) {
             Path box = sandbox();
             out = box.resolve(out).toString();
@@ -249,9 +267,16 @@ public final class Task {
             if (!env.containsKey("BANYAN_TASK_SANDBOX")) { // the agent would name where it starts
                 env = new java.util.HashMap<>(env);
                 env.put("BANYAN_TASK_SANDBOX", box.toString());
+                env.putIfAbsent("RP_TASK_SANDBOX", box.toString());
             }
         }
-        return new TaskRequest(uid, d.executable, d.arguments, env, start, out, err,
+        String executable = d.executable;
+        List<String> arguments = d.arguments;
+        if (d.shell) {
+            arguments = List.of("-c", ShellArguments.asRadicalPilot(executable, arguments));
+            executable = "/bin/sh";
+        }
+        return new TaskRequest(uid, executable, arguments, env, start, out, err,
                 in, d.preExec, d.postExec, slots(),
                 d.priority, d.mode == TaskDescription.Mode.MPI, Math.round(d.timeoutSeconds * 1000), d.restartable, d.dependencies);
     }

@@ -36,6 +36,17 @@ public final class TaskDescription {
     String stderr;
     String stdin;
     List<String> preExec = List.of();
+    /** Set on the stand-in description of a task followed by {@link TaskManager#attach}: what it runs is not known here. */
+    boolean attached;
+
+    static TaskDescription attached() {
+        TaskDescription d = new TaskDescription().executable("(attached)");
+        d.attached = true;
+        return d;
+    }
+
+    /** Whether its arguments go through a shell, as RADICAL-Pilot's do ({@link #shell(boolean)}). */
+    boolean shell;
     List<String> postExec = List.of();
     int ranks = 1;
     int coresPerRank = 1;
@@ -222,6 +233,18 @@ public final class TaskDescription {
      */
     public TaskDescription stdin(String f) {
         stdin = f;
+        return this;
+    }
+
+    /**
+     * Its executable and arguments run by {@code /bin/sh} as RADICAL-Pilot's launch script runs
+     * them: each argument in double quotes (its {@code $VARIABLES}, such as {@code $RP_TASK_ID},
+     * expanded, but not split nor globbed), one already in single quotes as it is, double quotes
+     * inside escaped. Without it (the default) arguments reach the program as given, as
+     * {@code srun} and {@code flux run} pass them.
+     */
+    public TaskDescription shell(boolean asRadicalPilotDoes) {
+        shell = asRadicalPilotDoes;
         return this;
     }
 

@@ -200,6 +200,51 @@ public final class TaskManager implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Follows tasks a program left running on {@code pilot}'s DVM ({@link #detach}, or
+     * {@code banyan submit --detach}), by their DVM ids ({@link Task#dvmId()}, as submit
+     * printed them): RADICAL-Pilot's re-attach to a session's tasks. The tasks returned move
+     * through their states from the one they are in (a task already over comes back final), and
+     * {@link #waitTasks}, {@link #cancel} and the callbacks take them like this manager's own;
+     * an id the DVM does not know comes back FAILED saying so. Their descriptions, sandboxes and
+     * output are the submitting program's and are not known here ({@link Task#stdout()} is
+     * null). The pilot must have been added to this manager and be active.
+     *
+     * @throws IllegalArgumentException when the pilot is not one of this manager's active pilots
+     * @throws IOException when its DVM cannot be reached
+     */
+    public List<Task> attach(Pilot pilot, java.util.Collection<Integer> dvmIds) throws IOException {
+        PilotLink link;
+        List<Task> tasks = new ArrayList<>();
+        List<Integer> ids = List.copyOf(dvmIds);
+        synchronized (this) {
+            link = roster.linkOf(pilot);
+            if (link == null) {
+                throw new IllegalArgumentException(pilot.uid() + " is not an active pilot of this task manager");
+            }
+            long now = Session.nowMicros();
+            for (int id : ids) {
+                tasks.add(new Task("task.dvm" + id, TaskDescription.attached(), null, this, now));
+            }
+            link.inFlight += tasks.size(); // they end on it as sent tasks do
+        }
+        try {
+            link.watch(tasks, ids);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while attaching", e);
+        }
+        return tasks;
+    }
+
+    /** An attached task its DVM did not know: FAILED, and no longer counted on the pilot. */
+    void attachFailed(PilotLink link, Task t, String why) {
+        synchronized (this) {
+            endedOn(link);
+        }
+        move(t, TaskState.FAILED, Session.nowMicros(), -1, why);
+    }
+
     /** Under this manager's lock: how many waiting tasks should go to {@code l} now. */
     private int toSend(PilotLink l) {
         double rate = roster.sharesTasks() ? l.ends.perSecond(System.nanoTime()) : SendWindow.ALONE;

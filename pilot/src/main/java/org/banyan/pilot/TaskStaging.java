@@ -82,7 +82,7 @@ final class TaskStaging {
      * and sandboxes the user named stay; a FAILED task's stay for whoever looks into it.
      */
     private void sweepEmpty(Task t) {
-        if (keepEmpty || t.description().mode == TaskDescription.Mode.FUNCTION) {
+        if (keepEmpty || t.description().mode == TaskDescription.Mode.FUNCTION || t.description().attached) {
             return;
         }
         java.io.File box = t.sandbox().toFile();

@@ -56,7 +56,7 @@ final class TaskTransitions {
     /** Tells the callbacks and waiters that {@code t} moved to {@code to}. */
     void told(Task t, TaskState to) {
         if (!callbacks.isEmpty()) {
-            ScopedValue.where(IN_CALLBACK, true).run(new Telling(callbacks, t, to));
+            ScopedValue.where(IN_CALLBACK, true).run(new Telling(callbacks, t, to, profile));
         }
         toWaiters(to);
     }
@@ -93,7 +93,7 @@ final class TaskTransitions {
     /** As {@link #move}, inside {@link #inCallbacks}. */
     void moveWithin(Task t, TaskState to, long now, int code, String why) {
         if (advance(t, to, now, code, why)) {
-            new Telling(callbacks, t, to).run();
+            new Telling(callbacks, t, to, profile).run();
             toWaiters(to);
         }
     }
@@ -108,17 +108,26 @@ final class TaskTransitions {
      * One state change to the callbacks. A class, not a capturing lambda, which C1 builds through
      * a method handle and a VM call: this runs for each of a task's states.
      */
-    private record Telling(List<BiConsumer<Task, TaskState>> callbacks, Task t, TaskState to) implements Runnable {
+    private record Telling(List<BiConsumer<Task, TaskState>> callbacks, Task t, TaskState to, Profile profile)
+            implements Runnable {
         @Override
         public void run() {
             for (BiConsumer<Task, TaskState> c : callbacks) {
                 try {
                     c.accept(t, to);
                 } catch (RuntimeException e) {
+                    t.callbackThrew(e);
+                    profile.event(Session.nowMicros(), "callback_failed", "tmgr", t.uid(), to.name(), describe(e));
                     reportUncaught(e);
                 }
             }
         }
+    }
+
+    /** An exception in one line, for the profile: its class and message. */
+    static String describe(Throwable e) {
+        String m = e.getMessage();
+        return (e.getClass().getName() + (m == null ? "" : ": " + m)).replace('\n', ' ').replace(',', ';');
     }
 
     /** What a user's callback or listener threw: to this thread's uncaught-exception handler, and on. */

@@ -58,6 +58,9 @@ final class RankEnvironment {
             env.put("OMPI_UNIVERSE_SIZE", universe);
             env.putIfAbsent("OMPI_MCA_mpi_oversubscribe", oversubscribed ? "1" : "0"); // a value the user gave (-x) wins
             env.put("BANYAN_RANK", r);
+            if (env.containsKey("RP_TASK_ID")) { // a pilot's task of several ranks: its rank as RADICAL-Pilot names it
+                env.put("RP_RANK", r);
+            }
             env.put("BANYAN_SIZE", size);
             env.put("BANYAN_LOCAL_RANK", localRank);
             env.put("BANYAN_NODE_RANK", Integer.toString(daemonId));

@@ -40,7 +40,8 @@ public record TaskRequest(String uid, String executable, List<String> args, Map<
 
     /**
      * The variables each of its processes sees besides its own environment: its id, uid and
-     * sandbox, the cores the process holds, and, once it has been restarted because its node was
+     * sandbox, the cores the process holds, its ranks, cores and GPUs per rank (each also under
+     * RADICAL-Pilot's {@code RP_*} name), and, once it has been restarted because its node was
      * lost, how many times (as Slurm's {@code SLURM_RESTART_COUNT}, so that it can resume from
      * its checkpoint). Immutable, so that a spec keeps it as it is when the task brings nothing more.
      * A task that starts outside its sandbox ({@link #sandbox} is then where it starts) has its
@@ -48,12 +49,27 @@ public record TaskRequest(String uid, String executable, List<String> args, Map<
      */
     public Map<String, String> variables(int id, int cores, int restarts) {
         String sandbox = env.getOrDefault("BANYAN_TASK_SANDBOX", this.sandbox);
+        String rpSandbox = env.getOrDefault("RP_TASK_SANDBOX", sandbox);
+        String ranks = Integer.toString(slots.ranks());
+        String perRank = Integer.toString(slots.coresPerRank());
+        String gpus = Integer.toString(slots.gpusPerRank());
+        String idText = Integer.toString(id);
+        String coresText = Integer.toString(cores);
+        // Immutable and made in one go: the agent keeps it as it is for a task that brings no variables of its own.
         if (restarts > 0) {
-            return Map.of("BANYAN_TASK_ID", Integer.toString(id), "BANYAN_TASK_UID", uid, "BANYAN_TASK_SANDBOX", sandbox,
-                    "BANYAN_TASK_CORES", Integer.toString(cores), "BANYAN_TASK_RESTARTS", Integer.toString(restarts));
+            return Map.ofEntries(Map.entry("BANYAN_TASK_ID", idText), Map.entry("BANYAN_TASK_UID", uid),
+                    Map.entry("BANYAN_TASK_SANDBOX", sandbox), Map.entry("BANYAN_TASK_CORES", coresText),
+                    Map.entry("BANYAN_TASK_RANKS", ranks), Map.entry("BANYAN_TASK_CORES_PER_RANK", perRank),
+                    Map.entry("BANYAN_TASK_GPUS_PER_RANK", gpus), Map.entry("RP_TASK_ID", uid),
+                    Map.entry("RP_TASK_SANDBOX", rpSandbox), Map.entry("RP_RANKS", ranks), Map.entry("RP_CORES_PER_RANK", perRank),
+                    Map.entry("RP_GPUS_PER_RANK", gpus), Map.entry("BANYAN_TASK_RESTARTS", Integer.toString(restarts)));
         }
-        return Map.of("BANYAN_TASK_ID", Integer.toString(id), "BANYAN_TASK_UID", uid, "BANYAN_TASK_SANDBOX", sandbox,
-                "BANYAN_TASK_CORES", Integer.toString(cores));
+        return Map.ofEntries(Map.entry("BANYAN_TASK_ID", idText), Map.entry("BANYAN_TASK_UID", uid),
+                Map.entry("BANYAN_TASK_SANDBOX", sandbox), Map.entry("BANYAN_TASK_CORES", coresText),
+                Map.entry("BANYAN_TASK_RANKS", ranks), Map.entry("BANYAN_TASK_CORES_PER_RANK", perRank),
+                Map.entry("BANYAN_TASK_GPUS_PER_RANK", gpus), Map.entry("RP_TASK_ID", uid),
+                Map.entry("RP_TASK_SANDBOX", rpSandbox), Map.entry("RP_RANKS", ranks), Map.entry("RP_CORES_PER_RANK", perRank),
+                Map.entry("RP_GPUS_PER_RANK", gpus));
     }
 
     /**

@@ -169,8 +169,17 @@ class TaskAgentTest {
                 List.of("module load x"), List.of("echo post"), SlotRequest.cores(1), 0, false, 0, false, List.of());
         TaskSpec s = agent.spec(7, r, 0, new Placement(List.of(new Placement.Share(0, 1, 1, 0)), null), 0);
         assertThat(s.executable()).isEqualTo("/bin/sh");
-        assertThat(s.args()).containsExactly("-c", "module load x || exit $?\n\"$@\"\nrc=$?\necho post\nexit $rc\n",
-                "banyan-task", "./sim", "x y");
+        assertThat(s.args()).containsExactly("-c", """
+                {
+                module load x
+                } || { rc=$?; echo "pre_exec failed (exit $rc): "'module load x' >&2; exit $rc; }
+                "$@"
+                rc=$?
+                (
+                echo post
+                ) || echo "post_exec failed (exit $?): "'echo post' >&2
+                exit $rc
+                """, "banyan-task", "./sim", "x y");
         assertThat(s.env()).containsEntry("A", "1").containsEntry("BANYAN_TASK_ID", "7");
     }
 

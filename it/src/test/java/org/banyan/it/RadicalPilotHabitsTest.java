@@ -1,6 +1,7 @@
 package org.banyan.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.banyan.core.pilot.PilotState;
 import org.banyan.core.pilot.TaskState;
+import org.banyan.pilot.NamedEnv;
 import org.banyan.pilot.Pilot;
 import org.banyan.pilot.PilotDescription;
 import org.banyan.pilot.PilotManager;
@@ -71,6 +73,10 @@ class RadicalPilotHabitsTest {
             });
             assertThat(pilot.waitState(PilotState.PMGR_ACTIVE, 60_000)).as(pilot.detail()).isEqualTo(PilotState.PMGR_ACTIVE);
             pilot.stageIn(new Staging("shared.dat", "pilot:///", Staging.Action.TRANSFER));
+            pilot.prepareEnv("tools", NamedEnv.shell("export TOOL=hammer"));
+            pilot.prepareEnv("py", NamedEnv.virtualenv());
+            assertThatThrownBy(() -> pilot.prepareEnv("bad", NamedEnv.virtualenv("/nonexistent/python3", List.of())))
+                    .isInstanceOf(java.io.IOException.class).hasMessageContaining("making the virtual environment bad");
             assertThat(pilot.sandbox().resolve("shared.dat")).hasContent("for all");
             TaskManager tmgr = new TaskManager(session);
             tmgr.registerCallback((t, s) -> {
@@ -88,6 +94,9 @@ class RadicalPilotHabitsTest {
                     new TaskDescription().uid("literal").executable("echo").arguments("$RP_TASK_ID"),
                     new TaskDescription().uid("pre").executable("true").preExec("echo setting up", "test -d /nonexistent"),
                     new TaskDescription().uid("post").executable("true").postExec("exit 4"),
+                    new TaskDescription().uid("tools").namedEnv("tools").executable("sh").arguments("-c", "echo $TOOL"),
+                    new TaskDescription().uid("py").namedEnv("py").executable("sh").arguments("-c", "echo $VIRTUAL_ENV; command -v python3"),
+                    new TaskDescription().uid("nope").namedEnv("nope").executable("true"),
                     new TaskDescription().uid("missing").executable("true")
                             .inputStaging(new Staging("nothere.dat", "nothere.dat", Staging.Action.TRANSFER))));
             tmgr.waitTasks(tasks);
@@ -118,7 +127,12 @@ class RadicalPilotHabitsTest {
             Task post = tasks.get(4);
             assertThat(post.state()).as("the executable's status is the task's").isEqualTo(TaskState.DONE);
             assertThat(post.stderr()).isEqualTo("post_exec failed (exit 4): exit 4\n");
-            Task missing = tasks.get(5);
+            assertThat(tasks.get(5).stdout()).isEqualTo("hammer\n");
+            Path venv = pilot.sandbox().resolve("env/py");
+            assertThat(tasks.get(6).stdout()).as(tasks.get(6).detail()).isEqualTo(venv + "\n" + venv + "/bin/python3\n");
+            assertThat(tasks.get(7).state()).isEqualTo(TaskState.FAILED);
+            assertThat(tasks.get(7).detail()).isEqualTo("named_env 'nope' is not prepared on " + pilot.uid() + " (Pilot.prepareEnv)");
+            Task missing = tasks.get(8);
             assertThat(missing.state()).isEqualTo(TaskState.FAILED);
             assertThat(missing.detail()).startsWith("input staging: cannot transfer (copy on the shared file system) ")
                     .contains("No such file or directory");

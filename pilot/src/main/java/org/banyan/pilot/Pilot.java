@@ -108,6 +108,49 @@ public final class Pilot {
         }
     }
 
+    /** The commands that enter each prepared environment, by name. */
+    private final java.util.Map<String, List<String>> envs = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * RADICAL-Pilot's {@code pilot.prepare_env(name, spec)}: makes the environment once, now
+     * (a virtual environment in {@code SANDBOX/env/NAME}, its packages installed, its output in
+     * {@code SANDBOX/env/NAME.log}), and from then on every task sent to this pilot that names it
+     * ({@link TaskDescription#namedEnv}) enters it before its own {@code pre_exec}. The sandbox is
+     * on a file system the pilot's hosts share, as its tasks' sandboxes are.
+     *
+     * @throws IllegalArgumentException for a name that is not letters, digits, '.', '_' or '-'
+     * @throws IOException when it cannot be made, with the last lines of what its commands said
+     */
+    public void prepareEnv(String name, NamedEnv env) throws IOException {
+        if (name == null || !name.matches("[A-Za-z0-9._-]+") || name.startsWith(".")) {
+            throw new IllegalArgumentException("an environment's name is letters, digits, '.', '_' and '-', got '" + name + "'");
+        }
+        if (!env.isVirtualenv()) {
+            envs.put(name, env.setup());
+            session.profile().event(Session.nowMicros(), "env_prepared", "pmgr", uid, name, "shell");
+            return;
+        }
+        java.nio.file.Path dir = sandbox().resolve("env").resolve(name);
+        java.nio.file.Files.createDirectories(dir.getParent());
+        java.nio.file.Path log = dir.resolveSibling(name + ".log");
+        // without packages it needs no pip (Debian's python3 has ensurepip only with python3-venv)
+        List<String> make = env.setup().isEmpty() ? List.of(env.python(), "-m", "venv", "--without-pip", dir.toString())
+                : List.of(env.python(), "-m", "venv", dir.toString());
+        EnvCommands.run(make, log, "making the virtual environment " + name);
+        if (!env.setup().isEmpty()) {
+            List<String> pip = new ArrayList<>(List.of(dir.resolve("bin/python").toString(), "-m", "pip", "install", "--quiet"));
+            pip.addAll(env.setup());
+            EnvCommands.run(pip, log, "installing " + String.join(" ", env.setup()) + " into " + name);
+        }
+        envs.put(name, List.of(". '" + dir.resolve("bin/activate").toString().replace("'", "'\\''") + "'"));
+        session.profile().event(Session.nowMicros(), "env_prepared", "pmgr", uid, name, "virtualenv");
+    }
+
+    /** The commands that enter environment {@code name}, or null when it was not prepared here. */
+    List<String> envCommands(String name) {
+        return envs.get(name);
+    }
+
     /** RADICAL-Pilot's {@code pilot.stage_out}: files out of its sandbox (to the session's base directory by default). */
     public void stageOut(Staging... directives) throws IOException {
         for (Staging s : directives) {

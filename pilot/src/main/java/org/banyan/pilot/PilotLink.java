@@ -127,8 +127,27 @@ final class PilotLink {
      */
     void submit(List<Task> sent) {
         List<TaskRequest> requests = new ArrayList<>(sent.size());
+        List<Task> unprepared = null;
         for (Task t : sent) {
-            requests.add(t.request(pilotVariables));
+            String env = t.description().namedEnv;
+            List<String> enter = env == null ? List.of() : pilot.envCommands(env);
+            if (enter == null) {
+                unprepared = unprepared == null ? new ArrayList<>() : unprepared;
+                unprepared.add(t);
+                continue;
+            }
+            requests.add(t.request(pilotVariables, enter));
+        }
+        if (unprepared != null) {
+            sent = new ArrayList<>(sent);
+            sent.removeAll(unprepared);
+            for (Task t : unprepared) {
+                tmgr.failedOn(this, t, "named_env '" + t.description().namedEnv + "' is not prepared on " + pilot.uid()
+                        + " (Pilot.prepareEnv)");
+            }
+            if (sent.isEmpty()) {
+                return;
+            }
         }
         try {
             synchronized (this) {
@@ -196,7 +215,7 @@ final class PilotLink {
             }
         }
         for (Task t : unknown) {
-            tmgr.attachFailed(this, t, "the DVM of " + pilot.uid() + " has no task " + t.agentId
+            tmgr.failedOn(this, t, "the DVM of " + pilot.uid() + " has no task " + t.agentId
                     + " (never submitted there, or ended and forgotten)");
         }
     }

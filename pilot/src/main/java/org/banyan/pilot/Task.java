@@ -251,7 +251,7 @@ public final class Task {
      * directory, and its files are named by their paths in its own sandbox (which the task manager
      * makes as it stages the task in: the daemon makes only the directory a task starts in).
      */
-    TaskRequest request(Map<String, String> pilotVariables) {
+    TaskRequest request(Map<String, String> pilotVariables, List<String> envCommands) {
         TaskDescription d = description;
         String start = sandbox().toString();
         String out = stdoutFile();
@@ -277,8 +277,14 @@ public final class Task {
             executable = "/bin/sh";
         }
         return new TaskRequest(uid, executable, arguments, env, start, out, err,
-                in, d.preExec, d.postExec, slots(),
+                in, envCommands.isEmpty() ? d.preExec : concat(envCommands, d.preExec), d.postExec, slots(),
                 d.priority, d.mode == TaskDescription.Mode.MPI, Math.round(d.timeoutSeconds * 1000), d.restartable, d.dependencies);
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> all = new java.util.ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 
     /** {@code task.} and the number in at least six digits, as RADICAL-Pilot names its tasks. */

@@ -45,6 +45,19 @@ public final class TaskDescription {
         return d;
     }
 
+    /** The environment it enters first ({@link #namedEnv}), or null. */
+    String namedEnv;
+
+    /**
+     * Enters the environment {@code name} prepared on its pilot ({@link Pilot#prepareEnv}) before
+     * its own {@code pre_exec}, as RADICAL-Pilot's {@code named_env}. A task sent to a pilot that
+     * has not prepared it is FAILED, saying so.
+     */
+    public TaskDescription namedEnv(String name) {
+        namedEnv = name;
+        return this;
+    }
+
     /** Whether its arguments go through a shell, as RADICAL-Pilot's do ({@link #shell(boolean)}). */
     boolean shell;
     List<String> postExec = List.of();

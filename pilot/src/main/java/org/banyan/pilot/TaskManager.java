@@ -237,8 +237,8 @@ public final class TaskManager implements AutoCloseable {
         return tasks;
     }
 
-    /** An attached task its DVM did not know: FAILED, and no longer counted on the pilot. */
-    void attachFailed(PilotLink link, Task t, String why) {
+    /** A task counted on {@code link} that will not run there (an attached id its DVM did not know, an unprepared named_env): FAILED. */
+    void failedOn(PilotLink link, Task t, String why) {
         synchronized (this) {
             endedOn(link);
         }

@@ -23,7 +23,8 @@ import org.banyan.core.pilot.TaskState;
  */
 public record ProfileReport(int tasks, int done, int failed, int canceled, int cores, double ttx, double executing,
                             double overhead, double idle, int peakConcurrency, double[] time, double[] concurrency,
-                            Map<TaskState, double[]> inState, double[] throughput, double[] throughputByTenth) {
+                            Map<TaskState, double[]> inState, double[] throughput, double[] throughputByTenth,
+                            double[] coresBusy) {
     /** How many parts of TTX {@link #throughputByTenth} has. */
     public static final int TENTHS = 10;
 
@@ -110,7 +111,7 @@ public record ProfileReport(int tasks, int done, int failed, int canceled, int c
                 Double r0 = s.get("exec_start");
                 Double r1 = s.get("exec_stop");
                 executing += (r0 != null && r1 != null ? Math.max(0, r1 - r0) : x1 - x0) * c;
-                execIntervals.add(new double[] {x0, x1});
+                execIntervals.add(new double[] {x0, x1, c});
                 Double h0 = s.getOrDefault("AGENT_EXECUTING_PENDING", x0);
                 Double h1 = s.getOrDefault("AGENT_STAGING_OUTPUT", x1);
                 held += (h1 - h0) * c;
@@ -129,6 +130,8 @@ public record ProfileReport(int tasks, int done, int failed, int canceled, int c
         for (int i = 0; i < n; i++) {
             time[i] = span * i / (n - 1);
         }
+        double width = span / (n - 1);
+        double[] busy = new double[n];
         for (double[] iv : execIntervals) {
             for (int i = 0; i < n; i++) {
                 double t = start + time[i];
@@ -138,7 +141,18 @@ public record ProfileReport(int tasks, int done, int failed, int canceled, int c
             }
             int bin = (int) Math.min(n - 1, Math.floor((iv[1] - start) / span * (n - 1)));
             throughput[bin] += (n - 1) / span;
+            // its cores, spread over the stretches it ran in, by how long it ran in each
+            int from = (int) Math.max(0, Math.min(n - 2, Math.floor((iv[0] - start) / width)));
+            int to = (int) Math.max(0, Math.min(n - 2, Math.floor((iv[1] - start) / width)));
+            for (int b = from; b <= to; b++) {
+                double b0 = start + b * width;
+                double overlap = Math.min(iv[1], b0 + width) - Math.max(iv[0], b0);
+                if (overlap > 0) {
+                    busy[b] += iv[2] * overlap / width;
+                }
+            }
         }
+        busy[n - 1] = busy[n - 2];
         for (TaskState st : List.of(TaskState.TMGR_SCHEDULING_PENDING, TaskState.AGENT_SCHEDULING, TaskState.AGENT_EXECUTING,
                 TaskState.DONE, TaskState.FAILED)) {
             double[] count = new double[n];
@@ -181,7 +195,7 @@ public record ProfileReport(int tasks, int done, int failed, int canceled, int c
             peak = Math.max(peak, running);
         }
         return new ProfileReport(states.size(), done, failed, canceled, pilotCores, ttx, executing, overhead, idle, peak,
-                time, conc, inState, throughput, tenths);
+                time, conc, inState, throughput, tenths, busy);
     }
 
     private static Double firstOf(Map<String, Double> s, String... names) {

@@ -43,6 +43,7 @@ class ProfileReportTest {
         assertThat(r.idle()).isCloseTo(0.5, within(1e-9));
         assertThat(r.peakConcurrency()).isEqualTo(2);
         assertThat(r.concurrency()).containsExactly(1, 1, 2, 2, 0);
+        assertThat(r.coresBusy()).as("cores executing, the mean over each stretch").containsExactly(1, 1, 2, 2, 2);
         assertThat(r.throughputByTenth()).as("both end in TTX's last tenth, 0.2 s: 10 a second")
                 .containsExactly(0, 0, 0, 0, 0, 0, 0, 0, 0, 10);
         ReportPlots.write(r, dir);
@@ -83,5 +84,32 @@ class ProfileReportTest {
         Files.writeString(file, Profile.HEADER + "\n100.0,state,tmgr,main,task.a,NEW,cores=x\n");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> ProfileReport.of(dir, 10))
                 .hasMessage(file + ":2: the cores in 'cores=x' are not a number");
+    }
+
+    /**
+     * 100,000 tasks of about a millisecond keep a 2-core pilot busy for 50 s: the cores plotted
+     * stay at 2 all along, where instants between two tasks caught fewer, and the report of that
+     * many is made without a sample per task.
+     */
+    @Test
+    void aLargeBagOfShortTasksShowsItsCoresBusy() throws Exception {
+        java.util.Map<String, java.util.Map<String, Double>> states = new java.util.HashMap<>();
+        for (int i = 0; i < 100_000; i++) {
+            double t0 = 100 + (i / 2) * 0.001;
+            java.util.Map<String, Double> s = new java.util.HashMap<>();
+            s.put("NEW", 100.0);
+            s.put("AGENT_EXECUTING", t0);
+            s.put("AGENT_STAGING_OUTPUT_PENDING", t0 + 0.0009);
+            s.put("DONE", t0 + 0.0009);
+            states.put("task." + i, s);
+        }
+        ProfileReport r = ProfileReport.compute(states, java.util.Map.of(), 2, 200);
+        assertThat(r.tasks()).isEqualTo(100_000);
+        for (int i = 0; i < r.coresBusy().length; i++) {
+            assertThat(r.coresBusy()[i]).as("stretch %d", i).isBetween(1.7, 2.0 + 1e-9);
+        }
+        ReportPlots.write(r, dir);
+        assertThat(dir.resolve("concurrency.png")).isNotEmptyFile();
+        assertThat(dir.resolve("states.png")).isNotEmptyFile();
     }
 }

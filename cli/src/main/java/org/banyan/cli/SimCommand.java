@@ -84,12 +84,15 @@ final class SimCommand {
             System.out.print(LAUNCH_HELP);
             return 0;
         }
+        if (!args.isEmpty() && args.getFirst().equals("lublin")) {
+            return LublinCommand.run(args.subList(1, args.size()), java.nio.file.Path.of("").toAbsolutePath());
+        }
         if (!args.isEmpty() && args.getFirst().equals("workload")) {
             return WorkloadCommand.run(args.subList(1, args.size()), java.nio.file.Path.of("").toAbsolutePath());
         }
         if (args.isEmpty() || !args.getFirst().equals("launch")) {
             throw new UsageException("usage: banyan sim launch --hosts N [options] (see docs/simulator.md), "
-                    + "or banyan sim workload [options] (docs/malleability.md)");
+                    + "banyan sim workload [options] (docs/malleability.md), or banyan sim lublin [options]");
         }
         int hosts = 0;
         int ranksPerHost = 1;

@@ -24,6 +24,7 @@ final class WorkloadCommand {
                                        [--arrivals A,B,...] [--swf FILE] [--write-swf FILE] [--inhibit SECONDS]
                                        [--policy fixed|flexible|both] [--json] [--timeline DIR]
                                        [--flexible-sleep FILE [--start-seconds S] [--resize-seconds S]]
+                                       [--model poisson|lublin [--load F]]
 
             Runs a workload through Banyan's resource manager (FCFS with EASY backfill, and for
             the flexible policy the seed's resize decisions at each iteration of each job) under
@@ -36,6 +37,12 @@ final class WorkloadCommand {
               --arrival SECONDS mean time between arrivals, Poisson (default 10)
               --arrivals A,B,.. a sweep: the workload at each mean inter-arrival time, both
                                 policies, one line each (where does flexibility stop helping?)
+              --model M         poisson (default: the seed's mix at --arrival), or lublin: the
+                                Lublin-Feitelson model's jobs (arrivals with the daily cycle,
+                                sizes, run times) for --nodes nodes from --seed, each given one
+                                of the seed's applications as --swf jobs are (banyan sim lublin
+                                prints them)
+              --load F          with --model lublin: arrivals F times as dense (default 1)
               --swf FILE        read the jobs from a Standard Workload Format log instead
               --write-swf FILE  write the workload in the Standard Workload Format
               --inhibit SECONDS DMR's checking inhibitor: a job checks at most this often (default 0)
@@ -81,6 +88,8 @@ final class WorkloadCommand {
         String writeSwf = null;
         String policy = "both";
         List<Double> sweep = null;
+        String model = "poisson";
+        double load = 1;
         boolean json = false;
         Path timeline = null;
         java.util.Set<String> given = new java.util.LinkedHashSet<>();
@@ -108,6 +117,13 @@ final class WorkloadCommand {
                 }
                 case "--inhibit" -> inhibit = number(v, "--inhibit").doubleValue();
                 case "--swf" -> swf = v;
+                case "--model" -> {
+                    if (!List.of("poisson", "lublin").contains(v)) {
+                        throw new UsageException("--model '" + v + "' is poisson or lublin");
+                    }
+                    model = v;
+                }
+                case "--load" -> load = positive(v, "--load");
                 case "--flexible-sleep" -> flexibleSleep = v;
                 case "--start-seconds" -> startSeconds = number(v, "--start-seconds").doubleValue();
                 case "--resize-seconds" -> resizeSeconds = number(v, "--resize-seconds").doubleValue();
@@ -127,6 +143,14 @@ final class WorkloadCommand {
         }
         if (startSeconds < 0 || resizeSeconds < 0) {
             throw new UsageException("--start-seconds and --resize-seconds must not be negative");
+        }
+        if (model.equals("lublin") && (swf != null || flexibleSleep != null || sweep != null)) {
+            throw new UsageException("--model lublin generates the jobs; it does not go with --swf, --flexible-sleep or --arrivals");
+        }
+        if (model.equals("lublin")) {
+            dropped(given, "--model lublin draws its own arrivals (scale them with --load): drop ", "--arrival");
+        } else {
+            dropped(given, "--load scales the Lublin-Feitelson arrivals: give --model lublin, or drop ", "--load");
         }
         if (swf != null && flexibleSleep != null) {
             throw new UsageException("--swf and --flexible-sleep both give the jobs; choose one");
@@ -154,6 +178,8 @@ final class WorkloadCommand {
             workload = swf != null ? Workloads.readSwf(Files.readString(cwd.resolve(swf)), nodes, swf)
                     : flexibleSleep != null ? Workloads.readFlexibleSleep(Files.readString(cwd.resolve(flexibleSleep)),
                             flexibleSleep, startSeconds, resizeSeconds)
+                    : model.equals("lublin") ? Workloads.readSwf(LublinCommand.swf(seed, jobs, nodes, load), nodes,
+                            "the Lublin-Feitelson model")
                     : Workloads.poisson(jobs, nodes, arrival, seed);
         } catch (IOException e) {
             throw new UsageException((swf != null ? "--swf '" : "--flexible-sleep '") + file + "': "
@@ -163,8 +189,9 @@ final class WorkloadCommand {
         }
         if (writeSwf != null) {
             try {
-                Files.writeString(cwd.resolve(writeSwf), Workloads.writeSwf(workload, nodes, swf == null
-                        ? "Poisson arrivals, mean " + arrival + " s, seed " + seed : "from " + swf));
+                Files.writeString(cwd.resolve(writeSwf), Workloads.writeSwf(workload, nodes, swf != null ? "from " + swf
+                        : model.equals("lublin") ? "the Lublin-Feitelson model, seed " + seed + ", load x" + load
+                        : "Poisson arrivals, mean " + arrival + " s, seed " + seed));
             } catch (IOException e) {
                 System.err.println("banyan sim workload: cannot write " + writeSwf + ": " + e.getMessage());
                 return 1;
@@ -310,7 +337,7 @@ final class WorkloadCommand {
         }
     }
 
-    private static double positive(String v, String option) throws UsageException {
+    static double positive(String v, String option) throws UsageException {
         double d = number(v, option).doubleValue();
         if (!(d > 0)) {
             throw new UsageException(option + " must be positive, not " + v);

@@ -145,4 +145,26 @@ class SimCommandTest {
                 .isEqualTo("banyan sim: --swf and --flexible-sleep both give the jobs; choose one\n");
         assertThat(sim("sim", "workload", "--flexible-sleep", jobs.toString(), "--start-seconds", "-1").status()).isEqualTo(2);
     }
+
+    /**
+     * banyan sim lublin writes what the authors' m_lublin99.c writes for the seed (the rm
+     * module's test data, made by it); sim workload --model lublin runs those jobs.
+     */
+    @Test
+    void lublinWritesTheAuthorsOutputAndFeedsTheWorkload() throws Exception {
+        Outcome o = sim("sim", "lublin", "--seed", "42");
+        assertThat(o.status()).isZero();
+        assertThat(o.out()).isEqualTo(java.nio.file.Files.readString(java.nio.file.Path.of("../rm/src/test/resources/lublin/ref-42.swf")));
+        Outcome big = sim("sim", "lublin", "--seed", "3", "--nodes", "1024", "--jobs", "2000", "--load", "2");
+        assertThat(big.out()).contains("; MaxNodes: 1024\n").contains("; MaxJobs: 2000\n");
+        Outcome w = sim("sim", "workload", "--model", "lublin", "--jobs", "40", "--nodes", "64", "--seed", "3", "--load", "20", "--json");
+        assertThat(w.status()).as(w.err()).isZero();
+        assertThat(w.out().lines()).hasSize(2).allMatch(l -> l.contains("\"jobs\":40"));
+        assertThat(sim("sim", "workload", "--model", "lublin", "--arrival", "5").err())
+                .isEqualTo("banyan sim: --model lublin draws its own arrivals (scale them with --load): drop --arrival\n");
+        assertThat(sim("sim", "workload", "--load", "2").err())
+                .isEqualTo("banyan sim: --load scales the Lublin-Feitelson arrivals: give --model lublin, or drop --load\n");
+        assertThat(sim("sim", "workload", "--model", "weibull").status()).isEqualTo(2);
+        assertThat(sim("sim", "lublin", "--jobs", "0").status()).isEqualTo(2);
+    }
 }

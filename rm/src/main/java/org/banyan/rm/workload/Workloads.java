@@ -37,16 +37,29 @@ public final class Workloads {
         return out;
     }
 
+    /** Prefix of the header comment that keeps one job's application model ({@link #writeSwf}). */
+    static final String JOB_MODEL = "; BanyanJob:";
+
     /**
      * Jobs from a Standard Workload Format log: submit time (field 2), requested processors
-     * (field 8, else allocated, field 5) as nodes, capped to the cluster, and run time (field 4).
-     * Each job gets one of the seed's applications (by its executable number, field 14, else its
-     * number), scaled so that it runs for the logged time at the logged size; it may shrink to a
-     * quarter of that size. Cancelled jobs (no run time or size) are skipped.
+     * (field 8, else allocated, field 5) as nodes, capped to the cluster, run time (field 4) and
+     * requested time (field 9) as the scheduler's estimate when given. A job that
+     * {@link #writeSwf} wrote comes back as it was: its model (application, sizes, preferred size,
+     * iterations, costs) is in a {@value #JOB_MODEL} header line. Any other job gets one of the
+     * seed's applications (by its executable number, field 14, else its number), scaled so that
+     * it runs for the logged time at the logged size; it may shrink to a quarter of that size.
+     * Jobs without a run time or a size, and jobs whose status (field 11) says they were
+     * cancelled (5), are skipped; failed (0) and completed (1) jobs run, as they held their nodes.
      */
     public static List<WorkloadJob> readSwf(String text, int nodes, String origin) {
         List<WorkloadJob> out = new ArrayList<>();
         String[] lines = text.split("\n");
+        java.util.Map<Integer, AppModel> models = new java.util.HashMap<>();
+        for (int n = 0; n < lines.length; n++) {
+            if (lines[n].startsWith(JOB_MODEL)) {
+                readModel(lines[n], models, origin + " line " + (n + 1));
+            }
+        }
         double first = Double.NaN;
         for (int n = 0; n < lines.length; n++) {
             String line = lines[n].strip();
@@ -65,7 +78,21 @@ public final class Workloads {
                 if (size <= 0) {
                     size = (int) Double.parseDouble(f[4]);
                 }
-                if (run <= 0 || size <= 0) {
+                int status = (int) Double.parseDouble(f[10]);
+                if (run <= 0 || size <= 0 || status == 5) {
+                    continue;
+                }
+                double requested = Double.parseDouble(f[8]);
+                if (Double.isNaN(first)) {
+                    first = submit;
+                }
+                AppModel kept = models.get((int) Double.parseDouble(f[0]));
+                if (kept != null) {
+                    if (kept.maxNodes() > nodes) {
+                        kept = kept.withMax(Integer.highestOneBit(nodes));
+                    }
+                    out.add(requested > 0 ? new WorkloadJob(out.size() + 1, submit - first, kept, requested)
+                            : new WorkloadJob(out.size() + 1, submit - first, kept));
                     continue;
                 }
                 size = Math.min(size, nodes);
@@ -76,10 +103,8 @@ public final class Workloads {
                 int min = Math.max(1, size / 4);
                 AppModel app = new AppModel(base.name(), base.serialFraction(), 1, 0, base.iterations(), min, size, 0,
                         base.dataGiB()).runningFor(size, run);
-                if (Double.isNaN(first)) {
-                    first = submit;
-                }
-                out.add(new WorkloadJob(out.size() + 1, submit - first, app));
+                out.add(requested > 0 ? new WorkloadJob(out.size() + 1, submit - first, app, requested)
+                        : new WorkloadJob(out.size() + 1, submit - first, app));
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException(origin + " line " + (n + 1) + ": not numbers: '" + line + "'");
             }
@@ -88,6 +113,25 @@ public final class Workloads {
             throw new IllegalArgumentException(origin + " holds no job with a run time and a size");
         }
         return out;
+    }
+
+    /** A number as SWF writes it where it is whole, else exactly (a simulated arrival is rarely whole). */
+    private static String exact(double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
+    }
+
+    private static void readModel(String line, java.util.Map<Integer, AppModel> models, String where) {
+        String[] f = line.substring(JOB_MODEL.length()).strip().split("\\s+");
+        try {
+            if (f.length != 12) {
+                throw new NumberFormatException();
+            }
+            models.put(Integer.parseInt(f[0]), new AppModel(f[1], Double.parseDouble(f[2]), Double.parseDouble(f[3]),
+                    Double.parseDouble(f[4]), Integer.parseInt(f[5]), Integer.parseInt(f[6]), Integer.parseInt(f[7]),
+                    Integer.parseInt(f[8]), Double.parseDouble(f[9]), Double.parseDouble(f[10]), Double.parseDouble(f[11])));
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(where + ": a BanyanJob line is 'ID NAME' and 10 numbers, not '" + line + "'");
+        }
     }
 
     /**
@@ -132,7 +176,12 @@ public final class Workloads {
         return out;
     }
 
-    /** The workload in the Standard Workload Format (-1 where a field is unknown). */
+    /**
+     * The workload in the Standard Workload Format (-1 where a field is unknown): each job at its
+     * maximum size, its estimate as the requested time, and its whole model in a
+     * {@value #JOB_MODEL} header line (SWF has no field for a job's minimum or preferred size, its
+     * iterations or its resize costs), so that {@link #readSwf} gives back the same workload.
+     */
     public static String writeSwf(List<WorkloadJob> jobs, int nodes, String comment) {
         StringBuilder b = new StringBuilder();
         b.append("; Version: 2.2\n; Computer: banyan sim workload\n; MaxNodes: ").append(nodes).append('\n');
@@ -140,11 +189,22 @@ public final class Workloads {
         if (comment != null) {
             b.append("; Note: ").append(comment).append('\n');
         }
+        b.append("; Note: each BanyanJob line keeps job ID's model: name serial one_node_s comm_s_per_log2 iterations min max"
+                + " preferred data_gib start_s resize_s\n");
+        for (WorkloadJob j : jobs) {
+            AppModel a = j.app();
+            b.append(JOB_MODEL).append(' ').append(j.id()).append(' ').append(a.name()).append(' ').append(a.serialFraction())
+                    .append(' ').append(a.oneNodeSeconds()).append(' ').append(a.commSecondsPerLog2()).append(' ')
+                    .append(a.iterations()).append(' ').append(a.minNodes()).append(' ').append(a.maxNodes()).append(' ')
+                    .append(a.preferredNodes()).append(' ').append(a.dataGiB()).append(' ').append(a.startSeconds())
+                    .append(' ').append(a.resizeFixedSeconds()).append('\n');
+        }
         for (WorkloadJob j : jobs) {
             AppModel a = j.app();
             int exe = AppModel.SEED_MIX.stream().map(AppModel::name).toList().indexOf(a.name()) + 1;
-            b.append(String.format(Locale.ROOT, "%d %.0f -1 %.0f %d -1 -1 %d %.0f -1 1 -1 -1 %d -1 -1 -1 -1%n", j.id(),
-                    j.submitSeconds(), a.runSeconds(a.maxNodes()), a.maxNodes(), a.maxNodes(), a.runSeconds(a.maxNodes()), exe));
+            b.append(String.format(Locale.ROOT, "%d %s -1 %.0f %d -1 -1 %d %s -1 1 -1 -1 %d -1 -1 -1 -1%n", j.id(),
+                    exact(j.submitSeconds()), a.runSeconds(a.maxNodes()), a.maxNodes(), a.maxNodes(),
+                    exact(j.estimateSeconds()), exe));
         }
         return b.toString();
     }

@@ -46,22 +46,45 @@ class WorkloadSimulationTest {
         assertThat(flexible.resizes()).isPositive();
     }
 
+    /**
+     * A workload written and read back is the same workload: every job's model (its minimum and
+     * preferred sizes, iterations and costs: the reader used to make the minimum a quarter of
+     * the size and drop the rest, so the flexible policy resized nothing), its arrival and its
+     * estimate; and both policies' results are the same.
+     */
     @Test
-    void swfRoundTrip() {
-        List<WorkloadJob> w = Workloads.poisson(5, 32, 30, 1);
-        String swf = Workloads.writeSwf(w, 32, "test");
-        List<WorkloadJob> back = Workloads.readSwf(swf, 32, "w.swf");
-        assertThat(back).hasSize(5);
-        for (int i = 0; i < 5; i++) {
-            AppModel a = w.get(i).app();
-            AppModel b = back.get(i).app();
-            assertThat(b.name()).isEqualTo(a.name());
-            assertThat(b.maxNodes()).isEqualTo(a.maxNodes());
-            // SWF keeps whole seconds
-            assertThat(b.runSeconds(b.maxNodes())).isCloseTo(a.runSeconds(a.maxNodes()), org.assertj.core.data.Offset.offset(0.51));
-            assertThat(back.get(i).submitSeconds()).isCloseTo(w.get(i).submitSeconds(), org.assertj.core.data.Offset.offset(0.51));
+    void swfRoundTripKeepsTheWholeWorkload() {
+        List<WorkloadJob> w = Workloads.poisson(40, 64, 20, 1);
+        String swf = Workloads.writeSwf(w, 64, "test");
+        List<WorkloadJob> back = Workloads.readSwf(swf, 64, "w.swf");
+        assertThat(back).isEqualTo(w);
+        for (boolean flexible : new boolean[] {false, true}) {
+            WorkloadSimulation.Result a = new WorkloadSimulation(w, 64, flexible, 0).run();
+            WorkloadSimulation.Result b = new WorkloadSimulation(back, 64, flexible, 0).run();
+            assertThat(b.completionSeconds()).isEqualTo(a.completionSeconds());
+            assertThat(b.resizes()).isEqualTo(a.resizes());
         }
+        assertThat(new WorkloadSimulation(back, 64, true, 0).run().resizes()).isPositive();
         assertThatThrownBy(() -> Workloads.readSwf("1 2 3\n", 32, "w.swf")).hasMessage("w.swf line 1: an SWF line has 18 fields, this one 3");
+        assertThatThrownBy(() -> Workloads.readSwf("; BanyanJob: 1 cg 0.5\n", 32, "w.swf"))
+                .hasMessageStartingWith("w.swf line 1: a BanyanJob line is 'ID NAME' and 10 numbers");
+    }
+
+    /** Another log's jobs: status 5 (cancelled) is skipped, failed and completed jobs run, the requested time is the estimate. */
+    @Test
+    void swfStatusAndRequestedTimeAreHonoured() {
+        String log = """
+                ; a log from elsewhere
+                1 0 -1 100 4 -1 -1 4 150 -1 1 -1 -1 1 -1 -1 -1 -1
+                2 10 -1 100 4 -1 -1 4 150 -1 5 -1 -1 1 -1 -1 -1 -1
+                3 20 -1 50 8 -1 -1 8 -1 -1 0 -1 -1 2 -1 -1 -1 -1
+                """;
+        List<WorkloadJob> jobs = Workloads.readSwf(log, 32, "log.swf");
+        assertThat(jobs).hasSize(2);
+        assertThat(jobs.get(0).estimateSeconds()).isEqualTo(150);
+        assertThat(jobs.get(1).submitSeconds()).isEqualTo(20);
+        assertThat(jobs.get(1).app().maxNodes()).isEqualTo(8);
+        assertThat(jobs.get(1).app().minNodes()).isEqualTo(2);
     }
 
     /**

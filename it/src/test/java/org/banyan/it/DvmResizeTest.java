@@ -108,6 +108,9 @@ class DvmResizeTest {
         Path out = dir.resolve("flexible.out");
         Process flexible = submitFlexible(out, List.of("-x", "FLEXIBLE_SLEEP_ASYNC=1"), 14, 1.2);
         awaitLine(out, "step 1: 4 rank(s)");
+        String status = Banyan.run("dvm", "status", "--dvm", uri.toString()).stdout();
+        assertThat(status).as("one job, at its size now: its expansion was listed as a job of its own")
+                .containsPattern("(?m)^1 +4  ").doesNotContainPattern("(?m)^[0-9]+ +2  ");
         Banyan.Result queued = Banyan.run("dvm", "submit", "--dvm", uri.toString(), "--nodes", "2", "--time", "5", "sh", "-c",
                 "echo B ran");
         assertThat(queued.exit()).as(queued.stderr()).isZero();
@@ -154,6 +157,9 @@ class DvmResizeTest {
         Path out = dir.resolve("flexible.out");
         Process flexible = submitFlexible(out, List.of("-x", "FLEXIBLE_SLEEP_FAIL_ON=shrink"), 40, 1.2);
         awaitLine(out, "step 1: 4 rank(s)");
+        String status = Banyan.run("dvm", "status", "--dvm", uri.toString()).stdout();
+        assertThat(status).as("one job, at its size now: its expansion was listed as a job of its own")
+                .containsPattern("(?m)^1 +4  ").doesNotContainPattern("(?m)^[0-9]+ +2  ");
         Banyan.Result queued = Banyan.run("dvm", "submit", "--dvm", uri.toString(), "--nodes", "2", "--time", "5", "sh", "-c",
                 "echo B ran");
         assertThat(queued.exit()).as(queued.stderr()).isZero();
@@ -161,7 +167,8 @@ class DvmResizeTest {
         assertThat(flexible.waitFor(60, TimeUnit.SECONDS)).isTrue();
         String text = Files.readString(out);
         assertThat(flexible.exitValue()).as(text).isEqualTo(7);
-        assertThat(text).contains("rank 3 on d exited with status 7").doesNotContain("step 39");
+        assertThat(text).contains("banyan dvm submit: rank 3 on d exited with status 7").doesNotContain("step 39")
+                .doesNotContain("banyan run:");
         Banyan.assertNoProcessesWith("FlexibleSleep");
     }
 
@@ -171,6 +178,9 @@ class DvmResizeTest {
         Path out = dir.resolve("flexible.out");
         Process flexible = submitFlexible(out, List.of("--resize-timeout", "2", "-x", "FLEXIBLE_SLEEP_STALL=1"), 12, 1.2);
         awaitLine(out, "step 1: 4 rank(s)");
+        String status = Banyan.run("dvm", "status", "--dvm", uri.toString()).stdout();
+        assertThat(status).as("one job, at its size now: its expansion was listed as a job of its own")
+                .containsPattern("(?m)^1 +4  ").doesNotContainPattern("(?m)^[0-9]+ +2  ");
         Banyan.Result queued = Banyan.run("dvm", "submit", "--dvm", uri.toString(), "--nodes", "2", "--time", "5", "sh", "-c",
                 "echo B ran");
         assertThat(queued.exit()).as(queued.stderr()).isZero();

@@ -12,9 +12,16 @@ package org.banyan.core.head;
  *                           Hydra's {@code -disable-auto-cleanup}); the job's status is still the first failure's
  * @param stateOnTimeout     when the timeout ends the job, say which ranks were still running, by host
  *                           (mpirun's {@code --report-state-on-timeout})
+ * @param rankBase           what the job's rank 0 is called in its lines: a malleable job's expansion
+ *                           runs as a job of its own whose ranks are the world's from this one on
  */
 public record HeadSettings(long timeoutMillis, int graceMillis, long daemonStartMillis, boolean reportLaunch,
-                           boolean allExitCodes, boolean keepGoing, boolean stateOnTimeout) {
+                           boolean allExitCodes, boolean keepGoing, boolean stateOnTimeout, int rankBase) {
+    public HeadSettings(long timeoutMillis, int graceMillis, long daemonStartMillis, boolean reportLaunch,
+                        boolean allExitCodes, boolean keepGoing, boolean stateOnTimeout) {
+        this(timeoutMillis, graceMillis, daemonStartMillis, reportLaunch, allExitCodes, keepGoing, stateOnTimeout, 0);
+    }
+
     public HeadSettings(long timeoutMillis, int graceMillis, long daemonStartMillis, boolean reportLaunch,
                         boolean allExitCodes, boolean keepGoing) {
         this(timeoutMillis, graceMillis, daemonStartMillis, reportLaunch, allExitCodes, keepGoing, false);
@@ -35,6 +42,12 @@ public record HeadSettings(long timeoutMillis, int graceMillis, long daemonStart
     /** A DVM job's settings: the DVM's grace and daemon start, the job's own timeout, no launch report. */
     public HeadSettings forJob(long jobTimeoutMillis) {
         return new HeadSettings(jobTimeoutMillis, graceMillis, daemonStartMillis, false);
+    }
+
+    /** The same, its ranks named from {@code base} on (an expansion's: the world rank of its first). */
+    public HeadSettings rankedFrom(int base) {
+        return new HeadSettings(timeoutMillis, graceMillis, daemonStartMillis, reportLaunch, allExitCodes, keepGoing,
+                stateOnTimeout, base);
     }
 
     /** How long the head waits for the stats of {@code --report-launch}. */

@@ -185,10 +185,10 @@ public final class JobControl {
             }
             case OverlayMessage.AbortRequest a -> {
                 String detail = a.message().isBlank() ? "" : ": " + a.message();
-                fail(a.exitCode(), "rank " + a.rank() + " on " + host.hostOf(map.nodeOf(Math.max(a.rank(), 0)))
+                fail(a.exitCode(), "rank " + named(a.rank()) + " on " + host.hostOf(map.nodeOf(Math.max(a.rank(), 0)))
                         + " called abort (MPI_Abort) with exit code " + a.exitCode() + detail);
             }
-            case OverlayMessage.RankAlone a -> fail(SINGLETON_STATUS, "rank " + a.rank() + " on "
+            case OverlayMessage.RankAlone a -> fail(SINGLETON_STATUS, "rank " + named(a.rank()) + " on "
                     + host.hostOf(map.nodeOf(Math.max(a.rank(), 0))) + " started MPI on its own, a singleton outside the job's "
                     + map.size() + " ranks: " + a.evidence() + " and never reached banyan's PMI or PMIx server; ending the job");
             case OverlayMessage.FenceEnter f -> {
@@ -198,6 +198,11 @@ public final class JobControl {
             }
             default -> throw new IllegalStateException("not a job's message: " + message.getClass().getSimpleName());
         }
+    }
+
+    /** A rank as its user knows it: an expansion's ranks by their world ranks ({@link HeadSettings#rankBase}). */
+    private int named(int rank) {
+        return rank < 0 ? rank : settings.rankBase() + rank;
     }
 
     private void rankExited(OverlayMessage.RankExited e) {
@@ -212,7 +217,7 @@ public final class JobControl {
         }
         host.emit(new HeadAction.RankEnded(e.rank(), e.status()));
         if (!e.note().isEmpty() || e.status() != 0) {
-            String what = "rank " + e.rank() + " on " + host.hostOf(map.nodeOf(e.rank())) + " "
+            String what = "rank " + named(e.rank()) + " on " + host.hostOf(map.nodeOf(e.rank())) + " "
                     + (e.note().isEmpty() ? Signals.describeStatus(e.status()) : "could not start: " + e.note());
             if (settings.keepGoing() && !terminating) { // every failure said, each on its own
                 failureStatus = failureStatus == null ? e.status() : failureStatus;

@@ -3,6 +3,7 @@ package org.banyan.runtime.dvm;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,6 +39,7 @@ import org.banyan.runtime.os.UserSignals;
  * dies (they lose their parent).
  */
 public final class DvmHead {
+    private static final DateTimeFormatter LOG_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss");
     /** What the head's loop handles: the core's events, and its clients'. */
     private sealed interface Event {
         record Head(HeadEvent event) implements Event {}
@@ -477,7 +479,8 @@ public final class DvmHead {
 
     /** Any thread: println is synchronized, so lines stay whole. */
     private void say(String line) {
-        log.println("[" + LocalDateTime.now().withNano(0) + "] banyan dvm: " + line);
+        // formatted, not LocalDateTime.toString(), which drops ":00" seconds (a log whose lines do not line up)
+        log.println("[" + LOG_TIME.format(LocalDateTime.now()) + "] banyan dvm: " + line);
         log.flush();
     }
 }

@@ -203,13 +203,25 @@ final class DvmJobs {
         switch (a) {
             case HeadAction.EmitOutput(int rank, int stream, byte[] data) ->
                     j.owner().send(new ClientMessage.JobOutput(shown, queue.rankOffsetOf(jobId) + rank, stream, data));
-            case HeadAction.Report(String line) -> j.owner().send(new ClientMessage.JobReport(shown, line));
+            case HeadAction.Report(String line) -> j.owner().send(new ClientMessage.JobReport(shown, j.queueId() >= 0
+                    ? asQueued(line) : line));
             case HeadAction.RankEnded(int rank, int ignored) -> queue.rankEnded(jobId, rank);
             case HeadAction.ForwardStdin f -> j.stdinTarget()[0] = f;
             case HeadAction.StdinCredit(long limit) -> j.owner().send(new ClientMessage.StdinCredit(shown, limit));
             default -> throw new IllegalStateException("not a job's action: " + a);
         }
     }
+
+    /**
+     * The head core names its reports after {@code banyan run}; a queued job's user typed
+     * {@code banyan dvm submit}, and its lines said "banyan run:".
+     */
+    static String asQueued(String line) {
+        return line.startsWith(RUN_PREFIX) ? QUEUED_PREFIX + line.substring(RUN_PREFIX.length()) : line;
+    }
+
+    private static final String RUN_PREFIX = "banyan run: ";
+    private static final String QUEUED_PREFIX = "banyan dvm submit: ";
 
     void ended(int jobId, int exitStatus) {
         RunningJob j = jobs.remove(jobId);
@@ -242,10 +254,22 @@ final class DvmJobs {
     }
 
     /** The running jobs, for {@code banyan dvm status}. */
+    /**
+     * One line per job: a queued (malleable) job once, under its queue id, with the ranks it has
+     * now. Its expansions run as DVM jobs of their own, and were listed as more jobs, while a
+     * shrunk job showed the ranks it started with.
+     */
     List<ClientMessage.JobStatus> status() {
         List<ClientMessage.JobStatus> running = new ArrayList<>();
-        for (Map.Entry<Integer, RunningJob> e : jobs.entrySet()) {
-            running.add(new ClientMessage.JobStatus(e.getKey(), e.getValue().ranks(), e.getValue().command()));
+        java.util.Set<Integer> queued = new java.util.HashSet<>();
+        for (Map.Entry<Integer, RunningJob> e : new java.util.TreeMap<>(jobs).entrySet()) {
+            RunningJob j = e.getValue();
+            if (j.queueId() < 0) {
+                running.add(new ClientMessage.JobStatus(e.getKey(), j.ranks(), j.command()));
+            } else if (queued.add(j.queueId())) {
+                int now = queue.ranksOf(j.queueId());
+                running.add(new ClientMessage.JobStatus(j.queueId(), now >= 0 ? now : j.ranks(), j.command()));
+            }
         }
         return running;
     }

@@ -97,7 +97,7 @@ final class QueueDriver {
             host.say("job " + jobId + (l.expansion() ? " (expansion of job " + l.queueId() + ", its ranks " + l.rankOffset()
                     + " on)" : " (queued)") + " of client " + l.owner().id + ": " + l.ranks()
                     + " rank(s) of " + command + " on host(s) " + l.hosts().stream().map(h -> nodes.get(h).name()).toList());
-            host.follow(new HeadEvent.Submit(job, settings.forJob(run.timeoutMillis())));
+            host.follow(new HeadEvent.Submit(job, settings.forJob(run.timeoutMillis()).rankedFrom(l.rankOffset())));
         }
     }
 
@@ -173,6 +173,11 @@ final class QueueDriver {
     /** The queued job a DVM job belongs to (-1: none), and the world rank of that DVM job's rank 0. */
     int queueIdOf(int dvmJob) {
         return queue.queueIdOf(dvmJob);
+    }
+
+    /** The ranks queued job {@code queueId} has now (after its resizes), or -1 when it is not running. */
+    int ranksOf(int queueId) {
+        return queue.ranksOf(queueId);
     }
 
     int rankOffsetOf(int dvmJob) {

@@ -171,6 +171,11 @@ final class ResourceQueue {
         return r == null ? -1 : r.id;
     }
 
+    int ranksOf(int queueId) {
+        Running r = running.get(queueId);
+        return r == null ? -1 : r.ranks();
+    }
+
     int rankOffsetOf(int dvmJob) {
         Running r = byDvmJob.get(dvmJob);
         return r == null ? 0 : r.dvmJobs.get(dvmJob);
@@ -185,7 +190,7 @@ final class ResourceQueue {
     Answer check(int dvmJob, String limits) {
         Running r = byDvmJob.get(dvmJob);
         if (r == null) {
-            return new Answer(false, "not_in_a_queue", List.of());
+            return new Answer(false, "not in a queue", List.of());
         }
         int[] l;
         JobRequest request;
@@ -193,10 +198,10 @@ final class ResourceQueue {
             l = ints(limits, 4);
             request = new JobRequest(r.id, l[0], l[1], l[3], l[2], seconds(r.entry.job()));
         } catch (IllegalArgumentException e) {
-            return new Answer(false, e.getMessage().replaceFirst("^job \\d+: ", "").replace(' ', '_'), List.of());
+            return new Answer(false, e.getMessage().replaceFirst("^job \\d+: ", ""), List.of()); // PMI-2 carries spaces
         }
         if (request.maxNodes() > nodes.size()) {
-            return new Answer(false, "max_" + request.maxNodes() + "_exceeds_the_" + nodes.size() + "_hosts", List.of());
+            return new Answer(false, "max " + request.maxNodes() + " exceeds the " + nodes.size() + " hosts", List.of());
         }
         if (!r.leaving.isEmpty() || r.expanding != null || r.joins.values().stream().anyMatch(j -> j.joined < j.cards.length)) {
             return new Answer(true, "none," + r.ranks() + "," + r.generation, List.of());
@@ -240,7 +245,7 @@ final class ResourceQueue {
     Joined join(int dvmJob, String what, String card, Object waiter) {
         Running r = byDvmJob.get(dvmJob);
         if (r == null) {
-            return new Joined(List.of(waiter), null, "not_in_a_queue");
+            return new Joined(List.of(waiter), null, "not in a queue");
         }
         int[] w;
         try {
@@ -276,7 +281,7 @@ final class ResourceQueue {
         // the overlay frame that carries it to each daemon.
         String cards = all.toString();
         if (cards.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > org.banyan.core.wire.OverlayCodec.MAX_FRAME - 4096) {
-            return new Joined(j.waiters, null, "the_world's_cards_exceed_one_overlay_frame_(" + size + "_ranks)");
+            return new Joined(j.waiters, null, "the world's cards exceed one overlay frame (" + size + " ranks)");
         }
         return new Joined(j.waiters, cards, null);
     }

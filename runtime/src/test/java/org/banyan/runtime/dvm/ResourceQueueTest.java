@@ -123,9 +123,11 @@ class ResourceQueueTest {
     void badChecksAndJobsOutsideTheQueueAreRefused() {
         ResourceQueue.Launch first = only(((ResourceQueue.Outcome.Queued) queue.submit(owner, job(1, 4, 1))).launches());
         assertThat(queue.check(first.jobId(), "3,2,2,0").ok()).isFalse();
-        assertThat(queue.check(first.jobId(), "1,8,2,0").text()).isEqualTo("max_8_exceeds_the_4_hosts");
+        assertThat(queue.check(first.jobId(), "1,8,2,0").text()).isEqualTo("max 8 exceeds the 4 hosts");
+        assertThat(queue.check(first.jobId(), "4,1,2,0").text()).as("words, not the_words_(PMI-2 carries spaces)")
+                .isEqualTo("the maximum (1) is below the minimum (4)");
         assertThat(queue.check(first.jobId(), "1,x,2,0").ok()).isFalse();
-        assertThat(queue.check(99, "1,4,2,0")).isEqualTo(new ResourceQueue.Answer(false, "not_in_a_queue", List.of()));
+        assertThat(queue.check(99, "1,4,2,0")).isEqualTo(new ResourceQueue.Answer(false, "not in a queue", List.of()));
         assertThat(queue.submit(owner, job(1, 5, 1))).isEqualTo(
                 new ResourceQueue.Outcome.Refused("the job asks for 5 hosts; the DVM has 4"));
         assertThat(queue.submit(owner, job(1, 1, 3))).isEqualTo(

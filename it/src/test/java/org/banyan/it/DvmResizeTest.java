@@ -169,6 +169,8 @@ class DvmResizeTest {
         assertThat(flexible.exitValue()).as(text).isEqualTo(7);
         assertThat(text).contains("banyan dvm submit: rank 3 on d exited with status 7").doesNotContain("step 39")
                 .doesNotContain("banyan run:");
+        assertThat(Files.readAllLines(dir.resolve("dvm.uri.log"))).as("every time to the second, :00 too")
+                .allMatch(l -> !l.startsWith("[") || l.matches("\\[\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d] .*"));
         Banyan.assertNoProcessesWith("FlexibleSleep");
     }
 

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import org.banyan.rm.workload.WorkloadJob;
 import org.banyan.rm.workload.WorkloadSimulation;
+import org.banyan.rm.workload.WorkloadSetup;
 import org.banyan.rm.workload.Workloads;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
@@ -25,6 +26,7 @@ final class WorkloadCommand {
                                        [--policy fixed|flexible|both] [--json] [--timeline DIR]
                                        [--flexible-sleep FILE [--start-seconds S] [--resize-seconds S]]
                                        [--model poisson|lublin [--load F]]
+                                       [--preset banyan-defaults|seed-table1 | --setup FILE]
 
             Runs a workload through Banyan's resource manager (FCFS with EASY backfill, and for
             the flexible policy the seed's resize decisions at each iteration of each job) under
@@ -44,6 +46,12 @@ final class WorkloadCommand {
                                 of the seed's applications as --swf jobs are (banyan sim lublin
                                 prints them)
               --load F          with --model lublin: arrivals F times as dense (default 1)
+              --preset NAME     the whole set-up (applications, mix, arrivals, nodes, jobs) as
+                                banyan-defaults (the defaults below) or seed-table1 (the seed's
+                                Table 1 and section 7 as written; docs/malleability.md);
+                                --jobs, --nodes, --seed, --arrival given override it
+              --setup FILE      the set-up from a JSON file (docs/malleability.md); --json prints
+                                the one a run used as its first line
               --swf FILE        read the jobs from a Standard Workload Format log instead
               --write-swf FILE  write the workload in the Standard Workload Format
               --inhibit SECONDS DMR's checking inhibitor: a job checks at most this often (default 0)
@@ -90,6 +98,8 @@ final class WorkloadCommand {
         String policy = "both";
         List<Double> sweep = null;
         String model = "poisson";
+        String preset = null;
+        String setupFile = null;
         double load = 1;
         boolean json = false;
         Path timeline = null;
@@ -125,6 +135,13 @@ final class WorkloadCommand {
                     model = v;
                 }
                 case "--load" -> load = positive(v, "--load");
+                case "--preset" -> {
+                    if (WorkloadSetup.preset(v) == null) {
+                        throw new UsageException("--preset '" + v + "' is one of " + String.join(", ", WorkloadSetup.PRESETS));
+                    }
+                    preset = v;
+                }
+                case "--setup" -> setupFile = v;
                 case "--flexible-sleep" -> flexibleSleep = v;
                 case "--start-seconds" -> startSeconds = number(v, "--start-seconds").doubleValue();
                 case "--resize-seconds" -> resizeSeconds = number(v, "--resize-seconds").doubleValue();
@@ -156,6 +173,31 @@ final class WorkloadCommand {
         if (swf != null && flexibleSleep != null) {
             throw new UsageException("--swf and --flexible-sleep both give the jobs; choose one");
         }
+        if (preset != null && setupFile != null) {
+            throw new UsageException("--preset and --setup both give the set-up; choose one");
+        }
+        if ((preset != null || setupFile != null) && (swf != null || flexibleSleep != null || model.equals("lublin"))) {
+            throw new UsageException((preset != null ? "--preset" : "--setup") + " gives the applications and arrivals; "
+                    + "it does not go with --swf, --flexible-sleep or --model lublin");
+        }
+        WorkloadSetup setup = preset != null ? WorkloadSetup.preset(preset) : WorkloadSetup.banyanDefaults();
+        if (setupFile != null) {
+            try {
+                setup = WorkloadSetupJson.read(Files.readString(cwd.resolve(setupFile)), setupFile);
+            } catch (IOException e) {
+                throw new UsageException("--setup '" + setupFile + "': "
+                        + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage()));
+            }
+        }
+        if (preset != null || setupFile != null) { // the set-up's own values, unless given here
+            jobs = given.contains("--jobs") ? jobs : setup.jobs();
+            nodes = given.contains("--nodes") ? nodes : setup.nodes();
+            seed = given.contains("--seed") ? seed : setup.seed();
+        }
+        setup = setup.withJobs(jobs).withNodes(nodes).withSeed(seed);
+        if (given.contains("--arrival") || (preset == null && setupFile == null)) {
+            setup = setup.withArrivals(new WorkloadSetup.Arrivals.Poisson(arrival));
+        }
         // options that the other options given make meaningless: each was dropped without a word
         if (flexibleSleep == null) {
             dropped(given, "--start-seconds and --resize-seconds are a FlexibleSleep job's costs: give --flexible-sleep, or drop ",
@@ -171,7 +213,7 @@ final class WorkloadCommand {
             }
             dropped(given, "--arrivals runs both policies at each of its arrival times and prints one line each: drop ",
                     "--arrival", "--policy", "--timeline", "--write-swf");
-            return sweep(jobs, nodes, seed, inhibit, sweep, json);
+            return sweep(setup, inhibit, sweep, json);
         }
         List<WorkloadJob> workload;
         String file = swf != null ? swf : flexibleSleep;
@@ -181,7 +223,7 @@ final class WorkloadCommand {
                             flexibleSleep, startSeconds, resizeSeconds)
                     : model.equals("lublin") ? Workloads.readSwf(LublinCommand.swf(seed, jobs, nodes, load), nodes,
                             "the Lublin-Feitelson model")
-                    : Workloads.poisson(jobs, nodes, arrival, seed);
+                    : setup.generate();
         } catch (IOException e) {
             throw new UsageException((swf != null ? "--swf '" : "--flexible-sleep '") + file + "': "
                     + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage()));
@@ -192,7 +234,7 @@ final class WorkloadCommand {
             try {
                 Files.writeString(cwd.resolve(writeSwf), Workloads.writeSwf(workload, nodes, swf != null ? "from " + swf
                         : model.equals("lublin") ? "the Lublin-Feitelson model, seed " + seed + ", load x" + load
-                        : "Poisson arrivals, mean " + arrival + " s, seed " + seed));
+                        : "set-up " + setup.name() + ", seed " + seed));
             } catch (IOException e) {
                 System.err.println("banyan sim workload: cannot write " + writeSwf + ": " + e.getMessage());
                 return 1;
@@ -209,6 +251,9 @@ final class WorkloadCommand {
             }
         }
         if (json) {
+            if (swf == null && flexibleSleep == null && !model.equals("lublin")) {
+                System.out.println("{\"setup\":" + WorkloadSetupJson.toJson(setup) + "}");
+            }
             for (WorkloadSimulation.Result r : results) {
                 System.out.println(json(r, null));
             }
@@ -250,14 +295,18 @@ final class WorkloadCommand {
         }
     }
 
-    private static int sweep(int jobs, int nodes, long seed, double inhibit, List<Double> arrivals, boolean json) {
-        if (!json) {
-            System.out.printf(Locale.ROOT, "%d jobs on %d nodes, seed %d%n", jobs, nodes, seed);
+    private static int sweep(WorkloadSetup setup, double inhibit, List<Double> arrivals, boolean json) {
+        int nodes = setup.nodes();
+        if (json) {
+            System.out.println("{\"setup\":" + WorkloadSetupJson.toJson(setup) + "}");
+        } else {
+            System.out.printf(Locale.ROOT, "%d jobs on %d nodes, seed %d, set-up %s%n", setup.jobs(), nodes, setup.seed(),
+                    setup.name());
             System.out.printf(Locale.ROOT, "%10s %14s %14s %9s %14s %14s %9s%n", "arrival s", "fixed compl. s", "flex. compl. s",
                     "gain", "fixed makesp. s", "flex. makesp. s", "gain");
         }
         for (double a : arrivals) {
-            List<WorkloadJob> w = Workloads.poisson(jobs, nodes, a, seed);
+            List<WorkloadJob> w = setup.withArrivals(new WorkloadSetup.Arrivals.Poisson(a)).generate();
             WorkloadSimulation.Result fixed = new WorkloadSimulation(w, nodes, false, inhibit).run();
             WorkloadSimulation.Result flexible = new WorkloadSimulation(w, nodes, true, inhibit).run();
             double gain = 100 * (1 - flexible.meanCompletion() / fixed.meanCompletion());

@@ -22,10 +22,20 @@ package org.banyan.rm.workload;
  * @param dataGiB           the data redistributed on a resize
  * @param startSeconds      from the job's start to its first iteration (its ranks starting)
  * @param resizeFixedSeconds a resize's cost besides moving data (spawning or ending ranks)
+ * @param checkPeriodSeconds the least time between two of its checks with the resource manager
+ *                          (DMR's inhibitor, the seed's "scheduling period"); 0: at every iteration
  */
 public record AppModel(String name, double serialFraction, double oneNodeSeconds, double commSecondsPerLog2, int iterations,
                        int minNodes, int maxNodes, int preferredNodes, double dataGiB, double startSeconds,
-                       double resizeFixedSeconds) {
+                       double resizeFixedSeconds, double checkPeriodSeconds) {
+    /** An application that checks at every iteration. */
+    public AppModel(String name, double serialFraction, double oneNodeSeconds, double commSecondsPerLog2, int iterations,
+                    int minNodes, int maxNodes, int preferredNodes, double dataGiB, double startSeconds,
+                    double resizeFixedSeconds) {
+        this(name, serialFraction, oneNodeSeconds, commSecondsPerLog2, iterations, minNodes, maxNodes, preferredNodes, dataGiB,
+                startSeconds, resizeFixedSeconds, 0);
+    }
+
     /** Spawning or ending ranks, besides moving data, in the seed's applications. */
     static final double RESIZE_FIXED_SECONDS = 0.3;
 
@@ -74,7 +84,7 @@ public record AppModel(String name, double serialFraction, double oneNodeSeconds
         int min = Math.max(1, (int) Math.round(minNodes * scale));
         int pref = preferredNodes == 0 ? 0 : Math.max(min, Math.min(max, (int) Math.round(preferredNodes * scale)));
         return new AppModel(name, serialFraction, oneNodeSeconds, commSecondsPerLog2, iterations, min, max, pref, dataGiB,
-                startSeconds, resizeFixedSeconds);
+                startSeconds, resizeFixedSeconds, checkPeriodSeconds);
     }
 
     /** This application with its one-node time chosen so that it runs {@code seconds} at {@code nodes}. */
@@ -82,7 +92,7 @@ public record AppModel(String name, double serialFraction, double oneNodeSeconds
         double comm = commSecondsPerLog2 * log2(nodes) < seconds / 2 ? commSecondsPerLog2 : 0;
         double oneNode = (seconds - comm * log2(nodes)) / (serialFraction + (1 - serialFraction) / nodes);
         return new AppModel(name, serialFraction, oneNode, comm, iterations, minNodes, maxNodes, preferredNodes, dataGiB,
-                startSeconds, resizeFixedSeconds);
+                startSeconds, resizeFixedSeconds, checkPeriodSeconds);
     }
 
     private static double log2(int n) {

@@ -156,7 +156,7 @@ public final class WorkloadSimulation {
             return;
         }
         double next = now;
-        if (now - l.lastCheck >= inhibitSeconds) {
+        if (now - l.lastCheck >= Math.max(inhibitSeconds, a.checkPeriodSeconds())) {
             l.lastCheck = now;
             checks++;
             MalleableScheduler.Decision d = scheduler.check(l.job.id(), now);

@@ -123,14 +123,15 @@ public final class Workloads {
     private static void readModel(String line, java.util.Map<Integer, AppModel> models, String where) {
         String[] f = line.substring(JOB_MODEL.length()).strip().split("\\s+");
         try {
-            if (f.length != 12) {
+            if (f.length != 13) {
                 throw new NumberFormatException();
             }
             models.put(Integer.parseInt(f[0]), new AppModel(f[1], Double.parseDouble(f[2]), Double.parseDouble(f[3]),
                     Double.parseDouble(f[4]), Integer.parseInt(f[5]), Integer.parseInt(f[6]), Integer.parseInt(f[7]),
-                    Integer.parseInt(f[8]), Double.parseDouble(f[9]), Double.parseDouble(f[10]), Double.parseDouble(f[11])));
+                    Integer.parseInt(f[8]), Double.parseDouble(f[9]), Double.parseDouble(f[10]), Double.parseDouble(f[11]),
+                    Double.parseDouble(f[12])));
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException(where + ": a BanyanJob line is 'ID NAME' and 10 numbers, not '" + line + "'");
+            throw new IllegalArgumentException(where + ": a BanyanJob line is 'ID NAME' and 11 numbers, not '" + line + "'");
         }
     }
 
@@ -190,14 +191,14 @@ public final class Workloads {
             b.append("; Note: ").append(comment).append('\n');
         }
         b.append("; Note: each BanyanJob line keeps job ID's model: name serial one_node_s comm_s_per_log2 iterations min max"
-                + " preferred data_gib start_s resize_s\n");
+                + " preferred data_gib start_s resize_s check_period_s\n");
         for (WorkloadJob j : jobs) {
             AppModel a = j.app();
             b.append(JOB_MODEL).append(' ').append(j.id()).append(' ').append(a.name()).append(' ').append(a.serialFraction())
                     .append(' ').append(a.oneNodeSeconds()).append(' ').append(a.commSecondsPerLog2()).append(' ')
                     .append(a.iterations()).append(' ').append(a.minNodes()).append(' ').append(a.maxNodes()).append(' ')
                     .append(a.preferredNodes()).append(' ').append(a.dataGiB()).append(' ').append(a.startSeconds())
-                    .append(' ').append(a.resizeFixedSeconds()).append('\n');
+                    .append(' ').append(a.resizeFixedSeconds()).append(' ').append(a.checkPeriodSeconds()).append('\n');
         }
         for (WorkloadJob j : jobs) {
             AppModel a = j.app();

@@ -67,7 +67,7 @@ class WorkloadSimulationTest {
         assertThat(new WorkloadSimulation(back, 64, true, 0).run().resizes()).isPositive();
         assertThatThrownBy(() -> Workloads.readSwf("1 2 3\n", 32, "w.swf")).hasMessage("w.swf line 1: an SWF line has 18 fields, this one 3");
         assertThatThrownBy(() -> Workloads.readSwf("; BanyanJob: 1 cg 0.5\n", 32, "w.swf"))
-                .hasMessageStartingWith("w.swf line 1: a BanyanJob line is 'ID NAME' and 10 numbers");
+                .hasMessageStartingWith("w.swf line 1: a BanyanJob line is 'ID NAME' and 11 numbers");
     }
 
     /** Another log's jobs: status 5 (cancelled) is skipped, failed and completed jobs run, the requested time is the estimate. */

@@ -132,9 +132,9 @@ class TaskFileTest {
         fails("{\"arguments\": []}", ":1: field 'executable' is missing");
         fails("{\"executable\": \"x\", \"cores\": 2}", ":1: unknown field 'cores' (valid: arguments, cores_per_rank, "
                 + "dependencies, environment, executable, gpus_per_rank, input_staging, mode, name, output_staging, post_exec, pre_exec, "
-                + "priority, ranks, restartable, sandbox, stage_on_error, stderr, stdin, stdout, tags, timeout, uid, workdir)");
+                + "priority, ranks, restartable, sandbox, shell, stage_on_error, stderr, stdin, stdout, tags, timeout, uid, workdir)");
         fails("{\"executable\": \"x\", \"input_staging\": [{\"source\": \"a\", \"action\": \"copy-ish\"}]}",
-                ":1: field 'input_staging': action 'copy-ish' is not copy, link or move");
+                ":1: field 'input_staging': action 'copy-ish' is not copy, link, move or transfer");
         fails("{\"executable\": \"x\", \"output_staging\": [{\"target\": \"a\"}]}",
                 ":1: field 'output_staging' needs a 'source' in each entry");
         fails("{\"executable\": \"x\", \"input_staging\": [\"/\"]}",

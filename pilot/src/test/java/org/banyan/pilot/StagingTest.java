@@ -13,7 +13,7 @@ class StagingTest {
         assertThatThrownBy(() -> new Staging(" ", "x", Staging.Action.LINK)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new Staging(null, "x", Staging.Action.MOVE)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new Staging("a", "x", null))
-                .hasMessage("a staging directive needs an action (copy, link or move)");
+                .hasMessage("a staging directive needs an action (copy, link, move or transfer)");
     }
 
     /** A task that failed its staging said {@code java.nio.file.NoSuchFileException: /in.txt}. */

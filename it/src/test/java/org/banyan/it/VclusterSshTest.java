@@ -158,7 +158,7 @@ class VclusterSshTest {
             assertThat(r.stderr()).contains("16 tasks: 16 done, 0 failed, 0 canceled");
             java.util.Set<String> seen = new java.util.TreeSet<>();
             try (var sandboxes = Files.list(dir.resolve("ssh-session"))) {
-                for (Path sb : sandboxes.filter(Files::isDirectory).toList()) {
+                for (Path sb : sandboxes.filter(Files::isDirectory).filter(p -> p.getFileName().toString().startsWith("task.")).toList()) {
                     seen.add(Files.readString(sb.resolve(sb.getFileName() + ".out")).strip());
                 }
             }

@@ -230,12 +230,21 @@ public final class TaskManager implements AutoCloseable {
         }
         try {
             link.watch(tasks, ids);
+            // the DVM's answer is followed at once by each task's state now, on the link's reader:
+            // returned before those, a task still read NEW
+            java.util.Set<TaskState> told = java.util.EnumSet.complementOf(java.util.EnumSet.of(TaskState.NEW));
+            for (Task t : tasks) {
+                t.waitState(told, ATTACH_WAIT_MILLIS);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while attaching", e);
         }
         return tasks;
     }
+
+    /** How long {@link #attach} waits for the DVM to tell the attached tasks' states (it does so at once). */
+    static final long ATTACH_WAIT_MILLIS = 30_000;
 
     /** A task counted on {@code link} that will not run there (an attached id its DVM did not know, an unprepared named_env): FAILED. */
     void failedOn(PilotLink link, Task t, String why) {

@@ -84,6 +84,9 @@ final class SimCommand {
             System.out.print(LAUNCH_HELP);
             return 0;
         }
+        if (!args.isEmpty() && args.getFirst().equals("pilot")) {
+            return PilotSimCommand.run(args.subList(1, args.size()));
+        }
         if (!args.isEmpty() && args.getFirst().equals("lublin")) {
             return LublinCommand.run(args.subList(1, args.size()), java.nio.file.Path.of("").toAbsolutePath());
         }
@@ -92,7 +95,7 @@ final class SimCommand {
         }
         if (args.isEmpty() || !args.getFirst().equals("launch")) {
             throw new UsageException("usage: banyan sim launch --hosts N [options] (see docs/simulator.md), "
-                    + "banyan sim workload [options] (docs/malleability.md), or banyan sim lublin [options]");
+                    + "banyan sim workload [options] (docs/malleability.md), banyan sim pilot --hosts N --tasks M, or banyan sim lublin [options]");
         }
         int hosts = 0;
         int ranksPerHost = 1;

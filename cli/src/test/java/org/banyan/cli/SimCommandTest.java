@@ -214,4 +214,18 @@ class SimCommandTest {
         assertThat(sim("sim", "workload", "--preset", "paper").err()).contains("--preset 'paper' is one of banyan-defaults, seed-table1");
         assertThat(sim("sim", "workload", "--preset", "seed-table1", "--swf", "x.swf").status()).isEqualTo(2);
     }
+
+    /** banyan sim pilot: the DVM's agent under the simulator, checked after every event; bad input is one line and status 2. */
+    @Test
+    void pilotRunsTheAgentWithTheCheckerOn() {
+        Outcome o = sim("sim", "pilot", "--hosts", "16", "--cores-per-host", "4", "--tasks", "2000", "--task-seconds", "1",
+                "--lost-hosts", "2", "--restartable", "0.5", "--seed", "3");
+        assertThat(o.status()).as(o.err()).isZero();
+        assertThat(o.out()).contains("2,000 tasks on 16 hosts of 4 cores").containsPattern("ended +[0-9,]+ done, [0-9,]+ failed, 0 canceled")
+                .contains("invariants after each");
+        assertThat(sim("sim", "pilot", "--hosts", "2", "--tasks", "10", "--lost-hosts", "2").err())
+                .isEqualTo("banyan sim: --lost-hosts 2 leaves no host of 2\n");
+        assertThat(sim("sim", "pilot", "--tasks", "10").status()).isEqualTo(2);
+        assertThat(sim("sim", "pilot", "--hosts", "2", "--tasks", "10", "--scheduler", "fifo").status()).isEqualTo(2);
+    }
 }

@@ -215,36 +215,14 @@ public final class TaskManager implements AutoCloseable {
      */
     public List<Task> attach(Pilot pilot, java.util.Collection<Integer> dvmIds) throws IOException {
         PilotLink link;
-        List<Task> tasks = new ArrayList<>();
-        List<Integer> ids = List.copyOf(dvmIds);
         synchronized (this) {
             link = roster.linkOf(pilot);
-            if (link == null) {
-                throw new IllegalArgumentException(pilot.uid() + " is not an active pilot of this task manager");
-            }
-            long now = Session.nowMicros();
-            for (int id : ids) {
-                tasks.add(new Task("task.dvm" + id, TaskDescription.attached(), null, this, now));
-            }
-            link.inFlight += tasks.size(); // they end on it as sent tasks do
         }
-        try {
-            link.watch(tasks, ids);
-            // the DVM's answer is followed at once by each task's state now, on the link's reader:
-            // returned before those, a task still read NEW
-            java.util.Set<TaskState> told = java.util.EnumSet.complementOf(java.util.EnumSet.of(TaskState.NEW));
-            for (Task t : tasks) {
-                t.waitState(told, ATTACH_WAIT_MILLIS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while attaching", e);
+        if (link == null) {
+            throw new IllegalArgumentException(pilot.uid() + " is not an active pilot of this task manager");
         }
-        return tasks;
+        return new TaskAttachment(this, link).attach(List.copyOf(dvmIds));
     }
-
-    /** How long {@link #attach} waits for the DVM to tell the attached tasks' states (it does so at once). */
-    static final long ATTACH_WAIT_MILLIS = 30_000;
 
     /** A task counted on {@code link} that will not run there (an attached id its DVM did not know, an unprepared named_env): FAILED. */
     void failedOn(PilotLink link, Task t, String why) {

@@ -59,9 +59,10 @@ final class DvmCommand {
     static final OptionTable<StartArguments> START_OPTIONS = new OptionTable<StartArguments>()
             .with(t -> DaemonOptions.declareHosts(t, a -> a.daemons))
             .with(t -> DaemonOptions.declareDaemons(t, a -> a.daemons))
-            .value("DVM", List.of("--uri-file"), List.of(), "FILE",
-                    "where to write the DVM's contact (default ~/.banyan/dvm.uri); the secret goes to\n"
-                            + "FILE.secret (mode 0600) and the head's log to FILE.log",
+            .value("DVM", List.of("--uri-file"), List.of("--dvm"), "FILE",
+                    "where to write the DVM's contact (default ~/.banyan/dvm.uri; --dvm FILE too, as the\n"
+                            + "other commands name it); the secret goes to FILE.secret (mode 0600) and the\n"
+                            + "head's log to FILE.log",
                     (a, v) -> a.files = new DvmFiles(Path.of(v).toAbsolutePath()))
             .flag("DVM", List.of("--elastic"), List.of(), """
                     inside a Slurm job: give free hosts back to Slurm (scontrol update)

@@ -38,7 +38,7 @@ class RadicalPilotHabitsTest {
     @BeforeEach
     void start() throws Exception {
         uri = dir.resolve("dvm.uri");
-        Banyan.Result r = Banyan.run("dvm", "start", "--uri-file", uri.toString(), "--host", "localhost:4");
+        Banyan.Result r = Banyan.run("dvm", "start", "--dvm", uri.toString(), "--host", "localhost:4"); // --dvm, as the other commands name it
         assertThat(r.exit()).as(r.stderr()).isZero();
     }
 

@@ -172,4 +172,42 @@ class CollectivesTest {
         });
         assertThat(got.get(1)).isEqualTo("bcast: rank 0 sent 32 bytes where 64 were expected; the ranks called it with different sizes");
     }
+
+    /**
+     * Array collectives whose buffers do not make whole, equal blocks are refused where they are
+     * given: a scatter of 1,002 doubles into 4 × 250 dropped two without a word, an alltoall of 10
+     * doubles on 4 ranks made blocks of two and a half. Every rank checks an alltoall; the root a
+     * scatter or a gather (one rank here, so no other waits for it).
+     */
+    @Test
+    void buffersThatDoNotMakeWholeBlocksAreRefused() throws Exception {
+        List<String> all = run(4, w -> {
+            try {
+                w.alltoall(new double[10], new double[10]);
+                return "no error";
+            } catch (IllegalArgumentException e) {
+                return e.getMessage();
+            }
+        });
+        assertThat(all).containsOnly("alltoall: 10 elements do not make 4 equal blocks (or the receive buffer, 10, is smaller)");
+        List<String> one = run(1, w -> {
+            List<String> said = new java.util.ArrayList<>();
+            for (Runnable r : List.<Runnable>of(
+                    () -> w.scatter(new double[1002], new double[1000], 0),
+                    () -> w.gather(new double[250], new double[251], 0),
+                    () -> w.allgather(new long[3], new long[4]))) {
+                try {
+                    r.run();
+                    said.add("no error");
+                } catch (IllegalArgumentException e) {
+                    said.add(e.getMessage());
+                }
+            }
+            w.scatter(new double[4], new double[4], 0); // exact: fine
+            return String.join("|", said);
+        });
+        assertThat(one.getFirst()).isEqualTo("scatter: 1002 elements at the root for 1 ranks of 1000: it must be exactly 1000"
+                + "|gather: 251 elements at the root for 1 ranks of 250: it must be exactly 250"
+                + "|allgather: 4 elements at each rank for 1 ranks of 3: it must be exactly 3");
+    }
 }

@@ -27,6 +27,7 @@ final class WorkloadCommand {
                                        [--flexible-sleep FILE [--start-seconds S] [--resize-seconds S]]
                                        [--model poisson|lublin [--load F]]
                                        [--preset banyan-defaults|seed-table1 | --setup FILE]
+                                       [--sizes N,N,... [--plots DIR]]
 
             Runs a workload through Banyan's resource manager (FCFS with EASY backfill, and for
             the flexible policy the seed's resize decisions at each iteration of each job) under
@@ -52,6 +53,11 @@ final class WorkloadCommand {
                                 --jobs, --nodes, --seed, --arrival given override it
               --setup FILE      the set-up from a JSON file (docs/malleability.md); --json prints
                                 the one a run used as its first line
+              --sizes N,N,...   the seed's Table 4 for the set-up: both policies at each number
+                                of jobs (e.g. 50,100,200,400)
+              --plots DIR       with --sizes: table4.md, figure4.png (makespan by size),
+                                figure5.png (mean wait by size), figure6/ (the smallest's
+                                allocated nodes, running and completed jobs over time)
               --swf FILE        read the jobs from a Standard Workload Format log instead
               --write-swf FILE  write the workload in the Standard Workload Format
               --inhibit SECONDS DMR's checking inhibitor: a job checks at most this often (default 0)
@@ -100,6 +106,8 @@ final class WorkloadCommand {
         String model = "poisson";
         String preset = null;
         String setupFile = null;
+        List<Integer> sizes = null;
+        Path plots = null;
         double load = 1;
         boolean json = false;
         Path timeline = null;
@@ -142,6 +150,13 @@ final class WorkloadCommand {
                     preset = v;
                 }
                 case "--setup" -> setupFile = v;
+                case "--sizes" -> {
+                    sizes = new ArrayList<>();
+                    for (String x : v.split(",")) {
+                        sizes.add(HostListParser.positive(x.strip(), "--sizes"));
+                    }
+                }
+                case "--plots" -> plots = cwd.resolve(v);
                 case "--flexible-sleep" -> flexibleSleep = v;
                 case "--start-seconds" -> startSeconds = number(v, "--start-seconds").doubleValue();
                 case "--resize-seconds" -> resizeSeconds = number(v, "--resize-seconds").doubleValue();
@@ -197,6 +212,28 @@ final class WorkloadCommand {
         setup = setup.withJobs(jobs).withNodes(nodes).withSeed(seed);
         if (given.contains("--arrival") || (preset == null && setupFile == null)) {
             setup = setup.withArrivals(new WorkloadSetup.Arrivals.Poisson(arrival));
+        }
+        if (plots != null && sizes == null) {
+            throw new UsageException("--plots draws the figures of --sizes: give --sizes N,N,...");
+        }
+        if (sizes != null) {
+            if (swf != null || flexibleSleep != null || model.equals("lublin") || sweep != null) {
+                throw new UsageException("--sizes generates a workload of each size from the set-up; it does not go with --swf, "
+                        + "--flexible-sleep, --model lublin or --arrivals");
+            }
+            dropped(given, "--sizes gives the numbers of jobs and runs both policies: drop ", "--jobs", "--policy", "--timeline",
+                    "--write-swf", "--json");
+            List<WorkloadSizes.Row> rows = WorkloadSizes.run(setup, sizes, inhibit);
+            System.out.print(WorkloadSizes.table(setup, rows));
+            if (plots != null) {
+                try {
+                    WorkloadSizes.plots(plots, setup, rows);
+                } catch (IOException e) {
+                    System.err.println("banyan sim workload: cannot write into " + plots + ": " + e.getMessage());
+                    return 1;
+                }
+            }
+            return 0;
         }
         // options that the other options given make meaningless: each was dropped without a word
         if (flexibleSleep == null) {
@@ -352,7 +389,7 @@ final class WorkloadCommand {
 
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
-    private static void writeTimelines(Path dir, List<WorkloadSimulation.Result> results) throws IOException {
+    static void writeTimelines(Path dir, List<WorkloadSimulation.Result> results) throws IOException {
         Files.createDirectories(dir);
         XYChart[] charts = {
             new XYChartBuilder().width(900).height(300).title("Allocated nodes").xAxisTitle("time (s)").build(),

@@ -228,4 +228,19 @@ class SimCommandTest {
         assertThat(sim("sim", "pilot", "--tasks", "10").status()).isEqualTo(2);
         assertThat(sim("sim", "pilot", "--hosts", "2", "--tasks", "10", "--scheduler", "fifo").status()).isEqualTo(2);
     }
+
+    /** --sizes prints Table 4 for a set-up, --plots writes its figures; both refuse what they would drop. */
+    @Test
+    void sizesGiveTableFourAndItsFigures(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        Outcome o = sim("sim", "workload", "--preset", "seed-table1", "--sizes", "10,20", "--plots", dir.resolve("f").toString());
+        assertThat(o.status()).as(o.err()).isZero();
+        assertThat(o.out().lines().filter(l -> l.startsWith("| 10 |") || l.startsWith("| 20 |")).count()).isEqualTo(4);
+        assertThat(dir.resolve("f/figure4.png")).isNotEmptyFile();
+        assertThat(dir.resolve("f/figure5.png")).isNotEmptyFile();
+        assertThat(dir.resolve("f/figure6/timelines.png")).isNotEmptyFile();
+        assertThat(dir.resolve("f/table4.md")).content().contains("| 20 | flexible |");
+        assertThat(sim("sim", "workload", "--plots", dir.toString()).err())
+                .isEqualTo("banyan sim: --plots draws the figures of --sizes: give --sizes N,N,...\n");
+        assertThat(sim("sim", "workload", "--sizes", "10", "--jobs", "5").status()).isEqualTo(2);
+    }
 }

@@ -432,8 +432,11 @@ public final class Comm implements AutoCloseable {
     }
 
     /**
-     * Ends this communicator. Closing the world waits for every rank (a barrier, as
-     * MPI_Finalize), writes the monitoring profile when asked, and closes the transports.
+     * Ends this communicator. Closing the world waits for every rank (as MPI_Finalize, on a context
+     * of its own), writes the monitoring profile when asked, and closes the transports. A rank
+     * still waiting for a message from one that closed the world gets a {@link CommException}
+     * instead of waiting for ever: a rank whose error closes the world (try-with-resources) ends
+     * the others' waits on it, and they close too.
      */
     @Override
     public void close() {
@@ -449,7 +452,7 @@ public final class Comm implements AutoCloseable {
                 }
             } finally {
                 try {
-                    barrier();
+                    engine.finalizeWorld();
                 } finally {
                     closed = true;
                     onClose.run();

@@ -33,6 +33,18 @@ final class Engine implements AutoCloseable {
     private final Transport[] route;
     private final ReentrantLock lock = new ReentrantLock();
     private boolean closed;
+    /**
+     * The context of the world's finalize notices: negative, so no communicator has it. A rank
+     * closing the world tells every other rank, then waits until every other has told it: the
+     * barrier MPI_Finalize is, on a context of its own (the library's barrier on the world's
+     * collectives context matched another rank's own barrier()). A notice also fails whatever
+     * waits for its sender on the world: a message it did not send before it can never come, and
+     * a rank whose error closed the world no longer hangs the others.
+     */
+    static final int FINALIZE_CONTEXT = -2;
+    private static final java.util.Set<Integer> WORLD_CONTEXTS = java.util.Set.of(0, 1);
+    private final boolean[] finalized;
+    private int finalizedPeers;
 
     /** {@code transports} in order of preference; the last must reach every peer. */
     Engine(int rank, int size, Matcher matcher, List<Transport> transports) {
@@ -42,6 +54,37 @@ final class Engine implements AutoCloseable {
         this.monitor = new Monitor(size, lock);
         this.transports = transports;
         this.route = new Transport[size];
+        this.finalized = new boolean[size];
+        matcher.handle(FINALIZE_CONTEXT, this::peerFinalized);
+    }
+
+    /** Under the lock: a peer closed the world. */
+    private void peerFinalized(Envelope e, MemorySegment bytes) {
+        int peer = e.source();
+        if (peer < 0 || peer >= size || peer == rank || finalized[peer]) {
+            return;
+        }
+        finalized[peer] = true;
+        finalizedPeers++;
+        matcher.failFrom(peer, finalizedPeers == size - 1, WORLD_CONTEXTS, Engine::gone);
+    }
+
+    private static CommException gone(int peer) {
+        return new CommException("rank " + peer + " closed the world (its MPI_Finalize) while this rank waited for a message "
+                + "from it: the ranks did not make the same calls, or rank " + peer + " ended on an error");
+    }
+
+    /**
+     * Closes the world as MPI_Finalize does: tells every other rank, then waits until every other
+     * rank has closed it too.
+     */
+    void finalizeWorld() {
+        for (int peer = 0; peer < size; peer++) {
+            if (peer != rank) {
+                send(peer, new Envelope(FINALIZE_CONTEXT, rank, 0, 0), MemorySegment.NULL, Traffic.ONE_SIDED);
+            }
+        }
+        progressUntil(() -> read(() -> finalizedPeers == size - 1));
     }
 
     /** What a message is to monitoring: a user's, the library's (collectives), or one-sided protocol (counted by the window). */
@@ -76,6 +119,11 @@ final class Engine implements AutoCloseable {
             matcher.post(op);
             if (!op.done) {
                 pollAll(); // a message may be waiting in a transport
+            }
+            if (!op.done && WORLD_CONTEXTS.contains(context)
+                    && (source >= 0 ? source < size && finalized[source] : finalizedPeers == size - 1)) {
+                matcher.unpost(op); // its sender closed the world: everything it sent has come
+                op.fail(gone(source >= 0 ? source : rank));
             }
         } finally {
             lock.unlock();

@@ -90,6 +90,27 @@ final class Matcher {
         return null;
     }
 
+    /**
+     * Fails the posted receives of the world's contexts ({@code worldContexts}) that wait for
+     * {@code source} (or for any source, when {@code anySourceToo}): it finalized, and what it sent
+     * has all arrived.
+     */
+    void failFrom(int source, boolean anySourceToo, java.util.Set<Integer> worldContexts,
+                  java.util.function.IntFunction<RuntimeException> why) {
+        for (Iterator<Operation.Receive> it = posted.iterator(); it.hasNext(); ) {
+            Operation.Receive r = it.next();
+            if (worldContexts.contains(r.context) && (r.source == source || (anySourceToo && r.source == Comm.ANY_SOURCE))) {
+                it.remove();
+                r.fail(why.apply(r.source == Comm.ANY_SOURCE ? source : r.source));
+            }
+        }
+    }
+
+    /** Takes a posted receive back (it failed before a message came). */
+    void unpost(Operation.Receive r) {
+        posted.remove(r);
+    }
+
     int postedCount() {
         return posted.size();
     }

@@ -210,4 +210,41 @@ class CollectivesTest {
                 + "|gather: 251 elements at the root for 1 ranks of 250: it must be exactly 250"
                 + "|allgather: 4 elements at each rank for 1 ranks of 3: it must be exactly 3");
     }
+
+    /**
+     * A rank whose error closes the world (the try-with-resources idiom) no longer hangs the
+     * others: each rank waiting for it in a collective gets a CommException naming it, closes in
+     * turn, and every rank's close returns. The library's closing barrier no longer matches a
+     * user's barrier() either: a rank in barrier() when another closes is told so.
+     */
+    @Test
+    void aRankThatFailsAndClosesEndsTheOthersWaits() throws Exception {
+        List<String> got = run(4, w -> {
+            try (w) {
+                if (w.rank() == 0) {
+                    throw new IllegalStateException("boom");
+                }
+                w.bcast(new double[4], 0);
+                return "no error";
+            } catch (RuntimeException e) {
+                return e.getClass().getSimpleName() + ": " + e.getMessage();
+            }
+        });
+        assertThat(got.get(0)).isEqualTo("IllegalStateException: boom");
+        for (int r = 1; r < 4; r++) {
+            assertThat(got.get(r)).as("rank %d", r).startsWith("CommException: rank ").contains("closed the world");
+        }
+        List<String> barrier = run(2, w -> {
+            try (w) {
+                if (w.rank() == 1) {
+                    w.barrier();
+                }
+                return "passed";
+            } catch (RuntimeException e) {
+                return e.getMessage();
+            }
+        });
+        assertThat(barrier.get(0)).isEqualTo("passed");
+        assertThat(barrier.get(1)).as("its barrier did not match rank 0's close").contains("rank 0 closed the world");
+    }
 }

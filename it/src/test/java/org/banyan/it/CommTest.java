@@ -116,4 +116,40 @@ class CommTest {
         assertThat(r.stderr().strip()).startsWith("banyan monitor: ").endsWith("holds no .prof file (run with banyan run --monitor-out "
                 + dir.resolve("empty") + ")").doesNotContain("\n");
     }
+
+    /**
+     * The documented idiom, try-with-resources around the world, with one rank failing: rank 2
+     * calls a bcast of another size than the others. It hung the job (its close waited in a
+     * barrier for ranks stuck in the bcast). Now every rank's wait on a rank that closed ends with
+     * an exception, every rank exits, and banyan names the first failure, in seconds.
+     */
+    @Test
+    void aRankThatThrowsInsideTryWithResourcesEndsTheJob() throws Exception {
+        Path src = dir.resolve("fail-src/Mismatch.java");
+        Files.createDirectories(src.getParent());
+        Files.writeString(src, """
+                import org.banyan.client.Banyan;
+                import org.banyan.comm.Comm;
+                public class Mismatch {
+                    public static void main(String[] args) {
+                        try (Banyan job = Banyan.init(); Comm world = Comm.world(job)) {
+                            double[] b = new double[world.rank() == 2 ? 8 : 4];
+                            world.bcast(b, 0);
+                            world.barrier();
+                            System.out.println("rank " + world.rank() + " done");
+                        }
+                    }
+                }
+                """);
+        Path out = dir.resolve("fail-classes");
+        Process javac = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "javac").toString(), "-cp",
+                CommExamples.CLASS_PATH_JARS, "-d", out.toString(), src.toString()).redirectErrorStream(true).start();
+        assertThat(javac.waitFor()).as(new String(javac.getInputStream().readAllBytes())).isZero();
+        long t0 = System.nanoTime();
+        Banyan.Result r = Banyan.run(CommExamples.command(List.of("-n", "4", "--timeout", "60"),
+                CommExamples.CLASS_PATH_JARS + ":" + out, "Mismatch").toArray(String[]::new));
+        assertThat(r.exit()).as(r.stderr()).isEqualTo(1);
+        assertThat(r.stderr()).contains("bcast").contains("exited with status 1").doesNotContain("timeout");
+        assertThat((System.nanoTime() - t0) / 1e9).as("not the 60 s timeout").isLessThan(45);
+    }
 }

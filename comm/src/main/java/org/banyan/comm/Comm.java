@@ -228,9 +228,16 @@ public final class Comm implements AutoCloseable {
         return found[0];
     }
 
+    /** The most one message carries: its length is a 32-bit field of the envelope. */
+    public static final long MAX_MESSAGE_BYTES = Integer.MAX_VALUE;
+
     Request sendInternal(MemorySegment data, int dest, int tag, int ctx, Engine.Traffic traffic) {
         checkRank(dest, "destination");
         checkOpen();
+        if (data.byteSize() > MAX_MESSAGE_BYTES) { // its length wrapped: the receiver died of IndexOutOfBounds
+            throw new IllegalArgumentException("a message of " + data.byteSize() + " bytes: banyan-comm carries at most "
+                    + MAX_MESSAGE_BYTES + " (2 GiB - 1) in one; send it in parts");
+        }
         return engine.send(group[dest], new Envelope(ctx, rank, tag, (int) data.byteSize()), data, traffic);
     }
 

@@ -247,4 +247,21 @@ class CollectivesTest {
         assertThat(barrier.get(0)).isEqualTo("passed");
         assertThat(barrier.get(1)).as("its barrier did not match rank 0's close").contains("rank 0 closed the world");
     }
+
+    /** A message of 2 GiB or more is refused at its sender: its length wrapped in the envelope, and the receiver died. */
+    @Test
+    void aMessageOfTwoGibibytesIsRefusedAtTheSender() throws Exception {
+        List<String> got = run(1, w -> {
+            // a segment of that size over no memory: the check comes before any byte is read
+            java.lang.foreign.MemorySegment huge = java.lang.foreign.MemorySegment.NULL.reinterpret(Comm.MAX_MESSAGE_BYTES + 1);
+            try {
+                w.isend(huge, 0, 0);
+                return "no error";
+            } catch (IllegalArgumentException e) {
+                return e.getMessage();
+            }
+        });
+        assertThat(got.getFirst()).isEqualTo("a message of 2147483648 bytes: banyan-comm carries at most 2147483647 (2 GiB - 1) "
+                + "in one; send it in parts");
+    }
 }

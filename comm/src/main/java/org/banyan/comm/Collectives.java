@@ -13,7 +13,7 @@ import java.util.List;
  */
 final class Collectives {
     static final int BARRIER = 1, BCAST = 2, REDUCE = 3, ALLREDUCE = 4, GATHER = 5, SCATTER = 6, ALLGATHER = 7,
-            ALLTOALL = 8;
+            ALLTOALL = 8, SCAN = 9;
     /** Broadcasts of at least this many bytes to at least 8 ranks scatter then ring-allgather (MPICH's bcast_short_msg_size). */
     static final int BCAST_LONG = 12_288;
     /** Allreduces above this many bytes use the ring (reduce-scatter + allgather) when commutative. */
@@ -233,6 +233,37 @@ final class Collectives {
             }
         }
         return acc;
+    }
+
+    // ---- scan, exscan: a chain in rank order (the order non-commutative operations need)
+
+    /**
+     * MPI_Scan ({@code inclusive}) or MPI_Exscan: rank r gets ranks 0..r's values (0..r-1's)
+     * combined in rank order. Rank 0's exscan result is left as it was, as MPI leaves it undefined.
+     */
+    void scan(MemorySegment send, MemorySegment recv, Elem type, int count, Op op, boolean inclusive) {
+        long bytes = (long) count * type.bytes();
+        if (send.byteSize() < bytes || recv.byteSize() < bytes) {
+            throw new IllegalArgumentException((inclusive ? "scan" : "exscan") + ": the buffers hold fewer than " + count
+                    + " elements");
+        }
+        MemorySegment prefix = null; // ranks 0..me-1 combined
+        if (me > 0) {
+            prefix = MemorySegment.ofArray(new byte[(int) bytes]);
+            recvExactly(prefix, me - 1, SCAN, inclusive ? "scan" : "exscan");
+        }
+        MemorySegment through = copyOf(send.asSlice(0, bytes)); // ranks 0..me combined
+        if (prefix != null) {
+            op.combine(type, prefix, through, count); // inout = lower op mine
+        }
+        if (me < n - 1) {
+            send(through, me + 1, SCAN).await();
+        }
+        if (inclusive) {
+            MemorySegment.copy(through, 0, recv, 0, bytes);
+        } else if (prefix != null) {
+            MemorySegment.copy(prefix, 0, recv, 0, bytes);
+        }
     }
 
     // ---- allreduce

@@ -321,6 +321,46 @@ public final class Comm implements AutoCloseable {
         coll.reduce(MemorySegment.ofArray(send), rank == root ? MemorySegment.ofArray(recv) : null, Elem.INT, send.length, op, root);
     }
 
+    /** MPI_Scan: ranks 0..rank()'s values combined in rank order. */
+    public void scan(double[] send, double[] recv, Op op) {
+        coll.scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.DOUBLE, send.length, op, true);
+    }
+
+    public void scan(long[] send, long[] recv, Op op) {
+        coll.scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.LONG, send.length, op, true);
+    }
+
+    public void scan(int[] send, int[] recv, Op op) {
+        coll.scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.INT, send.length, op, true);
+    }
+
+    /** MPI_Exscan: ranks 0..rank()-1's values combined in rank order; rank 0's {@code recv} is left as it was. */
+    public void exscan(double[] send, double[] recv, Op op) {
+        coll.scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.DOUBLE, send.length, op, false);
+    }
+
+    public void exscan(long[] send, long[] recv, Op op) {
+        coll.scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.LONG, send.length, op, false);
+    }
+
+    public void exscan(int[] send, int[] recv, Op op) {
+        coll.scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.INT, send.length, op, false);
+    }
+
+    /** MPI_Wtime: seconds from an arbitrary moment of this process, for differences. */
+    public static double wtime() {
+        return System.nanoTime() / 1e9;
+    }
+
+    /** MPI_Get_processor_name: this host's name. */
+    public static String processorName() {
+        try {
+            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/kernel/hostname")).strip();
+        } catch (java.io.IOException e) {
+            return System.getenv().getOrDefault("HOSTNAME", "localhost");
+        }
+    }
+
     public void allreduce(double[] send, double[] recv, Op op) {
         coll.allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.DOUBLE, send.length, op);
     }
@@ -339,12 +379,12 @@ public final class Comm implements AutoCloseable {
 
     /** Every rank's {@code send} to the root's {@code recv}, in rank order (recv is ignored elsewhere). */
     public void gather(double[] send, double[] recv, int root) {
-        exactBlocks("gather", root, recv == null ? -1 : recv.length, send.length);
+        BufferChecks.exactBlocks(rank, group.length, "gather", root, recv == null ? -1 : recv.length, send.length);
         coll.gather(MemorySegment.ofArray(send), rank == root ? MemorySegment.ofArray(recv) : null, root);
     }
 
     public void gather(long[] send, long[] recv, int root) {
-        exactBlocks("gather", root, recv == null ? -1 : recv.length, send.length);
+        BufferChecks.exactBlocks(rank, group.length, "gather", root, recv == null ? -1 : recv.length, send.length);
         coll.gather(MemorySegment.ofArray(send), rank == root ? MemorySegment.ofArray(recv) : null, root);
     }
 
@@ -354,7 +394,7 @@ public final class Comm implements AutoCloseable {
 
     /** The root's {@code send}, cut in size() equal blocks, one to each rank's {@code recv}. */
     public void scatter(double[] send, double[] recv, int root) {
-        exactBlocks("scatter", root, send == null ? -1 : send.length, recv.length);
+        BufferChecks.exactBlocks(rank, group.length, "scatter", root, send == null ? -1 : send.length, recv.length);
         coll.scatter(rank == root ? MemorySegment.ofArray(send) : null, MemorySegment.ofArray(recv), root);
     }
 
@@ -363,17 +403,17 @@ public final class Comm implements AutoCloseable {
     }
 
     public void allgather(double[] send, double[] recv) {
-        exactBlocks("allgather", -1, recv.length, send.length);
+        BufferChecks.exactBlocks(rank, group.length, "allgather", -1, recv.length, send.length);
         coll.allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
     }
 
     public void allgather(long[] send, long[] recv) {
-        exactBlocks("allgather", -1, recv.length, send.length);
+        BufferChecks.exactBlocks(rank, group.length, "allgather", -1, recv.length, send.length);
         coll.allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
     }
 
     public void allgather(int[] send, int[] recv) {
-        exactBlocks("allgather", -1, recv.length, send.length);
+        BufferChecks.exactBlocks(rank, group.length, "allgather", -1, recv.length, send.length);
         coll.allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
     }
 
@@ -383,12 +423,12 @@ public final class Comm implements AutoCloseable {
 
     /** Block i of {@code send} to rank i; block j of {@code recv} from rank j (equal blocks). */
     public void alltoall(double[] send, double[] recv) {
-        equalBlocks(send.length, recv.length);
+        BufferChecks.equalBlocks(group.length, send.length, recv.length);
         coll.alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
     }
 
     public void alltoall(int[] send, int[] recv) {
-        equalBlocks(send.length, recv.length);
+        BufferChecks.equalBlocks(group.length, send.length, recv.length);
         coll.alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
     }
 
@@ -397,27 +437,6 @@ public final class Comm implements AutoCloseable {
     }
 
     // ----
-
-    /**
-     * An array collective's whole buffer (the root's, or every rank's for {@code root} -1) must be
-     * exactly size() blocks of the per-rank one, as mpi4py requires: a scatter of 1,002 doubles
-     * into 4 × 250 dropped two of them without a word.
-     */
-    private void exactBlocks(String op, int root, int whole, int block) {
-        if ((root < 0 || rank == root) && (whole < 0 || (long) block * group.length != whole)) {
-            throw new IllegalArgumentException(op + ": " + (whole < 0 ? "no buffer" : whole + " elements") + " at "
-                    + (root < 0 ? "each rank" : "the root") + " for " + group.length + " ranks of " + block
-                    + ": it must be exactly " + (long) block * group.length);
-        }
-    }
-
-    /** alltoall's send buffer must be size() equal blocks of whole elements (10 doubles on 4 ranks made blocks of 2.5). */
-    private void equalBlocks(int send, int recv) {
-        if (send % group.length != 0 || recv < send) {
-            throw new IllegalArgumentException("alltoall: " + send + " elements do not make " + group.length
-                    + " equal blocks (or the receive buffer, " + recv + ", is smaller)");
-        }
-    }
 
     void checkRank(int r, String what) {
         if (r < 0 || r >= group.length) {

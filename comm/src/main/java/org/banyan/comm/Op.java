@@ -22,6 +22,15 @@ public interface Op {
     Op PROD = numeric("PROD", (a, b) -> a * b, (a, b) -> a * b);
     Op MAX = numeric("MAX", Math::max, Math::max);
     Op MIN = numeric("MIN", Math::min, Math::min);
+    /** Logical and, or, exclusive or (MPI_LAND, LOR, LXOR): 0 is false, anything else true; integral types only. */
+    Op LAND = integral("LAND", (a, b) -> (a != 0 && b != 0) ? 1 : 0);
+    Op LOR = integral("LOR", (a, b) -> (a != 0 || b != 0) ? 1 : 0);
+    Op LXOR = integral("LXOR", (a, b) -> ((a != 0) ^ (b != 0)) ? 1 : 0);
+    /** Bitwise and, or, exclusive or (MPI_BAND, BOR, BXOR); integral types only. */
+    Op BAND = integral("BAND", (a, b) -> a & b);
+    Op BOR = integral("BOR", (a, b) -> a | b);
+    Op BXOR = integral("BXOR", (a, b) -> a ^ b);
+
     /** The incoming value replaces the other (MPI_REPLACE, for accumulate). */
     Op REPLACE = new Op() {
         @Override
@@ -71,6 +80,13 @@ public interface Op {
                         f.applyAsInt(in.get(ValueLayout.JAVA_INT_UNALIGNED, off), inout.get(ValueLayout.JAVA_INT_UNALIGNED, off)));
             }
         };
+    }
+
+    /** An operation MPI defines on integers only: on FLOAT or DOUBLE it is refused, as MPI refuses MPI_BAND on MPI_DOUBLE. */
+    private static Op integral(String name, LongBinaryOperator f) {
+        return numeric(name, f, (a, b) -> {
+            throw new CommException(name + " is defined on integral values (BYTE, INT, LONG), not on floating ones");
+        });
     }
 
     private static Op numeric(String name, LongBinaryOperator integral, DoubleBinaryOperator floating) {

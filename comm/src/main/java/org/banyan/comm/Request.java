@@ -25,4 +25,56 @@ public sealed interface Request permits Operation {
             r.await();
         }
     }
+
+    /** MPI_Testall: one round of progress on each; true when all are done. */
+    static boolean testAll(java.util.List<? extends Request> requests) {
+        boolean all = true;
+        for (Request r : requests) {
+            all &= r.test();
+        }
+        return all;
+    }
+
+    /** MPI_Testany: the index of one that is done (the first found), or -1 after a round of progress on each. */
+    static int testAny(java.util.List<? extends Request> requests) {
+        for (int i = 0; i < requests.size(); i++) {
+            if (requests.get(i).test()) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** MPI_Waitany: waits until one is done; returns its index (its status from {@link #await()} at once). */
+    static int awaitAny(java.util.List<? extends Request> requests) {
+        if (requests.isEmpty()) {
+            throw new IllegalArgumentException("awaitAny of no request");
+        }
+        Operation first = (Operation) requests.getFirst();
+        int[] found = {-1};
+        first.engine.progressUntil(() -> {
+            for (int i = 0; i < requests.size(); i++) {
+                if (((Operation) requests.get(i)).done) {
+                    found[0] = i;
+                    return true;
+                }
+            }
+            return false;
+        });
+        requests.get(found[0]).await(); // its failure, if any, is thrown here
+        return found[0];
+    }
+
+    /** MPI_Waitsome: waits until at least one is done; returns the indexes of all that are, in order. */
+    static java.util.List<Integer> awaitSome(java.util.List<? extends Request> requests) {
+        awaitAny(requests);
+        java.util.List<Integer> done = new java.util.ArrayList<>();
+        for (int i = 0; i < requests.size(); i++) {
+            if (((Operation) requests.get(i)).done) {
+                requests.get(i).await();
+                done.add(i);
+            }
+        }
+        return done;
+    }
 }

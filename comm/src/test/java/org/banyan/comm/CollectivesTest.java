@@ -264,4 +264,69 @@ class CollectivesTest {
         assertThat(got.getFirst()).isEqualTo("a message of 2147483648 bytes: banyan-comm carries at most 2147483647 (2 GiB - 1) "
                 + "in one; send it in parts");
     }
+
+    /** MPI_Scan and MPI_Exscan in rank order (a non-commutative operation shows it), and the logical and bitwise operations. */
+    @Test
+    void scansLogicalAndBitwiseOperations() throws Exception {
+        Op concat = Op.ofLongs((lower, mine) -> lower * 10 + mine, false); // digits in rank order
+        List<long[]> got = run(5, w -> {
+            long[] in = {w.rank() + 1, 1L << w.rank()};
+            long[] scan = new long[2];
+            w.scan(in, scan, Op.SUM);
+            long[] ex = {-7, -7};
+            w.exscan(in, ex, Op.SUM);
+            long[] order = new long[1];
+            w.scan(new long[] {w.rank() + 1}, order, concat);
+            long[] bits = new long[2];
+            w.allreduce(new long[] {1L << w.rank(), w.rank() == 3 ? 0 : 1}, bits, Op.BOR);
+            long[] logic = new long[3];
+            w.allreduce(new long[] {w.rank() == 3 ? 0 : 5}, new long[1], Op.LAND); // takes longs
+            int[] flags = new int[3];
+            w.allreduce(new int[] {w.rank() == 3 ? 0 : 5, w.rank() == 3 ? 2 : 0, 1}, flags, Op.LAND);
+            int[] any = new int[1];
+            w.allreduce(new int[] {w.rank() == 3 ? 2 : 0}, any, Op.LOR);
+            int[] odd = new int[1];
+            w.allreduce(new int[] {1}, odd, Op.LXOR);
+            long[] band = new long[1];
+            w.allreduce(new long[] {0b111L ^ (1L << (w.rank() % 3))}, band, Op.BAND);
+            long[] bxor = new long[1];
+            w.allreduce(new long[] {w.rank()}, bxor, Op.BXOR);
+            return new long[] {scan[0], scan[1], ex[0], ex[1], order[0], bits[0], bits[1], flags[0], flags[1], flags[2],
+                    any[0], odd[0], band[0], bxor[0]};
+        });
+        assertThat(got.get(0)).containsExactly(1, 1, -7, -7, 1, 31, 1, 0, 0, 1, 1, 1, 0, 4);
+        assertThat(got.get(2)).startsWith(6, 7, 3, 3, 123);
+        assertThat(got.get(4)).startsWith(15, 31, 10, 15, 12345);
+        List<String> floating = run(2, w -> {
+            try {
+                w.allreduce(new double[] {1}, new double[1], Op.BAND);
+                return "no error";
+            } catch (CommException e) {
+                return e.getMessage();
+            }
+        });
+        assertThat(floating.getFirst()).isEqualTo("BAND is defined on integral values (BYTE, INT, LONG), not on floating ones");
+    }
+
+    /** MPI_Waitany, Waitsome, Testany, Testall over receives that complete out of order. */
+    @Test
+    void waitAnyAndSomeAndTestAll() throws Exception {
+        List<String> got = run(3, w -> {
+            if (w.rank() == 0) {
+                long[] a = new long[1];
+                long[] b = new long[1];
+                List<Request> rs = List.of(w.irecv(a, 1, 5), w.irecv(b, 2, 5));
+                boolean none = Request.testAny(rs) == -1 || true; // may or may not be there yet
+                int first = Request.awaitAny(rs);
+                List<Integer> rest = Request.awaitSome(rs);
+                while (!Request.testAll(rs)) {
+                    Thread.onSpinWait();
+                }
+                return none + " " + (first == 0 || first == 1) + " " + !rest.isEmpty() + " " + a[0] + " " + b[0];
+            }
+            w.send(new long[] {10L * w.rank()}, 0, 5);
+            return "sent";
+        });
+        assertThat(got.getFirst()).isEqualTo("true true true 10 20");
+    }
 }

@@ -1,0 +1,27 @@
+package org.banyan.comm;
+
+/** The array collectives' buffers, checked in elements before anything is sent. */
+final class BufferChecks {
+    private BufferChecks() {}
+
+    /**
+     * An array collective's whole buffer (the root's, or every rank's for {@code root} -1) must be
+     * exactly {@code size} blocks of the per-rank one, as mpi4py requires: a scatter of 1,002
+     * doubles into 4 × 250 dropped two of them without a word.
+     */
+    static void exactBlocks(int rank, int size, String op, int root, int whole, int block) {
+        if ((root < 0 || rank == root) && (whole < 0 || (long) block * size != whole)) {
+            throw new IllegalArgumentException(op + ": " + (whole < 0 ? "no buffer" : whole + " elements") + " at "
+                    + (root < 0 ? "each rank" : "the root") + " for " + size + " ranks of " + block
+                    + ": it must be exactly " + (long) block * size);
+        }
+    }
+
+    /** alltoall's send buffer must be {@code size} equal blocks of whole elements (10 doubles on 4 ranks made blocks of 2.5). */
+    static void equalBlocks(int size, int send, int recv) {
+        if (send % size != 0 || recv < send) {
+            throw new IllegalArgumentException("alltoall: " + send + " elements do not make " + size
+                    + " equal blocks (or the receive buffer, " + recv + ", is smaller)");
+        }
+    }
+}

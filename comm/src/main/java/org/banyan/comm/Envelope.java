@@ -15,4 +15,24 @@ package org.banyan.comm;
  */
 record Envelope(int context, int source, int tag, int length) {
     static final int BYTES = 16;
+    static final int CONTEXT_AT = 0;
+    static final int SOURCE_AT = 4;
+    static final int TAG_AT = 8;
+    static final int LENGTH_AT = 12;
+
+    /** Writes it at {@code at} in native order (a shared-memory ring's record). */
+    void writeTo(java.lang.foreign.MemorySegment m, long at) {
+        m.set(java.lang.foreign.ValueLayout.JAVA_INT, at + CONTEXT_AT, context);
+        m.set(java.lang.foreign.ValueLayout.JAVA_INT, at + SOURCE_AT, source);
+        m.set(java.lang.foreign.ValueLayout.JAVA_INT, at + TAG_AT, tag);
+        m.set(java.lang.foreign.ValueLayout.JAVA_INT, at + LENGTH_AT, length);
+    }
+
+    /** The envelope {@link #writeTo} wrote at {@code at}. */
+    static Envelope readFrom(java.lang.foreign.MemorySegment m, long at) {
+        return new Envelope(m.get(java.lang.foreign.ValueLayout.JAVA_INT, at + CONTEXT_AT),
+                m.get(java.lang.foreign.ValueLayout.JAVA_INT, at + SOURCE_AT),
+                m.get(java.lang.foreign.ValueLayout.JAVA_INT, at + TAG_AT),
+                m.get(java.lang.foreign.ValueLayout.JAVA_INT, at + LENGTH_AT));
+    }
 }

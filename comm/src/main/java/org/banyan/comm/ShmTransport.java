@@ -30,7 +30,14 @@ import java.util.concurrent.ThreadLocalRandom;
 final class ShmTransport implements Transport {
     static final String KEY = "comm.shm";
     static final int RING = 256 * 1024;
-    private static final int DATA = 128;
+    /** Offsets in a ring: the receiver's head, the sender's tail (a cache line apart), the records. */
+    static final long HEAD_AT = 0;
+    static final long TAIL_AT = 64;
+    static final int DATA = 128;
+    /** Offsets in a record: its length (header included, 8-aligned) and its kind, then its bytes. */
+    static final int RECORD_LENGTH_AT = 0;
+    static final int RECORD_KIND_AT = 4;
+    static final int RECORD_HEADER = 8;
     private static final int CAPACITY = RING - DATA;
     private static final int MAX_CHUNK = CAPACITY / 4;
     private static final int FIRST = 1, MORE = 2, SKIP = 3;
@@ -146,8 +153,8 @@ final class ShmTransport implements Transport {
 
     /** Copies as much of {@code p} as the ring takes; true once all of it is in. */
     private static boolean push(MemorySegment ring, PendingSend p) {
-        long head = (long) LONG.getAcquire(ring, 0L);
-        long tail = (long) LONG.getOpaque(ring, 64L);
+        long head = (long) LONG.getAcquire(ring, HEAD_AT);
+        long tail = (long) LONG.getOpaque(ring, TAIL_AT);
         while (true) {
             boolean first = p.offset < 0;
             int header = first ? 8 + Envelope.BYTES : 8;
@@ -159,40 +166,36 @@ final class ShmTransport implements Transport {
             long free = CAPACITY - (tail - head);
             if (toEnd < record) { // pad to the end, start at 0
                 if (free < toEnd + record) {
-                    head = (long) LONG.getAcquire(ring, 0L);
+                    head = (long) LONG.getAcquire(ring, HEAD_AT);
                     free = CAPACITY - (tail - head);
                     if (free < toEnd + record) {
                         return false;
                     }
                 }
-                ring.set(ValueLayout.JAVA_INT, DATA + at, toEnd);
-                ring.set(ValueLayout.JAVA_INT, DATA + at + 4, SKIP);
+                ring.set(ValueLayout.JAVA_INT, DATA + at + RECORD_LENGTH_AT, toEnd);
+                ring.set(ValueLayout.JAVA_INT, DATA + at + RECORD_KIND_AT, SKIP);
                 tail += toEnd;
                 at = 0;
             } else if (free < record) {
-                head = (long) LONG.getAcquire(ring, 0L);
+                head = (long) LONG.getAcquire(ring, HEAD_AT);
                 free = CAPACITY - (tail - head);
                 if (free < record) {
                     return false;
                 }
             }
             long base = DATA + at;
-            ring.set(ValueLayout.JAVA_INT, base, record);
-            ring.set(ValueLayout.JAVA_INT, base + 4, first ? FIRST : MORE);
-            long data = base + 8;
+            ring.set(ValueLayout.JAVA_INT, base + RECORD_LENGTH_AT, record);
+            ring.set(ValueLayout.JAVA_INT, base + RECORD_KIND_AT, first ? FIRST : MORE);
+            long data = base + RECORD_HEADER;
             if (first) {
-                Envelope e = p.envelope;
-                ring.set(ValueLayout.JAVA_INT, data, e.context());
-                ring.set(ValueLayout.JAVA_INT, data + 4, e.source());
-                ring.set(ValueLayout.JAVA_INT, data + 8, e.tag());
-                ring.set(ValueLayout.JAVA_INT, data + 12, e.length());
+                p.envelope.writeTo(ring, data);
                 data += Envelope.BYTES;
                 p.offset = 0;
             }
             MemorySegment.copy(p.payload, p.offset, ring, data, chunk);
             p.offset += chunk;
             tail += record;
-            LONG.setRelease(ring, 64L, tail); // each record at once: the receiver copies out while we copy in
+            LONG.setRelease(ring, TAIL_AT, tail); // each record at once: the receiver copies out while we copy in
             if (p.offset >= p.payload.byteSize()) {
                 p.op.complete();
                 return true;
@@ -224,20 +227,19 @@ final class ShmTransport implements Transport {
     }
 
     private boolean drain(int sender, MemorySegment ring, Matcher matcher) {
-        long tail = (long) LONG.getAcquire(ring, 64L);
-        long head = (long) LONG.getOpaque(ring, 0L);
+        long tail = (long) LONG.getAcquire(ring, TAIL_AT);
+        long head = (long) LONG.getOpaque(ring, HEAD_AT);
         if (tail == head) {
             return false;
         }
         while (head < tail) {
             long base = DATA + head % CAPACITY;
-            int record = ring.get(ValueLayout.JAVA_INT, base);
-            int kind = ring.get(ValueLayout.JAVA_INT, base + 4);
-            long data = base + 8;
-            int bytes = record - 8;
+            int record = ring.get(ValueLayout.JAVA_INT, base + RECORD_LENGTH_AT);
+            int kind = ring.get(ValueLayout.JAVA_INT, base + RECORD_KIND_AT);
+            long data = base + RECORD_HEADER;
+            int bytes = record - RECORD_HEADER;
             if (kind == FIRST) {
-                Envelope e = new Envelope(ring.get(ValueLayout.JAVA_INT, data), ring.get(ValueLayout.JAVA_INT, data + 4),
-                        ring.get(ValueLayout.JAVA_INT, data + 8), ring.get(ValueLayout.JAVA_INT, data + 12));
+                Envelope e = Envelope.readFrom(ring, data);
                 data += Envelope.BYTES;
                 current[sender] = matcher.arrive(e);
                 bytes = Math.min(e.length(), bytes - Envelope.BYTES);
@@ -253,7 +255,7 @@ final class ShmTransport implements Transport {
             }
             head += record;
         }
-        LONG.setRelease(ring, 0L, head);
+        LONG.setRelease(ring, HEAD_AT, head);
         return true;
     }
 

@@ -13,6 +13,32 @@ import org.banyan.rm.workload.lublin.LublinFeitelson;
  * as the authors' program writes them (the same lines for the same seed on 128 nodes).
  */
 final class LublinCommand {
+    /** What the options set. */
+    static final class Arguments {
+        long seed = 1;
+        int jobs = 1000;
+        int nodes = 128;
+        double load = 1;
+        String output;
+    }
+
+    static final OptionTable<Arguments> OPTIONS = new OptionTable<Arguments>()
+            .value("Options", List.of("--seed"), List.of(), "S", "srand48's seed (default 1)", (a, v) -> {
+                try {
+                    a.seed = Long.parseLong(v);
+                } catch (NumberFormatException e) {
+                    throw new UsageException("--seed '" + v + "' is not a whole number");
+                }
+            })
+            .value("Options", List.of("--jobs"), List.of(), "N", "jobs (default 1000, the program's)",
+                    (a, v) -> a.jobs = HostListParser.positive(v, "--jobs"))
+            .value("Options", List.of("--nodes"), List.of(), "P", "the machine's nodes (default 128, the model's); other sizes\n"
+                    + "move the largest job sizes by log2(P / 128), as the authors advise", (a, v) -> a.nodes = HostListParser.positive(v, "--nodes"))
+            .value("Options", List.of("--load"), List.of(), "F", "arrivals F times as dense (arrival times divided by F; default 1)",
+                    (a, v) -> a.load = WorkloadCommand.positive(v, "--load"))
+            .value("Options", List.of("--output"), List.of(), "FILE", "write there instead of standard output",
+                    (a, v) -> a.output = v);
+
     static final String HELP = """
             Usage: banyan sim lublin [--seed S] [--jobs N] [--nodes P] [--load F] [--output FILE]
 
@@ -21,13 +47,7 @@ final class LublinCommand {
             batch and interactive jobs, sizes and run times. With the defaults it writes, line for
             line, what the authors' program m_lublin99.c writes after srand48(S).
 
-              --seed S      srand48's seed (default 1)
-              --jobs N      jobs (default 1000, the program's)
-              --nodes P     the machine's nodes (default 128, the model's); other sizes move the
-                            largest job sizes by log2(P / 128), as the authors advise
-              --load F      arrivals F times as dense (arrival times divided by F; default 1)
-              --output FILE write there instead of standard output
-            """;
+            """ + OPTIONS.help();
 
     private LublinCommand() {}
 
@@ -36,42 +56,18 @@ final class LublinCommand {
             System.out.print(HELP);
             return 0;
         }
-        long seed = 1;
-        int jobs = 1000;
-        int nodes = 128;
-        double load = 1;
-        String output = null;
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            if (i + 1 >= args.size()) {
-                throw new UsageException(a.startsWith("--") ? "option " + a + " needs a value" : "unexpected '" + a + "'");
-            }
-            String v = args.get(++i);
-            switch (a) {
-                case "--seed" -> {
-                    try {
-                        seed = Long.parseLong(v);
-                    } catch (NumberFormatException e) {
-                        throw new UsageException("--seed '" + v + "' is not a whole number");
-                    }
-                }
-                case "--jobs" -> jobs = HostListParser.positive(v, "--jobs");
-                case "--nodes" -> nodes = HostListParser.positive(v, "--nodes");
-                case "--load" -> load = WorkloadCommand.positive(v, "--load");
-                case "--output" -> output = v;
-                default -> throw new UsageException("unknown option '" + a + "' (see banyan sim lublin --help)");
-            }
-        }
-        String text = swf(seed, jobs, nodes, load);
-        if (output == null) {
+        Arguments a = new Arguments();
+        OptionParser.parse(OPTIONS, a, args, "banyan sim lublin --help");
+        String text = swf(a.seed, a.jobs, a.nodes, a.load);
+        if (a.output == null) {
             System.out.print(text);
             return 0;
         }
         try {
-            Files.writeString(cwd.resolve(output), text);
+            Files.writeString(cwd.resolve(a.output), text);
             return 0;
         } catch (IOException e) {
-            System.err.println("banyan sim lublin: cannot write " + output + ": " + e.getMessage());
+            System.err.println("banyan sim lublin: cannot write " + a.output + ": " + e.getMessage());
             return 1;
         }
     }

@@ -6,6 +6,62 @@ import org.banyan.sim.PilotSimulation;
 
 /** {@code banyan sim pilot}: a many-task workload on a pilot, the DVM's task agent under the simulator. */
 final class PilotSimCommand {
+    /** What the options set. */
+    static final class Arguments {
+        int hosts;
+        int tasks;
+        int cores = 32;
+        double seconds = PilotSimulation.TRUE_SECONDS;
+        double spread;
+        long seed = 1;
+        int lostHosts;
+        boolean clientLost;
+        double restartable;
+        String scheduler = "constant-time";
+        double spawns = PilotSimulation.SPAWNS_PER_SECOND;
+        double latency = PilotSimulation.LATENCY_SECONDS;
+        double head = PilotSimulation.HEAD_SECONDS_PER_TASK;
+    }
+
+    static final OptionTable<Arguments> OPTIONS = new OptionTable<Arguments>()
+            .value("Workload", List.of("--hosts"), List.of(), "N", "hosts (required)", (a, v) -> a.hosts = HostListParser.positive(v, "--hosts"))
+            .value("Workload", List.of("--tasks"), List.of(), "M", "one-core tasks (required)", (a, v) -> a.tasks = HostListParser.positive(v, "--tasks"))
+            .value("Workload", List.of("--cores-per-host"), List.of(), "C", "cores of each host (default 32)",
+                    (a, v) -> a.cores = HostListParser.positive(v, "--cores-per-host"))
+            .value("Workload", List.of("--task-seconds"), List.of(), "S", "each task's run (default 0.0004, a /bin/true)",
+                    (a, v) -> a.seconds = notNegative(v, "--task-seconds"))
+            .value("Workload", List.of("--spread"), List.of(), "S", "plus a uniform 0..S seconds, drawn per task (default 0)",
+                    (a, v) -> a.spread = notNegative(v, "--spread"))
+            .value("Workload", List.of("--seed"), List.of(), "S", "the draws' seed (default 1)", (a, v) -> {
+                try {
+                    a.seed = Long.parseLong(v);
+                } catch (NumberFormatException e) {
+                    throw new UsageException("--seed '" + v + "' is not a whole number");
+                }
+            })
+            .value("Faults", List.of("--lost-hosts"), List.of(), "F", "F hosts lost at random times (their tasks failed, or run\n"
+                    + "again elsewhere when restartable)", (a, v) -> a.lostHosts = (int) notNegative(v, "--lost-hosts"))
+            .flag("Faults", List.of("--client-lost"), List.of(), "the client goes away mid-way: its unfinished tasks canceled",
+                    (a, v) -> a.clientLost = true)
+            .value("Faults", List.of("--restartable"), List.of(), "R", "share of restartable tasks, 0 to 1 (default 0)",
+                    (a, v) -> a.restartable = notNegative(v, "--restartable"))
+            .value("Costs", List.of("--scheduler"), List.of(), "constant-time|general", "the agent's scheduler (default constant-time)",
+                    (a, v) -> {
+                        if (!v.equals("constant-time") && !v.equals("general")) {
+                            throw new UsageException("--scheduler '" + v + "' is constant-time or general");
+                        }
+                        a.scheduler = v;
+                    })
+            .value("Costs", List.of("--spawns-per-second"), List.of(), "X",
+                    "a daemon's process starts per second (default " + PilotSimulation.SPAWNS_PER_SECOND + ")",
+                    (a, v) -> a.spawns = WorkloadCommand.positive(v, "--spawns-per-second"))
+            .value("Costs", List.of("--latency-us"), List.of(), "X",
+                    "head to daemon, each way (default " + PilotSimulation.LATENCY_SECONDS * 1e6 + ")",
+                    (a, v) -> a.latency = notNegative(v, "--latency-us") / 1e6)
+            .value("Costs", List.of("--head-us"), List.of(), "X",
+                    "the head's cost per task (default " + PilotSimulation.HEAD_SECONDS_PER_TASK * 1e6 + ")",
+                    (a, v) -> a.head = notNegative(v, "--head-us") / 1e6);
+
     static final String HELP = """
             Usage: banyan sim pilot --hosts N --tasks M [options]
 
@@ -15,22 +71,7 @@ final class PilotSimCommand {
             no core is given out twice and that every task's states come in order, once final
             (docs/pilot.md, "sim pilot").
 
-              --hosts N               hosts (required)
-              --tasks M               one-core tasks (required)
-              --cores-per-host C      cores of each host (default 32)
-              --task-seconds S        each task's run (default 0.0004, a /bin/true)
-              --spread S              plus a uniform 0..S seconds, drawn per task (default 0)
-              --seed S                the draws' seed (default 1)
-              --lost-hosts F          F hosts lost at random times (their tasks failed, or run
-                                      again elsewhere when restartable)
-              --client-lost           the client goes away mid-way: its unfinished tasks canceled
-              --restartable R         share of restartable tasks (default 0)
-              --scheduler constant-time|general   the agent's scheduler (default constant-time)
-              --spawns-per-second X   a daemon's process starts per second (default %s)
-              --latency-us X          head to daemon, each way (default %s)
-              --head-us X             the head's cost per task (default %s)
-            """.formatted(PilotSimulation.SPAWNS_PER_SECOND, PilotSimulation.LATENCY_SECONDS * 1e6,
-            PilotSimulation.HEAD_SECONDS_PER_TASK * 1e6);
+            """ + OPTIONS.help();
 
     private PilotSimCommand() {}
 
@@ -39,68 +80,20 @@ final class PilotSimCommand {
             System.out.print(HELP);
             return 0;
         }
-        int hosts = 0;
-        int tasks = 0;
-        int cores = 32;
-        double seconds = PilotSimulation.TRUE_SECONDS;
-        double spread = 0;
-        long seed = 1;
-        int lostHosts = 0;
-        boolean clientLost = false;
-        double restartable = 0;
-        String scheduler = "constant-time";
-        double spawns = PilotSimulation.SPAWNS_PER_SECOND;
-        double latency = PilotSimulation.LATENCY_SECONDS;
-        double head = PilotSimulation.HEAD_SECONDS_PER_TASK;
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            if (a.equals("--client-lost")) {
-                clientLost = true;
-                continue;
-            }
-            if (i + 1 >= args.size()) {
-                throw new UsageException(a.startsWith("--") ? "option " + a + " needs a value" : "unexpected '" + a + "'");
-            }
-            String v = args.get(++i);
-            switch (a) {
-                case "--hosts" -> hosts = HostListParser.positive(v, "--hosts");
-                case "--tasks" -> tasks = HostListParser.positive(v, "--tasks");
-                case "--cores-per-host" -> cores = HostListParser.positive(v, "--cores-per-host");
-                case "--task-seconds" -> seconds = notNegative(v, "--task-seconds");
-                case "--spread" -> spread = notNegative(v, "--spread");
-                case "--seed" -> {
-                    try {
-                        seed = Long.parseLong(v);
-                    } catch (NumberFormatException e) {
-                        throw new UsageException("--seed '" + v + "' is not a whole number");
-                    }
-                }
-                case "--lost-hosts" -> lostHosts = (int) notNegative(v, "--lost-hosts");
-                case "--restartable" -> restartable = notNegative(v, "--restartable");
-                case "--scheduler" -> {
-                    if (!v.equals("constant-time") && !v.equals("general")) {
-                        throw new UsageException("--scheduler '" + v + "' is constant-time or general");
-                    }
-                    scheduler = v;
-                }
-                case "--spawns-per-second" -> spawns = WorkloadCommand.positive(v, "--spawns-per-second");
-                case "--latency-us" -> latency = notNegative(v, "--latency-us") / 1e6;
-                case "--head-us" -> head = notNegative(v, "--head-us") / 1e6;
-                default -> throw new UsageException("unknown option '" + a + "' (see banyan sim pilot --help)");
-            }
-        }
-        if (hosts == 0 || tasks == 0) {
+        Arguments a = new Arguments();
+        OptionParser.parse(OPTIONS, a, args, "banyan sim pilot --help");
+        if (a.hosts == 0 || a.tasks == 0) {
             throw new UsageException("sim pilot needs --hosts N and --tasks M");
         }
-        if (lostHosts >= hosts) {
-            throw new UsageException("--lost-hosts " + lostHosts + " leaves no host of " + hosts);
+        if (a.lostHosts >= a.hosts) {
+            throw new UsageException("--lost-hosts " + a.lostHosts + " leaves no host of " + a.hosts);
         }
-        if (restartable > 1) {
+        if (a.restartable > 1) {
             throw new UsageException("--restartable is a share, 0 to 1");
         }
-        PilotSimulation.Result r = new PilotSimulation(new PilotSimulation.Setup(hosts, cores, tasks, seconds, spread, seed,
-                lostHosts, clientLost, restartable, scheduler, spawns, latency, head)).run();
-        System.out.printf(Locale.ROOT, "%,d tasks on %,d hosts of %d cores (%s scheduler)%n", tasks, hosts, cores, scheduler);
+        PilotSimulation.Result r = new PilotSimulation(new PilotSimulation.Setup(a.hosts, a.cores, a.tasks, a.seconds, a.spread,
+                a.seed, a.lostHosts, a.clientLost, a.restartable, a.scheduler, a.spawns, a.latency, a.head)).run();
+        System.out.printf(Locale.ROOT, "%,d tasks on %,d hosts of %d cores (%s scheduler)%n", a.tasks, a.hosts, a.cores, a.scheduler);
         System.out.printf(Locale.ROOT, "ended            %,d done, %,d failed, %,d canceled%n", r.done(), r.failed(), r.canceled());
         System.out.printf(Locale.ROOT, "first task       %.4f s (simulated)%n", r.firstTaskSeconds());
         System.out.printf(Locale.ROOT, "last end         %.3f s (simulated)%n", r.lastEndSeconds());

@@ -62,6 +62,8 @@ public final class Comm implements AutoCloseable {
         this.rank = me;
         this.coll = new Collectives(this);
         engine.monitor.register(name, group);
+        engine.groupOf(context, group); // its point-to-point and collective contexts, for finalize notices
+        engine.groupOf(context + 1, group);
     }
 
     /** The world communicator of this job: every rank, in Banyan's rank order. Collective over the job. */

@@ -42,9 +42,14 @@ final class Engine implements AutoCloseable {
      * a rank whose error closed the world no longer hangs the others.
      */
     static final int FINALIZE_CONTEXT = -2;
-    private static final java.util.Set<Integer> WORLD_CONTEXTS = java.util.Set.of(0, 1);
     private final boolean[] finalized;
     private int finalizedPeers;
+    /** Each communicator context's group (world ranks by communicator rank): a finalize notice ends waits on any of them. */
+    private final java.util.Map<Integer, int[]> groups = new java.util.concurrent.ConcurrentHashMap<>();
+
+    void groupOf(int context, int[] group) {
+        groups.put(context, group);
+    }
 
     /** {@code transports} in order of preference; the last must reach every peer. */
     Engine(int rank, int size, Matcher matcher, List<Transport> transports) {
@@ -66,7 +71,35 @@ final class Engine implements AutoCloseable {
         }
         finalized[peer] = true;
         finalizedPeers++;
-        matcher.failFrom(peer, finalizedPeers == size - 1, WORLD_CONTEXTS, Engine::gone);
+        matcher.failWaiting(r -> cannotCome(r.context, r.source), (r) -> gone(groupRankOf(r.context, peer, r.source)));
+    }
+
+    /**
+     * Under the lock: whether a receive of {@code source} (a rank of the context's communicator,
+     * or any) on {@code context} can no longer be matched: its sender, or every other member, closed the world.
+     */
+    private boolean cannotCome(int context, int source) {
+        int[] group = groups.get(context);
+        if (group == null) {
+            return false; // not a communicator's (a window's, or one not known here)
+        }
+        if (source >= 0) {
+            return source < group.length && finalized[group[source]];
+        }
+        for (int worldRank : group) {
+            if (worldRank != rank && !finalized[worldRank]) {
+                return false;
+            }
+        }
+        return group.length > 1;
+    }
+
+    /** The rank a message says it waited for: its own, or (for any source) the one that just closed. */
+    private int groupRankOf(int context, int worldPeer, int source) {
+        if (source >= 0) {
+            return groups.get(context)[source];
+        }
+        return worldPeer;
     }
 
     private static CommException gone(int peer) {
@@ -120,10 +153,9 @@ final class Engine implements AutoCloseable {
             if (!op.done) {
                 pollAll(); // a message may be waiting in a transport
             }
-            if (!op.done && WORLD_CONTEXTS.contains(context)
-                    && (source >= 0 ? source < size && finalized[source] : finalizedPeers == size - 1)) {
+            if (!op.done && cannotCome(context, source)) {
                 matcher.unpost(op); // its sender closed the world: everything it sent has come
-                op.fail(gone(source >= 0 ? source : rank));
+                op.fail(gone(source >= 0 ? groups.get(context)[source] : rank));
             }
         } finally {
             lock.unlock();

@@ -90,18 +90,14 @@ final class Matcher {
         return null;
     }
 
-    /**
-     * Fails the posted receives of the world's contexts ({@code worldContexts}) that wait for
-     * {@code source} (or for any source, when {@code anySourceToo}): it finalized, and what it sent
-     * has all arrived.
-     */
-    void failFrom(int source, boolean anySourceToo, java.util.Set<Integer> worldContexts,
-                  java.util.function.IntFunction<RuntimeException> why) {
+    /** Fails the posted receives that {@code cannotCome} says no message will ever match, each with its reason. */
+    void failWaiting(java.util.function.Predicate<Operation.Receive> cannotCome,
+                     java.util.function.Function<Operation.Receive, RuntimeException> why) {
         for (Iterator<Operation.Receive> it = posted.iterator(); it.hasNext(); ) {
             Operation.Receive r = it.next();
-            if (worldContexts.contains(r.context) && (r.source == source || (anySourceToo && r.source == Comm.ANY_SOURCE))) {
+            if (cannotCome.test(r)) {
                 it.remove();
-                r.fail(why.apply(r.source == Comm.ANY_SOURCE ? source : r.source));
+                r.fail(why.apply(r));
             }
         }
     }

@@ -329,4 +329,27 @@ class CollectivesTest {
         });
         assertThat(got.getFirst()).isEqualTo("true true true 10 20");
     }
+
+    /** A closed world ends waits on the communicators split from it too, not only on the world. */
+    @Test
+    void aRankThatClosesEndsWaitsOnSplitCommunicators() throws Exception {
+        List<String> got = run(4, w -> {
+            try (w) {
+                Comm half = w.split(w.rank() % 2, w.rank());
+                if (w.rank() == 0) {
+                    throw new IllegalStateException("boom");
+                }
+                half.barrier(); // rank 2 waits for world rank 0 here
+                w.barrier();
+                return "no error";
+            } catch (RuntimeException e) {
+                return e.getClass().getSimpleName() + ": " + e.getMessage();
+            }
+        });
+        assertThat(got.get(0)).isEqualTo("IllegalStateException: boom");
+        assertThat(got.get(2)).as("waiting in its half for world rank 0").startsWith("CommException: rank 0 closed the world");
+        // in the world's barrier, ranks 1 and 3 may be waiting for rank 0 or for rank 2, which closed after it
+        assertThat(got.get(1)).startsWith("CommException: rank ").contains("closed the world");
+        assertThat(got.get(3)).startsWith("CommException: rank ").contains("closed the world");
+    }
 }

@@ -196,13 +196,8 @@ final class WorkloadCommand {
                     + "it does not go with --swf, --flexible-sleep or --model lublin");
         }
         WorkloadSetup setup = preset != null ? WorkloadSetup.preset(preset) : WorkloadSetup.banyanDefaults();
-        if (setupFile != null) {
-            try {
-                setup = WorkloadSetupJson.read(Files.readString(cwd.resolve(setupFile)), setupFile);
-            } catch (IOException e) {
-                throw new UsageException("--setup '" + setupFile + "': "
-                        + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage()));
-            }
+        if (setupFile != null) { // bounded, and a pipe within a time: /dev/zero given by mistake ran out of heap
+            setup = WorkloadSetupJson.read(InputFiles.text(cwd.resolve(setupFile), "--setup"), setupFile);
         }
         if (preset != null || setupFile != null) { // the set-up's own values, unless given here
             jobs = given.contains("--jobs") ? jobs : setup.jobs();

@@ -14,12 +14,16 @@ package org.banyan.core.head;
  *                           (mpirun's {@code --report-state-on-timeout})
  * @param rankBase           what the job's rank 0 is called in its lines: a malleable job's expansion
  *                           runs as a job of its own whose ranks are the world's from this one on
+ * @param command            the command the job's lines are said by ({@code banyan run}; a queued
+ *                           job's user typed {@code banyan dvm submit})
  */
 public record HeadSettings(long timeoutMillis, int graceMillis, long daemonStartMillis, boolean reportLaunch,
-                           boolean allExitCodes, boolean keepGoing, boolean stateOnTimeout, int rankBase) {
+                           boolean allExitCodes, boolean keepGoing, boolean stateOnTimeout, int rankBase, String command) {
+    public static final String RUN = "banyan run";
+
     public HeadSettings(long timeoutMillis, int graceMillis, long daemonStartMillis, boolean reportLaunch,
                         boolean allExitCodes, boolean keepGoing, boolean stateOnTimeout) {
-        this(timeoutMillis, graceMillis, daemonStartMillis, reportLaunch, allExitCodes, keepGoing, stateOnTimeout, 0);
+        this(timeoutMillis, graceMillis, daemonStartMillis, reportLaunch, allExitCodes, keepGoing, stateOnTimeout, 0, RUN);
     }
 
     public HeadSettings(long timeoutMillis, int graceMillis, long daemonStartMillis, boolean reportLaunch,
@@ -44,10 +48,13 @@ public record HeadSettings(long timeoutMillis, int graceMillis, long daemonStart
         return new HeadSettings(jobTimeoutMillis, graceMillis, daemonStartMillis, false);
     }
 
-    /** The same, its ranks named from {@code base} on (an expansion's: the world rank of its first). */
-    public HeadSettings rankedFrom(int base) {
+    /**
+     * A queued job's: its lines said by {@code command}, its ranks named from {@code base} on (an
+     * expansion's: the world rank of its first).
+     */
+    public HeadSettings queued(String command, int base) {
         return new HeadSettings(timeoutMillis, graceMillis, daemonStartMillis, reportLaunch, allExitCodes, keepGoing,
-                stateOnTimeout, base);
+                stateOnTimeout, base, command);
     }
 
     /** How long the head waits for the stats of {@code --report-launch}. */

@@ -221,7 +221,7 @@ public final class JobControl {
                     + (e.note().isEmpty() ? Signals.describeStatus(e.status()) : "could not start: " + e.note());
             if (settings.keepGoing() && !terminating) { // every failure said, each on its own
                 failureStatus = failureStatus == null ? e.status() : failureStatus;
-                host.emit(new HeadAction.Report("banyan run: " + what + "; the other ranks go on"));
+                host.emit(new HeadAction.Report(settings.command() + ": " + what + "; the other ranks go on"));
             } else {
                 fail(e.status(), what + (terminating || !e.note().isEmpty() ? "" : "; ending the job"));
             }
@@ -272,7 +272,7 @@ public final class JobControl {
         signalsSeen++;
         boolean ending = signal == Signals.SIGINT || signal == Signals.SIGTERM || signal == Signals.SIGHUP;
         if (ending && signalsSeen > 1) {
-            host.emit(new HeadAction.Report("banyan run: received " + Signals.name(signal) + " again; killing all ranks"));
+            host.emit(new HeadAction.Report(settings.command() + ": received " + Signals.name(signal) + " again; killing all ranks"));
             if (failureStatus == null) {
                 failureStatus = 128 + signal;
             }
@@ -295,11 +295,11 @@ public final class JobControl {
                         ? Long.toString(settings.timeoutMillis() / 1000) : Double.toString(settings.timeoutMillis() / 1000.0);
                 fail(HeadSettings.TIMEOUT_STATUS, "job timed out after " + secs + " s; ending all ranks");
                 if (settings.stateOnTimeout()) {
-                    host.emit(new HeadAction.Report("banyan run: still running at the timeout: " + byHost(r -> !rankDone[r], Integer::toString)));
+                    host.emit(new HeadAction.Report(settings.command() + ": still running at the timeout: " + byHost(r -> !rankDone[r], Integer::toString)));
                 }
             }
             case TEARDOWN_DEADLINE -> {
-                host.emit(new HeadAction.Report("banyan run: " + (rankDone.length - ranksDone)
+                host.emit(new HeadAction.Report(settings.command() + ": " + (rankDone.length - ranksDone)
                         + " rank(s) did not report their end; giving up on them"));
                 finish(failureStatus == null ? HeadSettings.DAEMON_LOST_STATUS : failureStatus, false);
             }
@@ -314,7 +314,7 @@ public final class JobControl {
         }
         if (failureStatus == null) {
             failureStatus = status;
-            host.emit(new HeadAction.Report("banyan run: " + message));
+            host.emit(new HeadAction.Report(settings.command() + ": " + message));
         }
         if (!terminating) {
             terminating = true;
@@ -366,7 +366,7 @@ public final class JobControl {
         if (!finished) {
             finished = true;
             if (exitCodes != null) {
-                host.emit(new HeadAction.Report("banyan run: exit codes: " + exitCodesByHost()));
+                host.emit(new HeadAction.Report(settings.command() + ": exit codes: " + exitCodesByHost()));
             }
             host.finished(status, allReported);
         }

@@ -203,25 +203,13 @@ final class DvmJobs {
         switch (a) {
             case HeadAction.EmitOutput(int rank, int stream, byte[] data) ->
                     j.owner().send(new ClientMessage.JobOutput(shown, queue.rankOffsetOf(jobId) + rank, stream, data));
-            case HeadAction.Report(String line) -> j.owner().send(new ClientMessage.JobReport(shown, j.queueId() >= 0
-                    ? asQueued(line) : line));
+            case HeadAction.Report(String line) -> j.owner().send(new ClientMessage.JobReport(shown, line));
             case HeadAction.RankEnded(int rank, int ignored) -> queue.rankEnded(jobId, rank);
             case HeadAction.ForwardStdin f -> j.stdinTarget()[0] = f;
             case HeadAction.StdinCredit(long limit) -> j.owner().send(new ClientMessage.StdinCredit(shown, limit));
             default -> throw new IllegalStateException("not a job's action: " + a);
         }
     }
-
-    /**
-     * The head core names its reports after {@code banyan run}; a queued job's user typed
-     * {@code banyan dvm submit}, and its lines said "banyan run:".
-     */
-    static String asQueued(String line) {
-        return line.startsWith(RUN_PREFIX) ? QUEUED_PREFIX + line.substring(RUN_PREFIX.length()) : line;
-    }
-
-    private static final String RUN_PREFIX = "banyan run: ";
-    private static final String QUEUED_PREFIX = "banyan dvm submit: ";
 
     void ended(int jobId, int exitStatus) {
         RunningJob j = jobs.remove(jobId);

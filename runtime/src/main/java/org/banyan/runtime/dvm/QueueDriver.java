@@ -97,7 +97,7 @@ final class QueueDriver {
             host.say("job " + jobId + (l.expansion() ? " (expansion of job " + l.queueId() + ", its ranks " + l.rankOffset()
                     + " on)" : " (queued)") + " of client " + l.owner().id + ": " + l.ranks()
                     + " rank(s) of " + command + " on host(s) " + l.hosts().stream().map(h -> nodes.get(h).name()).toList());
-            host.follow(new HeadEvent.Submit(job, settings.forJob(run.timeoutMillis()).rankedFrom(l.rankOffset())));
+            host.follow(new HeadEvent.Submit(job, settings.forJob(run.timeoutMillis()).queued("banyan dvm submit", l.rankOffset())));
         }
     }
 

@@ -28,4 +28,12 @@ public interface AgentScheduler {
 
     /** The node is gone: nothing is placed there again (what runs there is released by the caller). */
     void nodeLost(int node);
+
+    /**
+     * The node is lost for good (its daemon died): as {@link #nodeLost}, and {@link #neverFits}
+     * judges by the nodes left where the scheduler can.
+     */
+    default void nodeGone(int node) {
+        nodeLost(node);
+    }
 }

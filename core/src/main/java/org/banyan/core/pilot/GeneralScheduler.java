@@ -42,6 +42,12 @@ public final class GeneralScheduler implements AgentScheduler {
     private int maxGpus;
     private int totalGpus;
     private int free;
+    /** Nodes lost for good ({@link #nodeGone}); null until one is. */
+    private boolean[] gone;
+    private boolean anyGone;
+    /** Largest node, cores, most GPUs on a node and GPUs over the nodes not gone; recounted when stale. */
+    private int[] left = new int[4];
+    private boolean leftStale;
     /** Colocation: the node of a tag, and how many placements hold it there. */
     private final Map<String, int[]> tags = new HashMap<>();
 
@@ -273,25 +279,68 @@ public final class GeneralScheduler implements AgentScheduler {
 
     @Override
     public String neverFits(SlotRequest r) {
+        if (anyGone) {
+            if (leftStale) {
+                countWhatIsLeft();
+            }
+            String never = neverFits(r, left[0], left[1], left[2], left[3], " left");
+            return never == null || left[1] > 0 ? never : "no host is left (" + never + ")";
+        }
+        return neverFits(r, maxCores, total, maxGpus, totalGpus, "");
+    }
+
+    private static String neverFits(SlotRequest r, int maxCores, int total, int maxGpus, int totalGpus, String left) {
+        String pilot = left.isEmpty() ? "the pilot has" : "the hosts left have";
         if (r.coresPerRank() > maxCores) {
-            return "a rank of " + r.coresPerRank() + " cores does not fit any node (the largest has " + maxCores + ")";
+            return "a rank of " + r.coresPerRank() + " cores does not fit any node" + left + " (the largest has " + maxCores + ")";
         }
         if (r.cores() > total) {
-            return r.cores() + " cores requested but the pilot has " + total;
+            return r.cores() + " cores requested but " + pilot + " " + total;
         }
         if (r.colocate() != null && r.cores() > maxCores) {
-            return "a colocated task must fit one node: " + r.cores() + " cores, the largest node has " + maxCores;
+            return "a colocated task must fit one node: " + r.cores() + " cores, the largest node" + left + " has " + maxCores;
         }
         // Checked as cores are: a task asking for GPUs the pilot does not have waited for ever.
         if (r.gpusPerRank() > maxGpus) {
-            return "a rank of " + r.gpusPerRank() + " GPU(s) does not fit any node (" + (maxGpus == 0
+            return "a rank of " + r.gpusPerRank() + " GPU(s) does not fit any node" + left + " (" + (maxGpus == 0 && left.isEmpty()
                     ? "the pilot has no GPU: none was found on its hosts or declared with dvm start --gpus-per-host or PilotDescription.gpus)"
-                    : "the most any node has is " + maxGpus + ")");
+                    : "the most any node" + left + " has is " + maxGpus + ")");
         }
         if ((long) r.ranks() * r.gpusPerRank() > totalGpus) {
-            return r.ranks() * r.gpusPerRank() + " GPUs requested but the pilot has " + totalGpus;
+            return r.ranks() * r.gpusPerRank() + " GPUs requested but " + pilot + " " + totalGpus;
         }
         return null;
+    }
+
+    /**
+     * Node {@code node} is lost for good (its daemon died): as {@link #nodeLost}, and from now on
+     * {@link #neverFits} judges by the nodes left, so that a task only it could run fails instead
+     * of waiting for ever. A node out of service for now (given back, vacant) is only
+     * {@linkplain #nodeLost lost}: tasks may wait for it.
+     */
+    @Override
+    public void nodeGone(int node) {
+        nodeLost(node);
+        if (gone == null) {
+            gone = new boolean[totalCores.length];
+        }
+        gone[node] = true;
+        anyGone = true;
+        leftStale = true;
+    }
+
+    private void countWhatIsLeft() {
+        int[] c = new int[4];
+        for (int i = 0; i < totalCores.length; i++) {
+            if (!gone[i]) {
+                c[0] = Math.max(c[0], totalCores[i]);
+                c[1] += totalCores[i];
+                c[2] = Math.max(c[2], nodeGpus[i]);
+                c[3] += nodeGpus[i];
+            }
+        }
+        left = c;
+        leftStale = false;
     }
 
     @Override
@@ -319,6 +368,7 @@ public final class GeneralScheduler implements AgentScheduler {
         }
         int before = nodeGpus[node];
         nodeGpus[node] = gpus;
+        leftStale = true;
         if (!lost[node]) {
             freeGpuIds[node] = allGpus(gpus);
         }

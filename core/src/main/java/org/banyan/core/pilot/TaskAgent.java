@@ -307,7 +307,7 @@ public final class TaskAgent {
      * name this node, after its name when the loss was of a daemon above it.
      */
     public List<Action> nodeLost(int node, String lossReport) {
-        scheduler.nodeLost(node);
+        scheduler.nodeGone(node);
         List<Task> queuedThere = new ArrayList<>(); // first those queued or reserved there: they never started
         for (Task t : chains.queued()) {
             if (onNode(TaskChains.root(t).placement, node)) {
@@ -349,8 +349,27 @@ public final class TaskAgent {
                 finish(t, TaskState.FAILED, 1, why);
             }
         }
+        failWhatCanNoLongerRun(lossReport.isEmpty() ? "lost the daemon on " + nodeNames.get(node) : lossReport);
         schedule();
         return drain();
+    }
+
+    /**
+     * Waiting tasks that no host left can run fail, saying so; they waited for ever. (Tasks held
+     * on dependencies are judged when they are released, as at submission.)
+     */
+    private void failWhatCanNoLongerRun(String why) {
+        List<Task> keep = new ArrayList<>();
+        while (!waiting.isEmpty()) {
+            Task t = waiting.poll();
+            String never = t.state.isFinal() ? null : scheduler.neverFits(t.request.slots());
+            if (never == null) {
+                keep.add(t);
+            } else {
+                finish(t, TaskState.FAILED, -1, "cannot run on this pilot any more: " + never + "; " + why);
+            }
+        }
+        waiting.addAll(keep);
     }
 
     /** Tasks waiting in the agent for cores (not those queued on daemons). */
@@ -519,6 +538,11 @@ public final class TaskAgent {
                 Reached r = toSettle.poll();
                 DependencyBook.Outcome<Task> o = held.reached(r.id(), r.state());
                 for (Task w : o.released()) {
+                    String never = scheduler.neverFits(w.request.slots());
+                    if (never != null) { // its hosts were lost while it was held
+                        finish(w, TaskState.FAILED, -1, "cannot run on this pilot any more: " + never);
+                        continue;
+                    }
                     w.state = TaskState.AGENT_SCHEDULING;
                     emit(new Action.State(w.id, TaskState.AGENT_SCHEDULING, 0, ""));
                     waiting.add(w);

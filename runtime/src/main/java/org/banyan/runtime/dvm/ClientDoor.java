@@ -33,11 +33,14 @@ final class ClientDoor implements Closeable {
     /** The open doors of this JVM, by their DVM's secret. */
     private static final java.util.Map<String, ClientDoor> OPEN = new java.util.concurrent.ConcurrentHashMap<>();
 
-    /** What the door hands the head: each client's messages, and its end. */
+    /** What the door hands the head: each client that proved the secret, its messages, and its end. */
     interface Clients {
-        void said(DvmSession session, ClientMessage message);
+        /** Client {@code client} is in; what the head sends it goes on {@code channel}. */
+        void came(int client, ClientChannel channel);
 
-        void gone(DvmSession session);
+        void said(int client, ClientMessage message);
+
+        void gone(int client);
     }
 
     private final ServerSocket server;
@@ -173,7 +176,7 @@ final class ClientDoor implements Closeable {
 
     /** @param deadline for a socket, what closes it when the hello is late; null in this JVM */
     private void serve(ClientChannel channel, java.util.concurrent.Future<?> deadline) {
-        DvmSession session;
+        int session;
         try {
             ClientMessage first;
             try {
@@ -203,8 +206,9 @@ final class ClientDoor implements Closeable {
                                 + ") and start a new one");
                 return;
             }
-            session = new DvmSession(nextSession.getAndIncrement(), channel);
-            say.accept("client " + session.id + " (" + client + ") from " + channel.remoteAddress());
+            session = nextSession.getAndIncrement();
+            say.accept("client " + session + " (" + client + ") from " + channel.remoteAddress());
+            clients.came(session, channel);
             channel.send(welcome.get());
         } catch (IOException e) {
             channel.close();

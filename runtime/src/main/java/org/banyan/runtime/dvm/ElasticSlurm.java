@@ -18,6 +18,8 @@ import java.util.function.Consumer;
 import java.util.function.IntPredicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.banyan.core.dvm.DvmHosts;
+import org.banyan.core.dvm.ElasticPool;
 import org.banyan.core.head.HeadEvent;
 import org.banyan.core.tree.Topology;
 import org.banyan.core.tree.TopologySpec;
@@ -46,27 +48,6 @@ import org.banyan.runtime.launch.SlurmHostlist;
  * grow. Extra allocations end with the DVM, and at the latest with its own job's time.
  */
 final class ElasticSlurm {
-    /** What the DVM's scheduling side lends the elasticity; called in the head's loop. */
-    interface Pool {
-        /** No job, task or reservation on host {@code i}. */
-        boolean isFree(int i);
-
-        /** Something waits in the DVM's own queue or task list. */
-        boolean anyQueued();
-
-        /** Nodes a job waiting in Slurm lacks, which running malleable jobs could give (0: none). */
-        void outsideDemand(int nodes);
-
-        /** Hosts the DVM's queue and malleable jobs could use beyond its free ones. */
-        int wanted();
-
-        /** Host {@code i}, free, takes nothing any more. */
-        void retire(int i);
-
-        /** Host {@code i} serves again. */
-        void restore(int i);
-    }
-
     /** What a probe of Slurm saw: the policy's view, and the idle nodes by name. */
     record Seen(AllocationPolicy.Outside outside, Set<String> idle) {
         static final Seen QUIET = new Seen(AllocationPolicy.Outside.QUIET, Set.of());
@@ -181,7 +162,7 @@ final class ElasticSlurm {
      * release their daemons), or asks Slurm for hosts given back earlier (their daemons rejoin
      * once it grants them), or nothing.
      */
-    List<HeadEvent> decide(Seen seen, Pool pool) {
+    List<HeadEvent> decide(Seen seen, ElasticPool pool) {
         AllocationPolicy.Outside outside = seen.outside();
         boolean anyQueued = pool.anyQueued();
         // running malleable jobs shrink at their next check when the free hosts are not enough
@@ -337,7 +318,7 @@ final class ElasticSlurm {
     }
 
     /** Rejoining daemon {@code d} is adopted: its host serves again. */
-    void rejoined(int d, Pool pool) {
+    void rejoined(int d, ElasticPool pool) {
         if (!joining.remove(d)) {
             return;
         }

@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.IntConsumer;
-import org.banyan.core.daemon.Signals;
 import org.banyan.core.wire.ClientMessage;
 
 /**
@@ -19,7 +19,7 @@ import org.banyan.core.wire.ClientMessage;
  */
 final class HostedBags {
     private final BagHost host;
-    private final Map<DvmSession, Signalling> running = new ConcurrentHashMap<>();
+    private final Map<Integer, Signalling> running = new ConcurrentHashMap<>();
     private final AtomicInteger started = new AtomicInteger();
 
     /** @param host null: this DVM declines bags */
@@ -27,17 +27,17 @@ final class HostedBags {
         this.host = host;
     }
 
-    /** On the loop thread. */
-    void start(DvmSession s, ClientMessage.RunBag bag) {
+    /** On the loop thread: client {@code s}'s bag, what it prints and its end sent through {@code toClient} (any thread). */
+    void start(int s, Consumer<ClientMessage> toClient, ClientMessage.RunBag bag) {
         if (host == null || running.containsKey(s)) {
-            s.send(new ClientMessage.BagEnded(ClientMessage.BagEnded.DECLINED));
+            toClient.accept(new ClientMessage.BagEnded(ClientMessage.BagEnded.DECLINED));
             return;
         }
         Signalling signalling = new Signalling();
         running.put(s, signalling);
         Thread.ofPlatform().daemon().name("bag." + started.incrementAndGet()).start(() -> {
             int status;
-            try (PrintStream err = new PrintStream(new ToClient(s), true, StandardCharsets.UTF_8)) {
+            try (PrintStream err = new PrintStream(new ToClient(toClient), true, StandardCharsets.UTF_8)) {
                 try {
                     status = host.run(bag.args(), bag.env(), Path.of(bag.cwd()), bag.bar(), err, signalling::handler);
                 } catch (RuntimeException | Error e) {
@@ -46,21 +46,16 @@ final class HostedBags {
                 }
             }
             running.remove(s);
-            s.send(new ClientMessage.BagEnded(status));
+            toClient.accept(new ClientMessage.BagEnded(status));
         });
     }
 
     /** On the loop thread: the user signalled the client. */
-    void signal(DvmSession s, int signal) {
+    void signal(int s, int signal) {
         Signalling signalling = running.get(s);
         if (signalling != null) {
             signalling.signal(signal);
         }
-    }
-
-    /** On the loop thread: the client is gone; its bag's tasks are canceled as by a Ctrl-C. */
-    void gone(DvmSession s) {
-        signal(s, Signals.SIGINT);
     }
 
     /** A signal that comes before the bag has tasks to cancel waits for its handler. */
@@ -86,16 +81,16 @@ final class HostedBags {
 
     /** Bytes for the client, sent as one message at each flush (a PrintStream flushes per line). */
     private static final class ToClient extends ByteArrayOutputStream {
-        private final DvmSession s;
+        private final Consumer<ClientMessage> s;
 
-        ToClient(DvmSession s) {
+        ToClient(Consumer<ClientMessage> s) {
             this.s = s;
         }
 
         @Override
         public synchronized void flush() {
             if (count > 0) {
-                s.send(new ClientMessage.BagOutput(toByteArray()));
+                s.accept(new ClientMessage.BagOutput(toByteArray()));
                 reset();
             }
         }

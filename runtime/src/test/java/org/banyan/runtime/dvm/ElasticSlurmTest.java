@@ -1,5 +1,7 @@
 package org.banyan.runtime.dvm;
 
+import org.banyan.core.dvm.DvmHosts;
+import org.banyan.core.dvm.ElasticPool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -105,7 +107,7 @@ class ElasticSlurmTest {
                 Path.of("/tmp"),
                 new LaunchAgent.Slurm(), said::add, events::add);
         int[] wanted = {0};
-        ElasticSlurm.Pool pool = new ElasticSlurm.Pool() {
+        ElasticPool pool = new ElasticPool() {
             public boolean isFree(int i) {
                 return false;
             }
@@ -136,7 +138,7 @@ class ElasticSlurmTest {
         hosts.released(2);
         ElasticSlurm e = new ElasticSlurm("7", hosts, new TopologySpec.Radix(32), new TopologySpec.Radix(32),
                 Path.of("/tmp"), new LaunchAgent.Slurm(), said::add, events::add);
-        ElasticSlurm.Pool pool = idlePool();
+        ElasticPool pool = idlePool();
         String before = e.hostOf(2);
         e.granted("9", Map.of(2, "node5"), System.nanoTime() + 60_000_000_000L);
         assertThat(events).containsExactly(new HeadEvent.RejoinDaemons(Map.of(2, "node5")));
@@ -151,8 +153,8 @@ class ElasticSlurmTest {
         assertThat(e.decide(ElasticSlurm.Seen.QUIET, pool)).as("joined: nothing to give up").isEmpty();
     }
 
-    static ElasticSlurm.Pool idlePool() {
-        return new ElasticSlurm.Pool() {
+    static ElasticPool idlePool() {
+        return new ElasticPool() {
             public boolean isFree(int i) {
                 return false;
             }

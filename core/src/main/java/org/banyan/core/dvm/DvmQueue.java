@@ -1,4 +1,4 @@
-package org.banyan.runtime.dvm;
+package org.banyan.core.dvm;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,17 +19,17 @@ import org.banyan.core.wire.OverlayMessage;
  * expansions that do not come in time, and ends them. Everything it asks of the head goes
  * through {@link Host}; what should happen next comes back as head events.
  */
-final class QueueDriver {
+final class DvmQueue {
     /** What the driver needs from the DVM's head. */
     interface Host {
         /** A DVM job of the queue now runs: the head follows it as any job (output, end). */
-        void register(int jobId, DvmSession owner, String command, int ranks, int queueId);
+        void register(int jobId, Client owner, String command, int ranks, int queueId);
 
         /** Calls {@link #resizeTimedOut} after {@code millis}. */
         void armResizeTimeout(int queueId, int generation, long millis);
 
         /** The client of a running queued job, or null. */
-        DvmSession ownerOf(int queueId);
+        Client ownerOf(int queueId);
 
         /** A head event to handle after the current one. */
         void follow(HeadEvent e);
@@ -43,7 +43,7 @@ final class QueueDriver {
     private final ResourceQueue queue;
     private final Host host;
 
-    QueueDriver(List<Node> nodes, GeneralScheduler scheduler, HeadSettings settings, ResourceQueue queue, Host host) {
+    DvmQueue(List<Node> nodes, GeneralScheduler scheduler, HeadSettings settings, ResourceQueue queue, Host host) {
         this.nodes = nodes; // live: an elastic DVM's slots may change hosts
         this.scheduler = scheduler;
         this.settings = settings;
@@ -52,7 +52,7 @@ final class QueueDriver {
     }
 
     /** {@code banyan dvm submit}: refused, or queued (and maybe started, with others). */
-    void submit(DvmSession s, ClientMessage.QueueJob q) {
+    void submit(Client s, ClientMessage.QueueJob q) {
         switch (queue.submit(s, q)) {
             case ResourceQueue.Outcome.Refused(String reason) -> s.send(new ClientMessage.JobRejected(reason));
             case ResourceQueue.Outcome.Queued(int id, int ahead, List<ResourceQueue.Launch> launches) -> {
@@ -65,7 +65,7 @@ final class QueueDriver {
     }
 
     /** The client went away: its queued jobs leave the queue; others may start. */
-    void withdraw(DvmSession s) {
+    void withdraw(Client s) {
         start(queue.withdraw(s));
     }
 
@@ -153,7 +153,7 @@ final class QueueDriver {
         String line = "job " + queueId + ": the expansion to generation " + generation + " was abandoned: "
                 + why.formatted(a.ranks());
         host.say(line);
-        DvmSession owner = host.ownerOf(queueId);
+        Client owner = host.ownerOf(queueId);
         if (owner != null && tellClient) {
             owner.send(new ClientMessage.JobReport(queueId, "banyan dvm submit: " + line));
         }
@@ -188,7 +188,7 @@ final class QueueDriver {
      * A DVM job ended; false when it is not the queue's. A failure ends the job's other parts;
      * the last part's end is the queued job's, told to its client.
      */
-    boolean ended(int dvmJob, DvmSession owner, int status) {
+    boolean ended(int dvmJob, Client owner, int status) {
         ResourceQueue.Ended e = queue.dvmJobEnded(dvmJob, status);
         if (e == null) {
             return false;

@@ -1,4 +1,4 @@
-package org.banyan.runtime.dvm;
+package org.banyan.core.dvm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,7 +17,7 @@ class ResourceQueueTest {
     final AtomicInteger ids = new AtomicInteger(1);
     final ResourceQueue queue = new ResourceQueue(List.of(new Node("a", 2), new Node("b", 2), new Node("c", 2),
             new Node("d", 2)), ids::getAndIncrement);
-    final DvmSession owner = new DvmSession(1, null);
+    final Client owner = new Client(1, a -> {});
 
     static ClientMessage.QueueJob job(int min, int max, int rpn) {
         return new ClientMessage.QueueJob(min, max, 0, 2, 60_000, rpn, 5_000, new ClientMessage.RunJob(

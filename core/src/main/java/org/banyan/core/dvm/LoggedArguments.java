@@ -1,4 +1,4 @@
-package org.banyan.runtime.dvm;
+package org.banyan.core.dvm;
 
 import java.util.List;
 import java.util.Set;

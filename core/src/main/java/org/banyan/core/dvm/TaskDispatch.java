@@ -1,16 +1,11 @@
-package org.banyan.runtime.dvm;
+package org.banyan.core.dvm;
 
-import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.IntSupplier;
 import org.banyan.core.head.HeadEvent;
 import org.banyan.core.head.HeadSettings;
@@ -28,13 +23,11 @@ import org.banyan.core.pilot.TaskSpec;
 import org.banyan.core.pilot.TaskState;
 import org.banyan.core.wire.ClientMessage;
 import org.banyan.core.wire.OverlayMessage;
-import org.banyan.pmix.ElfNeeded;
-import org.banyan.pmix.ProgramLookup;
 
 /**
  * Between the DVM's {@link TaskAgent} and the rest of its head: the agent's launches become one
  * {@link OverlayMessage.RunTasks} per node and event (routed down the overlay), an MPI task
- * becomes a job on the nodes it was placed on (its output written to its sandbox files here),
+ * becomes a job on the nodes it was placed on (its output written to its sandbox files by the driver),
  * signals become {@link OverlayMessage.SignalTasks} or a job's signal, and states go to the
  * client that submitted the task, stamped with the head's clock and batched until the head
  * flushes them (every few milliseconds).
@@ -44,8 +37,10 @@ final class TaskDispatch {
     private final List<Node> nodes;
     private final HeadSettings settings;
     private final IntSupplier nextJobId;
-    private final BiConsumer<Integer, Long> armTimeout;
-    private final Map<Integer, DvmSession> owners = new HashMap<>();
+    private final Consumer<DvmAction> out;
+    private final DvmClock clock;
+    private final ProgramWireUp wireUp;
+    private final Map<Integer, Client> owners = new HashMap<>();
     /**
      * Finished tasks whose final state is kept for banyan wait: those of detached submits, the
      * last {@link #KEEP_FINISHED}. A task whose submitter is there to take its final state is
@@ -62,35 +57,31 @@ final class TaskDispatch {
     /** When a task's process ran, from its end's message, until its final state goes out. */
     private final Map<Integer, long[]> execTimes = new HashMap<>();
     /** Clients other than the owner that follow a task (banyan wait). */
-    private final Map<Integer, java.util.Set<DvmSession>> watchers = new HashMap<>();
+    private final Map<Integer, java.util.Set<Client>> watchers = new HashMap<>();
     /** Sessions with state changes to send at the end of this event. */
-    private final java.util.Set<DvmSession> toFlush = new java.util.LinkedHashSet<>();
+    private final java.util.Set<Client> toFlush = new java.util.LinkedHashSet<>();
     /** MPI tasks: the job that runs each, both ways, and its open output files. */
     private final Map<Integer, Integer> jobOfTask = new HashMap<>();
     private final Map<Integer, Integer> taskOfJob = new HashMap<>();
-    private final Map<Integer, OutputStream[]> mpiOutput = new HashMap<>();
 
     /**
-     * @param nextJobId  the DVM's job numbering, shared with {@code banyan run --dvm}'s jobs
-     * @param armTimeout (task, millis): fire {@link #timedOut} for it later
+     * @param nextJobId    the DVM's job numbering, shared with {@code banyan run --dvm}'s jobs
+     * @param out          the actions of the current event: timers, an MPI task's output files
+     * @param keepFinished how many finished tasks of detached submits to keep (tests keep fewer)
      */
-    TaskDispatch(TaskAgent agent, List<Node> nodes, HeadSettings settings, IntSupplier nextJobId,
-                 BiConsumer<Integer, Long> armTimeout) {
-        this(agent, nodes, settings, nextJobId, armTimeout, KEEP_FINISHED);
-    }
-
-    /** @param keepFinished how many finished tasks of detached submits to keep (tests keep fewer) */
-    TaskDispatch(TaskAgent agent, List<Node> nodes, HeadSettings settings, IntSupplier nextJobId,
-                 BiConsumer<Integer, Long> armTimeout, int keepFinished) {
+    TaskDispatch(TaskAgent agent, List<Node> nodes, HeadSettings settings, IntSupplier nextJobId, Consumer<DvmAction> out,
+                 DvmClock clock, ProgramWireUp wireUp, int keepFinished) {
         this.keepFinished = keepFinished;
         this.agent = agent;
         this.nodes = nodes;
         this.settings = settings;
         this.nextJobId = nextJobId;
-        this.armTimeout = armTimeout;
+        this.out = out;
+        this.clock = clock;
+        this.wireUp = wireUp;
     }
 
-    List<HeadEvent> submit(DvmSession s, List<TaskRequest> tasks) {
+    List<HeadEvent> submit(Client s, List<TaskRequest> tasks) {
         List<TaskAgent.Action> actions = agent.submit(tasks);
         List<Integer> ids = agent.lastIds();
         for (int id : ids) {
@@ -110,7 +101,7 @@ final class TaskDispatch {
      * {@code s} follows tasks (every unfinished one for an empty list): it is told which of them
      * this DVM knows, then their current states, then every change.
      */
-    void watch(DvmSession s, List<Integer> ids) {
+    void watch(Client s, List<Integer> ids) {
         List<Integer> known = new ArrayList<>();
         Map<Integer, ClientMessage.TaskUpdate> forgotten = new HashMap<>();
         if (ids.isEmpty()) {
@@ -143,17 +134,17 @@ final class TaskDispatch {
     }
 
     /** The client went away: its tasks are canceled with it, unless it detached them. */
-    List<HeadEvent> gone(DvmSession s) {
-        List<HeadEvent> out = s.detached ? List.of() : apply(agent.cancel(List.copyOf(s.tasks)));
+    List<HeadEvent> gone(Client s) {
+        List<HeadEvent> ends = s.detached ? List.of() : apply(agent.cancel(List.copyOf(s.tasks)));
         for (int id : s.tasks) {
             owners.remove(id);
         }
         s.tasks.clear();
-        for (java.util.Set<DvmSession> w : watchers.values()) {
+        for (java.util.Set<Client> w : watchers.values()) {
             w.remove(s);
         }
         toFlush.remove(s);
-        return out;
+        return ends;
     }
 
     /**
@@ -200,13 +191,8 @@ final class TaskDispatch {
     /** An MPI task's job wrote output: into the task's stdout or stderr file. */
     void jobOutput(int jobId, int stream, byte[] data) {
         Integer task = taskOfJob.get(jobId);
-        OutputStream[] files = task == null ? null : mpiOutput.get(task);
-        if (files != null) {
-            try {
-                files[stream == 2 ? 1 : 0].write(data);
-            } catch (IOException e) {
-                // the sandbox went away; the task's status says the rest
-            }
+        if (task != null) {
+            out.accept(new DvmAction.TaskOutput(task, stream == 2 ? 2 : 1, data));
         }
     }
 
@@ -228,7 +214,7 @@ final class TaskDispatch {
 
     /** Sends each client what its tasks went through since the last flush, in one message. */
     void flush() {
-        for (DvmSession s : toFlush) {
+        for (Client s : toFlush) {
             s.flushUpdates();
         }
         toFlush.clear();
@@ -250,7 +236,7 @@ final class TaskDispatch {
     private final class Batch {
         private final List<HeadEvent> out = new ArrayList<>();
         private final Map<Integer, List<TaskSpec>> launches = new LinkedHashMap<>();
-        private final long now = System.currentTimeMillis() * 1000;
+        private final long now = clock.wallMicros();
 
         void add(List<TaskAgent.Action> actions) {
             // one message per daemon and signal: cancel --all of 100,000 tasks is a few messages
@@ -279,7 +265,8 @@ final class TaskDispatch {
                             }
                         }
                     }
-                    case TaskAgent.Action.ArmTimeout(int taskId, long millis) -> armTimeout.accept(taskId, millis);
+                    case TaskAgent.Action.ArmTimeout(int taskId, long millis) ->
+                            TaskDispatch.this.out.accept(new DvmAction.Arm(new DvmEvent.TaskTimeout(taskId), millis));
                     case TaskAgent.Action.State(int taskId, TaskState state, int exitCode, String detail) -> {
                         if (state == TaskState.AGENT_SCHEDULING || state.isFinal()) {
                             leaveJob(taskId, out);
@@ -328,7 +315,7 @@ final class TaskDispatch {
         long[] ran = state.isFinal() ? execTimes.remove(taskId) : null;
         ClientMessage.TaskUpdate u = new ClientMessage.TaskUpdate(taskId, state, now, exitCode, detail,
                 ran == null ? 0 : ran[0], ran == null ? 0 : ran[1]);
-        DvmSession s = owners.get(taskId);
+        Client s = owners.get(taskId);
         if (state.isFinal() && s != null && !s.detached) {
             latest.remove(taskId); // its submitter takes it now
         } else {
@@ -345,9 +332,9 @@ final class TaskDispatch {
                 s.tasks.remove(taskId);
             }
         }
-        java.util.Set<DvmSession> w = state.isFinal() ? watchers.remove(taskId) : watchers.get(taskId);
+        java.util.Set<Client> w = state.isFinal() ? watchers.remove(taskId) : watchers.get(taskId);
         if (w != null) {
-            for (DvmSession ws : w) {
+            for (Client ws : w) {
                 ws.updates.add(u);
                 toFlush.add(ws);
             }
@@ -416,43 +403,15 @@ final class TaskDispatch {
             }
         }
         JobDescription job = PmixNamespaces.name(new JobDescription(jobId, apps, slots, MappingPolicy.SLOT, false, -1,
-                r.sandbox(), Modex.LAZY), wireUp(r));
+                r.sandbox(), Modex.LAZY), wireUp.of(r));
         return new HeadEvent.Submit(job, settings.forJob(0));
     }
 
-    /**
-     * How the task's ranks are served ({@link ElfNeeded#wireUp}), its executable found from its
-     * sandbox along the PATH its ranks get: the task's own, else the DVM's, which its daemons
-     * share when they started here. A program not found here is served both ways.
-     */
-    private static org.banyan.core.job.WireUp wireUp(TaskRequest r) {
-        Path program = ProgramLookup.find(r.executable(), Path.of(r.sandbox()),
-                r.env().getOrDefault("PATH", System.getenv("PATH")));
-        return ElfNeeded.wireUp(program == null ? List.of() : ElfNeeded.of(program));
-    }
-
     private void openOutput(int taskId, TaskRequest r) {
-        try {
-            Path dir = Path.of(r.sandbox());
-            Files.createDirectories(dir);
-            mpiOutput.put(taskId, new OutputStream[] {
-                    Files.newOutputStream(dir.resolve(r.stdout()), StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING),
-                    Files.newOutputStream(dir.resolve(r.stderr()), StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING)});
-        } catch (IOException e) {
-            // the job runs all the same; its output is lost, and its sandbox's absence will show
-        }
+        out.accept(new DvmAction.OpenTaskOutput(taskId, r.sandbox(), r.stdout(), r.stderr()));
     }
 
     private void closeOutput(int taskId) {
-        OutputStream[] files = mpiOutput.remove(taskId);
-        if (files != null) {
-            for (OutputStream f : files) {
-                try {
-                    f.close();
-                } catch (IOException e) {
-                    // as above
-                }
-            }
-        }
+        out.accept(new DvmAction.CloseTaskOutput(taskId));
     }
 }

@@ -1,4 +1,4 @@
-package org.banyan.runtime.dvm;
+package org.banyan.core.dvm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package org.banyan.runtime.dvm;
+package org.banyan.core.dvm;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -41,9 +41,9 @@ final class DvmJobs {
      * resource manager placed it), where its stdin goes, for a queued job's its queued job (else
      * -1), and whether MPI_Comm_spawn started it from another job (its client waits for that one).
      */
-    private record RunningJob(DvmSession owner, Placement placement, String command, int ranks, HeadAction.ForwardStdin[] stdinTarget,
+    private record RunningJob(Client owner, Placement placement, String command, int ranks, HeadAction.ForwardStdin[] stdinTarget,
                               int queueId, boolean spawned) {
-        RunningJob(DvmSession owner, Placement placement, String command, int ranks, HeadAction.ForwardStdin[] stdinTarget) {
+        RunningJob(Client owner, Placement placement, String command, int ranks, HeadAction.ForwardStdin[] stdinTarget) {
             this(owner, placement, command, ranks, stdinTarget, -1, false);
         }
     }
@@ -54,14 +54,14 @@ final class DvmJobs {
     private final JobSlots slots;
     private final HeadSettings settings;
     private final Numbers numbers;
-    private final QueueDriver queue;
+    private final DvmQueue queue;
     private final TaskDispatch tasks;
     /** Head events a job's end led to (an MPI task's end starts more tasks). */
     private final Consumer<HeadEvent> follow;
     private final Consumer<String> say;
 
     DvmJobs(DvmHosts hosts, GeneralScheduler scheduler, JobSlots slots, HeadSettings settings, Numbers numbers,
-            QueueDriver queue, TaskDispatch tasks, Consumer<HeadEvent> follow, Consumer<String> say) {
+            DvmQueue queue, TaskDispatch tasks, Consumer<HeadEvent> follow, Consumer<String> say) {
         this.hosts = hosts;
         this.scheduler = scheduler;
         this.slots = slots;
@@ -74,24 +74,24 @@ final class DvmJobs {
     }
 
     /** A queued job started on the hosts the queue gave it. */
-    void registerQueued(int jobId, DvmSession owner, String command, int ranks, int queueId) {
+    void registerQueued(int jobId, Client owner, String command, int ranks, int queueId) {
         jobs.put(jobId, new RunningJob(owner, null, command, ranks, new HeadAction.ForwardStdin[1], queueId, false));
         owner.jobs.add(jobId);
     }
 
-    DvmSession ownerOf(int jobId) {
+    Client ownerOf(int jobId) {
         RunningJob j = jobs.get(jobId);
         return j == null ? null : j.owner();
     }
 
     /** Whether {@code s} may signal or feed job {@code jobId}. */
-    boolean owns(DvmSession s, int jobId) {
+    boolean owns(Client s, int jobId) {
         RunningJob j = jobs.get(jobId);
         return j != null && j.owner() == s;
     }
 
     /** Where job {@code jobId}'s stdin goes (the head's children, and the rank or all), or null while nowhere. */
-    HeadAction.ForwardStdin stdinTarget(DvmSession s, int jobId) {
+    HeadAction.ForwardStdin stdinTarget(Client s, int jobId) {
         RunningJob j = jobs.get(jobId);
         return j != null && j.owner() == s ? j.stdinTarget()[0] : null;
     }
@@ -101,7 +101,7 @@ final class DvmJobs {
      * when it cannot run now. With --oversubscribe a job that does not fit runs over all the
      * DVM's slots, holding none.
      */
-    HeadEvent accept(DvmSession s, ClientMessage.RunJob run, boolean ready) {
+    HeadEvent accept(Client s, ClientMessage.RunJob run, boolean ready) {
         if (run.placement().nodeOf() != null) {
             s.send(new ClientMessage.JobRejected("a DVM places jobs on its free slots itself; --rankfile does not apply"));
             return null;
@@ -231,7 +231,7 @@ final class DvmJobs {
     }
 
     /** A client went away: its jobs still running are canceled. */
-    List<HeadEvent> cancelAllOf(DvmSession s) {
+    List<HeadEvent> cancelAllOf(Client s) {
         List<HeadEvent> out = new ArrayList<>();
         for (int jobId : s.jobs) {
             if (jobs.containsKey(jobId)) {

@@ -1,4 +1,4 @@
-package org.banyan.runtime.dvm;
+package org.banyan.core.dvm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,8 +24,8 @@ class DvmGpusTest {
 
     @Test
     void withoutADeclaredCountEachHostOffersWhatItsDaemonFound() {
-        GeneralScheduler s = scheduler(DvmGpus.atStart(DvmHead.FOUND_GPUS));
-        gpus(DvmHead.FOUND_GPUS, s).found(Map.of(1, "GPU-8f1c,GPU-03aa,GPU-77d0"));
+        GeneralScheduler s = scheduler(DvmGpus.atStart(DvmCore.FOUND_GPUS));
+        gpus(DvmCore.FOUND_GPUS, s).found(Map.of(1, "GPU-8f1c,GPU-03aa,GPU-77d0"));
         assertThat(s.gpusOn(0)).as("a host whose daemon said nothing has none").isZero();
         assertThat(s.gpusOn(1)).isEqualTo(3);
         assertThat(names.of(1, 0b101)).isEqualTo("GPU-8f1c,GPU-77d0");
@@ -50,7 +50,7 @@ class DvmGpusTest {
         for (int i = 0; i < 70; i++) {
             many.append(i == 0 ? "" : ",").append(i);
         }
-        gpus(DvmHead.FOUND_GPUS, s).found(Map.of(0, many.toString()));
+        gpus(DvmCore.FOUND_GPUS, s).found(Map.of(0, many.toString()));
         assertThat(s.gpusOn(0)).isEqualTo(NodeResources.MAX_GPUS);
         assertThat(said.getFirst()).endsWith("; 70 listed, only 64 are told apart");
     }

@@ -1,4 +1,4 @@
-package org.banyan.runtime.dvm;
+package org.banyan.core.dvm;
 
 import org.banyan.topo.GpuDevices;
 import java.util.List;
@@ -21,7 +21,7 @@ final class DvmGpus {
     private final IntFunction<String> hostOf;
     private final Consumer<String> say;
 
-    /** @param declared GPUs on every host, or {@link DvmHead#FOUND_GPUS} */
+    /** @param declared GPUs on every host, or {@link DvmCore#FOUND_GPUS} */
     DvmGpus(int declared, GeneralScheduler scheduler, GpuNames names, IntFunction<String> hostOf, Consumer<String> say) {
         this.declared = declared;
         this.scheduler = scheduler;
@@ -40,7 +40,7 @@ final class DvmGpus {
         byDaemon.forEach((node, list) -> {
             List<String> found = GpuDevices.visible(list);
             String host = hostOf.apply(node);
-            if (declared == DvmHead.FOUND_GPUS) {
+            if (declared == DvmCore.FOUND_GPUS) {
                 List<String> used = found.subList(0, Math.min(found.size(), NodeResources.MAX_GPUS));
                 if (!scheduler.gpusFound(node, used.size())) {
                     say.accept(host + ": " + found.size() + " GPU(s) found while its GPUs were in use; kept " + scheduler.gpusOn(node));

@@ -1,34 +1,39 @@
-package org.banyan.runtime.dvm;
+package org.banyan.core.dvm;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.banyan.core.wire.ClientMessage;
 
-/** A client of the DVM that presented the secret: its connection, and the jobs and tasks it owns. */
-final class DvmSession {
+/**
+ * A client of the DVM that presented the secret, as the DVM core sees it: its number, the jobs
+ * and tasks it owns, and what is on its way to it. Its connection is the driver's: what the core
+ * sends it becomes a {@link DvmAction.ToClient}.
+ */
+public final class Client {
     final int id;
-    final ClientChannel channel;
     final Set<Integer> jobs = new HashSet<>();
     final Set<Integer> tasks = new HashSet<>();
     /** Its tasks outlive it ({@code banyan submit --detach}). */
     boolean detached;
     /** Task state changes not sent yet: they leave together when the head flushes them (every few ms). */
     final List<ClientMessage.TaskUpdate> updates = new ArrayList<>();
+    private final Consumer<DvmAction> out;
 
-    DvmSession(int id, ClientChannel channel) {
+    /** @param out where the messages for it go (the core's actions of the current event) */
+    Client(int id, Consumer<DvmAction> out) {
         this.id = id;
-        this.channel = channel;
+        this.out = out;
+    }
+
+    public int id() {
+        return id;
     }
 
     void send(ClientMessage m) {
-        try {
-            channel.send(m);
-        } catch (IOException e) {
-            // the session's reader reports it gone
-        }
+        out.accept(new DvmAction.ToClient(id, m));
     }
 
     void flushUpdates() {

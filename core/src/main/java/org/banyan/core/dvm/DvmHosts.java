@@ -1,4 +1,4 @@
-package org.banyan.runtime.dvm;
+package org.banyan.core.dvm;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -12,23 +12,23 @@ import org.banyan.core.wire.ClientMessage.HostStatus.State;
  * gave back to its batch system is released. A lost host takes no job or task again; a released
  * one may come back ({@link #rejoined}).
  */
-final class DvmHosts {
+public final class DvmHosts {
     private final List<Node> nodes;
     private final State[] state;
 
-    DvmHosts(List<Node> nodes) {
+    public DvmHosts(List<Node> nodes) {
         this.nodes = new ArrayList<>(nodes);
         this.state = new State[nodes.size()];
         java.util.Arrays.fill(state, State.UP);
     }
 
     /** The hosts, as a live view: an elastic DVM's slot may get another host ({@link #rejoined}). */
-    List<Node> live() {
+    public List<Node> live() {
         return java.util.Collections.unmodifiableList(nodes);
     }
 
     /** The hosts' names, as a live view. */
-    List<String> names() {
+    public List<String> names() {
         return new java.util.AbstractList<>() {
             @Override
             public String get(int i) {
@@ -42,35 +42,35 @@ final class DvmHosts {
         };
     }
 
-    int size() {
+    public int size() {
         return nodes.size();
     }
 
-    Node get(int i) {
+    public Node get(int i) {
         return nodes.get(i);
     }
 
-    boolean serves(int i) {
+    public boolean serves(int i) {
         return state[i] == State.UP;
     }
 
-    void lost(int i) {
+    public void lost(int i) {
         if (state[i] == State.UP) {
             state[i] = State.LOST;
         }
     }
 
-    void released(int i) {
+    public void released(int i) {
         state[i] = State.RELEASED;
     }
 
     /** Slot {@code i} has no host yet: an elastic DVM may grow into it. */
-    void vacant(int i) {
+    public void vacant(int i) {
         state[i] = State.VACANT;
     }
 
     /** Slot {@code i}, given back or vacant, serves again on {@code host} (the batch system granted it). */
-    void rejoined(int i, String host) {
+    public void rejoined(int i, String host) {
         if (awaitsHost(i)) {
             nodes.set(i, new Node(host, nodes.get(i).slots()));
             state[i] = State.UP;
@@ -78,16 +78,16 @@ final class DvmHosts {
     }
 
     /** Whether slot {@code i} was given back or is vacant: a host granted later may fill it. */
-    boolean awaitsHost(int i) {
+    public boolean awaitsHost(int i) {
         return state[i] == State.RELEASED || state[i] == State.VACANT;
     }
 
     /** Whether slot {@code i} has had no host yet. */
-    boolean isVacant(int i) {
+    public boolean isVacant(int i) {
         return state[i] == State.VACANT;
     }
 
-    int inService() {
+    public int inService() {
         int n = 0;
         for (State s : state) {
             n += s == State.UP ? 1 : 0;
@@ -96,12 +96,12 @@ final class DvmHosts {
     }
 
     /** Every host's slots, those out of service included. */
-    int totalSlots() {
+    public int totalSlots() {
         return nodes.stream().mapToInt(Node::slots).sum();
     }
 
     /** The slots of hosts out of service. */
-    int slotsOutOfService() {
+    public int slotsOutOfService() {
         int n = 0;
         for (int i = 0; i < nodes.size(); i++) {
             n += serves(i) ? 0 : nodes.get(i).slots();
@@ -110,7 +110,7 @@ final class DvmHosts {
     }
 
     /** ", N on lost hosts", ", N on hosts given back", ", N on vacant slots", or nothing: why slots are missing. */
-    String outOfServiceNote() {
+    public String outOfServiceNote() {
         int lost = 0;
         int released = 0;
         int vacant = 0;

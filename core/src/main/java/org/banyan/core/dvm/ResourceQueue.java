@@ -1,4 +1,4 @@
-package org.banyan.runtime.dvm;
+package org.banyan.core.dvm;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,7 +17,7 @@ import org.banyan.rm.MalleableScheduler;
 /**
  * The DVM's resource manager ({@code banyan dvm submit}): jobs queued for whole hosts, first come,
  * first served with EASY backfill ({@link MalleableScheduler}), the hosts each running one holds
- * ({@link HostPool}), and the resizes of malleable ones. It decides and remembers; {@link DvmHead}
+ * ({@link HostPool}), and the resizes of malleable ones. It decides and remembers; {@link DvmCore}
  * starts what it says, answers the ranks, and tells it what happened. Its clock is seconds since
  * the DVM started.
  *
@@ -28,7 +28,7 @@ import org.banyan.rm.MalleableScheduler;
  */
 final class ResourceQueue {
     /** Start a DVM job: a queued job's first, or an expansion's new ranks. */
-    record Launch(int jobId, int queueId, DvmSession owner, List<Integer> hosts, ClientMessage.RunJob run, int ranks,
+    record Launch(int jobId, int queueId, Client owner, List<Integer> hosts, ClientMessage.RunJob run, int ranks,
                   int rankOffset, boolean expansion, int generation, long resizeTimeoutMillis) {}
 
     /** An expansion given up: the joins to refuse, its DVM job to end, what it freed, the size the job is back at. */
@@ -50,7 +50,7 @@ final class ResourceQueue {
      */
     record Ended(List<Integer> cancel, boolean whole, int queueId, int status, Freed freed, int orphaned) {}
 
-    private record Entry(DvmSession owner, ClientMessage.QueueJob job) {}
+    private record Entry(Client owner, ClientMessage.QueueJob job) {}
 
     /** One generation's join: the cards of its ranks as they arrive, and who waits for the answer. */
     private static final class Join {
@@ -101,12 +101,19 @@ final class ResourceQueue {
     private final Map<Integer, Running> running = new HashMap<>();
     /** Every DVM job of a running queued job, to its queued job. */
     private final Map<Integer, Running> byDvmJob = new HashMap<>();
-    private final long startNanos = System.nanoTime();
+    private final DvmClock clock;
+    private final long startNanos;
     /** The DVM's job numbers: a queued job keeps its number when it starts. */
     private final java.util.function.IntSupplier ids;
 
     ResourceQueue(List<Node> nodes, java.util.function.IntSupplier ids) {
+        this(nodes, ids, DvmClock.SYSTEM);
+    }
+
+    ResourceQueue(List<Node> nodes, java.util.function.IntSupplier ids, DvmClock clock) {
         this.nodes = nodes; // live: an elastic DVM's slots may change hosts
+        this.clock = clock;
+        this.startNanos = clock.nanos();
         this.ids = ids;
         this.scheduler = new MalleableScheduler(nodes.size(), true);
         List<String> indexes = new ArrayList<>();
@@ -124,7 +131,7 @@ final class ResourceQueue {
         record Queued(int queueId, int ahead, List<Launch> launches) implements Outcome {}
     }
 
-    Outcome submit(DvmSession owner, ClientMessage.QueueJob q) {
+    Outcome submit(Client owner, ClientMessage.QueueJob q) {
         String problem = problem(q);
         if (problem != null) {
             return new Outcome.Refused(problem);
@@ -361,7 +368,7 @@ final class ResourceQueue {
     // --- the queue -------------------------------------------------------------------------
 
     /** The client went away: its queued jobs leave the queue (its running ones are ended by the head). */
-    List<Launch> withdraw(DvmSession owner) {
+    List<Launch> withdraw(Client owner) {
         List<Launch> out = new ArrayList<>();
         for (Integer id : List.copyOf(entries.keySet())) {
             if (entries.get(id).owner() == owner && !running.containsKey(id)) {
@@ -465,6 +472,6 @@ final class ResourceQueue {
     }
 
     private double now() {
-        return (System.nanoTime() - startNanos) / 1e9;
+        return (clock.nanos() - startNanos) / 1e9;
     }
 }

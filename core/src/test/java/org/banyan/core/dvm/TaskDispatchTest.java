@@ -1,9 +1,7 @@
-package org.banyan.runtime.dvm;
+package org.banyan.core.dvm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +14,6 @@ import org.banyan.core.pilot.TaskAgent;
 import org.banyan.core.pilot.TaskRequest;
 import org.banyan.core.wire.ClientMessage;
 import org.banyan.core.wire.OverlayMessage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,19 +21,13 @@ import org.junit.jupiter.api.Test;
  * each, a gigabyte an hour at a few thousand tasks a second).
  */
 class TaskDispatchTest {
-    private final List<AutoCloseable> open = new ArrayList<>();
-
-    @AfterEach
-    void close() throws Exception {
-        for (AutoCloseable c : open) {
-            c.close();
-        }
-    }
+    /** What the dispatcher asked for, in order: messages to clients among them. */
+    private final List<DvmAction> actions = new ArrayList<>();
 
     @Test
     void aWaitingSubmittersTasksAreForgottenOnceItHasTheirEnd() throws Exception {
         TaskDispatch d = dispatch(1_000);
-        DvmSession s = session(1);
+        Client s = session(1);
         run(d, s, 50);
         assertThat(d.known()).isZero();
     }
@@ -44,16 +35,18 @@ class TaskDispatchTest {
     @Test
     void detachedTasksAreKeptForBanyanWaitTheLatestFirst() throws Exception {
         TaskDispatch d = dispatch(30);
-        DvmSession s = session(1);
+        Client s = session(1);
         s.detached = true;
         List<Integer> ids = run(d, s, 50);
         assertThat(d.known()).isEqualTo(30);
-        ClientChannel waiterEnd = clientEnd();
-        d.watch(new DvmSession(2, serverEnd), ids);
+        actions.clear();
+        d.watch(session(2), ids);
+        List<ClientMessage> toWaiter = actions.stream().filter(a -> a instanceof DvmAction.ToClient(int c, var m) && c == 2)
+                .map(a -> ((DvmAction.ToClient) a).message()).toList();
         // what banyan wait is told of: the last 30 to end as the DVM kept them; the first 20, whose
         // records it let go, as the agent saw them end (without their time)
-        assertThat(waiterEnd.receive()).isEqualTo(new ClientMessage.TasksAccepted(ids));
-        ClientMessage.TaskUpdates states = (ClientMessage.TaskUpdates) waiterEnd.receive();
+        assertThat(toWaiter.getFirst()).isEqualTo(new ClientMessage.TasksAccepted(ids));
+        ClientMessage.TaskUpdates states = (ClientMessage.TaskUpdates) toWaiter.get(1);
         assertThat(states.updates()).hasSize(50).allMatch(u -> u.state() == org.banyan.core.pilot.TaskState.DONE);
         assertThat(states.updates().subList(0, 20)).allMatch(u -> u.timeMicros() == 0);
         assertThat(states.updates().subList(20, 50)).allMatch(u -> u.timeMicros() > 0);
@@ -66,7 +59,7 @@ class TaskDispatchTest {
                 List.of("n0", "n1"), 0);
         agent.gpuNames().set(1, List.of("GPU-aa", "GPU-bb"));
         TaskDispatch d = new TaskDispatch(agent, List.of(new Node("n0", 2), new Node("n1", 2)), new HeadSettings(0, 1000, 10_000),
-                () -> 7, (task, millis) -> {}, 10);
+                () -> 7, actions::add, DvmClock.SYSTEM, t -> org.banyan.core.job.WireUp.BOTH, 10);
         List<org.banyan.core.head.HeadEvent> events = d.submit(session(1), List.of(new TaskRequest("m", "./sim", List.of(),
                 Map.of("A", "1"), "/tmp", "o", "e", null, List.of(), List.of(), new SlotRequest(4, 1, 1, null, false), 0, true, 0,
                 false, List.of())));
@@ -90,8 +83,8 @@ class TaskDispatchTest {
                 List.of("n0", "n1"), 0);
         agent.gpuNames().set(1, List.of("GPU-aa", "GPU-bb"));
         TaskDispatch d = new TaskDispatch(agent, List.of(new Node("n0", 2), new Node("n1", 2)), new HeadSettings(0, 1000, 10_000),
-                () -> 1, (task, millis) -> {}, 10);
-        DvmSession s = session(1);
+                () -> 1, actions::add, DvmClock.SYSTEM, t -> org.banyan.core.job.WireUp.BOTH, 10);
+        Client s = session(1);
         List<TaskRequest> requests = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             requests.add(new TaskRequest("task." + i, "/bin/true", List.of(), Map.of(), "/tmp", "o", "e", "/dev/null", List.of(),
@@ -122,8 +115,8 @@ class TaskDispatchTest {
                 List.of("n0", "n1"), 0);
         int[] jobs = {0};
         TaskDispatch d = new TaskDispatch(agent, List.of(new Node("n0", 2), new Node("n1", 2)), new HeadSettings(0, 1000, 10_000),
-                () -> ++jobs[0], (task, millis) -> {}, 10);
-        DvmSession s = session(1);
+                () -> ++jobs[0], actions::add, DvmClock.SYSTEM, t -> org.banyan.core.job.WireUp.BOTH, 10);
+        Client s = session(1);
         List<org.banyan.core.head.HeadEvent> started = d.submit(s, List.of(new TaskRequest("m", "./sim", List.of(), Map.of(),
                 sandbox.toString(), "o", "e", null, List.of(), List.of(), new SlotRequest(2, 1, 0, null, false), 0, true, 0, true, List.of())));
         assertThat(submitted(started)).extracting(j -> j.jobId() + " on " + j.nodes().getFirst().name() + ":" + j.nodes().getFirst().slots())
@@ -154,7 +147,7 @@ class TaskDispatchTest {
     }
 
     /** Submits {@code n} one-core tasks and ends each as it starts; returns their ids. */
-    private static List<Integer> run(TaskDispatch d, DvmSession s, int n) {
+    private static List<Integer> run(TaskDispatch d, Client s, int n) {
         List<TaskRequest> requests = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             requests.add(new TaskRequest("task." + i, "/bin/true", List.of(), Map.of(), "/tmp", "o", "e", "/dev/null", List.of(), List.of(),
@@ -170,40 +163,15 @@ class TaskDispatchTest {
         return ids;
     }
 
-    private static TaskDispatch dispatch(int keep) {
+    private TaskDispatch dispatch(int keep) {
         TaskAgent agent = new TaskAgent(new GeneralScheduler(List.of(new NodeResources("n0", 2, 0))), List.of("n0"), 0);
         int[] jobs = {0};
         return new TaskDispatch(agent, List.of(new Node("n0", 2)), new HeadSettings(0, 1000, 10_000), () -> ++jobs[0],
-                (task, millis) -> {}, keep);
+                actions::add, DvmClock.SYSTEM, t -> org.banyan.core.job.WireUp.BOTH, keep);
     }
 
-    /** The DVM's end of the last connection made by {@link #clientEnd}. */
-    private ClientChannel serverEnd;
-
-    /** A connection like a client's: returns the client's end, and sets {@link #serverEnd}. */
-    private ClientChannel clientEnd() throws Exception {
-        ServerSocket server = new ServerSocket(0);
-        open.add(server);
-        Socket client = new Socket("127.0.0.1", server.getLocalPort());
-        open.add(client);
-        Socket accepted = server.accept();
-        open.add(accepted);
-        serverEnd = new ClientChannel(accepted);
-        return new ClientChannel(client);
-    }
-
-    /** A session whose client reads nothing beyond draining what it is sent. */
-    private DvmSession session(int id) throws Exception {
-        ClientChannel client = clientEnd();
-        Thread.ofPlatform().daemon().start(() -> {
-            try {
-                while (true) {
-                    client.receive();
-                }
-            } catch (java.io.IOException e) {
-                // closed
-            }
-        });
-        return new DvmSession(id, serverEnd);
+    /** A client whose messages go to {@link #actions}. */
+    private Client session(int id) {
+        return new Client(id, actions::add);
     }
 }

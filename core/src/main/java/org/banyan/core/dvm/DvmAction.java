@@ -1,0 +1,55 @@
+package org.banyan.core.dvm;
+
+import org.banyan.core.wire.ClientMessage;
+import org.banyan.core.wire.OverlayMessage;
+
+/** What the DVM core asks its driver to do: send, start, write, arm a timer, log, finish. */
+public sealed interface DvmAction {
+    /** Send to a daemon (along the tree). */
+    record ToDaemon(int daemon, OverlayMessage message) implements DvmAction {}
+
+    /** Send to a routing peer of the head. */
+    record ToPeer(int vertex, OverlayMessage message) implements DvmAction {}
+
+    /** Start the daemon of host {@code daemon} on {@code host}. */
+    record SpawnDaemon(int daemon, String host) implements DvmAction {}
+
+    /** Hand {@code event} back to the core after {@code delayMillis}. */
+    record Arm(DvmEvent event, long delayMillis) implements DvmAction {}
+
+    /** Send to a client; a client whose connection is gone is skipped (its {@link DvmEvent.ClientGone} follows). */
+    record ToClient(int client, ClientMessage message) implements DvmAction {}
+
+    /** A line for the DVM's log. */
+    record Log(String line) implements DvmAction {}
+
+    /**
+     * The daemons are up: publish the contact, open the door to clients, and log
+     * {@code "ready: " + summary}; if the contact cannot be written, stop.
+     */
+    record Publish(String summary) implements DvmAction {}
+
+    /** An MPI task's job started: create its sandbox and its stdout and stderr files there. */
+    record OpenTaskOutput(int taskId, String sandbox, String stdout, String stderr) implements DvmAction {}
+
+    /** An MPI task's job wrote: append to its stdout ({@code stream} 1) or stderr (2) file. */
+    record TaskOutput(int taskId, int stream, byte[] data) implements DvmAction {}
+
+    /** An MPI task's job ended or was left: close its files. */
+    record CloseTaskOutput(int taskId) implements DvmAction {}
+
+    /** Run {@code banyan submit}'s bag for a client, on the driver's side (or decline it). */
+    record StartBag(int client, ClientMessage.RunBag bag) implements DvmAction {}
+
+    /** Pass a user's signal to a client's bag (SIGINT when the client went away). */
+    record SignalBag(int client, int signal) implements DvmAction {}
+
+    /** An elastic DVM's released daemon has gone: its batch system may take the host back. */
+    record DaemonReleased(int daemon) implements DvmAction {}
+
+    /** An elastic DVM's rejoining daemon was adopted. */
+    record DaemonRejoined(int daemon) implements DvmAction {}
+
+    /** The DVM is over, with this exit status. */
+    record Finish(int exitStatus) implements DvmAction {}
+}

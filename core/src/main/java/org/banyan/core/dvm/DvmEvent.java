@@ -1,0 +1,25 @@
+package org.banyan.core.dvm;
+
+import org.banyan.core.head.HeadEvent;
+import org.banyan.core.wire.ClientMessage;
+
+/** What happens to a DVM, as its core hears it: from its daemons, its clients, and its timers. */
+public sealed interface DvmEvent {
+    /** The tree and the jobs on it: a daemon said something, a link broke, a signal came, a head timer fired. */
+    record Head(HeadEvent event) implements DvmEvent {}
+
+    /** Client {@code client} (numbered by the driver, which proved its secret) sent a message. */
+    record ClientSaid(int client, ClientMessage message) implements DvmEvent {}
+
+    /** Client {@code client}'s connection ended. */
+    record ClientGone(int client) implements DvmEvent {}
+
+    /** Task {@code taskId}'s time is up. */
+    record TaskTimeout(int taskId) implements DvmEvent {}
+
+    /** A queued job's expansion to {@code generation} had its time to join. */
+    record ResizeTimeout(int queueId, int generation) implements DvmEvent {}
+
+    /** Time to send clients the task states gathered since the last time. */
+    record FlushUpdates() implements DvmEvent {}
+}

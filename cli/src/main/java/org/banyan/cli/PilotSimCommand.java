@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Locale;
 import org.banyan.sim.PilotSimulation;
 
-/** {@code banyan sim pilot}: a many-task workload on a pilot, the DVM's task agent under the simulator. */
+/** {@code banyan sim pilot}: a many-task workload on a pilot, the DVM's core under the simulator. */
 final class PilotSimCommand {
     /** What the options set. */
     static final class Arguments {
@@ -17,7 +17,6 @@ final class PilotSimCommand {
         int lostHosts;
         boolean clientLost;
         double restartable;
-        String scheduler = "constant-time";
         double spawns = PilotSimulation.SPAWNS_PER_SECOND;
         double latency = PilotSimulation.LATENCY_SECONDS;
         double head = PilotSimulation.HEAD_SECONDS_PER_TASK;
@@ -45,13 +44,6 @@ final class PilotSimCommand {
                     (a, v) -> a.clientLost = true)
             .value("Faults", List.of("--restartable"), List.of(), "R", "share of restartable tasks, 0 to 1 (default 0)",
                     (a, v) -> a.restartable = notNegative(v, "--restartable"))
-            .value("Costs", List.of("--scheduler"), List.of(), "constant-time|general", "the agent's scheduler (default constant-time)",
-                    (a, v) -> {
-                        if (!v.equals("constant-time") && !v.equals("general")) {
-                            throw new UsageException("--scheduler '" + v + "' is constant-time or general");
-                        }
-                        a.scheduler = v;
-                    })
             .value("Costs", List.of("--spawns-per-second"), List.of(), "X",
                     "a daemon's process starts per second (default " + PilotSimulation.SPAWNS_PER_SECOND + ")",
                     (a, v) -> a.spawns = WorkloadCommand.positive(v, "--spawns-per-second"))
@@ -65,8 +57,9 @@ final class PilotSimCommand {
     static final String HELP = """
             Usage: banyan sim pilot --hosts N --tasks M [options]
 
-            Runs M tasks on a pilot of N hosts with the DVM's real task agent and scheduler under a
-            virtual clock (each host's daemon starting one process at a time, messages a LAN
+            Runs M tasks on a pilot of N hosts with the DVM's own core (its client handling, task
+            agent, scheduler and head) under a virtual clock (each host's daemon keeping tasks
+            queued behind running ones and starting one process at a time, messages a LAN
             latency each way, the head a fixed cost per task), checking after every event that
             no core is given out twice and that every task's states come in order, once final
             (docs/pilot.md, "sim pilot").
@@ -92,8 +85,9 @@ final class PilotSimCommand {
             throw new UsageException("--restartable is a share, 0 to 1");
         }
         PilotSimulation.Result r = new PilotSimulation(new PilotSimulation.Setup(a.hosts, a.cores, a.tasks, a.seconds, a.spread,
-                a.seed, a.lostHosts, a.clientLost, a.restartable, a.scheduler, a.spawns, a.latency, a.head)).run();
-        System.out.printf(Locale.ROOT, "%,d tasks on %,d hosts of %d cores (%s scheduler)%n", a.tasks, a.hosts, a.cores, a.scheduler);
+                a.seed, a.lostHosts, a.clientLost, a.restartable, a.spawns, a.latency, a.head)).run();
+        System.out.printf(Locale.ROOT, "%,d tasks on %,d hosts of %d cores (the DVM core: its agent, scheduler and head)%n",
+                a.tasks, a.hosts, a.cores);
         System.out.printf(Locale.ROOT, "ended            %,d done, %,d failed, %,d canceled%n", r.done(), r.failed(), r.canceled());
         System.out.printf(Locale.ROOT, "first task       %.4f s (simulated)%n", r.firstTaskSeconds());
         System.out.printf(Locale.ROOT, "last end         %.3f s (simulated)%n", r.lastEndSeconds());

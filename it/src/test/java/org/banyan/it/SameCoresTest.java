@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * the compiled classes of the shipped jar (their constant pools name the classes they use).
  */
 class SameCoresTest {
-    static final List<String> CORES = List.of("org/banyan/core/head/HeadCore", "org/banyan/core/daemon/DaemonCore");
+    static final List<String> CORES = List.of("org/banyan/core/head/HeadCore", "org/banyan/core/daemon/DaemonCore",
+            "org/banyan/core/dvm/DvmCore");
 
     static String classBytes(FileSystem jar, String name) throws Exception {
         try (InputStream in = Files.newInputStream(jar.getPath("/" + name + ".class"))) {
@@ -38,6 +39,9 @@ class SameCoresTest {
             assertThat(sim).contains(CORES.get(0)).contains(CORES.get(1));
             assertThat(head).contains(CORES.get(0));
             assertThat(daemon).contains(CORES.get(1));
+            // the DVM: its driver and the pilot simulation drive the same core
+            assertThat(classBytes(fs, "org/banyan/runtime/dvm/DvmHead")).contains(CORES.get(2));
+            assertThat(classBytes(fs, "org/banyan/sim/PilotSimulation")).contains(CORES.get(2));
             try (Stream<Path> files = Files.walk(fs.getPath("/org/banyan/sim"))) {
                 List<String> simClasses = files.map(Path::toString).filter(p -> p.endsWith(".class")).toList();
                 assertThat(simClasses).isNotEmpty().noneMatch(p -> p.contains("Core"));

@@ -2,89 +2,100 @@ package org.banyan.sim;
 
 import java.util.EnumMap;
 import java.util.Map;
-import org.banyan.core.pilot.AgentScheduler;
+import java.util.function.IntUnaryOperator;
 import org.banyan.core.pilot.TaskState;
 
 /**
  * What must hold after every event of a {@link PilotSimulation}, checked where the event changed
  * something (a check of every host after every event would cost 10,000 hosts a step):
  * <ul>
- *   <li>no core given out twice: on every host the tasks placed and not yet reported over fit its
- *       cores, and the scheduler's free cores there are exactly the rest;</li>
- *   <li>each task's states come in order (a task whose host was lost may go back to scheduling,
- *       to run again elsewhere), nothing after a final state;</li>
- *   <li>at the end, every task has exactly one final state and no host holds a task.</li>
+ *   <li>no core given out twice: no host runs more task processes than it has cores, and the
+ *       DVM core's free cores there never exceed what its running tasks leave (tasks queued on a
+ *       daemon behind a running one hold that one's cores, so fewer may be free);</li>
+ *   <li>each task's states, as a client is told them, come in order (a task whose host was
+ *       lost may go back to scheduling, to run again elsewhere), nothing after a final state, and
+ *       no final state while its process runs;</li>
+ *   <li>at the end, every task has exactly one final state, no host runs a task, and every core
+ *       of a host in service is free.</li>
  * </ul>
  * A broken invariant throws {@link IllegalStateException} naming the task or host and the event.
  */
 public final class PilotInvariants {
     private final int cores;
-    private final int[] held;
+    private final int[] running;
     private final boolean[] lost;
-    /** Each task's host while it is placed there, else -1. */
+    /** Each task's host while its process runs there, else -1. */
     private final int[] hostOf;
+    /** The host each task was last sent to (running, starting or queued there), else -1. */
+    private final int[] sentTo;
     private final TaskState[] state;
     private final boolean[] mayRestart;
-    private final boolean[] killed;
     private final int[] finals;
     private final Map<TaskState, Integer> counts = new EnumMap<>(TaskState.class);
     private final int[] dirty = new int[64];
     private int dirtyCount;
     private boolean dirtyOverflow;
     private long checks;
+    private int finalCount;
 
     PilotInvariants(int hosts, int coresPerHost, int tasks) {
         cores = coresPerHost;
-        held = new int[hosts];
+        running = new int[hosts];
         lost = new boolean[hosts];
         hostOf = new int[tasks + 1];
         java.util.Arrays.fill(hostOf, -1);
+        sentTo = new int[tasks + 1];
+        java.util.Arrays.fill(sentTo, -1);
         state = new TaskState[tasks + 1];
         mayRestart = new boolean[tasks + 1];
-        killed = new boolean[tasks + 1];
         finals = new int[tasks + 1];
     }
 
-    void launched(int task, int host) {
+    /** The head sent task {@code task} to host {@code host}'s daemon (to start now or behind another). */
+    void sent(int task, int host) {
+        sentTo[task] = host;
+    }
+
+    /** Host {@code host}'s daemon started task {@code task}'s process. */
+    void started(int task, int host) {
         if (hostOf[task] >= 0) {
-            throw new IllegalStateException("task " + task + " launched on host " + host + " while still placed on " + hostOf[task]);
+            throw new IllegalStateException("task " + task + " started on host " + host + " while it runs on " + hostOf[task]);
         }
         if (lost[host]) {
-            throw new IllegalStateException("task " + task + " launched on lost host " + host);
+            throw new IllegalStateException("task " + task + " started on lost host " + host);
+        }
+        if (state[task] != null && state[task].isFinal()) {
+            throw new IllegalStateException("task " + task + " started after its final state " + state[task]);
         }
         hostOf[task] = host;
-        held[host]++;
+        if (++running[host] > cores) {
+            throw new IllegalStateException("host " + host + " runs " + running[host] + " tasks on " + cores + " cores");
+        }
         touch(host);
     }
 
     void ended(int task, int host) {
         if (hostOf[task] != host) {
-            throw new IllegalStateException("task " + task + " reported over on host " + host + " but placed on " + hostOf[task]);
+            throw new IllegalStateException("task " + task + " ended on host " + host + " but runs on " + hostOf[task]);
         }
         hostOf[task] = -1;
-        held[host]--;
+        running[host]--;
         touch(host);
-    }
-
-    void kill(int task) {
-        killed[task] = true;
-    }
-
-    boolean killed(int task) {
-        return killed[task];
     }
 
     void hostLost(int host) {
         lost[host] = true;
         for (int t = 1; t < hostOf.length; t++) {
-            if (hostOf[t] == host) {
+            if (hostOf[t] == host || sentTo[t] == host) { // running, or on its way there, or queued there
                 hostOf[t] = -1;
+                sentTo[t] = -1;
                 mayRestart[t] = true;
             }
         }
-        held[host] = 0;
+        running[host] = 0;
     }
 
+    /** The observing client was told task {@code task} is now {@code to}. */
     void state(int task, TaskState to) {
         TaskState from = state[task];
         if (from != null && from.isFinal()) {
@@ -100,11 +111,17 @@ public final class PilotInvariants {
         state[task] = to;
         if (to.isFinal()) {
             finals[task]++;
+            finalCount++;
             counts.merge(to, 1, Integer::sum);
             if (hostOf[task] >= 0) {
-                throw new IllegalStateException("task " + task + " is " + to + " while still placed on host " + hostOf[task]);
+                throw new IllegalStateException("task " + task + " is " + to + " while it still runs on host " + hostOf[task]);
             }
         }
+    }
+
+    /** Whether every task has had its final state (the run is over). */
+    boolean allFinal() {
+        return finalCount == state.length - 1;
     }
 
     private void touch(int host) {
@@ -115,43 +132,47 @@ public final class PilotInvariants {
         }
     }
 
-    /** After an event: the hosts it touched (all of them when it touched many). */
-    void check(AgentScheduler scheduler) {
+    /** After an event: the hosts it touched (all of them when it touched many); {@code freeCoresOn} by host. */
+    void check(IntUnaryOperator freeCoresOn) {
         checks++;
         if (dirtyOverflow) {
-            for (int h = 0; h < held.length; h++) {
-                checkHost(h, scheduler);
+            for (int h = 0; h < running.length; h++) {
+                checkHost(h, freeCoresOn);
             }
         } else {
             for (int i = 0; i < dirtyCount; i++) {
-                checkHost(dirty[i], scheduler);
+                checkHost(dirty[i], freeCoresOn);
             }
         }
         dirtyCount = 0;
         dirtyOverflow = false;
     }
 
-    private void checkHost(int h, AgentScheduler scheduler) {
+    private void checkHost(int h, IntUnaryOperator freeCoresOn) {
         if (lost[h]) {
             return;
         }
-        if (held[h] < 0 || held[h] > cores) {
-            throw new IllegalStateException("host " + h + " holds " + held[h] + " tasks on " + cores + " cores");
-        }
-        if (scheduler.freeCoresOn(h) != cores - held[h]) {
-            throw new IllegalStateException("host " + h + ": the scheduler has " + scheduler.freeCoresOn(h)
-                    + " cores free, the tasks placed there leave " + (cores - held[h]));
+        int free = freeCoresOn.applyAsInt(h);
+        if (free < 0 || free > cores - running[h]) {
+            throw new IllegalStateException("host " + h + ": the scheduler has " + free + " cores free, the "
+                    + running[h] + " tasks running there leave " + (cores - running[h]));
         }
     }
 
-    /** At the end: one final state each, nothing placed. */
-    void finished() {
+    /** At the end: one final state each, nothing running, every core of a host in service free. */
+    void finished(IntUnaryOperator freeCoresOn) {
         for (int t = 1; t < state.length; t++) {
             if (finals[t] != 1) {
                 throw new IllegalStateException("task " + t + " has " + finals[t] + " final states (last " + state[t] + ")");
             }
             if (hostOf[t] >= 0) {
-                throw new IllegalStateException("task " + t + " is still placed on host " + hostOf[t]);
+                throw new IllegalStateException("task " + t + " still runs on host " + hostOf[t]);
+            }
+        }
+        for (int h = 0; h < running.length; h++) {
+            if (!lost[h] && freeCoresOn.applyAsInt(h) != cores) {
+                throw new IllegalStateException("host " + h + " has " + freeCoresOn.applyAsInt(h) + " of " + cores
+                        + " cores free at the end");
             }
         }
     }

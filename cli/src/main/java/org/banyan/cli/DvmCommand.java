@@ -49,6 +49,10 @@ final class DvmCommand {
         int warmUp = -1;
         /** Each host's own, as its daemon finds them, until given. */
         int gpusPerHost = org.banyan.runtime.dvm.DvmHead.FOUND_GPUS;
+        /** Serve the dashboard once up, here. */
+        boolean dashboard;
+        String dashboardBind = "127.0.0.1";
+        int dashboardPort;
 
         StartArguments(DaemonOptions daemons, DvmFiles files) {
             this.daemons = daemons;
@@ -87,7 +91,23 @@ final class DvmCommand {
                     GPUs on each host for tasks' gpus_per_rank (default: those each host's
                     daemon finds: its CUDA_VISIBLE_DEVICES, else the NVIDIA or AMD driver's);
                     a task gets its own in CUDA_VISIBLE_DEVICES""",
-                    (a, v) -> a.gpusPerHost = gpuCount(v));
+                    (a, v) -> a.gpusPerHost = gpuCount(v))
+            .flag("Dashboard", List.of("--dashboard"), List.of(), """
+                    once up, serve the dashboard (a live, read-only web page; see banyan
+                    dashboard) and print its URL, token included""",
+                    (a, v) -> a.dashboard = true)
+            .value("Dashboard", List.of("--dashboard-bind"), List.of(), "ADDR",
+                    "with --dashboard: the address to serve on (default 127.0.0.1)",
+                    (a, v) -> {
+                        a.dashboardBind = DashboardCommand.address(v, "--dashboard-bind");
+                        a.dashboard = true;
+                    })
+            .value("Dashboard", List.of("--dashboard-port"), List.of(), "P",
+                    "with --dashboard: the port (default: any free one)",
+                    (a, v) -> {
+                        a.dashboardPort = DashboardCommand.port(v, "--dashboard-port");
+                        a.dashboard = true;
+                    });
 
     private static int gpuCount(String v) throws UsageException {
         int n = HostListParser.atLeast(v, "--gpus-per-host", 0);
@@ -302,7 +322,7 @@ final class DvmCommand {
         });
         Runtime.getRuntime().addShutdownHook(interrupted);
         try {
-            return awaitHead(head, files, a.warmUp, over);
+            return awaitHead(head, files, a, over);
         } finally {
             if (over.compareAndSet(false, true)) {
                 try {
@@ -315,7 +335,8 @@ final class DvmCommand {
     }
 
     /** Waits for the head to write its contact, warms it, says it is ready; ends it if it does not come up. */
-    private static int awaitHead(Process head, DvmFiles files, int warmUp, AtomicBoolean over) {
+    private static int awaitHead(Process head, DvmFiles files, StartArguments a, AtomicBoolean over) {
+        int warmUp = a.warmUp;
         long deadline = System.currentTimeMillis() + RunArguments.DAEMON_START_MILLIS + START_SLACK_MILLIS;
         while (System.currentTimeMillis() < deadline) {
             try {
@@ -332,6 +353,14 @@ final class DvmCommand {
                         }
                         System.out.println("banyan dvm: ready, " + w.hosts() + " host(s), " + w.slots() + " slot(s); "
                                 + "pid " + c.pid() + ", contact in " + files.uri());
+                        if (a.dashboard) {
+                            try {
+                                System.out.println("banyan dvm: dashboard at " + client.dashboard(a.dashboardBind, a.dashboardPort));
+                            } catch (IOException e) {
+                                // the DVM serves on; the user can try again with banyan dashboard
+                                System.err.println("banyan dvm: no dashboard: " + e.getMessage());
+                            }
+                        }
                     }
                     return 0;
                 }

@@ -105,6 +105,14 @@ public final class Main {
                 return 2;
             }
         }
+        if (args.getFirst().equals("dashboard")) {
+            try {
+                return new DashboardCommand(ProcessText.environment()).run(args.subList(1, args.size()));
+            } catch (UsageException e) {
+                System.err.println("banyan dashboard: " + e.getMessage());
+                return 2;
+            }
+        }
         if (args.getFirst().equals("dvm")) {
             try {
                 return new DvmCommand(ProcessText.environment(), Path.of("").toAbsolutePath()).run(args.subList(1, args.size()));
@@ -114,7 +122,7 @@ public final class Main {
             }
         }
         if (!args.getFirst().equals("run")) {
-            System.err.println("banyan: unknown command '" + args.getFirst() + "' (commands: run, dvm, submit, wait, tasks, cancel, pilot, monitor, place, sim; see banyan --help)");
+            System.err.println("banyan: unknown command '" + args.getFirst() + "' (commands: run, dvm, submit, wait, tasks, cancel, dashboard, pilot, monitor, place, sim; see banyan --help)");
             return 2;
         }
         List<String> rest = args.subList(1, args.size());

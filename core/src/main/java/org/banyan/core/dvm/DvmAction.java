@@ -50,6 +50,13 @@ public sealed interface DvmAction {
     /** An elastic DVM's rejoining daemon was adopted. */
     record DaemonRejoined(int daemon) implements DvmAction {}
 
+    /**
+     * Open the dashboard on {@code bind:port} (or find the open one) and answer the client with
+     * {@link org.banyan.core.wire.ClientMessage.DashboardAt}; from then on, ask for a
+     * {@link DvmCore#snapshot} each second while someone watches.
+     */
+    record OpenDashboard(int client, String bind, int port) implements DvmAction {}
+
     /** The DVM is over, with this exit status. */
     record Finish(int exitStatus) implements DvmAction {}
 }

@@ -61,6 +61,9 @@ public final class DvmCore {
     /** Jobs queued for whole hosts ({@code banyan dvm submit}). */
     private final DvmQueue queue;
     private final DvmJobs.Numbers jobIds = new DvmJobs.Numbers();
+    /** What the dashboard shows, kept as the core decides. */
+    private final DvmView view = new DvmView();
+    private final DvmClock clock;
     private final Map<Integer, Client> clients = new HashMap<>();
     /** Head events that handling an action led to, handled before the event's actions go out. */
     private final ArrayDeque<HeadEvent> followUps = new ArrayDeque<>();
@@ -87,6 +90,7 @@ public final class DvmCore {
     DvmCore(List<Node> nodes, HeadSettings settings, TopologySpec tree, TopologySpec routing, int gpusPerHost, long pid,
             DvmClock clock, ProgramWireUp wireUp, int keepFinished) {
         this.settings = settings;
+        this.clock = clock;
         this.tree = tree;
         this.routing = routing;
         this.pid = pid;
@@ -127,7 +131,8 @@ public final class DvmCore {
                 });
         TaskAgent taskAgent = new TaskAgent(scheduler, hosts.names(), TaskAgent.QUEUE_DEPTH);
         this.gpus = new DvmGpus(gpusPerHost, scheduler, taskAgent.gpuNames(), i -> hostOf.apply(i), this::say);
-        this.tasks = new TaskDispatch(taskAgent, this.nodes, settings, jobIds::take, out::add, clock, wireUp, keepFinished);
+        this.tasks = new TaskDispatch(taskAgent, this.nodes, settings, jobIds::take, out::add, clock, wireUp, keepFinished,
+                view);
         this.jobs = new DvmJobs(hosts, scheduler, new JobSlots(this.nodes, hosts, scheduler), settings, jobIds, queue, tasks,
                 followUps::add, this::say);
     }
@@ -412,6 +417,10 @@ public final class DvmCore {
                 out.add(new DvmAction.SignalBag(s.id, signal));
                 return List.of();
             }
+            case ClientMessage.OpenDashboard(String bind, int port) -> {
+                out.add(new DvmAction.OpenDashboard(s.id, bind, port));
+                return List.of();
+            }
             case ClientMessage.Stop stop -> {
                 say("stop asked by client " + s.id);
                 return List.of(new HeadEvent.Stop());
@@ -434,5 +443,29 @@ public final class DvmCore {
 
     private void say(String line) {
         out.add(new DvmAction.Log(line));
+        view.said(clock.wallMicros(), line);
+    }
+
+    /**
+     * The state for the dashboard now: hosts, jobs, queue and sizes, tasks with the rates of the
+     * last {@code seconds} seconds, the last {@code decisions} lines of the log. Its cost is the
+     * hosts' count plus bounded lists, whatever the number of tasks.
+     */
+    public DvmSnapshot snapshot(int seconds, int decisions) {
+        long now = clock.wallMicros();
+        for (int queueId : view.sizedJobs()) {
+            view.size(now, queueId, Math.max(0, queue.ranksOf(queueId)));
+        }
+        for (ClientMessage.QueuedStatus q : queue.status()) {
+            view.size(now, q.queueId(), Math.max(0, queue.ranksOf(q.queueId())));
+        }
+        List<ClientMessage.JobStatus> running = jobs.status();
+        for (ClientMessage.JobStatus j : running) {
+            if (queue.ranksOf(j.jobId()) > 0) {
+                view.size(now, j.jobId(), queue.ranksOf(j.jobId()));
+            }
+        }
+        return new DvmSnapshot(now, hosts.status(scheduler::freeCoresOn, scheduler::gpusOn, scheduler::freeGpusOn), running,
+                queue.status(), view.tasks(now, seconds), view.sizes(), view.decisions(decisions));
     }
 }

@@ -40,6 +40,7 @@ final class TaskDispatch {
     private final Consumer<DvmAction> out;
     private final DvmClock clock;
     private final ProgramWireUp wireUp;
+    private final DvmView view;
     private final Map<Integer, Client> owners = new HashMap<>();
     /**
      * Finished tasks whose final state is kept for banyan wait: those of detached submits, the
@@ -71,6 +72,13 @@ final class TaskDispatch {
      */
     TaskDispatch(TaskAgent agent, List<Node> nodes, HeadSettings settings, IntSupplier nextJobId, Consumer<DvmAction> out,
                  DvmClock clock, ProgramWireUp wireUp, int keepFinished) {
+        this(agent, nodes, settings, nextJobId, out, clock, wireUp, keepFinished, new DvmView());
+    }
+
+    /** @param view what the dashboard shows, told of every task state */
+    TaskDispatch(TaskAgent agent, List<Node> nodes, HeadSettings settings, IntSupplier nextJobId, Consumer<DvmAction> out,
+                 DvmClock clock, ProgramWireUp wireUp, int keepFinished, DvmView view) {
+        this.view = view;
         this.keepFinished = keepFinished;
         this.agent = agent;
         this.nodes = nodes;
@@ -315,6 +323,9 @@ final class TaskDispatch {
         long[] ran = state.isFinal() ? execTimes.remove(taskId) : null;
         ClientMessage.TaskUpdate u = new ClientMessage.TaskUpdate(taskId, state, now, exitCode, detail,
                 ran == null ? 0 : ran[0], ran == null ? 0 : ran[1]);
+        ClientMessage.TaskUpdate before = latest.get(taskId);
+        boolean named = state == TaskState.AGENT_EXECUTING || state == TaskState.FAILED;
+        view.state(taskId, before == null ? null : before.state(), state, now, exitCode, detail, named ? agent.uidOf(taskId) : null);
         Client s = owners.get(taskId);
         if (state.isFinal() && s != null && !s.detached) {
             latest.remove(taskId); // its submitter takes it now

@@ -121,6 +121,12 @@ public sealed interface ClientMessage {
     /** The user signalled the client of a {@link RunBag}: it cancels the bag's tasks, as at home. */
     record SignalBag(int signal) implements ClientMessage {}
 
+    /** Client to DVM: open the dashboard on {@code bind:port} (port 0: any free), or say where it is open. */
+    record OpenDashboard(String bind, int port) implements ClientMessage {}
+
+    /** DVM to client: where its dashboard is open; {@code error} empty, or why it is not. */
+    record DashboardAt(String bind, int port, String error) implements ClientMessage {}
+
     // --- DVM to client ---------------------------------------------------------------------
 
     /** The secret was wrong, or the first message was not a hello: the DVM closes the connection. */

@@ -285,6 +285,34 @@ class DvmCoreTest {
         assertThat(h.core.handle(new DvmEvent.ClientSaid(1, new ClientMessage.StatusRequest()))).as("nothing after the end").isEmpty();
     }
 
+    /** The dashboard's view: counts, the failure with its name and detail, starts and ends per second, the log. */
+    @Test
+    void theSnapshotCountsTasksAndKeepsTheFailures() {
+        Harness h = new Harness(2);
+        h.say(1, new ClientMessage.SubmitTasks(List.of(task("ok", 1, false), task("bad", 1, false), task("later", 1, false))));
+        List<Integer> ids = h.accepted(1);
+        DvmSnapshot running = h.core.snapshot(10, 5);
+        assertThat(running.tasks().running()).isEqualTo(2);
+        assertThat(running.tasks().waiting()).as("the third, queued on the daemon behind one").isEqualTo(1);
+        assertThat(running.tasks().slowest()).extracting(DvmSnapshot.Running::name).containsExactly("ok", "bad");
+        FakeDaemon d = h.daemons.get(0);
+        h.ended(0, List.of(new OverlayMessage.RankExited(OverlayMessage.TASKS, ids.get(1), 3, "boom")));
+        d.running.remove(ids.get(1));
+        h.ended(0, List.of(d.end(ids.get(0), 0)));
+        DvmSnapshot s = h.core.snapshot(10, 5);
+        assertThat(s.tasks().done()).isEqualTo(1);
+        assertThat(s.tasks().failed()).isEqualTo(1);
+        assertThat(s.tasks().failures()).singleElement().satisfies(f -> {
+            assertThat(f.name()).isEqualTo("bad");
+            assertThat(f.exitCode()).isEqualTo(3);
+            assertThat(f.detail()).contains("boom");
+        });
+        assertThat(java.util.Arrays.stream(s.tasks().startedPerSecond()).sum()).isEqualTo(3);
+        assertThat(java.util.Arrays.stream(s.tasks().endedPerSecond()).sum()).isEqualTo(2);
+        assertThat(s.decisions()).extracting(DvmSnapshot.Decision::line).contains("client 1 submitted 3 task(s)");
+        assertThat(s.hosts()).singleElement().satisfies(host -> assertThat(host.slotsInUse()).isEqualTo(1));
+    }
+
     /** Found by the random run below: a task only a lost host could run waited for ever in AGENT_SCHEDULING. */
     @Test
     void aTaskThatNoHostLeftCanRunFailsSayingWhy() {

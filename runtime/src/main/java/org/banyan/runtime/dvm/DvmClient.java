@@ -28,10 +28,12 @@ public final class DvmClient implements AutoCloseable {
     private final ClientChannel channel;
     private final org.banyan.runtime.head.StdinGate stdinGate = new org.banyan.runtime.head.StdinGate();
     private final ClientMessage.Welcome welcome;
+    private final String secret;
 
-    private DvmClient(ClientChannel channel, ClientMessage.Welcome welcome) {
+    private DvmClient(ClientChannel channel, ClientMessage.Welcome welcome, String secret) {
         this.channel = channel;
         this.welcome = welcome;
+        this.secret = secret;
     }
 
     /** Connects and presents the secret. */
@@ -58,7 +60,7 @@ public final class DvmClient implements AutoCloseable {
             channel.send(new ClientMessage.Hello(contact.secret(), who));
             ClientMessage answer = channel.receive();
             if (answer instanceof ClientMessage.Welcome w) {
-                return new DvmClient(channel, w);
+                return new DvmClient(channel, w, contact.secret());
             }
             channel.close();
             String why = answer instanceof ClientMessage.Refused(String reason) ? reason : "unexpected " + answer;
@@ -74,6 +76,25 @@ public final class DvmClient implements AutoCloseable {
 
     public ClientMessage.Welcome welcome() {
         return welcome;
+    }
+
+    /**
+     * Has the DVM open its dashboard on {@code bind:port} (port 0: any free one), or finds where
+     * it is open, and returns its URL with the token that opens it.
+     *
+     * @throws IOException with the DVM's reason when it cannot serve it there
+     */
+    public String dashboard(String bind, int port) throws IOException {
+        channel.send(new ClientMessage.OpenDashboard(bind, port));
+        while (true) {
+            if (channel.receive() instanceof ClientMessage.DashboardAt(String at, int open, String error)) {
+                if (!error.isEmpty()) {
+                    throw new IOException(error);
+                }
+                String host = at.contains(":") ? "[" + at + "]" : at;
+                return "http://" + host + ":" + open + "/?token=" + DashboardServer.token(secret);
+            }
+        }
     }
 
     public ClientMessage.Status status() throws IOException {

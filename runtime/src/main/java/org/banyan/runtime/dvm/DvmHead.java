@@ -56,7 +56,13 @@ public final class DvmHead {
 
         /** What Slurm's queue and idle nodes showed. */
         record SlurmSeen(ElasticSlurm.Seen seen) implements Event {}
+
+        /** Time to hand the dashboard the state, if someone watches. */
+        record DashboardTick() implements Event {}
     }
+
+    /** How often the dashboard gets the state while someone watches. */
+    static final long DASHBOARD_MILLIS = 1000;
 
     /** {@code gpusPerHost} when none are declared: each host offers the GPUs its daemon finds. */
     public static final int FOUND_GPUS = DvmCore.FOUND_GPUS;
@@ -79,6 +85,8 @@ public final class DvmHead {
     private ElasticSlurm elastic;
     private long probeMillis;
     private int status = 1;
+    /** The dashboard, once a client asked for it (banyan dashboard, dvm start --dashboard). */
+    private DashboardServer dashboard;
     /** Bags run here for clients; none until {@link #hostBags} is called. */
     private HostedBags bags = new HostedBags(null);
 
@@ -160,6 +168,13 @@ public final class DvmHead {
                         elastic.probe(o -> loop.post(new Event.SlurmSeen(o)));
                         yield true;
                     }
+                    case Event.DashboardTick t -> {
+                        loop.schedule(new Event.DashboardTick(), DASHBOARD_MILLIS);
+                        if (dashboard.wanted()) {
+                            dashboard.publish(core.snapshot(120, 200));
+                        }
+                        yield true;
+                    }
                     case Event.SlurmSeen(ElasticSlurm.Seen seen) -> {
                         loop.schedule(new Event.SlurmProbe(), probeMillis);
                         List<HeadEvent> events = elastic.decide(seen, core.pool());
@@ -178,6 +193,9 @@ public final class DvmHead {
             links.close();
             if (elastic != null) {
                 elastic.close();
+            }
+            if (dashboard != null) {
+                dashboard.close();
             }
             for (int task : List.copyOf(taskOutput.keySet())) {
                 closeTaskOutput(task);
@@ -217,6 +235,7 @@ public final class DvmHead {
             case DvmAction.CloseTaskOutput(int task) -> closeTaskOutput(task);
             case DvmAction.StartBag(int client, ClientMessage.RunBag bag) -> bags.start(client, m -> send(client, m), bag);
             case DvmAction.SignalBag(int client, int signal) -> bags.signal(client, signal);
+            case DvmAction.OpenDashboard(int client, String bind, int port) -> openDashboard(client, bind, port);
             case DvmAction.DaemonReleased(int d) -> elastic.gone(d);
             case DvmAction.DaemonRejoined(int d) -> {
                 elastic.rejoined(d, core.pool());
@@ -239,6 +258,38 @@ public final class DvmHead {
             channel.send(m);
         } catch (IOException e) {
             // the channel's reader reports it gone
+        }
+    }
+
+    /**
+     * Opens the dashboard where the client asked (once; a later request is told where it is, or
+     * that it is open elsewhere), and answers where. The URL's token is the client's to make from
+     * the secret: it never appears here, nor in the log.
+     */
+    private void openDashboard(int client, String bind, int port) {
+        if (dashboard == null) {
+            try {
+                dashboard = new DashboardServer(bind, port, secret);
+            } catch (IOException | RuntimeException e) {
+                send(client, new ClientMessage.DashboardAt(bind, port, "cannot serve the dashboard on " + bind + ":" + port + ": "
+                        + e.getMessage()));
+                return;
+            }
+            say("dashboard on http://" + dashboard.bind() + ":" + dashboard.port() + "/ (asked by client " + client + ")");
+            loop.schedule(new Event.DashboardTick(), 0);
+        } else if ((port != 0 && port != dashboard.port()) || !sameAddress(bind, dashboard.bind())) {
+            send(client, new ClientMessage.DashboardAt(dashboard.bind(), dashboard.port(), "the dashboard is open on "
+                    + dashboard.bind() + ":" + dashboard.port() + " already"));
+            return;
+        }
+        send(client, new ClientMessage.DashboardAt(dashboard.bind(), dashboard.port(), ""));
+    }
+
+    private static boolean sameAddress(String a, String b) {
+        try {
+            return java.net.InetAddress.getByName(a).equals(java.net.InetAddress.getByName(b));
+        } catch (IOException e) {
+            return false;
         }
     }
 

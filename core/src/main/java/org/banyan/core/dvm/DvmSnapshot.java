@@ -1,0 +1,34 @@
+package org.banyan.core.dvm;
+
+import java.util.List;
+import org.banyan.core.wire.ClientMessage;
+
+/**
+ * The DVM's state at one moment, for its dashboard: hosts and their cores and GPUs, jobs, the
+ * resource manager's queue and its jobs' sizes over time, tasks (counts, rates, the slowest and
+ * the failed) and the DVM's recent decisions. Immutable; built by the core on its own thread,
+ * turned into JSON by the driver off it.
+ */
+public record DvmSnapshot(long timeMicros, List<ClientMessage.HostStatus> hosts, List<ClientMessage.JobStatus> jobs,
+                          List<ClientMessage.QueuedStatus> queued, Tasks tasks, List<Size> sizes,
+                          List<Decision> decisions) {
+    /**
+     * Tasks: how many wait (not started), run, and ended each way since the DVM started; starts
+     * and ends per second from {@code firstSecond} (seconds since the epoch) on; the longest
+     * running (longest first) and the last failures (newest last).
+     */
+    public record Tasks(long waiting, long running, long done, long failed, long canceled, long firstSecond, long[] startedPerSecond,
+                        long[] endedPerSecond, List<Running> slowest, List<Failed> failures) {}
+
+    /** A running task: its name (null when not known) and when it started (wall-clock µs). */
+    public record Running(int taskId, String name, long sinceMicros) {}
+
+    /** A task that failed: when, how, and why (the detail ends with its stderr's tail). */
+    public record Failed(int taskId, String name, long timeMicros, int exitCode, String detail) {}
+
+    /** A line of the DVM's log, as a point on its timeline. */
+    public record Decision(long timeMicros, String line) {}
+
+    /** A queued job's size from {@code timeMicros} on (0: it ended). */
+    public record Size(long timeMicros, int queueId, int ranks) {}
+}

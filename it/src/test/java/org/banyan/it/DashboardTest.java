@@ -146,6 +146,8 @@ class DashboardTest {
             DvmResizeTest.awaitLine(out, "step 1: 4 rank(s)");
             assertThat(browser.await("document.querySelector('#jobs tbody').textContent", v -> v.asText().contains("FlexibleSleep")
                     || v.asText().contains("java"), 10).asText()).as("the job is listed").isNotEmpty();
+            assertThat(browser.await("document.getElementById('hosts').textContent", v -> v.asText().contains("job 1 (queued)"), 10)
+                    .asText()).as("who holds each host").contains("job 1 (queued)");
             Banyan.Result queued = Banyan.run("dvm", "submit", "--dvm", uri.toString(), "--nodes", "2", "--time", "5", "sh", "-c",
                     "echo B ran");
             assertThat(queued.exit()).as(queued.stderr()).isZero();

@@ -150,8 +150,11 @@ final class HeadlessChromium implements AutoCloseable {
         return r.path("result");
     }
 
+    /** Navigates to {@code url} and waits until its document has loaded. */
     void open(String url) throws Exception {
         call("Page.navigate", Map.of("url", url));
+        await("document.readyState === 'complete' && location.href.startsWith('" + url.replace("'", "") + "'.slice(0, 20))",
+                v -> v.asBoolean(), 30);
     }
 
     /** The value of a JavaScript expression in the page. */
@@ -163,15 +166,26 @@ final class HeadlessChromium implements AutoCloseable {
         return r.path("result").path("value");
     }
 
-    /** Waits up to {@code seconds} for the expression's value to pass {@code test}; returns the last value. */
+    /**
+     * Waits up to {@code seconds} for the expression's value to pass {@code test}; returns the
+     * last value. An expression that throws (the page is still loading) counts as not yet, until
+     * the deadline.
+     */
     JsonNode await(String expression, Predicate<JsonNode> test, int seconds) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        JsonNode v = evaluate(expression);
-        while (!test.test(v) && System.nanoTime() < deadline) {
+        while (true) {
+            try {
+                JsonNode v = evaluate(expression);
+                if (test.test(v) || System.nanoTime() > deadline) {
+                    return v;
+                }
+            } catch (IOException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+            }
             Thread.sleep(200);
-            v = evaluate(expression);
         }
-        return v;
     }
 
     void screenshot(Path png) throws Exception {

@@ -44,11 +44,21 @@ public sealed interface DvmAction {
     /** Pass a user's signal to a client's bag (SIGINT when the client went away). */
     record SignalBag(int client, int signal) implements DvmAction {}
 
-    /** An elastic DVM's released daemon has gone: its batch system may take the host back. */
-    record DaemonReleased(int daemon) implements DvmAction {}
+    /**
+     * An elastic DVM wants {@code n} more hosts: ask Slurm for an allocation of them
+     * ({@code preferred} among them when idle, none of {@code serving}, each with {@code cpus}
+     * CPUs), then say what it granted ({@link DvmEvent.SlurmGranted} or
+     * {@link DvmEvent.SlurmGrantFailed}).
+     */
+    record SlurmGrow(int n, java.util.List<String> preferred, java.util.List<String> serving, int cpus) implements DvmAction {}
 
-    /** An elastic DVM's rejoining daemon was adopted. */
-    record DaemonRejoined(int daemon) implements DvmAction {}
+    /**
+     * Released daemons are gone: each Slurm job of {@code letGo} lets those hosts go, keeping
+     * {@code keep}'s (cancelled when it keeps none), once its steps there ended; then
+     * {@link DvmEvent.SlurmShrunk} with {@code last}.
+     */
+    record SlurmShrink(java.util.Map<String, java.util.List<String>> letGo, java.util.Map<String, java.util.List<String>> keep,
+                       boolean last) implements DvmAction {}
 
     /**
      * Open the dashboard on {@code bind:port} (or find the open one) and answer the client with

@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.IntFunction;
 import org.banyan.core.daemon.Signals;
 import org.banyan.core.head.HeadAction;
 import org.banyan.core.head.HeadCore;
@@ -75,7 +74,9 @@ public final class DvmCore {
     /** A {@link DvmEvent.FlushUpdates} is on its way. */
     private boolean flushArmed;
     private Set<Integer> vacant = Set.of();
-    private IntFunction<String> hostOf;
+    /** An elastic DVM's batch-system policy; null for others. */
+    private ElasticPolicy elastic;
+    private final ElasticPool pool;
 
     /**
      * @param gpusPerHost the GPUs each host has for tasks, numbered from 0, or {@link #FOUND_GPUS}
@@ -96,7 +97,6 @@ public final class DvmCore {
         this.pid = pid;
         this.hosts = new DvmHosts(nodes);
         this.nodes = hosts.live();
-        this.hostOf = i -> hosts.get(i).name();
         List<NodeResources> resources = new ArrayList<>();
         for (Node n : nodes) {
             resources.add(new NodeResources(n.name(), n.slots(), DvmGpus.atStart(gpusPerHost)));
@@ -130,29 +130,40 @@ public final class DvmCore {
                     }
                 });
         TaskAgent taskAgent = new TaskAgent(scheduler, hosts.names(), TaskAgent.QUEUE_DEPTH);
-        this.gpus = new DvmGpus(gpusPerHost, scheduler, taskAgent.gpuNames(), i -> hostOf.apply(i), this::say);
+        this.gpus = new DvmGpus(gpusPerHost, scheduler, taskAgent.gpuNames(),
+                i -> elastic != null ? elastic.hostOf(i) : hosts.get(i).name(), this::say);
         this.tasks = new TaskDispatch(taskAgent, this.nodes, settings, jobIds::take, out::add, clock, wireUp, keepFinished,
                 view);
         this.jobs = new DvmJobs(hosts, scheduler, new JobSlots(this.nodes, hosts, scheduler), settings, jobIds, queue, tasks,
                 followUps::add, this::say);
+        this.pool = new DvmPool(this.nodes, scheduler, queue, tasks);
     }
 
     /**
-     * Slots with no host yet (before {@link #start}): an elastic DVM may grow into them. They take
-     * no job, task or queued job until a host fills them.
+     * Makes this DVM elastic inside Slurm job {@code jobId} (before {@link #start}): it gives free
+     * hosts back when a job waiting in Slurm needs them and asks for hosts again when its jobs want
+     * more ({@link ElasticPolicy}); {@code vacant} slots have no host yet and take nothing until
+     * one fills them.
+     *
+     * @param stepPerDaemon whether each daemon runs in a job step of its own (false with static ports)
      */
-    public void vacant(Set<Integer> slots) {
-        this.vacant = Set.copyOf(slots);
-        for (int i : slots) {
+    public void elastic(String jobId, boolean stepPerDaemon, Set<Integer> vacant) {
+        this.elastic = new ElasticPolicy(jobId, hosts, tree, routing, stepPerDaemon, this::say, out::add);
+        this.vacant = Set.copyOf(vacant);
+        for (int i : vacant) {
             hosts.vacant(i);
-            scheduler.nodeLost(i);
-            queue.retire(i);
+            pool.retire(i);
         }
     }
 
-    /** How the GPU lines name host slot {@code i} (an elastic DVM's joining daemon's host is not yet its slot's). */
-    public void hostNames(IntFunction<String> hostOf) {
-        this.hostOf = hostOf;
+    /** The Slurm jobs an elastic DVM took after its own, to cancel as it stops. */
+    public Set<String> laterSlurmJobs() {
+        return elastic == null ? Set.of() : elastic.laterJobs();
+    }
+
+    /** The host slot {@code d} stands for now (a joining daemon's granted host before it is adopted). */
+    public String hostOf(int d) {
+        return elastic != null ? elastic.hostOf(d) : hosts.get(d).name();
     }
 
     /** The hosts and which of them serve (an elastic DVM's batch-system side reads and marks them). */
@@ -207,16 +218,16 @@ public final class DvmCore {
                 flushArmed = false;
                 tasks.flush();
             }
+            case DvmEvent.SlurmSeen(var outside, Set<String> idle) -> follow(elastic.decide(outside, idle, pool, clock.nanos()));
+            case DvmEvent.SlurmGranted(String job, List<String> got) -> {
+                HeadEvent rejoin = elastic.granted(job, got, clock.nanos());
+                if (rejoin != null) {
+                    followUps.add(rejoin);
+                }
+            }
+            case DvmEvent.SlurmGrantFailed(String why) -> elastic.grantFailed(why);
+            case DvmEvent.SlurmShrunk(boolean last) -> elastic.shrunk(last);
         }
-        drain();
-        return take();
-    }
-
-    /**
-     * What calls on {@link #pool()} from the driver led to (a host restored to the queue starts
-     * the jobs waiting for it): the driver executes these right after such calls.
-     */
-    public List<DvmAction> settle() {
         drain();
         return take();
     }
@@ -225,43 +236,6 @@ public final class DvmCore {
     public List<DvmAction> closing() {
         tasks.flush();
         return take();
-    }
-
-    /** What the DVM's jobs, tasks and queue are to an elastic DVM's batch-system policy. */
-    public ElasticPool pool() {
-        return new ElasticPool() {
-            @Override
-            public boolean isFree(int i) {
-                return scheduler.freeCoresOn(i) == nodes.get(i).slots() && queue.isFree(i);
-            }
-
-            @Override
-            public boolean anyQueued() {
-                return queue.anyQueued() || tasks.anyWaiting();
-            }
-
-            @Override
-            public void outsideDemand(int n) {
-                queue.outsideDemand(n);
-            }
-
-            @Override
-            public int wanted() {
-                return tasks.anyWaiting() ? nodes.size() : queue.wanted();
-            }
-
-            @Override
-            public void retire(int i) {
-                scheduler.nodeLost(i);
-                queue.retire(i);
-            }
-
-            @Override
-            public void restore(int i) {
-                scheduler.nodeRestored(i);
-                queue.restore(i);
-            }
-        };
     }
 
     /** The state {@code banyan dvm status} shows. */
@@ -342,8 +316,8 @@ public final class DvmCore {
                 }
                 say(why + (ready ? "; its hosts take no more jobs" : ""));
             }
-            case HeadAction.DaemonReleased(int d) -> out.add(new DvmAction.DaemonReleased(d));
-            case HeadAction.DaemonRejoined(int d) -> out.add(new DvmAction.DaemonRejoined(d));
+            case HeadAction.DaemonReleased(int d) -> elastic.gone(d);
+            case HeadAction.DaemonRejoined(int d) -> elastic.rejoined(d, pool);
             case HeadAction.TasksEnded(List<OverlayMessage.RankExited> ends) -> follow(tasks.ended(ends));
             case HeadAction.ResourceRequest(OverlayMessage.NameRequest r) -> queue.resourceRequest(r);
             case HeadAction.SpawnRequested(var parent, OverlayMessage.SpawnRequest request) ->
@@ -465,7 +439,14 @@ public final class DvmCore {
                 view.size(now, j.jobId(), queue.ranksOf(j.jobId()));
             }
         }
-        return new DvmSnapshot(now, hosts.status(scheduler::freeCoresOn, scheduler::gpusOn, scheduler::freeGpusOn), running,
-                queue.status(), view.tasks(now, seconds), view.sizes(), view.decisions(decisions));
+        Map<Integer, List<String>> byHost = new HashMap<>();
+        jobs.holders(byHost);
+        queue.holders(byHost);
+        List<List<String>> holders = new ArrayList<>(nodes.size());
+        for (int i = 0; i < nodes.size(); i++) {
+            holders.add(List.copyOf(byHost.getOrDefault(i, List.of())));
+        }
+        return new DvmSnapshot(now, hosts.status(scheduler::freeCoresOn, scheduler::gpusOn, scheduler::freeGpusOn), holders,
+                running, queue.status(), view.tasks(now, seconds), view.sizes(), view.decisions(decisions));
     }
 }

@@ -22,4 +22,16 @@ public sealed interface DvmEvent {
 
     /** Time to send clients the task states gathered since the last time. */
     record FlushUpdates() implements DvmEvent {}
+
+    /** An elastic DVM's probe of Slurm: the first job waiting there, and the idle nodes by name. */
+    record SlurmSeen(org.banyan.rm.AllocationPolicy.Outside outside, java.util.Set<String> idle) implements DvmEvent {}
+
+    /** Slurm granted job {@code job} on these hosts (after a {@link DvmAction.SlurmGrow}). */
+    record SlurmGranted(String job, java.util.List<String> hosts) implements DvmEvent {}
+
+    /** A {@link DvmAction.SlurmGrow} got nothing, and why. */
+    record SlurmGrantFailed(String why) implements DvmEvent {}
+
+    /** A {@link DvmAction.SlurmShrink} is done (its jobs shrunk or cancelled, or said why not in the log). */
+    record SlurmShrunk(boolean last) implements DvmEvent {}
 }

@@ -230,6 +230,20 @@ final class DvmJobs {
         say.accept("job " + jobId + " ended with status " + exitStatus);
     }
 
+    /** Adds, for each host a running job of {@code run --dvm} (or spawned) holds cores on, "job ID (N cores)". */
+    void holders(Map<Integer, List<String>> byHost) {
+        for (Map.Entry<Integer, RunningJob> e : jobs.entrySet()) {
+            Placement p = e.getValue().placement();
+            if (p == null) {
+                continue;
+            }
+            for (Placement.Share sh : p.shares()) {
+                byHost.computeIfAbsent(sh.node(), k -> new ArrayList<>()).add("job " + e.getKey() + " (" + sh.cores() + " core"
+                        + (sh.cores() == 1 ? "" : "s") + ")");
+            }
+        }
+    }
+
     /** A client went away: its jobs still running are canceled. */
     List<HeadEvent> cancelAllOf(Client s) {
         List<HeadEvent> out = new ArrayList<>();

@@ -208,6 +208,11 @@ final class DvmQueue {
         return true;
     }
 
+    /** Adds, for each host a running queued job holds, who holds it. */
+    void holders(Map<Integer, List<String>> byHost) {
+        queue.holders(byHost);
+    }
+
     List<ClientMessage.QueuedStatus> status() {
         return queue.status();
     }

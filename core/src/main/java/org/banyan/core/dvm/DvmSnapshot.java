@@ -4,13 +4,14 @@ import java.util.List;
 import org.banyan.core.wire.ClientMessage;
 
 /**
- * The DVM's state at one moment, for its dashboard: hosts and their cores and GPUs, jobs, the
+ * The DVM's state at one moment, for its dashboard: hosts and their cores and GPUs (and, per
+ * host, the jobs that hold it; the rest of its busy cores run tasks), jobs, the
  * resource manager's queue and its jobs' sizes over time, tasks (counts, rates, the slowest and
  * the failed) and the DVM's recent decisions. Immutable; built by the core on its own thread,
  * turned into JSON by the driver off it.
  */
-public record DvmSnapshot(long timeMicros, List<ClientMessage.HostStatus> hosts, List<ClientMessage.JobStatus> jobs,
-                          List<ClientMessage.QueuedStatus> queued, Tasks tasks, List<Size> sizes,
+public record DvmSnapshot(long timeMicros, List<ClientMessage.HostStatus> hosts, List<List<String>> holders,
+                          List<ClientMessage.JobStatus> jobs, List<ClientMessage.QueuedStatus> queued, Tasks tasks, List<Size> sizes,
                           List<Decision> decisions) {
     /**
      * Tasks: how many wait (not started), run, and ended each way since the DVM started; starts

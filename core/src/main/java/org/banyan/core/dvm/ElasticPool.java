@@ -1,7 +1,7 @@
 package org.banyan.core.dvm;
 
 /** What the DVM's scheduling side lends an elastic DVM's batch-system policy; called in the head's loop. */
-public interface ElasticPool {
+interface ElasticPool {
     /** No job, task or reservation on host {@code i}. */
     boolean isFree(int i);
 

@@ -471,6 +471,15 @@ final class ResourceQueue {
         return out;
     }
 
+    /** Adds, for each host a running queued job holds, "job ID (queued)" to {@code byHost}. */
+    void holders(Map<Integer, List<String>> byHost) {
+        for (Running r : running.values()) {
+            for (int h : new java.util.LinkedHashSet<>(r.hostOfBlock)) {
+                byHost.computeIfAbsent(h, k -> new ArrayList<>()).add("job " + r.id + " (queued)");
+            }
+        }
+    }
+
     private double now() {
         return (clock.nanos() - startNanos) / 1e9;
     }

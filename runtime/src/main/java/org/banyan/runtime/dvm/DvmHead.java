@@ -54,9 +54,6 @@ public final class DvmHead {
         /** Time to read Slurm's queue again (an elastic DVM). */
         record SlurmProbe() implements Event {}
 
-        /** What Slurm's queue and idle nodes showed. */
-        record SlurmSeen(ElasticSlurm.Seen seen) implements Event {}
-
         /** Time to hand the dashboard the state, if someone watches. */
         record DashboardTick() implements Event {}
     }
@@ -113,11 +110,9 @@ public final class DvmHead {
      * from Slurm later) when its jobs want more and nothing waits in Slurm.
      */
     public void elastic(String jobId, long probeMillis, Path workDir, java.util.Set<Integer> vacant) {
-        this.elastic = new ElasticSlurm(jobId, core.hosts(), tree, routing, workDir, agent, this::say,
-                e -> loop.post(new Event.Core(new DvmEvent.Head(e))));
+        this.elastic = new ElasticSlurm(jobId, workDir, agent, this::say, e -> loop.post(new Event.Core(e)));
         this.probeMillis = probeMillis;
-        core.vacant(vacant);
-        core.hostNames(elastic::hostOf);
+        core.elastic(jobId, agent.stepPerDaemon(), vacant);
     }
 
     /** Asks the head to stop (any thread): as {@code banyan dvm stop} does. */
@@ -159,13 +154,17 @@ public final class DvmHead {
                         }
                         yield more;
                     }
+                    case Event.Core(DvmEvent.SlurmSeen seen) -> {
+                        loop.schedule(new Event.SlurmProbe(), probeMillis); // one probe at a time
+                        yield executeAll(core.handle(seen));
+                    }
                     case Event.Core(DvmEvent e) -> executeAll(core.handle(e));
                     case Event.Came(int client, ClientChannel channel) -> {
                         clients.put(client, channel);
                         yield true;
                     }
                     case Event.SlurmProbe p -> {
-                        elastic.probe(o -> loop.post(new Event.SlurmSeen(o)));
+                        elastic.probe();
                         yield true;
                     }
                     case Event.DashboardTick t -> {
@@ -175,15 +174,6 @@ public final class DvmHead {
                         }
                         yield true;
                     }
-                    case Event.SlurmSeen(ElasticSlurm.Seen seen) -> {
-                        loop.schedule(new Event.SlurmProbe(), probeMillis);
-                        List<HeadEvent> events = elastic.decide(seen, core.pool());
-                        boolean more = executeAll(core.settle());
-                        for (HeadEvent e : events) {
-                            more = more && executeAll(core.handle(new DvmEvent.Head(e)));
-                        }
-                        yield more;
-                    }
                 });
             }
         } finally {
@@ -192,7 +182,7 @@ public final class DvmHead {
             door.close();
             links.close();
             if (elastic != null) {
-                elastic.close();
+                elastic.close(core.laterSlurmJobs());
             }
             if (dashboard != null) {
                 dashboard.close();
@@ -236,11 +226,8 @@ public final class DvmHead {
             case DvmAction.StartBag(int client, ClientMessage.RunBag bag) -> bags.start(client, m -> send(client, m), bag);
             case DvmAction.SignalBag(int client, int signal) -> bags.signal(client, signal);
             case DvmAction.OpenDashboard(int client, String bind, int port) -> openDashboard(client, bind, port);
-            case DvmAction.DaemonReleased(int d) -> elastic.gone(d);
-            case DvmAction.DaemonRejoined(int d) -> {
-                elastic.rejoined(d, core.pool());
-                return executeAll(core.settle());
-            }
+            case DvmAction.SlurmGrow g -> elastic.grow(g);
+            case DvmAction.SlurmShrink s -> elastic.shrink(s);
             case DvmAction.Finish(int exitStatus) -> {
                 status = exitStatus;
                 return false;

@@ -28,7 +28,13 @@ final class SnapshotJson {
             string(h.name());
             b.append(",\"slots\":").append(h.slots()).append(",\"inUse\":").append(h.slotsInUse()).append(",\"state\":");
             string(h.state().name().toLowerCase(java.util.Locale.ROOT));
-            b.append(",\"gpus\":").append(h.gpus()).append(",\"gpusInUse\":").append(h.gpusInUse()).append('}');
+            b.append(",\"gpus\":").append(h.gpus()).append(",\"gpusInUse\":").append(h.gpusInUse()).append(",\"heldBy\":[");
+            List<String> holders = s.holders().get(i);
+            for (int k = 0; k < holders.size(); k++) {
+                b.append(k == 0 ? "" : ",");
+                string(holders.get(k));
+            }
+            b.append("]}");
         }
         b.append("],\"jobs\":[");
         for (int i = 0; i < s.jobs().size(); i++) {

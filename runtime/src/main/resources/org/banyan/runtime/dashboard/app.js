@@ -34,6 +34,7 @@
       const div = document.createElement("div");
       div.className = "host " + h.state;
       div.title = h.name + ": " + h.inUse + " of " + h.slots + " slots in use" + (h.gpus ? ", " + h.gpusInUse + " of " + h.gpus + " GPUs" : "") + " (" + h.state + ")";
+      const held = (h.heldBy || []).join(", ");
       const name = document.createElement("div");
       name.textContent = h.name + " " + h.inUse + "/" + h.slots + (h.gpus ? " · GPU " + h.gpusInUse + "/" + h.gpus : "");
       div.appendChild(name);
@@ -45,6 +46,10 @@
         cores.appendChild(c);
       }
       div.appendChild(cores);
+      const who = document.createElement("div");
+      who.className = "held";
+      who.textContent = held || (h.inUse > 0 ? "tasks" : "");
+      div.appendChild(who);
       box.appendChild(div);
     }
   }

@@ -17,13 +17,22 @@ final class DashboardCommand {
     /** Where to serve it. */
     static final class Arguments {
         DvmFiles files;
+        boolean dvmGiven;
+        Path timeline;
         String bind = "127.0.0.1";
         int port;
     }
 
     static final OptionTable<Arguments> OPTIONS = new OptionTable<Arguments>()
             .value("Dashboard", List.of("--dvm"), List.of("--uri-file"), "FILE", "the DVM's URI file (default ~/.banyan/dvm.uri)",
-                    (a, v) -> a.files = new DvmFiles(Path.of(v).toAbsolutePath()))
+                    (a, v) -> {
+                        a.files = new DvmFiles(Path.of(v).toAbsolutePath());
+                        a.dvmGiven = true;
+                    })
+            .value("Dashboard", List.of("--timeline"), List.of(), "DIR",
+                    "no DVM: show the timelines banyan sim workload --timeline DIR wrote, served\n"
+                            + "from this command until Ctrl-C",
+                    (a, v) -> a.timeline = Path.of(v).toAbsolutePath())
             .value("Dashboard", List.of("--bind"), List.of(), "ADDR",
                     "the address to serve on (default 127.0.0.1: this host only; 0.0.0.0 for every\n"
                             + "interface, where the token is all that keeps others out)",
@@ -33,6 +42,7 @@ final class DashboardCommand {
 
     static final String HELP = """
             Usage: banyan dashboard [--dvm FILE] [--bind ADDR] [--port P]
+                   banyan dashboard --timeline DIR [--bind ADDR] [--port P]
 
             Has the DVM serve its dashboard, a live, read-only page of its hosts and cores,
             jobs, queue and resizes, tasks (counts, starts and ends per second, the longest
@@ -56,6 +66,12 @@ final class DashboardCommand {
         Arguments a = new Arguments();
         a.files = DvmFiles.defaultFor(environment.getOrDefault("HOME", System.getProperty("user.home")));
         OptionParser.parse(OPTIONS, a, args, "banyan dashboard --help");
+        if (a.timeline != null) {
+            if (a.dvmGiven) {
+                throw new UsageException("--timeline shows a simulator's files, not a DVM: give --timeline or --dvm, not both");
+            }
+            return serveTimeline(a);
+        }
         try (DvmClient client = DvmClient.connect(a.files, "banyan dashboard")) {
             System.out.println(client.dashboard(a.bind, a.port));
             return 0;
@@ -66,6 +82,31 @@ final class DashboardCommand {
             System.err.println("banyan dashboard: " + DvmClient.why(e));
             return 1;
         }
+    }
+
+    /** Serves the timelines until this process is told to end (Ctrl-C, SIGTERM). */
+    private static int serveTimeline(Arguments a) {
+        org.banyan.runtime.dvm.TimelineView view;
+        try {
+            view = org.banyan.runtime.dvm.TimelineView.serve(a.timeline, a.bind, a.port);
+        } catch (IOException e) {
+            System.err.println("banyan dashboard: " + e.getMessage());
+            return 2;
+        }
+        java.util.concurrent.CountDownLatch over = new java.util.concurrent.CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            view.close();
+            over.countDown();
+        }));
+        System.out.println(view.url());
+        System.out.flush();
+        System.err.println("banyan dashboard: serving the timelines of " + a.timeline + " until Ctrl-C");
+        try {
+            over.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 0;
     }
 
     /** An IP address as written (no name look-up: the dashboard binds where it is told). */

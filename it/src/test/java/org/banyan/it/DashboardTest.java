@@ -162,4 +162,39 @@ class DashboardTest {
             assertThat(browser.errors()).as("script errors on the page").isEmpty();
         }
     }
+
+    /** A simulator's timelines, shown from their files by the same page's server; garbage refused in one line. */
+    @Test
+    void aSimulatorsTimelinesAreShownFromTheirFiles() throws Exception {
+        Path timelines = dir.resolve("timelines");
+        Banyan.Result sim = Banyan.run("sim", "workload", "--preset", "seed-table1", "--jobs", "50", "--policy", "both", "--timeline",
+                timelines.toString());
+        assertThat(sim.exit()).as(sim.stderr()).isZero();
+        Process view = Banyan.builder(List.of("dashboard", "--timeline", timelines.toString()))
+                .redirectError(dir.resolve("view.err").toFile()).start();
+        try {
+            String url = new java.io.BufferedReader(new java.io.InputStreamReader(view.getInputStream())).readLine();
+            assertThat(url).matches("http://127\\.0\\.0\\.1:\\d+/\\?token=[0-9a-f]{40}");
+            assertThat(get(url.replaceFirst("\\?token=.*", "timelines")).statusCode()).isEqualTo(403);
+            if (HeadlessChromium.available()) {
+                try (HeadlessChromium browser = HeadlessChromium.start()) {
+                    browser.open(url);
+                    assertThat(browser.await("document.body.dataset.drawn || ''", v -> !v.asText().isEmpty(), 20).asText())
+                            .isEqualTo("fixed,flexible");
+                    assertThat(browser.evaluate("document.querySelectorAll('canvas').length").asInt()).isEqualTo(3);
+                    assertThat(browser.evaluate("document.getElementById('chart-allocated').textContent").asText())
+                            .contains("fixed", "flexible");
+                    browser.screenshot(Banyan.ROOT.resolve("it/target/timeline.png"));
+                    assertThat(browser.errors()).as("script errors on the page").isEmpty();
+                }
+            }
+        } finally {
+            view.destroy();
+            assertThat(view.waitFor(10, TimeUnit.SECONDS)).as("ends on SIGTERM").isTrue();
+        }
+        Files.writeString(timelines.resolve("timeline_broken.csv"), "time_s,allocated_nodes,running_jobs,completed_jobs\n1,2,x,4\n");
+        Banyan.Result broken = Banyan.run("dashboard", "--timeline", timelines.toString());
+        assertThat(broken.exit()).isEqualTo(2);
+        assertThat(broken.stderr()).endsWith("timeline_broken.csv line 2: 'x' is not a number\n").hasLineCount(1);
+    }
 }

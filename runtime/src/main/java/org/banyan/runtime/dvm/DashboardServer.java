@@ -43,6 +43,7 @@ final class DashboardServer implements Closeable {
             "/style.css", new String[] {PAGE + "style.css", "text/css"},
             "/favicon.svg", new String[] {PAGE + "favicon.svg", "image/svg+xml"},
             "/favicon.ico", new String[] {PAGE + "favicon.svg", "image/svg+xml"},
+            "/timeline.js", new String[] {PAGE + "timeline.js", "text/javascript"},
             "/uPlot.min.js", new String[] {UPLOT + "uPlot.iife.min.js", "text/javascript"},
             "/uPlot.min.css", new String[] {UPLOT + "uPlot.min.css", "text/css"});
 
@@ -56,9 +57,17 @@ final class DashboardServer implements Closeable {
     private long sequence;
     /** Someone asked for data since the last snapshot: the head should make one. */
     private volatile boolean asked;
+    /** A file viewer's data (simulator timelines as JSON), or null when this serves a live DVM. */
+    private final String timelines;
 
     /** Opens the server on {@code bind:port} (port 0: any free one). */
     DashboardServer(String bind, int port, String secret) throws IOException {
+        this(bind, port, secret, null);
+    }
+
+    /** @param timelines JSON of simulator timelines to show instead of a live DVM */
+    DashboardServer(String bind, int port, String secret, String timelines) throws IOException {
+        this.timelines = timelines;
         this.token = token(secret);
         this.server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(bind), port), 32);
         server.setExecutor(threads);
@@ -127,7 +136,8 @@ final class DashboardServer implements Closeable {
             }
             switch (path) {
                 case "/" -> {
-                    try (InputStream in = DashboardServer.class.getClassLoader().getResourceAsStream(PAGE + "index.html")) {
+                    String page = timelines == null ? "index.html" : "timeline.html";
+                    try (InputStream in = DashboardServer.class.getClassLoader().getResourceAsStream(PAGE + page)) {
                         reply(x, 200, "text/html; charset=utf-8", in.readAllBytes());
                     }
                 }
@@ -140,6 +150,7 @@ final class DashboardServer implements Closeable {
                     reply(x, json == null ? 503 : 200, "application/json", json == null ? "{}" : json);
                 }
                 case "/events" -> stream(x);
+                case "/timelines" -> reply(x, timelines == null ? 404 : 200, "application/json", timelines == null ? "{}" : timelines);
                 default -> reply(x, 404, "text/plain", "no such page\n");
             }
         }

@@ -1,0 +1,97 @@
+package org.banyan.runtime.dvm;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The dashboard's page for a simulator's timelines ({@code banyan sim workload --timeline DIR}
+ * writes {@code timeline_POLICY.csv}): the same server and token as a DVM's dashboard, showing the
+ * allocated nodes, running jobs and completed jobs of each policy over time. Served from this
+ * process until it ends.
+ */
+public final class TimelineView implements AutoCloseable {
+    private final DashboardServer server;
+    private final String url;
+
+    private TimelineView(DashboardServer server, String token) {
+        this.server = server;
+        String host = server.bind().contains(":") ? "[" + server.bind() + "]" : server.bind();
+        this.url = "http://" + host + ":" + server.port() + "/?token=" + token;
+    }
+
+    /**
+     * Reads {@code dir}'s timelines and serves them on {@code bind:port}.
+     *
+     * @throws IOException with a message fit for the user when there is none to show or one is malformed
+     */
+    public static TimelineView serve(Path dir, String bind, int port) throws IOException {
+        String json = json(dir);
+        String secret = DvmFiles.newSecret(); // this view's own: it lives as long as the command
+        return new TimelineView(new DashboardServer(bind, port, secret, json), DashboardServer.token(secret));
+    }
+
+    /** The URL that opens it, token included. */
+    public String url() {
+        return url;
+    }
+
+    /** {@code {"fixed": {"time": [...], "allocated": [...], "running": [...], "completed": [...]}, ...}}. */
+    static String json(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            throw new IOException(dir + " is not a directory (banyan sim workload --timeline DIR writes one)");
+        }
+        List<Path> files;
+        try (Stream<Path> list = Files.list(dir)) {
+            files = list.filter(f -> f.getFileName().toString().matches("timeline_[A-Za-z0-9_-]+\\.csv")).sorted().toList();
+        }
+        if (files.isEmpty()) {
+            throw new IOException("no timeline_POLICY.csv in " + dir + " (banyan sim workload --timeline DIR writes them)");
+        }
+        StringBuilder b = new StringBuilder("{");
+        for (int f = 0; f < files.size(); f++) {
+            String name = files.get(f).getFileName().toString().replaceAll("^timeline_|\\.csv$", "");
+            List<String> lines = Files.readAllLines(files.get(f));
+            if (lines.isEmpty() || !lines.getFirst().strip().equals("time_s,allocated_nodes,running_jobs,completed_jobs")) {
+                throw new IOException(files.get(f) + " is not a timeline (its first line must be "
+                        + "time_s,allocated_nodes,running_jobs,completed_jobs)");
+            }
+            List<List<String>> columns = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+            for (int i = 1; i < lines.size(); i++) {
+                if (lines.get(i).isBlank()) {
+                    continue;
+                }
+                String[] v = lines.get(i).split(",");
+                if (v.length != 4) {
+                    throw new IOException(files.get(f) + " line " + (i + 1) + ": 4 values expected, found " + v.length);
+                }
+                for (int c = 0; c < 4; c++) {
+                    try {
+                        double d = Double.parseDouble(v[c].strip());
+                        if (!Double.isFinite(d)) {
+                            throw new NumberFormatException();
+                        }
+                        columns.get(c).add(v[c].strip());
+                    } catch (NumberFormatException e) {
+                        throw new IOException(files.get(f) + " line " + (i + 1) + ": '" + v[c] + "' is not a number");
+                    }
+                }
+            }
+            b.append(f == 0 ? "" : ",").append('"').append(name).append("\":{");
+            String[] keys = {"time", "allocated", "running", "completed"};
+            for (int c = 0; c < 4; c++) {
+                b.append(c == 0 ? "" : ",").append('"').append(keys[c]).append("\":[").append(String.join(",", columns.get(c))).append(']');
+            }
+            b.append('}');
+        }
+        return b.append('}').toString();
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}

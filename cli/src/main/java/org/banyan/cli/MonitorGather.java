@@ -37,6 +37,16 @@ final class MonitorGather {
         } catch (IOException e) {
             System.err.println("banyan run: cannot clear old profiles in " + dir + ": " + e.getMessage());
         }
+        Path live = dir.resolve("live"); // an earlier run's live counters would show on the dashboard as this one's
+        if (Files.isDirectory(live)) {
+            try (DirectoryStream<Path> old = Files.newDirectoryStream(live, "rank.*")) {
+                for (Path p : old) {
+                    Files.deleteIfExists(p);
+                }
+            } catch (IOException e) {
+                System.err.println("banyan run: cannot clear old live counters in " + live + ": " + e.getMessage());
+            }
+        }
     }
 
     static void after(Path dir, int ranks) {

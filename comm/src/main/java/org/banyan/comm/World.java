@@ -17,7 +17,8 @@ import org.banyan.client.Banyan;
  * key exchange, fences once, and leaves every peer's to be fetched on first contact. Monitoring
  * is switched on from the start when {@code banyan run --monitor} asked for it
  * ({@code BANYAN_MONITOR=all|external}), and the profile is written at close to
- * {@code BANYAN_MONITOR_OUT} (default: the working directory).
+ * {@code BANYAN_MONITOR_OUT} (default: the working directory); with an output directory, the
+ * counters are also written every second to its {@code live/} ({@link LiveTraffic}).
  */
 final class World {
     private World() {}
@@ -54,8 +55,15 @@ final class World {
         String out = env.get("BANYAN_MONITOR_OUT");
         Comm world = new Comm(engine, "MPI_COMM_WORLD", 0, group, new AtomicInteger(2), engine::close);
         if (monitor.running()) {
-            world.profileWriter = () -> ProfileFile.write(monitor.snapshot(), rank,
-                    Path.of(out == null || out.isEmpty() ? "." : out));
+            Path dir = Path.of(out == null || out.isEmpty() ? "." : out);
+            // the dashboard's live heat map reads these while the job runs (only where an output directory was given)
+            LiveTraffic live = out == null || out.isEmpty() ? null : new LiveTraffic(monitor, rank, dir.resolve("live"));
+            world.profileWriter = () -> {
+                if (live != null) {
+                    live.close();
+                }
+                ProfileFile.write(monitor.snapshot(), rank, dir);
+            };
         }
         return world;
     }

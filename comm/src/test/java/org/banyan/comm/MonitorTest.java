@@ -67,6 +67,9 @@ class MonitorTest {
         assertThat(world.bytes(Monitor.Shape.ONE_TO_ALL)).isEqualTo(3000);
         assertThat(world.bytes(Monitor.Shape.ALL_TO_ONE)).isEqualTo(240);
         assertThat(s.get(2).collectives().get("MPI_COMM_WORLD").operations(Monitor.Shape.ALL_TO_ONE)).isZero();
+        // the live counters the dashboard reads, as the world closed: what rank 2 sent, by peer
+        assertThat(java.nio.file.Files.readAllLines(dir.resolve("live").resolve("rank.2")))
+                .containsExactly("banyan-live 1 2 4", "0 80 1", "3 1000 1");
     }
 
     @Test

@@ -21,12 +21,11 @@ class WindowTest {
             return LocalJob.run(n, hosts, Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1", "BANYAN_MONITOR", "all",
                     "BANYAN_MONITOR_OUT", out.toString()), body);
         } finally {
-            try (var files = java.nio.file.Files.list(out)) {
-                for (java.nio.file.Path f : files.toList()) {
+            try (var files = java.nio.file.Files.walk(out)) { // the profiles, and live/ with its counters
+                for (java.nio.file.Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
                     java.nio.file.Files.delete(f);
                 }
             }
-            java.nio.file.Files.delete(out);
         }
     }
 

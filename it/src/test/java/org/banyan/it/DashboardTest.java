@@ -159,6 +159,21 @@ class DashboardTest {
             assertThat(browser.evaluate("document.querySelector('#size-chart').textContent").asText()).contains("job 1");
             browser.screenshot(Banyan.ROOT.resolve("it/target/dashboard.png"));
             assertThat(flexible.waitFor(90, TimeUnit.SECONDS)).isTrue();
+
+            // a monitored job: its ranks' traffic as a heat map while it runs
+            List<String> stencil = new ArrayList<>(List.of("run", "--dvm", uri.toString(), "--monitor-out", dir.resolve("mon").toString(),
+                    "-n", "4", JavaClient.JAVA, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp", classPath,
+                    "Stencil", "256", "6000"));
+            Process monitored = Banyan.builder(stencil).redirectErrorStream(true).redirectOutput(dir.resolve("stencil.out").toFile())
+                    .redirectInput(new java.io.File("/dev/null")).start();
+            JsonNode heat = browser.await("(() => { const c = document.querySelector('#traffic canvas');"
+                    + " return c ? Number(c.dataset.nonzero) : 0; })()", v -> v.asInt() >= 8, 30);
+            assertThat(heat.asInt()).as("a 2x2 stencil: each rank sends to its two neighbours at least").isGreaterThanOrEqualTo(8);
+            assertThat(browser.evaluate("document.querySelector('#traffic figcaption').textContent").asText()).contains("4 ranks");
+            browser.screenshot(Banyan.ROOT.resolve("it/target/dashboard-traffic.png"));
+            assertThat(monitored.waitFor(120, TimeUnit.SECONDS)).isTrue();
+            assertThat(Files.readString(dir.resolve("stencil.out"))).contains("residual");
+
             assertThat(browser.errors()).as("script errors on the page").isEmpty();
         }
     }

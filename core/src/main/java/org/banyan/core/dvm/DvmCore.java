@@ -447,6 +447,6 @@ public final class DvmCore {
             holders.add(List.copyOf(byHost.getOrDefault(i, List.of())));
         }
         return new DvmSnapshot(now, hosts.status(scheduler::freeCoresOn, scheduler::gpusOn, scheduler::freeGpusOn), holders,
-                running, queue.status(), view.tasks(now, seconds), view.sizes(), view.decisions(decisions));
+                running, queue.status(), view.tasks(now, seconds), view.sizes(), view.decisions(decisions), jobs.monitored());
     }
 }

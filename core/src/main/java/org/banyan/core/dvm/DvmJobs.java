@@ -42,9 +42,10 @@ final class DvmJobs {
      * -1), and whether MPI_Comm_spawn started it from another job (its client waits for that one).
      */
     private record RunningJob(Client owner, Placement placement, String command, int ranks, HeadAction.ForwardStdin[] stdinTarget,
-                              int queueId, boolean spawned) {
-        RunningJob(Client owner, Placement placement, String command, int ranks, HeadAction.ForwardStdin[] stdinTarget) {
-            this(owner, placement, command, ranks, stdinTarget, -1, false);
+                              int queueId, boolean spawned, String monitorDir) {
+        RunningJob(Client owner, Placement placement, String command, int ranks, HeadAction.ForwardStdin[] stdinTarget,
+                   String monitorDir) {
+            this(owner, placement, command, ranks, stdinTarget, -1, false, monitorDir);
         }
     }
 
@@ -75,7 +76,7 @@ final class DvmJobs {
 
     /** A queued job started on the hosts the queue gave it. */
     void registerQueued(int jobId, Client owner, String command, int ranks, int queueId) {
-        jobs.put(jobId, new RunningJob(owner, null, command, ranks, new HeadAction.ForwardStdin[1], queueId, false));
+        jobs.put(jobId, new RunningJob(owner, null, command, ranks, new HeadAction.ForwardStdin[1], queueId, false, null));
         owner.jobs.add(jobId);
     }
 
@@ -139,7 +140,9 @@ final class DvmJobs {
             return null;
         }
         String command = String.join(" ", apps.stream().map(AppContext::executable).toList());
-        jobs.put(jobId, new RunningJob(s, grant.placement(), command, ranks, new HeadAction.ForwardStdin[1]));
+        // banyan run --dvm --monitor: its ranks write live counters there for the dashboard
+        String monitorDir = apps.getFirst().env().get("BANYAN_MONITOR_OUT");
+        jobs.put(jobId, new RunningJob(s, grant.placement(), command, ranks, new HeadAction.ForwardStdin[1], monitorDir));
         s.jobs.add(jobId);
         s.send(new ClientMessage.JobAccepted(jobId, ranks));
         say.accept("job " + jobId + " of client " + s.id + ": " + ranks + " rank(s) of " + command);
@@ -184,7 +187,7 @@ final class DvmJobs {
             return new HeadEvent.SpawnAnswer(request, null, null, e.getMessage());
         }
         String command = String.join(" ", request.apps().stream().map(AppContext::executable).toList());
-        jobs.put(jobId, new RunningJob(p.owner(), grant.placement(), command, ranks, new HeadAction.ForwardStdin[1], -1, true));
+        jobs.put(jobId, new RunningJob(p.owner(), grant.placement(), command, ranks, new HeadAction.ForwardStdin[1], -1, true, null));
         p.owner().jobs.add(jobId);
         say.accept("job " + jobId + " spawned by job " + parent.jobId() + ": " + ranks + " rank(s) of " + command);
         return new HeadEvent.SpawnAnswer(request, child, settings.forJob(0), null);
@@ -242,6 +245,17 @@ final class DvmJobs {
                         + (sh.cores() == 1 ? "" : "s") + ")");
             }
         }
+    }
+
+    /** The running jobs whose ranks write live traffic counters (run with --monitor), and where. */
+    List<DvmSnapshot.Monitored> monitored() {
+        List<DvmSnapshot.Monitored> out = new ArrayList<>();
+        jobs.forEach((id, j) -> {
+            if (j.monitorDir() != null) {
+                out.add(new DvmSnapshot.Monitored(id, j.ranks(), j.monitorDir()));
+            }
+        });
+        return out;
     }
 
     /** A client went away: its jobs still running are canceled. */

@@ -12,7 +12,7 @@ import org.banyan.core.wire.ClientMessage;
  */
 public record DvmSnapshot(long timeMicros, List<ClientMessage.HostStatus> hosts, List<List<String>> holders,
                           List<ClientMessage.JobStatus> jobs, List<ClientMessage.QueuedStatus> queued, Tasks tasks, List<Size> sizes,
-                          List<Decision> decisions) {
+                          List<Decision> decisions, List<Monitored> monitored) {
     /**
      * Tasks: how many wait (not started), run, and ended each way since the DVM started; starts
      * and ends per second from {@code firstSecond} (seconds since the epoch) on; the longest
@@ -29,6 +29,9 @@ public record DvmSnapshot(long timeMicros, List<ClientMessage.HostStatus> hosts,
 
     /** A line of the DVM's log, as a point on its timeline. */
     public record Decision(long timeMicros, String line) {}
+
+    /** A running job whose ranks write live traffic counters to {@code dir}/live (the driver reads them). */
+    public record Monitored(int jobId, int ranks, String dir) {}
 
     /** A queued job's size from {@code timeMicros} on (0: it ended). */
     public record Size(long timeMicros, int queueId, int ranks) {}

@@ -89,6 +89,24 @@ final class SnapshotJson {
             string(d.line());
             b.append('}');
         }
+        b.append("],\"traffic\":[");
+        boolean first = true;
+        for (DvmSnapshot.Monitored m : s.monitored()) {
+            long[][] bytes = LiveTrafficFiles.read(java.nio.file.Path.of(m.dir()), m.ranks());
+            b.append(first ? "" : ",").append("{\"job\":").append(m.jobId()).append(",\"size\":").append(m.ranks()).append(",\"bytes\":");
+            first = false;
+            if (bytes == null) {
+                b.append("null");
+            } else {
+                b.append('[');
+                for (int r = 0; r < bytes.length; r++) {
+                    b.append(r == 0 ? "" : ",");
+                    longs(bytes[r]);
+                }
+                b.append(']');
+            }
+            b.append('}');
+        }
         b.append("]}");
     }
 

@@ -113,6 +113,51 @@
       [[String(x.id)], [x.name || ""], [String(x.exitCode)], [x.detail || "", "detail"]]));
   }
 
+  // one heat map per monitored job: row = sender, column = receiver, colour by log of bytes
+  function traffic(list) {
+    const box = $("traffic");
+    box.replaceChildren();
+    if (!list || list.length === 0) {
+      const none = document.createElement("span");
+      none.className = "none";
+      none.textContent = "no monitored job running";
+      box.appendChild(none);
+      return;
+    }
+    for (const t of list) {
+      const fig = document.createElement("figure");
+      fig.className = "heat";
+      const cap = document.createElement("figcaption");
+      fig.appendChild(cap);
+      if (!t.bytes) {
+        cap.textContent = "job " + t.job + ": " + t.size + " ranks, too many to draw";
+        box.appendChild(fig);
+        continue;
+      }
+      const n = t.size;
+      const cell = Math.max(2, Math.floor(256 / n));
+      const canvas = document.createElement("canvas");
+      canvas.id = "heat-" + t.job;
+      canvas.width = canvas.height = cell * n;
+      const ctx = canvas.getContext("2d");
+      let max = 0, total = 0, nonzero = 0;
+      for (const row of t.bytes) for (const v of row) { max = Math.max(max, v); total += v; if (v > 0) nonzero++; }
+      for (let r = 0; r < n; r++) {
+        for (let c = 0; c < n; c++) {
+          const v = t.bytes[r][c];
+          const x = v > 0 && max > 0 ? Math.log1p(v) / Math.log1p(max) : 0;
+          ctx.fillStyle = v > 0 ? "rgb(" + Math.round(255 - 200 * x) + "," + Math.round(240 - 180 * x) + "," + Math.round(255 - 60 * x) + ")" : "#f0f2f5";
+          ctx.fillRect(c * cell, r * cell, cell - (cell > 4 ? 1 : 0), cell - (cell > 4 ? 1 : 0));
+        }
+      }
+      canvas.dataset.nonzero = String(nonzero);
+      canvas.title = "rows: senders, columns: receivers";
+      cap.textContent = "job " + t.job + ": " + n + " ranks, " + fmt(total) + " bytes, " + nonzero + " pairs";
+      fig.appendChild(canvas);
+      box.appendChild(fig);
+    }
+  }
+
   function draw(s) {
     last = s;
     for (const k of ["waiting", "running", "done", "failed", "canceled"]) $("count-" + k).textContent = fmt(s.tasks[k]);
@@ -122,6 +167,7 @@
     rates(s.tasks);
     sizes(s.sizes, s.time);
     timeline(s.decisions);
+    traffic(s.traffic);
     tasks(s.tasks, s.time);
     $("live").textContent = "live · " + new Date(s.time).toLocaleTimeString("en-GB");
     $("live").className = "ok";

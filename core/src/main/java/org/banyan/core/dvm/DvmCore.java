@@ -447,6 +447,16 @@ public final class DvmCore {
             holders.add(List.copyOf(byHost.getOrDefault(i, List.of())));
         }
         return new DvmSnapshot(now, hosts.status(scheduler::freeCoresOn, scheduler::gpusOn, scheduler::freeGpusOn), holders,
-                running, queue.status(), view.tasks(now, seconds), view.sizes(), view.decisions(decisions), jobs.monitored());
+                running, queued(), view.tasks(now, seconds), view.sizes(), view.decisions(decisions), jobs.monitored());
+    }
+
+    private List<DvmSnapshot.Queued> queued() {
+        List<ClientMessage.QueuedStatus> status = queue.status();
+        List<String> reasons = queue.reasons();
+        List<DvmSnapshot.Queued> out = new ArrayList<>(status.size());
+        for (int i = 0; i < status.size(); i++) {
+            out.add(new DvmSnapshot.Queued(status.get(i), i < reasons.size() ? reasons.get(i) : ""));
+        }
+        return out;
     }
 }

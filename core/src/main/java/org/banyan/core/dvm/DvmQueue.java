@@ -213,6 +213,11 @@ final class DvmQueue {
         queue.holders(byHost);
     }
 
+    /** Why each queued job waits, in {@link #status}'s order. */
+    List<String> reasons() {
+        return queue.reasons();
+    }
+
     List<ClientMessage.QueuedStatus> status() {
         return queue.status();
     }

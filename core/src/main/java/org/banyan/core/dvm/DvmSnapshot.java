@@ -11,7 +11,7 @@ import org.banyan.core.wire.ClientMessage;
  * turned into JSON by the driver off it.
  */
 public record DvmSnapshot(long timeMicros, List<ClientMessage.HostStatus> hosts, List<List<String>> holders,
-                          List<ClientMessage.JobStatus> jobs, List<ClientMessage.QueuedStatus> queued, Tasks tasks, List<Size> sizes,
+                          List<ClientMessage.JobStatus> jobs, List<Queued> queued, Tasks tasks, List<Size> sizes,
                           List<Decision> decisions, List<Monitored> monitored) {
     /**
      * Tasks: how many wait (not started), run, and ended each way since the DVM started; starts
@@ -29,6 +29,9 @@ public record DvmSnapshot(long timeMicros, List<ClientMessage.HostStatus> hosts,
 
     /** A line of the DVM's log, as a point on its timeline. */
     public record Decision(long timeMicros, String line) {}
+
+    /** A job waiting in the resource manager's queue, and why it waits. */
+    public record Queued(ClientMessage.QueuedStatus job, String reason) {}
 
     /** A running job whose ranks write live traffic counters to {@code dir}/live (the driver reads them). */
     public record Monitored(int jobId, int ranks, String dir) {}

@@ -417,6 +417,19 @@ final class ResourceQueue {
         return out;
     }
 
+    /** Why each queued job (in {@link #status}'s order) waits, in words, for the dashboard. */
+    List<String> reasons() {
+        List<String> out = new ArrayList<>();
+        List<Integer> ids = scheduler.queuedIds();
+        int free = pool.free();
+        for (int k = 0; k < ids.size(); k++) {
+            ClientMessage.QueueJob q = entries.get(ids.get(k)).job();
+            String need = "needs " + q.minNodes() + " host" + (q.minNodes() == 1 ? "" : "s") + ", " + free + " free";
+            out.add(k == 0 ? need : "behind job " + ids.get(k - 1) + "; " + need);
+        }
+        return out;
+    }
+
     private List<Launch> launches(List<MalleableScheduler.Start> starts) {
         List<Launch> out = new ArrayList<>();
         for (MalleableScheduler.Start s : starts) {

@@ -30,6 +30,17 @@ class ResourceQueueTest {
         return launches.getFirst();
     }
 
+    /** What the dashboard says of each queued job: what it needs, and whom it waits behind. */
+    @Test
+    void queuedJobsSayWhyTheyWait() {
+        var rigid = (ResourceQueue.Outcome.Queued) queue.submit(owner, job(4, 4, 2));
+        assertThat(rigid.launches()).hasSize(1);
+        var two = (ResourceQueue.Outcome.Queued) queue.submit(owner, job(2, 2, 1));
+        var one = (ResourceQueue.Outcome.Queued) queue.submit(owner, job(1, 1, 1));
+        assertThat(queue.status()).extracting(ClientMessage.QueuedStatus::queueId).containsExactly(two.queueId(), one.queueId());
+        assertThat(queue.reasons()).containsExactly("needs 2 hosts, 0 free", "behind job " + two.queueId() + "; needs 1 host, 0 free");
+    }
+
     @Test
     void aMalleableJobShrinksForAQueuedJobAndGrowsBackKeepingItsRanksInPlace() {
         var m = (ResourceQueue.Outcome.Queued) queue.submit(owner, job(1, 4, 2));

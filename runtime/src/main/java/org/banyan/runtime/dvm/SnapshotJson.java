@@ -45,10 +45,12 @@ final class SnapshotJson {
         }
         b.append("],\"queued\":[");
         for (int i = 0; i < s.queued().size(); i++) {
-            ClientMessage.QueuedStatus q = s.queued().get(i);
+            ClientMessage.QueuedStatus q = s.queued().get(i).job();
             b.append(i == 0 ? "" : ",").append("{\"id\":").append(q.queueId()).append(",\"minNodes\":").append(q.minNodes())
                     .append(",\"maxNodes\":").append(q.maxNodes()).append(",\"command\":");
             string(q.command());
+            b.append(",\"reason\":");
+            string(s.queued().get(i).reason());
             b.append('}');
         }
         DvmSnapshot.Tasks t = s.tasks();

@@ -163,7 +163,7 @@
     for (const k of ["waiting", "running", "done", "failed", "canceled"]) $("count-" + k).textContent = fmt(s.tasks[k]);
     hosts(s.hosts);
     fill("jobs", s.jobs.map((j) => [[String(j.id)], [String(j.ranks)], [j.command]]));
-    fill("queue", s.queued.map((q) => [[String(q.id)], [q.minNodes + ".." + q.maxNodes], [q.command]]));
+    fill("queue", s.queued.map((q) => [[String(q.id)], [q.minNodes + ".." + q.maxNodes], [q.command], [q.reason || ""]]));
     rates(s.tasks);
     sizes(s.sizes, s.time);
     timeline(s.decisions);

@@ -20,6 +20,45 @@ import org.banyan.topo.Topology;
  * default.
  */
 final class PlaceCommand {
+    /** What the options set. */
+    static final class Arguments {
+        String matrixSpec;
+        String topologySpec;
+        String network;
+        String output;
+        List<String> hosts;
+        long seed = 1;
+    }
+
+    static final OptionTable<Arguments> OPTIONS = new OptionTable<Arguments>()
+            .value("Place", List.of("--matrix"), List.of(), "M", """
+                    a directory of .prof files (banyan run --monitor-out M), a CSV of
+                    banyan monitor (matrix_all_bytes.csv) or a .mat file (required)""",
+                    (a, v) -> a.matrixSpec = v)
+            .value("Place", List.of("--topology"), List.of(), "T", """
+                    one host: lstopo --of xml output, a tleaf file, or a description
+                    such as 'socket:2 core:8' (a file or inline); default: this host's
+                    /sys. A description with a host level ('switch:2 host:4 core:8')
+                    is the whole cluster""",
+                    (a, v) -> a.topologySpec = v)
+            .value("Place", List.of("--hosts"), List.of(), "LIST", """
+                    host names, comma-separated: the cluster is that many hosts like T
+                    (default: this host alone)""",
+                    (a, v) -> a.hosts = Arrays.stream(v.split(",")).map(String::strip).filter(h -> !h.isEmpty()).toList())
+            .value("Place", List.of("--network"), List.of(), "N", "levels above the hosts, e.g. 'switch:2' (the hosts split evenly)",
+                    (a, v) -> a.network = v)
+            .value("Place", List.of("--output"), List.of("-o"), "FILE", """
+                    write the rankfile there (default: standard output, the report
+                    then on standard error)""",
+                    (a, v) -> a.output = v)
+            .value("Place", List.of("--seed"), List.of(), "S", "the random placement's seed (default 1)", (a, v) -> {
+                try {
+                    a.seed = Long.parseLong(v);
+                } catch (NumberFormatException e) {
+                    throw new UsageException("--seed '" + v + "' is not a number");
+                }
+            });
+
     static final String HELP = """
             Usage: banyan place --matrix M [--topology T] [--hosts LIST] [--network N]
                                 [--output FILE] [--seed S]
@@ -27,23 +66,10 @@ final class PlaceCommand {
             Places the ranks of a communication matrix on a machine with TreeMatch and writes an
             Open MPI rankfile ('rank N=HOST slot=PACKAGE:CORE') for banyan run --rankfile (or
             mpirun's). The report compares hop-bytes, SUM_COM and MAX_COM of round-robin
-            (--map-by slot), by-node, random and TreeMatch placements.
+            (--map-by slot), by-node, random and TreeMatch placements. Ranks go one per core
+            (hardware threads are not places). Slots are logical.
 
-              --matrix M     a directory of .prof files (banyan run --monitor-out M), a CSV of
-                             banyan monitor (matrix_all_bytes.csv) or a .mat file
-              --topology T   one host: lstopo --of xml output, a tleaf file, or a description
-                             such as 'socket:2 core:8' (a file or inline); default: this host's
-                             /sys. A description with a host level ('switch:2 host:4 core:8')
-                             is the whole cluster
-              --hosts LIST   host names, comma-separated: the cluster is that many hosts like T
-                             (default: this host alone)
-              --network N    levels above the hosts, e.g. 'switch:2' (the hosts split evenly)
-              --output FILE  write the rankfile there (default: standard output, the report
-                             then on standard error)
-              --seed S       the random placement's seed (default 1)
-
-            Ranks go one per core (hardware threads are not places). Slots are logical.
-            """;
+            """ + OPTIONS.help();
 
     private final Path cwd;
 
@@ -56,34 +82,14 @@ final class PlaceCommand {
             System.out.print(HELP);
             return args.isEmpty() ? 2 : 0;
         }
-        String matrixSpec = null;
-        String topologySpec = null;
-        String network = null;
-        String output = null;
-        List<String> hosts = null;
-        long seed = 1;
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            if (i + 1 >= args.size()) {
-                throw new UsageException(a.startsWith("--") ? "option " + a + " needs a value" : "unexpected '" + a + "'");
-            }
-            String v = args.get(++i);
-            switch (a) {
-                case "--matrix" -> matrixSpec = v;
-                case "--topology" -> topologySpec = v;
-                case "--network" -> network = v;
-                case "--output", "-o" -> output = v;
-                case "--hosts" -> hosts = Arrays.stream(v.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
-                case "--seed" -> {
-                    try {
-                        seed = Long.parseLong(v);
-                    } catch (NumberFormatException e) {
-                        throw new UsageException("--seed '" + v + "' is not a number");
-                    }
-                }
-                default -> throw new UsageException("unknown option '" + a + "' (see banyan place --help)");
-            }
-        }
+        Arguments parsed = new Arguments();
+        OptionParser.parse(OPTIONS, parsed, args, "banyan place --help");
+        String matrixSpec = parsed.matrixSpec;
+        String topologySpec = parsed.topologySpec;
+        String network = parsed.network;
+        String output = parsed.output;
+        List<String> hosts = parsed.hosts;
+        long seed = parsed.seed;
         if (matrixSpec == null) {
             throw new UsageException("--matrix is required (see banyan place --help)");
         }

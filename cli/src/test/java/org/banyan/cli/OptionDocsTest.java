@@ -40,4 +40,22 @@ class OptionDocsTest {
             }
         }
     }
+
+    /** Commands on the option table: their --help lists every option, and each name finds its option. */
+    @Test
+    void placeDashboardAndSimPilotHelpListTheirTables() {
+        check(PlaceCommand.OPTIONS, PlaceCommand.HELP);
+        check(DashboardCommand.OPTIONS, DashboardCommand.HELP);
+        check(PilotSimCommand.OPTIONS, PilotSimCommand.HELP);
+    }
+
+    private static <A> void check(OptionTable<A> table, String help) {
+        assertThat(table.all()).isNotEmpty();
+        for (OptionTable.Option<A> o : table.all()) {
+            assertThat(help).contains("  " + o.synopsis());
+            for (String name : o.names()) {
+                assertThat(table.find(name)).isSameAs(o);
+            }
+        }
+    }
 }

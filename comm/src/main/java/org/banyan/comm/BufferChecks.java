@@ -24,4 +24,32 @@ final class BufferChecks {
                     + " equal blocks (or the receive buffer, " + recv + ", is smaller)");
         }
     }
+
+    /** A "v" collective's counts and displacements (elements): one each per rank, not negative, every block inside the buffer. */
+    static void vector(String op, int size, int[] counts, int[] displs, long length) {
+        long[] c = counts == null ? null : java.util.Arrays.stream(counts).asLongStream().toArray();
+        long[] d = displs == null ? null : java.util.Arrays.stream(displs).asLongStream().toArray();
+        vector(op, size, c, d, length);
+    }
+
+    static void vector(String op, int size, long[] counts, long[] displs, long length) {
+        if (counts == null || displs == null || length < 0) {
+            throw new IllegalArgumentException(op + ": no " + (counts == null ? "counts" : displs == null ? "displacements" : "buffer")
+                    + " where they are read");
+        }
+        if (counts.length != size || displs.length != size) {
+            throw new IllegalArgumentException(op + ": " + counts.length + " counts and " + displs.length + " displacements for "
+                    + size + " ranks: one each per rank");
+        }
+        for (int r = 0; r < size; r++) {
+            if (counts[r] < 0 || displs[r] < 0) {
+                throw new IllegalArgumentException(op + ": rank " + r + "'s count " + counts[r] + " or displacement " + displs[r]
+                        + " is negative");
+            }
+            if (displs[r] + counts[r] > length) {
+                throw new IllegalArgumentException(op + ": rank " + r + "'s block (" + counts[r] + " at " + displs[r]
+                        + ") ends past the buffer's " + length);
+            }
+        }
+    }
 }

@@ -24,12 +24,19 @@ import org.banyan.client.Banyan;
  * from one sender on one communicator are received in the order sent. Sends are eager: a send
  * completes once its bytes are handed to the transport, whether or not the receive is posted.
  * Buffers are byte, int, long, float and double arrays, ByteBuffers (position to limit) and
- * MemorySegments. Collectives are built from point-to-point messages on the communicator's
- * second context, so they never match a user's receive and show as internal traffic.
+ * MemorySegments. Collectives ({@link CommCollectives}) are built from point-to-point messages on
+ * the communicator's second context, so they never match a user's receive and show as internal
+ * traffic.
  */
-public final class Comm implements AutoCloseable {
+public final class Comm extends CommCollectives implements AutoCloseable {
     public static final int ANY_SOURCE = -1;
     public static final int ANY_TAG = -1;
+    /**
+     * MPI_PROC_NULL: a send to it or a receive from it completes at once and moves nothing (the
+     * receive's status says source PROC_NULL, tag ANY_TAG, 0 bytes), so edge ranks of a stencil
+     * need no special case.
+     */
+    public static final int PROC_NULL = -2;
 
     final Engine engine;
     final String name;
@@ -43,6 +50,7 @@ public final class Comm implements AutoCloseable {
     /** The world's: writes this rank's monitoring profile when asked to. */
     Runnable profileWriter;
     final Collectives coll;
+    final VectorCollectives vcoll;
     private int splits;
     private boolean closed;
 
@@ -61,6 +69,7 @@ public final class Comm implements AutoCloseable {
         }
         this.rank = me;
         this.coll = new Collectives(this);
+        this.vcoll = new VectorCollectives(this);
         engine.monitor.register(name, group);
         engine.groupOf(context, group); // its point-to-point and collective contexts, for finalize notices
         engine.groupOf(context + 1, group);
@@ -156,6 +165,10 @@ public final class Comm implements AutoCloseable {
     /** Starts a send; the data must stay unchanged until the request is done. */
     public Request isend(MemorySegment data, int dest, int tag) {
         checkUserTag(tag);
+        if (dest == PROC_NULL) {
+            checkOpen();
+            return new Operation.Null(engine, null);
+        }
         return sendInternal(data, dest, tag, context, Engine.Traffic.EXTERNAL);
     }
 
@@ -179,6 +192,10 @@ public final class Comm implements AutoCloseable {
     public Request irecv(MemorySegment buffer, int source, int tag) {
         if (tag != ANY_TAG) {
             checkUserTag(tag);
+        }
+        if (source == PROC_NULL) {
+            checkOpen();
+            return new Operation.Null(engine, new Status(PROC_NULL, ANY_TAG, 0));
         }
         if (source != ANY_SOURCE) {
             checkRank(source, "source");
@@ -210,6 +227,21 @@ public final class Comm implements AutoCloseable {
         Status st = r.await();
         s.await();
         return st;
+    }
+
+    /** MPI_Sendrecv_replace: sends {@code buffer}'s contents and receives into the same buffer. */
+    public Status sendrecvReplace(MemorySegment buffer, int dest, int sendTag, int source, int recvTag) {
+        MemorySegment out = MemorySegment.ofArray(new byte[(int) buffer.byteSize()]);
+        MemorySegment.copy(buffer, 0, out, 0, buffer.byteSize());
+        return sendrecv(out, dest, sendTag, buffer, source, recvTag);
+    }
+
+    public Status sendrecvReplace(double[] buffer, int dest, int sendTag, int source, int recvTag) {
+        return sendrecvReplace(MemorySegment.ofArray(buffer), dest, sendTag, source, recvTag);
+    }
+
+    public Status sendrecvReplace(int[] buffer, int dest, int sendTag, int source, int recvTag) {
+        return sendrecvReplace(MemorySegment.ofArray(buffer), dest, sendTag, source, recvTag);
     }
 
     public Status sendrecv(double[] send, int dest, int sendTag, double[] recv, int source, int recvTag) {
@@ -285,70 +317,6 @@ public final class Comm implements AutoCloseable {
         return ctx;
     }
 
-    // ---- collectives (see Collectives for the algorithms)
-
-    public void barrier() {
-        coll.barrier();
-    }
-
-    public void bcast(byte[] buffer, int root) {
-        coll.bcast(MemorySegment.ofArray(buffer), root);
-    }
-
-    public void bcast(int[] buffer, int root) {
-        coll.bcast(MemorySegment.ofArray(buffer), root);
-    }
-
-    public void bcast(long[] buffer, int root) {
-        coll.bcast(MemorySegment.ofArray(buffer), root);
-    }
-
-    public void bcast(double[] buffer, int root) {
-        coll.bcast(MemorySegment.ofArray(buffer), root);
-    }
-
-    public void bcast(MemorySegment buffer, int root) {
-        coll.bcast(buffer, root);
-    }
-
-    public void reduce(double[] send, double[] recv, Op op, int root) {
-        coll.reduce(MemorySegment.ofArray(send), rank == root ? MemorySegment.ofArray(recv) : null, Elem.DOUBLE, send.length, op, root);
-    }
-
-    public void reduce(long[] send, long[] recv, Op op, int root) {
-        coll.reduce(MemorySegment.ofArray(send), rank == root ? MemorySegment.ofArray(recv) : null, Elem.LONG, send.length, op, root);
-    }
-
-    public void reduce(int[] send, int[] recv, Op op, int root) {
-        coll.reduce(MemorySegment.ofArray(send), rank == root ? MemorySegment.ofArray(recv) : null, Elem.INT, send.length, op, root);
-    }
-
-    /** MPI_Scan: ranks 0..rank()'s values combined in rank order. */
-    public void scan(double[] send, double[] recv, Op op) {
-        coll.scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.DOUBLE, send.length, op, true);
-    }
-
-    public void scan(long[] send, long[] recv, Op op) {
-        coll.scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.LONG, send.length, op, true);
-    }
-
-    public void scan(int[] send, int[] recv, Op op) {
-        coll.scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.INT, send.length, op, true);
-    }
-
-    /** MPI_Exscan: ranks 0..rank()-1's values combined in rank order; rank 0's {@code recv} is left as it was. */
-    public void exscan(double[] send, double[] recv, Op op) {
-        coll.scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.DOUBLE, send.length, op, false);
-    }
-
-    public void exscan(long[] send, long[] recv, Op op) {
-        coll.scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.LONG, send.length, op, false);
-    }
-
-    public void exscan(int[] send, int[] recv, Op op) {
-        coll.scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.INT, send.length, op, false);
-    }
-
     /** MPI_Wtime: seconds from an arbitrary moment of this process, for differences. */
     public static double wtime() {
         return System.nanoTime() / 1e9;
@@ -363,79 +331,11 @@ public final class Comm implements AutoCloseable {
         }
     }
 
-    public void allreduce(double[] send, double[] recv, Op op) {
-        coll.allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.DOUBLE, send.length, op);
-    }
+    // ---- what the collective half of the API reaches
 
-    public void allreduce(long[] send, long[] recv, Op op) {
-        coll.allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.LONG, send.length, op);
-    }
-
-    public void allreduce(int[] send, int[] recv, Op op) {
-        coll.allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.INT, send.length, op);
-    }
-
-    public void allreduce(float[] send, float[] recv, Op op) {
-        coll.allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.FLOAT, send.length, op);
-    }
-
-    /** Every rank's {@code send} to the root's {@code recv}, in rank order (recv is ignored elsewhere). */
-    public void gather(double[] send, double[] recv, int root) {
-        BufferChecks.exactBlocks(rank, group.length, "gather", root, recv == null ? -1 : recv.length, send.length);
-        coll.gather(MemorySegment.ofArray(send), rank == root ? MemorySegment.ofArray(recv) : null, root);
-    }
-
-    public void gather(long[] send, long[] recv, int root) {
-        BufferChecks.exactBlocks(rank, group.length, "gather", root, recv == null ? -1 : recv.length, send.length);
-        coll.gather(MemorySegment.ofArray(send), rank == root ? MemorySegment.ofArray(recv) : null, root);
-    }
-
-    public void gather(MemorySegment send, MemorySegment recv, int root) {
-        coll.gather(send, recv, root);
-    }
-
-    /** The root's {@code send}, cut in size() equal blocks, one to each rank's {@code recv}. */
-    public void scatter(double[] send, double[] recv, int root) {
-        BufferChecks.exactBlocks(rank, group.length, "scatter", root, send == null ? -1 : send.length, recv.length);
-        coll.scatter(rank == root ? MemorySegment.ofArray(send) : null, MemorySegment.ofArray(recv), root);
-    }
-
-    public void scatter(MemorySegment send, MemorySegment recv, int root) {
-        coll.scatter(send, recv, root);
-    }
-
-    public void allgather(double[] send, double[] recv) {
-        BufferChecks.exactBlocks(rank, group.length, "allgather", -1, recv.length, send.length);
-        coll.allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
-    }
-
-    public void allgather(long[] send, long[] recv) {
-        BufferChecks.exactBlocks(rank, group.length, "allgather", -1, recv.length, send.length);
-        coll.allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
-    }
-
-    public void allgather(int[] send, int[] recv) {
-        BufferChecks.exactBlocks(rank, group.length, "allgather", -1, recv.length, send.length);
-        coll.allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
-    }
-
-    public void allgather(MemorySegment send, MemorySegment recv) {
-        coll.allgather(send, recv);
-    }
-
-    /** Block i of {@code send} to rank i; block j of {@code recv} from rank j (equal blocks). */
-    public void alltoall(double[] send, double[] recv) {
-        BufferChecks.equalBlocks(group.length, send.length, recv.length);
-        coll.alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
-    }
-
-    public void alltoall(int[] send, int[] recv) {
-        BufferChecks.equalBlocks(group.length, send.length, recv.length);
-        coll.alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
-    }
-
-    public void alltoall(MemorySegment send, MemorySegment recv) {
-        coll.alltoall(send, recv);
+    @Override
+    Comm self() {
+        return this;
     }
 
     // ----

@@ -121,6 +121,23 @@ public final class Monitor {
     }
 
     /** A collective at this rank: its logical bytes to each of {@code worldPeers}, and its shape's total. */
+    /** One collective operation whose peers each get their own number of bytes (the "v" collectives). */
+    void collective(String communicator, int[] members, Shape shape, int[] worldPeers, long[] bytes) {
+        if (on && scope == Scope.ALL) {
+            lock.lock();
+            try {
+                long total = 0;
+                for (int i = 0; i < worldPeers.length; i++) {
+                    add(Kind.COLLECTIVE, worldPeers[i], bytes[i]);
+                    total += bytes[i];
+                }
+                collectives.computeIfAbsent(communicator, n -> new CollectiveTraffic(members)).add(shape, total);
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
     void collective(String communicator, int[] members, Shape shape, int[] worldPeers, long bytesEach) {
         if (on && scope == Scope.ALL) {
             lock.lock();

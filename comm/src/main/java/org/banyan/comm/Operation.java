@@ -1,7 +1,7 @@
 package org.banyan.comm;
 
 /** A send or a receive owned by an {@link Engine}: done, or waiting for the engine's progress. */
-abstract sealed class Operation implements Request permits Operation.Send, Operation.Receive {
+abstract sealed class Operation implements Request permits Operation.Send, Operation.Receive, Operation.Null {
     final Engine engine;
     volatile boolean done;
     volatile RuntimeException failure;
@@ -82,6 +82,22 @@ abstract sealed class Operation implements Request permits Operation.Send, Opera
             } else {
                 complete();
             }
+        }
+
+        @Override
+        Status status() {
+            return status;
+        }
+    }
+
+    /** A send to or a receive from {@link Comm#PROC_NULL}: done at once, nothing moved. */
+    static final class Null extends Operation {
+        private final Status status;
+
+        Null(Engine engine, Status status) {
+            super(engine);
+            this.status = status;
+            complete();
         }
 
         @Override

@@ -184,6 +184,15 @@ public final class Comm extends CommCollectives implements AutoCloseable {
         return isend(MemorySegment.ofArray(data), dest, tag);
     }
 
+    public Request isend(float[] data, int dest, int tag) {
+        return isend(MemorySegment.ofArray(data), dest, tag);
+    }
+
+    /** The buffer's position to its limit; it must stay unchanged until the request is done. */
+    public Request isend(ByteBuffer data, int dest, int tag) {
+        return isend(MemorySegment.ofBuffer(data), dest, tag);
+    }
+
     public Request isend(long[] data, int dest, int tag) {
         return isend(MemorySegment.ofArray(data), dest, tag);
     }
@@ -216,6 +225,15 @@ public final class Comm extends CommCollectives implements AutoCloseable {
         return irecv(MemorySegment.ofArray(buffer), source, tag);
     }
 
+    public Request irecv(float[] buffer, int source, int tag) {
+        return irecv(MemorySegment.ofArray(buffer), source, tag);
+    }
+
+    /** Into the buffer's position to its limit (the position does not move). */
+    public Request irecv(ByteBuffer buffer, int source, int tag) {
+        return irecv(MemorySegment.ofBuffer(buffer), source, tag);
+    }
+
     public Request irecv(long[] buffer, int source, int tag) {
         return irecv(MemorySegment.ofArray(buffer), source, tag);
     }
@@ -245,6 +263,22 @@ public final class Comm extends CommCollectives implements AutoCloseable {
     }
 
     public Status sendrecv(double[] send, int dest, int sendTag, double[] recv, int source, int recvTag) {
+        return sendrecv(MemorySegment.ofArray(send), dest, sendTag, MemorySegment.ofArray(recv), source, recvTag);
+    }
+
+    public Status sendrecv(float[] send, int dest, int sendTag, float[] recv, int source, int recvTag) {
+        return sendrecv(MemorySegment.ofArray(send), dest, sendTag, MemorySegment.ofArray(recv), source, recvTag);
+    }
+
+    public Status sendrecv(long[] send, int dest, int sendTag, long[] recv, int source, int recvTag) {
+        return sendrecv(MemorySegment.ofArray(send), dest, sendTag, MemorySegment.ofArray(recv), source, recvTag);
+    }
+
+    public Status sendrecv(int[] send, int dest, int sendTag, int[] recv, int source, int recvTag) {
+        return sendrecv(MemorySegment.ofArray(send), dest, sendTag, MemorySegment.ofArray(recv), source, recvTag);
+    }
+
+    public Status sendrecv(byte[] send, int dest, int sendTag, byte[] recv, int source, int recvTag) {
         return sendrecv(MemorySegment.ofArray(send), dest, sendTag, MemorySegment.ofArray(recv), source, recvTag);
     }
 

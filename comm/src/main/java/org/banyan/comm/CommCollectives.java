@@ -35,6 +35,10 @@ public abstract sealed class CommCollectives permits Comm {
         self().coll.bcast(MemorySegment.ofArray(buffer), root);
     }
 
+    public void bcast(float[] buffer, int root) {
+        self().coll.bcast(MemorySegment.ofArray(buffer), root);
+    }
+
     public void bcast(MemorySegment buffer, int root) {
         self().coll.bcast(buffer, root);
     }
@@ -45,6 +49,11 @@ public abstract sealed class CommCollectives permits Comm {
 
     public void reduce(long[] send, long[] recv, Op op, int root) {
         self().coll.reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.LONG, send.length, op, root);
+    }
+
+    public void reduce(float[] send, float[] recv, Op op, int root) {
+        self().coll.reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.FLOAT, send.length,
+                op, root);
     }
 
     public void reduce(int[] send, int[] recv, Op op, int root) {
@@ -99,6 +108,16 @@ public abstract sealed class CommCollectives permits Comm {
         self().coll.gather(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, root);
     }
 
+    public void gather(int[] send, int[] recv, int root) {
+        BufferChecks.exactBlocks(self().rank, self().group.length, "gather", root, recv == null ? -1 : recv.length, send.length);
+        self().coll.gather(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, root);
+    }
+
+    public void gather(float[] send, float[] recv, int root) {
+        BufferChecks.exactBlocks(self().rank, self().group.length, "gather", root, recv == null ? -1 : recv.length, send.length);
+        self().coll.gather(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, root);
+    }
+
     public void gather(long[] send, long[] recv, int root) {
         BufferChecks.exactBlocks(self().rank, self().group.length, "gather", root, recv == null ? -1 : recv.length, send.length);
         self().coll.gather(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, root);
@@ -110,6 +129,21 @@ public abstract sealed class CommCollectives permits Comm {
 
     /** The root's {@code send}, cut in size() equal blocks, one to each self().rank's {@code recv}. */
     public void scatter(double[] send, double[] recv, int root) {
+        BufferChecks.exactBlocks(self().rank, self().group.length, "scatter", root, send == null ? -1 : send.length, recv.length);
+        self().coll.scatter(self().rank == root ? MemorySegment.ofArray(send) : null, MemorySegment.ofArray(recv), root);
+    }
+
+    public void scatter(long[] send, long[] recv, int root) {
+        BufferChecks.exactBlocks(self().rank, self().group.length, "scatter", root, send == null ? -1 : send.length, recv.length);
+        self().coll.scatter(self().rank == root ? MemorySegment.ofArray(send) : null, MemorySegment.ofArray(recv), root);
+    }
+
+    public void scatter(int[] send, int[] recv, int root) {
+        BufferChecks.exactBlocks(self().rank, self().group.length, "scatter", root, send == null ? -1 : send.length, recv.length);
+        self().coll.scatter(self().rank == root ? MemorySegment.ofArray(send) : null, MemorySegment.ofArray(recv), root);
+    }
+
+    public void scatter(float[] send, float[] recv, int root) {
         BufferChecks.exactBlocks(self().rank, self().group.length, "scatter", root, send == null ? -1 : send.length, recv.length);
         self().coll.scatter(self().rank == root ? MemorySegment.ofArray(send) : null, MemorySegment.ofArray(recv), root);
     }
@@ -128,6 +162,11 @@ public abstract sealed class CommCollectives permits Comm {
         self().coll.allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
     }
 
+    public void allgather(float[] send, float[] recv) {
+        BufferChecks.exactBlocks(self().rank, self().group.length, "allgather", -1, recv.length, send.length);
+        self().coll.allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
+    }
+
     public void allgather(int[] send, int[] recv) {
         BufferChecks.exactBlocks(self().rank, self().group.length, "allgather", -1, recv.length, send.length);
         self().coll.allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
@@ -139,6 +178,16 @@ public abstract sealed class CommCollectives permits Comm {
 
     /** Block i of {@code send} to self().rank i; block j of {@code recv} from self().rank j (equal blocks). */
     public void alltoall(double[] send, double[] recv) {
+        BufferChecks.equalBlocks(self().group.length, send.length, recv.length);
+        self().coll.alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
+    }
+
+    public void alltoall(long[] send, long[] recv) {
+        BufferChecks.equalBlocks(self().group.length, send.length, recv.length);
+        self().coll.alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
+    }
+
+    public void alltoall(float[] send, float[] recv) {
         BufferChecks.equalBlocks(self().group.length, send.length, recv.length);
         self().coll.alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
     }

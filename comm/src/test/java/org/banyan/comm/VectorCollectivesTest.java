@@ -161,4 +161,43 @@ class VectorCollectivesTest {
         });
         assertThat(said).containsExactly(Comm.PROC_NULL + " 0 -1.0 2.0", "0 8 0.0 0.0", "1 8 1.0 1.0");
     }
+
+    /** The overloads that were missing: every element type where MPI programs reach for it. */
+    @Test
+    void floatIntLongAndByteBufferOverloads() throws Exception {
+        List<String> said = run(3, true, w -> {
+            int me = w.rank();
+            int n = w.size();
+            float[] f = {me + 0.5f};
+            w.bcast(f, 1);
+            float[] fsum = new float[1];
+            w.reduce(new float[] {me}, fsum, Op.SUM, 0);
+            int[] ints = new int[n];
+            w.gather(new int[] {me * 2}, me == 0 ? ints : null, 0);
+            long[] part = new long[1];
+            w.scatter(me == 2 ? new long[] {10, 11, 12} : null, part, 2);
+            int[] ipart = new int[1];
+            w.scatter(me == 0 ? new int[] {5, 6, 7} : null, ipart, 0);
+            float[] fall = new float[n];
+            w.allgather(new float[] {me}, fall);
+            long[] lt = new long[n];
+            long[] lo = new long[n];
+            Arrays.setAll(lo, p -> me * 10L + p);
+            w.alltoall(lo, lt);
+            java.nio.ByteBuffer out = java.nio.ByteBuffer.allocate(4).putInt(0, me);
+            java.nio.ByteBuffer in = java.nio.ByteBuffer.allocate(4);
+            Request r = w.irecv(in, (me - 1 + n) % n, 5);
+            Request s = w.isend(out, (me + 1) % n, 5);
+            r.await();
+            s.await();
+            int[] got = new int[1];
+            w.sendrecv(new int[] {me}, (me + 1) % n, 6, got, (me - 1 + n) % n, 6);
+            return f[0] + " " + (me == 0 ? fsum[0] + " " + Arrays.toString(ints) : "-") + " " + part[0] + " " + ipart[0] + " "
+                    + Arrays.toString(fall) + " " + Arrays.toString(lt) + " " + in.getInt(0) + " " + got[0];
+        });
+        assertThat(said).containsExactly(
+                "1.5 3.0 [0, 2, 4] 10 5 [0.0, 1.0, 2.0] [0, 10, 20] 2 2",
+                "1.5 - 11 6 [0.0, 1.0, 2.0] [1, 11, 21] 0 0",
+                "1.5 - 12 7 [0.0, 1.0, 2.0] [2, 12, 22] 1 1");
+    }
 }

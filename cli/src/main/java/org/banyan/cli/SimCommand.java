@@ -45,6 +45,130 @@ final class SimCommand {
         return Math.round(ms * 1000);
     }
 
+    /** What {@code sim launch}'s options set; the cost model's defaults are vcluster's. */
+    static final class LaunchArguments {
+        final CostModel c = CostModel.SSH;
+        int hosts;
+        int ranksPerHost = 1;
+        String tree = "radix:32";
+        String routing;
+        boolean star;
+        boolean followRouting;
+        /** The three ways to shape the launch tree, as given: more than one was settled by their order. */
+        final java.util.Set<String> shapes = new java.util.LinkedHashSet<>();
+        final java.util.Set<String> given = new java.util.HashSet<>();
+        org.banyan.core.job.Modex modex;
+        int modexBytes = 1024;
+        org.banyan.sim.ModexWorkload.Gets gets = org.banyan.sim.ModexWorkload.Gets.NEIGHBOURS;
+        long seed;
+        int faults;
+        long spawn = c.spawnMicros();
+        long start = c.daemonStartMicros();
+        long latency = c.latencyMicros();
+        int concurrency = c.spawnConcurrency();
+        int sharedCpus;
+        long bytesPerMicro = c.bytesPerMicro();
+        long spawnLatency = c.spawnLatencyMicros();
+        long daemonSpawnExtra = c.daemonSpawnExtraMicros();
+        long rankStart = c.rankStartMicros();
+        int interleave = c.interleave();
+        long dial = c.dialMicros();
+    }
+
+    private static final String COST = "Cost model (defaults from vcluster, docs/simulator.md)";
+
+    static final OptionTable<LaunchArguments> LAUNCH_OPTIONS = new OptionTable<LaunchArguments>()
+            .value("Launch", List.of("--hosts"), List.of(), "N", "simulated hosts (required)",
+                    (a, v) -> a.hosts = HostListParser.positive(v, "--hosts"))
+            .value("Launch", List.of("--ranks-per-host"), List.of(), "N", "ranks per host (default 1)",
+                    (a, v) -> a.ranksPerHost = HostListParser.positive(v, "--ranks-per-host"))
+            .value("Launch", List.of("--spawn-degree"), List.of(), "K", """
+                    children per daemon in the launch tree (default 32); 0 spawns along
+                    the --routing tree""", (a, v) -> {
+                        a.shapes.add("--spawn-degree");
+                        a.followRouting = v.equals("0");
+                        a.tree = a.followRouting ? a.tree : "radix:" + HostListParser.positive(v, "--spawn-degree");
+                    })
+            .value("Launch", List.of("--launch"), List.of(), "tree|star", "star: the head starts every daemon", (a, v) -> {
+                if (!v.equals("star") && !v.equals("tree")) {
+                    throw new UsageException("--launch '" + v + "' is not a launch shape (valid: tree, star)");
+                }
+                a.star = v.equals("star");
+                a.tree = a.star ? "direct" : a.tree;
+                if (a.star) {
+                    a.shapes.add("--launch star");
+                } else {
+                    a.shapes.remove("--launch star");
+                }
+            })
+            .value("Launch", List.of("--tree"), List.of(), "SPEC", "the launch tree (radix:K, binomial, direct)", (a, v) -> {
+                a.shapes.add("--tree");
+                a.tree = v;
+            })
+            .value("Launch", List.of("--routing"), List.of(), "SPEC", "the routing overlay (default radix:32)", (a, v) -> a.routing = v)
+            .value("Wire-up", List.of("--modex"), List.of(), "full|lazy", "ranks run a PMI-1 wire-up of that kind", (a, v) -> {
+                try {
+                    a.modex = org.banyan.core.job.Modex.parse(v);
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException("--modex: " + e.getMessage());
+                }
+            })
+            .value("Wire-up", List.of("--modex-bytes"), List.of(), "N", "bytes per rank's value (at most 1024)", (a, v) -> {
+                a.given.add("--modex-bytes");
+                a.modexBytes = HostListParser.positive(v, "--modex-bytes");
+            })
+            .value("Wire-up", List.of("--modex-gets"), List.of(), "neighbours|all", "which values each rank gets", (a, v) -> {
+                a.given.add("--modex-gets");
+                a.gets = switch (v) {
+                    case "neighbours", "neighbors" -> org.banyan.sim.ModexWorkload.Gets.NEIGHBOURS;
+                    case "all" -> org.banyan.sim.ModexWorkload.Gets.ALL;
+                    default -> throw new UsageException("--modex-gets '" + v + "' (valid: neighbours, all)");
+                };
+            })
+            .value("Faults", List.of("--seed"), List.of(), "S", "the faults' seed (with --faults)", (a, v) -> {
+                a.given.add("--seed");
+                a.seed = whole(v, "--seed");
+            })
+            .value("Faults", List.of("--faults"), List.of(), "F", """
+                    draw up to F faults (crashes, spawn failures, slow hosts, broken and
+                    slow links) from --seed""", (a, v) -> {
+                        a.given.add("--faults");
+                        a.faults = (int) Math.min(Integer.MAX_VALUE, Math.max(0, whole(v, "--faults")));
+                    })
+            .value(COST, List.of("--spawn-ms"), List.of(), "MS", "a vertex starting one child (the remote shell's share at the spawner)", (a, v) -> a.spawn = millis(v, "--spawn-ms"))
+            .value(COST, List.of("--spawn-concurrency"), List.of(), "N", "children one vertex starts at the same time",
+                    (a, v) -> a.concurrency = HostListParser.positive(v, "--spawn-concurrency"))
+            .value(COST, List.of("--start-ms"), List.of(), "MS", "from a daemon's process start to its hello (JVM, connect)",
+                    (a, v) -> a.start = millis(v, "--start-ms"))
+            .value(COST, List.of("--latency-us"), List.of(), "US", "one message across the network",
+                    (a, v) -> a.latency = Math.max(0, whole(v, "--latency-us")))
+            .value(COST, List.of("--gbits"), List.of(), "G", "each host's network bandwidth, gigabits per second (0: size left out)", (a, v) -> {
+                double gbits;
+                try {
+                    gbits = Double.parseDouble(v);
+                } catch (NumberFormatException e) {
+                    throw new UsageException("--gbits '" + v + "' is not a number of gigabits per second");
+                }
+                if (!(gbits >= 0) || Double.isInfinite(gbits)) {
+                    throw new UsageException("--gbits '" + v + "' is not a number of gigabits per second");
+                }
+                a.bytesPerMicro = Math.round(gbits * 1000 / 8);
+            })
+            .value(COST, List.of("--rank-start-ms"), List.of(), "MS", "a daemon starting one local rank", (a, v) -> a.rankStart = millis(v, "--rank-start-ms"))
+            .value(COST, List.of("--spawn-latency-ms"), List.of(), "MS", "wall time of one remote-shell start that no modelled CPU pays",
+                    (a, v) -> a.spawnLatency = millis(v, "--spawn-latency-ms"))
+            .value(COST, List.of("--daemon-spawn-ms"), List.of(), "MS", "CPU a daemon pays per child beyond what the head pays",
+                    (a, v) -> a.daemonSpawnExtra = millis(v, "--daemon-spawn-ms"))
+            .value(COST, List.of("--dial-ms"), List.of(), "MS", "CPU a daemon spends dialing one routing link that is not a spawn link", (a, v) -> a.dial = millis(v, "--dial-ms"))
+            .value(COST, List.of("--shared-cpus"), List.of(), "N", "0: every host has CPUs of its own; N: all hosts share N CPUs (vcluster)", (a, v) -> {
+                a.given.add("--shared-cpus");
+                a.sharedCpus = (int) Math.min(Integer.MAX_VALUE, Math.max(0, whole(v, "--shared-cpus")));
+            })
+            .value(COST, List.of("--interleave"), List.of(), "M|all", "with --shared-cpus: how many CPU-heavy steps share them at once (all: every one)", (a, v) -> {
+                a.given.add("--interleave");
+                a.interleave = v.equals("all") ? 0 : HostListParser.positive(v, "--interleave");
+            });
+
     static final String LAUNCH_HELP = """
             Usage: banyan sim launch --hosts N [options]
 
@@ -52,23 +176,7 @@ final class SimCommand {
             /bin/true per host) with the real head and daemon cores under a virtual clock, and
             prints its phases' times and loads (docs/simulator.md).
 
-              --hosts N               simulated hosts (required)
-              --ranks-per-host N      ranks per host (default 1)
-              --spawn-degree K        children per daemon in the launch tree (default 32);
-                                      0 spawns along the --routing tree
-              --launch tree|star      star: the head starts every daemon
-              --tree SPEC             the launch tree (radix:K, binomial, direct)
-              --routing SPEC          the routing overlay (default radix:32)
-              --modex full|lazy       ranks run a PMI-1 wire-up of that kind
-              --modex-bytes N         bytes per rank's value (at most 1024)
-              --modex-gets neighbours|all   which values each rank gets
-              --seed S --faults F     draw up to F faults (crashes, spawn failures, slow hosts,
-                                      broken and slow links) from seed S
-              cost model (defaults from vcluster, docs/simulator.md):
-              --spawn-ms MS --spawn-concurrency N --start-ms MS --latency-us US --gbits G
-              --rank-start-ms MS --spawn-latency-ms MS --daemon-spawn-ms MS --dial-ms MS
-              --shared-cpus N --interleave M|all
-            """;
+            """ + LAUNCH_OPTIONS.help();
 
     /** A whole number, or one line saying what is wrong with it. */
     private static long whole(String v, String option) throws UsageException {
@@ -97,104 +205,33 @@ final class SimCommand {
             throw new UsageException("usage: banyan sim launch --hosts N [options] (see docs/simulator.md), "
                     + "banyan sim workload [options] (docs/malleability.md), banyan sim pilot --hosts N --tasks M, or banyan sim lublin [options]");
         }
-        int hosts = 0;
-        int ranksPerHost = 1;
-        String tree = "radix:32";
-        String routing = null;
-        boolean star = false;
-        boolean followRouting = false;
-        // The three ways to shape the launch tree, as given: more than one was settled by their order.
-        java.util.Set<String> shapes = new java.util.LinkedHashSet<>();
-        java.util.Set<String> given = new java.util.HashSet<>();
-        org.banyan.core.job.Modex modex = null;
-        int modexBytes = 1024;
-        org.banyan.sim.ModexWorkload.Gets gets = org.banyan.sim.ModexWorkload.Gets.NEIGHBOURS;
-        long seed = 0;
-        int faults = 0;
-        CostModel c = CostModel.SSH;
-        long spawn = c.spawnMicros();
-        long start = c.daemonStartMicros();
-        long latency = c.latencyMicros();
-        int concurrency = c.spawnConcurrency();
-        int sharedCpus = 0;
-        long bytesPerMicro = c.bytesPerMicro();
-        long spawnLatency = c.spawnLatencyMicros();
-        long daemonSpawnExtra = c.daemonSpawnExtraMicros();
-        long rankStart = c.rankStartMicros();
-        int interleave = c.interleave();
-        long dial = c.dialMicros();
-        for (int i = 1; i < args.size(); i++) {
-            String a = args.get(i);
-            if (i + 1 >= args.size()) {
-                throw new UsageException("option " + a + " needs a value");
-            }
-            String v = args.get(++i);
-            given.add(a);
-            switch (a) {
-                case "--hosts" -> hosts = HostListParser.positive(v, "--hosts");
-                case "--ranks-per-host" -> ranksPerHost = HostListParser.positive(v, "--ranks-per-host");
-                case "--spawn-degree" -> {
-                    shapes.add(a);
-                    followRouting = v.equals("0");
-                    tree = followRouting ? tree : "radix:" + HostListParser.positive(v, "--spawn-degree");
-                }
-                case "--launch" -> {
-                    if (!v.equals("star") && !v.equals("tree")) {
-                        throw new UsageException("--launch '" + v + "' is not a launch shape (valid: tree, star)");
-                    }
-                    star = v.equals("star");
-                    tree = star ? "direct" : tree;
-                    if (star) {
-                        shapes.add("--launch star");
-                    } else {
-                        shapes.remove("--launch star");
-                    }
-                }
-                case "--tree" -> {
-                    shapes.add(a);
-                    tree = v;
-                }
-                case "--routing" -> routing = v;
-                case "--modex" -> {
-                    try {
-                        modex = org.banyan.core.job.Modex.parse(v);
-                    } catch (IllegalArgumentException e) {
-                        throw new UsageException("--modex: " + e.getMessage());
-                    }
-                }
-                case "--modex-bytes" -> modexBytes = HostListParser.positive(v, "--modex-bytes");
-                case "--modex-gets" -> gets = switch (v) {
-                    case "neighbours", "neighbors" -> org.banyan.sim.ModexWorkload.Gets.NEIGHBOURS;
-                    case "all" -> org.banyan.sim.ModexWorkload.Gets.ALL;
-                    default -> throw new UsageException("--modex-gets '" + v + "' (valid: neighbours, all)");
-                };
-                case "--seed" -> seed = whole(v, a);
-                case "--faults" -> faults = (int) Math.min(Integer.MAX_VALUE, Math.max(0, whole(v, a)));
-                case "--spawn-ms" -> spawn = millis(v, a);
-                case "--start-ms" -> start = millis(v, a);
-                case "--latency-us" -> latency = Math.max(0, whole(v, a));
-                case "--spawn-concurrency" -> concurrency = HostListParser.positive(v, "--spawn-concurrency");
-                case "--shared-cpus" -> sharedCpus = (int) Math.min(Integer.MAX_VALUE, Math.max(0, whole(v, a)));
-                case "--gbits" -> {
-                    double gbits;
-                    try {
-                        gbits = Double.parseDouble(v);
-                    } catch (NumberFormatException e) {
-                        throw new UsageException("--gbits '" + v + "' is not a number of gigabits per second");
-                    }
-                    if (!(gbits >= 0) || Double.isInfinite(gbits)) {
-                        throw new UsageException("--gbits '" + v + "' is not a number of gigabits per second");
-                    }
-                    bytesPerMicro = Math.round(gbits * 1000 / 8);
-                }
-                case "--spawn-latency-ms" -> spawnLatency = millis(v, a);
-                case "--daemon-spawn-ms" -> daemonSpawnExtra = millis(v, a);
-                case "--rank-start-ms" -> rankStart = millis(v, a);
-                case "--dial-ms" -> dial = millis(v, a);
-                case "--interleave" -> interleave = v.equals("all") ? 0 : HostListParser.positive(v, "--interleave");
-                default -> throw new UsageException("unknown option '" + a + "' for banyan sim launch");
-            }
-        }
+        LaunchArguments p = new LaunchArguments();
+        OptionParser.parse(LAUNCH_OPTIONS, p, args.subList(1, args.size()), "banyan sim launch --help");
+        CostModel c = p.c;
+        int hosts = p.hosts;
+        int ranksPerHost = p.ranksPerHost;
+        String tree = p.tree;
+        String routing = p.routing;
+        boolean star = p.star;
+        boolean followRouting = p.followRouting;
+        java.util.Set<String> shapes = p.shapes;
+        java.util.Set<String> given = p.given;
+        org.banyan.core.job.Modex modex = p.modex;
+        int modexBytes = p.modexBytes;
+        org.banyan.sim.ModexWorkload.Gets gets = p.gets;
+        long seed = p.seed;
+        int faults = p.faults;
+        long spawn = p.spawn;
+        long start = p.start;
+        long latency = p.latency;
+        int concurrency = p.concurrency;
+        int sharedCpus = p.sharedCpus;
+        long bytesPerMicro = p.bytesPerMicro;
+        long spawnLatency = p.spawnLatency;
+        long daemonSpawnExtra = p.daemonSpawnExtra;
+        long rankStart = p.rankStart;
+        int interleave = p.interleave;
+        long dial = p.dial;
         if (hosts == 0) {
             throw new UsageException("banyan sim launch needs --hosts N");
         }

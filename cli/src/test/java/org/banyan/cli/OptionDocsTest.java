@@ -43,10 +43,11 @@ class OptionDocsTest {
 
     /** Commands on the option table: their --help lists every option, and each name finds its option. */
     @Test
-    void placeDashboardAndSimPilotHelpListTheirTables() {
+    void placeDashboardSimPilotAndSimLaunchHelpListTheirTables() {
         check(PlaceCommand.OPTIONS, PlaceCommand.HELP);
         check(DashboardCommand.OPTIONS, DashboardCommand.HELP);
         check(PilotSimCommand.OPTIONS, PilotSimCommand.HELP);
+        check(SimCommand.LAUNCH_OPTIONS, SimCommand.LAUNCH_HELP);
     }
 
     private static <A> void check(OptionTable<A> table, String help) {

@@ -20,6 +20,139 @@ import org.knowm.xchart.XYSeries;
  * under a virtual clock, with the fixed policy and the flexible one, side by side.
  */
 final class WorkloadCommand {
+    /**
+     * What a FlexibleSleep job of bench/workload-real spends outside its steps, measured there
+     * (docs/malleability.md): from its start to its first step (the JVM ranks starting and
+     * joining), and per resize.
+     */
+    static final double FLEXIBLE_SLEEP_START_SECONDS = 0.5;
+    static final double FLEXIBLE_SLEEP_RESIZE_SECONDS = 0.2;
+
+    /** What the options set, and which were given (some only mean something beside others). */
+    static final class Arguments {
+        final java.util.Set<String> given = new java.util.LinkedHashSet<>();
+        int jobs = 50;
+        int nodes = 64;
+        long seed = 1;
+        double arrival = 10;
+        double inhibit;
+        String swf;
+        String flexibleSleep;
+        double startSeconds = FLEXIBLE_SLEEP_START_SECONDS;
+        double resizeSeconds = FLEXIBLE_SLEEP_RESIZE_SECONDS;
+        String writeSwf;
+        String policy = "both";
+        List<Double> sweep;
+        String model = "poisson";
+        String preset;
+        String setupFile;
+        List<Integer> sizes;
+        String plots;
+        double load = 1;
+        boolean json;
+        String timeline;
+    }
+
+    /** An option's handler that also notes the option as given. */
+    private static OptionTable.Handler<Arguments> noted(String name, OptionTable.Handler<Arguments> h) {
+        return (a, v) -> {
+            a.given.add(name);
+            h.apply(a, v);
+        };
+    }
+
+    static final OptionTable<Arguments> OPTIONS = new OptionTable<Arguments>()
+            .value("Workload", List.of("--jobs"), List.of(), "N", "jobs in the generated workload (default 50)",
+                    noted("--jobs", (a, v) -> a.jobs = HostListParser.positive(v, "--jobs")))
+            .value("Workload", List.of("--nodes"), List.of(), "N", "cluster nodes (default 64)",
+                    noted("--nodes", (a, v) -> a.nodes = HostListParser.positive(v, "--nodes")))
+            .value("Workload", List.of("--seed"), List.of(), "S", "the workload's seed (default 1)",
+                    noted("--seed", (a, v) -> a.seed = number(v, "--seed").longValue()))
+            .value("Workload", List.of("--arrival"), List.of(), "SECONDS", "mean time between arrivals, Poisson (default 10)",
+                    noted("--arrival", (a, v) -> a.arrival = positive(v, "--arrival")))
+            .value("Workload", List.of("--arrivals"), List.of(), "A,B,..", """
+                    a sweep: the workload at each mean inter-arrival time, both
+                    policies, one line each (where does flexibility stop helping?)""",
+                    noted("--arrivals", (a, v) -> {
+                        a.sweep = new ArrayList<>();
+                        for (String x : v.split(",")) {
+                            a.sweep.add(positive(x.strip(), "--arrivals"));
+                        }
+                    }))
+            .value("Workload", List.of("--model"), List.of(), "M", """
+                    poisson (default: the seed's mix at --arrival), or lublin: the
+                    Lublin-Feitelson model's jobs (arrivals with the daily cycle,
+                    sizes, run times) for --nodes nodes from --seed, each given one
+                    of the seed's applications as --swf jobs are (banyan sim lublin
+                    prints them)""",
+                    noted("--model", (a, v) -> {
+                        if (!List.of("poisson", "lublin").contains(v)) {
+                            throw new UsageException("--model '" + v + "' is poisson or lublin");
+                        }
+                        a.model = v;
+                    }))
+            .value("Workload", List.of("--load"), List.of(), "F", "with --model lublin: arrivals F times as dense (default 1)",
+                    noted("--load", (a, v) -> a.load = positive(v, "--load")))
+            .value("Set-up", List.of("--preset"), List.of(), "NAME", """
+                    the whole set-up (applications, mix, arrivals, nodes, jobs) as
+                    banyan-defaults (the defaults below) or seed-table1 (the seed's
+                    Table 1 and section 7 as written; docs/malleability.md);
+                    --jobs, --nodes, --seed, --arrival given override it""",
+                    noted("--preset", (a, v) -> {
+                        if (WorkloadSetup.preset(v) == null) {
+                            throw new UsageException("--preset '" + v + "' is one of " + String.join(", ", WorkloadSetup.PRESETS));
+                        }
+                        a.preset = v;
+                    }))
+            .value("Set-up", List.of("--setup"), List.of(), "FILE", """
+                    the set-up from a JSON file (docs/malleability.md); --json prints
+                    the one a run used as its first line""",
+                    noted("--setup", (a, v) -> a.setupFile = v))
+            .value("Study", List.of("--sizes"), List.of(), "N,N,...", """
+                    the seed's Table 4 for the set-up: both policies at each number
+                    of jobs (e.g. 50,100,200,400)""",
+                    noted("--sizes", (a, v) -> {
+                        a.sizes = new ArrayList<>();
+                        for (String x : v.split(",")) {
+                            a.sizes.add(HostListParser.positive(x.strip(), "--sizes"));
+                        }
+                    }))
+            .value("Study", List.of("--plots"), List.of(), "DIR", """
+                    with --sizes: table4.md, figure4.png (makespan by size),
+                    figure5.png (mean wait by size), figure6/ (the smallest's
+                    allocated nodes, running and completed jobs over time)""",
+                    noted("--plots", (a, v) -> a.plots = v))
+            .value("Jobs from files", List.of("--swf"), List.of(), "FILE", "read the jobs from a Standard Workload Format log instead",
+                    noted("--swf", (a, v) -> a.swf = v))
+            .value("Jobs from files", List.of("--write-swf"), List.of(), "FILE", "write the workload in the Standard Workload Format",
+                    noted("--write-swf", (a, v) -> a.writeSwf = v))
+            .value("Jobs from files", List.of("--flexible-sleep"), List.of(), "FILE", """
+                    the FlexibleSleep jobs bench/workload-real ran (its job list:
+                    arrival, max, min, steps, work per step), to set the simulation
+                    beside the real run; --nodes is then the real run's hosts""",
+                    noted("--flexible-sleep", (a, v) -> a.flexibleSleep = v))
+            .value("Jobs from files", List.of("--start-seconds"), List.of(), "S",
+                    "a FlexibleSleep job's ranks starting (default " + FLEXIBLE_SLEEP_START_SECONDS + ", measured)",
+                    noted("--start-seconds", (a, v) -> a.startSeconds = number(v, "--start-seconds").doubleValue()))
+            .value("Jobs from files", List.of("--resize-seconds"), List.of(), "S",
+                    "a FlexibleSleep resize (default " + FLEXIBLE_SLEEP_RESIZE_SECONDS + ", measured)",
+                    noted("--resize-seconds", (a, v) -> a.resizeSeconds = number(v, "--resize-seconds").doubleValue()))
+            .value("Run", List.of("--inhibit"), List.of(), "SECONDS", "DMR's checking inhibitor: a job checks at most this often (default 0)",
+                    noted("--inhibit", (a, v) -> a.inhibit = number(v, "--inhibit").doubleValue()))
+            .value("Run", List.of("--policy"), List.of(), "fixed|flexible|both", "the policies to run (default both)",
+                    noted("--policy", (a, v) -> {
+                        if (!List.of("fixed", "flexible", "both").contains(v)) {
+                            throw new UsageException("--policy '" + v + "' is fixed, flexible or both");
+                        }
+                        a.policy = v;
+                    }))
+            .flag("Output", List.of("--json"), List.of(), "one JSON object per policy and line",
+                    noted("--json", (a, v) -> a.json = true))
+            .value("Output", List.of("--timeline"), List.of(), "DIR", """
+                    timeline_POLICY.csv (allocated nodes, running and completed jobs
+                    over time) and timelines.png (banyan dashboard --timeline DIR shows them)""",
+                    noted("--timeline", (a, v) -> a.timeline = v));
+
     static final String HELP = """
             Usage: banyan sim workload [--jobs N] [--nodes N] [--seed S] [--arrival SECONDS]
                                        [--arrivals A,B,...] [--swf FILE] [--write-swf FILE] [--inhibit SECONDS]
@@ -35,142 +168,43 @@ final class WorkloadCommand {
             utilisation, and the mean waiting, execution and completion (wait + execution) time
             per job, the seed's Table 4 measure.
 
-              --jobs N          jobs in the generated workload (default 50)
-              --nodes N         cluster nodes (default 64)
-              --seed S          the workload's seed (default 1)
-              --arrival SECONDS mean time between arrivals, Poisson (default 10)
-              --arrivals A,B,.. a sweep: the workload at each mean inter-arrival time, both
-                                policies, one line each (where does flexibility stop helping?)
-              --model M         poisson (default: the seed's mix at --arrival), or lublin: the
-                                Lublin-Feitelson model's jobs (arrivals with the daily cycle,
-                                sizes, run times) for --nodes nodes from --seed, each given one
-                                of the seed's applications as --swf jobs are (banyan sim lublin
-                                prints them)
-              --load F          with --model lublin: arrivals F times as dense (default 1)
-              --preset NAME     the whole set-up (applications, mix, arrivals, nodes, jobs) as
-                                banyan-defaults (the defaults below) or seed-table1 (the seed's
-                                Table 1 and section 7 as written; docs/malleability.md);
-                                --jobs, --nodes, --seed, --arrival given override it
-              --setup FILE      the set-up from a JSON file (docs/malleability.md); --json prints
-                                the one a run used as its first line
-              --sizes N,N,...   the seed's Table 4 for the set-up: both policies at each number
-                                of jobs (e.g. 50,100,200,400)
-              --plots DIR       with --sizes: table4.md, figure4.png (makespan by size),
-                                figure5.png (mean wait by size), figure6/ (the smallest's
-                                allocated nodes, running and completed jobs over time)
-              --swf FILE        read the jobs from a Standard Workload Format log instead
-              --write-swf FILE  write the workload in the Standard Workload Format
-              --inhibit SECONDS DMR's checking inhibitor: a job checks at most this often (default 0)
-              --json            one JSON object per policy and line
-              --timeline DIR    timeline_POLICY.csv (allocated nodes, running and completed jobs
-                                over time) and timelines.png
-              --flexible-sleep FILE
-                                the FlexibleSleep jobs bench/workload-real ran (its job list:
-                                arrival, max, min, steps, work per step), to set the simulation
-                                beside the real run; --nodes is then the real run's hosts
-              --start-seconds S a FlexibleSleep job's ranks starting (default %s, measured)
-              --resize-seconds S a FlexibleSleep resize (default %s, measured)
+            """ + OPTIONS.help() + """
 
             Jobs are the seed's three applications in equal parts (cg, jacobi, nbody: sizes 1-2
             to 32 by factor 2), submitted at their maximum size; their speed-up models are
             Banyan's assumptions (docs/malleability.md).
             """;
 
-    /**
-     * What a FlexibleSleep job of bench/workload-real spends outside its steps, measured there
-     * (docs/malleability.md): from its start to its first step (the JVM ranks starting and
-     * joining), and per resize.
-     */
-    static final double FLEXIBLE_SLEEP_START_SECONDS = 0.5;
-    static final double FLEXIBLE_SLEEP_RESIZE_SECONDS = 0.2;
-
     private WorkloadCommand() {}
 
     static int run(List<String> args, Path cwd) throws UsageException {
         if (args.contains("--help") || args.contains("-h")) {
-            System.out.print(HELP.formatted(FLEXIBLE_SLEEP_START_SECONDS, FLEXIBLE_SLEEP_RESIZE_SECONDS));
+            System.out.print(HELP);
             return 0;
         }
-        int jobs = 50;
-        int nodes = 64;
-        long seed = 1;
-        double arrival = 10;
-        double inhibit = 0;
-        String swf = null;
-        String flexibleSleep = null;
-        double startSeconds = FLEXIBLE_SLEEP_START_SECONDS;
-        double resizeSeconds = FLEXIBLE_SLEEP_RESIZE_SECONDS;
-        String writeSwf = null;
-        String policy = "both";
-        List<Double> sweep = null;
-        String model = "poisson";
-        String preset = null;
-        String setupFile = null;
-        List<Integer> sizes = null;
-        Path plots = null;
-        double load = 1;
-        boolean json = false;
-        Path timeline = null;
-        java.util.Set<String> given = new java.util.LinkedHashSet<>();
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            given.add(a);
-            if (a.equals("--json")) {
-                json = true;
-                continue;
-            }
-            if (i + 1 >= args.size()) {
-                throw new UsageException(a.startsWith("--") ? "option " + a + " needs a value" : "unexpected '" + a + "'");
-            }
-            String v = args.get(++i);
-            switch (a) {
-                case "--jobs" -> jobs = HostListParser.positive(v, "--jobs");
-                case "--nodes" -> nodes = HostListParser.positive(v, "--nodes");
-                case "--seed" -> seed = number(v, "--seed").longValue();
-                case "--arrival" -> arrival = positive(v, "--arrival");
-                case "--arrivals" -> {
-                    sweep = new ArrayList<>();
-                    for (String x : v.split(",")) {
-                        sweep.add(positive(x.strip(), "--arrivals"));
-                    }
-                }
-                case "--inhibit" -> inhibit = number(v, "--inhibit").doubleValue();
-                case "--swf" -> swf = v;
-                case "--model" -> {
-                    if (!List.of("poisson", "lublin").contains(v)) {
-                        throw new UsageException("--model '" + v + "' is poisson or lublin");
-                    }
-                    model = v;
-                }
-                case "--load" -> load = positive(v, "--load");
-                case "--preset" -> {
-                    if (WorkloadSetup.preset(v) == null) {
-                        throw new UsageException("--preset '" + v + "' is one of " + String.join(", ", WorkloadSetup.PRESETS));
-                    }
-                    preset = v;
-                }
-                case "--setup" -> setupFile = v;
-                case "--sizes" -> {
-                    sizes = new ArrayList<>();
-                    for (String x : v.split(",")) {
-                        sizes.add(HostListParser.positive(x.strip(), "--sizes"));
-                    }
-                }
-                case "--plots" -> plots = cwd.resolve(v);
-                case "--flexible-sleep" -> flexibleSleep = v;
-                case "--start-seconds" -> startSeconds = number(v, "--start-seconds").doubleValue();
-                case "--resize-seconds" -> resizeSeconds = number(v, "--resize-seconds").doubleValue();
-                case "--write-swf" -> writeSwf = v;
-                case "--timeline" -> timeline = cwd.resolve(v);
-                case "--policy" -> {
-                    if (!List.of("fixed", "flexible", "both").contains(v)) {
-                        throw new UsageException("--policy '" + v + "' is fixed, flexible or both");
-                    }
-                    policy = v;
-                }
-                default -> throw new UsageException("unknown option '" + a + "' (see banyan sim workload --help)");
-            }
-        }
+        Arguments p = new Arguments();
+        OptionParser.parse(OPTIONS, p, args, "banyan sim workload --help");
+        java.util.Set<String> given = p.given;
+        int jobs = p.jobs;
+        int nodes = p.nodes;
+        long seed = p.seed;
+        double arrival = p.arrival;
+        double inhibit = p.inhibit;
+        String swf = p.swf;
+        String flexibleSleep = p.flexibleSleep;
+        double startSeconds = p.startSeconds;
+        double resizeSeconds = p.resizeSeconds;
+        String writeSwf = p.writeSwf;
+        String policy = p.policy;
+        List<Double> sweep = p.sweep;
+        String model = p.model;
+        String preset = p.preset;
+        String setupFile = p.setupFile;
+        List<Integer> sizes = p.sizes;
+        Path plots = p.plots == null ? null : cwd.resolve(p.plots);
+        double load = p.load;
+        boolean json = p.json;
+        Path timeline = p.timeline == null ? null : cwd.resolve(p.timeline);
         if (inhibit < 0) {
             throw new UsageException("--inhibit must not be negative");
         }

@@ -48,6 +48,7 @@ class OptionDocsTest {
         check(DashboardCommand.OPTIONS, DashboardCommand.HELP);
         check(PilotSimCommand.OPTIONS, PilotSimCommand.HELP);
         check(SimCommand.LAUNCH_OPTIONS, SimCommand.LAUNCH_HELP);
+        check(WorkloadCommand.OPTIONS, WorkloadCommand.HELP);
     }
 
     private static <A> void check(OptionTable<A> table, String help) {

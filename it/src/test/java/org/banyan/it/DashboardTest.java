@@ -103,6 +103,48 @@ class DashboardTest {
         assertThat(none.stderr()).startsWith("banyan dashboard: no DVM at ").hasLineCount(1);
     }
 
+    /**
+     * A careless or hostile visitor: more pages than it serves, a stream nobody reads, paths that
+     * try to leave the page's files, a huge query. None of it may hold the DVM up: it stops at
+     * once with streams still open, and leaves no process.
+     */
+    @Test
+    void streamsAreBoundedAndNoneHoldsTheDvmUp() throws Exception {
+        Matcher m = startDvm();
+        String base = "http://127.0.0.1:" + m.group(2);
+        String token = m.group(3);
+        List<java.net.Socket> open = new ArrayList<>();
+        try {
+            for (int i = 0; i < 16; i++) { // the most it serves at once; none of them reads
+                java.net.Socket s = new java.net.Socket("127.0.0.1", Integer.parseInt(m.group(2)));
+                s.getOutputStream().write(("GET /events?token=" + token + " HTTP/1.1\r\nHost: x\r\n\r\n")
+                        .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                open.add(s);
+            }
+            Thread.sleep(1500);
+            HttpResponse<String> more = get(base + "/events?token=" + token);
+            assertThat(more.statusCode()).as("the 17th page").isEqualTo(503);
+            assertThat(more.body()).contains("16 pages at once");
+            assertThat(get(base + "/snapshot?token=" + token).statusCode()).as("data still served beside them").isEqualTo(200);
+            for (String path : List.of("/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/app.js/../../../etc/passwd",
+                    "/org/banyan/runtime/dashboard/index.html", "/META-INF/MANIFEST.MF")) {
+                HttpResponse<String> r = get(base + path + "?token=" + token);
+                assertThat(r.statusCode()).as(path).isIn(400, 403, 404);
+                assertThat(r.body()).as(path).doesNotContain("root:");
+            }
+            assertThat(get(base + "/?token=" + "x".repeat(20_000)).statusCode()).as("a huge token").isIn(403, 413, 414, 431);
+            long t0 = System.nanoTime();
+            Banyan.Result stop = Banyan.run("dvm", "stop", "--dvm", uri.toString());
+            assertThat(stop.exit()).as(stop.stderr()).isZero();
+            assertThat((System.nanoTime() - t0) / 1_000_000_000.0).as("stopping with 16 streams open").isLessThan(15);
+        } finally {
+            for (java.net.Socket s : open) {
+                s.close();
+            }
+        }
+        Banyan.assertNoProcessesWith("DaemonMain");
+    }
+
     @Test
     void aPersonSeesTheTasksAndAResizeLiveWithNoScriptError() throws Exception {
         assumeTrue(HeadlessChromium.available(), "Debian's chromium is not installed (.ci/run installs it)");

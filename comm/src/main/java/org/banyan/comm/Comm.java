@@ -247,6 +247,50 @@ public final class Comm extends CommCollectives implements AutoCloseable {
         return st;
     }
 
+    /**
+     * MPI_Send_init: a send of {@code data} to {@code dest}, checked now, started by each
+     * {@link PersistentRequest#start}; {@code data} is read at each start.
+     */
+    public PersistentRequest sendInit(MemorySegment data, int dest, int tag) {
+        checkUserTag(tag);
+        if (dest != PROC_NULL) {
+            checkRank(dest, "destination");
+        }
+        return new PersistentRequest(() -> isend(data, dest, tag));
+    }
+
+    public PersistentRequest sendInit(double[] data, int dest, int tag) {
+        return sendInit(MemorySegment.ofArray(data), dest, tag);
+    }
+
+    /** MPI_Recv_init: a receive into {@code buffer}, checked now, started by each {@link PersistentRequest#start}. */
+    public PersistentRequest recvInit(MemorySegment buffer, int source, int tag) {
+        if (tag != ANY_TAG) {
+            checkUserTag(tag);
+        }
+        if (source != ANY_SOURCE && source != PROC_NULL) {
+            checkRank(source, "source");
+        }
+        return new PersistentRequest(() -> irecv(buffer, source, tag));
+    }
+
+    public PersistentRequest recvInit(double[] buffer, int source, int tag) {
+        return recvInit(MemorySegment.ofArray(buffer), source, tag);
+    }
+
+    /**
+     * MPI_Bsend and MPI_Rsend: sends are eager here (a send completes once its bytes are in the
+     * transport, with or without a posted receive), which is what a buffered send promises and
+     * more than a ready send needs; so both are {@link #send}.
+     */
+    public void bsend(MemorySegment data, int dest, int tag) {
+        send(data, dest, tag);
+    }
+
+    public void rsend(MemorySegment data, int dest, int tag) {
+        send(data, dest, tag);
+    }
+
     /** MPI_Sendrecv_replace: sends {@code buffer}'s contents and receives into the same buffer. */
     public Status sendrecvReplace(MemorySegment buffer, int dest, int sendTag, int source, int recvTag) {
         MemorySegment out = MemorySegment.ofArray(new byte[(int) buffer.byteSize()]);

@@ -200,4 +200,33 @@ class VectorCollectivesTest {
                 "1.5 - 11 6 [0.0, 1.0, 2.0] [1, 11, 21] 0 0",
                 "1.5 - 12 7 [0.0, 1.0, 2.0] [2, 12, 22] 1 1");
     }
+
+    /** A halo exchange set up once and started every iteration, as stencil codes do with MPI_Send_init. */
+    @Test
+    void persistentRequestsRestartWithTheBufferAsItIsThen() throws Exception {
+        List<String> said = run(2, false, w -> {
+            int other = 1 - w.rank();
+            double[] out = new double[1];
+            double[] in = new double[1];
+            List<PersistentRequest> both = List.of(w.recvInit(in, other, 4), w.sendInit(out, other, 4));
+            StringBuilder seen = new StringBuilder();
+            for (int it = 0; it < 3; it++) {
+                out[0] = w.rank() * 10 + it;
+                PersistentRequest.startAll(both);
+                PersistentRequest.awaitAll(both);
+                seen.append(in[0]).append(' ');
+            }
+            PersistentRequest once = w.sendInit(out, other, 5);
+            once.start();
+            try {
+                once.start();
+                return "started twice";
+            } catch (IllegalStateException e) {
+                once.await();
+            }
+            w.recv(new double[1], other, 5);
+            return seen.toString().strip();
+        });
+        assertThat(said).containsExactly("10.0 11.0 12.0", "0.0 1.0 2.0");
+    }
 }

@@ -161,7 +161,7 @@ class DashboardTest {
             for (int i = 1; i <= 40; i++) {
                 String fail = i == 7 || i == 13 ? "echo boom-" + i + " >&2; exit 3" : "true";
                 bag.append("{\"uid\":\"t.").append(i).append("\",\"executable\":\"/bin/sh\",\"arguments\":[\"-c\",\"sleep 0.2; ")
-                        .append(fail).append("\"]}\n");
+                        .append(fail).append("\"]").append(i == 7 ? ",\"tags\":{\"colocate\":\"g7\"}" : "").append("}\n");
             }
             Files.writeString(dir.resolve("tasks.json"), bag);
             Banyan.Result submit = Banyan.run("submit", "--dvm", uri.toString(), "--tasks", dir.resolve("tasks.json").toString(),
@@ -177,6 +177,11 @@ class DashboardTest {
             assertThat(browser.evaluate("(() => { const f = document.getElementById('filter'); f.value = 'boom-13';"
                     + " f.dispatchEvent(new Event('input')); return document.querySelectorAll('#failures tbody tr').length; })()")
                     .asInt()).as("the filter keeps one failure").isEqualTo(1);
+            assertThat(browser.evaluate("(() => { const f = document.getElementById('filter'); f.value = 'g7';"
+                    + " f.dispatchEvent(new Event('input')); const s = document.getElementById('state'); s.value = 'failed';"
+                    + " s.dispatchEvent(new Event('change')); return document.getElementById('running-box').hidden + ' '"
+                    + " + document.querySelector('#failures tbody').textContent; })()").asText())
+                    .as("by tag, failed only").startsWith("true 7t.7g73");
 
             // a malleable job on the four hosts, shrunk so that a queued job of two hosts starts
             Path out = dir.resolve("flexible.out");

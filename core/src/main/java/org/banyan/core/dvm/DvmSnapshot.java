@@ -21,11 +21,11 @@ public record DvmSnapshot(long timeMicros, List<ClientMessage.HostStatus> hosts,
     public record Tasks(long waiting, long running, long done, long failed, long canceled, long firstSecond, long[] startedPerSecond,
                         long[] endedPerSecond, List<Running> slowest, List<Failed> failures) {}
 
-    /** A running task: its name (null when not known) and when it started (wall-clock µs). */
-    public record Running(int taskId, String name, long sinceMicros) {}
+    /** A running task: its name and colocation tag (null when none or not known) and when it started (wall-clock µs). */
+    public record Running(int taskId, String name, String tag, long sinceMicros) {}
 
-    /** A task that failed: when, how, and why (the detail ends with its stderr's tail). */
-    public record Failed(int taskId, String name, long timeMicros, int exitCode, String detail) {}
+    /** A task that failed: its name and tag, when, how, and why (the detail ends with its stderr's tail). */
+    public record Failed(int taskId, String name, String tag, long timeMicros, int exitCode, String detail) {}
 
     /** A line of the DVM's log, as a point on its timeline. */
     public record Decision(long timeMicros, String line) {}

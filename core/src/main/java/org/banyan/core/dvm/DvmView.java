@@ -42,8 +42,9 @@ final class DvmView {
      * Task {@code taskId} went from {@code from} (null: it is new) to {@code to}.
      *
      * @param name its name, or null when it is not known any more
+     * @param tag  its colocation tag, or null
      */
-    void state(int taskId, TaskState from, TaskState to, long nowMicros, int exitCode, String detail, String name) {
+    void state(int taskId, TaskState from, TaskState to, long nowMicros, int exitCode, String detail, String name, String tag) {
         if (from == to) {
             return;
         }
@@ -57,7 +58,8 @@ final class DvmView {
                 case CANCELED -> canceled++;
                 default -> {
                     failed++;
-                    failures.addLast(new DvmSnapshot.Failed(taskId, r != null ? r.name() : name, nowMicros, exitCode, detail));
+                    failures.addLast(new DvmSnapshot.Failed(taskId, r != null ? r.name() : name,
+                            r != null ? r.tag() : tag, nowMicros, exitCode, detail));
                     if (failures.size() > KEEP_FAILED) {
                         failures.removeFirst();
                     }
@@ -67,7 +69,7 @@ final class DvmView {
             running++;
             tick(nowMicros);
             started[slot(newestSecond)]++;
-            runningTasks.put(taskId, new DvmSnapshot.Running(taskId, name, nowMicros));
+            runningTasks.put(taskId, new DvmSnapshot.Running(taskId, name, tag, nowMicros));
         } else {
             waiting++;
             if (from == TaskState.AGENT_EXECUTING) { // back to scheduling: its host was lost

@@ -325,7 +325,9 @@ final class TaskDispatch {
                 ran == null ? 0 : ran[0], ran == null ? 0 : ran[1]);
         ClientMessage.TaskUpdate before = latest.get(taskId);
         boolean named = state == TaskState.AGENT_EXECUTING || state == TaskState.FAILED;
-        view.state(taskId, before == null ? null : before.state(), state, now, exitCode, detail, named ? agent.uidOf(taskId) : null);
+        TaskRequest r = named ? agent.requestOf(taskId) : null;
+        view.state(taskId, before == null ? null : before.state(), state, now, exitCode, detail, r == null ? null : r.uid(),
+                r == null ? null : r.slots().colocate());
         Client s = owners.get(taskId);
         if (state.isFinal() && s != null && !s.detached) {
             latest.remove(taskId); // its submitter takes it now

@@ -199,10 +199,10 @@ public final class TaskAgent {
     private final List<Integer> lastIds = new ArrayList<>();
 
     /** The ids given to the tasks of the last {@link #submit}, in order. */
-    /** The name (uid) a task was submitted with, while the agent still holds it; else null. */
-    public String uidOf(int id) {
+    /** What a task was submitted with, while the agent still holds it; else null. */
+    public TaskRequest requestOf(int id) {
         Task t = tasks.get(id);
-        return t == null ? null : t.request.uid();
+        return t == null ? null : t.request;
     }
 
     public List<Integer> lastIds() {

@@ -289,7 +289,11 @@ class DvmCoreTest {
     @Test
     void theSnapshotCountsTasksAndKeepsTheFailures() {
         Harness h = new Harness(2);
-        h.say(1, new ClientMessage.SubmitTasks(List.of(task("ok", 1, false), task("bad", 1, false), task("later", 1, false))));
+        TaskRequest tagged = task("bad", 1, false);
+        tagged = new TaskRequest(tagged.uid(), tagged.executable(), tagged.args(), tagged.env(), tagged.sandbox(), tagged.stdout(),
+                tagged.stderr(), tagged.stdin(), tagged.preExec(), tagged.postExec(), new SlotRequest(1, 1, 0, "grp", false), 0, false,
+                0, false, List.of());
+        h.say(1, new ClientMessage.SubmitTasks(List.of(task("ok", 1, false), tagged, task("later", 1, false))));
         List<Integer> ids = h.accepted(1);
         DvmSnapshot running = h.core.snapshot(10, 5);
         assertThat(running.tasks().running()).isEqualTo(2);
@@ -304,6 +308,7 @@ class DvmCoreTest {
         assertThat(s.tasks().failed()).isEqualTo(1);
         assertThat(s.tasks().failures()).singleElement().satisfies(f -> {
             assertThat(f.name()).isEqualTo("bad");
+            assertThat(f.tag()).isEqualTo("grp");
             assertThat(f.exitCode()).isEqualTo(3);
             assertThat(f.detail()).contains("boom");
         });

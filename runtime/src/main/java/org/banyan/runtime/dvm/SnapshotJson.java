@@ -66,6 +66,8 @@ final class SnapshotJson {
             DvmSnapshot.Running r = slowest.get(i);
             b.append(i == 0 ? "" : ",").append("{\"id\":").append(r.taskId()).append(",\"name\":");
             string(r.name());
+            b.append(",\"tag\":");
+            string(r.tag());
             b.append(",\"since\":").append(r.sinceMicros() / 1000).append('}');
         }
         b.append("],\"failures\":[");
@@ -74,6 +76,8 @@ final class SnapshotJson {
             DvmSnapshot.Failed f = failures.get(i);
             b.append(i == 0 ? "" : ",").append("{\"id\":").append(f.taskId()).append(",\"name\":");
             string(f.name());
+            b.append(",\"tag\":");
+            string(f.tag());
             b.append(",\"time\":").append(f.timeMicros() / 1000).append(",\"exitCode\":").append(f.exitCode()).append(",\"detail\":");
             string(f.detail());
             b.append('}');

@@ -107,10 +107,13 @@
   function tasks(t, now) {
     const f = $("filter").value.trim().toLowerCase();
     const keep = (fields) => !f || fields.some((x) => String(x).toLowerCase().includes(f));
-    fill("slowest", t.slowest.filter((r) => keep([r.id, r.name || ""])).map((r) =>
-      [[String(r.id)], [r.name || ""], [((now - r.since) / 1000).toFixed(1) + " s"]]));
-    fill("failures", t.failures.slice().reverse().filter((x) => keep([x.id, x.name || "", x.detail || ""])).map((x) =>
-      [[String(x.id)], [x.name || ""], [String(x.exitCode)], [x.detail || "", "detail"]]));
+    const state = $("state").value;
+    $("running-box").hidden = state === "failed";
+    $("failed-box").hidden = state === "running";
+    fill("slowest", t.slowest.filter((r) => keep([r.id, r.name || "", r.tag || ""])).map((r) =>
+      [[String(r.id)], [r.name || ""], [r.tag || ""], [((now - r.since) / 1000).toFixed(1) + " s"]]));
+    fill("failures", t.failures.slice().reverse().filter((x) => keep([x.id, x.name || "", x.tag || "", x.detail || ""])).map((x) =>
+      [[String(x.id)], [x.name || ""], [x.tag || ""], [String(x.exitCode)], [x.detail || "", "detail"]]));
   }
 
   // one heat map per monitored job: row = sender, column = receiver, colour by log of bytes
@@ -175,6 +178,7 @@
   }
 
   $("filter").addEventListener("input", () => { if (last) tasks(last.tasks, last.time); });
+  $("state").addEventListener("change", () => { if (last) tasks(last.tasks, last.time); });
   const events = new EventSource("events?token=" + encodeURIComponent(token));
   events.onmessage = (e) => draw(JSON.parse(e.data));
   events.onerror = () => { $("live").textContent = "reconnecting…"; $("live").className = "stale"; };

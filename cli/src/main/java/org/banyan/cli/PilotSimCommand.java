@@ -20,6 +20,7 @@ final class PilotSimCommand {
         double spawns = PilotSimulation.SPAWNS_PER_SECOND;
         double latency = PilotSimulation.LATENCY_SECONDS;
         double head = PilotSimulation.HEAD_SECONDS_PER_TASK;
+        String timeline;
     }
 
     static final OptionTable<Arguments> OPTIONS = new OptionTable<Arguments>()
@@ -44,6 +45,10 @@ final class PilotSimCommand {
                     (a, v) -> a.clientLost = true)
             .value("Faults", List.of("--restartable"), List.of(), "R", "share of restartable tasks, 0 to 1 (default 0)",
                     (a, v) -> a.restartable = notNegative(v, "--restartable"))
+            .value("Output", List.of("--timeline"), List.of(), "DIR", """
+                    write timeline_pilot.csv there (tasks running, done, and failed or
+                    canceled over simulated time; banyan dashboard --timeline DIR shows it)""",
+                    (a, v) -> a.timeline = v)
             .value("Costs", List.of("--spawns-per-second"), List.of(), "X",
                     "a daemon's process starts per second (default " + PilotSimulation.SPAWNS_PER_SECOND + ")",
                     (a, v) -> a.spawns = WorkloadCommand.positive(v, "--spawns-per-second"))
@@ -95,6 +100,21 @@ final class PilotSimCommand {
         System.out.printf(Locale.ROOT, "checked          %,d events, invariants after each: no core given twice, states in order, one end each%n",
                 r.checks());
         System.out.printf(Locale.ROOT, "wall time        %.1f s%n", r.wallSeconds());
+        if (a.timeline != null) {
+            java.nio.file.Path dir = java.nio.file.Path.of(a.timeline).toAbsolutePath();
+            StringBuilder csv = new StringBuilder("time_s,running_tasks,done_tasks,failed_or_canceled_tasks\n");
+            for (double[] row : r.timeline()) {
+                csv.append(String.format(Locale.ROOT, "%.4f,%d,%d,%d%n", row[0], (long) row[1], (long) row[2], (long) row[3]));
+            }
+            try {
+                java.nio.file.Files.createDirectories(dir);
+                java.nio.file.Files.writeString(dir.resolve("timeline_pilot.csv"), csv);
+            } catch (java.io.IOException e) {
+                System.err.println("banyan sim: cannot write " + dir.resolve("timeline_pilot.csv") + ": " + e.getMessage());
+                return 1;
+            }
+            System.out.println("timeline         " + dir.resolve("timeline_pilot.csv"));
+        }
         return 0;
     }
 

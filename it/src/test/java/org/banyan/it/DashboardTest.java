@@ -244,7 +244,7 @@ class DashboardTest {
                     assertThat(browser.await("document.body.dataset.drawn || ''", v -> !v.asText().isEmpty(), 20).asText())
                             .isEqualTo("fixed,flexible");
                     assertThat(browser.evaluate("document.querySelectorAll('canvas').length").asInt()).isEqualTo(3);
-                    assertThat(browser.evaluate("document.getElementById('chart-allocated').textContent").asText())
+                    assertThat(browser.evaluate("document.getElementById('chart-allocated_nodes').textContent").asText())
                             .contains("fixed", "flexible");
                     browser.screenshot(Banyan.ROOT.resolve("it/target/timeline.png"));
                     assertThat(browser.errors()).as("script errors on the page").isEmpty();
@@ -253,6 +253,31 @@ class DashboardTest {
         } finally {
             view.destroy();
             assertThat(view.waitFor(10, TimeUnit.SECONDS)).as("ends on SIGTERM").isTrue();
+        }
+        // sim pilot's timeline, its own columns, on the same page
+        Path pilot = dir.resolve("pilot");
+        Banyan.Result ps = Banyan.run("sim", "pilot", "--hosts", "4", "--cores-per-host", "2", "--tasks", "2000", "--task-seconds",
+                "0.05", "--timeline", pilot.toString());
+        assertThat(ps.exit()).as(ps.stderr()).isZero();
+        assertThat(Files.readAllLines(pilot.resolve("timeline_pilot.csv")).getFirst())
+                .isEqualTo("time_s,running_tasks,done_tasks,failed_or_canceled_tasks");
+        Process pview = Banyan.builder(List.of("dashboard", "--timeline", pilot.toString()))
+                .redirectError(dir.resolve("pview.err").toFile()).start();
+        try {
+            String url = new java.io.BufferedReader(new java.io.InputStreamReader(pview.getInputStream())).readLine();
+            if (HeadlessChromium.available()) {
+                try (HeadlessChromium browser = HeadlessChromium.start()) {
+                    browser.open(url);
+                    assertThat(browser.await("document.body.dataset.drawn || ''", v -> !v.asText().isEmpty(), 20).asText())
+                            .isEqualTo("pilot");
+                    assertThat(browser.evaluate("[...document.querySelectorAll('h2')].map(h => h.textContent).join(',')").asText())
+                            .isEqualTo("running tasks,done tasks,failed or canceled tasks");
+                    assertThat(browser.errors()).as("script errors on the page").isEmpty();
+                }
+            }
+        } finally {
+            pview.destroy();
+            assertThat(pview.waitFor(10, TimeUnit.SECONDS)).isTrue();
         }
         Files.writeString(timelines.resolve("timeline_broken.csv"), "time_s,allocated_nodes,running_jobs,completed_jobs\n1,2,x,4\n");
         Banyan.Result broken = Banyan.run("dashboard", "--timeline", timelines.toString());

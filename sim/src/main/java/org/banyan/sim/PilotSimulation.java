@@ -49,9 +49,12 @@ public final class PilotSimulation {
         }
     }
 
-    /** What a run measured. */
+    /**
+     * What a run measured; {@code timeline}: rows of (simulated seconds, tasks running, tasks done,
+     * tasks failed or canceled), about 200 over the run.
+     */
     public record Result(int tasks, int done, int failed, int canceled, double firstTaskSeconds, double lastEndSeconds,
-                         double tasksPerSecond, long events, long checks, double wallSeconds) {}
+                         double tasksPerSecond, long events, long checks, double wallSeconds, List<double[]> timeline) {}
 
     /**
      * The cost model (docs/pilot.md, "sim pilot"): a daemon starting 2,600 processes a second,
@@ -171,10 +174,17 @@ public final class PilotSimulation {
         submit(work);
         invariants.check(core::freeCoresOn);
         long events = 0;
+        double sampleEvery = Math.max(ideal, 1e-3) / 200;
+        double nextSample = 0;
+        List<double[]> timeline = new ArrayList<>();
         while (!queue.isEmpty() && !invariants.allFinal()) {
             Event e = queue.poll();
             events++;
             clock.seconds = e.time;
+            if (e.time >= nextSample) {
+                timeline.add(sample(e.time));
+                nextSample = e.time + sampleEvery;
+            }
             switch (e.kind) {
                 case RUN_TASKS -> {
                     if (!daemons[e.node].lost) {
@@ -220,10 +230,21 @@ public final class PilotSimulation {
             invariants.check(core::freeCoresOn);
         }
         invariants.finished(core::freeCoresOn);
+        timeline.add(sample(Math.max(last, clock.seconds)));
         double span = last - Math.max(first, 0);
         return new Result(setup.tasks(), invariants.count(TaskState.DONE), invariants.count(TaskState.FAILED),
                 invariants.count(TaskState.CANCELED), first, last, span > 0 ? invariants.count(TaskState.DONE) / span : 0, events,
-                invariants.checks(), (System.nanoTime() - wall) / 1e9);
+                invariants.checks(), (System.nanoTime() - wall) / 1e9, timeline);
+    }
+
+    /** One row of the timeline at {@code time}: tasks running on the daemons, done, and ended otherwise. */
+    private double[] sample(double time) {
+        int running = 0;
+        for (Daemon d : daemons) {
+            running += d.lost ? 0 : d.running.size();
+        }
+        int done = invariants.count(TaskState.DONE);
+        return new double[] {time, running, done, invariants.count(TaskState.FAILED) + invariants.count(TaskState.CANCELED)};
     }
 
     /** Every daemon says hello and gives its contact; the core publishes its own once all are in. */

@@ -9,9 +9,9 @@ import java.util.stream.Stream;
 
 /**
  * The dashboard's page for a simulator's timelines ({@code banyan sim workload --timeline DIR}
- * writes {@code timeline_POLICY.csv}): the same server and token as a DVM's dashboard, showing the
- * allocated nodes, running jobs and completed jobs of each policy over time. Served from this
- * process until it ends.
+ * writes {@code timeline_POLICY.csv}, {@code sim pilot --timeline DIR} {@code timeline_pilot.csv}):
+ * the same server and token as a DVM's dashboard, one chart per column over time, one line per
+ * file. Served from this process until it ends.
  */
 public final class TimelineView implements AutoCloseable {
     private final DashboardServer server;
@@ -39,36 +39,50 @@ public final class TimelineView implements AutoCloseable {
         return url;
     }
 
-    /** {@code {"fixed": {"time": [...], "allocated": [...], "running": [...], "completed": [...]}, ...}}. */
+    /**
+     * {@code {"columns": ["allocated_nodes", ...], "series": {"fixed": {"time": [...], "allocated_nodes": [...], ...}}}}:
+     * every {@code timeline_NAME.csv} of {@code dir}, which must share one header starting with {@code time_s}.
+     */
     static String json(Path dir) throws IOException {
         if (!Files.isDirectory(dir)) {
-            throw new IOException(dir + " is not a directory (banyan sim workload --timeline DIR writes one)");
+            throw new IOException(dir + " is not a directory (banyan sim workload --timeline DIR and sim pilot --timeline DIR write one)");
         }
         List<Path> files;
         try (Stream<Path> list = Files.list(dir)) {
             files = list.filter(f -> f.getFileName().toString().matches("timeline_[A-Za-z0-9_-]+\\.csv")).sorted().toList();
         }
         if (files.isEmpty()) {
-            throw new IOException("no timeline_POLICY.csv in " + dir + " (banyan sim workload --timeline DIR writes them)");
+            throw new IOException("no timeline_NAME.csv in " + dir + " (banyan sim workload --timeline DIR and sim pilot --timeline DIR"
+                    + " write them)");
         }
-        StringBuilder b = new StringBuilder("{");
+        String header = null;
+        StringBuilder b = new StringBuilder();
         for (int f = 0; f < files.size(); f++) {
             String name = files.get(f).getFileName().toString().replaceAll("^timeline_|\\.csv$", "");
             List<String> lines = Files.readAllLines(files.get(f));
-            if (lines.isEmpty() || !lines.getFirst().strip().equals("time_s,allocated_nodes,running_jobs,completed_jobs")) {
-                throw new IOException(files.get(f) + " is not a timeline (its first line must be "
+            String first = lines.isEmpty() ? "" : lines.getFirst().strip();
+            if (!first.matches("time_s(,[a-z][a-z0-9_]*)+")) {
+                throw new IOException(files.get(f) + " is not a timeline (its first line must be time_s and column names, as "
                         + "time_s,allocated_nodes,running_jobs,completed_jobs)");
             }
-            List<List<String>> columns = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+            if (header != null && !header.equals(first)) {
+                throw new IOException(files.get(f) + "'s columns (" + first + ") are not the others' (" + header + ")");
+            }
+            header = first;
+            int width = first.split(",").length;
+            List<List<String>> columns = new ArrayList<>();
+            for (int c = 0; c < width; c++) {
+                columns.add(new ArrayList<>());
+            }
             for (int i = 1; i < lines.size(); i++) {
                 if (lines.get(i).isBlank()) {
                     continue;
                 }
                 String[] v = lines.get(i).split(",");
-                if (v.length != 4) {
-                    throw new IOException(files.get(f) + " line " + (i + 1) + ": 4 values expected, found " + v.length);
+                if (v.length != width) {
+                    throw new IOException(files.get(f) + " line " + (i + 1) + ": " + width + " values expected, found " + v.length);
                 }
-                for (int c = 0; c < 4; c++) {
+                for (int c = 0; c < width; c++) {
                     try {
                         double d = Double.parseDouble(v[c].strip());
                         if (!Double.isFinite(d)) {
@@ -80,14 +94,20 @@ public final class TimelineView implements AutoCloseable {
                     }
                 }
             }
+            String[] keys = first.split(",");
             b.append(f == 0 ? "" : ",").append('"').append(name).append("\":{");
-            String[] keys = {"time", "allocated", "running", "completed"};
-            for (int c = 0; c < 4; c++) {
-                b.append(c == 0 ? "" : ",").append('"').append(keys[c]).append("\":[").append(String.join(",", columns.get(c))).append(']');
+            for (int c = 0; c < width; c++) {
+                b.append(c == 0 ? "" : ",").append('"').append(c == 0 ? "time" : keys[c]).append("\":[")
+                        .append(String.join(",", columns.get(c))).append(']');
             }
             b.append('}');
         }
-        return b.append('}').toString();
+        StringBuilder cols = new StringBuilder();
+        String[] keys = header.split(",");
+        for (int c = 1; c < keys.length; c++) {
+            cols.append(c == 1 ? "" : ",").append('"').append(keys[c]).append('"');
+        }
+        return "{\"columns\":[" + cols + "],\"series\":{" + b + "}}";
     }
 
     @Override

@@ -202,6 +202,91 @@ public abstract sealed class CommCollectives permits Comm {
     }
 
 
+    // ---- reduce-scatter
+
+    /**
+     * MPI_Reduce_scatter_block: the element-wise reduction of every rank's {@code send}, cut in
+     * size() blocks of {@code recv.length}, block r to rank r ({@code send} must be exactly
+     * size() such blocks).
+     */
+    public void reduceScatterBlock(double[] send, double[] recv, Op op) {
+        BufferChecks.exactBlocks(self().rank, self().group.length, "reduceScatterBlock", -1, send.length, recv.length);
+        reduceScatter(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), blocks(recv.length), Elem.DOUBLE, op, Double.BYTES);
+    }
+
+    public void reduceScatterBlock(long[] send, long[] recv, Op op) {
+        BufferChecks.exactBlocks(self().rank, self().group.length, "reduceScatterBlock", -1, send.length, recv.length);
+        reduceScatter(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), blocks(recv.length), Elem.LONG, op, Long.BYTES);
+    }
+
+    public void reduceScatterBlock(int[] send, int[] recv, Op op) {
+        BufferChecks.exactBlocks(self().rank, self().group.length, "reduceScatterBlock", -1, send.length, recv.length);
+        reduceScatter(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), blocks(recv.length), Elem.INT, op, Integer.BYTES);
+    }
+
+    /**
+     * MPI_Reduce_scatter: the element-wise reduction of every rank's {@code send}, rank r
+     * getting the next {@code counts[r]} elements in rank order ({@code send} holds their sum,
+     * {@code recv} this rank's count).
+     */
+    public void reduceScatter(double[] send, double[] recv, int[] counts, Op op) {
+        reduceScatterChecks(send.length, recv.length, counts);
+        reduceScatter(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), counts, Elem.DOUBLE, op, Double.BYTES);
+    }
+
+    public void reduceScatter(long[] send, long[] recv, int[] counts, Op op) {
+        reduceScatterChecks(send.length, recv.length, counts);
+        reduceScatter(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), counts, Elem.LONG, op, Long.BYTES);
+    }
+
+    public void reduceScatter(int[] send, int[] recv, int[] counts, Op op) {
+        reduceScatterChecks(send.length, recv.length, counts);
+        reduceScatter(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), counts, Elem.INT, op, Integer.BYTES);
+    }
+
+    private int[] blocks(int each) {
+        int[] counts = new int[self().group.length];
+        java.util.Arrays.fill(counts, each);
+        return counts;
+    }
+
+    private void reduceScatterChecks(int send, int recv, int[] counts) {
+        int n = self().group.length;
+        if (counts == null || counts.length != n) {
+            throw new IllegalArgumentException("reduceScatter: " + (counts == null ? "no" : counts.length) + " counts for " + n
+                    + " ranks: one per rank");
+        }
+        long sum = 0;
+        for (int c : counts) {
+            if (c < 0) {
+                throw new IllegalArgumentException("reduceScatter: a count is negative (" + c + ")");
+            }
+            sum += c;
+        }
+        if (sum != send) {
+            throw new IllegalArgumentException("reduceScatter: the counts add up to " + sum + " elements, the send buffer holds " + send);
+        }
+        if (recv != counts[self().rank]) {
+            throw new IllegalArgumentException("reduceScatter: rank " + self().rank + " receives " + recv + " elements but its count is "
+                    + counts[self().rank]);
+        }
+    }
+
+    /** The reduction at rank 0 (its tree keeps rank order for non-commutative ops), then scattered by the counts. */
+    private void reduceScatter(MemorySegment send, MemorySegment recv, int[] counts, Elem type, Op op, int elem) {
+        int n = self().group.length;
+        boolean first = self().rank == 0;
+        MemorySegment whole = first ? MemorySegment.ofArray(new byte[(int) send.byteSize()]) : null;
+        self().coll.reduce(send, whole, type, (int) (send.byteSize() / elem), op, 0);
+        long[] bytes = new long[n];
+        long[] displs = new long[n];
+        for (int r = 0; r < n; r++) {
+            bytes[r] = (long) counts[r] * elem;
+            displs[r] = r == 0 ? 0 : displs[r - 1] + bytes[r - 1];
+        }
+        self().vcoll.scatterv(whole, first ? bytes : null, first ? displs : null, recv, 0);
+    }
+
     // ---- the "v" collectives: a count and a displacement per rank, in elements (bytes for segments)
 
     /**

@@ -229,4 +229,45 @@ class VectorCollectivesTest {
         });
         assertThat(said).containsExactly("10.0 11.0 12.0", "0.0 1.0 2.0");
     }
+
+    /** reduce_scatter: the sum of every rank's vector, rank r its block; uneven blocks; the refusals. */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 3, 4})
+    void reduceScatterGivesEachRankItsBlockOfTheReduction(int n) throws Exception {
+        List<String> said = run(n, true, w -> {
+            int me = w.rank();
+            int size = w.size();
+            double[] send = new double[2 * size];
+            Arrays.setAll(send, i -> me + i * 0.5);
+            double[] mine = new double[2];
+            w.reduceScatterBlock(send, mine, Op.SUM);
+            int[] counts = new int[size];
+            Arrays.setAll(counts, r -> r % 2 == 0 ? 1 : 2);
+            long[] lsend = new long[Arrays.stream(counts).sum()];
+            Arrays.setAll(lsend, i -> me * 100L + i);
+            long[] lmine = new long[counts[me]];
+            w.reduceScatter(lsend, lmine, counts, Op.MAX);
+            try {
+                w.reduceScatter(new int[3], new int[1], new int[size], Op.SUM);
+                return "no refusal";
+            } catch (IllegalArgumentException e) {
+                return Arrays.toString(mine) + " " + Arrays.toString(lmine) + " " + e.getMessage();
+            }
+        });
+        for (int r = 0; r < n; r++) {
+            int rank = r;
+            double sumOfRanks = n * (n - 1) / 2.0;
+            String block = "[" + (sumOfRanks + n * (2 * rank) * 0.5) + ", " + (sumOfRanks + n * (2 * rank + 1) * 0.5) + "]";
+            int offset = 0;
+            for (int q = 0; q < rank; q++) {
+                offset += q % 2 == 0 ? 1 : 2;
+            }
+            StringBuilder max = new StringBuilder("[");
+            for (int i = 0; i < (rank % 2 == 0 ? 1 : 2); i++) {
+                max.append(i == 0 ? "" : ", ").append((n - 1) * 100L + offset + i);
+            }
+            assertThat(said.get(r)).startsWith(block + " " + max + "]")
+                    .endsWith("reduceScatter: the counts add up to 0 elements, the send buffer holds 3");
+        }
+    }
 }

@@ -221,19 +221,6 @@ class DashboardTest {
             assertThat(monitored.waitFor(120, TimeUnit.SECONDS)).isTrue();
             assertThat(Files.readString(dir.resolve("stencil.out"))).contains("residual");
 
-            // the same through the resource manager's queue (dvm submit): its heat map under its queue number
-            List<String> queuedStencil = new ArrayList<>(List.of("dvm", "submit", "--dvm", uri.toString(), "--nodes", "2", "--time", "60",
-                    "--monitor-out", dir.resolve("mon2").toString(), JavaClient.JAVA, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                    "-Xshare:auto", "-cp", classPath, "Stencil", "256", "6000"));
-            Process queuedRun = Banyan.builder(queuedStencil).redirectErrorStream(true).redirectOutput(dir.resolve("stencil2.out").toFile())
-                    .redirectInput(new java.io.File("/dev/null")).start();
-            JsonNode queuedHeat = browser.await("(() => { const c = [...document.querySelectorAll('#traffic figcaption')]"
-                    + ".map(f => f.textContent).join(' | '); return c; })()", v -> v.asText().matches(".*job \\d+: 4 ranks, [0-9,]+ bytes, [1-9].*"),
-                    30);
-            assertThat(queuedHeat.asText()).as("a queued job's traffic").containsPattern("job \\d+: 4 ranks, [0-9,]+ bytes, [1-9]");
-            assertThat(queuedRun.waitFor(120, TimeUnit.SECONDS)).isTrue();
-            assertThat(Files.readString(dir.resolve("stencil2.out"))).contains("residual");
-
             assertThat(browser.errors()).as("script errors on the page").isEmpty();
         }
     }

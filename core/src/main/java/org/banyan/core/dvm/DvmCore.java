@@ -105,8 +105,8 @@ public final class DvmCore {
         this.queue = new DvmQueue(this.nodes, scheduler, settings, new ResourceQueue(this.nodes, jobIds::take, clock),
                 new DvmQueue.Host() {
                     @Override
-                    public void register(int jobId, Client owner, String command, int ranks, int queueId, String monitorDir) {
-                        jobs.registerQueued(jobId, owner, command, ranks, queueId, monitorDir);
+                    public void register(int jobId, Client owner, String command, int ranks, int queueId) {
+                        jobs.registerQueued(jobId, owner, command, ranks, queueId);
                     }
 
                     @Override

@@ -75,8 +75,8 @@ final class DvmJobs {
     }
 
     /** A queued job started on the hosts the queue gave it. */
-    void registerQueued(int jobId, Client owner, String command, int ranks, int queueId, String monitorDir) {
-        jobs.put(jobId, new RunningJob(owner, null, command, ranks, new HeadAction.ForwardStdin[1], queueId, false, monitorDir));
+    void registerQueued(int jobId, Client owner, String command, int ranks, int queueId) {
+        jobs.put(jobId, new RunningJob(owner, null, command, ranks, new HeadAction.ForwardStdin[1], queueId, false, null));
         owner.jobs.add(jobId);
     }
 
@@ -252,9 +252,7 @@ final class DvmJobs {
         List<DvmSnapshot.Monitored> out = new ArrayList<>();
         jobs.forEach((id, j) -> {
             if (j.monitorDir() != null) {
-                // a queued job's world is all its parts, at the size it has now
-                int ranks = j.queueId() >= 0 ? queue.ranksOf(j.queueId()) : j.ranks();
-                out.add(new DvmSnapshot.Monitored(j.queueId() >= 0 ? j.queueId() : id, ranks > 0 ? ranks : j.ranks(), j.monitorDir()));
+                out.add(new DvmSnapshot.Monitored(id, j.ranks(), j.monitorDir()));
             }
         });
         return out;

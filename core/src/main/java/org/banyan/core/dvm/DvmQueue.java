@@ -23,7 +23,7 @@ final class DvmQueue {
     /** What the driver needs from the DVM's head. */
     interface Host {
         /** A DVM job of the queue now runs: the head follows it as any job (output, end). */
-        void register(int jobId, Client owner, String command, int ranks, int queueId, String monitorDir);
+        void register(int jobId, Client owner, String command, int ranks, int queueId);
 
         /** Calls {@link #resizeTimedOut} after {@code millis}. */
         void armResizeTimeout(int queueId, int generation, long millis);
@@ -88,9 +88,7 @@ final class DvmQueue {
             JobDescription job = org.banyan.core.pmix.PmixNamespaces.name(new JobDescription(jobId, run.apps(), slots, run.mapping(), false,
                     run.stdinRank(), run.launchDir(), run.modex(), run.placement()), run.wireUp());
             String command = run.apps().getFirst().executable();
-            // the first part of a monitored job: its world's live traffic counters, for the dashboard
-            String monitorDir = l.expansion() ? null : run.apps().getFirst().env().get("BANYAN_MONITOR_OUT");
-            host.register(jobId, l.owner(), command, l.ranks(), l.queueId(), monitorDir);
+            host.register(jobId, l.owner(), command, l.ranks(), l.queueId());
             if (l.expansion()) {
                 host.armResizeTimeout(l.queueId(), l.generation(), l.resizeTimeoutMillis());
             } else {

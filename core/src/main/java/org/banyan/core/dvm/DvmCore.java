@@ -161,11 +161,6 @@ public final class DvmCore {
         return elastic == null ? Set.of() : elastic.laterJobs();
     }
 
-    /** The host slot {@code d} stands for now (a joining daemon's granted host before it is adopted). */
-    public String hostOf(int d) {
-        return elastic != null ? elastic.hostOf(d) : hosts.get(d).name();
-    }
-
     /** The hosts and which of them serve (an elastic DVM's batch-system side reads and marks them). */
     public DvmHosts hosts() {
         return hosts;

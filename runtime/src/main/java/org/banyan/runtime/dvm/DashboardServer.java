@@ -86,6 +86,11 @@ final class DashboardServer implements Closeable {
         }
     }
 
+    /** The URL that opens a dashboard on {@code bind:port} with {@code token}. */
+    static String url(String bind, int port, String token) {
+        return "http://" + (bind.contains(":") ? "[" + bind + "]" : bind) + ":" + port + "/?token=" + token;
+    }
+
     int port() {
         return server.getAddress().getPort();
     }

@@ -91,8 +91,7 @@ public final class DvmClient implements AutoCloseable {
                 if (!error.isEmpty()) {
                     throw new IOException(error);
                 }
-                String host = at.contains(":") ? "[" + at + "]" : at;
-                return "http://" + host + ":" + open + "/?token=" + DashboardServer.token(secret);
+                return DashboardServer.url(at, open, DashboardServer.token(secret));
             }
         }
     }

@@ -19,8 +19,7 @@ public final class TimelineView implements AutoCloseable {
 
     private TimelineView(DashboardServer server, String token) {
         this.server = server;
-        String host = server.bind().contains(":") ? "[" + server.bind() + "]" : server.bind();
-        this.url = "http://" + host + ":" + server.port() + "/?token=" + token;
+        this.url = DashboardServer.url(server.bind(), server.port(), token);
     }
 
     /**

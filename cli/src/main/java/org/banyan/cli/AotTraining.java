@@ -11,10 +11,8 @@ import org.banyan.runtime.os.FileTree;
  * The build's AOT training run ({@code BANYAN_AOT_TRAINING=1 banyan aot-training}, from the
  * {@code banyan} script): one JVM that goes through what users start most, so the AOT cache has
  * those classes loaded and linked. A short job ({@code run}), and a DVM's client side: start a
- * local DVM, submit a bag of tasks (run in this JVM, as for a DVM on another host) and a single
- * one (run in the DVM's JVM, as on this host), stop it. The last halved the time of a
- * one-task {@code banyan submit} (0.11-0.17 s to 0.08-0.09 s) and took a fifth off the client's
- * CPU for 10,000 tasks. The DVM's own JVM is not trained here: its classes are mostly the
+ * local DVM (which warms itself with typed task requests from this JVM), submit a bag of tasks
+ * and a single one, stop it. The DVM's own JVM is not trained here: its classes are mostly the
  * job path's, and a hand-trained cache moved a fresh DVM's first 10,000 tasks by 2-3 %.
  * A run over two daemon processes (the local launcher) loads what every TCP link of the overlay
  * uses, its proof of the job's secret (SHA-256, SecureRandom) and its heartbeat, for the head and,
@@ -54,13 +52,8 @@ final class AotTraining {
             return;
         }
         try {
-            // the bag runs in this JVM, as when the DVM's head is on another host; the single task in the DVM's
-            try {
-                new SubmitCommand(java.util.Map.of(SubmitCommand.IN_DVM, "0"), dir).run(List.of("--dvm", uri, "--quiet",
-                        "--session", dir.resolve("bag").toString(), "--tasks", tasks.toString()));
-            } catch (UsageException e) {
-                System.err.println("banyan aot-training: " + e.getMessage());
-            }
+            Main.run(List.of("submit", "--dvm", uri, "--quiet", "--session", dir.resolve("bag").toString(), "--tasks",
+                    tasks.toString()));
             Main.run(List.of("submit", "--dvm", uri, "--quiet", "--session", dir.resolve("one").toString(), "--", "/bin/true"));
             Main.run(List.of("dvm", "status", "--dvm", uri));
         } finally {

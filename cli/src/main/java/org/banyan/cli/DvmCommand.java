@@ -397,7 +397,7 @@ final class DvmCommand {
      */
     private static boolean warmUp(DvmClient client, DvmFiles files, int perHost, AtomicBoolean over) {
         try {
-            String failures = BagWarmUp.run(client, files.uri().toAbsolutePath().getParent(), perHost);
+            String failures = DvmWarmUp.run(client, perHost).failures();
             if (failures != null) {
                 System.err.println("banyan dvm: " + failures);
             }
@@ -442,8 +442,6 @@ final class DvmCommand {
             }
             DvmHead head = new DvmHead(nodes, settings, a.daemons.agent(), a.daemons.topology(), a.daemons.routing(), a.files,
                     log, a.gpusPerHost);
-            head.hostBags((bagArgs, env, cwd, bar, err, signals) -> SubmitCommand.hosted(bagArgs, env, cwd, a.files, bar, err,
-                    signals));
             if (a.elastic) {
                 head.elastic(slurmJob().strip(), a.probeMillis > 0 ? a.probeMillis : ELASTIC_PROBE_MILLIS,
                         a.files.uri().getParent(), vacant);

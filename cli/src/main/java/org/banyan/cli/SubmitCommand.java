@@ -24,9 +24,6 @@ import org.banyan.runtime.os.UserSignals;
  * command line and the task file; {@link BagRun} runs and follows the tasks.
  */
 final class SubmitCommand {
-    /** {@code BANYAN_SUBMIT_IN_DVM=0}: run the bag in this JVM even when the DVM could (see {@link #run}). */
-    static final String IN_DVM = "BANYAN_SUBMIT_IN_DVM";
-
     private final Map<String, String> environment;
     private final Path cwd;
 
@@ -211,59 +208,17 @@ final class SubmitCommand {
             return 0;
         }
         Arguments a = new Arguments(environment);
-        List<String> command = options(args, a);
-        // A task file that is not a regular file (stdin, a pipe, <(...)) can be read only here.
-        boolean inDvm = !a.detach && !"0".equals(environment.get(IN_DVM)) && (a.tasks == null || !readHereOnly(a.tasks));
-        // Read here only when this JVM may run the bag: a bag run in the DVM's JVM is read there
-        // (a bad line still ends it before anything starts). Reading it here too was most of
-        // this command's CPU for 10,000 tasks (0.24 s against 0.09 s).
-        List<TaskDescription> descriptions = inDvm && a.tasks != null ? null : descriptions(a, command);
+        List<TaskDescription> descriptions = descriptions(a, options(args, a)); // bad input: nothing has started
         boolean bar = !a.quiet && System.console() != null;
         Path session = a.session != null ? a.session : Session.defaultDir(cwd);
         try (DvmClient client = DvmClient.connect(a.dvm, "banyan submit")) {
             // reachable, and the secret is right: nothing has started yet
-            if (inDvm && client.onThisHost()) {
-                // the default session is named here, with this process's id, as when the bag runs here
-                List<String> sent = new ArrayList<>(a.session != null ? List.of() : List.of("--session", session.toString()));
-                sent.addAll(args);
-                int status = client.runBag(new ClientMessage.RunBag(cwd.toString(), bar, sent, a.exports), System.err,
-                        UserSignals::install);
-                if (status != ClientMessage.BagEnded.DECLINED) {
-                    return status;
-                }
-            }
         } catch (DvmClient.Unreachable e) {
             System.err.println("banyan submit: " + e.getMessage());
             return 2;
-        } catch (IOException e) {
-            System.err.println(DvmClient.lost("banyan submit", e));
-            return 1;
-        }
-        if (descriptions == null) {
-            descriptions = descriptions(a, command);
         }
         return new BagRun(a.dvm, session, cwd, System.err, bar, UserSignals::install).keepEmptyOutput(a.keepEmptyOutput)
                 .run(descriptions, a.detach, System.out);
-    }
-
-    /**
-     * In the DVM's JVM ({@link org.banyan.runtime.dvm.BagHost}): the bag of a {@code banyan submit}
-     * whose arguments are {@code args}, read as from {@code cwd}, run on the DVM of {@code own};
-     * {@code env} holds the submitter's values of what its {@code -x VAR} names.
-     */
-    static int hosted(List<String> args, Map<String, String> env, Path cwd, DvmFiles own, boolean bar, PrintStream err,
-                      Consumer<IntConsumer> signals) {
-        SubmitCommand c = new SubmitCommand(env, cwd);
-        Arguments a = new Arguments(env);
-        List<TaskDescription> descriptions;
-        try {
-            descriptions = c.descriptions(a, c.options(args, a));
-        } catch (UsageException e) {
-            err.println("banyan submit: " + e.getMessage());
-            return 2;
-        }
-        return new BagRun(own, a.session != null ? a.session : Session.defaultDir(cwd), cwd, err, bar, signals)
-                .keepEmptyOutput(a.keepEmptyOutput).run(descriptions, false, null);
     }
 
     /**
@@ -309,11 +264,6 @@ final class SubmitCommand {
             throw new UsageException("nothing to run: give a command after -- or --tasks FILE (see banyan submit --help)");
         }
         return command;
-    }
-
-    /** {@code --tasks -} (standard input), or a file another process could not read as this one does. */
-    private boolean readHereOnly(String tasks) {
-        return isStdin(tasks) || !Files.isRegularFile(org.banyan.pmix.RawPaths.resolve(cwd, tasks));
     }
 
     private static boolean isStdin(String tasks) {

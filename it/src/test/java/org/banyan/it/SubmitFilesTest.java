@@ -36,20 +36,18 @@ class SubmitFilesTest {
     }
 
     @Test
-    void outputErrorInputAndNameInBothJvms() throws Exception {
+    void outputErrorInputAndName() throws Exception {
         Files.writeString(dir.resolve("in.txt"), "hello\n");
-        for (String inDvm : List.of("1", "0")) {
-            Path here = Files.createDirectories(dir.resolve("cwd" + inDvm));
-            Files.copy(dir.resolve("in.txt"), here.resolve("in.txt"));
-            Banyan.Result r = Banyan.runIn(here, Map.of("BANYAN_SUBMIT_IN_DVM", inDvm), List.of("submit", "--dvm",
-                    uri.toString(), "--session", "s", "--quiet", "--cc", "1-3", "-o", "out.{cc}", "--error", "err.{cc}",
-                    "-i", "in.txt", "--job-name", "sim", "--", "sh", "-c", "cat; echo {cc} >&2; [ {cc} != 2 ]"));
-            assertThat(r.exit()).as(inDvm + ": " + r.stderr()).isEqualTo(1);
-            assertThat(r.stderr()).contains("task.000001 (sim) failed (exit 1)").contains("\n    2\n");
-            for (int cc = 1; cc <= 3; cc++) {
-                assertThat(here.resolve("out." + cc)).as(inDvm).hasContent("hello");
-                assertThat(here.resolve("err." + cc)).as(inDvm).hasContent(Integer.toString(cc));
-            }
+        Path here = Files.createDirectories(dir.resolve("cwd"));
+        Files.copy(dir.resolve("in.txt"), here.resolve("in.txt"));
+        Banyan.Result r = Banyan.runIn(here, Map.of(), List.of("submit", "--dvm",
+                uri.toString(), "--session", "s", "--quiet", "--cc", "1-3", "-o", "out.{cc}", "--error", "err.{cc}",
+                "-i", "in.txt", "--job-name", "sim", "--", "sh", "-c", "cat; echo {cc} >&2; [ {cc} != 2 ]"));
+        assertThat(r.exit()).as(r.stderr()).isEqualTo(1);
+        assertThat(r.stderr()).contains("task.000001 (sim) failed (exit 1)").contains("\n    2\n");
+        for (int cc = 1; cc <= 3; cc++) {
+            assertThat(here.resolve("out." + cc)).hasContent("hello");
+            assertThat(here.resolve("err." + cc)).hasContent(Integer.toString(cc));
         }
         Banyan.Result one = Banyan.runIn(dir, Map.of(), List.of("submit", "--dvm", uri.toString(), "--session", "one",
                 "--cc", "1-2", "--output", "out", "--", "true"));
@@ -79,7 +77,7 @@ class SubmitFilesTest {
     /**
      * A DONE task that wrote nothing leaves no empty file nor sandbox (50,000 /bin/true tasks
      * left 262 MB of them); one that wrote keeps what it wrote, a FAILED one keeps all, and
-     * --keep-empty-output keeps them all. In the DVM's JVM and in the submitter's.
+     * --keep-empty-output keeps them all.
      */
     @Test
     void tasksThatWroteNothingLeaveNothing() throws Exception {
@@ -89,19 +87,17 @@ class SubmitFilesTest {
                 {"executable": "echo", "arguments": ["hi"]}
                 {"executable": "false"}
                 """);
-        for (String inDvm : List.of("1", "0")) {
-            Banyan.Result r = Banyan.runIn(dir, Map.of("BANYAN_SUBMIT_IN_DVM", inDvm), List.of("submit", "--dvm",
-                    uri.toString(), "--session", "s" + inDvm, "--quiet", "--tasks", "t.jsonl"));
-            assertThat(r.exit()).as(r.stderr()).isEqualTo(1);
-            Path s = dir.resolve("s" + inDvm);
-            assertThat(s.resolve("task.000000")).as(inDvm).doesNotExist();
-            assertThat(s.resolve("task.000001")).as(inDvm).doesNotExist();
-            assertThat(s.resolve("task.000002/task.000002.out")).as(inDvm).hasContent("hi");
-            assertThat(s.resolve("task.000002/task.000002.err")).as(inDvm).doesNotExist();
-            assertThat(s.resolve("task.000003/task.000003.out")).as(inDvm).exists();
-            assertThat(s.resolve("task.000003/task.000003.err")).as(inDvm).exists();
-            assertThat(s.resolve("banyan.prof")).as(inDvm).exists();
-        }
+        Banyan.Result r = Banyan.runIn(dir, Map.of(), List.of("submit", "--dvm",
+                uri.toString(), "--session", "s", "--quiet", "--tasks", "t.jsonl"));
+        assertThat(r.exit()).as(r.stderr()).isEqualTo(1);
+        Path s = dir.resolve("s");
+        assertThat(s.resolve("task.000000")).doesNotExist();
+        assertThat(s.resolve("task.000001")).doesNotExist();
+        assertThat(s.resolve("task.000002/task.000002.out")).hasContent("hi");
+        assertThat(s.resolve("task.000002/task.000002.err")).doesNotExist();
+        assertThat(s.resolve("task.000003/task.000003.out")).exists();
+        assertThat(s.resolve("task.000003/task.000003.err")).exists();
+        assertThat(s.resolve("banyan.prof")).exists();
         Banyan.Result kept = Banyan.runIn(dir, Map.of(), List.of("submit", "--dvm", uri.toString(), "--session", "k",
                 "--quiet", "--keep-empty-output", "--", "true"));
         assertThat(kept.exit()).as(kept.stderr()).isZero();

@@ -247,23 +247,21 @@ class SubmitTest {
 
     /**
      * --cc as flux submit's: a task per id, {cc} in the command and in -x values replaced by it,
-     * BANYAN_CC set; in the DVM's JVM and in the command's.
+     * BANYAN_CC set.
      */
     @Test
     void copiesOfOneCommandEachGetTheirId() throws Exception {
-        for (String inDvm : List.of("1", "0")) {
-            Path s = dir.resolve("s" + inDvm);
-            Banyan.Result r = Banyan.run(java.util.Map.of("BANYAN_SUBMIT_IN_DVM", inDvm), null, List.of("submit", "--dvm",
-                    uri.toString(), "--session", s.toString(), "--cc", "2-3,7,3", "-x", "IN=in.{cc}", "--", "sh", "-c",
-                    "echo {cc} $BANYAN_CC $IN"));
-            assertThat(r.exit()).as(r.stderr()).isZero();
-            assertThat(r.stderr()).contains("3 tasks: 3 done");
-            List<String> outs = new java.util.ArrayList<>();
-            for (int t = 0; t < 3; t++) {
-                outs.add(Files.readString(s.resolve("task.00000" + t + "/task.00000" + t + ".out")).strip());
-            }
-            assertThat(outs).as(inDvm).containsExactly("2 2 in.2", "3 3 in.3", "7 7 in.7");
+        Path s = dir.resolve("s");
+        Banyan.Result r = Banyan.run(java.util.Map.of(), null, List.of("submit", "--dvm",
+                uri.toString(), "--session", s.toString(), "--cc", "2-3,7,3", "-x", "IN=in.{cc}", "--", "sh", "-c",
+                "echo {cc} $BANYAN_CC $IN"));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(r.stderr()).contains("3 tasks: 3 done");
+        List<String> outs = new java.util.ArrayList<>();
+        for (int t = 0; t < 3; t++) {
+            outs.add(Files.readString(s.resolve("task.00000" + t + "/task.00000" + t + ".out")).strip());
         }
+        assertThat(outs).containsExactly("2 2 in.2", "3 3 in.3", "7 7 in.7");
     }
 
     /**
@@ -290,22 +288,20 @@ class SubmitTest {
     }
 
     /**
-     * -x gives every task a variable, with the command's value (which the DVM's JVM, where the
-     * bag runs, does not have) or the one given; a task file's own value wins.
+     * -x gives every task a variable, with the command's value (which the DVM does not have) or
+     * the one given; a task file's own value wins.
      */
     @Test
-    void exportedVariablesReachEveryTaskInBothJvms() throws Exception {
+    void exportedVariablesReachEveryTask() throws Exception {
         Files.writeString(dir.resolve("t.jsonl"), "{\"executable\": \"sh\", \"arguments\": [\"-c\", \"echo $A $B_HERE\"]}\n"
                 + "{\"executable\": \"sh\", \"arguments\": [\"-c\", \"echo $A $B_HERE\"], \"environment\": {\"A\": \"own\"}}\n");
-        for (String inDvm : List.of("1", "0")) {
-            Path s = dir.resolve("s" + inDvm);
-            Banyan.Result r = Banyan.run(java.util.Map.of("BANYAN_SUBMIT_IN_DVM", inDvm, "B_HERE", "from-the-shell"), null,
-                    List.of("submit", "--dvm", uri.toString(), "--session", s.toString(), "-x", "A=given", "--env", "B_HERE",
-                            "--tasks", dir.resolve("t.jsonl").toString()));
-            assertThat(r.exit()).as(r.stderr()).isZero();
-            assertThat(s.resolve("task.000000/task.000000.out")).hasContent("given from-the-shell");
-            assertThat(s.resolve("task.000001/task.000001.out")).hasContent("own from-the-shell");
-        }
+        Path s = dir.resolve("s");
+        Banyan.Result r = Banyan.run(java.util.Map.of("B_HERE", "from-the-shell"), null,
+                List.of("submit", "--dvm", uri.toString(), "--session", s.toString(), "-x", "A=given", "--env", "B_HERE",
+                        "--tasks", dir.resolve("t.jsonl").toString()));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(s.resolve("task.000000/task.000000.out")).hasContent("given from-the-shell");
+        assertThat(s.resolve("task.000001/task.000001.out")).hasContent("own from-the-shell");
     }
 
     /** A task's stdin from a file: staged into its sandbox, or anywhere; a missing one fails the task, saying which. */
@@ -327,7 +323,7 @@ class SubmitTest {
 
     /**
      * Task files from a pipe: {@code --tasks -} was "no such file", and {@code --tasks /dev/stdin}
-     * (or a FIFO, or {@code <(...)}) was read by the DVM's JVM, where the bag runs, from its own
+     * (or a FIFO, or {@code <(...)}) was read by the DVM's JVM, where the bag then ran, from its own
      * stdin: "no task in the file". Such a file is read by the command, which runs the bag.
      */
     @Test
@@ -356,14 +352,12 @@ class SubmitTest {
         Path s = dir.resolve("s");
         assertThat(Banyan.run("submit", "--dvm", uri.toString(), "--session", s.toString(), "-D", dir.toString(), "--", "sh", "-c",
                 "echo one > out").exit()).isZero();
-        for (String inDvm : List.of("1", "0")) {
-            Banyan.Result again = Banyan.run(java.util.Map.of("BANYAN_SUBMIT_IN_DVM", inDvm), null,
-                    List.of("submit", "--dvm", uri.toString(), "--session", s.toString(), "-D", dir.toString(), "--", "sh", "-c",
-                            "echo two > out; touch ran"));
-            assertThat(again.exit()).as(again.stderr()).isEqualTo(2);
-            assertThat(again.stderr().strip()).isEqualTo("banyan submit: the session directory " + s
-                    + " already holds a session (banyan.prof); give a new one");
-        }
+        Banyan.Result again = Banyan.run(java.util.Map.of(), null,
+                List.of("submit", "--dvm", uri.toString(), "--session", s.toString(), "-D", dir.toString(), "--", "sh", "-c",
+                        "echo two > out; touch ran"));
+        assertThat(again.exit()).as(again.stderr()).isEqualTo(2);
+        assertThat(again.stderr().strip()).isEqualTo("banyan submit: the session directory " + s
+                + " already holds a session (banyan.prof); give a new one");
         assertThat(dir.resolve("out")).hasContent("one");
         assertThat(dir.resolve("ran")).doesNotExist();
         assertThat(Files.readString(s.resolve("banyan.prof"))).contains("task.000000,DONE");
@@ -392,30 +386,25 @@ class SubmitTest {
     }
 
     /**
-     * On this host the bag runs in the DVM's JVM (its profile's threads are the DVM's), with paths
-     * as the submitter sees them: a relative session and a relative staging target land in the
-     * submitter's directory, not the DVM's. BANYAN_SUBMIT_IN_DVM=0 runs it in the command's own JVM,
-     * with the same outcome.
+     * The bag runs in the submitting command's JVM (its profile's thread is the command's main),
+     * with paths as the submitter sees them: a relative session and a relative staging target land
+     * in the submitter's directory, not the DVM's.
      */
     @Test
-    void aBagRunsInTheDvmsJvmWithTheSubmittersPaths() throws Exception {
+    void aBagRunsInTheCommandsJvmWithTheSubmittersPaths() throws Exception {
         Path work = Files.createDirectories(dir.resolve("work"));
         Files.writeString(work.resolve("tasks.jsonl"), "{\"executable\": \"sh\", \"arguments\": [\"-c\", \"echo hi > out\"],"
                 + " \"output_staging\": [{\"source\": \"out\", \"target\": \"got\"}]}\n");
-        for (String inDvm : List.of("1", "0")) {
-            ProcessBuilder pb = Banyan.builder(List.of("submit", "--dvm", uri.toString(), "--quiet", "--session", "s" + inDvm,
-                    "--tasks", "tasks.jsonl")).directory(work.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-            pb.environment().put("BANYAN_SUBMIT_IN_DVM", inDvm);
-            Process p = pb.start();
-            String err = new String(p.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-            assertThat(p.waitFor()).as(err).isZero();
-            assertThat(err).contains("1 task: 1 done, 0 failed, 0 canceled").contains(work.resolve("s" + inDvm + "/banyan.prof").toString());
-            assertThat(work.resolve("got")).hasContent("hi");
-            Files.delete(work.resolve("got"));
-            String pilotNew = Files.readAllLines(work.resolve("s" + inDvm + "/banyan.prof")).get(1);
-            // a thread of the DVM's (the bag's, numbered after dvm start's warm-up bag), or this command's main thread
-            assertThat(pilotNew.split(",")[3]).matches(inDvm.equals("1") ? "bag\\.[0-9]+" : "main");
-        }
+        ProcessBuilder pb = Banyan.builder(List.of("submit", "--dvm", uri.toString(), "--quiet", "--session", "s",
+                "--tasks", "tasks.jsonl")).directory(work.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        Process p = pb.start();
+        String err = new String(p.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(err).isZero();
+        assertThat(err).contains("1 task: 1 done, 0 failed, 0 canceled").contains(work.resolve("s/banyan.prof").toString());
+        assertThat(work.resolve("got")).hasContent("hi");
+        Files.delete(work.resolve("got"));
+        String pilotNew = Files.readAllLines(work.resolve("s/banyan.prof")).get(1);
+        assertThat(pilotNew.split(",")[3]).isEqualTo("main");
     }
 
     /**
@@ -481,7 +470,7 @@ class SubmitTest {
     }
 
     /**
-     * The tasks of a bag run in the DVM's JVM are the submitting command's all the same: a SIGTERM
+     * The tasks of a bag are the submitting command's: a SIGTERM
      * to it cancels them (status 1, counted as canceled), and killing it outright ends them too.
      */
     @Test

@@ -38,12 +38,6 @@ public sealed interface DvmAction {
     /** An MPI task's job ended or was left: close its files. */
     record CloseTaskOutput(int taskId) implements DvmAction {}
 
-    /** Run {@code banyan submit}'s bag for a client, on the driver's side (or decline it). */
-    record StartBag(int client, ClientMessage.RunBag bag) implements DvmAction {}
-
-    /** Pass a user's signal to a client's bag (SIGINT when the client went away). */
-    record SignalBag(int client, int signal) implements DvmAction {}
-
     /**
      * An elastic DVM wants {@code n} more hosts: ask Slurm for an allocation of them
      * ({@code preferred} among them when idle, none of {@code serving}, each with {@code cpus}

@@ -377,15 +377,6 @@ public final class DvmCore {
                 s.send(status());
                 return List.of();
             }
-            case ClientMessage.RunBag bag -> {
-                say("client " + s.id + " asked for a bag: " + LoggedArguments.of(bag.args()));
-                out.add(new DvmAction.StartBag(s.id, bag));
-                return List.of();
-            }
-            case ClientMessage.SignalBag(int signal) -> {
-                out.add(new DvmAction.SignalBag(s.id, signal));
-                return List.of();
-            }
             case ClientMessage.OpenDashboard(String bind, int port) -> {
                 out.add(new DvmAction.OpenDashboard(s.id, bind, port));
                 return List.of();
@@ -401,9 +392,8 @@ public final class DvmCore {
         }
     }
 
-    /** A client went away: its bag as by a Ctrl-C, its tasks (unless detached), its queued and running jobs. */
+    /** A client went away: its tasks (unless detached), its queued and running jobs. */
     private List<HeadEvent> clientGone(Client s) {
-        out.add(new DvmAction.SignalBag(s.id, Signals.SIGINT));
         List<HeadEvent> events = new ArrayList<>(tasks.gone(s));
         queue.withdraw(s);
         events.addAll(jobs.cancelAllOf(s));

@@ -39,8 +39,7 @@ import org.banyan.core.pilot.TaskState;
  * 10 WATCH_TASKS     n:u32 taskId:u32{n}
  * 11 QUEUE_JOB       minNodes:u32 maxNodes:u32 preferredNodes:u32 factor:u32 walltimeMillis:u64
  *                    ranksPerNode:u32 resizeTimeoutMillis:u64 run:(RUN_JOB's body)
- * 12 RUN_BAG         cwd:string bar:u8 args:list env:map   env: the submitter's values of what -x names
- * 13 SIGNAL_BAG      signal:u32
+ * 12, 13           (unused: RUN_BAG and SIGNAL_BAG until protocol 8)
  * 14 OPEN_DASHBOARD  bind:string port:u32
  * 30 JOB_QUEUED      queueId:u32 ahead:u32 (-1 as u32: started at once)
  * 28 TASKS_ACCEPTED  n:u32 taskId:u32{n}
@@ -53,8 +52,7 @@ import org.banyan.core.pilot.TaskState;
  * 24 JOB_REPORT      jobId:u32 line:string
  * 25 JOB_ENDED       jobId:u32 status:u32
  * 27 REFUSED         reason:string
- * 31 BAG_OUTPUT      data:bytes
- * 32 BAG_ENDED       status:u32 (-1 as u32: this DVM does not run bags)
+ * 31, 32           (unused: BAG_OUTPUT and BAG_ENDED until protocol 8)
  * 34 DASHBOARD_AT    bind:string port:u32 error:string (empty: open)
  * 33 STDIN_CREDIT    jobId:u32 limit:u64 (bytes of stdin the client may have sent in all; -1: stop reading)
  * 26 STATUS          pid:u64 hosts:u32 (name:string slots:u32 inUse:u32 state:u8 gpus:u32 gpusInUse:u32){hosts}
@@ -70,9 +68,10 @@ public final class ClientCodec {
      * layout or a message is added that an older DVM would not know. 1: RUN_BAG and SIGNAL_BAG.
      * 2: STATUS counts tasks, RUN_BAG carries the -x values. 3: a task has a stdin file, STATUS a host's GPUs.
      * 4: a task has dependencies. 5: STDIN_CREDIT. 6: a job's ranks may be served PMI and PMIx side by side.
-     * 7: OPEN_DASHBOARD and DASHBOARD_AT.
+     * 7: OPEN_DASHBOARD and DASHBOARD_AT. 8: the bag messages are gone (the DVM runs no client
+     * code: a client sends its tasks as SUBMIT_TASKS).
      */
-    public static final int PROTOCOL = 7;
+    public static final int PROTOCOL = 8;
     static final int HELLO = 1;
     static final int RUN_JOB = 2;
     static final int STDIN = 3;
@@ -84,8 +83,6 @@ public final class ClientCodec {
     static final int DETACH = 9;
     static final int WATCH_TASKS = 10;
     static final int QUEUE_JOB = 11;
-    static final int RUN_BAG = 12;
-    static final int SIGNAL_BAG = 13;
     static final int OPEN_DASHBOARD = 14;
     static final int DASHBOARD_AT = 34;
     static final int JOB_QUEUED = 30;
@@ -99,8 +96,6 @@ public final class ClientCodec {
     static final int JOB_ENDED = 25;
     static final int STATUS = 26;
     static final int REFUSED = 27;
-    static final int BAG_OUTPUT = 31;
-    static final int BAG_ENDED = 32;
     static final int STDIN_CREDIT = 33;
 
     private ClientCodec() {}
@@ -189,12 +184,8 @@ public final class ClientCodec {
                             .u64(u.execStartMicros()).u64(u.execEndMicros());
                 }
             }
-            case ClientMessage.RunBag m -> w.u8(RUN_BAG).string(m.cwd()).u8(m.bar() ? 1 : 0).list(m.args()).map(m.env());
-            case ClientMessage.SignalBag m -> w.u8(SIGNAL_BAG).u32(m.signal());
             case ClientMessage.OpenDashboard m -> w.u8(OPEN_DASHBOARD).string(m.bind()).u32(m.port());
             case ClientMessage.DashboardAt m -> w.u8(DASHBOARD_AT).string(m.bind()).u32(m.port()).string(m.error());
-            case ClientMessage.BagOutput m -> w.u8(BAG_OUTPUT).bytes(m.data());
-            case ClientMessage.BagEnded m -> w.u8(BAG_ENDED).u32(m.status());
             case ClientMessage.StdinCredit m -> w.u8(STDIN_CREDIT).u32(m.jobId()).u64(m.limit());
             case ClientMessage.Refused m -> w.u8(REFUSED).string(m.reason());
             case ClientMessage.Welcome m -> w.u8(WELCOME).u32(m.hosts()).u32(m.slots());
@@ -287,12 +278,8 @@ public final class ClientCodec {
                     }
                     yield new ClientMessage.TaskUpdates(updates);
                 }
-                case RUN_BAG -> new ClientMessage.RunBag(OverlayCodec.string(b), b.get() != 0, OverlayCodec.list(b), OverlayCodec.map(b));
-                case SIGNAL_BAG -> new ClientMessage.SignalBag(b.getInt());
                 case OPEN_DASHBOARD -> new ClientMessage.OpenDashboard(OverlayCodec.string(b), b.getInt());
                 case DASHBOARD_AT -> new ClientMessage.DashboardAt(OverlayCodec.string(b), b.getInt(), OverlayCodec.string(b));
-                case BAG_OUTPUT -> new ClientMessage.BagOutput(OverlayCodec.bytes(b));
-                case BAG_ENDED -> new ClientMessage.BagEnded(b.getInt());
                 case STDIN_CREDIT -> new ClientMessage.StdinCredit(b.getInt(), b.getLong());
                 case REFUSED -> new ClientMessage.Refused(OverlayCodec.string(b));
                 case WELCOME -> new ClientMessage.Welcome(b.getInt(), b.getInt());

@@ -105,22 +105,6 @@ public sealed interface ClientMessage {
     record QueueJob(int minNodes, int maxNodes, int preferredNodes, int factor, long walltimeMillis, int ranksPerNode,
                     long resizeTimeoutMillis, RunJob run) implements ClientMessage {}
 
-    /**
-     * Run {@code banyan submit}'s bag in the DVM's own JVM, warm where a new client JVM is cold:
-     * its arguments, read as from {@code cwd}, and whether the client draws a progress bar. One
-     * bag per connection; the DVM answers with {@link BagOutput}s and one {@link BagEnded}.
-     */
-    /** @param env the submitter's values of the variables its {@code -x VAR} names: the DVM's JVM has its own */
-    record RunBag(String cwd, boolean bar, List<String> args, java.util.Map<String, String> env) implements ClientMessage {
-        public RunBag {
-            args = List.copyOf(args);
-            env = java.util.Map.copyOf(env);
-        }
-    }
-
-    /** The user signalled the client of a {@link RunBag}: it cancels the bag's tasks, as at home. */
-    record SignalBag(int signal) implements ClientMessage {}
-
     /** Client to DVM: open the dashboard on {@code bind:port} (port 0: any free), or say where it is open. */
     record OpenDashboard(String bind, int port) implements ClientMessage {}
 
@@ -134,17 +118,6 @@ public sealed interface ClientMessage {
 
     /** The secret was right. */
     record Welcome(int hosts, int slots) implements ClientMessage {}
-
-    /** What the bag's run printed for the user (its progress, failures and summary). */
-    record BagOutput(byte[] data) implements ClientMessage {}
-
-    /**
-     * The bag's run is over: its exit status, or {@link #DECLINED} when this DVM does not run
-     * bags (the client then runs it itself).
-     */
-    record BagEnded(int status) implements ClientMessage {
-        public static final int DECLINED = -1;
-    }
 
     /** The ids the agent gave the tasks of a {@link SubmitTasks}, in the same order. */
     record TasksAccepted(List<Integer> taskIds) implements ClientMessage {

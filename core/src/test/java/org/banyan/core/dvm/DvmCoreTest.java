@@ -252,8 +252,6 @@ class DvmCoreTest {
         h.ended(0, List.of(d.end(kept, 0)));
         h.flush();
         assertThat(h.states(3).get(kept)).as("banyan wait sees the detached task end").endsWith(TaskState.DONE);
-        assertThat(h.log).filteredOn(DvmAction.SignalBag.class::isInstance).as("a bag would be told as by Ctrl-C")
-                .contains(new DvmAction.SignalBag(2, 2));
     }
 
     @Test

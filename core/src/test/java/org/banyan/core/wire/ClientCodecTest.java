@@ -57,9 +57,7 @@ class ClientCodecTest {
                         List.of(new ClientMessage.QueuedStatus(3, 1, 4, "./cg")), new ClientMessage.TaskCounts(5, 2, 100_000)),
                 new ClientMessage.QueueJob(1, 4, 2, 2, 600_000, 3, 30_000, new ClientMessage.RunJob(List.of(new AppContext("./cg",
                         List.of("-n", "9"), 0, Map.of("K", "V"), null)), MappingPolicy.SLOT, false, 0, "/", Modex.LAZY, 0)),
-                new ClientMessage.JobQueued(5, 2), new ClientMessage.JobQueued(6, -1),
-                new ClientMessage.RunBag("/home/u", true, List.of("--tasks", "t.jsonl", "-x", "A"), Map.of("A", "1")), new ClientMessage.SignalBag(2),
-                new ClientMessage.BagEnded(1), new ClientMessage.BagEnded(ClientMessage.BagEnded.DECLINED));
+                new ClientMessage.JobQueued(5, 2), new ClientMessage.JobQueued(6, -1));
         for (ClientMessage m : messages) {
             assertThat(roundTrip(m)).isEqualTo(m);
         }
@@ -69,8 +67,6 @@ class ClientCodecTest {
         assertThat(roundTrip(new ClientMessage.StdinCredit(7, -1))).isEqualTo(new ClientMessage.StdinCredit(7, -1));
         ClientMessage.Stdin in = (ClientMessage.Stdin) roundTrip(new ClientMessage.Stdin(7, new byte[0]));
         assertThat(in.data()).isEmpty();
-        ClientMessage.BagOutput bag = (ClientMessage.BagOutput) roundTrip(new ClientMessage.BagOutput(new byte[] {'\r', 'x'}));
-        assertThat(bag.data()).containsExactly('\r', 'x');
     }
 
     @Test

@@ -25,14 +25,8 @@ import org.banyan.core.wire.ClientMessage;
  * it, and at most {@link #UNPROVEN_MAX} such connections are served at once (more are closed at
  * once, logged once a burst). Anyone who can reach the port can still make a client wait by
  * holding those places; what they cannot do is use the DVM, read from it or exhaust its memory.
- *
- * <p>A client in the head's own JVM (a bag the DVM hosts) comes in through {@link #inProcess}
- * instead, over an in-memory {@link ClientChannel#pair}, with the same secret and welcome.
  */
 final class ClientDoor implements Closeable {
-    /** The open doors of this JVM, by their DVM's secret. */
-    private static final java.util.Map<String, ClientDoor> OPEN = new java.util.concurrent.ConcurrentHashMap<>();
-
     /** What the door hands the head: each client that proved the secret, its messages, and its end. */
     interface Clients {
         /** Client {@code client} is in; what the head sends it goes on {@code channel}. */
@@ -81,22 +75,7 @@ final class ClientDoor implements Closeable {
 
     /** Starts taking clients (once the DVM is ready). */
     void open() {
-        OPEN.put(secret, this);
         Thread.ofPlatform().daemon().name("dvm-accept").start(this::acceptLoop);
-    }
-
-    /**
-     * A connection to the DVM of {@code secret} when its head runs in this JVM and takes
-     * clients: the client's end of an in-memory pair, served like a socket's; null otherwise.
-     */
-    static ClientChannel inProcess(String secret) {
-        ClientDoor door = secret == null ? null : OPEN.get(secret);
-        if (door == null) {
-            return null;
-        }
-        ClientChannel[] ends = ClientChannel.pair();
-        Thread.ofPlatform().daemon().name("dvm-client").start(() -> door.serve(ends[1]));
-        return ends[0];
     }
 
     private void acceptLoop() {
@@ -237,7 +216,6 @@ final class ClientDoor implements Closeable {
 
     @Override
     public void close() {
-        OPEN.remove(secret, this);
         deadlines.shutdownNow();
         try {
             server.close();

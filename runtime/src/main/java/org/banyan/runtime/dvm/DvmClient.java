@@ -44,11 +44,9 @@ public final class DvmClient implements AutoCloseable {
         } catch (IOException e) {
             throw new Unreachable(e.getMessage());
         }
-        ClientChannel channel = ClientDoor.inProcess(contact.secret());
+        ClientChannel channel;
         try {
-            if (channel == null) {
-                channel = ClientChannel.connect(contact.address(), 10_000);
-            }
+            channel = ClientChannel.connect(contact.address(), 10_000);
         } catch (ConnectException e) {
             throw new Unreachable("the DVM of " + files.uri() + " (pid " + contact.pid() + ") is not running: "
                     + e.getMessage() + "; start one with 'banyan dvm start'");
@@ -189,52 +187,6 @@ public final class DvmClient implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         return !reader.isAlive();
-    }
-
-    /**
-     * Whether the DVM's head runs on this host (it answers on a loopback or local address): only
-     * then do this process's paths mean the same to it.
-     */
-    public boolean onThisHost() {
-        java.net.InetAddress peer = channel.peer();
-        try {
-            return peer.isLoopbackAddress() || java.net.NetworkInterface.getByInetAddress(peer) != null;
-        } catch (java.net.SocketException e) {
-            return false;
-        }
-    }
-
-    /**
-     * Has the DVM run a bag ({@link ClientMessage.RunBag}), copying what it prints to {@code err}
-     * and handing the user's signals on, and returns its exit status; {@link ClientMessage.BagEnded#DECLINED}
-     * when the DVM does not run bags.
-     *
-     * @throws IOException when the DVM went away before the bag's end
-     */
-    public int runBag(ClientMessage.RunBag bag, java.io.OutputStream err, java.util.function.Consumer<java.util.function.IntConsumer> signals)
-            throws IOException {
-        channel.send(bag);
-        signals.accept(sig -> {
-            try {
-                channel.send(new ClientMessage.SignalBag(sig));
-            } catch (IOException e) {
-                // the DVM is gone: the read below says so
-            }
-        });
-        while (true) {
-            switch (channel.receive()) {
-                case ClientMessage.BagOutput(byte[] data) -> {
-                    err.write(data);
-                    err.flush();
-                }
-                case ClientMessage.BagEnded(int status) -> {
-                    return status;
-                }
-                default -> {
-                    // task updates and the like are not for this client
-                }
-            }
-        }
     }
 
     /**

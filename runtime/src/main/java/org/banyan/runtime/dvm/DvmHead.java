@@ -84,8 +84,6 @@ public final class DvmHead {
     private int status = 1;
     /** The dashboard, once a client asked for it (banyan dashboard, dvm start --dashboard). */
     private DashboardServer dashboard;
-    /** Bags run here for clients; none until {@link #hostBags} is called. */
-    private HostedBags bags = new HostedBags(null);
 
     /**
      * @param log         where the head says what it does (its log file once it has detached)
@@ -195,10 +193,6 @@ public final class DvmHead {
         return status;
     }
 
-    /** Runs {@code banyan submit}'s bags in this JVM from now on (call before {@link #run}). */
-    public void hostBags(BagHost host) {
-        bags = new HostedBags(host);
-    }
 
     /** False once the core has finished. */
     private boolean executeAll(List<DvmAction> actions) {
@@ -223,8 +217,6 @@ public final class DvmHead {
                     openTaskOutput(task, sandbox, stdout, stderr);
             case DvmAction.TaskOutput(int task, int stream, byte[] data) -> writeTaskOutput(task, stream, data);
             case DvmAction.CloseTaskOutput(int task) -> closeTaskOutput(task);
-            case DvmAction.StartBag(int client, ClientMessage.RunBag bag) -> bags.start(client, m -> send(client, m), bag);
-            case DvmAction.SignalBag(int client, int signal) -> bags.signal(client, signal);
             case DvmAction.OpenDashboard(int client, String bind, int port) -> openDashboard(client, bind, port);
             case DvmAction.SlurmGrow g -> elastic.grow(g);
             case DvmAction.SlurmShrink s -> elastic.shrink(s);

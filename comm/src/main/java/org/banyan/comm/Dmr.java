@@ -70,6 +70,8 @@ public final class Dmr implements AutoCloseable {
     }
 
     private static final int ERROR = -1;
+    /** NONE's number in that answer (see {@link #code}). */
+    private static final long NONE_CODE = 0;
 
     private final Banyan job;
     private final Map<String, String> env;
@@ -198,8 +200,8 @@ public final class Dmr implements AutoCloseable {
                 pending = ask(deferred);
                 deferred = null;
             }
-            long[] answer = pending != null ? awaitPending() : new long[] {Action.NONE.ordinal(), world.size(), generation};
-            if (answer[0] == Action.NONE.ordinal()) {
+            long[] answer = pending != null ? awaitPending() : new long[] {NONE_CODE, world.size(), generation};
+            if (answer[0] == NONE_CODE) {
                 pending = ask(limits);
             } else if (answer[0] != ERROR) {
                 deferred = limits;
@@ -228,7 +230,7 @@ public final class Dmr implements AutoCloseable {
         if (answer[0] == ERROR) {
             throw new IllegalArgumentException(refusal != null ? refusal : "the resource manager refused the check (see rank 0)");
         }
-        return new Decision(Action.values()[(int) answer[0]], (int) answer[1], (int) answer[2]);
+        return new Decision(action(answer[0]), (int) answer[1], (int) answer[2]);
     }
 
     /** Rank 0 asks, unless the inhibitor says not yet (then the answer is NONE at once). */
@@ -236,7 +238,7 @@ public final class Dmr implements AutoCloseable {
         long now = System.nanoTime();
         if (lastAsked != Long.MIN_VALUE && now - lastAsked < inhibitNanos) {
             return java.util.concurrent.CompletableFuture.completedFuture(
-                    new long[] {Action.NONE.ordinal(), world.size(), generation});
+                    new long[] {NONE_CODE, world.size(), generation});
         }
         lastAsked = now;
         return job.resizeCheck(l[0], l[1], l[2], l[3]).handle((text, failure) -> {
@@ -272,9 +274,22 @@ public final class Dmr implements AutoCloseable {
         return new int[] {Integer.parseInt(l[0]), Integer.parseInt(l[1]), Integer.parseInt(l[2]), Integer.parseInt(l[3])};
     }
 
+    /** An action's number in the answer rank 0 broadcasts: fixed, whatever the enum's order. */
+    private static long code(Action a) {
+        return switch (a) {
+            case NONE -> NONE_CODE;
+            case EXPAND -> 1;
+            case SHRINK -> 2;
+        };
+    }
+
+    private static Action action(long code) {
+        return code == NONE_CODE ? Action.NONE : code == 1 ? Action.EXPAND : Action.SHRINK;
+    }
+
     private static long[] parse(String decision) {
         String[] p = decision.split(",");
-        return new long[] {Action.valueOf(p[0].toUpperCase(java.util.Locale.ROOT)).ordinal(), Long.parseLong(p[1]),
+        return new long[] {code(Action.valueOf(p[0].toUpperCase(java.util.Locale.ROOT))), Long.parseLong(p[1]),
                 Long.parseLong(p[2])};
     }
 

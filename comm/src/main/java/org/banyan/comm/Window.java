@@ -19,18 +19,45 @@ import java.util.Map;
  * lock and the completion of operations aimed at it, never their correctness. An operation is
  * complete at its target when {@code fence} or {@code unlock} returns at its origin.
  *
- * <p>Messages (native byte order): PUT {@code [long offset][bytes]}; ACC
- * {@code [long offset][int type][int op][bytes]}; GET {@code [long offset][int length][int id]},
- * answered by GET_REPLY {@code [int id][bytes]}; ACK (empty) for each PUT and ACC once applied;
- * LOCK {@code [int exclusive]}, answered by GRANT; UNLOCK.
+ * <p>Messages are tagged with their kind on the window's context; their records are laid out in
+ * {@link Records}.
  *
  * <p>Monitoring counts at the origin only, as Open MPI's osc monitoring: a put or an accumulate
  * is bytes sent to the target, a get a request sent (0 bytes) and bytes received from it.
  */
 public final class Window implements AutoCloseable {
     private static final int PUT = 1, ACC = 2, GET = 3, GET_REPLY = 4, ACK = 5, LOCK = 6, GRANT = 7, UNLOCK = 8;
-    /** The operations accumulate accepts (MPI allows only predefined ones), by index on the wire. */
+    /** The operations accumulate accepts (MPI allows only predefined ones), by their code on the wire (the index). */
     private static final List<Op> ACC_OPS = List.of(Op.SUM, Op.PROD, Op.MAX, Op.MIN, Op.REPLACE);
+
+    /**
+     * The records of the window's messages, in the host's byte order (ranks share an
+     * architecture). ACK, GRANT and UNLOCK are empty.
+     *
+     * <pre>
+     * PUT        offset:i64 data...
+     * ACC        offset:i64 type:i32 (Elem's code) op:i32 (ACC_OPS index) data...
+     * GET        offset:i64 length:i32 id:i32          answered by GET_REPLY
+     * GET_REPLY  id:i32 data...
+     * LOCK       exclusive:i32 (0 or 1)                answered by GRANT
+     * </pre>
+     */
+    static final class Records {
+        static final int OFFSET_AT = 0;
+        static final int PUT_DATA = 8;
+        static final int ACC_TYPE_AT = 8;
+        static final int ACC_OP_AT = 12;
+        static final int ACC_DATA = 16;
+        static final int GET_LENGTH_AT = 8;
+        static final int GET_ID_AT = 12;
+        static final int GET_SIZE = 16;
+        static final int REPLY_ID_AT = 0;
+        static final int REPLY_DATA = 4;
+        static final int LOCK_EXCLUSIVE_AT = 0;
+        static final int LOCK_SIZE = 4;
+
+        private Records() {}
+    }
 
     private final Comm comm;
     private final int context;
@@ -85,9 +112,9 @@ public final class Window implements AutoCloseable {
     /** Writes {@code data} at byte {@code offset} of {@code target}'s window. */
     public void put(MemorySegment data, int target, long offset) {
         check(target, offset, data.byteSize(), "put");
-        MemorySegment m = MemorySegment.ofArray(new byte[8 + (int) data.byteSize()]);
-        m.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, offset);
-        MemorySegment.copy(data, 0, m, 8, data.byteSize());
+        MemorySegment m = MemorySegment.ofArray(new byte[Records.PUT_DATA + (int) data.byteSize()]);
+        m.set(ValueLayout.JAVA_LONG_UNALIGNED, Records.OFFSET_AT, offset);
+        MemorySegment.copy(data, 0, m, Records.PUT_DATA, data.byteSize());
         comm.engine.monitor.oneSided(comm.group[target], true, data.byteSize());
         sendCounted(m, target, PUT);
     }
@@ -106,11 +133,11 @@ public final class Window implements AutoCloseable {
             throw new IllegalArgumentException("accumulate: " + data.byteSize() + " bytes are not whole " + type + " values");
         }
         check(target, offset, data.byteSize(), "accumulate");
-        MemorySegment m = MemorySegment.ofArray(new byte[16 + (int) data.byteSize()]);
-        m.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, offset);
-        m.set(ValueLayout.JAVA_INT_UNALIGNED, 8, type.ordinal());
-        m.set(ValueLayout.JAVA_INT_UNALIGNED, 12, opIndex);
-        MemorySegment.copy(data, 0, m, 16, data.byteSize());
+        MemorySegment m = MemorySegment.ofArray(new byte[Records.ACC_DATA + (int) data.byteSize()]);
+        m.set(ValueLayout.JAVA_LONG_UNALIGNED, Records.OFFSET_AT, offset);
+        m.set(ValueLayout.JAVA_INT_UNALIGNED, Records.ACC_TYPE_AT, type.code);
+        m.set(ValueLayout.JAVA_INT_UNALIGNED, Records.ACC_OP_AT, opIndex);
+        MemorySegment.copy(data, 0, m, Records.ACC_DATA, data.byteSize());
         comm.engine.monitor.oneSided(comm.group[target], true, data.byteSize());
         sendCounted(m, target, ACC);
     }
@@ -126,16 +153,16 @@ public final class Window implements AutoCloseable {
     /** Reads {@code into.byteSize()} bytes at {@code offset} of {@code target}'s window; {@code into} is filled by the epoch's end. */
     public void get(MemorySegment into, int target, long offset) {
         check(target, offset, into.byteSize(), "get");
-        MemorySegment m = MemorySegment.ofArray(new byte[16]);
+        MemorySegment m = MemorySegment.ofArray(new byte[Records.GET_SIZE]);
         int[] id = new int[1];
         comm.engine.locked(() -> {
             id[0] = nextGet++;
             gets.put(id[0], into);
             getsTo[target]++;
         });
-        m.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, offset);
-        m.set(ValueLayout.JAVA_INT_UNALIGNED, 8, (int) into.byteSize());
-        m.set(ValueLayout.JAVA_INT_UNALIGNED, 12, id[0]);
+        m.set(ValueLayout.JAVA_LONG_UNALIGNED, Records.OFFSET_AT, offset);
+        m.set(ValueLayout.JAVA_INT_UNALIGNED, Records.GET_LENGTH_AT, (int) into.byteSize());
+        m.set(ValueLayout.JAVA_INT_UNALIGNED, Records.GET_ID_AT, id[0]);
         comm.engine.monitor.oneSided(comm.group[target], true, 0);
         comm.engine.monitor.oneSided(comm.group[target], false, into.byteSize());
         send(m, target, GET);
@@ -158,8 +185,8 @@ public final class Window implements AutoCloseable {
     public void lock(int target, boolean exclusive) {
         checkOpen();
         comm.checkRank(target, "target");
-        MemorySegment m = MemorySegment.ofArray(new byte[4]);
-        m.set(ValueLayout.JAVA_INT_UNALIGNED, 0, exclusive ? 1 : 0);
+        MemorySegment m = MemorySegment.ofArray(new byte[Records.LOCK_SIZE]);
+        m.set(ValueLayout.JAVA_INT_UNALIGNED, Records.LOCK_EXCLUSIVE_AT, exclusive ? 1 : 0);
         send(m, target, LOCK);
         comm.engine.progressUntil(() -> isGranted(target));
     }
@@ -224,34 +251,34 @@ public final class Window implements AutoCloseable {
         int from = e.source();
         switch (e.tag()) {
             case PUT -> {
-                long offset = b.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
-                MemorySegment.copy(b, 8, memory, offset, b.byteSize() - 8);
+                long offset = b.get(ValueLayout.JAVA_LONG_UNALIGNED, Records.OFFSET_AT);
+                MemorySegment.copy(b, Records.PUT_DATA, memory, offset, b.byteSize() - Records.PUT_DATA);
                 send(MemorySegment.NULL, from, ACK);
             }
             case ACC -> {
-                long offset = b.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
-                Elem type = Elem.values()[b.get(ValueLayout.JAVA_INT_UNALIGNED, 8)];
-                Op op = ACC_OPS.get(b.get(ValueLayout.JAVA_INT_UNALIGNED, 12));
-                MemorySegment data = b.asSlice(16);
+                long offset = b.get(ValueLayout.JAVA_LONG_UNALIGNED, Records.OFFSET_AT);
+                Elem type = Elem.ofCode(b.get(ValueLayout.JAVA_INT_UNALIGNED, Records.ACC_TYPE_AT));
+                Op op = ACC_OPS.get(b.get(ValueLayout.JAVA_INT_UNALIGNED, Records.ACC_OP_AT));
+                MemorySegment data = b.asSlice(Records.ACC_DATA);
                 op.combine(type, data, memory.asSlice(offset, data.byteSize()), (int) (data.byteSize() / type.bytes()));
                 send(MemorySegment.NULL, from, ACK);
             }
             case GET -> {
-                long offset = b.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
-                int length = b.get(ValueLayout.JAVA_INT_UNALIGNED, 8);
-                MemorySegment reply = MemorySegment.ofArray(new byte[4 + length]);
-                reply.set(ValueLayout.JAVA_INT_UNALIGNED, 0, b.get(ValueLayout.JAVA_INT_UNALIGNED, 12));
-                MemorySegment.copy(memory, offset, reply, 4, length);
+                long offset = b.get(ValueLayout.JAVA_LONG_UNALIGNED, Records.OFFSET_AT);
+                int length = b.get(ValueLayout.JAVA_INT_UNALIGNED, Records.GET_LENGTH_AT);
+                MemorySegment reply = MemorySegment.ofArray(new byte[Records.REPLY_DATA + length]);
+                reply.set(ValueLayout.JAVA_INT_UNALIGNED, Records.REPLY_ID_AT, b.get(ValueLayout.JAVA_INT_UNALIGNED, Records.GET_ID_AT));
+                MemorySegment.copy(memory, offset, reply, Records.REPLY_DATA, length);
                 send(reply, from, GET_REPLY);
             }
             case GET_REPLY -> {
-                MemorySegment into = gets.remove(b.get(ValueLayout.JAVA_INT_UNALIGNED, 0));
-                MemorySegment.copy(b, 4, into, 0, into.byteSize());
+                MemorySegment into = gets.remove(b.get(ValueLayout.JAVA_INT_UNALIGNED, Records.REPLY_ID_AT));
+                MemorySegment.copy(b, Records.REPLY_DATA, into, 0, into.byteSize());
                 getsTo[from]--;
             }
             case ACK -> unacknowledged[from]--;
             case LOCK -> {
-                lockQueue.add(new int[] {from, b.get(ValueLayout.JAVA_INT_UNALIGNED, 0)});
+                lockQueue.add(new int[] {from, b.get(ValueLayout.JAVA_INT_UNALIGNED, Records.LOCK_EXCLUSIVE_AT)});
                 grantWhatCan();
             }
             case GRANT -> granted[from] = true;

@@ -100,4 +100,18 @@ class WindowTest {
         assertThat(got.get(1).messages(Monitor.Kind.OSC_SENT, 0)).isZero();
         assertThat(got.get(0).messages(Monitor.Kind.EXTERNAL, 1)).as("window protocol messages are not user traffic").isZero();
     }
+
+    /** Element types travel by a fixed code, not their place in the enum: each code is its own and reads back. */
+    @org.junit.jupiter.api.Test
+    void elementTypesHaveFixedDistinctCodes() {
+        assertThat(java.util.Arrays.stream(Elem.values()).mapToInt(e -> e.code).distinct().count()).isEqualTo(Elem.values().length);
+        for (Elem e : Elem.values()) {
+            assertThat(Elem.ofCode(e.code)).isEqualTo(e);
+        }
+        assertThat(Elem.DOUBLE.code).isEqualTo(5);
+        assertThatThrownBy(() -> Elem.ofCode(0)).hasMessage("no element type has code 0");
+        // the accumulate record's data starts after its op field, the get record ends after its id
+        assertThat(Window.Records.ACC_DATA).isEqualTo(Window.Records.ACC_OP_AT + Integer.BYTES);
+        assertThat(Window.Records.GET_SIZE).isEqualTo(Window.Records.GET_ID_AT + Integer.BYTES);
+    }
 }

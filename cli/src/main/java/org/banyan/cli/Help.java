@@ -1,5 +1,7 @@
 package org.banyan.cli;
 
+import org.banyan.cli.run.RunArguments;
+
 /** Help texts. */
 final class Help {
     private Help() {}

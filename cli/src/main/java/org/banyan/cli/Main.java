@@ -3,13 +3,28 @@ package org.banyan.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
-import org.banyan.runtime.os.ProcessText;
 import java.util.List;
 import java.util.Properties;
+import org.banyan.cli.dvm.DashboardCommand;
+import org.banyan.cli.dvm.DvmCommand;
+import org.banyan.cli.options.OptionParser;
+import org.banyan.cli.options.UsageException;
+import org.banyan.cli.place.MonitorCommand;
+import org.banyan.cli.place.MonitorGather;
+import org.banyan.cli.place.PlaceCommand;
+import org.banyan.cli.run.RunArguments;
+import org.banyan.cli.run.RunRequest;
+import org.banyan.cli.sim.SimCommand;
+import org.banyan.cli.tasks.CancelCommand;
+import org.banyan.cli.tasks.PilotCommand;
+import org.banyan.cli.tasks.SubmitCommand;
+import org.banyan.cli.tasks.TasksCommand;
+import org.banyan.cli.tasks.WaitCommand;
 import org.banyan.core.job.RankMap;
 import org.banyan.runtime.dvm.DvmClient;
 import org.banyan.runtime.head.HeadDriver;
 import org.banyan.runtime.os.FastExit;
+import org.banyan.runtime.os.ProcessText;
 
 /** The {@code banyan} command. */
 public final class Main {
@@ -19,7 +34,7 @@ public final class Main {
         FastExit.exit(run(ProcessText.arguments(argv)));
     }
 
-    static int run(List<String> args) {
+    public static int run(List<String> args) {
         try {
             return runCommand(args);
         } catch (java.nio.file.InvalidPathException e) { // a path used after parsing (--wdir, a session's directory)

@@ -4,6 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.banyan.cli.dvm.DashboardCommand;
+import org.banyan.cli.dvm.DvmCommand;
+import org.banyan.cli.options.OptionTable;
+import org.banyan.cli.place.PlaceCommand;
+import org.banyan.cli.run.RunArguments;
+import org.banyan.cli.sim.PilotSimCommand;
+import org.banyan.cli.sim.SimCommand;
+import org.banyan.cli.sim.WorkloadCommand;
 import org.junit.jupiter.api.Test;
 
 /** The parser, --help and README's table come from one declaration: check that they still agree. */

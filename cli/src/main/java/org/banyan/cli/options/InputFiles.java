@@ -1,0 +1,108 @@
+package org.banyan.cli.options;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Small text files the user names on the command line (hostfiles, appfiles, rankfiles), read so
+ * that a wrong name cannot hang or exhaust banyan: at most {@link #LIMIT} bytes ({@code /dev/zero},
+ * a log file given by mistake), and text only (a binary file is named as such, not reported as a
+ * decoder's "Input length = 1"). A pipe (a shell's {@code <(...)}) is read like a file, within
+ * {@link #PIPE_WAIT_SECONDS}: a named pipe nobody writes to would otherwise hang banyan.
+ */
+public final class InputFiles {
+    /** A hostfile of 100,000 hosts is about 2 MiB. */
+    static final int LIMIT = 16 << 20;
+    /** How long a file that is not a regular one (a pipe, a device) may take to give all it has. */
+    public static final int PIPE_WAIT_SECONDS = 10;
+
+    private InputFiles() {}
+
+    /**
+     * The file's lines.
+     *
+     * @param what how the message names the file, e.g. {@code "hostfile"} or {@code "--app"}
+     */
+    public static List<String> lines(Path file, String what) throws UsageException {
+        return text(file, what).lines().toList();
+    }
+
+    public static String text(Path file, String what) throws UsageException {
+        String named = what + " '" + org.banyan.pmix.RawPaths.shown(file) + "'";
+        if (Files.isDirectory(file)) {
+            throw new UsageException(named + " is a directory");
+        }
+        byte[] bytes = Files.isRegularFile(file) || !Files.exists(file) ? read(file, named) : readWithin(file, named);
+        if (bytes.length > LIMIT) {
+            throw new UsageException(named + " is longer than " + (LIMIT >> 20) + " MiB (is it the right file?)");
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            throw new UsageException(named + " is not text: line " + lineOfFirstBadByte(bytes) + " is not UTF-8");
+        }
+    }
+
+    private static byte[] read(Path file, String named) throws UsageException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return in.readNBytes(LIMIT + 1);
+        } catch (NoSuchFileException e) {
+            throw new UsageException(named + ": no such file");
+        } catch (IOException e) {
+            throw new UsageException(named + ": " + e.getMessage());
+        }
+    }
+
+    /** A pipe or a device, read on a thread of its own: opening a fifo with no writer never returns. */
+    private static byte[] readWithin(Path file, String named) throws UsageException {
+        java.util.concurrent.CompletableFuture<Object> got = new java.util.concurrent.CompletableFuture<>();
+        Thread.ofPlatform().daemon().name("read-" + file.getFileName()).start(() -> {
+            try {
+                got.complete(read(file, named));
+            } catch (UsageException e) {
+                got.complete(e);
+            }
+        });
+        Object r;
+        try {
+            r = got.get(PIPE_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new UsageException(named + " gave no end of file within " + PIPE_WAIT_SECONDS
+                    + " s (a named pipe nobody writes to?)");
+        } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
+            throw new UsageException(named + ": " + e.getMessage());
+        }
+        if (r instanceof UsageException u) {
+            throw u;
+        }
+        return (byte[]) r;
+    }
+
+    private static int lineOfFirstBadByte(byte[] bytes) {
+        var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        int line = 1;
+        int start = 0;
+        for (int i = 0; i <= bytes.length; i++) {
+            if (i == bytes.length || bytes[i] == '\n') {
+                try {
+                    decoder.reset().decode(ByteBuffer.wrap(bytes, start, i - start));
+                } catch (CharacterCodingException e) {
+                    return line;
+                }
+                line++;
+                start = i + 1;
+            }
+        }
+        return line;
+    }
+}

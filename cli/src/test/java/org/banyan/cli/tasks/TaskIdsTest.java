@@ -1,0 +1,25 @@
+package org.banyan.cli.tasks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TaskIdsTest {
+    @Test
+    void idsAndRangesBothWays() throws Exception {
+        List<Integer> ids = TaskIds.parse(List.of("3-5,9", "12"));
+        assertThat(ids).containsExactly(3, 4, 5, 9, 12);
+        assertThat(TaskIds.format(ids)).isEqualTo("3-5,9,12");
+        assertThat(TaskIds.format(List.of(7))).isEqualTo("7");
+        assertThat(TaskIds.format(List.of())).isEmpty();
+        assertThat(TaskIds.format(List.of(2, 1, 4, 3, 3, 9))).as("in the order tasks ended").isEqualTo("1-4,9");
+    }
+
+    @Test
+    void aBadIdIsNamed() {
+        assertThatThrownBy(() -> TaskIds.parse(List.of("4-2"))).hasMessage("'4-2' is not a task id or a range of them (like 7 or 3-9)");
+        assertThatThrownBy(() -> TaskIds.parse(List.of("x"))).hasMessageContaining("'x' is not a task id");
+    }
+}

@@ -6,7 +6,8 @@ import org.banyan.comm.Op;
 /**
  * The seed's synthetic malleable application ("flexible sleep"), for banyan dvm submit: STEPS
  * steps of a perfectly divisible amount of work (WORK seconds on one host, so a step takes
- * WORK / hosts), with a block-distributed array of LENGTH doubles that follows every resize. At
+ * WORK / hosts; with FLEXIBLE_SLEEP_SERIAL=S, a serial part S of it as Amdahl's law has it, so a
+ * step takes WORK * (S + (1 - S) / hosts)), with a block-distributed array of LENGTH doubles that follows every resize. At
  * each step's start it checks in with the resource manager (DMR) and acts on the answer, then
  * verifies that no element was lost or moved to the wrong place.
  *
@@ -27,6 +28,10 @@ public final class FlexibleSleep {
         long length = Long.parseLong(args[2]);
         boolean ownLimits = args.length > 6;
         boolean async = "1".equals(System.getenv("FLEXIBLE_SLEEP_ASYNC"));
+        double serial = Double.parseDouble(System.getenv().getOrDefault("FLEXIBLE_SLEEP_SERIAL", "0"));
+        if (!(serial >= 0 && serial <= 1)) {
+            throw new IllegalArgumentException("FLEXIBLE_SLEEP_SERIAL must be between 0 and 1, got " + serial);
+        }
         if (System.getenv("FLEXIBLE_SLEEP_STALL") != null && !"0".equals(System.getenv().getOrDefault("BANYAN_DMR_OFFSET", "0"))) {
             Thread.sleep(1_000_000); // for tests: ranks an expansion starts never join
         }
@@ -82,7 +87,7 @@ public final class FlexibleSleep {
                             : d.resizes() ? String.format(" (%s from %d, %.1f ms)", d.action().name().toLowerCase(), before,
                             resizeMillis) : "");
                 }
-                Thread.sleep((long) (work * 1000 / w.size()));
+                Thread.sleep((long) (work * 1000 * (serial + (1 - serial) / w.size())));
             }
         }
     }

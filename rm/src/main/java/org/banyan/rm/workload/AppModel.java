@@ -48,12 +48,15 @@ public record AppModel(String name, double serialFraction, double oneNodeSeconds
 
     /**
      * The example FlexibleSleep as {@code bench/workload-real} runs it: {@code steps} steps of
-     * {@code work} seconds of one host's work split over the hosts (no serial part, no
-     * communication, its 100,000 doubles moved in no time), with the measured cost of starting
-     * its ranks and of a resize.
+     * {@code work} seconds of one host's work split over the hosts (a serial part {@code serial}
+     * of it not split, no communication, its 100,000 doubles moved in no time), checking at every
+     * step, with the measured cost of starting its ranks and of a resize.
+     *
+     * @param preferred the size it runs best at, or 0
      */
-    public static AppModel flexibleSleep(int steps, double work, int min, int max, double startSeconds, double resizeSeconds) {
-        return new AppModel("flexible-sleep", 0, steps * work, 0, steps, min, max, 0, 0, startSeconds, resizeSeconds);
+    public static AppModel flexibleSleep(int steps, double work, int min, int max, int preferred, double serial,
+                                         double startSeconds, double resizeSeconds) {
+        return new AppModel("flexible-sleep", serial, steps * work, 0, steps, min, max, preferred, 0, startSeconds, resizeSeconds);
     }
     /** Redistribution speed per node taking part (GiB/s). */
     static final double GIB_PER_SECOND_PER_NODE = 1.0;

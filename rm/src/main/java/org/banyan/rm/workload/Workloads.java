@@ -137,8 +137,9 @@ public final class Workloads {
 
     /**
      * The jobs of {@code bench/workload-real} (its list, one job per line: arrival s, max hosts,
-     * min hosts, steps, one host's work per step s), FlexibleSleep jobs submitted with the
-     * estimate it gives them ({@code steps * work / max + 5}, in whole seconds).
+     * min hosts, steps, one host's work per step s, and optionally the preferred size (0: none)
+     * and the serial part), FlexibleSleep jobs submitted with the estimate it gives them (its run
+     * at its maximum plus 5 s, in whole seconds).
      *
      * @param startSeconds  from a job's start to its first step (its JVM ranks starting)
      * @param resizeSeconds what a resize costs it
@@ -153,22 +154,25 @@ public final class Workloads {
             }
             String[] f = line.split("\\s+");
             try {
-                if (f.length != 5) {
+                if (f.length < 5 || f.length > 7) {
                     throw new NumberFormatException();
                 }
                 double at = Double.parseDouble(f[0]);
                 int max = Integer.parseInt(f[1]);
                 int min = Integer.parseInt(f[2]);
                 int steps = Integer.parseInt(f[3]);
-                int work = Integer.parseInt(f[4]);
-                if (at < 0 || min < 1 || max < min || steps < 1 || work < 0) {
+                double work = Double.parseDouble(f[4]);
+                int preferred = f.length > 5 ? Integer.parseInt(f[5]) : 0;
+                double serial = f.length > 6 ? Double.parseDouble(f[6]) : 0;
+                if (!(at >= 0) || min < 1 || max < min || steps < 1 || !(work >= 0) || Double.isInfinite(work)
+                        || (preferred != 0 && (preferred < min || preferred > max)) || !(serial >= 0 && serial <= 1)) {
                     throw new NumberFormatException();
                 }
-                AppModel app = AppModel.flexibleSleep(steps, work, min, max, startSeconds, resizeSeconds);
-                out.add(new WorkloadJob(out.size() + 1, at, app, steps * work / max + 5));
+                AppModel app = AppModel.flexibleSleep(steps, work, min, max, preferred, serial, startSeconds, resizeSeconds);
+                out.add(new WorkloadJob(out.size() + 1, at, app, (int) (app.runSeconds(max) + 5)));
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(origin + " line " + (n + 1) + ": not 'arrival max min steps work': '" + line
-                        + "'");
+                throw new IllegalArgumentException(origin + " line " + (n + 1) + ": not 'arrival max min steps work [preferred [serial]]'"
+                        + " (preferred 0 or between min and max, serial 0 to 1): '" + line + "'");
             }
         }
         if (out.isEmpty()) {

@@ -110,8 +110,34 @@ class WorkloadSimulationTest {
                 .isCloseTo(16.5 + 0.5, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(second.execSeconds()).isCloseTo(8, org.assertj.core.data.Offset.offset(1e-9));
         assertThatThrownBy(() -> Workloads.readFlexibleSleep("0 2 1 8\n", "jobs", 0, 0))
-                .hasMessage("jobs line 1: not 'arrival max min steps work': '0 2 1 8'");
+                .hasMessage("jobs line 1: not 'arrival max min steps work [preferred [serial]]' (preferred 0 or between min "
+                        + "and max, serial 0 to 1): '0 2 1 8'");
         assertThatThrownBy(() -> Workloads.readFlexibleSleep("0 1 2 8 4\n", "jobs", 0, 0)).as("min above max")
                 .hasMessageContaining("line 1");
+        assertThatThrownBy(() -> Workloads.readFlexibleSleep("0 4 2 8 4 1\n", "jobs", 0, 0)).as("preferred below min")
+                .hasMessageContaining("line 1");
+        assertThatThrownBy(() -> Workloads.readFlexibleSleep("0 4 2 8 4 2 1.5\n", "jobs", 0, 0)).as("serial above 1")
+                .hasMessageContaining("line 1");
+    }
+
+    /**
+     * The seed preset's jobs as bench/workload-real runs them: a preferred size and a serial
+     * part. A step takes work * (serial + (1 - serial) / size); the estimate is the run at the
+     * maximum plus 5 s; with a job queued, the flexible policy shrinks the running one to its
+     * preferred size when that lets the queued one start.
+     */
+    @Test
+    void flexibleSleepJobsMayHaveAPreferredSizeAndASerialPart() {
+        List<WorkloadJob> jobs = Workloads.readFlexibleSleep("0.00 8 1 10 4.0 2 0.2\n1.00 4 1 10 4.0 2 0.2\n", "jobs", 0, 0);
+        AppModel app = jobs.getFirst().app();
+        assertThat(app.preferredNodes()).isEqualTo(2);
+        assertThat(app.runSeconds(8)).isCloseTo(40 * (0.2 + 0.8 / 8), org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(jobs.getFirst().estimateSeconds()).isEqualTo((int) (40 * 0.3 + 5));
+        WorkloadSimulation.Result fixed = new WorkloadSimulation(jobs, 8, false, 0).run();
+        WorkloadSimulation.Result flexible = new WorkloadSimulation(jobs, 8, true, 0).run();
+        assertThat(fixed.jobs().get(1).waitSeconds()).as("rigid: the second waits for the first's end").isGreaterThan(10);
+        assertThat(flexible.resizes()).isPositive();
+        assertThat(flexible.jobs().get(1).waitSeconds()).as("the first shrank to its preferred 2 at its next check")
+                .isLessThan(app.iterationSeconds(8) + 1e-9);
     }
 }

@@ -17,13 +17,25 @@ final class Arrival {
     boolean complete;
     /** Set for a handled context's message (a window's): it goes to the handler whole. */
     Matcher.Handler handler;
+    /** For an announced message ({@link Rendezvous}): its sender's world rank (else -1) and its id there. */
+    final int announcedBy;
+    final int announcedId;
 
     Arrival(Envelope envelope, Operation.Receive receive) {
         this.envelope = envelope;
         this.receive = receive;
+        this.announcedBy = -1;
+        this.announcedId = 0;
         if (receive == null) {
             held = new byte[envelope.length()];
         }
+    }
+
+    /** An announced message: its envelope only, its bytes to come once a receive takes it. */
+    Arrival(Envelope envelope, int sender, int id) {
+        this.envelope = envelope;
+        this.announcedBy = sender;
+        this.announcedId = id;
     }
 
     /** Where the next {@code max} bytes go: a slice of the receive's buffer or of the held copy (truncation drops the rest). */

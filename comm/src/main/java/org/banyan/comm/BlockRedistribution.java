@@ -252,69 +252,33 @@ public final class BlockRedistribution {
     }
 
     /**
-     * A redistribution's messages, posted in the order both sides enumerate them. A message of
-     * {@link #RENDEZVOUS_BYTES} or more waits for its receiver's go-ahead, and so does every later
-     * message between the same two ranks (an early small one would match a held large one's
-     * receive). Both sides apply that rule to the same sequence, so each go-ahead is expected.
-     * Every receive and go-ahead is posted before any rank waits in {@link #finish}, so none waits
-     * for ever.
+     * A redistribution's messages, posted in the order both sides enumerate them, all before any
+     * rank waits in {@link #finish}, so none waits for ever. A large piece whose receive is not
+     * posted yet waits at its sender (the engine's rendezvous, {@link Rendezvous}) rather than in
+     * a buffer of its size at the receiver: fresh memory whose first touch costs more than the
+     * copy itself (docs/malleability.md), copied again once the receive comes. (Until the engine
+     * had it, this class sent a go-ahead of its own for pieces of a MiB and more.)
      */
     private static final class Exchange {
         private final Comm comm;
         private final List<Request> pending = new ArrayList<>();
-        private final java.util.Set<Integer> rendezvousWith = new java.util.HashSet<>();
-        private final List<Request> goAheads = new ArrayList<>();
-        private final List<MemorySegment> held = new ArrayList<>();
-        private final List<Integer> heldFor = new ArrayList<>();
-        private final MemorySegment token = MemorySegment.ofArray(new byte[1]);
 
         Exchange(Comm comm) {
             this.comm = comm;
         }
 
-        private boolean rendezvous(MemorySegment message, int peer) {
-            if (message.byteSize() >= RENDEZVOUS_BYTES) {
-                rendezvousWith.add(peer);
-            }
-            return rendezvousWith.contains(peer);
-        }
-
         void receive(MemorySegment into, int from) {
             pending.add(comm.irecv(into, from, TAG));
-            if (rendezvous(into, from)) {
-                pending.add(comm.isend(token, from, READY_TAG)); // posted: send it
-            }
         }
 
         void send(MemorySegment data, int to) {
-            if (rendezvous(data, to)) {
-                goAheads.add(comm.irecv(MemorySegment.ofArray(new byte[1]), to, READY_TAG));
-                held.add(data);
-                heldFor.add(to);
-            } else {
-                pending.add(comm.isend(data, to, TAG));
-            }
+            pending.add(comm.isend(data, to, TAG));
         }
 
         void finish() {
-            for (int i = 0; i < held.size(); i++) {
-                goAheads.get(i).await();
-                pending.add(comm.isend(held.get(i), heldFor.get(i), TAG));
-            }
             Request.awaitAll(pending);
         }
     }
-
-    /**
-     * From this size a piece waits for its receiver's go-ahead (a one-byte message of
-     * {@link #READY_TAG}, sent once the receive is posted): a large message that came before its
-     * receive would be held in a buffer of its size, fresh memory whose first touch costs more
-     * than the copy itself (docs/malleability.md), and copied again.
-     */
-    static final long RENDEZVOUS_BYTES = 1L << 20;
-
-    /** The tag of the go-ahead messages. */
-    public static final int READY_TAG = TAG + 1;
 
     /** The largest message a redistribution sends (an envelope's length is an int). */
     static final long MESSAGE_BYTES = 1L << 30;

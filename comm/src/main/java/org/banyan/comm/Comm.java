@@ -279,12 +279,19 @@ public final class Comm extends CommCollectives implements AutoCloseable {
     }
 
     /**
-     * MPI_Bsend and MPI_Rsend: sends are eager here (a send completes once its bytes are in the
-     * transport, with or without a posted receive), which is what a buffered send promises and
-     * more than a ready send needs; so both are {@link #send}.
+     * MPI_Bsend: returns once {@code data} is copied, whether or not the receive is posted; the
+     * copy goes as the engine makes progress (any later call into the library, close included),
+     * as from MPI's attached buffer. MPI_Rsend promises a posted receive, which {@link #send}
+     * needs no promise for, so it is {@link #send}.
      */
     public void bsend(MemorySegment data, int dest, int tag) {
-        send(data, dest, tag);
+        if (data.byteSize() > MAX_MESSAGE_BYTES) {
+            isend(data, dest, tag); // refused there, with the reason
+            return;
+        }
+        byte[] copy = new byte[(int) data.byteSize()];
+        MemorySegment.copy(data, 0, MemorySegment.ofArray(copy), 0, data.byteSize());
+        isend(MemorySegment.ofArray(copy), dest, tag);
     }
 
     public void rsend(MemorySegment data, int dest, int tag) {

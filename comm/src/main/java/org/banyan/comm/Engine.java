@@ -46,6 +46,7 @@ final class Engine implements AutoCloseable {
     private int finalizedPeers;
     /** Each communicator context's group (world ranks by communicator rank): a finalize notice ends waits on any of them. */
     private final java.util.Map<Integer, int[]> groups = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Rendezvous rendezvous;
 
     void groupOf(int context, int[] group) {
         groups.put(context, group);
@@ -61,6 +62,21 @@ final class Engine implements AutoCloseable {
         this.route = new Transport[size];
         this.finalized = new boolean[size];
         matcher.handle(FINALIZE_CONTEXT, this::peerFinalized);
+        this.rendezvous = new Rendezvous(this, rank, matcher, this::transportSend);
+    }
+
+    /** Large messages announced by this rank that no receive has asked for yet. */
+    int announcedWaiting() {
+        return read(rendezvous::waiting);
+    }
+
+    /** Under the lock: a message on the transport that reaches {@code worldPeer}, as it is. */
+    private void transportSend(int worldPeer, Envelope e, MemorySegment payload, Operation.Send op) {
+        Transport t = route[worldPeer];
+        if (t == null) {
+            t = pick(worldPeer);
+        }
+        t.send(worldPeer, e, payload, op);
     }
 
     /** Under the lock: a peer closed the world. */
@@ -133,11 +149,11 @@ final class Engine implements AutoCloseable {
             if (traffic != Traffic.ONE_SIDED) {
                 monitor.sent(worldPeer, traffic == Traffic.INTERNAL, e.length());
             }
-            Transport t = route[worldPeer];
-            if (t == null) {
-                t = pick(worldPeer);
+            if (traffic != Traffic.ONE_SIDED && worldPeer != rank && rendezvous.announces(e.context(), e.length())) {
+                rendezvous.send(worldPeer, e, payload, op);
+            } else {
+                transportSend(worldPeer, e, payload, op);
             }
-            t.send(worldPeer, e, payload, op);
         } finally {
             lock.unlock();
         }

@@ -30,6 +30,35 @@ final class Matcher {
         handlers.remove(context);
     }
 
+    boolean isHandled(int context) {
+        return handlers.containsKey(context);
+    }
+
+    /** What takes an announced message ({@link Rendezvous}) when a receive posted later matches it. */
+    private java.util.function.BiConsumer<Operation.Receive, Arrival> rendezvousMatched;
+
+    void onRendezvousMatched(java.util.function.BiConsumer<Operation.Receive, Arrival> matched) {
+        rendezvousMatched = matched;
+    }
+
+    /**
+     * An announced message ({@link Rendezvous}): matched as its envelope would be, but holding no
+     * bytes while unexpected; {@code receive} set when a posted receive took it at once.
+     */
+    Arrival arriveAnnounced(Envelope e, int sender, int id) {
+        Arrival a = new Arrival(e, sender, id);
+        for (Iterator<Operation.Receive> it = posted.iterator(); it.hasNext(); ) {
+            Operation.Receive r = it.next();
+            if (r.matches(e)) {
+                it.remove();
+                a.receive = r;
+                return a;
+            }
+        }
+        unexpected.add(a);
+        return a;
+    }
+
     /** A message's envelope arrived: the receive it matches, or a place to hold it. */
     Arrival arrive(Envelope e) {
         Handler h = handlers.get(e.context());
@@ -68,6 +97,11 @@ final class Matcher {
             Arrival a = it.next();
             if (r.matches(a.envelope)) {
                 it.remove();
+                if (a.announcedBy >= 0) {
+                    a.receive = r;
+                    rendezvousMatched.accept(r, a);
+                    return;
+                }
                 a.matchedBy(r);
                 if (a.complete) {
                     r.complete(a.envelope);

@@ -75,7 +75,21 @@ abstract sealed class Operation implements Request permits Operation.Send, Opera
                     && (tag == Comm.ANY_TAG || tag == e.tag());
         }
 
+        /** For the receive of an announced message's bytes: the user's receive it completes, and as what. */
+        private Receive forwardTo;
+        private Envelope forwardAs;
+
+        void forwardTo(Receive user, Envelope announced) {
+            forwardTo = user;
+            forwardAs = announced;
+        }
+
         void complete(Envelope e) {
+            if (forwardTo != null) {
+                complete();
+                forwardTo.complete(forwardAs);
+                return;
+            }
             status = new Status(e.source(), e.tag(), (int) Math.min(e.length(), buffer.byteSize()));
             if (e.length() > buffer.byteSize()) {
                 fail(new TruncatedException(e.source(), e.tag(), e.length(), (int) buffer.byteSize()));

@@ -37,10 +37,10 @@ class BlockRedistributionTest {
         moves(1_003, new int[][] {{2, 4}, {4, 2}, {3, 5}, {5, 3}, {5, 5}, {1, 5}, {5, 1}});
     }
 
-    /** Pieces of a MiB and more wait for their receiver's go-ahead (RENDEZVOUS_BYTES). */
+    /** Pieces far above the eager limit wait for their receives (the engine's rendezvous). */
     @Test
     void largePiecesMoveAfterTheirReceiverIsReady() throws Exception {
-        long length = 3 * BlockRedistribution.RENDEZVOUS_BYTES / Double.BYTES + 5; // 3 MiB and a bit
+        long length = 3 * (1L << 20) / Double.BYTES + 5; // 3 MiB and a bit
         moves(length, new int[][] {{4, 2}, {2, 3}, {1, 2}});
     }
 

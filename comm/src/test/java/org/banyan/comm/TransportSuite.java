@@ -220,4 +220,75 @@ abstract class TransportSuite {
         });
         assertThat(got.get(1)).isEqualTo(42);
     }
+
+    /**
+     * Flow control: large messages sent before their receives are posted are announced, not
+     * delivered, so the receiver holds envelopes, not 50 MiB; posted later and in another order,
+     * each receive gets its own message whole; probe sees the full length, and a short buffer
+     * is a truncation naming it.
+     */
+    @Test
+    void largeMessagesWaitAtTheSenderUntilTheirReceivesArePosted() throws Exception {
+        int big = 1 << 20;
+        int count = 50;
+        List<String> got = run(2, w -> {
+            if (w.rank() == 0) {
+                List<Request> sends = new ArrayList<>();
+                for (int i = 0; i < count; i++) {
+                    sends.add(w.isend(pattern(big, i), 1, i));
+                }
+                sends.add(w.isend(pattern(big + 8, 99), 1, 99));
+                w.barrier(); // rank 1 looks while nothing is received
+                int waiting = w.engine.announcedWaiting();
+                w.barrier();
+                Request.awaitAll(sends);
+                return waiting + " " + w.engine.announcedWaiting();
+            }
+            w.barrier();
+            Status announced = w.probe(0, 7);
+            w.barrier();
+            StringBuilder wrong = new StringBuilder();
+            for (int i = count - 1; i >= 0; i--) {
+                byte[] in = new byte[big];
+                Status s = w.recv(in, 0, i);
+                if (s.bytes() != big || !Arrays.equals(in, pattern(big, i))) {
+                    wrong.append(i).append(' ');
+                }
+            }
+            String truncated;
+            try {
+                w.recv(new byte[big], 0, 99);
+                truncated = "no exception";
+            } catch (TruncatedException e) {
+                truncated = e.getMessage();
+            }
+            return announced.bytes() + " [" + wrong + "] " + truncated;
+        });
+        assertThat(got.get(0)).as("announced and waiting, then all sent").isEqualTo((count + 1) + " 0");
+        assertThat(got.get(1)).isEqualTo(big + " [] message from rank 0 (tag 99) has " + (big + 8) + " bytes, the receive buffer only "
+                + big);
+    }
+
+    /** A buffered send returns before its receive is posted, large or not; the bytes follow as the sender makes progress. */
+    @Test
+    void aBufferedSendDoesNotWaitForItsReceive() throws Exception {
+        int big = 4 << 20;
+        List<Boolean> got = run(2, w -> {
+            if (w.rank() == 0) {
+                byte[] data = pattern(big, 3);
+                w.bsend(MemorySegment.ofArray(data), 1, 5);
+                java.util.Arrays.fill(data, (byte) 0); // the copy went, not this
+                w.barrier(); // the receive is posted after this
+                w.barrier();
+                return true;
+            }
+            w.barrier();
+            byte[] in = new byte[big];
+            Request r = w.irecv(in, 0, 5);
+            w.barrier();
+            r.await();
+            return Arrays.equals(in, pattern(big, 3));
+        });
+        assertThat(got).containsOnly(true);
+    }
 }

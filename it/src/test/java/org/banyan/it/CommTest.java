@@ -152,4 +152,64 @@ class CommTest {
         assertThat(r.stderr()).contains("bcast").contains("exited with status 1").doesNotContain("timeout");
         assertThat((System.nanoTime() - t0) / 1e9).as("not the 60 s timeout").isLessThan(45);
     }
+
+    /**
+     * Flow control, as the issue tried it: rank 0 starts 1,000 sends of 1 MiB before rank 1 has
+     * posted a receive (they are queued ahead of a barrier), rank 1 runs in a 256 MiB heap. When
+     * every message went eagerly, rank 1 had to take all 1,000 MiB into its heap to reach the
+     * barrier (OutOfMemoryError); announced, they wait at the sender until asked for.
+     */
+    @Test
+    void aThousandUnpostedOneMebibyteSendsFitInASmallHeap() throws Exception {
+        Path src = dir.resolve("flow-src/Flood.java");
+        Files.createDirectories(src.getParent());
+        Files.writeString(src, """
+                import java.util.ArrayList;
+                import java.util.List;
+                import org.banyan.client.Banyan;
+                import org.banyan.comm.Comm;
+                import org.banyan.comm.Request;
+                public class Flood {
+                    public static void main(String[] args) {
+                        try (Banyan job = Banyan.init(); Comm world = Comm.world(job)) {
+                            byte[] buffer = new byte[1 << 20];
+                            if (world.rank() == 0) {
+                                for (int i = 0; i < 1000; i++) {
+                                    buffer[i] = (byte) i;
+                                }
+                                List<Request> sends = new ArrayList<>();
+                                for (int i = 0; i < 1000; i++) {
+                                    sends.add(world.isend(buffer, 1, i)); // one buffer, read by every send
+                                }
+                                world.barrier();
+                                Request.awaitAll(sends);
+                            } else {
+                                world.barrier();
+                                long sum = 0;
+                                for (int i = 0; i < 1000; i++) {
+                                    world.recv(buffer, 0, i);
+                                    sum += buffer[i];
+                                }
+                                System.out.println("received 1000, sum " + sum);
+                            }
+                        }
+                    }
+                }
+                """);
+        Path out = dir.resolve("flow-classes");
+        Process javac = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "javac").toString(), "-cp",
+                CommExamples.CLASS_PATH_JARS, "-d", out.toString(), src.toString()).redirectErrorStream(true).start();
+        assertThat(javac.waitFor()).as(new String(javac.getInputStream().readAllBytes())).isZero();
+        List<String> command = new java.util.ArrayList<>(CommExamples.command(List.of("-n", "2", "--timeout", "120"),
+                CommExamples.CLASS_PATH_JARS + ":" + out, "Flood"));
+        command.add(command.indexOf("-cp"), "-Xmx256m");
+        Banyan.Result r = Banyan.run(command.toArray(String[]::new));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        long expected = 0;
+        for (int i = 0; i < 1000; i++) {
+            expected += (byte) i;
+        }
+        assertThat(r.stdout()).contains("received 1000, sum " + expected);
+        assertThat(r.stderr()).doesNotContain("OutOfMemoryError");
+    }
 }

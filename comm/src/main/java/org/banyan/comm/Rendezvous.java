@@ -30,10 +30,10 @@ import java.util.Map;
  */
 final class Rendezvous {
     /**
-     * Messages up to this many bytes go eagerly (MPICH's shared memory switches at 64 KiB too).
+     * Messages up to this many bytes go eagerly (MPICH ch3's default MPIR_CVAR_CH3_EAGER_MAX_MSG_SIZE);
      * {@code -Dbanyan.comm.eagerLimit=N} sets it.
      */
-    static final int EAGER_LIMIT = Integer.getInteger("banyan.comm.eagerLimit", 64 << 10);
+    static final int EAGER_LIMIT = Integer.getInteger("banyan.comm.eagerLimit", 128 << 10);
     static final int RTS_CONTEXT = -3;
     static final int CTS_CONTEXT = -4;
     static final int DATA_CONTEXT = -5;

@@ -106,63 +106,8 @@ public final class Comm extends CommCollectives implements AutoCloseable {
 
     // ---- point-to-point
 
-    public void send(byte[] data, int dest, int tag) {
-        isend(MemorySegment.ofArray(data), dest, tag).await();
-    }
-
-    public void send(int[] data, int dest, int tag) {
-        isend(MemorySegment.ofArray(data), dest, tag).await();
-    }
-
-    public void send(long[] data, int dest, int tag) {
-        isend(MemorySegment.ofArray(data), dest, tag).await();
-    }
-
-    public void send(float[] data, int dest, int tag) {
-        isend(MemorySegment.ofArray(data), dest, tag).await();
-    }
-
-    public void send(double[] data, int dest, int tag) {
-        isend(MemorySegment.ofArray(data), dest, tag).await();
-    }
-
-    public void send(ByteBuffer data, int dest, int tag) {
-        isend(MemorySegment.ofBuffer(data), dest, tag).await();
-    }
-
-    public void send(MemorySegment data, int dest, int tag) {
-        isend(data, dest, tag).await();
-    }
-
-    public Status recv(byte[] buffer, int source, int tag) {
-        return irecv(MemorySegment.ofArray(buffer), source, tag).await();
-    }
-
-    public Status recv(int[] buffer, int source, int tag) {
-        return irecv(MemorySegment.ofArray(buffer), source, tag).await();
-    }
-
-    public Status recv(long[] buffer, int source, int tag) {
-        return irecv(MemorySegment.ofArray(buffer), source, tag).await();
-    }
-
-    public Status recv(float[] buffer, int source, int tag) {
-        return irecv(MemorySegment.ofArray(buffer), source, tag).await();
-    }
-
-    public Status recv(double[] buffer, int source, int tag) {
-        return irecv(MemorySegment.ofArray(buffer), source, tag).await();
-    }
-
-    public Status recv(ByteBuffer buffer, int source, int tag) {
-        return irecv(MemorySegment.ofBuffer(buffer), source, tag).await();
-    }
-
-    public Status recv(MemorySegment buffer, int source, int tag) {
-        return irecv(buffer, source, tag).await();
-    }
-
     /** Starts a send; the data must stay unchanged until the request is done. */
+    @Override
     public Request isend(MemorySegment data, int dest, int tag) {
         checkUserTag(tag);
         if (dest == PROC_NULL) {
@@ -172,32 +117,23 @@ public final class Comm extends CommCollectives implements AutoCloseable {
         return sendInternal(data, dest, tag, context, Engine.Traffic.EXTERNAL);
     }
 
-    public Request isend(byte[] data, int dest, int tag) {
-        return isend(MemorySegment.ofArray(data), dest, tag);
-    }
-
-    public Request isend(double[] data, int dest, int tag) {
-        return isend(MemorySegment.ofArray(data), dest, tag);
-    }
-
-    public Request isend(int[] data, int dest, int tag) {
-        return isend(MemorySegment.ofArray(data), dest, tag);
-    }
-
-    public Request isend(float[] data, int dest, int tag) {
-        return isend(MemorySegment.ofArray(data), dest, tag);
-    }
-
-    /** The buffer's position to its limit; it must stay unchanged until the request is done. */
-    public Request isend(ByteBuffer data, int dest, int tag) {
-        return isend(MemorySegment.ofBuffer(data), dest, tag);
-    }
-
-    public Request isend(long[] data, int dest, int tag) {
-        return isend(MemorySegment.ofArray(data), dest, tag);
+    /**
+     * MPI_Issend: a send that completes only once a receive has taken the message (announced
+     * whatever its size; see docs/comm.md, flow control), so that a sender learns its receiver got
+     * that far.
+     */
+    @Override
+    public Request issend(MemorySegment data, int dest, int tag) {
+        checkUserTag(tag);
+        if (dest == PROC_NULL) {
+            checkOpen();
+            return new Operation.Null(engine, null);
+        }
+        return sendInternal(data, dest, tag, context, Engine.Traffic.EXTERNAL, true);
     }
 
     /** Starts a receive into {@code buffer}; source may be {@link #ANY_SOURCE}, tag {@link #ANY_TAG}. */
+    @Override
     public Request irecv(MemorySegment buffer, int source, int tag) {
         if (tag != ANY_TAG) {
             checkUserTag(tag);
@@ -213,32 +149,8 @@ public final class Comm extends CommCollectives implements AutoCloseable {
         return engine.receive(context, source, tag, buffer);
     }
 
-    public Request irecv(byte[] buffer, int source, int tag) {
-        return irecv(MemorySegment.ofArray(buffer), source, tag);
-    }
-
-    public Request irecv(double[] buffer, int source, int tag) {
-        return irecv(MemorySegment.ofArray(buffer), source, tag);
-    }
-
-    public Request irecv(int[] buffer, int source, int tag) {
-        return irecv(MemorySegment.ofArray(buffer), source, tag);
-    }
-
-    public Request irecv(float[] buffer, int source, int tag) {
-        return irecv(MemorySegment.ofArray(buffer), source, tag);
-    }
-
-    /** Into the buffer's position to its limit (the position does not move). */
-    public Request irecv(ByteBuffer buffer, int source, int tag) {
-        return irecv(MemorySegment.ofBuffer(buffer), source, tag);
-    }
-
-    public Request irecv(long[] buffer, int source, int tag) {
-        return irecv(MemorySegment.ofArray(buffer), source, tag);
-    }
-
     /** Sends and receives at once (no deadlock between two ranks exchanging). */
+    @Override
     public Status sendrecv(MemorySegment send, int dest, int sendTag, MemorySegment recv, int source, int recvTag) {
         Request r = irecv(recv, source, recvTag);
         Request s = isend(send, dest, sendTag);
@@ -251,6 +163,7 @@ public final class Comm extends CommCollectives implements AutoCloseable {
      * MPI_Send_init: a send of {@code data} to {@code dest}, checked now, started by each
      * {@link PersistentRequest#start}; {@code data} is read at each start.
      */
+    @Override
     public PersistentRequest sendInit(MemorySegment data, int dest, int tag) {
         checkUserTag(tag);
         if (dest != PROC_NULL) {
@@ -259,11 +172,8 @@ public final class Comm extends CommCollectives implements AutoCloseable {
         return new PersistentRequest(() -> isend(data, dest, tag));
     }
 
-    public PersistentRequest sendInit(double[] data, int dest, int tag) {
-        return sendInit(MemorySegment.ofArray(data), dest, tag);
-    }
-
     /** MPI_Recv_init: a receive into {@code buffer}, checked now, started by each {@link PersistentRequest#start}. */
+    @Override
     public PersistentRequest recvInit(MemorySegment buffer, int source, int tag) {
         if (tag != ANY_TAG) {
             checkUserTag(tag);
@@ -274,70 +184,55 @@ public final class Comm extends CommCollectives implements AutoCloseable {
         return new PersistentRequest(() -> irecv(buffer, source, tag));
     }
 
-    public PersistentRequest recvInit(double[] buffer, int source, int tag) {
-        return recvInit(MemorySegment.ofArray(buffer), source, tag);
-    }
-
-    /**
-     * MPI_Bsend: returns once {@code data} is copied, whether or not the receive is posted; the
-     * copy goes as the engine makes progress (any later call into the library, close included),
-     * as from MPI's attached buffer. MPI_Rsend promises a posted receive, which {@link #send}
-     * needs no promise for, so it is {@link #send}.
-     */
-    public void bsend(MemorySegment data, int dest, int tag) {
-        if (data.byteSize() > MAX_MESSAGE_BYTES) {
-            isend(data, dest, tag); // refused there, with the reason
-            return;
-        }
-        byte[] copy = new byte[(int) data.byteSize()];
-        MemorySegment.copy(data, 0, MemorySegment.ofArray(copy), 0, data.byteSize());
-        isend(MemorySegment.ofArray(copy), dest, tag);
-    }
-
-    public void rsend(MemorySegment data, int dest, int tag) {
-        send(data, dest, tag);
-    }
-
-    /** MPI_Sendrecv_replace: sends {@code buffer}'s contents and receives into the same buffer. */
-    public Status sendrecvReplace(MemorySegment buffer, int dest, int sendTag, int source, int recvTag) {
-        MemorySegment out = MemorySegment.ofArray(new byte[(int) buffer.byteSize()]);
-        MemorySegment.copy(buffer, 0, out, 0, buffer.byteSize());
-        return sendrecv(out, dest, sendTag, buffer, source, recvTag);
-    }
-
-    public Status sendrecvReplace(double[] buffer, int dest, int sendTag, int source, int recvTag) {
-        return sendrecvReplace(MemorySegment.ofArray(buffer), dest, sendTag, source, recvTag);
-    }
-
-    public Status sendrecvReplace(int[] buffer, int dest, int sendTag, int source, int recvTag) {
-        return sendrecvReplace(MemorySegment.ofArray(buffer), dest, sendTag, source, recvTag);
-    }
-
-    public Status sendrecv(double[] send, int dest, int sendTag, double[] recv, int source, int recvTag) {
-        return sendrecv(MemorySegment.ofArray(send), dest, sendTag, MemorySegment.ofArray(recv), source, recvTag);
-    }
-
-    public Status sendrecv(float[] send, int dest, int sendTag, float[] recv, int source, int recvTag) {
-        return sendrecv(MemorySegment.ofArray(send), dest, sendTag, MemorySegment.ofArray(recv), source, recvTag);
-    }
-
-    public Status sendrecv(long[] send, int dest, int sendTag, long[] recv, int source, int recvTag) {
-        return sendrecv(MemorySegment.ofArray(send), dest, sendTag, MemorySegment.ofArray(recv), source, recvTag);
-    }
-
-    public Status sendrecv(int[] send, int dest, int sendTag, int[] recv, int source, int recvTag) {
-        return sendrecv(MemorySegment.ofArray(send), dest, sendTag, MemorySegment.ofArray(recv), source, recvTag);
-    }
-
-    public Status sendrecv(byte[] send, int dest, int sendTag, byte[] recv, int source, int recvTag) {
-        return sendrecv(MemorySegment.ofArray(send), dest, sendTag, MemorySegment.ofArray(recv), source, recvTag);
-    }
-
     /** The status of a message that a matching receive would get now, or null: MPI_Iprobe. */
     public Status iprobe(int source, int tag) {
         checkOpen();
         Envelope e = engine.probe(context, source, tag);
         return e == null ? null : new Status(e.source(), e.tag(), e.length());
+    }
+
+    /**
+     * MPI_Improbe: takes the first message a receive of ({@code source}, {@code tag}) would get
+     * now out of matching, for {@link #imrecv} to receive; null when there is none yet. From
+     * {@link #PROC_NULL}: a message of no bytes at once.
+     */
+    public Message improbe(int source, int tag) {
+        checkOpen();
+        if (source == PROC_NULL) {
+            return new Message(this, null, new Status(PROC_NULL, ANY_TAG, 0));
+        }
+        if (tag != ANY_TAG) {
+            checkUserTag(tag);
+        }
+        if (source != ANY_SOURCE) {
+            checkRank(source, "source");
+        }
+        Arrival a = engine.take(context, source, tag);
+        return a == null ? null : new Message(this, a, new Status(a.envelope.source(), a.envelope.tag(), a.envelope.length()));
+    }
+
+    /** MPI_Mprobe: waits for a message and takes it out of matching (see {@link #improbe}). */
+    public Message mprobe(int source, int tag) {
+        Message[] found = new Message[1];
+        engine.progressUntil(() -> (found[0] = improbe(source, tag)) != null);
+        return found[0];
+    }
+
+    /** MPI_Imrecv: receives the message {@code m} took into {@code buffer}; once per message. */
+    @Override
+    public Request imrecv(MemorySegment buffer, Message m) {
+        if (m.comm != this) {
+            throw new IllegalArgumentException("the message was probed on " + m.comm.name() + ", not on " + name());
+        }
+        if (!m.take()) {
+            throw new IllegalStateException("the message (from rank " + m.status().source() + ", tag " + m.status().tag()
+                    + ") was received already");
+        }
+        checkOpen();
+        if (m.arrival == null) {
+            return new Operation.Null(engine, m.status());
+        }
+        return engine.receive(m.arrival, buffer);
     }
 
     /** Waits for a message that a matching receive would get: MPI_Probe. */
@@ -351,13 +246,17 @@ public final class Comm extends CommCollectives implements AutoCloseable {
     public static final long MAX_MESSAGE_BYTES = Integer.MAX_VALUE;
 
     Request sendInternal(MemorySegment data, int dest, int tag, int ctx, Engine.Traffic traffic) {
+        return sendInternal(data, dest, tag, ctx, traffic, false);
+    }
+
+    private Request sendInternal(MemorySegment data, int dest, int tag, int ctx, Engine.Traffic traffic, boolean synchronous) {
         checkRank(dest, "destination");
         checkOpen();
         if (data.byteSize() > MAX_MESSAGE_BYTES) { // its length wrapped: the receiver died of IndexOutOfBounds
             throw new IllegalArgumentException("a message of " + data.byteSize() + " bytes: banyan-comm carries at most "
                     + MAX_MESSAGE_BYTES + " (2 GiB - 1) in one; send it in parts");
         }
-        return engine.send(group[dest], new Envelope(ctx, rank, tag, (int) data.byteSize()), data, traffic);
+        return engine.send(group[dest], new Envelope(ctx, rank, tag, (int) data.byteSize()), data, traffic, synchronous);
     }
 
     // ---- communicators

@@ -9,7 +9,7 @@ import java.lang.foreign.MemorySegment;
  * forms check their buffers in elements before anything is sent. The algorithms are
  * {@link Collectives}' and {@link VectorCollectives}'.
  */
-public abstract sealed class CommCollectives permits Comm {
+public abstract sealed class CommCollectives extends CommPointToPoint permits Comm {
     CommCollectives() {}
 
     /** The communicator these calls run on. */

@@ -142,6 +142,14 @@ final class Engine implements AutoCloseable {
     }
 
     Operation.Send send(int worldPeer, Envelope e, MemorySegment payload, Traffic traffic) {
+        return send(worldPeer, e, payload, traffic, false);
+    }
+
+    /**
+     * Sends a message; a {@code synchronous} one (MPI_Ssend) is announced whatever its size, so
+     * that its send completes only once a receive has taken it.
+     */
+    Operation.Send send(int worldPeer, Envelope e, MemorySegment payload, Traffic traffic, boolean synchronous) {
         Operation.Send op = new Operation.Send(this);
         lock.lock();
         try {
@@ -149,7 +157,7 @@ final class Engine implements AutoCloseable {
             if (traffic != Traffic.ONE_SIDED) {
                 monitor.sent(worldPeer, traffic == Traffic.INTERNAL, e.length());
             }
-            if (traffic != Traffic.ONE_SIDED && worldPeer != rank && rendezvous.announces(e.context(), e.length())) {
+            if (synchronous || traffic != Traffic.ONE_SIDED && worldPeer != rank && rendezvous.announces(e.context(), e.length())) {
                 rendezvous.send(worldPeer, e, payload, op);
             } else {
                 transportSend(worldPeer, e, payload, op);
@@ -188,6 +196,32 @@ final class Engine implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Takes the first message matching (context, source, tag) out of matching (MPI_Improbe), or null. */
+    Arrival take(int context, int source, int tag) {
+        lock.lock();
+        try {
+            checkOpen();
+            pollAll();
+            return matcher.take(context, source, tag);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Receives a message {@link #take} took into {@code buffer} (MPI_Imrecv). */
+    Operation.Receive receive(Arrival a, MemorySegment buffer) {
+        Envelope e = a.envelope;
+        Operation.Receive op = new Operation.Receive(this, e.context(), e.source(), e.tag(), buffer);
+        lock.lock();
+        try {
+            checkOpen();
+            matcher.receiveTaken(a, op);
+        } finally {
+            lock.unlock();
+        }
+        return op;
     }
 
     /** The transport that carries messages to {@code worldPeer} (chosen now if it was not yet). */

@@ -124,6 +124,33 @@ final class Matcher {
         return null;
     }
 
+    /** Takes the first message a receive of (context, source, tag) would get now out of matching, or null: MPI_Improbe. */
+    Arrival take(int context, int source, int tag) {
+        for (Iterator<Arrival> it = unexpected.iterator(); it.hasNext(); ) {
+            Arrival a = it.next();
+            Envelope e = a.envelope;
+            if (e.context() == context && (source == Comm.ANY_SOURCE || source == e.source())
+                    && (tag == Comm.ANY_TAG || tag == e.tag())) {
+                it.remove();
+                return a;
+            }
+        }
+        return null;
+    }
+
+    /** A receive for a message {@link #take} took: it gets the message as a posted one would. */
+    void receiveTaken(Arrival a, Operation.Receive r) {
+        if (a.announcedBy >= 0) {
+            a.receive = r;
+            rendezvousMatched.accept(r, a);
+            return;
+        }
+        a.matchedBy(r);
+        if (a.complete) {
+            r.complete(a.envelope);
+        }
+    }
+
     /** Fails the posted receives that {@code cannotCome} says no message will ever match, each with its reason. */
     void failWaiting(java.util.function.Predicate<Operation.Receive> cannotCome,
                      java.util.function.Function<Operation.Receive, RuntimeException> why) {

@@ -291,4 +291,69 @@ abstract class TransportSuite {
         });
         assertThat(got).containsOnly(true);
     }
+
+    /** A synchronous send, even of 8 bytes, is not done before its receive is posted; then it is. */
+    @Test
+    void aSynchronousSendWaitsForItsReceive() throws Exception {
+        List<String> got = run(2, w -> {
+            if (w.rank() == 0) {
+                Request r = w.issend(new byte[8], 1, 3);
+                boolean early = r.test();
+                w.barrier(); // rank 1 posts its receive only after this
+                r.await();
+                w.ssend(new double[] {2.5}, 1, 4);
+                return "done before the receive: " + early;
+            }
+            w.barrier();
+            w.recv(new byte[8], 0, 3);
+            double[] d = new double[1];
+            w.recv(d, 0, 4);
+            return "got " + d[0];
+        });
+        assertThat(got).containsExactly("done before the receive: false", "got 2.5");
+    }
+
+    /**
+     * Matched probes (MPI_Mprobe/Mrecv): a probed message is taken out of matching, so a later
+     * receive or probe gets the next one; small and announced (large) messages alike; a message
+     * is received once; a probe of PROC_NULL is a message of no bytes.
+     */
+    @Test
+    void aMatchedProbeTakesItsMessageOutOfMatching() throws Exception {
+        int big = 1 << 20;
+        List<String> got = run(2, w -> {
+            if (w.rank() == 0) {
+                w.send(new int[] {11}, 1, 1);
+                Request large = w.isend(pattern(big, 5), 1, 2);
+                w.send(new int[] {12}, 1, 1);
+                w.barrier();
+                large.await();
+                return "";
+            }
+            w.barrier();
+            Message first = w.mprobe(0, Comm.ANY_TAG);
+            Status next = w.probe(0, Comm.ANY_TAG);
+            Message large = w.improbe(0, 2);
+            int[] third = new int[1];
+            w.recv(third, 0, 1);
+            int[] one = new int[1];
+            Status s1 = w.mrecv(one, first);
+            byte[] in = new byte[big];
+            Status s2 = w.mrecv(in, large);
+            String again;
+            try {
+                w.mrecv(one, first);
+                again = "received twice";
+            } catch (IllegalStateException e) {
+                again = e.getMessage();
+            }
+            Message none = w.improbe(0, 9);
+            Status fromNull = w.mrecv(new byte[0], w.improbe(Comm.PROC_NULL, 0));
+            return first.status().tag() + " " + next.tag() + " " + third[0] + " " + one[0] + " " + s1.bytes() + " "
+                    + (s2.bytes() == big && Arrays.equals(in, pattern(big, 5))) + " " + (none == null) + " " + fromNull.source()
+                    + " | " + again;
+        });
+        assertThat(got.get(1)).isEqualTo("1 2 12 11 4 true true " + Comm.PROC_NULL
+                + " | the message (from rank 0, tag 1) was received already");
+    }
 }

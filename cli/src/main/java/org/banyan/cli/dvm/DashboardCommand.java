@@ -114,12 +114,9 @@ public final class DashboardCommand {
 
     /** An IP address as written (no name look-up: the dashboard binds where it is told). */
     static String address(String v, String option) throws UsageException {
-        if (!v.matches("[0-9.]+|[0-9a-fA-F:]+") || !(v.contains(".") || v.contains(":"))) {
-            throw new UsageException(option + " '" + v + "' is not an IP address (127.0.0.1, 0.0.0.0, ::1)");
-        }
         try {
-            java.net.InetAddress.getByName(v);
-        } catch (java.net.UnknownHostException e) {
+            java.net.InetAddress.ofLiteral(v); // a literal only: no name is looked up
+        } catch (IllegalArgumentException e) {
             throw new UsageException(option + " '" + v + "' is not an IP address (127.0.0.1, 0.0.0.0, ::1)");
         }
         return v;

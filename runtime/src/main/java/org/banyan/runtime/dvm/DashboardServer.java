@@ -69,7 +69,7 @@ final class DashboardServer implements Closeable {
     DashboardServer(String bind, int port, String secret, String timelines) throws IOException {
         this.timelines = timelines;
         this.token = token(secret);
-        this.server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(bind), port), 32);
+        this.server = HttpServer.create(new InetSocketAddress(literal(bind), port), 32);
         server.setExecutor(threads);
         server.createContext("/", this::serve);
         server.start();
@@ -83,6 +83,20 @@ final class DashboardServer implements Closeable {
             return HexFormat.of().formatHex(mac.doFinal("banyan dashboard".getBytes(StandardCharsets.UTF_8))).substring(0, 40);
         } catch (NoSuchAlgorithmException | InvalidKeyException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * {@code bind} as an IP address, never looked up: it comes from a client, and a host name
+     * would have the head's loop wait for DNS.
+     *
+     * @throws IllegalArgumentException when it is not an IPv4 or IPv6 literal
+     */
+    static InetAddress literal(String bind) {
+        try {
+            return InetAddress.ofLiteral(bind);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("'" + bind + "' is not an IP address (127.0.0.1, 0.0.0.0, ::1)");
         }
     }
 

@@ -127,6 +127,6 @@ class DvmDoorTest {
         Banyan.Result r = Banyan.run("submit", "--dvm", uri.toString(), "-x", "API_KEY=hunter2-sesame", "--", "sh", "-c",
                 "test \"$(echo \"$API_KEY\" | tr a-z A-Z)\" = HUNTER2-SESAME");
         assertThat(r.exit()).as(r.stderr()).isZero();
-        assertThat(log()).contains("asked for a bag").contains("API_KEY=…").doesNotContain("hunter2");
+        assertThat(log()).contains("submitted 1 task(s)").doesNotContain("hunter2"); // typed requests: no argv to log
     }
 }

@@ -1,42 +1,97 @@
 package org.banyan.cli.place;
 
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Graphics2D;
+import java.awt.RenderingHints;
+import java.awt.geom.AffineTransform;
+import java.awt.image.BufferedImage;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import org.knowm.xchart.BitmapEncoder;
-import org.knowm.xchart.HeatMapChart;
-import org.knowm.xchart.HeatMapChartBuilder;
-import org.knowm.xchart.VectorGraphicsEncoder;
+import javax.imageio.ImageIO;
 
-/** A communication matrix drawn as a heat map: x the receiver, y the sender, colour the bytes. */
+/**
+ * A communication matrix written as {@code BASE.png} and {@code BASE.svg}: the same
+ * {@link HeatMapDrawing} on a bitmap and as vector text.
+ */
 final class HeatMaps {
     private HeatMaps() {}
 
     static void write(long[][] m, String title, Path base) throws IOException {
-        int n = m.length;
-        int side = Math.max(400, Math.min(1200, 200 + 12 * n));
-        HeatMapChart c = new HeatMapChartBuilder().width(side + 150).height(side).title(title).xAxisTitle("receiver rank")
-                .yAxisTitle("sender rank").build();
-        c.getStyler().setShowValue(n <= 16);
-        c.getStyler().setHeatMapValueDecimalPattern("#,##0");
-        c.getStyler().setPlotContentSize(1.0);
-        List<Integer> ranks = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            ranks.add(i);
+        HeatMapDrawing d = new HeatMapDrawing(m);
+        BufferedImage image = new BufferedImage(d.width(), d.height(), BufferedImage.TYPE_INT_RGB);
+        Graphics2D g = image.createGraphics();
+        try {
+            g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+            d.draw(new Bitmap(g), title);
+        } finally {
+            g.dispose();
         }
-        List<Number[]> cells = new ArrayList<>();
-        long max = 0;
-        for (int from = 0; from < n; from++) {
-            for (int to = 0; to < n; to++) {
-                cells.add(new Number[] {to, from, m[from][to]});
-                max = Math.max(max, m[from][to]);
+        ImageIO.write(image, "png", base.resolveSibling(base.getFileName() + ".png").toFile());
+        Svg svg = new Svg(d.width(), d.height());
+        d.draw(svg, title);
+        Files.writeString(base.resolveSibling(base.getFileName() + ".svg"), svg.end(), StandardCharsets.UTF_8);
+    }
+
+    /** Java2D, for the PNG. */
+    private record Bitmap(Graphics2D g) implements HeatMapDrawing.Canvas {
+        @Override
+        public void rect(int x, int y, int w, int h, Color fill) {
+            g.setColor(fill);
+            g.fillRect(x, y, w, h);
+        }
+
+        @Override
+        public void text(int x, int y, String s, int size, int anchor, Color colour, boolean vertical) {
+            g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, size));
+            g.setColor(colour);
+            int w = g.getFontMetrics().stringWidth(s);
+            int dx = anchor < 0 ? 0 : anchor == 0 ? -w / 2 : -w;
+            if (!vertical) {
+                g.drawString(s, x + dx, y);
+                return;
             }
+            AffineTransform before = g.getTransform();
+            g.rotate(-Math.PI / 2, x, y);
+            g.drawString(s, x + dx, y);
+            g.setTransform(before);
         }
-        c.getStyler().setMin(0);
-        c.getStyler().setMax(Math.max(1, max));
-        c.addSeries("bytes", ranks, ranks, cells);
-        BitmapEncoder.saveBitmap(c, base.toString(), BitmapEncoder.BitmapFormat.PNG);
-        VectorGraphicsEncoder.saveVectorGraphic(c, base.toString(), VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+    }
+
+    /** SVG text, for the vector copy. */
+    static final class Svg implements HeatMapDrawing.Canvas {
+        private final StringBuilder b = new StringBuilder();
+
+        Svg(int width, int height) {
+            b.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(width).append("\" height=\"").append(height)
+                    .append("\" font-family=\"sans-serif\" shape-rendering=\"crispEdges\">\n");
+        }
+
+        @Override
+        public void rect(int x, int y, int w, int h, Color fill) {
+            b.append("<rect x=\"").append(x).append("\" y=\"").append(y).append("\" width=\"").append(w).append("\" height=\"").append(h)
+                    .append("\" fill=\"").append(hex(fill)).append("\"/>\n");
+        }
+
+        @Override
+        public void text(int x, int y, String s, int size, int anchor, Color colour, boolean vertical) {
+            b.append("<text x=\"").append(x).append("\" y=\"").append(y).append("\" font-size=\"").append(size)
+                    .append("\" fill=\"").append(hex(colour)).append("\" text-anchor=\"")
+                    .append(anchor < 0 ? "start" : anchor == 0 ? "middle" : "end").append('"');
+            if (vertical) {
+                b.append(" transform=\"rotate(-90 ").append(x).append(' ').append(y).append(")\"");
+            }
+            b.append('>').append(s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")).append("</text>\n");
+        }
+
+        String end() {
+            return b.append("</svg>\n").toString();
+        }
+
+        private static String hex(Color c) {
+            return String.format("#%02x%02x%02x", c.getRed(), c.getGreen(), c.getBlue());
+        }
     }
 }

@@ -116,7 +116,18 @@
       [[String(x.id)], [x.name || ""], [x.tag || ""], [String(x.exitCode)], [x.detail || "", "detail"]]));
   }
 
-  // one heat map per monitored job: row = sender, column = receiver, colour by log of bytes
+  // The colours of `banyan monitor`'s heat maps (cli/.../place/HeatMapDrawing): viridis on a log
+  // scale from the smallest to the largest non-zero cell, cells without traffic outside it.
+  const ZERO = "#f2f2f2";
+  const STOPS = [0x440154, 0x472D7B, 0x3B528B, 0x2C728E, 0x21918C, 0x28AE80, 0x5EC962, 0xADDC30, 0xFDE725];
+  function viridis(t) {
+    const x = Math.max(0, Math.min(1, t)) * (STOPS.length - 1);
+    const i = Math.min(STOPS.length - 2, Math.floor(x)), f = x - i, a = STOPS[i], b = STOPS[i + 1];
+    const mix = (s) => Math.round(((a >> s) & 255) + (((b >> s) & 255) - ((a >> s) & 255)) * f);
+    return "rgb(" + mix(16) + "," + mix(8) + "," + mix(0) + ")";
+  }
+
+  // one heat map per monitored job: row = sender (rank 0 on top), column = receiver
   function traffic(list) {
     const box = $("traffic");
     box.replaceChildren();
@@ -143,13 +154,12 @@
       canvas.id = "heat-" + t.job;
       canvas.width = canvas.height = cell * n;
       const ctx = canvas.getContext("2d");
-      let max = 0, total = 0, nonzero = 0;
-      for (const row of t.bytes) for (const v of row) { max = Math.max(max, v); total += v; if (v > 0) nonzero++; }
+      let max = 0, min = Infinity, total = 0, nonzero = 0;
+      for (const row of t.bytes) for (const v of row) { max = Math.max(max, v); total += v; if (v > 0) { nonzero++; min = Math.min(min, v); } }
       for (let r = 0; r < n; r++) {
         for (let c = 0; c < n; c++) {
           const v = t.bytes[r][c];
-          const x = v > 0 && max > 0 ? Math.log1p(v) / Math.log1p(max) : 0;
-          ctx.fillStyle = v > 0 ? "rgb(" + Math.round(255 - 200 * x) + "," + Math.round(240 - 180 * x) + "," + Math.round(255 - 60 * x) + ")" : "#f0f2f5";
+          ctx.fillStyle = v > 0 ? viridis(max === min ? 1 : (Math.log(v) - Math.log(min)) / (Math.log(max) - Math.log(min))) : ZERO;
           ctx.fillRect(c * cell, r * cell, cell - (cell > 4 ? 1 : 0), cell - (cell > 4 ? 1 : 0));
         }
       }

@@ -191,7 +191,16 @@ final class Collectives {
 
     // ---- reduce
 
+    /** Refused on every rank before anything is sent: an operation's units (MINLOC's pairs) come whole. */
+    private static void whole(Op op, int count, String what) {
+        if (count % op.unit() != 0) {
+            throw new IllegalArgumentException(what + ": " + op + " takes (value, index) pairs: an even number of elements, not "
+                    + count);
+        }
+    }
+
     void reduce(MemorySegment send, MemorySegment recv, Elem type, int count, Op op, int root) {
+        whole(op, count, "reduce");
         c.checkRank(root, "root");
         if (me == root && recv.byteSize() < send.byteSize()) {
             throw new IllegalArgumentException("reduce: the root's receive buffer is smaller than the send buffer");
@@ -242,6 +251,7 @@ final class Collectives {
      * combined in rank order. Rank 0's exscan result is left as it was, as MPI leaves it undefined.
      */
     void scan(MemorySegment send, MemorySegment recv, Elem type, int count, Op op, boolean inclusive) {
+        whole(op, count, "scan");
         long bytes = (long) count * type.bytes();
         if (send.byteSize() < bytes || recv.byteSize() < bytes) {
             throw new IllegalArgumentException((inclusive ? "scan" : "exscan") + ": the buffers hold fewer than " + count
@@ -269,6 +279,7 @@ final class Collectives {
     // ---- allreduce
 
     void allreduce(MemorySegment send, MemorySegment recv, Elem type, int count, Op op) {
+        whole(op, count, "allreduce");
         if (recv.byteSize() < send.byteSize()) {
             throw new IllegalArgumentException("allreduce: the receive buffer is smaller than the send buffer");
         }
@@ -276,7 +287,7 @@ final class Collectives {
         MemorySegment out = recv.asSlice(0, send.byteSize());
         if (n == 1) {
             MemorySegment.copy(send, 0, out, 0, send.byteSize());
-        } else if (send.byteSize() > ALLREDUCE_LONG && op.commutative() && count >= n) {
+        } else if (send.byteSize() > ALLREDUCE_LONG && op.commutative() && op.unit() == 1 && count >= n) { // the ring splits the buffer
             allreduceRing(send, out, type, count, op);
         } else {
             allreduceRecursiveDoubling(send, out, type, count, op);

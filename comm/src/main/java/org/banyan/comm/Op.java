@@ -18,6 +18,14 @@ public interface Op {
         return true;
     }
 
+    /**
+     * How many consecutive elements it combines as one (2 for {@link #MINLOC} and
+     * {@link #MAXLOC}'s pairs): no collective splits them between ranks.
+     */
+    default int unit() {
+        return 1;
+    }
+
     Op SUM = numeric("SUM", Long::sum, Double::sum);
     Op PROD = numeric("PROD", (a, b) -> a * b, (a, b) -> a * b);
     Op MAX = numeric("MAX", Math::max, Math::max);
@@ -30,6 +38,13 @@ public interface Op {
     Op BAND = integral("BAND", (a, b) -> a & b);
     Op BOR = integral("BOR", (a, b) -> a | b);
     Op BXOR = integral("BXOR", (a, b) -> a ^ b);
+    /**
+     * MPI_MINLOC and MPI_MAXLOC on (value, index) pairs laid out one after the other in the
+     * buffer (value, index, value, index...; both of the buffer's type): the smaller (larger) value
+     * with its index, of equal values the smaller index.
+     */
+    Op MINLOC = new LocatedOp(false);
+    Op MAXLOC = new LocatedOp(true);
 
     /** The incoming value replaces the other (MPI_REPLACE, for accumulate). */
     Op REPLACE = new Op() {

@@ -353,4 +353,42 @@ class CollectivesTest {
         assertThat(got.get(1)).startsWith("CommException: rank ").contains("closed the world");
         assertThat(got.get(3)).startsWith("CommException: rank ").contains("closed the world");
     }
+
+    /**
+     * MINLOC and MAXLOC (MPI_2DOUBLE_PRECISION's and MPI_2INT's pairs): where the extreme is, ties
+     * to the smaller index; long buffers too, which the ring algorithm would have split mid-pair.
+     */
+    @Test
+    void minlocAndMaxlocSayWhoHoldsTheExtreme() throws Exception {
+        List<String> got = run(4, w -> {
+            int me = w.rank();
+            double[] mine = {me == 2 ? -1.5 : me, me, 7, me}; // pair 1: everyone holds 7, the smallest index wins
+            double[] min = new double[4];
+            double[] max = new double[4];
+            w.allreduce(mine, min, Op.MINLOC);
+            w.allreduce(mine, max, Op.MAXLOC);
+            int[] ints = new int[2000]; // 8,000 bytes: past the ring's threshold
+            for (int i = 0; i < ints.length; i += 2) {
+                ints[i] = (i / 2 + me) % 4 == 0 ? 100 : me;
+                ints[i + 1] = me;
+            }
+            int[] where = new int[ints.length];
+            w.allreduce(ints, where, Op.MAXLOC);
+            boolean pairsKept = true;
+            for (int i = 0; i < where.length; i += 2) {
+                int owner = (4 - (i / 2) % 4) % 4; // the rank whose (i/2 + me) % 4 == 0
+                pairsKept &= where[i] == 100 && where[i + 1] == owner;
+            }
+            String odd;
+            try {
+                w.allreduce(new double[] {1, 2, 3}, new double[3], Op.MINLOC);
+                odd = "accepted";
+            } catch (IllegalArgumentException e) {
+                odd = e.getMessage();
+            }
+            return Arrays.toString(min) + " " + Arrays.toString(max) + " " + pairsKept + " " + odd;
+        });
+        assertThat(got).containsOnly("[-1.5, 2.0, 7.0, 0.0] [3.0, 3.0, 7.0, 0.0] true allreduce: MINLOC takes (value, index) pairs: "
+                + "an even number of elements, not 3");
+    }
 }

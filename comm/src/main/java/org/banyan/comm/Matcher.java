@@ -163,9 +163,9 @@ final class Matcher {
         }
     }
 
-    /** Takes a posted receive back (it failed before a message came). */
-    void unpost(Operation.Receive r) {
-        posted.remove(r);
+    /** Takes a posted receive back (it failed, or was cancelled, before a message came); false when it was not waiting. */
+    boolean unpost(Operation.Receive r) {
+        return posted.remove(r);
     }
 
     int postedCount() {

@@ -43,6 +43,16 @@ abstract sealed class Operation implements Request permits Operation.Send, Opera
 
     abstract Status status();
 
+    @Override
+    public boolean cancel() {
+        return false;
+    }
+
+    @Override
+    public boolean cancelled() {
+        return false;
+    }
+
     static final class Send extends Operation {
         Send(Engine engine) {
             super(engine);
@@ -73,6 +83,26 @@ abstract sealed class Operation implements Request permits Operation.Send, Opera
         boolean matches(Envelope e) {
             return e.context() == context && (source == Comm.ANY_SOURCE || source == e.source())
                     && (tag == Comm.ANY_TAG || tag == e.tag());
+        }
+
+        private volatile boolean cancelled;
+
+        @Override
+        public boolean cancel() {
+            boolean[] taken = new boolean[1];
+            engine.locked(() -> {
+                if (!done && engine.matcher.unpost(this)) {
+                    cancelled = true;
+                    complete();
+                    taken[0] = true;
+                }
+            });
+            return taken[0];
+        }
+
+        @Override
+        public boolean cancelled() {
+            return cancelled;
         }
 
         /** For the receive of an announced message's bytes: the user's receive it completes, and as what. */

@@ -12,6 +12,17 @@ public sealed interface Request permits Operation {
     /** One round of progress; true once done (then {@link #await()} returns at once). */
     boolean test();
 
+    /**
+     * MPI_Cancel: a receive that no message has matched yet is taken back, done at once, and
+     * {@link #cancelled()} says so ({@link #await()} returns null); true then. A receive already
+     * matched, and any send, go on as if not asked (false): a send cannot be taken back once its
+     * receiver may have it, and MPI deprecates cancelling sends.
+     */
+    boolean cancel();
+
+    /** MPI_Test_cancelled: whether {@link #cancel()} took it back. */
+    boolean cancelled();
+
     /** Waits for all of them, in any order of completion. */
     static void awaitAll(Request... requests) {
         for (Request r : requests) {

@@ -356,4 +356,37 @@ abstract class TransportSuite {
         assertThat(got.get(1)).isEqualTo("1 2 12 11 4 true true " + Comm.PROC_NULL
                 + " | the message (from rank 0, tag 1) was received already");
     }
+
+    /**
+     * MPI_Cancel of a receive: taken back before a message matched it, it gets nothing and the
+     * message waits for the next receive; once matched, cancel is refused and the receive ends
+     * normally; a send cannot be cancelled.
+     */
+    @Test
+    void aReceiveCancelledBeforeItsMessageLeavesTheMessageToTheNext() throws Exception {
+        List<String> got = run(2, w -> {
+            if (w.rank() == 0) {
+                w.barrier();
+                w.send(new int[] {5}, 1, 5);
+                Request s = w.isend(new int[] {7}, 1, 7);
+                boolean sendCancelled = s.cancel();
+                s.await();
+                w.barrier();
+                return "send cancelled: " + sendCancelled;
+            }
+            Request early = w.irecv(new int[1], 0, 5);
+            boolean taken = early.cancel();
+            Status nothing = early.await();
+            w.barrier(); // rank 0 sends only now
+            int[] five = new int[1];
+            w.recv(five, 0, 5);
+            int[] seven = new int[1];
+            Request late = w.irecv(seven, 0, 7);
+            late.await();
+            boolean lateTaken = late.cancel();
+            w.barrier();
+            return taken + " " + early.cancelled() + " " + nothing + " " + five[0] + " " + lateTaken + " " + late.cancelled() + " " + seven[0];
+        });
+        assertThat(got).containsExactly("send cancelled: false", "true true null 5 false false 7");
+    }
 }

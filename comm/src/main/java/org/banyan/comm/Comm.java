@@ -28,7 +28,7 @@ import org.banyan.client.Banyan;
  * the communicator's second context, so they never match a user's receive and show as internal
  * traffic.
  */
-public final class Comm extends CommCollectives implements AutoCloseable {
+public final class Comm extends CommNonBlocking implements AutoCloseable {
     public static final int ANY_SOURCE = -1;
     public static final int ANY_TAG = -1;
     /**
@@ -49,8 +49,9 @@ public final class Comm extends CommCollectives implements AutoCloseable {
     private final Runnable onClose;
     /** The world's: writes this rank's monitoring profile when asked to. */
     Runnable profileWriter;
-    final Collectives coll;
-    final VectorCollectives vcoll;
+    private final Collectives coll;
+    private final VectorCollectives vcoll;
+    private final CollectiveThread collectiveThread;
     private int splits;
     private boolean closed;
 
@@ -70,6 +71,7 @@ public final class Comm extends CommCollectives implements AutoCloseable {
         this.rank = me;
         this.coll = new Collectives(this);
         this.vcoll = new VectorCollectives(this);
+        this.collectiveThread = new CollectiveThread(name);
         engine.monitor.register(name, group);
         engine.groupOf(context, group); // its point-to-point and collective contexts, for finalize notices
         engine.groupOf(context + 1, group);
@@ -97,6 +99,23 @@ public final class Comm extends CommCollectives implements AutoCloseable {
     public int worldRank(int r) {
         checkRank(r, "rank");
         return group[r];
+    }
+
+    /** The collective algorithms, once the non-blocking collectives started before have ended (see {@link CommNonBlocking}). */
+    Collectives coll() {
+        collectiveThread.ordered(engine);
+        return coll;
+    }
+
+    VectorCollectives vcoll() {
+        collectiveThread.ordered(engine);
+        return vcoll;
+    }
+
+    @Override
+    Request background(Runnable body) {
+        checkOpen();
+        return collectiveThread.submit(engine, body);
     }
 
     /** This process's monitor (the same for every communicator of the process). */
@@ -355,6 +374,7 @@ public final class Comm extends CommCollectives implements AutoCloseable {
         if (closed) {
             return;
         }
+        collectiveThread.close();
         if (onClose != null) {
             // the profile first: the closing barrier is the library's, not the program's traffic
             engine.monitor.stop();

@@ -9,196 +9,196 @@ import java.lang.foreign.MemorySegment;
  * forms check their buffers in elements before anything is sent. The algorithms are
  * {@link Collectives}' and {@link VectorCollectives}'.
  */
-public abstract sealed class CommCollectives extends CommPointToPoint permits Comm {
+public abstract sealed class CommCollectives extends CommPointToPoint permits CommNonBlocking {
     CommCollectives() {}
 
     /** The communicator these calls run on. */
     abstract Comm self();
 
     public void barrier() {
-        self().coll.barrier();
+        self().coll().barrier();
     }
 
     public void bcast(byte[] buffer, int root) {
-        self().coll.bcast(MemorySegment.ofArray(buffer), root);
+        self().coll().bcast(MemorySegment.ofArray(buffer), root);
     }
 
     public void bcast(int[] buffer, int root) {
-        self().coll.bcast(MemorySegment.ofArray(buffer), root);
+        self().coll().bcast(MemorySegment.ofArray(buffer), root);
     }
 
     public void bcast(long[] buffer, int root) {
-        self().coll.bcast(MemorySegment.ofArray(buffer), root);
+        self().coll().bcast(MemorySegment.ofArray(buffer), root);
     }
 
     public void bcast(double[] buffer, int root) {
-        self().coll.bcast(MemorySegment.ofArray(buffer), root);
+        self().coll().bcast(MemorySegment.ofArray(buffer), root);
     }
 
     public void bcast(float[] buffer, int root) {
-        self().coll.bcast(MemorySegment.ofArray(buffer), root);
+        self().coll().bcast(MemorySegment.ofArray(buffer), root);
     }
 
     public void bcast(MemorySegment buffer, int root) {
-        self().coll.bcast(buffer, root);
+        self().coll().bcast(buffer, root);
     }
 
     public void reduce(double[] send, double[] recv, Op op, int root) {
-        self().coll.reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.DOUBLE, send.length, op, root);
+        self().coll().reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.DOUBLE, send.length, op, root);
     }
 
     public void reduce(long[] send, long[] recv, Op op, int root) {
-        self().coll.reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.LONG, send.length, op, root);
+        self().coll().reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.LONG, send.length, op, root);
     }
 
     public void reduce(float[] send, float[] recv, Op op, int root) {
-        self().coll.reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.FLOAT, send.length,
+        self().coll().reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.FLOAT, send.length,
                 op, root);
     }
 
     public void reduce(int[] send, int[] recv, Op op, int root) {
-        self().coll.reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.INT, send.length, op, root);
+        self().coll().reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.INT, send.length, op, root);
     }
 
     /** MPI_Scan: ranks 0..rank()'s values combined in self().rank order. */
     public void scan(double[] send, double[] recv, Op op) {
-        self().coll.scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.DOUBLE, send.length, op, true);
+        self().coll().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.DOUBLE, send.length, op, true);
     }
 
     public void scan(long[] send, long[] recv, Op op) {
-        self().coll.scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.LONG, send.length, op, true);
+        self().coll().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.LONG, send.length, op, true);
     }
 
     public void scan(int[] send, int[] recv, Op op) {
-        self().coll.scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.INT, send.length, op, true);
+        self().coll().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.INT, send.length, op, true);
     }
 
     /** MPI_Exscan: ranks 0..rank()-1's values combined in self().rank order; self().rank 0's {@code recv} is left as it was. */
     public void exscan(double[] send, double[] recv, Op op) {
-        self().coll.scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.DOUBLE, send.length, op, false);
+        self().coll().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.DOUBLE, send.length, op, false);
     }
 
     public void exscan(long[] send, long[] recv, Op op) {
-        self().coll.scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.LONG, send.length, op, false);
+        self().coll().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.LONG, send.length, op, false);
     }
 
     public void exscan(int[] send, int[] recv, Op op) {
-        self().coll.scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.INT, send.length, op, false);
+        self().coll().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.INT, send.length, op, false);
     }
 
     public void allreduce(double[] send, double[] recv, Op op) {
-        self().coll.allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.DOUBLE, send.length, op);
+        self().coll().allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.DOUBLE, send.length, op);
     }
 
     public void allreduce(long[] send, long[] recv, Op op) {
-        self().coll.allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.LONG, send.length, op);
+        self().coll().allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.LONG, send.length, op);
     }
 
     public void allreduce(int[] send, int[] recv, Op op) {
-        self().coll.allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.INT, send.length, op);
+        self().coll().allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.INT, send.length, op);
     }
 
     public void allreduce(float[] send, float[] recv, Op op) {
-        self().coll.allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.FLOAT, send.length, op);
+        self().coll().allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.FLOAT, send.length, op);
     }
 
     /** Every self().rank's {@code send} to the root's {@code recv}, in self().rank order (recv is ignored elsewhere). */
     public void gather(double[] send, double[] recv, int root) {
         BufferChecks.exactBlocks(self().rank, self().group.length, "gather", root, recv == null ? -1 : recv.length, send.length);
-        self().coll.gather(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, root);
+        self().coll().gather(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, root);
     }
 
     public void gather(int[] send, int[] recv, int root) {
         BufferChecks.exactBlocks(self().rank, self().group.length, "gather", root, recv == null ? -1 : recv.length, send.length);
-        self().coll.gather(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, root);
+        self().coll().gather(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, root);
     }
 
     public void gather(float[] send, float[] recv, int root) {
         BufferChecks.exactBlocks(self().rank, self().group.length, "gather", root, recv == null ? -1 : recv.length, send.length);
-        self().coll.gather(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, root);
+        self().coll().gather(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, root);
     }
 
     public void gather(long[] send, long[] recv, int root) {
         BufferChecks.exactBlocks(self().rank, self().group.length, "gather", root, recv == null ? -1 : recv.length, send.length);
-        self().coll.gather(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, root);
+        self().coll().gather(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, root);
     }
 
     public void gather(MemorySegment send, MemorySegment recv, int root) {
-        self().coll.gather(send, recv, root);
+        self().coll().gather(send, recv, root);
     }
 
     /** The root's {@code send}, cut in size() equal blocks, one to each self().rank's {@code recv}. */
     public void scatter(double[] send, double[] recv, int root) {
         BufferChecks.exactBlocks(self().rank, self().group.length, "scatter", root, send == null ? -1 : send.length, recv.length);
-        self().coll.scatter(self().rank == root ? MemorySegment.ofArray(send) : null, MemorySegment.ofArray(recv), root);
+        self().coll().scatter(self().rank == root ? MemorySegment.ofArray(send) : null, MemorySegment.ofArray(recv), root);
     }
 
     public void scatter(long[] send, long[] recv, int root) {
         BufferChecks.exactBlocks(self().rank, self().group.length, "scatter", root, send == null ? -1 : send.length, recv.length);
-        self().coll.scatter(self().rank == root ? MemorySegment.ofArray(send) : null, MemorySegment.ofArray(recv), root);
+        self().coll().scatter(self().rank == root ? MemorySegment.ofArray(send) : null, MemorySegment.ofArray(recv), root);
     }
 
     public void scatter(int[] send, int[] recv, int root) {
         BufferChecks.exactBlocks(self().rank, self().group.length, "scatter", root, send == null ? -1 : send.length, recv.length);
-        self().coll.scatter(self().rank == root ? MemorySegment.ofArray(send) : null, MemorySegment.ofArray(recv), root);
+        self().coll().scatter(self().rank == root ? MemorySegment.ofArray(send) : null, MemorySegment.ofArray(recv), root);
     }
 
     public void scatter(float[] send, float[] recv, int root) {
         BufferChecks.exactBlocks(self().rank, self().group.length, "scatter", root, send == null ? -1 : send.length, recv.length);
-        self().coll.scatter(self().rank == root ? MemorySegment.ofArray(send) : null, MemorySegment.ofArray(recv), root);
+        self().coll().scatter(self().rank == root ? MemorySegment.ofArray(send) : null, MemorySegment.ofArray(recv), root);
     }
 
     public void scatter(MemorySegment send, MemorySegment recv, int root) {
-        self().coll.scatter(send, recv, root);
+        self().coll().scatter(send, recv, root);
     }
 
     public void allgather(double[] send, double[] recv) {
         BufferChecks.exactBlocks(self().rank, self().group.length, "allgather", -1, recv.length, send.length);
-        self().coll.allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
+        self().coll().allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
     }
 
     public void allgather(long[] send, long[] recv) {
         BufferChecks.exactBlocks(self().rank, self().group.length, "allgather", -1, recv.length, send.length);
-        self().coll.allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
+        self().coll().allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
     }
 
     public void allgather(float[] send, float[] recv) {
         BufferChecks.exactBlocks(self().rank, self().group.length, "allgather", -1, recv.length, send.length);
-        self().coll.allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
+        self().coll().allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
     }
 
     public void allgather(int[] send, int[] recv) {
         BufferChecks.exactBlocks(self().rank, self().group.length, "allgather", -1, recv.length, send.length);
-        self().coll.allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
+        self().coll().allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
     }
 
     public void allgather(MemorySegment send, MemorySegment recv) {
-        self().coll.allgather(send, recv);
+        self().coll().allgather(send, recv);
     }
 
     /** Block i of {@code send} to self().rank i; block j of {@code recv} from self().rank j (equal blocks). */
     public void alltoall(double[] send, double[] recv) {
         BufferChecks.equalBlocks(self().group.length, send.length, recv.length);
-        self().coll.alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
+        self().coll().alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
     }
 
     public void alltoall(long[] send, long[] recv) {
         BufferChecks.equalBlocks(self().group.length, send.length, recv.length);
-        self().coll.alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
+        self().coll().alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
     }
 
     public void alltoall(float[] send, float[] recv) {
         BufferChecks.equalBlocks(self().group.length, send.length, recv.length);
-        self().coll.alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
+        self().coll().alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
     }
 
     public void alltoall(int[] send, int[] recv) {
         BufferChecks.equalBlocks(self().group.length, send.length, recv.length);
-        self().coll.alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
+        self().coll().alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
     }
 
     public void alltoall(MemorySegment send, MemorySegment recv) {
-        self().coll.alltoall(send, recv);
+        self().coll().alltoall(send, recv);
     }
 
 
@@ -277,14 +277,14 @@ public abstract sealed class CommCollectives extends CommPointToPoint permits Co
         int n = self().group.length;
         boolean first = self().rank == 0;
         MemorySegment whole = first ? MemorySegment.ofArray(new byte[(int) send.byteSize()]) : null;
-        self().coll.reduce(send, whole, type, (int) (send.byteSize() / elem), op, 0);
+        self().coll().reduce(send, whole, type, (int) (send.byteSize() / elem), op, 0);
         long[] bytes = new long[n];
         long[] displs = new long[n];
         for (int r = 0; r < n; r++) {
             bytes[r] = (long) counts[r] * elem;
             displs[r] = r == 0 ? 0 : displs[r - 1] + bytes[r - 1];
         }
-        self().vcoll.scatterv(whole, first ? bytes : null, first ? displs : null, recv, 0);
+        self().vcoll().scatterv(whole, first ? bytes : null, first ? displs : null, recv, 0);
     }
 
     // ---- the "v" collectives: a count and a displacement per rank, in elements (bytes for segments)
@@ -314,7 +314,7 @@ public abstract sealed class CommCollectives extends CommPointToPoint permits Co
         if (self().rank == root) {
             BufferChecks.vector("gatherv", self().group.length, counts, displs, recv == null ? -1 : recv.byteSize());
         }
-        self().vcoll.gatherv(send, recv, counts, displs, root);
+        self().vcoll().gatherv(send, recv, counts, displs, root);
     }
 
     private void gatherv(MemorySegment send, int sendLength, MemorySegment recv, int recvLength, int[] counts, int[] displs,
@@ -323,7 +323,7 @@ public abstract sealed class CommCollectives extends CommPointToPoint permits Co
         if (atRoot) {
             BufferChecks.vector("gatherv", self().group.length, counts, displs, recvLength);
         }
-        self().vcoll.gatherv(send, atRoot ? recv : null, atRoot ? bytes(counts, elem) : null, atRoot ? bytes(displs, elem) : null,
+        self().vcoll().gatherv(send, atRoot ? recv : null, atRoot ? bytes(counts, elem) : null, atRoot ? bytes(displs, elem) : null,
                 root);
     }
 
@@ -352,26 +352,26 @@ public abstract sealed class CommCollectives extends CommPointToPoint permits Co
         if (atRoot) {
             BufferChecks.vector("scatterv", self().group.length, counts, displs, sendLength);
         }
-        self().vcoll.scatterv(atRoot ? send : null, atRoot ? bytes(counts, elem) : null, atRoot ? bytes(displs, elem) : null, recv,
+        self().vcoll().scatterv(atRoot ? send : null, atRoot ? bytes(counts, elem) : null, atRoot ? bytes(displs, elem) : null, recv,
                 root);
     }
 
     /** MPI_Allgatherv: every rank's {@code send} into every rank's {@code recv}, rank r's {@code counts[r]} elements at {@code displs[r]}. */
     public void allgatherv(double[] send, double[] recv, int[] counts, int[] displs) {
         BufferChecks.vector("allgatherv", self().group.length, counts, displs, recv.length);
-        self().vcoll.allgatherv(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), bytes(counts, Double.BYTES),
+        self().vcoll().allgatherv(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), bytes(counts, Double.BYTES),
                 bytes(displs, Double.BYTES));
     }
 
     public void allgatherv(long[] send, long[] recv, int[] counts, int[] displs) {
         BufferChecks.vector("allgatherv", self().group.length, counts, displs, recv.length);
-        self().vcoll.allgatherv(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), bytes(counts, Long.BYTES),
+        self().vcoll().allgatherv(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), bytes(counts, Long.BYTES),
                 bytes(displs, Long.BYTES));
     }
 
     public void allgatherv(int[] send, int[] recv, int[] counts, int[] displs) {
         BufferChecks.vector("allgatherv", self().group.length, counts, displs, recv.length);
-        self().vcoll.allgatherv(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), bytes(counts, Integer.BYTES),
+        self().vcoll().allgatherv(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), bytes(counts, Integer.BYTES),
                 bytes(displs, Integer.BYTES));
     }
 
@@ -399,7 +399,7 @@ public abstract sealed class CommCollectives extends CommPointToPoint permits Co
         int n = self().group.length;
         BufferChecks.vector("alltoallv (send)", n, sendCounts, sendDispls, sendLength);
         BufferChecks.vector("alltoallv (receive)", n, recvCounts, recvDispls, recvLength);
-        self().vcoll.alltoallv(send, bytes(sendCounts, elem), bytes(sendDispls, elem), recv, bytes(recvCounts, elem),
+        self().vcoll().alltoallv(send, bytes(sendCounts, elem), bytes(sendDispls, elem), recv, bytes(recvCounts, elem),
                 bytes(recvDispls, elem));
     }
 

@@ -1,7 +1,7 @@
 package org.banyan.comm;
 
 /** A send or a receive owned by an {@link Engine}: done, or waiting for the engine's progress. */
-abstract sealed class Operation implements Request permits Operation.Send, Operation.Receive, Operation.Null {
+abstract sealed class Operation implements Request permits Operation.Send, Operation.Receive, Operation.Null, Operation.Background {
     final Engine engine;
     volatile boolean done;
     volatile RuntimeException failure;
@@ -131,6 +131,18 @@ abstract sealed class Operation implements Request permits Operation.Send, Opera
         @Override
         Status status() {
             return status;
+        }
+    }
+
+    /** A non-blocking collective, done by the communicator's collective thread ({@link CollectiveThread}). */
+    static final class Background extends Operation {
+        Background(Engine engine) {
+            super(engine);
+        }
+
+        @Override
+        Status status() {
+            return null;
         }
     }
 

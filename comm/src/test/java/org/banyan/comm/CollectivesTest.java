@@ -391,4 +391,55 @@ class CollectivesTest {
         assertThat(got).containsOnly("[-1.5, 2.0, 7.0, 0.0] [3.0, 3.0, 7.0, 0.0] true allreduce: MINLOC takes (value, index) pairs: "
                 + "an even number of elements, not 3");
     }
+
+    /**
+     * Non-blocking collectives: started in one order on every rank, with a blocking collective
+     * called before they are awaited (it waits for them, so the ranks' collectives still meet in
+     * order); each request's buffers hold the right result once done.
+     */
+    @Test
+    void nonBlockingCollectivesMeetInCallOrderWithBlockingOnes() throws Exception {
+        List<String> got = run(4, w -> {
+            int me = w.rank();
+            double[] sum = new double[2];
+            Request r1 = w.iallreduce(new double[] {me, 1}, sum, Op.SUM);
+            long[] fromOne = {me == 1 ? 42 : -1};
+            Request r2 = w.ibcast(fromOne, 1);
+            Request r3 = w.ibarrier();
+            int[] all = new int[4];
+            w.allgather(new int[] {me * me}, all); // blocking, before the three are awaited
+            int[] gathered = new int[4];
+            Request r4 = w.igather(new int[] {me + 10}, gathered, 2);
+            Request.awaitAll(r1, r2, r3, r4);
+            return Arrays.toString(sum) + " " + fromOne[0] + " " + Arrays.toString(all) + " "
+                    + (me == 2 ? Arrays.toString(gathered) : "-");
+        });
+        assertThat(got).containsExactly("[6.0, 4.0] 42 [0, 1, 4, 9] -", "[6.0, 4.0] 42 [0, 1, 4, 9] -",
+                "[6.0, 4.0] 42 [0, 1, 4, 9] [10, 11, 12, 13]", "[6.0, 4.0] 42 [0, 1, 4, 9] -");
+    }
+
+    /**
+     * The collective thread makes progress while its rank computes: rank 0 starts a broadcast of
+     * 4 MiB and sleeps without calling the library; the other ranks' blocking broadcasts end
+     * during that sleep, not after it.
+     */
+    @Test
+    void aNonBlockingBroadcastProgressesWhileItsRootComputes() throws Exception {
+        List<Long> got = run(4, w -> {
+            double[] data = new double[1 << 19];
+            if (w.rank() == 0) {
+                java.util.Arrays.fill(data, 3.0);
+                Request r = w.ibcast(data, 0);
+                Thread.sleep(1500); // computing: no call into the library
+                long woke = System.nanoTime();
+                r.await();
+                return woke;
+            }
+            w.bcast(data, 0);
+            return data[data.length - 1] == 3.0 ? System.nanoTime() : Long.MAX_VALUE;
+        });
+        for (int r = 1; r < 4; r++) {
+            assertThat(got.get(r)).as("rank " + r + "'s broadcast ended before rank 0 woke").isLessThan(got.get(0));
+        }
+    }
 }

@@ -310,6 +310,14 @@ public final class Comm extends CommNonBlocking implements AutoCloseable {
         return new Comm(engine, name + "_split" + n + "_" + color, ctx, worldRanks, nextContext, null);
     }
 
+    /**
+     * MPI_Comm_split_type(MPI_COMM_TYPE_SHARED): a communicator of this one's ranks on this rank's
+     * host, ordered by {@code key} and then by rank here; they can share memory. Collective.
+     */
+    public Comm splitShared(int key) {
+        return split(engine.hostOf[group[rank]], key);
+    }
+
     /** A context id no member uses yet: the largest of the members' next free ids. */
     int agreeOnContext() {
         long[] next = {nextContext.get()};

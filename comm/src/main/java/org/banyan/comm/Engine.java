@@ -52,8 +52,12 @@ final class Engine implements AutoCloseable {
         groups.put(context, group);
     }
 
+    /** Per world rank, its host's number (ranks of one host share memory). */
+    final int[] hostOf;
+
     /** {@code transports} in order of preference; the last must reach every peer. */
-    Engine(int rank, int size, Matcher matcher, List<Transport> transports) {
+    Engine(int rank, int size, Matcher matcher, List<Transport> transports, int[] hostOf) {
+        this.hostOf = hostOf;
         this.rank = rank;
         this.matcher = matcher;
         this.size = size;

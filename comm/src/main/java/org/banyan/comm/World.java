@@ -43,7 +43,7 @@ final class World {
             endpoints.exchange(); // every local peer has mapped my file: it can go
             shm.unlink();
         }
-        Engine engine = new Engine(rank, size, matcher, transports);
+        Engine engine = new Engine(rank, size, matcher, transports, hosts(size, endpoints));
         Monitor monitor = engine.monitor;
         if (mode != null && !mode.isEmpty() && !mode.equals("off")) {
             monitor.start(mode.equals("external") ? Monitor.Scope.EXTERNAL : Monitor.Scope.ALL);
@@ -100,6 +100,16 @@ final class World {
             // loopback it is
         }
         return "127.0.0.1";
+    }
+
+    /** Each world rank's host, numbered in the order hosts first appear (the same on every rank). */
+    private static int[] hosts(int size, Endpoints endpoints) {
+        Map<String, Integer> seen = new java.util.HashMap<>();
+        int[] host = new int[size];
+        for (int r = 0; r < size; r++) {
+            host[r] = seen.computeIfAbsent(endpoints.host(r), h -> seen.size());
+        }
+        return host;
     }
 
     /** Endpoints through Banyan's key exchange; the host of a rank from the node-local process table. */

@@ -1,0 +1,78 @@
+package org.banyan.comm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Cartesian topologies as MPI's: coordinates in row-major order, shifts with PROC_NULL at closed edges, sub-grids. */
+class CartesianTest {
+    @Test
+    void dimsAreAsEqualAsTheyCanBeLargestFirst() {
+        assertThat(Cartesian.dims(12, 2)).containsExactly(4, 3);
+        assertThat(Cartesian.dims(16, 2)).containsExactly(4, 4);
+        assertThat(Cartesian.dims(6, 3)).containsExactly(3, 2, 1);
+        assertThat(Cartesian.dims(7, 2)).containsExactly(7, 1);
+        assertThat(Cartesian.dims(1, 1)).containsExactly(1);
+        assertThatThrownBy(() -> Cartesian.dims(0, 2)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** A 3 × 2 grid over 7 ranks: the seventh is left out; rows periodic, columns not; a halo exchange along each. */
+    @Test
+    void aGridGivesCoordinatesNeighboursAndSubGrids() throws Exception {
+        List<String> got = LocalJob.run(7, r -> "h", Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), w -> {
+            Cartesian g = Cartesian.create(w, new int[] {3, 2}, new boolean[] {true, false});
+            if (g == null) {
+                return "left out";
+            }
+            Comm c = g.comm();
+            Cartesian.Shift down = g.shift(0, 1);
+            Cartesian.Shift right = g.shift(1, 1);
+            int[] fromAbove = {-9};
+            c.sendrecv(new int[] {c.rank()}, down.dest(), 0, fromAbove, down.source(), 0);
+            int[] fromLeft = {-9};
+            c.sendrecv(new int[] {c.rank()}, right.dest(), 1, fromLeft, right.source(), 1);
+            Cartesian row = g.sub(new boolean[] {false, true});
+            int[] rowSum = new int[1];
+            row.comm().allreduce(new int[] {c.rank()}, rowSum, Op.SUM);
+            return c.rank() + " " + Arrays.toString(g.coords()) + " above " + fromAbove[0] + " left " + fromLeft[0]
+                    + " row " + Arrays.toString(row.dims()) + " sum " + rowSum[0] + " at " + g.rank(new int[] {-1, 1});
+        });
+        assertThat(got).containsExactly(
+                "0 [0, 0] above 4 left -9 row [2] sum 1 at 5",
+                "1 [0, 1] above 5 left 0 row [2] sum 1 at 5",
+                "2 [1, 0] above 0 left -9 row [2] sum 5 at 5",
+                "3 [1, 1] above 1 left 2 row [2] sum 5 at 5",
+                "4 [2, 0] above 2 left -9 row [2] sum 9 at 5",
+                "5 [2, 1] above 3 left 4 row [2] sum 9 at 5",
+                "left out");
+    }
+
+    @Test
+    void aGridLargerThanItsCommunicatorIsRefused() throws Exception {
+        List<String> got = LocalJob.run(2, r -> "h", Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), w -> {
+            try {
+                Cartesian.create(w, new int[] {3}, new boolean[] {false});
+                return "accepted";
+            } catch (IllegalArgumentException e) {
+                return e.getMessage();
+            }
+        });
+        assertThat(got).containsOnly("a grid of [3] needs 3 ranks; MPI_COMM_WORLD has 2");
+    }
+
+    /** MPI_Comm_split_type(SHARED): the ranks of each host, by key; ranks 0-2 on host a, 3-4 on b. */
+    @Test
+    void splitSharedGroupsTheRanksOfAHost() throws Exception {
+        List<String> got = LocalJob.run(5, r -> r < 3 ? "a" : "b", Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), w -> {
+            Comm local = w.splitShared(-w.rank()); // reversed within the host
+            int[] sum = new int[1];
+            local.allreduce(new int[] {w.rank()}, sum, Op.SUM);
+            return local.size() + " " + local.rank() + " " + sum[0];
+        });
+        assertThat(got).containsExactly("3 2 3", "3 1 3", "3 0 3", "2 1 7", "2 0 7");
+    }
+}

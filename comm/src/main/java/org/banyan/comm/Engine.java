@@ -23,6 +23,15 @@ final class Engine implements AutoCloseable {
      */
     static final ScopedValue<Boolean> PATIENT = ScopedValue.newInstance();
     private static final int PATIENT_SPINS = Integer.getInteger("banyan.comm.patientSpins", 100);
+    /**
+     * Spins of a rank whose host has a core for each of its ranks (BANYAN_OVERSUBSCRIBED=0, which
+     * banyan run sets): about 50-100 ms before it yields, as MPICH's ranks spin. With the few
+     * thousand an oversubscribed rank gets, a partner late by a fraction of a millisecond sent
+     * its waiter into naps, and 2-rank allreduces of 8 bytes took 2 to 120 µs from run to run.
+     */
+    private static final int DEDICATED_SPINS = Integer.getInteger("banyan.comm.dedicatedSpins", 1_000_000);
+    /** Whether this rank's host has a core for each of its ranks. */
+    private final boolean dedicated;
 
     final int rank;
     final int size;
@@ -56,8 +65,9 @@ final class Engine implements AutoCloseable {
     final int[] hostOf;
 
     /** {@code transports} in order of preference; the last must reach every peer. */
-    Engine(int rank, int size, Matcher matcher, List<Transport> transports, int[] hostOf) {
+    Engine(int rank, int size, Matcher matcher, List<Transport> transports, int[] hostOf, boolean dedicated) {
         this.hostOf = hostOf;
+        this.dedicated = dedicated;
         this.rank = rank;
         this.matcher = matcher;
         this.size = size;
@@ -294,7 +304,7 @@ final class Engine implements AutoCloseable {
     void progressUntil(java.util.function.BooleanSupplier done) {
         int idle = 0;
         boolean patient = PATIENT.orElse(false);
-        int spins = patient ? PATIENT_SPINS : SPINS;
+        int spins = patient ? PATIENT_SPINS : dedicated ? DEDICATED_SPINS : SPINS;
         int yields = patient ? 0 : YIELDS;
         while (!done.getAsBoolean()) {
             if (progressOnce()) {

@@ -43,7 +43,7 @@ final class World {
             endpoints.exchange(); // every local peer has mapped my file: it can go
             shm.unlink();
         }
-        Engine engine = new Engine(rank, size, matcher, transports, hosts(size, endpoints));
+        Engine engine = new Engine(rank, size, matcher, transports, hosts(size, endpoints), "0".equals(env.get("BANYAN_OVERSUBSCRIBED")));
         Monitor monitor = engine.monitor;
         if (mode != null && !mode.isEmpty() && !mode.equals("off")) {
             monitor.start(mode.equals("external") ? Monitor.Scope.EXTERNAL : Monitor.Scope.ALL);

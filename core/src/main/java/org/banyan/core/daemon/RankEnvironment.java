@@ -58,6 +58,7 @@ final class RankEnvironment {
             env.put("OMPI_UNIVERSE_SIZE", universe);
             env.putIfAbsent("OMPI_MCA_mpi_oversubscribe", oversubscribed ? "1" : "0"); // a value the user gave (-x) wins
             env.put("BANYAN_RANK", r);
+            env.put("BANYAN_OVERSUBSCRIBED", oversubscribed ? "1" : "0"); // banyan-comm's ranks spin only on cores of their own
             if (env.containsKey("RP_TASK_ID")) { // a pilot's task of several ranks: its rank as RADICAL-Pilot names it
                 env.put("RP_RANK", r);
             }

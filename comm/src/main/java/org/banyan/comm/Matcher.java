@@ -97,15 +97,7 @@ final class Matcher {
             Arrival a = it.next();
             if (r.matches(a.envelope)) {
                 it.remove();
-                if (a.announcedBy >= 0) {
-                    a.receive = r;
-                    rendezvousMatched.accept(r, a);
-                    return;
-                }
-                a.matchedBy(r);
-                if (a.complete) {
-                    r.complete(a.envelope);
-                }
+                receiveTaken(a, r);
                 return;
             }
         }
@@ -114,31 +106,28 @@ final class Matcher {
 
     /** The envelope of the first message a receive of (context, source, tag) would get now, or null: MPI_Iprobe. */
     Envelope probe(int context, int source, int tag) {
-        for (Arrival a : unexpected) {
-            Envelope e = a.envelope;
-            if (e.context() == context && (source == Comm.ANY_SOURCE || source == e.source())
-                    && (tag == Comm.ANY_TAG || tag == e.tag())) {
-                return e;
-            }
-        }
-        return null;
+        int i = first(context, source, tag);
+        return i < 0 ? null : unexpected.get(i).envelope;
     }
 
     /** Takes the first message a receive of (context, source, tag) would get now out of matching, or null: MPI_Improbe. */
     Arrival take(int context, int source, int tag) {
-        for (Iterator<Arrival> it = unexpected.iterator(); it.hasNext(); ) {
-            Arrival a = it.next();
-            Envelope e = a.envelope;
-            if (e.context() == context && (source == Comm.ANY_SOURCE || source == e.source())
-                    && (tag == Comm.ANY_TAG || tag == e.tag())) {
-                it.remove();
-                return a;
-            }
-        }
-        return null;
+        int i = first(context, source, tag);
+        return i < 0 ? null : unexpected.remove(i);
     }
 
-    /** A receive for a message {@link #take} took: it gets the message as a posted one would. */
+    private int first(int context, int source, int tag) {
+        for (int i = 0; i < unexpected.size(); i++) {
+            Envelope e = unexpected.get(i).envelope;
+            if (e.context() == context && (source == Comm.ANY_SOURCE || source == e.source())
+                    && (tag == Comm.ANY_TAG || tag == e.tag())) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** A receive takes a message that came before it (by {@link #post}, or for one {@link #take} took). */
     void receiveTaken(Arrival a, Operation.Receive r) {
         if (a.announcedBy >= 0) {
             a.receive = r;

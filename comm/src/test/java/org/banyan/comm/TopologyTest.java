@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Cartesian topologies as MPI's: coordinates in row-major order, shifts with PROC_NULL at closed edges, sub-grids. */
-class CartesianTest {
+/** Topologies as MPI's: cartesian grids (row-major coordinates, shifts with PROC_NULL at closed edges, sub-grids), split_type(SHARED), distributed graphs. */
+class TopologyTest {
     @Test
     void dimsAreAsEqualAsTheyCanBeLargestFirst() {
         assertThat(Cartesian.dims(12, 2)).containsExactly(4, 3);
@@ -74,5 +74,39 @@ class CartesianTest {
             return local.size() + " " + local.rank() + " " + sum[0];
         });
         assertThat(got).containsExactly("3 2 3", "3 1 3", "3 0 3", "2 1 7", "2 0 7");
+    }
+
+    /** A distributed graph and its neighbour collectives: 0→1, 0→2, 1→2, 2→3, 3→0. */
+    @Test
+    void aDistributedGraphExchangesWithItsNeighbours() throws Exception {
+        int[][] dst = {{1, 2}, {2}, {3}, {0}};
+        int[][] src = {{3}, {0}, {0, 1}, {2}};
+        List<String> got = LocalJob.run(4, r -> "h", Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), w -> {
+            int me = w.rank();
+            DistGraph g = DistGraph.createAdjacent(w, src[me], dst[me]);
+            double[] gathered = new double[src[me].length];
+            g.neighborAllgather(new double[] {me * 10}, gathered);
+            int[] out = Arrays.stream(dst[me]).map(d -> me * 100 + d).toArray();
+            int[] in = new int[src[me].length];
+            g.neighborAlltoall(out, in, 1);
+            return Arrays.toString(gathered) + " " + Arrays.toString(in);
+        });
+        assertThat(got).containsExactly("[30.0] [300]", "[0.0] [1]", "[0.0, 10.0] [2, 102]", "[20.0] [203]");
+    }
+
+    @Test
+    void aGraphWhoseEndsDisagreeIsRefusedOnEveryRank() throws Exception {
+        int[][] dst = {{1}, {}, {}};
+        int[][] src = {{}, {}, {}};
+        List<String> got = LocalJob.run(3, r -> "h", Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), w -> {
+            try {
+                DistGraph.createAdjacent(w, src[w.rank()], dst[w.rank()]);
+                return "accepted";
+            } catch (IllegalArgumentException e) {
+                return e.getMessage();
+            }
+        });
+        assertThat(got).containsOnly("the graph's two ends disagree: rank 1 lists rank 0 among its sources a different number "
+                + "of times than rank 0 lists it among its destinations");
     }
 }

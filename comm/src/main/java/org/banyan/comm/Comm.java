@@ -318,6 +318,26 @@ public final class Comm extends CommNonBlocking implements AutoCloseable {
         return split(engine.hostOf[group[rank]], key);
     }
 
+    /** MPI_Comm_group: this communicator's processes, by rank here. */
+    public Group group() {
+        return new Group(group.clone(), group[rank]);
+    }
+
+    /**
+     * MPI_Comm_create: a communicator of {@code g}'s processes, ranked as in {@code g}; those not
+     * in it get null. Every rank of this communicator calls it with the same group, which must be
+     * a part of this one's. Collective.
+     */
+    public Comm create(Group g) {
+        for (int w : g.members) {
+            if (java.util.Arrays.stream(group).noneMatch(x -> x == w)) {
+                throw new IllegalArgumentException("the group " + g + " has processes outside " + name());
+            }
+        }
+        int mine = g.rank();
+        return split(mine == Group.UNDEFINED ? -1 : 0, mine);
+    }
+
     /** A context id no member uses yet: the largest of the members' next free ids. */
     int agreeOnContext() {
         long[] next = {nextContext.get()};

@@ -1,0 +1,43 @@
+package org.banyan.comm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Groups as MPI's: made and combined without communication, and a communicator made of one. */
+class GroupTest {
+    @Test
+    void groupsCombineAndMakeCommunicators() throws Exception {
+        List<String> got = LocalJob.run(5, r -> "h", Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), w -> {
+            Group all = w.group();
+            Group evens = all.incl(4, 2, 0); // in that order
+            Group odds = all.excl(0, 2, 4);
+            String algebra = evens.size() + " " + odds.size() + " " + evens.union(odds) + " " + all.intersection(evens) + " "
+                    + all.difference(evens) + " " + Arrays.toString(all.translateRanks(new int[] {0, 1, 4}, evens)) + " "
+                    + evens.compare(all.incl(4, 2, 0)) + " " + evens.compare(all.incl(0, 2, 4)) + " " + evens.compare(odds);
+            Comm c = w.create(evens);
+            if (c == null) {
+                return w.rank() + " out " + evens.rank();
+            }
+            int[] sum = new int[1];
+            c.allreduce(new int[] {w.rank()}, sum, Op.SUM);
+            return w.rank() + " as " + c.rank() + " of " + c.size() + " sum " + sum[0] + (w.rank() == 0 ? " | " + algebra : "");
+        });
+        assertThat(got).containsExactly(
+                "0 as 2 of 3 sum 6 | 3 2 Group[4, 2, 0, 1, 3] Group[0, 2, 4] Group[1, 3] [2, -32766, 0] IDENT SIMILAR UNEQUAL",
+                "1 out -32766", "2 as 1 of 3 sum 6", "3 out -32766", "4 as 0 of 3 sum 6");
+    }
+
+    @Test
+    void badRanksAreClearErrors() throws Exception {
+        LocalJob.run(2, r -> "h", Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), w -> {
+            assertThatThrownBy(() -> w.group().incl(2)).hasMessage("rank 2 is out of range: the group has ranks 0 to 1");
+            assertThatThrownBy(() -> w.group().incl(1, 1)).hasMessage("rank 1 is named twice");
+            return null;
+        });
+    }
+}

@@ -151,6 +151,28 @@ public final class Comm extends CommNonBlocking implements AutoCloseable {
         return sendInternal(data, dest, tag, context, Engine.Traffic.EXTERNAL, true);
     }
 
+    /**
+     * A receive of {@code count} elements of {@code type} into {@code buffer}: the message comes
+     * packed and is unpacked into place before the request is done.
+     */
+    @Override
+    public Request irecv(MemorySegment buffer, int count, Datatype type, int source, int tag) {
+        if (tag != ANY_TAG) {
+            checkUserTag(tag);
+        }
+        MemorySegment packed = MemorySegment.ofArray(new byte[Math.toIntExact(type.size() * count)]);
+        type.check(buffer, count); // before anything is posted
+        if (source == PROC_NULL) {
+            checkOpen();
+            return new Operation.Null(engine, new Status(PROC_NULL, ANY_TAG, 0));
+        }
+        if (source != ANY_SOURCE) {
+            checkRank(source, "source");
+        }
+        checkOpen();
+        return engine.receive(context, source, tag, packed, s -> type.unpack(packed.asSlice(0, s.bytes()), buffer, count));
+    }
+
     /** Starts a receive into {@code buffer}; source may be {@link #ANY_SOURCE}, tag {@link #ANY_TAG}. */
     @Override
     public Request irecv(MemorySegment buffer, int source, int tag) {

@@ -25,6 +25,9 @@ public abstract sealed class CommPointToPoint permits CommCollectives {
     /** MPI_Issend: completes only once a receive has taken the message, whatever its size. */
     public abstract Request issend(MemorySegment data, int dest, int tag);
 
+    /** A receive of {@code count} elements of a derived datatype, unpacked into place when done. */
+    public abstract Request irecv(MemorySegment buffer, int count, Datatype type, int source, int tag);
+
     /** MPI_Imrecv: receives a message {@link Comm#mprobe} or {@link Comm#improbe} took. */
     public abstract Request imrecv(MemorySegment buffer, Message m);
 
@@ -269,5 +272,112 @@ public abstract sealed class CommPointToPoint permits CommCollectives {
 
     public Status mrecv(double[] buffer, Message m) {
         return imrecv(MemorySegment.ofArray(buffer), m).await();
+    }
+
+    /**
+     * Sends {@code count} elements of {@code type} from {@code buffer} (a derived datatype: they
+     * go packed in one message; the buffer is free again when this returns).
+     */
+    public void send(MemorySegment buffer, int count, Datatype type, int dest, int tag) {
+        isend(type.pack(buffer, count), dest, tag).await();
+    }
+
+    /** Starts sending {@code count} elements of {@code type}; they are packed at once, so the buffer is free when this returns. */
+    public Request isend(MemorySegment buffer, int count, Datatype type, int dest, int tag) {
+        return isend(type.pack(buffer, count), dest, tag);
+    }
+
+    public Status recv(MemorySegment buffer, int count, Datatype type, int source, int tag) {
+        return irecv(buffer, count, type, source, tag).await();
+    }
+
+    /** MPI_Sendrecv with derived datatypes: a halo exchange of strided data in one call. */
+    public Status sendrecv(MemorySegment send, int sendCount, Datatype sendType, int dest, int sendTag, MemorySegment recv,
+                           int recvCount, Datatype recvType, int source, int recvTag) {
+        Request r = irecv(recv, recvCount, recvType, source, recvTag);
+        Request s = isend(send, sendCount, sendType, dest, sendTag);
+        Status st = r.await();
+        s.await();
+        return st;
+    }
+
+    public void send(byte[] buffer, int count, Datatype type, int dest, int tag) {
+        send(MemorySegment.ofArray(buffer), count, type, dest, tag);
+    }
+
+    public Status recv(byte[] buffer, int count, Datatype type, int source, int tag) {
+        return recv(MemorySegment.ofArray(buffer), count, type, source, tag);
+    }
+
+    public Request isend(byte[] buffer, int count, Datatype type, int dest, int tag) {
+        return isend(MemorySegment.ofArray(buffer), count, type, dest, tag);
+    }
+
+    public Request irecv(byte[] buffer, int count, Datatype type, int source, int tag) {
+        return irecv(MemorySegment.ofArray(buffer), count, type, source, tag);
+    }
+
+    public void send(int[] buffer, int count, Datatype type, int dest, int tag) {
+        send(MemorySegment.ofArray(buffer), count, type, dest, tag);
+    }
+
+    public Status recv(int[] buffer, int count, Datatype type, int source, int tag) {
+        return recv(MemorySegment.ofArray(buffer), count, type, source, tag);
+    }
+
+    public Request isend(int[] buffer, int count, Datatype type, int dest, int tag) {
+        return isend(MemorySegment.ofArray(buffer), count, type, dest, tag);
+    }
+
+    public Request irecv(int[] buffer, int count, Datatype type, int source, int tag) {
+        return irecv(MemorySegment.ofArray(buffer), count, type, source, tag);
+    }
+
+    public void send(long[] buffer, int count, Datatype type, int dest, int tag) {
+        send(MemorySegment.ofArray(buffer), count, type, dest, tag);
+    }
+
+    public Status recv(long[] buffer, int count, Datatype type, int source, int tag) {
+        return recv(MemorySegment.ofArray(buffer), count, type, source, tag);
+    }
+
+    public Request isend(long[] buffer, int count, Datatype type, int dest, int tag) {
+        return isend(MemorySegment.ofArray(buffer), count, type, dest, tag);
+    }
+
+    public Request irecv(long[] buffer, int count, Datatype type, int source, int tag) {
+        return irecv(MemorySegment.ofArray(buffer), count, type, source, tag);
+    }
+
+    public void send(float[] buffer, int count, Datatype type, int dest, int tag) {
+        send(MemorySegment.ofArray(buffer), count, type, dest, tag);
+    }
+
+    public Status recv(float[] buffer, int count, Datatype type, int source, int tag) {
+        return recv(MemorySegment.ofArray(buffer), count, type, source, tag);
+    }
+
+    public Request isend(float[] buffer, int count, Datatype type, int dest, int tag) {
+        return isend(MemorySegment.ofArray(buffer), count, type, dest, tag);
+    }
+
+    public Request irecv(float[] buffer, int count, Datatype type, int source, int tag) {
+        return irecv(MemorySegment.ofArray(buffer), count, type, source, tag);
+    }
+
+    public void send(double[] buffer, int count, Datatype type, int dest, int tag) {
+        send(MemorySegment.ofArray(buffer), count, type, dest, tag);
+    }
+
+    public Status recv(double[] buffer, int count, Datatype type, int source, int tag) {
+        return recv(MemorySegment.ofArray(buffer), count, type, source, tag);
+    }
+
+    public Request isend(double[] buffer, int count, Datatype type, int dest, int tag) {
+        return isend(MemorySegment.ofArray(buffer), count, type, dest, tag);
+    }
+
+    public Request irecv(double[] buffer, int count, Datatype type, int source, int tag) {
+        return irecv(MemorySegment.ofArray(buffer), count, type, source, tag);
     }
 }

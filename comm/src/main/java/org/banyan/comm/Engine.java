@@ -183,7 +183,13 @@ final class Engine implements AutoCloseable {
     }
 
     Operation.Receive receive(int context, int source, int tag, MemorySegment buffer) {
+        return receive(context, source, tag, buffer, null);
+    }
+
+    /** A receive whose {@code then} runs with its status once its bytes are in (before it is done). */
+    Operation.Receive receive(int context, int source, int tag, MemorySegment buffer, java.util.function.Consumer<Status> then) {
         Operation.Receive op = new Operation.Receive(this, context, source, tag, buffer);
+        op.then = then;
         lock.lock();
         try {
             checkOpen();

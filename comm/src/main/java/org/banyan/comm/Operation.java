@@ -114,6 +114,9 @@ abstract sealed class Operation implements Request permits Operation.Send, Opera
             forwardAs = announced;
         }
 
+        /** Run with the status once the bytes are in, before the receive is done (a datatype's unpacking). */
+        java.util.function.Consumer<Status> then;
+
         void complete(Envelope e) {
             if (forwardTo != null) {
                 complete();
@@ -121,6 +124,9 @@ abstract sealed class Operation implements Request permits Operation.Send, Opera
                 return;
             }
             status = new Status(e.source(), e.tag(), (int) Math.min(e.length(), buffer.byteSize()));
+            if (then != null) {
+                then.accept(status);
+            }
             if (e.length() > buffer.byteSize()) {
                 fail(new TruncatedException(e.source(), e.tag(), e.length(), (int) buffer.byteSize()));
             } else {

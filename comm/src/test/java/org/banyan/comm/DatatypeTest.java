@@ -1,0 +1,80 @@
+package org.banyan.comm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Derived datatypes: what they pack, where they unpack, and messages of them between ranks. */
+class DatatypeTest {
+    static final Datatype DOUBLE = Datatype.of(Elem.DOUBLE);
+
+    /** Column 1 of a 4 × 5 row-major matrix. */
+    @Test
+    void aVectorIsAMatrixColumn() {
+        double[] m = new double[20];
+        for (int i = 0; i < 20; i++) {
+            m[i] = i;
+        }
+        Datatype column = Datatype.vector(4, 1, 5, DOUBLE);
+        assertThat(column.size()).isEqualTo(32);
+        assertThat(column.extent()).as("MPI's: from the first block's start to the last's end").isEqualTo(8 * 16);
+        MemorySegment packed = column.pack(MemorySegment.ofArray(m).asSlice(8), 1);
+        assertThat(packed.toArray(ValueLayout.JAVA_DOUBLE_UNALIGNED)).containsExactly(1, 6, 11, 16);
+        double[] back = new double[20];
+        column.unpack(packed, MemorySegment.ofArray(back).asSlice(8), 1);
+        assertThat(back[1]).isEqualTo(1);
+        assertThat(back[16]).isEqualTo(16);
+        assertThat(back[2]).isZero();
+    }
+
+    /** A record of an int and a double (with a gap), several in an array, and an indexed pick of them. */
+    @Test
+    void structsAndIndexedTypesNest() {
+        Datatype record = Datatype.struct(new int[] {1, 1}, new long[] {0, 8}, new Datatype[] {Datatype.of(Elem.INT), DOUBLE});
+        assertThat(record.size()).isEqualTo(12);
+        assertThat(record.extent()).isEqualTo(16);
+        MemorySegment three = MemorySegment.ofArray(new byte[48]);
+        for (int i = 0; i < 3; i++) {
+            three.set(ValueLayout.JAVA_INT_UNALIGNED, 16L * i, 10 + i);
+            three.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, 16L * i + 8, 0.5 + i);
+        }
+        Datatype firstAndLast = Datatype.indexed(new int[] {1, 1}, new int[] {0, 2}, record);
+        MemorySegment packed = firstAndLast.pack(three, 1);
+        assertThat(packed.byteSize()).isEqualTo(24);
+        assertThat(packed.get(ValueLayout.JAVA_INT_UNALIGNED, 0)).isEqualTo(10);
+        assertThat(packed.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, 4)).isEqualTo(0.5);
+        assertThat(packed.get(ValueLayout.JAVA_INT_UNALIGNED, 12)).isEqualTo(12);
+        assertThat(packed.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, 16)).isEqualTo(2.5);
+        assertThat(Datatype.contiguous(3, record).size()).isEqualTo(36);
+        assertThatThrownBy(() -> record.pack(three, 4)).hasMessage("4 elements of this type span 64 bytes; the buffer has 48");
+    }
+
+    /** Rank 0 sends a column of its matrix, rank 1 receives it as a row; then they swap columns with sendrecv. */
+    @Test
+    void columnsTravelBetweenRanks() throws Exception {
+        Datatype column = Datatype.vector(4, 1, 5, DOUBLE);
+        List<String> got = LocalJob.run(2, r -> "h", Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), w -> {
+            double[] m = new double[20];
+            for (int i = 0; i < 20; i++) {
+                m[i] = w.rank() * 100 + i;
+            }
+            double[] row = new double[4];
+            if (w.rank() == 0) {
+                w.send(MemorySegment.ofArray(m).asSlice(2 * 8), 1, column, 1, 0);
+            } else {
+                w.recv(row, 4, DOUBLE, 0, 0);
+            }
+            int other = 1 - w.rank();
+            // my last column goes to the other's first column, and theirs comes into mine
+            w.sendrecv(MemorySegment.ofArray(m).asSlice(4 * 8), 1, column, other, 1, MemorySegment.ofArray(m), 1, column, other, 1);
+            return Arrays.toString(row) + " " + m[0] + " " + m[5] + " " + m[15] + " " + m[1];
+        });
+        assertThat(got).containsExactly("[0.0, 0.0, 0.0, 0.0] 104.0 109.0 119.0 1.0", "[2.0, 7.0, 12.0, 17.0] 4.0 9.0 19.0 101.0");
+    }
+}

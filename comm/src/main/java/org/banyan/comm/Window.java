@@ -26,9 +26,20 @@ import java.util.Map;
  * is bytes sent to the target, a get a request sent (0 bytes) and bytes received from it.
  */
 public final class Window implements AutoCloseable {
-    private static final int PUT = 1, ACC = 2, GET = 3, GET_REPLY = 4, ACK = 5, LOCK = 6, GRANT = 7, UNLOCK = 8;
+    private static final int PUT = 1, ACC = 2, GET = 3, GET_REPLY = 4, ACK = 5, LOCK = 6, GRANT = 7, UNLOCK = 8, GET_ACC = 9,
+            CAS = 10;
+    /** MPI_NO_OP, for {@link #getAccumulate}: the target's values are fetched and left as they are. */
+    public static final Op NO_OP = new Op() {
+        @Override
+        public void combine(Elem type, MemorySegment in, MemorySegment inout, int count) {}
+
+        @Override
+        public String toString() {
+            return "NO_OP";
+        }
+    };
     /** The operations accumulate accepts (MPI allows only predefined ones), by their code on the wire (the index). */
-    private static final List<Op> ACC_OPS = List.of(Op.SUM, Op.PROD, Op.MAX, Op.MIN, Op.REPLACE);
+    private static final List<Op> ACC_OPS = List.of(Op.SUM, Op.PROD, Op.MAX, Op.MIN, Op.REPLACE, NO_OP);
 
     /**
      * The records of the window's messages, in the host's byte order (ranks share an
@@ -38,6 +49,8 @@ public final class Window implements AutoCloseable {
      * PUT        offset:i64 data...
      * ACC        offset:i64 type:i32 (Elem's code) op:i32 (ACC_OPS index) data...
      * GET        offset:i64 length:i32 id:i32          answered by GET_REPLY
+     * GET_ACC    offset:i64 type:i32 op:i32 id:i32 data...       answered by GET_REPLY (the values before)
+     * CAS        offset:i64 type:i32 id:i32 compare swap (one value each)   answered by GET_REPLY
      * GET_REPLY  id:i32 data...
      * LOCK       exclusive:i32 (0 or 1)                answered by GRANT
      * </pre>
@@ -55,6 +68,11 @@ public final class Window implements AutoCloseable {
         static final int REPLY_DATA = 4;
         static final int LOCK_EXCLUSIVE_AT = 0;
         static final int LOCK_SIZE = 4;
+        static final int GET_ACC_ID_AT = 16;
+        static final int GET_ACC_DATA = 20;
+        static final int CAS_TYPE_AT = 8;
+        static final int CAS_ID_AT = 12;
+        static final int CAS_DATA = 16;
 
         private Records() {}
     }
@@ -142,6 +160,76 @@ public final class Window implements AutoCloseable {
         sendCounted(m, target, ACC);
     }
 
+    /**
+     * MPI_Get_accumulate: {@code result} gets the target's values at {@code offset}, and
+     * {@code data} is then combined into them, atomically with respect to other accumulates;
+     * {@link #NO_OP} only fetches, {@link Op#REPLACE} swaps. {@code result} is filled by the
+     * epoch's end (flush, unlock, fence).
+     */
+    public void getAccumulate(MemorySegment data, MemorySegment result, Elem type, Op op, int target, long offset) {
+        int opIndex = ACC_OPS.indexOf(op);
+        if (opIndex < 0) {
+            throw new IllegalArgumentException("getAccumulate takes SUM, PROD, MAX, MIN, REPLACE or NO_OP, not a user-defined operation");
+        }
+        if (data.byteSize() % type.bytes() != 0 || result.byteSize() < data.byteSize()) {
+            throw new IllegalArgumentException("getAccumulate: " + data.byteSize() + " bytes of " + type + " values into a result of "
+                    + result.byteSize());
+        }
+        check(target, offset, data.byteSize(), "getAccumulate");
+        MemorySegment m = MemorySegment.ofArray(new byte[Records.GET_ACC_DATA + (int) data.byteSize()]);
+        m.set(ValueLayout.JAVA_LONG_UNALIGNED, Records.OFFSET_AT, offset);
+        m.set(ValueLayout.JAVA_INT_UNALIGNED, Records.ACC_TYPE_AT, type.code);
+        m.set(ValueLayout.JAVA_INT_UNALIGNED, Records.ACC_OP_AT, opIndex);
+        m.set(ValueLayout.JAVA_INT_UNALIGNED, Records.GET_ACC_ID_AT, awaitReply(result.asSlice(0, data.byteSize()), target));
+        MemorySegment.copy(data, 0, m, Records.GET_ACC_DATA, data.byteSize());
+        comm.engine.monitor.oneSided(comm.group[target], true, data.byteSize());
+        comm.engine.monitor.oneSided(comm.group[target], false, data.byteSize());
+        send(m, target, GET_ACC);
+    }
+
+    /** MPI_Fetch_and_op on one long: {@code result[0]} gets the value before (by the epoch's end). */
+    public void fetchAndOp(long value, long[] result, Op op, int target, long offset) {
+        getAccumulate(MemorySegment.ofArray(new long[] {value}), MemorySegment.ofArray(result), Elem.LONG, op, target, offset);
+    }
+
+    /**
+     * MPI_Compare_and_swap on one value of {@code type}: where the target holds {@code compare},
+     * it now holds {@code swap}; {@code result} gets the value before either way (by the epoch's end).
+     */
+    public void compareAndSwap(MemorySegment swap, MemorySegment compare, MemorySegment result, Elem type, int target, long offset) {
+        int w = type.bytes();
+        if (swap.byteSize() != w || compare.byteSize() != w || result.byteSize() < w) {
+            throw new IllegalArgumentException("compareAndSwap works on one " + type + " value (" + w + " bytes)");
+        }
+        check(target, offset, w, "compareAndSwap");
+        MemorySegment m = MemorySegment.ofArray(new byte[Records.CAS_DATA + 2 * w]);
+        m.set(ValueLayout.JAVA_LONG_UNALIGNED, Records.OFFSET_AT, offset);
+        m.set(ValueLayout.JAVA_INT_UNALIGNED, Records.CAS_TYPE_AT, type.code);
+        m.set(ValueLayout.JAVA_INT_UNALIGNED, Records.CAS_ID_AT, awaitReply(result.asSlice(0, w), target));
+        MemorySegment.copy(compare, 0, m, Records.CAS_DATA, w);
+        MemorySegment.copy(swap, 0, m, Records.CAS_DATA + w, w);
+        comm.engine.monitor.oneSided(comm.group[target], true, w);
+        comm.engine.monitor.oneSided(comm.group[target], false, w);
+        send(m, target, CAS);
+    }
+
+    /** Compare-and-swap of one long. */
+    public void compareAndSwap(long swap, long compare, long[] result, int target, long offset) {
+        compareAndSwap(MemorySegment.ofArray(new long[] {swap}), MemorySegment.ofArray(new long[] {compare}),
+                MemorySegment.ofArray(result), Elem.LONG, target, offset);
+    }
+
+    /** Registers where a GET_REPLY goes; its id. */
+    private int awaitReply(MemorySegment into, int target) {
+        int[] id = new int[1];
+        comm.engine.locked(() -> {
+            id[0] = nextGet++;
+            gets.put(id[0], into);
+            getsTo[target]++;
+        });
+        return id[0];
+    }
+
     public void accumulate(double[] data, Op op, int target, long offset) {
         accumulate(MemorySegment.ofArray(data), Elem.DOUBLE, op, target, offset);
     }
@@ -154,15 +242,9 @@ public final class Window implements AutoCloseable {
     public void get(MemorySegment into, int target, long offset) {
         check(target, offset, into.byteSize(), "get");
         MemorySegment m = MemorySegment.ofArray(new byte[Records.GET_SIZE]);
-        int[] id = new int[1];
-        comm.engine.locked(() -> {
-            id[0] = nextGet++;
-            gets.put(id[0], into);
-            getsTo[target]++;
-        });
         m.set(ValueLayout.JAVA_LONG_UNALIGNED, Records.OFFSET_AT, offset);
         m.set(ValueLayout.JAVA_INT_UNALIGNED, Records.GET_LENGTH_AT, (int) into.byteSize());
-        m.set(ValueLayout.JAVA_INT_UNALIGNED, Records.GET_ID_AT, id[0]);
+        m.set(ValueLayout.JAVA_INT_UNALIGNED, Records.GET_ID_AT, awaitReply(into, target));
         comm.engine.monitor.oneSided(comm.group[target], true, 0);
         comm.engine.monitor.oneSided(comm.group[target], false, into.byteSize());
         send(m, target, GET);
@@ -271,6 +353,24 @@ public final class Window implements AutoCloseable {
                 MemorySegment.copy(memory, offset, reply, Records.REPLY_DATA, length);
                 send(reply, from, GET_REPLY);
             }
+            case GET_ACC -> {
+                long offset = b.get(ValueLayout.JAVA_LONG_UNALIGNED, Records.OFFSET_AT);
+                Elem type = Elem.ofCode(b.get(ValueLayout.JAVA_INT_UNALIGNED, Records.ACC_TYPE_AT));
+                Op op = ACC_OPS.get(b.get(ValueLayout.JAVA_INT_UNALIGNED, Records.ACC_OP_AT));
+                MemorySegment data = b.asSlice(Records.GET_ACC_DATA);
+                MemorySegment here = memory.asSlice(offset, data.byteSize());
+                reply(from, b.get(ValueLayout.JAVA_INT_UNALIGNED, Records.GET_ACC_ID_AT), here);
+                op.combine(type, data, here, (int) (data.byteSize() / type.bytes()));
+            }
+            case CAS -> {
+                long offset = b.get(ValueLayout.JAVA_LONG_UNALIGNED, Records.OFFSET_AT);
+                int w = Elem.ofCode(b.get(ValueLayout.JAVA_INT_UNALIGNED, Records.CAS_TYPE_AT)).bytes();
+                MemorySegment here = memory.asSlice(offset, w);
+                reply(from, b.get(ValueLayout.JAVA_INT_UNALIGNED, Records.CAS_ID_AT), here);
+                if (here.mismatch(b.asSlice(Records.CAS_DATA, w)) < 0) {
+                    MemorySegment.copy(b, Records.CAS_DATA + w, here, 0, w);
+                }
+            }
             case GET_REPLY -> {
                 MemorySegment into = gets.remove(b.get(ValueLayout.JAVA_INT_UNALIGNED, Records.REPLY_ID_AT));
                 MemorySegment.copy(b, Records.REPLY_DATA, into, 0, into.byteSize());
@@ -292,6 +392,14 @@ public final class Window implements AutoCloseable {
             }
             default -> throw new IllegalStateException("unknown window message " + e.tag());
         }
+    }
+
+    /** A GET_REPLY of {@code id} to {@code to}: the values of {@code here} as they are now (copied before anything changes them). */
+    private void reply(int to, int id, MemorySegment here) {
+        MemorySegment r = MemorySegment.ofArray(new byte[Records.REPLY_DATA + (int) here.byteSize()]);
+        r.set(ValueLayout.JAVA_INT_UNALIGNED, Records.REPLY_ID_AT, id);
+        MemorySegment.copy(here, 0, r, Records.REPLY_DATA, here.byteSize());
+        send(r, to, GET_REPLY);
     }
 
     /** Grants queued locks in order while they are compatible with those held. */

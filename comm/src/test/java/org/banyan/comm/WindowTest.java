@@ -114,4 +114,53 @@ class WindowTest {
         assertThat(Window.Records.ACC_DATA).isEqualTo(Window.Records.ACC_OP_AT + Integer.BYTES);
         assertThat(Window.Records.GET_SIZE).isEqualTo(Window.Records.GET_ID_AT + Integer.BYTES);
     }
+
+    /**
+     * Atomics on a window (MPI_Fetch_and_op, Compare_and_swap, Get_accumulate): four ranks take
+     * ten tickets each from a counter on rank 0, every ticket once; one of them wins a
+     * compare-and-swap of 0, the others see the winner; a NO_OP fetch reads without changing.
+     */
+    @org.junit.jupiter.api.Test
+    void fetchAndOpAndCompareAndSwapAreAtomic() throws Exception {
+        List<String> got = LocalJob.run(4, r -> "h", Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), w -> {
+            try (Window win = Window.allocate(w, 16)) {
+                StringBuilder tickets = new StringBuilder();
+                for (int i = 0; i < 10; i++) {
+                    long[] before = new long[1];
+                    win.lock(0, false);
+                    win.fetchAndOp(1, before, Op.SUM, 0, 0);
+                    win.unlock(0);
+                    tickets.append(before[0]).append(',');
+                }
+                long[] seen = new long[1];
+                win.lock(0, false);
+                win.compareAndSwap(w.rank() + 1, 0, seen, 0, 8);
+                win.unlock(0);
+                win.fence();
+                long[] counter = new long[1];
+                long[] winner = new long[1];
+                win.lock(0, false);
+                win.getAccumulate(MemorySegment.ofArray(new long[1]), MemorySegment.ofArray(counter), Elem.LONG, Window.NO_OP, 0, 0);
+                win.getAccumulate(MemorySegment.ofArray(new long[1]), MemorySegment.ofArray(winner), Elem.LONG, Window.NO_OP, 0, 8);
+                win.unlock(0);
+                return tickets + " " + seen[0] + " " + counter[0] + " " + winner[0];
+            }
+        });
+        java.util.Set<Long> all = new java.util.TreeSet<>();
+        long winner = Long.parseLong(got.getFirst().split(" ")[3]);
+        int wins = 0;
+        for (String g : got) {
+            String[] f = g.split(" ");
+            for (String t : f[0].split(",")) {
+                assertThat(all.add(Long.parseLong(t))).as("ticket " + t + " given once").isTrue();
+            }
+            wins += f[1].equals("0") ? 1 : 0;
+            assertThat(f[1]).isIn("0", Long.toString(winner));
+            assertThat(f[2]).as("the counter after everyone's tickets").isEqualTo("40");
+            assertThat(Long.parseLong(f[3])).isEqualTo(winner);
+        }
+        assertThat(all).hasSize(40).first().isEqualTo(0L);
+        assertThat(wins).as("exactly one compare-and-swap found 0").isEqualTo(1);
+        assertThat(winner).isBetween(1L, 4L);
+    }
 }

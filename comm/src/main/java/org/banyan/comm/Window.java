@@ -273,6 +273,26 @@ public final class Window implements AutoCloseable {
         comm.engine.progressUntil(() -> isGranted(target));
     }
 
+    /** MPI_Win_lock_all: a shared lock on every member, for a passive-target epoch with all of them. */
+    public void lockAll() {
+        for (int t = 0; t < comm.size(); t++) {
+            lock(t, false);
+        }
+    }
+
+    /** MPI_Win_unlock_all: ends {@link #lockAll}'s epoch; every operation is complete at its target. */
+    public void unlockAll() {
+        for (int t = 0; t < comm.size(); t++) {
+            unlock(t);
+        }
+    }
+
+    /** MPI_Win_flush_all: waits until this rank's operations on every member are complete. */
+    public void flushAll() {
+        checkOpen();
+        comm.engine.progressUntil(this::allComplete);
+    }
+
     /** Within a lock epoch: waits until this rank's operations on {@code target} are complete (MPI_Win_flush). */
     public void flush(int target) {
         checkOpen();

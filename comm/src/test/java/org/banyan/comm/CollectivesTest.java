@@ -410,12 +410,16 @@ class CollectivesTest {
             w.allgather(new int[] {me * me}, all); // blocking, before the three are awaited
             int[] gathered = new int[4];
             Request r4 = w.igather(new int[] {me + 10}, gathered, 2);
-            Request.awaitAll(r1, r2, r3, r4);
+            int[] prefix = new int[1];
+            Request r5 = w.iscan(new int[] {me + 1}, prefix, Op.SUM);
+            int[] varied = new int[10];
+            Request r6 = w.iallgatherv(new int[me + 1], varied, new int[] {1, 2, 3, 4}, new int[] {0, 1, 3, 6});
+            Request.awaitAll(r1, r2, r3, r4, r5, r6);
             return Arrays.toString(sum) + " " + fromOne[0] + " " + Arrays.toString(all) + " "
-                    + (me == 2 ? Arrays.toString(gathered) : "-");
+                    + (me == 2 ? Arrays.toString(gathered) : "-") + " " + prefix[0];
         });
-        assertThat(got).containsExactly("[6.0, 4.0] 42 [0, 1, 4, 9] -", "[6.0, 4.0] 42 [0, 1, 4, 9] -",
-                "[6.0, 4.0] 42 [0, 1, 4, 9] [10, 11, 12, 13]", "[6.0, 4.0] 42 [0, 1, 4, 9] -");
+        assertThat(got).containsExactly("[6.0, 4.0] 42 [0, 1, 4, 9] - 1", "[6.0, 4.0] 42 [0, 1, 4, 9] - 3",
+                "[6.0, 4.0] 42 [0, 1, 4, 9] [10, 11, 12, 13] 6", "[6.0, 4.0] 42 [0, 1, 4, 9] - 10");
     }
 
     /**

@@ -139,10 +139,11 @@ class WindowTest {
                 win.fence();
                 long[] counter = new long[1];
                 long[] winner = new long[1];
-                win.lock(0, false);
+                win.lockAll();
                 win.getAccumulate(MemorySegment.ofArray(new long[1]), MemorySegment.ofArray(counter), Elem.LONG, Window.NO_OP, 0, 0);
+                win.flushAll();
                 win.getAccumulate(MemorySegment.ofArray(new long[1]), MemorySegment.ofArray(winner), Elem.LONG, Window.NO_OP, 0, 8);
-                win.unlock(0);
+                win.unlockAll();
                 return tickets + " " + seen[0] + " " + counter[0] + " " + winner[0];
             }
         });

@@ -25,9 +25,9 @@ final class Engine implements AutoCloseable {
     private static final int PATIENT_SPINS = Integer.getInteger("banyan.comm.patientSpins", 100);
     /**
      * Spins of a rank whose host has a core for each of its ranks (BANYAN_OVERSUBSCRIBED=0, which
-     * banyan run sets): about 50-100 ms before it yields, as MPICH's ranks spin. With the few
-     * thousand an oversubscribed rank gets, a partner late by a fraction of a millisecond sent
-     * its waiter into naps, and 2-rank allreduces of 8 bytes took 2 to 120 µs from run to run.
+     * banyan run sets): tens of milliseconds before it yields, as MPICH's ranks spin. With the few
+     * thousand an oversubscribed rank gets, a partner late by a fraction of a millisecond sends
+     * its waiter into naps, and a tight loop of small collectives can stay in that rhythm.
      */
     private static final int DEDICATED_SPINS = Integer.getInteger("banyan.comm.dedicatedSpins", 1_000_000);
     /** Whether this rank's host has a core for each of its ranks. */

@@ -19,10 +19,8 @@ import org.banyan.core.job.Modex;
 import org.banyan.core.job.Node;
 import org.banyan.core.job.RankMap;
 import org.banyan.core.job.WireUp;
-import org.banyan.core.tree.TopologySpec;
 import org.banyan.core.wire.ClientMessage;
 import org.banyan.runtime.dvm.DvmFiles;
-import org.banyan.runtime.launch.LaunchAgent;
 
 /**
  * Parses and validates the arguments of {@code banyan run} with mpirun's option names.

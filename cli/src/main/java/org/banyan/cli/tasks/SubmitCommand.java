@@ -1,14 +1,10 @@
 package org.banyan.cli.tasks;
 
-import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
-import java.util.function.IntConsumer;
 import org.banyan.cli.dvm.DvmSubmitCommand;
 import org.banyan.cli.options.ExportedVariable;
 import org.banyan.cli.options.HostListParser;
@@ -16,7 +12,6 @@ import org.banyan.cli.options.OptionParser;
 import org.banyan.cli.options.OptionTable;
 import org.banyan.cli.options.UsageException;
 import org.banyan.core.pilot.TaskDependency;
-import org.banyan.core.wire.ClientMessage;
 import org.banyan.pilot.Session;
 import org.banyan.pilot.TaskDescription;
 import org.banyan.runtime.dvm.DvmClient;

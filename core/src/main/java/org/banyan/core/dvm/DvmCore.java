@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.banyan.core.daemon.Signals;
 import org.banyan.core.head.HeadAction;
 import org.banyan.core.head.HeadCore;
 import org.banyan.core.head.HeadEvent;

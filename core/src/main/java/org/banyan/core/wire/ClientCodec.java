@@ -10,7 +10,6 @@ import org.banyan.core.job.Modex;
 import org.banyan.core.pilot.SlotRequest;
 import org.banyan.core.pilot.TaskDependency;
 import org.banyan.core.pilot.TaskRequest;
-import org.banyan.core.pilot.TaskState;
 
 /**
  * The one codec of {@link ClientMessage}: frames as on the overlay (a u32 length, then a type

@@ -380,4 +380,97 @@ public abstract sealed class CommPointToPoint permits CommCollectives {
     public Request irecv(double[] buffer, int count, Datatype type, int source, int tag) {
         return irecv(MemorySegment.ofArray(buffer), count, type, source, tag);
     }
+
+    /**
+     * {@code count} elements of {@code array} from index {@code offset}: the (offset, count) form
+     * of every array call below, as C's {@code MPI_Send(&a[offset], count, ...)}.
+     */
+    private static MemorySegment part(MemorySegment array, int elementBytes, int offset, int count) {
+        long length = array.byteSize() / elementBytes;
+        if (offset < 0 || count < 0 || (long) offset + count > length) {
+            throw new IllegalArgumentException("elements " + offset + " to " + ((long) offset + count) + " are outside an array of "
+                    + length);
+        }
+        return array.asSlice((long) offset * elementBytes, (long) count * elementBytes);
+    }
+
+    public void send(byte[] data, int offset, int count, int dest, int tag) {
+        send(part(MemorySegment.ofArray(data), 1, offset, count), dest, tag);
+    }
+
+    public Request isend(byte[] data, int offset, int count, int dest, int tag) {
+        return isend(part(MemorySegment.ofArray(data), 1, offset, count), dest, tag);
+    }
+
+    public Status recv(byte[] data, int offset, int count, int source, int tag) {
+        return recv(part(MemorySegment.ofArray(data), 1, offset, count), source, tag);
+    }
+
+    public Request irecv(byte[] data, int offset, int count, int source, int tag) {
+        return irecv(part(MemorySegment.ofArray(data), 1, offset, count), source, tag);
+    }
+
+    public void send(int[] data, int offset, int count, int dest, int tag) {
+        send(part(MemorySegment.ofArray(data), 4, offset, count), dest, tag);
+    }
+
+    public Request isend(int[] data, int offset, int count, int dest, int tag) {
+        return isend(part(MemorySegment.ofArray(data), 4, offset, count), dest, tag);
+    }
+
+    public Status recv(int[] data, int offset, int count, int source, int tag) {
+        return recv(part(MemorySegment.ofArray(data), 4, offset, count), source, tag);
+    }
+
+    public Request irecv(int[] data, int offset, int count, int source, int tag) {
+        return irecv(part(MemorySegment.ofArray(data), 4, offset, count), source, tag);
+    }
+
+    public void send(long[] data, int offset, int count, int dest, int tag) {
+        send(part(MemorySegment.ofArray(data), 8, offset, count), dest, tag);
+    }
+
+    public Request isend(long[] data, int offset, int count, int dest, int tag) {
+        return isend(part(MemorySegment.ofArray(data), 8, offset, count), dest, tag);
+    }
+
+    public Status recv(long[] data, int offset, int count, int source, int tag) {
+        return recv(part(MemorySegment.ofArray(data), 8, offset, count), source, tag);
+    }
+
+    public Request irecv(long[] data, int offset, int count, int source, int tag) {
+        return irecv(part(MemorySegment.ofArray(data), 8, offset, count), source, tag);
+    }
+
+    public void send(float[] data, int offset, int count, int dest, int tag) {
+        send(part(MemorySegment.ofArray(data), 4, offset, count), dest, tag);
+    }
+
+    public Request isend(float[] data, int offset, int count, int dest, int tag) {
+        return isend(part(MemorySegment.ofArray(data), 4, offset, count), dest, tag);
+    }
+
+    public Status recv(float[] data, int offset, int count, int source, int tag) {
+        return recv(part(MemorySegment.ofArray(data), 4, offset, count), source, tag);
+    }
+
+    public Request irecv(float[] data, int offset, int count, int source, int tag) {
+        return irecv(part(MemorySegment.ofArray(data), 4, offset, count), source, tag);
+    }
+
+    public void send(double[] data, int offset, int count, int dest, int tag) {
+        send(part(MemorySegment.ofArray(data), 8, offset, count), dest, tag);
+    }
+
+    public Request isend(double[] data, int offset, int count, int dest, int tag) {
+        return isend(part(MemorySegment.ofArray(data), 8, offset, count), dest, tag);
+    }
+
+    public Status recv(double[] data, int offset, int count, int source, int tag) {
+        return recv(part(MemorySegment.ofArray(data), 8, offset, count), source, tag);
+    }
+
+    public Request irecv(double[] data, int offset, int count, int source, int tag) {
+        return irecv(part(MemorySegment.ofArray(data), 8, offset, count), source, tag);
+    }
 }

@@ -389,4 +389,28 @@ abstract class TransportSuite {
         });
         assertThat(got).containsExactly("send cancelled: false", "true true null 5 false false 7");
     }
+
+    /** The (offset, count) forms: a part of an array goes into a part of another, as &a[i] in C. */
+    @Test
+    void partsOfArraysTravelByOffsetAndCount() throws Exception {
+        List<String> got = run(2, w -> {
+            if (w.rank() == 0) {
+                w.send(new double[] {0, 1, 2, 3, 4, 5, 6}, 2, 4, 1, 0);
+                w.isend(new int[] {9, 8, 7}, 1, 2, 1, 1).await();
+                try {
+                    w.send(new long[3], 2, 2, 1, 2);
+                    return "accepted";
+                } catch (IllegalArgumentException e) {
+                    return e.getMessage();
+                }
+            }
+            double[] d = new double[6];
+            Status s = w.recv(d, 1, 4, 0, 0);
+            int[] i = new int[4];
+            w.irecv(i, 2, 2, 0, 1).await();
+            return Arrays.toString(d) + " " + s.bytes() + " " + Arrays.toString(i);
+        });
+        assertThat(got).containsExactly("elements 2 to 4 are outside an array of 3",
+                "[0.0, 2.0, 3.0, 4.0, 5.0, 0.0] 32 [0, 0, 8, 7]");
+    }
 }

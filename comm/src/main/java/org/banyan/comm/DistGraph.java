@@ -55,11 +55,11 @@ public final class DistGraph {
                 bad = r;
             }
         }
-        int[] firstBad = new int[1];
-        parent.allreduce(new int[] {bad < 0 ? Integer.MAX_VALUE : parent.rank() * n + bad}, firstBad, Op.MIN);
-        if (firstBad[0] != Integer.MAX_VALUE) {
-            int receiver = firstBad[0] / n;
-            int sender = firstBad[0] % n;
+        long[] firstBad = new long[1]; // receiver * n + sender: long, as n * n passes an int from 46,341 ranks
+        parent.allreduce(new long[] {bad < 0 ? Long.MAX_VALUE : (long) parent.rank() * n + bad}, firstBad, Op.MIN);
+        if (firstBad[0] != Long.MAX_VALUE) {
+            long receiver = firstBad[0] / n;
+            long sender = firstBad[0] % n;
             throw new IllegalArgumentException("the graph's two ends disagree: rank " + receiver + " lists rank " + sender
                     + " among its sources a different number of times than rank " + sender + " lists it among its destinations");
         }

@@ -1,19 +1,16 @@
 package org.banyan.pmix;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
-import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+import static org.banyan.pmix.CCall.call;
+import static org.banyan.pmix.CCall.p;
+import static org.banyan.pmix.CCall.seg;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
-import java.lang.invoke.MethodHandle;
 
 /**
- * The few entry points of libpmix's server API Banyan calls, bound through FFM, and the struct
+ * The few entry points of libpmix's server API Banyan calls, called through {@link CCall}, and the struct
  * layouts it relies on. Written by hand against PMIx 4.2.2 (Debian 12's libpmix2, checked with
  * {@code sizeof}/{@code offsetof} on its headers):
  *
@@ -52,56 +49,161 @@ final class PmixLibrary {
     static final int ERR_NOT_FOUND = -46;
     static final int OPERATION_SUCCEEDED = -157;
 
-    final MethodHandle serverInit;
-    final MethodHandle serverFinalize;
-    final MethodHandle registerNspace;
-    final MethodHandle deregisterNspace;
-    final MethodHandle registerClient;
-    final MethodHandle setupFork;
-    final MethodHandle dmodexRequest;
-    final MethodHandle valueLoad;
-    final MethodHandle listStart;
-    final MethodHandle listAdd;
-    final MethodHandle listConvert;
-    final MethodHandle listRelease;
-    final MethodHandle dataArrayDestruct;
-    final MethodHandle errorString;
-    final MethodHandle malloc;
+    private final MemorySegment serverInit;
+    private final MemorySegment serverFinalize;
+    private final MemorySegment registerNspace;
+    private final MemorySegment deregisterNspace;
+    private final MemorySegment registerClient;
+    private final MemorySegment setupFork;
+    private final MemorySegment dmodexRequest;
+    private final MemorySegment valueLoad;
+    private final MemorySegment listStart;
+    private final MemorySegment listAdd;
+    private final MemorySegment listConvert;
+    private final MemorySegment listRelease;
+    private final MemorySegment dataArrayDestruct;
+    private final MemorySegment errorString;
+    private final MemorySegment malloc;
+    /** libc's {@code free}, which PMIx calls to release what Banyan hands it. */
     final MemorySegment free;
-    final MethodHandle getuid;
-    final MethodHandle getgid;
-    final MethodHandle setenv;
+    private final MemorySegment getuid;
+    private final MemorySegment getgid;
+    private final MemorySegment setenv;
 
     private PmixLibrary(SymbolLookup pmix) {
-        Linker linker = Linker.nativeLinker();
-        SymbolLookup libc = linker.defaultLookup();
-        serverInit = bind(linker, pmix, "PMIx_server_init", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
-        serverFinalize = bind(linker, pmix, "PMIx_server_finalize", FunctionDescriptor.of(JAVA_INT));
-        registerNspace = bind(linker, pmix, "PMIx_server_register_nspace",
-                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
-        deregisterNspace = bind(linker, pmix, "PMIx_server_deregister_nspace",
-                FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS));
-        registerClient = bind(linker, pmix, "PMIx_server_register_client",
-                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
-        setupFork = bind(linker, pmix, "PMIx_server_setup_fork", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-        valueLoad = bind(linker, pmix, "PMIx_Value_load", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_SHORT));
-        dmodexRequest = bind(linker, pmix, "PMIx_server_dmodex_request", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
-        listStart = bind(linker, pmix, "PMIx_Info_list_start", FunctionDescriptor.of(ADDRESS));
-        listAdd = bind(linker, pmix, "PMIx_Info_list_add", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_SHORT));
-        listConvert = bind(linker, pmix, "PMIx_Info_list_convert", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-        listRelease = bind(linker, pmix, "PMIx_Info_list_release", FunctionDescriptor.ofVoid(ADDRESS));
-        dataArrayDestruct = bind(linker, pmix, "PMIx_Data_array_destruct", FunctionDescriptor.ofVoid(ADDRESS));
-        errorString = bind(linker, pmix, "PMIx_Error_string", FunctionDescriptor.of(ADDRESS, JAVA_INT));
-        malloc = bind(linker, libc, "malloc", FunctionDescriptor.of(ADDRESS, JAVA_LONG));
-        free = libc.find("free").orElseThrow();
-        getuid = bind(linker, libc, "getuid", FunctionDescriptor.of(JAVA_INT));
-        getgid = bind(linker, libc, "getgid", FunctionDescriptor.of(JAVA_INT));
-        setenv = bind(linker, libc, "setenv", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
+        SymbolLookup libc = Linker.nativeLinker().defaultLookup();
+        serverInit = find(pmix, "PMIx_server_init");
+        serverFinalize = find(pmix, "PMIx_server_finalize");
+        registerNspace = find(pmix, "PMIx_server_register_nspace");
+        deregisterNspace = find(pmix, "PMIx_server_deregister_nspace");
+        registerClient = find(pmix, "PMIx_server_register_client");
+        setupFork = find(pmix, "PMIx_server_setup_fork");
+        valueLoad = find(pmix, "PMIx_Value_load");
+        dmodexRequest = find(pmix, "PMIx_server_dmodex_request");
+        listStart = find(pmix, "PMIx_Info_list_start");
+        listAdd = find(pmix, "PMIx_Info_list_add");
+        listConvert = find(pmix, "PMIx_Info_list_convert");
+        listRelease = find(pmix, "PMIx_Info_list_release");
+        dataArrayDestruct = find(pmix, "PMIx_Data_array_destruct");
+        errorString = find(pmix, "PMIx_Error_string");
+        malloc = find(libc, "malloc");
+        free = find(libc, "free");
+        getuid = find(libc, "getuid");
+        getgid = find(libc, "getgid");
+        setenv = find(libc, "setenv");
     }
 
-    private static MethodHandle bind(Linker linker, SymbolLookup lookup, String name, FunctionDescriptor fd) {
-        return linker.downcallHandle(lookup.find(name).orElseThrow(
-                () -> new UnsatisfiedLinkError(name + " is not in " + SONAME + " (PMIx 4 is needed)")), fd);
+    private static MemorySegment find(SymbolLookup lookup, String name) {
+        return lookup.find(name).orElseThrow(
+                () -> new UnsatisfiedLinkError(name + " is not in " + SONAME + " (PMIx 4 is needed)"));
+    }
+
+    // --- the C functions, typed: pointers by address, ints as they are, results cast down (see CCall) ---
+
+    /** {@code pmix_status_t PMIx_server_init(pmix_server_module_t *module, pmix_info_t info[], size_t ninfo)} */
+    int serverInit(MemorySegment module, MemorySegment info, long ninfo) {
+        return (int) call(serverInit, p(module), p(info), ninfo);
+    }
+
+    /** {@code pmix_status_t PMIx_server_finalize(void)} */
+    int serverFinalize() {
+        return (int) call(serverFinalize);
+    }
+
+    /** {@code PMIx_server_register_nspace(nspace, nlocalprocs, info, ninfo, NULL, NULL)}: done when it returns in 4.2. */
+    int registerNspace(MemorySegment nspace, int nlocal, MemorySegment info, long ninfo) {
+        return (int) call(registerNspace, p(nspace), nlocal, p(info), ninfo, 0, 0);
+    }
+
+    /** {@code void PMIx_server_deregister_nspace(nspace, NULL, NULL)} */
+    void deregisterNspace(MemorySegment nspace) {
+        call(deregisterNspace, p(nspace), 0, 0);
+    }
+
+    /** {@code PMIx_server_register_client(proc, uid, gid, NULL, NULL, NULL)} */
+    int registerClient(MemorySegment proc, int uid, int gid) {
+        return (int) call(registerClient, p(proc), uid, gid, 0, 0, 0);
+    }
+
+    /** {@code pmix_status_t PMIx_server_setup_fork(const pmix_proc_t *proc, char ***env)} */
+    int setupFork(MemorySegment proc, MemorySegment envp) {
+        return (int) call(setupFork, p(proc), p(envp));
+    }
+
+    /** {@code pmix_status_t PMIx_Value_load(pmix_value_t *v, const void *data, pmix_data_type_t type)} */
+    int valueLoad(MemorySegment value, MemorySegment data, short type) {
+        return (int) call(valueLoad, p(value), p(data), type & 0xFFFF);
+    }
+
+    /** {@code pmix_status_t PMIx_server_dmodex_request(const pmix_proc_t *proc, pmix_dmodex_response_fn_t cb, void *cbdata)} */
+    int dmodexRequest(MemorySegment proc, MemorySegment callback, MemorySegment data) {
+        return (int) call(dmodexRequest, p(proc), p(callback), p(data));
+    }
+
+    /** {@code void *PMIx_Info_list_start(void)} */
+    MemorySegment listStart() {
+        return seg(call(listStart));
+    }
+
+    /** {@code pmix_status_t PMIx_Info_list_add(void *ptr, const char *key, const void *value, pmix_data_type_t type)} */
+    int listAdd(MemorySegment list, MemorySegment key, MemorySegment value, short type) {
+        return (int) call(listAdd, p(list), p(key), p(value), type & 0xFFFF);
+    }
+
+    /** {@code pmix_status_t PMIx_Info_list_convert(void *ptr, pmix_data_array_t *par)} */
+    int listConvert(MemorySegment list, MemorySegment array) {
+        return (int) call(listConvert, p(list), p(array));
+    }
+
+    /** {@code void PMIx_Info_list_release(void *ptr)} */
+    void listRelease(MemorySegment list) {
+        call(listRelease, p(list));
+    }
+
+    /** {@code void PMIx_Data_array_destruct(pmix_data_array_t *d)} */
+    void dataArrayDestruct(MemorySegment array) {
+        call(dataArrayDestruct, p(array));
+    }
+
+    /** libc's {@code malloc}, as a segment of {@code size} bytes (PMIx frees or reallocs what it is given). */
+    MemorySegment malloc(long size) {
+        return seg(call(malloc, size)).reinterpret(size);
+    }
+
+    int getuid() {
+        return (int) call(getuid);
+    }
+
+    int getgid() {
+        return (int) call(getgid);
+    }
+
+    /** libc's {@code setenv}: PMIx reads its MCA parameters from the C environment, which the JVM's does not change. */
+    int setenv(MemorySegment name, MemorySegment value, int overwrite) {
+        return (int) call(setenv, p(name), p(value), overwrite);
+    }
+
+    // --- callbacks PMIx hands the server --------------------------------------------------------
+
+    /** {@code pmix_op_cbfunc_t(status, cbdata)} */
+    static void opDone(MemorySegment callback, int status, MemorySegment data) {
+        call(callback, status, p(data));
+    }
+
+    /** {@code pmix_modex_cbfunc_t(status, data, size, cbdata, release_fn, release_cbdata)} */
+    static void modexDone(MemorySegment callback, int status, MemorySegment data, long size, MemorySegment cbdata,
+                          MemorySegment release, MemorySegment releaseData) {
+        call(callback, status, p(data), size, p(cbdata), p(release), p(releaseData));
+    }
+
+    /** {@code pmix_lookup_cbfunc_t(status, pdata, ndata, cbdata)} */
+    static void lookupDone(MemorySegment callback, int status, MemorySegment pdata, long ndata, MemorySegment cbdata) {
+        call(callback, status, p(pdata), ndata, p(cbdata));
+    }
+
+    /** {@code pmix_spawn_cbfunc_t(status, nspace, cbdata)} */
+    static void spawnDone(MemorySegment callback, int status, MemorySegment nspace, MemorySegment cbdata) {
+        call(callback, status, p(nspace), p(cbdata));
     }
 
     /**
@@ -125,6 +227,10 @@ final class PmixLibrary {
             pmix = SymbolLookup.libraryLookup(SONAME, Arena.global());
         } catch (IllegalArgumentException e) {
             throw new PmixUnavailableException(SONAME + " is not installed (Debian: apt-get install libpmix2)");
+        }
+        if (!CCall.supported()) {
+            throw new PmixUnavailableException("serving PMIx is written for Linux on x86-64 and AArch64, not "
+                    + System.getProperty("os.arch"));
         }
         try {
             return new PmixLibrary(pmix);
@@ -165,8 +271,7 @@ final class PmixLibrary {
 
     String error(int status) {
         try {
-            MemorySegment s = (MemorySegment) errorString.invokeExact(status);
-            return s.reinterpret(256).getString(0) + " (" + status + ")";
+            return seg(call(errorString, status)).reinterpret(256).getString(0) + " (" + status + ")";
         } catch (Throwable t) {
             return "PMIx status " + status;
         }

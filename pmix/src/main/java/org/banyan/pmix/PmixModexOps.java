@@ -4,12 +4,10 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static org.banyan.pmix.CCall.seg;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,10 +21,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * local rank's ({@link #fetchLocal}), answered through {@link PmixServer.Listener#modexData}.
  */
 final class PmixModexOps {
-    private static final Linker LINKER = Linker.nativeLinker();
-    private static final FunctionDescriptor MODEX_CALLBACK =
-            FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS);
-    private static final FunctionDescriptor RESPONSE = FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS);
 
     /** The server's requests waiting for a remote rank's data (callback, its data), by job and rank. */
     private static final Map<Long, List<MemorySegment[]>> WAITING = new ConcurrentHashMap<>();
@@ -40,8 +34,17 @@ final class PmixModexOps {
         return ((long) jobId << 32) | (rank & 0xFFFFFFFFL);
     }
 
-    /** Upcall, on PMIx's progress thread. */
-    static int directModex(MemorySegment proc, MemorySegment info, long ninfo, MemorySegment callback, MemorySegment data) {
+    /** The server module's {@code direct_modex} entry. */
+    static MemorySegment directModexCallback() throws ReflectiveOperationException {
+        return CCall.callback(MethodHandles.lookup(), "directModex");
+    }
+
+    /** {@code direct_modex(proc, info, ninfo, cbfunc, cbdata)}, on PMIx's progress thread. */
+    private static long directModex(long procAt, long info, long ninfo, long callbackAt, long dataAt, long u5, long u6,
+                                    long u7) {
+        MemorySegment proc = seg(procAt);
+        MemorySegment callback = seg(callbackAt);
+        MemorySegment data = seg(dataAt);
         try {
             PmixServer s = PmixServer.instance();
             String nspace = PmixServer.nspaceOf(proc);
@@ -77,17 +80,16 @@ final class PmixModexOps {
         }
         for (MemorySegment[] w : waiters) {
             try {
-                MethodHandle cb = LINKER.downcallHandle(w[0], MODEX_CALLBACK);
                 if (blob == null) {
-                    cb.invokeExact(PmixLibrary.ERR_NOT_FOUND, MemorySegment.NULL, 0L, w[1], MemorySegment.NULL,
+                    PmixLibrary.modexDone(w[0], PmixLibrary.ERR_NOT_FOUND, MemorySegment.NULL, 0L, w[1], MemorySegment.NULL,
                             MemorySegment.NULL);
                     continue;
                 }
                 long size = blob.length;
-                MemorySegment copy = ((MemorySegment) lib.malloc.invokeExact(Math.max(1L, size))).reinterpret(Math.max(1L, size));
+                MemorySegment copy = lib.malloc(Math.max(1L, size));
                 MemorySegment.copy(blob, 0, copy, JAVA_BYTE, 0, blob.length);
                 MemorySegment release = lib.free; // the server frees the copy once it has it
-                cb.invokeExact(PmixLibrary.SUCCESS, copy, size, w[1], release, copy);
+                PmixLibrary.modexDone(w[0], PmixLibrary.SUCCESS, copy, size, w[1], release, copy);
             } catch (Throwable t) {
                 System.err.println("banyand: cannot answer a PMIx direct modex of job " + jobId + ": " + t);
             }
@@ -98,8 +100,7 @@ final class PmixModexOps {
     static boolean fetchLocal(PmixLibrary lib, int jobId, String nspace, PmixServer.Listener listener, int rank, int token) {
         FETCHING.put(token, listener);
         try (Arena a = Arena.ofConfined()) {
-            int rc = (int) lib.dmodexRequest.invokeExact(PmixServer.proc(a, nspace, rank), responseStub(),
-                    MemorySegment.ofAddress(token));
+            int rc = lib.dmodexRequest(PmixServer.proc(a, nspace, rank), responseStub(), MemorySegment.ofAddress(token));
             if (rc == PmixLibrary.SUCCESS) {
                 return true;
             }
@@ -112,14 +113,16 @@ final class PmixModexOps {
 
     static synchronized MemorySegment responseStub() throws ReflectiveOperationException {
         if (responseStub == null) {
-            responseStub = LINKER.upcallStub(MethodHandles.lookup().findStatic(PmixModexOps.class, "response",
-                    RESPONSE.toMethodType()), RESPONSE, Arena.global());
+            responseStub = CCall.callback(MethodHandles.lookup(), "response");
         }
         return responseStub;
     }
 
     /** The server's answer to {@link #fetchLocal}, on its progress thread: the token rode as the callback's data pointer. */
-    private static void response(int status, MemorySegment blob, long size, MemorySegment token) {
+    private static long response(long statusBits, long blobAt, long size, long tokenAt, long u4, long u5, long u6, long u7) {
+        int status = (int) statusBits;
+        MemorySegment blob = seg(blobAt);
+        MemorySegment token = seg(tokenAt);
         try {
             PmixServer.Listener listener = FETCHING.remove((int) token.address());
             if (listener != null) {
@@ -130,5 +133,6 @@ final class PmixModexOps {
         } catch (Throwable t) {
             // never let an exception reach PMIx's thread
         }
+        return 0; // pmix_dmodex_response_fn_t returns nothing
     }
 }

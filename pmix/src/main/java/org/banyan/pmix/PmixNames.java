@@ -8,12 +8,12 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 import static org.banyan.pmix.PmixLibrary.INFO_SIZE;
 import static org.banyan.pmix.PmixLibrary.INFO_VALUE_DATA;
 import static org.banyan.pmix.PmixLibrary.INFO_VALUE_TYPE;
+import static org.banyan.pmix.CCall.seg;
 import static org.banyan.pmix.PmixLibrary.PMIX_STRING;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -56,13 +56,6 @@ final class PmixNames {
     private static final int ERR_DUPLICATE_KEY = -53;
     private static final int ERR_BAD_PARAM = -27;
     private static final int RANK_WILDCARD = -2; // 4294967294 as a uint32_t
-    private static final Linker LINKER = Linker.nativeLinker();
-    private static final FunctionDescriptor OP_CALLBACK = FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS);
-    private static final FunctionDescriptor LOOKUP_CALLBACK = FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS);
-
-    static final FunctionDescriptor PUBLISH_UPCALL = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS);
-    static final FunctionDescriptor KEYS_UPCALL = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS,
-            ADDRESS);
 
     /** One request of the server, waiting for the answers to its keys. */
     private static final class Pending {
@@ -94,6 +87,26 @@ final class PmixNames {
     private PmixNames() {}
 
     // --- upcalls, on PMIx's progress thread ---------------------------------------------------
+
+    /** The server module's entry {@code name} (publish, lookup, unpublish). */
+    static MemorySegment callback(String name) throws ReflectiveOperationException {
+        return CCall.callback(MethodHandles.lookup(), name);
+    }
+
+    /** {@code publish(proc, info, ninfo, cbfunc, cbdata)} */
+    private static long publish(long proc, long info, long ninfo, long callback, long data, long u5, long u6, long u7) {
+        return publish(seg(proc), seg(info), ninfo, seg(callback), seg(data));
+    }
+
+    /** {@code lookup(proc, keys, info, ninfo, cbfunc, cbdata)} */
+    private static long lookup(long proc, long keys, long info, long ninfo, long callback, long data, long u6, long u7) {
+        return lookup(seg(proc), seg(keys), seg(info), ninfo, seg(callback), seg(data));
+    }
+
+    /** {@code unpublish(proc, keys, info, ninfo, cbfunc, cbdata)} */
+    private static long unpublish(long proc, long keys, long info, long ninfo, long callback, long data, long u6, long u7) {
+        return unpublish(seg(proc), seg(keys), seg(info), ninfo, seg(callback), seg(data));
+    }
 
     static int publish(MemorySegment proc, MemorySegment info, long ninfo, MemorySegment callback, MemorySegment data) {
         try {
@@ -242,7 +255,7 @@ final class PmixNames {
                 answerLookup(lib, p);
             } else {
                 int status = p.allOk ? PmixLibrary.SUCCESS : p.op == PUBLISH ? ERR_DUPLICATE_KEY : PmixLibrary.ERR_NOT_FOUND;
-                LINKER.downcallHandle(p.callback, OP_CALLBACK).invokeExact(status, p.callbackData);
+                PmixLibrary.opDone(p.callback, status, p.callbackData);
             }
         } catch (Throwable t) {
             System.err.println("banyand: cannot answer a PMIx name request: " + t);
@@ -254,14 +267,14 @@ final class PmixNames {
      * callback. They are made with malloc and PMIx_Value_load and not freed: a few hundred bytes
      * per lookup, the price of not depending on when the server is done with them.
      */
-    private static void answerLookup(PmixLibrary lib, Pending p) throws Throwable {
+    private static void answerLookup(PmixLibrary lib, Pending p) {
         if (p.found.isEmpty()) {
             int status = p.timedOut ? ERR_TIMEOUT : PmixLibrary.ERR_NOT_FOUND;
-            LINKER.downcallHandle(p.callback, LOOKUP_CALLBACK).invokeExact(status, MemorySegment.NULL, 0L, p.callbackData);
+            PmixLibrary.lookupDone(p.callback, status, MemorySegment.NULL, 0L, p.callbackData);
             return;
         }
         long size = (long) PDATA_SIZE * p.found.size();
-        MemorySegment pdata = ((MemorySegment) lib.malloc.invokeExact(size)).reinterpret(size);
+        MemorySegment pdata = lib.malloc(size);
         pdata.fill((byte) 0);
         for (int i = 0; i < p.found.size(); i++) {
             MemorySegment one = pdata.asSlice((long) i * PDATA_SIZE, PDATA_SIZE);
@@ -277,13 +290,13 @@ final class PmixNames {
                     object.set(ADDRESS, 0, bytes.length == 0 ? MemorySegment.NULL
                             : a.allocateFrom(JAVA_BYTE, bytes));
                     object.set(JAVA_LONG, 8, bytes.length);
-                    int rc = (int) lib.valueLoad.invokeExact(one.asSlice(PDATA_VALUE), object, PMIX_BYTE_OBJECT);
+                    lib.valueLoad(one.asSlice(PDATA_VALUE), object, PMIX_BYTE_OBJECT);
                 } else {
-                    int rc = (int) lib.valueLoad.invokeExact(one.asSlice(PDATA_VALUE), a.allocateFrom(value), PMIX_STRING);
+                    lib.valueLoad(one.asSlice(PDATA_VALUE), a.allocateFrom(value), PMIX_STRING);
                 }
             }
         }
-        LINKER.downcallHandle(p.callback, LOOKUP_CALLBACK).invokeExact(PmixLibrary.SUCCESS, pdata, (long) p.found.size(),
+        PmixLibrary.lookupDone(p.callback, PmixLibrary.SUCCESS, pdata, (long) p.found.size(),
                 p.callbackData);
     }
 }

@@ -5,13 +5,11 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+import static org.banyan.pmix.CCall.seg;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,10 +65,6 @@ public final class PmixServer {
         void spawn(int jobId, int token, List<org.banyan.core.job.AppContext> apps, List<String> hosts);
     }
 
-    private static final Linker LINKER = Linker.nativeLinker();
-    private static final FunctionDescriptor OP_CALLBACK = FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS);
-    private static final FunctionDescriptor MODEX_CALLBACK =
-            FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS);
     private static volatile PmixServer instance;
 
     private final PmixLibrary lib;
@@ -147,13 +141,13 @@ public final class PmixServer {
                 // running, retries its socket for 2.3 s before giving way to "native" (uid/gid
                 // over the local socket), which is what a daemon's own ranks need; PMIx reads its
                 // MCA parameters from the process environment, so libc's is set before init
-                int ignored = (int) lib.setenv.invokeExact(a.allocateFrom("PMIX_MCA_psec"), a.allocateFrom("native"), 0);
+                lib.setenv(a.allocateFrom("PMIX_MCA_psec"), a.allocateFrom("native"), 0);
             }
             List<PmixInfo> info = List.of(PmixInfo.string("pmix.srvr.tmpdir", dir.toString()),
                     PmixInfo.string("pmix.sys.tmpdir", dir.toString()));
             MemorySegment array = server.infoArray(a, info);
-            rc = (int) lib.serverInit.invokeExact(module(), array.get(ADDRESS, 16), array.get(JAVA_LONG, 8));
-            lib.dataArrayDestruct.invokeExact(array);
+            rc = lib.serverInit(module(), array.get(ADDRESS, 16), array.get(JAVA_LONG, 8));
+            lib.dataArrayDestruct(array);
         } catch (Throwable t) {
             throw new PmixUnavailableException("PMIx_server_init failed: " + t);
         }
@@ -178,9 +172,9 @@ public final class PmixServer {
         info.add(PmixInfo.string("pmix.tmpdir", tmpdir.toString()));
         try (Arena a = Arena.ofConfined()) {
             MemorySegment array = infoArray(a, info);
-            int rc = (int) lib.registerNspace.invokeExact(nspace(a, r.nspace()), r.ranks().length, array.get(ADDRESS, 16),
-                    array.get(JAVA_LONG, 8), MemorySegment.NULL, MemorySegment.NULL);
-            lib.dataArrayDestruct.invokeExact(array);
+            int rc = lib.registerNspace(nspace(a, r.nspace()), r.ranks().length, array.get(ADDRESS, 16),
+                    array.get(JAVA_LONG, 8));
+            lib.dataArrayDestruct(array);
             check(rc, "PMIx_server_register_nspace " + r.nspace());
         } catch (PmixUnavailableException e) {
             throw e;
@@ -198,16 +192,13 @@ public final class PmixServer {
     public synchronized Map<String, String> clientEnvironment(String nspace, int rank) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment proc = proc(a, nspace, rank);
-            int uid = (int) lib.getuid.invokeExact();
-            int gid = (int) lib.getgid.invokeExact();
-            check((int) lib.registerClient.invokeExact(proc, uid, gid, MemorySegment.NULL, MemorySegment.NULL,
-                    MemorySegment.NULL), "PMIx_server_register_client " + nspace + ":" + rank);
+            check(lib.registerClient(proc, lib.getuid(), lib.getgid()), "PMIx_server_register_client " + nspace + ":" + rank);
             // setup_fork reallocs the array it is given: it must come from malloc
-            MemorySegment env = ((MemorySegment) lib.malloc.invokeExact(8L)).reinterpret(8);
+            MemorySegment env = lib.malloc(8);
             env.set(ADDRESS, 0, MemorySegment.NULL);
             MemorySegment envp = a.allocate(ADDRESS);
             envp.set(ADDRESS, 0, env);
-            check((int) lib.setupFork.invokeExact(proc, envp), "PMIx_server_setup_fork " + nspace + ":" + rank);
+            check(lib.setupFork(proc, envp), "PMIx_server_setup_fork " + nspace + ":" + rank);
             Map<String, String> out = new LinkedHashMap<>();
             MemorySegment array = envp.get(ADDRESS, 0).reinterpret(Long.MAX_VALUE);
             for (long i = 0; ; i++) {
@@ -258,14 +249,14 @@ public final class PmixServer {
      * other in one malloc'd buffer the server unpacks itself and then frees.
      */
     static void completeFence(PmixLibrary lib, MemorySegment callback, MemorySegment callbackData, int status,
-                              List<byte[]> blobs) throws Throwable {
+                              List<byte[]> blobs) {
         long total = 0;
         for (byte[] b : blobs) {
             total += b.length;
         }
         MemorySegment data = MemorySegment.NULL;
         if (total > 0) {
-            data = ((MemorySegment) lib.malloc.invokeExact(total)).reinterpret(total);
+            data = lib.malloc(total);
             long at = 0;
             for (byte[] b : blobs) {
                 MemorySegment.copy(b, 0, data, JAVA_BYTE, at, b.length);
@@ -273,8 +264,7 @@ public final class PmixServer {
             }
         }
         MemorySegment release = total > 0 ? lib.free : MemorySegment.NULL;
-        MethodHandle cb = LINKER.downcallHandle(callback, MODEX_CALLBACK);
-        cb.invokeExact(status, data, total, callbackData, release, data);
+        PmixLibrary.modexDone(callback, status, data, total, callbackData, release, data);
     }
 
     /**
@@ -322,7 +312,7 @@ public final class PmixServer {
         }
         jobs.remove(job.nspace);
         try (Arena a = Arena.ofConfined()) {
-            lib.deregisterNspace.invokeExact(nspace(a, job.nspace), MemorySegment.NULL, MemorySegment.NULL);
+            lib.deregisterNspace(nspace(a, job.nspace));
         } catch (Throwable t) {
             // the namespace stays registered: a leak of the server's, not a fault of the job
         }
@@ -343,7 +333,7 @@ public final class PmixServer {
         }
         Thread t = Thread.ofPlatform().daemon().name("pmix-finalize").start(() -> {
             try {
-                int rc = (int) s.lib.serverFinalize.invokeExact();
+                s.lib.serverFinalize();
             } catch (Throwable e) {
                 // nothing more to do
             }
@@ -360,8 +350,8 @@ public final class PmixServer {
     // --- building what PMIx reads ---------------------------------------------------------
 
     /** A pmix_data_array_t of pmix_info_t (allocated in {@code a}; its array PMIx's, freed by PMIx_Data_array_destruct). */
-    private MemorySegment infoArray(Arena a, List<PmixInfo> infos) throws Throwable {
-        MemorySegment list = (MemorySegment) lib.listStart.invokeExact();
+    private MemorySegment infoArray(Arena a, List<PmixInfo> infos) {
+        MemorySegment list = lib.listStart();
         try {
             for (PmixInfo i : infos) {
                 MemorySegment value;
@@ -374,17 +364,17 @@ public final class PmixServer {
                     case INFO_ARRAY -> value = nested = infoArray(a, i.infos());
                     default -> throw new IllegalArgumentException(i.type().name());
                 }
-                int rc = (int) lib.listAdd.invokeExact(list, a.allocateFrom(i.key()), value, i.type().code);
+                int rc = lib.listAdd(list, a.allocateFrom(i.key()), value, i.type().code);
                 if (nested != null) {
-                    lib.dataArrayDestruct.invokeExact(nested); // PMIx copied it
+                    lib.dataArrayDestruct(nested); // PMIx copied it
                 }
                 check(rc, "PMIx_Info_list_add " + i.key());
             }
             MemorySegment array = a.allocate(PmixLibrary.DATA_ARRAY_SIZE, 8);
-            check((int) lib.listConvert.invokeExact(list, array), "PMIx_Info_list_convert");
+            check(lib.listConvert(list, array), "PMIx_Info_list_convert");
             return array;
         } finally {
-            lib.listRelease.invokeExact(list);
+            lib.listRelease(list);
         }
     }
 
@@ -437,40 +427,21 @@ public final class PmixServer {
         if (module != null) {
             return module;
         }
-        MethodHandles.Lookup lookup = MethodHandles.lookup();
-        Arena forever = Arena.global();
-        MemorySegment m = forever.allocate(PmixLibrary.MODULE_SIZE, 8);
-        FunctionDescriptor client = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS);
-        FunctionDescriptor abort = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG,
-                ADDRESS, ADDRESS);
-        FunctionDescriptor fence = FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG,
-                ADDRESS, ADDRESS);
-        FunctionDescriptor dmodex = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS);
-        m.set(ADDRESS, 0, stub(lookup, forever, "clientConnected", client));
-        m.set(ADDRESS, 8, stub(lookup, forever, "clientFinalized", client));
-        m.set(ADDRESS, 16, stub(lookup, forever, "abort", abort));
-        m.set(ADDRESS, 24, stub(lookup, forever, "fenceNb", fence));
-        m.set(ADDRESS, 32, LINKER.upcallStub(lookup.findStatic(PmixModexOps.class, "directModex", dmodex.toMethodType()),
-                dmodex, forever));
-        m.set(ADDRESS, 40, LINKER.upcallStub(lookup.findStatic(PmixNames.class, "publish", PmixNames.PUBLISH_UPCALL.toMethodType()),
-                PmixNames.PUBLISH_UPCALL, forever));
-        m.set(ADDRESS, 48, LINKER.upcallStub(lookup.findStatic(PmixNames.class, "lookup", PmixNames.KEYS_UPCALL.toMethodType()),
-                PmixNames.KEYS_UPCALL, forever));
-        m.set(ADDRESS, 56, LINKER.upcallStub(lookup.findStatic(PmixNames.class, "unpublish", PmixNames.KEYS_UPCALL.toMethodType()),
-                PmixNames.KEYS_UPCALL, forever));
-        m.set(ADDRESS, 64, LINKER.upcallStub(lookup.findStatic(PmixSpawnOps.class, "spawn",
-                PmixSpawnOps.SPAWN_UPCALL.toMethodType()), PmixSpawnOps.SPAWN_UPCALL, forever));
-        m.set(ADDRESS, 72, LINKER.upcallStub(lookup.findStatic(PmixSpawnOps.class, "connect",
-                PmixSpawnOps.CONNECT_UPCALL.toMethodType()), PmixSpawnOps.CONNECT_UPCALL, forever));
-        m.set(ADDRESS, 80, LINKER.upcallStub(lookup.findStatic(PmixSpawnOps.class, "disconnect",
-                PmixSpawnOps.CONNECT_UPCALL.toMethodType()), PmixSpawnOps.CONNECT_UPCALL, forever));
+        MemorySegment m = Arena.global().allocate(PmixLibrary.MODULE_SIZE, 8);
+        MethodHandles.Lookup here = MethodHandles.lookup();
+        m.set(ADDRESS, 0, CCall.callback(here, "clientConnected"));
+        m.set(ADDRESS, 8, CCall.callback(here, "clientFinalized"));
+        m.set(ADDRESS, 16, CCall.callback(here, "abort"));
+        m.set(ADDRESS, 24, CCall.callback(here, "fenceNb"));
+        m.set(ADDRESS, 32, PmixModexOps.directModexCallback());
+        m.set(ADDRESS, 40, PmixNames.callback("publish"));
+        m.set(ADDRESS, 48, PmixNames.callback("lookup"));
+        m.set(ADDRESS, 56, PmixNames.callback("unpublish"));
+        m.set(ADDRESS, 64, PmixSpawnOps.callback("spawn"));
+        m.set(ADDRESS, 72, PmixSpawnOps.callback("connect"));
+        m.set(ADDRESS, 80, PmixSpawnOps.callback("disconnect"));
         module = m;
         return m;
-    }
-
-    private static MemorySegment stub(MethodHandles.Lookup lookup, Arena arena, String name, FunctionDescriptor fd)
-            throws ReflectiveOperationException {
-        return LINKER.upcallStub(lookup.findStatic(PmixServer.class, name, fd.toMethodType()), fd, arena);
     }
 
     /** Completes an operation whose callback PMIx gave (4.2.2 gives none for client_connected). */
@@ -479,14 +450,19 @@ public final class PmixServer {
             return PmixLibrary.OPERATION_SUCCEEDED;
         }
         try {
-            LINKER.downcallHandle(callback, OP_CALLBACK).invokeExact(PmixLibrary.SUCCESS, data);
+            PmixLibrary.opDone(callback, PmixLibrary.SUCCESS, data);
             return PmixLibrary.SUCCESS;
         } catch (Throwable t) {
             return PmixLibrary.OPERATION_SUCCEEDED;
         }
     }
 
-    private static int clientConnected(MemorySegment proc, MemorySegment object, MemorySegment callback, MemorySegment data) {
+    /** {@code client_connected(proc, server_object, cbfunc, cbdata)} */
+    private static long clientConnected(long procAt, long object, long callbackAt, long dataAt, long u4, long u5, long u6,
+                                        long u7) {
+        MemorySegment proc = seg(procAt);
+        MemorySegment callback = seg(callbackAt);
+        MemorySegment data = seg(dataAt);
         try {
             PmixServer s = instance;
             Job job = s == null ? null : s.jobs.get(nspaceOf(proc));
@@ -499,12 +475,19 @@ public final class PmixServer {
         return completed(callback, data);
     }
 
-    private static int clientFinalized(MemorySegment proc, MemorySegment object, MemorySegment callback, MemorySegment data) {
-        return completed(callback, data);
+    /** {@code client_finalized(proc, server_object, cbfunc, cbdata)} */
+    private static long clientFinalized(long proc, long object, long callback, long data, long u4, long u5, long u6, long u7) {
+        return completed(seg(callback), seg(data));
     }
 
-    private static int abort(MemorySegment proc, MemorySegment object, int status, MemorySegment message,
-                             MemorySegment procs, long nprocs, MemorySegment callback, MemorySegment data) {
+    /** {@code abort(proc, server_object, status, msg, procs, nprocs, cbfunc, cbdata)} */
+    private static long abort(long procAt, long object, long statusBits, long messageAt, long procs, long nprocs,
+                              long callbackAt, long dataAt) {
+        MemorySegment proc = seg(procAt);
+        int status = (int) statusBits;
+        MemorySegment message = seg(messageAt);
+        MemorySegment callback = seg(callbackAt);
+        MemorySegment data = seg(dataAt);
         try {
             PmixServer s = instance;
             Job job = s == null ? null : s.jobs.get(nspaceOf(proc));
@@ -518,8 +501,13 @@ public final class PmixServer {
         return completed(callback, data);
     }
 
-    private static int fenceNb(MemorySegment procs, long nprocs, MemorySegment info, long ninfo, MemorySegment blob,
-                               long size, MemorySegment callback, MemorySegment data) {
+    /** {@code fence_nb(procs, nprocs, info, ninfo, data, ndata, cbfunc, cbdata)} */
+    private static long fenceNb(long procsAt, long nprocs, long info, long ninfo, long blobAt, long size, long callbackAt,
+                                long dataAt) {
+        MemorySegment procs = seg(procsAt);
+        MemorySegment blob = seg(blobAt);
+        MemorySegment callback = seg(callbackAt);
+        MemorySegment data = seg(dataAt);
         try {
             PmixServer s = instance;
             if (s == null || nprocs < 1) {

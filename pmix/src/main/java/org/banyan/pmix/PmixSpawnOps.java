@@ -7,11 +7,11 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 import static org.banyan.pmix.PmixLibrary.INFO_SIZE;
 import static org.banyan.pmix.PmixLibrary.INFO_VALUE_DATA;
 import static org.banyan.pmix.PmixLibrary.INFO_VALUE_TYPE;
+import static org.banyan.pmix.CCall.seg;
 import static org.banyan.pmix.PmixLibrary.PMIX_STRING;
 
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
@@ -40,14 +40,6 @@ final class PmixSpawnOps {
     private static final int APP_SIZE = 56;
     private static final int ERR_BAD_PARAM = -27;
     private static final int ERR_JOB_FAILED_TO_LAUNCH = -181;
-    private static final Linker LINKER = Linker.nativeLinker();
-    private static final FunctionDescriptor OP_CALLBACK = FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS);
-    private static final FunctionDescriptor SPAWN_CALLBACK = FunctionDescriptor.ofVoid(JAVA_INT, ADDRESS, ADDRESS);
-
-    static final FunctionDescriptor SPAWN_UPCALL = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS,
-            JAVA_LONG, ADDRESS, ADDRESS);
-    static final FunctionDescriptor CONNECT_UPCALL = FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG,
-            ADDRESS, ADDRESS);
 
     private enum Kind { SPAWN, CONNECT, FENCE }
 
@@ -59,6 +51,27 @@ final class PmixSpawnOps {
     private PmixSpawnOps() {}
 
     // --- upcalls, on PMIx's progress thread ---------------------------------------------------
+
+    /** The server module's entry {@code name} (spawn, connect, disconnect). */
+    static MemorySegment callback(String name) throws ReflectiveOperationException {
+        return CCall.callback(MethodHandles.lookup(), name);
+    }
+
+    /** {@code spawn(proc, job_info, ninfo, apps, napps, cbfunc, cbdata)} */
+    private static long spawn(long proc, long jobInfo, long ninfo, long apps, long napps, long callback, long data, long u7) {
+        return spawn(seg(proc), seg(jobInfo), ninfo, seg(apps), napps, seg(callback), seg(data));
+    }
+
+    /** {@code connect(procs, nprocs, info, ninfo, cbfunc, cbdata)} */
+    private static long connect(long procs, long nprocs, long info, long ninfo, long callback, long data, long u6, long u7) {
+        return connect(seg(procs), nprocs, seg(info), ninfo, seg(callback), seg(data));
+    }
+
+    /** {@code disconnect(procs, nprocs, info, ninfo, cbfunc, cbdata)} */
+    private static long disconnect(long procs, long nprocs, long info, long ninfo, long callback, long data, long u6,
+                                   long u7) {
+        return disconnect(seg(procs), nprocs, seg(info), ninfo, seg(callback), seg(data));
+    }
 
     static int spawn(MemorySegment proc, MemorySegment jobInfo, long ninfo, MemorySegment apps, long napps,
                      MemorySegment callback, MemorySegment data) {
@@ -217,19 +230,17 @@ final class PmixSpawnOps {
                 fenceDone(lib, w, ok, text);
             } else if (w.kind() == Kind.SPAWN) {
                 if (!ok) {
-                    LINKER.downcallHandle(w.callback(), SPAWN_CALLBACK).invokeExact(ERR_JOB_FAILED_TO_LAUNCH,
-                            MemorySegment.NULL, w.callbackData());
+                    PmixLibrary.spawnDone(w.callback(), ERR_JOB_FAILED_TO_LAUNCH, MemorySegment.NULL, w.callbackData());
                     return true;
                 }
                 // the server may keep the pointer past the callback: the name is the process's from here
                 String nspace = text.substring(text.indexOf(' ') + 1);
-                MemorySegment name = ((MemorySegment) lib.malloc.invokeExact((long) PmixLibrary.NSPACE_SIZE))
-                        .reinterpret(PmixLibrary.NSPACE_SIZE);
+                MemorySegment name = lib.malloc(PmixLibrary.NSPACE_SIZE);
                 name.fill((byte) 0);
                 name.setString(0, nspace);
-                LINKER.downcallHandle(w.callback(), SPAWN_CALLBACK).invokeExact(PmixLibrary.SUCCESS, name, w.callbackData());
+                PmixLibrary.spawnDone(w.callback(), PmixLibrary.SUCCESS, name, w.callbackData());
             } else {
-                LINKER.downcallHandle(w.callback(), OP_CALLBACK).invokeExact(ok ? PmixLibrary.SUCCESS : PmixLibrary.ERR_NOT_FOUND,
+                PmixLibrary.opDone(w.callback(), ok ? PmixLibrary.SUCCESS : PmixLibrary.ERR_NOT_FOUND,
                         w.callbackData());
             }
         } catch (Throwable t) {
@@ -239,7 +250,7 @@ final class PmixSpawnOps {
     }
 
     /** Every daemon's blob (base64, separated by commas) to the server, as a job's fence gives them. */
-    private static void fenceDone(PmixLibrary lib, Waiting w, boolean ok, String text) throws Throwable {
+    private static void fenceDone(PmixLibrary lib, Waiting w, boolean ok, String text) {
         List<byte[]> blobs = new ArrayList<>();
         if (ok && !text.isEmpty()) {
             for (String part : text.split(",")) {

@@ -1,0 +1,115 @@
+package org.banyan.pmix;
+
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.Locale;
+
+/**
+ * Every C call and every C callback of the PMIx server goes through one FFM shape: a call takes
+ * six 64-bit integers and returns one, a callback takes eight and returns one. The linker makes a
+ * stub (spun classes, which the AOT cache does not keep) for each shape it sees; with one
+ * descriptor per C signature, 14 call and 7 callback shapes cost a fresh JVM about 80 ms before
+ * {@code PMIx_server_init}, on the path to an Open MPI job's first rank, and each new callback
+ * shape 3 ms more inside the ranks' first fence. One shape of each costs about 25 ms.
+ *
+ * <p>It relies on what the C calling conventions of Linux on x86-64 (System V) and AArch64
+ * (AAPCS64) say, for functions that take at most six (calls) or eight (callbacks) integer or
+ * pointer arguments and are not variadic: those arguments travel in the same registers whatever
+ * their C width; a callee reads only the low bits of a narrower one, and never looks at
+ * registers it does not declare; a narrower result is the low bits of the result register.
+ * Callers therefore pass {@code int}s as they are, {@code uint16_t}s masked, pointers by their
+ * {@link MemorySegment#address() address}, and cast results down; callbacks ignore the arguments
+ * their C type does not have. On any other architecture the PMIx server is not offered.
+ */
+final class CCall {
+    private static final FunctionDescriptor CALL =
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG);
+    private static final FunctionDescriptor CALLBACK = FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG,
+            JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG);
+    /** The Java type of a callback: {@code static long name(long a0, ..., long a7)}. */
+    static final MethodType CALLBACK_TYPE = CALLBACK.toMethodType();
+    private static MethodHandle invoker;
+
+    private CCall() {}
+
+    /** Whether this machine's calling convention is one this class is written for. */
+    static boolean supported() {
+        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+        return os.startsWith("linux") && (arch.equals("amd64") || arch.equals("x86_64") || arch.equals("aarch64"));
+    }
+
+    private static MethodHandle invoker() {
+        MethodHandle h = invoker;
+        if (h == null) {
+            synchronized (CCall.class) {
+                if (invoker == null) {
+                    invoker = Linker.nativeLinker().downcallHandle(CALL);
+                }
+                h = invoker;
+            }
+        }
+        return h;
+    }
+
+    /** Calls the C function at {@code fn} with up to six integer or pointer arguments (unused ones 0). */
+    static long call(MemorySegment fn, long a, long b, long c, long d, long e, long f) {
+        try {
+            return (long) invoker().invokeExact(fn, a, b, c, d, e, f);
+        } catch (RuntimeException | Error x) {
+            throw x;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t); // a downcall handle throws nothing checked
+        }
+    }
+
+    static long call(MemorySegment fn) {
+        return call(fn, 0, 0, 0, 0, 0, 0);
+    }
+
+    static long call(MemorySegment fn, long a) {
+        return call(fn, a, 0, 0, 0, 0, 0);
+    }
+
+    static long call(MemorySegment fn, long a, long b) {
+        return call(fn, a, b, 0, 0, 0, 0);
+    }
+
+    static long call(MemorySegment fn, long a, long b, long c) {
+        return call(fn, a, b, c, 0, 0, 0);
+    }
+
+    static long call(MemorySegment fn, long a, long b, long c, long d) {
+        return call(fn, a, b, c, d, 0, 0);
+    }
+
+    static long call(MemorySegment fn, long a, long b, long c, long d, long e) {
+        return call(fn, a, b, c, d, e, 0);
+    }
+
+    /**
+     * A C function pointer that calls {@code static long name(long, ..., long)} (eight arguments)
+     * of {@code lookup}'s class, for the life of the process.
+     */
+    static MemorySegment callback(MethodHandles.Lookup lookup, String name) throws ReflectiveOperationException {
+        MethodHandle target = lookup.findStatic(lookup.lookupClass(), name, CALLBACK_TYPE);
+        return Linker.nativeLinker().upcallStub(target, CALLBACK, Arena.global());
+    }
+
+    /** A pointer argument. */
+    static long p(MemorySegment s) {
+        return s.address();
+    }
+
+    /** A pointer result or argument of a callback, as a segment of length 0. */
+    static MemorySegment seg(long address) {
+        return MemorySegment.ofAddress(address);
+    }
+}

@@ -11,7 +11,8 @@ import org.banyan.topo.TopologyFormats;
 /**
  * TreeMatch's mapping time from 64 to 65,536 processes, and its quality (hop-bytes against
  * round-robin, by-node and random placements) on reference patterns and multi-level topologies.
- * Run: bench/place (or java -cp cli/target/banyan.jar bench/PlaceBenchmark.java [time|quality])
+ * Run: bench/place (or java -cp cli/target/banyan.jar bench/PlaceBenchmark.java [time|quality]);
+ * bench/place machines [DIR] places a stencil on each hwloc XML of DIR (hwloc's test machines by default).
  */
 public class PlaceBenchmark {
     /** Hosts of 2 packages × 16 cores, 8 hosts a switch, as many switches as needed. */
@@ -115,8 +116,39 @@ public class PlaceBenchmark {
         }
     }
 
-    public static void main(String[] args) {
+    /**
+     * TreeMatch on real machines (hwloc XML files, cut at their cores as banyan place does): a
+     * 2-D stencil over every usable core, SUM_COM against round-robin and by-node, and which
+     * placement was kept.
+     */
+    static void machines(java.nio.file.Path dir) throws java.io.IOException {
+        System.out.printf(Locale.ROOT, "%-44s %-34s %6s %6s %-11s %8s %8s%n", "machine", "tree (cores, padded)", "cores",
+                "places", "kept", "vs rr", "vs node");
+        try (var files = java.nio.file.Files.list(dir)) {
+            for (var f : files.filter(p -> p.toString().endsWith(".xml")).sorted().toList()) {
+                Topology t = org.banyan.topo.HwlocXml.parse(java.nio.file.Files.readString(f)).leavesAt("Core").compact();
+                int n = t.usableLeaves();
+                int x = (int) Math.sqrt(n);
+                while (n % x != 0) {
+                    x--;
+                }
+                CommMatrix m = Patterns.stencil2d(x, n / x, 4096);
+                TreeMatch.Result r = TreeMatch.map(m, t);
+                double tm = PlacementCost.of(m, t, r.leafOf()).sumCom();
+                double rr = PlacementCost.of(m, t, ReferencePlacements.roundRobin(n, t)).sumCom();
+                double bn = PlacementCost.of(m, t, ReferencePlacements.byNode(n, t)).sumCom();
+                System.out.printf(Locale.ROOT, "%-44s %-34s %6d %6d %-11s %8.3f %8.3f%n", f.getFileName(), t, n, t.leaves(),
+                        r.kept().name().toLowerCase(Locale.ROOT), tm / rr, tm / bn);
+            }
+        }
+    }
+
+    public static void main(String[] args) throws java.io.IOException {
         String what = args.length > 0 ? args[0] : "all";
+        if (what.equals("machines")) {
+            machines(java.nio.file.Path.of(args.length > 1 ? args[1] : "place/src/test/resources/hwloc"));
+            return;
+        }
         if (!what.equals("quality")) {
             time();
         }

@@ -95,11 +95,26 @@ public final class Rankfile {
         if (hosts.size() != cluster.leaves() / perHost) {
             throw new IllegalArgumentException(hosts.size() + " host names for " + cluster.leaves() / perHost + " hosts");
         }
+        // logical numbers count what exists: packages with a usable core, usable cores (holes are padding)
+        int[] usableBefore = new int[cluster.leaves() + 1];
+        for (int leaf = 0; leaf < cluster.leaves(); leaf++) {
+            usableBefore[leaf + 1] = usableBefore[leaf] + (cluster.usable(leaf) ? 1 : 0);
+        }
         List<Entry> out = new ArrayList<>(leafOf.length);
         for (int r = 0; r < leafOf.length; r++) {
             int leaf = leafOf[r];
-            int within = leaf % perHost;
-            String slot = perPackage > 0 ? within / perPackage + ":" + within % perPackage : Integer.toString(within);
+            int hostStart = leaf / perHost * perHost;
+            String slot;
+            if (perPackage > 0) {
+                int pkgStart = leaf / perPackage * perPackage;
+                int pkg = 0;
+                for (int p = hostStart; p < pkgStart; p += perPackage) {
+                    pkg += usableBefore[p + perPackage] > usableBefore[p] ? 1 : 0;
+                }
+                slot = pkg + ":" + (usableBefore[leaf] - usableBefore[pkgStart]);
+            } else {
+                slot = Integer.toString(usableBefore[leaf] - usableBefore[hostStart]);
+            }
             out.add(new Entry(r, hosts.get(leaf / perHost), slot));
         }
         return out;

@@ -16,8 +16,11 @@ import org.banyan.topo.Topology;
  * <p>Each level is grouped exhaustively (branch and bound, {@link ExhaustiveGrouping}) when it
  * has few enough partitions ({@link ExhaustiveGrouping#worthSearching}), and greedily with swap refinement
  * ({@link GreedyGrouping}) above. The same methods also split the processes from the root down
- * ({@link TopDownPartition}); the placement with the lower SUM_COM is kept. Deterministic: the
- * same input gives the same placement.
+ * ({@link TopDownPartition}); the placement with the lower SUM_COM is kept. A machine with holes
+ * (unbalanced, or with PUs that may not be used) is placed as {@link PaddedTrees} says, and no
+ * process ever lands on a hole. The result is never worse (SUM_COM) than the reference
+ * placements round-robin and by-node ({@link ReferencePlacements}), which are kept instead when
+ * they are cheaper. Deterministic: the same input gives the same placement.
  */
 public final class TreeMatch {
     /** Neighbour visits allowed to the swap passes of one level. */
@@ -31,23 +34,66 @@ public final class TreeMatch {
      * @param leafOf       per process, the topology leaf it goes to
      * @param exactLevels  levels whose grouping was searched exhaustively to the end
      * @param levels       levels grouped (those of arity above 1)
-     * @param topDown      whether the top-down partition ({@link TopDownPartition}) was cheaper
-     *                     than the bottom-up grouping, and kept
+     * @param kept         which placement was the cheapest and kept
      */
-    public record Result(int[] leafOf, int exactLevels, int levels, boolean topDown) {}
+    public record Result(int[] leafOf, int exactLevels, int levels, Kept kept) {}
+
+    /** The placements {@link #map} chooses among. */
+    public enum Kept {
+        /** TreeMatch's grouping from the leaves up. */
+        BOTTOM_UP,
+        /** TreeMatch's partition from the root down ({@link TopDownPartition}). */
+        TOP_DOWN,
+        /** The reference {@link ReferencePlacements#roundRobin}, cheaper than both. */
+        ROUND_ROBIN,
+        /** The reference {@link ReferencePlacements#byNode}, cheaper than both. */
+        BY_NODE
+    }
 
     private TreeMatch() {}
 
     /**
-     * Places the matrix's processes on the topology's leaves (levels of arity 1 are skipped).
+     * Places the matrix's processes on the topology's usable leaves (levels of arity 1 are skipped).
      *
-     * @throws IllegalArgumentException when there are more processes than leaves
+     * @throws IllegalArgumentException when there are more processes than usable leaves
      */
     public static Result map(CommMatrix matrix, Topology topology) {
         int n = matrix.size();
-        if (n > topology.leaves()) {
-            throw new IllegalArgumentException(n + " processes for the " + topology.leaves() + " places of " + topology);
+        ReferencePlacements.fits(n, topology);
+        Result own;
+        if (!topology.hasHoles()) {
+            own = balanced(matrix, topology);
+        } else {
+            PaddedTrees.Compressed c = PaddedTrees.compressed(topology);
+            if (c != null) {
+                Result r = balanced(matrix, c.topology());
+                int[] leafOf = new int[n];
+                for (int i = 0; i < n; i++) {
+                    leafOf[i] = c.originalLeaf()[r.leafOf()[i]];
+                }
+                own = new Result(leafOf, r.exactLevels(), r.levels(), r.kept());
+            } else {
+                Result r = balanced(matrix, topology);
+                int[] leafOf = PaddedTrees.refined(matrix, topology, PaddedTrees.repaired(matrix, topology, r.leafOf()));
+                own = new Result(leafOf, r.exactLevels(), r.levels(), r.kept());
+            }
         }
+        double cost = PlacementCost.of(matrix, topology, own.leafOf()).sumCom();
+        Result best = own;
+        for (Kept k : List.of(Kept.ROUND_ROBIN, Kept.BY_NODE)) {
+            int[] ref = k == Kept.ROUND_ROBIN ? ReferencePlacements.roundRobin(n, topology) : ReferencePlacements.byNode(n, topology);
+            double c = PlacementCost.of(matrix, topology, ref).sumCom();
+            if (c < cost - 1e-9 * Math.max(1, cost)) {
+                cost = c;
+                best = new Result(ref, own.exactLevels(), own.levels(), k);
+            }
+        }
+        return best;
+    }
+
+    /** TreeMatch proper, on a tree whose every leaf may be used (or, padded, before its repair). */
+    private static Result balanced(CommMatrix matrix, Topology topology) {
+        int n = matrix.size();
         List<Topology.Level> levels = topology.levels();
         GreedyGrouping greedy = new GreedyGrouping(REFINE_BUDGET);
         // groups.get(d): for level d (from the root), the members of each group formed there
@@ -85,9 +131,9 @@ public final class TreeMatch {
         lay(groupsAt, 0, 0, 0, topology, n, leafOf);
         int[] down = TopDownPartition.map(matrix, topology, greedy, SEARCH_BUDGET);
         if (PlacementCost.of(matrix, topology, down).sumCom() < PlacementCost.of(matrix, topology, leafOf).sumCom() - 1e-9) {
-            return new Result(down, exact, grouped, true);
+            return new Result(down, exact, grouped, Kept.TOP_DOWN);
         }
-        return new Result(leafOf, exact, grouped, false);
+        return new Result(leafOf, exact, grouped, Kept.BOTTOM_UP);
     }
 
     /**

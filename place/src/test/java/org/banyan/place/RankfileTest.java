@@ -44,6 +44,21 @@ class RankfileTest {
     }
 
     @Test
+    void slotsCountTheCoresThatExistOnAMachineWithHoles() throws Exception {
+        // hwloc's 16em64t-4s2c2t-offlines: four packages of 2, 1, 1 and 2 cores with usable PUs
+        Topology host = org.banyan.topo.HwlocXml.parse(RealMachinesTest.resource("hwloc/16em64t-4s2c2t-offlines.xml"))
+                .leavesAt("Core").compact();
+        assertThat(host).hasToString("Package:4 L2Cache:2");
+        Topology cluster = host.cluster(List.of(), 2);
+        int[] leafOf = ReferencePlacements.roundRobin(12, cluster);
+        List<Rankfile.Entry> entries = Rankfile.of(leafOf, cluster, List.of("a", "b"));
+        assertThat(entries.stream().map(e -> e.host() + " " + e.slot()).toList()).containsExactly("a 0:0", "a 0:1", "a 1:0",
+                "a 2:0", "a 3:0", "a 3:1", "b 0:0", "b 0:1", "b 1:0", "b 2:0", "b 3:0", "b 3:1");
+        assertThatThrownBy(() -> ReferencePlacements.roundRobin(13, cluster))
+                .hasMessage("13 processes for the 12 usable places of host:2 Package:4 L2Cache:2");
+    }
+
+    @Test
     void matricesFromCsvAndMat() {
         CommMatrix csv = MatrixFormats.parse("from\\to,0,1,2\n0,0,5,0\n1,1,0,0\n2,0,0,0\n", "m.csv");
         assertThat(csv.size()).isEqualTo(3);

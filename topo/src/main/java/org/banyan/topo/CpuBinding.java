@@ -11,6 +11,10 @@ import java.util.Set;
  * {@link SysfsTopology} name them: Package, Core, PU; a synthetic {@code socket} level counts as
  * a package, and a tree with no Core level has cores for leaves). Two ways in: mpirun's policies
  * ({@link #of}) or a rankfile's slot ({@link #ofSlot}). CPUs are returned as OS indexes.
+ *
+ * <p>Cores, packages, NUMA nodes and hardware threads are counted as hwloc counts them (logical
+ * indexes): on a host whose tree has holes ({@link Topology#HOLE}: a hybrid processor, PUs this
+ * process may not use) only the objects with a usable PU exist, and no rank is ever bound to a hole.
  */
 public final class CpuBinding {
     /**
@@ -45,6 +49,12 @@ public final class CpuBinding {
     private final int numaLevel;
     private final int cores;
     private final int packages;
+    /** Per logical core: its object at the core level (padded tree), and its logical package. */
+    private final int[] coreObject;
+    private final int[] packageOfCore;
+    /** Per logical package: its first logical core, and how many it has. */
+    private final int[] firstCoreOf;
+    private final int[] coresOf;
 
     public CpuBinding(Topology host) {
         this(host, java.util.Map.of());
@@ -55,7 +65,9 @@ public final class CpuBinding {
         this.host = host;
         Map<Integer, Integer> leafOf = new java.util.HashMap<>();
         for (int leaf = 0; leaf < host.leaves(); leaf++) {
-            leafOf.put(host.leafOsIndex()[leaf], leaf);
+            if (host.usable(leaf)) {
+                leafOf.put(host.leafOsIndex()[leaf], leaf);
+            }
         }
         caches.forEach((level, sets) -> {
             List<int[]> ordered = new java.util.ArrayList<>(sets);
@@ -78,8 +90,38 @@ public final class CpuBinding {
         this.packageLevel = p >= 0 ? p : host.levelNamed("socket");
         int numa = host.levelNamed("NUMANode");
         this.numaLevel = numa > packageLevel && numa < coreLevel ? numa : -1;
-        this.cores = host.leaves() / host.leavesUnder(coreLevel);
-        this.packages = packageLevel < 0 ? 1 : host.leaves() / host.leavesUnder(packageLevel);
+        int[] coreLogical = host.logicalIndexes(coreLevel);
+        int[] packageLogical = packageLevel < 0 ? new int[] {0} : host.logicalIndexes(packageLevel);
+        int coresPerPackageObject = packageLevel < 0 ? coreLogical.length : host.leavesUnder(packageLevel) / host.leavesUnder(coreLevel);
+        this.cores = (int) java.util.Arrays.stream(coreLogical).filter(i -> i >= 0).count();
+        this.packages = (int) java.util.Arrays.stream(packageLogical).filter(i -> i >= 0).count();
+        this.coreObject = new int[cores];
+        this.packageOfCore = new int[cores];
+        this.firstCoreOf = new int[packages];
+        this.coresOf = new int[packages];
+        java.util.Arrays.fill(firstCoreOf, -1);
+        for (int object = 0; object < coreLogical.length; object++) {
+            int core = coreLogical[object];
+            if (core >= 0) {
+                int pkg = packageLogical[object / coresPerPackageObject];
+                coreObject[core] = object;
+                packageOfCore[core] = pkg;
+                firstCoreOf[pkg] = firstCoreOf[pkg] < 0 ? core : firstCoreOf[pkg];
+                coresOf[pkg]++;
+            }
+        }
+    }
+
+    /** The usable PUs (leaves) of logical core {@code core}, in order. */
+    private List<Integer> leavesOf(int core) {
+        int per = host.leavesUnder(coreLevel);
+        List<Integer> out = new ArrayList<>(per);
+        for (int leaf = coreObject[core] * per; leaf < (coreObject[core] + 1) * per; leaf++) {
+            if (host.usable(leaf)) {
+                out.add(leaf);
+            }
+        }
+        return out;
     }
 
     public int cores() {
@@ -126,18 +168,29 @@ public final class CpuBinding {
      * core: a half-full host runs a rank per core, where mpirun would pair them on half the cores.
      */
     private int[] threads(int[] held, int localRank, boolean bySocket, int cpusPerRank) {
-        int perCore = host.leavesUnder(coreLevel);
         List<List<Integer>> groups = groups(held, bySocket);
         int[] coreOrder = new int[held.length]; // the core of the i-th rank of one core each, as within() deals them
         for (int i = 0; i < held.length; i++) {
             List<Integer> group = groups.get(i % groups.size());
             coreOrder[i] = group.get(i / groups.size() % group.size());
         }
+        // every core's first thread in that order, then every second thread (cores with fewer skipped)
+        List<Integer> units = new ArrayList<>();
+        for (int thread = 0; ; thread++) {
+            int before = units.size();
+            for (int core : coreOrder) {
+                List<Integer> leaves = leavesOf(core);
+                if (thread < leaves.size()) {
+                    units.add(leaves.get(thread));
+                }
+            }
+            if (units.size() == before) {
+                break;
+            }
+        }
         Set<Integer> cpus = new LinkedHashSet<>();
         for (int k = 0; k < cpusPerRank; k++) {
-            int unit = (localRank * cpusPerRank + k) % (held.length * perCore);
-            int leaf = coreOrder[unit % held.length] * perCore + unit / held.length;
-            cpus.add(host.leafOsIndex()[leaf]);
+            cpus.add(host.leafOsIndex()[units.get((localRank * cpusPerRank + k) % units.size())]);
         }
         return cpus.stream().mapToInt(Integer::intValue).sorted().toArray();
     }
@@ -192,7 +245,7 @@ public final class CpuBinding {
 
     /** The package of a core (a DVM host may be given more slots than it has cores: they wrap). */
     private int packageOf(int core) {
-        return core % cores / (cores / packages);
+        return packageOfCore[core % cores];
     }
 
     /** The cores of {@code held} ranks are dealt over: by package ({@code bySocket}), or all in one group. */
@@ -238,7 +291,6 @@ public final class CpuBinding {
     public int[] ofSlot(String slot) {
         List<Integer> chosen = new ArrayList<>();
         int pkg = -1;
-        int perPackage = cores / packages;
         for (String item : slot.split(",")) {
             String range = item.strip();
             int colon = range.indexOf(':');
@@ -254,19 +306,19 @@ public final class CpuBinding {
             int to;
             if (range.equals("*")) {
                 from = 0;
-                to = (pkg >= 0 ? perPackage : cores) - 1;
+                to = (pkg >= 0 ? coresOf[pkg] : cores) - 1;
             } else {
                 int dash = range.indexOf('-');
                 from = number(dash < 0 ? range : range.substring(0, dash), slot);
                 to = dash < 0 ? from : number(range.substring(dash + 1), slot);
             }
-            int limit = pkg >= 0 ? perPackage : cores;
+            int limit = pkg >= 0 ? coresOf[pkg] : cores;
             if (to < from || to >= limit) {
                 throw new IllegalArgumentException("slot " + slot + ": " + (pkg >= 0 ? "package " + pkg + " has " : "this host has ")
                         + limit + " core" + (limit == 1 ? "" : "s"));
             }
             for (int c = from; c <= to; c++) {
-                chosen.add(pkg >= 0 ? pkg * perPackage + c : c);
+                chosen.add(pkg >= 0 ? firstCoreOf[pkg] + c : c);
             }
         }
         return widen(chosen, Target.CORE);
@@ -294,9 +346,11 @@ public final class CpuBinding {
         int perUnit = host.leavesUnder(unitLevel);
         Set<Integer> cpus = new LinkedHashSet<>();
         for (int core : coreIndexes) {
-            int firstLeaf = core * perCore / perUnit * perUnit;
+            int firstLeaf = coreObject[core] * perCore / perUnit * perUnit;
             for (int leaf = firstLeaf; leaf < firstLeaf + perUnit; leaf++) {
-                cpus.add(host.leafOsIndex()[leaf]);
+                if (host.usable(leaf)) {
+                    cpus.add(host.leafOsIndex()[leaf]);
+                }
             }
         }
         return cpus.stream().mapToInt(Integer::intValue).sorted().toArray();
@@ -325,13 +379,20 @@ public final class CpuBinding {
         int perCore = host.leavesUnder(coreLevel);
         int perPackage = packageLevel < 0 ? host.leaves() : host.leavesUnder(packageLevel);
         int perNuma = numaLevel < 0 ? perPackage : host.leavesUnder(numaLevel);
-        for (int leaf = 0; leaf < host.leaves(); leaf++) {
-            if (wanted.contains(host.leafOsIndex()[leaf])) {
-                sk.add(leaf / perPackage);
-                nm.add(leaf / perNuma);
-                cr.add(leaf / perCore);
-                ht.add(leaf);
+        int[] packageLogical = packageLevel < 0 ? new int[] {0} : host.logicalIndexes(packageLevel);
+        int[] numaLogical = numaLevel < 0 ? packageLogical : host.logicalIndexes(numaLevel);
+        int[] coreLogical = host.logicalIndexes(coreLevel);
+        for (int leaf = 0, thread = 0; leaf < host.leaves(); leaf++) {
+            if (!host.usable(leaf)) {
+                continue;
             }
+            if (wanted.contains(host.leafOsIndex()[leaf])) {
+                sk.add(packageLogical[leaf / perPackage]);
+                nm.add(numaLogical[leaf / perNuma]);
+                cr.add(coreLogical[leaf / perCore]);
+                ht.add(thread);
+            }
+            thread++;
         }
         StringBuilder where = new StringBuilder("SK" + list(sk));
         cacheOfCpu.forEach((level, index) -> { // L3, L2, L1, as hwloc writes them
@@ -360,11 +421,13 @@ public final class CpuBinding {
         }
         Set<String> where = new LinkedHashSet<>();
         int perCore = host.leavesUnder(coreLevel);
-        int perPackage = packageLevel < 0 ? host.leaves() : host.leavesUnder(packageLevel);
+        int[] coreLogical = host.logicalIndexes(coreLevel);
         for (int cpu : cpus) {
             for (int leaf = 0; leaf < host.leaves(); leaf++) {
-                if (host.leafOsIndex()[leaf] == cpu) {
-                    where.add("package " + leaf / perPackage + " core " + (leaf % perPackage) / perCore);
+                if (host.usable(leaf) && host.leafOsIndex()[leaf] == cpu) {
+                    int core = coreLogical[leaf / perCore];
+                    int pkg = packageOfCore[core];
+                    where.add("package " + pkg + " core " + (core - firstCoreOf[pkg]));
                 }
             }
         }

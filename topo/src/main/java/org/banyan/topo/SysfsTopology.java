@@ -152,7 +152,7 @@ public final class SysfsTopology {
     /**
      * As {@link #parse(Function)}, keeping only the CPUs in {@code allowed} (all when null); a
      * host whose allowed CPUs do not make a balanced tree (two cores of one package and one of
-     * another) is refused, as binding on it could not follow the tree.
+     * another, cores of two threads beside cores of one) is padded with {@link Topology#HOLE holes}.
      */
     public static Topology parse(Function<String, String> files, int[] allowed) {
         java.util.Set<Integer> keep = setOf(allowed);
@@ -177,21 +177,28 @@ public final class SysfsTopology {
         if (withNuma != null) {
             return withNuma;
         }
-        int cores = -1;
-        int pus = -1;
-        List<Integer> os = new ArrayList<>();
-        for (var pkg : tree.entrySet()) {
-            if (cores >= 0 && pkg.getValue().size() != cores) {
-                throw new IllegalArgumentException("an unbalanced host: packages with " + cores + " and "
-                        + pkg.getValue().size() + " cores");
+        // a hybrid processor (cores of two threads beside cores of one) or an uneven cpuset (three
+        // cores of one package and one of another) is padded with holes, as hwloc's XML is
+        int cores = 0;
+        int pus = 0;
+        for (var pkg : tree.values()) {
+            cores = Math.max(cores, pkg.size());
+            for (List<Integer> core : pkg.values()) {
+                pus = Math.max(pus, core.size());
             }
-            cores = pkg.getValue().size();
-            for (List<Integer> core : pkg.getValue().values()) {
-                if (pus >= 0 && core.size() != pus) {
-                    throw new IllegalArgumentException("an unbalanced host: cores with " + pus + " and " + core.size() + " PUs");
-                }
-                pus = core.size();
+        }
+        List<Integer> os = new ArrayList<>();
+        for (var pkg : tree.values()) {
+            for (List<Integer> core : pkg.values()) {
                 os.addAll(core);
+                for (int i = core.size(); i < pus; i++) {
+                    os.add(Topology.HOLE);
+                }
+            }
+            for (int i = pkg.size(); i < cores; i++) {
+                for (int k = 0; k < pus; k++) {
+                    os.add(Topology.HOLE);
+                }
             }
         }
         return new Topology(List.of(new Topology.Level("Package", tree.size(), 0), new Topology.Level("Core", cores, 0),

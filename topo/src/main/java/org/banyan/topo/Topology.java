@@ -14,10 +14,19 @@ import java.util.List;
  * the leaves (half the hop count), which stays right when levels are added above or cut below;
  * tleaf files and synthetic descriptions with {@code @cost} give their own.
  *
+ * <p>A real machine's tree need not be balanced (hybrid processors whose small cores have one
+ * hardware thread, PUs that are offline or that this process may not use, groups of unequal
+ * size). Such a tree is padded to the largest arity of each level, and a leaf that is no PU one
+ * may use is a <em>hole</em>, with OS index {@link #HOLE}: placements and references never use
+ * one, and costs between the real leaves are those of the real tree.
+ *
  * @param levels from the root down
- * @param leafOsIndex per leaf, the OS index of its PU, or its own number when unknown
+ * @param leafOsIndex per leaf, the OS index of its PU, its own number when unknown, or {@link #HOLE}
  */
 public record Topology(List<Level> levels, int[] leafOsIndex) {
+    /** The OS index of a leaf that is not a usable PU. */
+    public static final int HOLE = -1;
+
     /** One level: {@code name} of its objects, {@code arity} of each parent, {@code cost} of meeting above it (0: default). */
     public record Level(String name, int arity, double cost) {
         public Level {
@@ -60,6 +69,53 @@ public record Topology(List<Level> levels, int[] leafOsIndex) {
 
     public int leaves() {
         return leafOsIndex.length;
+    }
+
+    /** Whether a leaf is a PU one may place on (not a {@link #HOLE}). */
+    public boolean usable(int leaf) {
+        return leafOsIndex[leaf] != HOLE;
+    }
+
+    /** The leaves one may place on: all but the holes. */
+    public int usableLeaves() {
+        int n = 0;
+        for (int os : leafOsIndex) {
+            n += os != HOLE ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** Whether some leaf is a hole (the machine's tree is not balanced, or not all of it may be used). */
+    public boolean hasHoles() {
+        for (int os : leafOsIndex) {
+            if (os == HOLE) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Each object of level {@code level}: its logical index, as hwloc numbers objects (its place
+     * among the level's objects that hold a usable leaf), or -1 when it holds none (padding).
+     */
+    public int[] logicalIndexes(int level) {
+        int[] usable = usableUnder(level);
+        int[] out = new int[usable.length];
+        for (int i = 0, k = 0; i < usable.length; i++) {
+            out[i] = usable[i] > 0 ? k++ : -1;
+        }
+        return out;
+    }
+
+    /** Usable leaves under each object of level {@code level} (the root for -1), in order. */
+    public int[] usableUnder(int level) {
+        int per = leavesUnder(level);
+        int[] out = new int[leaves() / per];
+        for (int leaf = 0; leaf < leaves(); leaf++) {
+            out[leaf / per] += usable(leaf) ? 1 : 0;
+        }
+        return out;
     }
 
     public int depth() {
@@ -156,7 +212,7 @@ public record Topology(List<Level> levels, int[] leafOsIndex) {
 
     /**
      * The tree cut below the level named {@code name} (its objects become the leaves, each with
-     * the OS index of its first PU); itself when there is no such level.
+     * the OS index of its first usable PU, a hole when it has none); itself when there is no such level.
      */
     public Topology leavesAt(String name) {
         int at = levelNamed(name);
@@ -165,8 +221,11 @@ public record Topology(List<Level> levels, int[] leafOsIndex) {
         }
         int per = leavesUnder(at);
         int[] os = new int[leaves() / per];
-        for (int i = 0; i < os.length; i++) {
-            os[i] = leafOsIndex[i * per];
+        java.util.Arrays.fill(os, HOLE);
+        for (int leaf = leaves() - 1; leaf >= 0; leaf--) {
+            if (usable(leaf)) {
+                os[leaf / per] = leafOsIndex[leaf];
+            }
         }
         return new Topology(levels.subList(0, at + 1), os);
     }

@@ -71,10 +71,43 @@ class CpuBindingTest {
         assertThat(half).as("package 1 only (as under a Slurm step's cpuset)").hasToString("Package:1 Core:2 PU:2");
         assertThat(half.leafOsIndex()).containsExactly(2, 6, 3, 7);
         assertThat(new CpuBinding(half).of(0, false, CpuBinding.Target.CORE, 1)).containsExactly(2, 6);
-        assertThatThrownBy(() -> SysfsTopology.parse(twoPackages()::get, new int[] {0, 1, 4}))
-                .hasMessage("an unbalanced host: cores with 2 and 1 PUs");
         assertThatThrownBy(() -> SysfsTopology.parse(twoPackages()::get, new int[] {9}))
                 .hasMessage("none of this host's online CPUs is allowed to this process");
+    }
+
+    /**
+     * A cpuset that does not make a balanced tree (a core with both threads beside one with
+     * one; three cores of which two are in one package): padded with holes, counted as hwloc
+     * counts (logical indexes of what exists), and no rank is bound to a hole.
+     */
+    @Test
+    void anUnevenCpusetIsPaddedAndBindsOnlyToAllowedCpus() {
+        Topology threads = SysfsTopology.parse(twoPackages()::get, new int[] {0, 1, 4});
+        assertThat(threads).hasToString("Package:1 Core:2 PU:2");
+        assertThat(threads.leafOsIndex()).containsExactly(0, 4, 1, Topology.HOLE);
+        CpuBinding one = new CpuBinding(threads);
+        assertThat(one.cores()).isEqualTo(2);
+        assertThat(one.of(0, false, CpuBinding.Target.CORE, 1)).containsExactly(0, 4);
+        assertThat(one.of(1, false, CpuBinding.Target.CORE, 1)).containsExactly(1);
+        assertThat(one.of(1, false, CpuBinding.Target.HWTHREAD, 1)).containsExactly(1);
+        assertThat(one.of(2, false, CpuBinding.Target.HWTHREAD, 1)).as("the only second thread").containsExactly(4);
+        assertThat(one.of(3, false, CpuBinding.Target.HWTHREAD, 1)).as("wraps").containsExactly(0);
+
+        Topology packages = SysfsTopology.parse(twoPackages()::get, new int[] {0, 1, 2});
+        assertThat(packages).hasToString("Package:2 Core:2 PU:1");
+        assertThat(packages.leafOsIndex()).containsExactly(0, 1, 2, Topology.HOLE);
+        CpuBinding two = new CpuBinding(packages);
+        assertThat(two.cores()).isEqualTo(3);
+        assertThat(two.packages()).isEqualTo(2);
+        assertThat(two.of(0, false, CpuBinding.Target.SOCKET, 1)).containsExactly(0, 1);
+        assertThat(two.of(1, true, CpuBinding.Target.CORE, 1)).as("--map-by socket: package 1").containsExactly(2);
+        assertThat(two.of(2, true, CpuBinding.Target.CORE, 1)).containsExactly(1);
+        assertThat(two.of(2, false, CpuBinding.Target.SOCKET, 1)).containsExactly(2);
+        assertThat(two.ofSlot("1:0")).containsExactly(2);
+        assertThat(two.ofSlot("0:*")).containsExactly(0, 1);
+        assertThatThrownBy(() -> two.ofSlot("1:1")).hasMessage("slot 1:1: package 1 has 1 core");
+        assertThat(two.locality(new int[] {2})).isEqualTo("SK1:CR2:HT2:NM1");
+        assertThat(two.describe(new int[] {2})).isEqualTo("cpus 2 (package 1 core 0)");
     }
 
     /** mpirun's slots on a host: cores, not hardware threads; only those this process may use, even unbalanced. */

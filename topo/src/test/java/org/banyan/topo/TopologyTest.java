@@ -67,12 +67,57 @@ class TopologyTest {
     }
 
     @Test
-    void notHwlocOrUnbalancedIsOneClearError() {
+    void notHwlocOrNoPuIsOneClearError() {
         assertThatThrownBy(() -> HwlocXml.parse("<x/>")).hasMessage("not hwloc XML: the root element is <x>, not <topology>");
         assertThatThrownBy(() -> HwlocXml.parse("""
                 <topology><object type="Machine">
                   <object type="Package"><object type="Core"/><object type="Core"/></object>
-                  <object type="Package"><object type="Core"/></object>
-                </object></topology>""")).hasMessage("hwloc XML: an unbalanced topology: Package objects have 2 and 1 children");
+                </object></topology>""")).hasMessage("hwloc XML: the machine has no PU");
+    }
+
+    @Test
+    void anUnbalancedMachineIsPaddedWithHolesAndDisallowedPusAreHoles() {
+        // package 0: a core of two PUs and a core of one (a hybrid pair); package 1: one core of
+        // two PUs, of which the cgroup allows one; the other levels are as deep as each other
+        Topology t = HwlocXml.parse("""
+                <topology><object type="Machine" allowed_cpuset="0x0000003f">
+                  <object type="Package">
+                    <object type="Core"><object type="PU" os_index="0"/><object type="PU" os_index="4"/></object>
+                    <object type="Core"><object type="PU" os_index="1"/></object>
+                  </object>
+                  <object type="Package">
+                    <object type="Core"><object type="PU" os_index="2"/><object type="PU" os_index="6"/></object>
+                  </object>
+                </object></topology>""");
+        assertThat(t).hasToString("Package:2 Core:2 PU:2");
+        assertThat(t.leafOsIndex()).containsExactly(0, 4, 1, Topology.HOLE, 2, Topology.HOLE, Topology.HOLE, Topology.HOLE);
+        assertThat(t.usableLeaves()).isEqualTo(4);
+        assertThat(t.cost(0, 2)).as("two cores of a package meet as before").isEqualTo(2);
+        assertThat(t.leavesAt("Core").leafOsIndex()).containsExactly(0, 1, 2, Topology.HOLE);
+        assertThat(t.usableUnder(0)).containsExactly(3, 1);
+    }
+
+    @Test
+    void aShallowerBranchMeetsItsSiblingsAtTheSameLevels() {
+        // two packages under a group beside a package directly under the machine (irregular groups)
+        Topology t = HwlocXml.parse("""
+                <topology><object type="Machine">
+                  <object type="Group">
+                    <object type="Package"><object type="PU" os_index="0"/><object type="PU" os_index="1"/></object>
+                    <object type="Package"><object type="PU" os_index="2"/><object type="PU" os_index="3"/></object>
+                  </object>
+                  <object type="Package"><object type="PU" os_index="4"/><object type="PU" os_index="5"/></object>
+                </object></topology>""");
+        assertThat(t).hasToString("Group:2 Package:2 PU:2");
+        assertThat(t.leafOsIndex()).containsExactly(0, 1, 2, 3, 4, 5, Topology.HOLE, Topology.HOLE);
+        assertThat(t.cost(4, 5)).as("the lone package's PUs meet in their package").isEqualTo(1);
+    }
+
+    @Test
+    void cpusetsAreHwlocsBitmaps() {
+        assertThat(HwlocXml.cpuset("0x00000001,,0x80000000").stream().toArray()).containsExactly(31, 64);
+        assertThat(HwlocXml.cpuset("0xf...f,0x00000000").get(40)).isTrue();
+        assertThat(HwlocXml.cpuset("")).isNull();
+        assertThatThrownBy(() -> HwlocXml.cpuset("0xzz")).hasMessageContaining("not hexadecimal");
     }
 }

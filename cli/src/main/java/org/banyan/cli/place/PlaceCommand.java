@@ -111,8 +111,8 @@ public final class PlaceCommand {
             throw new UsageException("--hosts names " + hosts.size() + " hosts; the topology has " + hostCount);
         }
         Topology cluster = PlacementInputs.cluster(host, hostCount, network, "--hosts");
-        if (matrix.size() > cluster.leaves()) {
-            throw new UsageException("the matrix has " + matrix.size() + " ranks and the machine " + cluster.leaves()
+        if (matrix.size() > cluster.usableLeaves()) {
+            throw new UsageException("the matrix has " + matrix.size() + " ranks and the machine " + cluster.usableLeaves()
                     + " cores (" + cluster + ")");
         }
         long t0 = System.nanoTime();
@@ -144,7 +144,7 @@ public final class PlaceCommand {
         int n = m.size();
         StringBuilder b = new StringBuilder();
         b.append(String.format(Locale.ROOT, "%d ranks on %s (%d cores); %d communicating pairs%n", n, cluster,
-                cluster.leaves(), m.pairs()));
+                cluster.usableLeaves(), m.pairs()));
         b.append(String.format(Locale.ROOT, "%-12s %16s %16s %14s %16s%n", "placement", "hop-bytes", "SUM_COM", "MAX_COM",
                 "hop-bytes vs rr"));
         PlacementCost rr = PlacementCost.of(m, cluster, ReferencePlacements.roundRobin(n, cluster));
@@ -154,7 +154,12 @@ public final class PlaceCommand {
         line(b, "treematch", PlacementCost.of(m, cluster, tm.leafOf()), rr);
         b.append(String.format(Locale.ROOT, "treematch: %.3f s, %d level%s grouped bottom-up (%d searched exhaustively); "
                 + "kept: %s%n", seconds, tm.levels(), tm.levels() == 1 ? "" : "s", tm.exactLevels(),
-                tm.topDown() ? "the top-down partition (cheaper)" : "the bottom-up grouping"));
+                switch (tm.kept()) {
+                    case BOTTOM_UP -> "the bottom-up grouping";
+                    case TOP_DOWN -> "the top-down partition (cheaper)";
+                    case ROUND_ROBIN -> "round-robin (cheaper than both of its own)";
+                    case BY_NODE -> "by-node (cheaper than both of its own)";
+                }));
         return b.toString();
     }
 

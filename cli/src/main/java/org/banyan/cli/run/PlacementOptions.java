@@ -399,8 +399,8 @@ final class PlacementOptions {
     private List<Rankfile.Entry> treematchEntries(List<Node> nodes) throws UsageException {
         Topology cluster = PlacementInputs.cluster(localTopology(), nodes.size(), null, "--map-by treematch");
         CommMatrix m = matrix();
-        if (m.size() > cluster.leaves()) {
-            throw new UsageException("--map-by treematch: the matrix has " + m.size() + " ranks and the hosts " + cluster.leaves()
+        if (m.size() > cluster.usableLeaves()) {
+            throw new UsageException("--map-by treematch: the matrix has " + m.size() + " ranks and the hosts " + cluster.usableLeaves()
                     + " cores");
         }
         return Rankfile.of(TreeMatch.map(m, cluster).leafOf(), cluster, nodes.stream().map(Node::name).toList());

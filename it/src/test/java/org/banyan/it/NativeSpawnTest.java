@@ -7,8 +7,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Ranks created by {@code posix_spawn} (what DVM daemons use; {@code BANYAN_SPAWN=native} for
- * {@code banyan run}) behave as ProcessBuilder's did: output, stdin, exit statuses, a program
+ * Ranks created by {@code posix_spawn} (the default, asked for explicitly here; {@code
+ * BANYAN_SPAWN=jdk} uses ProcessBuilder) behave as ProcessBuilder's did: output, stdin, exit statuses, a program
  * that cannot start; and they inherit nothing of the daemon but their three streams.
  */
 class NativeSpawnTest {
@@ -48,6 +48,24 @@ class NativeSpawnTest {
     @Test
     void aRankDoesNotInheritTheLaunchersOwnVariables() throws Exception {
         RunCommandTest.launcherVariablesStayOut(NATIVE);
+    }
+
+    /**
+     * A process the rank left behind holding its stdout ({@code sleep &}) does not hold the
+     * rank's end back: what the rank wrote comes, and the job ends, as ProcessBuilder's streams
+     * end at the child's exit (before, the end waited 2 s per stream for the pipe to close).
+     */
+    @Test
+    void aDescendantHoldingThePipeDoesNotHoldTheEndBack() throws Exception {
+        for (Map<String, String> env : List.of(NATIVE, Map.of("BANYAN_SPAWN", "jdk"))) {
+            long t0 = System.nanoTime();
+            Banyan.Result r = Banyan.run(env, null, List.of("run", "-n", "2", "sh", "-c", "sleep 7.25 & echo started $PMI_RANK"));
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            new ProcessBuilder("pkill", "-f", "sleep 7.25").start().waitFor();
+            assertThat(r.exit()).as(r.stderr()).isZero();
+            assertThat(r.stdout().lines()).containsExactlyInAnyOrder("started 0", "started 1");
+            assertThat(seconds).as("%s", env).isLessThan(3.5);
+        }
     }
 
     @Test

@@ -10,7 +10,6 @@ import org.banyan.runtime.dvm.DvmClient;
 import org.banyan.runtime.dvm.DvmFiles;
 import org.banyan.runtime.dvm.DvmWarmUp;
 import org.banyan.runtime.launch.DaemonCommand;
-import org.banyan.runtime.launch.SpawnMode;
 
 /**
  * A pilot: a DVM holding cores for a session's tasks. Its state goes NEW → PMGR_LAUNCHING →
@@ -260,7 +259,7 @@ public final class Pilot {
         String hosts = description.resource().equals("local")
                 ? "localhost:" + (description.cores() > 0 ? description.cores() : Runtime.getRuntime().availableProcessors())
                 : String.join(",", description.hosts());
-        List<String> cmd = new ArrayList<>(DaemonCommand.jvmFor("org.banyan.runtime.dvm.DvmMain", SpawnMode.forDvm()));
+        List<String> cmd = new ArrayList<>(DaemonCommand.jvmForDvm("org.banyan.runtime.dvm.DvmMain"));
         cmd.addAll(List.of("--uri-file", files.uri().toString(), "--host", hosts, "--agent",
                 description.resource().equals("local") ? "inproc" : "ssh"));
         if (description.gpusPerHost() != PilotDescription.FOUND_GPUS) {

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 import org.banyan.runtime.dvm.DvmFiles;
 import org.banyan.runtime.launch.DaemonCommand;
-import org.banyan.runtime.launch.SpawnMode;
 
 /**
  * A Slurm pilot's batch job: {@code sbatch} of a script whose one step is the DVM's head
@@ -71,7 +70,7 @@ final class SlurmPilotJob {
      */
     private String script() {
         StringBuilder cmd = new StringBuilder();
-        for (String word : DaemonCommand.jvmFor("org.banyan.runtime.dvm.DvmMain", SpawnMode.forDvm())) {
+        for (String word : DaemonCommand.jvmForDvm("org.banyan.runtime.dvm.DvmMain")) {
             cmd.append(quote(word)).append(' ');
         }
         return """

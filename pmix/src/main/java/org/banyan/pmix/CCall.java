@@ -12,12 +12,14 @@ import java.lang.invoke.MethodType;
 import java.util.Locale;
 
 /**
- * Every C call and every C callback of the PMIx server goes through one FFM shape: a call takes
- * six 64-bit integers and returns one, a callback takes eight and returns one. The linker makes a
- * stub (spun classes, which the AOT cache does not keep) for each shape it sees; with one
- * descriptor per C signature, 14 call and 7 callback shapes cost a fresh JVM about 80 ms before
- * {@code PMIx_server_init}, on the path to an Open MPI job's first rank, and each new callback
- * shape 3 ms more inside the ranks' first fence. One shape of each costs about 25 ms.
+ * Every C call and every C callback Banyan makes (the PMIx server's, and libc's for spawning and
+ * reaping processes in {@code runtime/os}) goes through one FFM shape: a call takes six 64-bit
+ * integers and returns one (with or without errno captured), a callback takes eight and returns
+ * one. The linker makes a stub (spun classes, which the AOT cache does not keep) for each shape it
+ * sees; with one descriptor per C signature, the PMIx server's 14 call and 7 callback shapes cost
+ * a fresh JVM about 80 ms before {@code PMIx_server_init}, on the path to an Open MPI job's first
+ * rank, and each new callback shape 3 ms more inside the ranks' first fence. One shape of each
+ * costs about 25 ms, shared by every caller in the JVM.
  *
  * <p>It relies on what the C calling conventions of Linux on x86-64 (System V) and AArch64
  * (AAPCS64) say, for functions that take at most six (calls) or eight (callbacks) integer or
@@ -28,7 +30,7 @@ import java.util.Locale;
  * {@link MemorySegment#address() address}, and cast results down; callbacks ignore the arguments
  * their C type does not have. On any other architecture the PMIx server is not offered.
  */
-final class CCall {
+public final class CCall {
     private static final FunctionDescriptor CALL =
             FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG);
     private static final FunctionDescriptor CALLBACK = FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG,
@@ -36,11 +38,12 @@ final class CCall {
     /** The Java type of a callback: {@code static long name(long a0, ..., long a7)}. */
     static final MethodType CALLBACK_TYPE = CALLBACK.toMethodType();
     private static MethodHandle invoker;
+    private static MethodHandle errnoInvoker;
 
     private CCall() {}
 
     /** Whether this machine's calling convention is one this class is written for. */
-    static boolean supported() {
+    public static boolean supported() {
         String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
         String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
         return os.startsWith("linux") && (arch.equals("amd64") || arch.equals("x86_64") || arch.equals("aarch64"));
@@ -59,8 +62,62 @@ final class CCall {
         return h;
     }
 
+    private static MethodHandle errnoInvoker() {
+        MethodHandle h = errnoInvoker;
+        if (h == null) {
+            synchronized (CCall.class) {
+                if (errnoInvoker == null) {
+                    errnoInvoker = Linker.nativeLinker().downcallHandle(CALL, Linker.Option.captureCallState("errno"));
+                }
+                h = errnoInvoker;
+            }
+        }
+        return h;
+    }
+
+    /** The C function {@code name} of the process's default libraries (libc), or an error naming it. */
+    public static MemorySegment libc(String name) {
+        return Linker.nativeLinker().defaultLookup().find(name)
+                .orElseThrow(() -> new UnsupportedOperationException("libc has no " + name));
+    }
+
+    /**
+     * As {@link #call(MemorySegment, long, long, long, long, long, long)}, leaving the call's
+     * errno in {@code state} (a segment of {@link Linker.Option#captureStateLayout()}).
+     */
+    public static long callErrno(MemorySegment fn, MemorySegment state, long a, long b, long c, long d, long e, long f) {
+        try {
+            return (long) errnoInvoker().invokeExact(fn, state, a, b, c, d, e, f);
+        } catch (RuntimeException | Error x) {
+            throw x;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    public static long callErrno(MemorySegment fn, MemorySegment state, long a) {
+        return callErrno(fn, state, a, 0, 0, 0, 0, 0);
+    }
+
+    public static long callErrno(MemorySegment fn, MemorySegment state, long a, long b) {
+        return callErrno(fn, state, a, b, 0, 0, 0, 0);
+    }
+
+    public static long callErrno(MemorySegment fn, MemorySegment state, long a, long b, long c) {
+        return callErrno(fn, state, a, b, c, 0, 0, 0);
+    }
+
+    public static long callErrno(MemorySegment fn, MemorySegment state, long a, long b, long c, long d) {
+        return callErrno(fn, state, a, b, c, d, 0, 0);
+    }
+
+    /** Makes the call shape now (about 20 ms of a fresh JVM), so that the first call does not wait for it. */
+    public static void prepare() {
+        invoker();
+    }
+
     /** Calls the C function at {@code fn} with up to six integer or pointer arguments (unused ones 0). */
-    static long call(MemorySegment fn, long a, long b, long c, long d, long e, long f) {
+    public static long call(MemorySegment fn, long a, long b, long c, long d, long e, long f) {
         try {
             return (long) invoker().invokeExact(fn, a, b, c, d, e, f);
         } catch (RuntimeException | Error x) {
@@ -70,27 +127,27 @@ final class CCall {
         }
     }
 
-    static long call(MemorySegment fn) {
+    public static long call(MemorySegment fn) {
         return call(fn, 0, 0, 0, 0, 0, 0);
     }
 
-    static long call(MemorySegment fn, long a) {
+    public static long call(MemorySegment fn, long a) {
         return call(fn, a, 0, 0, 0, 0, 0);
     }
 
-    static long call(MemorySegment fn, long a, long b) {
+    public static long call(MemorySegment fn, long a, long b) {
         return call(fn, a, b, 0, 0, 0, 0);
     }
 
-    static long call(MemorySegment fn, long a, long b, long c) {
+    public static long call(MemorySegment fn, long a, long b, long c) {
         return call(fn, a, b, c, 0, 0, 0);
     }
 
-    static long call(MemorySegment fn, long a, long b, long c, long d) {
+    public static long call(MemorySegment fn, long a, long b, long c, long d) {
         return call(fn, a, b, c, d, 0, 0);
     }
 
-    static long call(MemorySegment fn, long a, long b, long c, long d, long e) {
+    public static long call(MemorySegment fn, long a, long b, long c, long d, long e) {
         return call(fn, a, b, c, d, e, 0);
     }
 
@@ -103,13 +160,16 @@ final class CCall {
         return Linker.nativeLinker().upcallStub(target, CALLBACK, Arena.global());
     }
 
-    /** A pointer argument. */
-    static long p(MemorySegment s) {
+    /** A pointer argument: the segment's address (a native segment's; a heap segment has none to give). */
+    public static long p(MemorySegment s) {
+        if (!s.isNative()) {
+            throw new IllegalArgumentException("a heap segment has no address to give C");
+        }
         return s.address();
     }
 
     /** A pointer result or argument of a callback, as a segment of length 0. */
-    static MemorySegment seg(long address) {
+    public static MemorySegment seg(long address) {
         return MemorySegment.ofAddress(address);
     }
 }

@@ -26,7 +26,6 @@ import org.banyan.runtime.dvm.DvmFiles;
 import org.banyan.runtime.dvm.DvmHead;
 import org.banyan.runtime.dvm.DvmWarmUp;
 import org.banyan.runtime.launch.DaemonCommand;
-import org.banyan.runtime.launch.SpawnMode;
 
 /**
  * {@code banyan dvm start|status|stop}: a persistent DVM (PRRTE's {@code prte}, ORTE's
@@ -298,7 +297,7 @@ public final class DvmCommand {
             return 1;
         }
         List<String> command = new ArrayList<>(List.of("setsid"));
-        command.addAll(DaemonCommand.jvmFor("org.banyan.cli.Main", SpawnMode.forDvm()));
+        command.addAll(DaemonCommand.jvmForDvm("org.banyan.cli.Main"));
         command.add("dvm");
         command.add("serve");
         command.addAll(args);

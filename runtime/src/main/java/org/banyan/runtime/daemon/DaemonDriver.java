@@ -118,11 +118,11 @@ public final class DaemonDriver {
     /** Serves until the job is over or the parent is gone; never leaves a rank running. */
     public void run() throws Exception {
         pmi = PmiListener.open(loop::dispatch);
-        // A daemon that spawns natively is a DVM's, which starts many processes: their pids go in a table.
-        guard = RankGuard.start(SpawnMode.current() == SpawnMode.NATIVE ? RankGuard.tableDir() : null, RankGuard.tableDir());
+        // A DVM's daemon starts many processes: their pids go in a table; its PMIx server starts at once.
+        guard = RankGuard.start(SpawnMode.inDvm() ? RankGuard.tableDir() : null, RankGuard.tableDir());
         pmix = new PmixHost(host, loop::post, guard, jobId -> processTablePath(jobId).resolveSibling(
                 "banyan-" + ProcessHandle.current().pid() + "-" + daemonId + "-job" + jobId + ".shm"));
-        if (SpawnMode.current() == SpawnMode.NATIVE) { // a DVM's daemon
+        if (SpawnMode.inDvm()) {
             pmix.warm();
         }
         peers = new PeerLinks(daemonId, new PeerLinks.Listener() {

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.Consumer;
 import org.banyan.core.daemon.DaemonEvent;
@@ -98,8 +99,10 @@ public final class RankProcess {
         long pid;
         int guardSlot;
         java.util.concurrent.CompletableFuture<Integer> exit;
-        Thread out = null;
-        Thread err = null;
+        CompletableFuture<Void> out = null;
+        CompletableFuture<Void> err = null;
+        RankOutput outReader = null;
+        RankOutput errReader = null;
         LinkedBlockingQueue<byte[]> stdin = launch.stdinFromHead() ? new LinkedBlockingQueue<>() : null;
         long promptWait = launch.stdinFromHead() ? PROMPT_WAIT_NANOS : 0;
         if (reaper != null) {
@@ -124,8 +127,8 @@ public final class RankProcess {
                 startStdinWriter(jobId, rank, new RankStreams.FdSink(c.stdinFd()), stdin, events);
             }
             if (!toFiles) {
-                out = pump(jobId, rank, 1, () -> new RankStreams.FdSource(c.stdoutFd()), output, promptWait);
-                err = pump(jobId, rank, 2, () -> new RankStreams.FdSource(c.stderrFd()), output, promptWait);
+                outReader = poll(jobId, rank, 1, c.stdoutFd(), output, promptWait);
+                errReader = poll(jobId, rank, 2, c.stderrFd(), output, promptWait);
             }
         } else {
             ProcessBuilder pb = new ProcessBuilder(command);
@@ -155,20 +158,38 @@ public final class RankProcess {
         long startMicros = nowMicros();
         RankProcess rp = new RankProcess(rank, pid, guardSlot, exit, stdin);
         registry.started(jobId, rp);
+        // a natively spawned rank's streams (no pump threads: out and err null) are waited for by Finish
         Runnable report = new Ending(launch, rp, out, err, stderrFile, startMicros, guard, registry, events);
-        if (out == null) {
+        if (outReader != null) {
+            // once it has ended its pipes hold all it wrote: the poller reads that and ends them, and
+            // the end is reported by whichever thread completes last (no thread waits for it)
+            exit.thenRun(new Finish(outReader, errReader, report));
+        } else if (out == null) {
             exit.thenRun(report); // nothing to wait for: on the reaper's thread, which must not block
         } else {
-            exit.thenRunAsync(report, DRAINERS); // waits for the output to drain
+            exit.thenRunAsync(report, DRAINERS); // waits for the pump threads to drain
         }
         return rp;
+    }
+
+    /** A natively spawned rank ended: its pipes are read to their end, then its end is reported (at most 2 s later). */
+    private record Finish(RankOutput out, RankOutput err, Runnable report) implements Runnable {
+        @Override
+        public void run() {
+            out.finish();
+            err.finish();
+            CompletableFuture.allOf(out.drained, err.drained)
+                    .completeOnTimeout(null, DRAIN_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS)
+                    .thenRun(report);
+        }
     }
 
     /**
      * What a rank's end does: reports it once its output has drained. A class, not a capturing
      * lambda, which C1 builds through a method handle and a VM call on every start.
      */
-    private record Ending(RankLaunch launch, RankProcess rp, Thread pumpOut, Thread pumpErr, String stderrFile,
+    private record Ending(RankLaunch launch, RankProcess rp, CompletableFuture<Void> pumpOut, CompletableFuture<Void> pumpErr,
+                          String stderrFile,
                           long startMicros, RankGuard guard, Registry registry, Consumer<DaemonEvent> events)
             implements Runnable {
         @Override
@@ -194,9 +215,11 @@ public final class RankProcess {
      * is held while more of it is on the way; when nothing more arrives within {@code promptWait}
      * nanoseconds (a prompt; 0: never), it goes as it is.
      */
-    private static Thread pump(int jobId, int rank, int stream, java.util.function.Supplier<RankStreams.ChunkSource> source,
-                               Consumer<OverlayMessage> output, long promptWait) {
-        return Thread.ofPlatform().daemon().stackSize(256 * 1024).name("rank-" + rank + "-" + stream).start(() -> {
+    private static CompletableFuture<Void> pump(int jobId, int rank, int stream,
+                                                java.util.function.Supplier<RankStreams.ChunkSource> source,
+                                                Consumer<OverlayMessage> output, long promptWait) {
+        CompletableFuture<Void> drained = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().stackSize(256 * 1024).name("rank-" + rank + "-" + stream).start(() -> {
             byte[] buf = new byte[CHUNK];
             WholeLines lines = new WholeLines();
             try (RankStreams.ChunkSource in = source.get()) {
@@ -216,7 +239,17 @@ public final class RankProcess {
             if (lines.holding()) {
                 output.accept(new OverlayMessage.Output(jobId, rank, stream, lines.take()));
             }
+            drained.complete(null);
         });
+        return drained;
+    }
+
+    /** A natively spawned rank's stream, read by the process's {@link org.banyan.runtime.os.PipePoller} (no thread of its own). */
+    private static RankOutput poll(int jobId, int rank, int stream, int fd, Consumer<OverlayMessage> output,
+                                   long promptWait) {
+        RankOutput reader = new RankOutput(jobId, rank, stream, output, promptWait);
+        org.banyan.runtime.os.PipePoller.shared().watch(fd, reader);
+        return reader;
     }
 
     /**
@@ -282,14 +315,16 @@ public final class RankProcess {
         }
     }
 
-    private static void join(Thread t) {
-        if (t == null) {
+    private static void join(CompletableFuture<Void> drained) {
+        if (drained == null) {
             return;
         }
         try {
-            t.join(DRAIN_MILLIS);
+            drained.get(DRAIN_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            // a descendant holds the pipe open: the end is reported without the rest of its output
         }
     }
 

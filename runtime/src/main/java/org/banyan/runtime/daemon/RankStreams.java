@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.concurrent.locks.LockSupport;
 import org.banyan.runtime.os.RawFd;
 
@@ -14,8 +13,6 @@ import org.banyan.runtime.os.RawFd;
  * streams; posix_spawn's are plain pipe ends read and written through libc.
  */
 final class RankStreams {
-    private static final int CHUNK = 1 << 16;
-
     private RankStreams() {}
 
     /** One of a rank's output streams, whichever way it was created. */
@@ -56,37 +53,6 @@ final class RankStreams {
             } catch (IOException ignored) {
                 // the rank is gone
             }
-        }
-    }
-
-    /** A pipe end from {@link PosixSpawn}: read and polled through libc, by the thread that made it (its arena is confined). */
-    static final class FdSource implements ChunkSource {
-        private final int fd;
-        private final Arena arena = Arena.ofConfined();
-        private final MemorySegment buf = arena.allocate(CHUNK);
-        private final MemorySegment state = RawFd.callState(arena);
-        private final MemorySegment pollfd = RawFd.pollfd(arena);
-
-        FdSource(int fd) {
-            this.fd = fd;
-        }
-
-        @Override
-        public int read(byte[] into) throws IOException {
-            int n = RawFd.read(fd, buf, Math.min(CHUNK, into.length), state);
-            MemorySegment.copy(buf, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, into, 0, n);
-            return n;
-        }
-
-        @Override
-        public boolean moreWithin(long nanos) {
-            return RawFd.readableWithin(fd, (int) (nanos / 1_000_000), pollfd, state);
-        }
-
-        @Override
-        public void close() {
-            RawFd.close(fd);
-            arena.close();
         }
     }
 

@@ -79,16 +79,21 @@ public final class DaemonCommand {
      * daemon, or a DVM's head started by {@code banyan dvm start}.
      */
     public static List<String> jvmFor(String mainClass) {
-        return jvmFor(mainClass, SpawnMode.current());
+        return jvmFor(mainClass, SpawnMode.current(), SpawnMode.inDvm());
     }
 
-    /** As {@link #jvmFor(String)}, with its daemons creating processes the given way. */
-    public static List<String> jvmFor(String mainClass, SpawnMode spawn) {
+    /** A JVM for a DVM's head (and, through it, its daemons): {@link #DVM_FLAGS} and the DVM's property. */
+    public static List<String> jvmForDvm(String mainClass) {
+        return jvmFor(mainClass, SpawnMode.forDvm(), true);
+    }
+
+    private static List<String> jvmFor(String mainClass, SpawnMode spawn, boolean dvm) {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         cmd.addAll(JVM_FLAGS);
-        if (spawn == SpawnMode.NATIVE) {
+        if (dvm) {
             cmd.addAll(DVM_FLAGS);
+            cmd.add("-D" + SpawnMode.DVM_PROPERTY + "=1");
         }
         String aot = System.getProperty("banyan.aot");
         if (aot != null && !aot.isEmpty()) {

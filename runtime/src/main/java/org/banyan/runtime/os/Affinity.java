@@ -1,17 +1,14 @@
 package org.banyan.runtime.os;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.util.ArrayList;
 import java.util.List;
+import org.banyan.pmix.CCall;
 
 /**
  * CPU affinity through {@code sched_setaffinity(2)} and {@code sched_getaffinity(2)} (FFM). A
@@ -22,10 +19,8 @@ import java.util.List;
 public final class Affinity {
     /** Room for 8,192 CPUs; the kernel accepts any mask at least as large as its own. */
     private static final int MASK_BYTES = 1024;
-    private static final MethodHandle SET = Libc.bind("sched_setaffinity",
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS), true);
-    private static final MethodHandle GET = Libc.bind("sched_getaffinity",
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS), true);
+    private static final MemorySegment SET = CCall.libc("sched_setaffinity");
+    private static final MemorySegment GET = CCall.libc("sched_getaffinity");
     private static final long ERRNO_OFFSET = Linker.Option.captureStateLayout()
             .byteOffset(java.lang.foreign.MemoryLayout.PathElement.groupElement("errno"));
 
@@ -72,7 +67,7 @@ public final class Affinity {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment mask = a.allocate(MASK_BYTES, 8);
             MemorySegment state = a.allocate(Linker.Option.captureStateLayout());
-            int rc = (int) GET.invokeExact(state, (int) pid, (long) MASK_BYTES, mask);
+            int rc = (int) CCall.callErrno(GET, state, pid, MASK_BYTES, CCall.p(mask));
             if (rc < 0) {
                 throw new IOException("sched_getaffinity: " + Libc.strerror(state.get(JAVA_INT, ERRNO_OFFSET)));
             }
@@ -102,7 +97,7 @@ public final class Affinity {
                         (byte) (mask.get(java.lang.foreign.ValueLayout.JAVA_BYTE, cpu / 8) | (1 << (cpu % 8))));
             }
             MemorySegment state = a.allocate(Linker.Option.captureStateLayout());
-            int rc = (int) SET.invokeExact(state, (int) pid, (long) MASK_BYTES, mask);
+            int rc = (int) CCall.callErrno(SET, state, pid, MASK_BYTES, CCall.p(mask));
             if (rc < 0) {
                 throw new IOException("cannot bind to CPUs " + org.banyan.topo.CpuList.format(cpus) + ": "
                         + Libc.strerror(state.get(JAVA_INT, ERRNO_OFFSET)));

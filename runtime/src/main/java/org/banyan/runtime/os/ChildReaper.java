@@ -1,16 +1,14 @@
 package org.banyan.runtime.os;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import org.banyan.pmix.CCall;
 
 /**
  * Threads that reap every child made by {@link PosixSpawn}: each child gets a pidfd
@@ -41,11 +39,11 @@ public final class ChildReaper {
     private static final int MAX_EVENTS = 64;
     private static final int EINTR = 4;
 
-    private static final MethodHandle PIDFD_OPEN = Libc.bind("pidfd_open", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT), true);
-    private static final MethodHandle EPOLL_CREATE1 = Libc.bind("epoll_create1", FunctionDescriptor.of(JAVA_INT, JAVA_INT), true);
-    private static final MethodHandle EPOLL_CTL = Libc.bind("epoll_ctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS), true);
-    private static final MethodHandle EPOLL_WAIT = Libc.bind("epoll_wait", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), true);
-    private static final MethodHandle WAITPID = Libc.bind("waitpid", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT), true);
+    private static final MemorySegment PIDFD_OPEN = CCall.libc("pidfd_open");
+    static final MemorySegment EPOLL_CREATE1 = CCall.libc("epoll_create1");
+    static final MemorySegment EPOLL_CTL = CCall.libc("epoll_ctl");
+    static final MemorySegment EPOLL_WAIT = CCall.libc("epoll_wait");
+    private static final MemorySegment WAITPID = CCall.libc("waitpid");
 
     /** One epoll set per reaper thread. */
     private final int[] epfds;
@@ -119,7 +117,7 @@ public final class ChildReaper {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment st = RawFd.callState(a);
             for (int i = 0; i < epfds.length; i++) {
-                epfds[i] = (int) EPOLL_CREATE1.invokeExact(st, RawFd.O_CLOEXEC);
+                epfds[i] = (int) CCall.callErrno(EPOLL_CREATE1, st, RawFd.O_CLOEXEC);
                 if (epfds[i] < 0) {
                     throw new IllegalStateException("epoll_create1: " + Libc.strerror(RawFd.errno(st)));
                 }
@@ -155,7 +153,7 @@ public final class ChildReaper {
             Reaper self = ownThread();
             MemorySegment[] scratch = self != null ? self.scratch : WATCH_SCRATCH.get();
             MemorySegment st = scratch[0];
-            int pidfd = (int) PIDFD_OPEN.invokeExact(st, (int) pid, 0);
+            int pidfd = (int) CCall.callErrno(PIDFD_OPEN, st, pid, 0);
             if (pidfd < 0) {
                 throw new IllegalStateException("pidfd_open " + pid + ": " + Libc.strerror(RawFd.errno(st)));
             }
@@ -165,7 +163,7 @@ public final class ChildReaper {
             MemorySegment ev = scratch[1];
             ev.set(JAVA_INT, 0, EPOLLIN | EPOLLONESHOT);
             ev.set(JAVA_LONG_UNALIGNED, 4, pidfd);
-            int rc = (int) EPOLL_CTL.invokeExact(st, epfd, EPOLL_CTL_ADD, pidfd, ev);
+            int rc = (int) CCall.callErrno(EPOLL_CTL, st, epfd, EPOLL_CTL_ADD, pidfd, CCall.p(ev));
             if (rc != 0) {
                 throw new IllegalStateException("epoll_ctl: " + Libc.strerror(RawFd.errno(st)));
             }
@@ -198,7 +196,7 @@ public final class ChildReaper {
      * and until then each round ran in the interpreter.
      */
     private void round(int epfd, MemorySegment events, MemorySegment st, MemorySegment status) throws Throwable {
-        int n = (int) EPOLL_WAIT.invokeExact(st, epfd, events, MAX_EVENTS, -1);
+        int n = (int) CCall.callErrno(EPOLL_WAIT, st, epfd, CCall.p(events), MAX_EVENTS, -1);
         if (n < 0) {
             if (RawFd.errno(st) == EINTR) {
                 return;
@@ -215,12 +213,12 @@ public final class ChildReaper {
     private void reap(int epfd, int pidfd, MemorySegment st, MemorySegment status) throws Throwable {
         Watched w = watched.get(pidfd);
         if (w == null) {
-            int ignored = (int) EPOLL_CTL.invokeExact(st, epfd, EPOLL_CTL_DEL, pidfd, MemorySegment.NULL);
+            CCall.callErrno(EPOLL_CTL, st, epfd, EPOLL_CTL_DEL, pidfd, 0);
             return;
         }
         int rc;
         do {
-            rc = (int) WAITPID.invokeExact(st, (int) w.pid(), status, 0);
+            rc = (int) CCall.callErrno(WAITPID, st, w.pid(), CCall.p(status), 0);
         } while (rc < 0 && RawFd.errno(st) == EINTR);
         int code = rc < 0 ? 255 : decode(status.get(JAVA_INT, 0));
         // Out of the map before the number is free again: the next pidfd_open may return it.

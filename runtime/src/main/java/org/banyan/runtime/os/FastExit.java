@@ -1,9 +1,7 @@
 package org.banyan.runtime.os;
 
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
+import java.lang.foreign.MemorySegment;
+import org.banyan.pmix.CCall;
 
 /**
  * Ends the JVM with libc's {@code _exit} once everything is flushed.
@@ -17,20 +15,20 @@ import java.lang.invoke.MethodHandle;
  * falls back to {@code System.exit}.
  */
 public final class FastExit {
-    private static volatile MethodHandle exitHandle;
+    private static volatile MemorySegment exitFunction;
     private static Thread binder;
     /** The AOT training run binds like any run (so the binding is cached) but must exit normally. */
     private static final boolean TRAINING = System.getenv("BANYAN_AOT_TRAINING") != null;
 
     private FastExit() {}
 
-    /** Binds {@code _exit} in the background. */
+    /** Binds {@code _exit} in the background (the one call shape {@link CCall} shares with every other C call). */
     public static void prepare() {
         binder = Thread.ofPlatform().daemon().name("fast-exit-bind").start(() -> {
             try {
-                Linker linker = Linker.nativeLinker();
-                exitHandle = linker.downcallHandle(linker.defaultLookup().find("_exit").orElseThrow(),
-                        FunctionDescriptor.ofVoid(ValueLayout.JAVA_INT));
+                MemorySegment fn = CCall.libc("_exit");
+                CCall.prepare();
+                exitFunction = fn;
             } catch (Throwable t) {
                 // no native access: System.exit it is
             }
@@ -48,13 +46,9 @@ public final class FastExit {
                 Thread.currentThread().interrupt();
             }
         }
-        MethodHandle h = exitHandle;
-        if (h != null && !TRAINING) {
-            try {
-                h.invokeExact(status);
-            } catch (Throwable t) {
-                // fall through to the ordinary exit
-            }
+        MemorySegment fn = exitFunction;
+        if (fn != null && !TRAINING) {
+            CCall.call(fn, status);
         }
         System.exit(status);
     }

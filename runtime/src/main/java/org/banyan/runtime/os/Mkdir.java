@@ -1,12 +1,8 @@
 package org.banyan.runtime.os;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandle;
+import org.banyan.pmix.CCall;
 
 /**
  * mkdir(2) through FFM, for the sandbox of each task a daemon starts natively: on a reaper
@@ -15,7 +11,7 @@ import java.lang.invoke.MethodHandle;
  * thousands of tasks a second).
  */
 public final class Mkdir {
-    private static final MethodHandle MKDIR = Libc.bind("mkdir", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), false);
+    private static final MemorySegment MKDIR = CCall.libc("mkdir");
     private static final int MODE = 0777; // less the umask, as File.mkdir
 
     private Mkdir() {}
@@ -26,10 +22,10 @@ public final class Mkdir {
             MemorySegment scratch = ChildReaper.spawnScratch();
             if (scratch != null && 3L * path.length() + 1 <= scratch.byteSize()) {
                 scratch.setString(0, path);
-                return (int) MKDIR.invokeExact(scratch, MODE) == 0;
+                return (int) CCall.call(MKDIR, CCall.p(scratch), MODE) == 0;
             }
             try (Arena a = Arena.ofConfined()) {
-                return (int) MKDIR.invokeExact(ProcessText.cString(a, path), MODE) == 0;
+                return (int) CCall.call(MKDIR, CCall.p(ProcessText.cString(a, path)), MODE) == 0;
             }
         } catch (RuntimeException | Error e) {
             throw e;

@@ -2,16 +2,15 @@ package org.banyan.runtime.os;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+import static org.banyan.pmix.CCall.p;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SegmentAllocator;
-import java.lang.invoke.MethodHandle;
 import java.util.List;
 import java.util.Map;
+import org.banyan.pmix.CCall;
 
 /**
  * Creates child processes with glibc's {@code posix_spawnp} (a {@code clone(CLONE_VM|CLONE_VFORK)}
@@ -36,27 +35,19 @@ public final class PosixSpawn {
     private static final long ATTR_BYTES = 1024;
     private static final long SIGSET_BYTES = 128;
 
-    private static final MethodHandle SPAWNP = Libc.bind("posix_spawnp",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS), false);
-    private static final MethodHandle FA_INIT = Libc.bind("posix_spawn_file_actions_init", FunctionDescriptor.of(JAVA_INT, ADDRESS), false);
-    private static final MethodHandle FA_DESTROY = Libc.bind("posix_spawn_file_actions_destroy", FunctionDescriptor.of(JAVA_INT, ADDRESS), false);
-    private static final MethodHandle FA_OPEN = Libc.bind("posix_spawn_file_actions_addopen",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), false);
-    private static final MethodHandle FA_DUP2 = Libc.bind("posix_spawn_file_actions_adddup2",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), false);
-    private static final MethodHandle FA_CLOSEFROM = Libc.bind("posix_spawn_file_actions_addclosefrom_np",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), false);
-    private static final MethodHandle FA_CHDIR = Libc.bind("posix_spawn_file_actions_addchdir_np",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), false);
-    private static final MethodHandle ATTR_INIT = Libc.bind("posix_spawnattr_init", FunctionDescriptor.of(JAVA_INT, ADDRESS), false);
-    private static final MethodHandle ATTR_FLAGS = Libc.bind("posix_spawnattr_setflags",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_SHORT), false);
-    private static final MethodHandle ATTR_SIGMASK = Libc.bind("posix_spawnattr_setsigmask",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), false);
-    private static final MethodHandle ATTR_SIGDEFAULT = Libc.bind("posix_spawnattr_setsigdefault",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), false);
-    private static final MethodHandle SIGEMPTYSET = Libc.bind("sigemptyset", FunctionDescriptor.of(JAVA_INT, ADDRESS), false);
-    private static final MethodHandle SIGFILLSET = Libc.bind("sigfillset", FunctionDescriptor.of(JAVA_INT, ADDRESS), false);
+    private static final MemorySegment SPAWNP = CCall.libc("posix_spawnp");
+    private static final MemorySegment FA_INIT = CCall.libc("posix_spawn_file_actions_init");
+    private static final MemorySegment FA_DESTROY = CCall.libc("posix_spawn_file_actions_destroy");
+    private static final MemorySegment FA_OPEN = CCall.libc("posix_spawn_file_actions_addopen");
+    private static final MemorySegment FA_DUP2 = CCall.libc("posix_spawn_file_actions_adddup2");
+    private static final MemorySegment FA_CLOSEFROM = CCall.libc("posix_spawn_file_actions_addclosefrom_np");
+    private static final MemorySegment FA_CHDIR = CCall.libc("posix_spawn_file_actions_addchdir_np");
+    private static final MemorySegment ATTR_INIT = CCall.libc("posix_spawnattr_init");
+    private static final MemorySegment ATTR_FLAGS = CCall.libc("posix_spawnattr_setflags");
+    private static final MemorySegment ATTR_SIGMASK = CCall.libc("posix_spawnattr_setsigmask");
+    private static final MemorySegment ATTR_SIGDEFAULT = CCall.libc("posix_spawnattr_setsigdefault");
+    private static final MemorySegment SIGEMPTYSET = CCall.libc("sigemptyset");
+    private static final MemorySegment SIGFILLSET = CCall.libc("sigfillset");
 
     /**
      * The spawn attributes every child gets (an empty signal mask, every signal's default
@@ -150,19 +141,19 @@ public final class PosixSpawn {
         boolean started = false;
         try {
             MemorySegment fa = a.allocate(FILE_ACTIONS_BYTES, 16);
-            check((int) FA_INIT.invokeExact(fa), "file actions");
+            check((int) CCall.call(FA_INIT, p(fa)), "file actions");
             try {
                 stream(a, fa, 0, in, inPipe == null ? -1 : inPipe[0], O_RDONLY);
                 stream(a, fa, 1, out, outPipe == null ? -1 : outPipe[1], O_WRONLY | O_CREAT | O_TRUNC);
                 stream(a, fa, 2, err, errPipe == null ? -1 : errPipe[1], O_WRONLY | O_CREAT | O_TRUNC);
-                check((int) FA_CLOSEFROM.invokeExact(fa, 3), "closefrom");
+                check((int) CCall.call(FA_CLOSEFROM, p(fa), 3), "closefrom");
                 if (dir != null) {
-                    check((int) FA_CHDIR.invokeExact(fa, ProcessText.cString(a, dir)), "chdir");
+                    check((int) CCall.call(FA_CHDIR, p(fa), p(ProcessText.cString(a, dir))), "chdir");
                 }
                 MemorySegment argv = strings(a, command);
                 MemorySegment envp = OWN_ENV.with(a, env);
                 MemorySegment pid = a.allocate(JAVA_INT);
-                int rc = (int) SPAWNP.invokeExact(pid, ProcessText.cString(a, command.get(0)), fa, ATTR, argv, envp);
+                int rc = (int) CCall.call(SPAWNP, p(pid), p(ProcessText.cString(a, command.get(0))), p(fa), p(ATTR), p(argv), p(envp));
                 if (rc != 0) {
                     throw new IOException(Libc.strerror(rc) + culprit(dir, in, out, err));
                 }
@@ -170,7 +161,7 @@ public final class PosixSpawn {
                 return new Child(pid.get(JAVA_INT, 0), inPipe == null ? -1 : inPipe[1],
                         outPipe == null ? -1 : outPipe[0], errPipe == null ? -1 : errPipe[0]);
             } finally {
-                int ignored = (int) FA_DESTROY.invokeExact(fa);
+                CCall.call(FA_DESTROY, p(fa));
             }
         } catch (IOException | RuntimeException | Error e) {
             throw e;
@@ -237,8 +228,8 @@ public final class PosixSpawn {
 
     private static void stream(SegmentAllocator a, MemorySegment fa, int target, Stdio s, int pipeEnd, int flags) throws Throwable {
         switch (s) {
-            case Stdio.Pipe p -> check((int) FA_DUP2.invokeExact(fa, pipeEnd, target), "dup2");
-            case Stdio.File f -> check((int) FA_OPEN.invokeExact(fa, target, ProcessText.cString(a, f.path()), flags, 0644), "open");
+            case Stdio.Pipe pipe -> check((int) CCall.call(FA_DUP2, p(fa), pipeEnd, target), "dup2");
+            case Stdio.File f -> check((int) CCall.call(FA_OPEN, p(fa), target, p(ProcessText.cString(a, f.path())), flags, 0644), "open");
         }
     }
 
@@ -257,12 +248,12 @@ public final class PosixSpawn {
         MemorySegment none = Arena.global().allocate(SIGSET_BYTES, 8);
         MemorySegment all = Arena.global().allocate(SIGSET_BYTES, 8);
         try {
-            check((int) ATTR_INIT.invokeExact(attr), "attributes");
-            check((int) SIGEMPTYSET.invokeExact(none), "sigemptyset");
-            check((int) SIGFILLSET.invokeExact(all), "sigfillset");
-            check((int) ATTR_SIGMASK.invokeExact(attr, none), "sigmask");
-            check((int) ATTR_SIGDEFAULT.invokeExact(attr, all), "sigdefault");
-            check((int) ATTR_FLAGS.invokeExact(attr, (short) (POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)), "flags");
+            check((int) CCall.call(ATTR_INIT, p(attr)), "attributes");
+            check((int) CCall.call(SIGEMPTYSET, p(none)), "sigemptyset");
+            check((int) CCall.call(SIGFILLSET, p(all)), "sigfillset");
+            check((int) CCall.call(ATTR_SIGMASK, p(attr), p(none)), "sigmask");
+            check((int) CCall.call(ATTR_SIGDEFAULT, p(attr), p(all)), "sigdefault");
+            check((int) CCall.call(ATTR_FLAGS, p(attr), POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF), "flags");
         } catch (Throwable t) {
             throw new ExceptionInInitializerError(t);
         }

@@ -1,9 +1,7 @@
 package org.banyan.runtime.os;
 
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.ValueLayout;
 import java.io.IOException;
-import java.lang.invoke.MethodHandle;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -12,13 +10,14 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import org.banyan.core.daemon.Signals;
+import org.banyan.pmix.CCall;
 
 /**
  * Sends signals to a process and everything it started. SIGTERM and SIGKILL go through the JDK;
  * other signals need libc's kill(2), bound on first use so it costs nothing on start-up.
  */
 public final class ProcessSignaller {
-    private static volatile MethodHandle kill;
+    private static volatile MemorySegment kill;
 
     private ProcessSignaller() {}
 
@@ -90,18 +89,14 @@ public final class ProcessSignaller {
     }
 
     private static void kill(long pid, int signal) {
-        try {
-            MethodHandle h = kill;
-            if (h == null) {
-                h = Libc.bind("kill", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT), false);
-                kill = h;
-            }
-            int rc = (int) h.invokeExact((int) pid, signal);
-            if (rc != 0) {
-                // ESRCH: it is already gone, which is what we wanted
-            }
-        } catch (Throwable t) {
-            throw new IllegalStateException("cannot send signal " + signal + " to " + pid, t);
+        MemorySegment fn = kill;
+        if (fn == null) {
+            fn = CCall.libc("kill");
+            kill = fn;
+        }
+        int rc = (int) CCall.call(fn, pid, signal);
+        if (rc != 0) {
+            // ESRCH: it is already gone, which is what we wanted
         }
     }
 }

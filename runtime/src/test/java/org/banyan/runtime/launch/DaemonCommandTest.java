@@ -7,10 +7,31 @@ import org.junit.jupiter.api.Test;
 class DaemonCommandTest {
     @Test
     void aDvmsJvmsCompileEarlyAndUseHugePagesAndOneShotDaemonsDoNot() {
-        assertThat(DaemonCommand.jvmFor("x.Main", SpawnMode.NATIVE)).containsAll(DaemonCommand.DVM_FLAGS)
+        assertThat(DaemonCommand.jvmForDvm("x.Main")).containsAll(DaemonCommand.DVM_FLAGS)
                 .containsAll(DaemonCommand.JVM_FLAGS).contains("-XX:+UseTransparentHugePages", "-XX:Tier3LoadFeedback=100")
-                .endsWith("x.Main");
-        assertThat(DaemonCommand.jvmFor("x.Main", SpawnMode.JDK)).doesNotContainAnyElementsOf(DaemonCommand.DVM_FLAGS)
-                .containsAll(DaemonCommand.JVM_FLAGS);
+                .contains("-Dbanyan.dvm=1").endsWith("x.Main");
+        // this test's JVM is no DVM's: its daemons are one-shot, and spawn natively by default
+        assertThat(DaemonCommand.jvmFor("x.Main")).doesNotContainAnyElementsOf(DaemonCommand.DVM_FLAGS)
+                .doesNotContain("-Dbanyan.dvm=1").containsAll(DaemonCommand.JVM_FLAGS);
+    }
+
+    @Test
+    void nativeSpawningIsTheDefaultAndJdkIsAskedFor() {
+        String before = System.getProperty(SpawnMode.PROPERTY);
+        try {
+            System.clearProperty(SpawnMode.PROPERTY);
+            if (System.getenv("BANYAN_SPAWN") == null) {
+                assertThat(SpawnMode.current()).isEqualTo(SpawnMode.NATIVE);
+            }
+            System.setProperty(SpawnMode.PROPERTY, "jdk");
+            assertThat(SpawnMode.current()).isEqualTo(SpawnMode.JDK);
+            assertThat(DaemonCommand.jvmFor("x.Main")).contains("-Dbanyan.spawn=jdk");
+        } finally {
+            if (before == null) {
+                System.clearProperty(SpawnMode.PROPERTY);
+            } else {
+                System.setProperty(SpawnMode.PROPERTY, before);
+            }
+        }
     }
 }

@@ -115,9 +115,9 @@ final class PilotLink {
             if (!tmgr.closedByUser()) { // not the manager's own close: the DVM went away
                 pilot.lost(e);
             }
-            tmgr.pilotGone(this);
+            tmgr.changes.pilotGone(this);
         } catch (InterruptedException e) {
-            tmgr.pilotGone(this);
+            tmgr.changes.pilotGone(this);
         }
     }
 
@@ -158,7 +158,7 @@ final class PilotLink {
         } catch (IOException | InterruptedException e) {
             gone = true; // no more batches for it, whether or not its reader has noticed yet
             if (sentBatches.remove(sent)) {
-                tmgr.orphaned(this, sent);
+                tmgr.changes.orphaned(this, sent);
             }
         }
     }
@@ -228,7 +228,7 @@ final class PilotLink {
         while (accepted.poll(100, TimeUnit.MILLISECONDS) == null) {
             if (gone) {
                 if (sentBatches.remove(sent)) {
-                    tmgr.orphaned(this, sent);
+                    tmgr.changes.orphaned(this, sent);
                 }
                 return;
             }

@@ -12,7 +12,6 @@ import java.util.function.BiConsumer;
 import org.banyan.core.pilot.PilotState;
 import org.banyan.core.pilot.TaskState;
 import org.banyan.core.wire.ClientMessage;
-import org.banyan.runtime.dvm.DvmClient;
 
 /**
  * Submits tasks to pilots and follows them to their end, as RADICAL-Pilot's task manager does.
@@ -38,17 +37,20 @@ public final class TaskManager implements AutoCloseable {
 
     private final Session session;
     private final Path base;
-    private final PilotRoster roster = new PilotRoster();
+    final PilotRoster roster = new PilotRoster();
     /** Tasks no pilot has yet: waiting for one to be active, or for room in one. */
-    private final UnsentTasks unsent = new UnsentTasks();
+    final UnsentTasks unsent = new UnsentTasks();
     private final SendWindow window = new SendWindow();
     /** Serializes sending (which waits for each batch's acceptance) between submit() and the feeder. */
     private final Object sending = new Object();
     /** Sends what waited for room once tasks have ended. */
     private final Feeder feeder = new Feeder(this::pump, this::closedByUser);
     private final FunctionTasks functionTasks = new FunctionTasks(this, this::move, this::pilotCores);
-    private boolean closed;
-    private boolean detached;
+    /** Under this manager's lock, as every field the pilots' comings and goings ({@link PilotChanges}) touch. */
+    boolean closed;
+    boolean detached;
+    /** What pilots becoming active, unreachable or over do to the tasks. */
+    final PilotChanges changes = new PilotChanges(this);
     private final TaskTransitions transitions;
     private final TaskStaging staging;
     /** Tasks waiting for others of this manager ({@link TaskDescription#after}). */
@@ -97,84 +99,15 @@ public final class TaskManager implements AutoCloseable {
             }
             p.onState((pilot, state) -> {
                 if (state == PilotState.PMGR_ACTIVE) {
-                    connect(pilot);
+                    changes.connect(pilot);
                 } else if (state.isFinal()) {
-                    noPilotLeft();
-                    failUnfit();
+                    changes.noPilotLeft();
+                    changes.failUnfit();
                 }
             });
             if (p.state() == PilotState.PMGR_ACTIVE) {
-                connect(p);
+                changes.connect(p);
             }
-        }
-    }
-
-    /**
-     * Links to an active pilot's DVM. One it cannot reach after three tries (a secret changed
-     * since the pilot connected) fits nothing: tasks only it could run fail saying why.
-     */
-    private void connect(Pilot p) {
-        String why = null;
-        for (int attempt = 0; attempt < 3; attempt++) {
-            if (attempt > 0) {
-                java.util.concurrent.locks.LockSupport.parkNanos(attempt * 500_000_000L); // outside the lock
-            }
-            synchronized (this) {
-                if (roster.linked(p) || closed) {
-                    return;
-                }
-                try {
-                    roster.link(PilotLink.open(this, p, detached));
-                    why = null;
-                    break;
-                } catch (DvmClient.Unreachable | IOException e) {
-                    why = e.getMessage();
-                }
-            }
-        }
-        if (why != null) {
-            synchronized (this) {
-                roster.unreachable(p, "this task manager cannot connect to its DVM: " + why);
-            }
-        }
-        failUnfit();
-        pump();
-    }
-
-    /**
-     * Once every pilot added is connected or over, the waiting tasks that none of the connected
-     * ones could ever run fail, with each pilot's reason: they would wait for ever. (One sent to
-     * a pilot that could not run it failed there, "cannot run on this pilot", while another could.)
-     */
-    private void failUnfit() {
-        List<Task> unfit;
-        Map<UnsentTasks.Kind, String> why;
-        synchronized (this) {
-            if (closed || !roster.allSettled()) {
-                return;
-            }
-            why = PilotFit.noneFits(unsent.kinds(), roster);
-            if (why.isEmpty()) {
-                return;
-            }
-            unfit = unsent.take(Integer.MAX_VALUE, why::containsKey);
-        }
-        for (Task t : unfit) {
-            move(t, TaskState.FAILED, Session.nowMicros(), -1, why.get(UnsentTasks.kindOf(t)));
-        }
-    }
-
-    /** Every pilot added is over: the tasks none of them took fail, as nothing will run them. */
-    private void noPilotLeft() {
-        List<Task> left;
-        synchronized (this) {
-            if (closed || !roster.allOver()) {
-                return;
-            }
-            left = unsent.drain();
-        }
-        for (Task t : left) {
-            move(t, TaskState.FAILED, Session.nowMicros(), -1, "no pilot left to run it");
         }
     }
 
@@ -251,7 +184,7 @@ public final class TaskManager implements AutoCloseable {
      * Sends waiting tasks, a batch at a time, to the active pilots with room for them; what does
      * not fit waits for tasks to end, and the feeder sends it then.
      */
-    private void pump() {
+    void pump() {
         synchronized (sending) {
             // pilots that could run none of the tasks waiting: left out until the next pump
             Set<PilotLink> passed = new java.util.HashSet<>();
@@ -343,8 +276,8 @@ public final class TaskManager implements AutoCloseable {
                     unsent.add(t);
                 }
             }
-            failUnfit();
-            noPilotLeft(); // submitted after the last pilot ended: nothing will run them
+            changes.failUnfit();
+            changes.noPilotLeft(); // submitted after the last pilot ended: nothing will run them
             if (TaskTransitions.inCallback()) {
                 // The sender waits for the pilot to accept the batch, which the thread running
                 // this callback may be the one to read: the feeder sends it instead.
@@ -395,8 +328,8 @@ public final class TaskManager implements AutoCloseable {
             tasks.forEach(t -> move(t, TaskState.CANCELED, Session.nowMicros(), 0, ""));
             return;
         }
-        noPilotLeft(); // released after the last pilot ended
-        failUnfit();
+        changes.noPilotLeft(); // released after the last pilot ended
+        changes.failUnfit();
         feeder.wake();
     }
 
@@ -445,7 +378,7 @@ public final class TaskManager implements AutoCloseable {
         }
     }
 
-    private void move(Task t, TaskState to, long now, int code, String why) {
+    void move(Task t, TaskState to, long now, int code, String why) {
         transitions.move(t, to, now, code, why);
     }
 
@@ -475,49 +408,6 @@ public final class TaskManager implements AutoCloseable {
                 if (tasks[i] != null && tasks[i].state().isFinal() && link.byId.remove(updates.get(i).taskId()) != null) {
                     endedOn(link);
                 }
-            }
-        }
-    }
-
-    /** A pilot's connection ended: restartable tasks go elsewhere, the rest fail. */
-    void pilotGone(PilotLink link) {
-        List<Task> orphans = new ArrayList<>();
-        synchronized (this) {
-            roster.unlink(link.pilot);
-            orphans.addAll(link.byId.values());
-            link.byId.clear();
-        }
-        orphans.addAll(link.unaccepted());
-        orphaned(link, orphans);
-        failUnfit(); // tasks that only it could have run
-    }
-
-    /**
-     * Tasks a lost pilot held: restartable ones go to another active pilot (keeping their states;
-     * the new agent moves them on), the others end.
-     */
-    void orphaned(PilotLink link, List<Task> orphans) {
-        for (Task t : orphans) {
-            PilotLink to = null;
-            boolean wasClosed;
-            synchronized (this) {
-                wasClosed = closed;
-                if (t.description().restartable && !closed) {
-                    to = roster.leastGiven(l -> l != link && l.takes(UnsentTasks.kindOf(t)));
-                    if (to != null) { // bound to it now, as pump() binds: a cancel meanwhile waits for the acceptance
-                        to.given++;
-                        to.inFlight++;
-                        t.pilot = to.pilot;
-                        t.agentId = -1;
-                    }
-                }
-            }
-            if (to != null) {
-                to.submit(List.of(t));
-            } else {
-                move(t, wasClosed ? TaskState.CANCELED : TaskState.FAILED, Session.nowMicros(), -1,
-                        "lost the pilot " + link.pilot.uid()
-                                + (t.description().restartable && !wasClosed ? " and no other is active" : ""));
             }
         }
     }

@@ -3,65 +3,104 @@ import org.banyan.comm.Comm;
 import org.banyan.comm.Op;
 
 /**
- * Times allreduce (doubles, SUM) and alltoall at sizes from 8 bytes to 1 MiB per rank: the mean
- * of REPS calls, best of three passes after a warm-up (the sweep twice, unmeasured, then a second
- * of sleep for the JIT's compiler threads), the slowest rank's time. The C twin is
- * bench/collectives.c; bench/collectives runs both. Prints "op bytes usec".
+ * Times five collectives on doubles, as the OSU micro-benchmarks size them (bytes per rank's
+ * block): allreduce and reduce_scatter (SUM; reduce_scatter_block, each rank's result one
+ * block), bcast (from rank 0), allgather and alltoall, from 8 bytes to MAX_BYTES, the ops whose
+ * buffers hold a block per rank while all of them fit in MAX_BYTES. Each size is warmed up first
+ * with the same calls (W = 2·10^8 / bytes, between 20 and 20,000: enough for the JIT to compile
+ * the size's path), then timed: the mean of REPS calls (a tenth of them from 64 KiB), best of
+ * three passes, the slowest rank's time. The C twin is bench/collectives.c, with the same
+ * protocol; bench/collectives runs both. Prints "op bytes usec".
  *
- * <p>Usage: CollectiveTimes [MAX_BYTES [REPS]]   (defaults 1048576, 200)
+ * <p>Usage: CollectiveTimes [MAX_BYTES [REPS]]   (defaults 16777216, 200)
  */
 public final class CollectiveTimes {
-    static void sweep(Comm world, int max, int reps, boolean print) {
-        int n = world.size();
-        for (String op : new String[] {"allreduce", "alltoall"}) {
-            for (int bytes = 8; bytes <= max; bytes *= 4) {
-                int count = bytes / 8;
-                double[] in = new double[op.equals("alltoall") ? count * n : count];
-                double[] out = new double[in.length];
-                int calls = Math.max(5, bytes >= 65536 ? reps / 10 : reps);
-                double best = Double.MAX_VALUE;
-                for (int pass = 0; pass < 4; pass++) {
-                    world.barrier();
-                    long t0 = System.nanoTime();
-                    run(world, op, in, out, calls);
-                    double[] mine = {(System.nanoTime() - t0) / 1e3 / calls};
-                    double[] slowest = new double[1];
-                    world.allreduce(mine, slowest, Op.MAX);
-                    if (pass > 0) {
-                        best = Math.min(best, slowest[0]);
-                    }
-                }
-                if (print && world.rank() == 0) {
-                    System.out.printf("%s %d %.2f%n", op, bytes, best);
-                }
-            }
-        }
+    static final String[] OPS = {"allreduce", "bcast", "allgather", "alltoall", "reduce_scatter"};
+
+    /** Whether the op's buffers hold one block per rank (and so grow with the ranks). */
+    static boolean perRank(String op) {
+        return op.equals("allgather") || op.equals("alltoall") || op.equals("reduce_scatter");
+    }
+
+    /** The send buffer of {@code op} for blocks of {@code count} on {@code n} ranks. */
+    static double[] input(String op, int count, int n) {
+        return new double[op.equals("alltoall") || op.equals("reduce_scatter") ? count * n : count];
+    }
+
+    /** The receive buffer (none for bcast, which works in place). */
+    static double[] output(String op, int count, int n) {
+        return new double[op.equals("allgather") || op.equals("alltoall") ? count * n : op.equals("bcast") ? 0 : count];
     }
 
     static void run(Comm world, String op, double[] in, double[] out, int calls) {
         for (int i = 0; i < calls; i++) {
-            if (op.equals("allreduce")) {
-                world.allreduce(in, out, Op.SUM);
-            } else {
-                world.alltoall(in, out);
+            switch (op) {
+                case "allreduce" -> world.allreduce(in, out, Op.SUM);
+                case "bcast" -> world.bcast(in, 0);
+                case "allgather" -> world.allgather(in, out);
+                case "alltoall" -> world.alltoall(in, out);
+                default -> world.reduceScatterBlock(in, out, Op.SUM);
             }
         }
     }
 
+    /**
+     * Warms a size up: calls in batches until about 0.3 s have passed (rank 0's clock, broadcast
+     * after each batch so that all agree) or 2·10^8 / bytes calls (between 20 and 20,000) were
+     * made: enough for the JIT to compile the size's path, and few for oversubscribed MPICH, which
+     * takes milliseconds a call.
+     */
+    static void warmUp(Comm world, String op, double[] in, double[] out, long bytes) {
+        long cap = Math.max(20, Math.min(20_000, 200_000_000L / bytes));
+        int batch = (int) Math.max(1, cap / 50);
+        long t0 = System.nanoTime();
+        long[] go = {1};
+        for (long done = 0; go[0] != 0; done += batch) {
+            run(world, op, in, out, batch);
+            go[0] = done + batch < cap && System.nanoTime() - t0 < 300_000_000L ? 1 : 0;
+            world.bcast(go, 0);
+        }
+    }
+
     public static void main(String[] args) {
-        int max = args.length > 0 ? Integer.parseInt(args[0]) : 1 << 20;
+        long max = args.length > 0 ? Long.parseLong(args[0]) : 1 << 24;
         int reps = args.length > 1 ? Integer.parseInt(args[1]) : 200;
         try (Banyan job = Banyan.init(); Comm world = Comm.world(job)) {
-            // JMH's way: the whole sweep first, unmeasured (each new path deoptimizes and
-            // recompiles what it touches), then a second off the cores for the compiler threads
-            sweep(world, Math.min(max, 65536), Math.max(1, reps / 4), false);
-            sweep(world, Math.min(max, 65536), Math.max(1, reps / 4), false);
+            int n = world.size();
+            // the JIT's first burst (every op's small path), then a second off the cores for its
+            // compiler threads, which otherwise take them from the first sizes measured
+            for (String op : OPS) {
+                warmUp(world, op, input(op, 1, n), output(op, 1, n), 8);
+            }
             try {
                 Thread.sleep(1000);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            sweep(world, max, reps, true);
+            for (String op : OPS) {
+                for (long bytes = 8; bytes <= max && (!perRank(op) || bytes * n <= max); bytes = bytes * 4 > max && bytes < max ? max : bytes * 4) {
+                    int count = (int) (bytes / 8);
+                    double[] in = input(op, count, n);
+                    double[] out = output(op, count, n);
+                    warmUp(world, op, in, out, bytes);
+                    int calls = Math.max(5, bytes >= 65536 ? reps / 10 : reps);
+                    double best = Double.MAX_VALUE;
+                    for (int pass = 0; pass < 4; pass++) {
+                        world.barrier();
+                        long t0 = System.nanoTime();
+                        run(world, op, in, out, calls);
+                        double[] mine = {(System.nanoTime() - t0) / 1e3 / calls};
+                        double[] slowest = new double[1];
+                        world.allreduce(mine, slowest, Op.MAX);
+                        if (pass > 0) {
+                            best = Math.min(best, slowest[0]);
+                        }
+                    }
+                    if (world.rank() == 0) {
+                        System.out.printf("%s %d %.2f%n", op, bytes, best);
+                    }
+                }
+            }
         }
     }
 }

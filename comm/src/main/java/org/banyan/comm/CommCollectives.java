@@ -272,9 +272,17 @@ public abstract sealed class CommCollectives extends CommPointToPoint permits Co
         }
     }
 
-    /** The reduction at rank 0 (its tree keeps rank order for non-commutative ops), then scattered by the counts. */
+    /**
+     * A ring for commutative operations on single elements ({@link Collectives#reduceScatterRing});
+     * else the reduction at rank 0 (its tree keeps rank order for non-commutative ops), then
+     * scattered by the counts.
+     */
     private void reduceScatter(MemorySegment send, MemorySegment recv, int[] counts, Elem type, Op op, int elem) {
         int n = self().group.length;
+        if (n > 1 && op.commutative() && op.unit() == 1) {
+            self().coll().reduceScatterRing(send, recv, type, counts, op);
+            return;
+        }
         boolean first = self().rank == 0;
         MemorySegment whole = first ? MemorySegment.ofArray(new byte[(int) send.byteSize()]) : null;
         self().coll().reduce(send, whole, type, (int) (send.byteSize() / elem), op, 0);

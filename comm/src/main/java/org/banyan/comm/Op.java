@@ -26,10 +26,10 @@ public interface Op {
         return 1;
     }
 
-    Op SUM = numeric("SUM", Long::sum, Double::sum);
-    Op PROD = numeric("PROD", (a, b) -> a * b, (a, b) -> a * b);
-    Op MAX = numeric("MAX", Math::max, Math::max);
-    Op MIN = numeric("MIN", Math::min, Math::min);
+    Op SUM = numeric("SUM", Arithmetic.SUM, Long::sum, Double::sum);
+    Op PROD = numeric("PROD", Arithmetic.PROD, (a, b) -> a * b, (a, b) -> a * b);
+    Op MAX = numeric("MAX", Arithmetic.MAX, Math::max, Math::max);
+    Op MIN = numeric("MIN", Arithmetic.MIN, Math::min, Math::min);
     /** Logical and, or, exclusive or (MPI_LAND, LOR, LXOR): 0 is false, anything else true; integral types only. */
     Op LAND = integral("LAND", (a, b) -> (a != 0 && b != 0) ? 1 : 0);
     Op LOR = integral("LOR", (a, b) -> (a != 0 || b != 0) ? 1 : 0);
@@ -99,15 +99,19 @@ public interface Op {
 
     /** An operation MPI defines on integers only: on FLOAT or DOUBLE it is refused, as MPI refuses MPI_BAND on MPI_DOUBLE. */
     private static Op integral(String name, LongBinaryOperator f) {
-        return numeric(name, f, (a, b) -> {
+        return numeric(name, -1, f, (a, b) -> {
             throw new CommException(name + " is defined on integral values (BYTE, INT, LONG), not on floating ones");
         });
     }
 
-    private static Op numeric(String name, LongBinaryOperator integral, DoubleBinaryOperator floating) {
+    /** @param loops the {@link Arithmetic} loops of the operation, or -1 for the element-wise ones below */
+    private static Op numeric(String name, int loops, LongBinaryOperator integral, DoubleBinaryOperator floating) {
         return new Op() {
             @Override
             public void combine(Elem type, MemorySegment in, MemorySegment inout, int count) {
+                if (loops >= 0 && Arithmetic.combine(loops, type, in, inout, count)) {
+                    return;
+                }
                 switch (type) {
                     case BYTE -> {
                         for (long i = 0; i < count; i++) {

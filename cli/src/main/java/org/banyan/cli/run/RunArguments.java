@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.banyan.cli.options.ExportedVariable;
-import org.banyan.cli.options.HostListParser;
 import org.banyan.cli.options.OptionParser;
 import org.banyan.cli.options.OptionTable;
 import org.banyan.cli.options.SlurmAllocation;
@@ -34,34 +33,34 @@ public final class RunArguments {
     public static final int DEFAULT_GRACE_MILLIS = 2000;
     public static final long DAEMON_START_MILLIS = 30_000;
 
-    private final Map<String, String> environment;
-    private final Path cwd;
-    private final DaemonOptions daemons;
+    final Map<String, String> environment;
+    final Path cwd;
+    final DaemonOptions daemons;
 
-    private final PlacementOptions placement;
-    private boolean oversubscribe;
-    private final Map<String, String> exports = new LinkedHashMap<>();
-    private String wdir;
-    private final OutputArguments output;
-    private long timeoutMillis;
-    private int stdinRank = 0;
-    private Modex modex = Modex.LAZY;
+    final PlacementOptions placement;
+    boolean oversubscribe;
+    final Map<String, String> exports = new LinkedHashMap<>();
+    String wdir;
+    final OutputArguments output;
+    long timeoutMillis;
+    int stdinRank = 0;
+    Modex modex = Modex.LAZY;
     /** --mpi: auto (PMIx for programs built with Open MPI), pmi, pmix. */
-    private String mpi = "auto";
-    private boolean reportLaunch;
+    String mpi = "auto";
+    boolean reportLaunch;
     /** --report-pid: -, + or a file resolved from here; null for none. */
-    private String reportPid;
-    private boolean allExitCodes;
-    private boolean stateOnTimeout;
-    private boolean keepGoing;
-    private DvmFiles dvm;
+    String reportPid;
+    boolean allExitCodes;
+    boolean stateOnTimeout;
+    boolean keepGoing;
+    DvmFiles dvm;
     /** --monitor's scope (all, external), null when not monitoring; and where profiles go. */
-    private String monitorScope;
-    private Path monitorOut;
+    String monitorScope;
+    Path monitorOut;
     /** -n of the context being parsed. */
-    private int count;
+    int count;
     /** -env, -envlist and -envall of the context being parsed: in mpiexec.hydra they belong to it. */
-    private Map<String, String> contextExports = new LinkedHashMap<>();
+    Map<String, String> contextExports = new LinkedHashMap<>();
     /**
      * Whether the hosts or ranks per host were given with mpiexec.hydra's own spellings
      * ({@link #HYDRA_HOSTS}): Hydra never refuses more ranks than slots, it goes round the hosts
@@ -70,157 +69,18 @@ public final class RunArguments {
     private boolean hydraHosts;
     private static final java.util.Set<String> HYDRA_HOSTS = java.util.Set.of("-hosts", "-f", "-ppn", "-perhost");
     /** -genvall or -genvnone, whichever was given. */
-    private String environmentMode;
+    String environmentMode;
     /** mpirun's --path: where programs are looked for instead of PATH, or null. */
-    private String searchPath;
+    String searchPath;
     private RankPrograms programs;
     /** --app (-configfile): the job's programs are in this file. */
-    private Path appFile;
+    Path appFile;
 
     /** @param env this context's own variables, which win over the job's ({@code -x}, {@code -genv}) */
     private record Context(int count, String program, List<String> args, Map<String, String> env) {}
 
-    /** Every option of {@code banyan run}, declared once: the parser, --help and README's table read this. */
-    public static final OptionTable<RunArguments> OPTIONS = new OptionTable<RunArguments>()
-            .value("Placement", List.of("-n", "-np"), List.of("--np", "--n", "-c"), "N",
-                    "number of ranks (default: one per slot)",
-                    (a, v) -> a.count(HostListParser.positive(v, "-n")))
-            .with(t -> DaemonOptions.declareHosts(t, a -> a.daemons))
-            .with(t -> PlacementOptions.declare(t, a -> a.placement))
-            .flag("Placement", List.of("--oversubscribe"), List.of("-oversubscribe"),
-                    "allow more ranks than slots (default slots: this machine's cores)",
-                    (a, v) -> a.oversubscribe = true)
-            .value("Placement", List.of("--app"), List.of("-app", "-configfile", "--configfile"), "FILE", """
-                    the job's programs, a line each as on the command line (-n 2 ./a -v), or
-                    joined by ':'; # comments (Open MPI's appfile, mpiexec.hydra's -configfile).
-                    Other options on the command line apply to them all""",
-                    (a, v) -> {
-                        if (a.appFile != null) {
-                            throw new UsageException("--app is given twice: put every program in one file");
-                        }
-                        a.appFile = org.banyan.pmix.RawPaths.resolve(a.cwd, v);
-                    })
-            .value("Environment and I/O", List.of("-x"), List.of(), "VAR[=VALUE]",
-                    "export VAR (with its current value, or VALUE) to every rank",
-                    (a, v) -> a.export(v))
-            .pair("Environment and I/O", List.of("--mca"), List.of("-mca", "--gmca", "-gmca"), "NAME VALUE",
-                    "an Open MPI parameter for the ranks, as mpirun gives it: -x OMPI_MCA_NAME=VALUE;\n"
-                            + "rmaps_base_oversubscribe is mpirun's own, --oversubscribe (also from the environment)",
-                    (a, n, v) -> {
-                        if (n.equals(McaParameters.OVERSUBSCRIBE)) {
-                            a.oversubscribeMca(v, "--mca " + n);
-                        } else {
-                            a.exports.put("OMPI_MCA_" + McaParameters.forRanks(n), v);
-                        }
-                    })
-            .pair("Environment and I/O", List.of("-genv"), List.of(), "NAME VALUE",
-                    "-x NAME=VALUE as mpiexec.hydra writes it",
-                    (a, n, v) -> a.exports.put(variableName("-genv", n), v))
-            .pair("Environment and I/O", List.of("-env"), List.of(), "NAME VALUE",
-                    "NAME=VALUE for the ranks of this context (of an MPMD line) only, over -x and -genv",
-                    (a, n, v) -> a.contextExports.put(variableName("-env", n), v))
-            .value("Environment and I/O", List.of("-genvlist"), List.of(), "NAME,...",
-                    "export each NAME with its value here, as -x NAME; one not set here is left unset\n"
-                            + "(as mpiexec.hydra does); -envlist does it for this context only",
-                    (a, v) -> a.exportList("-genvlist", v, a.exports))
-            .value("Environment and I/O", List.of("-envlist"), List.of(), "NAME,...",
-                    "-genvlist for the ranks of this context only",
-                    (a, v) -> a.exportList("-envlist", v, a.contextExports))
-            .flag("Environment and I/O", List.of("-genvall"), List.of(), """
-                    export all of banyan's environment to every rank (mpiexec.hydra's default);
-                    ranks on this machine have it anyway, ranks on other hosts otherwise get
-                    their login's; -envall does it for this context only""",
-                    (a, v) -> {
-                        a.exports.putAll(a.environment);
-                        a.environmentMode("-genvall");
-                    })
-            .flag("Environment and I/O", List.of("-genvnone"), List.of(),
-                    "export only the variables named (-x, -genv...): banyan's default; as under\n"
-                            + "mpiexec.hydra, ranks on this machine still have banyan's environment",
-                    (a, v) -> a.environmentMode("-genvnone"))
-            .flag("Environment and I/O", List.of("-envall"), List.of(),
-                    "-genvall for the ranks of this context only",
-                    (a, v) -> a.contextExports.putAll(a.environment))
-            .value("Environment and I/O", List.of("--path"), List.of("-path"), "DIR[:DIR...]",
-                    "look for programs named without a / there instead of in PATH (mpirun's); the ranks'\n"
-                            + "PATH is left as it is",
-                    (a, v) -> a.searchPath = String.join(":", java.util.Arrays.stream(v.split(":"))
-                            .map(d -> a.cwd.resolve(d).toString()).toList()))
-            .value("Environment and I/O", List.of("--wdir"), List.of("-wdir", "--cwd", "-wd", "--wd"), "DIR",
-                    "working directory of the ranks",
-                    (a, v) -> a.wdir = v)
-            .value("Environment and I/O", List.of("--stdin"), List.of("-stdin"), "RANK|all|none",
-                    "which rank reads banyan's stdin (default 0); all: every rank reads all of it",
-                    (a, v) -> a.stdinRank = stdin(v))
-            .with(t -> OutputArguments.declare(t, a -> a.output))
-            .flag("Environment and I/O", List.of("--print-all-exitcodes"), List.of("-print-all-exitcodes"),
-                    "at the end, print every rank's exit status by host (mpiexec.hydra's)",
-                    (a, v) -> a.allExitCodes = true)
-            .value("Control", List.of("--mpi"), List.of("-mpi"), "auto|pmi|pmix", """
-                    how ranks wire up: pmi is PMI-1/PMI-2 (MPICH family), pmix is PMIx
-                    through libpmix (Open MPI); auto (default) reads the program: PMIx
-                    for Open MPI, PMI for MPICH, both side by side when it cannot tell
-                    (python3, scripts, env, time); a rank that runs MPI as a singleton
-                    fails the job""",
-                    (a, v) -> {
-                        if (!List.of("auto", "pmi", "pmix").contains(v)) {
-                            throw new UsageException("--mpi '" + v + "' is auto, pmi or pmix");
-                        }
-                        a.mpi = v;
-                    })
-            .flag("Control", List.of("--enable-recovery"), List.of("-enable-recovery", "-disable-auto-cleanup",
-                            "--disable-auto-cleanup"),
-                    "a rank that fails does not end the others (mpiexec.hydra's -disable-auto-cleanup);\n"
-                            + "each failure is reported, and the exit status is still the first failure's",
-                    (a, v) -> a.keepGoing = true)
-            .value("Control", List.of("--report-pid"), List.of("-report-pid"), "-|+|FILE",
-                    "print banyan's process id on stdout (-), stderr (+) or into FILE before the job\n"
-                            + "starts, as mpirun's (the process to signal)",
-                    (a, v) -> a.reportPid = v.equals("-") || v.equals("+") ? v : a.cwd.resolve(v).toString())
-            .flag("Control", List.of("--report-state-on-timeout"), List.of("-report-state-on-timeout"),
-                    "when the timeout ends the job, say which ranks were still running, by host (mpirun's)",
-                    (a, v) -> a.stateOnTimeout = true)
-            .value("Control", List.of("--timeout"), List.of("-timeout"), "SECONDS",
-                    "end the job after SECONDS (exit status 124); default: $MPIEXEC_TIMEOUT, as Hydra and\n"
-                            + "mpirun take it",
-                    (a, v) -> a.timeoutMillis = Timeouts.seconds(v))
-            // Open MPI's mpirun refuses root without it, so command lines from containers and CI carry it
-            .flag("Control", List.of("--allow-run-as-root"), List.of("-allow-run-as-root"),
-                    "accepted from mpirun's command lines: banyan runs as root without it",
-                    (a, v) -> { })
-            .with(t -> DaemonOptions.declareDaemons(t, a -> a.daemons))
-            .value("Daemons (one per host, started along a tree; see docs/multihost.md)", List.of("--modex"),
-                    List.of(), "full|lazy", """
-                    full: every fence gives every daemon every key's value;
-                    lazy (default): values move on a rank's first get""",
-                    (a, v) -> {
-                        try {
-                            a.modex = Modex.parse(v);
-                        } catch (IllegalArgumentException e) {
-                            throw new UsageException("--modex: " + e.getMessage());
-                        }
-                    })
-            .flag("Daemons (one per host, started along a tree; see docs/multihost.md)", List.of("--report-launch"),
-                    List.of(), "print phase times and, per daemon, links and messages",
-                    (a, v) -> a.reportLaunch = true)
-            .optional("Monitoring (see docs/comm.md)", List.of("--monitor"), List.of(), "all|external",
-                    "monitor the Java ranks' messages (banyan-comm) from the start: all (default)\n"
-                            + "or only user point-to-point (external); Open MPI programs: Open MPI's own\n"
-                            + "monitoring components; profiles go to --monitor-out",
-                    (a, v) -> a.monitor(v == null ? "all" : v))
-            .value("Monitoring (see docs/comm.md)", List.of("--monitor-out"), List.of(), "DIR",
-                    "where each rank writes its Open MPI-style .prof (default ./banyan-monitor);\n"
-                            + "implies --monitor; banyan monitor DIR makes the matrices",
-                    (a, v) -> {
-                        a.monitorOut = a.cwd.resolve(v);
-                        if (a.monitorScope == null) {
-                            a.monitor("all");
-                        }
-                    })
-            .value("DVM (see docs/pilot.md)", List.of("--dvm"), List.of(), "FILE",
-                    "run on the persistent DVM whose URI file is FILE (banyan dvm start writes\n"
-                            + "~/.banyan/dvm.uri): no daemon is started",
-                    (a, v) -> a.dvm = new DvmFiles(a.cwd.resolve(v)));
+    /** Every option of {@code banyan run}, declared once: the parser, --help and README's table read this ({@link RunOptionTable}). */
+    public static final OptionTable<RunArguments> OPTIONS = RunOptionTable.OPTIONS;
 
     public RunArguments(Map<String, String> environment, Path cwd) {
         this.environment = environment;
@@ -326,26 +186,26 @@ public final class RunArguments {
     }
 
     /** mpiexec.hydra's -genvall and -genvnone say opposite things: one of them, once. */
-    private void environmentMode(String option) throws UsageException {
+    void environmentMode(String option) throws UsageException {
         if (environmentMode != null && !environmentMode.equals(option)) {
             throw new UsageException(environmentMode + " and " + option + " say opposite things: give one");
         }
         environmentMode = option;
     }
 
-    private void monitor(String scope) throws UsageException {
+    void monitor(String scope) throws UsageException {
         if (!scope.equals("all") && !scope.equals("external")) {
             throw new UsageException("--monitor=" + scope + ": the scope is all or external");
         }
         monitorScope = scope;
     }
 
-    private void export(String spec) throws UsageException {
+    void export(String spec) throws UsageException {
         ExportedVariable v = ExportedVariable.parse(spec, environment);
         exports.put(v.name(), v.value());
     }
 
-    private void exportList(String option, String names, Map<String, String> into) throws UsageException {
+    void exportList(String option, String names, Map<String, String> into) throws UsageException {
         for (String n : names.split(",", -1)) {
             String value = environment.get(variableName(option, n));
             if (value != null) {
@@ -355,7 +215,7 @@ public final class RunArguments {
     }
 
     /** {@code rmaps_base_oversubscribe} ({@link McaParameters#OVERSUBSCRIBE}) from {@code from}; the command line's wins. */
-    private void oversubscribeMca(String value, String from) throws UsageException {
+    void oversubscribeMca(String value, String from) throws UsageException {
         if (McaParameters.bool(value, from)) {
             oversubscribe = true;
         } else {
@@ -364,7 +224,7 @@ public final class RunArguments {
     }
 
     /** {@code name} given to {@code option} (mpiexec.hydra's NAME VALUE pairs and lists), checked. */
-    private static String variableName(String option, String name) throws UsageException {
+    static String variableName(String option, String name) throws UsageException {
         if (!ExportedVariable.isName(name)) {
             throw new UsageException(option + " '" + name + "': not an environment variable name"
                     + (name.contains("=") ? " (" + option + " takes NAME VALUE; or give -x NAME=VALUE)" : ""));
@@ -383,7 +243,7 @@ public final class RunArguments {
     }
 
     /** -n, once per program: a second, different count was taken over the first in silence. */
-    private void count(int n) throws UsageException {
+    void count(int n) throws UsageException {
         if (count > 0 && count != n) {
             throw new UsageException("-n " + n + ": the number of ranks of this program was already given as " + count
                     + " (for programs of their own, separate them with ':')");
@@ -391,7 +251,7 @@ public final class RunArguments {
         count = n;
     }
 
-    private static int stdin(String text) throws UsageException {
+    static int stdin(String text) throws UsageException {
         if (text.equals("none")) {
             return -1;
         }

@@ -21,6 +21,19 @@ final class BenchSupport {
         }
     }
 
+    /** A new temporary directory, removed with what it holds when this JVM exits. */
+    static Path scratch(String prefix) throws java.io.IOException {
+        Path dir = java.nio.file.Files.createTempDirectory(prefix);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try (var files = java.nio.file.Files.walk(dir)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            } catch (java.io.IOException e) {
+                // left in the temporary directory
+            }
+        }));
+        return dir;
+    }
+
     /** The checkout the bench scripts run from (they pass -Dbanyan.root). */
     static Path root() {
         return Path.of(System.getProperty("banyan.root", ".")).toAbsolutePath();

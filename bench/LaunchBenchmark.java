@@ -21,7 +21,7 @@ public class LaunchBenchmark {
         int runs = options.runs();
         int[] sizes = options.sizes();
         String banyan = BenchSupport.banyan();
-        Path tmp = Files.createTempDirectory("banyan-bench");
+        Path tmp = BenchSupport.scratch("banyan-bench");
         Path src = tmp.resolve("empty.c");
         Files.writeString(src, "#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize(); return 0; }\n");
         String empty = tmp.resolve("empty").toString();

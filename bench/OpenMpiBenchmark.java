@@ -51,7 +51,7 @@ public class OpenMpiBenchmark {
     public static void main(String[] args) throws Exception {
         BenchSupport.Options options = BenchSupport.Options.parse(args, 11, new int[] {1, 4, 16});
         String banyan = BenchSupport.banyan();
-        Path tmp = Files.createTempDirectory("banyan-ompi-bench");
+        Path tmp = BenchSupport.scratch("banyan-ompi-bench");
         String hello = compile(tmp, "hello", HELLO);
         String rounds = compile(tmp, "rounds", ROUNDS);
         Path py = tmp.resolve("rounds.py");

@@ -201,10 +201,23 @@ final class HeadlessChromium implements AutoCloseable {
     @Override
     public void close() throws Exception {
         socket.abort();
+        // its helper processes too: one still writing the profile after the browser ended left
+        // a /tmp/banyan-chromium* directory behind each suite run
+        List<ProcessHandle> helpers = process.descendants().toList();
         process.destroy();
         if (!process.waitFor(5, TimeUnit.SECONDS)) {
             process.destroyForcibly();
             process.waitFor(5, TimeUnit.SECONDS);
+        }
+        for (ProcessHandle h : helpers) {
+            h.destroyForcibly();
+        }
+        for (ProcessHandle h : helpers) {
+            try {
+                h.onExit().get(5, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                // gone from our sight; the directory goes below anyway
+            }
         }
         try (var files = Files.walk(profile)) {
             files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());

@@ -28,7 +28,8 @@ import java.util.Locale;
  * registers it does not declare; a narrower result is the low bits of the result register.
  * Callers therefore pass {@code int}s as they are, {@code uint16_t}s masked, pointers by their
  * {@link MemorySegment#address() address}, and cast results down; callbacks ignore the arguments
- * their C type does not have. On any other architecture the PMIx server is not offered.
+ * their C type does not have. On any other architecture nothing calls through it: the PMIx
+ * server is not offered, daemons spawn with ProcessBuilder, and the JVM exits the ordinary way.
  */
 public final class CCall {
     private static final FunctionDescriptor CALL =
@@ -37,8 +38,8 @@ public final class CCall {
             JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG);
     /** The Java type of a callback: {@code static long name(long a0, ..., long a7)}. */
     static final MethodType CALLBACK_TYPE = CALLBACK.toMethodType();
-    private static MethodHandle invoker;
-    private static MethodHandle errnoInvoker;
+    private static volatile MethodHandle invoker;
+    private static volatile MethodHandle errnoInvoker;
 
     private CCall() {}
 

@@ -123,12 +123,22 @@ public final class RankProcess {
                 }
                 throw new IOException("cannot watch its process: " + e.getMessage(), e);
             }
+            if (!toFiles) {
+                try {
+                    outReader = poll(jobId, rank, 1, c.stdoutFd(), output, promptWait);
+                    errReader = poll(jobId, rank, 2, c.stderrFd(), output, promptWait);
+                } catch (IllegalStateException e) { // its output could not be read: not started, then
+                    ProcessHandle.of(pid).ifPresent(h -> ProcessSignaller.signalTree(h, org.banyan.core.daemon.Signals.SIGKILL));
+                    guard.ended(pid, guardSlot);
+                    org.banyan.runtime.os.RawFd.close(c.stdinFd());
+                    if (outReader == null) { // the poller closed stdout's end; stderr's was never handed over
+                        org.banyan.runtime.os.RawFd.close(c.stderrFd());
+                    }
+                    throw new IOException("cannot read its output: " + e.getMessage(), e);
+                }
+            }
             if (stdin != null) {
                 startStdinWriter(jobId, rank, new RankStreams.FdSink(c.stdinFd()), stdin, events);
-            }
-            if (!toFiles) {
-                outReader = poll(jobId, rank, 1, c.stdoutFd(), output, promptWait);
-                errReader = poll(jobId, rank, 2, c.stderrFd(), output, promptWait);
             }
         } else {
             ProcessBuilder pb = new ProcessBuilder(command);

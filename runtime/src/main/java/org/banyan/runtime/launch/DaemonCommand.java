@@ -84,7 +84,7 @@ public final class DaemonCommand {
 
     /** A JVM for a DVM's head (and, through it, its daemons): {@link #DVM_FLAGS} and the DVM's property. */
     public static List<String> jvmForDvm(String mainClass) {
-        return jvmFor(mainClass, SpawnMode.forDvm(), true);
+        return jvmFor(mainClass, SpawnMode.current(), true);
     }
 
     private static List<String> jvmFor(String mainClass, SpawnMode spawn, boolean dvm) {

@@ -31,11 +31,6 @@ public enum SpawnMode {
         return "jdk".equals(v) ? JDK : NATIVE;
     }
 
-    /** For a DVM: the same choice as any launch. */
-    public static SpawnMode forDvm() {
-        return current();
-    }
-
     /** Whether this JVM is a DVM's (its head or one of its daemons). */
     public static boolean inDvm() {
         return System.getProperty(DVM_PROPERTY) != null;

@@ -47,7 +47,7 @@ public final class FastExit {
             }
         }
         MemorySegment fn = exitFunction;
-        if (fn != null && !TRAINING) {
+        if (fn != null && !TRAINING && CCall.supported()) {
             CCall.call(fn, status);
         }
         System.exit(status);

@@ -152,7 +152,9 @@ public final class PipePoller {
         byte[] bytes = new byte[CHUNK];
         while (true) {
             try {
-                round(events, st, buf, bytes, pollfd);
+                if (!round(events, st, buf, bytes, pollfd)) {
+                    return; // said once; ranks' ends are still reported, after their drain time
+                }
             } catch (RuntimeException | Error e) {
                 // a reader's fault: the others go on
                 System.err.println("banyand: reading a rank's output: " + e);
@@ -160,11 +162,12 @@ public final class PipePoller {
         }
     }
 
-    /** One epoll_wait, the reads it allows, and the deadlines that passed. */
-    private void round(MemorySegment events, MemorySegment st, MemorySegment buf, byte[] bytes, MemorySegment pollfd) {
+    /** One epoll_wait, the reads it allows, and the deadlines that passed; false when epoll itself failed. */
+    private boolean round(MemorySegment events, MemorySegment st, MemorySegment buf, byte[] bytes, MemorySegment pollfd) {
         int n = (int) CCall.callErrno(ChildReaper.EPOLL_WAIT, st, epfd, CCall.p(events), MAX_EVENTS, waitMillis());
         if (n < 0 && RawFd.errno(st) != EINTR) {
-            throw new IllegalStateException("epoll_wait: " + Libc.strerror(RawFd.errno(st)));
+            System.err.println("banyand: reading ranks' output stopped: epoll_wait: " + Libc.strerror(RawFd.errno(st)));
+            return false;
         }
         for (int i = 0; i < n; i++) {
             int fd = (int) events.get(JAVA_LONG_UNALIGNED, (long) i * EPOLL_EVENT_BYTES + 4);
@@ -199,6 +202,7 @@ public final class PipePoller {
                 }
             }
         }
+        return true;
     }
 
     /** One read of a readable pipe: its bytes to the reader, or its end. */

@@ -93,7 +93,7 @@ public final class PosixSpawn {
      * {@code ExceptionInInitializerError} where libc lacks one (the caller then uses ProcessBuilder).
      */
     public static boolean available() {
-        return SPAWNP != null;
+        return SPAWNP != null && CCall.supported();
     }
 
     /**

@@ -86,6 +86,43 @@ class ControlTest {
         Banyan.assertNoProcessesWith(m);
     }
 
+    /**
+     * Ctrl-Z (SIGTSTP to banyan alone: its ranks lead process groups of their own) stops the
+     * ranks and then banyan, as a shell's job control expects; SIGCONT (fg) resumes both.
+     */
+    @Test
+    void ctrlZStopsTheRanksAndBanyanAndContinueResumesThem() throws Exception {
+        String m = Banyan.marker();
+        Started s = start("run", "-n", "2", "sleep", m);
+        Banyan.awaitSleeps(m, 2);
+        signal(s.process(), "TSTP");
+        awaitStates(s.process(), m, true);
+        signal(s.process(), "CONT");
+        awaitStates(s.process(), m, false);
+        signal(s.process(), "INT");
+        assertThat(s.await()).isEqualTo(130);
+        Banyan.assertNoProcessesWith(m);
+    }
+
+    /** Waits until banyan and both ranks are stopped (state T), or all running again. */
+    private static void awaitStates(Process banyan, String marker, boolean stopped) throws Exception {
+        String seen = "";
+        for (int i = 0; i < 50; i++) {
+            List<String> ranks = Banyan.processesWith(marker).stream()
+                    .filter(l -> l.split("\\s+", 3)[2].startsWith("sleep " + marker)).toList();
+            Process ps = new ProcessBuilder("ps", "-o", "stat=", "-p", Long.toString(banyan.pid())).start();
+            String own = new String(ps.getInputStream().readAllBytes()).strip();
+            ps.waitFor();
+            long ranksStopped = ranks.stream().filter(l -> l.split("\\s+")[1].startsWith("T")).count();
+            seen = "banyan " + own + ", ranks " + ranks;
+            if (stopped ? own.startsWith("T") && ranksStopped == 2 : !own.startsWith("T") && ranksStopped == 0 && ranks.size() == 2) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError((stopped ? "not all stopped: " : "not all resumed: ") + seen);
+    }
+
     @Test
     void sigtermAndSighupAreForwarded() throws Exception {
         for (String sig : List.of("TERM", "HUP")) {

@@ -68,6 +68,23 @@ class NativeSpawnTest {
         }
     }
 
+    /**
+     * What a rank leaves running in its process group when it ends ({@code sleep &}, a helper)
+     * is killed with it, as Slurm kills what a step leaves: a job that ends normally leaves no
+     * process behind. A rank that fails takes its leftovers too.
+     */
+    @Test
+    void whatARankLeavesRunningEndsWithIt() throws Exception {
+        String marker = Banyan.marker();
+        Banyan.Result r = run(null, "run", "-n", "2", "sh", "-c", "sleep " + marker + " & (sleep " + marker + " &) ; echo started $PMI_RANK");
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(r.stdout().lines()).containsExactlyInAnyOrder("started 0", "started 1");
+        Banyan.assertNoProcessesWith(marker);
+        Banyan.Result failed = run(null, "run", "-n", "1", "sh", "-c", "sleep " + marker + " & exit 4");
+        assertThat(failed.exit()).isEqualTo(4);
+        Banyan.assertNoProcessesWith(marker);
+    }
+
     @Test
     void aSignalledRankAndAProgramThatCannotStartAreReported(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
         Banyan.Result killed = run(null, "run", "-n", "1", "sh", "-c", "kill -9 $$");

@@ -62,6 +62,16 @@ class SubmitFilesTest {
         assertThat(dir.resolve("one")).doesNotExist();
     }
 
+    /** What a task leaves running when it ends is killed with it: a DVM's host collects no strays. */
+    @Test
+    void whatATaskLeavesRunningEndsWithIt() throws Exception {
+        String marker = Banyan.marker();
+        Banyan.Result r = Banyan.runIn(dir, Map.of(), List.of("submit", "--dvm", uri.toString(), "--session", "left",
+                "--quiet", "--cc", "1-3", "--", "sh", "-c", "sleep " + marker + " & echo {cc}"));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        Banyan.assertNoProcessesWith(marker);
+    }
+
     /** A task of several cores per rank runs that many OpenMP threads, as under flux run -c; one rank or a job of them. */
     @Test
     void aTaskOfSeveralCoresIsToldItsThreads() throws Exception {

@@ -329,6 +329,7 @@ public final class LaunchSimulation {
                 case HeadAction.EmitOutput e -> { }
                 case HeadAction.ForwardStdin f -> { }
                 case HeadAction.StdinCredit c -> { }
+                case HeadAction.Suspend s -> { }
                 case HeadAction.LaunchReport r -> { }
                 case HeadAction.ForJob f -> { }
                 case HeadAction.JobEnded e -> { }

@@ -8,6 +8,9 @@ public final class Signals {
     public static final int SIGUSR1 = 10;
     public static final int SIGUSR2 = 12;
     public static final int SIGTERM = 15;
+    public static final int SIGCONT = 18;
+    public static final int SIGSTOP = 19;
+    public static final int SIGTSTP = 20;
 
     private static final String[] NAMES = {
         null, "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT", "SIGBUS", "SIGFPE", "SIGKILL",

@@ -294,6 +294,7 @@ public final class DvmCore {
             case HeadAction.EmitOutput e -> throw new IllegalStateException("a DVM's output belongs to a job");
             case HeadAction.ForwardStdin f -> throw new IllegalStateException("a DVM's stdin belongs to a job");
             case HeadAction.StdinCredit c -> throw new IllegalStateException("a DVM's stdin belongs to a job");
+            case HeadAction.Suspend s -> throw new IllegalStateException("a DVM is not stopped by a terminal");
             case HeadAction.ForJob(int jobId, HeadAction a) -> jobs.forJob(jobId, a);
             case HeadAction.JobEnded(int jobId, int exitStatus) -> jobs.ended(jobId, exitStatus);
             case HeadAction.GpusFound(Map<Integer, String> found) -> gpus.found(found);

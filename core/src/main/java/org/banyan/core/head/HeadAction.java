@@ -20,6 +20,12 @@ public sealed interface HeadAction {
     /** One line for the user's stderr, from banyan itself. */
     record Report(String line) implements HeadAction {}
 
+    /**
+     * Stop this process as the terminal's SIGTSTP would have (the ranks were sent their SIGSTOP
+     * just before); a SIGCONT resumes it.
+     */
+    record Suspend() implements HeadAction {}
+
     /** Fire {@link HeadEvent.TimerFired} with the same timer and job after the delay. */
     record ArmTimer(HeadTimer timer, long delayMillis, int jobId) implements HeadAction {
         public ArmTimer(HeadTimer timer, long delayMillis) {

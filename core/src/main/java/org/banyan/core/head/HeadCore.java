@@ -474,14 +474,24 @@ public final class HeadCore {
         }
         JobControl job = job(runJob.jobId());
         if (connected.isEmpty()) {
-            if (ending && job != null) {
+            if (signal == Signals.SIGTSTP) {
+                emit(new HeadAction.Suspend());
+            } else if (ending && job != null) {
                 job.fail(128 + signal, "received " + Signals.name(signal) + " before the job started");
                 finish(128 + signal);
             }
             return;
         }
+        // Ctrl-Z: the ranks lead process groups of their own, so the terminal stops only this
+        // process; they are stopped as Open MPI's forwarding does (SIGSTOP, which no program can
+        // ignore), then the driver stops this process. The shell's SIGCONT (fg, bg) comes here
+        // alone and is passed on.
+        int forwarded = signal == Signals.SIGTSTP ? Signals.SIGSTOP : signal;
         for (JobControl j : List.copyOf(jobs.values())) {
-            j.userSignal(signal);
+            j.userSignal(forwarded);
+        }
+        if (signal == Signals.SIGTSTP) {
+            emit(new HeadAction.Suspend());
         }
     }
 

@@ -269,9 +269,8 @@ public final class JobControl {
         if (finished) {
             return;
         }
-        signalsSeen++;
         boolean ending = signal == Signals.SIGINT || signal == Signals.SIGTERM || signal == Signals.SIGHUP;
-        if (ending && signalsSeen > 1) {
+        if (ending && ++signalsSeen > 1) {
             host.emit(new HeadAction.Report(settings.command() + ": received " + Signals.name(signal) + " again; killing all ranks"));
             if (failureStatus == null) {
                 failureStatus = 128 + signal;

@@ -481,6 +481,31 @@ class HeadCoreTest {
                         new HeadAction.SendToDaemon(1, new OverlayMessage.SignalRanks(1, Signals.SIGUSR1)));
     }
 
+    /** A USR1 before the first Ctrl-C does not make that Ctrl-C the second. */
+    @Test
+    void onlyEndingSignalsCountTowardsTheKillingSecond() {
+        launched();
+        core.handle(new HeadEvent.UserSignal(Signals.SIGUSR1));
+        core.handle(new HeadEvent.UserSignal(Signals.SIGTSTP));
+        core.handle(new HeadEvent.UserSignal(Signals.SIGCONT));
+        assertThat(core.handle(new HeadEvent.UserSignal(Signals.SIGINT))).containsExactly(
+                new HeadAction.SendToDaemon(0, new OverlayMessage.SignalRanks(1, Signals.SIGINT)),
+                new HeadAction.SendToDaemon(1, new OverlayMessage.SignalRanks(1, Signals.SIGINT)));
+    }
+
+    /** Ctrl-Z stops the ranks with SIGSTOP, then this process; the shell's SIGCONT is passed on. */
+    @Test
+    void ctrlZStopsTheRanksThenTheHead() {
+        launched();
+        assertThat(core.handle(new HeadEvent.UserSignal(Signals.SIGTSTP))).containsExactly(
+                new HeadAction.SendToDaemon(0, new OverlayMessage.SignalRanks(1, Signals.SIGSTOP)),
+                new HeadAction.SendToDaemon(1, new OverlayMessage.SignalRanks(1, Signals.SIGSTOP)),
+                new HeadAction.Suspend());
+        assertThat(core.handle(new HeadEvent.UserSignal(Signals.SIGCONT))).containsExactly(
+                new HeadAction.SendToDaemon(0, new OverlayMessage.SignalRanks(1, Signals.SIGCONT)),
+                new HeadAction.SendToDaemon(1, new OverlayMessage.SignalRanks(1, Signals.SIGCONT)));
+    }
+
     @Test
     void teardownDeadlineStopsWaitingSoTheRunNeverHangs() {
         launched();

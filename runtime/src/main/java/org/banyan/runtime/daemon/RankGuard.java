@@ -28,7 +28,8 @@ final class RankGuard implements Closeable {
     // awk, not a shell loop: its arrays make each line O(1). The first guard kept the pids in a
     // shell string, so each line cost O(ranks running): with 12,500 sleeps per daemon the guard
     // burned a core and, its pipe full, stalled the daemon it guards (bench/concurrency).
-    // Signals stay ignored across exec; at EOF without "done" it kills in batches of 200.
+    // Signals stay ignored across exec; at EOF without "done" it kills in batches of 200: each
+    // rank's process group (natively spawned ranks lead one), the rank, and its children.
     //
     // Before it reads its pipe, it sweeps $1 (the host's /dev/shm) of the files of daemons that
     // died with their guard (both SIGKILLed): pid tables (banyan-pids-PID-*), process tables
@@ -67,12 +68,12 @@ final class RankGuard implements Closeable {
                   while ((getline line < table) > 0) if (line ~ /^ *[0-9]+$/) { sub(/^ +/, "", line); pids[line] = 1 }
                   close(table); files[table] = 1
                 }
-                n = 0; list = ""; kids = ""
+                n = 0; list = ""; groups = ""; kids = ""
                 for (p in pids) {
-                  list = list " " p; kids = kids (kids == "" ? "" : ",") p
-                  if (++n == 200) { system("pkill -KILL -P " kids "; kill -KILL" list " 2>/dev/null"); n = 0; list = ""; kids = "" }
+                  list = list " " p; groups = groups " -" p; kids = kids (kids == "" ? "" : ",") p
+                  if (++n == 200) { system("pkill -KILL -P " kids "; kill -KILL" groups list " 2>/dev/null"); n = 0; list = ""; groups = ""; kids = "" }
                 }
-                if (n > 0) system("pkill -KILL -P " kids "; kill -KILL" list " 2>/dev/null")
+                if (n > 0) system("pkill -KILL -P " kids "; kill -KILL" groups list " 2>/dev/null")
                 for (f in files) system("rm -rf " f)
               }'
             """;

@@ -15,6 +15,7 @@ import org.banyan.core.wire.OverlayMessage;
 import org.banyan.runtime.EventLoop;
 import org.banyan.runtime.launch.LaunchAgent;
 import org.banyan.runtime.daemon.ChildStarters;
+import org.banyan.runtime.os.ProcessSignaller;
 import org.banyan.runtime.os.UserSignals;
 
 /**
@@ -96,6 +97,7 @@ public final class HeadDriver {
         int[] status = {1};
         try {
             UserSignals.install(sig -> loop.post(new HeadEvent.UserSignal(sig)));
+            UserSignals.installJobControl(sig -> loop.post(new HeadEvent.UserSignal(sig)));
             for (HeadAction a : core.start()) {
                 execute(a, status);
             }
@@ -127,6 +129,24 @@ public final class HeadDriver {
         return status[0];
     }
 
+    /**
+     * Stops this process (Ctrl-Z), a moment after the ranks' SIGSTOP went to the daemons, so that
+     * the in-process daemon has sent it before it stops too. Were it later, the ranks would stop
+     * at the SIGCONT that resumes this process, and be resumed by the SIGCONT passed on after it.
+     */
+    private static void suspendSoon() {
+        Thread.ofPlatform().daemon().name("banyan-suspend").start(() -> {
+            try {
+                Thread.sleep(SUSPEND_DELAY_MILLIS);
+            } catch (InterruptedException e) {
+                return;
+            }
+            ProcessSignaller.signal(ProcessHandle.current(), Signals.SIGSTOP);
+        });
+    }
+
+    private static final long SUSPEND_DELAY_MILLIS = 50;
+
     private boolean execute(HeadAction action, int[] status) {
         switch (action) {
             case HeadAction.SendToDaemon(int d, OverlayMessage m) -> links.toDaemon(d, m);
@@ -138,6 +158,7 @@ public final class HeadDriver {
                     loop.schedule(new HeadEvent.TimerFired(timer, jobId), delay);
             case HeadAction.ForwardStdin(var children, int rank) -> forwardStdin(children, rank);
             case HeadAction.StdinCredit(long limit) -> stdinGate.credit(limit);
+            case HeadAction.Suspend s -> suspendSoon();
             case HeadAction.Milestone(String name) -> milestones.put(name, sinceStart());
             case HeadAction.LaunchReport(var stats) -> launchReport(stats);
             case HeadAction.Finish(int exitStatus) -> {

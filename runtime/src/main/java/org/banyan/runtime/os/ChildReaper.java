@@ -44,6 +44,8 @@ public final class ChildReaper {
     static final MemorySegment EPOLL_CTL = CCall.libc("epoll_ctl");
     static final MemorySegment EPOLL_WAIT = CCall.libc("epoll_wait");
     private static final MemorySegment WAITPID = CCall.libc("waitpid");
+    private static final MemorySegment KILL = CCall.libc("kill");
+    private static final int SIGKILL = 9;
 
     /** One epoll set per reaper thread. */
     private final int[] epfds;
@@ -216,6 +218,10 @@ public final class ChildReaper {
             CCall.callErrno(EPOLL_CTL, st, epfd, EPOLL_CTL_DEL, pidfd, 0);
             return;
         }
+        // What the child left running in its process group (a "sleep &", a daemonised helper
+        // that kept the group) dies with it. Now, before the wait: until then the zombie holds
+        // its pid, so the group's number cannot have been given to anyone else.
+        CCall.call(KILL, -w.pid(), SIGKILL);
         int rc;
         do {
             rc = (int) CCall.callErrno(WAITPID, st, w.pid(), CCall.p(status), 0);

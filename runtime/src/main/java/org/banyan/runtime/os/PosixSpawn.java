@@ -28,6 +28,11 @@ public final class PosixSpawn {
     private static final int O_WRONLY = 1;
     private static final int O_CREAT = 0x40;
     private static final int O_TRUNC = 0x200;
+    /**
+     * Each child leads a process group of its own (its pgid its pid): what it leaves running when
+     * it ends can then be found and killed ({@link ChildReaper}), as Slurm's pgid tracking does.
+     */
+    private static final short POSIX_SPAWN_SETPGROUP = 0x02;
     private static final short POSIX_SPAWN_SETSIGDEF = 0x04;
     private static final short POSIX_SPAWN_SETSIGMASK = 0x08;
     /** glibc's sizes on Linux are 80 and 336 bytes; room to spare. */
@@ -253,7 +258,7 @@ public final class PosixSpawn {
             check((int) CCall.call(SIGFILLSET, p(all)), "sigfillset");
             check((int) CCall.call(ATTR_SIGMASK, p(attr), p(none)), "sigmask");
             check((int) CCall.call(ATTR_SIGDEFAULT, p(attr), p(all)), "sigdefault");
-            check((int) CCall.call(ATTR_FLAGS, p(attr), POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF), "flags");
+            check((int) CCall.call(ATTR_FLAGS, p(attr), POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP), "flags");
         } catch (Throwable t) {
             throw new ExceptionInInitializerError(t);
         }

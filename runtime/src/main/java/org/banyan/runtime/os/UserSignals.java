@@ -7,9 +7,21 @@ import org.banyan.core.daemon.Signals;
 public final class UserSignals {
     private UserSignals() {}
 
-    @SuppressWarnings("restriction")
     public static void install(IntConsumer handler) {
-        int[] signals = {Signals.SIGINT, Signals.SIGTERM, Signals.SIGHUP, Signals.SIGUSR1, Signals.SIGUSR2};
+        handle(handler, Signals.SIGINT, Signals.SIGTERM, Signals.SIGHUP, Signals.SIGUSR1, Signals.SIGUSR2);
+    }
+
+    /**
+     * Ctrl-Z and the shell's resumption (SIGTSTP, SIGCONT) for a process whose ranks run on this
+     * host in process groups of their own: the handler must pass them on and then stop this
+     * process itself, which SIGTSTP no longer does once handled.
+     */
+    public static void installJobControl(IntConsumer handler) {
+        handle(handler, Signals.SIGTSTP, Signals.SIGCONT);
+    }
+
+    @SuppressWarnings("restriction")
+    private static void handle(IntConsumer handler, int... signals) {
         for (int sig : signals) {
             try {
                 sun.misc.Signal.handle(new sun.misc.Signal(Signals.name(sig).substring(3)), s -> handler.accept(sig));

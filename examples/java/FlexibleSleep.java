@@ -19,7 +19,9 @@ import org.banyan.comm.Op;
  * submitted with. FLEXIBLE_SLEEP_ASYNC=1 uses DMR's asynchronous check: the answer acted on at a
  * step's start was decided during the step before. For tests, FLEXIBLE_SLEEP_FAIL_ON=shrink|expand makes the last rank exit with
  * status 7 when that decision comes, and FLEXIBLE_SLEEP_STALL=1 makes the ranks an expansion
- * starts hang before they join.
+ * starts hang before they join. FLEXIBLE_SLEEP_PREPARE=SIZES (world sizes in ranks, comma-separated,
+ * maybe none) calls {@link Dmr#prepareBlocks}: the blocks for those sizes are allocated while the
+ * steps run, and the blocks a resize replaces are reused by later resizes.
  */
 public final class FlexibleSleep {
     public static void main(String[] args) throws Exception {
@@ -36,6 +38,11 @@ public final class FlexibleSleep {
             Thread.sleep(1_000_000); // for tests: ranks an expansion starts never join
         }
         try (Dmr dmr = Dmr.init()) {
+            String prepare = System.getenv("FLEXIBLE_SLEEP_PREPARE");
+            if (prepare != null) { // blocks for these world sizes allocated while the steps run; replaced ones reused
+                dmr.prepareBlocks(length, java.util.Arrays.stream(prepare.split(",")).map(String::strip)
+                        .filter(x -> !x.isEmpty()).mapToInt(Integer::parseInt).toArray());
+            }
             double[] mine;
             long step;
             if (dmr.joined()) {

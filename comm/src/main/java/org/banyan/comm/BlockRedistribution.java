@@ -73,6 +73,17 @@ public final class BlockRedistribution {
         return result;
     }
 
+    /**
+     * As {@link #redistribute(Comm, double[], long, int, int)}, into {@code out}, this rank's new
+     * block (its length the block's; ignored on ranks at or above {@code to}): memory the caller
+     * allocated ahead, whose first touch is then not part of the redistribution.
+     */
+    public static void redistribute(Comm comm, double[] mine, double[] out, long length, int from, int to) {
+        check(comm, mine.length, length, from, to);
+        MemorySegment into = comm.rank() < to ? MemorySegment.ofArray(out) : MemorySegment.NULL;
+        redistribute(comm, segment(comm, mine, from), into, length, Double.BYTES, from, to);
+    }
+
     /** As {@link #redistribute(Comm, double[], long, int, int)}, for longs. */
     public static long[] redistribute(Comm comm, long[] mine, long length, int from, int to) {
         check(comm, mine.length, length, from, to);

@@ -89,6 +89,8 @@ public final class Dmr implements AutoCloseable {
     private java.util.concurrent.CompletableFuture<long[]> pending;
     private int[] deferred;
     private String refusal;
+    /** Blocks allocated ahead of the resizes that need them; null until {@link #prepareBlocks}. */
+    private PreparedBlocks blocks;
 
     private Dmr(Banyan job, Map<String, String> env) {
         this.job = job;
@@ -293,6 +295,33 @@ public final class Dmr implements AutoCloseable {
                 Long.parseLong(p[2])};
     }
 
+    /** {@link #prepareBlocks(long, int, int...)} for one array. */
+    public void prepareBlocks(long length, int... worldSizes) {
+        prepareBlocks(length, 1, worldSizes);
+    }
+
+    /**
+     * Takes the first touch of new blocks off the resizes: this rank's blocks of {@code arrays}
+     * arrays of {@code length} elements for each of {@code worldSizes} (in ranks, as
+     * {@link Decision#ranks()}) are allocated now on a background thread, while the program
+     * computes, and the blocks a resize replaces are kept for a later resize of that length (the
+     * expansion back after a shrink needs the very blocks the shrink gave up). Costs memory: the
+     * prepared blocks and one replaced block per array stay allocated. Not collective: each rank
+     * decides for itself.
+     *
+     * <p>After this call <b>the arrays passed to {@link #resize} belong to Dmr</b>: one may come
+     * back as a later block, overwritten. A program that keeps using an old block must not call it.
+     */
+    public void prepareBlocks(long length, int arrays, int... worldSizes) {
+        blocks = new PreparedBlocks(length, arrays, worldSizes, worldRank);
+        blocks.ahead(world().size());
+    }
+
+    /** Blocks kept or being prepared (for tests). */
+    int blocksAhead() {
+        return blocks == null ? 0 : blocks.count();
+    }
+
     /**
      * Acts on a decision, collectively over the current world: its ranks' blocks of a
      * {@code length}-element array move to the new world's ranks, and this rank's new block is
@@ -332,16 +361,17 @@ public final class Dmr implements AutoCloseable {
                 return mine;
             }
             long t1 = System.nanoTime();
-            double[][] block = redistribute(next, mine, length, from, d.ranks());
+            double[][] block = redistribute(next, mine, length, from, d.ranks(), worldRank);
             long t2 = System.nanoTime();
             next.bcast(new long[] {progress}, 0);
             old.close();
             world = next;
             trace("expand", "join", t0, t1, "redistribution", t2);
             askDeferred();
+            keepReplaced(mine);
             return block;
         }
-        double[][] block = redistribute(old, mine, length, from, d.ranks());
+        double[][] block = redistribute(old, mine, length, from, d.ranks(), worldRank);
         long t1 = System.nanoTime();
         if (worldRank < d.ranks()) {
             Comm next = joinWorld(generation, worldRank, d.ranks());
@@ -350,6 +380,7 @@ public final class Dmr implements AutoCloseable {
             world = next;
             trace("shrink", "redistribution", t0, t1, "join", t2);
             askDeferred();
+            keepReplaced(mine);
             return block;
         }
         old.close();
@@ -368,12 +399,24 @@ public final class Dmr implements AutoCloseable {
                 (t1 - t0) / 1e6, second, (t2 - t1) / 1e6, (System.nanoTime() - t2) / 1e6);
     }
 
-    private static double[][] redistribute(Comm c, double[][] mine, long length, int from, int to) {
+    private double[][] redistribute(Comm c, double[][] mine, long length, int from, int to, int rank) {
         double[][] out = new double[mine.length][];
+        int newLength = rank < to ? Math.toIntExact(BlockRedistribution.blockLength(length, to, rank)) : 0;
         for (int i = 0; i < mine.length; i++) {
-            out[i] = BlockRedistribution.redistribute(c, mine[i], length, from, to);
+            out[i] = blocks != null ? blocks.take(i, newLength) : new double[newLength];
+            BlockRedistribution.redistribute(c, mine[i], out[i], length, from, to);
         }
         return out;
+    }
+
+    /** With {@link #prepareBlocks}: the blocks a resize replaced are kept, and what the new size lacks is prepared. */
+    private void keepReplaced(double[][] replaced) {
+        if (blocks != null) {
+            for (int i = 0; i < replaced.length; i++) {
+                blocks.keep(i, replaced[i]);
+            }
+            blocks.ahead(world.size());
+        }
     }
 
     /** For a rank started by an expansion: its block of the redistributed array, and the progress value. */
@@ -388,10 +431,10 @@ public final class Dmr implements AutoCloseable {
         }
         Comm w = world();
         double[][] none = new double[arrays][0];
-        double[][] blocks = redistribute(w, none, length, previousSize, w.size());
+        double[][] arrived = redistribute(w, none, length, previousSize, w.size(), worldRank);
         long[] progress = new long[1];
         w.bcast(progress, 0);
-        return new Arrival(blocks, progress[0]);
+        return new Arrival(arrived, progress[0]);
     }
 
     /**

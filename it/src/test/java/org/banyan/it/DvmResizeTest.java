@@ -102,11 +102,12 @@ class DvmResizeTest {
         assertThat(Banyan.run("dvm", "status", "--dvm", uri.toString()).stdout()).contains("no job running");
     }
 
+    /** With blocks prepared ahead for 2 ranks and replaced ones reused (Dmr.prepareBlocks), the data stays whole too. */
     @Test
     void withTheAsynchronousCheckTheJobActsAtTheNextStepOnWhatWasDecidedDuringThisOne() throws Exception {
         startDvm();
         Path out = dir.resolve("flexible.out");
-        Process flexible = submitFlexible(out, List.of("-x", "FLEXIBLE_SLEEP_ASYNC=1"), 14, 1.2);
+        Process flexible = submitFlexible(out, List.of("-x", "FLEXIBLE_SLEEP_ASYNC=1", "-x", "FLEXIBLE_SLEEP_PREPARE=2"), 14, 1.2);
         awaitLine(out, "step 1: 4 rank(s)");
         String status = Banyan.run("dvm", "status", "--dvm", uri.toString()).stdout();
         assertThat(status).as("one job, at its size now: its expansion was listed as a job of its own")

@@ -64,6 +64,18 @@ int main(void) {
             printf("pmix %s=(none)\n", KEYS[i].key);
         }
     }
+    /* the machine's topology as the server shares it (hwloc XML, and hwloc's shared memory): a
+     * rank that finds none discovers the machine itself; printed as given or not */
+    static const char *TOPOLOGY[] = {PMIX_HWLOC_XML_V2, PMIX_HWLOC_XML_V1, PMIX_HWLOC_SHMEM_FILE, NULL};
+    for (int i = 0; TOPOLOGY[i]; i++) {
+        pmix_value_t *v = NULL;
+        int given = PMIx_Get(&job, TOPOLOGY[i], &opt, 1, &v) == PMIX_SUCCESS && v && v->type == PMIX_STRING
+                    && v->data.string && v->data.string[0];
+        printf("topo %s=%s\n", TOPOLOGY[i], given ? "given" : "(none)");
+        if (v) {
+            PMIX_VALUE_RELEASE(v);
+        }
+    }
     PMIx_Finalize(NULL, 0);
     return 0;
 }

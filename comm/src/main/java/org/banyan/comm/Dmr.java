@@ -1,8 +1,5 @@
 package org.banyan.comm;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.banyan.client.Banyan;
 import org.banyan.client.BanyanException;
@@ -89,6 +86,8 @@ public final class Dmr implements AutoCloseable {
     private java.util.concurrent.CompletableFuture<long[]> pending;
     private int[] deferred;
     private String refusal;
+    /** A rank an expansion started: the size of the world it has yet to join (0 once joined). */
+    private int joinSize;
     /** Blocks allocated ahead of the resizes that need them; null until {@link #prepareBlocks}. */
     private PreparedBlocks blocks;
 
@@ -116,7 +115,13 @@ public final class Dmr implements AutoCloseable {
             int size = Integer.parseInt(env.get("BANYAN_DMR_SIZE"));
             worldRank = offset + job.rank();
             previousSize = offset;
-            world = joinWorld(generation, worldRank, size);
+            if (offset == 0) {
+                world = joinWorld(generation, worldRank, size);
+            } else {
+                // a rank an expansion started joins when it first needs the world (arrive): its
+                // block can be allocated meanwhile (prepareBlocks), off the join's 0.2 s
+                joinSize = size;
+            }
         } else {
             worldRank = job.rank();
             previousSize = 0;
@@ -133,6 +138,10 @@ public final class Dmr implements AutoCloseable {
     public Comm world() {
         if (left) {
             throw new IllegalStateException("this rank left the job at the last shrink");
+        }
+        if (world == null && joinSize > 0) {
+            world = joinWorld(generation, worldRank, joinSize);
+            joinSize = 0;
         }
         return world;
     }
@@ -314,7 +323,11 @@ public final class Dmr implements AutoCloseable {
      */
     public void prepareBlocks(long length, int arrays, int... worldSizes) {
         blocks = new PreparedBlocks(length, arrays, worldSizes, worldRank);
-        blocks.ahead(world().size());
+        if (joinSize > 0) { // not joined yet: the block this rank arrives with is allocated during the join
+            blocks.arriving(joinSize);
+        } else {
+            blocks.ahead(world().size());
+        }
     }
 
     /** Blocks kept or being prepared (for tests). */
@@ -434,57 +447,14 @@ public final class Dmr implements AutoCloseable {
         double[][] arrived = redistribute(w, none, length, previousSize, w.size(), worldRank);
         long[] progress = new long[1];
         w.bcast(progress, 0);
+        if (blocks != null) {
+            blocks.ahead(w.size());
+        }
         return new Arrival(arrived, progress[0]);
     }
 
-    /**
-     * Builds the world of {@code gen}: this rank's endpoints go to the DVM's head with its join, and
-     * every rank's come back once all have joined (each exchange a join).
-     */
     private Comm joinWorld(int gen, int rank, int size) {
-        Map<String, String> card = new LinkedHashMap<>();
-        card.put("dmr.host", Integer.toString(job.peer(job.rank()).node()));
-        int[] seq = {0};
-        List<Map<String, String>> cards = new ArrayList<>();
-        Endpoints endpoints = new Endpoints() {
-            @Override
-            public void publish(String key, String value) {
-                if (value.indexOf('\n') >= 0 || value.indexOf('\f') >= 0 || key.indexOf('=') >= 0) {
-                    throw new IllegalArgumentException("an endpoint that does not fit a card: " + key);
-                }
-                card.put(key, value);
-            }
-
-            @Override
-            public void exchange() {
-                StringBuilder text = new StringBuilder();
-                card.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
-                List<String> all = job.join(gen, ++seq[0], rank, size, text.toString());
-                cards.clear();
-                for (String c : all) {
-                    Map<String, String> m = new LinkedHashMap<>();
-                    for (String line : c.split("\n")) {
-                        int eq = line.indexOf('=');
-                        if (eq > 0) {
-                            m.put(line.substring(0, eq), line.substring(eq + 1));
-                        }
-                    }
-                    cards.add(m);
-                }
-            }
-
-            @Override
-            public String lookup(int r, String key) {
-                return cards.get(r).get(key);
-            }
-
-            @Override
-            public String host(int r) {
-                return cards.get(r).get("dmr.host");
-            }
-        };
-        endpoints.exchange(); // the hosts first: the shared-memory transport groups ranks by host as it is built
-        return World.create(rank, size, endpoints, env);
+        return WorldJoin.join(job, env, gen, rank, size);
     }
 
     @Override

@@ -65,6 +65,16 @@ final class PreparedBlocks {
         }
     }
 
+    /**
+     * For a rank an expansion starts, before it joins: allocates the blocks it will arrive with,
+     * in a world of {@code size} ranks.
+     */
+    void arriving(int size) {
+        for (int i = 0; i < arrays; i++) {
+            prepare(i, (int) BlockRedistribution.blockLength(length, size, rank));
+        }
+    }
+
     /** Per array index: blocks by length, ready or being allocated. */
     private final List<Map<Integer, CompletableFuture<double[]>>> byArray = new ArrayList<>();
     /** Per array index: the length of the one replaced block kept (0: none); prepared lengths are kept apart. */

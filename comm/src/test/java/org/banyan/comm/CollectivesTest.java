@@ -65,9 +65,14 @@ class CollectivesTest {
                 w.allreduce(mine, sum, Op.SUM);
                 long total = (long) w.size() * (w.size() + 1) / 2;
                 for (int i = 0; i < len; i++) {
-                    if (sum[i] != total * (i + 1)) {
-                        return false;
+                    if (sum[i] != total * (i + 1) || mine[i] != (w.rank() + 1) * (long) (i + 1)) {
+                        return false; // a wrong sum, or the send buffer touched
                     }
+                }
+                long[] inPlace = mine.clone(); // one buffer for both: the ring's other path
+                w.allreduce(inPlace, inPlace, Op.SUM);
+                if (!Arrays.equals(inPlace, sum)) {
+                    return false;
                 }
                 long[] max = new long[len];
                 w.reduce(mine, max, Op.MAX, 1 % w.size());

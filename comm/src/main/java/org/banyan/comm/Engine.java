@@ -211,7 +211,7 @@ final class Engine implements AutoCloseable {
         lock.lock();
         try {
             checkOpen();
-            pollAll();
+            pollAllForProbe();
             return matcher.probe(context, source, tag);
         } finally {
             lock.unlock();
@@ -223,7 +223,7 @@ final class Engine implements AutoCloseable {
         lock.lock();
         try {
             checkOpen();
-            pollAll();
+            pollAllForProbe();
             return matcher.take(context, source, tag);
         } finally {
             lock.unlock();
@@ -291,6 +291,16 @@ final class Engine implements AutoCloseable {
             return !closed && pollAll();
         } finally {
             lock.unlock();
+        }
+    }
+
+    /** A round for a probe: every message a transport holds is taken, so that the probe can see it. */
+    private void pollAllForProbe() {
+        matcher.drainAll(true);
+        try {
+            pollAll();
+        } finally {
+            matcher.drainAll(false);
         }
     }
 

@@ -22,6 +22,25 @@ final class Matcher {
         void arrived(Envelope e, java.lang.foreign.MemorySegment bytes);
     }
 
+    /** Whether any receive is posted and not yet matched. */
+    boolean hasPosted() {
+        return !posted.isEmpty();
+    }
+
+    /**
+     * Set while a probe looks for messages: transports then take every message they hold, since
+     * a probe sees only what arrived (and posts no receive that would draw it in).
+     */
+    private boolean drainingAll;
+
+    boolean drainingAll() {
+        return drainingAll;
+    }
+
+    void drainAll(boolean on) {
+        drainingAll = on;
+    }
+
     void handle(int context, Handler h) {
         handlers.put(context, h);
     }

@@ -210,10 +210,11 @@ final class ShmTransport implements Transport {
     @Override
     public boolean poll(Matcher matcher) {
         boolean moved = false;
+        boolean lazy = !matcher.drainingAll() && !sending();
         for (int i = 0; i < inbound.length; i++) {
             MemorySegment ring = inbound[i];
             if (ring != null && localRanks[i] != me) {
-                moved |= drain(i, ring, matcher);
+                moved |= drain(i, ring, matcher, lazy);
             }
         }
         for (int r : localRanks) {
@@ -226,18 +227,43 @@ final class ShmTransport implements Transport {
         return moved;
     }
 
-    private boolean drain(int sender, MemorySegment ring, Matcher matcher) {
+    /** Whether a send of this rank waits for room in a ring. */
+    private boolean sending() {
+        for (int r : localRanks) {
+            ArrayDeque<PendingSend> q = waiting[r];
+            if (q != null && !q.isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Takes what the ring holds, each message into its receive or, when none was posted, into a
+     * buffer of its own that waits for it. {@code lazy} (no send of this rank waits for room, no
+     * probe looks): a message met when no receive at all is posted stays in the ring, with what
+     * came after it, for the receive that will come. Draining everything made a stream of
+     * messages cost a buffer and a second copy each (188,258 of 200,000 messages of 8 KiB went
+     * that way, 1.6 µs a message against 0.9 in a ping-pong). Not when a message behind it is one
+     * a handler takes (a rendezvous's go-ahead, a window's operation): someone waits for that.
+     */
+    private boolean drain(int sender, MemorySegment ring, Matcher matcher, boolean lazy) {
         long tail = (long) LONG.getAcquire(ring, TAIL_AT);
         long head = (long) LONG.getOpaque(ring, HEAD_AT);
         if (tail == head) {
             return false;
         }
+        long start = head;
         while (head < tail) {
             long base = DATA + head % CAPACITY;
             int record = ring.get(ValueLayout.JAVA_INT, base + RECORD_LENGTH_AT);
             int kind = ring.get(ValueLayout.JAVA_INT, base + RECORD_KIND_AT);
             long data = base + RECORD_HEADER;
             int bytes = record - RECORD_HEADER;
+            if (kind == FIRST && lazy && !matcher.hasPosted() && leftInRing(Envelope.readFrom(ring, data), matcher)
+                    && !handledAhead(ring, head, tail, matcher)) {
+                break;
+            }
             if (kind == FIRST) {
                 Envelope e = Envelope.readFrom(ring, data);
                 data += Envelope.BYTES;
@@ -255,8 +281,38 @@ final class ShmTransport implements Transport {
             }
             head += record;
         }
+        if (head == start) {
+            return false;
+        }
         LONG.setRelease(ring, HEAD_AT, head);
         return true;
+    }
+
+    /**
+     * Whether a message no receive waits for may stay in the ring: one a handler does not take,
+     * of {@link #LAZY_BYTES} or more. Smaller ones are taken in at once, several a round, which
+     * costs less than a round of the ring per message (bcast of 8 B-2 KiB, back to back on 2
+     * ranks: 0.45-0.8 µs a call taken one by one, 0.14-0.47 taken in together).
+     */
+    private static boolean leftInRing(Envelope e, Matcher matcher) {
+        return e.length() >= LAZY_BYTES && !matcher.isHandled(e.context());
+    }
+
+    /** From this size on, a message no receive waits for yet stays in the ring. */
+    static final int LAZY_BYTES = 4096;
+
+    /** Whether a message from {@code head} on, before {@code tail}, is one a handler takes. */
+    private static boolean handledAhead(MemorySegment ring, long head, long tail, Matcher matcher) {
+        for (long at = head; at < tail; ) {
+            long base = DATA + at % CAPACITY;
+            int record = ring.get(ValueLayout.JAVA_INT, base + RECORD_LENGTH_AT);
+            if (ring.get(ValueLayout.JAVA_INT, base + RECORD_KIND_AT) == FIRST
+                    && matcher.isHandled(Envelope.readFrom(ring, base + RECORD_HEADER).context())) {
+                return true;
+            }
+            at += record;
+        }
+        return false;
     }
 
     @Override

@@ -205,6 +205,86 @@ abstract class TransportSuite {
         assertThat(got.get(1)).isEqualTo("hello");
     }
 
+    /**
+     * A rank that waits for a large message's go-ahead while a small message it has not asked
+     * for yet stands before that go-ahead (the shared-memory transport leaves messages no receive
+     * waits for in the ring): the go-ahead still comes, and both messages arrive.
+     */
+    @Test
+    void aGoAheadBehindAMessageNotYetReceivedStillComes() throws Exception {
+        int large = 1 << 20;
+        List<Boolean> ok = run(2, w -> {
+            if (w.rank() == 0) {
+                w.send(pattern(large, 0), 1, 1); // waits for rank 1's go-ahead
+                byte[] small = new byte[64];
+                w.recv(small, 1, 2);
+                return Arrays.equals(small, pattern(64, 1));
+            }
+            w.send(pattern(64, 1), 0, 2); // eager: before the go-ahead on its way to rank 0
+            byte[] in = new byte[large];
+            w.recv(in, 0, 1);
+            return Arrays.equals(in, pattern(large, 0));
+        });
+        assertThat(ok).containsOnly(true);
+    }
+
+    /**
+     * Eager messages a rank receives only after waiting for a third rank, which waits for the
+     * sender's next message: the first ones must be taken in while the rank waits on another
+     * receive, or the sender could not go on (more than a ring holds: 64 × 8 KiB).
+     */
+    @Test
+    void messagesNotYetAskedForAreTakenInWhileTheRankWaitsOnAnother() throws Exception {
+        List<Boolean> ok = run(3, w -> {
+            byte[] block = new byte[8192];
+            switch (w.rank()) {
+                case 0 -> {
+                    for (int i = 0; i < 64; i++) {
+                        w.send(pattern(8192, i), 1, 5);
+                    }
+                    w.send(new byte[] {1}, 2, 6);
+                    return true;
+                }
+                case 1 -> {
+                    w.recv(new byte[1], 2, 7);
+                    for (int i = 0; i < 64; i++) {
+                        w.recv(block, 0, 5);
+                        if (!Arrays.equals(block, pattern(8192, i))) {
+                            return false;
+                        }
+                    }
+                    return true;
+                }
+                default -> {
+                    w.recv(new byte[1], 0, 6);
+                    w.send(new byte[] {1}, 1, 7);
+                    return true;
+                }
+            }
+        });
+        assertThat(ok).containsOnly(true);
+    }
+
+    /** A stream of messages, each received only after the one before, arrives whole and in order. */
+    @Test
+    void aStreamReceivedOneByOneArrivesInOrder() throws Exception {
+        List<Boolean> ok = run(2, w -> {
+            byte[] block = new byte[20_000];
+            for (int i = 0; i < 200; i++) {
+                if (w.rank() == 0) {
+                    w.send(pattern(20_000, i), 1, 3);
+                } else {
+                    w.recv(block, 0, 3);
+                    if (!Arrays.equals(block, pattern(20_000, i))) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        });
+        assertThat(ok).containsOnly(true);
+    }
+
     @Test
     void iprobeSeesAWaitingMessageWithoutTakingIt() throws Exception {
         List<Integer> got = run(2, w -> {

@@ -49,6 +49,7 @@ public final class Comm extends CommNonBlocking implements AutoCloseable {
     /** The world's: writes this rank's monitoring profile when asked to. */
     Runnable profileWriter;
     private final Collectives coll;
+    private final Reductions red;
     private final VectorCollectives vcoll;
     private final CollectiveThread collectiveThread;
     private int splits;
@@ -69,6 +70,7 @@ public final class Comm extends CommNonBlocking implements AutoCloseable {
         }
         this.rank = me;
         this.coll = new Collectives(this);
+        this.red = new Reductions(coll);
         this.vcoll = new VectorCollectives(this);
         this.collectiveThread = new CollectiveThread(name);
         engine.monitor.register(name, group);
@@ -104,6 +106,12 @@ public final class Comm extends CommNonBlocking implements AutoCloseable {
     Collectives coll() {
         collectiveThread.ordered(engine);
         return coll;
+    }
+
+    /** The reductions, as {@link #coll()}. */
+    Reductions red() {
+        collectiveThread.ordered(engine);
+        return red;
     }
 
     VectorCollectives vcoll() {

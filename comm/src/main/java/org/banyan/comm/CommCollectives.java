@@ -44,62 +44,62 @@ public abstract sealed class CommCollectives extends CommPointToPoint permits Co
     }
 
     public void reduce(double[] send, double[] recv, Op op, int root) {
-        self().coll().reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.DOUBLE, send.length, op, root);
+        self().red().reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.DOUBLE, send.length, op, root);
     }
 
     public void reduce(long[] send, long[] recv, Op op, int root) {
-        self().coll().reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.LONG, send.length, op, root);
+        self().red().reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.LONG, send.length, op, root);
     }
 
     public void reduce(float[] send, float[] recv, Op op, int root) {
-        self().coll().reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.FLOAT, send.length,
+        self().red().reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.FLOAT, send.length,
                 op, root);
     }
 
     public void reduce(int[] send, int[] recv, Op op, int root) {
-        self().coll().reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.INT, send.length, op, root);
+        self().red().reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.INT, send.length, op, root);
     }
 
     /** MPI_Scan: ranks 0..rank()'s values combined in self().rank order. */
     public void scan(double[] send, double[] recv, Op op) {
-        self().coll().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.DOUBLE, send.length, op, true);
+        self().red().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.DOUBLE, send.length, op, true);
     }
 
     public void scan(long[] send, long[] recv, Op op) {
-        self().coll().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.LONG, send.length, op, true);
+        self().red().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.LONG, send.length, op, true);
     }
 
     public void scan(int[] send, int[] recv, Op op) {
-        self().coll().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.INT, send.length, op, true);
+        self().red().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.INT, send.length, op, true);
     }
 
     /** MPI_Exscan: ranks 0..rank()-1's values combined in self().rank order; self().rank 0's {@code recv} is left as it was. */
     public void exscan(double[] send, double[] recv, Op op) {
-        self().coll().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.DOUBLE, send.length, op, false);
+        self().red().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.DOUBLE, send.length, op, false);
     }
 
     public void exscan(long[] send, long[] recv, Op op) {
-        self().coll().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.LONG, send.length, op, false);
+        self().red().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.LONG, send.length, op, false);
     }
 
     public void exscan(int[] send, int[] recv, Op op) {
-        self().coll().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.INT, send.length, op, false);
+        self().red().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.INT, send.length, op, false);
     }
 
     public void allreduce(double[] send, double[] recv, Op op) {
-        self().coll().allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.DOUBLE, send.length, op);
+        self().red().allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.DOUBLE, send.length, op);
     }
 
     public void allreduce(long[] send, long[] recv, Op op) {
-        self().coll().allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.LONG, send.length, op);
+        self().red().allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.LONG, send.length, op);
     }
 
     public void allreduce(int[] send, int[] recv, Op op) {
-        self().coll().allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.INT, send.length, op);
+        self().red().allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.INT, send.length, op);
     }
 
     public void allreduce(float[] send, float[] recv, Op op) {
-        self().coll().allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.FLOAT, send.length, op);
+        self().red().allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.FLOAT, send.length, op);
     }
 
     /** Every self().rank's {@code send} to the root's {@code recv}, in self().rank order (recv is ignored elsewhere). */
@@ -280,12 +280,12 @@ public abstract sealed class CommCollectives extends CommPointToPoint permits Co
     private void reduceScatter(MemorySegment send, MemorySegment recv, int[] counts, Elem type, Op op, int elem) {
         int n = self().group.length;
         if (n > 1 && op.commutative() && op.unit() == 1) {
-            self().coll().reduceScatterRing(send, recv, type, counts, op);
+            self().red().reduceScatterRing(send, recv, type, counts, op);
             return;
         }
         boolean first = self().rank == 0;
         MemorySegment whole = first ? MemorySegment.ofArray(new byte[(int) send.byteSize()]) : null;
-        self().coll().reduce(send, whole, type, (int) (send.byteSize() / elem), op, 0);
+        self().red().reduce(send, whole, type, (int) (send.byteSize() / elem), op, 0);
         long[] bytes = new long[n];
         long[] displs = new long[n];
         for (int r = 0; r < n; r++) {

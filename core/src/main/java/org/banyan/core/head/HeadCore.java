@@ -126,26 +126,6 @@ public final class HeadCore {
         }
         this.spawns = new SpawnedJobs(new SpawnedJobs.Host() {
             @Override
-            public JobControl job(int jobId) {
-                return jobs.get(jobId);
-            }
-
-            @Override
-            public java.util.Collection<JobControl> jobs() {
-                return jobs.values();
-            }
-
-            @Override
-            public JobDescription runJob() {
-                return runJob;
-            }
-
-            @Override
-            public int daemons() {
-                return daemons;
-            }
-
-            @Override
             public void start(JobDescription job, HeadSettings jobSettings) {
                 startJob(job, jobSettings);
             }
@@ -159,7 +139,7 @@ public final class HeadCore {
             public void route(OverlayMessage.Routed m) {
                 router.route(m);
             }
-        }, settings, job != null ? job.jobId() + 1 : 0);
+        }, java.util.Collections.unmodifiableMap(jobs), job, daemons, settings, job != null ? job.jobId() + 1 : 0);
         this.requests = new HeadRequests(spawns, nspace -> {
             for (JobControl j : jobs.values()) {
                 if (nspace.equals(j.job().pmixNamespace())) {

@@ -1,7 +1,6 @@
 package org.banyan.core.head;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,15 +22,6 @@ import org.banyan.core.wire.OverlayMessage;
 final class SpawnedJobs {
     /** What the spawns need of the head. */
     interface Host {
-        JobControl job(int jobId);
-
-        Collection<JobControl> jobs();
-
-        /** The run's own job, or null for a DVM. */
-        JobDescription runJob();
-
-        int daemons();
-
         /** The job goes down every adopted subtree. */
         void start(JobDescription job, HeadSettings settings);
 
@@ -47,6 +37,11 @@ final class SpawnedJobs {
     record Ended(int root, boolean spawned, List<Integer> toFail, Integer familyStatus) {}
 
     private final Host host;
+    /** The head's running jobs, by id (read here, kept by the head). */
+    private final Map<Integer, JobControl> jobs;
+    /** The run's own job, or null for a DVM. */
+    private final JobDescription runJob;
+    private final int daemons;
     private final HeadSettings settings;
     /** The next job id a run gives (a DVM's scheduler numbers its own). */
     private int next;
@@ -54,7 +49,11 @@ final class SpawnedJobs {
     private final Map<Integer, Integer> rootOf = new HashMap<>();
     private final Map<Integer, Integer> firstFailure = new HashMap<>();
 
-    SpawnedJobs(Host host, HeadSettings settings, int firstId) {
+    SpawnedJobs(Host host, Map<Integer, JobControl> jobs, JobDescription runJob, int daemons, HeadSettings settings,
+                int firstId) {
+        this.jobs = jobs;
+        this.runJob = runJob;
+        this.daemons = daemons;
         this.host = host;
         this.settings = settings;
         this.next = firstId;
@@ -62,18 +61,18 @@ final class SpawnedJobs {
 
     /** A rank's spawn request reached the head. */
     void request(OverlayMessage.SpawnRequest s) {
-        JobControl parent = host.job(s.jobId());
+        JobControl parent = jobs.get(s.jobId());
         if (parent == null || parent.terminating()) {
             answered(s, null, null, "the spawning job is ending");
             return;
         }
-        JobDescription run = host.runJob();
+        JobDescription run = runJob;
         if (run == null) {
             host.emit(new HeadAction.SpawnRequested(parent.job(), s));
             return;
         }
-        int[] inUse = new int[host.daemons()];
-        for (JobControl j : host.jobs()) {
+        int[] inUse = new int[daemons];
+        for (JobControl j : jobs.values()) {
             for (int n = 0; n < inUse.length; n++) {
                 inUse[n] += j.map().ranksOn(n);
             }
@@ -89,8 +88,8 @@ final class SpawnedJobs {
 
     /** The new job starts and the spawner hears its namespace; or the spawner hears the refusal. */
     void answered(OverlayMessage.SpawnRequest s, JobDescription child, HeadSettings jobSettings, String refusal) {
-        boolean dvm = host.runJob() == null;
-        if (refusal == null && host.job(s.jobId()) == null) {
+        boolean dvm = runJob == null;
+        if (refusal == null && jobs.get(s.jobId()) == null) {
             refusal = "the spawning job is ending";
             if (dvm) {
                 host.emit(new HeadAction.JobEnded(child.jobId(), HeadSettings.DAEMON_LOST_STATUS)); // the DVM frees its slots

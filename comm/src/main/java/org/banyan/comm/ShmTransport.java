@@ -260,12 +260,11 @@ final class ShmTransport implements Transport {
             int kind = ring.get(ValueLayout.JAVA_INT, base + RECORD_KIND_AT);
             long data = base + RECORD_HEADER;
             int bytes = record - RECORD_HEADER;
-            if (kind == FIRST && lazy && !matcher.hasPosted() && leftInRing(Envelope.readFrom(ring, data), matcher)
-                    && !handledAhead(ring, head, tail, matcher)) {
-                break;
-            }
             if (kind == FIRST) {
                 Envelope e = Envelope.readFrom(ring, data);
+                if (lazy && !matcher.hasPosted() && leftInRing(e, matcher) && !handledAhead(ring, head, tail, matcher)) {
+                    break;
+                }
                 data += Envelope.BYTES;
                 current[sender] = matcher.arrive(e);
                 bytes = Math.min(e.length(), bytes - Envelope.BYTES);

@@ -1,7 +1,7 @@
 /* The C twin of examples/java/CollectiveTimes.java for bench/collectives, with the same
  * protocol: allreduce, bcast, allgather, alltoall and reduce_scatter_block on doubles (SUM),
  * bytes per rank's block from 8 to MAX (the ops with a block per rank while all fit in MAX),
- * each size warmed up (2e8 / bytes calls, 20 to 20,000, at most ~0.3 s of them), then the mean of REPS calls (a
+ * each size warmed up (about 0.3 s of calls, at least 20), then the mean of REPS calls (a
  * tenth from 64 KiB), best of three passes, the slowest rank's time. Prints "op bytes usec". */
 #include <mpi.h>
 #include <stdio.h>
@@ -35,8 +35,8 @@ int main(int argc, char **argv) {
             long lin = (o == 3 || o == 4) ? (long) count * n : count;
             long lout = (o == 2 || o == 3) ? (long) count * n : count;
             double *in = calloc(lin, sizeof(double)), *out = calloc(lout, sizeof(double));
-            /* as CollectiveTimes.warmUp: batches until ~0.3 s (rank 0's clock, broadcast) or
-               2e8 / bytes calls (20 to 20,000) */
+            /* as CollectiveTimes.warmUp: batches of 2e8 / bytes / 50 calls until ~0.3 s have
+               passed (rank 0's clock, broadcast) and at least 20 calls were made */
             long cap = 200000000L / bytes;
             if (cap > 20000) cap = 20000;
             if (cap < 20) cap = 20;
@@ -44,7 +44,7 @@ int main(int argc, char **argv) {
             double w0 = MPI_Wtime();
             for (long done = 0, go = 1; go; done += batch) {
                 run(o, in, out, count, batch);
-                go = done + batch < cap && MPI_Wtime() - w0 < 0.3;
+                go = done + batch < 20 || MPI_Wtime() - w0 < 0.3;
                 MPI_Bcast(&go, 1, MPI_LONG, 0, MPI_COMM_WORLD);
             }
             int calls = bytes >= 65536 ? reps / 10 : reps;

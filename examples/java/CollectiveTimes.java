@@ -7,8 +7,8 @@ import org.banyan.comm.Op;
  * block): allreduce and reduce_scatter (SUM; reduce_scatter_block, each rank's result one
  * block), bcast (from rank 0), allgather and alltoall, from 8 bytes to MAX_BYTES, the ops whose
  * buffers hold a block per rank while all of them fit in MAX_BYTES. Each size is warmed up first
- * with the same calls (W = 2·10^8 / bytes, between 20 and 20,000: enough for the JIT to compile
- * the size's path), then timed: the mean of REPS calls (a tenth of them from 64 KiB), best of
+ * with the same calls (for about 0.3 s, at least 20 calls: time for the JIT to compile the
+ * size's path), then timed: the mean of REPS calls (a tenth of them from 64 KiB), best of
  * three passes, the slowest rank's time. The C twin is bench/collectives.c, with the same
  * protocol; bench/collectives runs both. Prints "op bytes usec".
  *
@@ -45,10 +45,11 @@ public final class CollectiveTimes {
     }
 
     /**
-     * Warms a size up: calls in batches until about 0.3 s have passed (rank 0's clock, broadcast
-     * after each batch so that all agree) or 2·10^8 / bytes calls (between 20 and 20,000) were
-     * made: enough for the JIT to compile the size's path, and few for oversubscribed MPICH, which
-     * takes milliseconds a call.
+     * Warms a size up: calls in batches (of 2·10^8 / bytes / 50, at least one) until about 0.3 s
+     * have passed (rank 0's clock, broadcast after each batch so that all agree) and at least 20
+     * calls were made. A count of calls (it stopped at 20,000) left small sizes 15-25 ms of
+     * warm-up, before the JIT had compiled their path: the first size measured then ran at 1.1-1.3
+     * µs a call where it takes 0.6-0.8.
      */
     static void warmUp(Comm world, String op, double[] in, double[] out, long bytes) {
         long cap = Math.max(20, Math.min(20_000, 200_000_000L / bytes));
@@ -57,7 +58,28 @@ public final class CollectiveTimes {
         long[] go = {1};
         for (long done = 0; go[0] != 0; done += batch) {
             run(world, op, in, out, batch);
-            go[0] = done + batch < cap && System.nanoTime() - t0 < 300_000_000L ? 1 : 0;
+            go[0] = done + batch < 20 || System.nanoTime() - t0 < 300_000_000L ? 1 : 0;
+            world.bcast(go, 0);
+        }
+    }
+
+    /**
+     * Warms up the timing's own calls (a barrier, and an allreduce with MAX): the first allreduce
+     * with MAX otherwise made the JIT drop the code it had compiled for SUM, and the first size
+     * measured (allreduce, 8 B) ran while it recompiled (2-14 µs a call, 0.7 once compiled for
+     * both). Up to 20,000 calls or about 0.3 s.
+     */
+    static void warmUpTiming(Comm world) {
+        double[] mine = {0};
+        double[] slowest = new double[1];
+        long[] go = {1};
+        long t0 = System.nanoTime();
+        for (int done = 0; go[0] != 0; done += 500) {
+            world.barrier();
+            for (int i = 0; i < 500; i++) {
+                world.allreduce(mine, slowest, Op.MAX);
+            }
+            go[0] = done + 500 < 20_000 && System.nanoTime() - t0 < 300_000_000L ? 1 : 0;
             world.bcast(go, 0);
         }
     }
@@ -72,6 +94,7 @@ public final class CollectiveTimes {
             for (String op : OPS) {
                 warmUp(world, op, input(op, 1, n), output(op, 1, n), 8);
             }
+            warmUpTiming(world);
             try {
                 Thread.sleep(1000);
             } catch (InterruptedException e) {

@@ -120,9 +120,12 @@ final class PmixLibrary {
         call(deregisterNspace, p(nspace), 0, 0);
     }
 
-    /** {@code PMIx_server_register_client(proc, uid, gid, NULL, NULL, NULL)} */
-    int registerClient(MemorySegment proc, int uid, int gid) {
-        return (int) call(registerClient, p(proc), uid, gid, 0, 0, 0);
+    /**
+     * {@code PMIx_server_register_client(proc, uid, gid, NULL, callback, data)}: returns once the
+     * registration is queued on PMIx's progress thread; {@code callback} is called there when done.
+     */
+    int registerClient(MemorySegment proc, int uid, int gid, MemorySegment callback, long data) {
+        return (int) call(registerClient, p(proc), uid, gid, 0, p(callback), data);
     }
 
     /** {@code pmix_status_t PMIx_server_setup_fork(const pmix_proc_t *proc, char ***env)} */

@@ -14,7 +14,6 @@ import java.lang.invoke.MethodHandles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -69,6 +68,7 @@ public final class PmixServer {
 
     private final PmixLibrary lib;
     private final Path tmpdir;
+    private final PmixClients clients;
     private final Map<String, Job> jobs = new ConcurrentHashMap<>();
     private final Map<Integer, Job> byId = new ConcurrentHashMap<>();
 
@@ -90,6 +90,7 @@ public final class PmixServer {
     private PmixServer(PmixLibrary lib, Path tmpdir) {
         this.lib = lib;
         this.tmpdir = tmpdir;
+        this.clients = new PmixClients(lib);
     }
 
     /** Whether libpmix is installed here. */
@@ -193,36 +194,8 @@ public final class PmixServer {
      * Registers one local rank as a client and returns the variables it needs to reach this
      * server ({@code PMIX_NAMESPACE}, {@code PMIX_RANK}, {@code PMIX_SERVER_URI*}, ...).
      */
-    public synchronized Map<String, String> clientEnvironment(String nspace, int rank) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment proc = proc(a, nspace, rank);
-            check(lib.registerClient(proc, lib.getuid(), lib.getgid()), "PMIx_server_register_client " + nspace + ":" + rank);
-            // setup_fork reallocs the array it is given: it must come from malloc
-            MemorySegment env = lib.malloc(8);
-            env.set(ADDRESS, 0, MemorySegment.NULL);
-            MemorySegment envp = a.allocate(ADDRESS);
-            envp.set(ADDRESS, 0, env);
-            check(lib.setupFork(proc, envp), "PMIx_server_setup_fork " + nspace + ":" + rank);
-            Map<String, String> out = new LinkedHashMap<>();
-            MemorySegment array = envp.get(ADDRESS, 0).reinterpret(Long.MAX_VALUE);
-            for (long i = 0; ; i++) {
-                MemorySegment entry = array.get(ADDRESS, 8 * i);
-                if (entry.equals(MemorySegment.NULL)) {
-                    break;
-                }
-                String kv = entry.reinterpret(Integer.MAX_VALUE).getString(0);
-                int eq = kv.indexOf('=');
-                if (eq > 0) {
-                    out.put(kv.substring(0, eq), kv.substring(eq + 1));
-                }
-            }
-            // the strings and the array are the process's own from here: a few hundred bytes a rank
-            return out;
-        } catch (PmixUnavailableException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new PmixUnavailableException("PMIx client setup failed: " + t);
-        }
+    public Map<String, String> clientEnvironment(String nspace, int rank) {
+        return clients.environment(nspace, rank);
     }
 
     /**

@@ -12,7 +12,8 @@ import org.banyan.core.tree.TopologySpec;
 public final class DaemonCommand {
     /** Start-up flags; must match the launcher script's so the AOT cache applies. */
     static final List<String> JVM_FLAGS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData",
-            "-Xlog:disable", "-Xlog:all=error:stderr", "--enable-native-access=ALL-UNNAMED");
+            "-Xlog:disable", "-Xlog:all=error:stderr", "--enable-native-access=ALL-UNNAMED",
+            "-XX:+UnlockDiagnosticVMOptions", "-XX:-AOTReplayTraining");
 
     /**
      * For the JVMs that create processes natively, a DVM's (see {@link SpawnMode}), which live

@@ -5,12 +5,10 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
-import static org.banyan.pmix.CCall.seg;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -73,7 +71,7 @@ public final class PmixServer {
     private final Map<Integer, Job> byId = new ConcurrentHashMap<>();
 
     /** A registered namespace, and the callback of its fence in progress here. */
-    private static final class Job {
+    static final class Job {
         final int jobId;
         final String nspace;
         final Listener listener;
@@ -151,7 +149,7 @@ public final class PmixServer {
             List<PmixInfo> info = List.of(PmixInfo.string("pmix.srvr.tmpdir", dir.toString()),
                     PmixInfo.string("pmix.sys.tmpdir", dir.toString()), PmixInfo.bool("pmix.srvr.share", true));
             MemorySegment array = server.infoArray(a, info);
-            rc = lib.serverInit(module(), array.get(ADDRESS, 16), array.get(JAVA_LONG, 8));
+            rc = lib.serverInit(PmixServerModule.get(), array.get(ADDRESS, 16), array.get(JAVA_LONG, 8));
             lib.dataArrayDestruct(array);
         } catch (Throwable t) {
             throw new PmixUnavailableException("PMIx_server_init failed: " + t);
@@ -267,6 +265,17 @@ public final class PmixServer {
 
     static PmixServer instance() {
         return instance;
+    }
+
+    /** A registered namespace's job, or null. */
+    Job job(String nspace) {
+        return jobs.get(nspace);
+    }
+
+    /** A fence of {@code job} entered here: the callback that releases its local ranks, for {@link #fenceDone}. */
+    synchronized void holdFence(Job job, MemorySegment callback, MemorySegment data) {
+        job.fenceCallback = callback;
+        job.fenceCallbackData = data;
     }
 
     /** The job of a registered namespace, or -1. */
@@ -393,122 +402,6 @@ public final class PmixServer {
             });
         } catch (IOException e) {
             // already gone
-        }
-    }
-
-    // --- the server module: upcalls from PMIx's progress thread ------------------------------
-
-    private static MemorySegment module;
-
-    private static synchronized MemorySegment module() throws ReflectiveOperationException {
-        if (module != null) {
-            return module;
-        }
-        MemorySegment m = Arena.global().allocate(PmixLibrary.MODULE_SIZE, 8);
-        MethodHandles.Lookup here = MethodHandles.lookup();
-        m.set(ADDRESS, 0, CCall.callback(here, "clientConnected"));
-        m.set(ADDRESS, 8, CCall.callback(here, "clientFinalized"));
-        m.set(ADDRESS, 16, CCall.callback(here, "abort"));
-        m.set(ADDRESS, 24, CCall.callback(here, "fenceNb"));
-        m.set(ADDRESS, 32, PmixModexOps.directModexCallback());
-        m.set(ADDRESS, 40, PmixNames.callback("publish"));
-        m.set(ADDRESS, 48, PmixNames.callback("lookup"));
-        m.set(ADDRESS, 56, PmixNames.callback("unpublish"));
-        m.set(ADDRESS, 64, PmixSpawnOps.callback("spawn"));
-        m.set(ADDRESS, 72, PmixSpawnOps.callback("connect"));
-        m.set(ADDRESS, 80, PmixSpawnOps.callback("disconnect"));
-        module = m;
-        return m;
-    }
-
-    /** Completes an operation whose callback PMIx gave (4.2.2 gives none for client_connected). */
-    private static int completed(MemorySegment callback, MemorySegment data) {
-        if (callback.equals(MemorySegment.NULL)) {
-            return PmixLibrary.OPERATION_SUCCEEDED;
-        }
-        try {
-            PmixLibrary.opDone(callback, PmixLibrary.SUCCESS, data);
-            return PmixLibrary.SUCCESS;
-        } catch (Throwable t) {
-            return PmixLibrary.OPERATION_SUCCEEDED;
-        }
-    }
-
-    /** {@code client_connected(proc, server_object, cbfunc, cbdata)} */
-    private static long clientConnected(long procAt, long object, long callbackAt, long dataAt, long u4, long u5, long u6,
-                                        long u7) {
-        MemorySegment proc = seg(procAt);
-        MemorySegment callback = seg(callbackAt);
-        MemorySegment data = seg(dataAt);
-        try {
-            PmixServer s = instance;
-            Job job = s == null ? null : s.jobs.get(nspaceOf(proc));
-            if (job != null) {
-                job.listener.connected(job.jobId, rankOf(proc));
-            }
-        } catch (Throwable t) {
-            // never let an exception reach PMIx's thread
-        }
-        return completed(callback, data);
-    }
-
-    /** {@code client_finalized(proc, server_object, cbfunc, cbdata)} */
-    private static long clientFinalized(long proc, long object, long callback, long data, long u4, long u5, long u6, long u7) {
-        return completed(seg(callback), seg(data));
-    }
-
-    /** {@code abort(proc, server_object, status, msg, procs, nprocs, cbfunc, cbdata)} */
-    private static long abort(long procAt, long object, long statusBits, long messageAt, long procs, long nprocs,
-                              long callbackAt, long dataAt) {
-        MemorySegment proc = seg(procAt);
-        int status = (int) statusBits;
-        MemorySegment message = seg(messageAt);
-        MemorySegment callback = seg(callbackAt);
-        MemorySegment data = seg(dataAt);
-        try {
-            PmixServer s = instance;
-            Job job = s == null ? null : s.jobs.get(nspaceOf(proc));
-            if (job != null) {
-                String text = message.equals(MemorySegment.NULL) ? "" : message.reinterpret(Integer.MAX_VALUE).getString(0);
-                job.listener.abort(job.jobId, rankOf(proc), status, text);
-            }
-        } catch (Throwable t) {
-            // never let an exception reach PMIx's thread
-        }
-        return completed(callback, data);
-    }
-
-    /** {@code fence_nb(procs, nprocs, info, ninfo, data, ndata, cbfunc, cbdata)} */
-    private static long fenceNb(long procsAt, long nprocs, long info, long ninfo, long blobAt, long size, long callbackAt,
-                                long dataAt) {
-        MemorySegment procs = seg(procsAt);
-        MemorySegment blob = seg(blobAt);
-        MemorySegment callback = seg(callbackAt);
-        MemorySegment data = seg(dataAt);
-        try {
-            PmixServer s = instance;
-            if (s == null || nprocs < 1) {
-                return PmixLibrary.ERR_NOT_SUPPORTED;
-            }
-            Job job = s.jobs.get(nspaceOf(procs));
-            if (job == null) {
-                return PmixLibrary.ERR_NOT_SUPPORTED;
-            }
-            byte[] bytes = size == 0 ? new byte[0] : blob.reinterpret(size).toArray(JAVA_BYTE);
-            MemorySegment all = procs.reinterpret(PmixLibrary.PROC_SIZE * nprocs);
-            for (long i = 1; i < nprocs; i++) {
-                if (!job.nspace.equals(nspaceOf(all.asSlice(i * PmixLibrary.PROC_SIZE)))) {
-                    return PmixSpawnOps.fence(procs, nprocs, bytes, callback, data);
-                }
-            }
-            synchronized (s) {
-                job.fenceCallback = callback;
-                job.fenceCallbackData = data;
-            }
-            job.listener.fence(job.jobId, bytes);
-            return PmixLibrary.SUCCESS;
-        } catch (Throwable t) {
-            return PmixLibrary.ERR_NOT_SUPPORTED;
         }
     }
 }

@@ -20,22 +20,26 @@ final class Arrival {
     /** For an announced message ({@link Rendezvous}): its sender's world rank (else -1) and its id there. */
     final int announcedBy;
     final int announcedId;
+    /** For an announced message: its address in the sender, where this rank may read it; else 0. */
+    final long announcedAddress;
 
     Arrival(Envelope envelope, Operation.Receive receive) {
         this.envelope = envelope;
         this.receive = receive;
         this.announcedBy = -1;
         this.announcedId = 0;
+        this.announcedAddress = 0;
         if (receive == null) {
             held = new byte[envelope.length()];
         }
     }
 
     /** An announced message: its envelope only, its bytes to come once a receive takes it. */
-    Arrival(Envelope envelope, int sender, int id) {
+    Arrival(Envelope envelope, int sender, int id, long address) {
         this.envelope = envelope;
         this.announcedBy = sender;
         this.announcedId = id;
+        this.announcedAddress = address;
     }
 
     /** Where the next {@code max} bytes go: a slice of the receive's buffer or of the held copy (truncation drops the rest). */

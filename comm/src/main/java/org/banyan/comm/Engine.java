@@ -79,6 +79,19 @@ final class Engine implements AutoCloseable {
         this.rendezvous = new Rendezvous(this, rank, matcher, this::transportSend);
     }
 
+    /** Before the first message: large messages between native buffers of this host's ranks go in one copy. */
+    void singleCopy(PeerMemory memory) {
+        this.memory = memory;
+        rendezvous.singleCopy(memory);
+    }
+
+    private PeerMemory memory;
+
+    /** Messages this rank read from a local peer's memory in one copy (for tests and benchmarks). */
+    long singleCopyReads() {
+        return memory == null ? 0 : memory.reads();
+    }
+
     /** Large messages announced by this rank that no receive has asked for yet. */
     int announcedWaiting() {
         return read(rendezvous::waiting);

@@ -64,8 +64,8 @@ final class Matcher {
      * An announced message ({@link Rendezvous}): matched as its envelope would be, but holding no
      * bytes while unexpected; {@code receive} set when a posted receive took it at once.
      */
-    Arrival arriveAnnounced(Envelope e, int sender, int id) {
-        Arrival a = new Arrival(e, sender, id);
+    Arrival arriveAnnounced(Envelope e, int sender, int id, long address) {
+        Arrival a = new Arrival(e, sender, id, address);
         for (Iterator<Operation.Receive> it = posted.iterator(); it.hasNext(); ) {
             Operation.Receive r = it.next();
             if (r.matches(e)) {

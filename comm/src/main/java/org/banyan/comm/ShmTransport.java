@@ -55,8 +55,16 @@ final class ShmTransport implements Transport {
     private final ArrayDeque<PendingSend>[] waiting;
     private final int[] localRanks;
 
-    @SuppressWarnings("unchecked")
+    /** Single-copy reads of local peers' memory for large messages, or null ({@link PeerMemory}). */
+    private PeerMemory memory;
+
     ShmTransport(int me, int size, Endpoints endpoints) {
+        this(me, size, endpoints, true);
+    }
+
+    /** @param singleCopy whether large messages between native buffers may be read in one copy */
+    @SuppressWarnings("unchecked")
+    ShmTransport(int me, int size, Endpoints endpoints, boolean singleCopy) {
         this.me = me;
         String myHost = endpoints.host(me);
         localIndex = new int[size];
@@ -86,6 +94,14 @@ final class ShmTransport implements Transport {
         }
         endpoints.publish(KEY, file.toString());
         pendingFile = file;
+        if (singleCopy) {
+            memory = PeerMemory.publish(size, endpoints, arena);
+        }
+    }
+
+    /** Single-copy reads of local peers' memory, or null where they are not offered. */
+    PeerMemory memory() {
+        return memory;
     }
 
     /** Set between construction and {@link #connect}: my file, to unlink once every local peer mapped it. */
@@ -101,6 +117,9 @@ final class ShmTransport implements Transport {
                 MemorySegment theirs = map(Path.of(endpoints.lookup(r, KEY)), (long) RING * localRanks.length, false);
                 outbound[r] = theirs.asSlice((long) RING * localIndex[me], RING);
             }
+        }
+        if (memory != null) {
+            memory.connect(endpoints, localRanks, me);
         }
     }
 

@@ -32,7 +32,8 @@ final class World {
         Matcher matcher = new Matcher();
         List<Transport> transports = new ArrayList<>();
         transports.add(new SelfTransport(rank, matcher));
-        ShmTransport shm = "0".equals(env.get("BANYAN_COMM_SHM")) ? null : new ShmTransport(rank, size, endpoints);
+        ShmTransport shm = "0".equals(env.get("BANYAN_COMM_SHM")) ? null
+                : new ShmTransport(rank, size, endpoints, "1".equals(env.get("BANYAN_COMM_CMA")));
         if (shm != null) {
             transports.add(shm);
         }
@@ -44,6 +45,9 @@ final class World {
             shm.unlink();
         }
         Engine engine = new Engine(rank, size, matcher, transports, hosts(size, endpoints), "0".equals(env.get("BANYAN_OVERSUBSCRIBED")));
+        if (shm != null && shm.memory() != null) {
+            engine.singleCopy(shm.memory());
+        }
         Monitor monitor = engine.monitor;
         if (mode != null && !mode.isEmpty() && !mode.equals("off")) {
             monitor.start(mode.equals("external") ? Monitor.Scope.EXTERNAL : Monitor.Scope.ALL);

@@ -20,6 +20,69 @@ class ShmTransportTest extends TransportSuite {
         return ShmTransport.class;
     }
 
+    /**
+     * With {@code BANYAN_COMM_CMA=1}, a large message from native memory into native memory is
+     * read from the sender in one copy (cross-memory attach), whole and right; into a Java array,
+     * or truncated, it still arrives as MPI says, and the sender's send completes either way.
+     */
+    @org.junit.jupiter.api.Test
+    void largeNativeMessagesAreReadStraightFromTheSender() throws Exception {
+        int big = 3 << 20; // above the eager limit: announced
+        byte[] expected = pattern(big, 5);
+        java.util.List<String> got = LocalJob.run(2, hosts(), Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1", "BANYAN_COMM_CMA", "1"), w -> {
+            try (java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
+                java.lang.foreign.MemorySegment buf = a.allocate(big, 64);
+                if (w.rank() == 0) {
+                    buf.copyFrom(java.lang.foreign.MemorySegment.ofArray(expected));
+                    w.send(buf, 1, 1);
+                    w.send(buf, 1, 2);
+                    w.send(buf, 1, 3);
+                    w.recv(new byte[1], 1, 4); // the receiver is done with what it read
+                    return "sent";
+                }
+                long before = w.engine.singleCopyReads();
+                w.recv(buf, 0, 1);
+                boolean whole = java.util.Arrays.equals(buf.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), expected);
+                long oneCopy = w.engine.singleCopyReads() - before;
+                byte[] heap = new byte[big];
+                w.recv(heap, 0, 2);
+                boolean heapWhole = java.util.Arrays.equals(heap, expected);
+                long afterHeap = w.engine.singleCopyReads() - before;
+                java.lang.foreign.MemorySegment small = a.allocate(big / 2, 64);
+                String truncated;
+                try {
+                    w.recv(small, 0, 3);
+                    truncated = "not refused";
+                } catch (TruncatedException e) {
+                    truncated = java.util.Arrays.equals(small.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE),
+                            java.util.Arrays.copyOf(expected, big / 2)) ? "refused, first half in" : "refused, wrong bytes";
+                }
+                w.send(new byte[1], 0, 4);
+                return whole + " " + oneCopy + " " + heapWhole + " " + afterHeap + " " + truncated;
+            }
+        });
+        org.assertj.core.api.Assertions.assertThat(got).containsExactly("sent", "true 1 true 1 refused, first half in");
+    }
+
+    /** Without {@code BANYAN_COMM_CMA=1} the same message goes through the ring (not faster here: docs/comm.md). */
+    @org.junit.jupiter.api.Test
+    void singleCopyIsOffUnlessAskedFor() throws Exception {
+        int big = 1 << 20;
+        java.util.List<String> got = run(2, w -> {
+            try (java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
+                java.lang.foreign.MemorySegment buf = a.allocate(big, 64);
+                if (w.rank() == 0) {
+                    buf.fill((byte) 7);
+                    w.send(buf, 1, 1);
+                    return "sent";
+                }
+                w.recv(buf, 0, 1);
+                return buf.get(java.lang.foreign.ValueLayout.JAVA_BYTE, big - 1) + " " + w.engine.singleCopyReads();
+            }
+        });
+        org.assertj.core.api.Assertions.assertThat(got).containsExactly("sent", "7 0");
+    }
+
     /** The ring record's envelope is written and read through one set of named offsets. */
     @org.junit.jupiter.api.Test
     void anEnvelopeReadsBackFromItsNamedOffsets() {

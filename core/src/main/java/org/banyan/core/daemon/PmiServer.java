@@ -84,8 +84,8 @@ import org.banyan.core.wire.OverlayMessage;
  */
 public final class PmiServer {
     static final int KVSNAME_MAX = 256;
-    static final int KEYLEN_MAX = 64;
-    static final int VALLEN_MAX = 1024;
+    static final int KEYLEN_MAX = PmiKeyValues.KEYLEN_MAX;
+    static final int VALLEN_MAX = PmiKeyValues.VALLEN_MAX;
 
     /** What the server needs from its daemon. */
     interface Daemon {
@@ -120,15 +120,7 @@ public final class PmiServer {
     private final Map<Integer, Integer> rankOfConn = new HashMap<>();
     /** Connections that switched to PMI-2. */
     private final Set<Integer> v2 = new HashSet<>();
-    /** Values put by local ranks, and values fetched and kept (lazy modex). */
-    private final Map<String, String> kvs = new HashMap<>();
-    /**
-     * What fences brought, newest last, kept as received rather than copied into one table: a
-     * release may hold millions of keys, and the simulator's daemons all share one.
-     */
-    private final List<Map<String, String>> fencedValues = new ArrayList<>();
-    /** Lazy modex: which daemon holds each key put before a fence, per fence. */
-    private final List<Map<String, Integer>> fencedOwners = new ArrayList<>();
+    private final PmiKeyValues values;
     private final Map<String, List<Waiter>> waitingFor = new HashMap<>();
     private final Map<String, String> nodeAttributes = new HashMap<>();
     private final Map<String, List<Waiter>> waitingForNodeAttribute = new HashMap<>();
@@ -141,7 +133,6 @@ public final class PmiServer {
      */
     static final int JOIN_PAGE = 30_000;
     private int nextNameRequest;
-    private Map<String, String> unfencedPuts = new LinkedHashMap<>();
     private final List<Waiter> inFence = new ArrayList<>();
     private final Set<Integer> fenceRanks = new HashSet<>();
     private final Set<Integer> endedRanks = new HashSet<>();
@@ -155,7 +146,7 @@ public final class PmiServer {
         this.lazy = map.job().modex() == Modex.LAZY;
         this.out = out;
         this.daemon = daemon;
-        kvs.put("PMI_process_mapping", map.processMapping());
+        this.values = new PmiKeyValues(map.processMapping());
     }
 
     // --- PMI-1 ---------------------------------------------------------------------------
@@ -195,7 +186,7 @@ public final class PmiServer {
             case "get_universe_size" -> reply(conn, PmiV1Codec.reply("universe_size", "size", str(map.universeSize())));
             case "get_my_kvsname" -> reply(conn, PmiV1Codec.reply("my_kvsname", "kvsname", map.job().kvsName()));
             case "put" -> {
-                String error = put(cmd.get("key"), cmd.get("value"));
+                String error = values.put(cmd.get("key"), cmd.get("value"));
                 reply(conn, error == null ? PmiV1Codec.reply("put_result", "rc", "0", "msg", "success")
                         : PmiV1Codec.reply("put_result", "rc", "-1", "msg", error));
             }
@@ -254,7 +245,7 @@ public final class PmiServer {
             case "job-getid" -> reply(conn, PmiV2Codec.frame("job-getid-response", "jobid", map.job().kvsName(),
                     "rc", "0"));
             case "kvs-put" -> {
-                String error = put(cmd.get("key"), cmd.get("value"));
+                String error = values.put(cmd.get("key"), cmd.get("value"));
                 reply(conn, error == null ? PmiV2Codec.frame("kvs-put-response", "rc", "0")
                         : PmiV2Codec.frame("kvs-put-response", "rc", "1", "errmsg", error));
             }
@@ -351,28 +342,15 @@ public final class PmiServer {
 
     // --- both ----------------------------------------------------------------------------
 
-    /** Stores a local put; returns why it was refused, or null. */
-    private String put(String key, String value) {
-        if (key == null || value == null) {
-            return "put_needs_key_and_value";
-        }
-        if (key.length() > KEYLEN_MAX || value.length() > VALLEN_MAX) {
-            return "key_or_value_too_long";
-        }
-        kvs.put(key, value);
-        unfencedPuts.put(key, value);
-        return null;
-    }
-
     /**
      * Answers a get, or fetches the value first (lazy modex): from the daemon of {@code srcRank}
      * when the client names the rank that put it (PMI-2's srcid), else from the daemon the last
      * fences say holds the key.
      */
     private void get(Waiter w, String key, int srcRank) {
-        String value = key == null ? null : valueOf(key);
+        String value = key == null ? null : values.valueOf(key);
         if (value == null && lazy && key != null) {
-            Integer owner = srcRank >= 0 && srcRank < map.size() ? Integer.valueOf(map.nodeOf(srcRank)) : ownerOf(key);
+            Integer owner = srcRank >= 0 && srcRank < map.size() ? Integer.valueOf(map.nodeOf(srcRank)) : values.ownerOf(key);
             if (owner != null && owner != daemonId) {
                 List<Waiter> waiting = waitingFor.get(key);
                 if (waiting == null) {
@@ -402,7 +380,7 @@ public final class PmiServer {
     /** Lazy modex: the value of a key this daemon asked its owner for (null: the owner has none). */
     void onFetched(String key, String value) {
         if (value != null) {
-            kvs.put(key, value);
+            values.fetched(key, value);
         }
         List<Waiter> waiting = waitingFor.remove(key);
         if (waiting != null) {
@@ -414,25 +392,7 @@ public final class PmiServer {
 
     /** What this daemon answers another one's fetch with: the value a local rank put, or one it knows. */
     String localValue(String key) {
-        return valueOf(key);
-    }
-
-    private String valueOf(String key) {
-        String v = kvs.get(key);
-        for (int i = fencedValues.size() - 1; v == null && i >= 0; i--) {
-            v = fencedValues.get(i).get(key);
-        }
-        return v;
-    }
-
-    private Integer ownerOf(String key) {
-        for (int i = fencedOwners.size() - 1; i >= 0; i--) {
-            Integer o = fencedOwners.get(i).get(key);
-            if (o != null) {
-                return o;
-            }
-        }
-        return null;
+        return values.valueOf(key);
     }
 
     /** op 0 publish, 1 unpublish, 2 lookup; 3 and 4 the resource manager's check and join (PMI-2 only). */
@@ -534,8 +494,7 @@ public final class PmiServer {
             }
         }
         fenceInFlight = true;
-        Map<String, String> puts = unfencedPuts;
-        unfencedPuts = new LinkedHashMap<>();
+        Map<String, String> puts = values.takeUnfenced();
         if (lazy) {
             Map<String, Integer> mine = new LinkedHashMap<>();
             for (String key : puts.keySet()) {
@@ -551,12 +510,7 @@ public final class PmiServer {
         if (!fenceInFlight || release.seq() != fenceSeq) {
             return;
         }
-        if (!release.puts().isEmpty()) {
-            fencedValues.add(release.puts());
-        }
-        if (!release.owners().isEmpty()) {
-            fencedOwners.add(release.owners());
-        }
+        values.fenced(release);
         for (Waiter w : inFence) {
             if (w.version() == 2) {
                 reply(w, PmiV2Codec.frame("kvs-fence-response", "rc", "0"));

@@ -95,7 +95,7 @@ public final class DaemonDriver {
     /** Looks for MPI singletons among the ranks of jobs of more than one rank. */
     private final MpiSightings sightings;
     private PeerLinks peers;
-    private final List<java.nio.file.Path> processTables = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private ProcessTables processTables;
     private UpstreamForwarder upstream;
     private final long spawnedAtMillis;
     private volatile long upMillis;
@@ -120,7 +120,8 @@ public final class DaemonDriver {
         pmi = PmiListener.open(loop::dispatch);
         // A DVM's daemon starts many processes: their pids go in a table; its PMIx server starts at once.
         guard = RankGuard.start(SpawnMode.inDvm() ? RankGuard.tableDir() : null, RankGuard.tableDir());
-        pmix = new PmixHost(host, loop::post, guard, jobId -> processTablePath(jobId).resolveSibling(
+        processTables = new ProcessTables(daemonId, guard);
+        pmix = new PmixHost(host, loop::post, guard, jobId -> processTables.pathOf(jobId).resolveSibling(
                 "banyan-" + ProcessHandle.current().pid() + "-" + daemonId + "-job" + jobId + ".shm"));
         if (SpawnMode.inDvm()) {
             pmix.warm();
@@ -156,7 +157,7 @@ public final class DaemonDriver {
         // This daemon's contact for phase 2: its listener as seen from its parent's side.
         String contact = children.addressFor(parentHost);
         DaemonCore core = new DaemonCore(daemonId, contact, pmi::address, j -> "tcp://" + pmi.address(j), this::stats,
-                j -> processTablePath(j).toString());
+                j -> processTables.pathOf(j).toString());
         core.jobSecrets(org.banyan.runtime.net.LinkAuth::jobSecret);
         core.hostCpus(() -> new org.banyan.topo.CpuBinding(org.banyan.topo.SysfsTopology.local(),
                 org.banyan.topo.SysfsTopology.caches()));
@@ -190,7 +191,7 @@ public final class DaemonDriver {
                     if (!parent.isClosed() && !dismissed) {
                         // before the loss is posted: once it is, the daemon ends and its JVM may exit
                         // before scancel has run (its ranks end with the allocation anyway)
-                        cancelOwnAllocation();
+                        OrphanedAllocation.cancel();
                     }
                     loop.post(new DaemonEvent.ParentLost(parent.isClosed() ? "closed" : FrameChannel.why(why)));
                 }
@@ -223,12 +224,8 @@ public final class DaemonDriver {
             }
             // tables and the PMIx server's files first: once told "done" the guard removes
             // nothing, and a run's JVM may _exit between the two
-            for (java.nio.file.Path table : processTables) {
-                try {
-                    java.nio.file.Files.deleteIfExists(table);
-                } catch (IOException e) {
-                    // /dev/shm is cleared at reboot; nothing else to do
-                }
+            if (processTables != null) {
+                processTables.removeAll();
             }
             if (pmix != null) {
                 pmix.close();
@@ -243,43 +240,6 @@ public final class DaemonDriver {
             children.close();
             children.awaitOrKill(5000);
         }
-    }
-
-    /**
-     * A daemon an elastic DVM started in a Slurm allocation of its own (second allocations are
-     * made with {@code salloc --no-shell}: nothing else ends them) cancels that allocation when it
-     * loses its head without being told to leave, so a killed head does not hold those nodes
-     * until their time limit. The head names the allocation in {@link #CANCEL_ON_ORPHAN}.
-     */
-    private void cancelOwnAllocation() {
-        String allocation = System.getenv(CANCEL_ON_ORPHAN);
-        if (allocation == null || !allocation.matches("\\d+")) {
-            return;
-        }
-        try {
-            Process p = new ProcessBuilder("scancel", allocation).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            p.waitFor(5, java.util.concurrent.TimeUnit.SECONDS);
-        } catch (IOException e) {
-            // no scancel here: the allocation ends at its time limit
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /** The environment variable naming the Slurm allocation this daemon cancels when orphaned. */
-    public static final String CANCEL_ON_ORPHAN = "BANYAN_CANCEL_ON_ORPHAN";
-
-    /**
-     * In shared memory when the host has it, named so two daemons of one host, or two jobs of
-     * one daemon, never collide.
-     */
-    private java.nio.file.Path processTablePath(int jobId) {
-        java.nio.file.Path shm = java.nio.file.Path.of("/dev/shm");
-        java.nio.file.Path dir = java.nio.file.Files.isDirectory(shm) ? shm
-                : java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
-        return dir.resolve("banyan-" + ProcessHandle.current().pid() + "-" + daemonId
-                + (jobId == 1 ? "" : "-job" + jobId) + ".proctable");
     }
 
     private DaemonStats stats() {
@@ -328,14 +288,7 @@ public final class DaemonDriver {
                 sightings.forget(jobId);
                 pmi.closeJob(jobId);
                 pmix.forget(jobId);
-                java.nio.file.Path table = processTablePath(jobId);
-                if (processTables.remove(table)) {
-                    try {
-                        java.nio.file.Files.deleteIfExists(table);
-                    } catch (IOException e) {
-                        // /dev/shm is cleared at reboot; the daemon's end tries again
-                    }
-                }
+                processTables.forget(jobId);
             }
             case DaemonAction.SignalRank(int jobId, int rank, int signal) -> pending.signal(key(jobId, rank), signal);
             case DaemonAction.PmiReply(int conn, String line) -> pmi.reply(conn, line);
@@ -363,7 +316,7 @@ public final class DaemonDriver {
         List<RankLaunch> launches = new ArrayList<>();
         for (DaemonAction a : actions) {
             if (a instanceof DaemonAction.WriteProcessTable(String path, byte[] table)) {
-                writeProcessTable(java.nio.file.Path.of(path), table);
+                processTables.write(java.nio.file.Path.of(path), table);
             }
         }
         for (DaemonAction a : actions) {
@@ -425,20 +378,6 @@ public final class DaemonDriver {
                 startGate.readLock().unlock();
             }
             pending.made(key(launch.jobId(), launch.rank()));
-        }
-    }
-
-    /** Written whole to a temporary name, then renamed: a reader never sees half a table. */
-    private void writeProcessTable(java.nio.file.Path path, byte[] table) {
-        try {
-            guard.owns(path.toString());
-            processTables.add(path);
-            java.nio.file.Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
-            java.nio.file.Files.write(tmp, table);
-            java.nio.file.Files.move(tmp, path, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException e) {
-            System.err.println("banyand: cannot write the process table " + path + ": " + e.getMessage());
         }
     }
 

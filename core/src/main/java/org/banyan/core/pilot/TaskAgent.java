@@ -64,41 +64,17 @@ public final class TaskAgent {
         record State(int taskId, TaskState state, int exitCode, String detail) implements Action {}
     }
 
-    static final class Task {
-        final int id;
-        final long seq;
-        final TaskRequest request;
-        TaskState state = TaskState.AGENT_SCHEDULING;
-        Placement placement;
-        String failure;
-        boolean canceled;
-        /** How many times it was placed again because its node was lost. */
-        int restarts;
-        /** The task (running, or queued itself) this one is queued behind on its daemon, or null. */
-        Task after;
-        /** The task queued behind this one, or null. */
-        Task next;
-        /** Free cores held for this queued task while its withdrawal from its daemon is on the way. */
-        Placement reserved;
-
-        Task(int id, long seq, TaskRequest request) {
-            this.id = id;
-            this.seq = seq;
-            this.request = request;
-        }
-    }
-
     private final AgentScheduler scheduler;
     private final List<String> nodeNames;
     private final GpuNames gpuNames = new GpuNames();
-    private final Map<Integer, Task> tasks = new HashMap<>();
+    private final Map<Integer, AgentTask> tasks = new HashMap<>();
     /** Canceled tasks still in {@link #waiting}, dropped as they come up. */
     private int canceledInQueue;
     /** Higher priority first, then in the order submitted. */
     private final WaitingQueue waiting = new WaitingQueue();
     private final List<Action> actions = new ArrayList<>();
     /** Tasks waiting for others to start or end before they are scheduled, by the DVM ids they name. */
-    private final DependencyBook<Task, Integer> held = new DependencyBook<>("this DVM knows (ids are given in order, "
+    private final DependencyBook<AgentTask, Integer> held = new DependencyBook<>("this DVM knows (ids are given in order, "
             + "so a task can wait only on earlier ones; the ends of the latest " + FinalStates.KEPT + " are kept)");
     /** How the latest tasks ended, for those that depend on them. */
     private final FinalStates ends = new FinalStates();
@@ -157,7 +133,7 @@ public final class TaskAgent {
     public List<Action> submit(List<TaskRequest> requests) {
         lastIds.clear();
         for (TaskRequest r : requests) {
-            Task t = new Task(nextId++, seq++, r);
+            AgentTask t = new AgentTask(nextId++, seq++, r);
             lastIds.add(t.id);
             ends.given(t.id);
             String never = scheduler.neverFits(r.slots());
@@ -192,7 +168,7 @@ public final class TaskAgent {
 
     /** A task's state now, or how it ended (null: not a task of the latest ids). */
     private TaskState stateOf(int id) {
-        Task t = tasks.get(id);
+        AgentTask t = tasks.get(id);
         return t != null ? t.state : ends.of(id, nextId - 1);
     }
 
@@ -201,7 +177,7 @@ public final class TaskAgent {
     /** The ids given to the tasks of the last {@link #submit}, in order. */
     /** What a task was submitted with, while the agent still holds it; else null. */
     public TaskRequest requestOf(int id) {
-        Task t = tasks.get(id);
+        AgentTask t = tasks.get(id);
         return t == null ? null : t.request;
     }
 
@@ -216,9 +192,9 @@ public final class TaskAgent {
 
     /** As {@link #ended(int, int, String)}, with how long its process ran ({@code runMicros}; 0 when not known). */
     public List<Action> ended(int taskId, int status, String note, long runMicros) {
-        Task t = tasks.get(taskId);
+        AgentTask t = tasks.get(taskId);
         if (t != null && t.after != null) { // its daemon dropped it before it started: canceled or withdrawn
-            Task before = t.after;
+            AgentTask before = t.after;
             chains.leave(t);
             chains.offer(TaskChains.end(before));
             Placement reserved = t.reserved;
@@ -240,7 +216,7 @@ public final class TaskAgent {
             return drain();
         }
         chains.ran(t.request.slots(), runMicros);
-        Task next = t.next;
+        AgentTask next = t.next;
         if (next != null) { // its daemon started the task queued behind it, on its cores
             t.next = null;
             next.after = null;
@@ -270,7 +246,7 @@ public final class TaskAgent {
     /** Cancels tasks in any state: waiting ones at once, running ones through their processes. */
     public List<Action> cancel(Collection<Integer> ids) {
         for (int id : ids) {
-            Task t = tasks.get(id);
+            AgentTask t = tasks.get(id);
             if (t == null || t.state.isFinal()) {
                 continue;
             }
@@ -294,7 +270,7 @@ public final class TaskAgent {
 
     /** A task's timeout passed: it is ended and will be FAILED. */
     public List<Action> timedOut(int taskId) {
-        Task t = tasks.get(taskId);
+        AgentTask t = tasks.get(taskId);
         if (t != null && t.state == TaskState.AGENT_EXECUTING && t.failure == null && !t.canceled) {
             t.failure = "timed out after " + t.request.timeoutMillis() / 1000.0 + " s";
             signal(t, SIGTERM);
@@ -314,8 +290,8 @@ public final class TaskAgent {
      */
     public List<Action> nodeLost(int node, String lossReport) {
         scheduler.nodeGone(node);
-        List<Task> queuedThere = new ArrayList<>(); // first those queued or reserved there: they never started
-        for (Task t : chains.queued()) {
+        List<AgentTask> queuedThere = new ArrayList<>(); // first those queued or reserved there: they never started
+        for (AgentTask t : chains.queued()) {
             if (onNode(TaskChains.root(t).placement, node)) {
                 queuedThere.add(t);
             }
@@ -324,7 +300,7 @@ public final class TaskAgent {
                 t.reserved = null;
             }
         }
-        for (Task t : queuedThere) { // whole chains: their running tasks are handled below
+        for (AgentTask t : queuedThere) { // whole chains: their running tasks are handled below
             chains.drop(t);
             if (t.reserved != null) {
                 scheduler.release(t.reserved);
@@ -336,7 +312,7 @@ public final class TaskAgent {
                 waiting.add(t);
             }
         }
-        for (Task t : List.copyOf(tasks.values())) {
+        for (AgentTask t : List.copyOf(tasks.values())) {
             if (t.state != TaskState.AGENT_EXECUTING || !onNode(t.placement, node)) {
                 continue;
             }
@@ -365,9 +341,9 @@ public final class TaskAgent {
      * on dependencies are judged when they are released, as at submission.)
      */
     private void failWhatCanNoLongerRun(String why) {
-        List<Task> keep = new ArrayList<>();
+        List<AgentTask> keep = new ArrayList<>();
         while (!waiting.isEmpty()) {
-            Task t = waiting.poll();
+            AgentTask t = waiting.poll();
             String never = t.state.isFinal() ? null : scheduler.neverFits(t.request.slots());
             if (never == null) {
                 keep.add(t);
@@ -408,14 +384,14 @@ public final class TaskAgent {
     }
 
     private void schedule() {
-        List<Task> skipped = new ArrayList<>();
+        List<AgentTask> skipped = new ArrayList<>();
         int looked = 0;
         while (!waiting.isEmpty() && looked < LOOKAHEAD) {
             boolean free = scheduler.freeCores() > 0;
             if (!free && !chains.anyEnds()) {
                 break;
             }
-            Task t = waiting.poll();
+            AgentTask t = waiting.poll();
             if (t.state.isFinal()) { // canceled while it waited
                 canceledInQueue--;
                 continue;
@@ -425,7 +401,7 @@ public final class TaskAgent {
                 launch(t, p);
                 continue;
             }
-            Task before = chains.accepts(t.request) ? chains.endLike(t.request.slots()) : null;
+            AgentTask before = chains.accepts(t.request) ? chains.endLike(t.request.slots()) : null;
             if (before != null) {
                 chains.queueBehind(t, before);
                 Placement on = TaskChains.root(before).placement;
@@ -444,7 +420,7 @@ public final class TaskAgent {
         if (chains.queuedCount() == 0 || scheduler.freeCores() == 0) {
             return;
         }
-        for (Task t : chains.queued()) {
+        for (AgentTask t : chains.queued()) {
             if (t.reserved != null || t.canceled) {
                 continue;
             }
@@ -462,7 +438,7 @@ public final class TaskAgent {
         return p.shares().stream().anyMatch(s -> s.node() == node);
     }
 
-    private void launch(Task t, Placement p) {
+    private void launch(AgentTask t, Placement p) {
         TaskRequest r = t.request;
         if (r.runsAsJob()) {
             emit(new Action.LaunchJob(t.id, r, p, t.restarts));
@@ -473,7 +449,7 @@ public final class TaskAgent {
     }
 
     /** The task runs on {@code p}: launched by the agent, or started by its daemon behind another. */
-    private void execute(Task t, Placement p) {
+    private void execute(AgentTask t, Placement p) {
         t.placement = p;
         t.state = TaskState.AGENT_EXECUTING;
         emit(new Action.State(t.id, TaskState.AGENT_EXECUTING, 0, nodeNames.get(p.shares().getFirst().node())));
@@ -508,13 +484,13 @@ public final class TaskAgent {
         return new TaskSpec(id, command.executable(), command.args(), env, r.sandbox(), r.stdout(), r.stderr(), r.stdin(), after);
     }
 
-    private void signal(Task t, int signal) {
+    private void signal(AgentTask t, int signal) {
         Placement on = TaskChains.root(t).placement;
         List<Integer> nodes = on.shares().stream().map(Placement.Share::node).toList();
         emit(new Action.Signal(t.id, nodes, t.request.runsAsJob(), signal));
     }
 
-    private void finish(Task t, TaskState state, int exitCode, String detail) {
+    private void finish(AgentTask t, TaskState state, int exitCode, String detail) {
         t.state = state;
         tasks.remove(t.id);
         ends.ended(t.id, state);
@@ -542,8 +518,8 @@ public final class TaskAgent {
         try {
             while (!toSettle.isEmpty()) {
                 Reached r = toSettle.poll();
-                DependencyBook.Outcome<Task> o = held.reached(r.id(), r.state());
-                for (Task w : o.released()) {
+                DependencyBook.Outcome<AgentTask> o = held.reached(r.id(), r.state());
+                for (AgentTask w : o.released()) {
                     String never = scheduler.neverFits(w.request.slots());
                     if (never != null) { // its hosts were lost while it was held
                         finish(w, TaskState.FAILED, -1, "cannot run on this pilot any more: " + never);

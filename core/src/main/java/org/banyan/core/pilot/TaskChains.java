@@ -7,7 +7,7 @@ import java.util.Map;
 /**
  * The agent's bookkeeping of tasks queued on daemons behind running ones (see {@link TaskAgent}):
  * each chain is a running task, then the tasks queued behind it in order, linked through
- * {@link TaskAgent.Task#after} and {@link TaskAgent.Task#next}. It finds the end of a chain with
+ * {@link AgentTask#after} and {@link AgentTask#next}. It finds the end of a chain with
  * room for a task of a given shape without scanning the running tasks: chain ends that may take
  * one wait by shape, and an entry that has since ended or got a successor is dropped when met.
  */
@@ -20,9 +20,9 @@ final class TaskChains {
      * task looks for a chain end, and every task started stayed here, with its request, for
      * the DVM's life.
      */
-    private final Map<SlotRequest, LinkedHashSet<TaskAgent.Task>> ends = new HashMap<>();
+    private final Map<SlotRequest, LinkedHashSet<AgentTask>> ends = new HashMap<>();
     /** Tasks queued on daemons, in the order they were queued. */
-    private final LinkedHashSet<TaskAgent.Task> queued = new LinkedHashSet<>();
+    private final LinkedHashSet<AgentTask> queued = new LinkedHashSet<>();
 
     TaskChains(int maxDepth) {
         this.depth = new ChainDepth(maxDepth);
@@ -39,10 +39,10 @@ final class TaskChains {
     }
 
     /** The end of a chain of this shape with room behind it, or null. */
-    TaskAgent.Task endLike(SlotRequest shape) {
-        LinkedHashSet<TaskAgent.Task> q = ends.get(shape);
+    AgentTask endLike(SlotRequest shape) {
+        LinkedHashSet<AgentTask> q = ends.get(shape);
         while (q != null && !q.isEmpty()) {
-            TaskAgent.Task c = q.removeFirst();
+            AgentTask c = q.removeFirst();
             if (takesSuccessor(c)) {
                 if (q.isEmpty()) {
                     ends.remove(shape);
@@ -55,7 +55,7 @@ final class TaskChains {
     }
 
     /** {@code t} is queued behind {@code before}, the end of its chain. */
-    void queueBehind(TaskAgent.Task t, TaskAgent.Task before) {
+    void queueBehind(AgentTask t, AgentTask before) {
         before.next = t;
         t.after = before;
         queued.add(t);
@@ -63,7 +63,7 @@ final class TaskChains {
     }
 
     /** A queued task leaves its chain, as its daemon did: the one behind it moves up. */
-    void leave(TaskAgent.Task t) {
+    void leave(AgentTask t) {
         queued.remove(t);
         t.after.next = t.next;
         if (t.next != null) {
@@ -74,7 +74,7 @@ final class TaskChains {
     }
 
     /** {@code t} leaves with the rest of its chain (their node is lost); the caller handles each of them. */
-    void drop(TaskAgent.Task t) {
+    void drop(AgentTask t) {
         queued.remove(t);
         t.after.next = null;
         t.after = null;
@@ -82,20 +82,20 @@ final class TaskChains {
     }
 
     /** {@code t}, queued until now, was started by its daemon: it heads its chain. */
-    void started(TaskAgent.Task t) {
+    void started(AgentTask t) {
         queued.remove(t);
     }
 
     /** {@code t} may take a successor now (it runs, or moved up its chain): offered to tasks of its shape. */
-    void offer(TaskAgent.Task t) {
+    void offer(AgentTask t) {
         if (accepts(t.request) && takesSuccessor(t)) {
             ends.computeIfAbsent(t.request.slots(), k -> new LinkedHashSet<>()).add(t);
         }
     }
 
     /** {@code t} is over: it takes no successor. */
-    void forget(TaskAgent.Task t) {
-        LinkedHashSet<TaskAgent.Task> q = ends.get(t.request.slots());
+    void forget(AgentTask t) {
+        LinkedHashSet<AgentTask> q = ends.get(t.request.slots());
         if (q != null && q.remove(t) && q.isEmpty()) {
             ends.remove(t.request.slots());
         }
@@ -104,7 +104,7 @@ final class TaskChains {
     /** Chain ends held for tasks to queue behind (stale ones included): for tests. */
     int endsHeld() {
         int n = 0;
-        for (LinkedHashSet<TaskAgent.Task> q : ends.values()) {
+        for (LinkedHashSet<AgentTask> q : ends.values()) {
             n += q.size();
         }
         return n;
@@ -116,7 +116,7 @@ final class TaskChains {
     }
 
     /** The tasks queued on daemons, oldest first; {@link #leave} and {@link #started} while iterating are not allowed. */
-    Iterable<TaskAgent.Task> queued() {
+    Iterable<AgentTask> queued() {
         return queued;
     }
 
@@ -125,14 +125,14 @@ final class TaskChains {
     }
 
     /** The running task at the head of {@code t}'s chain: where the chain's tasks run. */
-    static TaskAgent.Task root(TaskAgent.Task t) {
+    static AgentTask root(AgentTask t) {
         while (t.after != null) {
             t = t.after;
         }
         return t;
     }
 
-    static TaskAgent.Task end(TaskAgent.Task t) {
+    static AgentTask end(AgentTask t) {
         while (t.next != null) {
             t = t.next;
         }
@@ -140,9 +140,9 @@ final class TaskChains {
     }
 
     /** How many tasks wait ahead of {@code t} in its chain (0 for a running task). */
-    private static int place(TaskAgent.Task t) {
+    private static int place(AgentTask t) {
         int n = 0;
-        for (TaskAgent.Task c = t; c.after != null; c = c.after) {
+        for (AgentTask c = t; c.after != null; c = c.after) {
             n++;
         }
         return n;
@@ -152,7 +152,7 @@ final class TaskChains {
      * Whether a task may be queued behind {@code c}: the end of a chain with room, and not one the
      * agent asked its daemon to drop (canceled, or withdrawn and holding cores elsewhere).
      */
-    private boolean takesSuccessor(TaskAgent.Task c) {
+    private boolean takesSuccessor(AgentTask c) {
         return (c.state == TaskState.AGENT_EXECUTING || c.after != null) && c.next == null && !c.canceled
                 && c.failure == null && c.reserved == null && place(c) < depth.of(c.request.slots());
     }

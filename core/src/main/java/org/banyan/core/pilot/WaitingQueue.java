@@ -15,16 +15,16 @@ import java.util.TreeMap;
  * and a poll takes the older of the two heads.
  */
 final class WaitingQueue {
-    private static final Comparator<TaskAgent.Task> BY_SEQ = Comparator.comparingLong(t -> t.seq);
+    private static final Comparator<AgentTask> BY_SEQ = Comparator.comparingLong(t -> t.seq);
 
     /** The tasks of one priority. */
     private static final class Level {
-        final ArrayDeque<TaskAgent.Task> inOrder = new ArrayDeque<>();
+        final ArrayDeque<AgentTask> inOrder = new ArrayDeque<>();
         /** Tasks older than {@link #inOrder}'s last when they came; null until one does. */
-        PriorityQueue<TaskAgent.Task> returned;
+        PriorityQueue<AgentTask> returned;
 
-        void add(TaskAgent.Task t) {
-            TaskAgent.Task last = inOrder.peekLast();
+        void add(AgentTask t) {
+            AgentTask last = inOrder.peekLast();
             if (last == null || last.seq < t.seq) {
                 inOrder.addLast(t);
                 return;
@@ -35,9 +35,9 @@ final class WaitingQueue {
             returned.add(t);
         }
 
-        TaskAgent.Task poll() {
-            TaskAgent.Task first = inOrder.peekFirst();
-            TaskAgent.Task back = returned == null ? null : returned.peek();
+        AgentTask poll() {
+            AgentTask first = inOrder.peekFirst();
+            AgentTask back = returned == null ? null : returned.peek();
             if (back != null && (first == null || back.seq < first.seq)) {
                 return returned.poll();
             }
@@ -56,7 +56,7 @@ final class WaitingQueue {
     private int topPriority;
     private int size;
 
-    void add(TaskAgent.Task t) {
+    void add(AgentTask t) {
         int priority = t.request.priority();
         if (top != null && priority == topPriority) {
             top.add(t);
@@ -75,18 +75,18 @@ final class WaitingQueue {
         size++;
     }
 
-    void addAll(Iterable<TaskAgent.Task> tasks) {
-        for (TaskAgent.Task t : tasks) {
+    void addAll(Iterable<AgentTask> tasks) {
+        for (AgentTask t : tasks) {
             add(t);
         }
     }
 
     /** The first task, or null when none waits. */
-    TaskAgent.Task poll() {
+    AgentTask poll() {
         if (top == null) {
             return null;
         }
-        TaskAgent.Task t = top.poll();
+        AgentTask t = top.poll();
         size--;
         if (top.isEmpty()) {
             levels.remove(topPriority);

@@ -10,14 +10,14 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class WaitingQueueTest {
-    private static TaskAgent.Task task(long seq, int priority) {
+    private static AgentTask task(long seq, int priority) {
         TaskRequest r = new TaskRequest("t" + seq, "/bin/true", List.of(), Map.of(), "/s", "o", "e", null, List.of(),
                 List.of(), SlotRequest.cores(1), priority, false, 0, false, List.of());
-        return new TaskAgent.Task((int) seq, seq, r);
+        return new AgentTask((int) seq, seq, r);
     }
 
     /** The order the agent promises: higher priority first, then the order submitted. */
-    private static PriorityQueue<TaskAgent.Task> reference() {
+    private static PriorityQueue<AgentTask> reference() {
         return new PriorityQueue<>((a, b) -> a.request.priority() != b.request.priority()
                 ? Integer.compare(b.request.priority(), a.request.priority()) : Long.compare(a.seq, b.seq));
     }
@@ -40,23 +40,23 @@ class WaitingQueueTest {
         for (long seed = 1; seed <= 300; seed++) {
             Random rnd = new Random(seed);
             WaitingQueue q = new WaitingQueue();
-            PriorityQueue<TaskAgent.Task> ref = reference();
-            List<TaskAgent.Task> out = new ArrayList<>();
+            PriorityQueue<AgentTask> ref = reference();
+            List<AgentTask> out = new ArrayList<>();
             long seq = 0;
             for (int step = 0; step < 400; step++) {
                 int op = rnd.nextInt(10);
                 if (op < 5) { // a new task, of one of a few priorities
-                    TaskAgent.Task t = task(seq++, rnd.nextInt(10) < 7 ? 0 : rnd.nextInt(3) - 1);
+                    AgentTask t = task(seq++, rnd.nextInt(10) < 7 ? 0 : rnd.nextInt(3) - 1);
                     q.add(t);
                     ref.add(t);
                 } else if (op < 8) { // polled: kept out (started) or put back (passed over, withdrawn)
-                    TaskAgent.Task t = q.poll();
+                    AgentTask t = q.poll();
                     assertThat(t).as("seed %d step %d", seed, step).isSameAs(ref.poll());
                     if (t != null && rnd.nextBoolean()) {
                         out.add(t);
                     }
                 } else if (!out.isEmpty()) { // some come back at once, as a pass's skipped ones do
-                    List<TaskAgent.Task> back = new ArrayList<>();
+                    List<AgentTask> back = new ArrayList<>();
                     for (int k = rnd.nextInt(out.size()) + 1; k > 0; k--) {
                         back.add(out.remove(rnd.nextInt(out.size())));
                     }

@@ -30,6 +30,18 @@ final class Engine implements AutoCloseable {
      * its waiter into naps, and a tight loop of small collectives can stay in that rhythm.
      */
     private static final int DEDICATED_SPINS = Integer.getInteger("banyan.comm.dedicatedSpins", 1_000_000);
+    /**
+     * ...but a spinning rank that finds it was taken off its core (a round of {@link #CHECK_EVERY}
+     * spins took longer than this) is not on a core of its own, whatever its host's slots said:
+     * ranks of several "hosts" sharing one machine's cores (test clusters of network namespaces,
+     * {@code --launcher local}) spun against each other, and a 1 GiB redistribution between four
+     * such ranks on two cores took 0.52-0.82 s instead of 0.32-0.35 (docs/malleability.md). It
+     * then yields and naps as an oversubscribed rank does. With TCP connections open a spin is a
+     * system call (about 1 µs), so {@link #DEDICATED_SPINS} is also at most this long a spin.
+     */
+    private static final long PREEMPTED_NANOS = 2_000_000;
+    private static final long DEDICATED_SPIN_NANOS = 30_000_000;
+    private static final int CHECK_EVERY = 256;
     /** Whether this rank's host has a core for each of its ranks. */
     private final boolean dedicated;
 
@@ -335,6 +347,9 @@ final class Engine implements AutoCloseable {
         boolean patient = PATIENT.orElse(false);
         int spins = patient ? PATIENT_SPINS : dedicated ? DEDICATED_SPINS : SPINS;
         int yields = patient ? 0 : YIELDS;
+        boolean watch = !patient && dedicated;
+        long spinStart = 0;
+        long lastCheck = 0;
         while (!done.getAsBoolean()) {
             if (progressOnce()) {
                 idle = 0;
@@ -344,6 +359,15 @@ final class Engine implements AutoCloseable {
                 throw new CommException("the communicator was closed while waiting");
             }
             idle++;
+            if (watch && (idle & (CHECK_EVERY - 1)) == 0 && idle < spins) {
+                long now = System.nanoTime();
+                if (idle == CHECK_EVERY) {
+                    spinStart = now;
+                } else if (now - lastCheck > PREEMPTED_NANOS || now - spinStart > DEDICATED_SPIN_NANOS) {
+                    spins = idle; // yield from here on, then nap
+                }
+                lastCheck = now;
+            }
             if (idle < spins) {
                 Thread.onSpinWait();
             } else if (idle < spins + yields) {

@@ -127,7 +127,7 @@ public final class PmixServer {
         Path dir;
         try {
             // named after this process, so that a daemon's guard sweeps it once the process is gone
-            dir = Files.createTempDirectory(parent, "banyan-pmix-" + ProcessHandle.current().pid() + "-");
+            dir = ownDirectory(parent, "banyan-pmix-" + ProcessHandle.current().pid() + "-");
         } catch (IOException e) {
             throw new PmixUnavailableException("cannot create the PMIx server's directory in " + parent + ": " + e.getMessage());
         }
@@ -161,6 +161,29 @@ public final class PmixServer {
         }
         instance = server;
         return server;
+    }
+
+    /**
+     * A new directory only this user may enter (0700) under {@code parent}, named {@code prefix}
+     * and a random suffix, as {@code Files.createTempDirectory} makes one but without its
+     * {@code SecureRandom}, whose first use cost a fresh JVM 9-14 ms here, on the way to the
+     * ranks' start. The directory is made by one {@code mkdir}, which fails on any name already
+     * taken (a symbolic link included), so nobody else's directory is ever used: such a name is
+     * passed over for another.
+     */
+    static Path ownDirectory(Path parent, String prefix) throws IOException {
+        java.nio.file.attribute.FileAttribute<?> mode = java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        for (int tries = 1; ; tries++) {
+            Path p = parent.resolve(prefix + Long.toUnsignedString(java.util.concurrent.ThreadLocalRandom.current().nextLong(), 36));
+            try {
+                return Files.createDirectory(p, mode);
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                if (tries == 100) {
+                    throw e;
+                }
+            }
+        }
     }
 
     /** Where the server keeps its rendezvous files (and Open MPI its session directories). */

@@ -26,6 +26,17 @@ class PmixServerTest {
     @TempDir
     Path tmp;
 
+    /** The server's directory: this user's alone, named after the process, never one that was there. */
+    @Test
+    void theServersDirectoryIsNewAndPrivate() throws Exception {
+        Path a = PmixServer.ownDirectory(tmp, "banyan-pmix-7-");
+        Path b = PmixServer.ownDirectory(tmp, "banyan-pmix-7-");
+        assertThat(a).isNotEqualTo(b);
+        assertThat(a.getFileName().toString()).startsWith("banyan-pmix-7-");
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(a))).isEqualTo("rwx------");
+        assertThat(Files.isDirectory(a, java.nio.file.LinkOption.NOFOLLOW_LINKS)).isTrue();
+    }
+
     @Test
     void registersAJobAndSetsUpItsRanksEnvironment() throws Exception {
         assertThat(PmixServer.installed()).as("libpmix.so.2 (apt-get install libpmix2)").isTrue();

@@ -44,6 +44,8 @@ final class Engine implements AutoCloseable {
     private static final int CHECK_EVERY = 256;
     /** Whether this rank's host has a core for each of its ranks. */
     private final boolean dedicated;
+    /** Single-copy reads of local peers' memory, or null ({@link #singleCopy}). */
+    private PeerMemory memory;
 
     final int rank;
     final int size;
@@ -96,8 +98,6 @@ final class Engine implements AutoCloseable {
         this.memory = memory;
         rendezvous.singleCopy(memory);
     }
-
-    private PeerMemory memory;
 
     /** Messages this rank read from a local peer's memory in one copy (for tests and benchmarks). */
     long singleCopyReads() {

@@ -99,6 +99,11 @@ final class Engine implements AutoCloseable {
         rendezvous.singleCopy(memory);
     }
 
+    /** Whether this rank reads {@code peer}'s large native messages itself (for tests). */
+    boolean readsFrom(int peer) {
+        return memory != null && memory.canRead(peer);
+    }
+
     /** Messages this rank read from a local peer's memory in one copy (for tests and benchmarks). */
     long singleCopyReads() {
         return memory == null ? 0 : memory.reads();

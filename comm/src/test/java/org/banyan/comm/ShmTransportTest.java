@@ -26,7 +26,7 @@ class ShmTransportTest extends TransportSuite {
      * or truncated, it still arrives as MPI says, and the sender's send completes either way.
      */
     @org.junit.jupiter.api.Test
-    void largeNativeMessagesAreReadStraightFromTheSender() throws Exception {
+    void largeNativeMessagesAreReadStraightFromTheSender() throws Throwable {
         int big = 3 << 20; // above the eager limit: announced
         byte[] expected = pattern(big, 5);
         java.util.List<String> got = LocalJob.run(2, hosts(), Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1", "BANYAN_COMM_CMA", "1"), w -> {
@@ -40,6 +40,7 @@ class ShmTransportTest extends TransportSuite {
                     w.recv(new byte[1], 1, 4); // the receiver is done with what it read
                     return "sent";
                 }
+                boolean reads = w.engine.readsFrom(0);
                 long before = w.engine.singleCopyReads();
                 w.recv(buf, 0, 1);
                 boolean whole = java.util.Arrays.equals(buf.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), expected);
@@ -58,10 +59,35 @@ class ShmTransportTest extends TransportSuite {
                             java.util.Arrays.copyOf(expected, big / 2)) ? "refused, first half in" : "refused, wrong bytes";
                 }
                 w.send(new byte[1], 0, 4);
-                return whole + " " + oneCopy + " " + heapWhole + " " + afterHeap + " " + truncated;
+                return reads + " " + whole + " " + oneCopy + " " + heapWhole + " " + afterHeap + " " + truncated;
             }
         });
-        org.assertj.core.api.Assertions.assertThat(got).containsExactly("sent", "true 1 true 1 refused, first half in");
+        // where the kernel refuses the call (a container's seccomp profile), the ring carries it all
+        long n = kernelLetsThisProcessReadItself() ? 1 : 0;
+        org.assertj.core.api.Assertions.assertThat(got).containsExactly("sent",
+                (n == 1) + " true " + n + " true " + n + " refused, first half in");
+    }
+
+    /** process_vm_readv of this process's own memory, called directly: what the kernel allows here. */
+    private static boolean kernelLetsThisProcessReadItself() throws Throwable {
+        java.lang.foreign.Linker linker = java.lang.foreign.Linker.nativeLinker();
+        java.lang.invoke.MethodHandle readv = linker.downcallHandle(linker.defaultLookup().find("process_vm_readv").orElseThrow(),
+                java.lang.foreign.FunctionDescriptor.of(java.lang.foreign.ValueLayout.JAVA_LONG, java.lang.foreign.ValueLayout.JAVA_INT,
+                        java.lang.foreign.ValueLayout.ADDRESS, java.lang.foreign.ValueLayout.JAVA_LONG,
+                        java.lang.foreign.ValueLayout.ADDRESS, java.lang.foreign.ValueLayout.JAVA_LONG,
+                        java.lang.foreign.ValueLayout.JAVA_LONG));
+        try (java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
+            java.lang.foreign.MemorySegment from = a.allocate(8);
+            java.lang.foreign.MemorySegment to = a.allocate(8);
+            from.set(java.lang.foreign.ValueLayout.JAVA_LONG, 0, 0x5eedL);
+            java.lang.foreign.MemorySegment iov = a.allocate(32, 8);
+            iov.set(java.lang.foreign.ValueLayout.JAVA_LONG, 0, to.address());
+            iov.set(java.lang.foreign.ValueLayout.JAVA_LONG, 8, 8);
+            iov.set(java.lang.foreign.ValueLayout.JAVA_LONG, 16, from.address());
+            iov.set(java.lang.foreign.ValueLayout.JAVA_LONG, 24, 8);
+            long n = (long) readv.invokeExact((int) ProcessHandle.current().pid(), iov, 1L, iov.asSlice(16), 1L, 0L);
+            return n == 8 && to.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0) == 0x5eedL;
+        }
     }
 
     /** Without {@code BANYAN_COMM_CMA=1} the same message goes through the ring (not faster here: docs/comm.md). */

@@ -44,8 +44,6 @@ final class Engine implements AutoCloseable {
     private static final int CHECK_EVERY = 256;
     /** Whether this rank's host has a core for each of its ranks. */
     private final boolean dedicated;
-    /** Single-copy reads of local peers' memory, or null ({@link #singleCopy}). */
-    private PeerMemory memory;
 
     final int rank;
     final int size;
@@ -95,18 +93,19 @@ final class Engine implements AutoCloseable {
 
     /** Before the first message: large messages between native buffers of this host's ranks go in one copy. */
     void singleCopy(PeerMemory memory) {
-        this.memory = memory;
         rendezvous.singleCopy(memory);
     }
 
     /** Whether this rank reads {@code peer}'s large native messages itself (for tests). */
     boolean readsFrom(int peer) {
-        return memory != null && memory.canRead(peer);
+        PeerMemory m = rendezvous.memory();
+        return m != null && m.canRead(peer);
     }
 
     /** Messages this rank read from a local peer's memory in one copy (for tests and benchmarks). */
     long singleCopyReads() {
-        return memory == null ? 0 : memory.reads();
+        PeerMemory m = rendezvous.memory();
+        return m == null ? 0 : m.reads();
     }
 
     /** Large messages announced by this rank that no receive has asked for yet. */

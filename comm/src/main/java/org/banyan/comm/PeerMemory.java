@@ -80,15 +80,22 @@ final class PeerMemory {
             if (r == me) {
                 continue;
             }
-            String[] p;
+            int pid;
+            long address;
+            long value;
             try {
-                p = endpoints.lookup(r, KEY).split(":");
-            } catch (RuntimeException e) { // NoSuchElementException from a job, CommException from a test's map
-                continue; // a peer that offers no reads (not asked to, or no native access): the ring
+                String[] p = endpoints.lookup(r, KEY).split(":");
+                pid = Integer.parseInt(p[0]);
+                address = Long.parseUnsignedLong(p[1], 16);
+                value = Long.parseUnsignedLong(p[2], 16);
+            } catch (RuntimeException e) {
+                // none (NoSuchElementException from a job, CommException from a test's map: a peer
+                // not asked to, or without native access), or not three numbers: the ring
+                continue;
             }
-            int pid = Integer.parseInt(p[0]);
-            long address = Long.parseUnsignedLong(p[1], 16);
-            long value = Long.parseUnsignedLong(p[2], 16);
+            if (pid <= 0) {
+                continue;
+            }
             word.set(JAVA_LONG, 0, ~value);
             if (copy(pid, address, word) && word.get(JAVA_LONG, 0) == value) {
                 pidOf[r] = pid;

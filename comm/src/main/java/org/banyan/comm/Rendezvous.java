@@ -89,6 +89,10 @@ final class Rendezvous {
         this.memory = memory;
     }
 
+    PeerMemory memory() {
+        return memory;
+    }
+
     /** Whether a message of {@code length} bytes on {@code context} is announced first. */
     boolean announces(int context, int length) {
         return length > EAGER_LIMIT && !matcher.isHandled(context);

@@ -58,10 +58,6 @@ final class ShmTransport implements Transport {
     /** Single-copy reads of local peers' memory for large messages, or null ({@link PeerMemory}). */
     private PeerMemory memory;
 
-    ShmTransport(int me, int size, Endpoints endpoints) {
-        this(me, size, endpoints, true);
-    }
-
     /** @param singleCopy whether large messages between native buffers may be read in one copy */
     @SuppressWarnings("unchecked")
     ShmTransport(int me, int size, Endpoints endpoints, boolean singleCopy) {

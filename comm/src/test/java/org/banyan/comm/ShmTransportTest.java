@@ -69,7 +69,7 @@ class ShmTransportTest extends TransportSuite {
     }
 
     /** process_vm_readv of this process's own memory, called directly: what the kernel allows here. */
-    private static boolean kernelLetsThisProcessReadItself() throws Throwable {
+    static boolean kernelLetsThisProcessReadItself() throws Throwable {
         java.lang.foreign.Linker linker = java.lang.foreign.Linker.nativeLinker();
         java.lang.invoke.MethodHandle readv = linker.downcallHandle(linker.defaultLookup().find("process_vm_readv").orElseThrow(),
                 java.lang.foreign.FunctionDescriptor.of(java.lang.foreign.ValueLayout.JAVA_LONG, java.lang.foreign.ValueLayout.JAVA_INT,

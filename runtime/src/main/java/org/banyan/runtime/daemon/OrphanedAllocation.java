@@ -2,22 +2,20 @@ package org.banyan.runtime.daemon;
 
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
+import org.banyan.runtime.launch.LaunchAgent;
 
 /**
  * A daemon an elastic DVM started in a Slurm allocation of its own (second allocations are made
  * with {@code salloc --no-shell}: nothing else ends them) cancels that allocation when it loses
  * its head without being told to leave, so a killed head does not hold those nodes until their
- * time limit. The head names the allocation in {@link #CANCEL_ON_ORPHAN}.
+ * time limit. The head names the allocation in {@link LaunchAgent#CANCEL_ON_ORPHAN}.
  */
 final class OrphanedAllocation {
-    /** The environment variable naming the Slurm allocation this daemon cancels when orphaned. */
-    static final String CANCEL_ON_ORPHAN = "BANYAN_CANCEL_ON_ORPHAN";
-
     private OrphanedAllocation() {}
 
     /** Cancels this daemon's own allocation, if it has one (at most 5 s). */
     static void cancel() {
-        String allocation = System.getenv(CANCEL_ON_ORPHAN);
+        String allocation = System.getenv(LaunchAgent.CANCEL_ON_ORPHAN);
         if (allocation == null || !allocation.matches("\\d+")) {
             return;
         }

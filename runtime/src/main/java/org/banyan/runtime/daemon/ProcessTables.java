@@ -43,11 +43,11 @@ final class ProcessTables {
         }
     }
 
-    /** The job is over here: its table goes. */
+    /** The job is over here: its table goes (kept on the list if it could not be removed, for the daemon's end). */
     void forget(int jobId) {
         Path table = pathOf(jobId);
-        if (written.remove(table)) {
-            delete(table); // if it fails, the daemon's end tries again
+        if (written.contains(table) && delete(table)) {
+            written.remove(table);
         }
     }
 
@@ -58,11 +58,13 @@ final class ProcessTables {
         }
     }
 
-    private static void delete(Path table) {
+    /** False when it is still there; /dev/shm is cleared at reboot, and the guard tries too. */
+    private static boolean delete(Path table) {
         try {
             Files.deleteIfExists(table);
+            return true;
         } catch (IOException e) {
-            // /dev/shm is cleared at reboot; nothing else to do
+            return false;
         }
     }
 }

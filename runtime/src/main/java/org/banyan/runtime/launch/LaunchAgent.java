@@ -10,6 +10,9 @@ import java.util.List;
  */
 public sealed interface LaunchAgent permits LaunchAgent.InProcess, LaunchAgent.Local, LaunchAgent.RemoteShell,
         LaunchAgent.Slurm, LaunchAgent.SlurmStep {
+    /** The variable that names, to a daemon started in an elastic DVM's own Slurm allocation, that allocation. */
+    String CANCEL_ON_ORPHAN = "BANYAN_CANCEL_ON_ORPHAN";
+
     /** Whether the daemon runs in the launching JVM (its PMIx server is that JVM's). */
     default boolean inThisProcess() {
         return this instanceof InProcess;
@@ -100,8 +103,8 @@ public sealed interface LaunchAgent permits LaunchAgent.InProcess, LaunchAgent.L
                     "--overlap", "--whole", "--quiet", "--kill-on-bad-exit=1"));
             if (jobId != null) {
                 out.add(1, "--jobid=" + jobId);
-                // an allocation of the DVM's own: its daemon cancels it if the head dies (DaemonDriver)
-                out.add(2, "--export=ALL,BANYAN_CANCEL_ON_ORPHAN=" + jobId);
+                // an allocation of the DVM's own: its daemon cancels it if the head dies (OrphanedAllocation)
+                out.add(2, "--export=ALL," + CANCEL_ON_ORPHAN + "=" + jobId);
             }
             out.addAll(daemonCommand);
             return out;

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.banyan.sim.CostModel;
+import org.banyan.sim.LaunchResult;
 import org.banyan.sim.LaunchSimulation;
 
 /**
@@ -228,7 +229,7 @@ public class Calibration {
     static double[] simulate(int n, String shape, CostModel c) {
         String tree = shape.equals("star") ? "direct" : "radix:4";
         String routing = shape.equals("star") ? "direct" : "radix:32";
-        LaunchSimulation.Result r = new LaunchSimulation(n, 1, TopologySpec.parse(tree), TopologySpec.parse(routing), c, List.of()).run(3_600_000_000L);
+        LaunchResult r = new LaunchSimulation(n, 1, TopologySpec.parse(tree), TopologySpec.parse(routing), c, List.of()).run(3_600_000_000L);
         return new double[] {r.firstUpMicros() / 1e3, r.allUpMicros() / 1e3, r.finishMicros() / 1e3,
                 r.medianDaemonUpMicros() / 1e3};
     }

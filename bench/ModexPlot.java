@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import org.banyan.core.job.Modex;
 import org.banyan.sim.CostModel;
+import org.banyan.sim.LaunchResult;
 import org.banyan.sim.LaunchSimulation;
 import org.banyan.sim.ModexWorkload;
 
@@ -25,7 +26,7 @@ public class ModexPlot {
                     if (mode == Modex.FULL && (long) hosts * ppn * 1000 > (256L << 20)) {
                         continue; // the release alone would outgrow the heap
                     }
-                    LaunchSimulation.Result r = new LaunchSimulation(hosts, ppn, TopologySpec.parse("radix:32"), TopologySpec.parse("radix:32"), CostModel.SSH,
+                    LaunchResult r = new LaunchSimulation(hosts, ppn, TopologySpec.parse("radix:32"), TopologySpec.parse("radix:32"), CostModel.SSH,
                             List.of()).withModex(new ModexWorkload(mode, 1000, ModexWorkload.Gets.NEIGHBOURS))
                             .run(Long.MAX_VALUE);
                     pts.add(new double[] {hosts, Math.max(r.modex().fenceMicros(), 1) / 1e6});

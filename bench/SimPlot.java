@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.banyan.sim.CostModel;
+import org.banyan.sim.LaunchResult;
 import org.banyan.sim.LaunchSimulation;
 
 /**
@@ -28,7 +29,7 @@ public class SimPlot {
                 if (tree.equals("direct") && n > 30000) {
                     continue;
                 }
-                LaunchSimulation.Result r = new LaunchSimulation(n, 1, TopologySpec.parse(tree), CostModel.SSH, List.of()).run(Long.MAX_VALUE);
+                LaunchResult r = new LaunchSimulation(n, 1, TopologySpec.parse(tree), CostModel.SSH, List.of()).run(Long.MAX_VALUE);
                 pts.add(new double[] {n, r.allUpMicros() / 1e6});
                 atDaemon.add(new double[] {n, Math.max(1, r.maxMessagesAtDaemon())});
                 atHead.add(new double[] {n, r.messagesAtHead()});

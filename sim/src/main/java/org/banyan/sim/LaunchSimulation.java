@@ -1,12 +1,9 @@
 package org.banyan.sim;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import org.banyan.core.daemon.DaemonAction;
 import org.banyan.core.daemon.DaemonCore;
 import org.banyan.core.daemon.DaemonEvent;
@@ -34,30 +31,6 @@ import org.banyan.core.wire.OverlayMessage;
  * CPU: the messages it sends and receives are serialised on it. Each link is FIFO.
  */
 public final class LaunchSimulation {
-    /** What a run produced. Times are virtual microseconds from the head's start. */
-    public record Result(boolean finished, int exitStatus, long allUpMicros, long finishMicros, List<String> reports,
-                         int maxLinks, long maxMessagesAtDaemon, long messagesAtHead, long events,
-                         int ranksLeftRunning, int daemonsLeftRunning, long contactBytesUp, long contactBytesDown,
-                         Modex modex, long firstUpMicros, long medianDaemonUpMicros, long maxDaemonUpMicros,
-                         int routingLinksDialed, long routingUpMicros, List<String> invariantViolations) {}
-
-    /**
-     * What a {@link ModexWorkload} measured. Bytes count fence and key-fetch frames, sent and
-     * received, at each vertex.
-     *
-     * @param fenceMicros   the last rank entering the fence to the last one leaving it: the
-     *                      fence's own cost, without the launch's skew
-     * @param modexMicros   the last rank entering the fence to the last rank holding every value
-     *                      it asked for
-     * @param getsFailed    gets answered "not found" (0 when the protocol is right)
-     * @param bytesPerDaemonMax the most fence and fetch bytes at one daemon
-     * @param bytesPerDaemonMean their mean over daemons
-     * @param bytesAtHead   fence and fetch bytes at the head (fetches it relays included)
-     */
-    public record Modex(long fenceMicros, long modexMicros, long getsDone, long getsFailed, long bytesPerDaemonMax,
-                        double bytesPerDaemonMean, long bytesAtHead) {}
-
-    private record Ev(long time, long seq, Runnable action) {}
 
     private final int hosts;
     private final TopologySpec topologySpec;
@@ -71,21 +44,15 @@ public final class LaunchSimulation {
     private SimulatedModex modexRun;
     /** Start timeout of an hour: a huge simulated launch must not fail by the head giving up. */
     private final HeadSettings settings = new HeadSettings(0, 2000, 3_600_000, false);
-    private final PriorityQueue<Ev> queue = new PriorityQueue<>(
-            (a, b) -> a.time != b.time ? Long.compare(a.time, b.time) : Long.compare(a.seq, b.seq));
+    private final VirtualClock clock = new VirtualClock();
     private final java.util.Set<Integer> spawnFailures = new java.util.HashSet<>();
     private final Map<Integer, Integer> slowFactor = new HashMap<>();
-    private final List<Fault.Crash> crashes = new ArrayList<>();
-    private final List<Fault.LinkBreak> breaks = new ArrayList<>();
-    private final List<Fault.Silent> silences = new ArrayList<>();
+    private final List<Fault> faults;
     /** The overlay's failure detector: a link silent this long is lost (the real one's default). */
     private long heartbeatTimeoutMicros = 20_000_000;
     private final SimInvariants invariants = new SimInvariants();
     /** Daemons told their parent is gone: they end their ranks and must start none. */
     private boolean[] parentGone;
-    private long seq;
-    private long now;
-    private long events;
 
     // Per vertex.
     /** Each vertex's CPU and network interface, the links between them, message sizes. */
@@ -95,10 +62,8 @@ public final class LaunchSimulation {
     private final DaemonCore[] daemons;
     private final boolean[] alive;
     private final boolean[] exited;
-    private final ArrayDeque<Integer>[] spawnQueue;
-    private final int[] spawnsInFlight;
-    /** When each daemon's parent began starting it, and how long until its hello (-1: never). */
-    private final long[] spawnAsked;
+    private final SpawnSlots spawnSlots;
+    /** How long each daemon took from its parent beginning to start it to its hello (-1: never). */
     private final long[] upMicros;
     /** The CPUs all hosts share (with {@link CostModel#sharedCpus()} > 0), else null. */
     private final SharedCpus shared;
@@ -127,7 +92,6 @@ public final class LaunchSimulation {
     }
 
     /** @param routing the routing topology of daemon-to-daemon messages, as {@code --routing} gives it */
-    @SuppressWarnings("unchecked")
     public LaunchSimulation(int hosts, int ranksPerHost, TopologySpec topology, TopologySpec routing, CostModel costs,
                             List<Fault> faultList) {
         this.routingSpec = routing;
@@ -148,33 +112,20 @@ public final class LaunchSimulation {
         alive = new boolean[hosts];
         parentGone = new boolean[hosts];
         exited = new boolean[hosts];
-        spawnQueue = new ArrayDeque[vertices];
-        spawnsInFlight = new int[vertices];
-        spawnAsked = new long[hosts];
         upMicros = new long[hosts];
         java.util.Arrays.fill(upMicros, -1);
-        SharedCpus.Clock clock = new SharedCpus.Clock() {
-            @Override
-            public long now() {
-                return now;
-            }
-
-            @Override
-            public void at(long time, Runnable action) {
-                LaunchSimulation.this.at(time, action);
-            }
-        };
         net = new SimulatedNetwork(vertices, costs, clock);
         shared = costs.sharedCpus() > 0 ? new SharedCpus(costs.sharedCpus(), costs.interleave(), clock) : null;
+        spawnSlots = new SpawnSlots(vertices, hosts, clock, net, shared, costs, this::started);
         ranks = new SimulatedRanks(new SimulatedRanks.Host() {
             @Override
             public long now() {
-                return now;
+                return clock.now();
             }
 
             @Override
             public void at(long time, Runnable action) {
-                LaunchSimulation.this.at(time, action);
+                clock.at(time, action);
             }
 
             @Override
@@ -184,7 +135,7 @@ public final class LaunchSimulation {
 
             @Override
             public long cpu(int v, long micros) {
-                return net.cpu(v, now, micros);
+                return net.cpu(v, clock.now(), micros);
             }
 
             @Override
@@ -192,16 +143,7 @@ public final class LaunchSimulation {
                 LaunchSimulation.this.toDaemon(d, e);
             }
         }, costs, job.jobId(), hosts * ranksPerHost);
-        for (Fault f : faultList) {
-            switch (f) {
-                case Fault.Crash c -> crashes.add(c);
-                case Fault.SpawnFailure s -> spawnFailures.add(s.daemonId());
-                case Fault.SlowHost s -> slowFactor.merge(s.daemonId(), s.factor(), Math::max);
-                case Fault.LinkBreak b -> breaks.add(b);
-                case Fault.Silent s -> silences.add(s);
-                case Fault.SlowLink s -> net.slow(s.daemonId(), s.extraMicros());
-            }
-        }
+        this.faults = List.copyOf(faultList);
     }
 
     /** Makes every rank run {@code w} (over the daemon's real PMI-1 server) instead of ending at once. */
@@ -214,44 +156,37 @@ public final class LaunchSimulation {
     }
 
     /** Runs until nothing is left to happen or virtual time passes {@code limitMicros}. */
-    public Result run(long limitMicros) {
+    public LaunchResult run(long limitMicros) {
         RankMap map = RankMap.of(job);
         for (int r = 0; r < map.size(); r++) {
             ranks.placed(r, map.nodeOf(r));
         }
         head = new HeadCore(job, map, settings, topologySpec, routingSpec, "sim:head");
-        for (Fault.Crash c : crashes) {
-            at(c.atMicros(), () -> crash(c.daemonId()));
-        }
-        for (Fault.LinkBreak b : breaks) {
-            at(b.atMicros(), () -> breakLink(b.daemonId()));
-        }
-        for (Fault.Silent s : silences) {
-            at(s.atMicros(), () -> silence(s.daemonId()));
+        for (Fault f : faults) {
+            switch (f) {
+                case Fault.Crash c -> at(c.atMicros(), () -> crash(c.daemonId()));
+                case Fault.LinkBreak b -> at(b.atMicros(), () -> breakLink(b.daemonId()));
+                case Fault.Silent q -> at(q.atMicros(), () -> silence(q.daemonId()));
+                case Fault.SpawnFailure s -> spawnFailures.add(s.daemonId());
+                case Fault.SlowHost s -> slowFactor.merge(s.daemonId(), s.factor(), Math::max);
+                case Fault.SlowLink s -> net.slow(s.daemonId(), s.extraMicros());
+            }
         }
         headActions(head.start());
-        while (!queue.isEmpty()) {
-            Ev e = queue.poll();
-            if (e.time > limitMicros) {
-                break;
-            }
-            invariants.timeMovesOn(now, e.time);
-            now = e.time;
-            events++;
-            e.action.run();
-        }
+        clock.runUntil(limitMicros, invariants);
         int ranksLeft = ranks.leftRunning();
         int daemonsLeft = 0;
         long maxMsgs = 0;
         int maxL = 0;
         for (int d = 0; d < hosts; d++) {
-            daemonsLeft += alive[d] && !exited[d] ? 1 : 0;
+            daemonsLeft += up(d) ? 1 : 0;
             maxMsgs = Math.max(maxMsgs, net.messages(d + 1));
             maxL = Math.max(maxL, maxLinks[d + 1]);
         }
-        Modex modex = modexRun == null ? null : modexRun.result();
+        ModexResult modex = modexRun == null ? null : modexRun.result();
         long[] ups = java.util.Arrays.stream(upMicros).filter(u -> u >= 0).sorted().toArray();
-        return new Result(headFinished, exitStatus, allUpTime, finishTime, reports, maxL, maxMsgs, net.messages(0), events,
+        return new LaunchResult(headFinished, exitStatus, allUpTime, finishTime, reports, maxL, maxMsgs, net.messages(0),
+                clock.events(),
                 ranksLeft, daemonsLeft, net.contactBytesUp(), net.contactBytesDown(), modex, firstUpTime,
                 ups.length == 0 ? -1 : ups[(ups.length - 1) / 2], ups.length == 0 ? -1 : ups[ups.length - 1],
                 routingLinksDialed, routingUpTime, invariants.violations());
@@ -263,14 +198,14 @@ public final class LaunchSimulation {
      */
     private void work(int v, long micros, Runnable then) {
         if (shared == null) {
-            at(net.cpu(v, now, micros), then);
+            at(net.cpu(v, clock.now(), micros), then);
         } else {
             shared.submit(micros, then);
         }
     }
 
     private void at(long time, Runnable action) {
-        queue.add(new Ev(time, seq++, action));
+        clock.at(time, action);
     }
 
     /** A notice without a message of its own (a link closing, a connection opening): latency only. */
@@ -287,7 +222,7 @@ public final class LaunchSimulation {
     private void headActions(List<HeadAction> actions) {
         for (HeadAction a : actions) {
             switch (a) {
-                case HeadAction.SpawnDaemon(int d, String host) -> spawn(0, d);
+                case HeadAction.SpawnDaemon(int d, String host) -> spawnSlots.spawn(0, d);
                 case HeadAction.SendToDaemon(int d, OverlayMessage m) -> {
                     int v = Topology.vertexOfDaemon(d);
                     net.countContacts(m);
@@ -296,25 +231,25 @@ public final class LaunchSimulation {
                         send(0, v, m, () -> toDaemon(d, new DaemonEvent.FromParent(m)));
                     }
                 }
-                case HeadAction.ArmTimer(var timer, long delay, int jobId) -> at(now + delay * 1000,
+                case HeadAction.ArmTimer(var timer, long delay, int jobId) -> at(clock.now() + delay * 1000,
                         () -> toHead(new HeadEvent.TimerFired(timer, jobId)));
                 case HeadAction.Report(String line) -> reports.add(line);
                 case HeadAction.Milestone(String name) -> {
                     if (name.startsWith("all daemons up")) {
-                        allUpTime = now;
+                        allUpTime = clock.now();
                     } else if (name.startsWith("first daemon up")) {
-                        firstUpTime = now;
+                        firstUpTime = clock.now();
                     }
                 }
                 case HeadAction.Finish(int status) -> {
                     invariants.finishedOnce(headFinished);
                     headFinished = true;
                     exitStatus = status;
-                    finishTime = now;
+                    finishTime = clock.now();
                     // The head closes its links: children not yet gone see their parent go.
                     for (int c : topology.children(0)) {
                         int d = Topology.daemonOfVertex(c);
-                        if (alive[d] && !exited[d]) {
+                        if (up(d)) {
                             send(0, c, () -> toDaemon(d, new DaemonEvent.ParentLost("head exited")));
                         }
                     }
@@ -322,7 +257,7 @@ public final class LaunchSimulation {
                 case HeadAction.SendToPeer(int v, OverlayMessage m) -> {
                     int d = Topology.daemonOfVertex(v);
                     countModex(0, v, m);
-                    if (alive[d] && !exited[d]) {
+                    if (up(d)) {
                         send(0, v, m, () -> toDaemon(d, new DaemonEvent.FromPeer(0, m)));
                     }
                 }
@@ -354,39 +289,8 @@ public final class LaunchSimulation {
 
     // --- daemons --------------------------------------------------------------------------
 
-    /** Vertex {@code parentVertex} starts daemon {@code d}, in one of its spawn slots. */
-    private void spawn(int parentVertex, int d) {
-        if (spawnQueue[parentVertex] == null) {
-            spawnQueue[parentVertex] = new ArrayDeque<>();
-        }
-        spawnQueue[parentVertex].add(d);
-        pumpSpawns(parentVertex);
-    }
-
-    private void pumpSpawns(int v) {
-        while (spawnsInFlight[v] < costs.spawnConcurrency() && !spawnQueue[v].isEmpty()) {
-            int d = spawnQueue[v].poll();
-            spawnsInFlight[v]++;
-            spawnAsked[d] = now;
-            Runnable spawned = () -> at(now + costs.spawnLatencyMicros(), () -> {
-                spawnsInFlight[v]--;
-                pumpSpawns(v);
-                started(v, d);
-            });
-            long cpu = costs.spawnCpuAt(v);
-            if (shared == null) {
-                // On a host's own CPUs a remote shell mostly waits: its CPU is a share of its time.
-                long share = cpu / costs.spawnConcurrency();
-                at(net.cpu(v, now, share) + cpu - share, spawned);
-            } else {
-                shared.submit(cpu, spawned);
-            }
-        }
-    }
-
     private void started(int parentVertex, int d) {
-        if (parentVertex > 0 && (!alive[Topology.daemonOfVertex(parentVertex)]
-                || exited[Topology.daemonOfVertex(parentVertex)])) {
+        if (parentVertex > 0 && !up(Topology.daemonOfVertex(parentVertex))) {
             return; // its parent is gone: the remote shell died with it
         }
         if (spawnFailures.contains(d)) {
@@ -395,8 +299,7 @@ public final class LaunchSimulation {
         }
         int factor = slowFactor.getOrDefault(d, 1);
         Runnable hello = () -> {
-            if (parentVertex > 0 && (!alive[Topology.daemonOfVertex(parentVertex)]
-                    || exited[Topology.daemonOfVertex(parentVertex)])) {
+            if (parentVertex > 0 && !up(Topology.daemonOfVertex(parentVertex))) {
                 return;
             }
             int v = Topology.vertexOfDaemon(d);
@@ -406,14 +309,19 @@ public final class LaunchSimulation {
             link(parentVertex, +1);
             send(v, parentVertex, () -> fromDaemonToParent(d, parentVertex,
                     new OverlayMessage.DaemonHello(d, "host" + d, d, "sim:" + d)));
-            upMicros[d] = now - spawnAsked[d];
+            upMicros[d] = clock.now() - spawnSlots.askedAt(d);
         };
         long start = costs.daemonStartMicros() * factor;
         if (shared == null) {
-            at(now + start, hello); // a JVM starting on a host of its own
+            at(clock.now() + start, hello); // a JVM starting on a host of its own
         } else {
             shared.submit(start, hello);
         }
+    }
+
+    /** Whether daemon {@code d} has said hello and not stopped. */
+    private boolean up(int d) {
+        return alive[d] && !exited[d];
     }
 
     private void link(int v, int delta) {
@@ -438,7 +346,7 @@ public final class LaunchSimulation {
     }
 
     private void toDaemon(int d, DaemonEvent e) {
-        if (!alive[d] || exited[d]) {
+        if (!up(d)) {
             return;
         }
         int v = Topology.vertexOfDaemon(d);
@@ -460,13 +368,13 @@ public final class LaunchSimulation {
                         send(v, Topology.vertexOfDaemon(c), m, () -> toDaemon(c, new DaemonEvent.FromParent(m)));
                     }
                 }
-                case DaemonAction.SpawnChild(int c, String host) -> spawn(v, c);
+                case DaemonAction.SpawnChild(int c, String host) -> spawnSlots.spawn(v, c);
                 case DaemonAction.StartRank(RankLaunch launch) -> {
                     invariants.rankStarts(launch.rank(), parentGone[d], ranks.isAlive(launch.rank()));
                     ranks.start(d, launch.rank());
                 }
                 case DaemonAction.SignalRank(int jobId, int rank, int signal) -> ranks.signal(d, rank, signal);
-                case DaemonAction.ArmTimer(var timer, long delay, int jobId) -> at(now + delay * 1000,
+                case DaemonAction.ArmTimer(var timer, long delay, int jobId) -> at(clock.now() + delay * 1000,
                         () -> toDaemon(d, new DaemonEvent.TimerFired(timer, jobId)));
                 case DaemonAction.Exit x -> daemonGone(d, false);
                 case DaemonAction.ConnectPeer(int to, String contact) -> connectPeer(v, to);
@@ -477,7 +385,7 @@ public final class LaunchSimulation {
                     }
                 }
                 case DaemonAction.PmiReply(int conn, String line) -> {
-                    long read = net.cpu(v, now, costs.messageCpuMicros());
+                    long read = net.cpu(v, clock.now(), costs.messageCpuMicros());
                     at(read, () -> ranks.reads(d, conn, line));
                 }
                 case DaemonAction.WriteStdin w -> { }
@@ -495,11 +403,10 @@ public final class LaunchSimulation {
 
     /** Vertex {@code from} dials {@code to}: the dial's CPU, a round trip to connect, then its hello. */
     private void connectPeer(int from, int to) {
-        work(from, costs.dialMicros(), () -> at(now + 2 * costs.latencyMicros(), () -> {
+        work(from, costs.dialMicros(), () -> at(clock.now() + 2 * costs.latencyMicros(), () -> {
             int d = Topology.daemonOfVertex(from);
-            boolean targetUp = to == 0 ? !headFinished : alive[Topology.daemonOfVertex(to)]
-                    && !exited[Topology.daemonOfVertex(to)];
-            if (!alive[d] || exited[d]) {
+            boolean targetUp = to == 0 ? !headFinished : up(Topology.daemonOfVertex(to));
+            if (!up(d)) {
                 return;
             }
             if (!targetUp) {
@@ -513,7 +420,7 @@ public final class LaunchSimulation {
             toDaemon(d, new DaemonEvent.PeerUp(to));
             send(from, to, () -> {
                 routingLinksDialed++;
-                routingUpTime = now;
+                routingUpTime = clock.now();
                 toVertex(to, new DaemonEvent.PeerUp(from), new HeadEvent.PeerUp(from));
             });
         }));
@@ -552,7 +459,7 @@ public final class LaunchSimulation {
         }
         for (int c : topology.children(v)) {
             int cd = Topology.daemonOfVertex(c);
-            if (alive[cd] && !exited[cd]) {
+            if (up(cd)) {
                 send(v, c, () -> toDaemon(cd, new DaemonEvent.ParentLost("connection to the parent closed")));
             }
         }
@@ -581,7 +488,7 @@ public final class LaunchSimulation {
         int v = Topology.vertexOfDaemon(d);
         net.silence(v);
         String why = "no word from it for " + heartbeatTimeoutMicros / 1_000_000 + " s (its host, or the link to it, went silent)";
-        long lost = now + heartbeatTimeoutMicros;
+        long lost = clock.now() + heartbeatTimeoutMicros;
         int parentVertex = topology.parent(v);
         at(lost, () -> childLost(parentVertex, d, why));
         at(lost, () -> toDaemon(d, new DaemonEvent.ParentLost(why)));
@@ -602,7 +509,7 @@ public final class LaunchSimulation {
 
     /** The link of daemon {@code d} to its parent breaks: both ends see it close. */
     private void breakLink(int d) {
-        if (!alive[d] || exited[d]) {
+        if (!up(d)) {
             return;
         }
         int v = Topology.vertexOfDaemon(d);
@@ -610,8 +517,8 @@ public final class LaunchSimulation {
         net.breakBetween(v, parentVertex);
         link(v, -1);
         link(parentVertex, -1);
-        at(now + costs.latencyMicros(), () -> childLost(parentVertex, d, "connection closed"));
-        at(now + costs.latencyMicros(), () -> toDaemon(d, new DaemonEvent.ParentLost("connection to the parent closed")));
+        at(clock.now() + costs.latencyMicros(), () -> childLost(parentVertex, d, "connection closed"));
+        at(clock.now() + costs.latencyMicros(), () -> toDaemon(d, new DaemonEvent.ParentLost("connection to the parent closed")));
     }
 
     private void crash(int d) {
@@ -624,26 +531,8 @@ public final class LaunchSimulation {
         }
     }
 
-    /** Counts per-phase figures for printing. */
-    public Map<String, Object> describe(Result r) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("hosts", hosts);
-        out.put("tree", topologySpec + " (height " + topology.height() + ")");
-        out.put("routing", routingSpec);
-        out.put("first daemon up (s)", r.firstUpMicros() < 0 ? "never" : r.firstUpMicros() / 1e6);
-        out.put("all daemons up, contacts gathered (s)", r.allUpMicros() < 0 ? "never" : r.allUpMicros() / 1e6);
-        out.put("job ended (s)", r.finishMicros() < 0 ? "never" : r.finishMicros() / 1e6);
-        out.put("routing links dialed, last open (s)", r.routingLinksDialed() == 0 ? "0"
-                : r.routingLinksDialed() + ", " + r.routingUpMicros() / 1e6);
-        out.put("daemon start, median / max (s)", r.medianDaemonUpMicros() < 0 ? "never"
-                : String.format("%.3f / %.3f", r.medianDaemonUpMicros() / 1e6, r.maxDaemonUpMicros() / 1e6));
-        out.put("exit status", r.exitStatus());
-        out.put("max links at a daemon", r.maxLinks());
-        out.put("max messages at a daemon", r.maxMessagesAtDaemon());
-        out.put("messages at the head", r.messagesAtHead());
-        out.put("phase 2 bytes up / down (MB)", String.format("%.2f / %.2f", r.contactBytesUp() / 1e6,
-                r.contactBytesDown() / 1e6));
-        out.put("events", r.events());
-        return out;
+    /** Per-phase figures for printing. */
+    public Map<String, Object> describe(LaunchResult r) {
+        return r.describe(hosts, topologySpec + " (height " + topology.height() + ")", routingSpec);
     }
 }

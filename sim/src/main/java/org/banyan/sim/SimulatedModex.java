@@ -90,7 +90,7 @@ final class SimulatedModex {
         bytes[to] += size;
     }
 
-    LaunchSimulation.Modex result() {
+    ModexResult result() {
         int hosts = bytes.length - 1;
         long max = 0;
         long sum = 0;
@@ -98,7 +98,7 @@ final class SimulatedModex {
             max = Math.max(max, bytes[v]);
             sum += bytes[v];
         }
-        return new LaunchSimulation.Modex(lastBarrierOut < 0 ? -1 : lastBarrierOut - lastBarrierIn,
+        return new ModexResult(lastBarrierOut < 0 ? -1 : lastBarrierOut - lastBarrierIn,
                 lastGetDone < 0 ? -1 : lastGetDone - lastBarrierIn, getsDone, getsFailed, max, (double) sum / hosts, bytes[0]);
     }
 }

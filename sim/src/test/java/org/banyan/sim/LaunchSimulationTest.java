@@ -8,14 +8,14 @@ import org.junit.jupiter.api.Test;
 
 /** The real head and daemon cores, simulated: shapes, bounds, and thousands of fault schedules. */
 class LaunchSimulationTest {
-    static LaunchSimulation.Result run(int hosts, String tree, List<Fault> faults) {
+    static LaunchResult run(int hosts, String tree, List<Fault> faults) {
         return new LaunchSimulation(hosts, 1, TopologySpec.parse(tree), CostModel.SSH, faults).run(3_600_000_000L);
     }
 
     @Test
     void treeAndStarCompleteAndLeaveNothingRunning() {
         for (String tree : List.of("radix:32", "radix:2", "binomial", "direct")) {
-            LaunchSimulation.Result r = run(500, tree, List.of());
+            LaunchResult r = run(500, tree, List.of());
             assertThat(r.finished()).as(tree).isTrue();
             assertThat(r.exitStatus()).as(tree).isZero();
             assertThat(r.ranksLeftRunning()).isZero();
@@ -62,7 +62,7 @@ class LaunchSimulationTest {
     @Test
     void aHundredThousandHosts() {
         long t0 = System.nanoTime();
-        LaunchSimulation.Result r = run(100_000, "radix:32", List.of());
+        LaunchResult r = run(100_000, "radix:32", List.of());
         assertThat((System.nanoTime() - t0) / 1e9).as("seconds of wall time for 100,000 simulated hosts").isLessThan(60);
         assertThat(r.finished()).isTrue();
         assertThat(r.exitStatus()).isZero();
@@ -82,7 +82,7 @@ class LaunchSimulationTest {
         for (long seed = 1; seed <= 10_000; seed++) {
             String tree = seed % 3 == 0 ? "radix:2" : seed % 3 == 1 ? "radix:8" : "binomial";
             List<Fault> faults = FaultPlan.random(seed, hosts, 3, 3_000_000);
-            LaunchSimulation.Result r = new LaunchSimulation(hosts, 1, TopologySpec.parse(tree), CostModel.SSH, faults).run(3_600_000_000L);
+            LaunchResult r = new LaunchSimulation(hosts, 1, TopologySpec.parse(tree), CostModel.SSH, faults).run(3_600_000_000L);
             String replay = "replay: banyan sim launch --hosts " + hosts + " --tree " + tree + " --routing " + tree
                     + " --seed " + seed
                     + " --faults 3 (faults " + faults + ")";
@@ -103,7 +103,7 @@ class LaunchSimulationTest {
         }
     }
 
-    static LaunchSimulation.Result modex(int hosts, int ranks, String tree, String routing, ModexWorkload w,
+    static LaunchResult modex(int hosts, int ranks, String tree, String routing, ModexWorkload w,
                                          List<Fault> faults) {
         return new LaunchSimulation(hosts, ranks, TopologySpec.parse(tree), TopologySpec.parse(routing), CostModel.SSH, faults).withModex(w).run(3_600_000_000L);
     }
@@ -184,7 +184,7 @@ class LaunchSimulationTest {
         CostModel tenSecondRanks = new CostModel(110_000, 16, 355_000, 50, 20, 1_500, 10_000_000);
         LaunchSimulation sim = new LaunchSimulation(8, 2, TopologySpec.parse("radix:2"), tenSecondRanks,
                 List.of(new Fault.Silent(3, 1_500_000))).heartbeatTimeout(4_000_000);
-        LaunchSimulation.Result r = sim.run(3_600_000_000L);
+        LaunchResult r = sim.run(3_600_000_000L);
         assertThat(r.finished()).isTrue();
         assertThat(r.exitStatus()).isEqualTo(1);
         assertThat(r.reports().getFirst()).isEqualTo("banyan run: lost the daemon on host3: no word from it for 4 s "

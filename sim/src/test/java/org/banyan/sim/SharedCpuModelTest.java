@@ -17,7 +17,7 @@ class SharedCpuModelTest {
         return new CostModel(100_000, 1000, 100_000, 1, 0, 0, 0, 2, 0, spawnLatency, daemonExtra, interleave, dial);
     }
 
-    static LaunchSimulation.Result star(int hosts, CostModel c) {
+    static LaunchResult star(int hosts, CostModel c) {
         return new LaunchSimulation(hosts, 1, TopologySpec.parse("direct"), TopologySpec.parse("direct"), c, List.of()).run(3_600_000_000L);
     }
 
@@ -32,12 +32,12 @@ class SharedCpuModelTest {
      */
     @Test
     void processorSharingAgainstFirstComeFirstServed() {
-        LaunchSimulation.Result fair = star(8, costs(0, 0, 0, 0));
+        LaunchResult fair = star(8, costs(0, 0, 0, 0));
         assertThat(ms(fair.allUpMicros())).isCloseTo(800, org.assertj.core.data.Offset.offset(1.0));
         assertThat(ms(fair.firstUpMicros())).isCloseTo(800, org.assertj.core.data.Offset.offset(1.0));
         assertThat(ms(fair.medianDaemonUpMicros())).isCloseTo(800, org.assertj.core.data.Offset.offset(1.0));
 
-        LaunchSimulation.Result fifo = star(8, costs(2, 0, 0, 0));
+        LaunchResult fifo = star(8, costs(2, 0, 0, 0));
         assertThat(ms(fifo.allUpMicros())).isCloseTo(800, org.assertj.core.data.Offset.offset(1.0));
         // Spawns 1 and 2 run first (100 ms); their starts queue behind spawns 3 to 8 (300 ms more).
         assertThat(ms(fifo.firstUpMicros())).isCloseTo(500, org.assertj.core.data.Offset.offset(1.0));
@@ -46,7 +46,7 @@ class SharedCpuModelTest {
 
     @Test
     void aSpawnsLatencyDelaysWithoutTakingCpu() {
-        LaunchSimulation.Result lone = star(1, costs(0, 50_000, 0, 0));
+        LaunchResult lone = star(1, costs(0, 50_000, 0, 0));
         assertThat(ms(lone.firstUpMicros())).isCloseTo(250, org.assertj.core.data.Offset.offset(1.0));
         // With eight hosts the latencies overlap: 800 ms of CPU plus one latency, not eight.
         assertThat(ms(star(8, costs(0, 50_000, 0, 0)).allUpMicros()))
@@ -73,9 +73,9 @@ class SharedCpuModelTest {
     void dialingRoutingLinksCostsCpuAfterPhaseTwo() {
         // Ranks that run 2 s: the job outlasts the dials.
         CostModel c = new CostModel(100_000, 1000, 100_000, 1, 0, 0, 2_000_000, 2, 0, 0, 0, 2, 200_000);
-        LaunchSimulation.Result same = new LaunchSimulation(8, 1, TopologySpec.parse("radix:2"), TopologySpec.parse("radix:2"), c, List.of()).run(3_600_000_000L);
+        LaunchResult same = new LaunchSimulation(8, 1, TopologySpec.parse("radix:2"), TopologySpec.parse("radix:2"), c, List.of()).run(3_600_000_000L);
         assertThat(same.routingLinksDialed()).isZero();
-        LaunchSimulation.Result other = new LaunchSimulation(8, 1, TopologySpec.parse("radix:2"), TopologySpec.parse("direct"), c, List.of()).run(3_600_000_000L);
+        LaunchResult other = new LaunchSimulation(8, 1, TopologySpec.parse("radix:2"), TopologySpec.parse("direct"), c, List.of()).run(3_600_000_000L);
         assertThat(other.exitStatus()).isZero();
         assertThat(other.routingLinksDialed()).isEqualTo(6);
         assertThat(ms(other.routingUpMicros() - other.allUpMicros())).isCloseTo(600, org.assertj.core.data.Offset.offset(5.0));

@@ -10,7 +10,9 @@ import org.banyan.core.tree.TopologySpec;
 import org.banyan.sim.CostModel;
 import org.banyan.sim.Fault;
 import org.banyan.sim.FaultPlan;
+import org.banyan.sim.LaunchResult;
 import org.banyan.sim.LaunchSimulation;
+import org.banyan.sim.ModexResult;
 
 /**
  * {@code banyan sim launch}: a launch of N hosts simulated with the real protocol cores.
@@ -272,7 +274,7 @@ public final class SimCommand {
         if (modex != null) {
             sim.withModex(new org.banyan.sim.ModexWorkload(modex, modexBytes, gets));
         }
-        LaunchSimulation.Result r = sim.run(3_600_000_000L);
+        LaunchResult r = sim.run(3_600_000_000L);
         for (Map.Entry<String, Object> e : sim.describe(r).entrySet()) {
             System.out.printf("%-42s %s%n", e.getKey(), e.getValue());
         }
@@ -283,7 +285,7 @@ public final class SimCommand {
             System.out.printf("%-42s %s%n", "report", line);
         }
         if (r.modex() != null) {
-            LaunchSimulation.Modex m = r.modex();
+            ModexResult m = r.modex();
             System.out.printf("%-42s %s, %d B values, gets of %s%n", "modex", modex.name().toLowerCase(java.util.Locale.ROOT),
                     modexBytes, gets.name().toLowerCase(java.util.Locale.ROOT));
             System.out.printf("%-42s %.3f s%n", "fence (last rank in to last out)", m.fenceMicros() / 1e6);

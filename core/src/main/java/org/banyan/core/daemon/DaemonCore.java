@@ -62,11 +62,6 @@ public final class DaemonCore {
     private TreeGather<Map<Integer, DaemonStats>> stats;
     private boolean exited;
 
-    /**
-     * @param contact    where this daemon listens for its children, {@code host:port}
-     * @param pmiAddress {@code host:port} of this daemon's PMI listener, given to ranks as PMI_PORT
-     * @param daemonUri  how local clients reach this daemon, given to ranks as BANYAN_DAEMON_URI
-     */
     /** The secret of a job for its ranks, by job id (the driver derives it from the overlay's); null: none. */
     private IntFunction<String> jobSecrets;
 
@@ -76,6 +71,11 @@ public final class DaemonCore {
         return this;
     }
 
+    /**
+     * @param contact    where this daemon listens for its children, {@code host:port}
+     * @param pmiAddress {@code host:port} of this daemon's PMI listener, given to ranks as PMI_PORT
+     * @param daemonUri  how local clients reach this daemon, given to ranks as BANYAN_DAEMON_URI
+     */
     public DaemonCore(int daemonId, String contact, String pmiAddress, String daemonUri) {
         this(daemonId, contact, pmiAddress, daemonUri, () -> new DaemonStats(0, 0, 0, 0, 0));
     }
@@ -475,45 +475,7 @@ public final class DaemonCore {
     /** What routed messages ending here are for: a job's PMI server, once the job is known. */
     private DaemonRouting.Endpoint endpoint(int jobId) {
         LocalJob j = jobs.get(jobId);
-        if (j == null) {
-            return null;
-        }
-        PmiServer pmi = j.pmi();
-        WireUpWatch wireUp = j.wireUp();
-        boolean pmix = j.job().pmix();
-        return new DaemonRouting.Endpoint() {
-            @Override
-            public String localValue(String key) {
-                return pmi.localValue(key);
-            }
-
-            @Override
-            public boolean defers(OverlayMessage.KvsFetch f) {
-                return pmix && pmixModex.fetchArrived(f);
-            }
-
-            @Override
-            public void fetched(String key, String value) {
-                if (pmix && key.startsWith(PmixModex.PREFIX)) {
-                    pmixModex.fetched(jobId, key, value);
-                } else {
-                    pmi.onFetched(key, value);
-                }
-            }
-
-            @Override
-            public void nameReply(int request, int op, boolean ok, String portOrReason) {
-                if (pmix && PmixSpawns.isSpawnAnswer(op)) {
-                    pmixSpawns.answered(jobId, request, ok, portOrReason, jobs::get);
-                } else if (pmix && PmixSpawns.isConnectAnswer(op)) {
-                    pmixSpawns.connected(jobId, request, ok, portOrReason, jobs.values());
-                } else if (wireUp.speaksPmix()) {
-                    out.emit(new DaemonAction.PmixNameReply(jobId, request, ok, portOrReason));
-                } else {
-                    pmi.onNameReply(request, op, ok, portOrReason);
-                }
-            }
-        };
+        return j == null ? null : new JobEndpoint(j, pmixModex, pmixSpawns, out, jobs);
     }
 
     private JobDescription anyJob() {

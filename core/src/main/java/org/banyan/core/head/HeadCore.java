@@ -60,6 +60,22 @@ public final class HeadCore {
     private boolean anyLost;
     private final ReleasedDaemons released;
     private final RunEnding ending;
+    private final JobOutlet.Head jobOutletHead = new JobOutlet.Head() {
+        @Override
+        public void emit(HeadAction action) {
+            HeadCore.this.emit(action);
+        }
+
+        @Override
+        public void broadcast(OverlayMessage m) {
+            HeadCore.this.broadcast(m);
+        }
+
+        @Override
+        public void jobFinished(int jobId, int status, boolean allReported) {
+            HeadCore.this.jobFinished(jobId, status, allReported);
+        }
+    };
 
     /** @param topologySpec the overlay tree, routing included */
     public HeadCore(JobDescription job, RankMap map, HeadSettings settings, TopologySpec topologySpec) {
@@ -151,53 +167,21 @@ public final class HeadCore {
     }
 
     private JobControl newJob(JobDescription job, RankMap map, HeadSettings jobSettings) {
-        int jobId = job.jobId();
-        return new JobControl(job, map, jobSettings, topology, children, new JobControl.Host() {
-            @Override
-            public void broadcast(OverlayMessage m) {
-                HeadCore.this.broadcast(m);
-            }
-
-            @Override
-            public void send(int daemonId, OverlayMessage m) {
-                HeadCore.this.emit(new HeadAction.SendToDaemon(daemonId, m));
-            }
-
-            @Override
-            public void emit(HeadAction action) {
-                if (action instanceof HeadAction.ArmTimer(HeadTimer timer, long delay, int ignored)) {
-                    HeadCore.this.emit(new HeadAction.ArmTimer(timer, delay, jobId));
-                } else if (runJob != null) {
-                    if (action instanceof HeadAction.EmitOutput && jobId != runJob.jobId()) {
-                        HeadCore.this.emit(new HeadAction.ForJob(jobId, action)); // a spawned job's, tagged as its own
-                    } else if (!(action instanceof HeadAction.RankEnded)) {
-                        HeadCore.this.emit(action);
-                    }
-                } else {
-                    HeadCore.this.emit(new HeadAction.ForJob(jobId, action));
-                }
-            }
-
-            @Override
-            public boolean isLost(int daemonId) {
-                return lost[daemonId];
-            }
-
-            @Override
-            public String hostOf(int daemonId) {
-                return host(daemonId);
-            }
-
-            @Override
-            public void finished(int status, boolean allReported) {
-                jobFinished(jobId, status, allReported);
-            }
-        });
+        return new JobControl(job, map, jobSettings, topology, children, new JobOutlet(job.jobId(),
+                runJob == null ? -1 : runJob.jobId(), jobOutletHead, d -> lost[d], this::host));
     }
 
     /** The job a message or timer is about (null if over). */
     private JobControl job(int jobId) {
         return jobs.get(jobId);
+    }
+
+    /** Does {@code what} with job {@code jobId}, unless it is over. */
+    private void withJob(int jobId, java.util.function.Consumer<JobControl> what) {
+        JobControl j = jobs.get(jobId);
+        if (j != null) {
+            what.accept(j);
+        }
     }
 
     /** Whether any job is being torn down: routing-link losses are consequences then. */
@@ -238,24 +222,10 @@ public final class HeadCore {
             case HeadEvent.Submit(JobDescription job, HeadSettings jobSettings) -> submit(job, jobSettings);
             case HeadEvent.SpawnAnswer(var request, JobDescription job, HeadSettings jobSettings, String refusal) ->
                     spawns.answered(request, job, jobSettings, refusal);
-            case HeadEvent.SignalJob(int jobId, int signal) -> {
-                JobControl j = jobs.get(jobId);
-                if (j != null) {
-                    j.userSignal(signal);
-                }
-            }
-            case HeadEvent.FailJob(int jobId, int status, String why) -> {
-                JobControl j = jobs.get(jobId);
-                if (j != null) {
-                    j.fail(status, why);
-                }
-            }
-            case HeadEvent.CancelJob(int jobId, String why) -> {
-                JobControl j = jobs.get(jobId);
-                if (j != null) {
-                    j.fail(HeadSettings.DAEMON_LOST_STATUS, why);
-                }
-            }
+            case HeadEvent.SignalJob(int jobId, int signal) -> withJob(jobId, j -> j.userSignal(signal));
+            case HeadEvent.FailJob(int jobId, int status, String why) -> withJob(jobId, j -> j.fail(status, why));
+            case HeadEvent.CancelJob(int jobId, String why) ->
+                    withJob(jobId, j -> j.fail(HeadSettings.DAEMON_LOST_STATUS, why));
             case HeadEvent.Stop() -> stop();
             case HeadEvent.ReleaseDaemons(List<Integer> ids) -> released.release(ids, lost)
                     .forEach(d -> router.route(new OverlayMessage.Leave(Topology.daemonOfVertex(0), d)));
@@ -331,10 +301,7 @@ public final class HeadCore {
     }
 
     private void toJob(int d, int jobId, OverlayMessage m) {
-        JobControl j = job(jobId);
-        if (j != null) {
-            j.message(d, m);
-        }
+        withJob(jobId, j -> j.message(d, m));
     }
 
     /** DVM: the job goes down every adopted subtree at once (all daemons are up). */
@@ -496,12 +463,7 @@ public final class HeadCore {
                     }
                 }
             }
-            case JOB_TIMEOUT, TEARDOWN_DEADLINE -> {
-                JobControl j = job(jobId);
-                if (j != null) {
-                    j.timer(timer);
-                }
-            }
+            case JOB_TIMEOUT, TEARDOWN_DEADLINE -> withJob(jobId, j -> j.timer(timer));
             case STATS_DEADLINE -> ending.deadline();
             case NAME_WAIT -> requests.nameWaitExpired(jobId); // the timer carries the wait's id
             case ROUTING_LINK_LOSS -> {

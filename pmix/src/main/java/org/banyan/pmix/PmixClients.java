@@ -64,8 +64,9 @@ final class PmixClients {
                 if (eq > 0) {
                     out.put(kv.substring(0, eq), kv.substring(eq + 1));
                 }
+                lib.free(entry);
             }
-            // the strings and the array are the process's own from here: a few hundred bytes a rank
+            lib.free(array); // setup_fork's strings and array, malloc'd: a DVM serves ranks for days
             return out;
         } catch (PmixUnavailableException e) {
             throw e;

@@ -173,6 +173,11 @@ final class PmixLibrary {
         return seg(call(malloc, size)).reinterpret(size);
     }
 
+    /** libc's {@code free}, for what PMIx malloc'd and handed over. */
+    void free(MemorySegment block) {
+        call(free, p(block));
+    }
+
     int getuid() {
         return (int) call(getuid);
     }

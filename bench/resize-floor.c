@@ -11,12 +11,16 @@
  *   shrink <ms> expand <ms>
  * measured from the moment every process is ready to the last byte arriving.
  *
- * Usage: resize-floor [LENGTH_DOUBLES [REPS]]   (defaults 134217728 = 1 GiB, 3)
+ * With "single", each process moves its streams from one thread, a piece at a time as poll()
+ * says they are ready (a rank's progress loop); by default each stream has a thread.
+ *
+ * Usage: resize-floor [LENGTH_DOUBLES [REPS [single]]]   (defaults 134217728 = 1 GiB, 3)
  * Build: gcc -O2 -pthread -o resize-floor resize-floor.c
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,7 +121,7 @@ static char *block(size_t n, int touch) {
  * sends[i] and recvs[i] say (-1: none), into memory touched beforehand or not (fresh[i]).
  * Returns the milliseconds from "all ready" to "all done".
  */
-static double resize(size_t quarter, const int sends[4][2], const int recvs[4][2], const int fresh[4]) {
+static double resize(size_t quarter, const int sends[4][2], const int recvs[4][2], const int fresh[4], int single) {
     int ports[4], listeners[4], ready[2], done[2], set[2];
     for (int i = 0; i < 4; i++) {
         listeners[i] = listener(&ports[i]);
@@ -150,6 +154,50 @@ static double resize(size_t quarter, const int sends[4][2], const int recvs[4][2
             char go;
             if (read(ready[0], &go, 1) != 1) { /* the parent's start */
                 die("start");
+            }
+            if (single) { /* one thread moving every stream a piece at a time, as a rank's progress loop */
+                struct pollfd fds[4];
+                size_t left[4];
+                char *at[4];
+                int n = 0;
+                for (int k = 0; k < 2; k++) {
+                    if (to[k] >= 0) {
+                        fds[n] = (struct pollfd) {.fd = to[k], .events = POLLOUT};
+                        left[n] = quarter;
+                        at[n++] = out;
+                    }
+                    if (from[k] >= 0) {
+                        if (in[k] == NULL) {
+                            in[k] = block(quarter, 0);
+                        }
+                        fds[n] = (struct pollfd) {.fd = from[k], .events = POLLIN};
+                        left[n] = quarter;
+                        at[n++] = in[k];
+                    }
+                }
+                for (int busy = n; busy > 0;) {
+                    if (poll(fds, n, -1) < 0) {
+                        die("poll");
+                    }
+                    for (int k = 0; k < n; k++) {
+                        if (left[k] == 0 || !(fds[k].revents & (POLLIN | POLLOUT | POLLHUP))) {
+                            continue;
+                        }
+                        size_t want = left[k] < PIECE ? left[k] : PIECE;
+                        ssize_t got = fds[k].events == POLLOUT ? write(fds[k].fd, at[k], want) : read(fds[k].fd, at[k], want);
+                        if (got <= 0) {
+                            die("move");
+                        }
+                        at[k] += got;
+                        left[k] -= (size_t) got;
+                        if (left[k] == 0) {
+                            fds[k].events = 0;
+                            busy--;
+                        }
+                    }
+                }
+                (void) !write(done[1], "x", 1);
+                _exit(0);
             }
             /* every stream at once, a thread each, as the ranks' transfers overlap */
             pthread_t threads[4];
@@ -208,6 +256,7 @@ static double resize(size_t quarter, const int sends[4][2], const int recvs[4][2
 int main(int argc, char **argv) {
     size_t length = argc > 1 ? strtoull(argv[1], NULL, 10) : 134217728ULL;
     int reps = argc > 2 ? atoi(argv[2]) : 3;
+    int single = argc > 3 && strcmp(argv[3], "single") == 0;
     size_t quarter = length * 8 / 4;
     /* shrink: 1 -> 0, 2 -> 1, 3 -> 1 */
     const int shrink_sends[4][2] = {{-1, -1}, {0, -1}, {1, -1}, {1, -1}};
@@ -218,8 +267,8 @@ int main(int argc, char **argv) {
     const int expand_recvs[4][2] = {{-1, -1}, {0, -1}, {1, -1}, {1, -1}};
     const int expand_fresh[4] = {0, 0, 1, 1};
     for (int r = 0; r < reps; r++) {
-        double s = resize(quarter, shrink_sends, shrink_recvs, shrink_fresh);
-        double e = resize(quarter, expand_sends, expand_recvs, expand_fresh);
+        double s = resize(quarter, shrink_sends, shrink_recvs, shrink_fresh, single);
+        double e = resize(quarter, expand_sends, expand_recvs, expand_fresh, single);
         printf("shrink %.0f expand %.0f\n", s, e);
         fflush(stdout);
     }

@@ -64,6 +64,33 @@ class RealMachinesTest {
         assertThat(t.leavesAt("Core").usableLeaves()).as("cores with a usable PU").isEqualTo(m.cores());
     }
 
+    /**
+     * fakecpukinds.xml and fakeheterocpunuma.xml have cores of several kinds (the others one, or
+     * none said): rank 0 goes to the fastest kind, and ranks still take every core once.
+     */
+    @ParameterizedTest
+    @MethodSource("machines")
+    void kindsAreReadAndRanksStillTakeEveryCoreOnce(Machine m) throws IOException {
+        String xml = resource("hwloc/" + m.file());
+        org.banyan.topo.CpuKinds kinds = HwlocXml.kinds(xml);
+        assertThat(kinds.hybrid()).as("several kinds")
+                .isEqualTo(m.file().equals("fakecpukinds.xml") || m.file().equals("fakeheterocpunuma.xml"));
+        org.banyan.topo.CpuBinding host = new org.banyan.topo.CpuBinding(HwlocXml.parse(xml), java.util.Map.of(), kinds);
+        java.util.Set<String> cores = new java.util.HashSet<>();
+        for (int rank = 0; rank < m.cores(); rank++) {
+            cores.add(Arrays.toString(host.of(rank, false, org.banyan.topo.CpuBinding.Target.CORE, 1)));
+        }
+        assertThat(cores).as("a core each").hasSize(m.cores());
+        if (kinds.hybrid()) {
+            int fastest = kinds.kinds() - 1;
+            assertThat(Arrays.stream(host.of(0, false, org.banyan.topo.CpuBinding.Target.CORE, 1)).map(kinds::rankOf).max()
+                    .orElseThrow()).as("rank 0 on the fastest kind").isEqualTo(fastest);
+        }
+        if (m.file().equals("fakecpukinds.xml")) { // its second core holds the fastest PU (3)
+            assertThat(host.of(0, false, org.banyan.topo.CpuBinding.Target.CORE, 1)).containsExactly(1, 3);
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("machines")
     void bindingCountsHwlocsCoresAndUsesEveryUsablePuAndNoOther(Machine m) throws IOException {

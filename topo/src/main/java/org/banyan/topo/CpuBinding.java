@@ -55,6 +55,9 @@ public final class CpuBinding {
     /** Per logical package: its first logical core, and how many it has. */
     private final int[] firstCoreOf;
     private final int[] coresOf;
+    /** Per logical core, its kind's rank (0 unless the host is hybrid); the fastest kind has the highest. */
+    private final int[] kindOfCore;
+    private final boolean hybrid;
 
     public CpuBinding(Topology host) {
         this(host, java.util.Map.of());
@@ -62,6 +65,14 @@ public final class CpuBinding {
 
     /** @param caches the host's caches by level, each as the CPUs (OS indexes) that share it ({@link SysfsTopology#caches}) */
     public CpuBinding(Topology host, java.util.Map<Integer, List<int[]>> caches) {
+        this(host, caches, CpuKinds.NONE);
+    }
+
+    /**
+     * @param kinds the host's kinds of cores ({@link SysfsTopology#kinds}): on a hybrid processor
+     *              ranks take the most performant cores first, each kind in core order
+     */
+    public CpuBinding(Topology host, java.util.Map<Integer, List<int[]>> caches, CpuKinds kinds) {
         this.host = host;
         Map<Integer, Integer> leafOf = new java.util.HashMap<>();
         for (int leaf = 0; leaf < host.leaves(); leaf++) {
@@ -110,6 +121,13 @@ public final class CpuBinding {
                 coresOf[pkg]++;
             }
         }
+        this.kindOfCore = new int[cores];
+        for (int core = 0; core < cores && kinds.hybrid(); core++) {
+            for (int leaf : leavesOf(core)) {
+                kindOfCore[core] = Math.max(kindOfCore[core], kinds.rankOf(host.leafOsIndex()[leaf]));
+            }
+        }
+        this.hybrid = kinds.hybrid() && java.util.Arrays.stream(kindOfCore).distinct().count() > 1;
     }
 
     /** The usable PUs (leaves) of logical core {@code core}, in order. */
@@ -239,8 +257,18 @@ public final class CpuBinding {
     }
 
     /** The cores a job's ranks on this host count among: those the DVM gave it, or all. */
+    /**
+     * The cores ranks are dealt: those held, or all; on a hybrid processor the most performant
+     * kind's first (so that a job smaller than the host runs on its fast cores; mpirun and Slurm
+     * take cores in logical order whatever their kind), in core order within a kind.
+     */
     private int[] heldOrAll(int[] heldCores) {
-        return heldCores != null && heldCores.length > 0 ? heldCores : java.util.stream.IntStream.range(0, cores).toArray();
+        int[] among = heldCores != null && heldCores.length > 0 ? heldCores : java.util.stream.IntStream.range(0, cores).toArray();
+        if (!hybrid) {
+            return among;
+        }
+        return java.util.Arrays.stream(among).boxed()
+                .sorted(java.util.Comparator.comparingInt(c -> -kindOfCore[c % cores])).mapToInt(Integer::intValue).toArray();
     }
 
     /** The package of a core (a DVM host may be given more slots than it has cores: they wrap). */

@@ -48,19 +48,7 @@ public final class HwlocXml {
     }
 
     public static Topology parse(String xml) {
-        Element root;
-        try {
-            DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
-            f.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false); // hwloc2.dtd is not here
-            f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", false);
-            DocumentBuilder b = f.newDocumentBuilder();
-            root = b.parse(new InputSource(new StringReader(xml))).getDocumentElement();
-        } catch (ParserConfigurationException | SAXException | IOException e) {
-            throw new IllegalArgumentException("not hwloc XML: " + e.getMessage(), e);
-        }
-        if (!root.getTagName().equals("topology")) {
-            throw new IllegalArgumentException("not hwloc XML: the root element is <" + root.getTagName() + ">, not <topology>");
-        }
+        Element root = document(xml);
         List<Element> top = cpuChildren(root);
         if (top.size() != 1) {
             throw new IllegalArgumentException("hwloc XML: expected one Machine object, found " + top.size());
@@ -102,6 +90,64 @@ public final class HwlocXml {
             levels.add(new Topology.Level("PU", 1, 0));
         }
         return new Topology(levels, os);
+    }
+
+    /** The {@code <topology>} element of hwloc's XML. */
+    private static Element document(String xml) {
+        Element root;
+        try {
+            DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+            f.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false); // hwloc2.dtd is not here
+            f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", false);
+            DocumentBuilder b = f.newDocumentBuilder();
+            root = b.parse(new InputSource(new StringReader(xml))).getDocumentElement();
+        } catch (ParserConfigurationException | SAXException | IOException e) {
+            throw new IllegalArgumentException("not hwloc XML: " + e.getMessage(), e);
+        }
+        if (!root.getTagName().equals("topology")) {
+            throw new IllegalArgumentException("not hwloc XML: the root element is <" + root.getTagName() + ">, not <topology>");
+        }
+        return root;
+    }
+
+    /**
+     * The machine's CPU kinds ({@code <cpukind>} elements, hwloc 2.4 and later, with their
+     * {@code forced_efficiency} and {@code info}s), ranked as {@link CpuKinds} says;
+     * {@link CpuKinds#NONE} for XML without them or with one kind.
+     */
+    public static CpuKinds kinds(String xml) {
+        List<CpuKinds.Kind> kinds = new ArrayList<>();
+        for (Node n = document(xml).getFirstChild(); n != null; n = n.getNextSibling()) {
+            if (!(n instanceof Element e) || !e.getTagName().equals("cpukind")) {
+                continue;
+            }
+            java.util.BitSet cpus = cpuset(e.getAttribute("cpuset"));
+            if (cpus == null || cpus.isEmpty()) {
+                continue;
+            }
+            java.util.Map<String, String> info = new java.util.HashMap<>();
+            for (Node i = e.getFirstChild(); i != null; i = i.getNextSibling()) {
+                if (i instanceof Element ie && ie.getTagName().equals("info")) {
+                    info.put(ie.getAttribute("name"), ie.getAttribute("value"));
+                }
+            }
+            kinds.add(new CpuKinds.Kind(cpus.stream().toArray(), decimal(e.getAttribute("forced_efficiency")),
+                    info.get("CoreType"), decimal(info.get("LinuxCapacity")), decimal(info.get("FrequencyBaseMHz")),
+                    decimal(info.get("FrequencyMaxMHz"))));
+        }
+        return CpuKinds.ranked(kinds);
+    }
+
+    /** A number of the XML, NaN when absent or not a number. */
+    private static double decimal(String text) {
+        if (text == null || text.isBlank()) {
+            return Double.NaN;
+        }
+        try {
+            return Double.parseDouble(text.strip());
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
     }
 
     /** The type of the objects put above a shallower child so that its subtree is as deep as its siblings'. */

@@ -38,6 +38,88 @@ public final class SysfsTopology {
         }
     }
 
+    /** This host's kinds of cores ({@link #kinds(Function)}). */
+    public static CpuKinds kinds() {
+        return kinds(SysfsTopology::read);
+    }
+
+    /**
+     * The kinds of cores of the online CPUs, read through {@code files} as hwloc's Linux backend
+     * reads them: Intel's hybrid core types (the CPUs of {@code /sys/devices/cpu_core} and
+     * {@code cpu_atom}), the capacity the scheduler gives each CPU ({@code cpuN/cpu_capacity}),
+     * and its base and maximum frequencies ({@code cpuN/cpufreq/base_frequency},
+     * {@code cpuinfo_max_freq}). Values within 10 % of each other are one (a processor's favoured
+     * cores boost a little higher than the others: not another kind).
+     */
+    public static CpuKinds kinds(Function<String, String> files) {
+        String online = files.apply("online");
+        if (online == null) {
+            return CpuKinds.NONE;
+        }
+        java.util.Set<Integer> big = setOf(listOrEmpty(files.apply("../../cpu_core/cpus")));
+        java.util.Set<Integer> small = setOf(listOrEmpty(files.apply("../../cpu_atom/cpus")));
+        int[] cpus = CpuList.parse(online.strip());
+        double[] capacity = new double[cpus.length];
+        double[] base = new double[cpus.length];
+        double[] max = new double[cpus.length];
+        for (int i = 0; i < cpus.length; i++) {
+            capacity[i] = decimal(files.apply("cpu" + cpus[i] + "/cpu_capacity"));
+            base[i] = decimal(files.apply("cpu" + cpus[i] + "/cpufreq/base_frequency")) / 1000;
+            max[i] = decimal(files.apply("cpu" + cpus[i] + "/cpufreq/cpuinfo_max_freq")) / 1000;
+        }
+        capacity = withinTenPercent(capacity);
+        base = withinTenPercent(base);
+        max = withinTenPercent(max);
+        java.util.Map<List<Object>, List<Integer>> byKind = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < cpus.length; i++) {
+            String type = big.contains(cpus[i]) ? "IntelCore" : small.contains(cpus[i]) ? "IntelAtom" : null;
+            byKind.computeIfAbsent(java.util.Arrays.asList(type, capacity[i], base[i], max[i]), k -> new java.util.ArrayList<>())
+                    .add(cpus[i]);
+        }
+        List<CpuKinds.Kind> kinds = new java.util.ArrayList<>();
+        byKind.forEach((k, members) -> kinds.add(new CpuKinds.Kind(members.stream().mapToInt(Integer::intValue).toArray(),
+                Double.NaN, (String) k.get(0), (Double) k.get(1), (Double) k.get(2), (Double) k.get(3))));
+        return CpuKinds.ranked(kinds);
+    }
+
+    private static int[] listOrEmpty(String text) {
+        return text == null || text.isBlank() ? new int[0] : CpuList.parse(text.strip());
+    }
+
+    /** A number of a /sys file, NaN when absent or not a number. */
+    private static double decimal(String text) {
+        if (text == null || text.isBlank()) {
+            return Double.NaN;
+        }
+        try {
+            return Double.parseDouble(text.strip());
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
+    }
+
+    /** Each value replaced by the smallest of its cluster: sorted values within 10 % of the cluster's first. */
+    private static double[] withinTenPercent(double[] values) {
+        double[] sorted = java.util.Arrays.stream(values).filter(v -> !Double.isNaN(v)).sorted().toArray();
+        double[] out = values.clone();
+        for (int i = 0; i < out.length; i++) {
+            if (Double.isNaN(out[i])) {
+                continue;
+            }
+            double first = Double.NaN;
+            for (double v : sorted) {
+                if (Double.isNaN(first) || v > first * 1.1) {
+                    first = v;
+                }
+                if (v == out[i]) {
+                    break;
+                }
+            }
+            out[i] = first;
+        }
+        return out;
+    }
+
     /** This host's data and unified caches, by level: the CPUs that share each ({@link #caches(Function)}). */
     public static java.util.Map<Integer, List<int[]>> caches() {
         return caches(SysfsTopology::read);

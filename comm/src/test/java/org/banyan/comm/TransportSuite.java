@@ -56,6 +56,77 @@ abstract class TransportSuite {
         assertThat(ok).containsOnly(true);
     }
 
+    /**
+     * Four ranks send each other 250 messages a pair of random sizes (mostly a few bytes, some
+     * of several ring records, a few above the eager limit) and tags, all at once; each message
+     * arrives whole, from each sender in the order sent, whatever the rings' wrapping and padding.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 120, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void randomSizesAndTagsBetweenFourRanksArriveWholeAndInOrder() throws Exception {
+        int perPair = 250;
+        List<String> got = run(4, w -> {
+            int me = w.rank();
+            Random sizes = new Random(me);
+            List<Request> sends = new ArrayList<>();
+            for (int i = 0; i < perPair; i++) {
+                for (int peer = 0; peer < 4; peer++) {
+                    if (peer != me) {
+                        int size = size(sizes);
+                        byte[] m = pattern(size, me * 1_000_000 + peer * 1_000 + i);
+                        if (size >= 4) {
+                            ByteBuffer.wrap(m).putInt(i);
+                        }
+                        sends.add(w.isend(m, peer, (i * 7 + size) % 5));
+                    }
+                }
+            }
+            byte[] buf = new byte[600_000];
+            int[] next = new int[4];
+            Random[] theirs = {new Random(0), new Random(1), new Random(2), new Random(3)};
+            int[][] theirSizes = new int[4][perPair];
+            for (int from = 0; from < 4; from++) { // the sizes each sender drew for us, in its order of draws
+                for (int i = 0; i < perPair; i++) {
+                    for (int peer = 0; peer < 4; peer++) {
+                        if (peer != from) {
+                            int size = size(theirs[from]);
+                            if (peer == me) {
+                                theirSizes[from][i] = size;
+                            }
+                        }
+                    }
+                }
+            }
+            for (int round = 0; round < perPair; round++) {
+                for (int from = 0; from < 4; from++) {
+                    if (from == me) {
+                        continue;
+                    }
+                    int i = next[from]++;
+                    int size = theirSizes[from][i];
+                    Status st = w.recv(buf, from, Comm.ANY_TAG);
+                    byte[] want = pattern(size, from * 1_000_000 + me * 1_000 + i);
+                    if (size >= 4) {
+                        ByteBuffer.wrap(want).putInt(i);
+                    }
+                    if (st.bytes() != size || st.tag() != (i * 7 + size) % 5
+                            || !Arrays.equals(Arrays.copyOf(buf, size), want)) {
+                        return "message " + i + " from " + from + ": " + st.bytes() + " bytes, tag " + st.tag();
+                    }
+                }
+            }
+            Request.awaitAll(sends);
+            return "ok";
+        });
+        assertThat(got).containsOnly("ok");
+    }
+
+    /** Mostly a few bytes; some of several shared-memory records; a few above the eager limit. */
+    private static int size(Random r) {
+        int kind = r.nextInt(20);
+        return kind < 14 ? r.nextInt(65) : kind < 18 ? 64 + r.nextInt(150_000) : 150_000 + r.nextInt(450_000);
+    }
+
     @Test
     void theMessagesGoThroughTheTransportUnderTest() throws Exception {
         List<List<Class<?>>> used = run(3, w -> List.of(w.engine.transportTo((w.rank() + 1) % 3), w.engine.transportTo(w.rank())));

@@ -105,7 +105,7 @@ public final class PmiServer {
     }
 
     /** A PMI connection waiting for an answer, how it speaks, and the PMI-2 thrid to echo (or null). */
-    private record Waiter(int conn, int version, String thrid) {
+    record Waiter(int conn, int version, String thrid) {
         Waiter(int conn, int version) {
             this(conn, version, null);
         }
@@ -124,15 +124,12 @@ public final class PmiServer {
     private final Map<String, List<Waiter>> waitingFor = new HashMap<>();
     private final Map<String, String> nodeAttributes = new HashMap<>();
     private final Map<String, List<Waiter>> waitingForNodeAttribute = new HashMap<>();
-    private final Map<Integer, Waiter> nameRequests = new HashMap<>();
-    /** A join's answer too long for one PMI-2 frame, by connection, until its last page is read. */
-    private final Map<Integer, String> joinPages = new HashMap<>();
+    private final PmiNames names;
     /**
      * Characters of a join's answer per frame: a frame's body is at most 64 KiB, and escaping may
      * double every ';' of a card.
      */
     static final int JOIN_PAGE = 30_000;
-    private int nextNameRequest;
     private final List<Waiter> inFence = new ArrayList<>();
     private final Set<Integer> fenceRanks = new HashSet<>();
     private final Set<Integer> endedRanks = new HashSet<>();
@@ -147,6 +144,17 @@ public final class PmiServer {
         this.out = out;
         this.daemon = daemon;
         this.values = new PmiKeyValues(map.processMapping());
+        this.names = new PmiNames(daemon, new PmiNames.Replies() {
+            @Override
+            public void now(int conn, String text) {
+                reply(conn, text);
+            }
+
+            @Override
+            public void later(Waiter w, String frame) {
+                reply(w, frame);
+            }
+        });
     }
 
     // --- PMI-1 ---------------------------------------------------------------------------
@@ -198,9 +206,9 @@ public final class PmiServer {
                     enterFence(new Waiter(conn, 1), rank);
                 }
             }
-            case "publish_name" -> name(new Waiter(conn, 1), 0, cmd.get("service"), cmd.get("port"));
-            case "unpublish_name" -> name(new Waiter(conn, 1), 1, cmd.get("service"), null);
-            case "lookup_name" -> name(new Waiter(conn, 1), 2, cmd.get("service"), null);
+            case "publish_name" -> names.ask(new Waiter(conn, 1), 0, cmd.get("service"), cmd.get("port"));
+            case "unpublish_name" -> names.ask(new Waiter(conn, 1), 1, cmd.get("service"), null);
+            case "lookup_name" -> names.ask(new Waiter(conn, 1), 2, cmd.get("service"), null);
             case "abort" -> out.accept(new DaemonAction.SendToParent(new OverlayMessage.AbortRequest(
                     map.job().jobId(), rank == null ? -1 : rank, cmd.getInt("exitcode", 1), orEmpty(cmd.get("message")))));
             case "finalize" -> reply(conn, PmiV1Codec.reply("finalize_ack"));
@@ -264,13 +272,13 @@ public final class PmiServer {
                 reply(conn, value == null ? PmiV2Codec.frame("info-getjobattr-response", "found", "FALSE", "rc", "0")
                         : PmiV2Codec.frame("info-getjobattr-response", "found", "TRUE", "value", value, "rc", "0"));
             }
-            case "name-publish" -> name(self, 0, cmd.get("name"), cmd.get("port"));
-            case "name-unpublish" -> name(self, 1, cmd.get("name"), null);
-            case "name-lookup" -> name(self, 2, cmd.get("name"), null);
-            case "banyan-resize-check" -> name(self, OverlayMessage.NameRequest.RESIZE_CHECK, cmd.get("min") + "," + cmd.get("max") + "," + cmd.get("factor")
+            case "name-publish" -> names.ask(self, 0, cmd.get("name"), cmd.get("port"));
+            case "name-unpublish" -> names.ask(self, 1, cmd.get("name"), null);
+            case "name-lookup" -> names.ask(self, 2, cmd.get("name"), null);
+            case "banyan-resize-check" -> names.ask(self, OverlayMessage.NameRequest.RESIZE_CHECK, cmd.get("min") + "," + cmd.get("max") + "," + cmd.get("factor")
                     + "," + cmd.get("preferred"), null);
-            case "banyan-join-page" -> joinPage(conn, cmd.getInt("page", -1));
-            case "banyan-join" -> name(self, OverlayMessage.NameRequest.JOIN, cmd.get("generation") + "," + cmd.get("seq") + "," + cmd.get("rank") + ","
+            case "banyan-join-page" -> names.page(conn, cmd.getInt("page", -1));
+            case "banyan-join" -> names.ask(self, OverlayMessage.NameRequest.JOIN, cmd.get("generation") + "," + cmd.get("seq") + "," + cmd.get("rank") + ","
                     + cmd.get("size"), orEmpty(cmd.get("card")));
             case "abort" -> {
                 String message = cmd.get("msg") != null ? cmd.get("msg") : orEmpty(cmd.get("message"));
@@ -395,60 +403,6 @@ public final class PmiServer {
         return values.valueOf(key);
     }
 
-    /** op 0 publish, 1 unpublish, 2 lookup; 3 and 4 the resource manager's check and join (PMI-2 only). */
-    private void name(Waiter w, int op, String name, String port) {
-        if (name == null || (op == 0 && port == null)) {
-            nameResult(w, op, false, "needs_a_name" + (op == 0 ? "_and_a_port" : ""), null);
-            return;
-        }
-        int request = nextNameRequest++;
-        nameRequests.put(request, w);
-        daemon.nameRequest(request, op, name, port == null ? "" : port);
-    }
-
-    /** The head's answer to a name request: {@code ok}, and the port for a lookup, or why not. */
-    void onNameReply(int request, int op, boolean ok, String portOrReason) {
-        Waiter w = nameRequests.remove(request);
-        if (w != null) {
-            nameResult(w, op, ok, ok ? null : portOrReason, ok ? portOrReason : null);
-        }
-    }
-
-    private void nameResult(Waiter w, int op, boolean ok, String reason, String port) {
-        String[] v1 = {"publish_result", "unpublish_result", "lookup_result"};
-        String[] v2names = {"name-publish-response", "name-unpublish-response", "name-lookup-response",
-                "banyan-resize-check-response", "banyan-join-response"};
-        if (op == OverlayMessage.NameRequest.JOIN && ok && port.length() > JOIN_PAGE) {
-            joinPages.put(w.conn(), port);
-            int pages = (port.length() + JOIN_PAGE - 1) / JOIN_PAGE;
-            reply(w, PmiV2Codec.frame(v2names[op], "cards", port.substring(0, JOIN_PAGE), "pages", Integer.toString(pages),
-                    "rc", "0"));
-            return;
-        }
-        if (op >= OverlayMessage.NameRequest.RESIZE_CHECK) {
-            reply(w, ok ? PmiV2Codec.frame(v2names[op], op == OverlayMessage.NameRequest.RESIZE_CHECK ? "decision" : "cards", port,
-                    "rc", "0")
-                    : PmiV2Codec.frame(v2names[op], "rc", "1", "errmsg", reason));
-            return;
-        }
-        if (w.version() == 1) {
-            if (!ok) {
-                reply(w.conn(), PmiV1Codec.reply(v1[op], "rc", "-1", "info", reason));
-            } else if (op == 2) {
-                reply(w.conn(), PmiV1Codec.reply(v1[op], "rc", "0", "info", "ok", "port", port));
-            } else {
-                reply(w.conn(), PmiV1Codec.reply(v1[op], "rc", "0", "info", "ok"));
-            }
-        } else if (!ok) {
-            reply(w, PmiV2Codec.frame(v2names[op], "rc", "1", "errmsg", reason));
-        } else if (op == 2) {
-            // MPICH's client reads "port", Slurm's libpmi2 "value": both are given.
-            reply(w, PmiV2Codec.frame(v2names[op], "port", port, "value", port, "rc", "0"));
-        } else {
-            reply(w, PmiV2Codec.frame(v2names[op], "rc", "0"));
-        }
-    }
-
     private void enterFence(Waiter w, int rank) {
         inFence.add(w);
         fenceRanks.add(rank);
@@ -462,23 +416,13 @@ public final class PmiServer {
         maybeEnterFence();
     }
 
-    /** Page {@code page} of the join answer this connection was given in pages. */
-    private void joinPage(int conn, int page) {
-        String cards = joinPages.get(conn);
-        int pages = cards == null ? 0 : (cards.length() + JOIN_PAGE - 1) / JOIN_PAGE;
-        if (page < 1 || page >= pages) {
-            reply(conn, PmiV2Codec.frame("banyan-join-page-response", "rc", "1", "errmsg", "no_such_page"));
-            return;
-        }
-        if (page == pages - 1) {
-            joinPages.remove(conn);
-        }
-        reply(conn, PmiV2Codec.frame("banyan-join-page-response", "cards",
-                cards.substring(page * JOIN_PAGE, Math.min(cards.length(), (page + 1) * JOIN_PAGE)), "rc", "0"));
+    /** The head's answer to a name request: {@code ok}, and the port for a lookup, or why not. */
+    void onNameReply(int request, int op, boolean ok, String portOrReason) {
+        names.answered(request, op, ok, portOrReason);
     }
 
     void onConnClosed(int conn) {
-        joinPages.remove(conn);
+        names.closed(conn);
         rankOfConn.remove(conn);
         v2.remove(conn);
         inFence.removeIf(w -> w.conn() == conn);

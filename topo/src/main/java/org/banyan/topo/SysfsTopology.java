@@ -52,13 +52,12 @@ public final class SysfsTopology {
      * cores boost a little higher than the others: not another kind).
      */
     public static CpuKinds kinds(Function<String, String> files) {
-        String online = files.apply("online");
-        if (online == null) {
+        int[] cpus = listOrEmpty(files.apply("online"));
+        if (cpus.length == 0) {
             return CpuKinds.NONE;
         }
         java.util.Set<Integer> big = setOf(listOrEmpty(files.apply("../../cpu_core/cpus")));
         java.util.Set<Integer> small = setOf(listOrEmpty(files.apply("../../cpu_atom/cpus")));
-        int[] cpus = CpuList.parse(online.strip());
         double[] capacity = new double[cpus.length];
         double[] base = new double[cpus.length];
         double[] max = new double[cpus.length];
@@ -82,8 +81,13 @@ public final class SysfsTopology {
         return CpuKinds.ranked(kinds);
     }
 
+    /** A CPU list of /sys, or none when absent or malformed: kinds are a preference, never a reason to fail a job. */
     private static int[] listOrEmpty(String text) {
-        return text == null || text.isBlank() ? new int[0] : CpuList.parse(text.strip());
+        try {
+            return text == null || text.isBlank() ? new int[0] : CpuList.parse(text.strip());
+        } catch (IllegalArgumentException e) {
+            return new int[0];
+        }
     }
 
     /** A number of a /sys file, NaN when absent or not a number. */

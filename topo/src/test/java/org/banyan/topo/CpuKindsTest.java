@@ -65,6 +65,20 @@ class CpuKindsTest {
         assertThat(SysfsTopology.kinds(Map.<String, String>of()::get)).isEqualTo(CpuKinds.NONE);
     }
 
+    /** Odd /sys files (not numbers, not CPU lists) leave the kinds unknown: binding goes on in core order. */
+    @Test
+    void malformedFilesAreNotKinds() {
+        Map<String, String> extra = new HashMap<>();
+        extra.put("../../cpu_core/cpus", "four to seven\n");
+        extra.put("../../cpu_atom/cpus", "3-0\n");
+        for (int cpu = 0; cpu < 8; cpu++) {
+            extra.put("cpu" + cpu + "/cpu_capacity", "big\n");
+            extra.put("cpu" + cpu + "/cpufreq/cpuinfo_max_freq", "\n");
+        }
+        assertThat(SysfsTopology.kinds(eightCores(extra)::get)).isEqualTo(CpuKinds.NONE);
+        assertThat(SysfsTopology.kinds(Map.of("online", "nonsense")::get)).isEqualTo(CpuKinds.NONE);
+    }
+
     @Test
     void hwlocXmlKindsRankByForcedEfficiencyThenByTheirInfos() {
         String forced = """

@@ -256,9 +256,9 @@ public final class CpuBinding {
         }
     }
 
-    /** The cores a job's ranks on this host count among: those the DVM gave it, or all. */
     /**
-     * The cores ranks are dealt: those held, or all; on a hybrid processor the most performant
+     * The cores a job's ranks on this host count among, in the order they are dealt: those the
+     * DVM gave it, or all; on a hybrid processor the most performant
      * kind's first (so that a job smaller than the host runs on its fast cores; mpirun and Slurm
      * take cores in logical order whatever their kind), in core order within a kind.
      */

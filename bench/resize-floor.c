@@ -130,7 +130,12 @@ static double resize(size_t quarter, const int sends[4][2], const int recvs[4][2
         die("pipe");
     }
     for (int i = 0; i < 4; i++) {
-        if (fork() == 0) {
+        pid_t child = fork();
+        if (child < 0) {
+            die("fork");
+        }
+        if (child == 0) {
+            alarm(120); /* a peer that died before connecting leaves this one in accept(): not for ever */
             close(ready[1]);
             close(done[0]);
             close(set[0]);
@@ -257,6 +262,7 @@ int main(int argc, char **argv) {
     size_t length = argc > 1 ? strtoull(argv[1], NULL, 10) : 134217728ULL;
     int reps = argc > 2 ? atoi(argv[2]) : 3;
     int single = argc > 3 && strcmp(argv[3], "single") == 0;
+    alarm(600); /* a child that died before saying it was set: this process, and with it the others, end */
     size_t quarter = length * 8 / 4;
     /* shrink: 1 -> 0, 2 -> 1, 3 -> 1 */
     const int shrink_sends[4][2] = {{-1, -1}, {0, -1}, {1, -1}, {1, -1}};

@@ -295,7 +295,7 @@ final class ShmTransport implements Transport {
             if (record == 0) {
                 break;
             }
-            int kind = ring.get(ValueLayout.JAVA_INT, base + RECORD_KIND_AT);
+            int kind = checked(ring, base, record, localRanks[sender]);
             long data = base + RECORD_HEADER;
             int bytes = record - RECORD_HEADER;
             if (kind == FIRST) {
@@ -338,6 +338,23 @@ final class ShmTransport implements Transport {
     /** From this size on, a message no receive waits for yet stays in the ring. */
     static final int LAZY_BYTES = 4096;
 
+    /**
+     * The kind of the record at {@code base}, once its length and kind are ones a sender writes:
+     * a ring written over by anything else (a stray write through the mapping, a peer's memory
+     * gone bad) would otherwise send the receiver walking backwards or off the ring, holding the
+     * engine's lock for ever; it is refused instead, naming the sender ({@code -1}: unknown here).
+     */
+    private static int checked(MemorySegment ring, long base, int record, int sender) {
+        int kind = ring.get(ValueLayout.JAVA_INT, base + RECORD_KIND_AT);
+        long offset = base - DATA;
+        if (record < RECORD_HEADER || record % 8 != 0 || offset + record > CAPACITY || kind < FIRST || kind > SKIP
+                || (kind != SKIP && record > align(RECORD_HEADER + Envelope.BYTES + MAX_CHUNK))) {
+            throw new CommException("the shared-memory ring from rank " + sender + " is corrupt (a record of " + record
+                    + " bytes, kind " + kind + ", at " + offset + ")");
+        }
+        return kind;
+    }
+
     /** Whether a message from {@code head} on, up to the last record published, is one a handler takes. */
     private static boolean handledAhead(MemorySegment ring, long head, Matcher matcher) {
         for (long at = head; ; ) {
@@ -346,7 +363,7 @@ final class ShmTransport implements Transport {
             if (record == 0) {
                 return false;
             }
-            if (ring.get(ValueLayout.JAVA_INT, base + RECORD_KIND_AT) == FIRST
+            if (checked(ring, base, record, -1) == FIRST
                     && matcher.isHandled(Envelope.readFrom(ring, base + RECORD_HEADER).context())) {
                 return true;
             }

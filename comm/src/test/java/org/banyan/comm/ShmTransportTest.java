@@ -109,6 +109,51 @@ class ShmTransportTest extends TransportSuite {
         org.assertj.core.api.Assertions.assertThat(got).containsExactly("sent", "7 0");
     }
 
+    /**
+     * A ring written over (a record's length that no sender writes) is refused with a message
+     * naming the sender, where the receiver would have walked the ring for ever.
+     */
+    @org.junit.jupiter.api.Test
+    @org.junit.jupiter.api.Timeout(value = 60, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void aCorruptRingIsRefusedNotWalked() throws Exception {
+        java.util.concurrent.CountDownLatch read = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch mended = new java.util.concurrent.CountDownLatch(1);
+        java.util.List<String> got = run(2, w -> {
+            if (w.rank() == 0) {
+                w.send(new byte[8], 1, 1); // one record first: the corrupt one is not at the ring's start
+                java.lang.reflect.Field f = Engine.class.getDeclaredField("transports");
+                f.setAccessible(true);
+                ShmTransport shm = (ShmTransport) ((java.util.List<?>) f.get(w.engine)).stream()
+                        .filter(t -> t instanceof ShmTransport).findFirst().orElseThrow();
+                java.lang.reflect.Field out = ShmTransport.class.getDeclaredField("outbound");
+                out.setAccessible(true);
+                java.lang.reflect.Field tails = ShmTransport.class.getDeclaredField("tailOf");
+                tails.setAccessible(true);
+                java.lang.foreign.MemorySegment ring = ((java.lang.foreign.MemorySegment[]) out.get(shm))[1];
+                long at = ShmTransport.DATA + ((long[]) tails.get(shm))[1];
+                ring.set(java.lang.foreign.ValueLayout.JAVA_INT, at + ShmTransport.RECORD_KIND_AT, 1);
+                ring.set(java.lang.foreign.ValueLayout.JAVA_INT, at + ShmTransport.RECORD_LENGTH_AT, -24);
+                read.await(); // rank 1 met it; the ring is mended before either closes (close goes through it)
+                ring.set(java.lang.foreign.ValueLayout.JAVA_INT, at + ShmTransport.RECORD_LENGTH_AT, 0);
+                mended.countDown();
+                return "written";
+            }
+            String seen;
+            try { // the drain that takes the first message may meet the corrupt record right behind it
+                w.recv(new byte[8], 0, 1);
+                w.recv(new byte[8], 0, 2);
+                seen = "received";
+            } catch (CommException e) {
+                seen = e.getMessage();
+            } finally {
+                read.countDown();
+            }
+            mended.await();
+            return seen;
+        });
+        org.assertj.core.api.Assertions.assertThat(got.get(1)).contains("ring from rank 0 is corrupt");
+    }
+
     /** The ring record's envelope is written and read through one set of named offsets. */
     @org.junit.jupiter.api.Test
     void anEnvelopeReadsBackFromItsNamedOffsets() {

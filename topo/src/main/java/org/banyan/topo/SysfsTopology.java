@@ -104,24 +104,13 @@ public final class SysfsTopology {
 
     /** Each value replaced by the smallest of its cluster: sorted values within 10 % of the cluster's first. */
     private static double[] withinTenPercent(double[] values) {
-        double[] sorted = java.util.Arrays.stream(values).filter(v -> !Double.isNaN(v)).sorted().toArray();
-        double[] out = values.clone();
-        for (int i = 0; i < out.length; i++) {
-            if (Double.isNaN(out[i])) {
-                continue;
-            }
-            double first = Double.NaN;
-            for (double v : sorted) {
-                if (Double.isNaN(first) || v > first * 1.1) {
-                    first = v;
-                }
-                if (v == out[i]) {
-                    break;
-                }
-            }
-            out[i] = first;
+        java.util.Map<Double, Double> first = new java.util.HashMap<>();
+        double start = Double.NaN;
+        for (double v : java.util.Arrays.stream(values).filter(v -> !Double.isNaN(v)).sorted().distinct().toArray()) {
+            start = Double.isNaN(start) || v > start * 1.1 ? v : start;
+            first.put(v, start);
         }
-        return out;
+        return java.util.Arrays.stream(values).map(v -> Double.isNaN(v) ? v : first.get(v)).toArray();
     }
 
     /** This host's data and unified caches, by level: the CPUs that share each ({@link #caches(Function)}). */

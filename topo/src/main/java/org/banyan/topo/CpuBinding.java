@@ -58,6 +58,13 @@ public final class CpuBinding {
     /** Per logical core, its kind's rank (0 unless the host is hybrid); the fastest kind has the highest. */
     private final int[] kindOfCore;
     private final boolean hybrid;
+    /**
+     * The logical cores in the order ranks take them: the most performant kind's first, core
+     * order within a kind (the identity on a host of one kind). A DVM's held core {@code k} is
+     * {@code preferred[k]}: the DVM counts a host's cores without knowing their kinds, and the
+     * first job it binds there gets the fast ones.
+     */
+    private final int[] preferred;
 
     public CpuBinding(Topology host) {
         this(host, java.util.Map.of());
@@ -128,6 +135,8 @@ public final class CpuBinding {
             }
         }
         this.hybrid = kinds.hybrid() && java.util.Arrays.stream(kindOfCore).distinct().count() > 1;
+        this.preferred = java.util.stream.IntStream.range(0, cores).boxed()
+                .sorted(java.util.Comparator.comparingInt(core -> -kindOfCore[core])).mapToInt(Integer::intValue).toArray();
     }
 
     /** The usable PUs (leaves) of logical core {@code core}, in order. */
@@ -163,8 +172,10 @@ public final class CpuBinding {
 
     /**
      * As {@link #of(int, boolean, Target, int)}, with the job's ranks on this host confined to
-     * {@code heldCores} (logical core indexes, ascending; null: the whole host): a DVM gives each
-     * bound job cores no other bound job holds, and the job's ranks count cores among those.
+     * {@code heldCores} (ascending; null: the whole host): a DVM gives each bound job cores no
+     * other bound job holds, and the job's ranks count cores among those. A held core is a place
+     * in the host's order of preference (see {@link #preferred}), which on a host of one kind is
+     * the logical core index.
      */
     public int[] of(int localRank, boolean bySocket, Target target, int cpusPerRank, int[] heldCores) {
         if (target == Target.NONE) {
@@ -267,7 +278,8 @@ public final class CpuBinding {
         if (!hybrid) {
             return among;
         }
-        return java.util.Arrays.stream(among).boxed()
+        // a held place past the host's cores (more slots than cores) wraps, as packageOf's do
+        return java.util.Arrays.stream(among).map(k -> preferred[k % cores] + k / cores * cores).boxed()
                 .sorted(java.util.Comparator.comparingInt(c -> -kindOfCore[c % cores])).mapToInt(Integer::intValue).toArray();
     }
 

@@ -122,7 +122,16 @@ class CpuKindsTest {
         assertThat(host.of(1, false, CpuBinding.Target.HWTHREAD, 1)).containsExactly(5);
         CpuBinding uniform = new CpuBinding(SysfsTopology.parse(files::get));
         assertThat(uniform.of(0, false, CpuBinding.Target.CORE, 1)).as("kinds unknown: core order, as mpirun").containsExactly(0);
-        assertThat(host.of(0, false, CpuBinding.Target.CORE, 1, new int[] {1, 2, 6})).as("held cores: the big one first")
+        // a DVM's held cores are places in the order of preference: big 4-7, then LITTLE 0-3
+        assertThat(host.of(0, false, CpuBinding.Target.CORE, 1, new int[] {0, 1, 2, 3})).as("the first job held: big cores")
+                .containsExactly(4);
+        assertThat(host.of(3, false, CpuBinding.Target.CORE, 1, new int[] {0, 1, 2, 3})).containsExactly(7);
+        assertThat(host.of(0, false, CpuBinding.Target.CORE, 1, new int[] {4, 5, 6, 7})).as("the second: LITTLE ones")
+                .containsExactly(0);
+        assertThat(host.of(0, false, CpuBinding.Target.CORE, 1, new int[] {2, 5, 6})).as("held places: the big one first")
                 .containsExactly(6);
+        assertThat(host.of(1, false, CpuBinding.Target.CORE, 1, new int[] {2, 5, 6})).containsExactly(1);
+        assertThat(uniform.of(0, false, CpuBinding.Target.CORE, 1, new int[] {2, 5, 6})).as("one kind: places are cores")
+                .containsExactly(2);
     }
 }

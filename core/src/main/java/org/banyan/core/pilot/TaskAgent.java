@@ -4,7 +4,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -66,7 +65,7 @@ public final class TaskAgent {
 
     private final AgentScheduler scheduler;
     private final List<String> nodeNames;
-    private final GpuNames gpuNames = new GpuNames();
+    private final TaskSpecs specs;
     private final Map<Integer, AgentTask> tasks = new HashMap<>();
     /** Canceled tasks still in {@link #waiting}, dropped as they come up. */
     private int canceledInQueue;
@@ -108,21 +107,17 @@ public final class TaskAgent {
         this.scheduler = scheduler;
         this.nodeNames = nodeNames;
         this.chains = new TaskChains(queueDepth);
+        this.specs = new TaskSpecs(scheduler);
     }
 
     /** Whether a node of {@code p} has GPUs: a task placed there that holds none is told so. */
     public boolean onGpuNodes(Placement p) {
-        for (Placement.Share s : p.shares()) {
-            if (scheduler.gpusOn(s.node()) > 0) {
-                return true;
-            }
-        }
-        return false;
+        return specs.onGpuNodes(p);
     }
 
     /** What tasks call each node's GPUs; the DVM fills it in as its daemons tell theirs. */
     public GpuNames gpuNames() {
-        return gpuNames;
+        return specs.gpuNames();
     }
 
     /**
@@ -174,13 +169,13 @@ public final class TaskAgent {
 
     private final List<Integer> lastIds = new ArrayList<>();
 
-    /** The ids given to the tasks of the last {@link #submit}, in order. */
     /** What a task was submitted with, while the agent still holds it; else null. */
     public TaskRequest requestOf(int id) {
         AgentTask t = tasks.get(id);
         return t == null ? null : t.request;
     }
 
+    /** The ids given to the tasks of the last {@link #submit}, in order. */
     public List<Integer> lastIds() {
         return List.copyOf(lastIds);
     }
@@ -405,7 +400,7 @@ public final class TaskAgent {
             if (before != null) {
                 chains.queueBehind(t, before);
                 Placement on = TaskChains.root(before).placement;
-                emit(new Action.Launch(on.shares().getFirst().node(), spec(t.id, t.request, t.restarts, on, before.id)));
+                emit(new Action.Launch(on.shares().getFirst().node(), specs.spec(t.id, t.request, t.restarts, on, before.id)));
                 continue;
             }
             skipped.add(t);
@@ -443,7 +438,7 @@ public final class TaskAgent {
         if (r.runsAsJob()) {
             emit(new Action.LaunchJob(t.id, r, p, t.restarts));
         } else {
-            emit(new Action.Launch(p.shares().getFirst().node(), spec(t.id, r, t.restarts, p, 0)));
+            emit(new Action.Launch(p.shares().getFirst().node(), specs.spec(t.id, r, t.restarts, p, 0)));
         }
         execute(t, p);
     }
@@ -460,28 +455,6 @@ public final class TaskAgent {
         if (held.anyWaitOn(t.id)) {
             settle(t.id, TaskState.AGENT_EXECUTING);
         }
-    }
-
-    /** What a daemon starts: the task's command (see {@link TaskCommand}) with the task's variables. */
-    TaskSpec spec(int id, TaskRequest r, int restarts, Placement p, int after) {
-        TaskCommand command = TaskCommand.of(r);
-        // Immutable, so that TaskSpec keeps it as it is when the task brings nothing more (most
-        // do) instead of copying a LinkedHashMap into a new map: two maps a task, 1 % of a DVM's CPU.
-        Map<String, String> env = r.variables(id, p.cores(), restarts);
-        Placement.Share share = p.shares().getFirst();
-        boolean noGpus = r.slots().gpusPerRank() == 0 && scheduler.gpusOn(share.node()) > 0;
-        if (!r.env().isEmpty() || r.slots().gpusPerRank() > 0 || noGpus || r.slots().coresPerRank() > 1) {
-            Map<String, String> all = new LinkedHashMap<>(r.env());
-            all.putAll(env);
-            r.tellThreads(all);
-            if (r.slots().gpusPerRank() > 0) { // as RADICAL-Pilot and Slurm tell a task (a queued task takes its predecessor's)
-                Placement.tellGpus(all, share.node(), share.gpuIds(), gpuNames);
-            } else if (noGpus) {
-                Placement.tellNoGpus(all);
-            }
-            env = all;
-        }
-        return new TaskSpec(id, command.executable(), command.args(), env, r.sandbox(), r.stdout(), r.stderr(), r.stdin(), after);
     }
 
     private void signal(AgentTask t, int signal) {

@@ -167,7 +167,7 @@ class TaskAgentTest {
     void preAndPostExecWrapTheCommandAndKeepItsStatus() {
         TaskRequest r = new TaskRequest("t", "./sim", List.of("x y"), java.util.Map.of("A", "1"), "/s", "o", "e", "/dev/null",
                 List.of("module load x"), List.of("echo post"), SlotRequest.cores(1), 0, false, 0, false, List.of());
-        TaskSpec s = agent.spec(7, r, 0, new Placement(List.of(new Placement.Share(0, 1, 1, 0)), null), 0);
+        TaskSpec s = new TaskSpecs(new GeneralScheduler(SchedulerTest.nodes(2, 2, 0))).spec(7, r, 0, new Placement(List.of(new Placement.Share(0, 1, 1, 0)), null), 0);
         assertThat(s.executable()).isEqualTo("/bin/sh");
         assertThat(s.args()).containsExactly("-c", """
                 {

@@ -43,6 +43,16 @@ public final class CCall {
 
     private CCall() {}
 
+    /**
+     * The C environment's lock: {@code setenv} may move glibc's {@code environ} array while
+     * another thread reads it, and {@code posix_spawnp} reads it ({@code getenv("PATH")}) to find
+     * a program named without a slash. A {@code banyan run -n 1 -x X sh ...} crashed the JVM in
+     * {@code getenv} while the PMIx server's start set its two variables. Writers take the write
+     * lock; a spawn takes the read lock, so spawns still run side by side.
+     */
+    public static final java.util.concurrent.locks.ReentrantReadWriteLock ENVIRONMENT =
+            new java.util.concurrent.locks.ReentrantReadWriteLock();
+
     /** Whether this machine's calling convention is one this class is written for. */
     public static boolean supported() {
         String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);

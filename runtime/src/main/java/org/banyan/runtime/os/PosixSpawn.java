@@ -158,7 +158,14 @@ public final class PosixSpawn {
                 MemorySegment argv = strings(a, command);
                 MemorySegment envp = OWN_ENV.with(a, env);
                 MemorySegment pid = a.allocate(JAVA_INT);
-                int rc = (int) CCall.call(SPAWNP, p(pid), p(ProcessText.cString(a, command.get(0))), p(fa), p(ATTR), p(argv), p(envp));
+                MemorySegment program = ProcessText.cString(a, command.get(0));
+                int rc;
+                CCall.ENVIRONMENT.readLock().lock(); // posix_spawnp reads PATH from the C environment
+                try {
+                    rc = (int) CCall.call(SPAWNP, p(pid), p(program), p(fa), p(ATTR), p(argv), p(envp));
+                } finally {
+                    CCall.ENVIRONMENT.readLock().unlock();
+                }
                 if (rc != 0) {
                     throw new IOException(Libc.strerror(rc) + culprit(dir, in, out, err));
                 }

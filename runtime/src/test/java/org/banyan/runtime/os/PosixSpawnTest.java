@@ -45,6 +45,55 @@ class PosixSpawnTest {
                 .isEqualTo("unset|" + System.getenv("HOME") + "\n");
     }
 
+    /**
+     * A program named without a slash is found through the C environment's PATH, which the PMIx
+     * server's start changes (setenv) on another thread: the JVM crashed in getenv when setenv
+     * moved glibc's array under it. Spawns of {@code true} on two threads while a third sets 3,000
+     * new variables, as PmixServer does, under {@link org.banyan.pmix.CCall#ENVIRONMENT}.
+     */
+    @Test
+    void spawnsByNameWhileTheCEnvironmentGrowsDoNotCrash() throws Exception {
+        java.lang.foreign.MemorySegment setenv = org.banyan.pmix.CCall.libc("setenv");
+        java.util.concurrent.atomic.AtomicBoolean over = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread writer = Thread.ofPlatform().start(() -> {
+            try (java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
+                for (int i = 0; i < 3000 && !over.get(); i++) {
+                    org.banyan.pmix.CCall.ENVIRONMENT.writeLock().lock();
+                    try {
+                        org.banyan.pmix.CCall.call(setenv, org.banyan.pmix.CCall.p(a.allocateFrom("BANYAN_ENV_RACE_" + i)),
+                                org.banyan.pmix.CCall.p(a.allocateFrom("x")), 1);
+                    } finally {
+                        org.banyan.pmix.CCall.ENVIRONMENT.writeLock().unlock();
+                    }
+                }
+            }
+        });
+        try {
+            List<Thread> spawners = new java.util.ArrayList<>();
+            java.util.concurrent.ConcurrentLinkedQueue<Throwable> failures = new java.util.concurrent.ConcurrentLinkedQueue<>();
+            for (int t = 0; t < 2; t++) {
+                spawners.add(Thread.ofPlatform().start(() -> {
+                    try {
+                        for (int i = 0; i < 150; i++) {
+                            PosixSpawn.Child c = PosixSpawn.spawn(List.of("true"), Map.of(), dir.toString(), PosixSpawn.NULL,
+                                    PosixSpawn.NULL, PosixSpawn.NULL);
+                            assertThat(reaper.watch(c.pid()).get(10, TimeUnit.SECONDS)).isZero();
+                        }
+                    } catch (Throwable e) {
+                        failures.add(e);
+                    }
+                }));
+            }
+            for (Thread s : spawners) {
+                s.join();
+            }
+            assertThat(failures).isEmpty();
+        } finally {
+            over.set(true);
+            writer.join();
+        }
+    }
+
     @Test
     void argumentsDirectoryAndNonAsciiTextArriveWhole() throws Exception {
         assertThat(run("printf '%s|%s|' \"$0\" \"$1\"; pwd", Map.of("X", "é"))).isEqualTo("/bin/sh||" + dir.toRealPath() + "\n");

@@ -236,11 +236,12 @@ public final class ChildLinks implements Closeable {
                 if (child >= 0) {
                     channels.remove(child, c); // a DVM may start this child anew where it was
                 }
-                if (child >= 0 && why instanceof FrameChannel.Silent) {
-                    starter.abandon(child);
-                }
                 if (child >= 0 && !closing) {
                     listener.lost(child, FrameChannel.why(why));
+                }
+                // after the loss is told: the end of the killed remote shell reports one too, later, in other words
+                if (child >= 0 && why instanceof FrameChannel.Silent) {
+                    starter.abandon(child);
                 }
             }
         });

@@ -300,7 +300,7 @@ final class ShmTransport implements Transport {
             int bytes = record - RECORD_HEADER;
             if (kind == FIRST) {
                 Envelope e = Envelope.readFrom(ring, data);
-                if (lazy && !matcher.hasPosted() && leftInRing(e, matcher) && !handledAhead(ring, head, matcher)) {
+                if (lazy && !matcher.hasPosted() && leftInRing(e, matcher) && !handledAhead(ring, head, matcher, localRanks[sender])) {
                     break;
                 }
                 data += Envelope.BYTES;
@@ -342,7 +342,7 @@ final class ShmTransport implements Transport {
      * The kind of the record at {@code base}, once its length and kind are ones a sender writes:
      * a ring written over by anything else (a stray write through the mapping, a peer's memory
      * gone bad) would otherwise send the receiver walking backwards or off the ring, holding the
-     * engine's lock for ever; it is refused instead, naming the sender ({@code -1}: unknown here).
+     * engine's lock for ever; it is refused instead, naming the sender.
      */
     private static int checked(MemorySegment ring, long base, int record, int sender) {
         int kind = ring.get(ValueLayout.JAVA_INT, base + RECORD_KIND_AT);
@@ -356,14 +356,14 @@ final class ShmTransport implements Transport {
     }
 
     /** Whether a message from {@code head} on, up to the last record published, is one a handler takes. */
-    private static boolean handledAhead(MemorySegment ring, long head, Matcher matcher) {
+    private static boolean handledAhead(MemorySegment ring, long head, Matcher matcher, int sender) {
         for (long at = head; ; ) {
             long base = DATA + at % CAPACITY;
             int record = (int) INT.getAcquire(ring, base + RECORD_LENGTH_AT);
             if (record == 0) {
                 return false;
             }
-            if (checked(ring, base, record, -1) == FIRST
+            if (checked(ring, base, record, sender) == FIRST
                     && matcher.isHandled(Envelope.readFrom(ring, base + RECORD_HEADER).context())) {
                 return true;
             }

@@ -60,7 +60,7 @@ public final class CpuBinding {
     private final boolean hybrid;
     /**
      * The logical cores in the order ranks take them: the most performant kind's first, core
-     * order within a kind (the identity on a host of one kind). A DVM's held core {@code k} is
+     * order within a kind (null on a host of one kind, where it is the identity). A DVM's held core {@code k} is
      * {@code preferred[k]}: the DVM counts a host's cores without knowing their kinds, and the
      * first job it binds there gets the fast ones.
      */
@@ -135,7 +135,7 @@ public final class CpuBinding {
             }
         }
         this.hybrid = kinds.hybrid() && java.util.Arrays.stream(kindOfCore).distinct().count() > 1;
-        this.preferred = java.util.stream.IntStream.range(0, cores).boxed()
+        this.preferred = !hybrid ? null : java.util.stream.IntStream.range(0, cores).boxed()
                 .sorted(java.util.Comparator.comparingInt(core -> -kindOfCore[core])).mapToInt(Integer::intValue).toArray();
     }
 

@@ -31,6 +31,8 @@ final class Banyan {
         // as from a user's shell: the variables the command sets for its JVMs are not set yet
         pb.environment().remove("_JAVA_SR_SIGNUM");
         pb.environment().remove("BANYAN_LAUNCHER_ENV");
+        pb.environment().remove("PMIX_MCA_psec");
+        pb.environment().remove("HWLOC_COMPONENTS");
         return pb;
     }
 

@@ -36,19 +36,25 @@ class RunCommandTest {
     }
 
     /**
-     * The banyan command gives its JVMs a thread-suspension signal (_JAVA_SR_SIGNUM): a rank does
-     * not see it, nor the list naming it; a value the user set is theirs and reaches the rank.
+     * The banyan command gives its JVMs a thread-suspension signal (_JAVA_SR_SIGNUM) and the PMIx
+     * server's two C variables (PMIX_MCA_psec, HWLOC_COMPONENTS): a rank does not see them, nor
+     * the list naming them, with a PMIx server running or not; a value the user set is theirs and
+     * reaches the rank.
      */
     static void launcherVariablesStayOut(java.util.Map<String, String> env) throws Exception {
-        String show = "echo \"[${_JAVA_SR_SIGNUM-unset}] [${BANYAN_LAUNCHER_ENV-unset}]\"";
-        Banyan.Result ours = Banyan.run(env, null, List.of("run", "-n", "1", "sh", "-c", show));
-        assertThat(ours.exit()).as(ours.stderr()).isZero();
-        assertThat(ours.stdout()).isEqualTo("[unset] [unset]\n");
-        java.util.Map<String, String> users = new java.util.HashMap<>(env);
-        users.put("_JAVA_SR_SIGNUM", "40");
-        Banyan.Result theirs = Banyan.run(users, null, List.of("run", "-n", "1", "sh", "-c", show));
-        assertThat(theirs.exit()).as(theirs.stderr()).isZero();
-        assertThat(theirs.stdout()).isEqualTo("[40] [unset]\n");
+        String show = "echo \"[${_JAVA_SR_SIGNUM-unset}] [${BANYAN_LAUNCHER_ENV-unset}] [${PMIX_MCA_psec-unset}] [${HWLOC_COMPONENTS-unset}]\"";
+        for (String mpi : List.of("pmi", "pmix")) {
+            Banyan.Result ours = Banyan.run(env, null, List.of("run", "--mpi", mpi, "-n", "1", "sh", "-c", show));
+            assertThat(ours.exit()).as(ours.stderr()).isZero();
+            assertThat(ours.stdout()).as(mpi).isEqualTo("[unset] [unset] [unset] [unset]\n");
+            java.util.Map<String, String> users = new java.util.HashMap<>(env);
+            users.put("_JAVA_SR_SIGNUM", "40");
+            users.put("PMIX_MCA_psec", "native");
+            users.put("HWLOC_COMPONENTS", "-gl,-opencl");
+            Banyan.Result theirs = Banyan.run(users, null, List.of("run", "--mpi", mpi, "-n", "1", "sh", "-c", show));
+            assertThat(theirs.exit()).as(theirs.stderr()).isZero();
+            assertThat(theirs.stdout()).as(mpi).isEqualTo("[40] [unset] [native] [-gl,-opencl]\n");
+        }
     }
 
     @Test

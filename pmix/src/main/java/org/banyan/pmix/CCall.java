@@ -53,6 +53,36 @@ public final class CCall {
     public static final java.util.concurrent.locks.ReentrantReadWriteLock ENVIRONMENT =
             new java.util.concurrent.locks.ReentrantReadWriteLock();
 
+    /**
+     * libc's {@code setenv(name, value, 0)} (a variable set already stays) under
+     * {@link #ENVIRONMENT}'s write lock, for libraries that read the C environment (libpmix,
+     * hwloc). The JDK's own copy is taken first: its first {@code System.getenv} reads
+     * {@code environ} too, and a test that set variables before it failed there with an
+     * ArrayIndexOutOfBoundsException.
+     */
+    public static void setenv(String name, String value) {
+        changeEnvironment("setenv", name, value);
+    }
+
+    /** libc's {@code unsetenv}, as {@link #setenv} takes its lock (tests leave the environment as they found it). */
+    public static void unsetenv(String name) {
+        changeEnvironment("unsetenv", name, null);
+    }
+
+    private static void changeEnvironment(String function, String name, String value) {
+        System.getenv();
+        ENVIRONMENT.writeLock().lock();
+        try (java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
+            MemorySegment n = a.allocateFrom(name);
+            int rc = (int) (value == null ? call(libc(function), p(n)) : call(libc(function), p(n), p(a.allocateFrom(value)), 0));
+            if (rc != 0) {
+                throw new IllegalStateException(function + "(" + name + ") failed");
+            }
+        } finally {
+            ENVIRONMENT.writeLock().unlock();
+        }
+    }
+
     /** Whether this machine's calling convention is one this class is written for. */
     public static boolean supported() {
         String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);

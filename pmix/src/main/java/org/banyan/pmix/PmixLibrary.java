@@ -68,7 +68,6 @@ final class PmixLibrary {
     final MemorySegment free;
     private final MemorySegment getuid;
     private final MemorySegment getgid;
-    private final MemorySegment setenv;
 
     private PmixLibrary(SymbolLookup pmix) {
         SymbolLookup libc = Linker.nativeLinker().defaultLookup();
@@ -90,7 +89,6 @@ final class PmixLibrary {
         free = find(libc, "free");
         getuid = find(libc, "getuid");
         getgid = find(libc, "getgid");
-        setenv = find(libc, "setenv");
     }
 
     private static MemorySegment find(SymbolLookup lookup, String name) {
@@ -186,10 +184,6 @@ final class PmixLibrary {
         return (int) call(getgid);
     }
 
-    /** libc's {@code setenv}: PMIx reads its MCA parameters from the C environment, which the JVM's does not change. */
-    int setenv(MemorySegment name, MemorySegment value, int overwrite) {
-        return (int) call(setenv, p(name), p(value), overwrite);
-    }
 
     // --- callbacks PMIx hands the server --------------------------------------------------------
 

@@ -135,24 +135,22 @@ public final class PmixServer {
         PmixServer server = new PmixServer(lib, dir);
         int rc;
         try (Arena a = Arena.ofConfined()) {
-            CCall.ENVIRONMENT.writeLock().lock(); // see CCall.ENVIRONMENT: a spawn may be reading it
-            try {
-                if (System.getenv("PMIX_MCA_psec") == null) {
-                    // PMIx's munge security component, when munge is installed but munged is not
-                    // running, retries its socket for 2.3 s before giving way to "native" (uid/gid
-                    // over the local socket), which is what a daemon's own ranks need; PMIx reads its
-                    // MCA parameters from the process environment, so libc's is set before init
-                    lib.setenv(a.allocateFrom("PMIX_MCA_psec"), a.allocateFrom("native"), 0);
-                }
-                if (System.getenv("HWLOC_COMPONENTS") == null) {
-                    // hwloc's "gl" plugin (libhwloc-plugins) looks for NVIDIA GPUs through X servers
-                    // by opening displays :0 to :9 in turn: 20 refused connections and ~30 ms of the
-                    // server's start on a machine without X, for OS devices no MPI library reads
-                    // (GPUs come from the CUDA, NVML and OpenCL plugins all the same)
-                    lib.setenv(a.allocateFrom("HWLOC_COMPONENTS"), a.allocateFrom("-gl"), 0);
-                }
-            } finally {
-                CCall.ENVIRONMENT.writeLock().unlock();
+            // The banyan command sets both variables before its JVM starts (a setenv here races
+            // with other threads reading environ); these are for JVMs started otherwise (remote
+            // daemons over ssh, tests, programs that embed the server), under CCall's lock.
+            if (System.getenv("PMIX_MCA_psec") == null) {
+                // PMIx's munge security component, when munge is installed but munged is not
+                // running, retries its socket for 2.3 s before giving way to "native" (uid/gid
+                // over the local socket), which is what a daemon's own ranks need; PMIx reads its
+                // MCA parameters from the process environment, so libc's is set before init
+                CCall.setenv("PMIX_MCA_psec", "native");
+            }
+            if (System.getenv("HWLOC_COMPONENTS") == null) {
+                // hwloc's "gl" plugin (libhwloc-plugins) looks for NVIDIA GPUs through X servers
+                // by opening displays :0 to :9 in turn: 20 refused connections and ~30 ms of the
+                // server's start on a machine without X, for OS devices no MPI library reads
+                // (GPUs come from the CUDA, NVML and OpenCL plugins all the same)
+                CCall.setenv("HWLOC_COMPONENTS", "-gl");
             }
             // PMIX_SERVER_SHARE_TOPOLOGY: the hwloc topology the server discovers anyway goes to
             // its clients (shared memory, and XML in the job's data), as mpirun's daemon hands

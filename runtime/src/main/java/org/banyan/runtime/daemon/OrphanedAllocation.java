@@ -20,8 +20,8 @@ final class OrphanedAllocation {
             return;
         }
         try {
-            Process p = new ProcessBuilder("scancel", allocation).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            Process p = org.banyan.runtime.os.ProcessStarts.start(new ProcessBuilder("scancel", allocation).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD));
             p.waitFor(5, TimeUnit.SECONDS);
         } catch (IOException e) {
             // no scancel here: the allocation ends at its time limit

@@ -111,10 +111,10 @@ final class RankGuard implements Closeable {
 
     /** @param pmixDir where dead processes' PMIx server directories are swept from, or null for nowhere */
     static RankGuard start(Path tableDir, Path sweepDir, Path pmixDir) throws IOException {
-        Process p = new ProcessBuilder("sh", "-c", SCRIPT, "banyan-rank-guard", sweepDir == null ? "" : sweepDir.toString(),
-                pmixDir == null ? "" : pmixDir.toString())
+        Process p = org.banyan.runtime.os.ProcessStarts.start(new ProcessBuilder("sh", "-c", SCRIPT, "banyan-rank-guard",
+                sweepDir == null ? "" : sweepDir.toString(), pmixDir == null ? "" : pmixDir.toString())
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+                .redirectError(ProcessBuilder.Redirect.DISCARD));
         PidTable table = tableDir == null ? null : PidTable.create(tableDir);
         RankGuard g = new RankGuard(p, table);
         if (table != null) {

@@ -153,7 +153,7 @@ public final class RankProcess {
                 pb.redirectInput(ProcessBuilder.Redirect.from(stdinFile != null ? new File(stdinFile) : DEV_NULL));
             }
             // the JDK's spawn (and jspawnhelper's exec) inherit the starting thread's CPU mask
-            Process p = org.banyan.runtime.os.Affinity.whileBound(launch.cpus(), pb::start);
+            Process p = org.banyan.runtime.os.Affinity.whileBound(launch.cpus(), () -> org.banyan.runtime.os.ProcessStarts.start(pb));
             pid = p.pid();
             guardSlot = guard.started(pid);
             exit = p.onExit().thenApply(Process::exitValue);

@@ -273,9 +273,9 @@ final class ElasticSlurm {
     private String run(List<String> command) throws IOException {
         Path output = Files.createTempFile("banyan-slurm", ".out");
         try {
-            Process p = new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true)
-                    .redirectOutput(output.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-                    .start();
+            Process p = org.banyan.runtime.os.ProcessStarts.start(new ProcessBuilder(command).directory(workDir.toFile())
+                    .redirectErrorStream(true).redirectOutput(output.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))));
             try {
                 if (!p.waitFor(30, TimeUnit.SECONDS)) {
                     p.destroyForcibly();

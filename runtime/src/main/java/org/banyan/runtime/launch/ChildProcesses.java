@@ -18,7 +18,7 @@ final class ChildProcesses {
 
     /** Runs {@code command} for child {@code id} (-1: the step of every daemon); reports its end through {@code ended}. */
     Process start(int id, List<String> command, java.util.function.BiConsumer<Integer, String> ended) throws IOException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        Process p = org.banyan.runtime.os.ProcessStarts.start(new ProcessBuilder(command).redirectErrorStream(true));
         processes.put(id, p);
         // The job's secret goes on the daemon's stdin (through ssh or srun), never in its arguments.
         try (var in = p.getOutputStream()) {

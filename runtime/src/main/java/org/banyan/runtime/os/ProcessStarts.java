@@ -1,0 +1,27 @@
+package org.banyan.runtime.os;
+
+import java.io.IOException;
+import java.util.concurrent.locks.Lock;
+import org.banyan.pmix.CCall;
+
+/**
+ * {@link ProcessBuilder#start} under the C environment's read lock ({@link CCall#ENVIRONMENT}).
+ * The JDK hands libc's {@code environ} itself to {@code posix_spawn} of its helper, and a
+ * {@code setenv} on another thread may free that array meanwhile: the daemon's rank guard
+ * ({@code sh}) once failed to start with "posix_spawn failed, error: 14 (Bad address)" while the
+ * PMIx server's start set its variables. Every process a daemon or head JVM starts through the
+ * JDK goes through here; {@link PosixSpawn} takes the same lock.
+ */
+public final class ProcessStarts {
+    private ProcessStarts() {}
+
+    public static Process start(ProcessBuilder pb) throws IOException {
+        Lock lock = CCall.ENVIRONMENT.readLock();
+        lock.lock();
+        try {
+            return pb.start();
+        } finally {
+            lock.unlock();
+        }
+    }
+}

@@ -52,6 +52,40 @@ class DvmTest {
         return Banyan.run(null, args);
     }
 
+    /**
+     * A head nobody reaps (its ancestor a subreaper that never waits, as a container's init that
+     * reaps slowly) is a zombie once it ends: dvm stop says it stopped, at once. It waited for
+     * the JDK's onExit, which counts a zombie as alive, and after 30 s said the DVM "did not stop".
+     */
+    @Test
+    void stopSaysStoppedWhenNobodyReapsTheHead() throws Exception {
+        uri = dir.resolve("dvm.uri");
+        String keeper = "import ctypes, subprocess, sys, time\n"
+                + "ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)\n" // PR_SET_CHILD_SUBREAPER: orphans below come here
+                + "subprocess.run(sys.argv[1:], check=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)\n"
+                + "print('started', flush=True)\n"
+                + "time.sleep(120)\n";
+        Process p = new ProcessBuilder("/usr/bin/python3", "-c", keeper, Banyan.SCRIPT.toString(), "dvm", "start", "--uri-file",
+                uri.toString(), "--host", "localhost:1", "--warm-up", "0").redirectErrorStream(true).start();
+        try {
+            java.io.BufferedReader r = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream()));
+            assertThat(r.readLine()).isEqualTo("started");
+            long head = headPid();
+            assertThat(ProcessHandle.of(head).flatMap(h -> h.parent()).map(ProcessHandle::pid)).as("the keeper holds the head")
+                    .contains(p.pid());
+            long t0 = System.nanoTime();
+            Banyan.Result stop = Banyan.run("dvm", "stop", "--dvm", uri.toString());
+            assertThat(stop.exit()).as(stop.stderr()).isZero();
+            assertThat(stop.stdout()).isEqualTo("banyan dvm: stopped (pid " + head + ")\n");
+            assertThat((System.nanoTime() - t0) / 1e9).as("seconds for dvm stop").isLessThan(20);
+            assertThat(Files.readString(Path.of("/proc", Long.toString(head), "stat"))).as("still a zombie: nobody reaped it")
+                    .matches("\\d+ \\(.*\\) Z .*\\s*");
+        } finally {
+            p.destroyForcibly(); // its zombies go to init, which reaps them
+            p.waitFor();
+        }
+    }
+
     long headPid() throws Exception {
         return Long.parseLong(Files.readAllLines(uri).get(1).strip());
     }

@@ -112,6 +112,21 @@ final class Banyan {
      * Fails if any process with {@code marker} is still alive 3 s from now (killing is
      * asynchronous; an orphan would live for 1000 s), and kills those it finds.
      */
+    /**
+     * Whether process {@code pid} runs: it exists and has not exited. A process that exited and
+     * was not reaped yet (a zombie, which an init may leave for seconds) does not run, though the
+     * JDK's {@code isAlive} says it is alive.
+     */
+    static boolean runs(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            char state = stat.charAt(stat.lastIndexOf(')') + 2);
+            return state != 'Z' && state != 'X';
+        } catch (java.io.IOException e) {
+            return false; // no such process
+        }
+    }
+
     static void assertNoProcessesWith(String marker) throws Exception {
         List<String> left = List.of();
         for (int i = 0; i < 30; i++) {

@@ -169,9 +169,9 @@ class DvmTest {
         Banyan.Result stopped = Banyan.run("dvm", "stop", "--dvm", uri.toString());
         assertThat(stopped.exit()).as(stopped.stderr()).isZero();
         assertThat(Files.exists(uri)).as("the URI file is withdrawn").isFalse();
-        assertThat(ProcessHandle.of(head).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+        assertThat(Banyan.runs(head)).as("the head runs").isFalse();
         for (ProcessHandle d : daemons) {
-            assertThat(d.isAlive()).as("daemon " + d.pid()).isFalse();
+            assertThat(Banyan.runs(d.pid())).as("daemon " + d.pid()).isFalse();
         }
     }
 

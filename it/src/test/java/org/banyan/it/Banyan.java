@@ -109,10 +109,6 @@ final class Banyan {
     }
 
     /**
-     * Fails if any process with {@code marker} is still alive 3 s from now (killing is
-     * asynchronous; an orphan would live for 1000 s), and kills those it finds.
-     */
-    /**
      * Whether process {@code pid} runs: it exists and has not exited. A process that exited and
      * was not reaped yet (a zombie, which an init may leave for seconds) does not run, though the
      * JDK's {@code isAlive} says it is alive.
@@ -127,6 +123,10 @@ final class Banyan {
         }
     }
 
+    /**
+     * Fails if any process with {@code marker} is still alive 3 s from now (killing is
+     * asynchronous; an orphan would live for 1000 s), and kills those it finds.
+     */
     static void assertNoProcessesWith(String marker) throws Exception {
         List<String> left = List.of();
         for (int i = 0; i < 30; i++) {

@@ -184,7 +184,6 @@ final class PmixLibrary {
         return (int) call(getgid);
     }
 
-
     // --- callbacks PMIx hands the server --------------------------------------------------------
 
     /** {@code pmix_op_cbfunc_t(status, cbdata)} */

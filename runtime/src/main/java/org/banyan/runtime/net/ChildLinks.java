@@ -239,7 +239,7 @@ public final class ChildLinks implements Closeable {
                 if (child >= 0 && !closing) {
                     listener.lost(child, FrameChannel.why(why));
                 }
-                // after the loss is told: the end of the killed remote shell reports one too, later, in other words
+                // only once the loss is told: the killed remote shell's end is reported too, and must not come first
                 if (child >= 0 && why instanceof FrameChannel.Silent) {
                     starter.abandon(child);
                 }

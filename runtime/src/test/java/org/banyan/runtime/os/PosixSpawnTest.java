@@ -54,41 +54,11 @@ class PosixSpawnTest {
      */
     @Test
     void spawnsByNameWhileTheCEnvironmentGrowsDoNotCrash() throws Exception {
-        java.util.concurrent.atomic.AtomicBoolean over = new java.util.concurrent.atomic.AtomicBoolean();
-        Thread writer = Thread.ofPlatform().start(() -> {
-            // set, then taken out again (the array moves either way): the C environment ends as it began
-            int set = 0;
-            for (; set < 3000 && !over.get(); set++) {
-                org.banyan.pmix.CCall.setenv("BANYAN_ENV_RACE_" + set, "x");
-            }
-            for (int i = 0; i < set; i++) {
-                org.banyan.pmix.CCall.unsetenv("BANYAN_ENV_RACE_" + i);
-            }
-        });
-        try {
-            List<Thread> spawners = new java.util.ArrayList<>();
-            java.util.concurrent.ConcurrentLinkedQueue<Throwable> failures = new java.util.concurrent.ConcurrentLinkedQueue<>();
-            for (int t = 0; t < 2; t++) {
-                spawners.add(Thread.ofPlatform().start(() -> {
-                    try {
-                        for (int i = 0; i < 150; i++) {
-                            PosixSpawn.Child c = PosixSpawn.spawn(List.of("true"), Map.of(), dir.toString(), PosixSpawn.NULL,
-                                    PosixSpawn.NULL, PosixSpawn.NULL);
-                            assertThat(reaper.watch(c.pid()).get(10, TimeUnit.SECONDS)).isZero();
-                        }
-                    } catch (Throwable e) {
-                        failures.add(e);
-                    }
-                }));
-            }
-            for (Thread s : spawners) {
-                s.join();
-            }
-            assertThat(failures).isEmpty();
-        } finally {
-            over.set(true);
-            writer.join();
-        }
+        assertThat(CEnvironmentChurn.failuresOf(150, () -> {
+            PosixSpawn.Child c = PosixSpawn.spawn(List.of("true"), Map.of(), dir.toString(), PosixSpawn.NULL,
+                    PosixSpawn.NULL, PosixSpawn.NULL);
+            assertThat(reaper.watch(c.pid()).get(10, TimeUnit.SECONDS)).isZero();
+        })).isEmpty();
     }
 
     @Test

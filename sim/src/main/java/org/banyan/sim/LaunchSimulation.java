@@ -388,8 +388,8 @@ public final class LaunchSimulation {
                     long read = net.cpu(v, clock.now(), costs.messageCpuMicros());
                     at(read, () -> ranks.reads(d, conn, line));
                 }
-                case DaemonAction.WriteStdin w -> { }
-                case DaemonAction.WriteProcessTable w -> { }
+                case DaemonAction.WriteStdin _, DaemonAction.WriteProcessTable _, DaemonAction.KeepWarm _,
+                     DaemonAction.DropWarm _ -> { } // no files or waiting JVMs in a simulated host
                 case DaemonAction.ServePmix p -> { } // the simulator's ranks speak PMI-1
                 case DaemonAction.WatchWireUp w -> { } // and load no MPI library
                 case DaemonAction.PmixFenceDone p -> { }

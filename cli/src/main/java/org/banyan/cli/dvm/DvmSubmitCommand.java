@@ -35,6 +35,7 @@ public final class DvmSubmitCommand {
         long timeMillis = DEFAULT_TIME_MILLIS;
         int ranksPerNode = 1;
         long resizeTimeoutMillis = DEFAULT_RESIZE_TIMEOUT_MILLIS;
+        boolean warm;
         String dvm;
     }
 
@@ -59,6 +60,10 @@ public final class DvmSubmitCommand {
                     "how long an expansion's new ranks have to join (seconds, M:SS or H:MM:SS; default\n"
                             + "60): after that the expansion is abandoned and the job goes on at its size",
                     (a, v) -> a.resizeTimeoutMillis = duration("--resize-timeout", v))
+            .flag("Queue", List.of("--warm"), List.of(),
+                    "a Java program's JVMs kept started and waiting on free hosts it could grow onto,\n"
+                            + "so that its expansions take them instead of starting JVMs (docs/malleability.md)",
+                    (a, v) -> a.warm = true)
             .value("Queue", List.of("--dvm"), List.of(), "FILE", "the DVM's URI file (default ~/.banyan/dvm.uri)",
                     (a, v) -> a.dvm = v);
 
@@ -117,7 +122,7 @@ public final class DvmSubmitCommand {
             throw new UsageException("dvm submit sizes a job by --nodes and --ranks-per-node: drop -n");
         }
         ClientMessage.QueueJob queued = new ClientMessage.QueueJob(a.minNodes, a.maxNodes, a.preferredNodes, a.factor,
-                a.timeMillis, a.ranksPerNode, a.resizeTimeoutMillis, job);
+                a.timeMillis, a.ranksPerNode, a.resizeTimeoutMillis, job, a.warm);
         try (DvmClient client = DvmClient.connect(request.dvm(), "banyan dvm submit")) {
             return client.queue(queued, request.output());
         } catch (DvmClient.Unreachable e) {

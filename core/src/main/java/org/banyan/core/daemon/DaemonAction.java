@@ -80,6 +80,12 @@ public sealed interface DaemonAction {
      */
     record ForgetJob(int jobId) implements DaemonAction {}
 
+    /** Keep {@code count} JVMs of {@code program} started and waiting ({@link WarmProgram}). */
+    record KeepWarm(WarmProgram program, int count) implements DaemonAction {}
+
+    /** End the waiting JVMs kept for queued job {@code pool}. */
+    record DropWarm(int pool) implements DaemonAction {}
+
     /** The daemon's work is done: the driver closes its links (children see their parent go) and returns. */
     record Exit() implements DaemonAction {}
 }

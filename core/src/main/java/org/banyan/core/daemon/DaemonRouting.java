@@ -133,6 +133,8 @@ final class DaemonRouting {
             case OverlayMessage.RunTasks r -> tasks.run(r);
             case OverlayMessage.SignalTasks s -> tasks.signal(s);
             case OverlayMessage.Leave l -> leave.run();
+            case OverlayMessage.KeepWarm k -> out.emit(new DaemonAction.KeepWarm(k.program(), k.count()));
+            case OverlayMessage.DropWarm d -> out.emit(new DaemonAction.DropWarm(d.pool()));
         }
     }
 

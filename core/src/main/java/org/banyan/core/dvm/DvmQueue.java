@@ -42,6 +42,15 @@ final class DvmQueue {
     private final HeadSettings settings;
     private final ResourceQueue queue;
     private final Host host;
+    /** Queued jobs that asked for a warm pool ({@code dvm submit --warm}) and have not started, by queue id. */
+    private final Map<Integer, Waiting> warmWanted = new LinkedHashMap<>();
+    /** Running queued jobs that keep JVMs waiting, by queue id. */
+    private final Map<Integer, WarmJob> warmJobs = new LinkedHashMap<>();
+
+    private record Waiting(Client owner, ClientMessage.QueueJob job) {}
+
+    /** A running job's warm pool: what waits, how many a host, and every host told to keep some. */
+    private record WarmJob(org.banyan.core.daemon.WarmProgram program, int perHost, java.util.Set<Integer> hosts) {}
 
     DvmQueue(List<Node> nodes, GeneralScheduler scheduler, HeadSettings settings, ResourceQueue queue, Host host) {
         this.nodes = nodes; // live: an elastic DVM's slots may change hosts
@@ -56,6 +65,9 @@ final class DvmQueue {
         switch (queue.submit(s, q)) {
             case ResourceQueue.Outcome.Refused(String reason) -> s.send(new ClientMessage.JobRejected(reason));
             case ResourceQueue.Outcome.Queued(int id, int ahead, List<ResourceQueue.Launch> launches) -> {
+                if (q.warm()) {
+                    warmWanted.put(id, new Waiting(s, q));
+                }
                 s.send(new ClientMessage.JobQueued(id, ahead));
                 host.say("queued job " + id + " of client " + s.id + ": " + q.minNodes() + ".." + q.maxNodes()
                         + " host(s) of " + q.run().apps().getFirst().executable() + (ahead < 0 ? "" : ", " + ahead + " ahead"));
@@ -67,6 +79,7 @@ final class DvmQueue {
     /** The client went away: its queued jobs leave the queue; others may start. */
     void withdraw(Client s) {
         start(queue.withdraw(s));
+        warmWanted.values().removeIf(w -> w.owner() == s);
     }
 
     /**
@@ -98,6 +111,58 @@ final class DvmQueue {
                     + " on)" : " (queued)") + " of client " + l.owner().id + ": " + l.ranks()
                     + " rank(s) of " + command + " on host(s) " + l.hosts().stream().map(h -> nodes.get(h).name()).toList());
             host.follow(new HeadEvent.Submit(job, settings.forJob(run.timeoutMillis()).queued("banyan dvm submit", l.rankOffset())));
+            Waiting warm = l.expansion() ? null : warmWanted.remove(l.queueId());
+            if (warm != null) {
+                keepWarm(l, warm.job());
+            }
+        }
+    }
+
+    /**
+     * A job started with {@code --warm} keeps its JVMs waiting on the hosts it could grow onto (as
+     * many hosts as its maximum leaves room for, as many JVMs on each as it runs on a host), busy
+     * with other work or not: a waiting JVM takes memory, no CPU. Its expansions there take them
+     * instead of starting JVMs; the hosts a shrink leaves get theirs ({@link #rankEnded}). They
+     * wait until the job ends.
+     */
+    private void keepWarm(ResourceQueue.Launch l, ClientMessage.QueueJob q) {
+        org.banyan.core.job.AppContext app = q.run().apps().getFirst();
+        if (!org.banyan.core.daemon.WarmProgram.isJava(app.executable())) {
+            host.say("job " + l.queueId() + ": no warm pool: " + app.executable() + " does not start a JVM");
+            return;
+        }
+        WarmJob w = new WarmJob(new org.banyan.core.daemon.WarmProgram(l.queueId(), app.executable(), app.args(), app.env(),
+                app.workdir() != null ? app.workdir() : q.run().launchDir()), l.ranks() / l.hosts().size(),
+                new java.util.LinkedHashSet<>());
+        warmJobs.put(l.queueId(), w);
+        List<Integer> hosts = new ArrayList<>();
+        for (int h = 0; h < nodes.size() && hosts.size() < q.maxNodes() - l.hosts().size(); h++) {
+            if (!l.hosts().contains(h) && nodes.get(h).slots() > 0) {
+                hosts.add(h);
+            }
+        }
+        keepWarmOn(w, hosts);
+    }
+
+    private void keepWarmOn(WarmJob w, List<Integer> hosts) {
+        if (hosts.isEmpty()) {
+            return;
+        }
+        for (int h : hosts) {
+            host.follow(new HeadEvent.Route(new OverlayMessage.KeepWarm(-1, h, w.program().pool(), w.perHost(), w.program())));
+            w.hosts().add(h);
+        }
+        host.say("job " + w.program().pool() + ": " + w.perHost() + " JVM(s) kept waiting on host(s) "
+                + hosts.stream().map(h -> nodes.get(h).name()).toList() + " for its expansions");
+    }
+
+    /** The job ended: its waiting JVMs end too. */
+    private void dropWarm(int queueId) {
+        WarmJob w = warmJobs.remove(queueId);
+        if (w != null) {
+            for (int h : w.hosts()) {
+                host.follow(new HeadEvent.Route(new OverlayMessage.DropWarm(-1, h, queueId)));
+            }
         }
     }
 
@@ -167,7 +232,12 @@ final class DvmQueue {
 
     /** A rank of a DVM job ended (a shrink's last leaving rank frees its hosts). */
     void rankEnded(int dvmJob, int rank) {
-        freed(queue.rankEnded(dvmJob, rank));
+        ResourceQueue.Freed f = queue.rankEnded(dvmJob, rank);
+        WarmJob w = warmJobs.get(queue.queueIdOf(dvmJob));
+        if (w != null && !f.hosts().isEmpty()) { // a shrink: the hosts it left are where it grows back
+            keepWarmOn(w, f.hosts());
+        }
+        freed(f);
     }
 
     /** The queued job a DVM job belongs to (-1: none), and the world rank of that DVM job's rank 0. */
@@ -201,6 +271,7 @@ final class DvmQueue {
             giveUp(e.queueId(), e.orphaned(), "the job's program ended before it acted on it", false);
         }
         if (e.whole()) {
+            dropWarm(e.queueId());
             freed(e.freed());
             owner.send(new ClientMessage.JobEnded(e.queueId(), e.status()));
             host.say("job " + e.queueId() + " ended with status " + e.status());

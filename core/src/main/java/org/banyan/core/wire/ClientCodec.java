@@ -37,7 +37,8 @@ import org.banyan.core.pilot.TaskRequest;
  *  9 DETACH          (empty)
  * 10 WATCH_TASKS     n:u32 taskId:u32{n}
  * 11 QUEUE_JOB       minNodes:u32 maxNodes:u32 preferredNodes:u32 factor:u32 walltimeMillis:u64
- *                    ranksPerNode:u32 resizeTimeoutMillis:u64 run:(RUN_JOB's body)
+ *                    ranksPerNode:u32 resizeTimeoutMillis:u64 run:(RUN_JOB's body) warm:u8 (1: JVMs kept
+ *                    waiting on idle hosts for its expansions; absent: 0)
  * 12, 13           (unused: RUN_BAG and SIGNAL_BAG until protocol 8)
  * 14 OPEN_DASHBOARD  bind:string port:u32
  * 30 JOB_QUEUED      queueId:u32 ahead:u32 (-1 as u32: started at once)
@@ -151,8 +152,11 @@ public final class ClientCodec {
         switch (message) {
             case ClientMessage.Hello m -> w.u8(HELLO).string(m.secret()).string(m.client()).u32(m.protocol());
             case ClientMessage.RunJob m -> runJob(w.u8(RUN_JOB), m);
-            case ClientMessage.QueueJob m -> runJob(w.u8(QUEUE_JOB).u32(m.minNodes()).u32(m.maxNodes()).u32(m.preferredNodes())
-                    .u32(m.factor()).u64(m.walltimeMillis()).u32(m.ranksPerNode()).u64(m.resizeTimeoutMillis()), m.run());
+            case ClientMessage.QueueJob m -> {
+                runJob(w.u8(QUEUE_JOB).u32(m.minNodes()).u32(m.maxNodes()).u32(m.preferredNodes())
+                        .u32(m.factor()).u64(m.walltimeMillis()).u32(m.ranksPerNode()).u64(m.resizeTimeoutMillis()), m.run());
+                w.u8(m.warm() ? 1 : 0);
+            }
             case ClientMessage.JobQueued m -> w.u8(JOB_QUEUED).u32(m.queueId()).u32(m.ahead());
             case ClientMessage.Stdin m -> w.u8(STDIN).u32(m.jobId()).bytes(m.data());
             case ClientMessage.SignalJob m -> w.u8(SIGNAL_JOB).u32(m.jobId()).u32(m.signal());
@@ -228,7 +232,7 @@ public final class ClientCodec {
                         b.hasRemaining() ? b.getInt() : 0);
                 case RUN_JOB -> runJob(b);
                 case QUEUE_JOB -> new ClientMessage.QueueJob(b.getInt(), b.getInt(), b.getInt(), b.getInt(), b.getLong(),
-                        b.getInt(), b.getLong(), runJob(b));
+                        b.getInt(), b.getLong(), runJob(b), b.hasRemaining() && b.get() != 0);
                 case JOB_QUEUED -> new ClientMessage.JobQueued(b.getInt(), b.getInt());
                 case STDIN -> new ClientMessage.Stdin(b.getInt(), OverlayCodec.bytes(b));
                 case SIGNAL_JOB -> new ClientMessage.SignalJob(b.getInt(), b.getInt());

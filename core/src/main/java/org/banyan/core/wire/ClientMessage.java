@@ -103,7 +103,13 @@ public sealed interface ClientMessage {
      * @param resizeTimeoutMillis how long an expansion's new ranks have to join before it is abandoned
      */
     record QueueJob(int minNodes, int maxNodes, int preferredNodes, int factor, long walltimeMillis, int ranksPerNode,
-                    long resizeTimeoutMillis, RunJob run) implements ClientMessage {}
+                    long resizeTimeoutMillis, RunJob run, boolean warm) implements ClientMessage {
+        /** A job whose expansions start their JVMs when they come (no warm pool). */
+        public QueueJob(int minNodes, int maxNodes, int preferredNodes, int factor, long walltimeMillis, int ranksPerNode,
+                        long resizeTimeoutMillis, RunJob run) {
+            this(minNodes, maxNodes, preferredNodes, factor, walltimeMillis, ranksPerNode, resizeTimeoutMillis, run, false);
+        }
+    }
 
     /** Client to DVM: open the dashboard on {@code bind:port} (port 0: any free), or say where it is open. */
     record OpenDashboard(String bind, int port) implements ClientMessage {}

@@ -73,6 +73,9 @@ import org.banyan.core.tree.TopologySpec;
  * 31 NAME_REPLIES    jobId:u32 from:u32 to:u32 n:u32 request:u32{n} op:u8 ok:u8 portOrReason:string  (one answer to n requests)
  * 32 STDIN_TAKEN     jobId:u32 rank:u32 bytes:u64   (-1: the rank takes no more)
  * 33 RANK_ALONE      jobId:u32 rank:u32 library:string evidence:string   (an MPI singleton in a larger job)
+ * 34 KEEP_WARM       from:u32 to:u32 pool:u32 count:u32 executable:string args:list env:map workdir:string
+ *                    (a DVM's queued job whose JVMs wait on an idle host for its expansions)
+ * 35 DROP_WARM       from:u32 to:u32 pool:u32
  *
  * intmap   := n:u32 (key:u32 value:string){n}      daemon id -1 is the head
  * ownermap := n:u32 (key:string daemonId:u32){n}
@@ -112,6 +115,8 @@ public final class OverlayCodec {
     static final int NAME_REPLIES = 31;
     static final int STDIN_TAKEN = 32;
     static final int RANK_ALONE = 33;
+    static final int KEEP_WARM = 34;
+    static final int DROP_WARM = 35;
 
     /** Largest frame accepted, so a corrupt length cannot make a reader allocate gigabytes. */
     public static final int MAX_FRAME = 64 << 20;
@@ -204,6 +209,10 @@ public final class OverlayCodec {
             case OverlayMessage.Shutdown m -> w.u8(SHUTDOWN);
             case OverlayMessage.ForgetJob m -> w.u8(FORGET_JOB).u32(m.jobId());
             case OverlayMessage.Leave m -> w.u8(LEAVE).u32(m.from()).u32(m.to());
+            case OverlayMessage.KeepWarm m -> w.u8(KEEP_WARM).u32(m.from()).u32(m.to()).u32(m.pool()).u32(m.count())
+                    .string(m.program().executable()).list(m.program().args()).map(m.program().env())
+                    .string(m.program().workdir());
+            case OverlayMessage.DropWarm m -> w.u8(DROP_WARM).u32(m.from()).u32(m.to()).u32(m.pool());
         }
         byte[] out = w.toArray();
         ByteBuffer.wrap(out).putInt(0, out.length - 4);
@@ -237,6 +246,15 @@ public final class OverlayCodec {
                 case SHUTDOWN -> new OverlayMessage.Shutdown();
                 case FORGET_JOB -> new OverlayMessage.ForgetJob(b.getInt());
                 case LEAVE -> new OverlayMessage.Leave(b.getInt(), b.getInt());
+                case KEEP_WARM -> {
+                    int from = b.getInt();
+                    int to = b.getInt();
+                    int pool = b.getInt();
+                    int count = b.getInt();
+                    yield new OverlayMessage.KeepWarm(from, to, pool, count,
+                            new org.banyan.core.daemon.WarmProgram(pool, string(b), list(b), map(b), string(b)));
+                }
+                case DROP_WARM -> new OverlayMessage.DropWarm(b.getInt(), b.getInt(), b.getInt());
                 case ADOPT -> new OverlayMessage.Adopt(TopologySpec.parse(string(b)), b.getInt(), intMap(b),
                         TopologySpec.parse(string(b)));
                 case PEER_HELLO -> new OverlayMessage.PeerHello(b.getInt());

@@ -287,4 +287,24 @@ public sealed interface OverlayMessage {
             return -1;
         }
     }
+
+    /**
+     * Routed from a DVM's head to daemon {@code to}: keep {@code count} JVMs of {@code program}
+     * started and waiting on that host, so that an expansion of queued job {@code pool} placed
+     * there takes them instead of starting JVMs ({@link org.banyan.core.daemon.WarmProgram}).
+     */
+    record KeepWarm(int from, int to, int pool, int count, org.banyan.core.daemon.WarmProgram program) implements Routed {
+        @Override
+        public int jobId() {
+            return TASKS;
+        }
+    }
+
+    /** Routed from a DVM's head to daemon {@code to}: end the waiting JVMs kept for queued job {@code pool}. */
+    record DropWarm(int from, int to, int pool) implements Routed {
+        @Override
+        public int jobId() {
+            return TASKS;
+        }
+    }
 }

@@ -57,6 +57,8 @@ class ClientCodecTest {
                         List.of(new ClientMessage.QueuedStatus(3, 1, 4, "./cg")), new ClientMessage.TaskCounts(5, 2, 100_000)),
                 new ClientMessage.QueueJob(1, 4, 2, 2, 600_000, 3, 30_000, new ClientMessage.RunJob(List.of(new AppContext("./cg",
                         List.of("-n", "9"), 0, Map.of("K", "V"), null)), MappingPolicy.SLOT, false, 0, "/", Modex.LAZY, 0)),
+                new ClientMessage.QueueJob(1, 4, 2, 2, 600_000, 1, 30_000, new ClientMessage.RunJob(List.of(new AppContext("java",
+                        List.of("Main"), 0, Map.of(), null)), MappingPolicy.SLOT, false, 0, "/", Modex.LAZY, 0), true),
                 new ClientMessage.JobQueued(5, 2), new ClientMessage.JobQueued(6, -1));
         for (ClientMessage m : messages) {
             assertThat(roundTrip(m)).isEqualTo(m);

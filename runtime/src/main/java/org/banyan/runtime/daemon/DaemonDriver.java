@@ -101,6 +101,8 @@ public final class DaemonDriver {
     private volatile long upMillis;
     /** This daemon's PMIx jobs (Open MPI ranks); made once the guard exists. */
     private PmixHost pmix;
+    /** JVMs kept waiting for a DVM job's expansions; made once the guard exists. */
+    private volatile WarmPool warm;
     private volatile long ranksMillis;
     /** The parent said to leave or shut down: losing it after that is no orphaning. */
     private volatile boolean dismissed;
@@ -120,6 +122,7 @@ public final class DaemonDriver {
         pmi = PmiListener.open(loop::dispatch);
         // A DVM's daemon starts many processes: their pids go in a table; its PMIx server starts at once.
         guard = RankGuard.start(SpawnMode.inDvm() ? RankGuard.tableDir() : null, RankGuard.tableDir());
+        warm = new WarmPool(guard);
         processTables = new ProcessTables(daemonId, guard);
         pmix = new PmixHost(host, loop::post, guard, jobId -> processTables.pathOf(jobId).resolveSibling(
                 "banyan-" + ProcessHandle.current().pid() + "-" + daemonId + "-job" + jobId + ".shm"));
@@ -222,6 +225,9 @@ public final class DaemonDriver {
             for (RankProcess r : ranks.values()) {
                 r.signal(Signals.SIGKILL);
             }
+            if (warm != null) {
+                warm.close();
+            }
             // tables and the PMIx server's files first: once told "done" the guard removes
             // nothing, and a run's JVM may _exit between the two
             if (processTables != null) {
@@ -291,6 +297,15 @@ public final class DaemonDriver {
                 processTables.forget(jobId);
             }
             case DaemonAction.SignalRank(int jobId, int rank, int signal) -> pending.signal(key(jobId, rank), signal);
+            case DaemonAction.KeepWarm(org.banyan.core.daemon.WarmProgram program, int count) -> {
+                try {
+                    warm.keep(program, count, reaper.getNow(null));
+                } catch (IOException | RuntimeException e) { // expansions start their JVMs as they come, then
+                    System.err.println("banyan daemon " + daemonId + ": no waiting JVMs for job " + program.pool() + ": "
+                            + e.getMessage());
+                }
+            }
+            case DaemonAction.DropWarm(int pool) -> warm.drop(pool);
             case DaemonAction.PmiReply(int conn, String line) -> pmi.reply(conn, line);
             case DaemonAction.WriteStdin(int jobId, int rank, byte[] data) -> {
                 RankProcess r = ranks.get(key(jobId, rank));
@@ -393,6 +408,15 @@ public final class DaemonDriver {
             ChildReaper r = reaper.join();
             if (r == null && launch.needsBytes()) {
                 r = bytesReaper();
+            }
+            WarmPool.Waiting w = warm.take(launch);
+            if (w != null) {
+                try {
+                    RankProcess.startWarm(launch, w, guard, registry, toParent, onReaper);
+                    return;
+                } catch (IOException e) {
+                    warm.discard(w); // it ended before it took its variables: one is started for the rank instead
+                }
             }
             RankProcess.start(launch, guard, r, registry, toParent, r != null ? onReaper : toLoop);
         } catch (IOException | RuntimeException e) {

@@ -182,6 +182,27 @@ public final class RankProcess {
         return rp;
     }
 
+    /**
+     * Makes a JVM of the warm pool rank {@code launch}: its agent gets the rank's variables and
+     * lets {@code main} run; from then on it is a natively spawned rank like any other.
+     *
+     * @throws IOException when the JVM is gone before it took them (the caller starts one instead)
+     */
+    static RankProcess startWarm(RankLaunch launch, WarmPool.Waiting w, RankGuard guard, Registry registry,
+                                 Consumer<OverlayMessage> output, Consumer<DaemonEvent> events) throws IOException {
+        try (java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
+            org.banyan.runtime.os.RawFd.writeFully(w.stdinFd(), org.banyan.runtime.warm.WarmStart.activation(launch.env()), a);
+        }
+        org.banyan.runtime.os.RawFd.close(w.stdinFd());
+        RankOutput outReader = poll(launch.jobId(), launch.rank(), 1, w.stdoutFd(), output, 0);
+        RankOutput errReader = poll(launch.jobId(), launch.rank(), 2, w.stderrFd(), output, 0);
+        RankProcess rp = new RankProcess(launch.rank(), w.pid(), w.guardSlot(), w.exit(), null);
+        registry.started(launch.jobId(), rp);
+        w.exit().thenRun(new Finish(outReader, errReader, new Ending(launch, rp, null, null, null, nowMicros(), guard,
+                registry, events)));
+        return rp;
+    }
+
     /** A natively spawned rank ended: its pipes are read to their end, then its end is reported (at most 2 s later). */
     private record Finish(RankOutput out, RankOutput err, Runnable report) implements Runnable {
         @Override

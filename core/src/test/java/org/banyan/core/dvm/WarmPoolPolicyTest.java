@@ -1,0 +1,94 @@
+package org.banyan.core.dvm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.banyan.core.job.AppContext;
+import org.banyan.core.job.MappingPolicy;
+import org.banyan.core.job.Modex;
+import org.banyan.core.wire.ClientMessage;
+import org.banyan.core.wire.OverlayMessage;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A queued job submitted with {@code --warm} keeps JVMs of its program waiting on the hosts it
+ * could grow onto, and they go when it ends: what the DVM's core tells the daemons.
+ */
+class WarmPoolPolicyTest {
+    static ClientMessage.QueueJob job(String executable, int min, int max, int rpn, boolean warm) {
+        return new ClientMessage.QueueJob(min, max, 0, 2, 60_000, rpn, 5_000, new ClientMessage.RunJob(
+                List.of(new AppContext(executable, List.of("-cp", "app.jar", "Main"), 0, Map.of("K", "v"), null)),
+                MappingPolicy.SLOT, false, 0, "/work", Modex.LAZY, 0), warm);
+    }
+
+    static List<OverlayMessage.KeepWarm> kept(DvmCoreTest.Harness h) {
+        return h.log.stream().filter(a -> a instanceof DvmAction.ToDaemon(int d, OverlayMessage.KeepWarm k))
+                .map(a -> (OverlayMessage.KeepWarm) ((DvmAction.ToDaemon) a).message()).toList();
+    }
+
+    static List<OverlayMessage.DropWarm> dropped(DvmCoreTest.Harness h) {
+        return h.log.stream().filter(a -> a instanceof DvmAction.ToDaemon(int d, OverlayMessage.DropWarm k))
+                .map(a -> (OverlayMessage.DropWarm) ((DvmAction.ToDaemon) a).message()).toList();
+    }
+
+    @Test
+    void theHostsAWarmJobsShrinkLeavesKeepItsJvmsWaitingUntilItEnds() {
+        DvmCoreTest.Harness h = new DvmCoreTest.Harness(2, 2, 2, 2);
+        int dvmJob = shrunk(h, "/usr/lib/jvm/bin/java", true);
+        List<OverlayMessage.KeepWarm> kept = kept(h);
+        assertThat(kept).extracting(OverlayMessage.KeepWarm::to).as("the hosts it left").containsExactlyInAnyOrder(2, 3);
+        assertThat(kept).extracting(OverlayMessage.KeepWarm::count).as("as many as it ran on each").containsOnly(2);
+        OverlayMessage.KeepWarm k = kept.getFirst();
+        assertThat(k.program().executable()).isEqualTo("/usr/lib/jvm/bin/java");
+        assertThat(k.program().args()).containsExactly("-cp", "app.jar", "Main");
+        assertThat(k.program().env()).as("the job's variables, not a generation's").isEqualTo(Map.of("K", "v"));
+        assertThat(k.program().workdir()).isEqualTo("/work");
+        assertThat(launched(h, "sleep")).as("the queued job runs there beside them").hasSize(1);
+        assertThat(dropped(h)).isEmpty();
+        for (int rank = 0; rank < 4; rank++) { // the job ends
+            h.ended(rank / 2, List.of(new OverlayMessage.RankExited(dvmJob, rank, 0, "")));
+        }
+        assertThat(dropped(h)).extracting(OverlayMessage.DropWarm::to).containsExactlyInAnyOrder(2, 3);
+        assertThat(dropped(h)).extracting(OverlayMessage.DropWarm::pool).containsOnly(k.pool());
+    }
+
+    @Test
+    void aJobThatDidNotAskOrIsNoJvmKeepsNone() {
+        DvmCoreTest.Harness asked = new DvmCoreTest.Harness(2, 2, 2, 2);
+        shrunk(asked, "java", false);
+        assertThat(kept(asked)).isEmpty();
+        DvmCoreTest.Harness notJava = new DvmCoreTest.Harness(2, 2, 2, 2);
+        shrunk(notJava, "/usr/bin/python3", true);
+        assertThat(kept(notJava)).isEmpty();
+        assertThat(notJava.log).contains(new DvmAction.Log("job 1: no warm pool: /usr/bin/python3 does not start a JVM"));
+    }
+
+    /**
+     * A 1:4 job of {@code executable} on the harness's four hosts, two ranks each, shrunk to two
+     * hosts for a rigid job queued behind it; its DVM job.
+     */
+    static int shrunk(DvmCoreTest.Harness h, String executable, boolean warm) {
+        h.say(1, job(executable, 1, 4, 2, warm));
+        assertThat(kept(h)).as("at its maximum: nowhere to grow").isEmpty();
+        int dvmJob = launched(h, executable).getFirst();
+        h.say(2, job("/bin/sleep", 2, 2, 1, false)); // waits for two hosts
+        // rank 0 checks with the resource manager: shrink to 2 hosts for the queued job
+        h.handle(new DvmEvent.Head(new org.banyan.core.head.HeadEvent.FromDaemon(0, new OverlayMessage.NameRequest(dvmJob, 0,
+                org.banyan.core.tree.Topology.daemonOfVertex(0), 1, OverlayMessage.NameRequest.RESIZE_CHECK, "1,4,2,0", null))));
+        assertThat(h.log).filteredOn(a -> a instanceof DvmAction.ToDaemon(int d, OverlayMessage.NameReply r)
+                && r.portOrReason().startsWith("shrink")).hasSize(1);
+        for (int rank = 4; rank < 8; rank++) { // the leaving ranks, on the last two hosts, end
+            h.ended(rank / 2, List.of(new OverlayMessage.RankExited(dvmJob, rank, 0, "")));
+        }
+        return dvmJob;
+    }
+
+    /** The DVM jobs launched of a program whose name ends with {@code name}. */
+    static List<Integer> launched(DvmCoreTest.Harness h, String name) {
+        return h.log.stream().filter(a -> a instanceof DvmAction.ToDaemon(int d, OverlayMessage.LaunchJob l)
+                        && l.job().apps().getFirst().executable().endsWith(name))
+                .map(a -> ((OverlayMessage.LaunchJob) ((DvmAction.ToDaemon) a).message()).job().jobId()).distinct().toList();
+    }
+
+}

@@ -114,8 +114,16 @@ class DvmWarmPoolTest {
         Banyan.assertNoProcessesWith("FlexibleSleep");
     }
 
+    /** The agents' jar directories in the temporary directory. */
+    static List<Path> agentDirs() throws Exception {
+        try (var all = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            return all.filter(p -> p.getFileName().toString().startsWith("banyan-warm-")).toList();
+        }
+    }
+
     @Test
     void waitingJvmsEndWithTheirDaemonAndWithTheDvm() throws Exception {
+        List<Path> before = agentDirs();
         startDvm();
         Path out = dir.resolve("flexible.out");
         Process flexible = submitWarmFlexible(out, 200, 4); // stays shrunk while the long job below runs
@@ -137,6 +145,11 @@ class DvmWarmPoolTest {
         assertThat(queued.waitFor(30, TimeUnit.SECONDS)).isTrue();
         Banyan.assertNoProcessesWith("FlexibleSleep");
         assertThat(kept).noneMatch(Banyan::runs);
+        for (int i = 0; i < 30 && !before.containsAll(agentDirs()); i++) {
+            Thread.sleep(100);
+        }
+        assertThat(agentDirs()).as("the agents' jars went with their daemons, the killed one's too")
+                .allMatch(before::contains);
     }
 
     @Test

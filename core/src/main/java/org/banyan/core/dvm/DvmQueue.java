@@ -131,6 +131,10 @@ final class DvmQueue {
             host.say("job " + l.queueId() + ": no warm pool: " + app.executable() + " does not start a JVM");
             return;
         }
+        if (q.run().placement().binds()) { // a JVM's CPU mask is set at its start: no waiting JVM could serve
+            host.say("job " + l.queueId() + ": no warm pool: its ranks are bound to CPUs");
+            return;
+        }
         WarmJob w = new WarmJob(new org.banyan.core.daemon.WarmProgram(l.queueId(), app.executable(), app.args(), app.env(),
                 app.workdir() != null ? app.workdir() : q.run().launchDir()), l.ranks() / l.hosts().size(),
                 new java.util.LinkedHashSet<>());

@@ -54,7 +54,7 @@ class WarmPoolPolicyTest {
     }
 
     @Test
-    void aJobThatDidNotAskOrIsNoJvmKeepsNone() {
+    void aJobThatDidNotAskIsNoJvmOrIsBoundKeepsNone() {
         DvmCoreTest.Harness asked = new DvmCoreTest.Harness(2, 2, 2, 2);
         shrunk(asked, "java", false);
         assertThat(kept(asked)).isEmpty();
@@ -62,6 +62,13 @@ class WarmPoolPolicyTest {
         shrunk(notJava, "/usr/bin/python3", true);
         assertThat(kept(notJava)).isEmpty();
         assertThat(notJava.log).contains(new DvmAction.Log("job 1: no warm pool: /usr/bin/python3 does not start a JVM"));
+        DvmCoreTest.Harness bound = new DvmCoreTest.Harness(2, 2, 2, 2);
+        ClientMessage.QueueJob j = job("java", 1, 4, 2, true);
+        ClientMessage.RunJob r = j.run();
+        bound.say(1, new ClientMessage.QueueJob(1, 4, 0, 2, 60_000, 2, 5_000, new ClientMessage.RunJob(r.apps(), r.mapping(),
+                r.oversubscribe(), r.stdinRank(), r.launchDir(), r.modex(), r.timeoutMillis(), new org.banyan.core.job.RankPlacement(
+                org.banyan.topo.CpuBinding.Target.CORE, false, 1, false, null, null), r.wireUp()), true));
+        assertThat(bound.log).contains(new DvmAction.Log("job 1: no warm pool: its ranks are bound to CPUs"));
     }
 
     /**

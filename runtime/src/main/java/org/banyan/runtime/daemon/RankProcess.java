@@ -191,14 +191,20 @@ public final class RankProcess {
     static RankProcess startWarm(RankLaunch launch, WarmPool.Waiting w, RankGuard guard, Registry registry,
                                  Consumer<OverlayMessage> output, Consumer<DaemonEvent> events) throws IOException {
         try (java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
-            org.banyan.runtime.os.RawFd.writeFully(w.stdinFd(), org.banyan.runtime.warm.WarmStart.activation(launch.env()), a);
+            org.banyan.runtime.os.RawFd.writeFully(w.stdin(), org.banyan.runtime.warm.WarmStart.activation(launch.env()), a);
         }
-        org.banyan.runtime.os.RawFd.close(w.stdinFd());
-        RankOutput outReader = poll(launch.jobId(), launch.rank(), 1, w.stdoutFd(), output, 0);
-        RankOutput errReader = poll(launch.jobId(), launch.rank(), 2, w.stderrFd(), output, 0);
-        RankProcess rp = new RankProcess(launch.rank(), w.pid(), w.guardSlot(), w.exit(), null);
+        w.closeStdin();
+        RankOutput outReader;
+        RankOutput errReader;
+        try {
+            outReader = poll(launch.jobId(), launch.rank(), 1, w.takeStdout(), output, 0);
+            errReader = poll(launch.jobId(), launch.rank(), 2, w.takeStderr(), output, 0);
+        } catch (IllegalStateException e) { // its output could not be read: the caller ends it and starts another
+            throw new IOException("cannot read its output: " + e.getMessage(), e);
+        }
+        RankProcess rp = new RankProcess(launch.rank(), w.pid, w.guardSlot, w.exit, null);
         registry.started(launch.jobId(), rp);
-        w.exit().thenRun(new Finish(outReader, errReader, new Ending(launch, rp, null, null, null, nowMicros(), guard,
+        w.exit.thenRun(new Finish(outReader, errReader, new Ending(launch, rp, null, null, null, nowMicros(), guard,
                 registry, events)));
         return rp;
     }

@@ -31,9 +31,69 @@ import org.banyan.runtime.warm.WarmStart;
  * while it waits, as a rank is, and ends by itself when its stdin closes before it was taken.
  */
 final class WarmPool implements AutoCloseable {
-    /** A JVM waiting for a rank, and the daemon's ends of its pipes. */
-    record Waiting(WarmProgram program, long pid, int guardSlot, CompletableFuture<Integer> exit, int stdinFd, int stdoutFd,
-                   int stderrFd) {}
+    /**
+     * A JVM waiting for a rank, and the daemon's ends of its pipes: each closed once, by whoever
+     * holds it last (the pool, or, once it is a rank, the output poller).
+     */
+    static final class Waiting {
+        final WarmProgram program;
+        final long pid;
+        final int guardSlot;
+        final CompletableFuture<Integer> exit;
+        private final int stdinFd;
+        private final int stdoutFd;
+        private final int stderrFd;
+        private boolean stdinOpen = true;
+        private boolean stdoutOurs = true;
+        private boolean stderrOurs = true;
+
+        Waiting(WarmProgram program, long pid, int guardSlot, CompletableFuture<Integer> exit, int stdinFd, int stdoutFd,
+                int stderrFd) {
+            this.program = program;
+            this.pid = pid;
+            this.guardSlot = guardSlot;
+            this.exit = exit;
+            this.stdinFd = stdinFd;
+            this.stdoutFd = stdoutFd;
+            this.stderrFd = stderrFd;
+        }
+
+        /** Its stdin's write end, to write the activation to. */
+        int stdin() {
+            return stdinFd;
+        }
+
+        synchronized void closeStdin() {
+            if (stdinOpen) {
+                stdinOpen = false;
+                RawFd.close(stdinFd);
+            }
+        }
+
+        /** Its stdout's read end, handed over for good (to the output poller, which closes it). */
+        synchronized int takeStdout() {
+            stdoutOurs = false;
+            return stdoutFd;
+        }
+
+        synchronized int takeStderr() {
+            stderrOurs = false;
+            return stderrFd;
+        }
+
+        /** Closes the ends not handed over. */
+        synchronized void closeOwn() {
+            closeStdin();
+            if (stdoutOurs) {
+                stdoutOurs = false;
+                RawFd.close(stdoutFd);
+            }
+            if (stderrOurs) {
+                stderrOurs = false;
+                RawFd.close(stderrFd);
+            }
+        }
+    }
 
     private final RankGuard guard;
     private final List<Waiting> waiting = new ArrayList<>(); // guarded by this
@@ -50,7 +110,7 @@ final class WarmPool implements AutoCloseable {
         if (closed || reaper == null || program.workdir() != null && !new File(program.workdir()).isDirectory()) {
             return;
         }
-        long have = waiting.stream().filter(w -> w.program().pool() == program.pool()).count();
+        long have = waiting.stream().filter(w -> w.program.pool() == program.pool()).count();
         for (long i = have; i < count; i++) {
             start(program, reaper);
         }
@@ -87,7 +147,7 @@ final class WarmPool implements AutoCloseable {
         }
         for (int i = 0; i < waiting.size(); i++) {
             Waiting w = waiting.get(i);
-            if (!w.exit().isDone() && w.program().serves(launch)) {
+            if (!w.exit.isDone() && w.program.serves(launch)) {
                 return waiting.remove(i);
             }
         }
@@ -96,14 +156,14 @@ final class WarmPool implements AutoCloseable {
 
     /** How many JVMs wait for {@code pool}. */
     synchronized int waiting(int pool) {
-        return (int) waiting.stream().filter(w -> w.program().pool() == pool).count();
+        return (int) waiting.stream().filter(w -> w.program.pool() == pool).count();
     }
 
     /** Ends the JVMs waiting for {@code pool}. */
     void drop(int pool) {
         List<Waiting> gone = new ArrayList<>();
         synchronized (this) {
-            waiting.removeIf(w -> w.program().pool() == pool && gone.add(w));
+            waiting.removeIf(w -> w.program.pool() == pool && gone.add(w));
         }
         gone.forEach(WarmPool::discardNow);
         gone.forEach(this::release);
@@ -116,19 +176,18 @@ final class WarmPool implements AutoCloseable {
     }
 
     private static void discardNow(Waiting w) {
-        ProcessHandle.of(w.pid()).ifPresent(h -> ProcessSignaller.signalTree(h, Signals.SIGKILL));
+        ProcessHandle.of(w.pid).ifPresent(h -> ProcessSignaller.signalTree(h, Signals.SIGKILL));
     }
 
     private void release(Waiting w) {
-        guard.ended(w.pid(), w.guardSlot());
-        RawFd.close(w.stdinFd());
-        RawFd.close(w.stdoutFd());
-        RawFd.close(w.stderrFd());
+        guard.ended(w.pid, w.guardSlot);
+        w.closeOwn();
     }
 
     /**
      * The agent's jar: {@link WarmStart} alone (it loads in the program's JVM, without the rest of
-     * Banyan), in a directory only this user can read.
+     * Banyan), in a directory only this user can read, which goes with the daemon: removed at its
+     * end, or by its {@link RankGuard} when it is killed.
      */
     private String agentJar() throws IOException {
         if (jarDir == null) {
@@ -147,6 +206,7 @@ final class WarmPool implements AutoCloseable {
                 in.transferTo(jar);
                 jar.closeEntry();
             }
+            guard.owns(dir.toString()); // removed by the guard should this daemon be killed
             jarDir = dir;
         }
         return jarDir.resolve("agent.jar").toString();

@@ -43,11 +43,11 @@ final class DvmQueue {
     private final ResourceQueue queue;
     private final Host host;
     /** Queued jobs that asked for a warm pool ({@code dvm submit --warm}) and have not started, by queue id. */
-    private final Map<Integer, Waiting> warmWanted = new LinkedHashMap<>();
+    private final Map<Integer, WarmRequest> warmWanted = new LinkedHashMap<>();
     /** Running queued jobs that keep JVMs waiting, by queue id. */
     private final Map<Integer, WarmJob> warmJobs = new LinkedHashMap<>();
 
-    private record Waiting(Client owner, ClientMessage.QueueJob job) {}
+    private record WarmRequest(Client owner, ClientMessage.QueueJob job) {}
 
     /** A running job's warm pool: what waits, how many a host, and every host told to keep some. */
     private record WarmJob(org.banyan.core.daemon.WarmProgram program, int perHost, java.util.Set<Integer> hosts) {}
@@ -66,7 +66,7 @@ final class DvmQueue {
             case ResourceQueue.Outcome.Refused(String reason) -> s.send(new ClientMessage.JobRejected(reason));
             case ResourceQueue.Outcome.Queued(int id, int ahead, List<ResourceQueue.Launch> launches) -> {
                 if (q.warm()) {
-                    warmWanted.put(id, new Waiting(s, q));
+                    warmWanted.put(id, new WarmRequest(s, q));
                 }
                 s.send(new ClientMessage.JobQueued(id, ahead));
                 host.say("queued job " + id + " of client " + s.id + ": " + q.minNodes() + ".." + q.maxNodes()
@@ -111,7 +111,7 @@ final class DvmQueue {
                     + " on)" : " (queued)") + " of client " + l.owner().id + ": " + l.ranks()
                     + " rank(s) of " + command + " on host(s) " + l.hosts().stream().map(h -> nodes.get(h).name()).toList());
             host.follow(new HeadEvent.Submit(job, settings.forJob(run.timeoutMillis()).queued("banyan dvm submit", l.rankOffset())));
-            Waiting warm = l.expansion() ? null : warmWanted.remove(l.queueId());
+            WarmRequest warm = l.expansion() ? null : warmWanted.remove(l.queueId());
             if (warm != null) {
                 keepWarm(l, warm.job());
             }

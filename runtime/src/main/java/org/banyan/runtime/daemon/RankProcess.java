@@ -42,6 +42,8 @@ public final class RankProcess {
      * end of the stream.
      */
     private static final long PROMPT_WAIT_NANOS = 250_000_000;
+    /** What a pipe holds on Linux without a reader (16 pages): a warm JVM's activation is written whole within it. */
+    private static final int PIPE_BYTES = 64 * 1024;
 
     private final int rank;
     private final long pid;
@@ -190,8 +192,12 @@ public final class RankProcess {
      */
     static RankProcess startWarm(RankLaunch launch, WarmPool.Waiting w, RankGuard guard, Registry registry,
                                  Consumer<OverlayMessage> output, Consumer<DaemonEvent> events) throws IOException {
+        byte[] activation = org.banyan.runtime.warm.WarmStart.activation(launch.env());
+        if (activation.length > PIPE_BYTES) { // more than the pipe holds: a stopped JVM would hold this thread
+            throw new IOException("its variables take more than a pipe holds");
+        }
         try (java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
-            org.banyan.runtime.os.RawFd.writeFully(w.stdin(), org.banyan.runtime.warm.WarmStart.activation(launch.env()), a);
+            org.banyan.runtime.os.RawFd.writeFully(w.stdin(), activation, a);
         }
         w.closeStdin();
         RankOutput outReader;

@@ -192,24 +192,29 @@ final class WarmPool implements AutoCloseable {
     private String agentJar() throws IOException {
         if (jarDir == null) {
             Path dir = Files.createTempDirectory("banyan-warm-"); // 0700
-            Manifest m = new Manifest();
-            m.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-            m.getMainAttributes().put(new Attributes.Name("Premain-Class"), WarmStart.class.getName());
-            String entry = WarmStart.class.getName().replace('.', '/') + ".class";
-            try (OutputStream file = Files.newOutputStream(dir.resolve("agent.jar"));
-                 JarOutputStream jar = new JarOutputStream(file, m);
-                 InputStream in = WarmStart.class.getClassLoader().getResourceAsStream(entry)) {
-                if (in == null) {
-                    throw new IOException("the warm pool's agent class is not on this daemon's class path");
-                }
-                jar.putNextEntry(new JarEntry(entry));
-                in.transferTo(jar);
-                jar.closeEntry();
-            }
             guard.owns(dir.toString()); // removed by the guard should this daemon be killed
+            writeAgentJar(dir.resolve("agent.jar"));
             jarDir = dir;
         }
         return jarDir.resolve("agent.jar").toString();
+    }
+
+    /** Writes the agent's jar: {@link WarmStart}'s class and a manifest naming it the premain class. */
+    static void writeAgentJar(Path jarFile) throws IOException {
+        Manifest m = new Manifest();
+        m.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        m.getMainAttributes().put(new Attributes.Name("Premain-Class"), WarmStart.class.getName());
+        String entry = WarmStart.class.getName().replace('.', '/') + ".class";
+        try (OutputStream file = Files.newOutputStream(jarFile);
+             JarOutputStream jar = new JarOutputStream(file, m);
+             InputStream in = WarmStart.class.getClassLoader().getResourceAsStream(entry)) {
+            if (in == null) {
+                throw new IOException("the warm pool's agent class is not on this daemon's class path");
+            }
+            jar.putNextEntry(new JarEntry(entry));
+            in.transferTo(jar);
+            jar.closeEntry();
+        }
     }
 
     /** Ends every waiting JVM and removes the agent's jar. */

@@ -171,7 +171,9 @@ public final class WarmStart {
         if (n < 0 || n > 16 << 20) {
             throw new IOException("not an activation");
         }
-        return new String(in.readNBytes(n), StandardCharsets.UTF_8);
+        byte[] b = new byte[n];
+        in.readFully(b); // EOFException when the stream ends first
+        return new String(b, StandardCharsets.UTF_8);
     }
 
     private static MethodHandle setenvHandle() {

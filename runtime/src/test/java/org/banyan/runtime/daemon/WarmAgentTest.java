@@ -1,0 +1,56 @@
+package org.banyan.runtime.daemon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.banyan.core.daemon.WarmProgram;
+import org.banyan.runtime.warm.WarmStart;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A JVM started as the warm pool starts one, with the agent's jar as the daemon writes it: its
+ * program sees the variables of its activation through {@code System.getenv}, as if it had started
+ * with them; the end of its stdin before an activation ends it without running the program.
+ */
+class WarmAgentTest {
+    @TempDir
+    Path dir;
+
+    Process waiting() throws Exception {
+        Path jar = dir.resolve("agent.jar");
+        WarmPool.writeAgentJar(jar);
+        WarmProgram program = new WarmProgram(1, Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                List.of("-cp", System.getProperty("java.class.path"), PrintsItsVariable.class.getName(), "BANYAN_WARM_TEST"),
+                Map.of(), null);
+        return new ProcessBuilder(program.command(jar.toString())).redirectErrorStream(true).start();
+    }
+
+    @Test
+    void theProgramSeesTheVariablesOfItsActivation() throws Exception {
+        Process p = waiting();
+        Thread.sleep(300); // let it reach its wait, as a pool's JVM does long before it is taken
+        try (OutputStream stdin = p.getOutputStream()) {
+            stdin.write(WarmStart.activation(Map.of("BANYAN_WARM_TEST", "rank 3 ✓", "BANYAN_RANK", "3")));
+        }
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(out).as("no warning, nothing but the program's line").isEqualTo("main BANYAN_WARM_TEST=rank 3 ✓\n");
+        assertThat(p.exitValue()).isZero();
+    }
+
+    @Test
+    void theEndOfStdinBeforeAnActivationEndsItWithoutRunningTheProgram() throws Exception {
+        Process p = waiting();
+        p.getOutputStream().close();
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(out).isEmpty();
+        assertThat(p.exitValue()).isZero();
+    }
+}

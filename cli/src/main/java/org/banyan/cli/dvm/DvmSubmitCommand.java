@@ -61,7 +61,7 @@ public final class DvmSubmitCommand {
                             + "60): after that the expansion is abandoned and the job goes on at its size",
                     (a, v) -> a.resizeTimeoutMillis = duration("--resize-timeout", v))
             .flag("Queue", List.of("--warm"), List.of(),
-                    "a Java program's JVMs kept started and waiting on free hosts it could grow onto,\n"
+                    "a Java program's JVMs kept started and waiting on the hosts it could grow onto,\n"
                             + "so that its expansions take them instead of starting JVMs (docs/malleability.md)",
                     (a, v) -> a.warm = true)
             .value("Queue", List.of("--dvm"), List.of(), "FILE", "the DVM's URI file (default ~/.banyan/dvm.uri)",

@@ -148,15 +148,24 @@ final class DvmQueue {
         keepWarmOn(w, hosts);
     }
 
+    /**
+     * At most a host's slots wait there, whatever the job's ranks a host: an oversubscribed job
+     * ({@code --ranks-per-node} past the slots) would otherwise park that many idle JVMs, about
+     * 60 MB each, on every host it could grow onto. Its other ranks start as they come.
+     */
     private void keepWarmOn(WarmJob w, List<Integer> hosts) {
         if (hosts.isEmpty()) {
             return;
         }
+        java.util.Set<Integer> counts = new java.util.TreeSet<>();
         for (int h : hosts) {
-            host.follow(new HeadEvent.Route(new OverlayMessage.KeepWarm(-1, h, w.program().pool(), w.perHost(), w.program())));
+            int count = Math.min(w.perHost(), nodes.get(h).slots());
+            counts.add(count);
+            host.follow(new HeadEvent.Route(new OverlayMessage.KeepWarm(-1, h, w.program().pool(), count, w.program())));
             w.hosts().add(h);
         }
-        host.say("job " + w.program().pool() + ": " + w.perHost() + " JVM(s) kept waiting on host(s) "
+        host.say("job " + w.program().pool() + ": " + counts.stream().map(String::valueOf).collect(
+                java.util.stream.Collectors.joining(" or ")) + " JVM(s) kept waiting on host(s) "
                 + hosts.stream().map(h -> nodes.get(h).name()).toList() + " for its expansions");
     }
 

@@ -54,6 +54,18 @@ class WarmPoolPolicyTest {
     }
 
     @Test
+    void anOversubscribedJobKeepsNoMoreWaitingOnAHostThanItsSlots() {
+        DvmCoreTest.Harness h = new DvmCoreTest.Harness(2, 2, 2, 2);
+        ClientMessage.RunJob r = job("java", 1, 4, 4, true).run();
+        ClientMessage.RunJob over = new ClientMessage.RunJob(r.apps(), r.mapping(), true, r.stdinRank(), r.launchDir(),
+                r.modex(), r.timeoutMillis(), r.placement(), r.wireUp());
+        shrunk(h, new ClientMessage.QueueJob(1, 4, 0, 2, 60_000, 4, 5_000, over, true), 4);
+        assertThat(kept(h)).extracting(OverlayMessage.KeepWarm::to).containsExactlyInAnyOrder(2, 3);
+        assertThat(kept(h)).extracting(OverlayMessage.KeepWarm::count).as("four ranks a host, two slots").containsOnly(2);
+        assertThat(h.log).contains(new DvmAction.Log("job 1: 2 JVM(s) kept waiting on host(s) [n2, n3] for its expansions"));
+    }
+
+    @Test
     void aJobThatDidNotAskIsNoJvmOrIsBoundKeepsNone() {
         DvmCoreTest.Harness asked = new DvmCoreTest.Harness(2, 2, 2, 2);
         shrunk(asked, "java", false);
@@ -76,17 +88,22 @@ class WarmPoolPolicyTest {
      * hosts for a rigid job queued behind it; its DVM job.
      */
     static int shrunk(DvmCoreTest.Harness h, String executable, boolean warm) {
-        h.say(1, job(executable, 1, 4, 2, warm));
+        return shrunk(h, job(executable, 1, 4, 2, warm), 2);
+    }
+
+    /** As above, for a job of {@code rpn} ranks a host. */
+    static int shrunk(DvmCoreTest.Harness h, ClientMessage.QueueJob job, int rpn) {
+        h.say(1, job);
         assertThat(kept(h)).as("at its maximum: nowhere to grow").isEmpty();
-        int dvmJob = launched(h, executable).getFirst();
+        int dvmJob = launched(h, job.run().apps().getFirst().executable()).getFirst();
         h.say(2, job("/bin/sleep", 2, 2, 1, false)); // waits for two hosts
         // rank 0 checks with the resource manager: shrink to 2 hosts for the queued job
         h.handle(new DvmEvent.Head(new org.banyan.core.head.HeadEvent.FromDaemon(0, new OverlayMessage.NameRequest(dvmJob, 0,
                 org.banyan.core.tree.Topology.daemonOfVertex(0), 1, OverlayMessage.NameRequest.RESIZE_CHECK, "1,4,2,0", null))));
         assertThat(h.log).filteredOn(a -> a instanceof DvmAction.ToDaemon(int d, OverlayMessage.NameReply r)
                 && r.portOrReason().startsWith("shrink")).hasSize(1);
-        for (int rank = 4; rank < 8; rank++) { // the leaving ranks, on the last two hosts, end
-            h.ended(rank / 2, List.of(new OverlayMessage.RankExited(dvmJob, rank, 0, "")));
+        for (int rank = 2 * rpn; rank < 4 * rpn; rank++) { // the leaving ranks, on the last two hosts, end
+            h.ended(rank / rpn, List.of(new OverlayMessage.RankExited(dvmJob, rank, 0, "")));
         }
         return dvmJob;
     }

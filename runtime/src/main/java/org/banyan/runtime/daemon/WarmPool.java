@@ -154,11 +154,6 @@ final class WarmPool implements AutoCloseable {
         return null;
     }
 
-    /** How many JVMs wait for {@code pool}. */
-    synchronized int waiting(int pool) {
-        return (int) waiting.stream().filter(w -> w.program.pool() == pool).count();
-    }
-
     /** Ends the JVMs waiting for {@code pool}. */
     void drop(int pool) {
         List<Waiting> gone = new ArrayList<>();

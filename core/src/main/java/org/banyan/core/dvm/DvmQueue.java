@@ -122,7 +122,8 @@ final class DvmQueue {
      * A job started with {@code --warm} keeps its JVMs waiting on the hosts it could grow onto (as
      * many hosts as its maximum leaves room for, as many JVMs on each as it runs on a host), busy
      * with other work or not: a waiting JVM takes memory, no CPU. Its expansions there take them
-     * instead of starting JVMs; the hosts a shrink leaves get theirs ({@link #rankEnded}). They
+     * instead of starting JVMs; the hosts a shrink leaves get theirs ({@link #rankEnded}), and those
+     * an abandoned expansion gives back get theirs again ({@link #resizeTimedOut}). They
      * wait until the job ends.
      */
     private void keepWarm(ResourceQueue.Launch l, ClientMessage.QueueJob q) {
@@ -216,13 +217,17 @@ final class DvmQueue {
      * ranks waiting in the join are refused (they go on in their world), and the hosts go back.
      */
     void resizeTimedOut(int queueId, int generation) {
-        giveUp(queueId, generation, "its new ranks did not join in time; going on at %d rank(s)", true);
+        ResourceQueue.Abandoned a = giveUp(queueId, generation, "its new ranks did not join in time; going on at %d rank(s)", true);
+        WarmJob w = warmJobs.get(queueId);
+        if (a != null && w != null) { // the JVMs its new ranks took are ended with them: the job may try again there
+            keepWarmOn(w, a.freed().hosts());
+        }
     }
 
-    private void giveUp(int queueId, int generation, String why, boolean tellClient) {
+    private ResourceQueue.Abandoned giveUp(int queueId, int generation, String why, boolean tellClient) {
         ResourceQueue.Abandoned a = queue.abandon(queueId, generation);
         if (a == null) {
-            return;
+            return null;
         }
         for (Object w : a.waiters()) {
             reply((OverlayMessage.NameRequest) w, false, "resize_abandoned");
@@ -236,6 +241,7 @@ final class DvmQueue {
             owner.send(new ClientMessage.JobReport(queueId, "banyan dvm submit: " + line));
         }
         host.follow(new HeadEvent.CancelJob(a.dvmJob(), "the expansion it was started for was abandoned"));
+        return a;
     }
 
     private void reply(OverlayMessage.NameRequest r, boolean ok, String text) {

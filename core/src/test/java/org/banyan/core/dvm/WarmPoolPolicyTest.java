@@ -54,6 +54,30 @@ class WarmPoolPolicyTest {
     }
 
     @Test
+    void theHostsAnAbandonedExpansionGivesBackKeepItsJvmsWaitingAgain() {
+        DvmCoreTest.Harness h = new DvmCoreTest.Harness(2, 2, 2, 2);
+        int dvmJob = shrunk(h, "java", true);
+        int sleeper = launched(h, "sleep").getFirst();
+        h.ended(2, List.of(new OverlayMessage.RankExited(sleeper, 0, 0, ""))); // the job it shrank for ends
+        h.ended(3, List.of(new OverlayMessage.RankExited(sleeper, 1, 0, "")));
+        h.handle(new DvmEvent.Head(new org.banyan.core.head.HeadEvent.FromDaemon(0, new OverlayMessage.NameRequest(dvmJob, 0,
+                org.banyan.core.tree.Topology.daemonOfVertex(0), 2, OverlayMessage.NameRequest.RESIZE_CHECK, "1,4,2,0", null))));
+        assertThat(launched(h, "java")).as("the expansion, onto the hosts its JVMs wait on").hasSize(2);
+        assertThat(kept(h)).hasSize(2);
+        DvmEvent timeout = h.timers.stream().filter(DvmEvent.ResizeTimeout.class::isInstance).findFirst().orElseThrow();
+        h.handle(timeout); // its new ranks (the waiting JVMs they took) did not join in time
+
+        List<OverlayMessage.KeepWarm> kept = kept(h);
+        assertThat(kept).as("the hosts it gave back, told again after its ranks there were ended").hasSize(4);
+        assertThat(kept.subList(2, 4)).extracting(OverlayMessage.KeepWarm::to).containsExactlyInAnyOrder(2, 3);
+        assertThat(kept.subList(2, 4)).extracting(OverlayMessage.KeepWarm::count).containsOnly(2);
+        int abandoned = h.log.indexOf(h.log.stream().filter(a -> a instanceof DvmAction.Log(String line)
+                && line.contains("was abandoned")).findFirst().orElseThrow());
+        assertThat(h.log.subList(abandoned, h.log.size())).as("told after the expansion was given up")
+                .filteredOn(a -> a instanceof DvmAction.ToDaemon(int d, OverlayMessage.KeepWarm k)).hasSize(2);
+    }
+
+    @Test
     void anOversubscribedJobKeepsNoMoreWaitingOnAHostThanItsSlots() {
         DvmCoreTest.Harness h = new DvmCoreTest.Harness(2, 2, 2, 2);
         ClientMessage.RunJob r = job("java", 1, 4, 4, true).run();

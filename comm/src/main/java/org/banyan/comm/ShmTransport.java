@@ -34,10 +34,26 @@ import java.util.concurrent.ThreadLocalRandom;
  * when the head it last read leaves too little room: on a small message each side then touches
  * the record's cache line and little else (MPICH's "fastbox" is one line per message), where a
  * shared tail and a head read at every send cost two more transfers between the cores.
+ *
+ * <p>A receiver sizes the rings of its file ({@link #ringBytes}) and a sender takes the size
+ * from the file: 256 KiB for a rank with a core of its own, larger for ranks that share cores.
  */
 final class ShmTransport implements Transport {
     static final String KEY = "comm.shm";
+    /**
+     * The ring of a rank with a core of its own: the records it cycles through stay in the core's
+     * cache (1 MiB rings made messages of 128-512 KiB 10-40 % slower between two such ranks).
+     */
     static final int RING = 256 * 1024;
+    /**
+     * The ring of a rank that shares cores with others, at most: a sender fills it while its
+     * receiver is off the core, so a large message crosses in a few turns of the scheduler
+     * instead of one per 256 KiB (4 ranks on 2 cores, 8 MiB: bcast 24-29 → 8-12 ms, allreduce
+     * 36-52 → 17-20 ms; 8 or 16 MiB rings did no better at 16 MiB).
+     */
+    static final int SHARED_CORE_RING = 4 * 1024 * 1024;
+    /** What all rings of a host may take together, at most (and a quarter of /dev/shm's free space). */
+    static final long HOST_RINGS_BYTES = 256L * 1024 * 1024;
     /** Offsets in a ring: the receiver's head, the sender's tail (a cache line apart), the records. */
     static final long HEAD_AT = 0;
     static final int DATA = 128;
@@ -45,8 +61,8 @@ final class ShmTransport implements Transport {
     static final int RECORD_LENGTH_AT = 0;
     static final int RECORD_KIND_AT = 4;
     static final int RECORD_HEADER = 8;
-    private static final int CAPACITY = RING - DATA;
-    private static final int MAX_CHUNK = CAPACITY / 4;
+    /** The largest piece of a message a record carries, whatever the ring's size. */
+    private static final int MAX_CHUNK = (RING - DATA) / 4;
     private static final int FIRST = 1, MORE = 2, SKIP = 3;
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
@@ -60,6 +76,8 @@ final class ShmTransport implements Transport {
     private final Arrival[] current;
     /** Per world rank: the ring I write in its file, mapped at start-up. */
     private final MemorySegment[] outbound;
+    /** The data bytes of each of my inbound rings. */
+    private int inCapacity;
     private final ArrayDeque<PendingSend>[] waiting;
     private final int[] localRanks;
     /** Per world rank: its ring's head as this sender last read it (never ahead of the real one). */
@@ -70,9 +88,12 @@ final class ShmTransport implements Transport {
     /** Single-copy reads of local peers' memory for large messages, or null ({@link PeerMemory}). */
     private PeerMemory memory;
 
-    /** @param singleCopy whether large messages between native buffers may be read in one copy */
     @SuppressWarnings("unchecked")
-    ShmTransport(int me, int size, Endpoints endpoints, boolean singleCopy) {
+    /**
+     * @param singleCopy whether large messages between native buffers may be read in one copy
+     * @param dedicated whether this rank's host has a core for each of its ranks
+     */
+    ShmTransport(int me, int size, Endpoints endpoints, boolean singleCopy, boolean dedicated) {
         this.me = me;
         String myHost = endpoints.host(me);
         localIndex = new int[size];
@@ -98,9 +119,11 @@ final class ShmTransport implements Transport {
         }
         Path file = Path.of("/dev/shm", "banyan-comm-" + ProcessHandle.current().pid() + "-" + me + "-"
                 + Long.toHexString(ThreadLocalRandom.current().nextLong()));
-        MemorySegment mine = map(file, (long) RING * locals, true);
+        int ring = ringBytes(locals, dedicated, freeShm());
+        inCapacity = ring - DATA;
+        MemorySegment mine = map(file, (long) ring * locals, true);
         for (int i = 0; i < locals; i++) {
-            inbound[i] = mine.asSlice((long) RING * i, RING);
+            inbound[i] = mine.asSlice((long) ring * i, ring);
         }
         endpoints.publish(KEY, file.toString());
         pendingFile = file;
@@ -124,8 +147,13 @@ final class ShmTransport implements Transport {
     void connect(Endpoints endpoints) {
         for (int r : localRanks) {
             if (r != me) {
-                MemorySegment theirs = map(Path.of(endpoints.lookup(r, KEY)), (long) RING * localRanks.length, false);
-                outbound[r] = theirs.asSlice((long) RING * localIndex[me], RING);
+                MemorySegment theirs = map(Path.of(endpoints.lookup(r, KEY)), -1, false);
+                long ring = theirs.byteSize() / localRanks.length;
+                if (theirs.byteSize() % localRanks.length != 0 || ring % 8 != 0 || ring < RING || ring > SHARED_CORE_RING) {
+                    throw new CommException("rank " + r + "'s shared memory has " + theirs.byteSize() + " bytes, not rings for "
+                            + localRanks.length + " ranks");
+                }
+                outbound[r] = theirs.asSlice(ring * localIndex[me], ring);
             }
         }
         if (memory != null) {
@@ -144,6 +172,33 @@ final class ShmTransport implements Transport {
         }
     }
 
+    /**
+     * The size of each ring in a file for {@code locals} ranks: {@link #RING} for a rank with a
+     * core of its own, else the largest power of two up to {@link #SHARED_CORE_RING} for which the
+     * host's {@code locals}² rings take at most {@link #HOST_RINGS_BYTES} and a quarter of {@code
+     * freeShm} (a container's /dev/shm can be 64 MiB: a ring past its end is a SIGBUS at first touch).
+     */
+    static int ringBytes(int locals, boolean dedicated, long freeShm) {
+        if (dedicated) {
+            return RING;
+        }
+        long budget = Math.min(HOST_RINGS_BYTES, freeShm / 4);
+        int ring = SHARED_CORE_RING;
+        while (ring > RING && (long) locals * locals * ring > budget) {
+            ring /= 2;
+        }
+        return ring;
+    }
+
+    private static long freeShm() {
+        try {
+            return Files.getFileStore(Path.of("/dev/shm")).getUsableSpace();
+        } catch (IOException e) {
+            return 0; // the smallest rings, as before
+        }
+    }
+
+    /** Maps {@code file}, made {@code bytes} long when {@code create}, else as long as it is. */
     private MemorySegment map(Path file, long bytes, boolean create) {
         try (FileChannel ch = create
                 ? FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE)
@@ -152,7 +207,7 @@ final class ShmTransport implements Transport {
                 ch.truncate(bytes); // ftruncate: zero pages, heads and tails at 0
                 ch.write(java.nio.ByteBuffer.allocate(1), bytes - 1);
             }
-            return ch.map(FileChannel.MapMode.READ_WRITE, 0, bytes, arena);
+            return ch.map(FileChannel.MapMode.READ_WRITE, 0, create ? bytes : ch.size(), arena);
         } catch (IOException e) {
             throw new CommException("cannot map shared memory " + file + ": " + e.getMessage(), e);
         }
@@ -189,6 +244,7 @@ final class ShmTransport implements Transport {
      */
     private boolean push(int peer, PendingSend p) {
         MemorySegment ring = outbound[peer];
+        int capacity = (int) ring.byteSize() - DATA;
         long head = knownHead[peer];
         long tail = tailOf[peer];
         while (true) {
@@ -197,13 +253,13 @@ final class ShmTransport implements Transport {
             long left = p.payload.byteSize() - Math.max(0, p.offset);
             int chunk = (int) Math.min(left, MAX_CHUNK);
             int record = align(header + chunk);
-            int at = (int) (tail % CAPACITY);
-            int toEnd = CAPACITY - at;
+            int at = (int) (tail % capacity);
+            int toEnd = capacity - at;
             // room for the record, and for the zeroed slot after it (after the padding when it wraps)
             long needed = (toEnd < record ? toEnd + record : record) + RECORD_HEADER;
-            if (CAPACITY - (tail - head) < needed) {
+            if (capacity - (tail - head) < needed) {
                 head = knownHead[peer] = (long) LONG.getAcquire(ring, HEAD_AT);
-                if (CAPACITY - (tail - head) < needed) {
+                if (capacity - (tail - head) < needed) {
                     tailOf[peer] = tail;
                     return false;
                 }
@@ -236,7 +292,7 @@ final class ShmTransport implements Transport {
      * stores its kind and, with release, its length (the receiver's signal that all of it is there).
      */
     private static void publish(MemorySegment ring, int at, int record, int kind) {
-        int next = (at + record) % CAPACITY;
+        int next = (at + record) % ((int) ring.byteSize() - DATA);
         ring.set(ValueLayout.JAVA_INT, DATA + next + RECORD_LENGTH_AT, 0);
         ring.set(ValueLayout.JAVA_INT, DATA + at + RECORD_KIND_AT, kind);
         INT.setRelease(ring, DATA + at + RECORD_LENGTH_AT, record);
@@ -290,7 +346,7 @@ final class ShmTransport implements Transport {
         long head = (long) LONG.getOpaque(ring, HEAD_AT);
         long start = head;
         while (true) {
-            long base = DATA + head % CAPACITY;
+            long base = DATA + head % inCapacity;
             int record = (int) INT.getAcquire(ring, base + RECORD_LENGTH_AT);
             if (record == 0) {
                 break;
@@ -347,7 +403,7 @@ final class ShmTransport implements Transport {
     private static int checked(MemorySegment ring, long base, int record, int sender) {
         int kind = ring.get(ValueLayout.JAVA_INT, base + RECORD_KIND_AT);
         long offset = base - DATA;
-        if (record < RECORD_HEADER || record % 8 != 0 || offset + record > CAPACITY || kind < FIRST || kind > SKIP
+        if (record < RECORD_HEADER || record % 8 != 0 || offset + record > ring.byteSize() - DATA || kind < FIRST || kind > SKIP
                 || (kind != SKIP && record > align(RECORD_HEADER + Envelope.BYTES + MAX_CHUNK))) {
             throw new CommException("the shared-memory ring from rank " + sender + " is corrupt (a record of " + record
                     + " bytes, kind " + kind + ", at " + offset + ")");
@@ -358,7 +414,7 @@ final class ShmTransport implements Transport {
     /** Whether a message from {@code head} on, up to the last record published, is one a handler takes. */
     private static boolean handledAhead(MemorySegment ring, long head, Matcher matcher, int sender) {
         for (long at = head; ; ) {
-            long base = DATA + at % CAPACITY;
+            long base = DATA + at % (ring.byteSize() - DATA);
             int record = (int) INT.getAcquire(ring, base + RECORD_LENGTH_AT);
             if (record == 0) {
                 return false;

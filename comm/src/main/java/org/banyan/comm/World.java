@@ -32,8 +32,9 @@ final class World {
         Matcher matcher = new Matcher();
         List<Transport> transports = new ArrayList<>();
         transports.add(new SelfTransport(rank, matcher));
+        boolean dedicated = "0".equals(env.get("BANYAN_OVERSUBSCRIBED"));
         ShmTransport shm = "0".equals(env.get("BANYAN_COMM_SHM")) ? null
-                : new ShmTransport(rank, size, endpoints, "1".equals(env.get("BANYAN_COMM_CMA")));
+                : new ShmTransport(rank, size, endpoints, "1".equals(env.get("BANYAN_COMM_CMA")), dedicated);
         if (shm != null) {
             transports.add(shm);
         }
@@ -44,7 +45,7 @@ final class World {
             endpoints.exchange(); // every local peer has mapped my file: it can go
             shm.unlink();
         }
-        Engine engine = new Engine(rank, size, matcher, transports, hosts(size, endpoints), "0".equals(env.get("BANYAN_OVERSUBSCRIBED")));
+        Engine engine = new Engine(rank, size, matcher, transports, hosts(size, endpoints), dedicated);
         if (shm != null && shm.memory() != null) {
             engine.singleCopy(shm.memory());
         }

@@ -28,6 +28,11 @@ final class LocalJob {
 
     /** Runs {@code body} on {@code n} ranks; ranks on hosts {@code hostOf(rank)}. Returns each rank's result. */
     static <T> List<T> run(int n, IntFunction<String> hostOf, Map<String, String> env, Body<T> body) throws Exception {
+        return run(n, hostOf, r -> env, body);
+    }
+
+    /** As above, each rank with its own environment {@code envOf(rank)}. */
+    static <T> List<T> run(int n, IntFunction<String> hostOf, IntFunction<Map<String, String>> envOf, Body<T> body) throws Exception {
         Map<String, String> kv = new ConcurrentHashMap<>();
         CyclicBarrier fence = new CyclicBarrier(n);
         ExecutorService pool = Executors.newFixedThreadPool(n);
@@ -70,7 +75,7 @@ final class LocalJob {
                     }
                 };
                 results.add(pool.submit(() -> {
-                    try (Comm world = World.create(rank, n, ep, env)) {
+                    try (Comm world = World.create(rank, n, ep, envOf.apply(rank))) {
                         return body.run(world);
                     }
                 }));

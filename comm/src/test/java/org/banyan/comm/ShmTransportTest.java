@@ -21,6 +21,56 @@ class ShmTransportTest extends TransportSuite {
     }
 
     /**
+     * A rank with a core of its own has small rings, ranks that share cores larger ones, as much
+     * as the host's budget and its /dev/shm's free space allow.
+     */
+    @org.junit.jupiter.api.Test
+    void ringsAreSizedByWhetherRanksShareCoresAndByTheRoomForThem() {
+        long plenty = 8L << 30;
+        org.assertj.core.api.Assertions.assertThat(ShmTransport.ringBytes(2, true, plenty)).isEqualTo(256 << 10);
+        org.assertj.core.api.Assertions.assertThat(ShmTransport.ringBytes(64, true, plenty)).isEqualTo(256 << 10);
+        org.assertj.core.api.Assertions.assertThat(ShmTransport.ringBytes(4, false, plenty)).isEqualTo(4 << 20);
+        org.assertj.core.api.Assertions.assertThat(ShmTransport.ringBytes(8, false, plenty)).as("64 rings in 256 MiB").isEqualTo(4 << 20);
+        org.assertj.core.api.Assertions.assertThat(ShmTransport.ringBytes(16, false, plenty)).isEqualTo(1 << 20);
+        org.assertj.core.api.Assertions.assertThat(ShmTransport.ringBytes(64, false, plenty)).as("never below").isEqualTo(256 << 10);
+        long container = 64L << 20; // Docker's default /dev/shm
+        org.assertj.core.api.Assertions.assertThat(ShmTransport.ringBytes(2, false, container)).isEqualTo(4 << 20);
+        org.assertj.core.api.Assertions.assertThat(ShmTransport.ringBytes(4, false, container)).isEqualTo(1 << 20);
+        org.assertj.core.api.Assertions.assertThat(ShmTransport.ringBytes(4, false, 0)).isEqualTo(256 << 10);
+    }
+
+    /**
+     * Each sender writes its receiver's rings at the receiver's size, read from its file: rank 0
+     * with a core of its own (small rings) and two ranks that share cores (large rings) exchange
+     * messages of every size each way, whole and in order.
+     */
+    @org.junit.jupiter.api.Test
+    void ranksWithRingsOfDifferentSizesTalk() throws Exception {
+        int[] sizes = {8, 4096, 100_000, 300_000, 3 << 20};
+        java.util.List<String> got = LocalJob.run(3, hosts(), r -> Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1",
+                "BANYAN_OVERSUBSCRIBED", r == 0 ? "0" : "1"), w -> {
+            int me = w.rank();
+            java.util.List<Request> sends = new java.util.ArrayList<>();
+            for (int peer = 0; peer < 3; peer++) {
+                for (int i = 0; peer != me && i < sizes.length; i++) {
+                    sends.add(w.isend(pattern(sizes[i], 31 * me + i), peer, i));
+                }
+            }
+            int whole = 0;
+            for (int peer = 0; peer < 3; peer++) {
+                for (int i = 0; peer != me && i < sizes.length; i++) {
+                    byte[] in = new byte[sizes[i]];
+                    w.recv(in, peer, i);
+                    whole += java.util.Arrays.equals(in, pattern(sizes[i], 31 * peer + i)) ? 1 : 0;
+                }
+            }
+            sends.forEach(Request::await);
+            return whole + " of " + 2 * sizes.length;
+        });
+        org.assertj.core.api.Assertions.assertThat(got).containsOnly("10 of 10");
+    }
+
+    /**
      * With {@code BANYAN_COMM_CMA=1}, a large message from native memory into native memory is
      * read from the sender in one copy (cross-memory attach), whole and right; into a Java array,
      * or truncated, it still arrives as MPI says, and the sender's send completes either way.

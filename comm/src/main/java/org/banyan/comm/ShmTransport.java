@@ -198,10 +198,18 @@ final class ShmTransport implements Transport {
         }
     }
 
+    /**
+     * A ring file is readable and writable by its owner alone: the umask's usual 0644 let another
+     * user of the host open it in the moment before it is unlinked and read every message after.
+     */
+    private static final java.nio.file.attribute.FileAttribute<?> OWNER_ONLY = java.nio.file.attribute.PosixFilePermissions
+            .asFileAttribute(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+
     /** Maps {@code file}, made {@code bytes} long when {@code create}, else as long as it is. */
     private MemorySegment map(Path file, long bytes, boolean create) {
         try (FileChannel ch = create
-                ? FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE)
+                ? FileChannel.open(file, java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                        StandardOpenOption.WRITE), OWNER_ONLY)
                 : FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             if (create) {
                 ch.truncate(bytes); // ftruncate: zero pages, heads and tails at 0

@@ -39,6 +39,40 @@ class ShmTransportTest extends TransportSuite {
         org.assertj.core.api.Assertions.assertThat(ShmTransport.ringBytes(4, false, 0)).isEqualTo(256 << 10);
     }
 
+    /** A rank's ring file is its user's alone, from its creation to its unlinking. */
+    @org.junit.jupiter.api.Test
+    void ringFilesAreReadableByTheirOwnerAlone() throws Exception {
+        java.util.Map<String, String> published = new java.util.HashMap<>();
+        Endpoints endpoints = new Endpoints() {
+            @Override
+            public void publish(String key, String value) {
+                published.put(key, value);
+            }
+
+            @Override
+            public void exchange() {}
+
+            @Override
+            public String lookup(int rank, String key) {
+                return published.get(key);
+            }
+
+            @Override
+            public String host(int rank) {
+                return "one-host";
+            }
+        };
+        ShmTransport t = new ShmTransport(0, 2, endpoints, false, false);
+        java.nio.file.Path file = java.nio.file.Path.of(published.get(ShmTransport.KEY));
+        try {
+            org.assertj.core.api.Assertions.assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
+                    java.nio.file.Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+        } finally {
+            t.close();
+        }
+        org.assertj.core.api.Assertions.assertThat(file).doesNotExist();
+    }
+
     /**
      * Each sender writes its receiver's rings at the receiver's size, read from its file: rank 0
      * with a core of its own (small rings) and two ranks that share cores (large rings) exchange

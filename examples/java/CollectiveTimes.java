@@ -95,8 +95,8 @@ public final class CollectiveTimes {
                 warmUp(world, op, input(op, 1, n), output(op, 1, n), 8);
             }
             // ...and every op's path for messages sent by rendezvous (from 128 KiB), first met at
-            // 512 KiB: its C2 compilations came 1.8-1.9 s after its first call on a 2-core VM, and
-            // that size's 0.3 s of warm-up measured it under C1 (5x its later time, docs/comm.md)
+            // 512 KiB: C2 compiles it seconds after its first call on two busy cores, long after
+            // that size's own warm-up ended (docs/comm.md)
             for (String op : OPS) {
                 int count = 65_536;
                 if ((long) count * 8 * (perRank(op) ? n : 1) <= max) {

@@ -42,14 +42,13 @@ final class ShmTransport implements Transport {
     static final String KEY = "comm.shm";
     /**
      * The ring of a rank with a core of its own: the records it cycles through stay in the core's
-     * cache (1 MiB rings made messages of 128-512 KiB 10-40 % slower between two such ranks).
+     * cache (larger rings were slower between two such ranks: docs/comm.md).
      */
     static final int RING = 256 * 1024;
     /**
      * The ring of a rank that shares cores with others, at most: a sender fills it while its
      * receiver is off the core, so a large message crosses in a few turns of the scheduler
-     * instead of one per 256 KiB (4 ranks on 2 cores, 8 MiB: bcast 24-29 → 8-12 ms, allreduce
-     * 36-52 → 17-20 ms; 8 or 16 MiB rings did no better at 16 MiB).
+     * instead of one per 256 KiB (measured in docs/comm.md; larger rings did no better).
      */
     static final int SHARED_CORE_RING = 4 * 1024 * 1024;
     /** What all rings of a host may take together, at most (and a quarter of /dev/shm's free space). */
@@ -88,11 +87,11 @@ final class ShmTransport implements Transport {
     /** Single-copy reads of local peers' memory for large messages, or null ({@link PeerMemory}). */
     private PeerMemory memory;
 
-    @SuppressWarnings("unchecked")
     /**
      * @param singleCopy whether large messages between native buffers may be read in one copy
      * @param dedicated whether this rank's host has a core for each of its ranks
      */
+    @SuppressWarnings("unchecked")
     ShmTransport(int me, int size, Endpoints endpoints, boolean singleCopy, boolean dedicated) {
         this.me = me;
         String myHost = endpoints.host(me);

@@ -73,6 +73,41 @@ class ShmTransportTest extends TransportSuite {
         org.assertj.core.api.Assertions.assertThat(file).doesNotExist();
     }
 
+    /** A peer's file that cannot hold rings for the host's ranks is refused with its size, not written past. */
+    @org.junit.jupiter.api.Test
+    void aPeersFileOfTheWrongSizeIsRefused() throws Exception {
+        java.nio.file.Path bogus = java.nio.file.Files.createTempFile(java.nio.file.Path.of("/dev/shm"), "banyan-comm-test", "");
+        java.util.Map<String, String> published = new java.util.HashMap<>();
+        Endpoints endpoints = new Endpoints() {
+            @Override
+            public void publish(String key, String value) {
+                published.put(key, value);
+            }
+
+            @Override
+            public void exchange() {}
+
+            @Override
+            public String lookup(int rank, String key) {
+                return rank == 0 ? published.get(key) : bogus.toString();
+            }
+
+            @Override
+            public String host(int rank) {
+                return "one-host";
+            }
+        };
+        ShmTransport t = new ShmTransport(0, 2, endpoints, false, true);
+        try {
+            java.nio.file.Files.write(bogus, new byte[1000]);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> t.connect(endpoints)).isInstanceOf(CommException.class)
+                    .hasMessage("rank 1's shared memory has 1000 bytes, not rings for 2 ranks");
+        } finally {
+            t.close();
+            java.nio.file.Files.deleteIfExists(bogus);
+        }
+    }
+
     /**
      * Each sender writes its receiver's rings at the receiver's size, read from its file: rank 0
      * with a core of its own (small rings) and two ranks that share cores (large rings) exchange

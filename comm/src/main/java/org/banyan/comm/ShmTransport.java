@@ -75,8 +75,6 @@ final class ShmTransport implements Transport {
     private final Arrival[] current;
     /** Per world rank: the ring I write in its file, mapped at start-up. */
     private final MemorySegment[] outbound;
-    /** The data bytes of each of my inbound rings. */
-    private int inCapacity;
     private final ArrayDeque<PendingSend>[] waiting;
     private final int[] localRanks;
     /** Per world rank: its ring's head as this sender last read it (never ahead of the real one). */
@@ -119,7 +117,6 @@ final class ShmTransport implements Transport {
         Path file = Path.of("/dev/shm", "banyan-comm-" + ProcessHandle.current().pid() + "-" + me + "-"
                 + Long.toHexString(ThreadLocalRandom.current().nextLong()));
         int ring = ringBytes(locals, dedicated, freeShm());
-        inCapacity = ring - DATA;
         MemorySegment mine = map(file, (long) ring * locals, true);
         for (int i = 0; i < locals; i++) {
             inbound[i] = mine.asSlice((long) ring * i, ring);
@@ -251,7 +248,7 @@ final class ShmTransport implements Transport {
      */
     private boolean push(int peer, PendingSend p) {
         MemorySegment ring = outbound[peer];
-        int capacity = (int) ring.byteSize() - DATA;
+        int capacity = capacity(ring);
         long head = knownHead[peer];
         long tail = tailOf[peer];
         while (true) {
@@ -299,10 +296,15 @@ final class ShmTransport implements Transport {
      * stores its kind and, with release, its length (the receiver's signal that all of it is there).
      */
     private static void publish(MemorySegment ring, int at, int record, int kind) {
-        int next = (at + record) % ((int) ring.byteSize() - DATA);
+        int next = (at + record) % capacity(ring);
         ring.set(ValueLayout.JAVA_INT, DATA + next + RECORD_LENGTH_AT, 0);
         ring.set(ValueLayout.JAVA_INT, DATA + at + RECORD_KIND_AT, kind);
         INT.setRelease(ring, DATA + at + RECORD_LENGTH_AT, record);
+    }
+
+    /** The bytes a ring holds records in (its size without the head's line). */
+    private static int capacity(MemorySegment ring) {
+        return (int) ring.byteSize() - DATA;
     }
 
     private static int align(int n) {
@@ -353,7 +355,7 @@ final class ShmTransport implements Transport {
         long head = (long) LONG.getOpaque(ring, HEAD_AT);
         long start = head;
         while (true) {
-            long base = DATA + head % inCapacity;
+            long base = DATA + head % capacity(ring);
             int record = (int) INT.getAcquire(ring, base + RECORD_LENGTH_AT);
             if (record == 0) {
                 break;
@@ -410,7 +412,7 @@ final class ShmTransport implements Transport {
     private static int checked(MemorySegment ring, long base, int record, int sender) {
         int kind = ring.get(ValueLayout.JAVA_INT, base + RECORD_KIND_AT);
         long offset = base - DATA;
-        if (record < RECORD_HEADER || record % 8 != 0 || offset + record > ring.byteSize() - DATA || kind < FIRST || kind > SKIP
+        if (record < RECORD_HEADER || record % 8 != 0 || offset + record > capacity(ring) || kind < FIRST || kind > SKIP
                 || (kind != SKIP && record > align(RECORD_HEADER + Envelope.BYTES + MAX_CHUNK))) {
             throw new CommException("the shared-memory ring from rank " + sender + " is corrupt (a record of " + record
                     + " bytes, kind " + kind + ", at " + offset + ")");
@@ -421,7 +423,7 @@ final class ShmTransport implements Transport {
     /** Whether a message from {@code head} on, up to the last record published, is one a handler takes. */
     private static boolean handledAhead(MemorySegment ring, long head, Matcher matcher, int sender) {
         for (long at = head; ; ) {
-            long base = DATA + at % (ring.byteSize() - DATA);
+            long base = DATA + at % capacity(ring);
             int record = (int) INT.getAcquire(ring, base + RECORD_LENGTH_AT);
             if (record == 0) {
                 return false;

@@ -170,8 +170,14 @@ final class WarmPool implements AutoCloseable {
         release(w);
     }
 
-    private static void discardNow(Waiting w) {
-        ProcessHandle.of(w.pid).ifPresent(h -> ProcessSignaller.signalTree(h, Signals.SIGKILL));
+    /**
+     * Kills {@code w} unless it has ended: once its end is known it has been reaped, and its pid may
+     * already be another process's (a JVM that died before its activation was written).
+     */
+    static void discardNow(Waiting w) {
+        if (!w.exit.isDone()) {
+            ProcessHandle.of(w.pid).ifPresent(h -> ProcessSignaller.signalTree(h, Signals.SIGKILL));
+        }
     }
 
     private void release(Waiting w) {

@@ -34,23 +34,48 @@ class WarmAgentTest {
     @Test
     void theProgramSeesTheVariablesOfItsActivation() throws Exception {
         Process p = waiting();
-        Thread.sleep(300); // let it reach its wait, as a pool's JVM does long before it is taken
-        try (OutputStream stdin = p.getOutputStream()) {
-            stdin.write(WarmStart.activation(Map.of("BANYAN_WARM_TEST", "rank 3 ✓", "BANYAN_RANK", "3")));
+        try {
+            Thread.sleep(300); // let it reach its wait, as a pool's JVM does long before it is taken
+            try (OutputStream stdin = p.getOutputStream()) {
+                stdin.write(WarmStart.activation(Map.of("BANYAN_WARM_TEST", "rank 3 ✓", "BANYAN_RANK", "3")));
+            }
+            assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(out).as("no warning, nothing but the program's line").isEqualTo("main BANYAN_WARM_TEST=rank 3 ✓\n");
+            assertThat(p.exitValue()).isZero();
+        } finally {
+            p.destroyForcibly(); // a failed assertion leaves no JVM behind
         }
-        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(out).as("no warning, nothing but the program's line").isEqualTo("main BANYAN_WARM_TEST=rank 3 ✓\n");
-        assertThat(p.exitValue()).isZero();
     }
 
     @Test
     void theEndOfStdinBeforeAnActivationEndsItWithoutRunningTheProgram() throws Exception {
         Process p = waiting();
-        p.getOutputStream().close();
-        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(out).isEmpty();
-        assertThat(p.exitValue()).isZero();
+        try {
+            p.getOutputStream().close();
+            assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(out).isEmpty();
+            assertThat(p.exitValue()).isZero();
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    /**
+     * A waiting JVM whose end is known is not killed by its pid again: the pid may be another
+     * process's by then (here a live {@code sleep} stands for that other process).
+     */
+    @Test
+    void aWaitingJvmThatHasEndedIsNotKilledByItsPid() throws Exception {
+        Process other = new ProcessBuilder("sleep", "30").start();
+        try {
+            WarmPool.Waiting ended = new WarmPool.Waiting(new WarmProgram(1, "java", List.of(), Map.of(), null), other.pid(), 0,
+                    java.util.concurrent.CompletableFuture.completedFuture(0), -1, -1, -1);
+            WarmPool.discardNow(ended);
+            assertThat(other.waitFor(500, TimeUnit.MILLISECONDS)).as("the process now holding the pid lives on").isFalse();
+        } finally {
+            other.destroyForcibly();
+        }
     }
 }

@@ -2,14 +2,15 @@
  * protocol: allreduce, bcast, allgather, alltoall and reduce_scatter_block on doubles (SUM),
  * bytes per rank's block from 8 to MAX (the ops with a block per rank while all fit in MAX),
  * each size warmed up (about 0.3 s of calls, at least 20), then the mean of REPS calls (a
- * tenth from 64 KiB), best of three passes, the slowest rank's time. Prints "op bytes usec". */
+ * tenth from 64 KiB; fewer, down to 5, where the warm-up's pace says a pass would take over
+ * half a second), best of three passes, the slowest rank's time. Prints "op bytes usec". */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void run(int op, double *in, double *out, int count, int calls) {
-    for (int i = 0; i < calls; i++) {
+static void run(int op, double *in, double *out, int count, long calls) {
+    for (long i = 0; i < calls; i++) {
         switch (op) {
             case 0: MPI_Allreduce(in, out, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); break;
             case 1: MPI_Bcast(in, count, MPI_DOUBLE, 0, MPI_COMM_WORLD); break;
@@ -35,19 +36,25 @@ int main(int argc, char **argv) {
             long lin = (o == 3 || o == 4) ? (long) count * n : count;
             long lout = (o == 2 || o == 3) ? (long) count * n : count;
             double *in = calloc(lin, sizeof(double)), *out = calloc(lout, sizeof(double));
-            /* as CollectiveTimes.warmUp: batches of 2e8 / bytes / 50 calls until ~0.3 s have
-               passed (rank 0's clock, broadcast) and at least 20 calls were made */
+            /* as CollectiveTimes.warmUp: batches doubling from 1 to 2e8 / bytes / 50 calls until
+               ~0.3 s have passed (rank 0's clock, broadcast) and at least 20 calls were made */
             long cap = 200000000L / bytes;
             if (cap > 20000) cap = 20000;
             if (cap < 20) cap = 20;
-            int batch = cap / 50 > 1 ? (int) (cap / 50) : 1;
+            long most = cap / 50 > 1 ? cap / 50 : 1;
             double w0 = MPI_Wtime();
-            for (long done = 0, go = 1; go; done += batch) {
+            long go[2] = {1, 0}; /* continue?, rank 0's nanoseconds per call so far */
+            for (long done = 0, batch = 1; go[0]; done += batch, batch = batch * 2 < most ? batch * 2 : most) {
                 run(o, in, out, count, batch);
-                go = done + batch < 20 || MPI_Wtime() - w0 < 0.3;
-                MPI_Bcast(&go, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+                double elapsed = MPI_Wtime() - w0;
+                go[0] = done + batch < 20 || elapsed < 0.3;
+                go[1] = (long) (elapsed * 1e9 / (done + batch));
+                MPI_Bcast(go, 2, MPI_LONG, 0, MPI_COMM_WORLD);
             }
-            int calls = bytes >= 65536 ? reps / 10 : reps;
+            /* as CollectiveTimes.callsPerPass */
+            long calls = bytes >= 65536 ? reps / 10 : reps;
+            long budget = 500000000L / (go[1] > 0 ? go[1] : 1);
+            if (calls > budget) calls = budget;
             if (calls < 5) calls = 5;
             double best = 1e30;
             for (int pass = 0; pass < 4; pass++) {

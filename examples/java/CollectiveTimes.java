@@ -8,8 +8,9 @@ import org.banyan.comm.Op;
  * block), bcast (from rank 0), allgather and alltoall, from 8 bytes to MAX_BYTES, the ops whose
  * buffers hold a block per rank while all of them fit in MAX_BYTES. Each size is warmed up first
  * with the same calls (for about 0.3 s, at least 20 calls: time for the JIT to compile the
- * size's path), then timed: the mean of REPS calls (a tenth of them from 64 KiB), best of
- * three passes, the slowest rank's time. The C twin is bench/collectives.c, with the same
+ * size's path), then timed: the mean of REPS calls (a tenth of them from 64 KiB; fewer, down to
+ * 5, where the warm-up's calls say a pass would take over half a second), best of three passes,
+ * the slowest rank's time. The C twin is bench/collectives.c, with the same
  * protocol; bench/collectives runs both. Prints "op bytes usec".
  *
  * <p>Usage: CollectiveTimes [MAX_BYTES [REPS]]   (defaults 16777216, 200)
@@ -45,22 +46,38 @@ public final class CollectiveTimes {
     }
 
     /**
-     * Warms a size up: calls in batches (of 2·10^8 / bytes / 50, at least one) until about 0.3 s
+     * Warms a size up: calls in batches (doubling from one to 2·10^8 / bytes / 50, so that a slow
+     * call is not repeated hundreds of times before the clock is read) until about 0.3 s
      * have passed (rank 0's clock, broadcast after each batch so that all agree) and at least 20
      * calls were made. A count of calls (it stopped at 20,000) left small sizes 15-25 ms of
      * warm-up, before the JIT had compiled their path: the first size measured then ran at 1.1-1.3
-     * µs a call where it takes 0.6-0.8.
+     * µs a call where it takes 0.6-0.8. Returns rank 0's mean time per call, in nanoseconds
+     * (broadcast with the last batch's verdict).
      */
-    static void warmUp(Comm world, String op, double[] in, double[] out, long bytes) {
+    static long warmUp(Comm world, String op, double[] in, double[] out, long bytes) {
         long cap = Math.max(20, Math.min(20_000, 200_000_000L / bytes));
-        int batch = (int) Math.max(1, cap / 50);
+        int most = (int) Math.max(1, cap / 50);
         long t0 = System.nanoTime();
-        long[] go = {1};
-        for (long done = 0; go[0] != 0; done += batch) {
-            run(world, op, in, out, batch);
-            go[0] = done + batch < 20 || System.nanoTime() - t0 < 300_000_000L ? 1 : 0;
+        long[] go = {1, 0};
+        for (long done = 0, batch = 1; go[0] != 0; done += batch, batch = Math.min(most, batch * 2)) {
+            run(world, op, in, out, (int) batch);
+            long elapsed = System.nanoTime() - t0;
+            go[0] = done + batch < 20 || elapsed < 300_000_000L ? 1 : 0;
+            go[1] = elapsed / (done + batch);
             world.bcast(go, 0);
         }
+        return go[1];
+    }
+
+    /**
+     * The calls of one timed pass: REPS (a tenth from 64 KiB), fewer where a pass would take
+     * over half a second at the warm-up's pace, never under 5. Eight MPICH ranks on two cores
+     * took up to 0.1 s a call, and a run of all sizes over an hour at a fixed count.
+     */
+    static int callsPerPass(long bytes, int reps, long warmNanosPerCall) {
+        int calls = bytes >= 65536 ? reps / 10 : reps;
+        long budget = 500_000_000L / Math.max(1, warmNanosPerCall);
+        return (int) Math.max(5, Math.min(calls, budget));
     }
 
     /**
@@ -114,8 +131,7 @@ public final class CollectiveTimes {
                     int count = (int) (bytes / 8);
                     double[] in = input(op, count, n);
                     double[] out = output(op, count, n);
-                    warmUp(world, op, in, out, bytes);
-                    int calls = Math.max(5, bytes >= 65536 ? reps / 10 : reps);
+                    int calls = callsPerPass(bytes, reps, warmUp(world, op, in, out, bytes));
                     double best = Double.MAX_VALUE;
                     for (int pass = 0; pass < 4; pass++) {
                         world.barrier();

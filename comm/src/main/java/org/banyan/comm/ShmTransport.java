@@ -230,13 +230,34 @@ final class ShmTransport implements Transport {
             q.add(p);
             return;
         }
-        if (!push(peer, p)) {
+        boolean pushed;
+        try {
+            pushed = push(peer, p);
+        } catch (InternalError fault) {
+            throw pageLost("the ring to rank " + peer, fault);
+        }
+        if (!pushed) {
             if (q == null) {
                 q = new ArrayDeque<>();
                 waiting[peer] = q;
             }
             q.add(p);
         }
+    }
+
+    /**
+     * A ring's file is sparse: /dev/shm gives each page at its first touch, and when it has none
+     * left (or the file was cut short) that touch is a SIGBUS, which the JVM turns into an
+     * InternalError that says neither where nor why. Said here, with what /dev/shm has left.
+     */
+    private static CommException pageLost(String ring, InternalError fault) {
+        if (fault.getMessage() == null || !fault.getMessage().startsWith("a fault occurred")) {
+            throw fault;
+        }
+        java.io.File shm = new java.io.File("/dev/shm");
+        return new CommException("a page of the shared memory for " + ring + " could not be had: /dev/shm is full ("
+                + shm.getUsableSpace() / 1024 + " KiB free of " + shm.getTotalSpace() / 1024
+                + ") or the ring's file was cut short; free space in /dev/shm, or run fewer ranks a host", fault);
     }
 
     /**
@@ -313,6 +334,14 @@ final class ShmTransport implements Transport {
 
     @Override
     public boolean poll(Matcher matcher) {
+        try {
+            return pollRings(matcher);
+        } catch (InternalError fault) {
+            throw pageLost("this rank's rings", fault);
+        }
+    }
+
+    private boolean pollRings(Matcher matcher) {
         boolean moved = false;
         boolean lazy = !matcher.drainingAll() && !sending();
         for (int i = 0; i < inbound.length; i++) {

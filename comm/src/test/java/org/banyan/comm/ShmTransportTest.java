@@ -109,6 +109,52 @@ class ShmTransportTest extends TransportSuite {
     }
 
     /**
+     * A ring whose pages cannot be had (its file cut short here; /dev/shm full for a user: the
+     * file is sparse, each page given at its first touch) ends the send with a line that says so,
+     * where the JVM's SIGBUS handling said only "a fault occurred in an unsafe memory access".
+     */
+    @org.junit.jupiter.api.Test
+    void aRingWhosePagesCannotBeHadIsNamedWithWhatShmHasLeft() throws Exception {
+        java.nio.file.Path peer = java.nio.file.Files.createTempFile(java.nio.file.Path.of("/dev/shm"), "banyan-comm-test", "");
+        java.util.Map<String, String> published = new java.util.HashMap<>();
+        Endpoints endpoints = new Endpoints() {
+            @Override
+            public void publish(String key, String value) {
+                published.put(key, value);
+            }
+
+            @Override
+            public void exchange() {}
+
+            @Override
+            public String lookup(int rank, String key) {
+                return rank == 0 ? published.get(key) : peer.toString();
+            }
+
+            @Override
+            public String host(int rank) {
+                return "one-host";
+            }
+        };
+        ShmTransport t = new ShmTransport(0, 2, endpoints, false, true);
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(peer.toFile(), "rw")) {
+            f.setLength(2L * ShmTransport.RING);
+            t.connect(endpoints);
+            f.setLength(0); // its pages are gone: the next touch of the mapping is a SIGBUS
+            java.lang.foreign.MemorySegment payload = java.lang.foreign.MemorySegment.ofArray(new byte[64]);
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                            () -> t.send(1, new Envelope(0, 0, 1, 64), payload, new Operation.Send(null)))
+                    .isInstanceOf(CommException.class)
+                    .hasMessageStartingWith("a page of the shared memory for the ring to rank 1 could not be had: /dev/shm is full (")
+                    .hasMessageContaining("KiB free of ")
+                    .hasMessageEndingWith("free space in /dev/shm, or run fewer ranks a host");
+        } finally {
+            t.close();
+            java.nio.file.Files.deleteIfExists(peer);
+        }
+    }
+
+    /**
      * Each sender writes its receiver's rings at the receiver's size, read from its file: rank 0
      * with a core of its own (small rings) and two ranks that share cores (large rings) exchange
      * messages of every size each way, whole and in order.

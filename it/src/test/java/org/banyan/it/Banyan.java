@@ -155,7 +155,7 @@ final class Banyan {
      */
     static void assertLosingDaemonZeroEndsTheJob(ProcessBuilder job, String marker, int sleepers, String host)
             throws Exception {
-        assertLosingADaemonEndsTheJob(job, marker, sleepers, host, () -> daemonJvm(0));
+        assertLosingADaemonEndsTheJob(job, marker, sleepers, host, () -> daemonJvm(0, marker));
     }
 
     /** As above, with the daemon to kill found by {@code daemon} once every rank runs. */
@@ -181,12 +181,13 @@ final class Banyan {
     }
 
     /** The JVM of daemon {@code id} (not the ssh or srun that carries it). */
-    static ProcessHandle daemonJvm(int id) {
+    static ProcessHandle daemonJvm(int id, String marker) {
         return ProcessHandle.allProcesses()
                 .filter(h -> h.info().command().orElse("").endsWith("/java")
                         && h.info().commandLine().orElse("").contains("DaemonMain")
                         && h.info().commandLine().orElse("").contains("--id " + id + " "))
-                .findFirst().orElseThrow(() -> new AssertionError("no JVM of daemon " + id));
+                .filter(h -> h.descendants().anyMatch(d -> d.info().commandLine().orElse("").contains(marker)))
+                .findFirst().orElseThrow(() -> new AssertionError("no JVM of daemon " + id + " running " + marker));
     }
 
     /** The JVM of the daemon a Slurm step started on {@code node} (its task's SLURMD_NODENAME). */

@@ -263,7 +263,7 @@ class DvmTest {
         Process job = Banyan.builder(List.of("run", "--dvm", uri.toString(), "-n", "4", "sleep", marker))
                 .redirectErrorStream(true).start();
         Banyan.awaitSleeps(marker, 4);
-        Banyan.daemonJvm(1).destroyForcibly();
+        Banyan.daemonJvm(1, marker).destroyForcibly();
         assertThat(job.waitFor(60, TimeUnit.SECONDS)).isTrue();
         String out = new String(job.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(job.exitValue()).as(out).isEqualTo(1);
@@ -292,7 +292,7 @@ class DvmTest {
                 "--tasks", dir.resolve("sleepers.jsonl").toString());
         assertThat(sub.exit()).as(sub.stderr()).isZero();
         Banyan.awaitSleeps(marker, 4);
-        ProcessHandle killed = Banyan.daemonJvm(1);
+        ProcessHandle killed = Banyan.daemonJvm(1, marker);
         killed.destroyForcibly();
         long deadline = System.nanoTime() + 20_000_000_000L;
         while (Banyan.processesWith(marker).size() > 2 && System.nanoTime() < deadline) {

@@ -44,7 +44,7 @@ class ProcessTableTest {
         String path = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream())).readLine();
         Banyan.awaitSleeps(m, 1);
         assertThat(Path.of(path)).exists();
-        Banyan.daemonJvm(0).destroyForcibly();
+        Banyan.daemonJvm(0, m).destroyForcibly();
         p.waitFor();
         Banyan.assertNothingLeft(m);
         for (int i = 0; i < 50 && Files.exists(Path.of(path)); i++) {

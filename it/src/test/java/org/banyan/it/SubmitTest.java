@@ -377,6 +377,15 @@ class SubmitTest {
         assertThat(r.stderr().strip()).isEqualTo("banyan submit: " + dir.resolve("bad.jsonl") + ":3: field 'ranks' must be "
                 + "a positive integer");
         assertThat(dir.resolve("s")).doesNotExist();
+        try (java.io.RandomAccessFile sparse = new java.io.RandomAccessFile(dir.resolve("huge.jsonl").toFile(), "rw")) {
+            sparse.setLength(3L << 30); // over any bound the command's memory gives, and over what one array holds
+        }
+        Banyan.Result huge = Banyan.run("submit", "--dvm", uri.toString(), "--session", dir.resolve("s").toString(),
+                "--tasks", dir.resolve("huge.jsonl").toString());
+        assertThat(huge.exit()).isEqualTo(2);
+        assertThat(huge.stderr().strip()).matches("banyan submit: --tasks " + java.util.regex.Pattern.quote(dir.resolve("huge.jsonl").toString())
+                + ": more than [0-9]+ MiB of tasks \\(a quarter of this command's memory\\): split them over several submits");
+        assertThat(dir.resolve("s")).doesNotExist();
         Files.writeString(dir.resolve("bad2.jsonl"), "{\"executable\": \"/bin/true\", \"cores\": 2}\n");
         assertThat(Banyan.run("submit", "--dvm", uri.toString(), "--tasks", dir.resolve("bad2.jsonl").toString()).stderr())
                 .contains(":1: unknown field 'cores'");

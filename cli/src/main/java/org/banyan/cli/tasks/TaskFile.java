@@ -61,8 +61,13 @@ final class TaskFile {
      * collection into its first tenth of a second.
      */
     static Tasks read(Path file) throws UsageException {
+        String shown = org.banyan.pmix.RawPaths.shown(file);
         try (InputStream in = Files.newInputStream(file)) {
-            return read(in, org.banyan.pmix.RawPaths.shown(file));
+            long limit = maxBytes();
+            if (Files.isRegularFile(file) && Files.size(file) > limit) {
+                throw tooLarge(shown, limit);
+            }
+            return read(in, shown, limit);
         } catch (NoSuchFileException e) {
             throw new UsageException("--tasks " + org.banyan.pmix.RawPaths.shown(file) + ": no such file");
         } catch (IOException e) {
@@ -72,11 +77,33 @@ final class TaskFile {
 
     /** As {@link #read(Path)}, from a stream ({@code --tasks -}: standard input); {@code file} names it in messages. */
     static Tasks read(InputStream in, String file) throws UsageException {
+        return read(in, file, maxBytes());
+    }
+
+    /**
+     * The most bytes a task file may hold: its bytes stay in memory until its tasks are handed
+     * over, so a quarter of the heap, and no more than one array takes. Without a bound, endless
+     * input ({@code yes ... | banyan submit --tasks -}) grew the command to 2 GB in six seconds and
+     * ended it on an OutOfMemoryError's stack trace.
+     */
+    static long maxBytes() {
+        return Math.min(Integer.MAX_VALUE - 16, Runtime.getRuntime().maxMemory() / 4);
+    }
+
+    private static UsageException tooLarge(String file, long limit) {
+        return new UsageException("--tasks " + file + ": more than " + (limit >> 20)
+                + " MiB of tasks (a quarter of this command's memory): split them over several submits");
+    }
+
+    static Tasks read(InputStream in, String file, long limit) throws UsageException {
         byte[] bytes;
         try {
-            bytes = in.readAllBytes();
+            bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 16, limit + 1));
         } catch (IOException e) {
             throw new UsageException("--tasks " + file + ": " + e.getMessage());
+        }
+        if (bytes.length > limit) {
+            throw tooLarge(file, limit);
         }
         Map<String, Long> uidLines = new java.util.HashMap<>(); // the uids given, and their lines
         Map<String, String> executables = new java.util.HashMap<>(); // one string per program, see entry()

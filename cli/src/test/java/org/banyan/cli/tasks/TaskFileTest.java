@@ -27,6 +27,34 @@ class TaskFileTest {
         assertThatThrownBy(() -> TaskFile.read(f)).isInstanceOf(UsageException.class).hasMessage(f + message);
     }
 
+    /** Endless input (`yes ... | banyan submit --tasks -`) is refused once past the bound, not read until memory runs out. */
+    @Test
+    void endlessInputIsRefusedAtTheBound() {
+        byte[] line = "{\"executable\": \"/bin/true\"}\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        java.io.InputStream endless = new java.io.InputStream() {
+            long at;
+
+            @Override
+            public int read() {
+                return line[(int) (at++ % line.length)];
+            }
+        };
+        assertThatThrownBy(() -> TaskFile.read(endless, "stdin", 2 << 20)).isInstanceOf(UsageException.class)
+                .hasMessage("--tasks stdin: more than 2 MiB of tasks (a quarter of this command's memory): split them over several submits");
+    }
+
+    /** A file larger than the bound is refused by its size, before a byte of it is read. */
+    @Test
+    void aFileLargerThanTheBoundIsRefusedByItsSize() throws Exception {
+        Path f = dir.resolve("huge.jsonl");
+        try (java.io.RandomAccessFile sparse = new java.io.RandomAccessFile(f.toFile(), "rw")) {
+            sparse.setLength(TaskFile.maxBytes() + 1);
+        }
+        assertThatThrownBy(() -> TaskFile.read(f)).isInstanceOf(UsageException.class)
+                .hasMessage("--tasks " + f + ": more than " + (TaskFile.maxBytes() >> 20)
+                        + " MiB of tasks (a quarter of this command's memory): split them over several submits");
+    }
+
     @Test
     void everyFieldAndTheLinesThatAreNotTasks() throws Exception {
         List<TaskDescription> tasks = TaskFile.read(file("""

@@ -36,13 +36,38 @@ public final class InputFiles {
     }
 
     public static String text(Path file, String what) throws UsageException {
+        return text(file, what, LIMIT, "is it the right file?");
+    }
+
+    /**
+     * A bound for the inputs that may be large (workload traces, task files, traffic matrices):
+     * they are held whole, so a quarter of this command's heap, and no more than one array holds.
+     */
+    public static long heapBound() {
+        return Math.min(Integer.MAX_VALUE - 16, Runtime.getRuntime().maxMemory() / 4);
+    }
+
+    /** A file that may be large: at most {@link #heapBound()} bytes. */
+    public static String largeText(Path file, String what) throws UsageException {
+        return text(file, what, heapBound(), "a quarter of this command's memory");
+    }
+
+    static String text(Path file, String what, long limit, String why) throws UsageException {
         String named = what + " '" + org.banyan.pmix.RawPaths.shown(file) + "'";
         if (Files.isDirectory(file)) {
             throw new UsageException(named + " is a directory");
         }
-        byte[] bytes = Files.isRegularFile(file) || !Files.exists(file) ? read(file, named) : readWithin(file, named);
-        if (bytes.length > LIMIT) {
-            throw new UsageException(named + " is longer than " + (LIMIT >> 20) + " MiB (is it the right file?)");
+        String tooLong = named + " is longer than " + (limit >> 20) + " MiB (" + why + ")";
+        try {
+            if (Files.isRegularFile(file) && Files.size(file) > limit) {
+                throw new UsageException(tooLong); // by its size, before a byte of it is read
+            }
+        } catch (IOException e) {
+            throw new UsageException(named + ": " + e.getMessage());
+        }
+        byte[] bytes = Files.isRegularFile(file) || !Files.exists(file) ? read(file, named, limit) : readWithin(file, named, limit);
+        if (bytes.length > limit) {
+            throw new UsageException(tooLong);
         }
         try {
             return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
@@ -52,9 +77,9 @@ public final class InputFiles {
         }
     }
 
-    private static byte[] read(Path file, String named) throws UsageException {
+    private static byte[] read(Path file, String named, long limit) throws UsageException {
         try (InputStream in = Files.newInputStream(file)) {
-            return in.readNBytes(LIMIT + 1);
+            return in.readNBytes((int) Math.min(Integer.MAX_VALUE - 16, limit + 1));
         } catch (NoSuchFileException e) {
             throw new UsageException(named + ": no such file");
         } catch (IOException e) {
@@ -63,11 +88,11 @@ public final class InputFiles {
     }
 
     /** A pipe or a device, read on a thread of its own: opening a fifo with no writer never returns. */
-    private static byte[] readWithin(Path file, String named) throws UsageException {
+    private static byte[] readWithin(Path file, String named, long limit) throws UsageException {
         java.util.concurrent.CompletableFuture<Object> got = new java.util.concurrent.CompletableFuture<>();
         Thread.ofPlatform().daemon().name("read-" + file.getFileName()).start(() -> {
             try {
-                got.complete(read(file, named));
+                got.complete(read(file, named, limit));
             } catch (UsageException e) {
                 got.complete(e);
             }

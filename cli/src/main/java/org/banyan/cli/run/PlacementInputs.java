@@ -1,6 +1,5 @@
 package org.banyan.cli.run;
 
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,11 +31,9 @@ public final class PlacementInputs {
             if (Files.isDirectory(p) || p.toString().endsWith(".prof")) {
                 return CommMatrix.of(TrafficMatrices.read(p).bytes(TrafficMatrices.Category.ALL));
             }
-            return MatrixFormats.parse(Files.readString(p), spec);
+            return MatrixFormats.parse(org.banyan.cli.options.InputFiles.largeText(p, option), spec);
         } catch (IllegalArgumentException | UncheckedIOException e) {
             throw new UsageException(option + ": " + e.getMessage());
-        } catch (IOException e) {
-            throw new UsageException(option + " '" + spec + "': " + e.getMessage());
         }
     }
 
@@ -53,7 +50,7 @@ public final class PlacementInputs {
             }
             Path p = cwd.resolve(spec);
             if (Files.isRegularFile(p)) {
-                String text = Files.readString(p);
+                String text = org.banyan.cli.options.InputFiles.largeText(p, option);
                 String head = text.stripLeading();
                 if (head.startsWith("<")) {
                     return HwlocXml.parse(text);
@@ -69,8 +66,6 @@ public final class PlacementInputs {
             throw new UsageException(option + " '" + spec + "' is neither a file nor a description like 'socket:2 core:8'");
         } catch (IllegalArgumentException e) {
             throw new UsageException(option + ": " + e.getMessage());
-        } catch (IOException e) {
-            throw new UsageException(option + " '" + spec + "': " + e.getMessage());
         }
     }
 

@@ -287,17 +287,13 @@ public final class WorkloadCommand {
             return sweep(setup, inhibit, sweep, json);
         }
         List<WorkloadJob> workload;
-        String file = swf != null ? swf : flexibleSleep;
         try {
-            workload = swf != null ? Workloads.readSwf(Files.readString(cwd.resolve(swf)), nodes, swf)
-                    : flexibleSleep != null ? Workloads.readFlexibleSleep(Files.readString(cwd.resolve(flexibleSleep)),
+            workload = swf != null ? Workloads.readSwf(InputFiles.largeText(cwd.resolve(swf), "--swf"), nodes, swf)
+                    : flexibleSleep != null ? Workloads.readFlexibleSleep(InputFiles.largeText(cwd.resolve(flexibleSleep), "--flexible-sleep"),
                             flexibleSleep, startSeconds, resizeSeconds)
                     : model.equals("lublin") ? Workloads.readSwf(LublinCommand.swf(seed, jobs, nodes, load), nodes,
                             "the Lublin-Feitelson model")
                     : setup.generate();
-        } catch (IOException e) {
-            throw new UsageException((swf != null ? "--swf '" : "--flexible-sleep '") + file + "': "
-                    + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage()));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

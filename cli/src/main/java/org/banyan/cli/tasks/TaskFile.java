@@ -82,12 +82,13 @@ final class TaskFile {
 
     /**
      * The most bytes a task file may hold: its bytes stay in memory until its tasks are handed
-     * over, so a quarter of the heap, and no more than one array takes. Without a bound, endless
-     * input ({@code yes ... | banyan submit --tasks -}) grew the command to 2 GB in six seconds and
-     * ended it on an OutOfMemoryError's stack trace.
+     * over. Without a bound, endless input ({@code yes ... | banyan submit --tasks -}) grew the
+     * command to 2 GB in six seconds and ended it on an OutOfMemoryError's stack trace. (Not read
+     * through {@link org.banyan.cli.options.InputFiles}, which gives a pipe 10 s: a generator
+     * feeding a bag may take longer.)
      */
     static long maxBytes() {
-        return Math.min(Integer.MAX_VALUE - 16, Runtime.getRuntime().maxMemory() / 4);
+        return org.banyan.cli.options.InputFiles.heapBound();
     }
 
     private static UsageException tooLarge(String file, long limit) {

@@ -130,6 +130,14 @@ class SimCommandTest {
         assertThat(sim("sim", "workload", "--arrivals", "10,-1").err()).isEqualTo("banyan sim: --arrivals must be positive, not -1\n");
         assertThat(sim("sim", "workload", "--swf", "/no/such.swf").err())
                 .isEqualTo("banyan sim: --swf '/no/such.swf': no such file\n");
+        java.nio.file.Path huge = java.nio.file.Files.createTempFile("huge", ".swf");
+        try (java.io.RandomAccessFile sparse = new java.io.RandomAccessFile(huge.toFile(), "rw")) {
+            sparse.setLength(org.banyan.cli.options.InputFiles.heapBound() + 1); // refused by its size, not read
+            assertThat(sim("sim", "workload", "--swf", huge.toString()).err()).isEqualTo("banyan sim: --swf '" + huge + "' is longer than "
+                    + (org.banyan.cli.options.InputFiles.heapBound() >> 20) + " MiB (a quarter of this command's memory)\n");
+        } finally {
+            java.nio.file.Files.delete(huge);
+        }
         // options the others make meaningless were dropped without a word
         assertThat(sim("sim", "workload", "--arrivals", "5,10", "--arrival", "3", "--policy", "fixed").err()).isEqualTo("banyan sim: "
                 + "--arrivals runs both policies at each of its arrival times and prints one line each: drop --arrival, --policy\n");

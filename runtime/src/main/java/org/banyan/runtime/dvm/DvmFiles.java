@@ -74,7 +74,8 @@ public record DvmFiles(Path uri) {
         if (!Files.isRegularFile(uri)) {
             throw new IOException("no DVM at " + uri + " (start one with 'banyan dvm start')");
         }
-        List<String> lines = Files.readAllLines(uri, StandardCharsets.UTF_8);
+        String text = small(uri);
+        List<String> lines = text == null ? List.of() : text.lines().toList();
         if (lines.size() < 2 || !lines.get(0).startsWith("tcp://")) {
             throw new IOException(uri + " is not a DVM URI file");
         }
@@ -86,11 +87,30 @@ public record DvmFiles(Path uri) {
         }
         String secret;
         try {
-            secret = Files.readString(secret()).strip();
+            secret = small(secret());
         } catch (IOException e) {
             throw new IOException("cannot read the DVM's secret " + secret() + ": " + e.getMessage());
         }
-        return new Contact(lines.get(0).substring("tcp://".length()).strip(), pid, secret);
+        if (secret == null) {
+            throw new IOException("the DVM's secret " + secret() + " is not one (over " + SMALL + " bytes)");
+        }
+        return new Contact(lines.get(0).substring("tcp://".length()).strip(), pid, secret.strip());
+    }
+
+    /** What the URI and secret files hold at most: a few dozen bytes each. */
+    static final int SMALL = 4096;
+
+    /**
+     * The text of a file that should be small, or null when it is not: {@code --dvm} given a
+     * large file by mistake was read whole (a 3 GB one ended the command on an OutOfMemoryError
+     * after 31 s), a binary one said only the decoder's "Input length = 1".
+     */
+    private static String small(Path file) throws IOException {
+        byte[] bytes;
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            bytes = in.readNBytes(SMALL + 1);
+        }
+        return bytes.length > SMALL ? null : new String(bytes, StandardCharsets.UTF_8);
     }
 
     /**

@@ -12,11 +12,14 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Small text files the user names on the command line (hostfiles, appfiles, rankfiles), read so
- * that a wrong name cannot hang or exhaust banyan: at most {@link #LIMIT} bytes ({@code /dev/zero},
- * a log file given by mistake), and text only (a binary file is named as such, not reported as a
- * decoder's "Input length = 1"). A pipe (a shell's {@code <(...)}) is read like a file, within
- * {@link #PIPE_WAIT_SECONDS}: a named pipe nobody writes to would otherwise hang banyan.
+ * Text files the user names on the command line, read so that a wrong name cannot hang or
+ * exhaust banyan: small ones (hostfiles, appfiles, rankfiles, workload set-ups) at most {@link
+ * #LIMIT} bytes ({@code /dev/zero}, a log file given by mistake), ones that may be large (workload
+ * traces, traffic matrices, topologies: {@link #largeText}) at most {@link #heapBound()}; a regular
+ * file over its bound is refused by its size before it is read. Text only (a binary file is named
+ * as such, not reported as a decoder's "Input length = 1"). A pipe (a shell's {@code <(...)}) is
+ * read like a file, within {@link #PIPE_WAIT_SECONDS}: a named pipe nobody writes to would
+ * otherwise hang banyan.
  */
 public final class InputFiles {
     /** A hostfile of 100,000 hosts is about 2 MiB. */

@@ -55,17 +55,28 @@ public final class TrafficMatrices {
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot list " + dirOrFile + ": " + e.getMessage(), e);
             }
-        } else {
+        } else if (Files.isRegularFile(dirOrFile)) {
             files.add(dirOrFile);
+        } else {
+            throw new IllegalArgumentException(dirOrFile + " is neither a directory of .prof files nor a .prof file");
         }
         if (files.isEmpty()) {
             throw new IllegalArgumentException(dirOrFile + " holds no .prof file (run with banyan run --monitor-out "
                     + dirOrFile + ")");
         }
+        long bound = Runtime.getRuntime().maxMemory() / 4;
+        long total = 0;
         List<String> lines = new ArrayList<>();
         for (Path f : files) {
             try {
+                total += Files.size(f);
+                if (total > bound) { // held whole: /dev/zero or a wrong file was read until memory ran out
+                    throw new IllegalArgumentException("the profiles take over " + (bound >> 20)
+                            + " MiB (a quarter of this command's memory) from " + f + " on: is it a monitoring profile?");
+                }
                 lines.addAll(Files.readAllLines(f));
+            } catch (java.nio.charset.CharacterCodingException e) {
+                throw new IllegalArgumentException(f + " is not a monitoring profile (not text)");
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read " + f + ": " + e.getMessage(), e);
             }
@@ -73,16 +84,31 @@ public final class TrafficMatrices {
         return parse(lines);
     }
 
+    /**
+     * Ranks up to this many can have their matrices: 80 bytes a cell (five categories, bytes and
+     * messages) within half of this command's memory. A profile line naming rank 100,000 asked for
+     * 800 GB.
+     */
+    static int maxRanks() {
+        return (int) Math.min(Integer.MAX_VALUE, (long) Math.sqrt(Runtime.getRuntime().maxMemory() / 2.0 / 80));
+    }
+
     /** The matrices of these profile lines (other lines are ignored, as profile2mat ignores them). */
     public static TrafficMatrices parse(List<String> lines) {
-        int max = -1;
+        long max = -1;
+        int most = maxRanks();
         for (String l : lines) {
             Matcher m = LINE.matcher(l);
             if (m.find()) {
-                max = Math.max(max, Math.max(Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3))));
+                long rank = Math.max(rank(m.group(2)), rank(m.group(3)));
+                if (rank >= most) {
+                    throw new IllegalArgumentException("a profile names rank " + m.group(rank == rank(m.group(2)) ? 2 : 3)
+                            + ": the matrices of more than " + most + " ranks do not fit in half of this command's memory");
+                }
+                max = Math.max(max, rank);
             }
         }
-        TrafficMatrices t = new TrafficMatrices(max + 1);
+        TrafficMatrices t = new TrafficMatrices((int) max + 1);
         for (String l : lines) {
             Matcher m = LINE.matcher(l);
             if (m.find()) {
@@ -100,6 +126,11 @@ public final class TrafficMatrices {
             }
         }
         return t;
+    }
+
+    /** A rank's number, or Long.MAX_VALUE for one too long for a long (both beyond any matrix). */
+    private static long rank(String digits) {
+        return digits.length() > 18 ? Long.MAX_VALUE : Long.parseLong(digits);
     }
 
     public int size() {

@@ -193,7 +193,20 @@ public final class SimCommand {
         }
     }
 
+    /**
+     * Runs a simulation; one too large for the heap ends on one line, as bad input does: {@code
+     * --hosts 1000000000} or {@code --tasks 1000000000} ended on an OutOfMemoryError's stack trace.
+     */
     public static int run(List<String> args) throws UsageException {
+        try {
+            return dispatch(args);
+        } catch (OutOfMemoryError e) { // its structures are unreachable once it is thrown out of them
+            throw new UsageException("out of memory: a simulation this large does not fit in this command's "
+                    + (Runtime.getRuntime().maxMemory() >> 20) + " MiB of heap; give fewer hosts, tasks or jobs");
+        }
+    }
+
+    private static int dispatch(List<String> args) throws UsageException {
         if (args.size() >= 2 && args.getFirst().equals("launch") && (args.contains("--help") || args.contains("-h"))) {
             System.out.print(LAUNCH_HELP);
             return 0;

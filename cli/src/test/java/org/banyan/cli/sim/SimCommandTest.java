@@ -237,6 +237,11 @@ class SimCommandTest {
         assertThat(sim("sim", "pilot", "--hosts", "2", "--tasks", "10", "--lost-hosts", "2").err())
                 .isEqualTo("banyan sim: --lost-hosts 2 leaves no host of 2\n");
         assertThat(sim("sim", "pilot", "--tasks", "10").status()).isEqualTo(2);
+        // a simulation larger than the heap: one line, status 2, not an OutOfMemoryError's stack trace
+        Outcome huge = sim("sim", "pilot", "--hosts", "10", "--tasks", "2000000000");
+        assertThat(huge.status()).isEqualTo(2);
+        assertThat(huge.err()).isEqualTo("banyan sim: out of memory: a simulation this large does not fit in this command's "
+                + (Runtime.getRuntime().maxMemory() >> 20) + " MiB of heap; give fewer hosts, tasks or jobs\n");
         assertThat(sim("sim", "pilot", "--hosts", "2", "--tasks", "10", "--scheduler", "fifo").status()).isEqualTo(2);
     }
 

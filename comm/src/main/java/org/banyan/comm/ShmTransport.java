@@ -254,9 +254,8 @@ final class ShmTransport implements Transport {
         if (fault.getMessage() == null || !fault.getMessage().startsWith("a fault occurred")) {
             throw fault;
         }
-        java.io.File shm = new java.io.File("/dev/shm");
         return new CommException("a page of the shared memory for " + ring + " could not be had: /dev/shm is full ("
-                + shm.getUsableSpace() / 1024 + " KiB free of " + shm.getTotalSpace() / 1024
+                + freeShm() / 1024 + " KiB free of " + new java.io.File("/dev/shm").getTotalSpace() / 1024
                 + ") or the ring's file was cut short; free space in /dev/shm, or run fewer ranks a host", fault);
     }
 

@@ -180,14 +180,20 @@ final class Banyan {
         assertNothingLeft(marker);
     }
 
-    /** The JVM of daemon {@code id} (not the ssh or srun that carries it). */
+    /**
+     * The JVM of daemon {@code id} (not the ssh or srun that carries it) that runs a process with
+     * {@code marker}: a daemon of an earlier test's job or DVM, still ending, has the same id.
+     */
     static ProcessHandle daemonJvm(int id, String marker) {
-        return ProcessHandle.allProcesses()
-                .filter(h -> h.info().command().orElse("").endsWith("/java")
-                        && h.info().commandLine().orElse("").contains("DaemonMain")
-                        && h.info().commandLine().orElse("").contains("--id " + id + " "))
+        return ProcessHandle.allProcesses().filter(h -> isDaemonJvm(h, id))
                 .filter(h -> h.descendants().anyMatch(d -> d.info().commandLine().orElse("").contains(marker)))
                 .findFirst().orElseThrow(() -> new AssertionError("no JVM of daemon " + id + " running " + marker));
+    }
+
+    /** Whether {@code h} is the JVM of daemon {@code id}. */
+    static boolean isDaemonJvm(ProcessHandle h, int id) {
+        return h.info().command().orElse("").endsWith("/java") && h.info().commandLine().orElse("").contains("DaemonMain")
+                && h.info().commandLine().orElse("").contains("--id " + id + " ");
     }
 
     /** The JVM of the daemon a Slurm step started on {@code node} (its task's SLURMD_NODENAME). */

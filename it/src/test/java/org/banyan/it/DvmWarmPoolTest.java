@@ -120,10 +120,7 @@ class DvmWarmPoolTest {
      */
     ProcessHandle daemonOfThisDvm(int id) throws Exception {
         long head = Long.parseLong(Files.readAllLines(uri).get(1).trim());
-        return ProcessHandle.of(head).orElseThrow().descendants()
-                .filter(h -> h.info().command().orElse("").endsWith("/java")
-                        && h.info().commandLine().orElse("").contains("DaemonMain")
-                        && h.info().commandLine().orElse("").contains("--id " + id + " "))
+        return ProcessHandle.of(head).orElseThrow().descendants().filter(h -> Banyan.isDaemonJvm(h, id))
                 .findFirst().orElseThrow(() -> new AssertionError("no JVM of daemon " + id + " under head " + head));
     }
 

@@ -87,6 +87,9 @@ public record DvmFiles(Path uri) {
         }
         String secret;
         try {
+            if (!Files.isRegularFile(secret())) { // a fifo there would hold the command for ever
+                throw new IOException("not a file");
+            }
             secret = small(secret());
         } catch (IOException e) {
             throw new IOException("cannot read the DVM's secret " + secret() + ": " + e.getMessage());

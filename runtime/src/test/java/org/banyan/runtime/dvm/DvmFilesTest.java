@@ -40,6 +40,18 @@ class DvmFilesTest {
                 .hasMessage(binary + " is not a DVM URI file");
     }
 
+    /** A fifo where the secret belongs is refused, not opened: nothing would ever write to it. */
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 20, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void aFifoForTheSecretIsNotWaitedOn() throws Exception {
+        DvmFiles files = new DvmFiles(dir.resolve("dvm.uri"));
+        files.publish("127.0.0.1:4000", 42, "abc");
+        Files.delete(files.secret());
+        assertThat(new ProcessBuilder("mkfifo", files.secret().toString()).start().waitFor()).isZero();
+        assertThatThrownBy(files::read).isInstanceOf(IOException.class)
+                .hasMessage("cannot read the DVM's secret " + files.secret() + ": not a file");
+    }
+
     @Test
     void aSecretFileThatIsNoSecretIsSaidSo() throws Exception {
         DvmFiles files = new DvmFiles(dir.resolve("dvm.uri"));

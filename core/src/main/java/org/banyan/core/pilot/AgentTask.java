@@ -20,6 +20,8 @@ final class AgentTask {
     AgentTask next;
     /** Free cores held for this queued task while its withdrawal from its daemon is on the way. */
     Placement reserved;
+    /** When it was queued behind another, counted by {@link TaskChains}: the order idle cores go to queued tasks. */
+    long queuedAt;
 
     AgentTask(int id, long seq, TaskRequest request) {
         this.id = id;

@@ -248,6 +248,7 @@ public final class TaskAgent {
             if (t.state == TaskState.AGENT_EXECUTING || t.after != null) { // running, or queued on its daemon
                 if (!t.canceled) {
                     t.canceled = true;
+                    chains.canceled(t);
                     signal(t, SIGTERM);
                 }
             } else if (held.isHeld(t)) { // not in the queue
@@ -285,18 +286,8 @@ public final class TaskAgent {
      */
     public List<Action> nodeLost(int node, String lossReport) {
         scheduler.nodeGone(node);
-        List<AgentTask> queuedThere = new ArrayList<>(); // first those queued or reserved there: they never started
-        for (AgentTask t : chains.queued()) {
-            if (onNode(TaskChains.root(t).placement, node)) {
-                queuedThere.add(t);
-            }
-            if (t.reserved != null && onNode(t.reserved, node)) {
-                scheduler.release(t.reserved);
-                t.reserved = null;
-            }
-        }
+        List<AgentTask> queuedThere = chains.leaveNode(node, scheduler); // they never started
         for (AgentTask t : queuedThere) { // whole chains: their running tasks are handled below
-            chains.drop(t);
             if (t.reserved != null) {
                 scheduler.release(t.reserved);
                 t.reserved = null;
@@ -308,7 +299,7 @@ public final class TaskAgent {
             }
         }
         for (AgentTask t : List.copyOf(tasks.values())) {
-            if (t.state != TaskState.AGENT_EXECUTING || !onNode(t.placement, node)) {
+            if (t.state != TaskState.AGENT_EXECUTING || !TaskChains.onNode(t.placement, node)) {
                 continue;
             }
             scheduler.release(t.placement);
@@ -412,25 +403,9 @@ public final class TaskAgent {
 
     /** Cores are free that no waiting task took: queued tasks that fit them are withdrawn to run there. */
     private void withdrawForIdleCores() {
-        if (chains.queuedCount() == 0 || scheduler.freeCores() == 0) {
-            return;
+        for (AgentTask t : chains.reserveIdleCores(scheduler)) {
+            signal(t, WITHDRAW);
         }
-        for (AgentTask t : chains.queued()) {
-            if (t.reserved != null || t.canceled) {
-                continue;
-            }
-            t.reserved = scheduler.place(t.request.slots());
-            if (t.reserved != null) {
-                signal(t, WITHDRAW);
-                if (scheduler.freeCores() == 0) {
-                    return;
-                }
-            }
-        }
-    }
-
-    private static boolean onNode(Placement p, int node) {
-        return p.shares().stream().anyMatch(s -> s.node() == node);
     }
 
     private void launch(AgentTask t, Placement p) {

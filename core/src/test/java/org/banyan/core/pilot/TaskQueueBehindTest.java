@@ -114,6 +114,75 @@ class TaskQueueBehindTest {
     }
 
     @Test
+    void aTaskWhoseReservedCoresWereLostIsWithdrawnAgainWhenACoreFrees() {
+        TaskAgent ag = new TaskAgent(new GeneralScheduler(SchedulerTest.nodes(4, 1, 0)), List.of("a", "b", "c", "d"), 1);
+        ag.submit(bag(6)); // 1-4 run on a-d; 5 behind 1, 6 behind 2
+        assertThat(only(ag.ended(4, 0, ""), TaskAgent.Action.Signal.class)).as("d's core reserved for 5")
+                .containsExactly(new TaskAgent.Action.Signal(5, List.of(0), false, TaskAgent.WITHDRAW));
+        assertThat(only(ag.nodeLost(3), TaskAgent.Action.State.class)).as("nothing ran on d").isEmpty();
+        assertThat(only(ag.ended(3, 0, ""), TaskAgent.Action.Signal.class))
+                .as("5, still queued behind 1 and holding nothing now, is the oldest to withdraw to c's core")
+                .containsExactly(new TaskAgent.Action.Signal(5, List.of(0), false, TaskAgent.WITHDRAW));
+        List<TaskAgent.Action> a = ag.ended(5, 128, "");
+        assertThat(only(a, TaskAgent.Action.Launch.class)).singleElement()
+                .extracting(l -> ((TaskAgent.Action.Launch) l).node()).isEqualTo(2);
+    }
+
+    @Test
+    void anIdleCoreNoQueuedTaskFitsIsTriedOnceForTheirShapeNotOnceATask() {
+        int[] places = {0};
+        GeneralScheduler general = new GeneralScheduler(SchedulerTest.nodes(2, 4, 0));
+        AgentScheduler counting = new AgentScheduler() {
+            public Placement place(SlotRequest r) {
+                places[0]++;
+                return general.place(r);
+            }
+
+            public void release(Placement p) {
+                general.release(p);
+            }
+
+            public String neverFits(SlotRequest r) {
+                return general.neverFits(r);
+            }
+
+            public int freeCores() {
+                return general.freeCores();
+            }
+
+            public int freeCoresOn(int node) {
+                return general.freeCoresOn(node);
+            }
+
+            public int totalCores() {
+                return general.totalCores();
+            }
+
+            public void nodeLost(int node) {
+                general.nodeLost(node);
+            }
+        };
+        TaskAgent ag = new TaskAgent(counting, List.of("a", "b"), TaskAgent.QUEUE_DEPTH);
+        List<TaskRequest> bag = new ArrayList<>(List.of(task(0)));
+        for (int i = 1; i <= 12; i++) {
+            bag.add(pair(task(i)));
+        }
+        bag.add(task(13));
+        ag.submit(bag); // 1 takes one core, 2-4 two each, 5-13 queue behind them, 14 takes the last core
+        assertThat(ag.running()).isEqualTo(5);
+        assertThat(ag.notStarted()).isEqualTo(9);
+        places[0] = 0;
+        List<TaskAgent.Action> a = ag.ended(1, 0, ""); // a one-core hole no pair fits
+        assertThat(only(a, TaskAgent.Action.Signal.class)).as("nothing to withdraw").isEmpty();
+        assertThat(places[0]).as("places tried for nine queued pairs and one free core").isEqualTo(1);
+    }
+
+    private static TaskRequest pair(TaskRequest t) {
+        return new TaskRequest(t.uid(), t.executable(), t.args(), t.env(), t.sandbox(), t.stdout(), t.stderr(), t.stdin(),
+                t.preExec(), t.postExec(), SlotRequest.cores(2), 0, false, 0, false, List.of());
+    }
+
+    @Test
     void chainsGrowBehindQueuedTasksAndCloseUpWhenOneLeaves() {
         TaskAgent ag = new TaskAgent(new GeneralScheduler(SchedulerTest.nodes(2, 2, 0)), List.of("a", "b"), 2);
         assertThat(launched(ag.submit(bag(12)))).extracting(TaskSpec::after).containsExactly(0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8);

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -44,7 +45,7 @@ public final class HeadCore {
     private final int daemons;
     private final List<HeadAction> actions = new ArrayList<>();
     private final List<Integer> children = new ArrayList<>();
-    private final List<Integer> connected = new ArrayList<>();
+    private final Set<Integer> connected = new LinkedHashSet<>();
     private final boolean[] lost;
     private final Map<Integer, String> hostOfDaemon = new HashMap<>();
     private final Map<Integer, String> contacts = new TreeMap<>();
@@ -382,7 +383,7 @@ public final class HeadCore {
         }
         if (released.isReleased(d)) {
             released.gone(d, lost).forEach(g -> emit(new HeadAction.DaemonReleased(g)));
-            connected.remove(Integer.valueOf(d));
+            connected.remove(d);
             ending.daemonLost(d);
             return;
         }
@@ -398,7 +399,7 @@ public final class HeadCore {
         if (runJob == null) {
             emit(new HeadAction.DaemonsLost(gone, "lost the daemon on " + host + ": " + reason));
         }
-        connected.remove(Integer.valueOf(d));
+        connected.remove(d);
         anyLost = true;
         if (runJob == null && !allUp) { // a DVM comes up whole, as PRRTE's, or not: its wait would never end
             emit(new HeadAction.Report("the DVM cannot come up without its daemon on " + host + "; stopping"));
@@ -504,7 +505,7 @@ public final class HeadCore {
             return;
         }
         // A run is one family: it ends with its last job
-        ending.jobEnded(status, allReported, e.familyStatus(), anyLost ? List.of() : connected);
+        ending.jobEnded(status, allReported, e.familyStatus(), anyLost ? List.of() : List.copyOf(connected));
     }
 
     private void finish(int status) {

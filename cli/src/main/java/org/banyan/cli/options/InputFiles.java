@@ -82,12 +82,69 @@ public final class InputFiles {
 
     private static byte[] read(Path file, String named, long limit) throws UsageException {
         try (InputStream in = Files.newInputStream(file)) {
-            return in.readNBytes((int) Math.min(Integer.MAX_VALUE - 16, limit + 1));
+            return readText(in, named, Math.min(Integer.MAX_VALUE - 16, limit + 1));
         } catch (NoSuchFileException e) {
             throw new UsageException(named + ": no such file");
         } catch (IOException e) {
             throw new UsageException(named + ": " + e.getMessage());
         }
+    }
+
+    /** How much is read and checked at a time. */
+    private static final int CHUNK = 1 << 20;
+
+    /**
+     * At most {@code most} bytes, checked as they come: a NUL byte or bytes that are not UTF-8
+     * end the read at once, so that {@code /dev/zero} or {@code /dev/urandom} named by mistake is
+     * refused after a chunk, not after a quarter of the heap (10 s of a kernel's zeros here).
+     */
+    public static byte[] readText(InputStream in, String named, long most) throws IOException, UsageException {
+        List<byte[]> chunks = new java.util.ArrayList<>();
+        var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer pending = ByteBuffer.allocate(CHUNK + 8);
+        java.nio.CharBuffer sink = java.nio.CharBuffer.allocate(CHUNK);
+        long total = 0;
+        int line = 1;
+        while (total < most) {
+            int want = (int) Math.min(CHUNK, most - total);
+            byte[] c = in.readNBytes(want);
+            for (byte b : c) {
+                if (b == 0) {
+                    throw new UsageException(named + " is not text: line " + line + " has a NUL byte");
+                }
+                line += b == '\n' ? 1 : 0;
+            }
+            chunks.add(c);
+            total += c.length;
+            pending.put(c).flip();
+            java.nio.charset.CoderResult r;
+            do {
+                sink.clear();
+                r = decoder.decode(pending, sink, false);
+            } while (r.isOverflow());
+            if (r.isError()) {
+                throw new UsageException(named + " is not text: line " + lineOfFirstBadByte(joined(chunks, total)) + " is not UTF-8");
+            }
+            pending.compact();
+            if (c.length < want) {
+                break;
+            }
+        }
+        return joined(chunks, total);
+    }
+
+    private static byte[] joined(List<byte[]> chunks, long total) {
+        if (chunks.size() == 1) {
+            return chunks.getFirst();
+        }
+        byte[] all = new byte[(int) total];
+        int at = 0;
+        for (byte[] c : chunks) {
+            System.arraycopy(c, 0, all, at, c.length);
+            at += c.length;
+        }
+        return all;
     }
 
     /** A pipe or a device, read on a thread of its own: opening a fifo with no writer never returns. */

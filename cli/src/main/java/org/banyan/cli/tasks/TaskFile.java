@@ -99,7 +99,8 @@ final class TaskFile {
     static Tasks read(InputStream in, String file, long limit) throws UsageException {
         byte[] bytes;
         try {
-            bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 16, limit + 1));
+            // checked as it comes: --tasks /dev/zero is refused at its first NUL, not after 1.4 GiB of zeros
+            bytes = org.banyan.cli.options.InputFiles.readText(in, "--tasks " + file, Math.min(Integer.MAX_VALUE - 16, limit + 1));
         } catch (IOException e) {
             throw new UsageException("--tasks " + file + ": " + e.getMessage());
         }

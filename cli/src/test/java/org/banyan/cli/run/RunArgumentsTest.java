@@ -590,10 +590,9 @@ class RunArgumentsTest {
 
     @Test
     void specialAndBinaryFilesAsInputsAreOneLine() throws Exception {
-        assertThat(error("--hostfile", "/dev/zero", "true"))
-                .isEqualTo("hostfile '/dev/zero' is longer than 16 MiB (is it the right file?)");
-        assertThat(error("--app", "/dev/zero")).isEqualTo("--app '/dev/zero' is longer than 16 MiB (is it the right file?)");
-        assertThat(error("--rankfile", "/dev/zero", "true")).isEqualTo("--rankfile '/dev/zero' is longer than 16 MiB (is it the right file?)");
+        assertThat(error("--hostfile", "/dev/zero", "true")).isEqualTo("hostfile '/dev/zero' is not text: line 1 has a NUL byte");
+        assertThat(error("--app", "/dev/zero")).isEqualTo("--app '/dev/zero' is not text: line 1 has a NUL byte");
+        assertThat(error("--rankfile", "/dev/zero", "true")).isEqualTo("--rankfile '/dev/zero' is not text: line 1 has a NUL byte");
         java.nio.file.Path binary = dir.resolve("hosts.bin");
         java.nio.file.Files.write(binary, new byte[] {'a', '\n', 'b', (byte) 0xC3, (byte) 0x28, '\n'});
         assertThat(error("--hostfile", binary.toString(), "true")).isEqualTo("hostfile '" + binary + "' is not text: line 2 is not UTF-8");

@@ -43,6 +43,15 @@ class TaskFileTest {
                 .hasMessage("--tasks stdin: more than 2 MiB of tasks (a quarter of this command's memory): split them over several submits");
     }
 
+    /** {@code --tasks /dev/zero}: refused at its first NUL byte, where it read 1.4 GiB of zeros for 9 s before. */
+    @Test
+    void anEndlessBinaryDeviceIsRefusedAtOnce() {
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> TaskFile.read(Path.of("/dev/zero"))).isInstanceOf(UsageException.class)
+                .hasMessage("--tasks /dev/zero is not text: line 1 has a NUL byte");
+        org.assertj.core.api.Assertions.assertThat((System.nanoTime() - start) / 1e9).as("seconds").isLessThan(3);
+    }
+
     /** A file larger than the bound is refused by its size, before a byte of it is read. */
     @Test
     void aFileLargerThanTheBoundIsRefusedByItsSize() throws Exception {

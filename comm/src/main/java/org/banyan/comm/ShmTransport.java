@@ -319,7 +319,7 @@ final class ShmTransport implements Transport {
         int next = (at + record) % capacity(ring);
         ring.set(ValueLayout.JAVA_INT, DATA + next + RECORD_LENGTH_AT, 0);
         ring.set(ValueLayout.JAVA_INT, DATA + at + RECORD_KIND_AT, kind);
-        INT.setRelease(ring, DATA + at + RECORD_LENGTH_AT, record);
+        INT.setRelease(ring, (long) (DATA + at + RECORD_LENGTH_AT), record); // a long offset, as the handle takes: an int one cost an asType at every call
     }
 
     /** The bytes a ring holds records in (its size without the head's line). */

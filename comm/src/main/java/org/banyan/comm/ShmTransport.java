@@ -63,8 +63,12 @@ final class ShmTransport implements Transport {
     /** The largest piece of a message a record carries, whatever the ring's size. */
     private static final int MAX_CHUNK = (RING - DATA) / 4;
     private static final int FIRST = 1, MORE = 2, SKIP = 3;
-    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
-    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+    /**
+     * Exact: a call whose types differ from the handle's (an int offset where it takes a long)
+     * throws instead of adapting through MethodHandle.asType at every call, as publish once did.
+     */
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle().withInvokeExactBehavior();
+    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle().withInvokeExactBehavior();
 
     private final int me;
     /** Per world rank: its index among this host's ranks, or -1 when elsewhere (or me). */
@@ -319,7 +323,7 @@ final class ShmTransport implements Transport {
         int next = (at + record) % capacity(ring);
         ring.set(ValueLayout.JAVA_INT, DATA + next + RECORD_LENGTH_AT, 0);
         ring.set(ValueLayout.JAVA_INT, DATA + at + RECORD_KIND_AT, kind);
-        INT.setRelease(ring, (long) (DATA + at + RECORD_LENGTH_AT), record); // a long offset, as the handle takes: an int one cost an asType at every call
+        INT.setRelease(ring, (long) (DATA + at + RECORD_LENGTH_AT), record);
     }
 
     /** The bytes a ring holds records in (its size without the head's line). */

@@ -55,8 +55,8 @@ final class Collectives {
     }
 
     void exchange(MemorySegment out, int to, MemorySegment in, int from, int tag, String op) {
-        Request r = recv(in, from, tag);
         Request s = send(out, to, tag);
+        Request r = recv(in, from, tag);
         Status st = r.await();
         s.await();
         checkSize(st, in.byteSize(), from, op);

@@ -10,8 +10,10 @@ import org.banyan.comm.Op;
  * with the same calls (for about 0.3 s, at least 20 calls: time for the JIT to compile the
  * size's path), then timed: the mean of REPS calls (a tenth of them from 64 KiB; fewer, down to
  * 5, where the warm-up's calls say a pass would take over half a second), best of three passes,
- * the slowest rank's time. The C twin is bench/collectives.c, with the same
- * protocol; bench/collectives runs both. Prints "op bytes usec".
+ * the slowest rank's time. Before the sweep, the JIT's own warm-up (the C twin needs none): every
+ * op's smallest size, every op at 512 KiB, every op at every size up to 32 KiB, the timing's
+ * calls, then a second's sleep. The C twin is bench/collectives.c, with the same protocol
+ * otherwise; bench/collectives runs both. Prints "op bytes usec".
  *
  * <p>Usage: CollectiveTimes [MAX_BYTES [REPS]]   (defaults 16777216, 200)
  */
@@ -118,6 +120,16 @@ public final class CollectiveTimes {
                 int count = 65_536;
                 if ((long) count * 8 * (perRank(op) ? n : 1) <= max) {
                     warmUp(world, op, input(op, count, n), output(op, count, n), count * 8L);
+                }
+            }
+            // ...and every op at every size up to 32 KiB, as the sweep will meet them: a path first
+            // taken inside a measured cell made the JIT drop compiled code and compile it again
+            // while that cell was timed (PrintCompilation: ShmTransport.drain deoptimized in the
+            // middle of allreduce 8 B's passes, which read 0.7-2.5 µs a call where 32 B read 0.4-1.2)
+            for (String op : OPS) {
+                for (long bytes = 8; bytes <= Math.min(max, 32_768) && (!perRank(op) || bytes * n <= max); bytes *= 4) {
+                    int count = (int) (bytes / 8);
+                    warmUp(world, op, input(op, count, n), output(op, count, n), bytes);
                 }
             }
             warmUpTiming(world);

@@ -102,8 +102,8 @@ public final class InputFiles {
         List<byte[]> chunks = new java.util.ArrayList<>();
         var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
-        ByteBuffer pending = ByteBuffer.allocate(CHUNK + 8);
-        java.nio.CharBuffer sink = java.nio.CharBuffer.allocate(CHUNK);
+        ByteBuffer pending = ByteBuffer.allocate(8); // what a chunk left of a character, then the next chunk
+        java.nio.CharBuffer sink = java.nio.CharBuffer.allocate(8); // never empty: decoding into no room never ends
         long total = 0;
         int line = 1;
         while (total < most) {
@@ -117,6 +117,10 @@ public final class InputFiles {
             }
             chunks.add(c);
             total += c.length;
+            if (pending.remaining() < c.length) { // sized by what was read: a hostfile of 40 bytes takes no MiB buffers
+                pending = ByteBuffer.allocate(pending.position() + c.length + 8).put(pending.flip());
+                sink = java.nio.CharBuffer.allocate(pending.capacity());
+            }
             pending.put(c).flip();
             java.nio.charset.CoderResult r;
             do {

@@ -41,6 +41,17 @@ class InputFilesTest {
         assertThat((System.nanoTime() - start) / 1e9).as("seconds for both").isLessThan(5);
     }
 
+    /** Files of a few bytes, empty included: the buffers are sized by what was read, never to nothing. */
+    @Test
+    @org.junit.jupiter.api.Timeout(10)
+    void smallFilesAreReadWhole() throws Exception {
+        for (String text : new String[] {"", "a", "node1\n", "n\u00e9\n", "abcdefghijklmnopqrstuvwxyz\n"}) {
+            Path f = dir.resolve("hosts");
+            Files.writeString(f, text);
+            assertThat(InputFiles.text(f, "hostfile")).isEqualTo(text);
+        }
+    }
+
     /** A character of several bytes across the edge of a chunk is text. */
     @Test
     void aCharacterAcrossTwoChunksIsRead() throws Exception {

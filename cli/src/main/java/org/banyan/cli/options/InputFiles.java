@@ -72,12 +72,7 @@ public final class InputFiles {
         if (bytes.length > limit) {
             throw new UsageException(tooLong);
         }
-        try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
-            throw new UsageException(named + " is not text: line " + lineOfFirstBadByte(bytes) + " is not UTF-8");
-        }
+        return new String(bytes, StandardCharsets.UTF_8); // readText checked every byte, its end included
     }
 
     private static byte[] read(Path file, String named, long limit) throws UsageException {
@@ -96,7 +91,9 @@ public final class InputFiles {
     /**
      * At most {@code most} bytes, checked as they come: a NUL byte or bytes that are not UTF-8
      * end the read at once, so that {@code /dev/zero} or {@code /dev/urandom} named by mistake is
-     * refused after a chunk, not after a quarter of the heap (10 s of a kernel's zeros here).
+     * refused after a chunk, not after a quarter of the heap (10 s of a kernel's zeros here). At
+     * the end of the input, a character left unfinished is refused too; at {@code most}, the
+     * caller refuses the input as too long.
      */
     public static byte[] readText(InputStream in, String named, long most) throws IOException, UsageException {
         List<byte[]> chunks = new java.util.ArrayList<>();
@@ -122,16 +119,17 @@ public final class InputFiles {
                 sink = java.nio.CharBuffer.allocate(pending.capacity());
             }
             pending.put(c).flip();
+            boolean end = c.length < want;
             java.nio.charset.CoderResult r;
             do {
                 sink.clear();
-                r = decoder.decode(pending, sink, false);
+                r = decoder.decode(pending, sink, end);
             } while (r.isOverflow());
             if (r.isError()) {
                 throw new UsageException(named + " is not text: line " + lineOfFirstBadByte(joined(chunks, total)) + " is not UTF-8");
             }
             pending.compact();
-            if (c.length < want) {
+            if (end) {
                 break;
             }
         }

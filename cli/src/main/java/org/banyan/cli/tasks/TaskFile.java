@@ -83,9 +83,9 @@ final class TaskFile {
     /**
      * The most bytes a task file may hold: its bytes stay in memory until its tasks are handed
      * over. Without a bound, endless input ({@code yes ... | banyan submit --tasks -}) grew the
-     * command to 2 GB in six seconds and ended it on an OutOfMemoryError's stack trace. (Not read
-     * through {@link org.banyan.cli.options.InputFiles}, which gives a pipe 10 s: a generator
-     * feeding a bag may take longer.)
+     * command to 2 GB in six seconds and ended it on an OutOfMemoryError's stack trace. (Checked
+     * as it is read by {@link org.banyan.cli.options.InputFiles#readText}, but not read with
+     * {@code InputFiles.text}, which gives a pipe 10 s: a generator feeding a bag may take longer.)
      */
     static long maxBytes() {
         return org.banyan.cli.options.InputFiles.heapBound();

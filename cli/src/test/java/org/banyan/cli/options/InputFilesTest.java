@@ -50,6 +50,10 @@ class InputFilesTest {
             Files.writeString(f, text);
             assertThat(InputFiles.text(f, "hostfile")).isEqualTo(text);
         }
+        Path cut = dir.resolve("cut");
+        Files.write(cut, new byte[] {'a', '\n', 'n', (byte) 0xC3});
+        assertThatThrownBy(() -> InputFiles.text(cut, "hostfile")).as("ends inside a character, in its only chunk")
+                .hasMessage("hostfile '" + cut + "' is not text: line 2 is not UTF-8");
     }
 
     /** A character of several bytes across the edge of a chunk is text. */

@@ -37,7 +37,8 @@ final class AotTraining {
             }
         }
         Main.run(List.of("run", "--launcher", "local", "-H", "a,b", "-n", "2", "true"));
-        return Main.run(List.of("run", "-n", "2", "--oversubscribe", "--tag-output", "sh", "-c", "echo ok"));
+        // ranks that live long enough for the daemon to look into them for an MPI singleton (MpiSightings)
+        return Main.run(List.of("run", "-n", "2", "--oversubscribe", "--tag-output", "sh", "-c", "echo ok; sleep 0.1"));
     }
 
     private static void trainDvmClient(Path dir) throws IOException {

@@ -391,7 +391,7 @@ public final class LaunchSimulation {
                 case DaemonAction.WriteStdin _, DaemonAction.WriteProcessTable _, DaemonAction.KeepWarm _,
                      DaemonAction.DropWarm _ -> { } // no files or waiting JVMs in a simulated host
                 case DaemonAction.ServePmix p -> { } // the simulator's ranks speak PMI-1
-                case DaemonAction.WatchWireUp w -> { } // and load no MPI library
+                case DaemonAction.WatchWireUp _, DaemonAction.RankWiredUp _ -> { } // and load no MPI library
                 case DaemonAction.PmixFenceDone p -> { }
                 case DaemonAction.ForgetJob f -> { }
                 case DaemonAction.PmixModexFetch p -> { }

@@ -59,6 +59,13 @@ public sealed interface DaemonAction {
     record WatchWireUp(int jobId) implements DaemonAction {}
 
     /**
+     * A local rank of a watched job reached the PMI or PMIx server: it is no singleton, so the
+     * daemon stops looking into it (each look reads the rank's memory map, and an MPI rank's is
+     * hundreds of lines, on the cores its ranks are starting on).
+     */
+    record RankWiredUp(int jobId, int rank) implements DaemonAction {}
+
+    /**
      * A PMIx fence of the job is complete everywhere: hand the PMIx server every daemon's
      * contribution ({@code blobs}, in daemon order; the data a fence collected), which releases
      * the local ranks.

@@ -41,8 +41,7 @@ final class WireUpWatch {
     void pmix(int rank) {
         pmixSpoken = true;
         if (rank >= 0) {
-            reached.add(rank);
-            loaded.remove(rank);
+            reach(rank);
         }
     }
 
@@ -52,8 +51,14 @@ final class WireUpWatch {
             unnamedPmi.add(conn);
         } else {
             unnamedPmi.remove(conn);
-            reached.add(rank);
-            loaded.remove(rank);
+            reach(rank);
+        }
+    }
+
+    private void reach(int rank) {
+        loaded.remove(rank);
+        if (reached.add(rank) && job.size() > 1) {
+            out.emit(new DaemonAction.RankWiredUp(job.jobId(), rank));
         }
     }
 

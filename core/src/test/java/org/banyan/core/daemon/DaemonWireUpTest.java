@@ -112,6 +112,17 @@ class DaemonWireUpTest {
     }
 
     @Test
+    void aRankThatReachesAServerIsNoLongerLookedInto() {
+        launchBoth();
+        assertThat(core.handle(new DaemonEvent.PmixConnected(1, 2))).contains(new DaemonAction.RankWiredUp(1, 2));
+        assertThat(core.handle(new DaemonEvent.PmixConnected(1, 2))).as("said once").noneMatch(
+                a -> a instanceof DaemonAction.RankWiredUp);
+        assertThat(core.handle(new DaemonEvent.PmiLine(1, 7, "cmd=initack pmiid=3"))).contains(new DaemonAction.RankWiredUp(1, 3));
+        assertThat(core.handle(new DaemonEvent.PmixConnected(1, -1))).as("a request that names no rank")
+                .noneMatch(a -> a instanceof DaemonAction.RankWiredUp);
+    }
+
+    @Test
     void aPmiConnectionThatNeverNamedItsRankMakesNoVerdict() {
         launch(DaemonCoreTest.TWO_NODES);
         core.handle(new DaemonEvent.PmiLine(1, 9, "cmd=init pmi_version=1 pmi_subversion=1"));
@@ -127,8 +138,9 @@ class DaemonWireUpTest {
         WireUpWatch watch = new WireUpWatch(one, out);
         watch.mpiSeen(0, "libmpi.so.40", true);
         watch.mpiSeen(0, "libmpi.so.40", false);
+        watch.pmix(0);
         watch.ended(0);
-        assertThat(out.drain()).isEmpty();
+        assertThat(out.drain()).as("a job of one rank is not watched").isEmpty();
     }
 
     private static boolean alone(DaemonAction a) {

@@ -288,6 +288,7 @@ public final class DaemonDriver {
             case DaemonAction.WatchWireUp w -> {
                 // taken by startRanks before the ranks start
             }
+            case DaemonAction.RankWiredUp(int jobId, int rank) -> sightings.wiredUp(jobId, rank);
             case DaemonAction.PmixFenceDone _, DaemonAction.PmixModexFetch _, DaemonAction.PmixModexDone _,
                  DaemonAction.PmixNameReply _ -> pmix.execute(action);
             case DaemonAction.ForgetJob(int jobId) -> {

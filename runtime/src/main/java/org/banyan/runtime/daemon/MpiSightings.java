@@ -23,9 +23,11 @@ import org.banyan.core.daemon.DaemonEvent;
  * among its children. Each rank is looked at a few times in its first 30 s, first 5 ms after its
  * start (the dynamic loader maps the library before {@code main}; a whole MPICH singleton's
  * hello lasts 20 ms here), on one thread of its own, and what is seen goes to the core as
- * {@link DaemonEvent.RankMpiSeen}, which decides. Reading a process's maps costs a few tens of
- * microseconds; a rank that has ended is not looked at again. A rank that loads MPI and ends
- * between two looks is not seen.
+ * {@link DaemonEvent.RankMpiSeen}, which decides. Reading a process's maps costs under a
+ * millisecond (an Open MPI rank's has hundreds of lines), on cores its ranks are starting on; a
+ * rank that has ended or reached the job's PMI or PMIx server ({@code RankWiredUp}) is not
+ * looked at again, and once a rank's MPI library is known its later looks only seek the
+ * singleton helper. A rank that loads MPI and ends between two looks is not seen.
  */
 final class MpiSightings {
     /** When each rank is looked at, after its start. */
@@ -35,6 +37,8 @@ final class MpiSightings {
 
     private final Consumer<DaemonEvent> post;
     private final Set<Integer> jobs = ConcurrentHashMap.newKeySet();
+    /** Ranks that reached a server, as {@link #key}s: their next look is their last. */
+    private final Set<Long> wiredUp = ConcurrentHashMap.newKeySet();
     private final DelayQueue<Look> queue = new DelayQueue<>();
     private Thread thread;
 
@@ -48,6 +52,18 @@ final class MpiSightings {
 
     void forget(int jobId) {
         jobs.remove(jobId);
+        wiredUp.removeIf(k -> (int) (k >>> 32) == jobId);
+    }
+
+    /** A rank of a watched job reached the PMI or PMIx server: it is no singleton, and is not looked at again. */
+    void wiredUp(int jobId, int rank) {
+        if (jobs.contains(jobId)) {
+            wiredUp.add(key(jobId, rank));
+        }
+    }
+
+    private static long key(int jobId, int rank) {
+        return (long) jobId << 32 | (rank & 0xffffffffL);
     }
 
     /** A rank started; looked at when its job is watched. */
@@ -77,10 +93,11 @@ final class MpiSightings {
         try {
             while (true) {
                 Look look = queue.take();
-                if (!jobs.contains(look.jobId) || !Files.isDirectory(Path.of("/proc/" + look.pid))) {
+                if (!jobs.contains(look.jobId) || wiredUp.remove(key(look.jobId, look.rank))
+                        || !Files.isDirectory(Path.of("/proc/" + look.pid))) {
                     continue;
                 }
-                Sighting s = look(look.pid);
+                Sighting s = look(look.pid, look.library);
                 String library = s.library != null ? s.library : look.library;
                 if (s.library != null && (look.library == null || s.singletonHelper)) {
                     post.accept(new DaemonEvent.RankMpiSeen(look.jobId, look.rank, s.library, s.singletonHelper));
@@ -97,9 +114,13 @@ final class MpiSightings {
     /** What one look at a rank's processes found. */
     record Sighting(String library, boolean singletonHelper) {}
 
-    /** The first MPI library mapped into {@code pid} or a process below it, and whether Open MPI's singleton helper is among them. */
-    static Sighting look(long pid) {
-        String library = null;
+    /**
+     * The first MPI library mapped into {@code pid} or a process below it, and whether Open MPI's
+     * singleton helper is among them; with {@code known}, the library an earlier look found, no
+     * process's maps are read again.
+     */
+    static Sighting look(long pid, String known) {
+        String library = known;
         boolean helper = false;
         ArrayDeque<Long> todo = new ArrayDeque<>(List.of(pid));
         int seen = 0;
@@ -118,20 +139,29 @@ final class MpiSightings {
 
     /** The file name of an MPI library mapped into {@code pid}, or null. */
     static String mpiLibrary(long pid) {
-        try (var lines = Files.lines(Path.of("/proc/" + pid + "/maps"), StandardCharsets.ISO_8859_1)) {
-            return lines.map(l -> {
-                int slash = l.lastIndexOf('/');
-                return slash < 0 ? null : l.substring(slash + 1);
-            }).filter(name -> name != null && isMpiLibrary(name)).findFirst().orElse(null);
-        } catch (IOException | java.io.UncheckedIOException e) {
+        String maps;
+        try {
+            // one read and a search of the whole text: a line at a time was 3 ms a look on a cold JVM
+            maps = new String(Files.readAllBytes(Path.of("/proc/" + pid + "/maps")), StandardCharsets.ISO_8859_1);
+        } catch (IOException e) {
             return null; // gone, or not ours to read
         }
+        for (String prefix : MPI_LIBRARIES) {
+            int at = maps.indexOf("/" + prefix);
+            if (at >= 0) {
+                int end = maps.indexOf('\n', at);
+                String name = maps.substring(at + 1, end < 0 ? maps.length() : end);
+                return name.endsWith(DELETED) ? name.substring(0, name.length() - DELETED.length()) : name;
+            }
+        }
+        return null;
     }
 
+    /** What the kernel adds to a mapped file's path in {@code maps} once the file is deleted (a library reinstalled under a running rank). */
+    private static final String DELETED = " (deleted)";
+
     /** Open MPI's, MPICH's and OpenSHMEM's libraries (not their Fortran and C++ layers, which come with them). */
-    static boolean isMpiLibrary(String fileName) {
-        return fileName.startsWith("libmpi.so") || fileName.startsWith("libmpich.so") || fileName.startsWith("liboshmem.so");
-    }
+    private static final List<String> MPI_LIBRARIES = List.of("libmpi.so", "libmpich.so", "liboshmem.so");
 
     private static boolean isSingletonHelper(long pid) {
         try {

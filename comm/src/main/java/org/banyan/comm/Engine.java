@@ -36,7 +36,9 @@ final class Engine implements AutoCloseable {
      * ranks of several "hosts" sharing one machine's cores (test clusters of network namespaces,
      * {@code --launcher local}) spun against each other, and a 1 GiB redistribution between four
      * such ranks on two cores took 0.52-0.82 s instead of 0.32-0.35 (docs/malleability.md). It
-     * then yields and naps as an oversubscribed rank does. With TCP connections open a spin is a
+     * then waits as a patient wait does, a short spin and naps: the thousands of yields an
+     * oversubscribed rank makes, each with a look at the sockets, were still CPU that the ranks
+     * moving the data needed. With TCP connections open a spin is a
      * system call (about 1 µs), so {@link #DEDICATED_SPINS} is also at most this long a spin.
      */
     private static final long PREEMPTED_NANOS = 2_000_000;
@@ -50,6 +52,10 @@ final class Engine implements AutoCloseable {
     final Matcher matcher;
     final Monitor monitor;
     private final List<Transport> transports;
+    /** The transport that reaches every peer, when no peer shares this rank's host (its naps wait on it); else null. */
+    private final Transport socketsOnly;
+    /** How long such a nap waits at most: other threads of the rank wait for the engine's lock meanwhile. */
+    private static final int SOCKET_WAIT_MILLIS = 1;
     /** Per world rank, the transport that reaches it, chosen on first send. */
     private final Transport[] route;
     private final ReentrantLock lock = new ReentrantLock();
@@ -85,6 +91,7 @@ final class Engine implements AutoCloseable {
         this.size = size;
         this.monitor = new Monitor(size, lock);
         this.transports = transports;
+        this.socketsOnly = size > 1 && aloneOnHost(rank, hostOf) ? transports.getLast() : null;
         this.route = new Transport[size];
         this.finalized = new boolean[size];
         matcher.handle(FINALIZE_CONTEXT, this::peerFinalized);
@@ -368,7 +375,8 @@ final class Engine implements AutoCloseable {
                 if (idle == CHECK_EVERY) {
                     spinStart = now;
                 } else if (now - lastCheck > PREEMPTED_NANOS || now - spinStart > DEDICATED_SPIN_NANOS) {
-                    spins = idle; // yield from here on, then nap
+                    spins = PATIENT_SPINS; // from here on, as a patient wait: a short spin, then naps
+                    yields = 0;
                 }
                 lastCheck = now;
             }
@@ -376,10 +384,47 @@ final class Engine implements AutoCloseable {
                 Thread.onSpinWait();
             } else if (idle < spins + yields) {
                 Thread.yield();
+            } else if (socketsOnly != null) {
+                waitOnSockets();
             } else {
                 LockSupport.parkNanos(NAP_NANOS);
             }
         }
+    }
+
+    /**
+     * A nap for a rank whose every peer is on another host: in the kernel until a connection is
+     * ready (or {@link #SOCKET_WAIT_MILLIS}), where a timed nap woke 20,000 times a second to ask
+     * the sockets again, on cores other ranks may need (ranks of several hosts that share a
+     * machine's cores: test clusters, {@code --launcher local}). Another thread of the rank that
+     * wants the engine meanwhile waits for it that long at most, and is let in first.
+     */
+    private void waitOnSockets() {
+        if (!lock.tryLock()) { // another thread of the rank is making progress
+            LockSupport.parkNanos(NAP_NANOS);
+            return;
+        }
+        boolean others;
+        try {
+            others = lock.hasQueuedThreads();
+            if (!closed && !others) {
+                socketsOnly.pollWaiting(matcher, SOCKET_WAIT_MILLIS);
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (others) { // let them have the lock before this thread takes it again
+            LockSupport.parkNanos(NAP_NANOS);
+        }
+    }
+
+    private static boolean aloneOnHost(int rank, int[] hostOf) {
+        for (int r = 0; r < hostOf.length; r++) {
+            if (r != rank && hostOf[r] == hostOf[rank]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void checkOpen() {

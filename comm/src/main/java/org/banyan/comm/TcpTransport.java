@@ -151,9 +151,19 @@ final class TcpTransport implements Transport {
         if (connections == 0 && (++idleRounds & 63) != 0) {
             return false;
         }
+        return poll(matcher, 0);
+    }
+
+    @Override
+    public boolean pollWaiting(Matcher matcher, int millis) {
+        return poll(matcher, millis);
+    }
+
+    /** A round of the selector: at once, or waiting up to {@code millis} for a connection to be ready. */
+    private boolean poll(Matcher matcher, int millis) {
         try {
             dropSilentStrangers();
-            if (selector.selectNow() == 0) {
+            if ((millis == 0 ? selector.selectNow() : selector.select(millis)) == 0) {
                 return false;
             }
             boolean moved = false;

@@ -5,7 +5,8 @@ import java.lang.foreign.MemorySegment;
 /**
  * A way to move messages to other ranks. The engine picks, per peer and once, the first
  * transport that reaches it (self, then shared memory, then TCP). Transports do no waiting of
- * their own: the engine calls {@link #poll} from whichever thread waits for progress.
+ * their own: the engine calls {@link #poll} from whichever thread waits for progress, or
+ * {@link #pollWaiting} when a rank has nothing to poll but sockets.
  */
 interface Transport extends AutoCloseable {
     /** True when this transport can carry messages to world rank {@code peer}. */
@@ -16,6 +17,15 @@ interface Transport extends AutoCloseable {
 
     /** Moves what has arrived into {@code matcher} and what is waiting out; true when anything moved. */
     boolean poll(Matcher matcher);
+
+    /**
+     * As {@link #poll}, but when nothing can move at once, waits up to {@code millis} for
+     * something to (a transport whose peers' messages come through the kernel); by default it
+     * does not wait.
+     */
+    default boolean pollWaiting(Matcher matcher, int millis) {
+        return poll(matcher);
+    }
 
     @Override
     void close();

@@ -45,7 +45,10 @@ final class TcpTransport implements Transport {
     private static final int MAC = 32;
     private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
     private int refusals;
-    private final ByteBuffer staging = ByteBuffer.allocateDirect(256 * 1024);
+    /** Where large heap messages are read before they are copied into place; made at the first. */
+    private ByteBuffer staging;
+    /** Bytes of {@link #STAGING}-sized send buffers the connections hold. */
+    private long stagingBytes;
     /** Connections open, both ways; and rounds of polling while there were none. */
     private int connections;
     private int idleRounds;
@@ -85,6 +88,11 @@ final class TcpTransport implements Transport {
         ByteBuffer head = ByteBuffer.allocate(Envelope.BYTES).putInt(e.context()).putInt(e.source()).putInt(e.tag())
                 .putInt(e.length()).flip();
         boolean piecewise = !payload.isNative() && payload.byteSize() > CHUNK;
+        if (piecewise && o.outStaging == null) {
+            int bytes = stagingBytes + STAGING <= STAGING_BUDGET ? STAGING : CHUNK;
+            stagingBytes += bytes == STAGING ? bytes : 0;
+            o.outStaging = ByteBuffer.allocateDirect(bytes).flip();
+        }
         o.queue.add(piecewise ? new Pending(new ByteBuffer[] {head}, new Large(payload), op)
                 : new Pending(new ByteBuffer[] {head, Segments.viewOrCopy(payload)}, null, op));
         o.flush();
@@ -211,13 +219,22 @@ final class TcpTransport implements Transport {
     }
 
     /**
-     * Heap payloads above this size go in pieces of it through the connection's direct buffer: the
+     * Heap payloads above this size go in pieces through the connection's direct buffer: the
      * JDK copies a heap buffer into a temporary direct buffer of all its remaining bytes at every
      * write, so a 256 MiB array written whole was copied again at each partial write (a 1 GiB
      * redistribution ran at 150 MB/s). Smaller ones, and native ones of any size, go in one
      * gathering write with their envelope.
      */
     static final int CHUNK = 256 * 1024;
+    /**
+     * The direct buffers such payloads go through, made at a connection's first: larger pieces
+     * than {@link #CHUNK} mean fewer rounds of the selector and fewer system calls a byte, which
+     * counts most while the JIT has not compiled the path yet (a first redistribution). A rank's
+     * send buffers of this size take {@link #STAGING_BUDGET} at most; connections past it get
+     * buffers of {@link #CHUNK}.
+     */
+    static final int STAGING = 2 * 1024 * 1024;
+    static final long STAGING_BUDGET = 32L << 20;
 
     /** A message: its envelope (and small payload) to write, then maybe a large payload. */
     private record Pending(ByteBuffer[] parts, Large large, Operation.Send op) {}
@@ -236,8 +253,8 @@ final class TcpTransport implements Transport {
         final int peer;
         final SocketChannel channel;
         final ArrayDeque<Pending> queue = new ArrayDeque<>();
-        /** Bytes of a large heap payload on their way to the socket (empty between messages). */
-        final ByteBuffer outStaging = ByteBuffer.allocateDirect(CHUNK).flip();
+        /** Bytes of a large heap payload on their way to the socket (empty between messages); made at the first. */
+        ByteBuffer outStaging;
         SelectionKey key;
 
         Outbound(int peer, SocketChannel channel) {
@@ -253,7 +270,7 @@ final class TcpTransport implements Transport {
                     if (l.copied == size) {
                         return true;
                     }
-                    int len = (int) Math.min(CHUNK, size - l.copied);
+                    int len = (int) Math.min(outStaging.capacity(), size - l.copied);
                     outStaging.clear();
                     MemorySegment.copy(l.payload, l.copied, MemorySegment.ofBuffer(outStaging), 0, len);
                     outStaging.limit(len);
@@ -384,6 +401,9 @@ final class TcpTransport implements Transport {
                         current.advance(n);
                     }
                 } else {
+                    if (staging == null) {
+                        staging = ByteBuffer.allocateDirect(STAGING);
+                    }
                     staging.clear().limit(Math.min(staging.capacity(), current.remaining()));
                     n = ch.read(staging);
                     if (n > 0) {

@@ -37,6 +37,7 @@ final class CollectiveThread {
                 op.fail(e instanceof RuntimeException r ? r : new CommException(e.toString(), e));
             } finally {
                 outstanding.decrementAndGet();
+                engine.wakeWaiter(); // a thread waiting for it on the sockets would not see it for a while
             }
         });
         return op;

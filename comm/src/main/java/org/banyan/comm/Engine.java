@@ -201,7 +201,7 @@ final class Engine implements AutoCloseable {
      */
     Operation.Send send(int worldPeer, Envelope e, MemorySegment payload, Traffic traffic, boolean synchronous) {
         Operation.Send op = new Operation.Send(this);
-        lock.lock();
+        enter();
         try {
             checkOpen();
             if (traffic != Traffic.ONE_SIDED) {
@@ -226,7 +226,7 @@ final class Engine implements AutoCloseable {
     Operation.Receive receive(int context, int source, int tag, MemorySegment buffer, java.util.function.Consumer<Status> then) {
         Operation.Receive op = new Operation.Receive(this, context, source, tag, buffer);
         op.then = then;
-        lock.lock();
+        enter();
         try {
             checkOpen();
             matcher.post(op);
@@ -244,7 +244,7 @@ final class Engine implements AutoCloseable {
     }
 
     Envelope probe(int context, int source, int tag) {
-        lock.lock();
+        enter();
         try {
             checkOpen();
             pollAllForProbe();
@@ -256,7 +256,7 @@ final class Engine implements AutoCloseable {
 
     /** Takes the first message matching (context, source, tag) out of matching (MPI_Improbe), or null. */
     Arrival take(int context, int source, int tag) {
-        lock.lock();
+        enter();
         try {
             checkOpen();
             pollAllForProbe();
@@ -270,7 +270,7 @@ final class Engine implements AutoCloseable {
     Operation.Receive receive(Arrival a, MemorySegment buffer) {
         Envelope e = a.envelope;
         Operation.Receive op = new Operation.Receive(this, e.context(), e.source(), e.tag(), buffer);
-        lock.lock();
+        enter();
         try {
             checkOpen();
             matcher.receiveTaken(a, op);
@@ -282,7 +282,7 @@ final class Engine implements AutoCloseable {
 
     /** The transport that carries messages to {@code worldPeer} (chosen now if it was not yet). */
     Class<? extends Transport> transportTo(int worldPeer) {
-        lock.lock();
+        enter();
         try {
             return (route[worldPeer] != null ? route[worldPeer] : pick(worldPeer)).getClass();
         } finally {
@@ -292,7 +292,7 @@ final class Engine implements AutoCloseable {
 
     /** Runs {@code action} under the engine's lock (as handlers run): for state they share. */
     void locked(Runnable action) {
-        lock.lock();
+        enter();
         try {
             action.run();
         } finally {
@@ -302,7 +302,7 @@ final class Engine implements AutoCloseable {
 
     /** Reads state shared with handlers, under the engine's lock. */
     <T> T read(java.util.function.Supplier<T> read) {
-        lock.lock();
+        enter();
         try {
             return read.get();
         } finally {
@@ -322,7 +322,7 @@ final class Engine implements AutoCloseable {
 
     /** One round over every transport; true when anything moved. */
     boolean progressOnce() {
-        lock.lock();
+        enter();
         try {
             return !closed && pollAll();
         } finally {
@@ -385,7 +385,7 @@ final class Engine implements AutoCloseable {
             } else if (idle < spins + yields) {
                 Thread.yield();
             } else if (socketsOnly != null) {
-                waitOnSockets();
+                waitOnSockets(done);
             } else {
                 LockSupport.parkNanos(NAP_NANOS);
             }
@@ -396,10 +396,11 @@ final class Engine implements AutoCloseable {
      * A nap for a rank whose every peer is on another host: in the kernel until a connection is
      * ready (or {@link #SOCKET_WAIT_MILLIS}), where a timed nap woke 20,000 times a second to ask
      * the sockets again, on cores other ranks may need (ranks of several hosts that share a
-     * machine's cores: test clusters, {@code --launcher local}). Another thread of the rank that
-     * wants the engine meanwhile waits for it that long at most, and is let in first.
+     * machine's cores: test clusters, {@code --launcher local}). It holds the engine: another
+     * thread of the rank that wants it ({@link #enter}) or completes a request
+     * ({@link #wakeWaiter}) cuts the wait short, and one already waiting for it is let in first.
      */
-    private void waitOnSockets() {
+    private void waitOnSockets(java.util.function.BooleanSupplier done) {
         if (!lock.tryLock()) { // another thread of the rank is making progress
             LockSupport.parkNanos(NAP_NANOS);
             return;
@@ -407,7 +408,7 @@ final class Engine implements AutoCloseable {
         boolean others;
         try {
             others = lock.hasQueuedThreads();
-            if (!closed && !others) {
+            if (!closed && !others && !done.getAsBoolean()) {
                 socketsOnly.pollWaiting(matcher, SOCKET_WAIT_MILLIS);
             }
         } finally {
@@ -415,6 +416,24 @@ final class Engine implements AutoCloseable {
         }
         if (others) { // let them have the lock before this thread takes it again
             LockSupport.parkNanos(NAP_NANOS);
+        }
+    }
+
+    /** Takes the engine's lock, first waking a thread that holds it waiting on the sockets. */
+    private void enter() {
+        if (!lock.tryLock()) {
+            wakeWaiter();
+            lock.lock();
+        }
+    }
+
+    /**
+     * Ends a wait on the sockets now, or the next one at once when none is under way (a request
+     * it may be waiting for was completed by another thread, or another thread wants the engine).
+     */
+    void wakeWaiter() {
+        if (socketsOnly != null) {
+            socketsOnly.wakeup();
         }
     }
 
@@ -435,7 +454,7 @@ final class Engine implements AutoCloseable {
 
     @Override
     public void close() {
-        lock.lock();
+        enter();
         try {
             if (closed) {
                 return;

@@ -167,6 +167,11 @@ final class TcpTransport implements Transport {
         return poll(matcher, millis);
     }
 
+    @Override
+    public void wakeup() {
+        selector.wakeup();
+    }
+
     /** A round of the selector: at once, or waiting up to {@code millis} for a connection to be ready. */
     private boolean poll(Matcher matcher, int millis) {
         try {

@@ -27,6 +27,9 @@ interface Transport extends AutoCloseable {
         return poll(matcher);
     }
 
+    /** Makes a {@link #pollWaiting} under way (or the next one) return at once; called from any thread. */
+    default void wakeup() {}
+
     @Override
     void close();
 }

@@ -69,4 +69,22 @@ class SocketWaitTest {
         // 200 round trips; a waiter holding the engine for its whole 1 ms wait each time would take 0.4 s or more
         assertThat(out.getFirst()).as("ms for 200 round trips beside a waiting thread").isLessThan(3_000);
     }
+
+    @Test
+    void nonBlockingCollectivesFinishedByTheCollectiveThreadAreSeenByAThreadWaitingOnTheSockets() throws Exception {
+        List<Double> out = LocalJob.run(2, r -> "host" + r, ENV, world -> {
+            double[] mine = {world.rank() + 1};
+            double[] sum = new double[1];
+            double total = 0;
+            for (int i = 0; i < 20; i++) {
+                if (world.rank() == 1) {
+                    Thread.sleep(10); // rank 0's wait reaches the sockets before the collective can end
+                }
+                world.iallreduce(mine, sum, Op.SUM).await();
+                total += sum[0];
+            }
+            return total;
+        });
+        assertThat(out).containsExactly(60.0, 60.0);
+    }
 }

@@ -138,6 +138,9 @@ final class Engine implements AutoCloseable {
         finalized[peer] = true;
         finalizedPeers++;
         matcher.failWaiting(r -> cannotCome(r.context, r.source), (r) -> gone(groupRankOf(r.context, peer, r.source)));
+        rendezvous.peerClosed(peer, new CommException("rank " + peer + " closed the world (its MPI_Finalize) while this rank's "
+                + "message to it waited to be received: the ranks did not make the same calls, or rank " + peer
+                + " ended on an error"));
     }
 
     /**
@@ -145,6 +148,9 @@ final class Engine implements AutoCloseable {
      * or any) on {@code context} can no longer be matched: its sender, or every other member, closed the world.
      */
     private boolean cannotCome(int context, int source) {
+        if (context == Rendezvous.DATA_CONTEXT) { // the bytes of a large message, from the world rank that announced it
+            return source >= 0 && source < size && finalized[source];
+        }
         int[] group = groups.get(context);
         if (group == null) {
             return false; // not a communicator's (a window's, or one not known here)
@@ -163,7 +169,8 @@ final class Engine implements AutoCloseable {
     /** The rank a message says it waited for: its own, or (for any source) the one that just closed. */
     private int groupRankOf(int context, int worldPeer, int source) {
         if (source >= 0) {
-            return groups.get(context)[source];
+            int[] group = groups.get(context);
+            return group == null ? source : group[source];
         }
         return worldPeer;
     }

@@ -114,6 +114,14 @@ abstract sealed class Operation implements Request permits Operation.Send, Opera
             forwardAs = announced;
         }
 
+        @Override
+        void fail(RuntimeException e) {
+            super.fail(e);
+            if (forwardTo != null) { // the bytes of the user's receive will not come: neither will it
+                forwardTo.fail(e);
+            }
+        }
+
         /** Run with the status once the bytes are in, before the receive is done (a datatype's unpacking). */
         java.util.function.Consumer<Status> then;
 

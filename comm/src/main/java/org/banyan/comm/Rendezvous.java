@@ -158,6 +158,20 @@ final class Rendezvous {
         m.op().complete();
     }
 
+    /**
+     * {@code worldPeer} closed the world: the messages announced to it that it has not asked for
+     * never will be, and their sends fail with {@code why} instead of waiting for ever.
+     */
+    void peerClosed(int worldPeer, CommException why) {
+        for (var it = announced.values().iterator(); it.hasNext(); ) {
+            Announced m = it.next();
+            if (m.peer() == worldPeer) {
+                it.remove();
+                m.op().fail(why);
+            }
+        }
+    }
+
     /** Announced messages not yet asked for (for tests). */
     int waiting() {
         return announced.size();

@@ -409,8 +409,13 @@ final class ShmTransport implements Transport {
                 bytes = Math.min(bytes, a.remaining());
                 a.write(ring.asSlice(data, bytes));
                 if (a.remaining() == 0) {
-                    matcher.arrived(a);
                     current[sender] = null;
+                    try {
+                        matcher.arrived(a);
+                    } catch (RuntimeException | Error failed) { // its handler's: the ring moves on past it all the same
+                        LONG.setRelease(ring, HEAD_AT, head + record);
+                        throw failed;
+                    }
                 }
             }
             head += record;

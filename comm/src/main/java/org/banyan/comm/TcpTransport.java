@@ -89,9 +89,8 @@ final class TcpTransport implements Transport {
                 .putInt(e.length()).flip();
         boolean piecewise = !payload.isNative() && payload.byteSize() > CHUNK;
         if (piecewise && o.outStaging == null) {
-            int bytes = stagingBytes + STAGING <= STAGING_BUDGET ? STAGING : CHUNK;
-            stagingBytes += bytes == STAGING ? bytes : 0;
-            o.outStaging = ByteBuffer.allocateDirect(bytes).flip();
+            o.outStaging = directBuffer(stagingBytes + STAGING <= STAGING_BUDGET ? STAGING : CHUNK).flip();
+            stagingBytes += o.outStaging.capacity() == STAGING ? STAGING : 0;
         }
         o.queue.add(piecewise ? new Pending(new ByteBuffer[] {head}, new Large(payload), op)
                 : new Pending(new ByteBuffer[] {head, Segments.viewOrCopy(payload)}, null, op));
@@ -241,6 +240,23 @@ final class TcpTransport implements Transport {
     static final int STAGING = 2 * 1024 * 1024;
     static final long STAGING_BUDGET = 32L << 20;
 
+    /**
+     * A direct buffer of {@code bytes}, or of {@link #CHUNK} when the JVM's direct memory
+     * ({@code -XX:MaxDirectMemorySize}) has no room for that many; a CommException when it has
+     * none for either (an OutOfMemoryError here, in a send or a poll, left the peers waiting).
+     */
+    static ByteBuffer directBuffer(int bytes) {
+        try {
+            return ByteBuffer.allocateDirect(bytes);
+        } catch (OutOfMemoryError full) {
+            if (bytes > CHUNK) {
+                return directBuffer(CHUNK);
+            }
+            throw new CommException("no room for a " + bytes / 1024 + " KiB buffer of a TCP connection in this JVM's direct "
+                    + "memory (" + full.getMessage() + "); give the rank more (-XX:MaxDirectMemorySize)", full);
+        }
+    }
+
     /** A message: its envelope (and small payload) to write, then maybe a large payload. */
     private record Pending(ByteBuffer[] parts, Large large, Operation.Send op) {}
 
@@ -387,10 +403,11 @@ final class TcpTransport implements Transport {
                     }
                     Envelope e = new Envelope(head.getInt(), head.getInt(), head.getInt(), head.getInt());
                     head.clear().limit(Envelope.BYTES);
-                    current = matcher.arrive(e);
+                    Arrival a = matcher.arrive(e);
                     if (e.length() == 0) {
-                        matcher.arrived(current);
-                        current = null;
+                        matcher.arrived(a); // what its handler throws leaves the connection at the next message
+                    } else {
+                        current = a;
                     }
                     continue;
                 }
@@ -407,7 +424,7 @@ final class TcpTransport implements Transport {
                     }
                 } else {
                     if (staging == null) {
-                        staging = ByteBuffer.allocateDirect(STAGING);
+                        staging = directBuffer(STAGING);
                     }
                     staging.clear().limit(Math.min(staging.capacity(), current.remaining()));
                     n = ch.read(staging);
@@ -423,8 +440,9 @@ final class TcpTransport implements Transport {
                 }
                 moved = true;
                 if (current.remaining() == 0) {
-                    matcher.arrived(current);
-                    current = null;
+                    Arrival done = current;
+                    current = null; // first: what its handler throws leaves the connection at the next message
+                    matcher.arrived(done);
                 }
             }
         }

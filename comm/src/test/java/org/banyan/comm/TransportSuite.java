@@ -564,4 +564,30 @@ abstract class TransportSuite {
         assertThat(got).containsExactly("elements 2 to 4 are outside an array of 3",
                 "[0.0, 2.0, 3.0, 4.0, 5.0, 0.0] 32 [0, 0, 8, 7]");
     }
+
+    /**
+     * A large message waits at its sender for the receive (the rendezvous); a receiver that fails
+     * and closes the world before posting it will never ask for it, and the send fails naming it
+     * instead of waiting for ever (the sender then closes, and the job ends).
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(60)
+    void aLargeSendToARankThatFailsBeforeItsReceiveFailsRatherThanWaits() throws Exception {
+        List<String> got = run(2, w -> {
+            try (w) {
+                if (w.rank() == 1) {
+                    w.barrier();
+                    throw new IllegalStateException("boom");
+                }
+                Request send = w.isend(MemorySegment.ofArray(new byte[(Rendezvous.EAGER_LIMIT + 1) * 4]), 1, 5);
+                w.barrier();
+                send.await();
+                return "sent";
+            } catch (RuntimeException e) {
+                return e.getClass().getSimpleName() + ": " + e.getMessage();
+            }
+        });
+        assertThat(got.get(1)).isEqualTo("IllegalStateException: boom");
+        assertThat(got.get(0)).startsWith("CommException: rank 1 closed the world").contains("message to it");
+    }
 }

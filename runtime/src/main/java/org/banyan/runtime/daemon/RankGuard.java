@@ -28,7 +28,9 @@ final class RankGuard implements Closeable {
     // awk, not a shell loop: its arrays make each line O(1). The first guard kept the pids in a
     // shell string, so each line cost O(ranks running): with 12,500 sleeps per daemon the guard
     // burned a core and, its pipe full, stalled the daemon it guards (bench/concurrency).
-    // Signals stay ignored across exec; at EOF without "done" it kills in batches of 200: each
+    // Signals stay ignored across exec (every one whose default would end it: a SIGQUIT sent to
+    // the daemon's process group, as `timeout` passes one on to the whole group, killed the guard,
+    // and the SIGTERM after it the daemon, leaving its ranks running); at EOF without "done" it kills in batches of 200: each
     // rank's process group (natively spawned ranks lead one), the rank, and its children.
     //
     // Before it reads its pipe, it sweeps $1 (the host's /dev/shm) of the files of daemons that
@@ -41,7 +43,7 @@ final class RankGuard implements Closeable {
     // It sweeps $2 (the JVM's temporary directory) the same way of the PMIx servers' directories
     // (banyan-pmix-PID-*): a head killed with its guard (ControlTest kills both) left them.
     private static final String SCRIPT = """
-            trap '' INT TERM HUP
+            trap '' INT TERM HUP QUIT USR1 USR2 PIPE ALRM
             if [ -n "$1" ]; then
               for f in "$1"/banyan-pids-* "$1"/banyan-*.proctable "$1"/banyan-*.shm; do
                 n=${f##*/banyan-}; n=${n#pids-}; p=${n%%-*}
@@ -84,6 +86,11 @@ final class RankGuard implements Closeable {
     private final PidTable table;
     private boolean closed;
     private boolean broken;
+
+    /** The guard's process (for tests). */
+    long pid() {
+        return process.pid();
+    }
 
     private RankGuard(Process process, PidTable table) {
         this.process = process;

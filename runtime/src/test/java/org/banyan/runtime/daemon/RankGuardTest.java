@@ -43,6 +43,22 @@ class RankGuardTest {
         assertThat(endedJustNow.isAlive()).isTrue();
     }
 
+    /** Signals a terminal or `timeout` sends a whole process group do not end the guard before the daemon. */
+    @Test
+    void theGuardOutlivesSignalsSentToItsDaemonsGroup() throws Exception {
+        RankGuard guard = RankGuard.start();
+        Process running = sleeper();
+        guard.started(running.pid());
+        Thread.sleep(200); // the shell has set its traps and become awk
+        for (String signal : new String[] {"INT", "TERM", "HUP", "QUIT", "USR1", "USR2", "PIPE", "ALRM"}) {
+            assertThat(new ProcessBuilder("kill", "-" + signal, String.valueOf(guard.pid())).start().waitFor()).isZero();
+        }
+        Thread.sleep(300);
+        assertThat(ProcessHandle.of(guard.pid()).map(ProcessHandle::isAlive)).as("the guard").contains(true);
+        guard.dropPipe();
+        assertThat(running.waitFor(10, TimeUnit.SECONDS)).as("its rank, once the daemon is gone").isTrue();
+    }
+
     @Test
     void doneMeansTheDaemonEndedItsRanksItself() throws Exception {
         RankGuard guard = RankGuard.start();

@@ -36,9 +36,12 @@ final class Engine implements AutoCloseable {
      * ranks of several "hosts" sharing one machine's cores (test clusters of network namespaces,
      * {@code --launcher local}) spun against each other, and a 1 GiB redistribution between four
      * such ranks on two cores took 0.52-0.82 s instead of 0.32-0.35 (docs/malleability.md). It
-     * then waits as a patient wait does, a short spin and naps: the thousands of yields an
-     * oversubscribed rank makes, each with a look at the sockets, were still CPU that the ranks
-     * moving the data needed. With TCP connections open a spin is a
+     * then yields and naps as an oversubscribed rank does; one whose peers are all on other hosts
+     * waits as a patient wait does instead, a short spin and naps in the kernel: the thousands of
+     * yields, each with a look at the sockets, were still CPU that the ranks moving the data
+     * needed. (Ranks of one host keep yielding: there a preemption is mostly the JIT's threads
+     * passing, and a 50 µs nap in a loop of 0.5 µs collectives costs more than it saves.) With
+     * TCP connections open a spin is a
      * system call (about 1 µs), so {@link #DEDICATED_SPINS} is also at most this long a spin.
      */
     private static final long PREEMPTED_NANOS = 2_000_000;
@@ -382,8 +385,12 @@ final class Engine implements AutoCloseable {
                 if (idle == CHECK_EVERY) {
                     spinStart = now;
                 } else if (now - lastCheck > PREEMPTED_NANOS || now - spinStart > DEDICATED_SPIN_NANOS) {
-                    spins = PATIENT_SPINS; // from here on, as a patient wait: a short spin, then naps
-                    yields = 0;
+                    if (socketsOnly != null) { // from here on, as a patient wait: a short spin, then naps
+                        spins = PATIENT_SPINS;
+                        yields = 0;
+                    } else {
+                        spins = idle; // yield from here on, then nap
+                    }
                 }
                 lastCheck = now;
             }

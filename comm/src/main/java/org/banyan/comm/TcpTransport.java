@@ -89,7 +89,12 @@ final class TcpTransport implements Transport {
                 .putInt(e.length()).flip();
         boolean piecewise = !payload.isNative() && payload.byteSize() > CHUNK;
         if (piecewise && o.outStaging == null) {
-            o.outStaging = directBuffer(stagingBytes + STAGING <= STAGING_BUDGET ? STAGING : CHUNK).flip();
+            try {
+                o.outStaging = directBuffer(stagingBytes + STAGING <= STAGING_BUDGET ? STAGING : CHUNK).flip();
+            } catch (CommException noRoom) { // the send's own failure, wherever it is waited for (a go-ahead's handler sends too)
+                op.fail(noRoom);
+                return;
+            }
             stagingBytes += o.outStaging.capacity() == STAGING ? STAGING : 0;
         }
         o.queue.add(piecewise ? new Pending(new ByteBuffer[] {head}, new Large(payload), op)
@@ -243,7 +248,8 @@ final class TcpTransport implements Transport {
     /**
      * A direct buffer of {@code bytes}, or of {@link #CHUNK} when the JVM's direct memory
      * ({@code -XX:MaxDirectMemorySize}) has no room for that many; a CommException when it has
-     * none for either (an OutOfMemoryError here, in a send or a poll, left the peers waiting).
+     * none for either (an OutOfMemoryError here, in a send or a poll, left the peers waiting):
+     * a send fails with it, a poll throws it.
      */
     static ByteBuffer directBuffer(int bytes) {
         try {

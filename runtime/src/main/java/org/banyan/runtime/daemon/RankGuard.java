@@ -28,10 +28,11 @@ final class RankGuard implements Closeable {
     // awk, not a shell loop: its arrays make each line O(1). The first guard kept the pids in a
     // shell string, so each line cost O(ranks running): with 12,500 sleeps per daemon the guard
     // burned a core and, its pipe full, stalled the daemon it guards (bench/concurrency).
-    // Signals stay ignored across exec (every one whose default would end it: a SIGQUIT sent to
-    // the daemon's process group, as `timeout` passes one on to the whole group, killed the guard,
-    // and the SIGTERM after it the daemon, leaving its ranks running); at EOF without "done" it kills in batches of 200: each
-    // rank's process group (natively spawned ranks lead one), the rank, and its children.
+    // Signals stay ignored across exec, every one whose default would end it: a SIGQUIT sent to
+    // the daemon's process group (`timeout` passes one on to its whole group) killed the guard,
+    // and the SIGTERM after it the daemon, leaving its ranks running. At EOF without "done" it
+    // kills in batches of 200: each rank's process group (natively spawned ranks lead one), the
+    // rank, and its children.
     //
     // Before it reads its pipe, it sweeps $1 (the host's /dev/shm) of the files of daemons that
     // died with their guard (both SIGKILLed): pid tables (banyan-pids-PID-*), process tables

@@ -33,9 +33,14 @@ class MpiSightingsTest {
         assertThat(fortran.capacity() + mpich.capacity()).isEqualTo(8192); // kept mapped until here
     }
 
+    /** A later look does not read the maps again: the library it was given stands, whatever the maps now hold. */
     @Test
-    void aLibraryAnEarlierLookFoundIsKept() {
+    void aLibraryAnEarlierLookFoundIsKept(@TempDir Path dir) throws IOException {
+        MappedByteBuffer mpich = map(dir.resolve("libmpich.so.12"));
         assertThat(MpiSightings.look(ME, "liboshmem.so.40")).isEqualTo(new MpiSightings.Sighting("liboshmem.so.40", false));
+        assertThat(MpiSightings.look(ME, null).library()).as("what a first look reads").isNotEqualTo("liboshmem.so.40")
+                .isNotNull();
+        assertThat(mpich.capacity()).isEqualTo(4096);
     }
 
     @Test

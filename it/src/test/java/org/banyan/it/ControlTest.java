@@ -41,7 +41,12 @@ class ControlTest {
      * stays ignored across exec, and the JVM leaves a signal it found ignored so.
      */
     Started start(String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("perl", "-e", "$SIG{INT}='DEFAULT'; $SIG{HUP}='DEFAULT'; exec @ARGV or die",
+        return startAfter(List.of(), args);
+    }
+
+    private Started startAfter(List<String> prefix, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(prefix);
+        cmd.addAll(List.of("perl", "-e", "$SIG{INT}='DEFAULT'; $SIG{HUP}='DEFAULT'; exec @ARGV or die",
                 Banyan.SCRIPT.toString()));
         cmd.addAll(List.of(args));
         Path err = Files.createTempFile(dir, "err", ".txt");
@@ -180,6 +185,64 @@ class ControlTest {
         assertThat(s.await()).isEqualTo(1);
         assertThat(s.stderr()).contains("banyan run: lost the daemon on ");
         Banyan.assertNoProcessesWith(m);
+    }
+
+    /** A rank that says it got SIGTERM and exits 7 (its sleep with it), as a program that saves its state would. */
+    static final String TERM_TRAP = "trap 'echo term $PMI_RANK; kill $!; exit 7' TERM; sleep %s & wait";
+
+    /**
+     * timeout(1) sends its SIGTERM to banyan and then to banyan's whole process group, which holds
+     * the daemons of {@code --launcher local}; a batch system's end of a job does much the same.
+     * Each rank gets one SIGTERM and the time to handle it; no "again" (the second delivery of the
+     * same signal used to read as a user's second and kill the ranks at once, and a daemon died of
+     * its SIGTERM, its guard killing its ranks with SIGKILL).
+     */
+    @Test
+    void aSigtermToTheHeadAndItsProcessGroupGivesEachRankItsGrace() throws Exception {
+        String m = Banyan.marker();
+        Started s = startInOwnGroup("run", "-n", "2", "-H", "a,b", "--launcher", "local", "sh", "-c", TERM_TRAP.formatted(m));
+        Banyan.awaitSleeps(m, 2);
+        signal(s.process(), "TERM");
+        new ProcessBuilder("kill", "-TERM", "--", "-" + s.process().pid()).start().waitFor();
+        assertThat(s.await()).isEqualTo(7);
+        assertThat(Files.readString(dir.resolve("out.txt")).split("\n")).containsExactlyInAnyOrder("term 0", "term 1");
+        assertThat(s.stderr()).doesNotContain("again").doesNotContain("lost the daemon");
+        Banyan.assertNoProcessesWith(m);
+    }
+
+    /** SIGUSR1 to the process group (Slurm's --signal reaches every process of a step) is for the ranks: the daemons live on. */
+    @Test
+    void aSigusr1ToTheProcessGroupLeavesTheDaemonsRunning() throws Exception {
+        String m = Banyan.marker();
+        Started s = startInOwnGroup("run", "-n", "2", "-H", "a,b", "--launcher", "local", "sh", "-c",
+                "trap 'echo usr1 $PMI_RANK; kill $!; exit 0' USR1; sleep " + m + " & wait");
+        Banyan.awaitSleeps(m, 2);
+        new ProcessBuilder("kill", "-USR1", "--", "-" + s.process().pid()).start().waitFor();
+        assertThat(s.await()).isZero();
+        assertThat(Files.readString(dir.resolve("out.txt")).split("\n")).contains("usr1 0", "usr1 1");
+        assertThat(s.stderr()).doesNotContain("lost the daemon");
+        Banyan.assertNoProcessesWith(m);
+    }
+
+    /** An administrator's SIGTERM to one daemon: its rank handles it, and the job ends with the rank's status. */
+    @Test
+    void aSigtermToOneDaemonEndsItsRankWithGraceAndThenTheJob() throws Exception {
+        String m = Banyan.marker();
+        Started s = start("run", "-n", "2", "-H", "a,b", "--launcher", "local", "sh", "-c", TERM_TRAP.formatted(m));
+        Banyan.awaitSleeps(m, 2);
+        List<ProcessHandle> daemons = s.process().children().filter(c -> c.info().commandLine().orElse("")
+                .contains("DaemonMain")).toList();
+        assertThat(daemons).hasSize(2);
+        new ProcessBuilder("kill", "-TERM", Long.toString(daemons.get(1).pid())).start().waitFor();
+        assertThat(s.await()).isEqualTo(7);
+        assertThat(Files.readString(dir.resolve("out.txt"))).contains("term ");
+        assertThat(s.stderr()).contains("exited with status 7").doesNotContain("lost the daemon");
+        Banyan.assertNoProcessesWith(m);
+    }
+
+    /** As {@link #start}, leading a process group (and session) of its own, as a shell's job or timeout(1)'s child. */
+    Started startInOwnGroup(String... args) throws Exception {
+        return startAfter(List.of("setsid"), args); // not a group leader here, so setsid execs: the same pid
     }
 
     @Test

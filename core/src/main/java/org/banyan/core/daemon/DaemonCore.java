@@ -49,6 +49,7 @@ public final class DaemonCore {
     private final ExitBatch exits;
     private final PmixModex pmixModex;
     private final PmixSpawns pmixSpawns;
+    private final RankWireUp wireUp;
     private final LocalTasks tasks;
     private final Map<Integer, LocalJob> jobs = new LinkedHashMap<>();
     /** Made once, not per routed message (C1 builds a bound method reference through a method handle). */
@@ -61,6 +62,8 @@ public final class DaemonCore {
     };
     private TreeGather<Map<Integer, DaemonStats>> stats;
     private boolean exited;
+    /** A signal to this daemon's process ends its work: it exits once that is gone ({@link DaemonEvent.Signaled}). */
+    private boolean leaving;
 
     /** The secret of a job for its ranks, by job id (the driver derives it from the overlay's); null: none. */
     private IntFunction<String> jobSecrets;
@@ -119,6 +122,7 @@ public final class DaemonCore {
         this.stdin = new StdinRelay(tree, out);
         this.pmixModex = new PmixModex(routing, out);
         this.pmixSpawns = new PmixSpawns(daemonId, out);
+        this.wireUp = new RankWireUp(daemonId, jobs, out, routing, pmixModex, pmixSpawns);
     }
 
     /**
@@ -168,6 +172,7 @@ public final class DaemonCore {
                 tasks.terminateAll();
                 exitIfIdle();
             }
+            case DaemonEvent.Signaled(int signal) -> signaled();
             case DaemonEvent.FromChild(int child, OverlayMessage message) -> fromChild(child, message);
             case DaemonEvent.ChildLost(int child, String reason) -> childLost(child, reason);
             case DaemonEvent.RankEnded ended -> {
@@ -178,82 +183,12 @@ public final class DaemonCore {
                     exits.add(new OverlayMessage.RankExited(ended.jobId(), ended.rank(), ended.status(), ended.note(),
                             ended.startMicros(), ended.endMicros()));
                 }
-                if (out.isParentGone()) {
+                if (out.isParentGone() || leaving) {
                     exitIfIdle();
                 }
             }
-            case DaemonEvent.PmiLine(int jobId, int conn, String line) -> {
-                LocalJob j = jobs.get(jobId);
-                if (j != null) {
-                    j.pmi().onLine(conn, line);
-                    j.wireUp().pmi(conn, j.pmi().rankOf(conn));
-                }
-            }
-            case DaemonEvent.PmiFrame(int jobId, int conn, String body) -> {
-                LocalJob j = jobs.get(jobId);
-                if (j != null) {
-                    j.pmi().onFrame(conn, body);
-                    j.wireUp().pmi(conn, j.pmi().rankOf(conn));
-                }
-            }
-            case DaemonEvent.PmixFence(int jobId, byte[] blob) -> {
-                LocalJob j = jobs.get(jobId);
-                if (j != null) {
-                    j.wireUp().pmix(-1);
-                    j.fence().localReady(PmixFences.contribution(daemonId, blob));
-                }
-            }
-            case DaemonEvent.PmixConnected(int jobId, int rank) -> {
-                LocalJob j = jobs.get(jobId);
-                if (j != null) {
-                    j.wireUp().pmix(rank);
-                }
-            }
-            case DaemonEvent.RankMpiSeen(int jobId, int rank, String library, boolean singletonDaemon) -> {
-                LocalJob j = jobs.get(jobId);
-                if (j != null && j.running().contains(rank)) {
-                    j.wireUp().mpiSeen(rank, library, singletonDaemon);
-                }
-            }
-            case DaemonEvent.PmixModexRequest(int jobId, int rank) -> {
-                LocalJob j = jobs.get(jobId);
-                if (j != null) {
-                    j.wireUp().pmix(-1);
-                    pmixModex.request(jobId, rank, j.map());
-                }
-            }
-            case DaemonEvent.PmixModexData(int token, byte[] blob) -> pmixModex.dataReady(token, blob);
-            case DaemonEvent.PmixNameRequest(int jobId, int token, int op, String name, String value) -> {
-                if (jobs.containsKey(jobId)) {
-                    jobs.get(jobId).wireUp().pmix(-1);
-                    if (PmixSpawns.isConnectAnswer(op)) {
-                        pmixSpawns.connecting(token, name);
-                    }
-                    routing.nameRequest(jobId, token, op, name, value);
-                } else {
-                    out.emit(new DaemonAction.PmixNameReply(jobId, token, false, "no_such_job"));
-                }
-            }
-            case DaemonEvent.PmixSpawn(int jobId, int token, var apps, var hosts) -> {
-                if (jobs.containsKey(jobId)) {
-                    jobs.get(jobId).wireUp().pmix(-1);
-                    routing.spawnRequest(jobId, token, apps, hosts);
-                } else {
-                    out.emit(new DaemonAction.PmixNameReply(jobId, token, false, "no_such_job"));
-                }
-            }
-            case DaemonEvent.PmixAbort(int jobId, int rank, int status, String message) -> {
-                if (jobs.containsKey(jobId)) {
-                    out.up(new OverlayMessage.AbortRequest(jobId, rank, status, message));
-                }
-            }
+            case DaemonEvent.WireUp w -> wireUp.handle(w);
             case DaemonEvent.StdinWritten(int jobId, int rank, long total) -> stdin.written(jobId, rank, total);
-            case DaemonEvent.PmiClosed(int jobId, int conn) -> {
-                LocalJob j = jobs.get(jobId);
-                if (j != null) {
-                    j.pmi().onConnClosed(conn);
-                }
-            }
             case DaemonEvent.PeerUp(int v) -> routing.peerUp(v);
             case DaemonEvent.FromPeer(int v, OverlayMessage message) -> {
                 if (message instanceof OverlayMessage.Routed r) {
@@ -317,7 +252,7 @@ public final class DaemonCore {
             case OverlayMessage.SignalRanks(int jobId, int signal) -> {
                 out.flood(message);
                 LocalJob j = jobs.get(jobId);
-                if (j != null) {
+                if (j != null && !(signal == Signals.SIGTERM && j.ending())) { // they had theirs: one SIGTERM each
                     j.signal(signal);
                 }
             }
@@ -510,6 +445,27 @@ public final class DaemonCore {
             }
         }
         exit();
+    }
+
+    /**
+     * Its own process was signaled. The daemons below it are not told: a signal to a process
+     * group reaches those in it, and the others end their work when this one's link closes.
+     */
+    private void signaled() {
+        if (leaving) {
+            for (LocalJob j : jobs.values()) {
+                j.kill();
+            }
+            tasks.signalAll(Signals.SIGKILL);
+            exit();
+            return;
+        }
+        leaving = true;
+        for (LocalJob j : jobs.values()) {
+            j.terminate(TERM_GRACE_WITHOUT_PARENT_MILLIS);
+        }
+        tasks.terminateAll();
+        exitIfIdle();
     }
 
     /** The head ends the DVM or run, or this daemon leaves it: the subtree goes, and all that runs in it. */

@@ -19,6 +19,14 @@ public sealed interface DaemonEvent {
     /** The link to the tree parent is gone. */
     record ParentLost(String reason) implements DaemonEvent {}
 
+    /**
+     * This daemon's own process got SIGTERM, SIGINT or SIGHUP (a {@code kill} of its process
+     * group, {@code timeout(1)}, a batch system ending the job's step): its ranks and tasks are
+     * ended as when its parent is lost (SIGTERM, SIGKILL after the grace) and it exits once they
+     * are gone; a second such signal kills them at once.
+     */
+    record Signaled(int signal) implements DaemonEvent {}
+
     /** A message from child daemon {@code childId}; its first is its hello. */
     record FromChild(int childId, OverlayMessage message) implements DaemonEvent {}
 
@@ -36,8 +44,14 @@ public sealed interface DaemonEvent {
         }
     }
 
+    /**
+     * What a job's ranks do while they wire up, through its PMI listener or this host's PMIx
+     * server ({@link RankWireUp} takes them). Each names its job, or the fetch it answers.
+     */
+    sealed interface WireUp extends DaemonEvent {}
+
     /** A line arrived on PMI connection {@code conn}. */
-    record PmiLine(int jobId, int conn, String line) implements DaemonEvent {}
+    record PmiLine(int jobId, int conn, String line) implements WireUp {}
 
     /**
      * Rank {@code rank}'s stdin writer has handed it {@code total} bytes in all, or
@@ -46,48 +60,48 @@ public sealed interface DaemonEvent {
     record StdinWritten(int jobId, int rank, long total) implements DaemonEvent {}
 
     /** A PMI-2 frame's body ({@code cmd=NAME;k=v;...}) arrived on PMI connection {@code conn}. */
-    record PmiFrame(int jobId, int conn, String body) implements DaemonEvent {}
+    record PmiFrame(int jobId, int conn, String body) implements WireUp {}
 
     /**
      * Every local rank of a PMIx job entered a fence (the PMIx server's fence upcall): {@code blob}
      * is what this host's ranks contribute, opaque to Banyan, empty when the fence collects no data.
      */
-    record PmixFence(int jobId, byte[] blob) implements DaemonEvent {}
+    record PmixFence(int jobId, byte[] blob) implements WireUp {}
 
     /** A local rank of a PMIx job connected to the PMIx server (its client-connected upcall). */
-    record PmixConnected(int jobId, int rank) implements DaemonEvent {}
+    record PmixConnected(int jobId, int rank) implements WireUp {}
 
     /**
      * A local rank (or a process it started) has an MPI library loaded: {@code library}'s file
      * name; {@code singletonDaemon} when it also started the helper an MPI starts for a
      * singleton (Open MPI's {@code orted --singleton-died-pipe}), which no rank of a wired-up job does.
      */
-    record RankMpiSeen(int jobId, int rank, String library, boolean singletonDaemon) implements DaemonEvent {}
+    record RankMpiSeen(int jobId, int rank, String library, boolean singletonDaemon) implements WireUp {}
 
     /** The PMIx server wants a remote rank's data (its direct-modex upcall). */
-    record PmixModexRequest(int jobId, int rank) implements DaemonEvent {}
+    record PmixModexRequest(int jobId, int rank) implements WireUp {}
 
     /** The PMIx server packed a local rank's data for a fetch ({@link DaemonAction.PmixModexFetch}); null: none. */
-    record PmixModexData(int token, byte[] blob) implements DaemonEvent {}
+    record PmixModexData(int token, byte[] blob) implements WireUp {}
 
     /**
      * The PMIx server publishes, unpublishes or looks up a name, or connects ranks ({@code op} as
      * {@code OverlayMessage.NameRequest}'s: 0, 1, 2, 5 lookup and wait, 6 connect) at the head.
      */
-    record PmixNameRequest(int jobId, int token, int op, String name, String value) implements DaemonEvent {}
+    record PmixNameRequest(int jobId, int token, int op, String name, String value) implements WireUp {}
 
     /**
      * A local rank of a PMIx job spawns a job of these applications (MPI_Comm_spawn): answer with
      * {@link DaemonAction.PmixNameReply} ("jobId namespace" when ok).
      */
     record PmixSpawn(int jobId, int token, java.util.List<org.banyan.core.job.AppContext> apps, java.util.List<String> hosts)
-            implements DaemonEvent {}
+            implements WireUp {}
 
     /** A rank of a PMIx job called abort ({@code MPI_Abort}). */
-    record PmixAbort(int jobId, int rank, int status, String message) implements DaemonEvent {}
+    record PmixAbort(int jobId, int rank, int status, String message) implements WireUp {}
 
     /** PMI connection {@code conn} closed. */
-    record PmiClosed(int jobId, int conn) implements DaemonEvent {}
+    record PmiClosed(int jobId, int conn) implements WireUp {}
 
     /** {@code jobId} is the job a job's timer is for (the kill grace), 0 for the daemon's own. */
     record TimerFired(DaemonTimer timer, int jobId) implements DaemonEvent {

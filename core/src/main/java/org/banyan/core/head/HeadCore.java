@@ -464,7 +464,7 @@ public final class HeadCore {
                     }
                 }
             }
-            case JOB_TIMEOUT, TEARDOWN_DEADLINE -> withJob(jobId, j -> j.timer(timer));
+            case JOB_TIMEOUT, TEARDOWN_DEADLINE, SIGNAL_ECHO -> withJob(jobId, j -> j.timer(timer));
             case STATS_DEADLINE -> ending.deadline();
             case NAME_WAIT -> requests.nameWaitExpired(jobId); // the timer carries the wait's id
             case ROUTING_LINK_LOSS -> {

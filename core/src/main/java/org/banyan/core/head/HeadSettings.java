@@ -64,6 +64,14 @@ public record HeadSettings(long timeoutMillis, int graceMillis, long daemonStart
     public static final int TIMEOUT_STATUS = 124;
     /** Exit status when a daemon is lost or cannot be started. */
     public static final int DAEMON_LOST_STATUS = 1;
+    /**
+     * How long the same ending signal counts as one delivery. {@code timeout(1)} sends its signal
+     * to its child and then to its whole process group, and a {@code kill} of the group reaches
+     * the head the same way: two SIGTERMs microseconds apart, which read as a user's second
+     * signal ended the ranks with SIGKILL at once, without the grace the first one gives them.
+     * No one presses Ctrl-C twice this fast.
+     */
+    public static final long SIGNAL_ECHO_MILLIS = 250;
     /** How long after a teardown starts the head gives up waiting for reports. */
     public static final long TEARDOWN_SLACK_MILLIS = 10_000;
 }

@@ -12,6 +12,11 @@ public enum HeadTimer {
     STATS_DEADLINE,
     /** A routing link closed a while ago and the job is still on (see the daemon's timer of that name). */
     ROUTING_LINK_LOSS,
+    /**
+     * An ending signal came a moment ago: the same one again before this fires is the same
+     * delivery, not the user's second ({@link HeadSettings#SIGNAL_ECHO_MILLIS}).
+     */
+    SIGNAL_ECHO,
     /** A lookup that waits for its name gave it long enough (PMIx's {@code PMIX_TIMEOUT}); the id is the wait's. */
     NAME_WAIT
 }

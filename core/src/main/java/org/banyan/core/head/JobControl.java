@@ -64,6 +64,8 @@ public final class JobControl {
     private boolean terminating;
     private boolean finished;
     private int signalsSeen;
+    /** The ending signal whose echo would not count as a second one ({@link HeadTimer#SIGNAL_ECHO}); 0: none. */
+    private int echoOf;
     private Integer failureStatus;
     /** Each rank's exit status, kept only when every one is to be printed ({@link HeadSettings#allExitCodes}). */
     private final int[] exitCodes;
@@ -270,6 +272,9 @@ public final class JobControl {
             return;
         }
         boolean ending = signal == Signals.SIGINT || signal == Signals.SIGTERM || signal == Signals.SIGHUP;
+        if (ending && signal == echoOf) {
+            return; // the same delivery, to this process and again to its group
+        }
         if (ending && ++signalsSeen > 1) {
             host.emit(new HeadAction.Report(settings.command() + ": received " + Signals.name(signal) + " again; killing all ranks"));
             if (failureStatus == null) {
@@ -279,6 +284,10 @@ public final class JobControl {
             host.broadcast(new OverlayMessage.KillJob(job.jobId()));
             host.emit(new HeadAction.ArmTimer(HeadTimer.TEARDOWN_DEADLINE, HeadSettings.TEARDOWN_SLACK_MILLIS));
             return;
+        }
+        if (ending) {
+            echoOf = signal;
+            host.emit(new HeadAction.ArmTimer(HeadTimer.SIGNAL_ECHO, HeadSettings.SIGNAL_ECHO_MILLIS));
         }
         host.broadcast(new OverlayMessage.SignalRanks(job.jobId(), signal));
     }
@@ -302,6 +311,7 @@ public final class JobControl {
                         + " rank(s) did not report their end; giving up on them"));
                 finish(failureStatus == null ? HeadSettings.DAEMON_LOST_STATUS : failureStatus, false);
             }
+            case SIGNAL_ECHO -> echoOf = 0;
             default -> throw new IllegalStateException(timer + " is not a job's timer");
         }
     }

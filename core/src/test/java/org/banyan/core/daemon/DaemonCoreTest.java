@@ -427,6 +427,44 @@ class DaemonCoreTest {
     }
 
     @Test
+    void aSignalToTheDaemonEndsItsRanksWithGraceReportsThemAndThenExits() {
+        launch();
+        List<DaemonAction> a = core.handle(new DaemonEvent.Signaled(Signals.SIGTERM));
+        assertThat(a).contains(new DaemonAction.SignalRank(1, 2, Signals.SIGTERM),
+                new DaemonAction.SignalRank(1, 3, Signals.SIGTERM));
+        assertThat(a).anyMatch(x -> x instanceof DaemonAction.ArmTimer t && t.timer() == DaemonTimer.KILL_GRACE);
+        assertThat(a).doesNotContain(new DaemonAction.Exit());
+        // the head passes the same group signal on: the ranks already had theirs
+        assertThat(core.handle(new DaemonEvent.FromParent(new OverlayMessage.SignalRanks(1, Signals.SIGTERM))))
+                .noneMatch(DaemonAction.SignalRank.class::isInstance);
+        List<DaemonAction> first = core.handle(new DaemonEvent.RankEnded(1, 2, 143, ""));
+        assertThat(first).doesNotContain(new DaemonAction.Exit());
+        List<DaemonAction> last = core.handle(new DaemonEvent.RankEnded(1, 3, 8, ""));
+        assertThat(last).last().isEqualTo(new DaemonAction.Exit());
+        List<DaemonAction> both = new ArrayList<>(first);
+        both.addAll(last);
+        assertThat(both).filteredOn(DaemonAction.SendToParent.class::isInstance) // the parent still hears how they ended
+                .extracting(x -> ((DaemonAction.SendToParent) x).message().toString())
+                .anyMatch(m -> m.contains("rank=2, status=143")).anyMatch(m -> m.contains("rank=3, status=8"));
+    }
+
+    @Test
+    void aSecondSignalToTheDaemonKillsItsRanksAtOnce() {
+        launch();
+        core.handle(new DaemonEvent.Signaled(Signals.SIGTERM));
+        assertThat(core.handle(new DaemonEvent.Signaled(Signals.SIGINT))).containsSubsequence(
+                new DaemonAction.SignalRank(1, 2, Signals.SIGKILL), new DaemonAction.SignalRank(1, 3, Signals.SIGKILL),
+                new DaemonAction.Exit());
+    }
+
+    @Test
+    void aSignaledDaemonWithNothingRunningExitsAtOnce() {
+        DaemonCore idle = new DaemonCore(0, "n0:7000", "127.0.0.1:1", "tcp://127.0.0.1:1");
+        idle.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:32"), 1, Map.of())));
+        assertThat(idle.handle(new DaemonEvent.Signaled(Signals.SIGHUP))).contains(new DaemonAction.Exit());
+    }
+
+    @Test
     void stdinGoesOnlyToTheChosenRank() {
         DaemonCore d0 = new DaemonCore(0, "n0:7000", "127.0.0.1:1", "tcp://127.0.0.1:1");
         d0.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:32"), 3, Map.of())));

@@ -457,12 +457,15 @@ class HeadCoreTest {
                 "banyan run: still running at the timeout: [n0] 0 [n1] 2,3");
     }
 
+    static final HeadAction ECHO_WINDOW = new HeadAction.ArmTimer(HeadTimer.SIGNAL_ECHO, HeadSettings.SIGNAL_ECHO_MILLIS, 1);
+
     @Test
     void firstSignalIsForwardedSecondKills() {
         launched();
-        assertThat(core.handle(new HeadEvent.UserSignal(Signals.SIGINT))).containsExactly(
+        assertThat(core.handle(new HeadEvent.UserSignal(Signals.SIGINT))).containsExactly(ECHO_WINDOW,
                 new HeadAction.SendToDaemon(0, new OverlayMessage.SignalRanks(1, Signals.SIGINT)),
                 new HeadAction.SendToDaemon(1, new OverlayMessage.SignalRanks(1, Signals.SIGINT)));
+        core.handle(new HeadEvent.TimerFired(HeadTimer.SIGNAL_ECHO, 1));
         List<HeadAction> a = core.handle(new HeadEvent.UserSignal(Signals.SIGINT));
         assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.KillJob(1)),
                 new HeadAction.SendToDaemon(1, new OverlayMessage.KillJob(1)));
@@ -470,6 +473,30 @@ class HeadCoreTest {
             a = from(r / 2, new OverlayMessage.RankExited(1, r, 137, ""));
         }
         assertThat(finish(a)).isEqualTo(130);
+    }
+
+    /**
+     * timeout(1), and a kill of the process group, send one SIGTERM to the head and then the same
+     * to its group, the head included: the two are one delivery, and the ranks get their grace.
+     */
+    @Test
+    void theSameSignalAgainAtOnceIsOneDeliveryNotTheKillingSecond() {
+        launched();
+        core.handle(new HeadEvent.UserSignal(Signals.SIGTERM));
+        assertThat(core.handle(new HeadEvent.UserSignal(Signals.SIGTERM))).isEmpty();
+        core.handle(new HeadEvent.TimerFired(HeadTimer.SIGNAL_ECHO, 1));
+        List<HeadAction> a = core.handle(new HeadEvent.UserSignal(Signals.SIGTERM));
+        assertThat(reports(a)).containsExactly("banyan run: received SIGTERM again; killing all ranks");
+        assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.KillJob(1)));
+    }
+
+    /** Within the window only the same signal is its echo: Ctrl-C then a SIGTERM is two. */
+    @Test
+    void anotherEndingSignalWithinTheWindowStillCountsAsTheSecond() {
+        launched();
+        core.handle(new HeadEvent.UserSignal(Signals.SIGINT));
+        assertThat(core.handle(new HeadEvent.UserSignal(Signals.SIGTERM)))
+                .contains(new HeadAction.SendToDaemon(1, new OverlayMessage.KillJob(1)));
     }
 
     @Test
@@ -488,7 +515,7 @@ class HeadCoreTest {
         core.handle(new HeadEvent.UserSignal(Signals.SIGUSR1));
         core.handle(new HeadEvent.UserSignal(Signals.SIGTSTP));
         core.handle(new HeadEvent.UserSignal(Signals.SIGCONT));
-        assertThat(core.handle(new HeadEvent.UserSignal(Signals.SIGINT))).containsExactly(
+        assertThat(core.handle(new HeadEvent.UserSignal(Signals.SIGINT))).containsExactly(ECHO_WINDOW,
                 new HeadAction.SendToDaemon(0, new OverlayMessage.SignalRanks(1, Signals.SIGINT)),
                 new HeadAction.SendToDaemon(1, new OverlayMessage.SignalRanks(1, Signals.SIGINT)));
     }

@@ -88,7 +88,9 @@ public final class DaemonMain {
             return;
         }
         long spawned = Long.getLong("banyan.spawned", System.currentTimeMillis());
-        new DaemonDriver(id, host, channel, launchAgent, spawned).run();
+        DaemonDriver driver = new DaemonDriver(id, host, channel, launchAgent, spawned);
+        org.banyan.runtime.os.UserSignals.installDaemon(driver::signaled);
+        driver.run();
         System.exit(0);
     }
 

@@ -237,7 +237,7 @@ public final class Dmr implements AutoCloseable {
             answer = atRankZero.get();
         }
         long[] shared = answer;
-        ScopedValue.where(Engine.PATIENT, true).run(() -> w.bcast(shared, 0)); // the others wait for rank 0's question
+        ScopedValue.where(Waiting.PATIENT, true).run(() -> w.bcast(shared, 0)); // the others wait for rank 0's question
         if (answer[0] == ERROR) {
             throw new IllegalArgumentException(refusal != null ? refusal : "the resource manager refused the check (see rank 0)");
         }

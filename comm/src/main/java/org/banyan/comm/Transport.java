@@ -30,6 +30,13 @@ interface Transport extends AutoCloseable {
     /** Makes a {@link #pollWaiting} under way (or the next one) return at once; called from any thread. */
     default void wakeup() {}
 
+    /**
+     * False when no peer of the world will reach this rank through this transport (another one
+     * carries every peer's messages): it is then only looked at for what comes from outside the
+     * world, and may look less often.
+     */
+    default void carriesPeers(boolean carries) {}
+
     @Override
     void close();
 }

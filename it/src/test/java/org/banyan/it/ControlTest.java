@@ -210,6 +210,18 @@ class ControlTest {
         Banyan.assertNoProcessesWith(m);
     }
 
+    /** Ctrl-C in a terminal reaches banyan and its local daemons alike: the ranks end by SIGINT, as with one daemon in banyan. */
+    @Test
+    void aSigintToTheProcessGroupEndsTheRanksBySigint() throws Exception {
+        String m = Banyan.marker();
+        Started s = startInOwnGroup("run", "-n", "2", "-H", "a,b", "--launcher", "local", "sleep", m);
+        Banyan.awaitSleeps(m, 2);
+        new ProcessBuilder("kill", "-INT", "--", "-" + s.process().pid()).start().waitFor();
+        assertThat(s.await()).isEqualTo(130);
+        assertThat(s.stderr()).contains("was killed by signal 2 (SIGINT)").doesNotContain("again");
+        Banyan.assertNoProcessesWith(m);
+    }
+
     /** SIGUSR1 to the process group (Slurm's --signal reaches every process of a step) is for the ranks: the daemons live on. */
     @Test
     void aSigusr1ToTheProcessGroupLeavesTheDaemonsRunning() throws Exception {

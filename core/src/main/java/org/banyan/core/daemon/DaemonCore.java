@@ -172,7 +172,7 @@ public final class DaemonCore {
                 tasks.terminateAll();
                 exitIfIdle();
             }
-            case DaemonEvent.Signaled(int signal) -> signaled();
+            case DaemonEvent.Signaled(int signal) -> signaled(signal);
             case DaemonEvent.FromChild(int child, OverlayMessage message) -> fromChild(child, message);
             case DaemonEvent.ChildLost(int child, String reason) -> childLost(child, reason);
             case DaemonEvent.RankEnded ended -> {
@@ -252,7 +252,7 @@ public final class DaemonCore {
             case OverlayMessage.SignalRanks(int jobId, int signal) -> {
                 out.flood(message);
                 LocalJob j = jobs.get(jobId);
-                if (j != null && !(signal == Signals.SIGTERM && j.ending())) { // they had theirs: one SIGTERM each
+                if (j != null && !j.endingWith(signal)) { // a group's signal the daemon passed on already: once each
                     j.signal(signal);
                 }
             }
@@ -448,10 +448,11 @@ public final class DaemonCore {
     }
 
     /**
-     * Its own process was signaled. The daemons below it are not told: a signal to a process
-     * group reaches those in it, and the others end their work when this one's link closes.
+     * Its own process was signaled: its ranks get the same signal, and SIGKILL after the grace.
+     * The daemons below it are not told: a signal to a process group reaches those in it, and
+     * the others end their work when this one's link closes.
      */
-    private void signaled() {
+    private void signaled(int signal) {
         if (leaving) {
             for (LocalJob j : jobs.values()) {
                 j.kill();
@@ -461,8 +462,8 @@ public final class DaemonCore {
             return;
         }
         leaving = true;
-        for (LocalJob j : jobs.values()) {
-            j.terminate(TERM_GRACE_WITHOUT_PARENT_MILLIS);
+        for (LocalJob j : jobs.values()) { // the signal itself, as the head passes it on: Ctrl-C ends ranks by SIGINT
+            j.terminate(TERM_GRACE_WITHOUT_PARENT_MILLIS, signal);
         }
         tasks.terminateAll();
         exitIfIdle();

@@ -21,9 +21,9 @@ public sealed interface DaemonEvent {
 
     /**
      * This daemon's own process got SIGTERM, SIGINT or SIGHUP (a {@code kill} of its process
-     * group, {@code timeout(1)}, a batch system ending the job's step): its ranks and tasks are
-     * ended as when its parent is lost (SIGTERM, SIGKILL after the grace) and it exits once they
-     * are gone; a second such signal kills them at once.
+     * group, {@code timeout(1)}, a batch system ending the job's step): its ranks get the same
+     * signal (as the head would pass it on) and its tasks SIGTERM, all SIGKILL after the grace,
+     * and it exits once they are gone; a second such signal kills them at once.
      */
     record Signaled(int signal) implements DaemonEvent {}
 

@@ -30,6 +30,8 @@ final class LocalJob {
     private Integer terminateGrace;
     private boolean killed;
     private boolean terminating;
+    /** The signal that began the ranks' end (SIGTERM, or the one a signaled daemon got). */
+    private int endSignal;
 
     /**
      * Starts this daemon's ranks of {@code job}.
@@ -154,13 +156,19 @@ final class LocalJob {
     }
 
     void terminate(int graceMillis) {
+        terminate(graceMillis, Signals.SIGTERM);
+    }
+
+    /** As {@link #terminate(int)}, the ranks first getting {@code first} (the signal the daemon itself got) rather than SIGTERM. */
+    void terminate(int graceMillis, int first) {
         terminateGrace = graceMillis;
         if (terminating) {
             return;
         }
         terminating = true;
+        endSignal = first;
         if (!running.isEmpty()) {
-            signal(Signals.SIGTERM);
+            signal(first);
             out.emit(new DaemonAction.ArmTimer(DaemonTimer.KILL_GRACE, graceMillis, job.jobId()));
         }
     }
@@ -168,6 +176,11 @@ final class LocalJob {
     void kill() {
         killed = true;
         signal(Signals.SIGKILL);
+    }
+
+    /** Whether the ranks already had {@code signal} as the start of their end: the head passing the same on need not send it twice. */
+    boolean endingWith(int signal) {
+        return killed || terminating && signal == endSignal;
     }
 
     boolean ending() {

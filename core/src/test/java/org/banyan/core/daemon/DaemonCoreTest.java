@@ -448,6 +448,18 @@ class DaemonCoreTest {
                 .anyMatch(m -> m.contains("rank=2, status=143")).anyMatch(m -> m.contains("rank=3, status=8"));
     }
 
+    /** Ctrl-C with daemons in the terminal's process group: the ranks end by SIGINT, as when the head passes it on. */
+    @Test
+    void theRanksGetTheSignalTheDaemonGotAndTheHeadsCopyIsNotSentAgain() {
+        launch();
+        assertThat(core.handle(new DaemonEvent.Signaled(Signals.SIGINT))).contains(
+                new DaemonAction.SignalRank(1, 2, Signals.SIGINT), new DaemonAction.SignalRank(1, 3, Signals.SIGINT));
+        assertThat(core.handle(new DaemonEvent.FromParent(new OverlayMessage.SignalRanks(1, Signals.SIGINT))))
+                .noneMatch(DaemonAction.SignalRank.class::isInstance);
+        assertThat(core.handle(new DaemonEvent.FromParent(new OverlayMessage.SignalRanks(1, Signals.SIGUSR1))))
+                .contains(new DaemonAction.SignalRank(1, 2, Signals.SIGUSR1));
+    }
+
     @Test
     void aSecondSignalToTheDaemonKillsItsRanksAtOnce() {
         launch();

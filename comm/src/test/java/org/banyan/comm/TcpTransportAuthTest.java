@@ -95,4 +95,35 @@ class TcpTransportAuthTest {
         }
         zero.close();
     }
+    /**
+     * A rank whose peers all share its memory looks at its sockets one round in 256: strangers
+     * are still dealt with (a spinning rank makes hundreds of thousands of rounds a second).
+     */
+    @Test
+    void aTransportNoPeerNeedsStillClosesASilentConnection() throws Exception {
+        Map<String, String> kv = new ConcurrentHashMap<>();
+        TcpTransport zero = new TcpTransport(0, endpoints(kv, 0, LocalJob.SECRET), "127.0.0.1", LocalJob.SECRET);
+        zero.carriesPeers(false);
+        zero.nameNanos = 300_000_000L;
+        String[] where = kv.get("0/" + TcpTransport.KEY).split(":");
+        Matcher matcher = new Matcher();
+        try (Socket silent = new Socket(where[0], Integer.parseInt(where[1]))) {
+            silent.setSoTimeout(50);
+            boolean closed = false;
+            for (int i = 0; i < 100 && !closed; i++) {
+                for (int round = 0; round < 256; round++) {
+                    zero.poll(matcher);
+                }
+                try {
+                    closed = silent.getInputStream().read() < 0;
+                } catch (java.net.SocketTimeoutException e) {
+                    // still open
+                } catch (java.io.IOException e) {
+                    closed = true;
+                }
+            }
+            assertThat(closed).as("the silent connection was closed").isTrue();
+        }
+        zero.close();
+    }
 }

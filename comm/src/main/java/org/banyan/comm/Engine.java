@@ -319,7 +319,7 @@ final class Engine implements AutoCloseable {
 
     /**
      * A round of every transport. A call site each for the first three: a rank's transports are
-     * shared memory, TCP and itself, and one loop's call of three kinds was dispatched through
+     * itself, shared memory and TCP, and one loop's call of three kinds was dispatched through
      * an interface stub every round (7 % of a 2-rank ping-pong's samples); at a site of its own
      * each call has one receiver and is inlined.
      */

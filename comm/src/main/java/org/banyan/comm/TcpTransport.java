@@ -52,7 +52,7 @@ final class TcpTransport implements Transport {
     /** Connections open, both ways; and rounds of polling while there were none. */
     private int connections;
     private int idleRounds;
-    /** With no connection, a round that is a multiple of this plus one looks for one ({@link #carriesPeers}). */
+    /** With no connection, one round in {@code idleMask + 1} looks for one ({@link #carriesPeers}). */
     private int idleMask = 63;
 
     TcpTransport(int me, Endpoints endpoints, String address, byte[] secret) {

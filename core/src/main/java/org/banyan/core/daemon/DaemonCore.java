@@ -405,6 +405,9 @@ public final class DaemonCore {
                 pmi ? pmiAddress.apply(jobId) : null, pmi ? daemonUri.apply(jobId) : null,
                 local ? processTablePath.apply(jobId) : null, host, jobSecrets));
         pmixSpawns.launched(jobId);
+        if (leaving) { // launched onto a daemon that was signaled: its ranks end with the others
+            jobs.get(jobId).terminate(TERM_GRACE_WITHOUT_PARENT_MILLIS);
+        }
     }
 
     /** What routed messages ending here are for: a job's PMI server, once the job is known. */

@@ -40,6 +40,8 @@ final class LocalTasks {
     private int unfed;
     /** Sent SIGTERM, killed when the grace is over. */
     private final Set<Integer> dying = new LinkedHashSet<>();
+    /** The daemon is ending: no task starts any more ({@link #terminateAll}). */
+    private boolean ending;
 
     /** @param ends where the end of a queued task that never started goes (with the ranks' ends) */
     LocalTasks(DaemonOutbox out, Consumer<OverlayMessage.RankExited> ends) {
@@ -49,6 +51,10 @@ final class LocalTasks {
 
     void run(OverlayMessage.RunTasks m) {
         for (TaskSpec t : m.tasks()) {
+            if (ending) { // the daemon is going: the task never starts, and its end goes up as a queued one's
+                ends.accept(new OverlayMessage.RankExited(OverlayMessage.TASKS, t.taskId(), 128 + Signals.SIGTERM, "", 0, 0));
+                continue;
+            }
             int after = t.after();
             if (after != 0 && (running.contains(after) || waitsFor.containsKey(after)) && !queued.containsKey(after)) {
                 queued.put(after, t);
@@ -137,8 +143,16 @@ final class LocalTasks {
         }
     }
 
-    /** The daemon is ending without its parent: every task gets SIGTERM, then SIGKILL; queued ones never start. */
+    /**
+     * The daemon is ending (its parent is gone, or it was signaled): every task gets SIGTERM,
+     * then SIGKILL; queued ones, and any sent after, never start, and their ends go up (for a
+     * parent that is still there) with SIGTERM's status.
+     */
     void terminateAll() {
+        ending = true;
+        for (int id : waitsFor.keySet()) {
+            ends.accept(new OverlayMessage.RankExited(OverlayMessage.TASKS, id, 128 + Signals.SIGTERM, "", 0, 0));
+        }
         queued.clear();
         waitsFor.clear();
         unfed = running.size();

@@ -551,6 +551,40 @@ class DaemonCoreTest {
                         new OverlayMessage.RankExited(OverlayMessage.TASKS, 3, 0, "", 0, 0)))));
     }
 
+    /**
+     * A signaled DVM daemon: its running task gets SIGTERM, the one queued behind it never starts
+     * and its end goes up (the head is still there to hear it), as does that of a task sent after.
+     */
+    @Test
+    void aSignaledDaemonsQueuedAndLaterTasksNeverStartAndTheirEndsGoUp() {
+        core.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:32"), 3, Map.of())));
+        core.handle(new DaemonEvent.FromParent(new OverlayMessage.RunTasks(-1, 1, List.of(taskSpec(1, 0), taskSpec(2, 1)))));
+        List<DaemonAction> a = new ArrayList<>(core.handle(new DaemonEvent.Signaled(Signals.SIGTERM)));
+        assertThat(a).contains(new DaemonAction.SignalRank(OverlayMessage.TASKS, 1, Signals.SIGTERM));
+        List<DaemonAction> later = core.handle(new DaemonEvent.FromParent(new OverlayMessage.RunTasks(-1, 1,
+                List.of(taskSpec(3, 0)))));
+        assertThat(started(later)).isEmpty();
+        a.addAll(later);
+        a.addAll(core.handle(new DaemonEvent.RankEnded(OverlayMessage.TASKS, 1, 143, "")));
+        assertThat(a).filteredOn(DaemonAction.SendToParent.class::isInstance)
+                .flatExtracting(x -> ((OverlayMessage.RanksExited) ((DaemonAction.SendToParent) x).message()).exits())
+                .extracting(OverlayMessage.RankExited::rank, OverlayMessage.RankExited::status)
+                .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple(1, 143), org.assertj.core.groups.Tuple.tuple(2, 143),
+                        org.assertj.core.groups.Tuple.tuple(3, 143));
+        assertThat(a).last().isEqualTo(new DaemonAction.Exit());
+    }
+
+    /** A job launched onto a daemon in its grace is ended with the rest. */
+    @Test
+    void aJobLaunchedOntoASignaledDaemonIsEndedWithTheRest() {
+        core.handle(new DaemonEvent.FromParent(new OverlayMessage.Adopt(TopologySpec.parse("radix:32"), 3, Map.of())));
+        core.handle(new DaemonEvent.FromParent(new OverlayMessage.RunTasks(-1, 1, List.of(taskSpec(1, 0)))));
+        core.handle(new DaemonEvent.Signaled(Signals.SIGTERM));
+        List<DaemonAction> a = core.handle(new DaemonEvent.FromParent(new OverlayMessage.LaunchJob(TWO_NODES)));
+        assertThat(started(a)).containsExactly(2, 3);
+        assertThat(a).contains(new DaemonAction.SignalRank(1, 2, Signals.SIGTERM), new DaemonAction.SignalRank(1, 3, Signals.SIGTERM));
+    }
+
     /** What a rank's stdin writer handed it goes up every MiB, and once more when it takes no more. */
     @Test
     void stdinProgressGoesUpEveryMebibyteAndAtTheEnd() {

@@ -457,11 +457,7 @@ public final class DaemonCore {
      */
     private void signaled(int signal) {
         if (leaving) {
-            for (LocalJob j : jobs.values()) {
-                j.kill();
-            }
-            tasks.signalAll(Signals.SIGKILL);
-            exit();
+            killAllAndExit();
             return;
         }
         leaving = true;
@@ -475,8 +471,12 @@ public final class DaemonCore {
     /** The head ends the DVM or run, or this daemon leaves it: the subtree goes, and all that runs in it. */
     private void shutdown() {
         out.flood(new OverlayMessage.Shutdown());
+        killAllAndExit();
+    }
+
+    private void killAllAndExit() {
         for (LocalJob j : jobs.values()) {
-            j.signal(Signals.SIGKILL);
+            j.kill();
         }
         tasks.signalAll(Signals.SIGKILL);
         exit();

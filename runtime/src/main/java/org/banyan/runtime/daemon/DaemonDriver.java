@@ -117,12 +117,12 @@ public final class DaemonDriver {
         this.sightings = new MpiSightings(loop::post);
     }
 
-    /** Serves until the job is over or the parent is gone; never leaves a rank running. */
     /** This daemon's process got {@code signal} (SIGINT, SIGTERM, SIGHUP): see {@link DaemonEvent.Signaled}. */
     public void signaled(int signal) {
         loop.post(new DaemonEvent.Signaled(signal));
     }
 
+    /** Serves until the job is over or the parent is gone; never leaves a rank running. */
     public void run() throws Exception {
         pmi = PmiListener.open(loop::dispatch);
         // A DVM's daemon starts many processes: their pids go in a table; its PMIx server starts at once.

@@ -532,8 +532,12 @@ class SubmitTest {
     }
 
     /** A wait whose DVM stops under it ends in one line, status 1; the DVM's tasks end with it. */
+    /**
+     * {@code banyan dvm stop} under a running submit and a wait: each says its tasks failed
+     * because the DVM was stopped (they said "lost the pilot" and "lost the DVM"), and exits 1.
+     */
     @Test
-    void aWaitWhoseDvmStopsSaysSoInOneLine() throws Exception {
+    void aWaitAndASubmitWhoseDvmStopsSayWhyTheirTasksEnded() throws Exception {
         String marker = Banyan.marker();
         Banyan.Result sub = Banyan.run("submit", "--dvm", uri.toString(), "--detach", "--session", dir.resolve("d").toString(),
                 "--", "sleep", marker);
@@ -541,19 +545,30 @@ class SubmitTest {
         Process w = Banyan.builder(List.of("wait", "--dvm", uri.toString(), sub.stdout().strip()))
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(dir.resolve("w.err").toFile()).start();
+        Process s = Banyan.builder(List.of("submit", "--dvm", uri.toString(), "--session", dir.resolve("s").toString(),
+                        "-n", "2", "--", "sleep", marker)) // one task of two ranks
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(dir.resolve("s.err").toFile()).start();
         try {
-            Banyan.awaitSleeps(marker, 1);
+            Banyan.awaitSleeps(marker, 3);
             Path log = dir.resolve("dvm.uri.log");
             for (int i = 0; i < 200 && !Files.readString(log).contains("(banyan wait)"); i++) {
                 Thread.sleep(50);
             }
             Banyan.run("dvm", "stop", "--dvm", uri.toString());
             assertThat(w.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).as("the wait ended").isTrue();
-            assertThat(Files.readString(dir.resolve("w.err")).strip()).isEqualTo("banyan wait: lost the DVM (it closed the connection)");
+            assertThat(s.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).as("the submit ended").isTrue();
+            String why = "the DVM was stopped (banyan dvm stop) before the task ended";
+            assertThat(Files.readString(dir.resolve("w.err"))).contains("failed (exit -1):\n    " + why)
+                    .contains("1 task: 0 done, 1 failed").doesNotContain("lost");
+            assertThat(Files.readString(dir.resolve("s.err"))).contains("failed (exit -1), sandbox").contains(why)
+                    .contains("1 task: 0 done, 1 failed").doesNotContain("lost");
             assertThat(w.exitValue()).isEqualTo(1);
+            assertThat(s.exitValue()).isEqualTo(1);
             Banyan.assertNoProcessesWith(marker);
         } finally {
-            w.destroyForcibly(); // a wait that did not end is not left behind
+            w.destroyForcibly(); // a wait or submit that did not end is not left behind
+            s.destroyForcibly();
         }
     }
 

@@ -70,6 +70,9 @@ public final class DvmCore {
     private HeadCore head;
     private boolean ready;
     private boolean finished;
+    /** A client asked the DVM to stop (else a signal did); what its tasks are told (null until it stops). */
+    private boolean stopAsked;
+    private String stopWhy;
     /** A {@link DvmEvent.FlushUpdates} is on its way. */
     private boolean flushArmed;
     private Set<Integer> vacant = Set.of();
@@ -266,7 +269,18 @@ public final class DvmCore {
 
     private void drain() {
         while (!followUps.isEmpty() && !finished) {
-            for (HeadAction a : head.handle(followUps.poll())) {
+            HeadEvent e = followUps.poll();
+            if (e instanceof HeadEvent.Stop && stopWhy == null) { // the tasks' ends before the daemons'
+                stopWhy = !stopAsked ? "the DVM was stopped before the task ended"
+                        : "the DVM was stopped (banyan dvm stop) before the task ended";
+                List<HeadEvent> ends = tasks.stopping(stopWhy);
+                if (!ends.isEmpty()) {
+                    follow(ends);
+                    followUps.add(e);
+                    continue;
+                }
+            }
+            for (HeadAction a : head.handle(e)) {
                 if (!execute(a)) {
                     followUps.clear();
                     finished = true;
@@ -383,6 +397,7 @@ public final class DvmCore {
             }
             case ClientMessage.Stop stop -> {
                 say("stop asked by client " + s.id);
+                stopAsked = true;
                 return List.of(new HeadEvent.Stop());
             }
             default -> {

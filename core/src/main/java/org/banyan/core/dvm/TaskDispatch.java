@@ -173,6 +173,11 @@ final class TaskDispatch {
         return batch.events();
     }
 
+    /** The DVM is stopping: every task not ended fails, saying {@code why} (the jobs of MPI tasks are ended). */
+    List<HeadEvent> stopping(String why) {
+        return apply(agent.stopping(why));
+    }
+
     List<HeadEvent> timedOut(int taskId) {
         return apply(agent.timedOut(taskId));
     }

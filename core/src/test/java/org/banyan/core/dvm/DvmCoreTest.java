@@ -15,6 +15,7 @@ import org.banyan.core.head.HeadSettings;
 import org.banyan.core.job.Node;
 import org.banyan.core.job.WireUp;
 import org.banyan.core.pilot.SlotRequest;
+import org.banyan.core.pilot.TaskDependency;
 import org.banyan.core.pilot.TaskRequest;
 import org.banyan.core.pilot.TaskSpec;
 import org.banyan.core.pilot.TaskState;
@@ -281,6 +282,39 @@ class DvmCoreTest {
         }
         assertThat(h.finished).isZero();
         assertThat(h.core.handle(new DvmEvent.ClientSaid(1, new ClientMessage.StatusRequest()))).as("nothing after the end").isEmpty();
+    }
+
+    /**
+     * A stopped DVM tells each submitter how its unfinished tasks ended before the connections
+     * close: running, queued on a daemon, waiting and held ones fail with the stop as their cause
+     * (the submitter said "lost the pilot"), each exactly once, in the last states the driver
+     * sends as it closes.
+     */
+    @Test
+    void aStopEndsEveryUnfinishedTaskWithTheStopAsItsCause() {
+        Harness h = new Harness(1, 1);
+        TaskRequest held = task("held", 1, false);
+        h.say(1, new ClientMessage.SubmitTasks(List.of(task("a", 1, false), task("b", 1, false), task("c", 1, false),
+                task("d", 1, false))));
+        List<Integer> ids = h.accepted(1);
+        h.say(1, new ClientMessage.SubmitTasks(List.of(new TaskRequest(held.uid(), held.executable(), held.args(), held.env(),
+                held.sandbox(), held.stdout(), held.stderr(), held.stdin(), held.preExec(), held.postExec(), held.slots(), 0, false,
+                0, false, List.of(new TaskDependency(TaskDependency.Kind.AFTER_OK, ids.get(0)))))));
+        ids = h.accepted(1);
+        h.flush();
+        assertThat(h.states(1).get(ids.get(0))).contains(TaskState.AGENT_EXECUTING);
+        assertThat(h.states(1).get(ids.get(4))).containsExactly(TaskState.AGENT_SCHEDULING_PENDING);
+        h.say(2, new ClientMessage.Stop());
+        h.apply(h.core.closing());
+        assertThat(h.finished).isZero();
+        List<ClientMessage.TaskUpdate> updates = new ArrayList<>();
+        h.inbox.get(1).stream().filter(ClientMessage.TaskUpdates.class::isInstance)
+                .forEach(m -> updates.addAll(((ClientMessage.TaskUpdates) m).updates()));
+        for (int id : ids) {
+            assertThat(updates).filteredOn(u -> u.taskId() == id && u.state().isFinal()).singleElement()
+                    .satisfies(u -> assertThat(u.state()).isEqualTo(TaskState.FAILED))
+                    .satisfies(u -> assertThat(u.detail()).isEqualTo("the DVM was stopped (banyan dvm stop) before the task ended"));
+        }
     }
 
     /** The dashboard's view: counts, the failure with its name and detail, starts and ends per second, the log. */

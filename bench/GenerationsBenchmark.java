@@ -8,6 +8,7 @@ import org.banyan.core.pilot.ConstantTimeScheduler;
 import org.banyan.core.pilot.GeneralScheduler;
 import org.banyan.core.pilot.NodeResources;
 import org.banyan.core.pilot.SlotRequest;
+import org.banyan.core.pilot.AgentAction;
 import org.banyan.core.pilot.TaskAgent;
 import org.banyan.core.pilot.TaskRequest;
 
@@ -65,7 +66,7 @@ public class GenerationsBenchmark {
         double head = 0;
         double agentSeconds = 0;
         long t0 = System.nanoTime();
-        List<TaskAgent.Action> actions = agent.submit(work);
+        List<AgentAction> actions = agent.submit(work);
         double took = (System.nanoTime() - t0) / 1e9;
         head += took + work.size() * headPerTask / 2;
         agentSeconds += took;
@@ -104,7 +105,7 @@ public class GenerationsBenchmark {
                 default -> { // the head handles the end: the agent places what waits
                     head = Math.max(head, e.t);
                     long a = System.nanoTime();
-                    List<TaskAgent.Action> next = agent.ended(e.task, 0, "");
+                    List<AgentAction> next = agent.ended(e.task, 0, "");
                     double d = (System.nanoTime() - a) / 1e9;
                     head += d + headPerTask;
                     agentSeconds += d;
@@ -120,9 +121,9 @@ public class GenerationsBenchmark {
         }
     }
 
-    static void enqueue(PriorityQueue<Ev> q, long[] seq, List<TaskAgent.Action> actions, double at) {
-        for (TaskAgent.Action a : actions) {
-            if (a instanceof TaskAgent.Action.Launch(int node, var spec)) {
+    static void enqueue(PriorityQueue<Ev> q, long[] seq, List<AgentAction> actions, double at) {
+        for (AgentAction a : actions) {
+            if (a instanceof AgentAction.Launch(int node, var spec)) {
                 q.add(new Ev(at, seq[0]++, 0, node, spec.taskId()));
             }
         }

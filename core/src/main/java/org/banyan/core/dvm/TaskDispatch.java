@@ -16,6 +16,7 @@ import org.banyan.core.job.Modex;
 import org.banyan.core.job.Node;
 import org.banyan.core.pilot.Placement;
 import org.banyan.core.pmix.PmixNamespaces;
+import org.banyan.core.pilot.AgentAction;
 import org.banyan.core.pilot.TaskAgent;
 import org.banyan.core.pilot.TaskCommand;
 import org.banyan.core.pilot.TaskRequest;
@@ -90,7 +91,7 @@ final class TaskDispatch {
     }
 
     List<HeadEvent> submit(Client s, List<TaskRequest> tasks) {
-        List<TaskAgent.Action> actions = agent.submit(tasks);
+        List<AgentAction> actions = agent.submit(tasks);
         List<Integer> ids = agent.lastIds();
         for (int id : ids) {
             owners.put(id, s);
@@ -233,7 +234,7 @@ final class TaskDispatch {
         toFlush.clear();
     }
 
-    private List<HeadEvent> apply(List<TaskAgent.Action> actions) {
+    private List<HeadEvent> apply(List<AgentAction> actions) {
         Batch batch = new Batch();
         batch.add(actions);
         return batch.events();
@@ -251,22 +252,22 @@ final class TaskDispatch {
         private final Map<Integer, List<TaskSpec>> launches = new LinkedHashMap<>();
         private final long now = clock.wallMicros();
 
-        void add(List<TaskAgent.Action> actions) {
+        void add(List<AgentAction> actions) {
             // one message per daemon and signal: cancel --all of 100,000 tasks is a few messages
             Map<NodeSignal, List<Integer>> signals = new LinkedHashMap<>();
-            for (TaskAgent.Action a : actions) { // a loop, not a stream: C1 builds a stream's lambdas per call
-                if (a instanceof TaskAgent.Action.LaunchJob) {
+            for (AgentAction a : actions) { // a loop, not a stream: C1 builds a stream's lambdas per call
+                if (a instanceof AgentAction.LaunchJob) {
                     startsSoFar(); // its jobs go before its own starts, after the earlier calls'
                     break;
                 }
             }
-            for (TaskAgent.Action a : actions) {
+            for (AgentAction a : actions) {
                 switch (a) {
-                    case TaskAgent.Action.Launch(int node, TaskSpec spec) ->
+                    case AgentAction.Launch(int node, TaskSpec spec) ->
                             launches.computeIfAbsent(node, n -> new ArrayList<>()).add(spec);
-                    case TaskAgent.Action.LaunchJob(int taskId, TaskRequest r, Placement p, int restarts) ->
+                    case AgentAction.LaunchJob(int taskId, TaskRequest r, Placement p, int restarts) ->
                             out.add(taskJob(taskId, r, p, restarts));
-                    case TaskAgent.Action.Signal(int taskId, List<Integer> on, boolean ofJob, int signal) -> {
+                    case AgentAction.Signal(int taskId, List<Integer> on, boolean ofJob, int signal) -> {
                         if (ofJob) {
                             Integer job = jobOfTask.get(taskId);
                             if (job != null) {
@@ -278,9 +279,9 @@ final class TaskDispatch {
                             }
                         }
                     }
-                    case TaskAgent.Action.ArmTimeout(int taskId, long millis) ->
+                    case AgentAction.ArmTimeout(int taskId, long millis) ->
                             TaskDispatch.this.out.accept(new DvmAction.Arm(new DvmEvent.TaskTimeout(taskId), millis));
-                    case TaskAgent.Action.State(int taskId, TaskState state, int exitCode, String detail) -> {
+                    case AgentAction.State(int taskId, TaskState state, int exitCode, String detail) -> {
                         if (state == TaskState.AGENT_SCHEDULING || state.isFinal()) {
                             leaveJob(taskId, out);
                         }

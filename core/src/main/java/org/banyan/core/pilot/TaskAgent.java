@@ -42,27 +42,6 @@ public final class TaskAgent {
     /** The signal of a cancellation or a timeout (the daemon follows it with SIGKILL). */
     public static final int SIGTERM = 15;
 
-    /** What the driver must do. */
-    public sealed interface Action {
-        /** Start an executable task on {@code node}. */
-        record Launch(int node, TaskSpec spec) implements Action {}
-
-        /**
-         * Start a task of several processes (an MPI task, or an executable task of several
-         * ranks) as a job on the placement's nodes, as many ranks per node as placed.
-         */
-        record LaunchJob(int taskId, TaskRequest request, Placement placement, int restarts) implements Action {}
-
-        /** Signal a running task: a one-process task on its node, or the job of a {@link LaunchJob} task. */
-        record Signal(int taskId, List<Integer> nodes, boolean job, int signal) implements Action {}
-
-        /** Fire {@link TaskAgent#timedOut} for the task after the delay. */
-        record ArmTimeout(int taskId, long millis) implements Action {}
-
-        /** The task reached {@code state}; for FAILED, {@code exitCode} and what went wrong. */
-        record State(int taskId, TaskState state, int exitCode, String detail) implements Action {}
-    }
-
     private final AgentScheduler scheduler;
     private final List<String> nodeNames;
     private final TaskSpecs specs;
@@ -73,7 +52,7 @@ public final class TaskAgent {
     private String stoppedWhy;
     /** Higher priority first, then in the order submitted. */
     private final WaitingQueue waiting = new WaitingQueue();
-    private final List<Action> actions = new ArrayList<>();
+    private final List<AgentAction> actions = new ArrayList<>();
     /** Tasks waiting for others to start or end before they are scheduled, by the DVM ids they name. */
     private final DependencyBook<AgentTask, Integer> held = new DependencyBook<>("this DVM knows (ids are given in order, "
             + "so a task can wait only on earlier ones; the ends of the latest " + FinalStates.KEPT + " are kept)");
@@ -127,7 +106,7 @@ public final class TaskAgent {
      * task with dependencies waits, AGENT_SCHEDULING_PENDING, until they are met, and fails when
      * one no longer can be.
      */
-    public List<Action> submit(List<TaskRequest> requests) {
+    public List<AgentAction> submit(List<TaskRequest> requests) {
         lastIds.clear();
         for (TaskRequest r : requests) {
             AgentTask t = new AgentTask(nextId++, seq++, r);
@@ -147,9 +126,9 @@ public final class TaskAgent {
                 finish(t, TaskState.FAILED, -1, never);
             } else if (held.isHeld(t)) {
                 t.state = TaskState.AGENT_SCHEDULING_PENDING;
-                emit(new Action.State(t.id, TaskState.AGENT_SCHEDULING_PENDING, 0, held.waitingFor(t)));
+                emit(new AgentAction.State(t.id, TaskState.AGENT_SCHEDULING_PENDING, 0, held.waitingFor(t)));
             } else {
-                emit(new Action.State(t.id, TaskState.AGENT_SCHEDULING, 0, ""));
+                emit(new AgentAction.State(t.id, TaskState.AGENT_SCHEDULING, 0, ""));
                 waiting.add(t);
             }
         }
@@ -185,12 +164,12 @@ public final class TaskAgent {
     }
 
     /** A task's processes ended: {@code status} as a rank's (128+N for signal N); {@code note} the stderr's tail or why it could not start. */
-    public List<Action> ended(int taskId, int status, String note) {
+    public List<AgentAction> ended(int taskId, int status, String note) {
         return ended(taskId, status, note, 0);
     }
 
     /** As {@link #ended(int, int, String)}, with how long its process ran ({@code runMicros}; 0 when not known). */
-    public List<Action> ended(int taskId, int status, String note, long runMicros) {
+    public List<AgentAction> ended(int taskId, int status, String note, long runMicros) {
         AgentTask t = tasks.get(taskId);
         if (t != null && t.after != null) { // its daemon dropped it before it started: canceled or withdrawn
             AgentTask before = t.after;
@@ -243,7 +222,7 @@ public final class TaskAgent {
     }
 
     /** Cancels tasks in any state: waiting ones at once, running ones through their processes. */
-    public List<Action> cancel(Collection<Integer> ids) {
+    public List<AgentAction> cancel(Collection<Integer> ids) {
         for (int id : ids) {
             AgentTask t = tasks.get(id);
             if (t == null || t.state.isFinal()) {
@@ -274,7 +253,7 @@ public final class TaskAgent {
      * and not from a closed connection ("lost the pilot"). The ends that still come up are of
      * tasks already over.
      */
-    public List<Action> stopping(String why) {
+    public List<AgentAction> stopping(String why) {
         stoppedWhy = why;
         while (!waiting.isEmpty()) {
             waiting.poll();
@@ -292,7 +271,7 @@ public final class TaskAgent {
     }
 
     /** A task's timeout passed: it is ended and will be FAILED. */
-    public List<Action> timedOut(int taskId) {
+    public List<AgentAction> timedOut(int taskId) {
         AgentTask t = tasks.get(taskId);
         if (t != null && t.state == TaskState.AGENT_EXECUTING && t.failure == null && !t.canceled) {
             t.failure = "timed out after " + t.request.timeoutMillis() / 1000.0 + " s";
@@ -302,7 +281,7 @@ public final class TaskAgent {
     }
 
     /** A node is gone with what ran there: restartable tasks wait for a place again, the others fail. */
-    public List<Action> nodeLost(int node) {
+    public List<AgentAction> nodeLost(int node) {
         return nodeLost(node, "");
     }
 
@@ -311,7 +290,7 @@ public final class TaskAgent {
      * no word from it for 20 s ..."), which the tasks that fail there carry: theirs when they
      * name this node, after its name when the loss was of a daemon above it.
      */
-    public List<Action> nodeLost(int node, String lossReport) {
+    public List<AgentAction> nodeLost(int node, String lossReport) {
         scheduler.nodeGone(node);
         List<AgentTask> queuedThere = chains.leaveNode(node, scheduler); // they never started
         for (AgentTask t : queuedThere) { // whole chains: their running tasks are handled below
@@ -336,7 +315,7 @@ public final class TaskAgent {
                 t.placement = null;
                 t.restarts++;
                 t.state = TaskState.AGENT_SCHEDULING;
-                emit(new Action.State(t.id, TaskState.AGENT_SCHEDULING, 0, why + "; restarting"));
+                emit(new AgentAction.State(t.id, TaskState.AGENT_SCHEDULING, 0, why + "; restarting"));
                 waiting.add(t);
             } else if (t.canceled) {
                 finish(t, TaskState.CANCELED, 0, "");
@@ -418,7 +397,7 @@ public final class TaskAgent {
             if (before != null) {
                 chains.queueBehind(t, before);
                 Placement on = TaskChains.root(before).placement;
-                emit(new Action.Launch(on.shares().getFirst().node(), specs.spec(t.id, t.request, t.restarts, on, before.id)));
+                emit(new AgentAction.Launch(on.shares().getFirst().node(), specs.spec(t.id, t.request, t.restarts, on, before.id)));
                 continue;
             }
             skipped.add(t);
@@ -438,9 +417,9 @@ public final class TaskAgent {
     private void launch(AgentTask t, Placement p) {
         TaskRequest r = t.request;
         if (r.runsAsJob()) {
-            emit(new Action.LaunchJob(t.id, r, p, t.restarts));
+            emit(new AgentAction.LaunchJob(t.id, r, p, t.restarts));
         } else {
-            emit(new Action.Launch(p.shares().getFirst().node(), specs.spec(t.id, r, t.restarts, p, 0)));
+            emit(new AgentAction.Launch(p.shares().getFirst().node(), specs.spec(t.id, r, t.restarts, p, 0)));
         }
         execute(t, p);
     }
@@ -449,9 +428,9 @@ public final class TaskAgent {
     private void execute(AgentTask t, Placement p) {
         t.placement = p;
         t.state = TaskState.AGENT_EXECUTING;
-        emit(new Action.State(t.id, TaskState.AGENT_EXECUTING, 0, nodeNames.get(p.shares().getFirst().node())));
+        emit(new AgentAction.State(t.id, TaskState.AGENT_EXECUTING, 0, nodeNames.get(p.shares().getFirst().node())));
         if (t.request.timeoutMillis() > 0) {
-            emit(new Action.ArmTimeout(t.id, t.request.timeoutMillis()));
+            emit(new AgentAction.ArmTimeout(t.id, t.request.timeoutMillis()));
         }
         chains.offer(t);
         if (held.anyWaitOn(t.id)) {
@@ -462,7 +441,7 @@ public final class TaskAgent {
     private void signal(AgentTask t, int signal) {
         Placement on = TaskChains.root(t).placement;
         List<Integer> nodes = on.shares().stream().map(Placement.Share::node).toList();
-        emit(new Action.Signal(t.id, nodes, t.request.runsAsJob(), signal));
+        emit(new AgentAction.Signal(t.id, nodes, t.request.runsAsJob(), signal));
     }
 
     private void finish(AgentTask t, TaskState state, int exitCode, String detail) {
@@ -471,7 +450,7 @@ public final class TaskAgent {
         ends.ended(t.id, state);
         chains.forget(t);
         held.forget(t);
-        emit(new Action.State(t.id, state, exitCode, detail == null ? "" : detail));
+        emit(new AgentAction.State(t.id, state, exitCode, detail == null ? "" : detail));
         if (held.anyWaitOn(t.id)) {
             settle(t.id, state);
         }
@@ -501,7 +480,7 @@ public final class TaskAgent {
                         continue;
                     }
                     w.state = TaskState.AGENT_SCHEDULING;
-                    emit(new Action.State(w.id, TaskState.AGENT_SCHEDULING, 0, ""));
+                    emit(new AgentAction.State(w.id, TaskState.AGENT_SCHEDULING, 0, ""));
                     waiting.add(w);
                 }
                 o.failed().forEach((w, why) -> finish(w, TaskState.FAILED, -1, why));
@@ -511,12 +490,12 @@ public final class TaskAgent {
         }
     }
 
-    private void emit(Action a) {
+    private void emit(AgentAction a) {
         actions.add(a);
     }
 
-    private List<Action> drain() {
-        List<Action> out = List.copyOf(actions);
+    private List<AgentAction> drain() {
+        List<AgentAction> out = List.copyOf(actions);
         actions.clear();
         return out;
     }

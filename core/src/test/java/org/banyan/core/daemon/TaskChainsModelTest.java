@@ -12,6 +12,7 @@ import java.util.Random;
 import java.util.Set;
 import org.banyan.core.pilot.GeneralScheduler;
 import org.banyan.core.pilot.NodeResources;
+import org.banyan.core.pilot.AgentAction;
 import org.banyan.core.pilot.TaskAgent;
 import org.banyan.core.pilot.TaskRequest;
 import org.banyan.core.pilot.TaskState;
@@ -136,23 +137,23 @@ class TaskChainsModelTest {
             }
         }
 
-        void apply(List<TaskAgent.Action> actions) {
-            for (TaskAgent.Action a : actions) {
+        void apply(List<AgentAction> actions) {
+            for (AgentAction a : actions) {
                 switch (a) {
-                    case TaskAgent.Action.Launch l -> {
+                    case AgentAction.Launch l -> {
                         down.get(l.node()).add(l);
                         if (l.spec().after() != 0) {
                             queuedDeep += queuedIds.contains(l.spec().after()) ? 1 : 0;
                             queuedIds.add(l.spec().taskId());
                         }
                     }
-                    case TaskAgent.Action.Signal s -> {
+                    case AgentAction.Signal s -> {
                         for (int node : s.nodes()) {
                             down.get(node).add(s);
                         }
                         withdrawn += s.signal() == 0 ? 1 : 0;
                     }
-                    case TaskAgent.Action.State s when s.state().isFinal() ->
+                    case AgentAction.State s when s.state().isFinal() ->
                             assertThat(finals.put(s.taskId(), s.state())).as("depth %d seed %d: task %d ends once", depth,
                                     seed, s.taskId()).isNull();
                     default -> { }
@@ -167,8 +168,8 @@ class TaskChainsModelTest {
             }
             LocalTasks d = daemons.get(node);
             switch (m) {
-                case TaskAgent.Action.Launch l -> d.run(new OverlayMessage.RunTasks(-1, node, List.of(l.spec())));
-                case TaskAgent.Action.Signal s -> d.signal(new OverlayMessage.SignalTasks(-1, node, List.of(s.taskId()), s.signal()));
+                case AgentAction.Launch l -> d.run(new OverlayMessage.RunTasks(-1, node, List.of(l.spec())));
+                case AgentAction.Signal s -> d.signal(new OverlayMessage.SignalTasks(-1, node, List.of(s.taskId()), s.signal()));
                 default -> throw new AssertionError(m);
             }
             carryOut(node);

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 class TaskAgentTest {
     TaskAgent agent = new TaskAgent(new GeneralScheduler(SchedulerTest.nodes(2, 2, 0)), List.of("a", "b"));
 
-    static List<TaskAgent.Action> only(List<TaskAgent.Action> actions, Class<?> kind) {
+    static List<AgentAction> only(List<AgentAction> actions, Class<?> kind) {
         return actions.stream().filter(kind::isInstance).toList();
     }
 
@@ -18,13 +18,13 @@ class TaskAgentTest {
 
     @Test
     void tasksStartAsCoresComeFreeAndEndDoneOrFailed() {
-        List<TaskAgent.Action> a = agent.submit(List.of(task(0), task(1), task(2), task(3), task(4)));
-        assertThat(only(a, TaskAgent.Action.Launch.class)).hasSize(4);
+        List<AgentAction> a = agent.submit(List.of(task(0), task(1), task(2), task(3), task(4)));
+        assertThat(only(a, AgentAction.Launch.class)).hasSize(4);
         assertThat(agent.waiting()).isEqualTo(1);
-        List<TaskAgent.Action> done = agent.ended(1, 0, "");
-        assertThat(done).contains(new TaskAgent.Action.State(1, TaskState.DONE, 0, ""));
-        assertThat(only(done, TaskAgent.Action.Launch.class)).as("the freed core takes the waiting task").hasSize(1);
-        assertThat(agent.ended(2, 3, "boom")).contains(new TaskAgent.Action.State(2, TaskState.FAILED, 3, "boom"));
+        List<AgentAction> done = agent.ended(1, 0, "");
+        assertThat(done).contains(new AgentAction.State(1, TaskState.DONE, 0, ""));
+        assertThat(only(done, AgentAction.Launch.class)).as("the freed core takes the waiting task").hasSize(1);
+        assertThat(agent.ended(2, 3, "boom")).contains(new AgentAction.State(2, TaskState.FAILED, 3, "boom"));
     }
 
     /**
@@ -35,14 +35,14 @@ class TaskAgentTest {
     @Test
     void stoppingFailsEveryUnfinishedTaskOnceAndStartsNothing() {
         agent.submit(List.of(task(0), task(1), task(2), task(3), task(4), task(5)));
-        List<TaskAgent.Action> a = agent.stopping("stopped");
-        assertThat(only(a, TaskAgent.Action.State.class)).extracting(s -> ((TaskAgent.Action.State) s).taskId())
+        List<AgentAction> a = agent.stopping("stopped");
+        assertThat(only(a, AgentAction.State.class)).extracting(s -> ((AgentAction.State) s).taskId())
                 .containsExactlyInAnyOrder(1, 2, 3, 4, 5, 6);
-        assertThat(only(a, TaskAgent.Action.State.class)).allMatch(s -> s.equals(new TaskAgent.Action.State(
-                ((TaskAgent.Action.State) s).taskId(), TaskState.FAILED, -1, "stopped")));
+        assertThat(only(a, AgentAction.State.class)).allMatch(s -> s.equals(new AgentAction.State(
+                ((AgentAction.State) s).taskId(), TaskState.FAILED, -1, "stopped")));
         assertThat(agent.ended(1, 143, "")).as("a killed process's end, after").isEmpty();
         assertThat(agent.unfinished()).isZero();
-        assertThat(agent.submit(List.of(task(9)))).containsExactly(new TaskAgent.Action.State(7, TaskState.FAILED, -1, "stopped"));
+        assertThat(agent.submit(List.of(task(9)))).containsExactly(new AgentAction.State(7, TaskState.FAILED, -1, "stopped"));
     }
 
     /** A task with GPUs is told which are its own, and no running task shares one. */
@@ -52,14 +52,14 @@ class TaskAgentTest {
         java.util.function.IntFunction<TaskRequest> oneGpu = i -> new TaskRequest("g" + i, "/bin/true", List.of(),
                 java.util.Map.of(), "/s", "o", "e", null, List.of(), List.of(), new SlotRequest(1, 1, i == 0 ? 2 : 1, null, false),
                 0, false, 0, false, List.of());
-        List<TaskAgent.Action> a = gpus.submit(List.of(oneGpu.apply(0), oneGpu.apply(1), oneGpu.apply(2)));
-        assertThat(only(a, TaskAgent.Action.Launch.class)).extracting(l -> ((TaskAgent.Action.Launch) l).spec().env())
+        List<AgentAction> a = gpus.submit(List.of(oneGpu.apply(0), oneGpu.apply(1), oneGpu.apply(2)));
+        assertThat(only(a, AgentAction.Launch.class)).extracting(l -> ((AgentAction.Launch) l).spec().env())
                 .extracting(e -> e.get("CUDA_VISIBLE_DEVICES") + "/" + e.get("BANYAN_TASK_GPUS"))
                 .as("two GPUs for the first, the last for the second; the third waits").containsExactly("0,1/0,1", "2/2");
         a = gpus.ended(1, 0, "");
-        assertThat(only(a, TaskAgent.Action.Launch.class)).extracting(l -> ((TaskAgent.Action.Launch) l).spec().env()
+        assertThat(only(a, AgentAction.Launch.class)).extracting(l -> ((AgentAction.Launch) l).spec().env()
                 .get("CUDA_VISIBLE_DEVICES")).containsExactly("0");
-        assertThat(agent.submit(List.of(task(9)))).allMatch(x -> !(x instanceof TaskAgent.Action.Launch l)
+        assertThat(agent.submit(List.of(task(9)))).allMatch(x -> !(x instanceof AgentAction.Launch l)
                 || !l.spec().env().containsKey("CUDA_VISIBLE_DEVICES"));
     }
 
@@ -73,12 +73,12 @@ class TaskAgentTest {
         TaskAgent gpus = new TaskAgent(new GeneralScheduler(List.of(new NodeResources("g", 4, 2))), List.of("g"));
         TaskRequest own = new TaskRequest("own", "/bin/true", List.of(), java.util.Map.of("CUDA_VISIBLE_DEVICES", "1"), "/s", "o",
                 "e", null, List.of(), List.of(), SlotRequest.cores(1), 0, false, 0, false, List.of());
-        List<TaskAgent.Action> a = gpus.submit(List.of(task(0), own));
-        assertThat(only(a, TaskAgent.Action.Launch.class)).extracting(l -> ((TaskAgent.Action.Launch) l).spec().env())
+        List<AgentAction> a = gpus.submit(List.of(task(0), own));
+        assertThat(only(a, AgentAction.Launch.class)).extracting(l -> ((AgentAction.Launch) l).spec().env())
                 .extracting(e -> e.get("CUDA_VISIBLE_DEVICES") + "/" + e.get("BANYAN_TASK_GPUS"))
                 .as("its own setting wins").containsExactly("-1/", "1/");
-        assertThat(only(agent.submit(List.of(task(1))), TaskAgent.Action.Launch.class))
-                .allMatch(l -> !((TaskAgent.Action.Launch) l).spec().env().containsKey("CUDA_VISIBLE_DEVICES"));
+        assertThat(only(agent.submit(List.of(task(1))), AgentAction.Launch.class))
+                .allMatch(l -> !((AgentAction.Launch) l).spec().env().containsKey("CUDA_VISIBLE_DEVICES"));
     }
 
     /** A task of several cores per rank is told to run that many threads (OMP_NUM_THREADS, as Flux's -c), unless it says. */
@@ -88,9 +88,9 @@ class TaskAgentTest {
                 "c" + n, "/bin/true", List.of(), env, "/s", "o", "e", null, List.of(), List.of(), SlotRequest.cores(n), 0, false, 0,
                 false, List.of());
         TaskAgent four = new TaskAgent(new GeneralScheduler(SchedulerTest.nodes(1, 8, 0)), List.of("n0"));
-        List<TaskAgent.Action> a = four.submit(List.of(cores.apply(2, java.util.Map.of()), cores.apply(1, java.util.Map.of()),
+        List<AgentAction> a = four.submit(List.of(cores.apply(2, java.util.Map.of()), cores.apply(1, java.util.Map.of()),
                 cores.apply(3, java.util.Map.of("OMP_NUM_THREADS", "1"))));
-        assertThat(only(a, TaskAgent.Action.Launch.class)).extracting(l -> ((TaskAgent.Action.Launch) l).spec().env()
+        assertThat(only(a, AgentAction.Launch.class)).extracting(l -> ((AgentAction.Launch) l).spec().env()
                 .get("OMP_NUM_THREADS")).containsExactly("2", null, "1");
     }
 
@@ -104,8 +104,8 @@ class TaskAgentTest {
         java.util.function.IntFunction<TaskRequest> oneGpu = i -> new TaskRequest("g" + i, "/bin/true", List.of(),
                 java.util.Map.of(), "/s", "o", "e", null, List.of(), List.of(), new SlotRequest(1, 1, 1, null, false),
                 0, false, 0, false, List.of());
-        List<TaskAgent.Action> a = gpus.submit(List.of(oneGpu.apply(0), oneGpu.apply(1)));
-        assertThat(only(a, TaskAgent.Action.Launch.class)).extracting(l -> ((TaskAgent.Action.Launch) l).spec().env())
+        List<AgentAction> a = gpus.submit(List.of(oneGpu.apply(0), oneGpu.apply(1)));
+        assertThat(only(a, AgentAction.Launch.class)).extracting(l -> ((AgentAction.Launch) l).spec().env())
                 .extracting(e -> e.get("CUDA_VISIBLE_DEVICES") + "/" + e.get("BANYAN_TASK_GPUS"))
                 .containsExactly("2/0", "3/1");
     }
@@ -118,29 +118,29 @@ class TaskAgentTest {
         TaskRequest urgent = new TaskRequest("urgent", "/bin/true", List.of(), java.util.Map.of(), "/s", "o", "e", "/dev/null", List.of(),
                 List.of(), SlotRequest.cores(1), 5, false, 0, false, List.of());
         agent.submit(List.of(big, task(5), urgent));
-        List<TaskAgent.Action> a = agent.ended(1, 0, "");
-        assertThat(only(a, TaskAgent.Action.Launch.class)).singleElement()
-                .matches(l -> ((TaskAgent.Action.Launch) l).spec().env().get("BANYAN_TASK_UID").equals("urgent"));
+        List<AgentAction> a = agent.ended(1, 0, "");
+        assertThat(only(a, AgentAction.Launch.class)).singleElement()
+                .matches(l -> ((AgentAction.Launch) l).spec().env().get("BANYAN_TASK_UID").equals("urgent"));
         a = agent.ended(2, 0, "");
-        assertThat(only(a, TaskAgent.Action.Launch.class)).as("the 2-core task waits, the 1-core one backfills").singleElement()
-                .matches(l -> ((TaskAgent.Action.Launch) l).spec().env().get("BANYAN_TASK_UID").equals("task.5"));
+        assertThat(only(a, AgentAction.Launch.class)).as("the 2-core task waits, the 1-core one backfills").singleElement()
+                .matches(l -> ((AgentAction.Launch) l).spec().env().get("BANYAN_TASK_UID").equals("task.5"));
     }
 
     @Test
     void cancelWorksWaitingAndRunningAndTimeoutsFail() {
         agent.submit(List.of(task(0), task(1), task(2), task(3), task(4)));
-        assertThat(agent.cancel(List.of(5))).contains(new TaskAgent.Action.State(5, TaskState.CANCELED, 0, ""));
-        List<TaskAgent.Action> c = agent.cancel(List.of(1));
-        assertThat(only(c, TaskAgent.Action.Signal.class)).hasSize(1);
-        assertThat(agent.ended(1, 143, "")).contains(new TaskAgent.Action.State(1, TaskState.CANCELED, 143, ""));
+        assertThat(agent.cancel(List.of(5))).contains(new AgentAction.State(5, TaskState.CANCELED, 0, ""));
+        List<AgentAction> c = agent.cancel(List.of(1));
+        assertThat(only(c, AgentAction.Signal.class)).hasSize(1);
+        assertThat(agent.ended(1, 143, "")).contains(new AgentAction.State(1, TaskState.CANCELED, 143, ""));
         agent.timedOut(2);
         TaskRequest slow = new TaskRequest("slow", "sleep", List.of("9"), java.util.Map.of(), "/s", "o", "e", "/dev/null", List.of(),
                 List.of(), SlotRequest.cores(1), 0, false, 1500, false, List.of());
-        assertThat(only(agent.submit(List.of(slow)), TaskAgent.Action.ArmTimeout.class)).as("task 1's core is free")
+        assertThat(only(agent.submit(List.of(slow)), AgentAction.ArmTimeout.class)).as("task 1's core is free")
                 .hasSize(1);
         int slowId = agent.lastIds().getFirst();
         assertThat(agent.timedOut(slowId)).hasSize(1);
-        assertThat(agent.ended(slowId, 143, "")).contains(new TaskAgent.Action.State(slowId, TaskState.FAILED, 143,
+        assertThat(agent.ended(slowId, 143, "")).contains(new AgentAction.State(slowId, TaskState.FAILED, 143,
                 "timed out after 1.5 s"));
     }
 
@@ -155,13 +155,13 @@ class TaskAgentTest {
         for (int id = 6; id <= 10_004; id += 2) {
             evens.add(id);
         }
-        assertThat(only(agent.cancel(evens), TaskAgent.Action.State.class)).hasSize(5_000);
+        assertThat(only(agent.cancel(evens), AgentAction.State.class)).hasSize(5_000);
         assertThat(agent.waiting()).isEqualTo(5_000);
-        List<TaskAgent.Action> a = agent.ended(1, 0, "");
-        assertThat(only(a, TaskAgent.Action.Launch.class)).as("the canceled task 6 is passed over for 5, then 7")
-                .singleElement().matches(l -> ((TaskAgent.Action.Launch) l).spec().taskId() == 5);
-        assertThat(only(agent.ended(2, 0, ""), TaskAgent.Action.Launch.class)).singleElement()
-                .matches(l -> ((TaskAgent.Action.Launch) l).spec().taskId() == 7);
+        List<AgentAction> a = agent.ended(1, 0, "");
+        assertThat(only(a, AgentAction.Launch.class)).as("the canceled task 6 is passed over for 5, then 7")
+                .singleElement().matches(l -> ((AgentAction.Launch) l).spec().taskId() == 5);
+        assertThat(only(agent.ended(2, 0, ""), AgentAction.Launch.class)).singleElement()
+                .matches(l -> ((AgentAction.Launch) l).spec().taskId() == 7);
         assertThat(agent.waiting()).isEqualTo(4_998);
         assertThat(agent.cancel(List.of(6))).as("canceled already: nothing more").isEmpty();
     }
@@ -171,14 +171,14 @@ class TaskAgentTest {
         TaskRequest again = new TaskRequest("again", "/bin/true", List.of(), java.util.Map.of(), "/s", "o", "e", "/dev/null", List.of(),
                 List.of(), SlotRequest.cores(1), 0, false, 0, true, List.of());
         agent.submit(List.of(task(0), again));
-        List<TaskAgent.Action> a = agent.nodeLost(0);
-        assertThat(a).contains(new TaskAgent.Action.State(1, TaskState.FAILED, 1, "lost the daemon on a"));
-        assertThat(only(a, TaskAgent.Action.Launch.class)).singleElement()
-                .matches(l -> ((TaskAgent.Action.Launch) l).node() == 1)
+        List<AgentAction> a = agent.nodeLost(0);
+        assertThat(a).contains(new AgentAction.State(1, TaskState.FAILED, 1, "lost the daemon on a"));
+        assertThat(only(a, AgentAction.Launch.class)).singleElement()
+                .matches(l -> ((AgentAction.Launch) l).node() == 1)
                 .as("told it runs again, as Slurm's SLURM_RESTART_COUNT")
-                .matches(l -> ((TaskAgent.Action.Launch) l).spec().env().get("BANYAN_TASK_RESTARTS").equals("1"));
-        assertThat(only(agent.submit(List.of(task(2))), TaskAgent.Action.Launch.class)).singleElement()
-                .matches(l -> !((TaskAgent.Action.Launch) l).spec().env().containsKey("BANYAN_TASK_RESTARTS"));
+                .matches(l -> ((AgentAction.Launch) l).spec().env().get("BANYAN_TASK_RESTARTS").equals("1"));
+        assertThat(only(agent.submit(List.of(task(2))), AgentAction.Launch.class)).singleElement()
+                .matches(l -> !((AgentAction.Launch) l).spec().env().containsKey("BANYAN_TASK_RESTARTS"));
     }
 
     @Test
@@ -212,23 +212,23 @@ class TaskAgentTest {
                 List.of(), new SlotRequest(3, 1, 0, null, false), 0, false, 0, false, List.of());
         assertThat(copies.runsAsJob()).isTrue();
         assertThat(task(0).runsAsJob()).as("one rank: one process").isFalse();
-        List<TaskAgent.Action> a = agent.submit(List.of(copies));
-        assertThat(only(a, TaskAgent.Action.Launch.class)).isEmpty();
-        assertThat(only(a, TaskAgent.Action.LaunchJob.class)).singleElement().satisfies(l -> {
-            Placement p = ((TaskAgent.Action.LaunchJob) l).placement();
+        List<AgentAction> a = agent.submit(List.of(copies));
+        assertThat(only(a, AgentAction.Launch.class)).isEmpty();
+        assertThat(only(a, AgentAction.LaunchJob.class)).singleElement().satisfies(l -> {
+            Placement p = ((AgentAction.LaunchJob) l).placement();
             assertThat(p.shares().stream().mapToInt(Placement.Share::ranks).sum()).isEqualTo(3);
             assertThat(p.shares()).extracting(Placement.Share::node).containsExactlyInAnyOrder(0, 1);
         });
         int id = agent.lastIds().getFirst();
-        assertThat(only(agent.cancel(List.of(id)), TaskAgent.Action.Signal.class))
-                .containsExactly(new TaskAgent.Action.Signal(id, List.of(0, 1), true, TaskAgent.SIGTERM));
+        assertThat(only(agent.cancel(List.of(id)), AgentAction.Signal.class))
+                .containsExactly(new AgentAction.Signal(id, List.of(0, 1), true, TaskAgent.SIGTERM));
     }
 
     @Test
     void aTaskThatCanNeverRunFailsAtOnceWithTheReason() {
         TaskRequest huge = new TaskRequest("huge", "/bin/true", List.of(), java.util.Map.of(), "/s", "o", "e", "/dev/null", List.of(),
                 List.of(), SlotRequest.cores(3), 0, false, 0, false, List.of());
-        assertThat(agent.submit(List.of(huge))).singleElement().matches(a -> a instanceof TaskAgent.Action.State s
+        assertThat(agent.submit(List.of(huge))).singleElement().matches(a -> a instanceof AgentAction.State s
                 && s.state() == TaskState.FAILED && s.detail().contains("does not fit any node"));
     }
 }

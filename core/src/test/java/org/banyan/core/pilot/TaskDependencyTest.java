@@ -22,15 +22,15 @@ class TaskDependencyTest {
                 deps.isEmpty() ? List.of() : TaskDependency.parse(deps));
     }
 
-    static List<TaskAgent.Action.State> states(List<TaskAgent.Action> actions, int id) {
-        return actions.stream().filter(a -> a instanceof TaskAgent.Action.State s && s.taskId() == id)
-                .map(a -> (TaskAgent.Action.State) a).toList();
+    static List<AgentAction.State> states(List<AgentAction> actions, int id) {
+        return actions.stream().filter(a -> a instanceof AgentAction.State s && s.taskId() == id)
+                .map(a -> (AgentAction.State) a).toList();
     }
 
-    static Set<Integer> launched(List<TaskAgent.Action> actions) {
+    static Set<Integer> launched(List<AgentAction> actions) {
         Set<Integer> out = new HashSet<>();
-        for (TaskAgent.Action a : actions) {
-            if (a instanceof TaskAgent.Action.Launch l) {
+        for (AgentAction a : actions) {
+            if (a instanceof AgentAction.Launch l) {
                 out.add(l.spec().taskId());
             }
         }
@@ -59,15 +59,15 @@ class TaskDependencyTest {
     /** afterok: held, said so, then scheduled once the other is DONE. */
     @Test
     void aTaskWaitsUntilTheOneItNamesIsDone() {
-        List<TaskAgent.Action> a = agent.submit(List.of(task("a", ""), task("b", "afterok:1")));
+        List<AgentAction> a = agent.submit(List.of(task("a", ""), task("b", "afterok:1")));
         assertThat(launched(a)).containsExactly(1);
         assertThat(states(a, 2)).containsExactly(
-                new TaskAgent.Action.State(2, TaskState.AGENT_SCHEDULING_PENDING, 0, "waiting for afterok:1"));
+                new AgentAction.State(2, TaskState.AGENT_SCHEDULING_PENDING, 0, "waiting for afterok:1"));
         assertThat(agent.held()).isEqualTo(1);
         assertThat(agent.notStarted()).as("it does not wait for cores").isZero();
         a = agent.ended(1, 0, "");
         assertThat(launched(a)).containsExactly(2);
-        assertThat(states(a, 2)).extracting(TaskAgent.Action.State::state)
+        assertThat(states(a, 2)).extracting(AgentAction.State::state)
                 .containsExactly(TaskState.AGENT_SCHEDULING, TaskState.AGENT_EXECUTING);
         assertThat(agent.held()).isZero();
     }
@@ -77,10 +77,10 @@ class TaskDependencyTest {
     void anUnmetDependencyFailsTheTaskAndItsDependents() {
         agent.submit(List.of(task("a", ""), task("b", "afterok:1"), task("c", "afterok:2"), task("d", "afternotok:1"),
                 task("e", "afterany:2")));
-        List<TaskAgent.Action> a = agent.ended(1, 3, "boom");
-        assertThat(states(a, 2)).containsExactly(new TaskAgent.Action.State(2, TaskState.FAILED, -1,
+        List<AgentAction> a = agent.ended(1, 3, "boom");
+        assertThat(states(a, 2)).containsExactly(new AgentAction.State(2, TaskState.FAILED, -1,
                 "its dependency afterok:1 can no longer be met: task 1 ended FAILED"));
-        assertThat(states(a, 3)).extracting(TaskAgent.Action.State::detail)
+        assertThat(states(a, 3)).extracting(AgentAction.State::detail)
                 .containsExactly("its dependency afterok:2 can no longer be met: task 2 ended FAILED");
         assertThat(launched(a)).as("afternotok of a failure, afterany of anything").containsExactlyInAnyOrder(4, 5);
         assertThat(agent.held()).isZero();
@@ -90,23 +90,23 @@ class TaskDependencyTest {
     @Test
     void afterIsMetWhenTheOtherStarts() {
         agent.submit(List.of(task("long", ""), task("long2", "")));
-        List<TaskAgent.Action> a = agent.submit(List.of(task("w", ""), task("x", "after:3"), task("y", "after:3,afterok:3")));
+        List<AgentAction> a = agent.submit(List.of(task("w", ""), task("x", "after:3"), task("y", "after:3,afterok:3")));
         assertThat(launched(a)).as("both cores are busy").isEmpty();
         a = agent.ended(1, 0, "");
         assertThat(launched(a)).as("w starts, which lets x go (it waits for a core)").containsExactly(3);
-        assertThat(states(a, 4)).extracting(TaskAgent.Action.State::state).containsExactly(TaskState.AGENT_SCHEDULING);
+        assertThat(states(a, 4)).extracting(AgentAction.State::state).containsExactly(TaskState.AGENT_SCHEDULING);
         assertThat(states(a, 5)).isEmpty();
         a = agent.ended(3, 0, "");
         assertThat(launched(a)).containsExactly(4);
-        assertThat(states(a, 5)).extracting(TaskAgent.Action.State::state).containsExactly(TaskState.AGENT_SCHEDULING);
+        assertThat(states(a, 5)).extracting(AgentAction.State::state).containsExactly(TaskState.AGENT_SCHEDULING);
     }
 
     @Test
     void aDependencyOnAnUnknownTaskOrOnItselfFailsAtOnce() {
-        List<TaskAgent.Action> a = agent.submit(List.of(task("a", "afterok:9"), task("b", "afterany:2")));
-        assertThat(states(a, 1)).extracting(TaskAgent.Action.State::detail)
+        List<AgentAction> a = agent.submit(List.of(task("a", "afterok:9"), task("b", "afterany:2")));
+        assertThat(states(a, 1)).extracting(AgentAction.State::detail)
                 .allMatch(d -> d.startsWith("its dependency afterok:9 names no task this DVM knows"));
-        assertThat(states(a, 2)).extracting(TaskAgent.Action.State::state).as("not on itself: it would wait for ever")
+        assertThat(states(a, 2)).extracting(AgentAction.State::state).as("not on itself: it would wait for ever")
                 .containsExactly(TaskState.FAILED);
         assertThat(agent.unfinished()).isZero();
     }
@@ -120,11 +120,11 @@ class TaskDependencyTest {
         agent.ended(2, 143, "");
         TaskRequest huge = new TaskRequest("huge", "/bin/true", List.of(), Map.of(), "/s", "o", "e", null, List.of(), List.of(),
                 SlotRequest.cores(64), 0, false, 0, false, List.of());
-        List<TaskAgent.Action> a = agent.submit(List.of(task("c", "afterok:1"), task("d", "afterok:2"), huge,
+        List<AgentAction> a = agent.submit(List.of(task("c", "afterok:1"), task("d", "afterok:2"), huge,
                 task("e", "afternotok:5")));
         assertThat(launched(a)).as("afterok of a DONE one; afternotok of one that failed in the same submit")
                 .containsExactlyInAnyOrder(3, 6);
-        assertThat(states(a, 4)).extracting(TaskAgent.Action.State::detail)
+        assertThat(states(a, 4)).extracting(AgentAction.State::detail)
                 .containsExactly("its dependency afterok:2 can no longer be met: task 2 ended CANCELED");
     }
 
@@ -150,12 +150,12 @@ class TaskDependencyTest {
     @Test
     void aHeldTaskCanBeCanceled() {
         agent.submit(List.of(task("a", ""), task("b", "afterok:1"), task("c", "afterany:2")));
-        List<TaskAgent.Action> a = agent.cancel(List.of(2));
-        assertThat(states(a, 2)).extracting(TaskAgent.Action.State::state).containsExactly(TaskState.CANCELED);
+        List<AgentAction> a = agent.cancel(List.of(2));
+        assertThat(states(a, 2)).extracting(AgentAction.State::state).containsExactly(TaskState.CANCELED);
         assertThat(launched(a)).containsExactly(3);
         assertThat(agent.waiting()).isZero();
         assertThat(agent.held()).isZero();
-        assertThat(agent.ended(1, 0, "")).as("b stays canceled").noneMatch(x -> x instanceof TaskAgent.Action.State s && s.taskId() == 2);
+        assertThat(agent.ended(1, 0, "")).as("b stays canceled").noneMatch(x -> x instanceof AgentAction.State s && s.taskId() == 2);
     }
 
     /** A chain as long as a big bag fails down its length without overflowing the stack. */
@@ -167,8 +167,8 @@ class TaskDependencyTest {
         }
         agent.submit(chain);
         assertThat(agent.held()).isEqualTo(99_999);
-        List<TaskAgent.Action> a = agent.ended(1, 1, "");
-        assertThat(a.stream().filter(x -> x instanceof TaskAgent.Action.State s && s.state() == TaskState.FAILED)).hasSize(100_000);
+        List<AgentAction> a = agent.ended(1, 1, "");
+        assertThat(a.stream().filter(x -> x instanceof AgentAction.State s && s.state() == TaskState.FAILED)).hasSize(100_000);
         assertThat(agent.held()).isZero();
         assertThat(agent.unfinished()).isZero();
     }
@@ -199,10 +199,10 @@ class TaskDependencyTest {
             }
             Map<Integer, TaskState> state = new HashMap<>();
             Set<Integer> running = new HashSet<>();
-            List<TaskAgent.Action> actions = new ArrayList<>(ag.submit(requests));
+            List<AgentAction> actions = new ArrayList<>(ag.submit(requests));
             for (int guard = 0; guard < 10_000; guard++) {
-                for (TaskAgent.Action a : actions) {
-                    if (a instanceof TaskAgent.Action.State s) {
+                for (AgentAction a : actions) {
+                    if (a instanceof AgentAction.State s) {
                         assertThat(state.get(s.taskId())).as("seed %d: nothing moves after its end", seed).isNotIn(
                                 TaskState.DONE, TaskState.FAILED, TaskState.CANCELED);
                         state.put(s.taskId(), s.state());
@@ -232,7 +232,7 @@ class TaskDependencyTest {
                     actions = new ArrayList<>(actions);
                     actions.addAll(ag.cancel(List.of(1 + rnd.nextInt(n))));
                 }
-                if (actions.stream().noneMatch(x -> x instanceof TaskAgent.Action.State) && running.contains(id)) {
+                if (actions.stream().noneMatch(x -> x instanceof AgentAction.State) && running.contains(id)) {
                     actions = ag.ended(id, 143, ""); // a cancel's signal ended it
                 }
             }

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 class TaskQueueBehindTest {
     TaskAgent agent = new TaskAgent(new GeneralScheduler(SchedulerTest.nodes(2, 2, 0)), List.of("a", "b"), 1);
 
-    static List<TaskSpec> launched(List<TaskAgent.Action> actions) {
-        return only(actions, TaskAgent.Action.Launch.class).stream().map(a -> ((TaskAgent.Action.Launch) a).spec()).toList();
+    static List<TaskSpec> launched(List<AgentAction> actions) {
+        return only(actions, AgentAction.Launch.class).stream().map(a -> ((AgentAction.Launch) a).spec()).toList();
     }
 
     static List<TaskRequest> bag(int n) {
@@ -38,9 +38,9 @@ class TaskQueueBehindTest {
         assertThat(agent.notStarted()).as("queued on daemons: still demand for cores").isEqualTo(3);
         assertThat(agent.running()).isEqualTo(4);
 
-        List<TaskAgent.Action> a = agent.ended(1, 0, "");
-        assertThat(a).contains(new TaskAgent.Action.State(1, TaskState.DONE, 0, ""),
-                new TaskAgent.Action.State(5, TaskState.AGENT_EXECUTING, 0, "a"));
+        List<AgentAction> a = agent.ended(1, 0, "");
+        assertThat(a).contains(new AgentAction.State(1, TaskState.DONE, 0, ""),
+                new AgentAction.State(5, TaskState.AGENT_EXECUTING, 0, "a"));
         assertThat(agent.running()).as("5 took 1's core").isEqualTo(4);
         assertThat(launched(a)).as("nothing waits any more").isEmpty();
 
@@ -52,11 +52,11 @@ class TaskQueueBehindTest {
     @Test
     void aQueuedTaskCanceledBeforeItsTurnIsDroppedByItsDaemonAndTheCoreGoesFree() {
         agent.submit(bag(5)); // 5 behind 1
-        List<TaskAgent.Action> c = agent.cancel(List.of(5));
-        assertThat(only(c, TaskAgent.Action.Signal.class)).containsExactly(
-                new TaskAgent.Action.Signal(5, List.of(0), false, TaskAgent.SIGTERM));
+        List<AgentAction> c = agent.cancel(List.of(5));
+        assertThat(only(c, AgentAction.Signal.class)).containsExactly(
+                new AgentAction.Signal(5, List.of(0), false, TaskAgent.SIGTERM));
         assertThat(agent.ended(5, 143, "")).as("the daemon's word that it dropped it")
-                .contains(new TaskAgent.Action.State(5, TaskState.CANCELED, 143, ""));
+                .contains(new AgentAction.State(5, TaskState.CANCELED, 143, ""));
         agent.ended(1, 0, "");
         assertThat(agent.running()).isEqualTo(3);
         assertThat(launched(agent.submit(bag(1)))).singleElement().extracting(TaskSpec::after).isEqualTo(0);
@@ -66,35 +66,35 @@ class TaskQueueBehindTest {
     void aQueuedTaskCanceledAsItStartsEndsCanceledThroughItsProcess() {
         agent.submit(bag(5));
         agent.cancel(List.of(5));
-        List<TaskAgent.Action> a = agent.ended(1, 0, ""); // the daemon had started 5 before the signal came
-        assertThat(a).contains(new TaskAgent.Action.State(5, TaskState.AGENT_EXECUTING, 0, "a"));
-        assertThat(agent.ended(5, 143, "")).contains(new TaskAgent.Action.State(5, TaskState.CANCELED, 143, ""));
+        List<AgentAction> a = agent.ended(1, 0, ""); // the daemon had started 5 before the signal came
+        assertThat(a).contains(new AgentAction.State(5, TaskState.AGENT_EXECUTING, 0, "a"));
+        assertThat(agent.ended(5, 143, "")).contains(new AgentAction.State(5, TaskState.CANCELED, 143, ""));
         assertThat(agent.running()).isEqualTo(3);
     }
 
     @Test
     void tasksQueuedOnALostNodeWaitAgainAndRunElsewhere() {
         agent.submit(bag(6)); // 5 behind 1 and 6 behind 2, on node 0
-        List<TaskAgent.Action> a = agent.nodeLost(0);
-        assertThat(a).contains(new TaskAgent.Action.State(1, TaskState.FAILED, 1, "lost the daemon on a"));
-        assertThat(only(a, TaskAgent.Action.State.class)).noneMatch(s -> ((TaskAgent.Action.State) s).taskId() >= 5);
+        List<AgentAction> a = agent.nodeLost(0);
+        assertThat(a).contains(new AgentAction.State(1, TaskState.FAILED, 1, "lost the daemon on a"));
+        assertThat(only(a, AgentAction.State.class)).noneMatch(s -> ((AgentAction.State) s).taskId() >= 5);
         assertThat(launched(a)).as("queued behind node 1's tasks").extracting(TaskSpec::after).containsExactly(3, 4);
     }
 
     @Test
     void aTaskQueuedBehindALongOneIsWithdrawnWhenCoresFreeElsewhere() {
         agent.submit(bag(5)); // 5 behind 1; then 4 ends and nothing else waits
-        List<TaskAgent.Action> a = agent.ended(4, 0, "");
-        assertThat(only(a, TaskAgent.Action.Signal.class)).as("withdrawn from the daemon of 1, whose end may take long")
-                .containsExactly(new TaskAgent.Action.Signal(5, List.of(0), false, TaskAgent.WITHDRAW));
+        List<AgentAction> a = agent.ended(4, 0, "");
+        assertThat(only(a, AgentAction.Signal.class)).as("withdrawn from the daemon of 1, whose end may take long")
+                .containsExactly(new AgentAction.Signal(5, List.of(0), false, TaskAgent.WITHDRAW));
         a = agent.ended(5, 128, ""); // the daemon's word that it dropped 5
         assertThat(launched(a)).singleElement().satisfies(t -> {
             assertThat(t.taskId()).isEqualTo(5);
             assertThat(t.after()).isZero();
         });
-        assertThat(only(a, TaskAgent.Action.Launch.class)).singleElement()
-                .extracting(l -> ((TaskAgent.Action.Launch) l).node()).isEqualTo(1);
-        assertThat(a).contains(new TaskAgent.Action.State(5, TaskState.AGENT_EXECUTING, 0, "b"));
+        assertThat(only(a, AgentAction.Launch.class)).singleElement()
+                .extracting(l -> ((AgentAction.Launch) l).node()).isEqualTo(1);
+        assertThat(a).contains(new AgentAction.State(5, TaskState.AGENT_EXECUTING, 0, "b"));
         assertThat(agent.running()).isEqualTo(4);
     }
 
@@ -105,11 +105,11 @@ class TaskQueueBehindTest {
         ag.submit(bag(5));
         ag.ended(4, 0, ""); // 5 withdrawn, node 1's core held for it
         assertThat(s.freeCores()).isZero();
-        List<TaskAgent.Action> a = ag.ended(1, 0, ""); // but the daemon had started 5 already
-        assertThat(a).contains(new TaskAgent.Action.State(5, TaskState.AGENT_EXECUTING, 0, "a"));
+        List<AgentAction> a = ag.ended(1, 0, ""); // but the daemon had started 5 already
+        assertThat(a).contains(new AgentAction.State(5, TaskState.AGENT_EXECUTING, 0, "a"));
         assertThat(launched(a)).isEmpty();
         assertThat(s.freeCores()).as("1's core went to 5, the held one came back").isEqualTo(1);
-        assertThat(ag.ended(5, 0, "")).contains(new TaskAgent.Action.State(5, TaskState.DONE, 0, ""));
+        assertThat(ag.ended(5, 0, "")).contains(new AgentAction.State(5, TaskState.DONE, 0, ""));
         assertThat(s.freeCores()).isEqualTo(2);
     }
 
@@ -117,15 +117,15 @@ class TaskQueueBehindTest {
     void aTaskWhoseReservedCoresWereLostIsWithdrawnAgainWhenACoreFrees() {
         TaskAgent ag = new TaskAgent(new GeneralScheduler(SchedulerTest.nodes(4, 1, 0)), List.of("a", "b", "c", "d"), 1);
         ag.submit(bag(6)); // 1-4 run on a-d; 5 behind 1, 6 behind 2
-        assertThat(only(ag.ended(4, 0, ""), TaskAgent.Action.Signal.class)).as("d's core reserved for 5")
-                .containsExactly(new TaskAgent.Action.Signal(5, List.of(0), false, TaskAgent.WITHDRAW));
-        assertThat(only(ag.nodeLost(3), TaskAgent.Action.State.class)).as("nothing ran on d").isEmpty();
-        assertThat(only(ag.ended(3, 0, ""), TaskAgent.Action.Signal.class))
+        assertThat(only(ag.ended(4, 0, ""), AgentAction.Signal.class)).as("d's core reserved for 5")
+                .containsExactly(new AgentAction.Signal(5, List.of(0), false, TaskAgent.WITHDRAW));
+        assertThat(only(ag.nodeLost(3), AgentAction.State.class)).as("nothing ran on d").isEmpty();
+        assertThat(only(ag.ended(3, 0, ""), AgentAction.Signal.class))
                 .as("5, still queued behind 1 and holding nothing now, is the oldest to withdraw to c's core")
-                .containsExactly(new TaskAgent.Action.Signal(5, List.of(0), false, TaskAgent.WITHDRAW));
-        List<TaskAgent.Action> a = ag.ended(5, 128, "");
-        assertThat(only(a, TaskAgent.Action.Launch.class)).singleElement()
-                .extracting(l -> ((TaskAgent.Action.Launch) l).node()).isEqualTo(2);
+                .containsExactly(new AgentAction.Signal(5, List.of(0), false, TaskAgent.WITHDRAW));
+        List<AgentAction> a = ag.ended(5, 128, "");
+        assertThat(only(a, AgentAction.Launch.class)).singleElement()
+                .extracting(l -> ((AgentAction.Launch) l).node()).isEqualTo(2);
     }
 
     @Test
@@ -172,8 +172,8 @@ class TaskQueueBehindTest {
         assertThat(ag.running()).isEqualTo(5);
         assertThat(ag.notStarted()).isEqualTo(9);
         places[0] = 0;
-        List<TaskAgent.Action> a = ag.ended(1, 0, ""); // a one-core hole no pair fits
-        assertThat(only(a, TaskAgent.Action.Signal.class)).as("nothing to withdraw").isEmpty();
+        List<AgentAction> a = ag.ended(1, 0, ""); // a one-core hole no pair fits
+        assertThat(only(a, AgentAction.Signal.class)).as("nothing to withdraw").isEmpty();
         assertThat(places[0]).as("places tried for nine queued pairs and one free core").isEqualTo(1);
     }
 
@@ -187,14 +187,14 @@ class TaskQueueBehindTest {
         TaskAgent ag = new TaskAgent(new GeneralScheduler(SchedulerTest.nodes(2, 2, 0)), List.of("a", "b"), 2);
         assertThat(launched(ag.submit(bag(12)))).extracting(TaskSpec::after).containsExactly(0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8);
         assertThat(launched(ag.submit(bag(1)))).as("every chain is full").isEmpty();
-        List<TaskAgent.Action> a = ag.ended(1, 0, "");
-        assertThat(a).contains(new TaskAgent.Action.State(5, TaskState.AGENT_EXECUTING, 0, "a"));
+        List<AgentAction> a = ag.ended(1, 0, "");
+        assertThat(a).contains(new AgentAction.State(5, TaskState.AGENT_EXECUTING, 0, "a"));
         assertThat(launched(a)).as("the chain behind 5 has room again: 13 goes behind 9").singleElement()
                 .extracting(TaskSpec::after).isEqualTo(9);
-        assertThat(only(ag.cancel(List.of(9)), TaskAgent.Action.Signal.class)).as("to the node 9's chain runs on")
-                .containsExactly(new TaskAgent.Action.Signal(9, List.of(0), false, TaskAgent.SIGTERM));
-        assertThat(ag.ended(9, 143, "")).contains(new TaskAgent.Action.State(9, TaskState.CANCELED, 143, ""));
-        assertThat(ag.ended(5, 0, "")).as("13 moved up behind 5").contains(new TaskAgent.Action.State(13, TaskState.AGENT_EXECUTING, 0, "a"));
+        assertThat(only(ag.cancel(List.of(9)), AgentAction.Signal.class)).as("to the node 9's chain runs on")
+                .containsExactly(new AgentAction.Signal(9, List.of(0), false, TaskAgent.SIGTERM));
+        assertThat(ag.ended(9, 143, "")).contains(new AgentAction.State(9, TaskState.CANCELED, 143, ""));
+        assertThat(ag.ended(5, 0, "")).as("13 moved up behind 5").contains(new AgentAction.State(13, TaskState.AGENT_EXECUTING, 0, "a"));
     }
 
     @Test
@@ -257,15 +257,15 @@ class TaskQueueBehindTest {
             int n = 30 + rnd.nextInt(30);
             int[] withdrawalsTooLate = {0};
             int[] withdrawn = {0};
-            java.util.function.Consumer<List<TaskAgent.Action>> apply = actions -> {
-                for (TaskAgent.Action a : actions) {
+            java.util.function.Consumer<List<AgentAction>> apply = actions -> {
+                for (AgentAction a : actions) {
                     switch (a) {
-                        case TaskAgent.Action.Launch l -> down.add(l);
-                        case TaskAgent.Action.Signal s -> {
+                        case AgentAction.Launch l -> down.add(l);
+                        case AgentAction.Signal s -> {
                             down.add(s);
                             withdrawn[0] += s.signal() == TaskAgent.WITHDRAW ? 1 : 0;
                         }
-                        case TaskAgent.Action.State s when s.state().isFinal() ->
+                        case AgentAction.State s when s.state().isFinal() ->
                                 assertThat(finals.put(s.taskId(), s.state())).as("seed %d: task %d ends once", seed, s.taskId()).isNull();
                         default -> { }
                     }
@@ -277,7 +277,7 @@ class TaskQueueBehindTest {
                 int choice = rnd.nextInt(4);
                 if (choice == 0 && !down.isEmpty()) { // the daemon takes the next message
                     switch (down.poll()) {
-                        case TaskAgent.Action.Launch l -> {
+                        case AgentAction.Launch l -> {
                             TaskSpec t = l.spec();
                             nodeOf.put(t.taskId(), l.node());
                             if (t.after() != 0 && running.get(l.node()).contains(t.after()) && !queued.containsKey(t.after())) {
@@ -287,7 +287,7 @@ class TaskQueueBehindTest {
                                 running.get(l.node()).add(t.taskId());
                             }
                         }
-                        case TaskAgent.Action.Signal s -> {
+                        case AgentAction.Signal s -> {
                             Integer before = queued.entrySet().stream().filter(e -> e.getValue().taskId() == s.taskId())
                                     .map(Map.Entry::getKey).findFirst().orElse(null);
                             if (before != null) {

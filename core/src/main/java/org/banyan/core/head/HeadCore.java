@@ -1,14 +1,11 @@
 package org.banyan.core.head;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import org.banyan.core.daemon.DaemonCore;
 import org.banyan.core.daemon.Signals;
 import org.banyan.core.job.JobDescription;
@@ -45,18 +42,16 @@ public final class HeadCore {
     private final int daemons;
     private final List<HeadAction> actions = new ArrayList<>();
     private final List<Integer> children = new ArrayList<>();
-    private final Set<Integer> connected = new LinkedHashSet<>();
+    private final HeadDaemons up;
+    /** The daemons that said hello and are not gone (a live view of {@link #up}'s). */
+    private final Set<Integer> connected;
     private final boolean[] lost;
-    private final Map<Integer, String> hostOfDaemon = new HashMap<>();
-    private final Map<Integer, String> contacts = new TreeMap<>();
     private final TopologySpec routingSpec;
-    private final String headContact;
     private final OverlayRouter router;
     private final Set<Integer> peers = new HashSet<>();
     private final SpawnedJobs spawns;
     private final HeadRequests requests;
     private final Map<Integer, JobControl> jobs = new LinkedHashMap<>();
-    private boolean allUp;
     private boolean finished;
     private boolean anyLost;
     private final ReleasedDaemons released;
@@ -113,8 +108,9 @@ public final class HeadCore {
     private HeadCore(List<Node> nodes, JobDescription job, RankMap map, HeadSettings settings, TopologySpec topologySpec,
                      TopologySpec routingSpec, String headContact) {
         this.routingSpec = routingSpec;
-        this.headContact = headContact;
         this.nodes = new ArrayList<>(nodes);
+        this.up = new HeadDaemons(this.nodes, headContact);
+        this.connected = up.connected();
         this.runJob = job;
         this.settings = settings;
         this.daemons = nodes.size();
@@ -172,11 +168,6 @@ public final class HeadCore {
                 runJob == null ? -1 : runJob.jobId(), jobOutletHead, d -> lost[d], this::host));
     }
 
-    /** The job a message or timer is about (null if over). */
-    private JobControl job(int jobId) {
-        return jobs.get(jobId);
-    }
-
     /** Does {@code what} with job {@code jobId}, unless it is over. */
     private void withJob(int jobId, java.util.function.Consumer<JobControl> what) {
         JobControl j = jobs.get(jobId);
@@ -186,13 +177,8 @@ public final class HeadCore {
     }
 
     /** Whether any job is being torn down: routing-link losses are consequences then. */
-    private boolean anyTerminating() {
-        for (JobControl j : jobs.values()) {
-            if (j.terminating()) {
-                return true;
-            }
-        }
-        return false;
+    private boolean anyTerminating() { // rare (a routing link lost): a stream's cost does not matter
+        return jobs.values().stream().anyMatch(JobControl::terminating);
     }
 
     /** The first actions, before any event: start the head's children. */
@@ -257,18 +243,17 @@ public final class HeadCore {
         switch (message) {
             case OverlayMessage.DaemonHello h -> hello(d, h);
             case OverlayMessage.Contacts c -> {
-                contacts.putAll(c.contacts());
+                boolean nowAllUp = up.contactsCame(c.contacts(), daemons - released.vacantAtStart());
                 if (runJob == null && !c.gpus().isEmpty()) {
                     emit(new HeadAction.GpusFound(c.gpus()));
                 }
                 if (released.contactsCame(d)) {
-                    emit(new HeadAction.SendToDaemon(d, allContacts()));
+                    emit(new HeadAction.SendToDaemon(d, up.allContacts()));
                     emit(new HeadAction.DaemonRejoined(d));
                 }
-                if (!allUp && contacts.size() == daemons - released.vacantAtStart()) {
-                    allUp = true;
+                if (nowAllUp) {
                     emit(new HeadAction.Milestone("all daemons up, contacts gathered"));
-                    broadcast(allContacts());
+                    broadcast(up.allContacts());
                     if (runJob == null) {
                         emit(new HeadAction.Ready());
                     }
@@ -344,24 +329,10 @@ public final class HeadCore {
         }
     }
 
-    /**
-     * Every daemon's contact and the head's: daemons dial their routing parents with it (a
-     * rejoined daemon gets it alone).
-     */
-    private OverlayMessage.AllContacts allContacts() {
-        Map<Integer, String> all = new TreeMap<>(contacts);
-        if (headContact != null) {
-            all.put(Topology.daemonOfVertex(0), headContact);
-        }
-        return new OverlayMessage.AllContacts(Map.copyOf(all));
-    }
-
     private void hello(int d, OverlayMessage.DaemonHello h) {
-        if (connected.contains(d)) {
+        if (!up.hello(d, h.host())) {
             return;
         }
-        connected.add(d);
-        hostOfDaemon.put(d, h.host());
         if (connected.size() == 1) {
             emit(new HeadAction.Milestone("first daemon up"));
         }
@@ -383,7 +354,7 @@ public final class HeadCore {
         }
         if (released.isReleased(d)) {
             released.gone(d, lost).forEach(g -> emit(new HeadAction.DaemonReleased(g)));
-            connected.remove(d);
+            up.gone(d);
             ending.daemonLost(d);
             return;
         }
@@ -399,15 +370,15 @@ public final class HeadCore {
         if (runJob == null) {
             emit(new HeadAction.DaemonsLost(gone, "lost the daemon on " + host + ": " + reason));
         }
-        connected.remove(d);
+        up.gone(d);
         anyLost = true;
-        if (runJob == null && !allUp) { // a DVM comes up whole, as PRRTE's, or not: its wait would never end
+        if (runJob == null && !up.allUp()) { // a DVM comes up whole, as PRRTE's, or not: its wait would never end
             emit(new HeadAction.Report("the DVM cannot come up without its daemon on " + host + "; stopping"));
             finish(HeadSettings.DAEMON_LOST_STATUS);
             return;
         }
         for (JobControl j : List.copyOf(jobs.values())) {
-            j.daemonLost(d, host, reason, allUp);
+            j.daemonLost(d, host, reason, up.allUp());
         }
         ending.daemonLost(d);
     }
@@ -420,7 +391,7 @@ public final class HeadCore {
             }
             return;
         }
-        JobControl job = job(runJob.jobId());
+        JobControl job = jobs.get(runJob.jobId());
         if (connected.isEmpty()) {
             if (signal == Signals.SIGTSTP) {
                 emit(new HeadAction.Suspend());
@@ -446,13 +417,8 @@ public final class HeadCore {
     private void timer(HeadTimer timer, int jobId) {
         switch (timer) {
             case DAEMON_START -> {
-                if (!allUp) {
-                    List<String> missing = new ArrayList<>();
-                    for (int d = 0; d < daemons; d++) {
-                        if (!contacts.containsKey(d) && !lost[d]) {
-                            missing.add(nodes.get(d).name());
-                        }
-                    }
+                if (!up.allUp()) {
+                    List<String> missing = up.missing(lost);
                     if (!missing.isEmpty()) {
                         emit(new HeadAction.Report((runJob == null ? "" : "banyan run: ") + "no daemon connected within "
                                 + settings.daemonStartMillis() / 1000.0 + " s from " + HostNames.summarize(missing)));
@@ -524,8 +490,7 @@ public final class HeadCore {
     }
 
     private String host(int daemon) {
-        String h = hostOfDaemon.get(daemon);
-        return h != null ? h : nodes.get(daemon).name();
+        return up.host(daemon);
     }
 
     private void emit(HeadAction a) {

@@ -11,6 +11,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import org.banyan.core.pilot.TaskRequest;
+import org.banyan.core.pilot.TaskState;
 import org.banyan.core.wire.ClientMessage;
 import org.banyan.runtime.dvm.DvmClient;
 
@@ -104,7 +105,7 @@ final class PilotLink {
                             client.cancel(canceled); // asked while the batch was on its way
                         }
                     }
-                    case ClientMessage.TaskUpdates(List<ClientMessage.TaskUpdate> updates) -> tmgr.updated(this, updates);
+                    case ClientMessage.TaskUpdates(List<ClientMessage.TaskUpdate> updates) -> updated(updates);
                     default -> {
                         // not for a task manager
                     }
@@ -118,6 +119,64 @@ final class PilotLink {
             tmgr.changes.pilotGone(this);
         } catch (InterruptedException e) {
             tmgr.changes.pilotGone(this);
+        }
+    }
+
+    /**
+     * Stages in and sends {@code batch}, tasks this link was given (counted in {@link #inFlight},
+     * their pilot set); a task whose staging fails is FAILED here and never sent.
+     */
+    void send(List<Task> batch) {
+        List<Task> sent = new ArrayList<>();
+        for (Task t : batch) {
+            long now = Session.nowMicros();
+            tmgr.move(t, TaskState.TMGR_SCHEDULING, now, 0, pilot.uid());
+            tmgr.move(t, TaskState.TMGR_STAGING_INPUT, now, 0, "");
+            String failed = tmgr.staging.stageIn(t, pilot);
+            if (failed != null) {
+                tmgr.move(t, TaskState.FAILED, Session.nowMicros(), -1, "input staging: " + failed);
+                continue;
+            }
+            tmgr.move(t, TaskState.AGENT_STAGING_INPUT_PENDING, Session.nowMicros(), 0, "");
+            sent.add(t);
+        }
+        if (sent.size() < batch.size()) {
+            synchronized (tmgr) {
+                inFlight -= batch.size() - sent.size(); // failed here, before the pilot saw them
+            }
+        }
+        if (!sent.isEmpty()) {
+            submit(sent);
+        }
+    }
+
+    /**
+     * On the reader: updates of the tasks this link holds, in order. The manager's lock is taken
+     * twice a batch, not twice an update, and the callbacks' scope is bound once: its lock is
+     * contended (submitter, feeder, readers), and under C1 each entry to a contended monitor and
+     * each binding is a call into the VM.
+     */
+    private void updated(List<ClientMessage.TaskUpdate> updates) {
+        Task[] tasks = new Task[updates.size()];
+        synchronized (tmgr) {
+            for (int i = 0; i < tasks.length; i++) {
+                tasks[i] = byId.get(updates.get(i).taskId());
+            }
+        }
+        tmgr.transitions.inCallbacks(() -> {
+            for (int i = 0; i < tasks.length; i++) {
+                if (tasks[i] != null) {
+                    tmgr.transitions.fromAgent(tasks[i], updates.get(i), tmgr.staging);
+                }
+            }
+        });
+        synchronized (tmgr) {
+            for (int i = 0; i < tasks.length; i++) {
+                // once a task, should a batch hold two of its updates
+                if (tasks[i] != null && tasks[i].state().isFinal() && byId.remove(updates.get(i).taskId()) != null) {
+                    tmgr.endedOn(this);
+                }
+            }
         }
     }
 

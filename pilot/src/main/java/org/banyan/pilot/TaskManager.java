@@ -11,7 +11,6 @@ import java.util.Set;
 import java.util.function.BiConsumer;
 import org.banyan.core.pilot.PilotState;
 import org.banyan.core.pilot.TaskState;
-import org.banyan.core.wire.ClientMessage;
 
 /**
  * Submits tasks to pilots and follows them to their end, as RADICAL-Pilot's task manager does.
@@ -51,8 +50,8 @@ public final class TaskManager implements AutoCloseable {
     boolean detached;
     /** What pilots becoming active, unreachable or over do to the tasks. */
     final PilotChanges changes = new PilotChanges(this);
-    private final TaskTransitions transitions;
-    private final TaskStaging staging;
+    final TaskTransitions transitions;
+    final TaskStaging staging;
     /** Tasks waiting for others of this manager ({@link TaskDescription#after}). */
     private final HeldTasks held;
 
@@ -172,7 +171,7 @@ public final class TaskManager implements AutoCloseable {
     }
 
     /** Under this manager's lock: one of {@code link}'s tasks ended; the feeder goes when that made room. */
-    private void endedOn(PilotLink link) {
+    void endedOn(PilotLink link) {
         link.ends.ended(System.nanoTime());
         link.inFlight--;
         if (feeder.started() && toSend(link) > 0) {
@@ -214,7 +213,7 @@ public final class TaskManager implements AutoCloseable {
                     link.given += batch.size();
                 }
                 if (!batch.isEmpty()) {
-                    send(link, batch);
+                    link.send(batch);
                 }
             }
         }
@@ -354,62 +353,8 @@ public final class TaskManager implements AutoCloseable {
         return roster.cores();
     }
 
-    private void send(PilotLink link, List<Task> batch) {
-        List<Task> sent = new ArrayList<>();
-        for (Task t : batch) {
-            long now = Session.nowMicros();
-            move(t, TaskState.TMGR_SCHEDULING, now, 0, link.pilot.uid());
-            move(t, TaskState.TMGR_STAGING_INPUT, now, 0, "");
-            String failed = staging.stageIn(t, link.pilot);
-            if (failed != null) {
-                move(t, TaskState.FAILED, Session.nowMicros(), -1, "input staging: " + failed);
-                continue;
-            }
-            move(t, TaskState.AGENT_STAGING_INPUT_PENDING, Session.nowMicros(), 0, "");
-            sent.add(t);
-        }
-        if (sent.size() < batch.size()) {
-            synchronized (this) {
-                link.inFlight -= batch.size() - sent.size(); // failed here, before the pilot saw them
-            }
-        }
-        if (!sent.isEmpty()) {
-            link.submit(sent);
-        }
-    }
-
     void move(Task t, TaskState to, long now, int code, String why) {
         transitions.move(t, to, now, code, why);
-    }
-
-    /**
-     * On {@code link}'s reader: updates of the tasks it holds, in order. The manager's lock is
-     * taken twice a batch, not twice an update, and the callbacks' scope is bound once: its lock
-     * is contended (submitter, feeder, readers), and under C1 each entry to a contended monitor
-     * and each binding is a call into the VM.
-     */
-    void updated(PilotLink link, List<ClientMessage.TaskUpdate> updates) {
-        Task[] tasks = new Task[updates.size()];
-        synchronized (this) {
-            for (int i = 0; i < tasks.length; i++) {
-                tasks[i] = link.byId.get(updates.get(i).taskId());
-            }
-        }
-        transitions.inCallbacks(() -> {
-            for (int i = 0; i < tasks.length; i++) {
-                if (tasks[i] != null) {
-                    transitions.fromAgent(tasks[i], updates.get(i), staging);
-                }
-            }
-        });
-        synchronized (this) {
-            for (int i = 0; i < tasks.length; i++) {
-                // once a task, should a batch hold two of its updates
-                if (tasks[i] != null && tasks[i].state().isFinal() && link.byId.remove(updates.get(i).taskId()) != null) {
-                    endedOn(link);
-                }
-            }
-        }
     }
 
     /**

@@ -494,12 +494,12 @@ class PilotApiTest {
 
             assertThat(Banyan.run("dvm", "stop", "--dvm", uri.toString()).exit()).isZero();
             assertThat(attached.waitState(PilotState.DONE, 20_000)).isEqualTo(PilotState.FAILED);
-            assertThat(attached.detail()).startsWith("lost its DVM (");
+            assertThat(attached.detail()).isEqualTo("lost its DVM (it was stopped by banyan dvm stop)");
             assertThat(watched.waitState(PilotState.DONE, 20_000)).isEqualTo(PilotState.FAILED);
-            assertThat(watched.detail()).isEqualTo("lost its DVM (it closed the connection)");
+            assertThat(watched.detail()).as("a pilot only watched hears why too").isEqualTo("lost its DVM (it was stopped by banyan dvm stop)");
             assertThat(tmgr.waitTasks(List.of(sleeper), Set.of(TaskState.DONE, TaskState.FAILED, TaskState.CANCELED), 20_000))
                     .containsExactly(TaskState.FAILED);
-            assertThat(sleeper.detail()).startsWith("lost the pilot " + attached.uid());
+            assertThat(sleeper.detail()).isEqualTo("lost the pilot " + attached.uid() + " (it was stopped by banyan dvm stop)");
             assertThat(pilotWhenFailed.get()).as("the pilot, seen from the failed task's callback").isEqualTo(PilotState.FAILED);
         }
         assertThat(ended.state()).isEqualTo(PilotState.CANCELED);

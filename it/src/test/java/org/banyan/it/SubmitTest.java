@@ -533,8 +533,9 @@ class SubmitTest {
 
     /** A wait whose DVM stops under it ends in one line, status 1; the DVM's tasks end with it. */
     /**
-     * {@code banyan dvm stop} under a running submit and a wait: each says its tasks failed
-     * because the DVM was stopped (they said "lost the pilot" and "lost the DVM"), and exits 1.
+     * {@code banyan dvm stop} under a running submit (a task of two ranks, whose job the stop
+     * ends) and a wait: each says the DVM was stopped (they said "lost the pilot", or the task's
+     * exit status alone, and "lost the DVM (it closed the connection)"), and exits 1.
      */
     @Test
     void aWaitAndASubmitWhoseDvmStopsSayWhyTheirTasksEnded() throws Exception {
@@ -558,11 +559,11 @@ class SubmitTest {
             Banyan.run("dvm", "stop", "--dvm", uri.toString());
             assertThat(w.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).as("the wait ended").isTrue();
             assertThat(s.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).as("the submit ended").isTrue();
-            String why = "the DVM was stopped (banyan dvm stop) before the task ended";
-            assertThat(Files.readString(dir.resolve("w.err"))).contains("failed (exit -1):\n    " + why)
-                    .contains("1 task: 0 done, 1 failed").doesNotContain("lost");
-            assertThat(Files.readString(dir.resolve("s.err"))).contains("failed (exit -1), sandbox").contains(why)
-                    .contains("1 task: 0 done, 1 failed").doesNotContain("lost");
+            assertThat(Files.readString(dir.resolve("w.err")).strip())
+                    .isEqualTo("banyan wait: lost the DVM (it was stopped by banyan dvm stop)");
+            assertThat(Files.readString(dir.resolve("s.err"))).contains("failed (exit 143), sandbox")
+                    .contains("\n    ended as its DVM stopped (it was stopped by banyan dvm stop)\n")
+                    .contains("1 task: 0 done, 1 failed");
             assertThat(w.exitValue()).isEqualTo(1);
             assertThat(s.exitValue()).isEqualTo(1);
             Banyan.assertNoProcessesWith(marker);

@@ -127,7 +127,7 @@ final class PilotChanges {
                 to.submit(List.of(t));
             } else {
                 m.move(t, wasClosed ? TaskState.CANCELED : TaskState.FAILED, Session.nowMicros(), -1,
-                        "lost the pilot " + link.pilot.uid()
+                        "lost the pilot " + link.pilot.uid() + (link.goneWhy == null ? "" : " (" + link.goneWhy + ")")
                                 + (t.description().restartable && !wasClosed ? " and no other is active" : ""));
             }
         }

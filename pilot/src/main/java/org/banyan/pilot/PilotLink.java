@@ -35,6 +35,8 @@ final class PilotLink {
     final EndRate ends = new EndRate();
     /** The connection ended; a batch it did not accept is no longer waited for. */
     volatile boolean gone;
+    /** Why its DVM closed the connection, when it said ("it was stopped by banyan dvm stop"); else null. */
+    volatile String goneWhy;
 
     private final TaskManager tmgr;
     /** Batches sent and not yet accepted, in order: the reader gives them their ids before any update of theirs. */
@@ -112,6 +114,9 @@ final class PilotLink {
                 }
             }
         } catch (IOException e) {
+            if (e instanceof org.banyan.runtime.dvm.ClientChannel.Closed) {
+                goneWhy = e.getMessage();
+            }
             // the pilot is FAILED before its tasks are: a callback of theirs that asks it sees why
             if (!tmgr.closedByUser()) { // not the manager's own close: the DVM went away
                 pilot.lost(e);

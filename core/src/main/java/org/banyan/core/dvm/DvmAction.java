@@ -20,6 +20,9 @@ public sealed interface DvmAction {
     /** Send to a client; a client whose connection is gone is skipped (its {@link DvmEvent.ClientGone} follows). */
     record ToClient(int client, ClientMessage message) implements DvmAction {}
 
+    /** Send to every client connected, including those that never said anything after their hello (watchers). */
+    record ToEveryClient(ClientMessage message) implements DvmAction {}
+
     /** A line for the DVM's log. */
     record Log(String line) implements DvmAction {}
 

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import org.banyan.core.head.HeadAction;
 import org.banyan.core.head.HeadCore;
+import org.banyan.core.daemon.Signals;
 import org.banyan.core.head.HeadEvent;
 import org.banyan.core.head.HeadSettings;
 import org.banyan.core.job.Node;
@@ -70,9 +71,9 @@ public final class DvmCore {
     private HeadCore head;
     private boolean ready;
     private boolean finished;
-    /** A client asked the DVM to stop (else a signal did); what its tasks are told (null until it stops). */
-    private boolean stopAsked;
+    /** Why the DVM stops, as its clients are told (null: not known, or not stopping). */
     private String stopWhy;
+    private boolean toldClosing;
     /** A {@link DvmEvent.FlushUpdates} is on its way. */
     private boolean flushArmed;
     private Set<Integer> vacant = Set.of();
@@ -203,6 +204,10 @@ public final class DvmCore {
         switch (event) {
             case DvmEvent.Head(HeadEvent e) -> followUps.add(e);
             case DvmEvent.ClientSaid(int id, ClientMessage m) -> follow(fromClient(client(id), m));
+            case DvmEvent.Stop(String why) -> {
+                stopWhy = stopWhy == null ? why : stopWhy;
+                followUps.add(new HeadEvent.Stop());
+            }
             case DvmEvent.ClientGone(int id) -> {
                 Client s = clients.remove(id);
                 if (s != null) {
@@ -267,18 +272,29 @@ public final class DvmCore {
         }
     }
 
+    /**
+     * Every client connected hears why the DVM stops, before the driver closes their
+     * connections (the driver's: a client that only watches has said nothing the core knows).
+     */
+    private void tellClosing(HeadEvent stop) {
+        toldClosing = true;
+        if (stop instanceof HeadEvent.UserSignal(int sig) && stopWhy == null) {
+            stopWhy = "it was stopped by " + Signals.name(sig);
+        }
+        stopWhy = stopWhy != null ? stopWhy : "it was stopped";
+        out.add(new DvmAction.ToEveryClient(new ClientMessage.Closing(stopWhy)));
+    }
+
+    /** The signals a DVM's head stops at (as its head core does). */
+    private static boolean endsTheDvm(int signal) {
+        return signal == Signals.SIGINT || signal == Signals.SIGTERM || signal == Signals.SIGHUP;
+    }
+
     private void drain() {
         while (!followUps.isEmpty() && !finished) {
             HeadEvent e = followUps.poll();
-            if (e instanceof HeadEvent.Stop && stopWhy == null) { // the tasks' ends before the daemons'
-                stopWhy = !stopAsked ? "the DVM was stopped before the task ended"
-                        : "the DVM was stopped (banyan dvm stop) before the task ended";
-                List<HeadEvent> ends = tasks.stopping(stopWhy);
-                if (!ends.isEmpty()) {
-                    follow(ends);
-                    followUps.add(e);
-                    continue;
-                }
+            if (!toldClosing && (e instanceof HeadEvent.Stop || e instanceof HeadEvent.UserSignal(int sig) && endsTheDvm(sig))) {
+                tellClosing(e);
             }
             for (HeadAction a : head.handle(e)) {
                 if (!execute(a)) {
@@ -310,7 +326,8 @@ public final class DvmCore {
             case HeadAction.StdinCredit c -> throw new IllegalStateException("a DVM's stdin belongs to a job");
             case HeadAction.Suspend s -> throw new IllegalStateException("a DVM is not stopped by a terminal");
             case HeadAction.ForJob(int jobId, HeadAction a) -> jobs.forJob(jobId, a);
-            case HeadAction.JobEnded(int jobId, int exitStatus) -> jobs.ended(jobId, exitStatus);
+            case HeadAction.JobEnded(int jobId, int exitStatus) ->
+                    jobs.ended(jobId, exitStatus, toldClosing ? "ended as its DVM stopped (" + stopWhy + ")" : "");
             case HeadAction.GpusFound(Map<Integer, String> found) -> gpus.found(found);
             case HeadAction.Ready r -> {
                 ready = true;
@@ -397,7 +414,7 @@ public final class DvmCore {
             }
             case ClientMessage.Stop stop -> {
                 say("stop asked by client " + s.id);
-                stopAsked = true;
+                stopWhy = stopWhy == null ? "it was stopped by banyan dvm stop" : stopWhy;
                 return List.of(new HeadEvent.Stop());
             }
             default -> {

@@ -8,6 +8,12 @@ public sealed interface DvmEvent {
     /** The tree and the jobs on it: a daemon said something, a link broke, a signal came, a head timer fired. */
     record Head(HeadEvent event) implements DvmEvent {}
 
+    /**
+     * Stop, for a reason the driver knows ("by SIGTERM", "its program ended"): the clients are
+     * told why before their connections close. A client's own stop comes as {@link ClientSaid}.
+     */
+    record Stop(String why) implements DvmEvent {}
+
     /** Client {@code client} (numbered by the driver, which proved its secret) sent a message. */
     record ClientSaid(int client, ClientMessage message) implements DvmEvent {}
 

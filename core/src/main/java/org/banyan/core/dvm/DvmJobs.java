@@ -214,10 +214,11 @@ final class DvmJobs {
         }
     }
 
-    void ended(int jobId, int exitStatus) {
+    /** @param note why, when its status does not say (the DVM stopped); an MPI task's failure carries it */
+    void ended(int jobId, int exitStatus, String note) {
         RunningJob j = jobs.remove(jobId);
         if (j == null) {
-            tasks.jobEnded(jobId, exitStatus).forEach(follow); // an MPI task's
+            tasks.jobEnded(jobId, exitStatus, note).forEach(follow); // an MPI task's
             return;
         }
         slots.release(jobId, j.placement());

@@ -174,11 +174,6 @@ final class TaskDispatch {
         return batch.events();
     }
 
-    /** The DVM is stopping: every task not ended fails, saying {@code why} (the jobs of MPI tasks are ended). */
-    List<HeadEvent> stopping(String why) {
-        return apply(agent.stopping(why));
-    }
-
     List<HeadEvent> timedOut(int taskId) {
         return apply(agent.timedOut(taskId));
     }
@@ -212,13 +207,18 @@ final class TaskDispatch {
 
     /** An MPI task's job ended. */
     List<HeadEvent> jobEnded(int jobId, int status) {
+        return jobEnded(jobId, status, "");
+    }
+
+    /** As {@link #jobEnded(int, int)}, with why the job ended when its status does not say ("the DVM stopped ..."). */
+    List<HeadEvent> jobEnded(int jobId, int status, String note) {
         Integer task = taskOfJob.remove(jobId);
         if (task == null) {
             return List.of();
         }
         jobOfTask.remove(task);
         closeOutput(task);
-        return apply(agent.ended(task, status, ""));
+        return apply(agent.ended(task, status, note));
     }
 
     /** Whether some client has task states not sent yet. */

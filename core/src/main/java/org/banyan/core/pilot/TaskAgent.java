@@ -48,8 +48,6 @@ public final class TaskAgent {
     private final Map<Integer, AgentTask> tasks = new HashMap<>();
     /** Canceled tasks still in {@link #waiting}, dropped as they come up. */
     private int canceledInQueue;
-    /** Why every task fails from now on: the DVM is stopping (null while it serves). */
-    private String stoppedWhy;
     /** Higher priority first, then in the order submitted. */
     private final WaitingQueue waiting = new WaitingQueue();
     private final List<AgentAction> actions = new ArrayList<>();
@@ -112,10 +110,8 @@ public final class TaskAgent {
             AgentTask t = new AgentTask(nextId++, seq++, r);
             lastIds.add(t.id);
             ends.given(t.id);
-            String never = stoppedWhy != null ? stoppedWhy : scheduler.neverFits(r.slots());
-            if (stoppedWhy != null) {
-                // never is the stop's words
-            } else if (never != null) {
+            String never = scheduler.neverFits(r.slots());
+            if (never != null) {
                 never = "cannot run on this pilot: " + never;
             } else if (!r.dependencies().isEmpty()) {
                 // before it is among the tasks: it cannot wait on itself
@@ -244,29 +240,6 @@ public final class TaskAgent {
             }
         }
         schedule();
-        return drain();
-    }
-
-    /**
-     * The DVM is stopping and its daemons end every process: each task not final fails now
-     * with {@code why}, and later ones at submission, so that a submitter hears it from the DVM
-     * and not from a closed connection ("lost the pilot"). The ends that still come up are of
-     * tasks already over.
-     */
-    public List<AgentAction> stopping(String why) {
-        stoppedWhy = why;
-        while (!waiting.isEmpty()) {
-            waiting.poll();
-        }
-        canceledInQueue = 0;
-        List<AgentTask> all = List.copyOf(tasks.values());
-        for (boolean heldPass : new boolean[] {true, false}) { // the held first: their causes' ends would fail them otherwise
-            for (AgentTask t : all) {
-                if (tasks.containsKey(t.id) && held.isHeld(t) == heldPass) {
-                    finish(t, TaskState.FAILED, -1, why);
-                }
-            }
-        }
         return drain();
     }
 

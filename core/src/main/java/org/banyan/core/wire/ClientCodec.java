@@ -54,6 +54,7 @@ import org.banyan.core.pilot.TaskRequest;
  * 27 REFUSED         reason:string
  * 31, 32           (unused: BAG_OUTPUT and BAG_ENDED until protocol 8)
  * 34 DASHBOARD_AT    bind:string port:u32 error:string (empty: open)
+ * 35 CLOSING         why:string (the DVM stops and is about to close the connection)
  * 33 STDIN_CREDIT    jobId:u32 limit:u64 (bytes of stdin the client may have sent in all; -1: stop reading)
  * 26 STATUS          pid:u64 hosts:u32 (name:string slots:u32 inUse:u32 state:u8 gpus:u32 gpusInUse:u32){hosts}
  *                    state: 0 lost, 1 up, 2 given back, 3 vacant
@@ -69,9 +70,9 @@ public final class ClientCodec {
      * 2: STATUS counts tasks, RUN_BAG carries the -x values. 3: a task has a stdin file, STATUS a host's GPUs.
      * 4: a task has dependencies. 5: STDIN_CREDIT. 6: a job's ranks may be served PMI and PMIx side by side.
      * 7: OPEN_DASHBOARD and DASHBOARD_AT. 8: the bag messages are gone (the DVM runs no client
-     * code: a client sends its tasks as SUBMIT_TASKS).
+     * code: a client sends its tasks as SUBMIT_TASKS). 9: CLOSING.
      */
-    public static final int PROTOCOL = 8;
+    public static final int PROTOCOL = 9;
     static final int HELLO = 1;
     static final int RUN_JOB = 2;
     static final int STDIN = 3;
@@ -85,6 +86,7 @@ public final class ClientCodec {
     static final int QUEUE_JOB = 11;
     static final int OPEN_DASHBOARD = 14;
     static final int DASHBOARD_AT = 34;
+    static final int CLOSING = 35;
     static final int JOB_QUEUED = 30;
     static final int TASKS_ACCEPTED = 28;
     static final int TASK_UPDATES = 29;
@@ -191,6 +193,7 @@ public final class ClientCodec {
             case ClientMessage.DashboardAt m -> w.u8(DASHBOARD_AT).string(m.bind()).u32(m.port()).string(m.error());
             case ClientMessage.StdinCredit m -> w.u8(STDIN_CREDIT).u32(m.jobId()).u64(m.limit());
             case ClientMessage.Refused m -> w.u8(REFUSED).string(m.reason());
+            case ClientMessage.Closing m -> w.u8(CLOSING).string(m.why());
             case ClientMessage.Welcome m -> w.u8(WELCOME).u32(m.hosts()).u32(m.slots());
             case ClientMessage.JobAccepted m -> w.u8(JOB_ACCEPTED).u32(m.jobId()).u32(m.ranks());
             case ClientMessage.JobRejected m -> w.u8(JOB_REJECTED).string(m.reason());
@@ -285,6 +288,7 @@ public final class ClientCodec {
                 case DASHBOARD_AT -> new ClientMessage.DashboardAt(OverlayCodec.string(b), b.getInt(), OverlayCodec.string(b));
                 case STDIN_CREDIT -> new ClientMessage.StdinCredit(b.getInt(), b.getLong());
                 case REFUSED -> new ClientMessage.Refused(OverlayCodec.string(b));
+                case CLOSING -> new ClientMessage.Closing(OverlayCodec.string(b));
                 case WELCOME -> new ClientMessage.Welcome(b.getInt(), b.getInt());
                 case JOB_ACCEPTED -> new ClientMessage.JobAccepted(b.getInt(), b.getInt());
                 case JOB_REJECTED -> new ClientMessage.JobRejected(OverlayCodec.string(b));

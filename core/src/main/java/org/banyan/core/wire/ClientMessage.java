@@ -122,6 +122,12 @@ public sealed interface ClientMessage {
     /** The secret was wrong, or the first message was not a hello: the DVM closes the connection. */
     record Refused(String reason) implements ClientMessage {}
 
+    /**
+     * DVM to every client, just before it closes their connections because it stops: why, in
+     * words that follow "lost the DVM (" ("it was stopped by banyan dvm stop").
+     */
+    record Closing(String why) implements ClientMessage {}
+
     /** The secret was right. */
     record Welcome(int hosts, int slots) implements ClientMessage {}
 

@@ -15,7 +15,6 @@ import org.banyan.core.head.HeadSettings;
 import org.banyan.core.job.Node;
 import org.banyan.core.job.WireUp;
 import org.banyan.core.pilot.SlotRequest;
-import org.banyan.core.pilot.TaskDependency;
 import org.banyan.core.pilot.TaskRequest;
 import org.banyan.core.pilot.TaskSpec;
 import org.banyan.core.pilot.TaskState;
@@ -56,6 +55,8 @@ class DvmCoreTest {
         final Map<Integer, FakeDaemon> daemons = new HashMap<>();
         /** Per client: what it was sent, in order. */
         final Map<Integer, List<ClientMessage>> inbox = new HashMap<>();
+        /** What every connected client was sent. */
+        final List<ClientMessage> toEveryone = new ArrayList<>();
         /** Timers armed and not fired yet. */
         final List<DvmEvent> timers = new ArrayList<>();
         int finished = -1;
@@ -90,6 +91,7 @@ class DvmCoreTest {
                     case DvmAction.ToDaemon(int d, OverlayMessage.RunTasks r) -> daemons.get(r.to()).run(r);
                     case DvmAction.ToDaemon(int d, OverlayMessage.SignalTasks s) -> daemons.get(s.to()).signal(s);
                     case DvmAction.ToClient(int c, ClientMessage m) -> inbox.computeIfAbsent(c, k -> new ArrayList<>()).add(m);
+                    case DvmAction.ToEveryClient(ClientMessage m) -> toEveryone.add(m);
                     case DvmAction.Arm(DvmEvent e, long delay) -> timers.add(e);
                     case DvmAction.Finish(int status) -> finished = status;
                     default -> {
@@ -285,36 +287,41 @@ class DvmCoreTest {
     }
 
     /**
-     * A stopped DVM tells each submitter how its unfinished tasks ended before the connections
-     * close: running, queued on a daemon, waiting and held ones fail with the stop as their cause
-     * (the submitter said "lost the pilot"), each exactly once, in the last states the driver
-     * sends as it closes.
+     * A stopping DVM tells every client connected why, once, before the driver closes the
+     * connections (they said only "lost the pilot" and "lost the DVM (it closed the
+     * connection)"); the fates of one-process tasks stay the clients' (a task manager moves
+     * restartable ones to another pilot); a task of several ranks, whose job the stop ends,
+     * fails saying so.
      */
     @Test
-    void aStopEndsEveryUnfinishedTaskWithTheStopAsItsCause() {
+    void aStoppingDvmTellsEveryClientWhyOnce() {
         Harness h = new Harness(1, 1);
-        TaskRequest held = task("held", 1, false);
-        h.say(1, new ClientMessage.SubmitTasks(List.of(task("a", 1, false), task("b", 1, false), task("c", 1, false),
-                task("d", 1, false))));
+        TaskRequest one = task("one", 1, false);
+        TaskRequest wide = new TaskRequest("wide", one.executable(), one.args(), one.env(), one.sandbox(), one.stdout(),
+                one.stderr(), one.stdin(), one.preExec(), one.postExec(), new SlotRequest(2, 1, 0, null, false), 0, false, 0,
+                false, List.of());
+        h.say(1, new ClientMessage.SubmitTasks(List.of(wide, one)));
         List<Integer> ids = h.accepted(1);
-        h.say(1, new ClientMessage.SubmitTasks(List.of(new TaskRequest(held.uid(), held.executable(), held.args(), held.env(),
-                held.sandbox(), held.stdout(), held.stderr(), held.stdin(), held.preExec(), held.postExec(), held.slots(), 0, false,
-                0, false, List.of(new TaskDependency(TaskDependency.Kind.AFTER_OK, ids.get(0)))))));
-        ids = h.accepted(1);
-        h.flush();
-        assertThat(h.states(1).get(ids.get(0))).contains(TaskState.AGENT_EXECUTING);
-        assertThat(h.states(1).get(ids.get(4))).containsExactly(TaskState.AGENT_SCHEDULING_PENDING);
         h.say(2, new ClientMessage.Stop());
         h.apply(h.core.closing());
         assertThat(h.finished).isZero();
+        assertThat(h.toEveryone).containsExactly(new ClientMessage.Closing("it was stopped by banyan dvm stop"));
         List<ClientMessage.TaskUpdate> updates = new ArrayList<>();
         h.inbox.get(1).stream().filter(ClientMessage.TaskUpdates.class::isInstance)
                 .forEach(m -> updates.addAll(((ClientMessage.TaskUpdates) m).updates()));
-        for (int id : ids) {
-            assertThat(updates).filteredOn(u -> u.taskId() == id && u.state().isFinal()).singleElement()
-                    .satisfies(u -> assertThat(u.state()).isEqualTo(TaskState.FAILED))
-                    .satisfies(u -> assertThat(u.detail()).isEqualTo("the DVM was stopped (banyan dvm stop) before the task ended"));
-        }
+        assertThat(updates).filteredOn(u -> u.state().isFinal()).singleElement()
+                .satisfies(u -> assertThat(u.taskId()).isEqualTo(ids.get(0)))
+                .satisfies(u -> assertThat(u.detail()).isEqualTo("ended as its DVM stopped (it was stopped by banyan dvm stop)"));
+
+        Harness signalled = new Harness(1);
+        signalled.handle(new DvmEvent.Head(new HeadEvent.UserSignal(15)));
+        signalled.handle(new DvmEvent.Head(new HeadEvent.UserSignal(15)));
+        assertThat(signalled.toEveryone).containsExactly(new ClientMessage.Closing("it was stopped by SIGTERM"));
+
+        Harness told = new Harness(1);
+        told.handle(new DvmEvent.Stop("the program that started it ended"));
+        assertThat(told.finished).isZero();
+        assertThat(told.toEveryone).containsExactly(new ClientMessage.Closing("the program that started it ended"));
     }
 
     /** The dashboard's view: counts, the failure with its name and detail, starts and ends per second, the log. */

@@ -27,24 +27,6 @@ class TaskAgentTest {
         assertThat(agent.ended(2, 3, "boom")).contains(new AgentAction.State(2, TaskState.FAILED, 3, "boom"));
     }
 
-    /**
-     * A stopping DVM: every unfinished task fails once with the stop's words, the ends of the
-     * killed processes that still come up change nothing and start nothing, and a task submitted
-     * meanwhile fails at once instead of waiting for cores that will not come.
-     */
-    @Test
-    void stoppingFailsEveryUnfinishedTaskOnceAndStartsNothing() {
-        agent.submit(List.of(task(0), task(1), task(2), task(3), task(4), task(5)));
-        List<AgentAction> a = agent.stopping("stopped");
-        assertThat(only(a, AgentAction.State.class)).extracting(s -> ((AgentAction.State) s).taskId())
-                .containsExactlyInAnyOrder(1, 2, 3, 4, 5, 6);
-        assertThat(only(a, AgentAction.State.class)).allMatch(s -> s.equals(new AgentAction.State(
-                ((AgentAction.State) s).taskId(), TaskState.FAILED, -1, "stopped")));
-        assertThat(agent.ended(1, 143, "")).as("a killed process's end, after").isEmpty();
-        assertThat(agent.unfinished()).isZero();
-        assertThat(agent.submit(List.of(task(9)))).containsExactly(new AgentAction.State(7, TaskState.FAILED, -1, "stopped"));
-    }
-
     /** A task with GPUs is told which are its own, and no running task shares one. */
     @Test
     void aTaskIsToldItsOwnGpus() {

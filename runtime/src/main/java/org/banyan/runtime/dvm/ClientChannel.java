@@ -20,6 +20,8 @@ public final class ClientChannel implements Closeable {
     private final Socket socket;
     private final DataInputStream in;
     private final DataOutputStream out;
+    /** What the DVM said as it stops (read by the one thread that receives). */
+    private String closingWhy;
 
     public ClientChannel(Socket socket) throws IOException {
         this.socket = socket;
@@ -46,9 +48,30 @@ public final class ClientChannel implements Closeable {
         }
     }
 
-    /** The next message; EOFException when the other side closed. */
+    /**
+     * The next message; EOFException when the other side closed, {@link Closed} when a DVM said
+     * why first ({@link ClientMessage.Closing}, which is not returned).
+     */
     public ClientMessage receive() throws IOException {
-        return receive(MAX_FRAME);
+        while (true) {
+            ClientMessage m;
+            try {
+                m = receive(MAX_FRAME);
+            } catch (IOException e) {
+                throw closingWhy == null ? e : new Closed(closingWhy);
+            }
+            if (!(m instanceof ClientMessage.Closing(String why))) {
+                return m;
+            }
+            closingWhy = why;
+        }
+    }
+
+    /** The DVM closed the connection, saying why (the message: "it was stopped by banyan dvm stop"). */
+    public static final class Closed extends EOFException {
+        Closed(String why) {
+            super(why);
+        }
     }
 
     /**

@@ -113,9 +113,12 @@ public final class DvmHead {
         core.elastic(jobId, agent.stepPerDaemon(), vacant);
     }
 
-    /** Asks the head to stop (any thread): as {@code banyan dvm stop} does. */
-    public void stop() {
-        loop.post(new Event.Core(new DvmEvent.Head(new HeadEvent.Stop())));
+    /**
+     * Asks the head to stop (any thread), as {@code banyan dvm stop} does; {@code why} is what its
+     * clients are told ("it was stopped by SIGTERM").
+     */
+    public void stop(String why) {
+        loop.post(new Event.Core(new DvmEvent.Stop(why)));
     }
 
     /** Serves until stopped; returns the exit status (0 after a stop, 1 when the daemons could not start). */
@@ -211,6 +214,7 @@ public final class DvmHead {
             case DvmAction.SpawnDaemon(int d, String host) -> links.spawn(d, host);
             case DvmAction.Arm(DvmEvent e, long delay) -> loop.schedule(new Event.Core(e), delay);
             case DvmAction.ToClient(int client, ClientMessage m) -> send(client, m);
+            case DvmAction.ToEveryClient(ClientMessage m) -> clients.keySet().forEach(c -> send(c, m));
             case DvmAction.Log(String line) -> say(line);
             case DvmAction.Publish(String summary) -> publish(summary);
             case DvmAction.OpenTaskOutput(int task, String sandbox, String stdout, String stderr) ->
@@ -279,7 +283,7 @@ public final class DvmHead {
             files.publish(host + ":" + door.port(), ProcessHandle.current().pid(), secret);
         } catch (IOException e) {
             say("cannot write " + files.uri() + ": " + e.getMessage() + "; stopping");
-            stop();
+            stop("it could not write its contact file");
             return;
         }
         say("ready: " + summary + "; contact in " + files.uri());

@@ -63,7 +63,7 @@ public final class DvmMain {
         if (untilSignalled) {
             org.banyan.runtime.os.UserSignals.install(signal -> {
                 if (signal != org.banyan.core.daemon.Signals.SIGUSR1 && signal != org.banyan.core.daemon.Signals.SIGUSR2) {
-                    head.stop();
+                    head.stop("it was stopped by " + org.banyan.core.daemon.Signals.name(signal));
                 }
             });
             FastExit.exit(head.run());
@@ -77,7 +77,7 @@ public final class DvmMain {
             } catch (java.io.IOException e) {
                 // gone as well
             }
-            head.stop();
+            head.stop("the program that started it ended");
         });
         FastExit.exit(head.run());
     }

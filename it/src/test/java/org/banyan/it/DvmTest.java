@@ -53,6 +53,67 @@ class DvmTest {
     }
 
     /**
+     * A client that stops reading (suspended, as Ctrl-Z or a pager nobody scrolls leaves it)
+     * while its job floods it stopped the whole DVM once the socket's buffers were full: the
+     * DVM's loop blocked writing to it, and another client's {@code dvm status} was refused at
+     * its hello. Now only that client's job waits (its rank is stopped), the DVM serves the
+     * rest, and the job runs on once the client reads again; a client merely slower than its
+     * job gets every byte.
+     */
+    @Test
+    void aClientThatStopsReadingStopsOnlyItsOwnJob() throws Exception {
+        assertThat(start("--host", "localhost:2").exit()).isZero();
+        Banyan.Result exact = Banyan.run(null, List.of("run", "--dvm", uri.toString(), "-n", "1", "sh", "-c",
+                "yes banyan-flood | head -c 150000000 | wc -c; yes | head -c 150000000"));
+        assertThat(exact.exit()).as(exact.stderr()).isZero();
+        assertThat(exact.stdout().length()).as("every byte of a job faster than its client").isEqualTo(150_000_000 + 10);
+        assertThat(exact.stdout()).startsWith("150000000\n");
+
+        String marker = Banyan.marker();
+        Process client = Banyan.builder(List.of("run", "--dvm", uri.toString(), "-n", "1", "sh", "-c", "exec yes " + marker))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(dir.resolve("run.err").toFile()).start();
+        try {
+            for (int i = 0; i < 200 && ps("stat=", marker).isEmpty(); i++) {
+                Thread.sleep(50);
+            }
+            Thread.sleep(500);
+            new ProcessBuilder("kill", "-STOP", Long.toString(client.pid())).start().waitFor();
+            long stopped = System.nanoTime();
+            String rank = "";
+            while (System.nanoTime() - stopped < 30_000_000_000L && !rank.startsWith("T")) {
+                Thread.sleep(200);
+                rank = ps("stat=", marker);
+            }
+            assertThat(rank).as("the flooding rank waits for its client").startsWith("T");
+            Thread.sleep(2000); // the DVM's loop would be stuck by now (the socket's buffers were full within a second)
+            Banyan.Result status = Banyan.run(null, List.of("dvm", "status", "--dvm", uri.toString()));
+            assertThat(status.exit()).as(status.stderr()).isZero();
+            assertThat(status.stdout()).containsPattern("\\n2 +1 +sh\\n");
+            new ProcessBuilder("kill", "-CONT", Long.toString(client.pid())).start().waitFor();
+            long resumed = System.nanoTime();
+            while (System.nanoTime() - resumed < 30_000_000_000L && rank.startsWith("T")) {
+                Thread.sleep(100);
+                rank = ps("stat=", marker);
+            }
+            assertThat(rank).as("running again once its client reads").doesNotStartWith("T");
+            assertThat(Files.readString(dir.resolve("dvm.uri.log"))).contains("reads slower than its jobs write");
+        } finally {
+            client.destroy(); // SIGTERM: the client's end ends its job
+            client.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        Banyan.assertNoProcessesWith(marker);
+    }
+
+    /** A column of ps for the processes whose command line holds {@code marker} (empty when none). */
+    private static String ps(String column, String marker) throws Exception {
+        Process p = new ProcessBuilder("sh", "-c", "ps -eo " + column + ",args | grep -F -- '" + marker + "' | grep -v grep | grep -v ' sh -c'")
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes()).strip();
+        p.waitFor();
+        return out;
+    }
+
+    /**
      * A head nobody reaps (its ancestor a subreaper that never waits, as a container's init that
      * reaps slowly) is a zombie once it ends: dvm stop says it stopped, at once. It waited for
      * the JDK's onExit, which counts a zombie as alive, and after 30 s said the DVM "did not stop".

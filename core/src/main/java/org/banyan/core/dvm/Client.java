@@ -16,6 +16,10 @@ public final class Client {
     final int id;
     final Set<Integer> jobs = new HashSet<>();
     final Set<Integer> tasks = new HashSet<>();
+    /** Its jobs stopped because it stopped reading ({@link DvmEvent.ClientBacklog}): continued when it has caught up. */
+    final Set<Integer> paused = new HashSet<>();
+    /** The log said once that it falls behind. */
+    boolean toldBehind;
     /** Its tasks outlive it ({@code banyan submit --detach}). */
     boolean detached;
     /** Task state changes not sent yet: they leave together when the head flushes them (every few ms). */

@@ -208,6 +208,12 @@ public final class DvmCore {
                 stopWhy = stopWhy == null ? why : stopWhy;
                 followUps.add(new HeadEvent.Stop());
             }
+            case DvmEvent.ClientBacklog(int id, boolean behind) -> {
+                Client s = clients.get(id);
+                if (s != null) {
+                    follow(ClientBacklog.jobSignals(s, behind, this::say));
+                }
+            }
             case DvmEvent.ClientGone(int id) -> {
                 Client s = clients.remove(id);
                 if (s != null) {
@@ -383,6 +389,9 @@ public final class DvmCore {
                 return List.of();
             }
             case ClientMessage.SignalJob(int jobId, int signal) -> {
+                if (signal == Signals.SIGSTOP || signal == Signals.SIGCONT) {
+                    s.paused.remove(jobId); // the user's own: a catching-up does not continue it
+                }
                 return jobs.owns(s, jobId) ? List.of(new HeadEvent.SignalJob(jobId, signal)) : List.of();
             }
             case ClientMessage.SubmitTasks(var requests) -> {

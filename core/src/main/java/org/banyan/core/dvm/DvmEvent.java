@@ -17,6 +17,12 @@ public sealed interface DvmEvent {
     /** Client {@code client} (numbered by the driver, which proved its secret) sent a message. */
     record ClientSaid(int client, ClientMessage message) implements DvmEvent {}
 
+    /**
+     * Client {@code client} has more unread than the driver lets it have ({@code behind}), or
+     * has caught up: its jobs wait for it meanwhile.
+     */
+    record ClientBacklog(int client, boolean behind) implements DvmEvent {}
+
     /** Client {@code client}'s connection ended. */
     record ClientGone(int client) implements DvmEvent {}
 

@@ -48,6 +48,19 @@ public final class ClientChannel implements Closeable {
         }
     }
 
+    /** Writes a frame {@link ClientCodec#encode} made, without flushing: a {@link ClientOutbox}'s writer. */
+    void write(byte[] frame) throws IOException {
+        synchronized (out) {
+            out.write(frame);
+        }
+    }
+
+    void flush() throws IOException {
+        synchronized (out) {
+            out.flush();
+        }
+    }
+
     /**
      * The next message; EOFException when the other side closed, {@link Closed} when a DVM said
      * why first ({@link ClientMessage.Closing}, which is not returned).

@@ -58,6 +58,9 @@ public final class DvmHead {
         record DashboardTick() implements Event {}
     }
 
+    /** How long a stopping DVM waits for its clients to take their last messages (task states, why it stops). */
+    static final long LAST_WORDS_NANOS = 2_000_000_000L;
+
     /** How often the dashboard gets the state while someone watches. */
     static final long DASHBOARD_MILLIS = 1000;
 
@@ -72,8 +75,8 @@ public final class DvmHead {
     private final PrintStream log;
     private final EventLoop<Event> loop = new EventLoop<>();
     private final DvmCore core;
-    /** The connections of the clients the core knows, by number. */
-    private final Map<Integer, ClientChannel> clients = new ConcurrentHashMap<>();
+    /** What goes to each client connected, by number: its connection, written off the loop. */
+    private final Map<Integer, ClientOutbox> clients = new ConcurrentHashMap<>();
     /** MPI tasks' open stdout and stderr files. */
     private final Map<Integer, OutputStream[]> taskOutput = new HashMap<>();
     private final String secret = DvmFiles.newSecret();
@@ -149,9 +152,9 @@ public final class DvmHead {
                 loop.run(event -> switch (event) {
                     case Event.Core(DvmEvent.ClientGone gone) -> {
                         boolean more = executeAll(core.handle(gone));
-                        ClientChannel channel = clients.remove(gone.client());
-                        if (channel != null) {
-                            channel.close();
+                        ClientOutbox out = clients.remove(gone.client());
+                        if (out != null) {
+                            out.close();
                         }
                         yield more;
                     }
@@ -161,7 +164,8 @@ public final class DvmHead {
                     }
                     case Event.Core(DvmEvent e) -> executeAll(core.handle(e));
                     case Event.Came(int client, ClientChannel channel) -> {
-                        clients.put(client, channel);
+                        clients.put(client, new ClientOutbox(channel, client,
+                                behind -> loop.post(new Event.Core(new DvmEvent.ClientBacklog(client, behind)))));
                         yield true;
                     }
                     case Event.SlurmProbe p -> {
@@ -179,6 +183,11 @@ public final class DvmHead {
             }
         } finally {
             executeAll(core.closing());
+            long lastWords = System.nanoTime() + LAST_WORDS_NANOS;
+            for (ClientOutbox out : clients.values()) {
+                out.drain(lastWords);
+                out.close();
+            }
             files.withdraw(pid);
             door.close();
             links.close();
@@ -233,14 +242,11 @@ public final class DvmHead {
     }
 
     private void send(int client, ClientMessage m) {
-        ClientChannel channel = clients.get(client);
-        if (channel == null) {
-            return;
-        }
-        try {
-            channel.send(m);
-        } catch (IOException e) {
-            // the channel's reader reports it gone
+        ClientOutbox out = clients.get(client);
+        if (out != null && !out.offer(m) && out.giveUp()) {
+            say("client " + client + " left " + (out.unsent() >> 20) + " MiB unread (suspended, or its output piped into a "
+                    + "reader that stopped); closing its connection as if it had gone");
+            loop.post(new Event.Core(new DvmEvent.ClientGone(client)));
         }
     }
 

@@ -1,0 +1,123 @@
+package org.banyan.runtime.dvm;
+
+import java.io.IOException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import org.banyan.core.wire.ClientCodec;
+import org.banyan.core.wire.ClientMessage;
+
+/**
+ * What a DVM has for one client, written by a virtual thread of the client's own, so that a
+ * client that stops reading holds up nobody else: the DVM's loop only queues. It did write on
+ * the loop's thread, and one {@code banyan run --dvm ... | less} left unscrolled, or a client
+ * suspended with Ctrl-Z, stopped the whole DVM (every job's output, every task's start, every
+ * other client's hello) once the socket's buffers were full. Past {@link #BEHIND} bytes unread
+ * the DVM is told the client is behind (its core stops the client's jobs, as a full pipe would)
+ * and, once it is down to {@link #CAUGHT_UP}, that it has caught up; a client that leaves more
+ * than {@link #LIMIT} bytes unread all the same (task states, output already on its way) is
+ * given up, so that it cannot fill the DVM's memory.
+ */
+final class ClientOutbox {
+    /** Bytes a client may leave unread, beyond what the socket's buffers hold. */
+    static final long LIMIT = 64L << 20;
+    /** Unread bytes at which the client is behind, and back down to which it has caught up. */
+    static final long BEHIND = 4L << 20;
+    static final long CAUGHT_UP = 1L << 20;
+
+    /** Told (on any thread) when the client falls behind and when it has caught up. */
+    interface Backlog {
+        void behind(boolean behind);
+    }
+
+    private final ClientChannel channel;
+    private final LinkedBlockingQueue<byte[]> frames = new LinkedBlockingQueue<>();
+    /** Bytes queued and not yet written (the frame being written included). */
+    private final AtomicLong unsent = new AtomicLong();
+    private final long limit;
+    private final Backlog backlog;
+    /** Told it is behind and not told it caught up since. */
+    private final java.util.concurrent.atomic.AtomicBoolean behind = new java.util.concurrent.atomic.AtomicBoolean();
+    private final Thread writer;
+    private boolean givenUp;
+
+    ClientOutbox(ClientChannel channel, int client, Backlog backlog) {
+        this(channel, client, LIMIT, backlog);
+    }
+
+    ClientOutbox(ClientChannel channel, int client, long limit, Backlog backlog) {
+        this.channel = channel;
+        this.limit = limit;
+        this.backlog = backlog;
+        this.writer = Thread.ofVirtual().name("dvm-client-" + client).start(this::write);
+    }
+
+    /**
+     * Queues {@code m} (the loop's thread); false when the client has {@link #LIMIT} bytes unread
+     * already: {@code m} is dropped, and the caller gives the client up ({@link #giveUp}).
+     */
+    boolean offer(ClientMessage m) {
+        if (givenUp) {
+            return false;
+        }
+        byte[] frame = ClientCodec.encode(m);
+        if (unsent.get() + frame.length > limit) {
+            return false;
+        }
+        if (unsent.addAndGet(frame.length) > BEHIND && behind.compareAndSet(false, true)) {
+            backlog.behind(true);
+        }
+        frames.add(frame);
+        return true;
+    }
+
+    /** Bytes the client has not taken yet (beyond the socket's buffers). */
+    long unsent() {
+        return unsent.get();
+    }
+
+    /** Closes the connection of a client that stopped reading; true the first time. */
+    boolean giveUp() {
+        if (givenUp) {
+            return false;
+        }
+        givenUp = true;
+        close();
+        return true;
+    }
+
+    private void write() {
+        try {
+            while (true) {
+                byte[] frame = frames.take();
+                do { // what came meanwhile goes in the same flush
+                    channel.write(frame);
+                    unsent.addAndGet(-frame.length);
+                } while ((frame = frames.poll()) != null);
+                channel.flush();
+                if (unsent.get() <= CAUGHT_UP && behind.compareAndSet(true, false)) {
+                    backlog.behind(false);
+                }
+            }
+        } catch (InterruptedException | IOException e) {
+            // closed here, or the client went away: the door's reader reports that
+        }
+    }
+
+    /** Waits until {@code deadlineNanos} (System.nanoTime) at most for what is queued to be written: a stopping DVM's last words. */
+    void drain(long deadlineNanos) {
+        while (unsent.get() > 0 && writer.isAlive() && System.nanoTime() < deadlineNanos) {
+            try {
+                Thread.sleep(2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** Stops the writer and closes the connection. */
+    void close() {
+        channel.close();
+        writer.interrupt();
+    }
+}

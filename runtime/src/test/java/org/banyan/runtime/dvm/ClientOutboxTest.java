@@ -1,0 +1,53 @@
+package org.banyan.runtime.dvm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.DataInputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.banyan.core.wire.ClientMessage;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A DVM's messages for one client, written off the DVM's loop: queuing never blocks, a client
+ * that stops reading is said to be behind and, once it has read, to have caught up; one that
+ * leaves too much unread is refused more.
+ */
+class ClientOutboxTest {
+    @Test
+    void aClientThatStopsReadingNeverBlocksTheSenderAndCatchesUpWhenItReads() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+             Socket reader = new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort());
+             Socket dvmSide = server.accept()) {
+            List<Boolean> told = new CopyOnWriteArrayList<>();
+            ClientOutbox out = new ClientOutbox(new ClientChannel(dvmSide), 1, 32L << 20, told::add);
+            byte[] chunk = new byte[64 << 10];
+            long t0 = System.nanoTime();
+            int offered = 0;
+            while (out.offer(new ClientMessage.JobOutput(1, 0, 1, chunk))) {
+                offered++;
+            }
+            assertThat((System.nanoTime() - t0) / 1_000_000).as("queuing never waited for the reader").isLessThan(10_000);
+            assertThat(offered).as("the limit, and what the socket's buffers took, with nothing read").isBetween(500, 1200);
+            assertThat(told).containsExactly(true);
+            DataInputStream in = new DataInputStream(reader.getInputStream());
+            long frames = 0;
+            while (frames < offered) { // every frame, whole and in order
+                int length = in.readInt();
+                in.skipNBytes(length);
+                frames++;
+            }
+            for (int i = 0; i < 100 && told.size() < 2; i++) {
+                Thread.sleep(20);
+            }
+            assertThat(told).containsExactly(true, false);
+            assertThat(out.unsent()).isZero();
+            assertThat(out.giveUp()).isTrue();
+            assertThat(out.giveUp()).as("once").isFalse();
+            assertThat(out.offer(new ClientMessage.Closing("x"))).as("nothing more once given up").isFalse();
+        }
+    }
+}

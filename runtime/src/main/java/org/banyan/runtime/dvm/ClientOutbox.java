@@ -2,6 +2,7 @@ package org.banyan.runtime.dvm;
 
 import java.io.IOException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.banyan.core.wire.ClientCodec;
 import org.banyan.core.wire.ClientMessage;
@@ -24,7 +25,10 @@ final class ClientOutbox {
     static final long BEHIND = 4L << 20;
     static final long CAUGHT_UP = 1L << 20;
 
-    /** Told (on any thread) when the client falls behind and when it has caught up. */
+    /**
+     * Told (on any thread) when the client falls behind and when it has caught up; the two
+     * calls may come from two threads in either order: {@link #isBehind} says which holds now.
+     */
     interface Backlog {
         void behind(boolean behind);
     }
@@ -36,7 +40,7 @@ final class ClientOutbox {
     private final long limit;
     private final Backlog backlog;
     /** Told it is behind and not told it caught up since. */
-    private final java.util.concurrent.atomic.AtomicBoolean behind = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean behind = new AtomicBoolean();
     private final Thread writer;
     private boolean givenUp;
 
@@ -68,6 +72,11 @@ final class ClientOutbox {
         }
         frames.add(frame);
         return true;
+    }
+
+    /** Whether the client is behind now: told so, and not told it caught up since. */
+    boolean isBehind() {
+        return behind.get();
     }
 
     /** Bytes the client has not taken yet (beyond the socket's buffers). */

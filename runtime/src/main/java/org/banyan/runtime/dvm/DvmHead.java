@@ -51,6 +51,12 @@ public final class DvmHead {
         /** A client proved the secret: its messages follow as {@link DvmEvent.ClientSaid}. */
         record Came(int client, ClientChannel channel) implements Event {}
 
+        /**
+         * A client's outbox fell behind or caught up: the core hears its state when this is
+         * handled, not when it was posted (the two are posted by two threads, in either order).
+         */
+        record Backlog(int client) implements Event {}
+
         /** Time to read Slurm's queue again (an elastic DVM). */
         record SlurmProbe() implements Event {}
 
@@ -164,9 +170,12 @@ public final class DvmHead {
                     }
                     case Event.Core(DvmEvent e) -> executeAll(core.handle(e));
                     case Event.Came(int client, ClientChannel channel) -> {
-                        clients.put(client, new ClientOutbox(channel, client,
-                                behind -> loop.post(new Event.Core(new DvmEvent.ClientBacklog(client, behind)))));
+                        clients.put(client, new ClientOutbox(channel, client, behind -> loop.post(new Event.Backlog(client))));
                         yield true;
+                    }
+                    case Event.Backlog(int client) -> {
+                        ClientOutbox out = clients.get(client);
+                        yield out == null || executeAll(core.handle(new DvmEvent.ClientBacklog(client, out.isBehind())));
                     }
                     case Event.SlurmProbe p -> {
                         elastic.probe();

@@ -93,7 +93,7 @@ public final class HwlocXml {
     }
 
     /** The {@code <topology>} element of hwloc's XML. */
-    private static Element document(String xml) {
+    static Element document(String xml) {
         Element root;
         try {
             DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();

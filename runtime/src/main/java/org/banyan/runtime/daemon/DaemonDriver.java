@@ -168,7 +168,7 @@ public final class DaemonDriver {
                 j -> processTables.pathOf(j).toString());
         core.jobSecrets(org.banyan.runtime.net.LinkAuth::jobSecret);
         core.hostCpus(() -> new org.banyan.topo.CpuBinding(org.banyan.topo.SysfsTopology.local(),
-                org.banyan.topo.SysfsTopology.caches(), org.banyan.topo.SysfsTopology.kinds()));
+                org.banyan.topo.HwlocCaches.local(), org.banyan.topo.SysfsTopology.kinds()));
         core.hostGpus(org.banyan.topo.GpuDevices.detect());
         upstream = new UpstreamForwarder(parent);
         try {

@@ -60,12 +60,20 @@ public final class HwlocCaches {
             Process p = new ProcessBuilder("lstopo-no-graphics", "--of", "xml", "--no-io")
                     .redirectError(ProcessBuilder.Redirect.DISCARD).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                     .start();
-            byte[] xml = p.getInputStream().readAllBytes();
-            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+            byte[][] xml = new byte[1][];
+            Thread reader = Thread.ofVirtual().start(() -> { // a pipe's worth of XML would stall a process not read
+                try {
+                    xml[0] = p.getInputStream().readAllBytes();
+                } catch (java.io.IOException e) {
+                    // destroyed, or it failed: nothing
+                }
+            });
+            if (!p.waitFor(10, TimeUnit.SECONDS)) { // a hung lstopo costs the daemon 10 s once, not for ever
                 p.destroyForcibly();
                 return Map.of();
             }
-            return p.exitValue() == 0 ? of(new String(xml, java.nio.charset.StandardCharsets.UTF_8)) : Map.of();
+            reader.join(10_000);
+            return p.exitValue() == 0 && xml[0] != null ? of(new String(xml[0], java.nio.charset.StandardCharsets.UTF_8)) : Map.of();
         } catch (java.io.IOException | IllegalArgumentException e) {
             return Map.of();
         } catch (InterruptedException e) {

@@ -216,6 +216,12 @@ public final class DaemonCore {
                     j.signal(Signals.SIGKILL);
                 }
             }
+            case SIGNAL_ECHO -> {
+                LocalJob j = jobs.get(jobId);
+                if (j != null) {
+                    j.echoOver();
+                }
+            }
             case EXIT_BATCH -> exits.timerFired();
             case ROUTING_LINK_LOSS -> {
                 for (Map.Entry<Integer, String> e : routing.takeUnexplainedLosses().entrySet()) {
@@ -462,7 +468,7 @@ public final class DaemonCore {
         }
         leaving = true;
         for (LocalJob j : jobs.values()) { // the signal itself, as the head passes it on: Ctrl-C ends ranks by SIGINT
-            j.terminate(TERM_GRACE_WITHOUT_PARENT_MILLIS, signal);
+            j.terminateSignaled(TERM_GRACE_WITHOUT_PARENT_MILLIS, signal);
         }
         tasks.terminateAll();
         exitIfIdle();

@@ -10,6 +10,11 @@ public enum DaemonTimer {
      * ends, and closes its routing links, as a consequence.
      */
     ROUTING_LINK_LOSS,
+    /**
+     * An ending signal the head passed on to a job's ranks is a while old: the daemon's own
+     * signal after it is no longer the same delivery to its process group ({@code LocalJob}).
+     */
+    SIGNAL_ECHO,
     /** The rank ends collected since the first of them go up as one message ({@code ExitBatch}). */
     EXIT_BATCH
 }

@@ -32,6 +32,19 @@ final class LocalJob {
     private boolean terminating;
     /** The signal that began the ranks' end (SIGTERM, or the one a signaled daemon got). */
     private int endSignal;
+    /**
+     * The ending signals (SIGINT, SIGTERM, SIGHUP) the head passed on to the ranks within the
+     * last {@link #SIGNAL_ECHO_MILLIS}, one bit each.
+     */
+    private int passedOn;
+
+    /**
+     * How long after the head passed on an ending signal the daemon's own is the same delivery to
+     * their process group ({@code timeout(1)} and batch systems signal the head, then the group).
+     * Both are one kernel delivery apart, the head's then a hop over the overlay: a second from
+     * the user comes later than this.
+     */
+    static final int SIGNAL_ECHO_MILLIS = 1000;
 
     /**
      * Starts this daemon's ranks of {@code job}.
@@ -149,18 +162,40 @@ final class LocalJob {
         return true;
     }
 
+    /** The user's signal, as the head passes it on. */
     void signal(int signal) {
+        if (Signals.ends(signal)) {
+            passedOn |= 1 << signal;
+            out.emit(new DaemonAction.ArmTimer(DaemonTimer.SIGNAL_ECHO, SIGNAL_ECHO_MILLIS, job.jobId()));
+        }
+        send(signal);
+    }
+
+    /** {@link DaemonTimer#SIGNAL_ECHO}: a signal of this daemon's own is the user's again. */
+    void echoOver() {
+        passedOn = 0;
+    }
+
+    private void send(int signal) {
         for (int rank : running) {
             out.emit(new DaemonAction.SignalRank(job.jobId(), rank, signal));
         }
     }
 
     void terminate(int graceMillis) {
-        terminate(graceMillis, Signals.SIGTERM);
+        terminate(graceMillis, Signals.SIGTERM, true);
     }
 
-    /** As {@link #terminate(int)}, the ranks first getting {@code first} (the signal the daemon itself got) rather than SIGTERM. */
-    void terminate(int graceMillis, int first) {
+    /**
+     * As {@link #terminate(int)}, for the signal the daemon itself got, which the ranks get rather
+     * than SIGTERM; not again when the head passed the same on first (a group's signal reaches the
+     * head and this daemon in either order).
+     */
+    void terminateSignaled(int graceMillis, int signal) {
+        terminate(graceMillis, signal, (passedOn & 1 << signal) == 0);
+    }
+
+    private void terminate(int graceMillis, int first, boolean send) {
         terminateGrace = graceMillis;
         if (terminating) {
             return;
@@ -168,14 +203,16 @@ final class LocalJob {
         terminating = true;
         endSignal = first;
         if (!running.isEmpty()) {
-            signal(first);
+            if (send) {
+                send(first);
+            }
             out.emit(new DaemonAction.ArmTimer(DaemonTimer.KILL_GRACE, graceMillis, job.jobId()));
         }
     }
 
     void kill() {
         killed = true;
-        signal(Signals.SIGKILL);
+        send(Signals.SIGKILL);
     }
 
     /** Whether the ranks already had {@code signal} as the start of their end: the head passing the same on need not send it twice. */

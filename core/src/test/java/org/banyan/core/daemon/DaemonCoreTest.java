@@ -460,6 +460,30 @@ class DaemonCoreTest {
                 .contains(new DaemonAction.SignalRank(1, 2, Signals.SIGUSR1));
     }
 
+    /**
+     * The other order (CI saw it: {@code timeout(1)} signals the head, then its group): the head's
+     * copy comes first and the daemon's own after it is not sent again; the grace still begins.
+     * Later than the echo's window, the daemon's own signal is the user's again.
+     */
+    @Test
+    void theHeadsCopyFirstAndTheDaemonsOwnAfterItReachTheRanksOnce() {
+        launch();
+        List<DaemonAction> passed = core.handle(new DaemonEvent.FromParent(new OverlayMessage.SignalRanks(1, Signals.SIGTERM)));
+        assertThat(passed).contains(new DaemonAction.SignalRank(1, 2, Signals.SIGTERM), new DaemonAction.SignalRank(1, 3, Signals.SIGTERM))
+                .contains(new DaemonAction.ArmTimer(DaemonTimer.SIGNAL_ECHO, LocalJob.SIGNAL_ECHO_MILLIS, 1));
+        List<DaemonAction> own = core.handle(new DaemonEvent.Signaled(Signals.SIGTERM));
+        assertThat(own).noneMatch(DaemonAction.SignalRank.class::isInstance)
+                .anyMatch(x -> x instanceof DaemonAction.ArmTimer t && t.timer() == DaemonTimer.KILL_GRACE);
+        assertThat(core.handle(new DaemonEvent.TimerFired(DaemonTimer.KILL_GRACE, 1)))
+                .contains(new DaemonAction.SignalRank(1, 2, Signals.SIGKILL));
+
+        core = new DaemonCore(1, "n1:7001", "127.0.0.1:5000", "tcp://127.0.0.1:5000");
+        launch();
+        core.handle(new DaemonEvent.FromParent(new OverlayMessage.SignalRanks(1, Signals.SIGTERM)));
+        core.handle(new DaemonEvent.TimerFired(DaemonTimer.SIGNAL_ECHO, 1));
+        assertThat(core.handle(new DaemonEvent.Signaled(Signals.SIGTERM))).contains(new DaemonAction.SignalRank(1, 2, Signals.SIGTERM));
+    }
+
     @Test
     void aSecondSignalToTheDaemonKillsItsRanksAtOnce() {
         launch();

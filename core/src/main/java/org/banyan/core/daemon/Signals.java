@@ -21,6 +21,11 @@ public final class Signals {
 
     private Signals() {}
 
+    /** Whether {@code signal} asks a run to end (SIGINT, SIGTERM, SIGHUP), as the head, a job and a DVM take them. */
+    public static boolean ends(int signal) {
+        return signal == SIGINT || signal == SIGTERM || signal == SIGHUP;
+    }
+
     public static String name(int signal) {
         return signal > 0 && signal < NAMES.length ? NAMES[signal] : "signal " + signal;
     }

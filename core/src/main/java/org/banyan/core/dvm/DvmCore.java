@@ -291,15 +291,10 @@ public final class DvmCore {
         out.add(new DvmAction.ToEveryClient(new ClientMessage.Closing(stopWhy)));
     }
 
-    /** The signals a DVM's head stops at (as its head core does). */
-    private static boolean endsTheDvm(int signal) {
-        return signal == Signals.SIGINT || signal == Signals.SIGTERM || signal == Signals.SIGHUP;
-    }
-
     private void drain() {
         while (!followUps.isEmpty() && !finished) {
             HeadEvent e = followUps.poll();
-            if (!toldClosing && (e instanceof HeadEvent.Stop || e instanceof HeadEvent.UserSignal(int sig) && endsTheDvm(sig))) {
+            if (!toldClosing && (e instanceof HeadEvent.Stop || e instanceof HeadEvent.UserSignal(int sig) && Signals.ends(sig))) {
                 tellClosing(e);
             }
             for (HeadAction a : head.handle(e)) {
@@ -389,10 +384,15 @@ public final class DvmCore {
                 return List.of();
             }
             case ClientMessage.SignalJob(int jobId, int signal) -> {
+                if (!jobs.owns(s, jobId)) {
+                    return List.of();
+                }
                 if (signal == Signals.SIGSTOP || signal == Signals.SIGCONT) {
                     s.paused.remove(jobId); // the user's own: a catching-up does not continue it
+                } else if (Signals.ends(signal) && s.paused.remove(jobId)) { // stopped, it would not see it before its client caught up
+                    return List.of(new HeadEvent.SignalJob(jobId, signal), new HeadEvent.SignalJob(jobId, Signals.SIGCONT));
                 }
-                return jobs.owns(s, jobId) ? List.of(new HeadEvent.SignalJob(jobId, signal)) : List.of();
+                return List.of(new HeadEvent.SignalJob(jobId, signal));
             }
             case ClientMessage.SubmitTasks(var requests) -> {
                 if (!ready) {
@@ -438,6 +438,9 @@ public final class DvmCore {
         List<HeadEvent> events = new ArrayList<>(tasks.gone(s));
         queue.withdraw(s);
         events.addAll(jobs.cancelAllOf(s));
+        for (int job : s.paused) { // stopped for it: their ranks see the end's SIGTERM in its grace, not only its SIGKILL
+            events.add(new HeadEvent.SignalJob(job, Signals.SIGCONT));
+        }
         return events;
     }
 

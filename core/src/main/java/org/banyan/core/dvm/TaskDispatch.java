@@ -205,12 +205,7 @@ final class TaskDispatch {
         }
     }
 
-    /** An MPI task's job ended. */
-    List<HeadEvent> jobEnded(int jobId, int status) {
-        return jobEnded(jobId, status, "");
-    }
-
-    /** As {@link #jobEnded(int, int)}, with why the job ended when its status does not say ("the DVM stopped ..."). */
+    /** An MPI task's job ended; {@code note} says why when its status does not ("ended as its DVM stopped ..."). */
     List<HeadEvent> jobEnded(int jobId, int status, String note) {
         Integer task = taskOfJob.remove(jobId);
         if (task == null) {

@@ -384,7 +384,7 @@ public final class HeadCore {
     }
 
     private void userSignal(int signal) {
-        boolean ending = signal == Signals.SIGINT || signal == Signals.SIGTERM || signal == Signals.SIGHUP;
+        boolean ending = Signals.ends(signal);
         if (runJob == null) {
             if (ending) {
                 stop();

@@ -271,7 +271,7 @@ public final class JobControl {
         if (finished) {
             return;
         }
-        boolean ending = signal == Signals.SIGINT || signal == Signals.SIGTERM || signal == Signals.SIGHUP;
+        boolean ending = Signals.ends(signal);
         if (ending && signal == echoOf) {
             return; // the same delivery, to this process and again to its group
         }

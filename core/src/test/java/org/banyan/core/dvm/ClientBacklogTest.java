@@ -29,6 +29,43 @@ class ClientBacklogTest {
                 .allMatch(l -> l.startsWith("client 7 reads slower than its jobs write"));
     }
 
+    /**
+     * A job stopped for its client still ends as users end it: Ctrl-C (SIGINT) is followed by
+     * SIGCONT, and a client that goes away has its stopped jobs continued after their end's
+     * SIGTERM, so that the ranks handle it in their grace (stopped, they only saw the SIGKILL
+     * after it, or nothing until the client caught up).
+     */
+    @Test
+    void aStoppedJobStillSeesItsEndingSignal() {
+        DvmCoreTest.Harness h = new DvmCoreTest.Harness(2);
+        h.say(1, new ClientMessage.RunJob(List.of(new org.banyan.core.job.AppContext("./app", List.of(), 1, java.util.Map.of(),
+                null)), org.banyan.core.job.MappingPolicy.SLOT, false, 0, "/", org.banyan.core.job.Modex.LAZY, 0));
+        int job = h.inbox.get(1).stream().filter(ClientMessage.JobAccepted.class::isInstance)
+                .mapToInt(m -> ((ClientMessage.JobAccepted) m).jobId()).findFirst().orElseThrow();
+        h.handle(new DvmEvent.ClientBacklog(1, true));
+        assertThat(signalsTo(h, job)).containsExactly(Signals.SIGSTOP);
+        h.log.clear();
+        h.say(1, new ClientMessage.SignalJob(job, Signals.SIGINT));
+        assertThat(signalsTo(h, job)).containsExactly(Signals.SIGINT, Signals.SIGCONT);
+
+        h.handle(new DvmEvent.ClientBacklog(1, false));
+        h.handle(new DvmEvent.ClientBacklog(1, true));
+        h.log.clear();
+        h.handle(new DvmEvent.ClientGone(1));
+        List<String> toDaemons = h.log.stream().filter(DvmAction.ToDaemon.class::isInstance)
+                .map(a -> ((DvmAction.ToDaemon) a).message().getClass().getSimpleName()
+                        + (((DvmAction.ToDaemon) a).message() instanceof org.banyan.core.wire.OverlayMessage.SignalRanks r ? r.signal() : ""))
+                .toList();
+        assertThat(toDaemons).as("the end first, then SIGCONT").containsSubsequence("TerminateJob", "SignalRanks" + Signals.SIGCONT);
+    }
+
+    /** The signals the head sent job {@code job}'s ranks, in order, from the harness's log. */
+    private static List<Integer> signalsTo(DvmCoreTest.Harness h, int job) {
+        return h.log.stream().filter(a -> a instanceof DvmAction.ToDaemon(int d, org.banyan.core.wire.OverlayMessage.SignalRanks r)
+                && r.jobId() == job).map(a -> ((org.banyan.core.wire.OverlayMessage.SignalRanks) ((DvmAction.ToDaemon) a).message())
+                .signal()).distinct().toList();
+    }
+
     /** A job its user stopped (Ctrl-Z forwarded as SIGSTOP) is not continued by its client catching up. */
     @Test
     void aJobItsUserStoppedStaysStopped() {

@@ -128,9 +128,9 @@ class TaskDispatchTest {
                 .containsExactly("2 on n1:2");
 
         assertThat(d.isTaskJob(1)).isFalse();
-        assertThat(d.jobEnded(1, 1)).as("the old job's end is nobody's").isEmpty();
+        assertThat(d.jobEnded(1, 1, "")).as("the old job's end is nobody's").isEmpty();
         assertThat(agent.running()).isEqualTo(1);
-        d.jobEnded(2, 0);
+        d.jobEnded(2, 0, "");
         assertThat(agent.unfinished()).isZero();
         assertThat(s.updates).extracting(ClientMessage.TaskUpdate::state).endsWith(org.banyan.core.pilot.TaskState.AGENT_SCHEDULING,
                 org.banyan.core.pilot.TaskState.AGENT_EXECUTING, org.banyan.core.pilot.TaskState.DONE);

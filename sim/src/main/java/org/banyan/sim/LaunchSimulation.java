@@ -51,20 +51,13 @@ public final class LaunchSimulation {
     /** The overlay's failure detector: a link silent this long is lost (the real one's default). */
     private long heartbeatTimeoutMicros = 20_000_000;
     private final SimInvariants invariants = new SimInvariants();
-    /** Daemons told their parent is gone: they end their ranks and must start none. */
-    private boolean[] parentGone;
 
     // Per vertex.
     /** Each vertex's CPU and network interface, the links between them, message sizes. */
     private final SimulatedNetwork net;
-    private final int[] links;
-    private final int[] maxLinks;
     private final DaemonCore[] daemons;
-    private final boolean[] alive;
-    private final boolean[] exited;
+    private final DaemonLives lives;
     private final SpawnSlots spawnSlots;
-    /** How long each daemon took from its parent beginning to start it to its hello (-1: never). */
-    private final long[] upMicros;
     /** The CPUs all hosts share (with {@link CostModel#sharedCpus()} > 0), else null. */
     private final SharedCpus shared;
 
@@ -105,18 +98,11 @@ public final class LaunchSimulation {
         }
         this.job = new JobDescription(1, List.of(new AppContext("/bin/true", List.of(), hosts * ranksPerHost, Map.of(),
                 null)), nodes, MappingPolicy.SLOT, false, -1, "/");
-        int vertices = hosts + 1;
-        links = new int[vertices];
-        maxLinks = new int[vertices];
         daemons = new DaemonCore[hosts];
-        alive = new boolean[hosts];
-        parentGone = new boolean[hosts];
-        exited = new boolean[hosts];
-        upMicros = new long[hosts];
-        java.util.Arrays.fill(upMicros, -1);
-        net = new SimulatedNetwork(vertices, costs, clock);
+        lives = new DaemonLives(hosts);
+        net = new SimulatedNetwork(hosts + 1, costs, clock);
         shared = costs.sharedCpus() > 0 ? new SharedCpus(costs.sharedCpus(), costs.interleave(), clock) : null;
-        spawnSlots = new SpawnSlots(vertices, hosts, clock, net, shared, costs, this::started);
+        spawnSlots = new SpawnSlots(hosts + 1, hosts, clock, net, shared, costs, this::started);
         ranks = new SimulatedRanks(new SimulatedRanks.Host() {
             @Override
             public long now() {
@@ -179,12 +165,12 @@ public final class LaunchSimulation {
         long maxMsgs = 0;
         int maxL = 0;
         for (int d = 0; d < hosts; d++) {
-            daemonsLeft += up(d) ? 1 : 0;
+            daemonsLeft += lives.up(d) ? 1 : 0;
             maxMsgs = Math.max(maxMsgs, net.messages(d + 1));
-            maxL = Math.max(maxL, maxLinks[d + 1]);
+            maxL = Math.max(maxL, lives.maxLinks(d + 1));
         }
         ModexResult modex = modexRun == null ? null : modexRun.result();
-        long[] ups = java.util.Arrays.stream(upMicros).filter(u -> u >= 0).sorted().toArray();
+        long[] ups = lives.upTimes();
         return new LaunchResult(headFinished, exitStatus, allUpTime, finishTime, reports, maxL, maxMsgs, net.messages(0),
                 clock.events(),
                 ranksLeft, daemonsLeft, net.contactBytesUp(), net.contactBytesDown(), modex, firstUpTime,
@@ -227,7 +213,7 @@ public final class LaunchSimulation {
                     int v = Topology.vertexOfDaemon(d);
                     net.countContacts(m);
                     countModex(0, v, m);
-                    if (alive[d]) {
+                    if (lives.started(d)) {
                         send(0, v, m, () -> toDaemon(d, new DaemonEvent.FromParent(m)));
                     }
                 }
@@ -249,7 +235,7 @@ public final class LaunchSimulation {
                     // The head closes its links: children not yet gone see their parent go.
                     for (int c : topology.children(0)) {
                         int d = Topology.daemonOfVertex(c);
-                        if (up(d)) {
+                        if (lives.up(d)) {
                             send(0, c, () -> toDaemon(d, new DaemonEvent.ParentLost("head exited")));
                         }
                     }
@@ -257,26 +243,16 @@ public final class LaunchSimulation {
                 case HeadAction.SendToPeer(int v, OverlayMessage m) -> {
                     int d = Topology.daemonOfVertex(v);
                     countModex(0, v, m);
-                    if (up(d)) {
+                    if (lives.up(d)) {
                         send(0, v, m, () -> toDaemon(d, new DaemonEvent.FromPeer(0, m)));
                     }
                 }
-                case HeadAction.EmitOutput e -> { }
-                case HeadAction.ForwardStdin f -> { }
-                case HeadAction.StdinCredit c -> { }
-                case HeadAction.Suspend s -> { }
-                case HeadAction.LaunchReport r -> { }
-                case HeadAction.ForJob f -> { }
-                case HeadAction.JobEnded e -> { }
-                case HeadAction.Ready r -> { }
-                case HeadAction.GpusFound g -> { }
-                case HeadAction.TasksEnded t -> { }
-                case HeadAction.ResourceRequest r -> { }
-                case HeadAction.SpawnRequested r -> { }
-                case HeadAction.RankEnded r -> { }
-                case HeadAction.DaemonsLost l -> { }
-                case HeadAction.DaemonReleased r -> { }
-                case HeadAction.DaemonRejoined r -> { }
+                case HeadAction.EmitOutput _, HeadAction.ForwardStdin _, HeadAction.StdinCredit _, HeadAction.Suspend _,
+                     HeadAction.LaunchReport _ -> { } // ranks without output or input, a head without a terminal
+                case HeadAction.ForJob _, HeadAction.JobEnded _, HeadAction.Ready _, HeadAction.TasksEnded _,
+                     HeadAction.SpawnRequested _, HeadAction.RankEnded _ -> { } // a run's one job: no DVM to tell
+                case HeadAction.GpusFound _, HeadAction.ResourceRequest _, HeadAction.DaemonsLost _,
+                     HeadAction.DaemonReleased _, HeadAction.DaemonRejoined _ -> { } // nor a pool of hosts to keep
             }
         }
     }
@@ -290,7 +266,7 @@ public final class LaunchSimulation {
     // --- daemons --------------------------------------------------------------------------
 
     private void started(int parentVertex, int d) {
-        if (parentVertex > 0 && !up(Topology.daemonOfVertex(parentVertex))) {
+        if (parentVertex > 0 && !lives.up(Topology.daemonOfVertex(parentVertex))) {
             return; // its parent is gone: the remote shell died with it
         }
         if (spawnFailures.contains(d)) {
@@ -299,17 +275,16 @@ public final class LaunchSimulation {
         }
         int factor = slowFactor.getOrDefault(d, 1);
         Runnable hello = () -> {
-            if (parentVertex > 0 && !up(Topology.daemonOfVertex(parentVertex))) {
+            if (parentVertex > 0 && !lives.up(Topology.daemonOfVertex(parentVertex))) {
                 return;
             }
             int v = Topology.vertexOfDaemon(d);
             daemons[d] = new DaemonCore(d, "sim:" + d, "sim-pmi:" + d, "sim://" + d);
-            alive[d] = true;
-            link(v, +1);
-            link(parentVertex, +1);
+            lives.start(d, clock.now() - spawnSlots.askedAt(d));
+            lives.link(v, +1);
+            lives.link(parentVertex, +1);
             send(v, parentVertex, () -> fromDaemonToParent(d, parentVertex,
                     new OverlayMessage.DaemonHello(d, "host" + d, d, "sim:" + d)));
-            upMicros[d] = clock.now() - spawnSlots.askedAt(d);
         };
         long start = costs.daemonStartMicros() * factor;
         if (shared == null) {
@@ -317,16 +292,6 @@ public final class LaunchSimulation {
         } else {
             shared.submit(start, hello);
         }
-    }
-
-    /** Whether daemon {@code d} has said hello and not stopped. */
-    private boolean up(int d) {
-        return alive[d] && !exited[d];
-    }
-
-    private void link(int v, int delta) {
-        links[v] += delta;
-        maxLinks[v] = Math.max(maxLinks[v], links[v]);
     }
 
     private void fromDaemonToParent(int d, int parentVertex, OverlayMessage m) {
@@ -346,13 +311,13 @@ public final class LaunchSimulation {
     }
 
     private void toDaemon(int d, DaemonEvent e) {
-        if (!up(d)) {
+        if (!lives.up(d)) {
             return;
         }
         int v = Topology.vertexOfDaemon(d);
         int parentVertex = topology.parent(v);
         if (e instanceof DaemonEvent.ParentLost) {
-            parentGone[d] = true;
+            lives.parentGone(d);
         }
         for (DaemonAction a : daemons[d].handle(e)) {
             switch (a) {
@@ -364,13 +329,13 @@ public final class LaunchSimulation {
                 case DaemonAction.SendToChild(int c, OverlayMessage m) -> {
                     net.countContacts(m);
                     countModex(v, Topology.vertexOfDaemon(c), m);
-                    if (alive[c]) {
+                    if (lives.started(c)) {
                         send(v, Topology.vertexOfDaemon(c), m, () -> toDaemon(c, new DaemonEvent.FromParent(m)));
                     }
                 }
                 case DaemonAction.SpawnChild(int c, String host) -> spawnSlots.spawn(v, c);
                 case DaemonAction.StartRank(RankLaunch launch) -> {
-                    invariants.rankStarts(launch.rank(), parentGone[d], ranks.isAlive(launch.rank()));
+                    invariants.rankStarts(launch.rank(), lives.isParentGone(d), ranks.isAlive(launch.rank()));
                     ranks.start(d, launch.rank());
                 }
                 case DaemonAction.SignalRank(int jobId, int rank, int signal) -> ranks.signal(d, rank, signal);
@@ -390,13 +355,10 @@ public final class LaunchSimulation {
                 }
                 case DaemonAction.WriteStdin _, DaemonAction.WriteProcessTable _, DaemonAction.KeepWarm _,
                      DaemonAction.DropWarm _ -> { } // no files or waiting JVMs in a simulated host
-                case DaemonAction.ServePmix p -> { } // the simulator's ranks speak PMI-1
+                case DaemonAction.ServePmix _, DaemonAction.PmixFenceDone _, DaemonAction.PmixModexFetch _,
+                     DaemonAction.PmixModexDone _, DaemonAction.PmixNameReply _ -> { } // the simulator's ranks speak PMI-1
                 case DaemonAction.WatchWireUp _, DaemonAction.RankWiredUp _ -> { } // and load no MPI library
-                case DaemonAction.PmixFenceDone p -> { }
-                case DaemonAction.ForgetJob f -> { }
-                case DaemonAction.PmixModexFetch p -> { }
-                case DaemonAction.PmixModexDone p -> { }
-                case DaemonAction.PmixNameReply p -> { }
+                case DaemonAction.ForgetJob _ -> { } // a DVM's, after its job
             }
         }
     }
@@ -405,8 +367,8 @@ public final class LaunchSimulation {
     private void connectPeer(int from, int to) {
         work(from, costs.dialMicros(), () -> at(clock.now() + 2 * costs.latencyMicros(), () -> {
             int d = Topology.daemonOfVertex(from);
-            boolean targetUp = to == 0 ? !headFinished : up(Topology.daemonOfVertex(to));
-            if (!up(d)) {
+            boolean targetUp = to == 0 ? !headFinished : lives.up(Topology.daemonOfVertex(to));
+            if (!lives.up(d)) {
                 return;
             }
             if (!targetUp) {
@@ -415,8 +377,8 @@ public final class LaunchSimulation {
             }
             peersOf.computeIfAbsent(from, x -> new java.util.HashSet<>()).add(to);
             peersOf.computeIfAbsent(to, x -> new java.util.HashSet<>()).add(from);
-            link(from, +1);
-            link(to, +1);
+            lives.link(from, +1);
+            lives.link(to, +1);
             toDaemon(d, new DaemonEvent.PeerUp(to));
             send(from, to, () -> {
                 routingLinksDialed++;
@@ -444,27 +406,27 @@ public final class LaunchSimulation {
 
     /** Daemon {@code d} stops: on its own ({@code Exit}) or crashed. Its links close. */
     private void daemonGone(int d, boolean crashed) {
-        if (exited[d] || !alive[d]) {
+        if (lives.exited(d) || !lives.started(d)) {
             return;
         }
-        exited[d] = true;
+        lives.exit(d);
         int v = Topology.vertexOfDaemon(d);
         if (crashed) {
             ranks.daemonCrashed(d);
         }
         int parentVertex = topology.parent(v);
-        link(parentVertex, -1);
-        if (parentVertex == 0 || alive[Topology.daemonOfVertex(parentVertex)]) {
+        lives.link(parentVertex, -1);
+        if (parentVertex == 0 || lives.started(Topology.daemonOfVertex(parentVertex))) {
             send(v, parentVertex, () -> childLost(parentVertex, d, "connection closed"));
         }
         for (int c : topology.children(v)) {
             int cd = Topology.daemonOfVertex(c);
-            if (up(cd)) {
+            if (lives.up(cd)) {
                 send(v, c, () -> toDaemon(cd, new DaemonEvent.ParentLost("connection to the parent closed")));
             }
         }
         for (int p : peersOf.getOrDefault(v, java.util.Set.of())) {
-            link(p, -1);
+            lives.link(p, -1);
             peersOf.get(p).remove(v);
             send(v, p, () -> toVertex(p, new DaemonEvent.PeerLost(v, "connection closed"),
                     new HeadEvent.PeerLost(v, "connection closed")));
@@ -478,11 +440,11 @@ public final class LaunchSimulation {
      * transport's failure detector does. One not started yet never says hello (as a crash).
      */
     private void silence(int d) {
-        if (!alive[d]) {
+        if (!lives.started(d)) {
             spawnFailures.add(d);
             return;
         }
-        if (exited[d]) {
+        if (lives.exited(d)) {
             return;
         }
         int v = Topology.vertexOfDaemon(d);
@@ -509,20 +471,20 @@ public final class LaunchSimulation {
 
     /** The link of daemon {@code d} to its parent breaks: both ends see it close. */
     private void breakLink(int d) {
-        if (!up(d)) {
+        if (!lives.up(d)) {
             return;
         }
         int v = Topology.vertexOfDaemon(d);
         int parentVertex = topology.parent(v);
         net.breakBetween(v, parentVertex);
-        link(v, -1);
-        link(parentVertex, -1);
+        lives.link(v, -1);
+        lives.link(parentVertex, -1);
         at(clock.now() + costs.latencyMicros(), () -> childLost(parentVertex, d, "connection closed"));
         at(clock.now() + costs.latencyMicros(), () -> toDaemon(d, new DaemonEvent.ParentLost("connection to the parent closed")));
     }
 
     private void crash(int d) {
-        if (alive[d]) {
+        if (lives.started(d)) {
             daemonGone(d, true);
         } else {
             // Not started yet: it will never say hello. Its parent's spawn "succeeds" into nothing,

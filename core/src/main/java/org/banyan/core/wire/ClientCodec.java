@@ -125,7 +125,7 @@ public final class ClientCodec {
         }
         w.u8(WireCodes.MAPPING.code(m.mapping())).u8(m.oversubscribe() ? 1 : 0).u32(m.stdinRank()).string(m.launchDir())
                 .u8(WireCodes.MODEX.code(m.modex())).u64(m.timeoutMillis());
-        OverlayCodec.writePlacement(w, m.placement());
+        JobWire.writePlacement(w, m.placement());
         w.u8(WireCodes.WIRE_UP.code(m.wireUp()));
     }
 
@@ -142,7 +142,7 @@ public final class ClientCodec {
         String launchDir = OverlayCodec.string(b);
         Modex modex = WireCodes.MODEX.of(b.get());
         long timeout = b.getLong();
-        org.banyan.core.job.RankPlacement placement = OverlayCodec.readPlacement(b);
+        org.banyan.core.job.RankPlacement placement = JobWire.readPlacement(b);
         return new ClientMessage.RunJob(apps, mapping, oversubscribe, stdinRank, launchDir, modex, timeout, placement,
                 WireCodes.WIRE_UP.of(b.get()));
     }

@@ -234,6 +234,34 @@ class SubmitTest {
         assertThat(both.stderr()).contains("--chdir describes the command after --; with --tasks each line gives its own (workdir)");
     }
 
+    /**
+     * An MPI task whose stdout is a FIFO nobody reads, as a network file system that stops
+     * answering holds a file: the DVM opened and wrote such files on its loop, and from then on
+     * no task started and no client was answered. Now the rest goes on, and the task ends once
+     * its file takes its output, with all of it.
+     */
+    @Test
+    void anMpiTaskWhoseOutputFileHangsHoldsUpNothingElse() throws Exception {
+        Path fifo = dir.resolve("fifo");
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+        Files.writeString(dir.resolve("m.jsonl"), "{\"mode\": \"mpi\", \"ranks\": 2, \"executable\": \"echo\", "
+                + "\"arguments\": [\"out\"], \"stdout\": \"" + fifo + "\"}\n");
+        Banyan.Result sub = Banyan.runIn(dir, java.util.Map.of(), List.of("submit", "--dvm", uri.toString(), "--detach", "--tasks",
+                "m.jsonl"));
+        assertThat(sub.exit()).as(sub.stderr()).isZero();
+
+        Banyan.Result other = Banyan.runIn(dir, java.util.Map.of(), List.of("submit", "--dvm", uri.toString(), "--mpi", "--ranks", "2",
+                "--", "echo", "other"));
+        assertThat(other.exit()).as(other.stderr()).isZero();
+        assertThat(Banyan.run("dvm", "status", "--dvm", uri.toString()).exit()).isZero();
+
+        Process reader = new ProcessBuilder("cat", fifo.toString()).redirectOutput(dir.resolve("read.txt").toFile()).start();
+        Banyan.Result waited = Banyan.run("wait", "--dvm", uri.toString(), sub.stdout().strip());
+        assertThat(waited.exit()).as(waited.stderr()).isZero();
+        assertThat(reader.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(dir.resolve("read.txt")).hasContent("out\nout\n");
+    }
+
     @Test
     void oneCommandAndItsExitStatus() throws Exception {
         Banyan.Result ok = Banyan.runIn(dir, java.util.Map.of(), List.of("submit", "--dvm", uri.toString(), "--session", "s", "--",

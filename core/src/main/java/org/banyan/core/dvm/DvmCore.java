@@ -221,6 +221,7 @@ public final class DvmCore {
                 }
             }
             case DvmEvent.TaskTimeout(int task) -> follow(tasks.timedOut(task));
+            case DvmEvent.TaskOutputClosed(int task, boolean late) -> follow(tasks.outputClosed(task, late));
             case DvmEvent.ResizeTimeout(int queueId, int generation) -> queue.resizeTimedOut(queueId, generation);
             case DvmEvent.FlushUpdates f -> {
                 flushArmed = false;
@@ -284,6 +285,7 @@ public final class DvmCore {
      */
     private void tellClosing(HeadEvent stop) {
         toldClosing = true;
+        tasks.dvmStopping();
         if (stop instanceof HeadEvent.UserSignal(int sig) && stopWhy == null) {
             stopWhy = "it was stopped by " + Signals.name(sig);
         }

@@ -29,6 +29,12 @@ public sealed interface DvmEvent {
     /** Task {@code taskId}'s time is up. */
     record TaskTimeout(int taskId) implements DvmEvent {}
 
+    /**
+     * MPI task {@code taskId}'s output files are closed (the driver, which writes them), or the
+     * wait for them is over ({@code late}, the core's timer).
+     */
+    record TaskOutputClosed(int taskId, boolean late) implements DvmEvent {}
+
     /** A queued job's expansion to {@code generation} had its time to join. */
     record ResizeTimeout(int queueId, int generation) implements DvmEvent {}
 

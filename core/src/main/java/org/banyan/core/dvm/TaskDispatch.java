@@ -65,6 +65,22 @@ final class TaskDispatch {
     /** MPI tasks: the job that runs each, both ways, and its open output files. */
     private final Map<Integer, Integer> jobOfTask = new HashMap<>();
     private final Map<Integer, Integer> taskOfJob = new HashMap<>();
+    /**
+     * MPI tasks whose job ended and whose output files the driver is still closing, with how the
+     * job ended: the final state waits for the files, so that a user who reads them once the
+     * task is DONE reads all of it.
+     */
+    private final Map<Integer, JobEnd> closing = new HashMap<>();
+    /** The DVM is stopping: it will not hear files close, and its tasks end at once. */
+    private boolean stopping;
+
+    /**
+     * How long after its job's end an MPI task waits for its output files to close (the driver
+     * writes them off the loop; a file system that hangs, or a FIFO nobody reads, holds them).
+     */
+    static final long OUTPUT_CLOSE_MILLIS = 30_000;
+
+    private record JobEnd(int status, String note) {}
 
     /**
      * @param nextJobId    the DVM's job numbering, shared with {@code banyan run --dvm}'s jobs
@@ -213,7 +229,36 @@ final class TaskDispatch {
         }
         jobOfTask.remove(task);
         closeOutput(task);
-        return apply(agent.ended(task, status, note));
+        if (stopping) {
+            return apply(agent.ended(task, status, note));
+        }
+        closing.put(task, new JobEnd(status, note));
+        out.accept(new DvmAction.Arm(new DvmEvent.TaskOutputClosed(task, true), OUTPUT_CLOSE_MILLIS));
+        return List.of();
+    }
+
+    /**
+     * MPI task {@code task}'s output files are closed, or they were not within
+     * {@link #OUTPUT_CLOSE_MILLIS} ({@code late}): the task ends as its job did, a late one
+     * failed with why (what it wrote may be incomplete).
+     */
+    List<HeadEvent> outputClosed(int task, boolean late) {
+        JobEnd end = closing.remove(task);
+        if (end == null) {
+            return List.of(); // closed in time: this is its timer
+        }
+        if (!late) {
+            return apply(agent.ended(task, end.status(), end.note()));
+        }
+        String why = "its output files were not written " + OUTPUT_CLOSE_MILLIS / 1000 + " s after it ended with status "
+                + end.status() + " (a file system that does not answer, or a FIFO nobody reads)";
+        // a FAILED state needs a status other than 0; the words keep the real one
+        return apply(agent.ended(task, end.status() == 0 ? 1 : end.status(), end.note().isEmpty() ? why : end.note() + "; " + why));
+    }
+
+    /** The DVM tells its clients it stops: MPI tasks that end from now on end at once. */
+    void dvmStopping() {
+        stopping = true;
     }
 
     /** Whether some client has task states not sent yet. */

@@ -85,9 +85,11 @@ class DvmCoreTest {
         }
 
         void apply(List<DvmAction> actions) {
+            List<Integer> closed = new ArrayList<>();
             for (DvmAction a : actions) {
                 log.add(a);
                 switch (a) {
+                    case DvmAction.CloseTaskOutput(int task) -> closed.add(task); // as the driver: closed, then said
                     case DvmAction.ToDaemon(int d, OverlayMessage.RunTasks r) -> daemons.get(r.to()).run(r);
                     case DvmAction.ToDaemon(int d, OverlayMessage.SignalTasks s) -> daemons.get(s.to()).signal(s);
                     case DvmAction.ToClient(int c, ClientMessage m) -> inbox.computeIfAbsent(c, k -> new ArrayList<>()).add(m);
@@ -98,6 +100,9 @@ class DvmCoreTest {
                         // logs, publishing, daemons' other messages
                     }
                 }
+            }
+            for (int task : closed) {
+                handle(new DvmEvent.TaskOutputClosed(task, false));
             }
         }
 

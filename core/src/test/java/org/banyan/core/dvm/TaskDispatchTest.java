@@ -131,9 +131,50 @@ class TaskDispatchTest {
         assertThat(d.jobEnded(1, 1, "")).as("the old job's end is nobody's").isEmpty();
         assertThat(agent.running()).isEqualTo(1);
         d.jobEnded(2, 0, "");
+        d.outputClosed(1, false);
         assertThat(agent.unfinished()).isZero();
         assertThat(s.updates).extracting(ClientMessage.TaskUpdate::state).endsWith(org.banyan.core.pilot.TaskState.AGENT_SCHEDULING,
                 org.banyan.core.pilot.TaskState.AGENT_EXECUTING, org.banyan.core.pilot.TaskState.DONE);
+    }
+
+    /**
+     * An MPI task is DONE once its output files are closed, so that what a user reads then is
+     * whole (the driver writes them off the loop); files that do not close in time (a FIFO
+     * nobody reads, a hung file system) fail the task with why, and its cores are free again;
+     * a DVM that stops ends its tasks at once.
+     */
+    @Test
+    void anMpiTaskEndsOnceItsOutputFilesAreClosed(@org.junit.jupiter.api.io.TempDir java.nio.file.Path sandbox) {
+        TaskAgent agent = new TaskAgent(new GeneralScheduler(List.of(new NodeResources("n0", 2, 0))), List.of("n0"), 0);
+        int[] jobs = {0};
+        TaskDispatch d = new TaskDispatch(agent, List.of(new Node("n0", 2)), new HeadSettings(0, 1000, 10_000),
+                () -> ++jobs[0], actions::add, DvmClock.SYSTEM, t -> org.banyan.core.job.WireUp.BOTH, 10);
+        Client s = session(1);
+        java.util.function.IntFunction<TaskRequest> mpi = i -> new TaskRequest("m" + i, "./sim", List.of(), Map.of(),
+                sandbox.toString(), "o", "e", null, List.of(), List.of(), new SlotRequest(2, 1, 0, null, false), 0, true, 0, true,
+                List.of());
+        d.submit(s, List.of(mpi.apply(1), mpi.apply(2), mpi.apply(3)));
+        actions.clear();
+
+        assertThat(d.jobEnded(1, 0, "")).isEmpty();
+        assertThat(actions).contains(new DvmAction.CloseTaskOutput(1),
+                new DvmAction.Arm(new DvmEvent.TaskOutputClosed(1, true), TaskDispatch.OUTPUT_CLOSE_MILLIS));
+        assertThat(agent.running()).as("not ended before its files are closed").isEqualTo(1);
+        assertThat(submitted(d.outputClosed(1, false))).as("its cores go to the next").hasSize(1);
+        assertThat(d.outputClosed(1, true)).as("its timer, after").isEmpty();
+        assertThat(s.updates).filteredOn(u -> u.taskId() == 1).extracting(ClientMessage.TaskUpdate::state)
+                .endsWith(org.banyan.core.pilot.TaskState.DONE);
+
+        d.jobEnded(2, 0, "");
+        assertThat(submitted(d.outputClosed(2, true))).hasSize(1);
+        ClientMessage.TaskUpdate late = s.updates.stream().filter(u -> u.taskId() == 2).reduce((a, b) -> b).orElseThrow();
+        assertThat(late.state()).isEqualTo(org.banyan.core.pilot.TaskState.FAILED);
+        assertThat(late.detail()).contains("its output files were not written 30 s after it ended with status 0");
+        assertThat(d.outputClosed(2, false)).isEmpty();
+
+        d.dvmStopping();
+        d.jobEnded(3, 143, "ended as its DVM stopped (it was stopped by SIGTERM)");
+        assertThat(agent.unfinished()).isZero();
     }
 
     private static List<org.banyan.core.job.JobDescription> submitted(List<org.banyan.core.head.HeadEvent> events) {

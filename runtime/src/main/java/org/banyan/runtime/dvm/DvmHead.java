@@ -1,14 +1,10 @@
 package org.banyan.runtime.dvm;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,7 +32,8 @@ import org.banyan.runtime.os.UserSignals;
  * (jobs, tasks, the queue, clients' requests). This class holds what the core may not: the links
  * to the daemons it starts with the usual tree spawn, the client socket where {@code banyan run
  * --dvm}, {@code banyan dvm status|stop}, {@code banyan submit} and the pilot connect, the URI
- * file, the MPI tasks' output files, timers, and an elastic DVM's Slurm commands. Clients must
+ * file, the MPI tasks' output files ({@link TaskOutputFiles}), timers, and an elastic DVM's Slurm
+ * commands. Clients must
  * present the secret written next to the URI file; a connection that does not is refused and
  * logged. The DVM ends on {@code dvm stop}, on SIGTERM, SIGINT or SIGHUP to its head, or when it
  * cannot start its daemons; its daemons end if the head dies (they lose their parent).
@@ -83,8 +80,9 @@ public final class DvmHead {
     private final DvmCore core;
     /** What goes to each client connected, by number: its connection, written off the loop. */
     private final Map<Integer, ClientOutbox> clients = new ConcurrentHashMap<>();
-    /** MPI tasks' open stdout and stderr files. */
-    private final Map<Integer, OutputStream[]> taskOutput = new HashMap<>();
+    /** MPI tasks' stdout and stderr files, written off the loop. */
+    private final TaskOutputFiles taskOutput = new TaskOutputFiles(
+            task -> loop.post(new Event.Core(new DvmEvent.TaskOutputClosed(task, false))), this::say);
     private final String secret = DvmFiles.newSecret();
     private HeadLinks links;
     private ClientDoor door;
@@ -206,9 +204,7 @@ public final class DvmHead {
             if (dashboard != null) {
                 dashboard.close();
             }
-            for (int task : List.copyOf(taskOutput.keySet())) {
-                closeTaskOutput(task);
-            }
+            taskOutput.closeAll(System.nanoTime() + LAST_WORDS_NANOS);
             say("stopped");
         }
         return status;
@@ -236,9 +232,9 @@ public final class DvmHead {
             case DvmAction.Log(String line) -> say(line);
             case DvmAction.Publish(String summary) -> publish(summary);
             case DvmAction.OpenTaskOutput(int task, String sandbox, String stdout, String stderr) ->
-                    openTaskOutput(task, sandbox, stdout, stderr);
-            case DvmAction.TaskOutput(int task, int stream, byte[] data) -> writeTaskOutput(task, stream, data);
-            case DvmAction.CloseTaskOutput(int task) -> closeTaskOutput(task);
+                    taskOutput.open(task, sandbox, stdout, stderr);
+            case DvmAction.TaskOutput(int task, int stream, byte[] data) -> taskOutput.write(task, stream, data);
+            case DvmAction.CloseTaskOutput(int task) -> taskOutput.close(task);
             case DvmAction.OpenDashboard(int client, String bind, int port) -> openDashboard(client, bind, port);
             case DvmAction.SlurmGrow g -> elastic.grow(g);
             case DvmAction.SlurmShrink s -> elastic.shrink(s);
@@ -317,42 +313,6 @@ public final class DvmHead {
         Path program = ProgramLookup.find(r.executable(), Path.of(r.sandbox()),
                 r.env().getOrDefault("PATH", System.getenv("PATH")));
         return ElfNeeded.wireUp(program == null ? List.of() : ElfNeeded.of(program));
-    }
-
-    private void openTaskOutput(int task, String sandbox, String stdout, String stderr) {
-        try {
-            Path dir = Path.of(sandbox);
-            Files.createDirectories(dir);
-            taskOutput.put(task, new OutputStream[] {
-                    Files.newOutputStream(dir.resolve(stdout), StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING),
-                    Files.newOutputStream(dir.resolve(stderr), StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING)});
-        } catch (IOException e) {
-            // the job runs all the same; its output is lost, and its sandbox's absence will show
-        }
-    }
-
-    private void writeTaskOutput(int task, int stream, byte[] data) {
-        OutputStream[] files = taskOutput.get(task);
-        if (files != null) {
-            try {
-                files[stream == 2 ? 1 : 0].write(data);
-            } catch (IOException e) {
-                // the sandbox went away; the task's status says the rest
-            }
-        }
-    }
-
-    private void closeTaskOutput(int task) {
-        OutputStream[] files = taskOutput.remove(task);
-        if (files != null) {
-            for (OutputStream f : files) {
-                try {
-                    f.close();
-                } catch (IOException e) {
-                    // as above
-                }
-            }
-        }
     }
 
     /** Any thread: println is synchronized, so lines stay whole. */

@@ -1,0 +1,94 @@
+package org.banyan.runtime.dvm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TaskOutputFilesTest {
+    @TempDir
+    Path dir;
+
+    private final LinkedBlockingQueue<Integer> closed = new LinkedBlockingQueue<>();
+    private final List<String> log = new CopyOnWriteArrayList<>();
+
+    @Test
+    void writesEachStreamInOrderAndSaysWhenClosed() throws Exception {
+        TaskOutputFiles files = new TaskOutputFiles(closed::add, log::add);
+        files.open(7, dir.resolve("sandbox").toString(), "out", "err");
+        for (int i = 0; i < 1000; i++) {
+            files.write(7, 1, (i + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+        files.write(7, 2, "oops\n".getBytes(StandardCharsets.UTF_8));
+        files.close(7);
+        assertThat(closed.poll(10, TimeUnit.SECONDS)).isEqualTo(7);
+        assertThat(Files.readAllLines(dir.resolve("sandbox/out"))).hasSize(1000).startsWith("0", "1").endsWith("999");
+        assertThat(dir.resolve("sandbox/err")).hasContent("oops\n");
+        assertThat(log).isEmpty();
+    }
+
+    /**
+     * A FIFO nobody reads holds its task's files, as a file system that stops answering would:
+     * the caller (the DVM's loop) is not held, another task's files are written and closed, and
+     * past the limit the held task's output is dropped, said once, and counted in its stderr.
+     */
+    @Test
+    void aFileThatTakesNothingHoldsOnlyItsOwnTask() throws Exception {
+        Path fifo = dir.resolve("fifo");
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+        TaskOutputFiles files = new TaskOutputFiles(closed::add, log::add, 1000);
+        long start = System.nanoTime();
+        files.open(1, dir.toString(), fifo.toString(), "err1");
+        for (int i = 0; i < 30; i++) {
+            files.write(1, 1, "0123456789".repeat(10).getBytes(StandardCharsets.UTF_8)); // 3,000 bytes: 2,000 past the limit
+        }
+        files.close(1);
+        files.open(2, dir.toString(), "out2", "err2");
+        files.write(2, 1, "two\n".getBytes(StandardCharsets.UTF_8));
+        files.close(2);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).as("the caller is not held").isLessThan(5000);
+        assertThat(closed.poll(10, TimeUnit.SECONDS)).isEqualTo(2);
+        assertThat(dir.resolve("out2")).hasContent("two\n");
+        assertThat(closed.poll(200, TimeUnit.MILLISECONDS)).as("the FIFO's task is not closed").isNull();
+        assertThat(log).singleElement().asString().startsWith("task 1's output files take no more");
+
+        Process reader = new ProcessBuilder("cat", fifo.toString()).start();
+        byte[] read = reader.getInputStream().readAllBytes();
+        assertThat(closed.poll(10, TimeUnit.SECONDS)).isEqualTo(1);
+        assertThat(read).hasSize(1000);
+        assertThat(dir.resolve("err1")).hasContent("banyan: 2000 bytes of this task's output were dropped: its files took no more\n");
+    }
+
+    @Test
+    void aStoppingDvmWaitsForHeldFilesNoLongerThanItsDeadline() throws Exception {
+        Path fifo = dir.resolve("fifo");
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+        TaskOutputFiles files = new TaskOutputFiles(closed::add, log::add);
+        files.open(1, dir.toString(), fifo.toString(), "err");
+        files.open(2, dir.toString(), "out", "err2");
+        files.write(2, 1, "x".getBytes(StandardCharsets.UTF_8));
+        long start = System.nanoTime();
+        files.closeAll(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500));
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isBetween(0L, 3000L);
+        assertThat(closed.poll(10, TimeUnit.SECONDS)).isEqualTo(2);
+        assertThat(dir.resolve("out")).hasContent("x");
+        new ProcessBuilder("cat", fifo.toString()).start().getInputStream().readAllBytes(); // lets its thread end
+    }
+
+    @Test
+    void aSandboxThatCannotBeMadeStillSaysClosed() throws Exception {
+        Files.writeString(dir.resolve("file"), "");
+        TaskOutputFiles files = new TaskOutputFiles(closed::add, log::add);
+        files.open(3, dir.resolve("file/below").toString(), "out", "err");
+        files.write(3, 1, "lost".getBytes(StandardCharsets.UTF_8));
+        files.close(3);
+        assertThat(closed.poll(10, TimeUnit.SECONDS)).isEqualTo(3);
+    }
+}

@@ -35,6 +35,12 @@ public sealed interface DvmEvent {
      */
     record TaskOutputClosed(int taskId, boolean late) implements DvmEvent {}
 
+    /**
+     * MPI task {@code taskId}'s output files have more waiting to be written than the driver lets
+     * wait ({@code behind}), or have caught up: its job waits for them meanwhile.
+     */
+    record TaskOutputBacklog(int taskId, boolean behind) implements DvmEvent {}
+
     /** A queued job's expansion to {@code generation} had its time to join. */
     record ResizeTimeout(int queueId, int generation) implements DvmEvent {}
 

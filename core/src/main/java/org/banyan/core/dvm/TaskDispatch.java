@@ -65,22 +65,8 @@ final class TaskDispatch {
     /** MPI tasks: the job that runs each, both ways, and its open output files. */
     private final Map<Integer, Integer> jobOfTask = new HashMap<>();
     private final Map<Integer, Integer> taskOfJob = new HashMap<>();
-    /**
-     * MPI tasks whose job ended and whose output files the driver is still closing, with how the
-     * job ended: the final state waits for the files, so that a user who reads them once the
-     * task is DONE reads all of it.
-     */
-    private final Map<Integer, JobEnd> closing = new HashMap<>();
-    /** The DVM is stopping: it will not hear files close, and its tasks end at once. */
-    private boolean stopping;
-
-    /**
-     * How long after its job's end an MPI task waits for its output files to close (the driver
-     * writes them off the loop; a file system that hangs, or a FIFO nobody reads, holds them).
-     */
-    static final long OUTPUT_CLOSE_MILLIS = 30_000;
-
-    private record JobEnd(int status, String note) {}
+    /** MPI tasks' output files, and when such a task is final. */
+    private final TaskJobOutput files;
 
     /**
      * @param nextJobId    the DVM's job numbering, shared with {@code banyan run --dvm}'s jobs
@@ -102,6 +88,7 @@ final class TaskDispatch {
         this.settings = settings;
         this.nextJobId = nextJobId;
         this.out = out;
+        this.files = new TaskJobOutput(out);
         this.clock = clock;
         this.wireUp = wireUp;
     }
@@ -217,7 +204,7 @@ final class TaskDispatch {
     void jobOutput(int jobId, int stream, byte[] data) {
         Integer task = taskOfJob.get(jobId);
         if (task != null) {
-            out.accept(new DvmAction.TaskOutput(task, stream == 2 ? 2 : 1, data));
+            files.write(task, stream, data);
         }
     }
 
@@ -228,37 +215,27 @@ final class TaskDispatch {
             return List.of();
         }
         jobOfTask.remove(task);
-        closeOutput(task);
-        if (stopping) {
-            return apply(agent.ended(task, status, note));
-        }
-        closing.put(task, new JobEnd(status, note));
-        out.accept(new DvmAction.Arm(new DvmEvent.TaskOutputClosed(task, true), OUTPUT_CLOSE_MILLIS));
-        return List.of();
+        return files.jobEnded(task, jobId, status, note) ? apply(agent.ended(task, status, note)) : List.of();
     }
 
     /**
      * MPI task {@code task}'s output files are closed, or they were not within
-     * {@link #OUTPUT_CLOSE_MILLIS} ({@code late}): the task ends as its job did, a late one
+     * {@link TaskJobOutput#CLOSE_MILLIS} ({@code late}): the task ends as its job did, a late one
      * failed with why (what it wrote may be incomplete).
      */
     List<HeadEvent> outputClosed(int task, boolean late) {
-        JobEnd end = closing.remove(task);
-        if (end == null) {
-            return List.of(); // closed in time: this is its timer
-        }
-        if (!late) {
-            return apply(agent.ended(task, end.status(), end.note()));
-        }
-        String why = "its output files were not written " + OUTPUT_CLOSE_MILLIS / 1000 + " s after it ended with status "
-                + end.status() + " (a file system that does not answer, or a FIFO nobody reads)";
-        // a FAILED state needs a status other than 0; the words keep the real one
-        return apply(agent.ended(task, end.status() == 0 ? 1 : end.status(), end.note().isEmpty() ? why : end.note() + "; " + why));
+        TaskJobOutput.JobEnd end = files.closed(task, late);
+        return end == null ? List.of() : apply(agent.ended(task, end.status(), end.note()));
+    }
+
+    /** MPI task {@code task}'s output files fell {@code behind}, or caught up: its job waits for them meanwhile. */
+    List<HeadEvent> outputBacklog(int task, boolean behind) {
+        return files.backlog(task, jobOfTask.get(task), behind);
     }
 
     /** The DVM tells its clients it stops: MPI tasks that end from now on end at once. */
     void dvmStopping() {
-        stopping = true;
+        files.dvmStopping();
     }
 
     /** Whether some client has task states not sent yet. */
@@ -311,7 +288,7 @@ final class TaskDispatch {
                         if (ofJob) {
                             Integer job = jobOfTask.get(taskId);
                             if (job != null) {
-                                out.add(new HeadEvent.CancelJob(job, "task " + taskId + " canceled or timed out"));
+                                files.cancel(job, "task " + taskId + " canceled or timed out", out);
                             }
                         } else {
                             for (int node : on) {
@@ -360,8 +337,8 @@ final class TaskDispatch {
         Integer job = jobOfTask.remove(taskId);
         if (job != null) {
             taskOfJob.remove(job);
-            closeOutput(taskId);
-            out.add(new HeadEvent.CancelJob(job, "task " + taskId + " lost one of its nodes; ending its other ranks"));
+            files.close(taskId);
+            files.cancel(job, "task " + taskId + " lost one of its nodes; ending its other ranks", out);
         }
     }
 
@@ -441,7 +418,7 @@ final class TaskDispatch {
         int jobId = nextJobId.getAsInt();
         jobOfTask.put(taskId, jobId);
         taskOfJob.put(jobId, taskId);
-        openOutput(taskId, r);
+        files.open(taskId, r);
         TaskCommand command = TaskCommand.of(r);
         Map<String, String> env = new LinkedHashMap<>(r.env());
         env.putAll(r.variables(taskId, r.slots().coresPerRank(), restarts)); // each rank's cores
@@ -464,13 +441,5 @@ final class TaskDispatch {
         JobDescription job = PmixNamespaces.name(new JobDescription(jobId, apps, slots, MappingPolicy.SLOT, false, -1,
                 r.sandbox(), Modex.LAZY), wireUp.of(r));
         return new HeadEvent.Submit(job, settings.forJob(0));
-    }
-
-    private void openOutput(int taskId, TaskRequest r) {
-        out.accept(new DvmAction.OpenTaskOutput(taskId, r.sandbox(), r.stdout(), r.stderr()));
-    }
-
-    private void closeOutput(int taskId) {
-        out.accept(new DvmAction.CloseTaskOutput(taskId));
     }
 }

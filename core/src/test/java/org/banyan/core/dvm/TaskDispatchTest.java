@@ -158,7 +158,7 @@ class TaskDispatchTest {
 
         assertThat(d.jobEnded(1, 0, "")).isEmpty();
         assertThat(actions).contains(new DvmAction.CloseTaskOutput(1),
-                new DvmAction.Arm(new DvmEvent.TaskOutputClosed(1, true), TaskDispatch.OUTPUT_CLOSE_MILLIS));
+                new DvmAction.Arm(new DvmEvent.TaskOutputClosed(1, true), TaskJobOutput.CLOSE_MILLIS));
         assertThat(agent.running()).as("not ended before its files are closed").isEqualTo(1);
         assertThat(submitted(d.outputClosed(1, false))).as("its cores go to the next").hasSize(1);
         assertThat(d.outputClosed(1, true)).as("its timer, after").isEmpty();
@@ -175,6 +175,34 @@ class TaskDispatchTest {
         d.dvmStopping();
         d.jobEnded(3, 143, "ended as its DVM stopped (it was stopped by SIGTERM)");
         assertThat(agent.unfinished()).isZero();
+    }
+
+    /**
+     * An MPI task whose output files fall behind has its job stopped until they catch up; a job
+     * so stopped that the DVM ends (canceled here) is continued after its end's SIGTERM goes out.
+     */
+    @Test
+    void anMpiTaskWhoseFilesFallBehindWaitsForThem(@org.junit.jupiter.api.io.TempDir java.nio.file.Path sandbox) {
+        TaskAgent agent = new TaskAgent(new GeneralScheduler(List.of(new NodeResources("n0", 2, 0))), List.of("n0"), 0);
+        int[] jobs = {0};
+        TaskDispatch d = new TaskDispatch(agent, List.of(new Node("n0", 2)), new HeadSettings(0, 1000, 10_000),
+                () -> ++jobs[0], actions::add, DvmClock.SYSTEM, t -> org.banyan.core.job.WireUp.BOTH, 10);
+        d.submit(session(1), List.of(new TaskRequest("m", "./sim", List.of(), Map.of(), sandbox.toString(), "o", "e", null, List.of(),
+                List.of(), new SlotRequest(2, 1, 0, null, false), 0, true, 0, true, List.of())));
+        int stop = org.banyan.core.daemon.Signals.SIGSTOP;
+        int cont = org.banyan.core.daemon.Signals.SIGCONT;
+        assertThat(d.outputBacklog(1, true)).containsExactly(new org.banyan.core.head.HeadEvent.SignalJob(1, stop));
+        assertThat(d.outputBacklog(1, true)).isEmpty();
+        assertThat(actions).filteredOn(DvmAction.Log.class::isInstance).singleElement().asString()
+                .contains("task 1 writes faster than its output files take it: its job 1 is stopped until they catch up");
+        assertThat(d.outputBacklog(1, false)).containsExactly(new org.banyan.core.head.HeadEvent.SignalJob(1, cont));
+        assertThat(d.outputBacklog(1, false)).isEmpty();
+
+        d.outputBacklog(1, true);
+        assertThat(d.cancel(List.of(1))).containsSubsequence(
+                new org.banyan.core.head.HeadEvent.CancelJob(1, "task 1 canceled or timed out"),
+                new org.banyan.core.head.HeadEvent.SignalJob(1, cont));
+        assertThat(d.outputBacklog(7, true)).as("no such task's job").isEmpty();
     }
 
     private static List<org.banyan.core.job.JobDescription> submitted(List<org.banyan.core.head.HeadEvent> events) {

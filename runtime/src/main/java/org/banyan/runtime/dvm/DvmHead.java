@@ -54,6 +54,9 @@ public final class DvmHead {
          */
         record Backlog(int client) implements Event {}
 
+        /** An MPI task's output files fell behind or caught up: read, as a client's, when handled. */
+        record TaskBacklog(int task) implements Event {}
+
         /** Time to read Slurm's queue again (an elastic DVM). */
         record SlurmProbe() implements Event {}
 
@@ -82,7 +85,8 @@ public final class DvmHead {
     private final Map<Integer, ClientOutbox> clients = new ConcurrentHashMap<>();
     /** MPI tasks' stdout and stderr files, written off the loop. */
     private final TaskOutputFiles taskOutput = new TaskOutputFiles(
-            task -> loop.post(new Event.Core(new DvmEvent.TaskOutputClosed(task, false))), this::say);
+            task -> loop.post(new Event.Core(new DvmEvent.TaskOutputClosed(task, false))),
+            task -> loop.post(new Event.TaskBacklog(task)), this::say);
     private final String secret = DvmFiles.newSecret();
     private HeadLinks links;
     private ClientDoor door;
@@ -175,6 +179,8 @@ public final class DvmHead {
                         ClientOutbox out = clients.get(client);
                         yield out == null || executeAll(core.handle(new DvmEvent.ClientBacklog(client, out.isBehind())));
                     }
+                    case Event.TaskBacklog(int task) ->
+                            executeAll(core.handle(new DvmEvent.TaskOutputBacklog(task, taskOutput.isBehind(task))));
                     case Event.SlurmProbe p -> {
                         elastic.probe();
                         yield true;

@@ -6,11 +6,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
@@ -19,68 +21,96 @@ import java.util.function.IntConsumer;
  * The stdout and stderr files of a DVM's MPI tasks, written off the DVM's loop: each task's
  * files have a virtual thread of their own, which opens, writes and closes them in the order the
  * loop queued it. They were written on the loop's thread, where a file that does not take its
- * bytes (a hung network file system, a FIFO nobody reads, as {@code stdout}) stopped every
- * job, task and client of the DVM. Once a task's files are closed the loop is told, and only
- * then is the task final (a user who reads them then reads all of it). A task may have
- * {@link #LIMIT} bytes waiting to be written; beyond that its output is dropped, said once in the
- * DVM's log, and counted on the last line of its stderr file should that ever be written.
- * The loop's thread calls everything but the {@code closed} callback.
+ * bytes (a hung network file system, a FIFO nobody reads, as {@code stdout}) stopped every job,
+ * task and client of the DVM. Once a task's files are closed the loop is told ({@code closed}),
+ * and only then is the task final, so that a user who reads them then reads all of it.
+ *
+ * <p>Past {@link #BEHIND} bytes waiting to be written the loop is told the task is behind
+ * ({@code backlog}; its core stops the task's job, as a full pipe stops a program), and again
+ * once it is down to {@link #CAUGHT_UP}; {@link #isBehind} says which holds when the loop looks.
+ * What comes all the same past {@link #LIMIT} (output already on its way up the tree) is dropped,
+ * said once in the DVM's log and counted on the last line of the task's stderr file.
+ *
+ * <p>A task restarted elsewhere has new files under the same names: the new writer starts once
+ * the old one is done, and only the last one's close is reported.
  */
 final class TaskOutputFiles {
-    /** Bytes of one task's output that may wait to be written. */
+    /** Bytes of one task's output that may wait to be written; the rest is dropped. */
     static final long LIMIT = 64L << 20;
+    /** Bytes waiting at which a task is behind, and back down to which it has caught up. */
+    static final long BEHIND = 4L << 20;
+    static final long CAUGHT_UP = 1L << 20;
 
     private final IntConsumer closed;
+    private final IntConsumer backlog;
     private final Consumer<String> say;
     private final long limit;
-    private final Map<Integer, TaskFiles> open = new HashMap<>();
+    private final long behindAt;
+    private final long caughtUpAt;
+    /** Each task's current files; a writer leaves once it has closed them. */
+    private final Map<Integer, TaskFiles> writers = new ConcurrentHashMap<>();
 
     /**
-     * @param closed told, on the writer's thread, when a task's files are closed (or could not be opened)
-     * @param say    the DVM's log
+     * @param closed  told, on a writer's thread, when a task's files are closed (or could not be opened)
+     * @param backlog told, on any thread, that a task fell behind or caught up: {@link #isBehind} says which
+     * @param say     the DVM's log
      */
-    TaskOutputFiles(IntConsumer closed, Consumer<String> say) {
-        this(closed, say, LIMIT);
+    TaskOutputFiles(IntConsumer closed, IntConsumer backlog, Consumer<String> say) {
+        this(closed, backlog, say, LIMIT, BEHIND, CAUGHT_UP);
     }
 
-    TaskOutputFiles(IntConsumer closed, Consumer<String> say, long limit) {
+    TaskOutputFiles(IntConsumer closed, IntConsumer backlog, Consumer<String> say, long limit, long behindAt, long caughtUpAt) {
         this.closed = closed;
+        this.backlog = backlog;
         this.say = say;
         this.limit = limit;
+        this.behindAt = behindAt;
+        this.caughtUpAt = caughtUpAt;
     }
 
     /** Task {@code task}'s files, {@code stdout} and {@code stderr} in {@code sandbox}, created or truncated. */
     void open(int task, String sandbox, String stdout, String stderr) {
-        open.put(task, new TaskFiles(task, Path.of(sandbox), stdout, stderr));
+        TaskFiles before = writers.get(task);
+        if (before != null) {
+            before.superseded = true;
+        }
+        writers.put(task, new TaskFiles(task, Path.of(sandbox), stdout, stderr, before));
     }
 
     /** {@code data} for stream 1 (stdout) or 2 (stderr) of task {@code task}'s files. */
     void write(int task, int stream, byte[] data) {
-        TaskFiles f = open.get(task);
-        if (f != null) {
+        TaskFiles f = writers.get(task);
+        if (f != null && !f.closing) {
             f.offer(new Op.Data(stream == 2 ? 1 : 0, data));
         }
     }
 
     /** Task {@code task}'s output is complete: its files close, and {@code closed} is told. */
     void close(int task) {
-        TaskFiles f = open.remove(task);
-        if (f != null) {
+        TaskFiles f = writers.get(task);
+        if (f != null && !f.closing) {
             f.offer(new Op.Close());
         }
     }
 
+    /** Whether task {@code task} is behind now: told so, and not told it caught up since. */
+    boolean isBehind(int task) {
+        TaskFiles f = writers.get(task);
+        return f != null && f.behind.get();
+    }
+
     /** The DVM stops: every task's files close, waited for until {@code deadlineNanos} at most. */
     void closeAll(long deadlineNanos) {
-        List<TaskFiles> all = new ArrayList<>(open.values());
-        open.clear();
+        List<TaskFiles> all = new ArrayList<>(writers.values());
         for (TaskFiles f : all) {
-            f.offer(new Op.Close());
+            if (!f.closing) {
+                f.offer(new Op.Close());
+            }
         }
         for (TaskFiles f : all) {
             try {
                 long left = deadlineNanos - System.nanoTime();
-                if (left <= 0 || !f.writer.join(java.time.Duration.ofNanos(left))) {
+                if (left <= 0 || !f.writer.join(Duration.ofNanos(left))) {
                     return; // a file that does not answer: the DVM's process ends without it
                 }
             } catch (InterruptedException e) {
@@ -101,61 +131,79 @@ final class TaskOutputFiles {
         private final int task;
         private final LinkedBlockingQueue<Op> ops = new LinkedBlockingQueue<>();
         private final AtomicLong waiting = new AtomicLong();
+        private final AtomicBoolean behind = new AtomicBoolean();
+        /** The loop's: its Close is queued. */
+        private boolean closing;
+        /** The loop's: bytes dropped past the limit. */
         private long dropped;
+        /** A later open of the same task's files: this one's close is not the task's. */
+        private volatile boolean superseded;
         private final Thread writer;
 
-        TaskFiles(int task, Path dir, String stdout, String stderr) {
+        TaskFiles(int task, Path dir, String stdout, String stderr, TaskFiles before) {
             this.task = task;
-            this.writer = Thread.ofVirtual().name("dvm-task-output-" + task).start(() -> write(dir, stdout, stderr));
+            this.writer = Thread.ofVirtual().name("dvm-task-output-" + task).start(() -> {
+                if (before != null) {
+                    try {
+                        before.writer.join(); // the same file names: one writer at a time
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                write(dir, stdout, stderr);
+            });
         }
 
+        /** The loop's thread. */
         void offer(Op op) {
             if (op instanceof Op.Data(int file, byte[] data)) {
                 if (waiting.get() + data.length > limit) {
                     if (dropped == 0) {
-                        say.accept("task " + task + "'s output files take no more (its file system does not answer, or a "
+                        say.accept("task " + task + "'s output files take nothing (its file system does not answer, or a "
                                 + "FIFO nobody reads): its output beyond " + (limit >> 20) + " MiB waiting is dropped");
                     }
                     dropped += data.length;
                     return;
                 }
-                waiting.addAndGet(data.length);
-            } else if (dropped > 0) {
-                ops.add(new Op.Data(1, ("banyan: " + dropped + " bytes of this task's output were dropped: its files took"
-                        + " no more\n").getBytes(StandardCharsets.UTF_8)));
+                if (waiting.addAndGet(data.length) > behindAt && behind.compareAndSet(false, true)) {
+                    backlog.accept(task);
+                }
+            } else {
+                closing = true;
+                if (dropped > 0) {
+                    ops.add(new Op.Data(1, ("banyan: " + dropped + " bytes of this task's output were dropped: its files"
+                            + " took nothing for too long\n").getBytes(StandardCharsets.UTF_8)));
+                }
             }
             ops.add(op);
         }
 
         private void write(Path dir, String stdout, String stderr) {
-            OutputStream[] files = null;
+            OutputStream[] files = new OutputStream[2];
             try {
                 Files.createDirectories(dir);
-                files = new OutputStream[] {create(dir.resolve(stdout)), null};
+                files[0] = create(dir.resolve(stdout));
                 files[1] = create(dir.resolve(stderr));
             } catch (IOException e) {
                 // the job runs all the same; its output is lost, and its sandbox's absence will show
             }
             try {
-                while (true) {
-                    Op op = ops.take();
-                    if (op instanceof Op.Data(int file, byte[] data)) {
-                        waiting.addAndGet(-data.length);
-                        if (files != null && files[file] != null) {
-                            try {
-                                files[file].write(data);
-                            } catch (IOException e) {
-                                // the sandbox went away; the task's status says the rest
-                            }
+                for (Op op = ops.take(); op instanceof Op.Data(int file, byte[] data); op = ops.take()) {
+                    if (files[file] != null) {
+                        try {
+                            files[file].write(data);
+                        } catch (IOException e) {
+                            // the sandbox went away; the task's status says the rest
                         }
-                    } else {
-                        break;
+                    }
+                    if (waiting.addAndGet(-data.length) <= caughtUpAt && behind.compareAndSet(true, false)) {
+                        backlog.accept(task);
                     }
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } finally {
-                for (OutputStream f : files == null ? new OutputStream[0] : files) {
+                for (OutputStream f : files) {
                     try {
                         if (f != null) {
                             f.close();
@@ -164,7 +212,10 @@ final class TaskOutputFiles {
                         // as above
                     }
                 }
-                closed.accept(task);
+                writers.remove(task, this);
+                if (!superseded) {
+                    closed.accept(task);
+                }
             }
         }
 

@@ -18,10 +18,11 @@ class TaskOutputFilesTest {
 
     private final LinkedBlockingQueue<Integer> closed = new LinkedBlockingQueue<>();
     private final List<String> log = new CopyOnWriteArrayList<>();
+    private final LinkedBlockingQueue<Integer> backlog = new LinkedBlockingQueue<>();
 
     @Test
     void writesEachStreamInOrderAndSaysWhenClosed() throws Exception {
-        TaskOutputFiles files = new TaskOutputFiles(closed::add, log::add);
+        TaskOutputFiles files = new TaskOutputFiles(closed::add, backlog::add, log::add);
         files.open(7, dir.resolve("sandbox").toString(), "out", "err");
         for (int i = 0; i < 1000; i++) {
             files.write(7, 1, (i + "\n").getBytes(StandardCharsets.UTF_8));
@@ -43,7 +44,7 @@ class TaskOutputFilesTest {
     void aFileThatTakesNothingHoldsOnlyItsOwnTask() throws Exception {
         Path fifo = dir.resolve("fifo");
         assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
-        TaskOutputFiles files = new TaskOutputFiles(closed::add, log::add, 1000);
+        TaskOutputFiles files = new TaskOutputFiles(closed::add, backlog::add, log::add, 1000, 400, 100);
         long start = System.nanoTime();
         files.open(1, dir.toString(), fifo.toString(), "err1");
         for (int i = 0; i < 30; i++) {
@@ -57,20 +58,46 @@ class TaskOutputFilesTest {
         assertThat(closed.poll(10, TimeUnit.SECONDS)).isEqualTo(2);
         assertThat(dir.resolve("out2")).hasContent("two\n");
         assertThat(closed.poll(200, TimeUnit.MILLISECONDS)).as("the FIFO's task is not closed").isNull();
-        assertThat(log).singleElement().asString().startsWith("task 1's output files take no more");
+        assertThat(log).singleElement().asString().startsWith("task 1's output files take nothing");
+        assertThat(backlog).as("behind once, past 400 bytes").containsExactly(1);
+        assertThat(files.isBehind(1)).isTrue();
 
         Process reader = new ProcessBuilder("cat", fifo.toString()).start();
         byte[] read = reader.getInputStream().readAllBytes();
         assertThat(closed.poll(10, TimeUnit.SECONDS)).isEqualTo(1);
         assertThat(read).hasSize(1000);
-        assertThat(dir.resolve("err1")).hasContent("banyan: 2000 bytes of this task's output were dropped: its files took no more\n");
+        assertThat(dir.resolve("err1")).hasContent("banyan: 2000 bytes of this task's output were dropped: its files took nothing"
+                + " for too long\n");
+        assertThat(backlog.poll(10, TimeUnit.SECONDS)).as("and caught up").isEqualTo(1);
+        assertThat(files.isBehind(1)).isFalse();
+    }
+
+    /** A task restarted elsewhere writes the same files again: after the old writer, and only its close is said. */
+    @Test
+    void aTasksFilesOpenedAgainAreWrittenAfterTheOldOnesAndClosedOnce() throws Exception {
+        Path fifo = dir.resolve("fifo");
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+        TaskOutputFiles files = new TaskOutputFiles(closed::add, backlog::add, log::add);
+        files.open(5, dir.toString(), fifo.toString(), "err");
+        files.write(5, 1, "old\n".getBytes(StandardCharsets.UTF_8));
+        files.close(5);
+        files.open(5, dir.toString(), fifo.toString(), "err");
+        files.write(5, 1, "new\n".getBytes(StandardCharsets.UTF_8));
+        files.close(5);
+        Process first = new ProcessBuilder("cat", fifo.toString()).start();
+        assertThat(new String(first.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("old\n");
+        assertThat(closed.poll(300, TimeUnit.MILLISECONDS)).as("the old writer's close is not the task's").isNull();
+        Process second = new ProcessBuilder("cat", fifo.toString()).start();
+        assertThat(new String(second.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("new\n");
+        assertThat(closed.poll(10, TimeUnit.SECONDS)).isEqualTo(5);
+        assertThat(closed.poll(300, TimeUnit.MILLISECONDS)).isNull();
     }
 
     @Test
     void aStoppingDvmWaitsForHeldFilesNoLongerThanItsDeadline() throws Exception {
         Path fifo = dir.resolve("fifo");
         assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
-        TaskOutputFiles files = new TaskOutputFiles(closed::add, log::add);
+        TaskOutputFiles files = new TaskOutputFiles(closed::add, backlog::add, log::add);
         files.open(1, dir.toString(), fifo.toString(), "err");
         files.open(2, dir.toString(), "out", "err2");
         files.write(2, 1, "x".getBytes(StandardCharsets.UTF_8));
@@ -85,7 +112,7 @@ class TaskOutputFilesTest {
     @Test
     void aSandboxThatCannotBeMadeStillSaysClosed() throws Exception {
         Files.writeString(dir.resolve("file"), "");
-        TaskOutputFiles files = new TaskOutputFiles(closed::add, log::add);
+        TaskOutputFiles files = new TaskOutputFiles(closed::add, backlog::add, log::add);
         files.open(3, dir.resolve("file/below").toString(), "out", "err");
         files.write(3, 1, "lost".getBytes(StandardCharsets.UTF_8));
         files.close(3);

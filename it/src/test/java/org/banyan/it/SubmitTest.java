@@ -260,6 +260,15 @@ class SubmitTest {
         assertThat(waited.exit()).as(waited.stderr()).isZero();
         assertThat(reader.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
         assertThat(dir.resolve("read.txt")).hasContent("out\nout\n");
+
+        // a file that cannot be made fails the task with why, as for a task of one process, and ends its ranks
+        String m = Banyan.marker();
+        Files.writeString(dir.resolve("n.jsonl"), "{\"mode\": \"mpi\", \"ranks\": 2, \"executable\": \"sleep\", "
+                + "\"arguments\": [\"" + m + "\"], \"stdout\": \"/no/dir/out\"}\n");
+        Banyan.Result bad = Banyan.runIn(dir, java.util.Map.of(), List.of("submit", "--dvm", uri.toString(), "--tasks", "n.jsonl"));
+        assertThat(bad.exit()).isEqualTo(1);
+        assertThat(bad.stderr()).contains("No such file or directory (cannot open its stdout /no/dir/out)");
+        Banyan.assertNoProcessesWith(m);
     }
 
     @Test

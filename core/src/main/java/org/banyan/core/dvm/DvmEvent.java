@@ -35,6 +35,9 @@ public sealed interface DvmEvent {
      */
     record TaskOutputClosed(int taskId, boolean late) implements DvmEvent {}
 
+    /** A file of MPI task {@code taskId} could not be created ({@code why}): the task fails. */
+    record TaskOutputFailed(int taskId, String why) implements DvmEvent {}
+
     /**
      * MPI task {@code taskId}'s output files have more waiting to be written than the driver lets
      * wait ({@code behind}), or have caught up: its job waits for them meanwhile.

@@ -233,6 +233,11 @@ final class TaskDispatch {
         return files.backlog(task, jobOfTask.get(task), behind);
     }
 
+    /** A file of MPI task {@code task} could not be created: the task fails with why, its job ended. */
+    List<HeadEvent> outputFailed(int task, String why) {
+        return apply(agent.fail(task, why));
+    }
+
     /** The DVM tells its clients it stops: MPI tasks that end from now on end at once. */
     void dvmStopping() {
         files.dvmStopping();

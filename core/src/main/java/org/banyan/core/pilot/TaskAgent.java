@@ -246,8 +246,14 @@ public final class TaskAgent {
     /** A task's timeout passed: it is ended and will be FAILED. */
     public List<AgentAction> timedOut(int taskId) {
         AgentTask t = tasks.get(taskId);
+        return fail(taskId, t == null ? "" : "timed out after " + t.request.timeoutMillis() / 1000.0 + " s");
+    }
+
+    /** A running task cannot go on ({@code why}: its output file cannot be written): it is ended and will be FAILED. */
+    public List<AgentAction> fail(int taskId, String why) {
+        AgentTask t = tasks.get(taskId);
         if (t != null && t.state == TaskState.AGENT_EXECUTING && t.failure == null && !t.canceled) {
-            t.failure = "timed out after " + t.request.timeoutMillis() / 1000.0 + " s";
+            t.failure = why;
             signal(t, SIGTERM);
         }
         return drain();

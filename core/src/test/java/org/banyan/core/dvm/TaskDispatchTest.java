@@ -177,6 +177,25 @@ class TaskDispatchTest {
         assertThat(agent.unfinished()).isZero();
     }
 
+    /** An MPI task whose file cannot be made fails with why, as a task of one process does, and its job is ended. */
+    @Test
+    void anMpiTaskWhoseFileCannotBeMadeFailsWithWhy(@org.junit.jupiter.api.io.TempDir java.nio.file.Path sandbox) {
+        TaskAgent agent = new TaskAgent(new GeneralScheduler(List.of(new NodeResources("n0", 2, 0))), List.of("n0"), 0);
+        int[] jobs = {0};
+        TaskDispatch d = new TaskDispatch(agent, List.of(new Node("n0", 2)), new HeadSettings(0, 1000, 10_000),
+                () -> ++jobs[0], actions::add, DvmClock.SYSTEM, t -> org.banyan.core.job.WireUp.BOTH, 10);
+        Client s = session(1);
+        d.submit(s, List.of(new TaskRequest("m", "./sim", List.of(), Map.of(), sandbox.toString(), "/no/dir/o", "e", null, List.of(),
+                List.of(), new SlotRequest(2, 1, 0, null, false), 0, true, 0, true, List.of())));
+        String why = "No such file or directory (cannot open its stdout /no/dir/o)";
+        assertThat(d.outputFailed(1, why)).containsExactly(new org.banyan.core.head.HeadEvent.CancelJob(1, "task 1 canceled or timed out"));
+        d.jobEnded(1, 143, "");
+        d.outputClosed(1, false);
+        ClientMessage.TaskUpdate last = s.updates.getLast();
+        assertThat(last.state()).isEqualTo(org.banyan.core.pilot.TaskState.FAILED);
+        assertThat(last.detail()).isEqualTo(why);
+    }
+
     /**
      * An MPI task whose output files fall behind has its job stopped until they catch up; a job
      * so stopped that the DVM ends (canceled here) is continued after its end's SIGTERM goes out.

@@ -84,9 +84,22 @@ public final class DvmHead {
     /** What goes to each client connected, by number: its connection, written off the loop. */
     private final Map<Integer, ClientOutbox> clients = new ConcurrentHashMap<>();
     /** MPI tasks' stdout and stderr files, written off the loop. */
-    private final TaskOutputFiles taskOutput = new TaskOutputFiles(
-            task -> loop.post(new Event.Core(new DvmEvent.TaskOutputClosed(task, false))),
-            task -> loop.post(new Event.TaskBacklog(task)), this::say);
+    private final TaskOutputFiles taskOutput = new TaskOutputFiles(new TaskOutputFiles.Events() {
+        @Override
+        public void closed(int task) {
+            loop.post(new Event.Core(new DvmEvent.TaskOutputClosed(task, false)));
+        }
+
+        @Override
+        public void backlog(int task) {
+            loop.post(new Event.TaskBacklog(task));
+        }
+
+        @Override
+        public void failed(int task, String why) {
+            loop.post(new Event.Core(new DvmEvent.TaskOutputFailed(task, why)));
+        }
+    }, this::say);
     private final String secret = DvmFiles.newSecret();
     private HeadLinks links;
     private ClientDoor door;

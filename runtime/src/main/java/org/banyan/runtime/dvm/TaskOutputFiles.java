@@ -15,7 +15,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
-import java.util.function.IntConsumer;
+import org.banyan.runtime.os.FileErrors;
 
 /**
  * The stdout and stderr files of a DVM's MPI tasks, written off the DVM's loop: each task's
@@ -31,6 +31,9 @@ import java.util.function.IntConsumer;
  * What comes all the same past {@link #LIMIT} (output already on its way up the tree) is dropped,
  * said once in the DVM's log and counted on the last line of the task's stderr file.
  *
+ * <p>A file that cannot be created fails its task ({@code failed}), as a task of one process
+ * whose file cannot be opened does not start.
+ *
  * <p>A task restarted elsewhere has new files under the same names: the new writer starts once
  * the old one is done, and only the last one's close is reported.
  */
@@ -41,8 +44,19 @@ final class TaskOutputFiles {
     static final long BEHIND = 4L << 20;
     static final long CAUGHT_UP = 1L << 20;
 
-    private final IntConsumer closed;
-    private final IntConsumer backlog;
+    /** What the loop hears of a task's files. */
+    interface Events {
+        /** Task {@code task}'s files are closed, or were never opened (a writer's thread). */
+        void closed(int task);
+
+        /** Task {@code task} fell behind or caught up (any thread): {@link #isBehind} says which holds. */
+        void backlog(int task);
+
+        /** A file of task {@code task} could not be created, and why (a writer's thread). */
+        void failed(int task, String why);
+    }
+
+    private final Events events;
     private final Consumer<String> say;
     private final long limit;
     private final long behindAt;
@@ -50,18 +64,13 @@ final class TaskOutputFiles {
     /** Each task's current files; a writer leaves once it has closed them. */
     private final Map<Integer, TaskFiles> writers = new ConcurrentHashMap<>();
 
-    /**
-     * @param closed  told, on a writer's thread, when a task's files are closed (or could not be opened)
-     * @param backlog told, on any thread, that a task fell behind or caught up: {@link #isBehind} says which
-     * @param say     the DVM's log
-     */
-    TaskOutputFiles(IntConsumer closed, IntConsumer backlog, Consumer<String> say) {
-        this(closed, backlog, say, LIMIT, BEHIND, CAUGHT_UP);
+    /** @param say the DVM's log */
+    TaskOutputFiles(Events events, Consumer<String> say) {
+        this(events, say, LIMIT, BEHIND, CAUGHT_UP);
     }
 
-    TaskOutputFiles(IntConsumer closed, IntConsumer backlog, Consumer<String> say, long limit, long behindAt, long caughtUpAt) {
-        this.closed = closed;
-        this.backlog = backlog;
+    TaskOutputFiles(Events events, Consumer<String> say, long limit, long behindAt, long caughtUpAt) {
+        this.events = events;
         this.say = say;
         this.limit = limit;
         this.behindAt = behindAt;
@@ -166,7 +175,7 @@ final class TaskOutputFiles {
                     return;
                 }
                 if (waiting.addAndGet(data.length) > behindAt && behind.compareAndSet(false, true)) {
-                    backlog.accept(task);
+                    events.backlog(task);
                 }
             } else {
                 closing = true;
@@ -180,12 +189,23 @@ final class TaskOutputFiles {
 
         private void write(Path dir, String stdout, String stderr) {
             OutputStream[] files = new OutputStream[2];
+            String[] names = {"stdout", "stderr"};
+            Path[] paths = {dir.resolve(stdout), dir.resolve(stderr)};
+            String failure = null;
             try {
                 Files.createDirectories(dir);
-                files[0] = create(dir.resolve(stdout));
-                files[1] = create(dir.resolve(stderr));
             } catch (IOException e) {
-                // the job runs all the same; its output is lost, and its sandbox's absence will show
+                failure = "cannot make its directory " + dir + " (" + FileErrors.reason(e) + ")"; // as a task of one process says
+            }
+            for (int i = 0; i < 2 && failure == null; i++) {
+                try {
+                    files[i] = create(paths[i]);
+                } catch (IOException e) {
+                    failure = FileErrors.reason(e) + " (cannot open its " + names[i] + " " + paths[i] + ")";
+                }
+            }
+            if (failure != null && !superseded) {
+                events.failed(task, failure);
             }
             try {
                 for (Op op = ops.take(); op instanceof Op.Data(int file, byte[] data); op = ops.take()) {
@@ -197,7 +217,7 @@ final class TaskOutputFiles {
                         }
                     }
                     if (waiting.addAndGet(-data.length) <= caughtUpAt && behind.compareAndSet(true, false)) {
-                        backlog.accept(task);
+                        events.backlog(task);
                     }
                 }
             } catch (InterruptedException e) {
@@ -214,7 +234,7 @@ final class TaskOutputFiles {
                 }
                 writers.remove(task, this);
                 if (!superseded) {
-                    closed.accept(task);
+                    events.closed(task);
                 }
             }
         }

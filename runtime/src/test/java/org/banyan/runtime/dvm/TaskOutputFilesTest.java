@@ -19,10 +19,27 @@ class TaskOutputFilesTest {
     private final LinkedBlockingQueue<Integer> closed = new LinkedBlockingQueue<>();
     private final List<String> log = new CopyOnWriteArrayList<>();
     private final LinkedBlockingQueue<Integer> backlog = new LinkedBlockingQueue<>();
+    private final List<String> failed = new CopyOnWriteArrayList<>();
+    private final TaskOutputFiles.Events events = new TaskOutputFiles.Events() {
+        @Override
+        public void closed(int task) {
+            closed.add(task);
+        }
+
+        @Override
+        public void backlog(int task) {
+            backlog.add(task);
+        }
+
+        @Override
+        public void failed(int task, String why) {
+            failed.add(task + " " + why);
+        }
+    };
 
     @Test
     void writesEachStreamInOrderAndSaysWhenClosed() throws Exception {
-        TaskOutputFiles files = new TaskOutputFiles(closed::add, backlog::add, log::add);
+        TaskOutputFiles files = new TaskOutputFiles(events, log::add);
         files.open(7, dir.resolve("sandbox").toString(), "out", "err");
         for (int i = 0; i < 1000; i++) {
             files.write(7, 1, (i + "\n").getBytes(StandardCharsets.UTF_8));
@@ -44,7 +61,7 @@ class TaskOutputFilesTest {
     void aFileThatTakesNothingHoldsOnlyItsOwnTask() throws Exception {
         Path fifo = dir.resolve("fifo");
         assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
-        TaskOutputFiles files = new TaskOutputFiles(closed::add, backlog::add, log::add, 1000, 400, 100);
+        TaskOutputFiles files = new TaskOutputFiles(events, log::add, 1000, 400, 100);
         long start = System.nanoTime();
         files.open(1, dir.toString(), fifo.toString(), "err1");
         for (int i = 0; i < 30; i++) {
@@ -72,32 +89,36 @@ class TaskOutputFilesTest {
         assertThat(files.isBehind(1)).isFalse();
     }
 
-    /** A task restarted elsewhere writes the same files again: after the old writer, and only its close is said. */
+    /**
+     * A task restarted elsewhere writes its files again: after the old writer is done (here held
+     * by a FIFO, so that its files are seen not to be touched before), and only its close is said.
+     */
     @Test
     void aTasksFilesOpenedAgainAreWrittenAfterTheOldOnesAndClosedOnce() throws Exception {
         Path fifo = dir.resolve("fifo");
         assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
-        TaskOutputFiles files = new TaskOutputFiles(closed::add, backlog::add, log::add);
+        TaskOutputFiles files = new TaskOutputFiles(events, log::add);
         files.open(5, dir.toString(), fifo.toString(), "err");
         files.write(5, 1, "old\n".getBytes(StandardCharsets.UTF_8));
         files.close(5);
-        files.open(5, dir.toString(), fifo.toString(), "err");
+        files.open(5, dir.toString(), "out", "err");
         files.write(5, 1, "new\n".getBytes(StandardCharsets.UTF_8));
         files.close(5);
-        Process first = new ProcessBuilder("cat", fifo.toString()).start();
-        assertThat(new String(first.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("old\n");
-        assertThat(closed.poll(300, TimeUnit.MILLISECONDS)).as("the old writer's close is not the task's").isNull();
-        Process second = new ProcessBuilder("cat", fifo.toString()).start();
-        assertThat(new String(second.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("new\n");
+        Thread.sleep(300);
+        assertThat(dir.resolve("out")).as("not opened while the old writer is at work").doesNotExist();
+        assertThat(closed).isEmpty();
+        Process reader = new ProcessBuilder("cat", fifo.toString()).start();
+        assertThat(new String(reader.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("old\n");
         assertThat(closed.poll(10, TimeUnit.SECONDS)).isEqualTo(5);
-        assertThat(closed.poll(300, TimeUnit.MILLISECONDS)).isNull();
+        assertThat(dir.resolve("out")).hasContent("new\n");
+        assertThat(closed.poll(300, TimeUnit.MILLISECONDS)).as("the old writer's close is not the task's").isNull();
     }
 
     @Test
     void aStoppingDvmWaitsForHeldFilesNoLongerThanItsDeadline() throws Exception {
         Path fifo = dir.resolve("fifo");
         assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
-        TaskOutputFiles files = new TaskOutputFiles(closed::add, backlog::add, log::add);
+        TaskOutputFiles files = new TaskOutputFiles(events, log::add);
         files.open(1, dir.toString(), fifo.toString(), "err");
         files.open(2, dir.toString(), "out", "err2");
         files.write(2, 1, "x".getBytes(StandardCharsets.UTF_8));
@@ -109,13 +130,21 @@ class TaskOutputFilesTest {
         new ProcessBuilder("cat", fifo.toString()).start().getInputStream().readAllBytes(); // lets its thread end
     }
 
+    /** A file that cannot be made fails its task with why (its job is ended by the core), and is still said closed. */
     @Test
-    void aSandboxThatCannotBeMadeStillSaysClosed() throws Exception {
+    void aFileThatCannotBeMadeSaysWhyAndStillSaysClosed() throws Exception {
         Files.writeString(dir.resolve("file"), "");
-        TaskOutputFiles files = new TaskOutputFiles(closed::add, backlog::add, log::add);
+        TaskOutputFiles files = new TaskOutputFiles(events, log::add);
         files.open(3, dir.resolve("file/below").toString(), "out", "err");
         files.write(3, 1, "lost".getBytes(StandardCharsets.UTF_8));
         files.close(3);
         assertThat(closed.poll(10, TimeUnit.SECONDS)).isEqualTo(3);
+        assertThat(failed).containsExactly("3 cannot make its directory " + dir.resolve("file/below") + " (Not a directory)");
+
+        files.open(4, dir.toString(), "/nonexistent-dir/out", "err");
+        files.close(4);
+        assertThat(closed.poll(10, TimeUnit.SECONDS)).isEqualTo(4);
+        assertThat(failed).element(1).isEqualTo("4 No such file or directory (cannot open its stdout /nonexistent-dir/out)");
+        assertThat(Path.of("/nonexistent-dir")).as("no directory made outside the sandbox").doesNotExist();
     }
 }

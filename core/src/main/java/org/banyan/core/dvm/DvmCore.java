@@ -221,7 +221,8 @@ public final class DvmCore {
                 }
             }
             case DvmEvent.TaskTimeout(int task) -> follow(tasks.timedOut(task));
-            case DvmEvent.TaskOutputClosed(int task, boolean late) -> follow(tasks.outputClosed(task, late));
+            case DvmEvent.TaskOutputClosed(int task) -> follow(tasks.outputClosed(task));
+            case DvmEvent.TaskOutputLate(int task, int job) -> follow(tasks.outputLate(task, job));
             case DvmEvent.TaskOutputBacklog(int task, boolean behind) -> follow(tasks.outputBacklog(task, behind));
             case DvmEvent.TaskOutputFailed(int task, String why) -> follow(tasks.outputFailed(task, why));
             case DvmEvent.ResizeTimeout(int queueId, int generation) -> queue.resizeTimedOut(queueId, generation);

@@ -29,11 +29,11 @@ public sealed interface DvmEvent {
     /** Task {@code taskId}'s time is up. */
     record TaskTimeout(int taskId) implements DvmEvent {}
 
-    /**
-     * MPI task {@code taskId}'s output files are closed (the driver, which writes them), or the
-     * wait for them is over ({@code late}, the core's timer).
-     */
-    record TaskOutputClosed(int taskId, boolean late) implements DvmEvent {}
+    /** MPI task {@code taskId}'s output files are closed (the driver, which writes them). */
+    record TaskOutputClosed(int taskId) implements DvmEvent {}
+
+    /** The wait for the files of MPI task {@code taskId}, whose job {@code jobId} ended, is over (the core's timer). */
+    record TaskOutputLate(int taskId, int jobId) implements DvmEvent {}
 
     /** A file of MPI task {@code taskId} could not be created ({@code why}): the task fails. */
     record TaskOutputFailed(int taskId, String why) implements DvmEvent {}

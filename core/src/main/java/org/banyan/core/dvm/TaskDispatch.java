@@ -218,13 +218,20 @@ final class TaskDispatch {
         return files.jobEnded(task, jobId, status, note) ? apply(agent.ended(task, status, note)) : List.of();
     }
 
+    /** MPI task {@code task}'s output files are closed: the task ends as its job did. */
+    List<HeadEvent> outputClosed(int task) {
+        return ended(task, files.closed(task));
+    }
+
     /**
-     * MPI task {@code task}'s output files are closed, or they were not within
-     * {@link TaskJobOutput#CLOSE_MILLIS} ({@code late}): the task ends as its job did, a late one
-     * failed with why (what it wrote may be incomplete).
+     * The files of MPI task {@code task}'s job {@code job} were not closed within
+     * {@link TaskJobOutput#CLOSE_MILLIS}: the task fails with why (what it wrote may be incomplete).
      */
-    List<HeadEvent> outputClosed(int task, boolean late) {
-        TaskJobOutput.JobEnd end = files.closed(task, late);
+    List<HeadEvent> outputLate(int task, int job) {
+        return ended(task, files.late(task, job));
+    }
+
+    private List<HeadEvent> ended(int task, TaskJobOutput.JobEnd end) {
         return end == null ? List.of() : apply(agent.ended(task, end.status(), end.note()));
     }
 

@@ -26,7 +26,7 @@ final class TaskJobOutput {
     static final long CLOSE_MILLIS = 30_000;
 
     /** How a task's job ended, kept while its files close. */
-    record JobEnd(int status, String note) {}
+    record JobEnd(int job, int status, String note) {}
 
     private final Consumer<DvmAction> out;
     /** MPI tasks whose job ended and whose files are still closing. */
@@ -60,24 +60,30 @@ final class TaskJobOutput {
         if (dvmStopping) {
             return true;
         }
-        closing.put(task, new JobEnd(status, note));
-        out.accept(new DvmAction.Arm(new DvmEvent.TaskOutputClosed(task, true), CLOSE_MILLIS));
+        closing.put(task, new JobEnd(job, status, note));
+        out.accept(new DvmAction.Arm(new DvmEvent.TaskOutputLate(task, job), CLOSE_MILLIS));
         return false;
     }
 
+    /** Task {@code task}'s files are closed: how its job ended; null when it ended otherwise already. */
+    JobEnd closed(int task) {
+        return closing.remove(task);
+    }
+
     /**
-     * Task {@code task}'s files are closed, or not in time ({@code late}): how it ends, a late one
-     * failed with why; null when it ended already (this is the timer after its close).
+     * Job {@code job}'s files were not closed in time: how task {@code task} ends, failed with
+     * why; null when they were, or the task has a job since (restarted elsewhere).
      */
-    JobEnd closed(int task, boolean late) {
-        JobEnd end = closing.remove(task);
-        if (end == null || !late) {
-            return end;
+    JobEnd late(int task, int job) {
+        JobEnd end = closing.get(task);
+        if (end == null || end.job() != job) {
+            return null;
         }
+        closing.remove(task);
         String why = "its output files were not written " + CLOSE_MILLIS / 1000 + " s after it ended with status "
                 + end.status() + " (a file system that does not answer, or a FIFO nobody reads)";
         // a FAILED state needs a status other than 0; the words keep the real one
-        return new JobEnd(end.status() == 0 ? 1 : end.status(), end.note().isEmpty() ? why : end.note() + "; " + why);
+        return new JobEnd(job, end.status() == 0 ? 1 : end.status(), end.note().isEmpty() ? why : end.note() + "; " + why);
     }
 
     /** Task {@code task}'s files fell {@code behind}, or caught up: its job {@code job} (null: none now) waits meanwhile. */

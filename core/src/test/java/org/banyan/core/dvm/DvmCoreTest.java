@@ -102,7 +102,7 @@ class DvmCoreTest {
                 }
             }
             for (int task : closed) {
-                handle(new DvmEvent.TaskOutputClosed(task, false));
+                handle(new DvmEvent.TaskOutputClosed(task));
             }
         }
 

@@ -131,7 +131,7 @@ class TaskDispatchTest {
         assertThat(d.jobEnded(1, 1, "")).as("the old job's end is nobody's").isEmpty();
         assertThat(agent.running()).isEqualTo(1);
         d.jobEnded(2, 0, "");
-        d.outputClosed(1, false);
+        d.outputClosed(1);
         assertThat(agent.unfinished()).isZero();
         assertThat(s.updates).extracting(ClientMessage.TaskUpdate::state).endsWith(org.banyan.core.pilot.TaskState.AGENT_SCHEDULING,
                 org.banyan.core.pilot.TaskState.AGENT_EXECUTING, org.banyan.core.pilot.TaskState.DONE);
@@ -158,19 +158,20 @@ class TaskDispatchTest {
 
         assertThat(d.jobEnded(1, 0, "")).isEmpty();
         assertThat(actions).contains(new DvmAction.CloseTaskOutput(1),
-                new DvmAction.Arm(new DvmEvent.TaskOutputClosed(1, true), TaskJobOutput.CLOSE_MILLIS));
+                new DvmAction.Arm(new DvmEvent.TaskOutputLate(1, 1), TaskJobOutput.CLOSE_MILLIS));
         assertThat(agent.running()).as("not ended before its files are closed").isEqualTo(1);
-        assertThat(submitted(d.outputClosed(1, false))).as("its cores go to the next").hasSize(1);
-        assertThat(d.outputClosed(1, true)).as("its timer, after").isEmpty();
+        assertThat(submitted(d.outputClosed(1))).as("its cores go to the next").hasSize(1);
+        assertThat(d.outputLate(1, 1)).as("its timer, after").isEmpty();
         assertThat(s.updates).filteredOn(u -> u.taskId() == 1).extracting(ClientMessage.TaskUpdate::state)
                 .endsWith(org.banyan.core.pilot.TaskState.DONE);
 
         d.jobEnded(2, 0, "");
-        assertThat(submitted(d.outputClosed(2, true))).hasSize(1);
+        assertThat(d.outputLate(2, 1)).as("another job's timer").isEmpty();
+        assertThat(submitted(d.outputLate(2, 2))).hasSize(1);
         ClientMessage.TaskUpdate late = s.updates.stream().filter(u -> u.taskId() == 2).reduce((a, b) -> b).orElseThrow();
         assertThat(late.state()).isEqualTo(org.banyan.core.pilot.TaskState.FAILED);
         assertThat(late.detail()).contains("its output files were not written 30 s after it ended with status 0");
-        assertThat(d.outputClosed(2, false)).isEmpty();
+        assertThat(d.outputClosed(2)).isEmpty();
 
         d.dvmStopping();
         d.jobEnded(3, 143, "ended as its DVM stopped (it was stopped by SIGTERM)");
@@ -190,7 +191,7 @@ class TaskDispatchTest {
         String why = "No such file or directory (cannot open its stdout /no/dir/o)";
         assertThat(d.outputFailed(1, why)).containsExactly(new org.banyan.core.head.HeadEvent.CancelJob(1, "task 1 canceled or timed out"));
         d.jobEnded(1, 143, "");
-        d.outputClosed(1, false);
+        d.outputClosed(1);
         ClientMessage.TaskUpdate last = s.updates.getLast();
         assertThat(last.state()).isEqualTo(org.banyan.core.pilot.TaskState.FAILED);
         assertThat(last.detail()).isEqualTo(why);

@@ -87,7 +87,7 @@ public final class DvmHead {
     private final TaskOutputFiles taskOutput = new TaskOutputFiles(new TaskOutputFiles.Events() {
         @Override
         public void closed(int task) {
-            loop.post(new Event.Core(new DvmEvent.TaskOutputClosed(task, false)));
+            loop.post(new Event.Core(new DvmEvent.TaskOutputClosed(task)));
         }
 
         @Override

@@ -24,6 +24,12 @@ final class ClientOutbox {
     /** Unread bytes at which the client is behind, and back down to which it has caught up. */
     static final long BEHIND = 4L << 20;
     static final long CAUGHT_UP = 1L << 20;
+    /**
+     * Bytes all of a DVM's clients together may leave unread (a quarter of its heap, at least
+     * {@link #LIMIT}): a hundred suspended {@code banyan wait}s, each under its own limit, would
+     * otherwise hold 6 GB of task states.
+     */
+    static final long ALL_CLIENTS_LIMIT = Math.max(LIMIT, Runtime.getRuntime().maxMemory() / 4);
 
     /**
      * Told (on any thread) when the client falls behind and when it has caught up; the two
@@ -82,6 +88,25 @@ final class ClientOutbox {
     /** Bytes the client has not taken yet (beyond the socket's buffers). */
     long unsent() {
         return unsent.get();
+    }
+
+    /**
+     * The client to give up when {@code all} together leave more than {@code limit} unread: the
+     * one furthest behind; null when they are within it.
+     */
+    static Integer furthestBehind(java.util.Map<Integer, ClientOutbox> all, long limit) {
+        long total = 0;
+        Integer furthest = null;
+        long most = -1;
+        for (java.util.Map.Entry<Integer, ClientOutbox> e : all.entrySet()) {
+            long unsent = e.getValue().givenUp ? 0 : e.getValue().unsent();
+            total += unsent;
+            if (unsent > most) {
+                most = unsent;
+                furthest = e.getKey();
+            }
+        }
+        return total > limit ? furthest : null;
     }
 
     /** Closes the connection of a client that stopped reading; true the first time. */

@@ -267,9 +267,24 @@ public final class DvmHead {
 
     private void send(int client, ClientMessage m) {
         ClientOutbox out = clients.get(client);
-        if (out != null && !out.offer(m) && out.giveUp()) {
-            say("client " + client + " left " + (out.unsent() >> 20) + " MiB unread (suspended, or its output piped into a "
-                    + "reader that stopped); closing its connection as if it had gone");
+        if (out == null) {
+            return;
+        }
+        if (!out.offer(m)) {
+            giveUp(client, out, "");
+        } else if (out.isBehind()) { // only a client behind can have put all of them over theirs
+            Integer furthest = ClientOutbox.furthestBehind(clients, ClientOutbox.ALL_CLIENTS_LIMIT);
+            if (furthest != null) {
+                giveUp(furthest, clients.get(furthest), ", the most of all clients, which together left more than "
+                        + (ClientOutbox.ALL_CLIENTS_LIMIT >> 20) + " MiB");
+            }
+        }
+    }
+
+    private void giveUp(int client, ClientOutbox out, String more) {
+        if (out.giveUp()) {
+            say("client " + client + " left " + (out.unsent() >> 20) + " MiB unread" + more + " (suspended, or its output piped "
+                    + "into a reader that stopped); closing its connection as if it had gone");
             loop.post(new Event.Core(new DvmEvent.ClientGone(client)));
         }
     }

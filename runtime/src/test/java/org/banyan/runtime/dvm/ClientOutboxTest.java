@@ -50,4 +50,35 @@ class ClientOutboxTest {
             assertThat(out.offer(new ClientMessage.Closing("x"))).as("nothing more once given up").isFalse();
         }
     }
+
+    /** Many clients that stopped reading, each within its own limit, are not let to fill the DVM's memory together. */
+    @Test
+    void clientsOverTheirCommonLimitGiveUpTheOneFurthestBehind() throws Exception {
+        java.util.Map<Integer, ClientOutbox> all = new java.util.HashMap<>();
+        List<AutoCloseable> sockets = new java.util.ArrayList<>();
+        try (ServerSocket server = new ServerSocket(0, 3, InetAddress.getLoopbackAddress())) {
+            int[] megabytes = {1, 48, 24}; // each socket's buffers take some: up to 10 MB leaves the order and the sums below
+            for (int c = 0; c < 3; c++) {
+                Socket reader = new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort());
+                Socket dvmSide = server.accept();
+                sockets.add(reader);
+                sockets.add(dvmSide);
+                ClientOutbox out = new ClientOutbox(new ClientChannel(dvmSide), c, 64L << 20, behind -> { });
+                for (int i = 0; i < megabytes[c] * 16; i++) {
+                    assertThat(out.offer(new ClientMessage.JobOutput(1, 0, 1, new byte[64 << 10]))).isTrue();
+                }
+                all.put(c, out);
+            }
+            Thread.sleep(200); // what the sockets' buffers take
+            assertThat(ClientOutbox.furthestBehind(all, 100L << 20)).as("within their common limit").isNull();
+            assertThat(ClientOutbox.furthestBehind(all, 30L << 20)).isEqualTo(1);
+            all.get(1).giveUp();
+            assertThat(ClientOutbox.furthestBehind(all, 30L << 20)).as("one given up counts no more").isNull();
+        } finally {
+            all.values().forEach(ClientOutbox::close);
+            for (AutoCloseable s : sockets) {
+                s.close();
+            }
+        }
+    }
 }

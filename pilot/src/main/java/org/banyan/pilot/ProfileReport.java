@@ -37,29 +37,36 @@ public record ProfileReport(int tasks, int done, int failed, int canceled, int c
         Map<String, Map<String, Double>> states = new HashMap<>();
         Map<String, Integer> cores = new HashMap<>();
         int pilotCores = 0;
-        List<String> lines = Files.readAllLines(file);
-        for (int n = 0; n < lines.size(); n++) {
-            String line = lines.get(n);
-            if (line.startsWith("#") || line.isBlank()) {
-                continue;
-            }
-            String[] f = line.split(",", 7);
-            if (f.length < 6 || !(f[1].equals("state") || f[1].equals("exec_start") || f[1].equals("exec_stop"))) {
-                continue; // events this report does not use, as RADICAL-Pilot's profiles have many
-            }
-            double t;
-            try {
-                t = Double.parseDouble(f[0]);
-            } catch (NumberFormatException e) {
-                throw new IOException(file + ":" + (n + 1) + ": '" + f[0] + "' is not a time (seconds since the epoch)");
-            }
-            try {
-                pilotCores += take(f, t, states, cores);
-            } catch (NumberFormatException e) {
-                throw new IOException(file + ":" + (n + 1) + ": the cores in '" + f[6] + "' are not a number");
+        try (java.io.BufferedReader in = Files.newBufferedReader(file)) { // a line at a time: a million tasks' profile is gigabytes
+            String line;
+            for (int n = 0; (line = in.readLine()) != null; n++) {
+                pilotCores += line(file, n, line, states, cores);
             }
         }
         return compute(states, cores, pilotCores, samples);
+    }
+
+    /** Line {@code n} (from 0) of the profile; returns the cores it adds to the pilots'. */
+    private static int line(Path file, int n, String line, Map<String, Map<String, Double>> states, Map<String, Integer> cores)
+            throws IOException {
+        if (line.startsWith("#") || line.isBlank()) {
+            return 0;
+        }
+        String[] f = line.split(",", 7);
+        if (f.length < 6 || !(f[1].equals("state") || f[1].equals("exec_start") || f[1].equals("exec_stop"))) {
+            return 0; // events this report does not use, as RADICAL-Pilot's profiles have many
+        }
+        double t;
+        try {
+            t = Double.parseDouble(f[0]);
+        } catch (NumberFormatException e) {
+            throw new IOException(file + ":" + (n + 1) + ": '" + f[0] + "' is not a time (seconds since the epoch)");
+        }
+        try {
+            return take(f, t, states, cores);
+        } catch (NumberFormatException e) {
+            throw new IOException(file + ":" + (n + 1) + ": the cores in '" + f[6] + "' are not a number");
+        }
     }
 
     /** One event of a task or a pilot; returns the cores it adds to the pilots'. */

@@ -33,6 +33,8 @@ final class TaskJobOutput {
     private final Map<Integer, JobEnd> closing = new HashMap<>();
     /** Jobs stopped (SIGSTOP) while their task's files fall behind. */
     private final Set<Integer> stopped = new HashSet<>();
+    /** Tasks whose files fell behind, said once in the log (a task faster than its file system falls behind again and again). */
+    private final Set<Integer> toldBehind = new HashSet<>();
     /** The DVM is stopping: it will not hear files close. */
     private boolean dvmStopping;
 
@@ -50,6 +52,7 @@ final class TaskJobOutput {
 
     /** Task {@code task} leaves job {@code job} before its end (restarted, or failed with a lost node). */
     void close(int task) {
+        toldBehind.remove(task);
         out.accept(new DvmAction.CloseTaskOutput(task));
     }
 
@@ -92,8 +95,10 @@ final class TaskJobOutput {
             return List.of();
         }
         if (behind && stopped.add(job)) {
-            out.accept(new DvmAction.Log("task " + task + " writes faster than its output files take it: its job " + job
-                    + " is stopped until they catch up"));
+            if (toldBehind.add(task)) {
+                out.accept(new DvmAction.Log("task " + task + " writes faster than its output files take it: its job " + job
+                        + " is stopped until they catch up, each time"));
+            }
             return List.of(new HeadEvent.SignalJob(job, Signals.SIGSTOP));
         }
         if (!behind && stopped.remove(job)) {

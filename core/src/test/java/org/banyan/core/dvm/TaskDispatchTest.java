@@ -214,9 +214,12 @@ class TaskDispatchTest {
         assertThat(d.outputBacklog(1, true)).containsExactly(new org.banyan.core.head.HeadEvent.SignalJob(1, stop));
         assertThat(d.outputBacklog(1, true)).isEmpty();
         assertThat(actions).filteredOn(DvmAction.Log.class::isInstance).singleElement().asString()
-                .contains("task 1 writes faster than its output files take it: its job 1 is stopped until they catch up");
+                .contains("task 1 writes faster than its output files take it: its job 1 is stopped until they catch up, each time");
         assertThat(d.outputBacklog(1, false)).containsExactly(new org.banyan.core.head.HeadEvent.SignalJob(1, cont));
         assertThat(d.outputBacklog(1, false)).isEmpty();
+        assertThat(d.outputBacklog(1, true)).containsExactly(new org.banyan.core.head.HeadEvent.SignalJob(1, stop));
+        d.outputBacklog(1, false);
+        assertThat(actions).as("said once").filteredOn(DvmAction.Log.class::isInstance).hasSize(1);
 
         d.outputBacklog(1, true);
         assertThat(d.cancel(List.of(1))).containsSubsequence(

@@ -32,7 +32,8 @@ import org.banyan.runtime.os.FileErrors;
  * said once in the DVM's log and counted on the last line of the task's stderr file.
  *
  * <p>A file that cannot be created fails its task ({@code failed}), as a task of one process
- * whose file cannot be opened does not start.
+ * whose file cannot be opened does not start; so does one that cannot be written (a full disk,
+ * a FIFO whose reader left), as {@code banyan run} ends a job whose output file cannot be.
  *
  * <p>A task restarted elsewhere has new files under the same names: the new writer starts once
  * the old one is done, and only the last one's close is reported.
@@ -212,8 +213,13 @@ final class TaskOutputFiles {
                     if (files[file] != null) {
                         try {
                             files[file].write(data);
-                        } catch (IOException e) {
-                            // the sandbox went away; the task's status says the rest
+                        } catch (IOException e) { // a full disk, a FIFO whose reader left: as banyan run, the task ends
+                            if (!superseded) {
+                                events.failed(task, "cannot write its " + names[file] + " " + paths[file] + " ("
+                                        + FileErrors.reason(e) + ")");
+                            }
+                            closeQuietly(files[file]);
+                            files[file] = null;
                         }
                     }
                     if (waiting.addAndGet(-data.length) <= caughtUpAt && behind.compareAndSet(true, false)) {
@@ -224,18 +230,22 @@ final class TaskOutputFiles {
                 Thread.currentThread().interrupt();
             } finally {
                 for (OutputStream f : files) {
-                    try {
-                        if (f != null) {
-                            f.close();
-                        }
-                    } catch (IOException e) {
-                        // as above
-                    }
+                    closeQuietly(f);
                 }
                 writers.remove(task, this);
                 if (!superseded) {
                     events.closed(task);
                 }
+            }
+        }
+
+        private static void closeQuietly(OutputStream f) {
+            try {
+                if (f != null) {
+                    f.close();
+                }
+            } catch (IOException e) {
+                // what it held is lost either way; the task's end says why
             }
         }
 

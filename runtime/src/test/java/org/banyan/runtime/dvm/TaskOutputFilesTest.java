@@ -114,6 +114,26 @@ class TaskOutputFilesTest {
         assertThat(closed.poll(300, TimeUnit.MILLISECONDS)).as("the old writer's close is not the task's").isNull();
     }
 
+    /** A file that cannot be written (here a FIFO whose reader left) fails its task, once, as banyan run ends such a job. */
+    @Test
+    void aFileThatCannotBeWrittenSaysWhyOnce() throws Exception {
+        Path fifo = dir.resolve("fifo");
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+        Process reader = new ProcessBuilder("sh", "-c", "head -c 3 < \"$0\" > /dev/null", fifo.toString()).start();
+        TaskOutputFiles files = new TaskOutputFiles(events, log::add);
+        files.open(6, dir.toString(), fifo.toString(), "err");
+        assertThat(reader.waitFor(300, TimeUnit.MILLISECONDS)).isFalse(); // it waits for its 3 bytes
+        for (int i = 0; i < 10; i++) {
+            files.write(6, 1, new byte[64 << 10]);
+        }
+        files.write(6, 2, "still\n".getBytes(StandardCharsets.UTF_8));
+        files.close(6);
+        assertThat(closed.poll(10, TimeUnit.SECONDS)).isEqualTo(6);
+        assertThat(reader.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(failed).containsExactly("6 cannot write its stdout " + fifo + " (Broken pipe)");
+        assertThat(dir.resolve("err")).as("the other file is still written").hasContent("still\n");
+    }
+
     @Test
     void aStoppingDvmWaitsForHeldFilesNoLongerThanItsDeadline() throws Exception {
         Path fifo = dir.resolve("fifo");

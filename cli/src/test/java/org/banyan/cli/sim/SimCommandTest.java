@@ -220,6 +220,14 @@ class SimCommandTest {
         java.nio.file.Files.writeString(file, "{\"nodes\": 8, \"jobs\": 2, \"arrivals\": {\"poisson_mean_s\": 5},"
                 + " \"apps\": [{\"name\": \"x\", \"iterations\": 4, \"min\": 3, \"max\": 2, \"run_s_at_max\": 100}]}");
         assertThat(sim("sim", "workload", "--setup", file.toString()).status()).isEqualTo(2);
+        java.nio.file.Files.writeString(file, "{\"nodes\": 8, \"jobs\": 2, \"nodes\": 64, \"arrivals\": {\"poisson_mean_s\": 5},"
+                + " \"apps\": [{\"name\": \"x\", \"iterations\": 4, \"min\": 1, \"max\": 4, \"run_s_at_max\": 100}]}");
+        Outcome twice = sim("sim", "workload", "--setup", file.toString());
+        assertThat(twice.status()).as("a key given twice is refused, not the last one taken").isEqualTo(2);
+        assertThat(twice.err().strip()).isEqualTo("banyan sim: " + file + ": 'nodes' is given twice");
+        java.nio.file.Files.writeString(file, "{\"nodes\": 8, \"jobs\": 2, \"arrivals\": {\"poisson_mean_s\": 5},"
+                + " \"apps\": [{\"name\": \"x\", \"iterations\": 4, \"min\": 1, \"max\": 4, \"run_s_at_max\": 100}]} {}");
+        assertThat(sim("sim", "workload", "--setup", file.toString()).err()).contains("more than one JSON value");
         assertThat(sim("sim", "workload", "--setup", "/dev/zero").err()).as("an endless file: refused, not read into the heap")
                 .contains("--setup '/dev/zero'");
         assertThat(sim("sim", "workload", "--preset", "paper").err()).contains("--preset 'paper' is one of banyan-defaults, seed-table1");

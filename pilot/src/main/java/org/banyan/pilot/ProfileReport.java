@@ -38,10 +38,12 @@ public record ProfileReport(int tasks, int done, int failed, int canceled, int c
         Map<String, Integer> cores = new HashMap<>();
         int pilotCores = 0;
         try (java.io.BufferedReader in = Files.newBufferedReader(file)) { // a line at a time: a million tasks' profile is gigabytes
-            String line;
-            for (int n = 0; (line = in.readLine()) != null; n++) {
+            int n = 0;
+            for (String line; (line = in.readLine()) != null; n++) {
                 pilotCores += line(file, n, line, states, cores);
             }
+        } catch (java.nio.charset.CharacterCodingException e) { // found a buffer ahead of the line read: no line number
+            throw new IOException(file + ": not text (not UTF-8): is this a profile?");
         }
         return compute(states, cores, pilotCores, samples);
     }
@@ -60,6 +62,9 @@ public record ProfileReport(int tasks, int done, int failed, int canceled, int c
         try {
             t = Double.parseDouble(f[0]);
         } catch (NumberFormatException e) {
+            t = Double.NaN;
+        }
+        if (!Double.isFinite(t) || t < 0) { // NaN and Infinity parse, and would make every figure nonsense
             throw new IOException(file + ":" + (n + 1) + ": '" + f[0] + "' is not a time (seconds since the epoch)");
         }
         try {

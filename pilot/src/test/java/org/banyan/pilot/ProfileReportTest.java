@@ -84,6 +84,15 @@ class ProfileReportTest {
         Files.writeString(file, Profile.HEADER + "\n100.0,state,tmgr,main,task.a,NEW,cores=x\n");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> ProfileReport.of(dir, 10))
                 .hasMessage(file + ":2: the cores in 'cores=x' are not a number");
+        for (String notATime : java.util.List.of("NaN", "Infinity", "-5")) { // they parse as doubles
+            Files.writeString(file, Profile.HEADER + "\n" + notATime + ",state,tmgr,main,task.a,NEW,cores=1\n");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> ProfileReport.of(dir, 10))
+                    .hasMessage(file + ":2: '" + notATime + "' is not a time (seconds since the epoch)");
+        }
+        Files.write(file, (Profile.HEADER + "\n100.0,state,tmgr,main,task.a,NEW,cores=1\n\u00ff\n").getBytes(
+                java.nio.charset.StandardCharsets.ISO_8859_1));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ProfileReport.of(dir, 10))
+                .hasMessage(file + ": not text (not UTF-8): is this a profile?");
     }
 
     /**

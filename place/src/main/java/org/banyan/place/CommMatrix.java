@@ -142,8 +142,9 @@ public final class CommMatrix {
             if (i < 0 || j < 0 || i >= size || j >= size) {
                 throw new IllegalArgumentException("process " + Math.max(i, j) + " in a matrix of " + size);
             }
-            if (amount < 0 || Double.isNaN(amount)) {
-                throw new IllegalArgumentException("a negative amount between " + i + " and " + j);
+            if (amount < 0 || !Double.isFinite(amount)) {
+                throw new IllegalArgumentException((amount < 0 ? "a negative amount" : "an amount that is not a number, "
+                        + amount + ",") + " between " + i + " and " + j);
             }
             if (i == j || amount == 0) {
                 return this;

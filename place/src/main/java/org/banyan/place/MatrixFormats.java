@@ -97,10 +97,15 @@ public final class MatrixFormats {
     }
 
     private static double number(String s, String origin, int line) {
+        double v;
         try {
-            return Double.parseDouble(s);
+            v = Double.parseDouble(s);
         } catch (NumberFormatException e) {
+            v = Double.NaN;
+        }
+        if (!Double.isFinite(v)) { // NaN, Infinity and 1e400 parse, and would make every cost NaN or infinite
             throw new IllegalArgumentException(origin + " line " + line + ": '" + s + "' is not a number");
         }
+        return v;
     }
 }

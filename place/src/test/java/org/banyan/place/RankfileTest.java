@@ -70,5 +70,11 @@ class RankfileTest {
         assertThat(mat.pairs()).isEqualTo(1);
         assertThatThrownBy(() -> MatrixFormats.parse("0 1\n1\n", "m.mat")).hasMessage("m.mat: row 1 has 1 values; a matrix of 2 rows needs 2");
         assertThatThrownBy(() -> MatrixFormats.parse("0 x\n1 0\n", "m.mat")).hasMessage("m.mat line 1: 'x' is not a number");
+        for (String notANumber : java.util.List.of("NaN", "Infinity", "1e400")) { // they parse as doubles: every cost would be NaN or infinite
+            assertThatThrownBy(() -> MatrixFormats.parse("0," + notANumber + "\n" + notANumber + ",0\n", "m.csv"))
+                    .hasMessage("m.csv line 1: '" + notANumber + "' is not a number");
+        }
+        assertThatThrownBy(() -> new CommMatrix.Builder(2).add(0, 1, Double.NaN))
+                .hasMessage("an amount that is not a number, NaN, between 0 and 1");
     }
 }

@@ -72,21 +72,21 @@ public final class Workloads {
                         + f.length);
             }
             try {
-                double submit = Double.parseDouble(f[1]);
-                double run = Double.parseDouble(f[3]);
-                int size = (int) Double.parseDouble(f[7]);
+                double submit = finite(f[1]);
+                double run = finite(f[3]);
+                int size = (int) finite(f[7]);
                 if (size <= 0) {
-                    size = (int) Double.parseDouble(f[4]);
+                    size = (int) finite(f[4]);
                 }
-                int status = (int) Double.parseDouble(f[10]);
+                int status = (int) finite(f[10]);
                 if (run <= 0 || size <= 0 || status == 5) {
                     continue;
                 }
-                double requested = Double.parseDouble(f[8]);
+                double requested = finite(f[8]);
                 if (Double.isNaN(first)) {
                     first = submit;
                 }
-                AppModel kept = models.get((int) Double.parseDouble(f[0]));
+                AppModel kept = models.get((int) finite(f[0]));
                 if (kept != null) {
                     if (kept.maxNodes() > nodes) {
                         kept = kept.withMax(Integer.highestOneBit(nodes));
@@ -96,9 +96,9 @@ public final class Workloads {
                     continue;
                 }
                 size = Math.min(size, nodes);
-                int exe = (int) Double.parseDouble(f[13]);
+                int exe = (int) finite(f[13]);
                 // executable numbers count from 1 (writeSwf gives cg 1, jacobi 2, nbody 3)
-                int which = Math.floorMod((exe > 0 ? exe : (int) Double.parseDouble(f[0])) - 1, AppModel.SEED_MIX.size());
+                int which = Math.floorMod((exe > 0 ? exe : (int) finite(f[0])) - 1, AppModel.SEED_MIX.size());
                 AppModel base = AppModel.SEED_MIX.get(which);
                 int min = Math.max(1, size / 4);
                 AppModel app = new AppModel(base.name(), base.serialFraction(), 1, 0, base.iterations(), min, size, 0,
@@ -113,6 +113,15 @@ public final class Workloads {
             throw new IllegalArgumentException(origin + " holds no job with a run time and a size");
         }
         return out;
+    }
+
+    /** A field of an SWF line: NaN and Infinity parse as doubles, and would make every figure of the run NaN. */
+    private static double finite(String field) {
+        double v = Double.parseDouble(field);
+        if (!Double.isFinite(v)) {
+            throw new NumberFormatException(field);
+        }
+        return v;
     }
 
     /** A number as SWF writes it where it is whole, else exactly (a simulated arrival is rarely whole). */

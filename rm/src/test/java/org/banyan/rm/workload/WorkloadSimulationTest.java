@@ -68,6 +68,11 @@ class WorkloadSimulationTest {
         assertThatThrownBy(() -> Workloads.readSwf("1 2 3\n", 32, "w.swf")).hasMessage("w.swf line 1: an SWF line has 18 fields, this one 3");
         assertThatThrownBy(() -> Workloads.readSwf("; BanyanJob: 1 cg 0.5\n", 32, "w.swf"))
                 .hasMessageStartingWith("w.swf line 1: a BanyanJob line is 'ID NAME' and 11 numbers");
+        String nan = "1 NaN 0 100 4 -1 -1 4 -1 -1 1 -1 -1 -1 -1 -1 -1 -1";
+        assertThatThrownBy(() -> Workloads.readSwf(nan + "\n", 32, "w.swf")).as("NaN parses as a double: every figure was NaN")
+                .hasMessage("w.swf line 1: not numbers: '" + nan + "'");
+        String infinite = "1 0 0 Infinity 4 -1 -1 4 -1 -1 1 -1 -1 -1 -1 -1 -1 -1";
+        assertThatThrownBy(() -> Workloads.readSwf(infinite + "\n", 32, "w.swf")).hasMessage("w.swf line 1: not numbers: '" + infinite + "'");
     }
 
     /** Another log's jobs: status 5 (cancelled) is skipped, failed and completed jobs run, the requested time is the estimate. */

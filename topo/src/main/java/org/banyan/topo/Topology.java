@@ -48,6 +48,10 @@ public record Topology(List<Level> levels, int[] leafOsIndex) {
     static Topology ofArities(List<String> names, int[] arities, double[] costs) {
         List<Level> levels = new ArrayList<>();
         for (int i = 0; i < arities.length; i++) {
+            if (costs != null && !(costs[i] >= 0 && Double.isFinite(costs[i]))) { // NaN and Infinity parse: every cost would be
+                throw new IllegalArgumentException("level " + names.get(i) + "'s cost is " + costs[i]
+                        + ": a cost is a number of at least 0");
+            }
             levels.add(new Level(names.get(i), arities[i], costs != null ? costs[i] : 0));
         }
         int n = leaves(levels);

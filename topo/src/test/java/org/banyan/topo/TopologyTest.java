@@ -39,6 +39,10 @@ class TopologyTest {
         assertThat(t.cost(0, 128)).isEqualTo(10);
         assertThatThrownBy(() -> TopologyFormats.tleaf("tleaf 2 4 10 8")).hasMessage(
                 "tleaf 2 needs 4 numbers (arity and cost per level), got 3");
+        // they parse as doubles, and made every placement's cost NaN, infinite or negative
+        assertThatThrownBy(() -> TopologyFormats.tleaf("tleaf 2 2 NaN 1 1")).hasMessage("level level1's cost is NaN: a cost is a number of at least 0");
+        assertThatThrownBy(() -> TopologyFormats.synthetic("core:2@Infinity")).hasMessage("level core's cost is Infinity: a cost is a number of at least 0");
+        assertThatThrownBy(() -> TopologyFormats.synthetic("core:2@-5")).hasMessage("level core's cost is -5.0: a cost is a number of at least 0");
         assertThatThrownBy(() -> TopologyFormats.synthetic("core8")).hasMessage("'core8' is not NAME:ARITY (e.g. core:8)");
     }
 

@@ -362,6 +362,12 @@ public final class TaskDescription {
      * ended the sending thread, and every task of that manager waited for ever.
      */
     public void check() {
+        // the uid names the task's sandbox in the session's directory, and its output files there:
+        // '../x' put them outside it, 'a/b' in a directory nobody made
+        if (uid != null && (uid.isEmpty() || uid.equals(".") || uid.equals("..") || uid.indexOf('/') >= 0 || uid.indexOf('\0') >= 0)) {
+            throw new IllegalArgumentException("a task's uid names its sandbox in the session's directory: '"
+                    + uid.replace("\0", "\\0") + "' cannot (no '/', NUL, '.' or '..', and not empty)");
+        }
         if (mode == Mode.FUNCTION) {
             checkFunction();
             return;

@@ -145,6 +145,8 @@ class TaskFileTest {
                 ":1: a task's arguments cannot hold a NUL character: a\\0b");
         fails("{\"executable\": \"x\", \"environment\": {\"A=B\": \"1\"}}",
                 ":1: 'A=B' cannot be the name of an environment variable");
+        fails("{\"executable\": \"x\", \"uid\": \"../escaped\"}", ":1: a task's uid names its sandbox in the session's directory:"
+                + " '../escaped' cannot (no '/', NUL, '.' or '..', and not empty)");
         fails("{\"executable\": \"x\", \"restartable\": \"yes\"}", ":1: field 'restartable' must be true or false");
         fails("{\"executable\": \"x\", \"arguments\": \"-v\"}", ":1: field 'arguments' must be a list of strings");
         fails("{\"executable\": \"x\", \"environment\": [\"A=1\"]}", ":1: field 'environment' must be an object of strings");

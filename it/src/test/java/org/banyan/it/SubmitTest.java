@@ -271,6 +271,44 @@ class SubmitTest {
         Banyan.assertNoProcessesWith(m);
     }
 
+    /**
+     * An MPI task that writes faster than its output file takes it (here a FIFO nobody reads yet)
+     * has its job stopped, as a full pipe stops a program, said in the DVM's log, and continued
+     * once the file takes it again; canceled, it ends with nothing left running.
+     */
+    @Test
+    void anMpiTaskFasterThanItsOutputFileIsStoppedUntilItCatchesUp() throws Exception {
+        String m = Banyan.marker();
+        Path fifo = dir.resolve("slow");
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+        Files.writeString(dir.resolve("y.jsonl"), "{\"mode\": \"mpi\", \"ranks\": 2, \"executable\": \"yes\", "
+                + "\"arguments\": [\"" + m + "\"], \"stdout\": \"" + fifo + "\"}\n");
+        Banyan.Result sub = Banyan.runIn(dir, java.util.Map.of(), List.of("submit", "--dvm", uri.toString(), "--detach", "--tasks",
+                "y.jsonl"));
+        assertThat(sub.exit()).as(sub.stderr()).isZero();
+        String id = sub.stdout().strip();
+        List<String> stopped = List.of();
+        for (int i = 0; i < 200 && stopped.size() < 2; i++) {
+            Thread.sleep(50);
+            stopped = Banyan.processesWith(m).stream().filter(l -> l.split("\\s+")[1].startsWith("T")).toList();
+        }
+        assertThat(stopped).as("both ranks stopped while their output waits").hasSize(2);
+        assertThat(Files.readString(Path.of(uri + ".log"))).contains("task " + id
+                + " writes faster than its output files take it: its job");
+
+        Process reader = new ProcessBuilder("sh", "-c", "cat \"$0\" > /dev/null", fifo.toString()).start();
+        List<String> running = List.of();
+        for (int i = 0; i < 400 && running.isEmpty(); i++) { // stopped again and again if the file is still the slower
+            Thread.sleep(25);
+            running = Banyan.processesWith(m).stream().filter(l -> !l.split("\\s+")[1].startsWith("T")).toList();
+        }
+        assertThat(running).as("continued once the file takes it").isNotEmpty();
+        Banyan.Result cancel = Banyan.run("cancel", "--dvm", uri.toString(), id);
+        assertThat(cancel.exit()).as(cancel.stderr()).isZero();
+        assertThat(reader.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).as("its file closed").isTrue();
+        Banyan.assertNoProcessesWith(m);
+    }
+
     @Test
     void oneCommandAndItsExitStatus() throws Exception {
         Banyan.Result ok = Banyan.runIn(dir, java.util.Map.of(), List.of("submit", "--dvm", uri.toString(), "--session", "s", "--",

@@ -19,7 +19,7 @@ import org.banyan.runtime.os.FileErrors;
 
 /**
  * The stdout and stderr files of a DVM's MPI tasks, written off the DVM's loop: each task's
- * files have a virtual thread of their own, which opens, writes and closes them in the order the
+ * files have a thread of their own, which opens, writes and closes them in the order the
  * loop queued it. They were written on the loop's thread, where a file that does not take its
  * bytes (a hung network file system, a FIFO nobody reads, as {@code stdout}) stopped every job,
  * task and client of the DVM. Once a task's files are closed the loop is told ({@code closed}),
@@ -152,7 +152,9 @@ final class TaskOutputFiles {
 
         TaskFiles(int task, Path dir, String stdout, String stderr, TaskFiles before) {
             this.task = task;
-            this.writer = Thread.ofVirtual().name("dvm-task-output-" + task).start(() -> {
+            // A platform thread: a virtual one blocked in open(2) of a FIFO pins its carrier, and as
+            // many such files as cores stopped every other virtual thread (the clients' writers too).
+            this.writer = Thread.ofPlatform().daemon().stackSize(256 << 10).name("dvm-task-output-" + task).start(() -> {
                 if (before != null) {
                     try {
                         before.writer.join(); // the same file names: one writer at a time
@@ -181,8 +183,10 @@ final class TaskOutputFiles {
             } else {
                 closing = true;
                 if (dropped > 0) {
-                    ops.add(new Op.Data(1, ("banyan: " + dropped + " bytes of this task's output were dropped: its files"
-                            + " took nothing for too long\n").getBytes(StandardCharsets.UTF_8)));
+                    byte[] note = ("banyan: " + dropped + " bytes of this task's output were dropped: its files took nothing"
+                            + " for too long\n").getBytes(StandardCharsets.UTF_8);
+                    waiting.addAndGet(note.length);
+                    ops.add(new Op.Data(1, note));
                 }
             }
             ops.add(op);

@@ -89,6 +89,30 @@ class TaskOutputFilesTest {
         assertThat(files.isBehind(1)).isFalse();
     }
 
+    /** Files held by more FIFOs than this machine has cores hold no other task's files (the writers' threads are not all pinned). */
+    @Test
+    void manyHeldFilesHoldNoOtherTask() throws Exception {
+        TaskOutputFiles files = new TaskOutputFiles(events, log::add);
+        int held = Runtime.getRuntime().availableProcessors() * 2 + 2;
+        for (int t = 1; t <= held; t++) {
+            Path fifo = dir.resolve("fifo" + t);
+            assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+            files.open(t, dir.toString(), fifo.toString(), "err" + t);
+            files.close(t);
+        }
+        files.open(100, dir.toString(), "out", "err");
+        files.write(100, 1, "free\n".getBytes(StandardCharsets.UTF_8));
+        files.close(100);
+        assertThat(closed.poll(10, TimeUnit.SECONDS)).isEqualTo(100);
+        assertThat(dir.resolve("out")).hasContent("free\n");
+        for (int t = 1; t <= held; t++) { // lets their threads end
+            new ProcessBuilder("sh", "-c", "cat \"$0\" > /dev/null", dir.resolve("fifo" + t).toString()).start();
+        }
+        for (int t = 1; t <= held; t++) {
+            assertThat(closed.poll(10, TimeUnit.SECONDS)).isNotNull();
+        }
+    }
+
     /**
      * A task restarted elsewhere writes its files again: after the old writer is done (here held
      * by a FIFO, so that its files are seen not to be touched before), and only its close is said.

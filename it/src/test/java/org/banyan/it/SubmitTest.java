@@ -252,12 +252,14 @@ class SubmitTest {
 
         Banyan.Result other = Banyan.runIn(dir, java.util.Map.of(), List.of("submit", "--dvm", uri.toString(), "--mpi", "--ranks", "2",
                 "--", "echo", "other"));
-        assertThat(other.exit()).as(other.stderr()).isZero();
-        assertThat(Banyan.run("dvm", "status", "--dvm", uri.toString()).exit()).isZero();
+        assertThat(other.exit()).as("%s, the DVM's log: %s", other.stderr(), Files.readString(Path.of(uri + ".log"))).isZero();
+        Banyan.Result status = Banyan.run("dvm", "status", "--dvm", uri.toString());
+        assertThat(status.exit()).as("%s, the DVM's log: %s", status.stderr(), Files.readString(Path.of(uri + ".log"))).isZero();
 
         Process reader = new ProcessBuilder("cat", fifo.toString()).redirectOutput(dir.resolve("read.txt").toFile()).start();
         Banyan.Result waited = Banyan.run("wait", "--dvm", uri.toString(), sub.stdout().strip());
-        assertThat(waited.exit()).as(waited.stderr()).isZero();
+        assertThat(waited.exit()).as("%s %s, the DVM's log: %s", waited.stdout(), waited.stderr(), Files.readString(Path.of(uri + ".log")))
+                .isZero();
         assertThat(reader.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
         assertThat(dir.resolve("read.txt")).hasContent("out\nout\n");
 

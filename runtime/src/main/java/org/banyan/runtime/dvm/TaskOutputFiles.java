@@ -84,7 +84,17 @@ final class TaskOutputFiles {
         if (before != null) {
             before.superseded = true;
         }
-        writers.put(task, new TaskFiles(task, Path.of(sandbox), stdout, stderr, before));
+        // The sandbox is made here, before the job that the next action submits: its ranks start in
+        // it (made by the writer, a rank could be spawned first and fail with 127). Only the files,
+        // which a FIFO or a hung server can hold, are left to the writer.
+        Path dir = Path.of(sandbox);
+        String failure = null;
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            failure = "cannot make its directory " + dir + " (" + FileErrors.reason(e) + ")"; // as a task of one process says
+        }
+        writers.put(task, new TaskFiles(task, dir, stdout, stderr, before, failure));
     }
 
     /** {@code data} for stream 1 (stdout) or 2 (stderr) of task {@code task}'s files. */
@@ -150,7 +160,7 @@ final class TaskOutputFiles {
         private volatile boolean superseded;
         private final Thread writer;
 
-        TaskFiles(int task, Path dir, String stdout, String stderr, TaskFiles before) {
+        TaskFiles(int task, Path dir, String stdout, String stderr, TaskFiles before, String failure) {
             this.task = task;
             // A platform thread: a virtual one blocked in open(2) of a FIFO pins its carrier, and as
             // many such files as cores stopped every other virtual thread (the clients' writers too).
@@ -162,7 +172,7 @@ final class TaskOutputFiles {
                         Thread.currentThread().interrupt();
                     }
                 }
-                write(dir, stdout, stderr);
+                write(dir, stdout, stderr, failure);
             });
         }
 
@@ -192,16 +202,11 @@ final class TaskOutputFiles {
             ops.add(op);
         }
 
-        private void write(Path dir, String stdout, String stderr) {
+        private void write(Path dir, String stdout, String stderr, String sandboxFailure) {
             OutputStream[] files = new OutputStream[2];
             String[] names = {"stdout", "stderr"};
             Path[] paths = {dir.resolve(stdout), dir.resolve(stderr)};
-            String failure = null;
-            try {
-                Files.createDirectories(dir);
-            } catch (IOException e) {
-                failure = "cannot make its directory " + dir + " (" + FileErrors.reason(e) + ")"; // as a task of one process says
-            }
+            String failure = sandboxFailure;
             for (int i = 0; i < 2 && failure == null; i++) {
                 try {
                     files[i] = create(paths[i]);

@@ -274,6 +274,50 @@ class SubmitTest {
     }
 
     /**
+     * A task whose stdout is a FIFO nobody reads: its start waited in the daemon's thread (the
+     * child opens its files before its exec, and the spawn waits for the exec), which for a local
+     * host is the DVM's loop: nothing else started, {@code dvm status} and {@code dvm stop}
+     * timed out. Now it waits alone, starts once a reader comes, and a cancel ends it at once
+     * without its command ever running, even when a reader comes after.
+     */
+    @Test
+    void aTaskWhoseStdoutIsAFifoWaitsForItsReaderAlone() throws Exception {
+        Path fifo = dir.resolve("pipe");
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+        Files.writeString(dir.resolve("f.jsonl"), "{\"executable\": \"echo\", \"arguments\": [\"through\"], \"stdout\": \"" + fifo
+                + "\"}\n");
+        Banyan.Result sub = Banyan.runIn(dir, java.util.Map.of(), List.of("submit", "--dvm", uri.toString(), "--detach", "--tasks",
+                "f.jsonl"));
+        assertThat(sub.exit()).as(sub.stderr()).isZero();
+        Banyan.Result other = Banyan.runIn(dir, java.util.Map.of(), List.of("submit", "--dvm", uri.toString(), "--", "echo", "other"));
+        assertThat(other.exit()).as("%s, the DVM's log: %s", other.stderr(), Files.readString(Path.of(uri + ".log"))).isZero();
+        Banyan.Result status = Banyan.run("dvm", "status", "--dvm", uri.toString());
+        assertThat(status.exit()).as(status.stderr()).isZero();
+        assertThat(status.stdout()).contains("tasks: 1 running");
+        Process reader = new ProcessBuilder("cat", fifo.toString()).redirectOutput(dir.resolve("read.txt").toFile()).start();
+        Banyan.Result waited = Banyan.run("wait", "--dvm", uri.toString(), sub.stdout().strip());
+        assertThat(waited.exit()).as("%s %s", waited.stdout(), waited.stderr()).isZero();
+        assertThat(reader.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(dir.resolve("read.txt")).hasContent("through\n");
+
+        String m = Banyan.marker();
+        Files.writeString(dir.resolve("g.jsonl"), "{\"executable\": \"sleep\", \"arguments\": [\"" + m + "\"], \"stdin\": \"" + fifo
+                + "\"}\n");
+        Banyan.Result waiting = Banyan.runIn(dir, java.util.Map.of(), List.of("submit", "--dvm", uri.toString(), "--detach", "--tasks",
+                "g.jsonl"));
+        assertThat(waiting.exit()).as(waiting.stderr()).isZero();
+        Banyan.Result cancel = Banyan.run("cancel", "--dvm", uri.toString(), waiting.stdout().strip());
+        assertThat(cancel.exit()).as(cancel.stderr()).isZero();
+        Banyan.Result canceled = Banyan.run("wait", "--dvm", uri.toString(), waiting.stdout().strip());
+        assertThat(canceled.exit()).isEqualTo(1);
+        assertThat(canceled.stderr()).contains("1 canceled");
+        // a writer now: the canceled task's wait for it ends, and its command must not start
+        new ProcessBuilder("sh", "-c", "exec timeout 2 sh -c 'echo x > \"$0\"'", fifo.toString()).start().waitFor();
+        Thread.sleep(300);
+        Banyan.assertNoProcessesWith(m);
+    }
+
+    /**
      * An MPI task that writes faster than its output file takes it (here a FIFO nobody reads yet)
      * has its job stopped, as a full pipe stops a program, said in the DVM's log, and continued
      * once the file takes it again; canceled, it ends with nothing left running.

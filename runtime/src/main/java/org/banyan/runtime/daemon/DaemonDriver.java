@@ -77,6 +77,13 @@ public final class DaemonDriver {
     private final PendingStarts<RankProcess> pending = new PendingStarts<>(ranks::get, RankProcess::signal);
     private final java.util.concurrent.locks.ReentrantReadWriteLock startGate = new java.util.concurrent.locks.ReentrantReadWriteLock();
     private boolean ending; // under startGate
+    /** Ranks whose files are FIFOs, each waiting on a thread of its own for their other ends. */
+    private final FifoStarts fifos = new FifoStarts(this::startGated, toLoop, (key, signal) -> {
+        RankProcess r = ranks.get(key);
+        if (r != null) {
+            r.signal(signal);
+        }
+    });
     /** The parent's messages given to the loop and not handled yet (see the parent link's reader). */
     private final java.util.concurrent.atomic.AtomicInteger fromParentPending = new java.util.concurrent.atomic.AtomicInteger();
     private final RankProcess.Registry registry = new RankProcess.Registry() {
@@ -302,7 +309,11 @@ public final class DaemonDriver {
                 pmix.forget(jobId);
                 processTables.forget(jobId);
             }
-            case DaemonAction.SignalRank(int jobId, int rank, int signal) -> pending.signal(key(jobId, rank), signal);
+            case DaemonAction.SignalRank(int jobId, int rank, int signal) -> {
+                if (!fifos.signal(key(jobId, rank), signal)) {
+                    pending.signal(key(jobId, rank), signal);
+                }
+            }
             case DaemonAction.KeepWarm(org.banyan.core.daemon.WarmProgram program, int count) -> {
                 try {
                     warm.keep(program, count, reaper.getNow(null));
@@ -407,6 +418,30 @@ public final class DaemonDriver {
     }
 
     private void startRank(RankLaunch launch) {
+        if (launch.stdoutFile() != null || launch.stdinFile() != null) {
+            List<String> waitFor = FifoStarts.fifos(launch);
+            if (!waitFor.isEmpty()) {
+                long key = key(launch.jobId(), launch.rank());
+                fifos.start(key, launch, waitFor, () -> pending.take(key));
+                return;
+            }
+        }
+        spawnRank(launch);
+    }
+
+    /** A rank whose FIFOs' other ends are there, unless the daemon is ending meanwhile. */
+    private void startGated(RankLaunch launch) {
+        startGate.readLock().lock();
+        try {
+            if (!ending) {
+                spawnRank(launch);
+            }
+        } finally {
+            startGate.readLock().unlock();
+        }
+    }
+
+    private void spawnRank(RankLaunch launch) {
         try {
             if (launch.bindError() != null) {
                 throw new IOException(launch.bindError());

@@ -63,6 +63,15 @@ final class PendingStarts<R> {
         held.computeIfPresent(key, sendHeld);
     }
 
+    /**
+     * The signals held for {@code key}'s pending start, which another starter now takes over
+     * (see {@link FifoStarts}); it is no longer pending here.
+     */
+    List<Integer> take(long key) {
+        List<Integer> signals = held.remove(key);
+        return signals == null ? List.of() : signals;
+    }
+
     private List<Integer> sendHeld(Long key, List<Integer> signals) {
         if (!signals.isEmpty()) {
             R r = registered.apply(key);

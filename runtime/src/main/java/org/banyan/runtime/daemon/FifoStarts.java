@@ -1,0 +1,178 @@
+package org.banyan.runtime.daemon;
+
+import java.io.Closeable;
+import java.io.File;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import org.banyan.core.daemon.DaemonEvent;
+import org.banyan.core.daemon.RankLaunch;
+import org.banyan.core.daemon.Signals;
+
+/**
+ * Ranks whose stdout, stderr or stdin file is a FIFO (a task's {@code "stdout": "/path/to/fifo"}).
+ * Opening a FIFO waits for its other end, and a spawn waits with it: the child opens its files
+ * before its exec, and posix_spawn returns only after the exec. That held the thread that
+ * started the rank, for a local host the DVM's own loop: no task started, no client was
+ * answered and {@code dvm stop} timed out until someone opened the FIFO, and the child, a copy
+ * of the daemon's JVM blocked in open(2), outlived a killed daemon.
+ *
+ * <p>Each such rank waits on a thread of its own, which opens the FIFOs in this process (no
+ * child exists meanwhile, so none is left behind if nobody ever opens them), then starts the
+ * rank as any other, its FIFOs' other ends now there. An ending signal (a cancel, a timeout, the
+ * daemon's end) for a rank still waiting ends it at once, never started, with why; other
+ * signals wait for its process. The thread leaves when its open returns.
+ */
+final class FifoStarts {
+    /** The mode bits of a FIFO, as stat(2) gives them. */
+    private static final int S_IFMT = 0170000;
+    private static final int S_IFIFO = 0010000;
+
+    /** Starts a rank as any other, on the calling thread (the FIFOs' other ends are there). */
+    interface Starter {
+        void start(RankLaunch launch);
+    }
+
+    private final Starter starter;
+    private final Consumer<DaemonEvent> events;
+    private final BiConsumer<Long, Integer> signalStarted;
+    private final Map<Long, Waiting> waiting = new ConcurrentHashMap<>();
+
+    /**
+     * @param events        where a rank that ended while it waited is told (the daemon's loop)
+     * @param signalStarted sends a signal to the started rank of a key, if it runs
+     */
+    FifoStarts(Starter starter, Consumer<DaemonEvent> events, BiConsumer<Long, Integer> signalStarted) {
+        this.starter = starter;
+        this.events = events;
+        this.signalStarted = signalStarted;
+    }
+
+    /**
+     * The FIFOs among {@code launch}'s files, as their paths; empty for nearly every launch, at
+     * the cost of one stat(2) for each file it names.
+     */
+    static List<String> fifos(RankLaunch launch) {
+        List<String> found = List.of();
+        for (String name : new String[] {launch.stdoutFile(), launch.stderrFile(), launch.stdinFile()}) {
+            if (name == null) {
+                continue;
+            }
+            String path = RankProcess.inDir(launch.workdir(), name);
+            File f = new File(path);
+            if (f.exists() && !f.isFile() && !f.isDirectory() && isFifo(path)) {
+                found = found.isEmpty() ? new ArrayList<>() : found;
+                found.add(path);
+            }
+        }
+        return found;
+    }
+
+    private static boolean isFifo(String path) {
+        try {
+            return ((Integer) Files.getAttribute(Path.of(path), "unix:mode") & S_IFMT) == S_IFIFO;
+        } catch (IOException | RuntimeException e) {
+            return false; // gone, or not a FIFO the JDK can tell: the start says what it finds
+        }
+    }
+
+    /**
+     * Starts {@code launch} once its {@code fifos} are open at their other ends, on a thread of
+     * its own; {@code held} gives the signals that came for it before, taken once it waits here
+     * (so that none falls between), and handled as {@link #signal} would.
+     */
+    void start(long key, RankLaunch launch, List<String> fifos, java.util.function.Supplier<List<Integer>> held) {
+        Waiting w = new Waiting(launch);
+        waiting.put(key, w);
+        for (int s : held.get()) {
+            signal(key, s);
+        }
+        Thread.ofPlatform().daemon().stackSize(256 << 10).name("rank-fifo-" + launch.jobId() + "-" + launch.rank())
+                .start(() -> waitThenStart(key, w, fifos));
+    }
+
+    /** A signal for {@code key}: true when it was for a rank waiting here, taken (or held) then. */
+    boolean signal(long key, int signal) {
+        Waiting w = waiting.get(key);
+        if (w == null) {
+            return false;
+        }
+        synchronized (w) {
+            if (w.state == State.STARTED) {
+                return false; // its process is registered: the caller sends it
+            }
+            if (w.state == State.WAITING && (Signals.ends(signal) || signal == Signals.SIGKILL)) {
+                w.state = State.GAVE_UP;
+                waiting.remove(key, w);
+                RankLaunch l = w.launch;
+                events.accept(new DaemonEvent.RankEnded(l.jobId(), l.rank(), 128 + signal, l.executable()
+                        + ": never started: ended by " + Signals.name(signal) + " while its file waited for the FIFO's other end",
+                        0, 0));
+                return true;
+            }
+            if (w.state != State.GAVE_UP) {
+                w.held.add(signal); // for its process, in order, once it runs
+            }
+            return true;
+        }
+    }
+
+    private void waitThenStart(long key, Waiting w, List<String> fifos) {
+        List<Closeable> open = new ArrayList<>();
+        try {
+            for (String path : fifos) {
+                try {
+                    // blocks until the other end is opened, on this thread alone
+                    open.add(w.launch.stdinFile() != null && path.equals(RankProcess.inDir(w.launch.workdir(),
+                            w.launch.stdinFile())) ? new FileInputStream(path) : new FileOutputStream(path));
+                } catch (IOException e) {
+                    break; // the start itself fails with why
+                }
+            }
+            synchronized (w) {
+                if (w.state == State.GAVE_UP) {
+                    return;
+                }
+                w.state = State.STARTING; // signals wait for the process from now on, ending ones too
+            }
+            starter.start(w.launch);
+            List<Integer> held;
+            synchronized (w) {
+                w.state = State.STARTED;
+                waiting.remove(key, w);
+                held = List.copyOf(w.held);
+            }
+            for (int s : held) {
+                signalStarted.accept(key, s);
+            }
+        } finally {
+            for (Closeable c : open) { // after the start: the child holds its own ends now
+                try {
+                    c.close();
+                } catch (IOException e) {
+                    // ours only
+                }
+            }
+        }
+    }
+
+    private enum State { WAITING, STARTING, STARTED, GAVE_UP }
+
+    private static final class Waiting {
+        final RankLaunch launch;
+        final List<Integer> held = new ArrayList<>();
+        State state = State.WAITING;
+
+        Waiting(RankLaunch launch) {
+            this.launch = launch;
+        }
+    }
+}

@@ -32,6 +32,12 @@ final class ClientOutbox {
     static final long ALL_CLIENTS_LIMIT = Math.max(LIMIT, Runtime.getRuntime().maxMemory() / 4);
 
     /**
+     * Bytes offered to a client behind between two checks of all clients' common limit: the
+     * check looks at every client, and a send to a client behind came with one each.
+     */
+    static final long COMMON_CHECK_STEP = 1L << 20;
+
+    /**
      * Told (on any thread) when the client falls behind and when it has caught up; the two
      * calls may come from two threads in either order: {@link #isBehind} says which holds now.
      */
@@ -49,6 +55,8 @@ final class ClientOutbox {
     private final AtomicBoolean behind = new AtomicBoolean();
     private final Thread writer;
     private boolean givenUp;
+    /** The loop's: bytes offered since all clients' common limit was last checked for this one. */
+    private long sinceCommonCheck;
 
     ClientOutbox(ClientChannel channel, int client, Backlog backlog) {
         this(channel, client, LIMIT, backlog);
@@ -77,6 +85,20 @@ final class ClientOutbox {
             backlog.behind(true);
         }
         frames.add(frame);
+        sinceCommonCheck += frame.length;
+        return true;
+    }
+
+    /**
+     * Whether all clients' common limit is to be checked after this one's last offer (the loop's
+     * thread): only a client behind can have put them over it, and it is checked once per
+     * {@link #COMMON_CHECK_STEP} offered to it, so that they go over by that much at most each.
+     */
+    boolean commonCheckDue() {
+        if (!behind.get() || sinceCommonCheck < COMMON_CHECK_STEP) {
+            return false;
+        }
+        sinceCommonCheck = 0;
         return true;
     }
 

@@ -272,7 +272,7 @@ public final class DvmHead {
         }
         if (!out.offer(m)) {
             giveUp(client, out, "");
-        } else if (out.isBehind()) { // only a client behind can have put all of them over theirs
+        } else if (out.commonCheckDue()) {
             Integer furthest = ClientOutbox.furthestBehind(clients, ClientOutbox.ALL_CLIENTS_LIMIT);
             if (furthest != null) {
                 giveUp(furthest, clients.get(furthest), ", the most of all clients, which together left more than "

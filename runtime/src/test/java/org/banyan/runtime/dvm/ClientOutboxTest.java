@@ -81,4 +81,31 @@ class ClientOutboxTest {
             }
         }
     }
+
+    /** All clients are looked at once per megabyte offered to a client behind, not on each send. */
+    @Test
+    void theCommonLimitIsCheckedOncePerMegabyteOfferedToAClientBehind() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+             Socket reader = new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort());
+             Socket dvmSide = server.accept()) {
+            ClientOutbox out = new ClientOutbox(new ClientChannel(dvmSide), 0, 64L << 20, behind -> { });
+            try {
+                int due = 0;
+                int offers = 0;
+                while (!out.isBehind() || offers < 200) {
+                    assertThat(out.offer(new ClientMessage.JobOutput(1, 0, 1, new byte[16 << 10]))).isTrue();
+                    offers++;
+                    if (out.commonCheckDue()) {
+                        assertThat(out.isBehind()).as("only a client behind").isTrue();
+                        due++;
+                    }
+                }
+                assertThat(out.isBehind()).isTrue();
+                assertThat(due).as("%d offers of 16 KiB", offers).isBetween(1, offers / 64 + 1);
+                assertThat(out.commonCheckDue()).as("none right after one").isFalse();
+            } finally {
+                out.close();
+            }
+        }
+    }
 }

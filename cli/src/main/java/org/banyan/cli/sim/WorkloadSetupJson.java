@@ -28,10 +28,7 @@ import org.banyan.rm.workload.WorkloadSetup;
  */
 final class WorkloadSetupJson {
     /** Strict, as a task file is read: a key given twice, or anything after the object, is refused, not silently taken. */
-    private static final ObjectMapper JSON = new ObjectMapper(com.fasterxml.jackson.core.JsonFactory.builder()
-            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION).build())
-            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-    private static final java.util.regex.Pattern DUPLICATE = java.util.regex.Pattern.compile("Duplicate field '(.*)'");
+    private static final ObjectMapper JSON = org.banyan.cli.options.StrictJson.oneValue();
     private static final Set<String> TOP = Set.of("name", "nodes", "jobs", "seed", "arrivals", "apps");
     private static final Set<String> APP = Set.of("name", "weight", "iterations", "min", "max", "preferred", "serial",
             "one_node_s", "run_s_at_max", "comm_s_per_log2", "data_gib", "start_s", "resize_s", "check_period_s");
@@ -65,12 +62,11 @@ final class WorkloadSetupJson {
         try {
             n = JSON.readTree(text);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            java.util.regex.Matcher twice = DUPLICATE.matcher(String.valueOf(e.getOriginalMessage()));
-            if (twice.find()) {
-                throw new UsageException(origin + ": '" + twice.group(1) + "' is given twice");
+            String twice = org.banyan.cli.options.StrictJson.duplicatedKey(e);
+            if (twice != null) {
+                throw new UsageException(origin + ": '" + twice + "' is given twice");
             }
-            if (e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException && e.getOriginalMessage() != null
-                    && e.getOriginalMessage().startsWith("Trailing token")) {
+            if (org.banyan.cli.options.StrictJson.moreAfterTheValue(e)) {
                 throw new UsageException(origin + ": more than one JSON value (a set-up is one object)");
             }
             throw new UsageException(origin + ": not JSON: " + e.getOriginalMessage());

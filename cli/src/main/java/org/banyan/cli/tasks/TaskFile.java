@@ -1,9 +1,7 @@
 package org.banyan.cli.tasks;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -37,12 +35,7 @@ final class TaskFile {
     /** How many distinct programs a file's tasks share strings for (a file of all different ones gains nothing). */
     private static final int MAX_EXECUTABLES = 1024;
     /** Comments allowed; a key given twice refused (it silently took the last value). */
-    private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
-            .enable(JsonReadFeature.ALLOW_YAML_COMMENTS).enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build());
-
-    /** Jackson's words for a key given twice in one object. */
-    private static final java.util.regex.Pattern DUPLICATE = java.util.regex.Pattern.compile("Duplicate field '(.*)'");
+    private static final ObjectMapper JSON = org.banyan.cli.options.StrictJson.withComments();
 
     private TaskFile() {}
 
@@ -159,9 +152,9 @@ final class TaskFile {
                 } catch (JsonProcessingException e) {
                     // an object that does not end on its line is named by the line it began on
                     long at = line > 0 ? line : e.getLocation() != null ? e.getLocation().getLineNr() : 0;
-                    java.util.regex.Matcher twice = DUPLICATE.matcher(String.valueOf(e.getOriginalMessage()));
-                    if (twice.lookingAt()) {
-                        throw new UsageException(new Where(file, at) + ": field '" + twice.group(1) + "' is given twice");
+                    String twice = org.banyan.cli.options.StrictJson.duplicatedKey(e);
+                    if (twice != null) {
+                        throw new UsageException(new Where(file, at) + ": field '" + twice + "' is given twice");
                     }
                     throw new UsageException(new Where(file, at) + ": not a JSON object (" + e.getOriginalMessage() + ")");
                 }

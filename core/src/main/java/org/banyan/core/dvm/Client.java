@@ -17,7 +17,7 @@ public final class Client {
     final Set<Integer> jobs = new HashSet<>();
     final Set<Integer> tasks = new HashSet<>();
     /** Its jobs stopped because it stopped reading ({@link DvmEvent.ClientBacklog}): continued when it has caught up. */
-    final Set<Integer> paused = new HashSet<>();
+    final PausedJobs paused = new PausedJobs();
     /** The log said once that it falls behind. */
     boolean toldBehind;
     /** Its tasks outlive it ({@code banyan submit --detach}). */

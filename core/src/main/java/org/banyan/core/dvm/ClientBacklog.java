@@ -3,7 +3,6 @@ package org.banyan.core.dvm;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-import org.banyan.core.daemon.Signals;
 import org.banyan.core.head.HeadEvent;
 
 /**
@@ -21,24 +20,17 @@ final class ClientBacklog {
     /** The signals for {@code s}'s jobs now that it is {@code behind}, or has caught up. */
     static List<HeadEvent> jobSignals(Client s, boolean behind, Consumer<String> say) {
         List<HeadEvent> signals = new ArrayList<>();
-        if (behind) {
-            for (int job : s.jobs) {
-                if (s.paused.add(job)) {
-                    signals.add(new HeadEvent.SignalJob(job, Signals.SIGSTOP));
-                }
-            }
-            if (!signals.isEmpty() && !s.toldBehind) { // a client slower than its jobs' output is behind again and again
-                s.toldBehind = true;
-                say.accept("client " + s.id + " reads slower than its jobs write (or not at all): job(s) " + s.paused
-                        + " stopped until it has caught up, each time");
-            }
-        } else {
-            for (int job : s.paused) {
-                if (s.jobs.contains(job)) {
-                    signals.add(new HeadEvent.SignalJob(job, Signals.SIGCONT));
-                }
-            }
-            s.paused.clear();
+        if (!behind) {
+            s.paused.resumeAll(s.jobs::contains, signals);
+            return signals;
+        }
+        for (int job : s.jobs) {
+            s.paused.stop(job, signals);
+        }
+        if (!signals.isEmpty() && !s.toldBehind) { // a client slower than its jobs' output is behind again and again
+            s.toldBehind = true;
+            say.accept("client " + s.id + " reads slower than its jobs write (or not at all): job(s) " + s.paused.jobs()
+                    + " stopped until it has caught up, each time");
         }
         return signals;
     }

@@ -393,9 +393,11 @@ public final class DvmCore {
                     return List.of();
                 }
                 if (signal == Signals.SIGSTOP || signal == Signals.SIGCONT) {
-                    s.paused.remove(jobId); // the user's own: a catching-up does not continue it
-                } else if (Signals.ends(signal) && s.paused.remove(jobId)) { // stopped, it would not see it before its client caught up
-                    return List.of(new HeadEvent.SignalJob(jobId, signal), new HeadEvent.SignalJob(jobId, Signals.SIGCONT));
+                    s.paused.forget(jobId); // the user's own: a catching-up does not continue it
+                } else if (Signals.ends(signal)) { // stopped, it would not see it before its client caught up
+                    List<HeadEvent> events = new ArrayList<>(2);
+                    s.paused.end(jobId, new HeadEvent.SignalJob(jobId, signal), events);
+                    return events;
                 }
                 return List.of(new HeadEvent.SignalJob(jobId, signal));
             }
@@ -443,9 +445,7 @@ public final class DvmCore {
         List<HeadEvent> events = new ArrayList<>(tasks.gone(s));
         queue.withdraw(s);
         events.addAll(jobs.cancelAllOf(s));
-        for (int job : s.paused) { // stopped for it: their ranks see the end's SIGTERM in its grace, not only its SIGKILL
-            events.add(new HeadEvent.SignalJob(job, Signals.SIGCONT));
-        }
+        s.paused.resumeAll(job -> true, events); // stopped for it: their ranks see the end's SIGTERM in its grace, not only its SIGKILL
         return events;
     }
 

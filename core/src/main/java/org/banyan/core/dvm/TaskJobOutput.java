@@ -1,12 +1,12 @@
 package org.banyan.core.dvm;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
-import org.banyan.core.daemon.Signals;
 import org.banyan.core.head.HeadEvent;
 import org.banyan.core.pilot.TaskRequest;
 
@@ -32,7 +32,7 @@ final class TaskJobOutput {
     /** MPI tasks whose job ended and whose files are still closing. */
     private final Map<Integer, JobEnd> closing = new HashMap<>();
     /** Jobs stopped (SIGSTOP) while their task's files fall behind. */
-    private final Set<Integer> stopped = new HashSet<>();
+    private final PausedJobs stopped = new PausedJobs();
     /** Tasks whose files fell behind, said once in the log (a task faster than its file system falls behind again and again). */
     private final Set<Integer> toldBehind = new HashSet<>();
     /** The DVM is stopping: it will not hear files close. */
@@ -58,7 +58,7 @@ final class TaskJobOutput {
 
     /** Job {@code job} of task {@code task} ended: true when the task ends now, false when it waits for its files. */
     boolean jobEnded(int task, int job, int status, String note) {
-        stopped.remove(job);
+        stopped.forget(job);
         close(task);
         if (dvmStopping) {
             return true;
@@ -94,25 +94,19 @@ final class TaskJobOutput {
         if (job == null) {
             return List.of();
         }
-        if (behind && stopped.add(job)) {
-            if (toldBehind.add(task)) {
-                out.accept(new DvmAction.Log("task " + task + " writes faster than its output files take it: its job " + job
-                        + " is stopped until they catch up, each time"));
-            }
-            return List.of(new HeadEvent.SignalJob(job, Signals.SIGSTOP));
+        List<HeadEvent> signals = new ArrayList<>(1);
+        if (!behind) {
+            stopped.resume(job, signals);
+        } else if (stopped.stop(job, signals) && toldBehind.add(task)) {
+            out.accept(new DvmAction.Log("task " + task + " writes faster than its output files take it: its job " + job
+                    + " is stopped until they catch up, each time"));
         }
-        if (!behind && stopped.remove(job)) {
-            return List.of(new HeadEvent.SignalJob(job, Signals.SIGCONT));
-        }
-        return List.of();
+        return signals;
     }
 
     /** The DVM ends job {@code job}: stopped for its files, it is continued after, to see its SIGTERM in its grace. */
     void cancel(int job, String why, List<HeadEvent> events) {
-        events.add(new HeadEvent.CancelJob(job, why));
-        if (stopped.remove(job)) {
-            events.add(new HeadEvent.SignalJob(job, Signals.SIGCONT));
-        }
+        stopped.end(job, new HeadEvent.CancelJob(job, why), events);
     }
 
     /** The DVM tells its clients it stops: MPI tasks that end from now on end at once. */

@@ -73,7 +73,7 @@ class ClientBacklogTest {
         Client s = new Client(1, out::add);
         s.jobs.add(9);
         ClientBacklog.jobSignals(s, true, log::add);
-        s.paused.remove(9); // what DvmCore does with the client's own SIGSTOP
+        s.paused.forget(9); // what DvmCore does with the client's own SIGSTOP
         assertThat(ClientBacklog.jobSignals(s, false, log::add)).isEmpty();
         assertThat(h.core.handle(new DvmEvent.ClientBacklog(5, true))).as("an unknown client").isEmpty();
         assertThat(h.core.handle(new DvmEvent.ClientSaid(5, new ClientMessage.SignalJob(9, Signals.SIGSTOP))))

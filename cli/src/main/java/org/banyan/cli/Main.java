@@ -31,7 +31,10 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] argv) {
-        FastExit.exit(run(ProcessText.arguments(argv)));
+        StandardOutput out = StandardOutput.install();
+        List<String> args = ProcessText.arguments(argv);
+        int status = run(args);
+        FastExit.exit(out.checked(status, args.isEmpty() || args.getFirst().startsWith("-") ? "banyan" : "banyan " + args.getFirst()));
     }
 
     public static int run(List<String> args) {

@@ -74,6 +74,23 @@ class ClosedOutputTest {
         assertThat(Banyan.processesWith("yes " + m)).as("the DVM ended the job as its client went").isEmpty();
     }
 
+    /**
+     * The other commands' output lost: to a full device or a closed stdout they said nothing and
+     * exited 0 (a script reading {@code banyan submit --detach}'s id went on without it); now one
+     * line and 1, as coreutils' commands, and 141 without a word when the pipe's reader left.
+     */
+    @Test
+    void aCommandWhoseOutputIsLostSaysSoAndFails() throws Exception {
+        String command = "\"$0\" --version > /dev/full; echo \"full=$?\"; \"$0\" sim launch --hosts 10 >&-; echo \"closed=$?\"; "
+                + "\"$0\" --version | (exec 0<&-; sleep 1); echo \"pipe=${PIPESTATUS[0]}\"; \"$0\" --version > /dev/null; echo \"null=$?\"";
+        Process p = new ProcessBuilder("bash", "-c", command, Banyan.SCRIPT.toString()).start();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("full=1\nclosed=1\npipe=141\nnull=0\n");
+        assertThat(new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8)).isEqualTo(
+                "banyan: cannot write its output (No space left on device)\n"
+                        + "banyan sim: cannot write its output (Bad file descriptor)\n");
+    }
+
     @Test
     void anOutputFileThatCannotBeWrittenEndsTheJob() throws Exception {
         String m = Banyan.marker();

@@ -42,12 +42,23 @@ public final class Profile implements Closeable {
     private final Thread flusher;
     private final ReentrantLock lock = new ReentrantLock();
     private boolean failed;
+    /** Why the profile could not be written whole (a full disk), or null. */
+    private volatile String failure;
     private boolean closed;
 
     /** @throws java.nio.file.FileAlreadyExistsException if {@code sessionDir} holds a profile already */
     public Profile(Path sessionDir) throws IOException {
+        this(open(sessionDir));
+    }
+
+    private static OutputStream open(Path sessionDir) throws IOException {
         Files.createDirectories(sessionDir);
-        out = Files.newOutputStream(sessionDir.resolve(FILE), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        return Files.newOutputStream(sessionDir.resolve(FILE), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    }
+
+    /** A profile written to {@code out} (a test's). */
+    Profile(OutputStream out) throws IOException {
+        this.out = out;
         out.write((HEADER + "\n").getBytes(StandardCharsets.UTF_8));
         flusher = Thread.ofVirtual().name("profile-flush").start(this::flushEverySecond);
     }
@@ -131,8 +142,26 @@ public final class Profile implements Closeable {
             out.write(line.bytes, 0, line.size);
         } catch (IOException e) {
             failed = true; // a profile that cannot be written must not stop the tasks
+            failure = org.banyan.runtime.os.FileErrors.reason(e);
         }
         line.size = 0;
+    }
+
+    /**
+     * Writes out what is buffered, and says why the profile is incomplete (a full disk), or null
+     * when every line so far is in it: the reader of a session's summary is told, not left to
+     * plot a truncated profile.
+     */
+    public String flushNow() {
+        lock.lock();
+        try {
+            if (!failed && !closed && line.size > 0) {
+                flush();
+            }
+            return failure;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** One line without its newline, as {@link #event} writes it. */

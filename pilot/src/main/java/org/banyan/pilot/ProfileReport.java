@@ -48,6 +48,22 @@ public record ProfileReport(int tasks, int done, int failed, int canceled, int c
         return compute(states, cores, pilotCores, samples);
     }
 
+    /**
+     * Whether {@code dir}'s profile ends in the middle of a line: written incompletely (a disk that
+     * filled) or still being written (a running session). Its reader leaves that line out.
+     */
+    public static boolean endsMidLine(Path dir) throws IOException {
+        try (java.nio.channels.FileChannel f = java.nio.channels.FileChannel.open(dir.resolve(Profile.FILE))) {
+            long size = f.size();
+            if (size == 0) {
+                return false;
+            }
+            java.nio.ByteBuffer last = java.nio.ByteBuffer.allocate(1);
+            f.read(last, size - 1);
+            return last.get(0) != '\n';
+        }
+    }
+
     /** Line {@code n} (from 0) of the profile; returns the cores it adds to the pilots'. */
     private static int line(Path file, int n, String line, Map<String, Map<String, Double>> states, Map<String, Integer> cores)
             throws IOException {

@@ -95,6 +95,19 @@ class ProfileReportTest {
                 .hasMessage(file + ": not text (not UTF-8): is this a profile?");
     }
 
+    /** A profile cut short (a full disk, a session still writing) is read without its last part-line, and says so. */
+    @Test
+    void aProfileCutShortIsToldApart() throws Exception {
+        Path file = dir.resolve(Profile.FILE);
+        Files.writeString(file, Profile.HEADER + "\n100.0,state,tmgr,main,task.a,NEW,cores=1\n");
+        assertThat(ProfileReport.endsMidLine(dir)).isFalse();
+        Files.writeString(file, Profile.HEADER + "\n100.0,state,tmgr,main,task.a,NEW,cores=1\n101.0,state,tm");
+        assertThat(ProfileReport.endsMidLine(dir)).isTrue();
+        assertThat(ProfileReport.of(dir, 10).tasks()).isEqualTo(1);
+        Files.writeString(file, "");
+        assertThat(ProfileReport.endsMidLine(dir)).isFalse();
+    }
+
     /**
      * 100,000 tasks of about a millisecond keep a 2-core pilot busy for 50 s: the cores plotted
      * stay at 2 all along, where instants between two tasks caught fewer, and the report of that

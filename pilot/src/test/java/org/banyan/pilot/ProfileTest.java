@@ -163,4 +163,34 @@ class ProfileTest {
         }
         assertThat(runs).isEqualTo(threads * moves);
     }
+
+    /** A profile that cannot be written whole (a full disk) says why, for the session's summary to say it is incomplete. */
+    @Test
+    void aProfileThatCannotBeWrittenSaysWhy() throws Exception {
+        java.io.ByteArrayOutputStream kept = new java.io.ByteArrayOutputStream();
+        java.io.OutputStream full = new java.io.OutputStream() {
+            @Override
+            public void write(int b) throws java.io.IOException {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws java.io.IOException {
+                if (kept.size() + len > 100) {
+                    throw new java.io.IOException("No space left on device");
+                }
+                kept.write(b, off, len);
+            }
+        };
+        try (Profile p = new Profile(full)) {
+            p.event(1_000_000L, "state", "tmgr", "task.000000", "NEW", "");
+            assertThat(p.flushNow()).as("within the space").isNull();
+            for (int i = 0; i < 10; i++) {
+                p.event(1_000_000L, "state", "tmgr", "task.00000" + i, "DONE", "");
+            }
+            assertThat(p.flushNow()).isEqualTo("No space left on device");
+            assertThat(p.flushNow()).as("it stays incomplete").isEqualTo("No space left on device");
+        }
+        assertThat(kept.toString(java.nio.charset.StandardCharsets.UTF_8)).startsWith(Profile.HEADER + "\n").hasLineCount(2);
+    }
 }

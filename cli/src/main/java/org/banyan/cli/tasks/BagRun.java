@@ -204,9 +204,11 @@ final class BagRun {
             if (bad.size() > 10) {
                 err.println("banyan submit: ... and " + (bad.size() - 10) + " more failed");
             }
+            String lost = session.profile().flushNow();
             err.println(String.format(Locale.ROOT, "banyan submit: %d task%s: %d done, %d failed, %d canceled in %.2f s "
-                            + "(%.0f tasks/s); profile in %s", total, total == 1 ? "" : "s", ends.done.get(), ends.failed.get(),
-                    ends.canceled.get(), secs, total / secs, session.dir().resolve("banyan.prof")));
+                            + "(%.0f tasks/s); profile in %s%s", total, total == 1 ? "" : "s", ends.done.get(), ends.failed.get(),
+                    ends.canceled.get(), secs, total / secs, session.dir().resolve("banyan.prof"),
+                    lost == null ? "" : ", incomplete: it could not be written (" + lost + ")"));
             return ends.done.get() == total ? 0 : 1;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -37,6 +37,10 @@ public final class PilotCommand {
         ProfileReport r;
         try {
             r = ProfileReport.of(dir, 200);
+            if (ProfileReport.endsMidLine(dir)) {
+                System.err.println("banyan pilot: " + dir.resolve(org.banyan.pilot.Profile.FILE) + " ends in the middle of a line "
+                        + "(written incompletely, as on a full disk, or still being written): the figures leave that line out");
+            }
         } catch (IOException | RuntimeException e) {
             throw new UsageException(args.get(1) + ": " + e.getMessage());
         }

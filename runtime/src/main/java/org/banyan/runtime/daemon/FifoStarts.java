@@ -29,12 +29,14 @@ import org.banyan.core.daemon.Signals;
  * child exists meanwhile, so none is left behind if nobody ever opens them), then starts the
  * rank as any other, its FIFOs' other ends now there. An ending signal (a cancel, a timeout, the
  * daemon's end) for a rank still waiting ends it at once, never started, with why; other
- * signals wait for its process. The thread leaves when its open returns.
+ * signals wait for its process; its thread is woken out of its open and leaves.
  */
 final class FifoStarts {
     /** The mode bits of a FIFO, as stat(2) gives them. */
     private static final int S_IFMT = 0170000;
     private static final int S_IFIFO = 0010000;
+    /** Wakes of a given-up rank's FIFOs, 100 ms apart, before its thread is left to wait. */
+    private static final int RELEASE_TRIES = 100;
 
     /** Starts a rank as any other, on the calling thread (the FIFOs' other ends are there). */
     interface Starter {
@@ -90,13 +92,14 @@ final class FifoStarts {
      * (so that none falls between), and handled as {@link #signal} would.
      */
     void start(long key, RankLaunch launch, List<String> fifos, java.util.function.Supplier<List<Integer>> held) {
-        Waiting w = new Waiting(launch);
+        Waiting w = new Waiting(launch, fifos);
         waiting.put(key, w);
+        w.thread = Thread.ofPlatform().daemon().stackSize(256 << 10).name("rank-fifo-" + launch.jobId() + "-" + launch.rank())
+                .unstarted(() -> waitThenStart(key, w));
         for (int s : held.get()) {
             signal(key, s);
         }
-        Thread.ofPlatform().daemon().stackSize(256 << 10).name("rank-fifo-" + launch.jobId() + "-" + launch.rank())
-                .start(() -> waitThenStart(key, w, fifos));
+        w.thread.start();
     }
 
     /** A signal for {@code key}: true when it was for a rank waiting here, taken (or held) then. */
@@ -112,6 +115,7 @@ final class FifoStarts {
             if (w.state == State.WAITING && (Signals.ends(signal) || signal == Signals.SIGKILL)) {
                 w.state = State.GAVE_UP;
                 waiting.remove(key, w);
+                release(w);
                 RankLaunch l = w.launch;
                 events.accept(new DaemonEvent.RankEnded(l.jobId(), l.rank(), 128 + signal, l.executable()
                         + ": never started: ended by " + Signals.name(signal) + " while its file waited for the FIFO's other end",
@@ -125,10 +129,37 @@ final class FifoStarts {
         }
     }
 
-    private void waitThenStart(long key, Waiting w, List<String> fifos) {
+    /**
+     * The thread of a rank given up while it waits leaves, rather than wait for ever: the other
+     * ends of its FIFOs are opened and closed without waiting until it has (its next open could
+     * begin just after one such wake, so it is repeated while the thread lives, for 10 s at most).
+     */
+    private static void release(Waiting w) {
+        Thread.ofVirtual().name("rank-fifo-release").start(() -> {
+            try {
+                for (int i = 0; i < RELEASE_TRIES && w.thread.isAlive(); i++) {
+                    for (String path : w.fifos) {
+                        org.banyan.runtime.os.RawFd.wakeFifoOpeners(path);
+                    }
+                    w.thread.join(java.time.Duration.ofMillis(100));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                // no native access: the thread stays until its FIFO's other end comes
+            }
+        });
+    }
+
+    private void waitThenStart(long key, Waiting w) {
         List<Closeable> open = new ArrayList<>();
         try {
-            for (String path : fifos) {
+            for (String path : w.fifos) {
+                synchronized (w) {
+                    if (w.state == State.GAVE_UP) {
+                        return;
+                    }
+                }
                 try {
                     // blocks until the other end is opened, on this thread alone
                     open.add(w.launch.stdinFile() != null && path.equals(RankProcess.inDir(w.launch.workdir(),
@@ -168,11 +199,14 @@ final class FifoStarts {
 
     private static final class Waiting {
         final RankLaunch launch;
+        final List<String> fifos;
         final List<Integer> held = new ArrayList<>();
         State state = State.WAITING;
+        Thread thread;
 
-        Waiting(RankLaunch launch) {
+        Waiting(RankLaunch launch, List<String> fifos) {
             this.launch = launch;
+            this.fifos = fifos;
         }
     }
 }

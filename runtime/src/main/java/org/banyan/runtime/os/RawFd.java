@@ -30,6 +30,11 @@ public final class RawFd {
     /** write(2), for the {@link PipePoller}'s wake-ups. */
     static final MemorySegment WRITE_FUNCTION = WRITE;
     private static final MemorySegment CLOSE = CCall.libc("close");
+    private static final MemorySegment OPEN = CCall.libc("open");
+    private static final int O_RDONLY = 0;
+    private static final int O_WRONLY = 1;
+    /** The same on x86-64 and aarch64. */
+    private static final int O_NONBLOCK = 04000;
 
     private RawFd() {}
 
@@ -78,6 +83,27 @@ public final class RawFd {
     /** Space for a call's errno. */
     public static MemorySegment callState(Arena arena) {
         return arena.allocate(CALL_STATE);
+    }
+
+    /**
+     * Opens and closes at once, without waiting, both ends of the FIFO {@code path}: a thread
+     * blocked opening it (for writing, waiting for a reader; for reading, waiting for a writer)
+     * returns from its open, and one that gave up on it can then leave. Nothing when it is not
+     * there or cannot be opened.
+     */
+    public static void wakeFifoOpeners(String path) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment name = ProcessText.cString(a, path);
+            // a reader first: a writer's open without waiting succeeds only when a reader is there
+            for (int flags : new int[] {O_RDONLY, O_WRONLY}) {
+                int fd = (int) CCall.call(OPEN, p(name), flags | O_NONBLOCK | O_CLOEXEC);
+                close(fd);
+            }
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
     }
 
     public static void close(int fd) {

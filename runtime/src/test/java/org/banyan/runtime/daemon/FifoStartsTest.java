@@ -3,9 +3,7 @@ package org.banyan.runtime.daemon;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.FileInputStream;
-import java.io.FileOutputStream;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -92,10 +90,31 @@ class FifoStartsTest {
         assertThat(end.note()).isEqualTo("/bin/echo: never started: ended by SIGTERM while its file waited for the FIFO's other end");
         assertThat(fifos.signal(8, Signals.SIGKILL)).as("gone").isFalse();
 
-        try (OutputStream writer = new FileOutputStream(in.toFile())) { // the waiting open returns now
-            writer.write('x');
-        }
-        assertThat(started.poll(500, TimeUnit.MILLISECONDS)).as("ended before, it never starts").isNull();
+        assertThat(waiterLeaves(launch)).as("woken out of its open, its thread leaves").isTrue();
+        assertThat(started.poll(300, TimeUnit.MILLISECONDS)).as("ended before, it never starts").isNull();
         assertThat(events).isEmpty();
+    }
+
+    @Test
+    void aGivenUpRankWaitingForAReaderLeavesToo() throws Exception {
+        fifo("out");
+        RankLaunch launch = task("out", null);
+        fifos.start(9, launch, FifoStarts.fifos(launch), List::of);
+        assertThat(started.poll(200, TimeUnit.MILLISECONDS)).isNull();
+        assertThat(fifos.signal(9, Signals.SIGKILL)).isTrue();
+        assertThat(((DaemonEvent.RankEnded) events.poll(5, TimeUnit.SECONDS)).status()).isEqualTo(128 + Signals.SIGKILL);
+        assertThat(waiterLeaves(launch)).isTrue();
+        assertThat(started).isEmpty();
+    }
+
+    private static boolean waiterLeaves(RankLaunch launch) throws InterruptedException {
+        String name = "rank-fifo-" + launch.jobId() + "-" + launch.rank();
+        for (int i = 0; i < 100; i++) {
+            if (Thread.getAllStackTraces().keySet().stream().noneMatch(t -> t.getName().equals(name))) {
+                return true;
+            }
+            Thread.sleep(50);
+        }
+        return false;
     }
 }

@@ -42,6 +42,12 @@ public sealed interface DvmAction {
     record CloseTaskOutput(int taskId) implements DvmAction {}
 
     /**
+     * An MPI task's files did not close in time and the task failed for it: leave them, telling
+     * nothing more of them, and free what waits on them (a FIFO's open, a write nobody takes).
+     */
+    record AbandonTaskOutput(int taskId) implements DvmAction {}
+
+    /**
      * An elastic DVM wants {@code n} more hosts: ask Slurm for an allocation of them
      * ({@code preferred} among them when idle, none of {@code serving}, each with {@code cpus}
      * CPUs), then say what it granted ({@link DvmEvent.SlurmGranted} or

@@ -83,6 +83,7 @@ final class TaskJobOutput {
             return null;
         }
         closing.remove(task);
+        out.accept(new DvmAction.AbandonTaskOutput(task));
         String why = "its output files were not written " + CLOSE_MILLIS / 1000 + " s after it ended with status "
                 + end.status() + " (a file system that does not answer, or a FIFO nobody reads)";
         // a FAILED state needs a status other than 0; the words keep the real one

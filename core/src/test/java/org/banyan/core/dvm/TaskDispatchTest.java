@@ -171,6 +171,8 @@ class TaskDispatchTest {
         ClientMessage.TaskUpdate late = s.updates.stream().filter(u -> u.taskId() == 2).reduce((a, b) -> b).orElseThrow();
         assertThat(late.state()).isEqualTo(org.banyan.core.pilot.TaskState.FAILED);
         assertThat(late.detail()).contains("its output files were not written 30 s after it ended with status 0");
+        assertThat(actions).as("its files left, their writer freed").contains(new DvmAction.AbandonTaskOutput(2))
+                .doesNotContain(new DvmAction.AbandonTaskOutput(1));
         assertThat(d.outputClosed(2)).isEmpty();
 
         d.dvmStopping();

@@ -254,6 +254,7 @@ public final class DvmHead {
                     taskOutput.open(task, sandbox, stdout, stderr);
             case DvmAction.TaskOutput(int task, int stream, byte[] data) -> taskOutput.write(task, stream, data);
             case DvmAction.CloseTaskOutput(int task) -> taskOutput.close(task);
+            case DvmAction.AbandonTaskOutput(int task) -> taskOutput.abandon(task);
             case DvmAction.OpenDashboard(int client, String bind, int port) -> openDashboard(client, bind, port);
             case DvmAction.SlurmGrow g -> elastic.grow(g);
             case DvmAction.SlurmShrink s -> elastic.shrink(s);

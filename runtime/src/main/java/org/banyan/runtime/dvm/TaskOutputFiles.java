@@ -113,6 +113,18 @@ final class TaskOutputFiles {
         }
     }
 
+    /**
+     * Task {@code task}'s files are left (they did not close in time, and its task failed): their
+     * writer is woken out of a FIFO's open or a write nobody takes, and leaves, telling nothing.
+     * Without this it waited until the DVM stopped, a thread for each such task.
+     */
+    void abandon(int task) {
+        TaskFiles f = writers.get(task);
+        if (f != null) {
+            f.abandon();
+        }
+    }
+
     /** Whether task {@code task} is behind now: told so, and not told it caught up since. */
     boolean isBehind(int task) {
         TaskFiles f = writers.get(task);
@@ -156,12 +168,16 @@ final class TaskOutputFiles {
         private boolean closing;
         /** The loop's: bytes dropped past the limit. */
         private long dropped;
-        /** A later open of the same task's files: this one's close is not the task's. */
+        /** A later open of the same task's files, or they were left: this one's close is not the task's. */
         private volatile boolean superseded;
+        /** Left ({@link TaskOutputFiles#abandon}): nothing more is opened. */
+        private volatile boolean abandoned;
         private final Thread writer;
+        private final Path[] paths;
 
         TaskFiles(int task, Path dir, String stdout, String stderr, TaskFiles before, String failure) {
             this.task = task;
+            this.paths = new Path[] {dir.resolve(stdout), dir.resolve(stderr)};
             // A platform thread: a virtual one blocked in open(2) of a FIFO pins its carrier, and as
             // many such files as cores stopped every other virtual thread (the clients' writers too).
             this.writer = Thread.ofPlatform().daemon().stackSize(256 << 10).name("dvm-task-output-" + task).start(() -> {
@@ -172,7 +188,28 @@ final class TaskOutputFiles {
                         Thread.currentThread().interrupt();
                     }
                 }
-                write(dir, stdout, stderr, failure);
+                write(failure);
+            });
+        }
+
+        /** See {@link TaskOutputFiles#abandon}: repeated until the writer has left, 10 s at most. */
+        void abandon() {
+            superseded = true;
+            abandoned = true;
+            Thread.ofVirtual().name("dvm-task-output-release-" + task).start(() -> {
+                try {
+                    for (int i = 0; i < 100 && writer.isAlive(); i++) {
+                        writer.interrupt(); // a write blocked on its channel returns, the channel closed
+                        for (Path p : paths) {
+                            org.banyan.runtime.os.RawFd.wakeFifoOpeners(p.toString()); // an open blocked on a FIFO returns
+                        }
+                        writer.join(Duration.ofMillis(100));
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } catch (RuntimeException e) {
+                    // no native access: a FIFO's open waits on
+                }
             });
         }
 
@@ -202,12 +239,11 @@ final class TaskOutputFiles {
             ops.add(op);
         }
 
-        private void write(Path dir, String stdout, String stderr, String sandboxFailure) {
+        private void write(String sandboxFailure) {
             OutputStream[] files = new OutputStream[2];
             String[] names = {"stdout", "stderr"};
-            Path[] paths = {dir.resolve(stdout), dir.resolve(stderr)};
             String failure = sandboxFailure;
-            for (int i = 0; i < 2 && failure == null; i++) {
+            for (int i = 0; i < 2 && failure == null && !abandoned; i++) {
                 try {
                     files[i] = create(paths[i]);
                 } catch (IOException e) {
@@ -258,8 +294,10 @@ final class TaskOutputFiles {
             }
         }
 
+        /** Through a channel: a write blocked on it returns when its thread is interrupted ({@link #abandon}). */
         private static OutputStream create(Path file) throws IOException {
-            return Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING);
+            return java.nio.channels.Channels.newOutputStream(java.nio.channels.FileChannel.open(file, StandardOpenOption.CREATE,
+                    StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE));
         }
     }
 }

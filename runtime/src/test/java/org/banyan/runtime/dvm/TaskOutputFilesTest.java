@@ -89,6 +89,45 @@ class TaskOutputFilesTest {
         assertThat(files.isBehind(1)).isFalse();
     }
 
+    /**
+     * Files left after their task failed for them: a writer blocked opening a FIFO nobody reads,
+     * and one blocked writing into a FIFO whose reader does not read, both leave, telling nothing
+     * more (each held a thread until the DVM stopped).
+     */
+    @Test
+    void leftFilesFreeTheirWriters() throws Exception {
+        TaskOutputFiles files = new TaskOutputFiles(events, log::add);
+        Path unread = dir.resolve("unread");
+        Path stalled = dir.resolve("stalled");
+        for (Path p : List.of(unread, stalled)) {
+            assertThat(new ProcessBuilder("mkfifo", p.toString()).start().waitFor()).isZero();
+        }
+        files.open(3, dir.toString(), unread.toString(), "err3");
+        files.write(3, 1, "never read\n".getBytes(StandardCharsets.UTF_8));
+        files.close(3);
+        try (java.io.RandomAccessFile keptOpen = new java.io.RandomAccessFile(stalled.toFile(), "rw")) { // a reader that reads nothing
+            files.open(4, dir.toString(), stalled.toString(), "err4");
+            files.write(4, 1, new byte[1 << 20]); // past the pipe's 64 KiB: its writer blocks in write
+            files.close(4);
+            Thread.sleep(300);
+            assertThat(writerAlive(3)).isTrue();
+            assertThat(writerAlive(4)).isTrue();
+            files.abandon(3);
+            files.abandon(4);
+            for (int i = 0; i < 100 && (writerAlive(3) || writerAlive(4)); i++) {
+                Thread.sleep(50);
+            }
+            assertThat(writerAlive(3)).as("out of its open").isFalse();
+            assertThat(writerAlive(4)).as("out of its write").isFalse();
+        }
+        assertThat(closed.poll(300, TimeUnit.MILLISECONDS)).as("nothing told of left files").isNull();
+        assertThat(failed).isEmpty();
+    }
+
+    private static boolean writerAlive(int task) {
+        return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals("dvm-task-output-" + task));
+    }
+
     /** Files held by more FIFOs than this machine has cores hold no other task's files (the writers' threads are not all pinned). */
     @Test
     void manyHeldFilesHoldNoOtherTask() throws Exception {

@@ -135,7 +135,8 @@ final class FifoStarts {
      * begin just after one such wake, so it is repeated while the thread lives, for 10 s at most).
      */
     private static void release(Waiting w) {
-        Thread.ofVirtual().name("rank-fifo-release").start(() -> {
+        // a platform thread: a native open that a hung file system holds would pin a virtual one's carrier
+        Thread.ofPlatform().daemon().stackSize(128 << 10).name("rank-fifo-release").start(() -> {
             try {
                 for (int i = 0; i < RELEASE_TRIES && w.thread.isAlive(); i++) {
                     for (String path : w.fifos) {

@@ -196,7 +196,8 @@ final class TaskOutputFiles {
         void abandon() {
             superseded = true;
             abandoned = true;
-            Thread.ofVirtual().name("dvm-task-output-release-" + task).start(() -> {
+            // a platform thread: a native open that a hung file system holds would pin a virtual one's carrier
+            Thread.ofPlatform().daemon().stackSize(128 << 10).name("dvm-task-output-release-" + task).start(() -> {
                 try {
                     for (int i = 0; i < 100 && writer.isAlive(); i++) {
                         writer.interrupt(); // a write blocked on its channel returns, the channel closed

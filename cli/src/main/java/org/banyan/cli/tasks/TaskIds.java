@@ -12,23 +12,38 @@ final class TaskIds {
         return parse(words, "a task id or a range of them (like 7 or 3-9)");
     }
 
-    /** Ids and ranges of them, in the order given; a part that is not one is "'PART' is not {@code what}". */
+    /** Ids a command line may name in all: each is held in a list. */
+    static final int MAX_IDS = 10_000_000;
+
+    /**
+     * Ids and ranges of them, in the order given; a part that is not one is "'PART' is not {@code
+     * what}", a range backwards or past {@link #MAX_IDS} ids in all is named as such.
+     */
     static List<Integer> parse(List<String> words, String what) throws UsageException {
         List<Integer> ids = new ArrayList<>();
         for (String word : words) {
             for (String part : word.split(",")) {
+                int from;
+                int to;
                 try {
                     int dash = part.indexOf('-', 1);
-                    int from = Integer.parseInt(dash < 0 ? part : part.substring(0, dash));
-                    int to = dash < 0 ? from : Integer.parseInt(part.substring(dash + 1));
-                    if (from < 0 || to < from || to - from > 10_000_000) {
-                        throw new NumberFormatException();
-                    }
-                    for (int id = from; id <= to; id++) {
-                        ids.add(id);
-                    }
+                    from = Integer.parseInt(dash < 0 ? part : part.substring(0, dash));
+                    to = dash < 0 ? from : Integer.parseInt(part.substring(dash + 1));
                 } catch (NumberFormatException e) {
                     throw new UsageException("'" + part + "' is not " + what);
+                }
+                if (from < 0 || to < 0) {
+                    throw new UsageException("'" + part + "' is not " + what);
+                }
+                if (to < from) {
+                    throw new UsageException("'" + part + "' ends before it starts (write " + to + "-" + from + ")");
+                }
+                if ((long) to - from + 1 + ids.size() > MAX_IDS) {
+                    throw new UsageException(String.format(java.util.Locale.ROOT, "'%s' makes %,d ids in all, more than the "
+                            + "%,d one command takes", part, (long) to - from + 1 + ids.size(), MAX_IDS));
+                }
+                for (int id = from; id <= to; id++) {
+                    ids.add(id);
                 }
             }
         }

@@ -70,7 +70,7 @@ class SubmitCommandTest {
     @Test
     void copiesAreOfTheCommandAndTheirIdsAreNumbers() {
         refused(List.of("--cc", "1-3", "--tasks", "t.jsonl"), "--cc copies the command after --; a task file lists each task itself");
-        refused(List.of("--cc", "3-1", "--", "true"), "'3-1' is not an id or a range of them (like 7 or 1-100)");
+        refused(List.of("--cc", "3-1", "--", "true"), "'3-1' ends before it starts (write 1-3)");
         refused(List.of("--cc", "a", "--", "true"), "'a' is not an id or a range of them (like 7 or 1-100)");
     }
 

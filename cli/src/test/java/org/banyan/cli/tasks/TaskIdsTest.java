@@ -19,7 +19,12 @@ class TaskIdsTest {
 
     @Test
     void aBadIdIsNamed() {
-        assertThatThrownBy(() -> TaskIds.parse(List.of("4-2"))).hasMessage("'4-2' is not a task id or a range of them (like 7 or 3-9)");
-        assertThatThrownBy(() -> TaskIds.parse(List.of("x"))).hasMessageContaining("'x' is not a task id");
+        assertThatThrownBy(() -> TaskIds.parse(List.of("4-2"))).hasMessage("'4-2' ends before it starts (write 2-4)");
+        assertThatThrownBy(() -> TaskIds.parse(List.of("x"))).hasMessage("'x' is not a task id or a range of them (like 7 or 3-9)");
+        assertThatThrownBy(() -> TaskIds.parse(List.of("1-"))).hasMessageContaining("'1-' is not a task id");
+        assertThatThrownBy(() -> TaskIds.parse(List.of("1-2000000000"))).as("a range it said was not one")
+                .hasMessage("'1-2000000000' makes 2,000,000,000 ids in all, more than the 10,000,000 one command takes");
+        assertThatThrownBy(() -> TaskIds.parse(List.of("1-6000000", "1-6000000"))).as("in all: each part under the bound")
+                .hasMessage("'1-6000000' makes 12,000,000 ids in all, more than the 10,000,000 one command takes");
     }
 }

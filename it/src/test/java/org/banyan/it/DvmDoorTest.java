@@ -124,7 +124,8 @@ class DvmDoorTest {
         start();
         assertThat(Files.getPosixFilePermissions(dir.resolve("dvm.uri.log")))
                 .isEqualTo(PosixFilePermissions.fromString("rw-------"));
-        Banyan.Result r = Banyan.run("submit", "--dvm", uri.toString(), "-x", "API_KEY=hunter2-sesame", "--", "sh", "-c",
+        Banyan.Result r = Banyan.run("submit", "--dvm", uri.toString(), "--session", dir.resolve("s").toString(), "-x",
+                "API_KEY=hunter2-sesame", "--", "sh", "-c",
                 "test \"$(echo \"$API_KEY\" | tr a-z A-Z)\" = HUNTER2-SESAME");
         assertThat(r.exit()).as(r.stderr()).isZero();
         assertThat(log()).contains("submitted 1 task(s)").doesNotContain("hunter2"); // typed requests: no argv to log

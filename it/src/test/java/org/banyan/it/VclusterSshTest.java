@@ -343,7 +343,8 @@ class VclusterSshTest {
                 Banyan.Result waited = Banyan.run("wait", "--dvm", uri.toString(), sub.stdout().strip());
                 assertThat(waited.stderr()).contains("4 tasks: 0 done, 2 failed, 2 canceled")
                         .contains("lost the daemon on node2: no word from it for 4 s");
-                Banyan.Result more = Banyan.run("submit", "--dvm", uri.toString(), "--", "hostname");
+                Banyan.Result more = Banyan.run("submit", "--dvm", uri.toString(), "--session", dir.resolve("after-loss").toString(),
+                        "--", "hostname");
                 assertThat(more.exit()).as("a task after the loss: " + more.stderr()).isZero();
             } finally {
                 Vcluster.run(Vcluster.SCRIPT.toString(), "mend", "2");

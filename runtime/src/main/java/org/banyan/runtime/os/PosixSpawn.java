@@ -167,7 +167,7 @@ public final class PosixSpawn {
                     CCall.ENVIRONMENT.readLock().unlock();
                 }
                 if (rc != 0) {
-                    throw new IOException(Libc.strerror(rc) + culprit(dir, in, out, err));
+                    throw new IOException(Libc.strerror(rc) + culprit(command.getFirst(), dir, in, out, err));
                 }
                 started = true;
                 return new Child(pid.get(JAVA_INT, 0), inPipe == null ? -1 : inPipe[1],
@@ -197,7 +197,7 @@ public final class PosixSpawn {
      * the directory of a file its streams go to (the file actions run in the child, before the
      * exec, and fail with the same errno as a missing program would). Only after a failure.
      */
-    private static String culprit(String dir, Stdio in, Stdio out, Stdio err) {
+    static String culprit(String program, String dir, Stdio in, Stdio out, Stdio err) {
         if (dir != null && !new java.io.File(dir).isDirectory()) {
             return " (no directory " + dir + ")";
         }
@@ -212,7 +212,35 @@ public final class PosixSpawn {
                 }
             }
         }
-        return "";
+        if (!found(program, dir)) {
+            return "";
+        }
+        // The program is there: a file other than a plain one, or a link (/dev/stdout, which in
+        // the child names the descriptor its own action has just closed), is what failed.
+        List<String> odd = new java.util.ArrayList<>();
+        for (int i = 0; i < streams.length; i++) {
+            if (streams[i] instanceof Stdio.File(String path) && !path.equals("/dev/null")
+                    && java.nio.file.Files.exists(java.nio.file.Path.of(path), java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                    && !java.nio.file.Files.isRegularFile(java.nio.file.Path.of(path), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                odd.add(names[i] + " " + path);
+            }
+        }
+        return odd.isEmpty() ? "" : " (opening its " + String.join(" or ", odd) + "; its program is there)";
+    }
+
+    /** Whether {@code program} is an executable file, as posix_spawnp looks for it (PATH when it has no slash). */
+    private static boolean found(String program, String dir) {
+        if (program.contains("/")) {
+            return new java.io.File(program.startsWith("/") || dir == null ? program : dir + "/" + program).canExecute();
+        }
+        String path = System.getenv("PATH");
+        for (String d : (path == null ? "/bin:/usr/bin" : path).split(":")) {
+            java.io.File f = new java.io.File(d.isEmpty() ? "." : d, program);
+            if (f.isFile() && f.canExecute()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

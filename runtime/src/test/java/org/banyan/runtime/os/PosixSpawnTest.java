@@ -99,4 +99,20 @@ class PosixSpawnTest {
                 List.of("/bin/true"), Map.of(), dir.resolve("gone").toString(), PosixSpawn.NULL, PosixSpawn.NULL, PosixSpawn.NULL));
         assertThat(noDir).hasMessage("No such file or directory (no directory " + dir.resolve("gone") + ")");
     }
+
+    /**
+     * A stream's file that is a link or a device the child cannot open (here /dev/stdout, which in
+     * the child names the descriptor its own action has just closed), with the program there: the
+     * failure names the file, not the program ("/bin/echo: No such file or directory" before).
+     */
+    @Test
+    void anOddStreamFileIsNamedWhenTheProgramIsThere() {
+        IOException e = org.assertj.core.api.Assertions.catchThrowableOfType(IOException.class, () -> PosixSpawn.spawn(
+                List.of("echo", "x"), Map.of(), null, PosixSpawn.NULL, new PosixSpawn.Stdio.File("/dev/stdout"), PosixSpawn.NULL));
+        assertThat(e).hasMessage("No such file or directory (opening its stdout /dev/stdout; its program is there)");
+        IOException missing = org.assertj.core.api.Assertions.catchThrowableOfType(IOException.class, () -> PosixSpawn.spawn(
+                List.of("/no/such/program"), Map.of(), null, PosixSpawn.NULL, new PosixSpawn.Stdio.File("/dev/stdout"),
+                PosixSpawn.NULL));
+        assertThat(missing).as("a missing program is still the program").hasMessage("No such file or directory");
+    }
 }

@@ -65,7 +65,7 @@ final class FifoStarts {
     static List<String> fifos(RankLaunch launch) {
         List<String> found = List.of();
         for (String name : new String[] {launch.stdoutFile(), launch.stderrFile(), launch.stdinFile()}) {
-            if (name == null) {
+            if (name == null || name.equals("/dev/null")) { // the common device, without a stat
                 continue;
             }
             String path = RankProcess.inDir(launch.workdir(), name);

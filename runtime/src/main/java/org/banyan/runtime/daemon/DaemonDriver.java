@@ -78,12 +78,7 @@ public final class DaemonDriver {
     private final java.util.concurrent.locks.ReentrantReadWriteLock startGate = new java.util.concurrent.locks.ReentrantReadWriteLock();
     private boolean ending; // under startGate
     /** Ranks whose files are FIFOs, each waiting on a thread of its own for their other ends. */
-    private final FifoStarts fifos = new FifoStarts(this::startGated, toLoop, (key, signal) -> {
-        RankProcess r = ranks.get(key);
-        if (r != null) {
-            r.signal(signal);
-        }
-    });
+    private final FifoStarts fifos = new FifoStarts(this::startGated, toLoop, pending::signal); // no longer pending: to the process
     /** The parent's messages given to the loop and not handled yet (see the parent link's reader). */
     private final java.util.concurrent.atomic.AtomicInteger fromParentPending = new java.util.concurrent.atomic.AtomicInteger();
     private final RankProcess.Registry registry = new RankProcess.Registry() {
@@ -168,7 +163,7 @@ public final class DaemonDriver {
                 loop.post(new DaemonEvent.ChildLost(childId, reason));
             }
         }, peers);
-        String parentHost = parentHost();
+        String parentHost = parent.remoteHost();
         // This daemon's contact for phase 2: its listener as seen from its parent's side.
         String contact = children.addressFor(parentHost);
         DaemonCore core = new DaemonCore(daemonId, contact, pmi::address, j -> "tcp://" + pmi.address(j), this::stats,
@@ -264,21 +259,11 @@ public final class DaemonDriver {
         List<FrameChannel> links = new ArrayList<>(List.of(parent));
         links.addAll(children.channels());
         links.addAll(peers.channels());
-        return new DaemonStats((int) links.stream().filter(c -> !c.isClosed()).count(),
-                links.stream().mapToLong(FrameChannel::framesSent).sum(),
-                links.stream().mapToLong(FrameChannel::framesReceived).sum(), upMillis, ranksMillis,
-                links.stream().mapToLong(FrameChannel::bytesSent).sum(),
-                links.stream().mapToLong(FrameChannel::bytesReceived).sum());
+        return FrameChannel.stats(links, upMillis, ranksMillis);
     }
 
     private long sinceJvmStart() {
         return System.currentTimeMillis() - spawnedAtMillis;
-    }
-
-    private String parentHost() {
-        String a = parent.remoteAddress();
-        int colon = a.lastIndexOf(':');
-        return colon > 0 ? a.substring(0, colon) : a;
     }
 
     private boolean execute(DaemonAction action) {
@@ -418,15 +403,9 @@ public final class DaemonDriver {
     }
 
     private void startRank(RankLaunch launch) {
-        if (launch.stdoutFile() != null || launch.stdinFile() != null) {
-            List<String> waitFor = FifoStarts.fifos(launch);
-            if (!waitFor.isEmpty()) {
-                long key = key(launch.jobId(), launch.rank());
-                fifos.start(key, launch, waitFor, () -> pending.take(key));
-                return;
-            }
+        if (!fifos.tookOver(key(launch.jobId(), launch.rank()), launch, pending)) {
+            spawnRank(launch);
         }
-        spawnRank(launch);
     }
 
     /** A rank whose FIFOs' other ends are there, unless the daemon is ending meanwhile. */

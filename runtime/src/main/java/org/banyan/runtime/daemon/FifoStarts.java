@@ -87,6 +87,22 @@ final class FifoStarts {
     }
 
     /**
+     * Whether {@code launch} has a FIFO among its files and is started here, once their other
+     * ends are there; the signals {@code pending} held for it come along.
+     */
+    boolean tookOver(long key, RankLaunch launch, PendingStarts<?> pending) {
+        if (launch.stdoutFile() == null && launch.stdinFile() == null) {
+            return false;
+        }
+        List<String> waitFor = fifos(launch);
+        if (waitFor.isEmpty()) {
+            return false;
+        }
+        start(key, launch, waitFor, () -> pending.take(key));
+        return true;
+    }
+
+    /**
      * Starts {@code launch} once its {@code fifos} are open at their other ends, on a thread of
      * its own; {@code held} gives the signals that came for it before, taken once it waits here
      * (so that none falls between), and handled as {@link #signal} would.

@@ -317,4 +317,20 @@ public final class FrameChannel implements Closeable {
             // closing: nothing left to do with the error
         }
     }
+
+    /** What a daemon says of its {@code links} (the open ones counted) and of its start. */
+    public static org.banyan.core.wire.DaemonStats stats(java.util.List<FrameChannel> links, long upMillis, long ranksMillis) {
+        return new org.banyan.core.wire.DaemonStats((int) links.stream().filter(c -> !c.isClosed()).count(),
+                links.stream().mapToLong(FrameChannel::framesSent).sum(),
+                links.stream().mapToLong(FrameChannel::framesReceived).sum(), upMillis, ranksMillis,
+                links.stream().mapToLong(FrameChannel::bytesSent).sum(),
+                links.stream().mapToLong(FrameChannel::bytesReceived).sum());
+    }
+
+    /** The host of {@link #remoteAddress}, without its port. */
+    public String remoteHost() {
+        String a = remoteAddress();
+        int colon = a.lastIndexOf(':');
+        return colon > 0 ? a.substring(0, colon) : a;
+    }
 }

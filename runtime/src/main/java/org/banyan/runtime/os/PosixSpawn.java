@@ -197,7 +197,7 @@ public final class PosixSpawn {
      * the directory of a file its streams go to (the file actions run in the child, before the
      * exec, and fail with the same errno as a missing program would). Only after a failure.
      */
-    static String culprit(String program, String dir, Stdio in, Stdio out, Stdio err) {
+    private static String culprit(String program, String dir, Stdio in, Stdio out, Stdio err) {
         if (dir != null && !new java.io.File(dir).isDirectory()) {
             return " (no directory " + dir + ")";
         }

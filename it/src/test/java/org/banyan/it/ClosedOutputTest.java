@@ -75,6 +75,43 @@ class ClosedOutputTest {
     }
 
     /**
+     * A reader that takes nothing ({@code | sleep}): banyan's own writes held its event loop, so
+     * {@code timeout}'s SIGTERM (and Ctrl-C) waited until the reader went away, the job running
+     * on. Now the job ends on the signal, what the reader did not take is dropped, and nothing is
+     * left running; the same for a DVM's client.
+     */
+    @Test
+    void aReaderThatTakesNothingDoesNotHoldTheJobFromItsSignal() throws Exception {
+        String m = Banyan.marker();
+        assertThat(endedWhileTheReaderSleeps(List.of("run", "-n", "1", "yes", m))).isEqualTo("status=124");
+        Banyan.assertNoProcessesWith(m);
+
+        uri = dir.resolve("dvm.uri");
+        assertThat(Banyan.run("dvm", "start", "--uri-file", uri.toString(), "--host", "localhost:2", "--warm-up", "0").exit())
+                .isZero();
+        String d = Banyan.marker();
+        assertThat(endedWhileTheReaderSleeps(List.of("run", "--dvm", uri.toString(), "-n", "1", "yes", d))).isEqualTo("status=124");
+        for (int i = 0; i < 100 && !Banyan.processesWith("yes " + d).isEmpty(); i++) {
+            Thread.sleep(50);
+        }
+        assertThat(Banyan.processesWith("yes " + d)).as("the DVM ended the job").isEmpty();
+    }
+
+    /** {@code timeout 3 banyan ARGS | sleep 15}: banyan's status, said when it ended, which must be well before the reader's end. */
+    private static String endedWhileTheReaderSleeps(List<String> args) throws Exception {
+        String command = "( timeout 3 \"$0\" \"$@\" 2>/dev/null; echo \"status=$? at=$SECONDS\" >&2 ) | sleep 15";
+        List<String> cmd = new java.util.ArrayList<>(List.of("bash", "-c", command, Banyan.SCRIPT.toString()));
+        cmd.addAll(args);
+        Process p = new ProcessBuilder(cmd).start();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String said = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertThat(said).matches("status=\\d+ at=\\d+");
+        int at = Integer.parseInt(said.substring(said.indexOf("at=") + 3));
+        assertThat(at).as("banyan ended on timeout's SIGTERM, not when its reader went away at 15 s: " + said).isLessThan(11);
+        return said.substring(0, said.indexOf(' '));
+    }
+
+    /**
      * The other commands' output lost: to a full device or a closed stdout they said nothing and
      * exited 0 (a script reading {@code banyan submit --detach}'s id went on without it); now one
      * line and 1, as coreutils' commands, and 141 without a word when the pipe's reader left.

@@ -2,8 +2,6 @@ package org.banyan.runtime.head;
 
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -26,8 +24,12 @@ public final class OutputSink implements AutoCloseable {
 
     private final OutputOptions options;
     private final int jobId;
-    private final OutputStream stdout = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16);
-    private final OutputStream stderr = new BufferedOutputStream(new FileOutputStream(FileDescriptor.err), 1 << 14);
+    /** banyan's own stdout and stderr, written off the loop: a reader that stopped reading held it. */
+    private final TerminalWriter terminal = new TerminalWriter();
+    private final OutputStream stdout = new BufferedOutputStream(terminal.stream(1), 1 << 16);
+    private final OutputStream stderr = new BufferedOutputStream(terminal.stream(2), 1 << 14);
+    /** Closed: a line reported now is the run's last, waited for. */
+    private boolean closed;
     private final Map<Long, ByteArrayOutputStream> partial = new HashMap<>();
     private final Map<Long, OutputStream> files = new HashMap<>();
     /** Files written to since the last flush, with a rank of theirs (for the message if one fails). */
@@ -271,6 +273,9 @@ public final class OutputSink implements AutoCloseable {
         } catch (IOException e) {
             // nowhere left to report to
         }
+        if (closed) { // the run's last words, after its end: written before the process exits
+            terminal.drain();
+        }
     }
 
     /**
@@ -294,7 +299,15 @@ public final class OutputSink implements AutoCloseable {
         }
     }
 
-    /** Writes unterminated last lines and closes the files. */
+    /**
+     * The job is being ended by a signal (Ctrl-C, {@code timeout}): output its reader does not
+     * take no longer holds the loop, and is dropped.
+     */
+    public void ending() {
+        terminal.ending();
+    }
+
+    /** Writes unterminated last lines, closes the files, and waits for the reader to take the rest. */
     @Override
     public void close() {
         try {
@@ -316,6 +329,9 @@ public final class OutputSink implements AutoCloseable {
             failed(e, true, -1);
         }
         flush();
+        terminal.drain();
+        flush(); // a write that failed meanwhile is known now
+        closed = true;
     }
 
     /** The rank's file for the stream, else the terminal's stream. */

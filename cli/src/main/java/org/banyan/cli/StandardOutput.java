@@ -72,7 +72,7 @@ final class StandardOutput extends FilterOutputStream {
         if (e == null) {
             return status;
         }
-        if ("Broken pipe".equals(e.getMessage())) {
+        if (org.banyan.runtime.os.FileErrors.brokenPipe(e)) {
             return status == 0 ? BROKEN_PIPE : status;
         }
         System.err.println(command + ": cannot write its output (" + org.banyan.runtime.os.FileErrors.reason(e) + ")");

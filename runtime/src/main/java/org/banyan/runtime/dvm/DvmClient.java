@@ -232,12 +232,7 @@ public final class DvmClient implements AutoCloseable {
                 System.err.println(who + ": " + OutputSink.cannotOpen(e) + "; job " + jobId + " ended");
                 return 1;
             }
-            UserSignals.install(sig -> {
-                if (org.banyan.core.daemon.Signals.ends(sig)) {
-                    sink.ending(); // a reader that takes nothing no longer holds this loop from the job's end
-                }
-                sendQuietly(new ClientMessage.SignalJob(jobId, sig));
-            });
+            UserSignals.install(sink.endingFirst(sig -> sendQuietly(new ClientMessage.SignalJob(jobId, sig))));
             if (job.stdinRank() != -1) {
                 forwardStdin(jobId);
             }

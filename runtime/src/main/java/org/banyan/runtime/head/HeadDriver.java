@@ -96,12 +96,7 @@ public final class HeadDriver {
                 links.addressFor(job.nodes().getFirst().name()));
         int[] status = {1};
         try {
-            UserSignals.install(sig -> {
-                if (Signals.ends(sig)) {
-                    sink.ending(); // a reader that takes nothing no longer holds the loop that ends the job
-                }
-                loop.post(new HeadEvent.UserSignal(sig));
-            });
+            UserSignals.install(sink.endingFirst(sig -> loop.post(new HeadEvent.UserSignal(sig))));
             UserSignals.installJobControl(sig -> loop.post(new HeadEvent.UserSignal(sig)));
             for (HeadAction a : core.start()) {
                 execute(a, status);

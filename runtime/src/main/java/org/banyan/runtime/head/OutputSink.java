@@ -170,7 +170,7 @@ public final class OutputSink implements AutoCloseable {
             failure = new Failure(1, "cannot write " + (rank < 0 ? "the ranks' output files" : "rank " + rank + "'s output file")
                     + ": " + org.banyan.runtime.os.FileErrors.reason(e));
         } else {
-            String reason = e.getMessage() != null && e.getMessage().contains("Broken pipe") ? "closed (broken pipe)"
+            String reason = org.banyan.runtime.os.FileErrors.brokenPipe(e) ? "closed (broken pipe)"
                     : "not writable (" + org.banyan.runtime.os.FileErrors.reason(e) + ")";
             failure = new Failure(BROKEN_PIPE_STATUS, "its output is " + reason);
         }
@@ -305,6 +305,19 @@ public final class OutputSink implements AutoCloseable {
      */
     public void ending() {
         terminal.ending();
+    }
+
+    /**
+     * A user-signal handler that, for a signal which ends the job, calls {@link #ending()} before
+     * {@code passOn} (which may wait on the loop a stalled reader would hold).
+     */
+    public java.util.function.IntConsumer endingFirst(java.util.function.IntConsumer passOn) {
+        return sig -> {
+            if (org.banyan.core.daemon.Signals.ends(sig)) {
+                ending();
+            }
+            passOn.accept(sig);
+        };
     }
 
     /** Writes unterminated last lines, closes the files, and waits for the reader to take the rest. */

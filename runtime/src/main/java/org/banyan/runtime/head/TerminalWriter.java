@@ -114,7 +114,7 @@ final class TerminalWriter {
         try {
             while (true) {
                 Chunk c = chunks.take();
-                do { // what came meanwhile goes in the same flush
+                do { // each chunk flushed: stdout and stderr reach a shared terminal in the order they came
                     if (failure(c.fd()) == null) {
                         try {
                             fds[c.fd()].write(c.data());

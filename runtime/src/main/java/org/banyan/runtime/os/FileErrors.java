@@ -29,4 +29,9 @@ public final class FileErrors {
             default -> e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
         };
     }
+
+    /** Whether {@code e} says the reader of a pipe or socket has gone (EPIPE), which commands end on quietly. */
+    public static boolean brokenPipe(IOException e) {
+        return e.getMessage() != null && e.getMessage().contains("Broken pipe");
+    }
 }

@@ -114,4 +114,36 @@ class SubmitFilesTest {
         assertThat(dir.resolve("k/task.000000/task.000000.out")).exists().isEmptyFile();
         assertThat(dir.resolve("k/task.000000/task.000000.err")).exists().isEmptyFile();
     }
+
+    /**
+     * A task of several ranks (or an MPI task) gives its input to rank 0, as {@code mpirun < file}
+     * does; it was refused. One that cannot be opened fails the task with why; a FIFO nobody
+     * writes holds nothing when the task is canceled.
+     */
+    @Test
+    void rankZeroOfATaskOfSeveralRanksReadsItsInput() throws Exception {
+        Files.writeString(dir.resolve("in.txt"), "hello\n");
+        Banyan.Result r = Banyan.runIn(dir, Map.of(), List.of("submit", "--dvm", uri.toString(), "--session", "s", "--quiet",
+                "--ranks", "3", "-i", "in.txt", "-o", "out.txt", "--", "sh", "-c", "echo $BANYAN_RANK: $(cat)"));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(Files.readAllLines(dir.resolve("out.txt"))).containsExactlyInAnyOrder("0: hello", "1:", "2:");
+
+        Banyan.Result missing = Banyan.runIn(dir, Map.of(), List.of("submit", "--dvm", uri.toString(), "--session", "m",
+                "--ranks", "2", "-i", "nothere", "--", "cat"));
+        assertThat(missing.exit()).isEqualTo(1);
+        assertThat(missing.stderr()).contains("No such file or directory (cannot open its stdin " + dir.resolve("nothere") + ")");
+
+        String marker = Banyan.marker();
+        assertThat(new ProcessBuilder("mkfifo", dir.resolve("fifo").toString()).start().waitFor()).isZero();
+        Banyan.Result waiting = Banyan.runIn(dir, Map.of(), List.of("submit", "--dvm", uri.toString(), "--session", "f",
+                "--detach", "--ranks", "2", "-i", "fifo", "--", "sleep", marker));
+        assertThat(waiting.exit()).as(waiting.stderr()).isZero();
+        assertThat(Banyan.run("cancel", "--dvm", uri.toString(), waiting.stdout().strip()).exit()).isZero();
+        Banyan.Result canceled = Banyan.run("wait", "--dvm", uri.toString(), waiting.stdout().strip());
+        assertThat(canceled.stderr()).contains("1 canceled");
+        Banyan.assertNoProcessesWith(marker);
+        Banyan.Result after = Banyan.runIn(dir, Map.of(), List.of("submit", "--dvm", uri.toString(), "--session", "a",
+                "--quiet", "--", "true"));
+        assertThat(after.exit()).as("the DVM goes on: %s", after.stderr()).isZero();
+    }
 }

@@ -138,6 +138,15 @@ class WireUpTest {
             assertThat(task.exit()).as(task.stderr()).isZero();
             assertThat(Files.readAllLines(session.resolve("task.000000/task.000000.out"))).hasSize(3)
                     .allMatch(l -> l.matches("Hello, World! I am process [012] of 3 on .*\\.")).doesNotHaveDuplicates();
+            // rank 0 reads the task's stdin, as under mpirun < file; it was refused ("for executable tasks")
+            Files.writeString(dir.resolve("numbers.txt"), "1\n2\n39\n");
+            Banyan.Result input = Banyan.run("submit", "--dvm", uri.toString(), "--session", dir.resolve("in").toString(), "--ranks", "3",
+                    "--mpi", "--input", dir.resolve("numbers.txt").toString(), "--", PYTHON, "-c", "import sys; from mpi4py import MPI; "
+                            + "c = MPI.COMM_WORLD; s = sum(map(int, sys.stdin)) if c.rank == 0 else None; "
+                            + "print(c.rank, 'of', c.size, 'got', c.bcast(s), 'read', len(sys.stdin.read()))");
+            assertThat(input.exit()).as(input.stderr()).isZero();
+            assertThat(Files.readAllLines(dir.resolve("in/task.000000/task.000000.out"))).containsExactlyInAnyOrder(
+                    "0 of 3 got 42 read 0", "1 of 3 got 42 read 0", "2 of 3 got 42 read 0");
             Banyan.Result run = Banyan.run("run", "--dvm", uri.toString(), "-n", "2", "env", "VAR=1", prog("hello-ompi"));
             assertThat(run.exit()).as(run.stderr()).isZero();
             assertThat(lines(run.stdout())).containsExactlyInAnyOrder("hello 0 of 2", "hello 1 of 2");

@@ -408,14 +408,6 @@ public final class TaskDescription {
         noNul("stdout", stdout);
         noNul("stderr", stderr);
         noNul("stdin", stdin);
-        if (stdin != null && mode != Mode.EXECUTABLE) {
-            throw new IllegalArgumentException("a task's stdin file is for executable tasks (an " + mode.name().toLowerCase(java.util.Locale.ROOT)
-                    + " task's input comes from its arguments)");
-        }
-        if (stdin != null && ranks > 1) {
-            throw new IllegalArgumentException("a task's stdin file is for a task of one rank (this one has " + ranks
-                    + ": its ranks' input comes from their arguments)");
-        }
     }
 
     /**

@@ -36,10 +36,6 @@ class TaskManagerSubmitTest {
             refused(tmgr, ok().environment("", "1"), "'' cannot be the name of an environment variable");
             refused(tmgr, ok().stdout("o\0ut"), "a task's stdout cannot hold a NUL character: o\\0ut");
             refused(tmgr, ok().stdin("i\0n"), "a task's stdin cannot hold a NUL character: i\\0n");
-            refused(tmgr, ok().stdin("in.txt").mode(TaskDescription.Mode.MPI),
-                    "a task's stdin file is for executable tasks (an mpi task's input comes from its arguments)");
-            refused(tmgr, ok().stdin("in.txt").ranks(2),
-                    "a task's stdin file is for a task of one rank (this one has 2: its ranks' input comes from their arguments)");
             // a function task's process fields were dropped without a word
             refused(tmgr, new TaskDescription().function(() -> 1).coresPerRank(2).timeout(5),
                     "a function task runs in a worker JVM of its pool, one call on one core: coresPerRank, timeout do not apply to it "

@@ -115,7 +115,8 @@ public final class SubmitCommand {
                     (a, v) -> a.output = a.commandOnly("--output", "stdout", v))
             .value("Submit", List.of("--error"), List.of("-e"), "FILE", "its stderr file, as --output (default UID.err)",
                     (a, v) -> a.error = a.commandOnly("--error", "stderr", v))
-            .value("Submit", List.of("--input"), List.of("-i"), "FILE", "the file its stdin reads (default none); relative to this directory",
+            .value("Submit", List.of("--input"), List.of("-i"), "FILE",
+                    "the file its stdin reads (default none; of several ranks, rank 0 reads it); relative to this directory",
                     (a, v) -> a.input = a.commandOnly("--input", "stdin", v))
             .value("Submit", List.of("--name"), List.of("--job-name", "-J"), "NAME",
                     "a name for people, shown with its uid where it is reported",

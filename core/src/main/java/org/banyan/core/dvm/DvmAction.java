@@ -48,6 +48,19 @@ public sealed interface DvmAction {
     record AbandonTaskOutput(int taskId) implements DvmAction {}
 
     /**
+     * The rank 0 of job {@code jobId}, a task's, reads the task's {@code stdin} file (relative to
+     * {@code sandbox}): read it off the loop, within the credit, and hand back each chunk as
+     * {@link DvmEvent.TaskInput}.
+     */
+    record OpenTaskInput(int jobId, String sandbox, String stdin) implements DvmAction {}
+
+    /** How many bytes of job {@code jobId}'s stdin file may have been handed back in all ({@code -1}: no more). */
+    record TaskInputCredit(int jobId, long limit) implements DvmAction {}
+
+    /** Job {@code jobId} ended or was left: stop reading its stdin file (a FIFO's open included). */
+    record CloseTaskInput(int jobId) implements DvmAction {}
+
+    /**
      * An elastic DVM wants {@code n} more hosts: ask Slurm for an allocation of them
      * ({@code preferred} among them when idle, none of {@code serving}, each with {@code cpus}
      * CPUs), then say what it granted ({@link DvmEvent.SlurmGranted} or

@@ -225,6 +225,8 @@ public final class DvmCore {
             case DvmEvent.TaskOutputLate(int task, int job) -> follow(tasks.outputLate(task, job));
             case DvmEvent.TaskOutputBacklog(int task, boolean behind) -> follow(tasks.outputBacklog(task, behind));
             case DvmEvent.TaskOutputFailed(int task, String why) -> follow(tasks.outputFailed(task, why));
+            case DvmEvent.TaskInput(int job, byte[] data) -> tasks.input(job, data);
+            case DvmEvent.TaskInputFailed(int job, String why) -> follow(tasks.inputFailed(job, why));
             case DvmEvent.ResizeTimeout(int queueId, int generation) -> queue.resizeTimedOut(queueId, generation);
             case DvmEvent.FlushUpdates f -> {
                 flushArmed = false;

@@ -44,6 +44,12 @@ public sealed interface DvmEvent {
      */
     record TaskOutputBacklog(int taskId, boolean behind) implements DvmEvent {}
 
+    /** A chunk of the stdin file of job {@code jobId}, a task's (empty: the file's end), for its rank 0. */
+    record TaskInput(int jobId, byte[] data) implements DvmEvent {}
+
+    /** The stdin file of job {@code jobId}, a task's, could not be opened or read ({@code why}): the task fails. */
+    record TaskInputFailed(int jobId, String why) implements DvmEvent {}
+
     /** A queued job's expansion to {@code generation} had its time to join. */
     record ResizeTimeout(int queueId, int generation) implements DvmEvent {}
 

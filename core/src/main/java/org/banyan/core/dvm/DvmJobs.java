@@ -197,9 +197,7 @@ final class DvmJobs {
     void forJob(int jobId, HeadAction a) {
         RunningJob j = jobs.get(jobId);
         if (j == null) {
-            if (a instanceof HeadAction.EmitOutput(int rank, int stream, byte[] data)) {
-                tasks.jobOutput(jobId, stream, data); // an MPI task's
-            }
+            tasks.forJob(jobId, a); // an MPI task's
             return;
         }
         int shown = j.queueId() >= 0 ? j.queueId() : jobId;

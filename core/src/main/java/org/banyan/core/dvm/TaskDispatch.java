@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
+import org.banyan.core.head.HeadAction;
 import org.banyan.core.head.HeadEvent;
 import org.banyan.core.head.HeadSettings;
 import org.banyan.core.job.AppContext;
@@ -67,6 +68,8 @@ final class TaskDispatch {
     private final Map<Integer, Integer> taskOfJob = new HashMap<>();
     /** MPI tasks' output files, and when such a task is final. */
     private final TaskJobOutput files;
+    /** Such tasks' stdin files, read for their rank 0. */
+    private final TaskJobInput input;
 
     /**
      * @param nextJobId    the DVM's job numbering, shared with {@code banyan run --dvm}'s jobs
@@ -89,6 +92,7 @@ final class TaskDispatch {
         this.nextJobId = nextJobId;
         this.out = out;
         this.files = new TaskJobOutput(out);
+        this.input = new TaskJobInput(out);
         this.clock = clock;
         this.wireUp = wireUp;
     }
@@ -200,16 +204,32 @@ final class TaskDispatch {
         return taskOfJob.containsKey(jobId);
     }
 
-    /** An MPI task's job wrote output: into the task's stdout or stderr file. */
-    void jobOutput(int jobId, int stream, byte[] data) {
-        Integer task = taskOfJob.get(jobId);
-        if (task != null) {
-            files.write(task, stream, data);
+    /** What the head core says of an MPI task's job: its output into the task's files, its stdin from the task's file. */
+    void forJob(int jobId, HeadAction a) {
+        if (a instanceof HeadAction.EmitOutput(int rank, int stream, byte[] data)) {
+            Integer task = taskOfJob.get(jobId);
+            if (task != null) {
+                files.write(task, stream, data);
+            }
+        } else if (taskOfJob.containsKey(jobId)) {
+            input.forJob(jobId, a);
         }
+    }
+
+    /** A chunk of the stdin file of job {@code jobId} (empty: its end), for its rank 0. */
+    void input(int jobId, byte[] data) {
+        input.data(jobId, data);
+    }
+
+    /** The stdin file of job {@code jobId} could not be read: its task fails with why, its job ended. */
+    List<HeadEvent> inputFailed(int jobId, String why) {
+        Integer task = taskOfJob.get(jobId);
+        return task == null ? List.of() : apply(agent.fail(task, why));
     }
 
     /** An MPI task's job ended; {@code note} says why when its status does not ("ended as its DVM stopped ..."). */
     List<HeadEvent> jobEnded(int jobId, int status, String note) {
+        input.ended(jobId);
         Integer task = taskOfJob.remove(jobId);
         if (task == null) {
             return List.of();
@@ -349,6 +369,7 @@ final class TaskDispatch {
         Integer job = jobOfTask.remove(taskId);
         if (job != null) {
             taskOfJob.remove(job);
+            input.ended(job);
             files.close(taskId);
             files.cancel(job, "task " + taskId + " lost one of its nodes; ending its other ranks", out);
         }
@@ -411,7 +432,7 @@ final class TaskDispatch {
     /**
      * An MPI task, or an executable task of several ranks: a job with as many ranks on each node as the agent placed there, each rank
      * running the task's command (pre-exec and post-exec around the executable) with the task's
-     * variables. A task with GPUs is one context per node (one MPI_COMM_WORLD all the same), so
+     * variables; its rank 0 reads the task's stdin file, as mpirun gives its stdin to rank 0. A task with GPUs is one context per node (one MPI_COMM_WORLD all the same), so
      * that the ranks on each node see that node's GPUs of the task in CUDA_VISIBLE_DEVICES and
      * BANYAN_TASK_GPUS. Its ranks wire up through PMIx when its executable is built with Open MPI
      * (or libpmix), as {@code banyan run}'s do; through PMI they ran as that many singletons.
@@ -450,8 +471,11 @@ final class TaskDispatch {
                 }
             }
         }
-        JobDescription job = PmixNamespaces.name(new JobDescription(jobId, apps, slots, MappingPolicy.SLOT, false, -1,
-                r.sandbox(), Modex.LAZY), wireUp.of(r));
+        if (r.stdin() != null) {
+            input.expect(jobId, r.sandbox(), r.stdin());
+        }
+        JobDescription job = PmixNamespaces.name(new JobDescription(jobId, apps, slots, MappingPolicy.SLOT, false,
+                r.stdin() == null ? -1 : 0, r.sandbox(), Modex.LAZY), wireUp.of(r));
         return new HeadEvent.Submit(job, settings.forJob(0));
     }
 }

@@ -32,7 +32,7 @@ import org.banyan.runtime.os.UserSignals;
  * (jobs, tasks, the queue, clients' requests). This class holds what the core may not: the links
  * to the daemons it starts with the usual tree spawn, the client socket where {@code banyan run
  * --dvm}, {@code banyan dvm status|stop}, {@code banyan submit} and the pilot connect, the URI
- * file, the MPI tasks' output files ({@link TaskOutputFiles}), timers, and an elastic DVM's Slurm
+ * file, the MPI tasks' output and stdin files ({@link TaskOutputFiles}, {@link TaskInputFiles}), timers, and an elastic DVM's Slurm
  * commands. Clients must
  * present the secret written next to the URI file; a connection that does not is refused and
  * logged. The DVM ends on {@code dvm stop}, on SIGTERM, SIGINT or SIGHUP to its head, or when it
@@ -100,6 +100,18 @@ public final class DvmHead {
             loop.post(new Event.Core(new DvmEvent.TaskOutputFailed(task, why)));
         }
     }, this::say);
+    /** The stdin files of tasks that run as jobs, read off the loop for their rank 0. */
+    private final TaskInputFiles taskInput = new TaskInputFiles(new TaskInputFiles.Events() {
+        @Override
+        public void data(int job, byte[] data) {
+            loop.post(new Event.Core(new DvmEvent.TaskInput(job, data)));
+        }
+
+        @Override
+        public void failed(int job, String why) {
+            loop.post(new Event.Core(new DvmEvent.TaskInputFailed(job, why)));
+        }
+    });
     private final String secret = DvmFiles.newSecret();
     private HeadLinks links;
     private ClientDoor door;
@@ -255,6 +267,9 @@ public final class DvmHead {
             case DvmAction.TaskOutput(int task, int stream, byte[] data) -> taskOutput.write(task, stream, data);
             case DvmAction.CloseTaskOutput(int task) -> taskOutput.close(task);
             case DvmAction.AbandonTaskOutput(int task) -> taskOutput.abandon(task);
+            case DvmAction.OpenTaskInput(int job, String sandbox, String stdin) -> taskInput.open(job, sandbox, stdin);
+            case DvmAction.TaskInputCredit(int job, long limit) -> taskInput.credit(job, limit);
+            case DvmAction.CloseTaskInput(int job) -> taskInput.close(job);
             case DvmAction.OpenDashboard(int client, String bind, int port) -> openDashboard(client, bind, port);
             case DvmAction.SlurmGrow g -> elastic.grow(g);
             case DvmAction.SlurmShrink s -> elastic.shrink(s);

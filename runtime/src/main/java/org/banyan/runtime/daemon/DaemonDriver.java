@@ -78,7 +78,7 @@ public final class DaemonDriver {
     private final java.util.concurrent.locks.ReentrantReadWriteLock startGate = new java.util.concurrent.locks.ReentrantReadWriteLock();
     private boolean ending; // under startGate
     /** Ranks whose files are FIFOs, each waiting on a thread of its own for their other ends. */
-    private final FifoStarts fifos = new FifoStarts(this::startGated, toLoop, pending::signal); // no longer pending: to the process
+    private final FileStarts fifos = new FileStarts(this::startGated, toLoop, pending::signal); // no longer pending: to the process
     /** The parent's messages given to the loop and not handled yet (see the parent link's reader). */
     private final java.util.concurrent.atomic.AtomicInteger fromParentPending = new java.util.concurrent.atomic.AtomicInteger();
     private final RankProcess.Registry registry = new RankProcess.Registry() {

@@ -65,7 +65,7 @@ final class PendingStarts<R> {
 
     /**
      * The signals held for {@code key}'s pending start, which another starter now takes over
-     * (see {@link FifoStarts}); it is no longer pending here.
+     * (see {@link FileStarts}); it is no longer pending here.
      */
     List<Integer> take(long key) {
         List<Integer> signals = held.remove(key);

@@ -357,12 +357,18 @@ public final class DvmHead {
     /**
      * How an MPI task's ranks are served ({@link ElfNeeded#wireUp}), its executable found from its
      * sandbox along the PATH its ranks get: the task's own, else the DVM's, which its daemons
-     * share when they started here. A program not found here is served both ways.
+     * share when they started here. A program not found here, or not read within 2 s, is served both ways.
      */
     private static org.banyan.core.job.WireUp wireUp(TaskRequest r) {
-        Path program = ProgramLookup.find(r.executable(), Path.of(r.sandbox()),
-                r.env().getOrDefault("PATH", System.getenv("PATH")));
-        return ElfNeeded.wireUp(program == null ? List.of() : ElfNeeded.of(program));
+        try { // a program on a hung mount held the loop: now a pool's thread, and it is served both ways
+            return org.banyan.runtime.os.PatientFiles.within(2_000, () -> {
+                Path program = ProgramLookup.find(r.executable(), Path.of(r.sandbox()),
+                        r.env().getOrDefault("PATH", System.getenv("PATH")));
+                return ElfNeeded.wireUp(program == null ? List.of() : ElfNeeded.of(program));
+            });
+        } catch (IOException e) {
+            return org.banyan.core.job.WireUp.BOTH;
+        }
     }
 
     /** Any thread: println is synchronized, so lines stay whole. */

@@ -44,6 +44,8 @@ final class TaskOutputFiles {
     /** Bytes waiting at which a task is behind, and back down to which it has caught up. */
     static final long BEHIND = 4L << 20;
     static final long CAUGHT_UP = 1L << 20;
+    /** How long the loop waits for a task's sandbox to be made: a file system slower than that does not answer. */
+    static final long MKDIR_PATIENCE_MILLIS = 2_000;
 
     /** What the loop hears of a task's files. */
     interface Events {
@@ -89,8 +91,8 @@ final class TaskOutputFiles {
         // which a FIFO or a hung server can hold, are left to the writer.
         Path dir = Path.of(sandbox);
         String failure = null;
-        try {
-            Files.createDirectories(dir);
+        try { // a hung mount holds a pool's thread, not the loop: the task fails, and its ranks wait alone (FileStarts)
+            org.banyan.runtime.os.PatientFiles.within(MKDIR_PATIENCE_MILLIS, () -> Files.createDirectories(dir));
         } catch (IOException e) {
             failure = "cannot make its directory " + dir + " (" + FileErrors.reason(e) + ")"; // as a task of one process says
         }

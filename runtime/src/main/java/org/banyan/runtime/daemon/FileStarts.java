@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -18,25 +19,37 @@ import org.banyan.core.daemon.RankLaunch;
 import org.banyan.core.daemon.Signals;
 
 /**
- * Ranks whose stdout, stderr or stdin file is a FIFO (a task's {@code "stdout": "/path/to/fifo"}).
+ * Ranks whose start waits on their files: a stdout, stderr or stdin that is a FIFO (a task's
+ * {@code "stdout": "/path/to/fifo"}), or a file system that does not answer (a hung NFS mount).
  * Opening a FIFO waits for its other end, and a spawn waits with it: the child opens its files
  * before its exec, and posix_spawn returns only after the exec. That held the thread that
  * started the rank, for a local host the DVM's own loop: no task started, no client was
  * answered and {@code dvm stop} timed out until someone opened the FIFO, and the child, a copy
- * of the daemon's JVM blocked in open(2), outlived a killed daemon.
+ * of the daemon's JVM blocked in open(2), outlived a killed daemon. A hung mount held it the
+ * same way, in the stat that looks for FIFOs or in the spawn.
  *
- * <p>Each such rank waits on a thread of its own, which opens the FIFOs in this process (no
- * child exists meanwhile, so none is left behind if nobody ever opens them), then starts the
- * rank as any other, its FIFOs' other ends now there. An ending signal (a cancel, a timeout, the
- * daemon's end) for a rank still waiting ends it at once, never started, with why; other
- * signals wait for its process; its thread is woken out of its open and leaves.
+ * <p>So a rank's files are looked at on a thread of a pool ({@link #PATIENCE_MILLIS} waited
+ * for, a few microseconds when the file system answers); a rank whose look does not answer in
+ * that time, and a rank with a FIFO, waits on a thread of its own, which opens the FIFOs in
+ * this process (no child exists meanwhile, so none is left behind if nobody ever opens them),
+ * then starts the rank as any other. An ending signal (a cancel, a timeout, the daemon's end)
+ * for a rank still waiting ends it at once, never started, with why; other signals wait for its
+ * process; its thread is woken out of its open and leaves (one in a stat of a hung mount leaves
+ * when the mount answers: nothing can take a thread out of that).
  */
-final class FifoStarts {
+final class FileStarts {
     /** The mode bits of a FIFO, as stat(2) gives them. */
     private static final int S_IFMT = 0170000;
     private static final int S_IFIFO = 0010000;
     /** Wakes of a given-up rank's FIFOs, 100 ms apart, before its thread is left to wait. */
     private static final int RELEASE_TRIES = 100;
+    /**
+     * How long the starting thread waits for a look at a rank's files before the rank waits on
+     * a thread of its own; {@link #PATIENCE_STUCK_MILLIS} while an earlier look has not answered
+     * (a hung session directory: every task's look hangs, and each would cost the loop this).
+     */
+    static final long PATIENCE_MILLIS = 100;
+    static final long PATIENCE_STUCK_MILLIS = 5;
 
     /** Starts a rank as any other, on the calling thread (the FIFOs' other ends are there). */
     interface Starter {
@@ -47,12 +60,17 @@ final class FifoStarts {
     private final Consumer<DaemonEvent> events;
     private final BiConsumer<Long, Integer> signalStarted;
     private final Map<Long, Waiting> waiting = new ConcurrentHashMap<>();
+    /** Where ranks' files are looked at: a thread that a hung mount holds is replaced by a new one. */
+    private final java.util.concurrent.ExecutorService looks = java.util.concurrent.Executors.newCachedThreadPool(
+            r -> Thread.ofPlatform().daemon().stackSize(256 << 10).name("rank-file-look").unstarted(r));
+    /** Looks that have not answered in their patience, still running. */
+    private final java.util.concurrent.atomic.AtomicInteger stuck = new java.util.concurrent.atomic.AtomicInteger();
 
     /**
      * @param events        where a rank that ended while it waited is told (the daemon's loop)
      * @param signalStarted sends a signal to the started rank of a key, if it runs
      */
-    FifoStarts(Starter starter, Consumer<DaemonEvent> events, BiConsumer<Long, Integer> signalStarted) {
+    FileStarts(Starter starter, Consumer<DaemonEvent> events, BiConsumer<Long, Integer> signalStarted) {
         this.starter = starter;
         this.events = events;
         this.signalStarted = signalStarted;
@@ -87,14 +105,41 @@ final class FifoStarts {
     }
 
     /**
-     * Whether {@code launch} has a FIFO among its files and is started here, once their other
-     * ends are there; the signals {@code pending} held for it come along.
+     * Whether {@code launch} is started here: it has a FIFO among its files, or their file system
+     * did not answer within the patience; then it starts once they are there. The signals
+     * {@code pending} held for it come along.
      */
     boolean tookOver(long key, RankLaunch launch, PendingStarts<?> pending) {
-        if (launch.stdoutFile() == null && launch.stdinFile() == null) {
+        boolean inDir = launch.workdirRequired() && launch.workdir() != null; // an MPI task's sandbox, --wdir
+        boolean named = launch.executable().indexOf('/') >= 0;
+        if (launch.stdoutFile() == null && launch.stdinFile() == null && !inDir && !named) {
             return false;
         }
-        List<String> waitFor = fifos(launch);
+        CompletableFuture<List<String>> look = CompletableFuture.supplyAsync(() -> {
+            // the child's chdir and exec would wait where these do (a program named by its path: a
+            // bare name's search along PATH is the child's)
+            if (inDir) {
+                new File(launch.workdir()).isDirectory();
+            }
+            if (named) {
+                new File(RankProcess.inDir(launch.workdir(), launch.executable())).exists();
+            }
+            return fifos(launch);
+        }, looks);
+        List<String> waitFor;
+        try {
+            waitFor = look.get(stuck.get() > 0 ? PATIENCE_STUCK_MILLIS : PATIENCE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            stuck.incrementAndGet();
+            look.whenComplete((found, failure) -> stuck.decrementAndGet());
+            start(key, new Waiting(launch, look), () -> pending.take(key));
+            return true;
+        } catch (java.util.concurrent.ExecutionException e) {
+            return false; // the start says what it finds
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
         if (waitFor.isEmpty()) {
             return false;
         }
@@ -108,14 +153,24 @@ final class FifoStarts {
      * (so that none falls between), and handled as {@link #signal} would.
      */
     void start(long key, RankLaunch launch, List<String> fifos, java.util.function.Supplier<List<Integer>> held) {
-        Waiting w = new Waiting(launch, fifos);
+        Waiting w = new Waiting(launch, CompletableFuture.completedFuture(fifos));
+        w.fifos = fifos;
+        start(key, w, held);
+    }
+
+    private void start(long key, Waiting w, java.util.function.Supplier<List<Integer>> held) {
         waiting.put(key, w);
-        w.thread = Thread.ofPlatform().daemon().stackSize(256 << 10).name("rank-fifo-" + launch.jobId() + "-" + launch.rank())
+        w.thread = Thread.ofPlatform().daemon().stackSize(256 << 10).name("rank-fifo-" + w.launch.jobId() + "-" + w.launch.rank())
                 .unstarted(() -> waitThenStart(key, w));
         for (int s : held.get()) {
             signal(key, s);
         }
         w.thread.start();
+    }
+
+    /** Looks at ranks' files that have not answered yet (for tests). */
+    int stuck() {
+        return stuck.get();
     }
 
     /** A signal for {@code key}: true when it was for a rank waiting here, taken (or held) then. */
@@ -133,9 +188,10 @@ final class FifoStarts {
                 waiting.remove(key, w);
                 release(w);
                 RankLaunch l = w.launch;
+                String why = w.fifos == null ? "while the file system of its files did not answer"
+                        : "while its file waited for the FIFO's other end";
                 events.accept(new DaemonEvent.RankEnded(l.jobId(), l.rank(), 128 + signal, l.executable()
-                        + ": never started: ended by " + Signals.name(signal) + " while its file waited for the FIFO's other end",
-                        0, 0));
+                        + ": never started: ended by " + Signals.name(signal) + " " + why, 0, 0));
                 return true;
             }
             if (w.state != State.GAVE_UP) {
@@ -152,10 +208,12 @@ final class FifoStarts {
      */
     private static void release(Waiting w) {
         // a platform thread: a native open that a hung file system holds would pin a virtual one's carrier
+        w.thread.interrupt(); // out of its wait for the look at its files
         Thread.ofPlatform().daemon().stackSize(128 << 10).name("rank-fifo-release").start(() -> {
             try {
                 for (int i = 0; i < RELEASE_TRIES && w.thread.isAlive(); i++) {
-                    for (String path : w.fifos) {
+                    List<String> fifos = w.fifos;
+                    for (String path : fifos == null ? List.<String>of() : fifos) {
                         org.banyan.runtime.os.RawFd.wakeFifoOpeners(path);
                     }
                     w.thread.join(java.time.Duration.ofMillis(100));
@@ -171,6 +229,15 @@ final class FifoStarts {
     private void waitThenStart(long key, Waiting w) {
         List<Closeable> open = new ArrayList<>();
         try {
+            if (w.fifos == null) {
+                try {
+                    w.fifos = w.look.get(); // as long as the file system takes
+                } catch (InterruptedException e) {
+                    return; // given up
+                } catch (java.util.concurrent.ExecutionException e) {
+                    w.fifos = List.of(); // the start says what it finds
+                }
+            }
             for (String path : w.fifos) {
                 synchronized (w) {
                     if (w.state == State.GAVE_UP) {
@@ -216,14 +283,16 @@ final class FifoStarts {
 
     private static final class Waiting {
         final RankLaunch launch;
-        final List<String> fifos;
+        /** The look at its files; once it has answered, the FIFOs among them in {@link #fifos}. */
+        final CompletableFuture<List<String>> look;
+        volatile List<String> fifos;
         final List<Integer> held = new ArrayList<>();
         State state = State.WAITING;
         Thread thread;
 
-        Waiting(RankLaunch launch, List<String> fifos) {
+        Waiting(RankLaunch launch, CompletableFuture<List<String>> look) {
             this.launch = launch;
-            this.fifos = fifos;
+            this.look = look;
         }
     }
 }

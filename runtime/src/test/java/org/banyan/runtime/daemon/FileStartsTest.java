@@ -18,14 +18,14 @@ import org.banyan.core.daemon.Signals;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class FifoStartsTest {
+class FileStartsTest {
     @TempDir
     Path dir;
 
     private final LinkedBlockingQueue<RankLaunch> started = new LinkedBlockingQueue<>();
     private final LinkedBlockingQueue<DaemonEvent> events = new LinkedBlockingQueue<>();
     private final List<Integer> sent = new CopyOnWriteArrayList<>();
-    private final FifoStarts fifos = new FifoStarts(started::add, events::add, (key, signal) -> sent.add(signal));
+    private final FileStarts fifos = new FileStarts(started::add, events::add, (key, signal) -> sent.add(signal));
 
     private Path fifo(String name) throws Exception {
         Path p = dir.resolve(name);
@@ -42,17 +42,17 @@ class FifoStartsTest {
         fifo("out");
         fifo("in");
         Files.writeString(dir.resolve("plain"), "x");
-        assertThat(FifoStarts.fifos(task("t.out", null))).as("files not made yet").isEmpty();
-        assertThat(FifoStarts.fifos(task("plain", "/dev/null"))).as("a file, a device").isEmpty();
-        assertThat(FifoStarts.fifos(task("out", null))).containsExactly(dir.resolve("out").toString());
-        assertThat(FifoStarts.fifos(task("/dev/null", "in"))).containsExactly(dir.resolve("in").toString());
+        assertThat(FileStarts.fifos(task("t.out", null))).as("files not made yet").isEmpty();
+        assertThat(FileStarts.fifos(task("plain", "/dev/null"))).as("a file, a device").isEmpty();
+        assertThat(FileStarts.fifos(task("out", null))).containsExactly(dir.resolve("out").toString());
+        assertThat(FileStarts.fifos(task("/dev/null", "in"))).containsExactly(dir.resolve("in").toString());
     }
 
     @Test
     void aRankStartsOnceItsStdoutFifoHasAReaderAndGetsTheSignalsThatCameMeanwhile() throws Exception {
         Path out = fifo("out");
         RankLaunch launch = task("out", null);
-        fifos.start(7, launch, FifoStarts.fifos(launch), () -> List.of(Signals.SIGSTOP));
+        fifos.start(7, launch, FileStarts.fifos(launch), () -> List.of(Signals.SIGSTOP));
         assertThat(fifos.signal(7, Signals.SIGCONT)).as("held for the process to come").isTrue();
         assertThat(started.poll(300, TimeUnit.MILLISECONDS)).as("no reader yet").isNull();
 
@@ -77,7 +77,7 @@ class FifoStartsTest {
     void aRankEndedWhileItsStdinFifoHasNoWriterIsNeverStarted() throws Exception {
         Path in = fifo("in");
         RankLaunch launch = task("t.out", "in");
-        fifos.start(8, launch, FifoStarts.fifos(launch), List::of);
+        fifos.start(8, launch, FileStarts.fifos(launch), List::of);
         assertThat(started.poll(300, TimeUnit.MILLISECONDS)).isNull();
 
         assertThat(fifos.signal(8, Signals.SIGTERM)).isTrue();
@@ -99,7 +99,7 @@ class FifoStartsTest {
     void aGivenUpRankWaitingForAReaderLeavesToo() throws Exception {
         fifo("out");
         RankLaunch launch = task("out", null);
-        fifos.start(9, launch, FifoStarts.fifos(launch), List::of);
+        fifos.start(9, launch, FileStarts.fifos(launch), List::of);
         assertThat(started.poll(200, TimeUnit.MILLISECONDS)).isNull();
         assertThat(fifos.signal(9, Signals.SIGKILL)).isTrue();
         assertThat(((DaemonEvent.RankEnded) events.poll(5, TimeUnit.SECONDS)).status()).isEqualTo(128 + Signals.SIGKILL);

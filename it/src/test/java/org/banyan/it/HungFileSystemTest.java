@@ -1,0 +1,106 @@
+package org.banyan.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A file system that does not answer, as an NFS mount whose server is gone: a FUSE mount whose
+ * device nobody reads, so that every access to it waits (until the device is closed). A task
+ * whose files, sandbox or program are there used to stop the whole DVM: the look for FIFOs, the
+ * sandbox's mkdir, the program's ELF and the spawn ran on the DVM's loop, and no client was
+ * answered again.
+ */
+class HungFileSystemTest {
+    @TempDir
+    Path dir;
+
+    Path hung;
+    Process holder;
+    Path uri;
+
+    @BeforeEach
+    void mount() throws Exception {
+        Assumptions.assumeTrue(Files.exists(Path.of("/dev/fuse")) && "root".equals(System.getProperty("user.name")),
+                "a FUSE mount needs /dev/fuse and root");
+        hung = Files.createDirectories(dir.resolve("hung"));
+        // the shell keeps the device open (as sleep) and answers nothing
+        holder = new ProcessBuilder("sh", "-c", "exec 3<>/dev/fuse && mount -t fuse -o fd=3,rootmode=40000,user_id=0,group_id=0 "
+                + "banyanhung \"$0\" && echo mounted && exec sleep 100000", hung.toString()).redirectErrorStream(true).start();
+        CompletableFuture<String> said = CompletableFuture.supplyAsync(() -> {
+            try {
+                return new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8)).readLine();
+            } catch (java.io.IOException e) {
+                return e.toString();
+            }
+        });
+        assertThat(said.get(10, TimeUnit.SECONDS)).isEqualTo("mounted");
+        uri = dir.resolve("dvm.uri");
+        Banyan.Result r = Banyan.run("dvm", "start", "--uri-file", uri.toString(), "--host", "localhost:4");
+        assertThat(r.exit()).as(r.stderr()).isZero();
+    }
+
+    @AfterEach
+    void unmount() throws Exception {
+        try {
+            if (uri != null) {
+                Banyan.Result stop = Banyan.run("dvm", "stop", "--dvm", uri.toString());
+                assertThat(stop.exit()).as(stop.stderr()).isZero();
+                Banyan.assertNoProcessesWith(uri.toString());
+            }
+        } finally {
+            if (holder != null) {
+                holder.destroyForcibly(); // the device closed: what waits on the mount fails at once
+                holder.waitFor(10, TimeUnit.SECONDS);
+                new ProcessBuilder("umount", "-l", hung.toString()).start().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    @Test
+    void tasksWhoseFilesSandboxOrProgramDoNotAnswerHoldNothingElse() throws Exception {
+        String m = Banyan.marker();
+        Files.writeString(dir.resolve("f.jsonl"), String.join("\n",
+                "{\"executable\": \"sleep\", \"arguments\": [\"" + m + "\"], \"stdout\": \"" + hung.resolve("out") + "\"}",
+                "{\"executable\": \"" + hung.resolve("prog") + "\", \"arguments\": [\"" + m + "\"]}",
+                "{\"mode\": \"mpi\", \"ranks\": 2, \"executable\": \"sleep\", \"arguments\": [\"" + m + "\"], \"sandbox\": \""
+                        + hung.resolve("sandbox") + "\"}") + "\n");
+        Banyan.Result sub = Banyan.runIn(dir, Map.of(), List.of("submit", "--dvm", uri.toString(), "--session", "s", "--detach",
+                "--tasks", "f.jsonl"));
+        assertThat(sub.exit()).as(sub.stderr()).isZero();
+        assertThat(sub.stdout()).matches("\\d+-\\d+\\s*");
+        int first = Integer.parseInt(sub.stdout().strip().split("-")[0]);
+        List<String> ids = List.of(Integer.toString(first), Integer.toString(first + 1), Integer.toString(first + 2));
+
+        Banyan.Result other = Banyan.runIn(dir, Map.of(), List.of("submit", "--dvm", uri.toString(), "--session", "o", "--ranks", "2",
+                "-o", "other.txt", "--", "echo", "other"));
+        assertThat(other.exit()).as("%s; the DVM's log: %s", other.stderr(), Files.readString(Path.of(uri + ".log"))).isZero();
+        assertThat(dir.resolve("other.txt")).hasContent("other\nother");
+        Banyan.Result status = Banyan.run("dvm", "status", "--dvm", uri.toString());
+        assertThat(status.exit()).as(status.stderr()).isZero();
+
+        Banyan.Result mpi = Banyan.run("wait", "--dvm", uri.toString(), ids.get(2));
+        assertThat(mpi.exit()).isEqualTo(1);
+        assertThat(mpi.stderr()).contains("cannot make its directory " + hung.resolve("sandbox")
+                + " (its file system did not answer in 2 s)");
+
+        Banyan.Result cancel = Banyan.run("cancel", "--dvm", uri.toString(), ids.get(0) + "," + ids.get(1));
+        assertThat(cancel.exit()).as(cancel.stderr()).isZero();
+        Banyan.Result canceled = Banyan.run("wait", "--dvm", uri.toString(), ids.get(0) + "," + ids.get(1));
+        assertThat(canceled.stderr()).contains("2 canceled");
+        Banyan.assertNoProcessesWith(m);
+    }
+}

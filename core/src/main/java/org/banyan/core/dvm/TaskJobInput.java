@@ -35,24 +35,21 @@ final class TaskJobInput {
         files.put(job, new File(sandbox, stdin));
     }
 
-    /** What job {@code job}'s head core says of its stdin; false when the action is not about stdin. */
-    boolean forJob(int job, HeadAction a) {
+    /** What job {@code job}'s head core says of its stdin (its other actions are not this class's). */
+    void forJob(int job, HeadAction a) {
         switch (a) {
             case HeadAction.ForwardStdin f -> {
                 File file = files.get(job);
                 if (file != null && targets.put(job, f) == null) {
                     out.accept(new DvmAction.OpenTaskInput(job, file.sandbox(), file.stdin()));
                 }
-                return true;
             }
             case HeadAction.StdinCredit(long limit) -> {
                 if (targets.containsKey(job)) {
                     out.accept(new DvmAction.TaskInputCredit(job, limit));
                 }
-                return true;
             }
             default -> {
-                return false;
             }
         }
     }

@@ -168,11 +168,6 @@ final class FileStarts {
         w.thread.start();
     }
 
-    /** Looks at ranks' files that have not answered yet (for tests). */
-    int stuck() {
-        return stuck.get();
-    }
-
     /** A signal for {@code key}: true when it was for a rank waiting here, taken (or held) then. */
     boolean signal(long key, int signal) {
         Waiting w = waiting.get(key);

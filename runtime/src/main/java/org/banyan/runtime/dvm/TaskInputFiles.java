@@ -69,7 +69,7 @@ final class TaskInputFiles {
     }
 
     /** Readers not yet gone (for tests). */
-    int open() {
+    int readers() {
         return readers.size();
     }
 

@@ -115,6 +115,6 @@ class TaskInputFilesTest {
             Thread.sleep(50);
         }
         assertThat(readerAlive(job)).as("reader of job " + job + " left").isFalse();
-        assertThat(files.open()).isZero();
+        assertThat(files.readers()).isZero();
     }
 }

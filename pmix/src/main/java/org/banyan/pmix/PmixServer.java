@@ -32,6 +32,34 @@ import org.banyan.core.pmix.PmixRegistration;
  * finalization and abort are completed inside the upcall.
  */
 public final class PmixServer {
+    /**
+     * What the server needs in the C environment before libpmix starts, unless the user set it.
+     * {@code PMIX_MCA_psec=native}: PMIx's munge security component, when munge is installed but
+     * munged is not running, retries its socket for 2.3 s before giving way to "native" (uid/gid
+     * over the local socket), which is what a daemon's own ranks need; PMIx reads its MCA
+     * parameters from the process environment. {@code HWLOC_COMPONENTS=-gl}: hwloc's "gl" plugin
+     * (libhwloc-plugins) looks for NVIDIA GPUs through X servers by opening displays :0 to :9 in
+     * turn, 20 refused connections and ~30 ms of the server's start on a machine without X, for
+     * OS devices no MPI library reads. The banyan command sets both before its JVMs start; a
+     * daemon started otherwise sets them first thing in its main, while no other thread reads the
+     * environment.
+     */
+    public static final Map<String, String> NEEDED_ENVIRONMENT = Map.of("PMIX_MCA_psec", "native", "HWLOC_COMPONENTS", "-gl");
+
+    /**
+     * Sets what of {@link #NEEDED_ENVIRONMENT} is not set, under CCall's lock; glibc's setenv may
+     * still move the environment under the JDK's own getenv on another thread (an EPoll selector's
+     * class init crashed a JVM so), so a daemon calls this first thing in its main. Ranks do not
+     * inherit what it sets: their environment is the process's initial one (/proc/self/environ).
+     */
+    public static void setNeededEnvironment() {
+        for (Map.Entry<String, String> e : NEEDED_ENVIRONMENT.entrySet()) {
+            if (System.getenv(e.getKey()) == null) {
+                CCall.setenv(e.getKey(), e.getValue());
+            }
+        }
+    }
+
     /** What the server's upcalls ask of the daemon, per job. */
     public interface Listener {
         /** A local rank connected to the server (it wires up through PMIx). */
@@ -135,23 +163,10 @@ public final class PmixServer {
         PmixServer server = new PmixServer(lib, dir);
         int rc;
         try (Arena a = Arena.ofConfined()) {
-            // The banyan command sets both variables before its JVM starts (a setenv here races
-            // with other threads reading environ); these are for JVMs started otherwise (remote
-            // daemons over ssh, tests, programs that embed the server), under CCall's lock.
-            if (System.getenv("PMIX_MCA_psec") == null) {
-                // PMIx's munge security component, when munge is installed but munged is not
-                // running, retries its socket for 2.3 s before giving way to "native" (uid/gid
-                // over the local socket), which is what a daemon's own ranks need; PMIx reads its
-                // MCA parameters from the process environment, so libc's is set before init
-                CCall.setenv("PMIX_MCA_psec", "native");
-            }
-            if (System.getenv("HWLOC_COMPONENTS") == null) {
-                // hwloc's "gl" plugin (libhwloc-plugins) looks for NVIDIA GPUs through X servers
-                // by opening displays :0 to :9 in turn: 20 refused connections and ~30 ms of the
-                // server's start on a machine without X, for OS devices no MPI library reads
-                // (GPUs come from the CUDA, NVML and OpenCL plugins all the same)
-                CCall.setenv("HWLOC_COMPONENTS", "-gl");
-            }
+            // The banyan command sets both variables before its JVM starts, and a daemon over ssh
+            // first thing in its main (a setenv here races with other threads reading environ);
+            // this is for JVMs started otherwise (tests, programs that embed the server).
+            setNeededEnvironment();
             // PMIX_SERVER_SHARE_TOPOLOGY: the hwloc topology the server discovers anyway goes to
             // its clients (shared memory, and XML in the job's data), as mpirun's daemon hands
             // its own to its ranks; without it every Open MPI rank discovered the machine again

@@ -28,6 +28,9 @@ public final class DaemonMain {
     private DaemonMain() {}
 
     public static void main(String[] args) throws Exception {
+        if (org.banyan.pmix.CCall.supported()) { // over ssh, without the banyan command's variables: before any other thread runs
+            org.banyan.pmix.PmixServer.setNeededEnvironment();
+        }
         String parent = null;
         int id = -1;
         String host = null;

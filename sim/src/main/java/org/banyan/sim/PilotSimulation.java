@@ -13,7 +13,6 @@ import org.banyan.core.dvm.DvmEvent;
 import org.banyan.core.head.HeadEvent;
 import org.banyan.core.head.HeadSettings;
 import org.banyan.core.job.Node;
-import org.banyan.core.job.WireUp;
 import org.banyan.core.pilot.SlotRequest;
 import org.banyan.core.pilot.TaskRequest;
 import org.banyan.core.pilot.TaskSpec;
@@ -135,7 +134,7 @@ public final class PilotSimulation {
         }
         // a star: every daemon the head's child, so a message costs one latency, as the cost model says
         TopologySpec star = TopologySpec.parse("direct");
-        core = new DvmCore(nodes, new HeadSettings(0, 1000, 10_000), star, star, 0, 1, clock, t -> WireUp.BOTH);
+        core = new DvmCore(nodes, new HeadSettings(0, 1000, 10_000), star, star, 0, 1, clock);
         invariants = new PilotInvariants(setup.hosts(), setup.coresPerHost(), setup.tasks());
         daemons = new Daemon[setup.hosts()];
         for (int i = 0; i < daemons.length; i++) {

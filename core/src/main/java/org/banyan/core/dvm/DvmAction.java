@@ -32,7 +32,15 @@ public sealed interface DvmAction {
      */
     record Publish(String summary) implements DvmAction {}
 
-    /** An MPI task's job started: create its sandbox and its stdout and stderr files there. */
+    /**
+     * An MPI task's job is about to start: make its {@code sandbox} and read its program
+     * ({@code executable}, found from the sandbox along {@code path}, the driver's own PATH when
+     * null) for how its ranks are served, off the loop (a hung file system holds neither), then
+     * say {@link DvmEvent.TaskJobPrepared} or {@link DvmEvent.TaskJobUnprepared}.
+     */
+    record PrepareTaskJob(int jobId, String sandbox, String executable, String path) implements DvmAction {}
+
+    /** An MPI task's job starts: create its stdout and stderr files in its sandbox (made by then). */
     record OpenTaskOutput(int taskId, String sandbox, String stdout, String stderr) implements DvmAction {}
 
     /** An MPI task's job wrote: append to its stdout ({@code stream} 1) or stderr (2) file. */

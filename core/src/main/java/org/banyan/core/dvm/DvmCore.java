@@ -86,13 +86,13 @@ public final class DvmCore {
      * @param pid         the head's process, for {@code dvm status}
      */
     public DvmCore(List<Node> nodes, HeadSettings settings, TopologySpec tree, TopologySpec routing, int gpusPerHost, long pid,
-                   DvmClock clock, ProgramWireUp wireUp) {
-        this(nodes, settings, tree, routing, gpusPerHost, pid, clock, wireUp, TaskDispatch.KEEP_FINISHED);
+                   DvmClock clock) {
+        this(nodes, settings, tree, routing, gpusPerHost, pid, clock, TaskDispatch.KEEP_FINISHED);
     }
 
     /** @param keepFinished how many finished tasks of detached submits to keep (tests keep fewer) */
     DvmCore(List<Node> nodes, HeadSettings settings, TopologySpec tree, TopologySpec routing, int gpusPerHost, long pid,
-            DvmClock clock, ProgramWireUp wireUp, int keepFinished) {
+            DvmClock clock, int keepFinished) {
         this.settings = settings;
         this.clock = clock;
         this.tree = tree;
@@ -135,7 +135,7 @@ public final class DvmCore {
         TaskAgent taskAgent = new TaskAgent(scheduler, hosts.names(), TaskAgent.QUEUE_DEPTH);
         this.gpus = new DvmGpus(gpusPerHost, scheduler, taskAgent.gpuNames(),
                 i -> elastic != null ? elastic.hostOf(i) : hosts.get(i).name(), this::say);
-        this.tasks = new TaskDispatch(taskAgent, this.nodes, settings, jobIds::take, out::add, clock, wireUp, keepFinished,
+        this.tasks = new TaskDispatch(taskAgent, this.nodes, settings, jobIds::take, out::add, clock, keepFinished,
                 view);
         this.jobs = new DvmJobs(hosts, scheduler, new JobSlots(this.nodes, hosts, scheduler), settings, jobIds, queue, tasks,
                 followUps::add, this::say);
@@ -221,6 +221,8 @@ public final class DvmCore {
                 }
             }
             case DvmEvent.TaskTimeout(int task) -> follow(tasks.timedOut(task));
+            case DvmEvent.TaskJobPrepared(int job, var wireUp) -> follow(tasks.prepared(job, wireUp));
+            case DvmEvent.TaskJobUnprepared(int job, String why) -> follow(tasks.unprepared(job, why));
             case DvmEvent.TaskOutputClosed(int task) -> follow(tasks.outputClosed(task));
             case DvmEvent.TaskOutputLate(int task, int job) -> follow(tasks.outputLate(task, job));
             case DvmEvent.TaskOutputBacklog(int task, boolean behind) -> follow(tasks.outputBacklog(task, behind));

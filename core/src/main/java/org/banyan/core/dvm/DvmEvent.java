@@ -29,6 +29,12 @@ public sealed interface DvmEvent {
     /** Task {@code taskId}'s time is up. */
     record TaskTimeout(int taskId) implements DvmEvent {}
 
+    /** Job {@code jobId}'s sandbox is made and its program read: its ranks are served {@code wireUp}. */
+    record TaskJobPrepared(int jobId, org.banyan.core.job.WireUp wireUp) implements DvmEvent {}
+
+    /** Job {@code jobId}'s sandbox could not be made, and why: its task fails. */
+    record TaskJobUnprepared(int jobId, String why) implements DvmEvent {}
+
     /** MPI task {@code taskId}'s output files are closed (the driver, which writes them). */
     record TaskOutputClosed(int taskId) implements DvmEvent {}
 

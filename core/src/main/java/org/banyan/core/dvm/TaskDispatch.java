@@ -10,16 +10,11 @@ import java.util.function.IntSupplier;
 import org.banyan.core.head.HeadAction;
 import org.banyan.core.head.HeadEvent;
 import org.banyan.core.head.HeadSettings;
-import org.banyan.core.job.AppContext;
-import org.banyan.core.job.JobDescription;
-import org.banyan.core.job.MappingPolicy;
-import org.banyan.core.job.Modex;
 import org.banyan.core.job.Node;
+import org.banyan.core.job.WireUp;
 import org.banyan.core.pilot.Placement;
-import org.banyan.core.pmix.PmixNamespaces;
 import org.banyan.core.pilot.AgentAction;
 import org.banyan.core.pilot.TaskAgent;
-import org.banyan.core.pilot.TaskCommand;
 import org.banyan.core.pilot.TaskRequest;
 import org.banyan.core.pilot.TaskSpec;
 import org.banyan.core.pilot.TaskState;
@@ -41,7 +36,10 @@ final class TaskDispatch {
     private final IntSupplier nextJobId;
     private final Consumer<DvmAction> out;
     private final DvmClock clock;
-    private final ProgramWireUp wireUp;
+    /** MPI tasks' jobs until they are submitted. */
+    private final TaskJobStarts starts;
+    /** The DVM tells its clients it stops. */
+    private boolean stopping;
     private final DvmView view;
     private final Map<Integer, Client> owners = new HashMap<>();
     /**
@@ -77,13 +75,13 @@ final class TaskDispatch {
      * @param keepFinished how many finished tasks of detached submits to keep (tests keep fewer)
      */
     TaskDispatch(TaskAgent agent, List<Node> nodes, HeadSettings settings, IntSupplier nextJobId, Consumer<DvmAction> out,
-                 DvmClock clock, ProgramWireUp wireUp, int keepFinished) {
-        this(agent, nodes, settings, nextJobId, out, clock, wireUp, keepFinished, new DvmView());
+                 DvmClock clock, int keepFinished) {
+        this(agent, nodes, settings, nextJobId, out, clock, keepFinished, new DvmView());
     }
 
     /** @param view what the dashboard shows, told of every task state */
     TaskDispatch(TaskAgent agent, List<Node> nodes, HeadSettings settings, IntSupplier nextJobId, Consumer<DvmAction> out,
-                 DvmClock clock, ProgramWireUp wireUp, int keepFinished, DvmView view) {
+                 DvmClock clock, int keepFinished, DvmView view) {
         this.view = view;
         this.keepFinished = keepFinished;
         this.agent = agent;
@@ -94,7 +92,7 @@ final class TaskDispatch {
         this.files = new TaskJobOutput(out);
         this.input = new TaskJobInput(out);
         this.clock = clock;
-        this.wireUp = wireUp;
+        this.starts = new TaskJobStarts(agent, nodes, settings, out);
     }
 
     List<HeadEvent> submit(Client s, List<TaskRequest> tasks) {
@@ -267,6 +265,7 @@ final class TaskDispatch {
 
     /** The DVM tells its clients it stops: MPI tasks that end from now on end at once. */
     void dvmStopping() {
+        stopping = true;
         files.dvmStopping();
     }
 
@@ -290,11 +289,11 @@ final class TaskDispatch {
     }
 
     /**
-     * What the agent's answers to one or more calls become, in their order: an MPI task's job at
-     * once; plain starts gathered into one {@link OverlayMessage.RunTasks} per node; signals
-     * after the starts of their own call (a task starts before its signal), and a call's job or
-     * signals after every start gathered from the calls before it, so that merging only joins
-     * starts that followed one another.
+     * What the agent's answers to one or more calls become, in their order: an MPI task's job
+     * held for its sandbox and program; plain starts gathered into one {@link OverlayMessage.RunTasks}
+     * per node; signals after the starts of their own call (a task starts before its signal), and
+     * a call's signals after every start gathered from the calls before it, so that merging only
+     * joins starts that followed one another.
      */
     private final class Batch {
         private final List<HeadEvent> out = new ArrayList<>();
@@ -304,22 +303,21 @@ final class TaskDispatch {
         void add(List<AgentAction> actions) {
             // one message per daemon and signal: cancel --all of 100,000 tasks is a few messages
             Map<NodeSignal, List<Integer>> signals = new LinkedHashMap<>();
-            for (AgentAction a : actions) { // a loop, not a stream: C1 builds a stream's lambdas per call
-                if (a instanceof AgentAction.LaunchJob) {
-                    startsSoFar(); // its jobs go before its own starts, after the earlier calls'
-                    break;
-                }
-            }
             for (AgentAction a : actions) {
                 switch (a) {
                     case AgentAction.Launch(int node, TaskSpec spec) ->
                             launches.computeIfAbsent(node, n -> new ArrayList<>()).add(spec);
                     case AgentAction.LaunchJob(int taskId, TaskRequest r, Placement p, int restarts) ->
-                            out.add(taskJob(taskId, r, p, restarts));
+                            taskJob(taskId, r, p, restarts);
                     case AgentAction.Signal(int taskId, List<Integer> on, boolean ofJob, int signal) -> {
                         if (ofJob) {
                             Integer job = jobOfTask.get(taskId);
-                            if (job != null) {
+                            if (job != null && starts.drop(job)) { // never started: its task ends now
+                                jobOfTask.remove(taskId);
+                                taskOfJob.remove(job);
+                                input.ended(job);
+                                add(agent.ended(taskId, 128 + signal, "never started"));
+                            } else if (job != null) {
                                 files.cancel(job, "task " + taskId + " canceled or timed out", out);
                             }
                         } else {
@@ -371,7 +369,9 @@ final class TaskDispatch {
             taskOfJob.remove(job);
             input.ended(job);
             files.close(taskId);
-            files.cancel(job, "task " + taskId + " lost one of its nodes; ending its other ranks", out);
+            if (!starts.drop(job)) { // a held one never started
+                files.cancel(job, "task " + taskId + " lost one of its nodes; ending its other ranks", out);
+            }
         }
     }
 
@@ -430,52 +430,38 @@ final class TaskDispatch {
     }
 
     /**
-     * An MPI task, or an executable task of several ranks: a job with as many ranks on each node as the agent placed there, each rank
-     * running the task's command (pre-exec and post-exec around the executable) with the task's
-     * variables; its rank 0 reads the task's stdin file, as mpirun gives its stdin to rank 0. A task with GPUs is one context per node (one MPI_COMM_WORLD all the same), so
-     * that the ranks on each node see that node's GPUs of the task in CUDA_VISIBLE_DEVICES and
-     * BANYAN_TASK_GPUS. Its ranks wire up through PMIx when its executable is built with Open MPI
-     * (or libpmix), as {@code banyan run}'s do; through PMI they ran as that many singletons.
+     * An MPI task, or an executable task of several ranks: a job, held until its sandbox is made
+     * and its program read ({@link TaskJobStarts}).
      */
-    private HeadEvent taskJob(int taskId, TaskRequest r, Placement p, int restarts) {
-        int[] ranks = new int[nodes.size()];
-        long[] gpus = new long[nodes.size()];
-        for (Placement.Share s : p.shares()) {
-            ranks[s.node()] += s.ranks();
-            gpus[s.node()] |= s.gpuIds();
-        }
-        List<Node> slots = new ArrayList<>();
-        for (int i = 0; i < nodes.size(); i++) {
-            slots.add(new Node(nodes.get(i).name(), ranks[i]));
-        }
+    private void taskJob(int taskId, TaskRequest r, Placement p, int restarts) {
         int jobId = nextJobId.getAsInt();
         jobOfTask.put(taskId, jobId);
         taskOfJob.put(jobId, taskId);
-        files.open(taskId, r);
-        TaskCommand command = TaskCommand.of(r);
-        Map<String, String> env = new LinkedHashMap<>(r.env());
-        env.putAll(r.variables(taskId, r.slots().coresPerRank(), restarts)); // each rank's cores
-        r.tellThreads(env);
-        List<AppContext> apps = new ArrayList<>();
-        if (r.slots().gpusPerRank() == 0) {
-            if (agent.onGpuNodes(p)) {
-                Placement.tellNoGpus(env);
-            }
-            apps.add(new AppContext(command.executable(), command.args(), r.slots().ranks(), env, r.sandbox()));
-        } else { // by slot, in node order: context i's ranks are node i's
-            for (int i = 0; i < nodes.size(); i++) {
-                if (ranks[i] > 0) {
-                    Map<String, String> onNode = new LinkedHashMap<>(env);
-                    Placement.tellGpus(onNode, i, gpus[i], agent.gpuNames());
-                    apps.add(new AppContext(command.executable(), command.args(), ranks[i], onNode, r.sandbox()));
-                }
-            }
-        }
         if (r.stdin() != null) {
             input.expect(jobId, r.sandbox(), r.stdin());
         }
-        JobDescription job = PmixNamespaces.name(new JobDescription(jobId, apps, slots, MappingPolicy.SLOT, false,
-                r.stdin() == null ? -1 : 0, r.sandbox(), Modex.LAZY), wireUp.of(r));
-        return new HeadEvent.Submit(job, settings.forJob(0));
+        starts.hold(jobId, taskId, r, p, restarts);
+    }
+
+    /** Job {@code jobId}'s sandbox is made and its program read: it is submitted, its task's files opened. */
+    List<HeadEvent> prepared(int jobId, WireUp wireUp) {
+        TaskJobStarts.Ready ready = starts.prepared(jobId, wireUp);
+        if (ready == null) {
+            return List.of();
+        }
+        if (stopping) { // its head takes no job now
+            taskOfJob.remove(jobId);
+            jobOfTask.remove(ready.task());
+            input.ended(jobId);
+            return apply(agent.ended(ready.task(), 128 + org.banyan.core.daemon.Signals.SIGTERM, "never started: its DVM stopped"));
+        }
+        files.open(ready.task(), ready.request());
+        return List.of(ready.submit());
+    }
+
+    /** Job {@code jobId}'s sandbox could not be made: its task fails with why. */
+    List<HeadEvent> unprepared(int jobId, String why) {
+        Integer task = taskOfJob.get(jobId);
+        return task == null || !starts.isHeld(jobId) ? List.of() : apply(agent.fail(task, why));
     }
 }

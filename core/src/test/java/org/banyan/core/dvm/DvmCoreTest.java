@@ -60,13 +60,15 @@ class DvmCoreTest {
         /** Timers armed and not fired yet. */
         final List<DvmEvent> timers = new ArrayList<>();
         int finished = -1;
+        /** MPI tasks' jobs whose sandbox the driver is making: answered at once unless held here. */
+        final List<Integer> preparing = new ArrayList<>();
+        boolean holdPreparations;
 
         Harness(int... slots) {
             for (int i = 0; i < slots.length; i++) {
                 nodes.add(new Node("n" + i, slots[i]));
             }
-            core = new DvmCore(nodes, SETTINGS, TopologySpec.parse("radix:32"), TopologySpec.parse("radix:32"), 0, 42, clock,
-                    t -> WireUp.BOTH);
+            core = new DvmCore(nodes, SETTINGS, TopologySpec.parse("radix:32"), TopologySpec.parse("radix:32"), 0, 42, clock);
             apply(core.start("head:1", "inproc"));
             for (int d = 0; d < slots.length; d++) {
                 daemons.put(d, new FakeDaemon(d));
@@ -86,9 +88,11 @@ class DvmCoreTest {
 
         void apply(List<DvmAction> actions) {
             List<Integer> closed = new ArrayList<>();
+            List<Integer> prepared = new ArrayList<>();
             for (DvmAction a : actions) {
                 log.add(a);
                 switch (a) {
+                    case DvmAction.PrepareTaskJob p -> (holdPreparations ? preparing : prepared).add(p.jobId());
                     case DvmAction.CloseTaskOutput(int task) -> closed.add(task); // as the driver: closed, then said
                     case DvmAction.ToDaemon(int d, OverlayMessage.RunTasks r) -> daemons.get(r.to()).run(r);
                     case DvmAction.ToDaemon(int d, OverlayMessage.SignalTasks s) -> daemons.get(s.to()).signal(s);
@@ -103,6 +107,9 @@ class DvmCoreTest {
             }
             for (int task : closed) {
                 handle(new DvmEvent.TaskOutputClosed(task));
+            }
+            for (int job : prepared) {
+                handle(new DvmEvent.TaskJobPrepared(job, WireUp.BOTH));
             }
         }
 
@@ -243,6 +250,33 @@ class DvmCoreTest {
         assertThat(h.core.freeCoresOn(0)).isEqualTo(2);
     }
 
+    /**
+     * An MPI task's job waits for its sandbox and program (the driver's, off the loop): its cores
+     * are held meanwhile; a cancel ends it at once and frees them, and the late answer starts
+     * nothing on any daemon.
+     */
+    @Test
+    void anMpiTaskCanceledWhileItsSandboxIsMadeEndsAtOnceAndStartsNothing() {
+        Harness h = new Harness(2);
+        h.holdPreparations = true;
+        h.log.clear();
+        h.say(1, new ClientMessage.SubmitTasks(List.of(new TaskRequest("m", "./prog", List.of(), Map.of(), "/tmp/s", "o", "e",
+                null, List.of(), List.of(), new SlotRequest(2, 1, 0, null, false), 0, true, 0, false, List.of()))));
+        int id = h.accepted(1).getFirst();
+        assertThat(h.preparing).hasSize(1);
+        assertThat(h.core.freeCoresOn(0)).as("held for it").isZero();
+        assertThat(h.log).noneMatch(DvmAction.ToDaemon.class::isInstance);
+
+        h.say(1, new ClientMessage.CancelTasks(List.of(id)));
+        h.flush();
+        assertThat(h.states(1).get(id)).last().isEqualTo(TaskState.CANCELED);
+        assertThat(h.core.freeCoresOn(0)).isEqualTo(2);
+        h.log.clear();
+        h.handle(new DvmEvent.TaskJobPrepared(h.preparing.getFirst(), WireUp.PMIX));
+        assertThat(h.log).as("nothing started").noneMatch(a -> a instanceof DvmAction.ToDaemon
+                || a instanceof DvmAction.OpenTaskOutput);
+    }
+
     @Test
     void aClientThatGoesAwayTakesItsTasksUnlessItDetachedThem() {
         Harness h = new Harness(1);
@@ -266,7 +300,7 @@ class DvmCoreTest {
     void requestsBeforeTheDaemonsAreUpAreRefusedAndStatusCountsTasks() {
         List<Node> two = List.of(new Node("n0", 1), new Node("n1", 1));
         DvmCore core = new DvmCore(two, SETTINGS, TopologySpec.parse("radix:32"), TopologySpec.parse("radix:32"), 0, 42,
-                new Clock(), t -> WireUp.BOTH);
+                new Clock());
         core.start("head:1", "inproc");
         List<DvmAction> a = core.handle(new DvmEvent.ClientSaid(1, new ClientMessage.SubmitTasks(List.of(task("x", 1, false)))));
         assertThat(a).containsExactly(new DvmAction.ToClient(1, new ClientMessage.TasksAccepted(List.of())));

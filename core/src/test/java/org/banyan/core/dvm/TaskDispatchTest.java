@@ -23,6 +23,8 @@ import org.junit.jupiter.api.Test;
 class TaskDispatchTest {
     /** What the dispatcher asked for, in order: messages to clients among them. */
     private final List<DvmAction> actions = new ArrayList<>();
+    /** The jobs {@link #ready} answered for. */
+    private final java.util.Set<Integer> answered = new java.util.HashSet<>();
 
     @Test
     void aWaitingSubmittersTasksAreForgottenOnceItHasTheirEnd() throws Exception {
@@ -59,10 +61,10 @@ class TaskDispatchTest {
                 List.of("n0", "n1"), 0);
         agent.gpuNames().set(1, List.of("GPU-aa", "GPU-bb"));
         TaskDispatch d = new TaskDispatch(agent, List.of(new Node("n0", 2), new Node("n1", 2)), new HeadSettings(0, 1000, 10_000),
-                () -> 7, actions::add, DvmClock.SYSTEM, t -> org.banyan.core.job.WireUp.BOTH, 10);
-        List<org.banyan.core.head.HeadEvent> events = d.submit(session(1), List.of(new TaskRequest("m", "./sim", List.of(),
+                () -> 7, actions::add, DvmClock.SYSTEM, 10);
+        List<org.banyan.core.head.HeadEvent> events = ready(d, d.submit(session(1), List.of(new TaskRequest("m", "./sim", List.of(),
                 Map.of("A", "1"), "/tmp", "o", "e", null, List.of(), List.of(), new SlotRequest(4, 1, 1, null, false), 0, true, 0,
-                false, List.of())));
+                false, List.of()))));
         org.banyan.core.job.JobDescription job = events.stream().filter(org.banyan.core.head.HeadEvent.Submit.class::isInstance)
                 .map(e -> ((org.banyan.core.head.HeadEvent.Submit) e).job()).findFirst().orElseThrow();
         assertThat(job.apps()).extracting(a -> a.count() + " " + a.env().get("CUDA_VISIBLE_DEVICES") + " " + a.env().get("A"))
@@ -83,7 +85,7 @@ class TaskDispatchTest {
                 List.of("n0", "n1"), 0);
         agent.gpuNames().set(1, List.of("GPU-aa", "GPU-bb"));
         TaskDispatch d = new TaskDispatch(agent, List.of(new Node("n0", 2), new Node("n1", 2)), new HeadSettings(0, 1000, 10_000),
-                () -> 1, actions::add, DvmClock.SYSTEM, t -> org.banyan.core.job.WireUp.BOTH, 10);
+                () -> 1, actions::add, DvmClock.SYSTEM, 10);
         Client s = session(1);
         List<TaskRequest> requests = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
@@ -115,14 +117,14 @@ class TaskDispatchTest {
                 List.of("n0", "n1"), 0);
         int[] jobs = {0};
         TaskDispatch d = new TaskDispatch(agent, List.of(new Node("n0", 2), new Node("n1", 2)), new HeadSettings(0, 1000, 10_000),
-                () -> ++jobs[0], actions::add, DvmClock.SYSTEM, t -> org.banyan.core.job.WireUp.BOTH, 10);
+                () -> ++jobs[0], actions::add, DvmClock.SYSTEM, 10);
         Client s = session(1);
-        List<org.banyan.core.head.HeadEvent> started = d.submit(s, List.of(new TaskRequest("m", "./sim", List.of(), Map.of(),
-                sandbox.toString(), "o", "e", null, List.of(), List.of(), new SlotRequest(2, 1, 0, null, false), 0, true, 0, true, List.of())));
+        List<org.banyan.core.head.HeadEvent> started = ready(d, d.submit(s, List.of(new TaskRequest("m", "./sim", List.of(), Map.of(),
+                sandbox.toString(), "o", "e", null, List.of(), List.of(), new SlotRequest(2, 1, 0, null, false), 0, true, 0, true, List.of()))));
         assertThat(submitted(started)).extracting(j -> j.jobId() + " on " + j.nodes().getFirst().name() + ":" + j.nodes().getFirst().slots())
                 .containsExactly("1 on n0:2");
 
-        List<org.banyan.core.head.HeadEvent> lost = d.nodeLost(0);
+        List<org.banyan.core.head.HeadEvent> lost = ready(d, d.nodeLost(0));
         assertThat(lost).contains(new org.banyan.core.head.HeadEvent.CancelJob(1, "task 1 lost one of its nodes; ending its other ranks"));
         assertThat(submitted(lost)).extracting(j -> j.jobId() + " on " + j.nodes().get(1).name() + ":" + j.nodes().get(1).slots())
                 .containsExactly("2 on n1:2");
@@ -148,26 +150,26 @@ class TaskDispatchTest {
         TaskAgent agent = new TaskAgent(new GeneralScheduler(List.of(new NodeResources("n0", 2, 0))), List.of("n0"), 0);
         int[] jobs = {0};
         TaskDispatch d = new TaskDispatch(agent, List.of(new Node("n0", 2)), new HeadSettings(0, 1000, 10_000),
-                () -> ++jobs[0], actions::add, DvmClock.SYSTEM, t -> org.banyan.core.job.WireUp.BOTH, 10);
+                () -> ++jobs[0], actions::add, DvmClock.SYSTEM, 10);
         Client s = session(1);
         java.util.function.IntFunction<TaskRequest> mpi = i -> new TaskRequest("m" + i, "./sim", List.of(), Map.of(),
                 sandbox.toString(), "o", "e", null, List.of(), List.of(), new SlotRequest(2, 1, 0, null, false), 0, true, 0, true,
                 List.of());
-        d.submit(s, List.of(mpi.apply(1), mpi.apply(2), mpi.apply(3)));
+        ready(d, d.submit(s, List.of(mpi.apply(1), mpi.apply(2), mpi.apply(3))));
         actions.clear();
 
         assertThat(d.jobEnded(1, 0, "")).isEmpty();
         assertThat(actions).contains(new DvmAction.CloseTaskOutput(1),
                 new DvmAction.Arm(new DvmEvent.TaskOutputLate(1, 1), TaskJobOutput.CLOSE_MILLIS));
         assertThat(agent.running()).as("not ended before its files are closed").isEqualTo(1);
-        assertThat(submitted(d.outputClosed(1))).as("its cores go to the next").hasSize(1);
+        assertThat(submitted(ready(d, d.outputClosed(1)))).as("its cores go to the next").hasSize(1);
         assertThat(d.outputLate(1, 1)).as("its timer, after").isEmpty();
         assertThat(s.updates).filteredOn(u -> u.taskId() == 1).extracting(ClientMessage.TaskUpdate::state)
                 .endsWith(org.banyan.core.pilot.TaskState.DONE);
 
         d.jobEnded(2, 0, "");
         assertThat(d.outputLate(2, 1)).as("another job's timer").isEmpty();
-        assertThat(submitted(d.outputLate(2, 2))).hasSize(1);
+        assertThat(submitted(ready(d, d.outputLate(2, 2)))).hasSize(1);
         ClientMessage.TaskUpdate late = s.updates.stream().filter(u -> u.taskId() == 2).reduce((a, b) -> b).orElseThrow();
         assertThat(late.state()).isEqualTo(org.banyan.core.pilot.TaskState.FAILED);
         assertThat(late.detail()).contains("its output files were not written 30 s after it ended with status 0");
@@ -186,10 +188,10 @@ class TaskDispatchTest {
         TaskAgent agent = new TaskAgent(new GeneralScheduler(List.of(new NodeResources("n0", 2, 0))), List.of("n0"), 0);
         int[] jobs = {0};
         TaskDispatch d = new TaskDispatch(agent, List.of(new Node("n0", 2)), new HeadSettings(0, 1000, 10_000),
-                () -> ++jobs[0], actions::add, DvmClock.SYSTEM, t -> org.banyan.core.job.WireUp.BOTH, 10);
+                () -> ++jobs[0], actions::add, DvmClock.SYSTEM, 10);
         Client s = session(1);
-        d.submit(s, List.of(new TaskRequest("m", "./sim", List.of(), Map.of(), sandbox.toString(), "/no/dir/o", "e", null, List.of(),
-                List.of(), new SlotRequest(2, 1, 0, null, false), 0, true, 0, true, List.of())));
+        ready(d, d.submit(s, List.of(new TaskRequest("m", "./sim", List.of(), Map.of(), sandbox.toString(), "/no/dir/o", "e", null,
+                List.of(), List.of(), new SlotRequest(2, 1, 0, null, false), 0, true, 0, true, List.of()))));
         String why = "No such file or directory (cannot open its stdout /no/dir/o)";
         assertThat(d.outputFailed(1, why)).containsExactly(new org.banyan.core.head.HeadEvent.CancelJob(1, "task 1 canceled or timed out"));
         d.jobEnded(1, 143, "");
@@ -208,9 +210,9 @@ class TaskDispatchTest {
         TaskAgent agent = new TaskAgent(new GeneralScheduler(List.of(new NodeResources("n0", 2, 0))), List.of("n0"), 0);
         int[] jobs = {0};
         TaskDispatch d = new TaskDispatch(agent, List.of(new Node("n0", 2)), new HeadSettings(0, 1000, 10_000),
-                () -> ++jobs[0], actions::add, DvmClock.SYSTEM, t -> org.banyan.core.job.WireUp.BOTH, 10);
-        d.submit(session(1), List.of(new TaskRequest("m", "./sim", List.of(), Map.of(), sandbox.toString(), "o", "e", null, List.of(),
-                List.of(), new SlotRequest(2, 1, 0, null, false), 0, true, 0, true, List.of())));
+                () -> ++jobs[0], actions::add, DvmClock.SYSTEM, 10);
+        ready(d, d.submit(session(1), List.of(new TaskRequest("m", "./sim", List.of(), Map.of(), sandbox.toString(), "o", "e", null,
+                List.of(), List.of(), new SlotRequest(2, 1, 0, null, false), 0, true, 0, true, List.of()))));
         int stop = org.banyan.core.daemon.Signals.SIGSTOP;
         int cont = org.banyan.core.daemon.Signals.SIGCONT;
         assertThat(d.outputBacklog(1, true)).containsExactly(new org.banyan.core.head.HeadEvent.SignalJob(1, stop));
@@ -228,6 +230,90 @@ class TaskDispatchTest {
                 new org.banyan.core.head.HeadEvent.CancelJob(1, "task 1 canceled or timed out"),
                 new org.banyan.core.head.HeadEvent.SignalJob(1, cont));
         assertThat(d.outputBacklog(7, true)).as("no such task's job").isEmpty();
+    }
+
+    /**
+     * An MPI task's job waits for its sandbox and program (made and read off the loop, where a
+     * hung mount stopped the whole DVM): nothing is submitted before; a cancel meanwhile ends
+     * the task at once and frees its cores; the late answer submits nothing.
+     */
+    @Test
+    void anMpiTaskHeldForItsSandboxEndsAtOnceWhenCanceled(@org.junit.jupiter.api.io.TempDir java.nio.file.Path sandbox) {
+        TaskAgent agent = new TaskAgent(new GeneralScheduler(List.of(new NodeResources("n0", 2, 0))), List.of("n0"), 0);
+        int[] jobs = {0};
+        TaskDispatch d = new TaskDispatch(agent, List.of(new Node("n0", 2)), new HeadSettings(0, 1000, 10_000),
+                () -> ++jobs[0], actions::add, DvmClock.SYSTEM, 10);
+        Client s = session(1);
+        TaskRequest mpi = new TaskRequest("m", "./sim", List.of(), Map.of("PATH", "/opt/bin"), sandbox.toString(), "o", "e", null,
+                List.of(), List.of(), new SlotRequest(2, 1, 0, null, false), 0, true, 0, false, List.of());
+        assertThat(submitted(d.submit(s, List.of(mpi, mpi)))).as("held").isEmpty();
+        assertThat(actions).contains(new DvmAction.PrepareTaskJob(1, sandbox.toString(), "./sim", "/opt/bin"))
+                .noneMatch(DvmAction.OpenTaskOutput.class::isInstance);
+
+        List<org.banyan.core.head.HeadEvent> canceled = d.cancel(List.of(1));
+        assertThat(canceled).as("no job of it to end").noneMatch(org.banyan.core.head.HeadEvent.CancelJob.class::isInstance);
+        assertThat(s.updates).filteredOn(u -> u.taskId() == 1).extracting(ClientMessage.TaskUpdate::state)
+                .endsWith(org.banyan.core.pilot.TaskState.CANCELED);
+        assertThat(actions).as("its cores go to the next, held in turn").contains(
+                new DvmAction.PrepareTaskJob(2, sandbox.toString(), "./sim", "/opt/bin"));
+        assertThat(d.prepared(1, org.banyan.core.job.WireUp.BOTH)).as("the late answer").isEmpty();
+        assertThat(d.isTaskJob(1)).isFalse();
+
+        assertThat(submitted(d.prepared(2, org.banyan.core.job.WireUp.PMIX))).extracting(j -> j.jobId()).containsExactly(2);
+        assertThat(actions).contains(new DvmAction.OpenTaskOutput(2, sandbox.toString(), "o", "e"));
+    }
+
+    /** A sandbox that cannot be made fails the task with why; one still held when its time is up fails as timed out. */
+    @Test
+    void anMpiTaskWhoseSandboxCannotBeMadeOrIsLateFailsWithWhy(@org.junit.jupiter.api.io.TempDir java.nio.file.Path sandbox) {
+        TaskAgent agent = new TaskAgent(new GeneralScheduler(List.of(new NodeResources("n0", 4, 0))), List.of("n0"), 0);
+        int[] jobs = {0};
+        TaskDispatch d = new TaskDispatch(agent, List.of(new Node("n0", 4)), new HeadSettings(0, 1000, 10_000),
+                () -> ++jobs[0], actions::add, DvmClock.SYSTEM, 10);
+        Client s = session(1);
+        java.util.function.IntFunction<TaskRequest> mpi = timeout -> new TaskRequest("m", "./sim", List.of(), Map.of(),
+                sandbox.toString(), "o", "e", null, List.of(), List.of(), new SlotRequest(2, 1, 0, null, false), 0, true, timeout,
+                false, List.of());
+        d.submit(s, List.of(mpi.apply(0)));
+        d.submit(s, List.of(mpi.apply(5_000)));
+        String why = "cannot make its directory /x (Permission denied)";
+        assertThat(d.unprepared(1, why)).noneMatch(org.banyan.core.head.HeadEvent.Submit.class::isInstance);
+        assertThat(d.timedOut(2)).noneMatch(org.banyan.core.head.HeadEvent.Submit.class::isInstance);
+        assertThat(d.unprepared(1, why)).as("said again").isEmpty();
+        assertThat(agent.unfinished()).isZero();
+        Map<Integer, ClientMessage.TaskUpdate> last = new java.util.HashMap<>();
+        s.updates.forEach(u -> last.put(u.taskId(), u));
+        assertThat(last.get(1).state()).isEqualTo(org.banyan.core.pilot.TaskState.FAILED);
+        assertThat(last.get(1).detail()).isEqualTo(why);
+        assertThat(last.get(2).state()).isEqualTo(org.banyan.core.pilot.TaskState.FAILED);
+        assertThat(last.get(2).detail()).isEqualTo("timed out after 5.0 s");
+    }
+
+    /** A job whose sandbox is made once its DVM stops is not submitted: its task ends, never started. */
+    @Test
+    void anMpiTaskReadyAfterItsDvmStoppedNeverStarts(@org.junit.jupiter.api.io.TempDir java.nio.file.Path sandbox) {
+        TaskAgent agent = new TaskAgent(new GeneralScheduler(List.of(new NodeResources("n0", 2, 0))), List.of("n0"), 0);
+        TaskDispatch d = new TaskDispatch(agent, List.of(new Node("n0", 2)), new HeadSettings(0, 1000, 10_000),
+                () -> 1, actions::add, DvmClock.SYSTEM, 10);
+        Client s = session(1);
+        d.submit(s, List.of(new TaskRequest("m", "./sim", List.of(), Map.of(), sandbox.toString(), "o", "e", "in", List.of(),
+                List.of(), new SlotRequest(2, 1, 0, null, false), 0, true, 0, false, List.of())));
+        d.dvmStopping();
+        assertThat(submitted(d.prepared(1, org.banyan.core.job.WireUp.BOTH))).isEmpty();
+        assertThat(agent.unfinished()).isZero();
+        assertThat(s.updates.getLast().state()).isEqualTo(org.banyan.core.pilot.TaskState.FAILED);
+        assertThat(s.updates.getLast().detail()).isEqualTo("never started: its DVM stopped");
+    }
+
+    /** {@code events}, and the submits of the jobs whose sandbox the driver was asked for since, made as it would. */
+    private List<org.banyan.core.head.HeadEvent> ready(TaskDispatch d, List<org.banyan.core.head.HeadEvent> events) {
+        List<org.banyan.core.head.HeadEvent> all = new ArrayList<>(events);
+        for (int i = 0; i < actions.size(); i++) {
+            if (actions.get(i) instanceof DvmAction.PrepareTaskJob p && answered.add(p.jobId())) {
+                all.addAll(d.prepared(p.jobId(), org.banyan.core.job.WireUp.BOTH));
+            }
+        }
+        return all;
     }
 
     private static List<org.banyan.core.job.JobDescription> submitted(List<org.banyan.core.head.HeadEvent> events) {
@@ -261,7 +347,7 @@ class TaskDispatchTest {
         TaskAgent agent = new TaskAgent(new GeneralScheduler(List.of(new NodeResources("n0", 2, 0))), List.of("n0"), 0);
         int[] jobs = {0};
         return new TaskDispatch(agent, List.of(new Node("n0", 2)), new HeadSettings(0, 1000, 10_000), () -> ++jobs[0],
-                actions::add, DvmClock.SYSTEM, t -> org.banyan.core.job.WireUp.BOTH, keep);
+                actions::add, DvmClock.SYSTEM, keep);
     }
 
     /** A client whose messages go to {@link #actions}. */

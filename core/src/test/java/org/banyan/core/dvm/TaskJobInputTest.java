@@ -31,8 +31,9 @@ class TaskJobInputTest {
             new NodeResources("n1", 2, 0))), List.of("n0", "n1"), 0);
     private final int[] jobs = {0};
     private final TaskDispatch d = new TaskDispatch(agent, List.of(new Node("n0", 2), new Node("n1", 2)),
-            new HeadSettings(0, 1000, 10_000), () -> ++jobs[0], actions::add, DvmClock.SYSTEM, t -> org.banyan.core.job.WireUp.BOTH, 10);
+            new HeadSettings(0, 1000, 10_000), () -> ++jobs[0], actions::add, DvmClock.SYSTEM, 10);
     private final Client s = new Client(1, actions::add);
+    private final java.util.Set<Integer> answered = new java.util.HashSet<>();
 
     private static TaskRequest task(String stdin, boolean restartable) {
         return new TaskRequest("m", "./sim", List.of(), Map.of(), "/sandbox", "o", "e", stdin, List.of(), List.of(),
@@ -109,7 +110,14 @@ class TaskJobInputTest {
         assertThat(actions).containsExactly(new DvmAction.OpenTaskInput(2, "/sandbox", "in.txt"));
     }
 
-    private static List<JobDescription> submitted(List<HeadEvent> events) {
-        return events.stream().filter(HeadEvent.Submit.class::isInstance).map(e -> ((HeadEvent.Submit) e).job()).toList();
+    /** The jobs submitted in {@code events}, and those whose sandbox the driver was asked for since, made as it would. */
+    private List<JobDescription> submitted(List<HeadEvent> events) {
+        List<HeadEvent> all = new ArrayList<>(events);
+        for (DvmAction a : List.copyOf(actions)) {
+            if (a instanceof DvmAction.PrepareTaskJob p && answered.add(p.jobId())) {
+                all.addAll(d.prepared(p.jobId(), org.banyan.core.job.WireUp.BOTH));
+            }
+        }
+        return all.stream().filter(HeadEvent.Submit.class::isInstance).map(e -> ((HeadEvent.Submit) e).job()).toList();
     }
 }

@@ -15,11 +15,8 @@ import org.banyan.core.dvm.DvmEvent;
 import org.banyan.core.head.HeadEvent;
 import org.banyan.core.head.HeadSettings;
 import org.banyan.core.job.Node;
-import org.banyan.core.pilot.TaskRequest;
 import org.banyan.core.tree.TopologySpec;
 import org.banyan.core.wire.ClientMessage;
-import org.banyan.pmix.ElfNeeded;
-import org.banyan.pmix.ProgramLookup;
 import org.banyan.runtime.EventLoop;
 import org.banyan.runtime.daemon.ChildStarters;
 import org.banyan.runtime.head.HeadLinks;
@@ -100,6 +97,18 @@ public final class DvmHead {
             loop.post(new Event.Core(new DvmEvent.TaskOutputFailed(task, why)));
         }
     }, this::say);
+    /** MPI tasks' sandboxes made and programs read, off the loop, before their jobs are submitted. */
+    private final TaskJobSetup taskJobs = new TaskJobSetup(new TaskJobSetup.Events() {
+        @Override
+        public void prepared(int job, org.banyan.core.job.WireUp wireUp) {
+            loop.post(new Event.Core(new DvmEvent.TaskJobPrepared(job, wireUp)));
+        }
+
+        @Override
+        public void failed(int job, String why) {
+            loop.post(new Event.Core(new DvmEvent.TaskJobUnprepared(job, why)));
+        }
+    });
     /** The stdin files of tasks that run as jobs, read off the loop for their rank 0. */
     private final TaskInputFiles taskInput = new TaskInputFiles(new TaskInputFiles.Events() {
         @Override
@@ -132,8 +141,7 @@ public final class DvmHead {
         this.routing = routing;
         this.files = files;
         this.log = log;
-        this.core = new DvmCore(nodes, settings, tree, routing, gpusPerHost, ProcessHandle.current().pid(), DvmClock.SYSTEM,
-                DvmHead::wireUp);
+        this.core = new DvmCore(nodes, settings, tree, routing, gpusPerHost, ProcessHandle.current().pid(), DvmClock.SYSTEM);
         this.nodes = core.hosts().live();
     }
 
@@ -262,6 +270,8 @@ public final class DvmHead {
             case DvmAction.ToEveryClient(ClientMessage m) -> clients.keySet().forEach(c -> send(c, m));
             case DvmAction.Log(String line) -> say(line);
             case DvmAction.Publish(String summary) -> publish(summary);
+            case DvmAction.PrepareTaskJob(int job, String sandbox, String executable, String path) ->
+                    taskJobs.prepare(job, sandbox, executable, path);
             case DvmAction.OpenTaskOutput(int task, String sandbox, String stdout, String stderr) ->
                     taskOutput.open(task, sandbox, stdout, stderr);
             case DvmAction.TaskOutput(int task, int stream, byte[] data) -> taskOutput.write(task, stream, data);
@@ -351,23 +361,6 @@ public final class DvmHead {
         door.open();
         if (elastic != null) {
             loop.schedule(new Event.SlurmProbe(), probeMillis);
-        }
-    }
-
-    /**
-     * How an MPI task's ranks are served ({@link ElfNeeded#wireUp}), its executable found from its
-     * sandbox along the PATH its ranks get: the task's own, else the DVM's, which its daemons
-     * share when they started here. A program not found here, or not read within 2 s, is served both ways.
-     */
-    private static org.banyan.core.job.WireUp wireUp(TaskRequest r) {
-        try { // a program on a hung mount held the loop: now a pool's thread, and it is served both ways
-            return org.banyan.runtime.os.PatientFiles.within(2_000, () -> {
-                Path program = ProgramLookup.find(r.executable(), Path.of(r.sandbox()),
-                        r.env().getOrDefault("PATH", System.getenv("PATH")));
-                return ElfNeeded.wireUp(program == null ? List.of() : ElfNeeded.of(program));
-            });
-        } catch (IOException e) {
-            return org.banyan.core.job.WireUp.BOTH;
         }
     }
 

@@ -3,7 +3,6 @@ package org.banyan.runtime.dvm;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
@@ -44,8 +43,6 @@ final class TaskOutputFiles {
     /** Bytes waiting at which a task is behind, and back down to which it has caught up. */
     static final long BEHIND = 4L << 20;
     static final long CAUGHT_UP = 1L << 20;
-    /** How long the loop waits for a task's sandbox to be made: a file system slower than that does not answer. */
-    static final long MKDIR_PATIENCE_MILLIS = 2_000;
 
     /** What the loop hears of a task's files. */
     interface Events {
@@ -86,17 +83,8 @@ final class TaskOutputFiles {
         if (before != null) {
             before.superseded = true;
         }
-        // The sandbox is made here, before the job that the next action submits: its ranks start in
-        // it (made by the writer, a rank could be spawned first and fail with 127). Only the files,
-        // which a FIFO or a hung server can hold, are left to the writer.
-        Path dir = Path.of(sandbox);
-        String failure = null;
-        try { // a hung mount holds a pool's thread, not the loop: the task fails, and its ranks wait alone (FileStarts)
-            org.banyan.runtime.os.PatientFiles.within(MKDIR_PATIENCE_MILLIS, () -> Files.createDirectories(dir));
-        } catch (IOException e) {
-            failure = "cannot make its directory " + dir + " (" + FileErrors.reason(e) + ")"; // as a task of one process says
-        }
-        writers.put(task, new TaskFiles(task, dir, stdout, stderr, before, failure));
+        // its sandbox is made by now (TaskJobSetup, before its job was submitted)
+        writers.put(task, new TaskFiles(task, Path.of(sandbox), stdout, stderr, before));
     }
 
     /** {@code data} for stream 1 (stdout) or 2 (stderr) of task {@code task}'s files. */
@@ -177,7 +165,7 @@ final class TaskOutputFiles {
         private final Thread writer;
         private final Path[] paths;
 
-        TaskFiles(int task, Path dir, String stdout, String stderr, TaskFiles before, String failure) {
+        TaskFiles(int task, Path dir, String stdout, String stderr, TaskFiles before) {
             this.task = task;
             this.paths = new Path[] {dir.resolve(stdout), dir.resolve(stderr)};
             // A platform thread: a virtual one blocked in open(2) of a FIFO pins its carrier, and as
@@ -190,7 +178,7 @@ final class TaskOutputFiles {
                         Thread.currentThread().interrupt();
                     }
                 }
-                write(failure);
+                write();
             });
         }
 
@@ -242,10 +230,10 @@ final class TaskOutputFiles {
             ops.add(op);
         }
 
-        private void write(String sandboxFailure) {
+        private void write() {
             OutputStream[] files = new OutputStream[2];
             String[] names = {"stdout", "stderr"};
-            String failure = sandboxFailure;
+            String failure = null;
             for (int i = 0; i < 2 && failure == null && !abandoned; i++) {
                 try {
                     files[i] = create(paths[i]);

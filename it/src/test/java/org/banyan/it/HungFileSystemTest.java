@@ -21,9 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
  * A file system that does not answer, as an NFS mount whose server is gone: a FUSE mount whose
  * device nobody reads, so that every access to it waits (until the device is closed). A task
  * whose files, sandbox or program are there used to stop the whole DVM: the look for FIFOs, the
- * sandbox's mkdir, the program's ELF and the spawn ran on the DVM's loop, and no client was
- * answered again; then an MPI task's sandbox and program each held the loop 2 s before giving
- * up, a stop of that long for each such task submitted.
+ * sandbox's mkdir, the program's ELF and the spawn (a bare name's search along the DVM's PATH
+ * among it) ran on the DVM's loop, and no client was answered again; then an MPI task's sandbox
+ * and program each held the loop 2 s before giving up, a stop that long for each such task.
  */
 class HungFileSystemTest {
     @TempDir
@@ -50,7 +50,10 @@ class HungFileSystemTest {
         });
         assertThat(said.get(10, TimeUnit.SECONDS)).isEqualTo("mounted");
         uri = dir.resolve("dvm.uri");
-        Banyan.Result r = Banyan.run("dvm", "start", "--uri-file", uri.toString(), "--host", "localhost:8");
+        // the hung directory last in the DVM's PATH: what is found before it is found as ever, a
+        // name found nowhere is looked for there too (as an NFS /apps/bin of a module would be)
+        Banyan.Result r = Banyan.run(Map.of("PATH", System.getenv("PATH") + ":" + hung), null, List.of("dvm", "start",
+                "--uri-file", uri.toString(), "--host", "localhost:12"));
         assertThat(r.exit()).as(r.stderr()).isZero();
     }
 
@@ -80,13 +83,14 @@ class HungFileSystemTest {
                 "{\"mode\": \"mpi\", \"ranks\": 2, \"executable\": \"sleep\", \"arguments\": [\"" + m + "\"], \"sandbox\": \""
                         + hung.resolve("sandbox") + "\"}",
                 "{\"mode\": \"mpi\", \"ranks\": 2, \"executable\": \"" + hung.resolve("mpiprog") + "\", \"arguments\": [\"" + m
-                        + "\"], \"sandbox\": \"" + dir.resolve("sandbox") + "\"}") + "\n");
+                        + "\"], \"sandbox\": \"" + dir.resolve("sandbox") + "\"}",
+                "{\"executable\": \"banyan-no-such-program\", \"arguments\": [\"" + m + "\"]}") + "\n");
         Banyan.Result sub = Banyan.runIn(dir, Map.of(), List.of("submit", "--dvm", uri.toString(), "--session", "s", "--detach",
                 "--tasks", "f.jsonl"));
         assertThat(sub.exit()).as(sub.stderr()).isZero();
         assertThat(sub.stdout()).matches("\\d+-\\d+\\s*");
         int first = Integer.parseInt(sub.stdout().strip().split("-")[0]);
-        String ids = first + "," + (first + 1) + "," + (first + 2) + "," + (first + 3);
+        String ids = first + "-" + (first + 4);
 
         Banyan.Result other = Banyan.runIn(dir, Map.of(), List.of("submit", "--dvm", uri.toString(), "--session", "o", "--ranks", "2",
                 "-o", "other.txt", "--", "echo", "other"));
@@ -98,12 +102,12 @@ class HungFileSystemTest {
         Banyan.Result waiting = Banyan.run("tasks", "--dvm", uri.toString(), ids);
         assertThat(waiting.exit()).as(waiting.stderr()).isZero();
         assertThat(waiting.stdout().lines().filter(l -> l.contains("AGENT_EXECUTING")))
-                .as("they wait for their file system, their cores held: %s", waiting.stdout()).hasSize(4);
+                .as("they wait for their file system, their cores held: %s", waiting.stdout()).hasSize(5);
 
         Banyan.Result cancel = Banyan.run("cancel", "--dvm", uri.toString(), ids);
         assertThat(cancel.exit()).as(cancel.stderr()).isZero();
         Banyan.Result canceled = Banyan.run("wait", "--dvm", uri.toString(), ids);
-        assertThat(canceled.stderr()).contains("4 canceled");
+        assertThat(canceled.stderr()).contains("5 canceled");
         Banyan.assertNoProcessesWith(m);
     }
 }

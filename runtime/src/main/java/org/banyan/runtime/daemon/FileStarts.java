@@ -28,8 +28,9 @@ import org.banyan.core.daemon.Signals;
  * of the daemon's JVM blocked in open(2), outlived a killed daemon. A hung mount held it the
  * same way, in the stat that looks for FIFOs or in the spawn.
  *
- * <p>So a rank's files are looked at on a thread of a pool ({@link #PATIENCE_MILLIS} waited
- * for, a few microseconds when the file system answers); a rank whose look does not answer in
+ * <p>So a rank's files, its required working directory and its program (at its path, or along
+ * PATH as its exec will search) are looked at on a thread of a pool ({@link #PATIENCE_MILLIS}
+ * waited for, a few microseconds when the file system answers); a rank whose look does not answer in
  * that time, and a rank with a FIFO, waits on a thread of its own, which opens the FIFOs in
  * this process (no child exists meanwhile, so none is left behind if nobody ever opens them),
  * then starts the rank as any other. An ending signal (a cancel, a timeout, the daemon's end)
@@ -96,6 +97,26 @@ final class FileStarts {
         return found;
     }
 
+    /**
+     * Looks for {@code program} where the child's exec will: at its path when it names one, else
+     * along the daemon's PATH (posix_spawnp searches the parent's), up to the first executable
+     * file. A directory of PATH on a mount that does not answer (an NFS {@code /apps/bin} put
+     * first by a module) held the exec of every bare name, and with it the thread that spawns.
+     */
+    static void lookForProgram(String program, String workdir) {
+        if (program.indexOf('/') >= 0) {
+            new File(RankProcess.inDir(workdir, program)).exists();
+            return;
+        }
+        String path = System.getenv("PATH");
+        for (String dir : (path == null ? "/bin:/usr/bin" : path).split(":")) {
+            File f = new File(RankProcess.inDir(workdir, (dir.isEmpty() ? "." : dir) + "/" + program));
+            if (f.isFile() && f.canExecute()) {
+                return;
+            }
+        }
+    }
+
     private static boolean isFifo(String path) {
         try {
             return ((Integer) Files.getAttribute(Path.of(path), "unix:mode") & S_IFMT) == S_IFIFO;
@@ -111,19 +132,12 @@ final class FileStarts {
      */
     boolean tookOver(long key, RankLaunch launch, PendingStarts<?> pending) {
         boolean inDir = launch.workdirRequired() && launch.workdir() != null; // an MPI task's sandbox, --wdir
-        boolean named = launch.executable().indexOf('/') >= 0;
-        if (launch.stdoutFile() == null && launch.stdinFile() == null && !inDir && !named) {
-            return false;
-        }
         CompletableFuture<List<String>> look = CompletableFuture.supplyAsync(() -> {
-            // the child's chdir and exec would wait where these do (a program named by its path: a
-            // bare name's search along PATH is the child's)
+            // the child's chdir and exec would wait where these do
             if (inDir) {
                 new File(launch.workdir()).isDirectory();
             }
-            if (named) {
-                new File(RankProcess.inDir(launch.workdir(), launch.executable())).exists();
-            }
+            lookForProgram(launch.executable(), launch.workdir());
             return fifos(launch);
         }, looks);
         List<String> waitFor;

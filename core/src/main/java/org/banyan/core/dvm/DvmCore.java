@@ -223,6 +223,7 @@ public final class DvmCore {
             case DvmEvent.TaskTimeout(int task) -> follow(tasks.timedOut(task));
             case DvmEvent.TaskJobPrepared(int job, var wireUp) -> follow(tasks.prepared(job, wireUp));
             case DvmEvent.TaskJobUnprepared(int job, String why) -> follow(tasks.unprepared(job, why));
+            case DvmEvent.TaskJobSlow(int job) -> tasks.prepareSlow(job);
             case DvmEvent.TaskOutputClosed(int task) -> follow(tasks.outputClosed(task));
             case DvmEvent.TaskOutputLate(int task, int job) -> follow(tasks.outputLate(task, job));
             case DvmEvent.TaskOutputBacklog(int task, boolean behind) -> follow(tasks.outputBacklog(task, behind));

@@ -35,6 +35,9 @@ public sealed interface DvmEvent {
     /** Job {@code jobId}'s sandbox could not be made, and why: its task fails. */
     record TaskJobUnprepared(int jobId, String why) implements DvmEvent {}
 
+    /** A while after job {@code jobId} was held for its sandbox and program (the core's timer): still held, it is said. */
+    record TaskJobSlow(int jobId) implements DvmEvent {}
+
     /** MPI task {@code taskId}'s output files are closed (the driver, which writes them). */
     record TaskOutputClosed(int taskId) implements DvmEvent {}
 

@@ -459,6 +459,11 @@ final class TaskDispatch {
         return List.of(ready.submit());
     }
 
+    /** Job {@code jobId} has waited long for its sandbox and program: said, if it still does. */
+    void prepareSlow(int jobId) {
+        starts.slow(jobId);
+    }
+
     /** Job {@code jobId}'s sandbox could not be made: its task fails with why. */
     List<HeadEvent> unprepared(int jobId, String why) {
         Integer task = taskOfJob.get(jobId);

@@ -28,6 +28,9 @@ import org.banyan.core.pmix.PmixNamespaces;
  * client of the DVM for as long as the loop waited for them.
  */
 final class TaskJobStarts {
+    /** How long a job may wait for its sandbox and program before the DVM's log says so (once). */
+    static final long SLOW_MILLIS = 10_000;
+
     /** A job built and waiting for its sandbox and program. */
     private record Held(int task, JobDescription job, TaskRequest request) {}
 
@@ -86,6 +89,20 @@ final class TaskJobStarts {
                 r.sandbox(), Modex.LAZY);
         held.put(jobId, new Held(taskId, job, r));
         out.accept(new DvmAction.PrepareTaskJob(jobId, r.sandbox(), r.executable(), r.env().get("PATH")));
+        out.accept(new DvmAction.Arm(new DvmEvent.TaskJobSlow(jobId), SLOW_MILLIS));
+    }
+
+    /**
+     * Job {@code jobId}'s timer: still held, the DVM's log says which task waits for what (its
+     * state reads executing, its cores held, and nothing else would say why it does not run).
+     */
+    void slow(int jobId) {
+        Held h = held.get(jobId);
+        if (h != null) {
+            out.accept(new DvmAction.Log("task " + h.task() + " waits for its sandbox " + h.request().sandbox()
+                    + " and its program " + h.request().executable() + ": their file system has not answered for "
+                    + SLOW_MILLIS / 1000 + " s (an NFS server gone?); it starts once they answer, or ends when canceled"));
+        }
     }
 
     /** A job ready to submit, and the task it runs. */

@@ -250,6 +250,11 @@ class TaskDispatchTest {
         assertThat(actions).contains(new DvmAction.PrepareTaskJob(1, sandbox.toString(), "./sim", "/opt/bin"))
                 .noneMatch(DvmAction.OpenTaskOutput.class::isInstance);
 
+        assertThat(actions).contains(new DvmAction.Arm(new DvmEvent.TaskJobSlow(1), TaskJobStarts.SLOW_MILLIS));
+        d.prepareSlow(1);
+        assertThat(actions).filteredOn(DvmAction.Log.class::isInstance).singleElement().asString().contains(
+                "task 1 waits for its sandbox " + sandbox + " and its program ./sim: their file system has not answered for 10 s");
+
         List<org.banyan.core.head.HeadEvent> canceled = d.cancel(List.of(1));
         assertThat(canceled).as("no job of it to end").noneMatch(org.banyan.core.head.HeadEvent.CancelJob.class::isInstance);
         assertThat(s.updates).filteredOn(u -> u.taskId() == 1).extracting(ClientMessage.TaskUpdate::state)
@@ -257,6 +262,8 @@ class TaskDispatchTest {
         assertThat(actions).as("its cores go to the next, held in turn").contains(
                 new DvmAction.PrepareTaskJob(2, sandbox.toString(), "./sim", "/opt/bin"));
         assertThat(d.prepared(1, org.banyan.core.job.WireUp.BOTH)).as("the late answer").isEmpty();
+        d.prepareSlow(1);
+        assertThat(actions).as("said once, while held").filteredOn(DvmAction.Log.class::isInstance).hasSize(1);
         assertThat(d.isTaskJob(1)).isFalse();
 
         assertThat(submitted(d.prepared(2, org.banyan.core.job.WireUp.PMIX))).extracting(j -> j.jobId()).containsExactly(2);

@@ -31,8 +31,6 @@ import org.banyan.core.wire.OverlayMessage;
  */
 final class TaskDispatch {
     private final TaskAgent agent;
-    private final List<Node> nodes;
-    private final HeadSettings settings;
     private final IntSupplier nextJobId;
     private final Consumer<DvmAction> out;
     private final DvmClock clock;
@@ -85,8 +83,6 @@ final class TaskDispatch {
         this.view = view;
         this.keepFinished = keepFinished;
         this.agent = agent;
-        this.nodes = nodes;
-        this.settings = settings;
         this.nextJobId = nextJobId;
         this.out = out;
         this.files = new TaskJobOutput(out);

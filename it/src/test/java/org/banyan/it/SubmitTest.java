@@ -164,14 +164,17 @@ class SubmitTest {
         // what cannot be made for a task is named, not reported as its program missing
         file.append("{\"uid\": \"nowhere\", \"executable\": \"true\", \"sandbox\": \"/etc/passwd/x\"}\n");
         file.append("{\"uid\": \"noout\", \"executable\": \"true\", \"stdout\": \"/no/dir/out\"}\n");
+        file.append("{\"uid\": \"mpinowhere\", \"mode\": \"mpi\", \"ranks\": 2, \"executable\": \"true\", \"sandbox\": \"/etc/passwd/y\"}\n");
         Files.writeString(dir.resolve("tasks.jsonl"), file);
         Banyan.Result r = Banyan.run("submit", "--dvm", uri.toString(), "--session", dir.resolve("s").toString(),
                 "--tasks", dir.resolve("tasks.jsonl").toString());
         assertThat(r.exit()).as(r.stderr()).isEqualTo(1);
-        assertThat(r.stderr()).contains("53 tasks: 50 done, 3 failed, 0 canceled")
+        assertThat(r.stderr()).contains("54 tasks: 50 done, 4 failed, 0 canceled")
                 .contains("broken (the third step) failed (exit 3), sandbox " + dir.resolve("s/broken")).contains("it broke")
                 .contains("true: cannot make its directory /etc/passwd/x (Not a directory)")
-                .contains("true: No such file or directory (cannot open its stdout /no/dir/out)");
+                .contains("true: No such file or directory (cannot open its stdout /no/dir/out)")
+                .contains("mpinowhere failed (exit 127), sandbox /etc/passwd/y")
+                .contains("true: cannot make its directory /etc/passwd/y (Not a directory)");
         assertThat(Files.readString(dir.resolve("out.7")).strip()).isEqualTo("task.000007");
         List<String> profile = Files.readAllLines(dir.resolve("s/banyan.prof"));
         assertThat(profile.getFirst()).isEqualTo("#time,event,comp,thread,uid,state,msg");
@@ -180,7 +183,7 @@ class SubmitTest {
 
         Banyan.Result report = Banyan.run("pilot", "report", dir.resolve("s").toString());
         assertThat(report.exit()).as(report.stderr()).isZero();
-        assertThat(report.stdout()).contains("tasks            53 (50 done, 3 failed, 0 canceled)")
+        assertThat(report.stdout()).contains("tasks            54 (50 done, 4 failed, 0 canceled)")
                 .contains("peak concurrency").contains("pilot cores 4");
         assertThat(dir.resolve("s/concurrency.png")).isNotEmptyFile();
         assertThat(dir.resolve("s/states.svg")).isNotEmptyFile();

@@ -308,10 +308,7 @@ final class TaskDispatch {
                     case AgentAction.Signal(int taskId, List<Integer> on, boolean ofJob, int signal) -> {
                         if (ofJob) {
                             Integer job = jobOfTask.get(taskId);
-                            if (job != null && starts.drop(job)) { // never started: its task ends now
-                                jobOfTask.remove(taskId);
-                                taskOfJob.remove(job);
-                                input.ended(job);
+                            if (job != null && forgetHeld(taskId, job)) { // never started: its task ends now
                                 add(agent.ended(taskId, 128 + signal, "never started"));
                             } else if (job != null) {
                                 files.cancel(job, "task " + taskId + " canceled or timed out", out);
@@ -446,9 +443,7 @@ final class TaskDispatch {
             return List.of();
         }
         if (stopping) { // its head takes no job now
-            taskOfJob.remove(jobId);
-            jobOfTask.remove(ready.task());
-            input.ended(jobId);
+            forget(ready.task(), jobId);
             return apply(agent.ended(ready.task(), 128 + org.banyan.core.daemon.Signals.SIGTERM, "never started: its DVM stopped"));
         }
         files.open(ready.task(), ready.request());
@@ -460,9 +455,28 @@ final class TaskDispatch {
         starts.slow(jobId);
     }
 
-    /** Job {@code jobId}'s sandbox could not be made: its task fails with why. */
+    /**
+     * Job {@code jobId}'s sandbox could not be made: its task fails with why and 127, as a task
+     * of one process whose directory cannot be made does (nothing was ended by a signal).
+     */
     List<HeadEvent> unprepared(int jobId, String why) {
         Integer task = taskOfJob.get(jobId);
-        return task == null || !starts.isHeld(jobId) ? List.of() : apply(agent.fail(task, why));
+        return task == null || !forgetHeld(task, jobId) ? List.of() : apply(agent.ended(task, 127, why));
+    }
+
+    /** Task {@code taskId}'s job {@code jobId} is no longer held: true when it was (and it is forgotten), false when submitted. */
+    private boolean forgetHeld(int taskId, int jobId) {
+        if (!starts.drop(jobId)) {
+            return false;
+        }
+        forget(taskId, jobId);
+        return true;
+    }
+
+    /** Task {@code taskId} and its job {@code jobId}, which never started, part. */
+    private void forget(int taskId, int jobId) {
+        jobOfTask.remove(taskId);
+        taskOfJob.remove(jobId);
+        input.ended(jobId);
     }
 }

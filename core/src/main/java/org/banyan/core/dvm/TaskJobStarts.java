@@ -124,8 +124,4 @@ final class TaskJobStarts {
         return held.remove(jobId) != null;
     }
 
-    /** Whether job {@code jobId} waits for its sandbox and program. */
-    boolean isHeld(int jobId) {
-        return held.containsKey(jobId);
-    }
 }

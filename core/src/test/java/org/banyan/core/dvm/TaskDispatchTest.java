@@ -283,7 +283,7 @@ class TaskDispatchTest {
                 false, List.of());
         d.submit(s, List.of(mpi.apply(0)));
         d.submit(s, List.of(mpi.apply(5_000)));
-        String why = "cannot make its directory /x (Permission denied)";
+        String why = "./sim: cannot make its directory /x (Permission denied)";
         assertThat(d.unprepared(1, why)).noneMatch(org.banyan.core.head.HeadEvent.Submit.class::isInstance);
         assertThat(d.timedOut(2)).noneMatch(org.banyan.core.head.HeadEvent.Submit.class::isInstance);
         assertThat(d.unprepared(1, why)).as("said again").isEmpty();
@@ -292,6 +292,7 @@ class TaskDispatchTest {
         s.updates.forEach(u -> last.put(u.taskId(), u));
         assertThat(last.get(1).state()).isEqualTo(org.banyan.core.pilot.TaskState.FAILED);
         assertThat(last.get(1).detail()).isEqualTo(why);
+        assertThat(last.get(1).exitCode()).as("as a task of one process: nothing was signaled").isEqualTo(127);
         assertThat(last.get(2).state()).isEqualTo(org.banyan.core.pilot.TaskState.FAILED);
         assertThat(last.get(2).detail()).isEqualTo("timed out after 5.0 s");
     }

@@ -45,8 +45,8 @@ final class TaskJobSetup {
             Path dir = Path.of(sandbox);
             try {
                 Files.createDirectories(dir);
-            } catch (IOException e) { // as a task of one process says
-                events.failed(job, "cannot make its directory " + dir + " (" + FileErrors.reason(e) + ")");
+            } catch (IOException e) { // as a task of one process says it
+                events.failed(job, executable + ": cannot make its directory " + dir + " (" + FileErrors.reason(e) + ")");
                 return;
             }
             events.prepared(job, wireUp(dir, executable, path == null ? System.getenv("PATH") : path));

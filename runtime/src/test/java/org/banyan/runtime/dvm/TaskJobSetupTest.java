@@ -47,6 +47,6 @@ class TaskJobSetupTest {
         Files.writeString(dir.resolve("file"), "");
         setup.prepare(3, dir.resolve("file/below").toString(), "java", null);
         assertThat(told.poll(10, TimeUnit.SECONDS))
-                .isEqualTo("3 cannot make its directory " + dir.resolve("file/below") + " (Not a directory)");
+                .isEqualTo("3 java: cannot make its directory " + dir.resolve("file/below") + " (Not a directory)");
     }
 }

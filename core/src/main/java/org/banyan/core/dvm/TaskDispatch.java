@@ -62,6 +62,11 @@ final class TaskDispatch {
     /** MPI tasks: the job that runs each, both ways, and its open output files. */
     private final Map<Integer, Integer> jobOfTask = new HashMap<>();
     private final Map<Integer, Integer> taskOfJob = new HashMap<>();
+    /**
+     * Jobs their task left when a node of theirs was lost, while their ranks elsewhere end: the
+     * cores they hold there, given back at the job's end.
+     */
+    private final Map<Integer, Placement> coresOfLeftJobs = new HashMap<>();
     /** MPI tasks' output files, and when such a task is final. */
     private final TaskJobOutput files;
     /** Such tasks' stdin files, read for their rank 0. */
@@ -185,6 +190,8 @@ final class TaskDispatch {
 
     /** @param lossReport the head's words for the loss, which the tasks that fail there carry */
     List<HeadEvent> nodeLost(int node, String lossReport) {
+        // a left job's cores on this node are gone with it (a host that rejoins comes back whole)
+        coresOfLeftJobs.replaceAll((job, p) -> new Placement(p.shares().stream().filter(s -> s.node() != node).toList(), p.colocate()));
         return apply(agent.nodeLost(node, lossReport));
     }
 
@@ -226,7 +233,8 @@ final class TaskDispatch {
         input.ended(jobId);
         Integer task = taskOfJob.remove(jobId);
         if (task == null) {
-            return List.of();
+            Placement kept = coresOfLeftJobs.remove(jobId);
+            return kept == null ? List.of() : apply(agent.releaseCores(kept));
         }
         jobOfTask.remove(task);
         return files.jobEnded(task, jobId, status, note) ? apply(agent.ended(task, status, note)) : List.of();
@@ -317,6 +325,14 @@ final class TaskDispatch {
                             for (int node : on) {
                                 signals.computeIfAbsent(new NodeSignal(node, signal), k -> new ArrayList<>()).add(taskId);
                             }
+                        }
+                    }
+                    case AgentAction.KeepCores(int taskId, Placement p) -> {
+                        Integer job = jobOfTask.get(taskId);
+                        if (job == null || starts.isHeld(job)) { // no rank of it runs
+                            add(agent.releaseCores(p));
+                        } else {
+                            coresOfLeftJobs.put(job, p);
                         }
                     }
                     case AgentAction.ArmTimeout(int taskId, long millis) ->

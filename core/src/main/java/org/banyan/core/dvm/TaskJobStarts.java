@@ -119,6 +119,11 @@ final class TaskJobStarts {
                 : new Ready(h.task(), h.request(), new HeadEvent.Submit(PmixNamespaces.name(h.job(), wireUp), settings.forJob(0)));
     }
 
+    /** Whether job {@code jobId} waits for its sandbox and program. */
+    boolean isHeld(int jobId) {
+        return held.containsKey(jobId);
+    }
+
     /** Job {@code jobId} will not start (its task was canceled, failed or restarted): true when it was held. */
     boolean drop(int jobId) {
         return held.remove(jobId) != null;

@@ -16,6 +16,13 @@ public sealed interface AgentAction {
     /** Signal a running task: a one-process task on its node, or the job of a {@link LaunchJob} task. */
     record Signal(int taskId, List<Integer> nodes, boolean job, int signal) implements AgentAction {}
 
+    /**
+     * A task that ran as a job left it (its placement lost a node): the cores of {@code placement}
+     * stay taken until that job has ended on its other nodes, then go back through
+     * {@link TaskAgent#releaseCores} (the lost node's are gone already).
+     */
+    record KeepCores(int taskId, Placement placement) implements AgentAction {}
+
     /** Fire {@link TaskAgent#timedOut} for the task after the delay. */
     record ArmTimeout(int taskId, long millis) implements AgentAction {}
 

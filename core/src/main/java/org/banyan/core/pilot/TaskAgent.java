@@ -217,6 +217,13 @@ public final class TaskAgent {
         return drain();
     }
 
+    /** The cores of a {@link AgentAction.KeepCores} are free: the job that held them has ended. */
+    public List<AgentAction> releaseCores(Placement p) {
+        scheduler.release(p);
+        schedule();
+        return drain();
+    }
+
     /** Cancels tasks in any state: waiting ones at once, running ones through their processes. */
     public List<AgentAction> cancel(Collection<Integer> ids) {
         for (int id : ids) {
@@ -287,7 +294,13 @@ public final class TaskAgent {
             if (t.state != TaskState.AGENT_EXECUTING || !TaskChains.onNode(t.placement, node)) {
                 continue;
             }
-            scheduler.release(t.placement);
+            if (t.request.runsAsJob()) {
+                // its ranks elsewhere run on until their job is ended: given out now, those cores
+                // were taken twice for the ending's grace
+                emit(new AgentAction.KeepCores(t.id, t.placement));
+            } else {
+                scheduler.release(t.placement);
+            }
             String own = "lost the daemon on " + nodeNames.get(node);
             String why = lossReport.isEmpty() ? own : lossReport.startsWith(own + ":") ? lossReport : own + " (" + lossReport + ")";
             if (t.request.restartable() && !t.canceled && scheduler.neverFits(t.request.slots()) == null) {

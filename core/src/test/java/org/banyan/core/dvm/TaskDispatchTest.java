@@ -140,6 +140,31 @@ class TaskDispatchTest {
     }
 
     /**
+     * An MPI task over two nodes loses one: its ranks on the other run on until its job is ended
+     * there, and their cores go to no other task before that. They went at once, and for the
+     * ending's grace a core was given out twice (found by the random model of DvmCoreTest).
+     */
+    @Test
+    void theCoresOfAJobLeftOnALostNodeWaitForItsEnd(@org.junit.jupiter.api.io.TempDir java.nio.file.Path sandbox) {
+        TaskAgent agent = new TaskAgent(new GeneralScheduler(List.of(new NodeResources("n0", 2, 0), new NodeResources("n1", 2, 0))),
+                List.of("n0", "n1"), 0);
+        int[] jobs = {0};
+        TaskDispatch d = new TaskDispatch(agent, List.of(new Node("n0", 2), new Node("n1", 2)), new HeadSettings(0, 1000, 10_000),
+                () -> ++jobs[0], actions::add, DvmClock.SYSTEM, 10);
+        Client s = session(1);
+        assertThat(submitted(ready(d, d.submit(s, List.of(new TaskRequest("m", "./sim", List.of(), Map.of(), sandbox.toString(), "o",
+                "e", null, List.of(), List.of(), new SlotRequest(4, 1, 0, null, false), 0, true, 0, false, List.of())))))).hasSize(1);
+        assertThat(runTasks(d.submit(s, List.of(new TaskRequest("t", "/bin/true", List.of(), Map.of(), "/tmp", "o", "e", "/dev/null",
+                List.of(), List.of(), new SlotRequest(1, 2, 0, null, false), 0, false, 0, false, List.of()))))).as("no core free").isEmpty();
+
+        List<org.banyan.core.head.HeadEvent> lost = d.nodeLost(0);
+        assertThat(lost).contains(new org.banyan.core.head.HeadEvent.CancelJob(1, "task 1 lost one of its nodes; ending its other ranks"));
+        assertThat(runTasks(lost)).as("n1's cores still run the job's ranks").isEmpty();
+        assertThat(runTasks(d.jobEnded(1, 143, ""))).as("now they are free").extracting(OverlayMessage.RunTasks::to)
+                .containsExactly(1);
+    }
+
+    /**
      * An MPI task is DONE once its output files are closed, so that what a user reads then is
      * whole (the driver writes them off the loop); files that do not close in time (a FIFO
      * nobody reads, a hung file system) fail the task with why, and its cores are free again;

@@ -96,6 +96,9 @@ class DvmCoreTest {
                     case DvmAction.CloseTaskOutput(int task) -> closed.add(task); // as the driver: closed, then said
                     case DvmAction.ToDaemon(int d, OverlayMessage.RunTasks r) -> daemons.get(r.to()).run(r);
                     case DvmAction.ToDaemon(int d, OverlayMessage.SignalTasks s) -> daemons.get(s.to()).signal(s);
+                    case DvmAction.ToDaemon(int d, OverlayMessage.LaunchJob(var job)) -> daemons.get(d).launch(job);
+                    case DvmAction.ToDaemon(int d, OverlayMessage.TerminateJob(int job, int grace)) -> daemons.get(d).endJob(job);
+                    case DvmAction.ToDaemon(int d, OverlayMessage.KillJob(int job)) -> daemons.get(d).endJob(job);
                     case DvmAction.ToClient(int c, ClientMessage m) -> inbox.computeIfAbsent(c, k -> new ArrayList<>()).add(m);
                     case DvmAction.ToEveryClient(ClientMessage m) -> toEveryone.add(m);
                     case DvmAction.Arm(DvmEvent e, long delay) -> timers.add(e);
@@ -166,9 +169,61 @@ class DvmCoreTest {
         /** Ends of queued tasks that never started, reported with the next batch. */
         final List<OverlayMessage.RankExited> dropped = new ArrayList<>();
         boolean lost;
+        /** The ranks of jobs (MPI tasks') placed here, by job; one core each. */
+        final Map<Integer, Set<Integer>> jobRanks = new java.util.LinkedHashMap<>();
+        /** Jobs told to end here: their ranks end with SIGTERM's status. */
+        final Set<Integer> endingJobs = new HashSet<>();
 
         FakeDaemon(int id) {
             this.id = id;
+        }
+
+        /** A job's launch comes to every child of the head: the ranks placed on this host run. */
+        void launch(org.banyan.core.job.JobDescription job) {
+            if (lost) {
+                return;
+            }
+            org.banyan.core.job.RankMap map = org.banyan.core.job.RankMap.of(job);
+            Set<Integer> here = new java.util.TreeSet<>();
+            for (int r = 0; r < map.size(); r++) {
+                if (map.nodeOf(r) == id) {
+                    here.add(r);
+                }
+            }
+            if (!here.isEmpty()) {
+                jobRanks.put(job.jobId(), here);
+            }
+        }
+
+        void endJob(int job) {
+            if (jobRanks.containsKey(job)) {
+                endingJobs.add(job);
+            }
+        }
+
+        int jobRanksRunning() {
+            int n = 0;
+            for (Set<Integer> ranks : jobRanks.values()) {
+                n += ranks.size();
+            }
+            return n;
+        }
+
+        /** A rank of a job placed here ends; its job's last rank here forgets the job. */
+        OverlayMessage.RankExited endRank(int job, int status) {
+            Set<Integer> ranks = jobRanks.get(job);
+            int rank = ranks.iterator().next();
+            ranks.remove(rank);
+            boolean ending = endingJobs.contains(job);
+            if (ranks.isEmpty()) {
+                jobRanks.remove(job);
+                endingJobs.remove(job);
+            }
+            return new OverlayMessage.RankExited(job, rank, ending ? 143 : status, "");
+        }
+
+        boolean busy() {
+            return !running.isEmpty() || !dropped.isEmpty() || !jobRanks.isEmpty();
         }
 
         void run(OverlayMessage.RunTasks m) {
@@ -211,6 +266,12 @@ class DvmCoreTest {
             Integer signalled = dying.remove(id);
             return new OverlayMessage.RankExited(OverlayMessage.TASKS, id, signalled != null ? signalled : status, "");
         }
+    }
+
+    /** An MPI task of {@code ranks} ranks, a core each. */
+    static TaskRequest mpiTask(int ranks, boolean restartable) {
+        return new TaskRequest("m", "./prog", List.of(), Map.of(), "/tmp/s", "o", "e", null, List.of(), List.of(),
+                new SlotRequest(ranks, 1, 0, null, false), 0, true, 0, restartable, List.of());
     }
 
     static TaskRequest task(String name, int cores, boolean restartable) {
@@ -435,6 +496,7 @@ class DvmCoreTest {
             slots[i] = 1 + rnd.nextInt(4);
         }
         Harness h = new Harness(slots);
+        h.holdPreparations = true; // MPI tasks' sandboxes answer late, in any order, or never before their end
         Map<Integer, Integer> coresOf = new HashMap<>();
         Set<Integer> goneClients = new HashSet<>();
         Set<Integer> detached = new HashSet<>();
@@ -448,7 +510,7 @@ class DvmCoreTest {
                 List<Integer> cores = new ArrayList<>();
                 for (int i = rnd.nextInt(6); i >= 0; i--) {
                     int c = 1 + rnd.nextInt(2);
-                    bag.add(task("t", c, rnd.nextBoolean()));
+                    bag.add(rnd.nextInt(4) == 0 ? mpiTask(c, rnd.nextBoolean()) : task("t", c, rnd.nextBoolean()));
                     cores.add(c);
                 }
                 int before = h.accepted(client).size();
@@ -457,10 +519,14 @@ class DvmCoreTest {
                 for (int i = 0; i < ids.size(); i++) {
                     coresOf.put(ids.get(i), cores.get(i));
                 }
+            } else if (what < 80 && what >= 70 && !h.preparing.isEmpty()) {
+                int job = h.preparing.remove(rnd.nextInt(h.preparing.size()));
+                h.handle(rnd.nextInt(10) == 0 ? new DvmEvent.TaskJobUnprepared(job, "./prog: cannot make its directory /s (Permission denied)")
+                        : new DvmEvent.TaskJobPrepared(job, WireUp.BOTH));
             } else if (what < 80) {
                 List<Integer> alive = new ArrayList<>();
                 for (FakeDaemon d : h.daemons.values()) {
-                    if (!d.lost && (!d.running.isEmpty() || !d.dropped.isEmpty())) {
+                    if (!d.lost && d.busy()) {
                         alive.add(d.id);
                     }
                 }
@@ -471,6 +537,10 @@ class DvmCoreTest {
                     List<Integer> running = new ArrayList<>(d.running);
                     for (int n = rnd.nextInt(3); n >= 0 && !running.isEmpty(); n--) {
                         ends.add(d.end(running.remove(rnd.nextInt(running.size())), rnd.nextInt(10) == 0 ? 1 : 0));
+                    }
+                    if (!d.jobRanks.isEmpty() && rnd.nextBoolean()) {
+                        List<Integer> jobs = new ArrayList<>(d.jobRanks.keySet());
+                        ends.add(d.endRank(jobs.get(rnd.nextInt(jobs.size())), rnd.nextInt(10) == 0 ? 1 : 0));
                     }
                     h.ended(d.id, ends);
                 }
@@ -500,15 +570,25 @@ class DvmCoreTest {
                 return; // every host lost: the DVM ends
             }
         }
-        // drain: every daemon ends what it runs until nothing is left
+        // drain: every sandbox answers and every daemon ends what it runs until nothing is left
         for (int round = 0; round < 10_000; round++) {
             boolean any = false;
+            while (!h.preparing.isEmpty()) {
+                h.handle(new DvmEvent.TaskJobPrepared(h.preparing.removeFirst(), WireUp.BOTH));
+                any = true;
+                check(h, slots, coresOf, seed);
+            }
             for (FakeDaemon d : h.daemons.values()) {
-                if (!d.lost && (!d.running.isEmpty() || !d.dropped.isEmpty())) {
+                if (!d.lost && d.busy()) {
                     List<OverlayMessage.RankExited> ends = new ArrayList<>(d.dropped);
                     d.dropped.clear();
                     for (int id : List.copyOf(d.running)) {
                         ends.add(d.end(id, 0));
+                    }
+                    for (int job : List.copyOf(d.jobRanks.keySet())) {
+                        while (d.jobRanks.containsKey(job)) {
+                            ends.add(d.endRank(job, 0));
+                        }
                     }
                     h.ended(d.id, ends);
                     any = true;
@@ -550,11 +630,11 @@ class DvmCoreTest {
             if (d.lost) {
                 continue;
             }
-            int busy = 0;
+            int busy = d.jobRanksRunning(); // a core each
             for (int id : d.running) {
                 busy += coresOf.get(id);
             }
-            assertThat(busy).as("seed %d: host %d runs %s on %d cores", seed, i, d.running, slots[i]).isLessThanOrEqualTo(slots[i]);
+            assertThat(busy).as("seed %d: host %d runs %s and job ranks %s (ending %s) on %d cores", seed, i, d.running, d.jobRanks, d.endingJobs, slots[i]).isLessThanOrEqualTo(slots[i]);
             assertThat(h.core.freeCoresOn(i)).as("seed %d: host %d's free count", seed, i).isBetween(0, slots[i])
                     .isLessThanOrEqualTo(slots[i] - busy);
         }

@@ -128,5 +128,4 @@ final class TaskJobStarts {
     boolean drop(int jobId) {
         return held.remove(jobId) != null;
     }
-
 }

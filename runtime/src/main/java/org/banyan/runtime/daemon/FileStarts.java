@@ -104,16 +104,9 @@ final class FileStarts {
      * first by a module) held the exec of every bare name, and with it the thread that spawns.
      */
     static void lookForProgram(String program, String workdir) {
-        if (program.indexOf('/') >= 0) {
-            new File(RankProcess.inDir(workdir, program)).exists();
-            return;
-        }
-        String path = System.getenv("PATH");
-        for (String dir : (path == null ? "/bin:/usr/bin" : path).split(":")) {
-            File f = new File(RankProcess.inDir(workdir, (dir.isEmpty() ? "." : dir) + "/" + program));
-            if (f.isFile() && f.canExecute()) {
-                return;
-            }
+        Path found = org.banyan.pmix.ProgramLookup.find(program, Path.of(workdir == null ? "" : workdir), System.getenv("PATH"));
+        if (found != null) {
+            Files.exists(found); // a name with a slash comes back unlooked at
         }
     }
 

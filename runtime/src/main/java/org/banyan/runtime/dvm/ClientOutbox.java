@@ -47,7 +47,7 @@ final class ClientOutbox {
 
     private final ClientChannel channel;
     private final LinkedBlockingQueue<byte[]> frames = new LinkedBlockingQueue<>();
-    /** Bytes queued and not yet written (the frame being written included). */
+    /** Bytes queued and not yet flushed to the socket (those being written included). */
     private final AtomicLong unsent = new AtomicLong();
     private final long limit;
     private final Backlog backlog;
@@ -145,11 +145,14 @@ final class ClientOutbox {
         try {
             while (true) {
                 byte[] frame = frames.take();
+                long written = 0;
                 do { // what came meanwhile goes in the same flush
                     channel.write(frame);
-                    unsent.addAndGet(-frame.length);
+                    written += frame.length;
                 } while ((frame = frames.poll()) != null);
                 channel.flush();
+                // sent once flushed, not once buffered: drain() closes the socket when nothing is unsent
+                unsent.addAndGet(-written);
                 if (unsent.get() <= CAUGHT_UP && behind.compareAndSet(true, false)) {
                     backlog.behind(false);
                 }

@@ -108,4 +108,65 @@ class ClientOutboxTest {
             }
         }
     }
+
+    /**
+     * What a stopping DVM drains reaches the client before the connection closes, however slow
+     * the socket takes the last flush: a 2-rank task's final state was lost at {@code banyan dvm
+     * stop} (its submit read "lost the pilot"), the frame counted as sent once buffered.
+     */
+    @Test
+    void aDrainWaitsForTheLastFlushBeforeTheConnectionCloses() throws Exception {
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+             Socket reader = new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort());
+             Socket dvmSide = server.accept()) {
+            ClientOutbox out = new ClientOutbox(new ClientChannel(new SlowSocket(dvmSide)), 1, 1L << 20, behind -> { });
+            assertThat(out.offer(new ClientMessage.Closing("it was stopped"))).isTrue();
+            Thread.sleep(50); // the writer has the frame in its buffer, and is in the slow flush
+            out.drain(System.nanoTime() + 5_000_000_000L);
+            out.close();
+            DataInputStream in = new DataInputStream(reader.getInputStream());
+            int length = in.readInt();
+            assertThat(in.readNBytes(length)).hasSize(length);
+        }
+    }
+
+    /** A connected socket whose stream takes 300 ms before each write reaches it. */
+    private static final class SlowSocket extends Socket {
+        private final Socket socket;
+
+        SlowSocket(Socket socket) {
+            this.socket = socket;
+        }
+
+        @Override
+        public void setTcpNoDelay(boolean on) throws java.net.SocketException {
+            socket.setTcpNoDelay(on);
+        }
+
+        @Override
+        public java.io.InputStream getInputStream() throws java.io.IOException {
+            return socket.getInputStream();
+        }
+
+        @Override
+        public java.io.OutputStream getOutputStream() throws java.io.IOException {
+            java.io.OutputStream raw = socket.getOutputStream();
+            return new java.io.FilterOutputStream(raw) {
+                @Override
+                public void write(byte[] b, int off, int len) throws java.io.IOException {
+                    try {
+                        Thread.sleep(300);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    raw.write(b, off, len);
+                }
+            };
+        }
+
+        @Override
+        public synchronized void close() throws java.io.IOException {
+            socket.close();
+        }
+    }
 }

@@ -11,8 +11,8 @@ import java.nio.file.Path;
  * ranks wire up ({@link ElfNeeded}).
  */
 public final class ProgramLookup {
-    /** execvp's search path when the environment has no PATH (glibc's default, less the current directory). */
-    public static final String DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin";
+    /** execvp's and posix_spawnp's search path when there is no PATH (glibc's {@code CS_PATH}). */
+    public static final String DEFAULT_PATH = "/bin:/usr/bin";
 
     private ProgramLookup() {}
 

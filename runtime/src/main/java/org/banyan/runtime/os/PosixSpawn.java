@@ -228,19 +228,11 @@ public final class PosixSpawn {
         return odd.isEmpty() ? "" : " (opening its " + String.join(" or ", odd) + "; its program is there)";
     }
 
-    /** Whether {@code program} is an executable file, as posix_spawnp looks for it (PATH when it has no slash). */
+    /** Whether {@code program} is an executable file, as posix_spawnp looks for it (this process's PATH when it has no slash). */
     private static boolean found(String program, String dir) {
-        if (program.contains("/")) {
-            return new java.io.File(program.startsWith("/") || dir == null ? program : dir + "/" + program).canExecute();
-        }
-        String path = System.getenv("PATH");
-        for (String d : (path == null ? "/bin:/usr/bin" : path).split(":")) {
-            java.io.File f = new java.io.File(d.isEmpty() ? "." : d, program);
-            if (f.isFile() && f.canExecute()) {
-                return true;
-            }
-        }
-        return false;
+        java.nio.file.Path p = org.banyan.pmix.ProgramLookup.find(program, java.nio.file.Path.of(dir == null ? "" : dir),
+                System.getenv("PATH"));
+        return p != null && java.nio.file.Files.isExecutable(p);
     }
 
     /**

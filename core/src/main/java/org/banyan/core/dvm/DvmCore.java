@@ -221,15 +221,15 @@ public final class DvmCore {
                 }
             }
             case DvmEvent.TaskTimeout(int task) -> follow(tasks.timedOut(task));
-            case DvmEvent.TaskJobPrepared(int job, var wireUp) -> follow(tasks.prepared(job, wireUp));
-            case DvmEvent.TaskJobUnprepared(int job, String why) -> follow(tasks.unprepared(job, why));
-            case DvmEvent.TaskJobSlow(int job) -> tasks.prepareSlow(job);
-            case DvmEvent.TaskOutputClosed(int task) -> follow(tasks.outputClosed(task));
-            case DvmEvent.TaskOutputLate(int task, int job) -> follow(tasks.outputLate(task, job));
-            case DvmEvent.TaskOutputBacklog(int task, boolean behind) -> follow(tasks.outputBacklog(task, behind));
-            case DvmEvent.TaskOutputFailed(int task, String why) -> follow(tasks.outputFailed(task, why));
-            case DvmEvent.TaskInput(int job, byte[] data) -> tasks.input(job, data);
-            case DvmEvent.TaskInputFailed(int job, String why) -> follow(tasks.inputFailed(job, why));
+            case DvmEvent.TaskJobPrepared(int job, var wireUp) -> follow(tasks.jobs().prepared(job, wireUp));
+            case DvmEvent.TaskJobUnprepared(int job, String why) -> follow(tasks.jobs().unprepared(job, why));
+            case DvmEvent.TaskJobSlow(int job) -> tasks.jobs().slow(job);
+            case DvmEvent.TaskOutputClosed(int task) -> follow(tasks.jobs().outputClosed(task));
+            case DvmEvent.TaskOutputLate(int task, int job) -> follow(tasks.jobs().outputLate(task, job));
+            case DvmEvent.TaskOutputBacklog(int task, boolean behind) -> follow(tasks.jobs().outputBacklog(task, behind));
+            case DvmEvent.TaskOutputFailed(int task, String why) -> follow(tasks.jobs().outputFailed(task, why));
+            case DvmEvent.TaskInput(int job, byte[] data) -> tasks.jobs().input(job, data);
+            case DvmEvent.TaskInputFailed(int job, String why) -> follow(tasks.jobs().inputFailed(job, why));
             case DvmEvent.ResizeTimeout(int queueId, int generation) -> queue.resizeTimedOut(queueId, generation);
             case DvmEvent.FlushUpdates f -> {
                 flushArmed = false;
@@ -293,7 +293,7 @@ public final class DvmCore {
      */
     private void tellClosing(HeadEvent stop) {
         toldClosing = true;
-        tasks.dvmStopping();
+        tasks.jobs().dvmStopping();
         if (stop instanceof HeadEvent.UserSignal(int sig) && stopWhy == null) {
             stopWhy = "it was stopped by " + Signals.name(sig);
         }

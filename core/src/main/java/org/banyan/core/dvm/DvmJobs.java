@@ -197,7 +197,7 @@ final class DvmJobs {
     void forJob(int jobId, HeadAction a) {
         RunningJob j = jobs.get(jobId);
         if (j == null) {
-            tasks.forJob(jobId, a); // an MPI task's
+            tasks.jobs().forJob(jobId, a); // an MPI task's
             return;
         }
         int shown = j.queueId() >= 0 ? j.queueId() : jobId;
@@ -216,7 +216,7 @@ final class DvmJobs {
     void ended(int jobId, int exitStatus, String note) {
         RunningJob j = jobs.remove(jobId);
         if (j == null) {
-            tasks.jobEnded(jobId, exitStatus, note).forEach(follow); // an MPI task's
+            tasks.jobs().jobEnded(jobId, exitStatus, note).forEach(follow); // an MPI task's
             return;
         }
         slots.release(jobId, j.placement());

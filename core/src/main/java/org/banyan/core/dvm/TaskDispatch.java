@@ -7,11 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
-import org.banyan.core.head.HeadAction;
 import org.banyan.core.head.HeadEvent;
 import org.banyan.core.head.HeadSettings;
 import org.banyan.core.job.Node;
-import org.banyan.core.job.WireUp;
 import org.banyan.core.pilot.Placement;
 import org.banyan.core.pilot.AgentAction;
 import org.banyan.core.pilot.TaskAgent;
@@ -24,20 +22,16 @@ import org.banyan.core.wire.OverlayMessage;
 /**
  * Between the DVM's {@link TaskAgent} and the rest of its head: the agent's launches become one
  * {@link OverlayMessage.RunTasks} per node and event (routed down the overlay), an MPI task
- * becomes a job on the nodes it was placed on (its output written to its sandbox files by the driver),
- * signals become {@link OverlayMessage.SignalTasks} or a job's signal, and states go to the
+ * becomes a job on the nodes it was placed on ({@link TaskJobs}), signals become {@link OverlayMessage.SignalTasks} or a job's signal, and states go to the
  * client that submitted the task, stamped with the head's clock and batched until the head
  * flushes them (every few milliseconds).
  */
 final class TaskDispatch {
     private final TaskAgent agent;
-    private final IntSupplier nextJobId;
     private final Consumer<DvmAction> out;
     private final DvmClock clock;
-    /** MPI tasks' jobs until they are submitted. */
-    private final TaskJobStarts starts;
-    /** The DVM tells its clients it stops. */
-    private boolean stopping;
+    /** MPI tasks' jobs. */
+    private final TaskJobs jobs;
     private final DvmView view;
     private final Map<Integer, Client> owners = new HashMap<>();
     /**
@@ -59,19 +53,6 @@ final class TaskDispatch {
     private final Map<Integer, java.util.Set<Client>> watchers = new HashMap<>();
     /** Sessions with state changes to send at the end of this event. */
     private final java.util.Set<Client> toFlush = new java.util.LinkedHashSet<>();
-    /** MPI tasks: the job that runs each, both ways, and its open output files. */
-    private final Map<Integer, Integer> jobOfTask = new HashMap<>();
-    private final Map<Integer, Integer> taskOfJob = new HashMap<>();
-    /**
-     * Jobs their task left when a node of theirs was lost, while their ranks elsewhere end: the
-     * cores they hold there, given back at the job's end.
-     */
-    private final Map<Integer, Placement> coresOfLeftJobs = new HashMap<>();
-    /** MPI tasks' output files, and when such a task is final. */
-    private final TaskJobOutput files;
-    /** Such tasks' stdin files, read for their rank 0. */
-    private final TaskJobInput input;
-
     /**
      * @param nextJobId    the DVM's job numbering, shared with {@code banyan run --dvm}'s jobs
      * @param out          the actions of the current event: timers, an MPI task's output files
@@ -88,12 +69,14 @@ final class TaskDispatch {
         this.view = view;
         this.keepFinished = keepFinished;
         this.agent = agent;
-        this.nextJobId = nextJobId;
         this.out = out;
-        this.files = new TaskJobOutput(out);
-        this.input = new TaskJobInput(out);
         this.clock = clock;
-        this.starts = new TaskJobStarts(agent, nodes, settings, out);
+        this.jobs = new TaskJobs(agent, nodes, settings, nextJobId, out, this::apply);
+    }
+
+    /** The jobs of MPI tasks: their sandboxes, files, stdin and ends. */
+    TaskJobs jobs() {
+        return jobs;
     }
 
     List<HeadEvent> submit(Client s, List<TaskRequest> tasks) {
@@ -190,87 +173,13 @@ final class TaskDispatch {
 
     /** @param lossReport the head's words for the loss, which the tasks that fail there carry */
     List<HeadEvent> nodeLost(int node, String lossReport) {
-        // a left job's cores on this node are gone with it (a host that rejoins comes back whole)
-        coresOfLeftJobs.replaceAll((job, p) -> new Placement(p.shares().stream().filter(s -> s.node() != node).toList(), p.colocate()));
+        jobs.nodeLost(node);
         return apply(agent.nodeLost(node, lossReport));
     }
 
     /** Whether tasks wait for cores: in the agent, or queued on a daemon behind a running task. */
     boolean anyWaiting() {
         return agent.notStarted() > 0;
-    }
-
-    /** Whether job {@code jobId} is an MPI task's. */
-    boolean isTaskJob(int jobId) {
-        return taskOfJob.containsKey(jobId);
-    }
-
-    /** What the head core says of an MPI task's job: its output into the task's files, its stdin from the task's file. */
-    void forJob(int jobId, HeadAction a) {
-        if (a instanceof HeadAction.EmitOutput(int rank, int stream, byte[] data)) {
-            Integer task = taskOfJob.get(jobId);
-            if (task != null) {
-                files.write(task, stream, data);
-            }
-        } else if (taskOfJob.containsKey(jobId)) {
-            input.forJob(jobId, a);
-        }
-    }
-
-    /** A chunk of the stdin file of job {@code jobId} (empty: its end), for its rank 0. */
-    void input(int jobId, byte[] data) {
-        input.data(jobId, data);
-    }
-
-    /** The stdin file of job {@code jobId} could not be read: its task fails with why, its job ended. */
-    List<HeadEvent> inputFailed(int jobId, String why) {
-        Integer task = taskOfJob.get(jobId);
-        return task == null ? List.of() : apply(agent.fail(task, why));
-    }
-
-    /** An MPI task's job ended; {@code note} says why when its status does not ("ended as its DVM stopped ..."). */
-    List<HeadEvent> jobEnded(int jobId, int status, String note) {
-        input.ended(jobId);
-        Integer task = taskOfJob.remove(jobId);
-        if (task == null) {
-            Placement kept = coresOfLeftJobs.remove(jobId);
-            return kept == null ? List.of() : apply(agent.releaseCores(kept));
-        }
-        jobOfTask.remove(task);
-        return files.jobEnded(task, jobId, status, note) ? apply(agent.ended(task, status, note)) : List.of();
-    }
-
-    /** MPI task {@code task}'s output files are closed: the task ends as its job did. */
-    List<HeadEvent> outputClosed(int task) {
-        return ended(task, files.closed(task));
-    }
-
-    /**
-     * The files of MPI task {@code task}'s job {@code job} were not closed within
-     * {@link TaskJobOutput#CLOSE_MILLIS}: the task fails with why (what it wrote may be incomplete).
-     */
-    List<HeadEvent> outputLate(int task, int job) {
-        return ended(task, files.late(task, job));
-    }
-
-    private List<HeadEvent> ended(int task, TaskJobOutput.JobEnd end) {
-        return end == null ? List.of() : apply(agent.ended(task, end.status(), end.note()));
-    }
-
-    /** MPI task {@code task}'s output files fell {@code behind}, or caught up: its job waits for them meanwhile. */
-    List<HeadEvent> outputBacklog(int task, boolean behind) {
-        return files.backlog(task, jobOfTask.get(task), behind);
-    }
-
-    /** A file of MPI task {@code task} could not be created: the task fails with why, its job ended. */
-    List<HeadEvent> outputFailed(int task, String why) {
-        return apply(agent.fail(task, why));
-    }
-
-    /** The DVM tells its clients it stops: MPI tasks that end from now on end at once. */
-    void dvmStopping() {
-        stopping = true;
-        files.dvmStopping();
     }
 
     /** Whether some client has task states not sent yet. */
@@ -312,34 +221,22 @@ final class TaskDispatch {
                     case AgentAction.Launch(int node, TaskSpec spec) ->
                             launches.computeIfAbsent(node, n -> new ArrayList<>()).add(spec);
                     case AgentAction.LaunchJob(int taskId, TaskRequest r, Placement p, int restarts) ->
-                            taskJob(taskId, r, p, restarts);
+                            jobs.start(taskId, r, p, restarts);
                     case AgentAction.Signal(int taskId, List<Integer> on, boolean ofJob, int signal) -> {
                         if (ofJob) {
-                            Integer job = jobOfTask.get(taskId);
-                            if (job != null && forgetHeld(taskId, job)) { // never started: its task ends now
-                                add(agent.ended(taskId, 128 + signal, "never started"));
-                            } else if (job != null) {
-                                files.cancel(job, "task " + taskId + " canceled or timed out", out);
-                            }
+                            add(jobs.signal(taskId, signal, out));
                         } else {
                             for (int node : on) {
                                 signals.computeIfAbsent(new NodeSignal(node, signal), k -> new ArrayList<>()).add(taskId);
                             }
                         }
                     }
-                    case AgentAction.KeepCores(int taskId, Placement p) -> {
-                        Integer job = jobOfTask.get(taskId);
-                        if (job == null || starts.isHeld(job)) { // no rank of it runs
-                            add(agent.releaseCores(p));
-                        } else {
-                            coresOfLeftJobs.put(job, p);
-                        }
-                    }
+                    case AgentAction.KeepCores(int taskId, Placement p) -> add(jobs.keepCores(taskId, p));
                     case AgentAction.ArmTimeout(int taskId, long millis) ->
                             TaskDispatch.this.out.accept(new DvmAction.Arm(new DvmEvent.TaskTimeout(taskId), millis));
                     case AgentAction.State(int taskId, TaskState state, int exitCode, String detail) -> {
                         if (state == TaskState.AGENT_SCHEDULING || state.isFinal()) {
-                            leaveJob(taskId, out);
+                            jobs.leave(taskId, out);
                         }
                         state(taskId, state, exitCode, detail, now);
                     }
@@ -363,24 +260,6 @@ final class TaskDispatch {
         List<HeadEvent> events() {
             startsSoFar();
             return out;
-        }
-    }
-
-    /**
-     * A task that leaves its job before the job has ended (restarted or failed by the agent when
-     * one of its nodes was lost): the job's other ranks are ended, and its end, when it comes, is
-     * no longer the task's. It was: the old job's end took the restarted task's new job for its
-     * own, failed the task, and left the new job's ranks running on cores the agent thought free.
-     */
-    private void leaveJob(int taskId, List<HeadEvent> out) {
-        Integer job = jobOfTask.remove(taskId);
-        if (job != null) {
-            taskOfJob.remove(job);
-            input.ended(job);
-            files.close(taskId);
-            if (!starts.drop(job)) { // a held one never started
-                files.cancel(job, "task " + taskId + " lost one of its nodes; ending its other ranks", out);
-            }
         }
     }
 
@@ -436,63 +315,5 @@ final class TaskDispatch {
     /** For dvm status. */
     ClientMessage.TaskCounts counts() {
         return new ClientMessage.TaskCounts(agent.notStarted() + agent.held(), agent.running(), finished.size());
-    }
-
-    /**
-     * An MPI task, or an executable task of several ranks: a job, held until its sandbox is made
-     * and its program read ({@link TaskJobStarts}).
-     */
-    private void taskJob(int taskId, TaskRequest r, Placement p, int restarts) {
-        int jobId = nextJobId.getAsInt();
-        jobOfTask.put(taskId, jobId);
-        taskOfJob.put(jobId, taskId);
-        if (r.stdin() != null) {
-            input.expect(jobId, r.sandbox(), r.stdin());
-        }
-        starts.hold(jobId, taskId, r, p, restarts);
-    }
-
-    /** Job {@code jobId}'s sandbox is made and its program read: it is submitted, its task's files opened. */
-    List<HeadEvent> prepared(int jobId, WireUp wireUp) {
-        TaskJobStarts.Ready ready = starts.prepared(jobId, wireUp);
-        if (ready == null) {
-            return List.of();
-        }
-        if (stopping) { // its head takes no job now
-            forget(ready.task(), jobId);
-            return apply(agent.ended(ready.task(), 128 + org.banyan.core.daemon.Signals.SIGTERM, "never started: its DVM stopped"));
-        }
-        files.open(ready.task(), ready.request());
-        return List.of(ready.submit());
-    }
-
-    /** Job {@code jobId} has waited long for its sandbox and program: said, if it still does. */
-    void prepareSlow(int jobId) {
-        starts.slow(jobId);
-    }
-
-    /**
-     * Job {@code jobId}'s sandbox could not be made: its task fails with why and 127, as a task
-     * of one process whose directory cannot be made does (nothing was ended by a signal).
-     */
-    List<HeadEvent> unprepared(int jobId, String why) {
-        Integer task = taskOfJob.get(jobId);
-        return task == null || !forgetHeld(task, jobId) ? List.of() : apply(agent.ended(task, 127, why));
-    }
-
-    /** Task {@code taskId}'s job {@code jobId} is no longer held: true when it was (and it is forgotten), false when submitted. */
-    private boolean forgetHeld(int taskId, int jobId) {
-        if (!starts.drop(jobId)) {
-            return false;
-        }
-        forget(taskId, jobId);
-        return true;
-    }
-
-    /** Task {@code taskId} and its job {@code jobId}, which never started, part. */
-    private void forget(int taskId, int jobId) {
-        jobOfTask.remove(taskId);
-        taskOfJob.remove(jobId);
-        input.ended(jobId);
     }
 }

@@ -129,11 +129,11 @@ class TaskDispatchTest {
         assertThat(submitted(lost)).extracting(j -> j.jobId() + " on " + j.nodes().get(1).name() + ":" + j.nodes().get(1).slots())
                 .containsExactly("2 on n1:2");
 
-        assertThat(d.isTaskJob(1)).isFalse();
-        assertThat(d.jobEnded(1, 1, "")).as("the old job's end is nobody's").isEmpty();
+        assertThat(d.jobs().isTaskJob(1)).isFalse();
+        assertThat(d.jobs().jobEnded(1, 1, "")).as("the old job's end is nobody's").isEmpty();
         assertThat(agent.running()).isEqualTo(1);
-        d.jobEnded(2, 0, "");
-        d.outputClosed(1);
+        d.jobs().jobEnded(2, 0, "");
+        d.jobs().outputClosed(1);
         assertThat(agent.unfinished()).isZero();
         assertThat(s.updates).extracting(ClientMessage.TaskUpdate::state).endsWith(org.banyan.core.pilot.TaskState.AGENT_SCHEDULING,
                 org.banyan.core.pilot.TaskState.AGENT_EXECUTING, org.banyan.core.pilot.TaskState.DONE);
@@ -160,7 +160,7 @@ class TaskDispatchTest {
         List<org.banyan.core.head.HeadEvent> lost = d.nodeLost(0);
         assertThat(lost).contains(new org.banyan.core.head.HeadEvent.CancelJob(1, "task 1 lost one of its nodes; ending its other ranks"));
         assertThat(runTasks(lost)).as("n1's cores still run the job's ranks").isEmpty();
-        assertThat(runTasks(d.jobEnded(1, 143, ""))).as("now they are free").extracting(OverlayMessage.RunTasks::to)
+        assertThat(runTasks(d.jobs().jobEnded(1, 143, ""))).as("now they are free").extracting(OverlayMessage.RunTasks::to)
                 .containsExactly(1);
     }
 
@@ -183,27 +183,27 @@ class TaskDispatchTest {
         ready(d, d.submit(s, List.of(mpi.apply(1), mpi.apply(2), mpi.apply(3))));
         actions.clear();
 
-        assertThat(d.jobEnded(1, 0, "")).isEmpty();
+        assertThat(d.jobs().jobEnded(1, 0, "")).isEmpty();
         assertThat(actions).contains(new DvmAction.CloseTaskOutput(1),
                 new DvmAction.Arm(new DvmEvent.TaskOutputLate(1, 1), TaskJobOutput.CLOSE_MILLIS));
         assertThat(agent.running()).as("not ended before its files are closed").isEqualTo(1);
-        assertThat(submitted(ready(d, d.outputClosed(1)))).as("its cores go to the next").hasSize(1);
-        assertThat(d.outputLate(1, 1)).as("its timer, after").isEmpty();
+        assertThat(submitted(ready(d, d.jobs().outputClosed(1)))).as("its cores go to the next").hasSize(1);
+        assertThat(d.jobs().outputLate(1, 1)).as("its timer, after").isEmpty();
         assertThat(s.updates).filteredOn(u -> u.taskId() == 1).extracting(ClientMessage.TaskUpdate::state)
                 .endsWith(org.banyan.core.pilot.TaskState.DONE);
 
-        d.jobEnded(2, 0, "");
-        assertThat(d.outputLate(2, 1)).as("another job's timer").isEmpty();
-        assertThat(submitted(ready(d, d.outputLate(2, 2)))).hasSize(1);
+        d.jobs().jobEnded(2, 0, "");
+        assertThat(d.jobs().outputLate(2, 1)).as("another job's timer").isEmpty();
+        assertThat(submitted(ready(d, d.jobs().outputLate(2, 2)))).hasSize(1);
         ClientMessage.TaskUpdate late = s.updates.stream().filter(u -> u.taskId() == 2).reduce((a, b) -> b).orElseThrow();
         assertThat(late.state()).isEqualTo(org.banyan.core.pilot.TaskState.FAILED);
         assertThat(late.detail()).contains("its output files were not written 30 s after it ended with status 0");
         assertThat(actions).as("its files left, their writer freed").contains(new DvmAction.AbandonTaskOutput(2))
                 .doesNotContain(new DvmAction.AbandonTaskOutput(1));
-        assertThat(d.outputClosed(2)).isEmpty();
+        assertThat(d.jobs().outputClosed(2)).isEmpty();
 
-        d.dvmStopping();
-        d.jobEnded(3, 143, "ended as its DVM stopped (it was stopped by SIGTERM)");
+        d.jobs().dvmStopping();
+        d.jobs().jobEnded(3, 143, "ended as its DVM stopped (it was stopped by SIGTERM)");
         assertThat(agent.unfinished()).isZero();
     }
 
@@ -218,9 +218,9 @@ class TaskDispatchTest {
         ready(d, d.submit(s, List.of(new TaskRequest("m", "./sim", List.of(), Map.of(), sandbox.toString(), "/no/dir/o", "e", null,
                 List.of(), List.of(), new SlotRequest(2, 1, 0, null, false), 0, true, 0, true, List.of()))));
         String why = "No such file or directory (cannot open its stdout /no/dir/o)";
-        assertThat(d.outputFailed(1, why)).containsExactly(new org.banyan.core.head.HeadEvent.CancelJob(1, "task 1 canceled or timed out"));
-        d.jobEnded(1, 143, "");
-        d.outputClosed(1);
+        assertThat(d.jobs().outputFailed(1, why)).containsExactly(new org.banyan.core.head.HeadEvent.CancelJob(1, "task 1 canceled or timed out"));
+        d.jobs().jobEnded(1, 143, "");
+        d.jobs().outputClosed(1);
         ClientMessage.TaskUpdate last = s.updates.getLast();
         assertThat(last.state()).isEqualTo(org.banyan.core.pilot.TaskState.FAILED);
         assertThat(last.detail()).isEqualTo(why);
@@ -240,21 +240,21 @@ class TaskDispatchTest {
                 List.of(), List.of(), new SlotRequest(2, 1, 0, null, false), 0, true, 0, true, List.of()))));
         int stop = org.banyan.core.daemon.Signals.SIGSTOP;
         int cont = org.banyan.core.daemon.Signals.SIGCONT;
-        assertThat(d.outputBacklog(1, true)).containsExactly(new org.banyan.core.head.HeadEvent.SignalJob(1, stop));
-        assertThat(d.outputBacklog(1, true)).isEmpty();
+        assertThat(d.jobs().outputBacklog(1, true)).containsExactly(new org.banyan.core.head.HeadEvent.SignalJob(1, stop));
+        assertThat(d.jobs().outputBacklog(1, true)).isEmpty();
         assertThat(actions).filteredOn(DvmAction.Log.class::isInstance).singleElement().asString()
                 .contains("task 1 writes faster than its output files take it: its job 1 is stopped until they catch up, each time");
-        assertThat(d.outputBacklog(1, false)).containsExactly(new org.banyan.core.head.HeadEvent.SignalJob(1, cont));
-        assertThat(d.outputBacklog(1, false)).isEmpty();
-        assertThat(d.outputBacklog(1, true)).containsExactly(new org.banyan.core.head.HeadEvent.SignalJob(1, stop));
-        d.outputBacklog(1, false);
+        assertThat(d.jobs().outputBacklog(1, false)).containsExactly(new org.banyan.core.head.HeadEvent.SignalJob(1, cont));
+        assertThat(d.jobs().outputBacklog(1, false)).isEmpty();
+        assertThat(d.jobs().outputBacklog(1, true)).containsExactly(new org.banyan.core.head.HeadEvent.SignalJob(1, stop));
+        d.jobs().outputBacklog(1, false);
         assertThat(actions).as("said once").filteredOn(DvmAction.Log.class::isInstance).hasSize(1);
 
-        d.outputBacklog(1, true);
+        d.jobs().outputBacklog(1, true);
         assertThat(d.cancel(List.of(1))).containsSubsequence(
                 new org.banyan.core.head.HeadEvent.CancelJob(1, "task 1 canceled or timed out"),
                 new org.banyan.core.head.HeadEvent.SignalJob(1, cont));
-        assertThat(d.outputBacklog(7, true)).as("no such task's job").isEmpty();
+        assertThat(d.jobs().outputBacklog(7, true)).as("no such task's job").isEmpty();
     }
 
     /**
@@ -276,7 +276,7 @@ class TaskDispatchTest {
                 .noneMatch(DvmAction.OpenTaskOutput.class::isInstance);
 
         assertThat(actions).contains(new DvmAction.Arm(new DvmEvent.TaskJobSlow(1), TaskJobStarts.SLOW_MILLIS));
-        d.prepareSlow(1);
+        d.jobs().slow(1);
         assertThat(actions).filteredOn(DvmAction.Log.class::isInstance).singleElement().asString().contains(
                 "task 1 waits for its sandbox " + sandbox + " and its program ./sim: their file system has not answered for 10 s");
 
@@ -286,12 +286,12 @@ class TaskDispatchTest {
                 .endsWith(org.banyan.core.pilot.TaskState.CANCELED);
         assertThat(actions).as("its cores go to the next, held in turn").contains(
                 new DvmAction.PrepareTaskJob(2, sandbox.toString(), "./sim", "/opt/bin"));
-        assertThat(d.prepared(1, org.banyan.core.job.WireUp.BOTH)).as("the late answer").isEmpty();
-        d.prepareSlow(1);
+        assertThat(d.jobs().prepared(1, org.banyan.core.job.WireUp.BOTH)).as("the late answer").isEmpty();
+        d.jobs().slow(1);
         assertThat(actions).as("said once, while held").filteredOn(DvmAction.Log.class::isInstance).hasSize(1);
-        assertThat(d.isTaskJob(1)).isFalse();
+        assertThat(d.jobs().isTaskJob(1)).isFalse();
 
-        assertThat(submitted(d.prepared(2, org.banyan.core.job.WireUp.PMIX))).extracting(j -> j.jobId()).containsExactly(2);
+        assertThat(submitted(d.jobs().prepared(2, org.banyan.core.job.WireUp.PMIX))).extracting(j -> j.jobId()).containsExactly(2);
         assertThat(actions).contains(new DvmAction.OpenTaskOutput(2, sandbox.toString(), "o", "e"));
     }
 
@@ -309,9 +309,9 @@ class TaskDispatchTest {
         d.submit(s, List.of(mpi.apply(0)));
         d.submit(s, List.of(mpi.apply(5_000)));
         String why = "./sim: cannot make its directory /x (Permission denied)";
-        assertThat(d.unprepared(1, why)).noneMatch(org.banyan.core.head.HeadEvent.Submit.class::isInstance);
+        assertThat(d.jobs().unprepared(1, why)).noneMatch(org.banyan.core.head.HeadEvent.Submit.class::isInstance);
         assertThat(d.timedOut(2)).noneMatch(org.banyan.core.head.HeadEvent.Submit.class::isInstance);
-        assertThat(d.unprepared(1, why)).as("said again").isEmpty();
+        assertThat(d.jobs().unprepared(1, why)).as("said again").isEmpty();
         assertThat(agent.unfinished()).isZero();
         Map<Integer, ClientMessage.TaskUpdate> last = new java.util.HashMap<>();
         s.updates.forEach(u -> last.put(u.taskId(), u));
@@ -331,8 +331,8 @@ class TaskDispatchTest {
         Client s = session(1);
         d.submit(s, List.of(new TaskRequest("m", "./sim", List.of(), Map.of(), sandbox.toString(), "o", "e", "in", List.of(),
                 List.of(), new SlotRequest(2, 1, 0, null, false), 0, true, 0, false, List.of())));
-        d.dvmStopping();
-        assertThat(submitted(d.prepared(1, org.banyan.core.job.WireUp.BOTH))).isEmpty();
+        d.jobs().dvmStopping();
+        assertThat(submitted(d.jobs().prepared(1, org.banyan.core.job.WireUp.BOTH))).isEmpty();
         assertThat(agent.unfinished()).isZero();
         assertThat(s.updates.getLast().state()).isEqualTo(org.banyan.core.pilot.TaskState.FAILED);
         assertThat(s.updates.getLast().detail()).isEqualTo("never started: its DVM stopped");
@@ -343,7 +343,7 @@ class TaskDispatchTest {
         List<org.banyan.core.head.HeadEvent> all = new ArrayList<>(events);
         for (int i = 0; i < actions.size(); i++) {
             if (actions.get(i) instanceof DvmAction.PrepareTaskJob p && answered.add(p.jobId())) {
-                all.addAll(d.prepared(p.jobId(), org.banyan.core.job.WireUp.BOTH));
+                all.addAll(d.jobs().prepared(p.jobId(), org.banyan.core.job.WireUp.BOTH));
             }
         }
         return all;

@@ -48,25 +48,25 @@ class TaskJobInputTest {
         assertThat(actions).as("nothing is read before the head core says where rank 0 is")
                 .noneMatch(DvmAction.OpenTaskInput.class::isInstance);
 
-        d.forJob(1, new HeadAction.ForwardStdin(List.of(0), 0));
-        d.forJob(1, new HeadAction.StdinCredit(4096));
+        d.jobs().forJob(1, new HeadAction.ForwardStdin(List.of(0), 0));
+        d.jobs().forJob(1, new HeadAction.StdinCredit(4096));
         assertThat(actions).containsSubsequence(new DvmAction.OpenTaskInput(1, "/sandbox", "in.txt"),
                 new DvmAction.TaskInputCredit(1, 4096));
 
         actions.clear();
         byte[] chunk = "line\n".getBytes(StandardCharsets.US_ASCII);
-        d.input(1, chunk);
-        d.input(1, new byte[0]);
+        d.jobs().input(1, chunk);
+        d.jobs().input(1, new byte[0]);
         assertThat(actions).hasSize(2).allMatch(a -> a instanceof DvmAction.ToDaemon(int daemon, OverlayMessage.StdinData data)
                 && daemon == 0 && data.jobId() == 1 && data.rank() == 0);
         assertThat(((OverlayMessage.StdinData) ((DvmAction.ToDaemon) actions.getFirst()).message()).data()).isEqualTo(chunk);
 
         actions.clear();
-        d.jobEnded(1, 0, "");
+        d.jobs().jobEnded(1, 0, "");
         assertThat(actions).contains(new DvmAction.CloseTaskInput(1));
         actions.clear();
-        d.input(1, chunk);
-        d.forJob(1, new HeadAction.StdinCredit(8192));
+        d.jobs().input(1, chunk);
+        d.jobs().forJob(1, new HeadAction.StdinCredit(8192));
         assertThat(actions).as("a chunk or credit after the job's end goes nowhere").isEmpty();
     }
 
@@ -74,39 +74,39 @@ class TaskJobInputTest {
     void aTaskWithoutAStdinFileReadsNothing() {
         JobDescription job = submitted(d.submit(s, List.of(task(null, false)))).getFirst();
         assertThat(job.stdinRank()).isEqualTo(-1);
-        d.forJob(1, new HeadAction.ForwardStdin(List.of(0), 0));
-        d.forJob(1, new HeadAction.StdinCredit(4096));
+        d.jobs().forJob(1, new HeadAction.ForwardStdin(List.of(0), 0));
+        d.jobs().forJob(1, new HeadAction.StdinCredit(4096));
         assertThat(actions).noneMatch(a -> a instanceof DvmAction.OpenTaskInput || a instanceof DvmAction.TaskInputCredit);
     }
 
     @Test
     void aFileThatCannotBeReadFailsTheTaskWithWhyAndEndsItsJob() {
         submitted(d.submit(s, List.of(task("missing", false))));
-        d.forJob(1, new HeadAction.ForwardStdin(List.of(0), 0));
+        d.jobs().forJob(1, new HeadAction.ForwardStdin(List.of(0), 0));
         String why = "No such file or directory (cannot open its stdin /sandbox/missing)";
-        assertThat(d.inputFailed(1, why)).contains(new HeadEvent.CancelJob(1, "task 1 canceled or timed out"));
-        d.jobEnded(1, 143, "");
+        assertThat(d.jobs().inputFailed(1, why)).contains(new HeadEvent.CancelJob(1, "task 1 canceled or timed out"));
+        d.jobs().jobEnded(1, 143, "");
         assertThat(actions).contains(new DvmAction.CloseTaskInput(1));
-        d.outputClosed(1);
+        d.jobs().outputClosed(1);
         ClientMessage.TaskUpdate last = s.updates.getLast();
         assertThat(last.state()).isEqualTo(TaskState.FAILED);
         assertThat(last.detail()).isEqualTo(why);
-        assertThat(d.inputFailed(1, why)).as("said again, of a job gone").isEmpty();
+        assertThat(d.jobs().inputFailed(1, why)).as("said again, of a job gone").isEmpty();
     }
 
     /** A task restarted elsewhere reads its file again from the start in its new job; what its old job's reader hands back is dropped. */
     @Test
     void aRestartedTaskReadsItsFileAgainInItsNewJob() {
         submitted(d.submit(s, List.of(task("in.txt", true))));
-        d.forJob(1, new HeadAction.ForwardStdin(List.of(0), 0));
+        d.jobs().forJob(1, new HeadAction.ForwardStdin(List.of(0), 0));
         List<HeadEvent> lost = d.nodeLost(0);
         assertThat(submitted(lost)).extracting(JobDescription::jobId, JobDescription::stdinRank).containsExactly(
                 org.assertj.core.groups.Tuple.tuple(2, 0));
         assertThat(actions).contains(new DvmAction.CloseTaskInput(1));
         actions.clear();
-        d.input(1, new byte[] {1});
+        d.jobs().input(1, new byte[] {1});
         assertThat(actions).isEmpty();
-        d.forJob(2, new HeadAction.ForwardStdin(List.of(1), 0));
+        d.jobs().forJob(2, new HeadAction.ForwardStdin(List.of(1), 0));
         assertThat(actions).containsExactly(new DvmAction.OpenTaskInput(2, "/sandbox", "in.txt"));
     }
 
@@ -115,7 +115,7 @@ class TaskJobInputTest {
         List<HeadEvent> all = new ArrayList<>(events);
         for (DvmAction a : List.copyOf(actions)) {
             if (a instanceof DvmAction.PrepareTaskJob p && answered.add(p.jobId())) {
-                all.addAll(d.prepared(p.jobId(), org.banyan.core.job.WireUp.BOTH));
+                all.addAll(d.jobs().prepared(p.jobId(), org.banyan.core.job.WireUp.BOTH));
             }
         }
         return all.stream().filter(HeadEvent.Submit.class::isInstance).map(e -> ((HeadEvent.Submit) e).job()).toList();

@@ -177,8 +177,9 @@ final class PilotLink {
         });
         synchronized (tmgr) {
             for (int i = 0; i < tasks.length; i++) {
-                // once a task, should a batch hold two of its updates
-                if (tasks[i] != null && tasks[i].state().isFinal() && byId.remove(updates.get(i).taskId()) != null) {
+                // once a task, should a batch hold two of its updates; the agent's final word ends
+                // it on this pilot, its output staging (on a thread of its own) ends it here
+                if (tasks[i] != null && updates.get(i).state().isFinal() && byId.remove(updates.get(i).taskId()) != null) {
                     tmgr.endedOn(this);
                 }
             }

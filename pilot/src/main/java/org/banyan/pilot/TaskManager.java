@@ -410,6 +410,9 @@ public final class TaskManager implements AutoCloseable {
             synchronized (this) {
                 if (t.pilot == null) { // not sent: if it waits in `unsent`, it is skipped there
                     unsentCanceled = transitions.advance(t, TaskState.CANCELED, Session.nowMicros(), 0, "");
+                } else if (t.state() == TaskState.TMGR_STAGING_OUTPUT) { // its pilot is done with it: the staging's end is refused
+                    unsentCanceled = transitions.advance(t, TaskState.CANCELED, Session.nowMicros(), 0,
+                            "canceled while its output was staged");
                 } else {
                     PilotLink l = roster.linkOf(t.pilot);
                     if (l != null && t.agentId >= 0) {

@@ -3,6 +3,7 @@ package org.banyan.pilot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.Executor;
 import org.banyan.core.pilot.TaskState;
 
 /**
@@ -16,6 +17,8 @@ final class TaskStaging {
     private final TaskTransitions transitions;
     /** Whether the empty output files of tasks that wrote nothing stay ({@link TaskManager#keepEmptyOutput}). */
     private volatile boolean keepEmpty;
+    /** Where a task's output is staged: a virtual thread of its own (tests hold the work back). */
+    private volatile Executor outputWork = work -> Thread.ofVirtual().name("stage-out").start(work);
 
     /** @param base where relative client paths start (the submitter's directory) */
     TaskStaging(Path base, Path sessionDir, TaskTransitions transitions) {
@@ -49,24 +52,36 @@ final class TaskStaging {
     /**
      * Output staging, then DONE, or FAILED when a file could not be staged. A task that FAILED and
      * asked for it (stage_on_error) is staged too and stays FAILED with its own code and detail.
-     * Every directive is tried; each that fails adds a line. On a pilot's reader, inside
-     * {@link TaskTransitions#inCallbacks}.
+     * Every directive is tried; each that fails adds a line. Called on a pilot's reader, inside
+     * {@link TaskTransitions#inCallbacks}: the task moves to TMGR_STAGING_OUTPUT there, and the
+     * files are staged (and a DONE task's empty output swept) on a virtual thread of its own,
+     * which makes the final move. On the reader, one destination that does not answer (a hung
+     * mount, a FIFO nobody writes) stopped every later update of that pilot's tasks.
      */
     void stageOut(Task t, boolean failed, int code, String why) {
         transitions.moveWithin(t, TaskState.TMGR_STAGING_OUTPUT, Session.nowMicros(), 0, "");
+        outputWork.execute(() -> finishStageOut(t, failed, code, why));
+    }
+
+    /** Tests: where output staging runs from now on. */
+    void outputWorkOn(Executor executor) {
+        outputWork = executor;
+    }
+
+    private void finishStageOut(Task t, boolean failed, int code, String why) {
         StringBuilder failure = new StringBuilder(why == null ? "" : why);
         for (Staging s : t.description().outputStaging) {
             try {
                 s.stageOut(places(t, t.pilot));
-            } catch (IOException e) {
-                failure.append(failure.isEmpty() ? "" : "\n").append("output staging: ").append(e.getMessage());
+            } catch (IOException | RuntimeException e) {
+                failure.append(failure.isEmpty() ? "" : "\n").append("output staging: ").append(e instanceof IOException ? e.getMessage() : e.toString());
             }
         }
         if (failed || !failure.isEmpty()) {
-            transitions.moveWithin(t, TaskState.FAILED, Session.nowMicros(), code, failure.toString());
+            transitions.move(t, TaskState.FAILED, Session.nowMicros(), code, failure.toString());
         } else {
             sweepEmpty(t);
-            transitions.moveWithin(t, TaskState.DONE, Session.nowMicros(), 0, "");
+            transitions.move(t, TaskState.DONE, Session.nowMicros(), 0, "");
         }
     }
 

@@ -1,0 +1,84 @@
+package org.banyan.pilot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.banyan.core.pilot.TaskState;
+import org.banyan.core.wire.ClientMessage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A task's output is staged off the thread that reads its pilot's updates: that thread only
+ * moves it to TMGR_STAGING_OUTPUT, and the staging's own thread ends it. On the reader, a
+ * destination that did not answer (a hung mount) stopped every later update of the pilot's
+ * tasks; a cancel now ends a task whose staging does not.
+ */
+class OutputStagingTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void theReaderOnlyStartsTheStagingWhichEndsTheTaskOnItsOwnThread() throws Exception {
+        try (Session session = new Session(dir.resolve("session"), dir); TaskManager tmgr = new TaskManager(session)) {
+            List<Runnable> held = new ArrayList<>();
+            tmgr.staging.outputWorkOn(held::add);
+            Task t = sentTask(session, tmgr, new TaskDescription().executable("true")
+                    .outputStaging(new Staging("out.txt", "copied.txt", Staging.Action.COPY)));
+            Files.createDirectories(t.sandbox());
+            Files.writeString(t.sandbox().resolve("out.txt"), "42\n");
+
+            done(tmgr, t);
+            assertThat(t.state()).as("the reader returns before the files are staged").isEqualTo(TaskState.TMGR_STAGING_OUTPUT);
+            assertThat(dir.resolve("copied.txt")).doesNotExist();
+            assertThat(held).hasSize(1);
+            held.getFirst().run();
+            assertThat(t.state()).isEqualTo(TaskState.DONE);
+            assertThat(dir.resolve("copied.txt")).hasContent("42");
+        }
+    }
+
+    @Test
+    void aTaskWhoseStagingDoesNotEndIsCanceledAndItsLateEndRefused() throws Exception {
+        try (Session session = new Session(dir.resolve("session"), dir); TaskManager tmgr = new TaskManager(session)) {
+            List<Runnable> held = new ArrayList<>();
+            tmgr.staging.outputWorkOn(held::add);
+            Task t = sentTask(session, tmgr, new TaskDescription().executable("true")
+                    .outputStaging(new Staging("missing.txt", "copied.txt", Staging.Action.COPY)));
+            done(tmgr, t);
+            tmgr.cancel(List.of(t));
+            assertThat(t.state()).isEqualTo(TaskState.CANCELED);
+            assertThat(t.detail()).isEqualTo("canceled while its output was staged");
+            held.getFirst().run(); // the staging ends after all (here it fails): the task stays canceled
+            assertThat(t.state()).isEqualTo(TaskState.CANCELED);
+        }
+    }
+
+    @Test
+    void byDefaultTheStagingRunsOnAThreadOfItsOwnAndEndsTheTask() throws Exception {
+        try (Session session = new Session(dir.resolve("session"), dir); TaskManager tmgr = new TaskManager(session)) {
+            Task t = sentTask(session, tmgr, new TaskDescription().executable("true")
+                    .outputStaging(new Staging("missing.txt", "copied.txt", Staging.Action.COPY)));
+            done(tmgr, t);
+            assertThat(t.waitState(java.util.Set.of(TaskState.FAILED), 10_000)).isEqualTo(TaskState.FAILED);
+            assertThat(t.detail()).startsWith("output staging: cannot copy ");
+        }
+    }
+
+    /** A task of {@code tmgr} as if its pilot had taken it (no DVM here). */
+    private static Task sentTask(Session session, TaskManager tmgr, TaskDescription d) {
+        Task t = tmgr.submit(d).getFirst();
+        t.pilot = new Pilot("pilot.0000", PilotDescription.local(1), session);
+        t.agentId = 1;
+        return t;
+    }
+
+    /** What a pilot's reader does with the agent's DONE. */
+    private static void done(TaskManager tmgr, Task t) {
+        tmgr.transitions.inCallbacks(() -> tmgr.transitions.fromAgent(t,
+                new ClientMessage.TaskUpdate(1, TaskState.DONE, Session.nowMicros(), 0, ""), tmgr.staging));
+    }
+}

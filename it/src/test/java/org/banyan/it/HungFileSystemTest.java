@@ -110,4 +110,35 @@ class HungFileSystemTest {
         assertThat(canceled.stderr()).contains("5 canceled");
         Banyan.assertNoProcessesWith(m);
     }
+
+    /**
+     * Output staging into the mount that does not answer: the task waits in TMGR_STAGING_OUTPUT,
+     * the next task of the same pilot runs and ends as ever, and a cancel ends the first. The
+     * staging ran on the thread that reads the pilot's updates, and stopped them all.
+     */
+    @Test
+    void outputStagingThatDoesNotAnswerHoldsUpOnlyItsOwnTask() throws Exception {
+        try (org.banyan.pilot.Session session = new org.banyan.pilot.Session(dir.resolve("api"), dir)) {
+            org.banyan.pilot.TaskManager tmgr = new org.banyan.pilot.TaskManager(session);
+            org.banyan.pilot.Pilot pilot = new org.banyan.pilot.PilotManager(session)
+                    .submit(org.banyan.pilot.PilotDescription.dvm(uri));
+            tmgr.addPilots(pilot);
+            org.banyan.pilot.Task stuck = tmgr.submit(new org.banyan.pilot.TaskDescription().executable("sh")
+                    .arguments("-c", "echo 42 > out.txt").outputStaging(new org.banyan.pilot.Staging("out.txt",
+                            hung.resolve("out.txt").toString(), org.banyan.pilot.Staging.Action.COPY))).getFirst();
+            assertThat(stuck.waitState(java.util.Set.of(org.banyan.core.pilot.TaskState.TMGR_STAGING_OUTPUT), 60_000))
+                    .as(stuck.toString()).isEqualTo(org.banyan.core.pilot.TaskState.TMGR_STAGING_OUTPUT);
+
+            org.banyan.pilot.Task next = tmgr.submit(new org.banyan.pilot.TaskDescription().executable("echo").arguments("next"))
+                    .getFirst();
+            assertThat(next.waitState(java.util.Set.of(org.banyan.core.pilot.TaskState.DONE), 30_000))
+                    .as("the pilot's next task: %s", next).isEqualTo(org.banyan.core.pilot.TaskState.DONE);
+            assertThat(next.stdout()).isEqualTo("next\n");
+            assertThat(stuck.state()).as("its staging still waits").isEqualTo(org.banyan.core.pilot.TaskState.TMGR_STAGING_OUTPUT);
+
+            stuck.cancel();
+            assertThat(stuck.state()).isEqualTo(org.banyan.core.pilot.TaskState.CANCELED);
+            assertThat(stuck.detail()).isEqualTo("canceled while its output was staged");
+        }
+    }
 }

@@ -141,4 +141,43 @@ class HungFileSystemTest {
             assertThat(stuck.detail()).isEqualTo("canceled while its output was staged");
         }
     }
+
+    /**
+     * Input staging from the mount that does not answer: the task waits in TMGR_STAGING_INPUT,
+     * tasks submitted after it are sent and run, a cancel ends it, and closing the manager does
+     * not wait for it. The staging ran on the submitting thread, under the lock every send takes.
+     */
+    @Test
+    void inputStagingThatDoesNotAnswerHoldsUpOnlyItsOwnTask() throws Exception {
+        org.banyan.pilot.Task stuck;
+        org.banyan.pilot.Task second;
+        try (org.banyan.pilot.Session session = new org.banyan.pilot.Session(dir.resolve("api"), dir)) {
+            org.banyan.pilot.TaskManager tmgr = new org.banyan.pilot.TaskManager(session);
+            tmgr.addPilots(new org.banyan.pilot.PilotManager(session).submit(org.banyan.pilot.PilotDescription.dvm(uri)));
+            stuck = tmgr.submit(new org.banyan.pilot.TaskDescription().executable("cat").arguments("in.txt")
+                    .inputStaging(new org.banyan.pilot.Staging(hung.resolve("in.txt").toString(), "in.txt",
+                            org.banyan.pilot.Staging.Action.COPY))).getFirst();
+            assertThat(stuck.waitState(java.util.Set.of(org.banyan.core.pilot.TaskState.TMGR_STAGING_INPUT), 30_000))
+                    .as(stuck.toString()).isEqualTo(org.banyan.core.pilot.TaskState.TMGR_STAGING_INPUT);
+
+            org.banyan.pilot.Task next = tmgr.submit(new org.banyan.pilot.TaskDescription().executable("echo").arguments("next"))
+                    .getFirst();
+            assertThat(next.waitState(java.util.Set.of(org.banyan.core.pilot.TaskState.DONE), 30_000))
+                    .as("the manager's next task: %s", next).isEqualTo(org.banyan.core.pilot.TaskState.DONE);
+            assertThat(next.stdout()).isEqualTo("next\n");
+            assertThat(stuck.state()).as("its staging still waits").isEqualTo(org.banyan.core.pilot.TaskState.TMGR_STAGING_INPUT);
+
+            stuck.cancel();
+            assertThat(stuck.state()).isEqualTo(org.banyan.core.pilot.TaskState.CANCELED);
+            assertThat(stuck.detail()).isEqualTo("canceled while its input was staged");
+
+            second = tmgr.submit(new org.banyan.pilot.TaskDescription().executable("cat").arguments("in.txt")
+                    .inputStaging(new org.banyan.pilot.Staging(hung.resolve("in.txt").toString(), "in.txt",
+                            org.banyan.pilot.Staging.Action.COPY))).getFirst();
+            assertThat(second.waitState(java.util.Set.of(org.banyan.core.pilot.TaskState.TMGR_STAGING_INPUT), 30_000))
+                    .isEqualTo(org.banyan.core.pilot.TaskState.TMGR_STAGING_INPUT);
+        } // closing cancels what is still staging
+        assertThat(second.state()).isEqualTo(org.banyan.core.pilot.TaskState.CANCELED);
+        assertThat(stuck.state()).isEqualTo(org.banyan.core.pilot.TaskState.CANCELED);
+    }
 }

@@ -150,16 +150,18 @@ class PilotApiTest {
             assertThat(late).allSatisfy(t -> assertThat(t.detail()).isEqualTo("no pilot left to run it"));
         }
         List<String> lines = Files.readAllLines(sessionDir.resolve("banyan.prof"));
-        // Sent (AGENT_STAGING_INPUT_PENDING) and ended (a final state), in time order: at most 20 between.
+        // Sent (AGENT_STAGING_INPUT_PENDING) and ended at the pilot (its agent's last word: the
+        // output staging that follows is this manager's), in time order: at most 20 between.
         List<long[]> events = new ArrayList<>();
         java.util.Map<String, Long> started = new java.util.HashMap<>();
+        Set<String> ended = new java.util.HashSet<>();
         for (String l : lines.subList(1, lines.size())) {
             String[] f = l.split(",", -1);
             long micros = Math.round(Double.parseDouble(f[0]) * 1e6);
             if (f[1].equals("state") && f[5].equals("AGENT_STAGING_INPUT_PENDING")) {
                 events.add(new long[] {micros, 1});
-            } else if (f[1].equals("state") && !f[4].startsWith("pilot.") && Set.of("DONE", "FAILED").contains(f[5])
-                    && !f[6].equals("no pilot left to run it")) {
+            } else if (f[1].equals("state") && !f[4].startsWith("pilot.") && Set.of("AGENT_STAGING_OUTPUT", "DONE", "FAILED").contains(f[5])
+                    && !f[6].equals("no pilot left to run it") && ended.add(f[4])) {
                 events.add(new long[] {micros, -1});
             } else if (f[1].equals("exec_start")) {
                 started.put(f[4], micros);

@@ -42,6 +42,11 @@ final class PilotLink {
     /** Batches sent and not yet accepted, in order: the reader gives them their ids before any update of theirs. */
     private final Queue<List<Task>> sentBatches = new ConcurrentLinkedQueue<>();
     private final BlockingQueue<List<Integer>> accepted = new ArrayBlockingQueue<>(1);
+    /** Tasks whose input is being staged on threads of their own (a close cancels them). */
+    final java.util.Set<Task> stagingIn = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Tasks staged on their own threads, to be sent together by whichever of those threads gets there. */
+    private final Queue<Task> readyToSend = new ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.atomic.AtomicBoolean sendingStaged = new java.util.concurrent.atomic.AtomicBoolean();
     /** What every task sent to this pilot sees of its pilot and session ({@link TaskVariables#ofPilot}). */
     private final Map<String, String> pilotVariables;
 
@@ -129,29 +134,73 @@ final class PilotLink {
 
     /**
      * Stages in and sends {@code batch}, tasks this link was given (counted in {@link #inFlight},
-     * their pilot set); a task whose staging fails is FAILED here and never sent.
+     * their pilot set); a task whose staging fails is FAILED here and never sent. A task with
+     * files to stage in (or a directory to make) is staged on a thread of its own and sent
+     * from there, with whatever else is staged by then: its files may be on a file system that
+     * does not answer, and the sender held up every task of the manager behind it.
      */
     void send(List<Task> batch) {
         List<Task> sent = new ArrayList<>();
+        int dropped = 0;
         for (Task t : batch) {
             long now = Session.nowMicros();
             tmgr.move(t, TaskState.TMGR_SCHEDULING, now, 0, pilot.uid());
             tmgr.move(t, TaskState.TMGR_STAGING_INPUT, now, 0, "");
-            String failed = tmgr.staging.stageIn(t, pilot);
-            if (failed != null) {
-                tmgr.move(t, TaskState.FAILED, Session.nowMicros(), -1, "input staging: " + failed);
-                continue;
+            if (TaskStaging.stagesIn(t)) {
+                stagingIn.add(t);
+                Thread.ofVirtual().name("stage-in").start(() -> stagedIn(t, tmgr.staging.stageIn(t, pilot)));
+            } else if (goesOn(t, null)) {
+                sent.add(t);
+            } else {
+                dropped++;
             }
-            tmgr.move(t, TaskState.AGENT_STAGING_INPUT_PENDING, Session.nowMicros(), 0, "");
-            sent.add(t);
         }
-        if (sent.size() < batch.size()) {
+        if (dropped > 0) {
             synchronized (tmgr) {
-                inFlight -= batch.size() - sent.size(); // failed here, before the pilot saw them
+                inFlight -= dropped; // failed or canceled here, before the pilot saw them
             }
         }
         if (!sent.isEmpty()) {
             submit(sent);
+        }
+    }
+
+    /**
+     * Task {@code t}'s input is staged, or failed to be ({@code failed} says why): whether it
+     * goes on to the pilot. Not when it failed, nor when it was canceled meanwhile.
+     */
+    private boolean goesOn(Task t, String failed) {
+        if (failed != null) {
+            tmgr.move(t, TaskState.FAILED, Session.nowMicros(), -1, "input staging: " + failed);
+            return false;
+        }
+        tmgr.move(t, TaskState.AGENT_STAGING_INPUT_PENDING, Session.nowMicros(), 0, "");
+        return !t.state().isFinal();
+    }
+
+    /** On task {@code t}'s staging thread: it goes on, with every task staged by then, or leaves the window. */
+    private void stagedIn(Task t, String failed) {
+        boolean on = goesOn(t, failed);
+        stagingIn.remove(t);
+        if (on) {
+            readyToSend.add(t);
+        } else {
+            synchronized (tmgr) {
+                tmgr.endedOn(this);
+            }
+        }
+        while (!readyToSend.isEmpty() && sendingStaged.compareAndSet(false, true)) { // one batch at a time
+            try {
+                List<Task> batch = new ArrayList<>();
+                for (Task r; (r = readyToSend.poll()) != null; ) {
+                    batch.add(r);
+                }
+                if (!batch.isEmpty()) {
+                    submit(batch);
+                }
+            } finally {
+                sendingStaged.set(false);
+            }
         }
     }
 

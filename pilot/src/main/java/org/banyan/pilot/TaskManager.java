@@ -413,6 +413,8 @@ public final class TaskManager implements AutoCloseable {
                 } else if (t.state() == TaskState.TMGR_STAGING_OUTPUT) { // its pilot is done with it: the staging's end is refused
                     unsentCanceled = transitions.advance(t, TaskState.CANCELED, Session.nowMicros(), 0,
                             "canceled while its output was staged");
+                } else if (canceledStagingIn(t)) { // never sent: its staging's end finds it CANCELED
+                    unsentCanceled = true;
                 } else {
                     PilotLink l = roster.linkOf(t.pilot);
                     if (l != null && t.agentId >= 0) {
@@ -434,6 +436,18 @@ public final class TaskManager implements AutoCloseable {
             } catch (IOException ex) {
                 // the reader sees the pilot gone and ends the tasks
             }
+        }
+    }
+
+    /**
+     * Cancels {@code t} if its input is still being staged; its staging thread moves it on
+     * under the same lock, so that the task is either canceled here or on its way to the pilot
+     * (and canceled once the pilot has taken it), never both.
+     */
+    private boolean canceledStagingIn(Task t) {
+        synchronized (t) {
+            return t.state() == TaskState.TMGR_STAGING_INPUT
+                    && transitions.advance(t, TaskState.CANCELED, Session.nowMicros(), 0, "canceled while its input was staged");
         }
     }
 
@@ -461,6 +475,7 @@ public final class TaskManager implements AutoCloseable {
             unfinished.addAll(held.drain());
             for (PilotLink l : roster.links()) {
                 unfinished.addAll(l.byId.values());
+                unfinished.addAll(l.stagingIn);
             }
             all = List.copyOf(roster.links());
         }

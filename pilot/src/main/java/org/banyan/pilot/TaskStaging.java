@@ -32,12 +32,17 @@ final class TaskStaging {
         return new Staging.Places(base, t.sandbox(), sessionDir, sessionDir.resolve(pilot.uid()));
     }
 
+    /** Whether {@code t} has input staging to do: files to stage in, or a sandbox to make first. */
+    static boolean stagesIn(Task t) {
+        return !t.description().inputStaging.isEmpty() || t.description().workdir != null;
+    }
+
     /** Stages {@code t}'s input for {@code pilot}; null when done, else what went wrong. */
     String stageIn(Task t, Pilot pilot) {
         try {
             // The daemon makes the sandbox as it starts the task; here only when something goes in
             // first, or when the task starts elsewhere (a workdir) and the daemon makes that instead.
-            if (!t.description().inputStaging.isEmpty() || t.description().workdir != null) {
+            if (stagesIn(t)) {
                 Files.createDirectories(t.sandbox());
             }
             for (Staging s : t.description().inputStaging) {
@@ -46,6 +51,8 @@ final class TaskStaging {
             return null;
         } catch (IOException e) {
             return e.getMessage();
+        } catch (RuntimeException e) { // on a staging thread of its own: it would leave the task staging
+            return e.toString();
         }
     }
 

@@ -81,7 +81,8 @@ final class TaskStaging {
             try {
                 s.stageOut(places(t, t.pilot));
             } catch (IOException | RuntimeException e) {
-                failure.append(failure.isEmpty() ? "" : "\n").append("output staging: ").append(e instanceof IOException ? e.getMessage() : e.toString());
+                failure.append(failure.isEmpty() ? "" : "\n").append("output staging: ")
+                        .append(e instanceof IOException ? e.getMessage() : e.toString());
             }
         }
         if (failed || !failure.isEmpty()) {

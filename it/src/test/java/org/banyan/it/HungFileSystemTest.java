@@ -180,4 +180,28 @@ class HungFileSystemTest {
         assertThat(second.state()).isEqualTo(org.banyan.core.pilot.TaskState.CANCELED);
         assertThat(stuck.state()).isEqualTo(org.banyan.core.pilot.TaskState.CANCELED);
     }
+
+    /**
+     * {@code banyan run} of a program on the mount that does not answer waits, as mpirun does,
+     * but says why after 10 s; Ctrl-C ends it with 130, nothing started.
+     */
+    @Test
+    void aRunWhoseProgramDoesNotAnswerSaysSoAndEndsOnCtrlC() throws Exception {
+        Path err = dir.resolve("run.err");
+        Process run = Banyan.builder(List.of("run", "--dvm", uri.toString(), "-n", "1", hung.resolve("prog").toString()))
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(err.toFile()).start();
+        try {
+            for (int i = 0; i < 300 && !Files.readString(err).contains("has not answered"); i++) {
+                Thread.sleep(100);
+            }
+            assertThat(Files.readString(err).strip()).isEqualTo("banyan run: looking at program '" + hung.resolve("prog")
+                    + "': its file system has not answered for 10 s (a network mount that hangs?); still waiting, Ctrl-C ends this");
+            new ProcessBuilder("kill", "-INT", Long.toString(run.pid())).start().waitFor();
+            assertThat(run.waitFor(20, TimeUnit.SECONDS)).as("ended by Ctrl-C").isTrue();
+            assertThat(run.exitValue()).isEqualTo(130);
+        } finally {
+            run.destroyForcibly();
+        }
+    }
 }

@@ -100,9 +100,13 @@ final class RankPrograms {
         boolean anyUnknown = false;
         String needs = mpi.equals("pmix") ? "--mpi pmix" : null;
         for (String name : programs) {
-            Path program = check(name, dir);
-            // read only when it decides something: every banyan run passes here
-            List<String> needed = monitored || auto ? ElfNeeded.of(program) : List.of();
+            Path program;
+            List<String> needed;
+            try (SlowLookNotice slow = new SlowLookNotice(name, System.err)) {
+                program = check(name, dir);
+                // read only when it decides something: every banyan run passes here
+                needed = monitored || auto ? ElfNeeded.of(program) : List.of();
+            }
             String mpich = ElfNeeded.mpichLibrary(needed);
             if (monitored && mpich != null) { // it ran to its end, and said only then that nothing was counted
                 throw new UsageException("--monitor counts the messages of Java ranks (banyan-comm) and of Open MPI programs; '"

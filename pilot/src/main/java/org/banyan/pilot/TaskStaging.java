@@ -17,6 +17,9 @@ final class TaskStaging {
     private final TaskTransitions transitions;
     /** Whether the empty output files of tasks that wrote nothing stay ({@link TaskManager#keepEmptyOutput}). */
     private volatile boolean keepEmpty;
+    /** DONE tasks with only their empty output to sweep, and whether a thread takes them now. */
+    private final java.util.Queue<Task> toSweep = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.atomic.AtomicBoolean sweeping = new java.util.concurrent.atomic.AtomicBoolean();
     /** Where a task's output is staged: a virtual thread of its own (tests hold the work back). */
     private volatile Executor outputWork = work -> Thread.ofVirtual().name("stage-out").start(work);
 
@@ -61,13 +64,34 @@ final class TaskStaging {
      * asked for it (stage_on_error) is staged too and stays FAILED with its own code and detail.
      * Every directive is tried; each that fails adds a line. Called on a pilot's reader, inside
      * {@link TaskTransitions#inCallbacks}: the task moves to TMGR_STAGING_OUTPUT there, and the
-     * files are staged (and a DONE task's empty output swept) on a virtual thread of its own,
-     * which makes the final move. On the reader, one destination that does not answer (a hung
+     * files are staged on a virtual thread of its own, which makes the final move (a DONE task
+     * with nothing to stage has its empty output swept on one thread with the others). On the reader, one destination that does not answer (a hung
      * mount, a FIFO nobody writes) stopped every later update of that pilot's tasks.
      */
     void stageOut(Task t, boolean failed, int code, String why) {
         transitions.moveWithin(t, TaskState.TMGR_STAGING_OUTPUT, Session.nowMicros(), 0, "");
-        outputWork.execute(() -> finishStageOut(t, failed, code, why));
+        if (failed || !t.description().outputStaging.isEmpty()) {
+            outputWork.execute(() -> finishStageOut(t, failed, code, why));
+            return;
+        }
+        // Nothing to stage, only empty files to sweep: one thread at a time takes all such tasks,
+        // in order: a thread and a scope binding each would be paid by every short task
+        toSweep.add(t);
+        if (sweeping.compareAndSet(false, true)) {
+            outputWork.execute(this::sweepAll);
+        }
+    }
+
+    private void sweepAll() {
+        do {
+            transitions.inCallbacks(() -> {
+                for (Task t; (t = toSweep.poll()) != null; ) {
+                    sweepEmpty(t);
+                    transitions.moveWithin(t, TaskState.DONE, Session.nowMicros(), 0, "");
+                }
+            });
+            sweeping.set(false);
+        } while (!toSweep.isEmpty() && sweeping.compareAndSet(false, true)); // one came after the last poll
     }
 
     /** Tests: where output staging runs from now on. */

@@ -42,6 +42,25 @@ class OutputStagingTest {
     }
 
     @Test
+    void tasksWithNothingToStageAreSweptTogetherOffTheReader() throws Exception {
+        try (Session session = new Session(dir.resolve("session"), dir); TaskManager tmgr = new TaskManager(session)) {
+            List<Runnable> held = new ArrayList<>();
+            tmgr.staging.outputWorkOn(held::add);
+            Task a = sentTask(session, tmgr, new TaskDescription().executable("true"));
+            Task b = sentTask(session, tmgr, new TaskDescription().executable("true"));
+            Files.createDirectories(a.sandbox());
+            Files.createFile(a.sandbox().resolve(a.uid() + ".out"));
+            done(tmgr, a);
+            done(tmgr, b);
+            assertThat(List.of(a.state(), b.state())).containsOnly(TaskState.TMGR_STAGING_OUTPUT);
+            assertThat(held).as("one thread for both").hasSize(1);
+            held.getFirst().run();
+            assertThat(List.of(a.state(), b.state())).containsOnly(TaskState.DONE);
+            assertThat(a.sandbox().resolve(a.uid() + ".out")).as("its empty output swept").doesNotExist();
+        }
+    }
+
+    @Test
     void aTaskWhoseStagingDoesNotEndIsCanceledAndItsLateEndRefused() throws Exception {
         try (Session session = new Session(dir.resolve("session"), dir); TaskManager tmgr = new TaskManager(session)) {
             List<Runnable> held = new ArrayList<>();

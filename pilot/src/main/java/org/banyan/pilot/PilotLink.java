@@ -137,19 +137,21 @@ final class PilotLink {
      * their pilot set); a task whose staging fails is FAILED here and never sent. A task with
      * files to stage in (or a directory to make) is staged on a thread of its own and sent
      * from there, with whatever else is staged by then: its files may be on a file system that
-     * does not answer, and the sender held up every task of the manager behind it.
+     * does not answer, and the sender held up every task of the manager behind it. Not for a
+     * detached manager, whose submit returns the DVM's ids of all its tasks: staged here.
      */
     void send(List<Task> batch) {
+        boolean detached = tmgr.isDetached();
         List<Task> sent = new ArrayList<>();
         int dropped = 0;
         for (Task t : batch) {
             long now = Session.nowMicros();
             tmgr.move(t, TaskState.TMGR_SCHEDULING, now, 0, pilot.uid());
             tmgr.move(t, TaskState.TMGR_STAGING_INPUT, now, 0, "");
-            if (TaskStaging.stagesIn(t)) {
+            if (TaskStaging.stagesIn(t) && !detached) {
                 stagingIn.add(t);
                 Thread.ofVirtual().name("stage-in").start(() -> stagedIn(t, tmgr.staging.stageIn(t, pilot)));
-            } else if (goesOn(t, null)) {
+            } else if (goesOn(t, detached ? tmgr.staging.stageIn(t, pilot) : null)) {
                 sent.add(t);
             } else {
                 dropped++;

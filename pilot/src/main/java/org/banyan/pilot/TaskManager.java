@@ -305,7 +305,7 @@ public final class TaskManager implements AutoCloseable {
         return tasks;
     }
 
-    private synchronized boolean isDetached() {
+    synchronized boolean isDetached() {
         return detached;
     }
 

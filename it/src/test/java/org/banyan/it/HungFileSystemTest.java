@@ -182,6 +182,41 @@ class HungFileSystemTest {
     }
 
     /**
+     * More stagings stuck on the mount than the JDK's virtual-thread scheduler has carriers (256
+     * at most): a task with nothing to stage still ends DONE, and one that stages input from
+     * elsewhere still runs. On virtual threads, the stuck file calls held every carrier and the
+     * thread that ends the next DONE task never ran.
+     */
+    @Test
+    void manyStagingsThatDoNotAnswerHoldNoOtherTask() throws Exception {
+        Files.writeString(dir.resolve("in.txt"), "in\n");
+        try (org.banyan.pilot.Session session = new org.banyan.pilot.Session(dir.resolve("api"), dir)) {
+            org.banyan.pilot.TaskManager tmgr = new org.banyan.pilot.TaskManager(session);
+            tmgr.addPilots(new org.banyan.pilot.PilotManager(session).submit(org.banyan.pilot.PilotDescription.dvm(uri)));
+            List<org.banyan.pilot.TaskDescription> stuck = new java.util.ArrayList<>();
+            for (int i = 0; i < 300; i++) {
+                stuck.add(new org.banyan.pilot.TaskDescription().executable("cat").arguments("in.txt")
+                        .inputStaging(new org.banyan.pilot.Staging(hung.resolve("in" + i + ".txt").toString(), "in.txt",
+                                org.banyan.pilot.Staging.Action.COPY)));
+            }
+            List<org.banyan.pilot.Task> held = tmgr.submit(stuck);
+            Thread.sleep(2000); // their threads reach the mount
+
+            org.banyan.pilot.Task next = tmgr.submit(new org.banyan.pilot.TaskDescription().executable("echo").arguments("next"))
+                    .getFirst();
+            org.banyan.pilot.Task staged = tmgr.submit(new org.banyan.pilot.TaskDescription().executable("cat").arguments("in.txt")
+                    .inputStaging(new org.banyan.pilot.Staging(dir.resolve("in.txt").toString(), "in.txt",
+                            org.banyan.pilot.Staging.Action.COPY))).getFirst();
+            assertThat(next.waitState(java.util.Set.of(org.banyan.core.pilot.TaskState.DONE), 30_000))
+                    .as("a task with nothing to stage: %s", next).isEqualTo(org.banyan.core.pilot.TaskState.DONE);
+            assertThat(staged.waitState(java.util.Set.of(org.banyan.core.pilot.TaskState.DONE), 30_000))
+                    .as("a task staged from elsewhere: %s", staged).isEqualTo(org.banyan.core.pilot.TaskState.DONE);
+            assertThat(staged.stdout()).isEqualTo("in\n");
+            assertThat(held).allSatisfy(t -> assertThat(t.state()).isEqualTo(org.banyan.core.pilot.TaskState.TMGR_STAGING_INPUT));
+        }
+    }
+
+    /**
      * {@code banyan run} of a program on the mount that does not answer waits, as mpirun does,
      * but says why after 10 s; Ctrl-C ends it with 130, nothing started.
      */

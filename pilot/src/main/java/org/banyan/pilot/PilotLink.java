@@ -150,7 +150,7 @@ final class PilotLink {
             tmgr.move(t, TaskState.TMGR_STAGING_INPUT, now, 0, "");
             if (TaskStaging.stagesIn(t) && !detached) {
                 stagingIn.add(t);
-                Thread.ofVirtual().name("stage-in").start(() -> stagedIn(t, tmgr.staging.stageIn(t, pilot)));
+                TaskStaging.stagingThread("stage-in", () -> stagedIn(t, tmgr.staging.stageIn(t, pilot)));
             } else if (goesOn(t, detached ? tmgr.staging.stageIn(t, pilot) : null)) {
                 sent.add(t);
             } else {

@@ -20,8 +20,8 @@ final class TaskStaging {
     /** DONE tasks with only their empty output to sweep, and whether a thread takes them now. */
     private final java.util.Queue<Task> toSweep = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final java.util.concurrent.atomic.AtomicBoolean sweeping = new java.util.concurrent.atomic.AtomicBoolean();
-    /** Where a task's output is staged: a virtual thread of its own (tests hold the work back). */
-    private volatile Executor outputWork = work -> Thread.ofVirtual().name("stage-out").start(work);
+    /** Where a task's output is staged: a thread of its own (tests hold the work back). */
+    private volatile Executor outputWork = work -> stagingThread("stage-out", work);
 
     /** @param base where relative client paths start (the submitter's directory) */
     TaskStaging(Path base, Path sessionDir, TaskTransitions transitions) {
@@ -38,6 +38,16 @@ final class TaskStaging {
     /** Whether {@code t} has input staging to do: files to stage in, or a sandbox to make first. */
     static boolean stagesIn(Task t) {
         return !t.description().inputStaging.isEmpty() || t.description().workdir != null;
+    }
+
+    /**
+     * Starts {@code work}, which touches the user's file systems, on a platform thread of its own.
+     * Not a virtual one: a file call that does not answer (a hung mount) holds its carrier, and
+     * past the scheduler's most carriers (256) every virtual thread of the process waited behind
+     * the stuck ones, the sweep that ends short tasks among them.
+     */
+    static void stagingThread(String name, Runnable work) {
+        Thread.ofPlatform().daemon().name(name).start(work);
     }
 
     /** Stages {@code t}'s input for {@code pilot}; null when done, else what went wrong. */
@@ -64,9 +74,10 @@ final class TaskStaging {
      * asked for it (stage_on_error) is staged too and stays FAILED with its own code and detail.
      * Every directive is tried; each that fails adds a line. Called on a pilot's reader, inside
      * {@link TaskTransitions#inCallbacks}: the task moves to TMGR_STAGING_OUTPUT there, and the
-     * files are staged on a virtual thread of its own, which makes the final move (a DONE task
-     * with nothing to stage has its empty output swept on one thread with the others). On the reader, one destination that does not answer (a hung
-     * mount, a FIFO nobody writes) stopped every later update of that pilot's tasks.
+     * files are staged on a thread of its own, which makes the final move (a DONE task with
+     * nothing to stage has its empty output swept on one thread with the others). On the reader,
+     * one destination that does not answer (a hung mount, a FIFO nobody writes) stopped every
+     * later update of that pilot's tasks.
      */
     void stageOut(Task t, boolean failed, int code, String why) {
         transitions.moveWithin(t, TaskState.TMGR_STAGING_OUTPUT, Session.nowMicros(), 0, "");
@@ -84,13 +95,16 @@ final class TaskStaging {
 
     private void sweepAll() {
         do {
-            transitions.inCallbacks(() -> {
-                for (Task t; (t = toSweep.poll()) != null; ) {
-                    sweepEmpty(t);
-                    transitions.moveWithin(t, TaskState.DONE, Session.nowMicros(), 0, "");
-                }
-            });
-            sweeping.set(false);
+            try {
+                transitions.inCallbacks(() -> {
+                    for (Task t; (t = toSweep.poll()) != null; ) {
+                        sweepEmpty(t);
+                        transitions.moveWithin(t, TaskState.DONE, Session.nowMicros(), 0, "");
+                    }
+                });
+            } finally { // a callback that throws leaves the next sweep to the next task's thread
+                sweeping.set(false);
+            }
         } while (!toSweep.isEmpty() && sweeping.compareAndSet(false, true)); // one came after the last poll
     }
 

@@ -479,6 +479,7 @@ public final class TaskManager implements AutoCloseable {
             }
             all = List.copyOf(roster.links());
         }
+        unfinished.addAll(staging.stagingOut()); // its pilot is done with it, its files may never come
         cancel(unfinished);
         for (PilotLink l : all) {
             l.client.close();

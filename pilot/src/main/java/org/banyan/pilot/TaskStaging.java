@@ -20,6 +20,8 @@ final class TaskStaging {
     /** DONE tasks with only their empty output to sweep, and whether a thread takes them now. */
     private final java.util.Queue<Task> toSweep = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final java.util.concurrent.atomic.AtomicBoolean sweeping = new java.util.concurrent.atomic.AtomicBoolean();
+    /** Tasks whose output files are being staged: a manager that closes cancels them. */
+    private final java.util.Set<Task> stagingOut = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Where a task's output is staged: a thread of its own (tests hold the work back). */
     private volatile Executor outputWork = work -> stagingThread("stage-out", work);
 
@@ -82,6 +84,7 @@ final class TaskStaging {
     void stageOut(Task t, boolean failed, int code, String why) {
         transitions.moveWithin(t, TaskState.TMGR_STAGING_OUTPUT, Session.nowMicros(), 0, "");
         if (failed || !t.description().outputStaging.isEmpty()) {
+            stagingOut.add(t);
             outputWork.execute(() -> finishStageOut(t, failed, code, why));
             return;
         }
@@ -113,7 +116,20 @@ final class TaskStaging {
         outputWork = executor;
     }
 
+    /** The tasks whose output files are being staged now. */
+    java.util.List<Task> stagingOut() {
+        return java.util.List.copyOf(stagingOut);
+    }
+
     private void finishStageOut(Task t, boolean failed, int code, String why) {
+        try {
+            stageOutFiles(t, failed, code, why);
+        } finally {
+            stagingOut.remove(t);
+        }
+    }
+
+    private void stageOutFiles(Task t, boolean failed, int code, String why) {
         StringBuilder failure = new StringBuilder(why == null ? "" : why);
         for (Staging s : t.description().outputStaging) {
             try {

@@ -76,6 +76,39 @@ class OutputStagingTest {
         }
     }
 
+    /**
+     * Closing the manager cancels a task whose output is still being staged, as it cancels its
+     * other unfinished tasks: close returned and left it TMGR_STAGING_OUTPUT, to end whenever its
+     * files did (never, on a mount that does not answer).
+     */
+    @Test
+    void closingTheManagerCancelsATaskWhoseStagingHasNotEnded() throws Exception {
+        try (Session session = new Session(dir.resolve("session"), dir)) {
+            TaskManager tmgr = new TaskManager(session);
+            List<Runnable> held = new ArrayList<>();
+            tmgr.staging.outputWorkOn(held::add);
+            Task staging = sentTask(session, tmgr, new TaskDescription().executable("true")
+                    .outputStaging(new Staging("out.txt", "copied.txt", Staging.Action.COPY)));
+            Files.createDirectories(staging.sandbox());
+            Files.writeString(staging.sandbox().resolve("out.txt"), "42\n");
+            Task staged = sentTask(session, tmgr, new TaskDescription().executable("true")
+                    .outputStaging(new Staging("out.txt", "copied2.txt", Staging.Action.COPY)));
+            Files.createDirectories(staged.sandbox());
+            Files.writeString(staged.sandbox().resolve("out.txt"), "43\n");
+            done(tmgr, staging);
+            done(tmgr, staged);
+            held.get(1).run();
+            assertThat(staged.state()).isEqualTo(TaskState.DONE);
+
+            tmgr.close();
+            assertThat(staging.state()).isEqualTo(TaskState.CANCELED);
+            assertThat(staging.detail()).isEqualTo("canceled while its output was staged");
+            assertThat(staged.state()).as("a task that ended stays as it ended").isEqualTo(TaskState.DONE);
+            held.getFirst().run(); // its files come after all: it stays canceled
+            assertThat(staging.state()).isEqualTo(TaskState.CANCELED);
+        }
+    }
+
     @Test
     void byDefaultTheStagingRunsOnAThreadOfItsOwnAndEndsTheTask() throws Exception {
         try (Session session = new Session(dir.resolve("session"), dir); TaskManager tmgr = new TaskManager(session)) {
@@ -90,6 +123,9 @@ class OutputStagingTest {
     /** A task of {@code tmgr} as if its pilot had taken it (no DVM here). */
     private static Task sentTask(Session session, TaskManager tmgr, TaskDescription d) {
         Task t = tmgr.submit(d).getFirst();
+        synchronized (tmgr) {
+            tmgr.unsent.drain(); // taken
+        }
         t.pilot = new Pilot("pilot.0000", PilotDescription.local(1), session);
         t.agentId = 1;
         return t;

@@ -53,7 +53,7 @@ class HungFileSystemTest {
         // the hung directory last in the DVM's PATH: what is found before it is found as ever, a
         // name found nowhere is looked for there too (as an NFS /apps/bin of a module would be)
         Banyan.Result r = Banyan.run(Map.of("PATH", System.getenv("PATH") + ":" + hung), null, List.of("dvm", "start",
-                "--uri-file", uri.toString(), "--host", "localhost:12"));
+                "--uri-file", uri.toString(), "--host", "localhost:14"));
         assertThat(r.exit()).as(r.stderr()).isZero();
     }
 
@@ -77,6 +77,10 @@ class HungFileSystemTest {
     @Test
     void tasksWhoseFilesSandboxOrProgramDoNotAnswerHoldNothingElse() throws Exception {
         String m = Banyan.marker();
+        // a script of a healthy directory whose interpreter is on the mount: the spawn's exec opens it
+        Path script = dir.resolve("script.sh");
+        Files.writeString(script, "#!" + hung.resolve("interp") + "\necho hi\n");
+        assertThat(script.toFile().setExecutable(true)).isTrue();
         Files.writeString(dir.resolve("f.jsonl"), String.join("\n",
                 "{\"executable\": \"sleep\", \"arguments\": [\"" + m + "\"], \"stdout\": \"" + hung.resolve("out") + "\"}",
                 "{\"executable\": \"" + hung.resolve("prog") + "\", \"arguments\": [\"" + m + "\"]}",
@@ -84,13 +88,14 @@ class HungFileSystemTest {
                         + hung.resolve("sandbox") + "\"}",
                 "{\"mode\": \"mpi\", \"ranks\": 2, \"executable\": \"" + hung.resolve("mpiprog") + "\", \"arguments\": [\"" + m
                         + "\"], \"sandbox\": \"" + dir.resolve("sandbox") + "\"}",
-                "{\"executable\": \"banyan-no-such-program\", \"arguments\": [\"" + m + "\"]}") + "\n");
+                "{\"executable\": \"banyan-no-such-program\", \"arguments\": [\"" + m + "\"]}",
+                "{\"executable\": \"" + script + "\", \"arguments\": [\"" + m + "\"]}") + "\n");
         Banyan.Result sub = Banyan.runIn(dir, Map.of(), List.of("submit", "--dvm", uri.toString(), "--session", "s", "--detach",
                 "--tasks", "f.jsonl"));
         assertThat(sub.exit()).as(sub.stderr()).isZero();
         assertThat(sub.stdout()).matches("\\d+-\\d+\\s*");
         int first = Integer.parseInt(sub.stdout().strip().split("-")[0]);
-        String ids = first + "-" + (first + 4);
+        String ids = first + "-" + (first + 5);
 
         Banyan.Result other = Banyan.runIn(dir, Map.of(), List.of("submit", "--dvm", uri.toString(), "--session", "o", "--ranks", "2",
                 "-o", "other.txt", "--", "echo", "other"));
@@ -102,12 +107,12 @@ class HungFileSystemTest {
         Banyan.Result waiting = Banyan.run("tasks", "--dvm", uri.toString(), ids);
         assertThat(waiting.exit()).as(waiting.stderr()).isZero();
         assertThat(waiting.stdout().lines().filter(l -> l.contains("AGENT_EXECUTING")))
-                .as("they wait for their file system, their cores held: %s", waiting.stdout()).hasSize(5);
+                .as("they wait for their file system, their cores held: %s", waiting.stdout()).hasSize(6);
 
         Banyan.Result cancel = Banyan.run("cancel", "--dvm", uri.toString(), ids);
         assertThat(cancel.exit()).as(cancel.stderr()).isZero();
         Banyan.Result canceled = Banyan.run("wait", "--dvm", uri.toString(), ids);
-        assertThat(canceled.stderr()).contains("5 canceled");
+        assertThat(canceled.stderr()).contains("6 canceled");
         Banyan.assertNoProcessesWith(m);
     }
 

@@ -14,7 +14,41 @@ public final class ProgramLookup {
     /** execvp's and posix_spawnp's search path when there is no PATH (glibc's {@code CS_PATH}). */
     public static final String DEFAULT_PATH = "/bin:/usr/bin";
 
+    /** How many bytes of a script the kernel reads for its {@code #!} line (BINPRM_BUF_SIZE). */
+    static final int SCRIPT_HEAD_BYTES = 256;
+
     private ProgramLookup() {}
+
+    /**
+     * The interpreter a script's {@code #!} line names, as the kernel's exec reads it (the first
+     * word after {@code #!}, within the file's first {@link #SCRIPT_HEAD_BYTES} bytes, a relative
+     * one from {@code dir}); null when {@code program} is not a regular file that starts with
+     * {@code #!}, or cannot be read. Reads the file: not for a thread that must not wait on it.
+     */
+    public static Path interpreterOf(Path program, Path dir) {
+        if (!Files.isRegularFile(program)) { // a FIFO's open would wait for a writer
+            return null;
+        }
+        byte[] head = new byte[SCRIPT_HEAD_BYTES];
+        int n;
+        try (java.io.InputStream in = Files.newInputStream(program)) {
+            n = in.readNBytes(head, 0, head.length);
+        } catch (java.io.IOException | RuntimeException e) {
+            return null;
+        }
+        if (n < 2 || head[0] != '#' || head[1] != '!') {
+            return null;
+        }
+        int from = 2;
+        while (from < n && (head[from] == ' ' || head[from] == '\t')) {
+            from++;
+        }
+        int to = from;
+        while (to < n && head[to] != ' ' && head[to] != '\t' && head[to] != '\n' && head[to] != 0) {
+            to++;
+        }
+        return to == from ? null : RawPaths.resolve(dir, org.banyan.core.wire.RawText.decode(head, from, to - from));
+    }
 
     /**
      * The executable file {@code program} names, or null when there is none. A name with a slash

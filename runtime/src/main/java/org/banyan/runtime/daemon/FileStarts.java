@@ -97,16 +97,23 @@ final class FileStarts {
         return found;
     }
 
+    /** How many {@code #!} interpreters deep the kernel's exec goes (BINPRM's recursion limit). */
+    static final int INTERPRETER_DEPTH = 5;
+
     /**
      * Looks for {@code program} where the child's exec will: at its path when it names one, else
      * along the daemon's PATH (posix_spawnp searches the parent's), up to the first executable
-     * file. A directory of PATH on a mount that does not answer (an NFS {@code /apps/bin} put
-     * first by a module) held the exec of every bare name, and with it the thread that spawns.
+     * file; and, for a script, at the interpreter its {@code #!} line names, which the exec opens
+     * too. A directory of PATH on a mount that does not answer (an NFS {@code /apps/bin} put
+     * first by a module) held the exec of every bare name, and with it the thread that spawns;
+     * a script of a healthy directory whose {@code #!} named such a mount held it the same way.
      */
     static void lookForProgram(String program, String workdir) {
-        Path found = org.banyan.pmix.ProgramLookup.find(program, Path.of(workdir == null ? "" : workdir), System.getenv("PATH"));
-        if (found != null) {
+        Path dir = Path.of(workdir == null ? "" : workdir);
+        Path found = org.banyan.pmix.ProgramLookup.find(program, dir, System.getenv("PATH"));
+        for (int depth = 0; found != null && depth < INTERPRETER_DEPTH; depth++) {
             Files.exists(found); // a name with a slash comes back unlooked at
+            found = org.banyan.pmix.ProgramLookup.interpreterOf(found, dir);
         }
     }
 

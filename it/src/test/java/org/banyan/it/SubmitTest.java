@@ -165,16 +165,25 @@ class SubmitTest {
         file.append("{\"uid\": \"nowhere\", \"executable\": \"true\", \"sandbox\": \"/etc/passwd/x\"}\n");
         file.append("{\"uid\": \"noout\", \"executable\": \"true\", \"stdout\": \"/no/dir/out\"}\n");
         file.append("{\"uid\": \"mpinowhere\", \"mode\": \"mpi\", \"ranks\": 2, \"executable\": \"true\", \"sandbox\": \"/etc/passwd/y\"}\n");
+        // an MPI task's failure names its rank and ends with its stderr, as a single task's does
+        Files.writeString(dir.resolve("notexec"), "echo hi\n");
+        file.append("{\"uid\": \"mpibroken\", \"mode\": \"mpi\", \"ranks\": 2, \"executable\": \"sh\", \"arguments\": [\"-c\", "
+                + "\"echo it broke too >&2; exit 4\"]}\n");
+        file.append("{\"uid\": \"mpinoexec\", \"mode\": \"mpi\", \"ranks\": 2, \"executable\": \"" + dir.resolve("notexec") + "\"}\n");
         Files.writeString(dir.resolve("tasks.jsonl"), file);
         Banyan.Result r = Banyan.run("submit", "--dvm", uri.toString(), "--session", dir.resolve("s").toString(),
                 "--tasks", dir.resolve("tasks.jsonl").toString());
         assertThat(r.exit()).as(r.stderr()).isEqualTo(1);
-        assertThat(r.stderr()).contains("54 tasks: 50 done, 4 failed, 0 canceled")
+        assertThat(r.stderr()).contains("56 tasks: 50 done, 6 failed, 0 canceled")
                 .contains("broken (the third step) failed (exit 3), sandbox " + dir.resolve("s/broken")).contains("it broke")
                 .contains("true: cannot make its directory /etc/passwd/x (Not a directory)")
                 .contains("true: No such file or directory (cannot open its stdout /no/dir/out)")
                 .contains("mpinowhere failed (exit 127), sandbox /etc/passwd/y")
-                .contains("true: cannot make its directory /etc/passwd/y (Not a directory)");
+                .contains("true: cannot make its directory /etc/passwd/y (Not a directory)")
+                .containsPattern("mpibroken failed \\(exit 4\\), sandbox \\S+:\n    rank [01] on localhost exited with status 4; ending the job\n"
+                        + "    it broke too\n")
+                .contains("mpinoexec failed (exit 127), sandbox " + dir.resolve("s/mpinoexec") + ":\n    rank 0 on localhost could not start: "
+                        + dir.resolve("notexec") + ": Permission denied");
         assertThat(Files.readString(dir.resolve("out.7")).strip()).isEqualTo("task.000007");
         List<String> profile = Files.readAllLines(dir.resolve("s/banyan.prof"));
         assertThat(profile.getFirst()).isEqualTo("#time,event,comp,thread,uid,state,msg");
@@ -183,7 +192,7 @@ class SubmitTest {
 
         Banyan.Result report = Banyan.run("pilot", "report", dir.resolve("s").toString());
         assertThat(report.exit()).as(report.stderr()).isZero();
-        assertThat(report.stdout()).contains("tasks            54 (50 done, 4 failed, 0 canceled)")
+        assertThat(report.stdout()).contains("tasks            56 (50 done, 6 failed, 0 canceled)")
                 .contains("peak concurrency").contains("pilot cores 4");
         assertThat(dir.resolve("s/concurrency.png")).isNotEmptyFile();
         assertThat(dir.resolve("s/states.svg")).isNotEmptyFile();

@@ -35,6 +35,8 @@ final class TaskJobOutput {
     private final PausedJobs stopped = new PausedJobs();
     /** Tasks whose files fell behind, said once in the log (a task faster than its file system falls behind again and again). */
     private final Set<Integer> toldBehind = new HashSet<>();
+    /** What a failed MPI task's detail says, gathered while its job runs, by task. */
+    private final Map<Integer, TaskJobFailureWords> words = new HashMap<>();
     /** The DVM is stopping: it will not hear files close. */
     private boolean dvmStopping;
 
@@ -47,12 +49,31 @@ final class TaskJobOutput {
     }
 
     void write(int task, int stream, byte[] data) {
+        if (stream == 2) {
+            words.computeIfAbsent(task, k -> new TaskJobFailureWords()).stderr(data);
+        }
         out.accept(new DvmAction.TaskOutput(task, stream == 2 ? 2 : 1, data));
+    }
+
+    /** What the head said of task {@code task}'s job (a rank that failed or could not start). */
+    void report(int task, String line) {
+        words.computeIfAbsent(task, k -> new TaskJobFailureWords()).report(line);
+    }
+
+    /**
+     * Why task {@code task}'s job ended with {@code status}: {@code note} when it says, else, for
+     * a failure, the head's first report and the last lines of its stderr, as a task of one
+     * process gets its stderr's tail (an MPI task whose rank could not start said nothing).
+     */
+    String why(int task, int status, String note) {
+        TaskJobFailureWords w = words.remove(task);
+        return !note.isEmpty() || status == 0 || w == null ? note : w.detail();
     }
 
     /** Task {@code task} leaves job {@code job} before its end (restarted, or failed with a lost node). */
     void close(int task) {
         toldBehind.remove(task);
+        words.remove(task);
         out.accept(new DvmAction.CloseTaskOutput(task));
     }
 

@@ -108,6 +108,11 @@ final class TaskJobs {
             if (task != null) {
                 files.write(task, stream, data);
             }
+        } else if (a instanceof HeadAction.Report(String line)) {
+            Integer task = taskOfJob.get(jobId);
+            if (task != null) {
+                files.report(task, line);
+            }
         } else if (taskOfJob.containsKey(jobId)) {
             input.forJob(jobId, a);
         }
@@ -133,7 +138,8 @@ final class TaskJobs {
             return kept == null ? List.of() : apply.apply(agent.releaseCores(kept));
         }
         jobOfTask.remove(task);
-        return files.jobEnded(task, jobId, status, note) ? apply.apply(agent.ended(task, status, note)) : List.of();
+        String why = files.why(task, status, note);
+        return files.jobEnded(task, jobId, status, why) ? apply.apply(agent.ended(task, status, why)) : List.of();
     }
 
     /** Task {@code task}'s output files are closed: the task ends as its job did. */

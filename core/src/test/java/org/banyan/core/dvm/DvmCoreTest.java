@@ -2,6 +2,7 @@ package org.banyan.core.dvm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -142,6 +143,17 @@ class DvmCoreTest {
                     for (ClientMessage.TaskUpdate u : updates) {
                         out.computeIfAbsent(u.taskId(), k -> new ArrayList<>()).add(u.state());
                     }
+                }
+            }
+            return out;
+        }
+
+        /** Every task update a client was sent, in order. */
+        List<ClientMessage.TaskUpdate> updates(int client) {
+            List<ClientMessage.TaskUpdate> out = new ArrayList<>();
+            for (ClientMessage m : inbox.getOrDefault(client, List.of())) {
+                if (m instanceof ClientMessage.TaskUpdates(List<ClientMessage.TaskUpdate> got)) {
+                    out.addAll(got);
                 }
             }
             return out;
@@ -336,6 +348,44 @@ class DvmCoreTest {
         h.handle(new DvmEvent.TaskJobPrepared(h.preparing.getFirst(), WireUp.PMIX));
         assertThat(h.log).as("nothing started").noneMatch(a -> a instanceof DvmAction.ToDaemon
                 || a instanceof DvmAction.OpenTaskOutput);
+    }
+
+    /**
+     * An MPI task that fails says why, as a task of one process does: the head's report of the
+     * rank that could not start (or failed), then its stderr's last lines. It said nothing: a rank
+     * whose program could not be run left the task FAILED with 127, an empty detail and stderr.
+     */
+    @Test
+    void aFailedMpiTaskSaysWhichRankFailedAndWhyWithItsStderrsTail() {
+        Harness h = new Harness(2);
+        h.say(1, new ClientMessage.SubmitTasks(List.of(mpiTask(2, false))));
+        int id = h.accepted(1).getFirst();
+        int job = h.daemons.get(0).jobRanks.keySet().iterator().next();
+        byte[] err = ("x".repeat(3000) + "\nfirst\n" + "line\n".repeat(12) + "last words\n").getBytes(StandardCharsets.UTF_8);
+        h.handle(new DvmEvent.Head(new HeadEvent.FromDaemon(0, new OverlayMessage.Output(job, 1, 2, err))));
+        h.daemons.get(0).jobRanks.get(job).remove(0);
+        h.ended(0, List.of(new OverlayMessage.RankExited(job, 0, 127, "./prog: Permission denied")));
+        h.ended(0, List.of(h.daemons.get(0).endRank(job, 0)));
+        h.flush();
+        ClientMessage.TaskUpdate failed = h.updates(1).stream().filter(u -> u.taskId() == id && u.state() == TaskState.FAILED)
+                .findFirst().orElseThrow();
+        assertThat(failed.exitCode()).isEqualTo(127);
+        assertThat(failed.detail()).isEqualTo("rank 0 on n0 could not start: ./prog: Permission denied\n"
+                + "line\n".repeat(9) + "last words");
+    }
+
+    @Test
+    void anMpiTaskThatFailsWithNothingOnItsStderrNamesItsRank() {
+        Harness h = new Harness(2);
+        h.say(1, new ClientMessage.SubmitTasks(List.of(mpiTask(2, false))));
+        int id = h.accepted(1).getFirst();
+        int job = h.daemons.get(0).jobRanks.keySet().iterator().next();
+        h.ended(0, List.of(h.daemons.get(0).endRank(job, 3)));
+        h.ended(0, List.of(h.daemons.get(0).endRank(job, 0)));
+        h.flush();
+        ClientMessage.TaskUpdate failed = h.updates(1).stream().filter(u -> u.taskId() == id && u.state() == TaskState.FAILED)
+                .findFirst().orElseThrow();
+        assertThat(failed.detail()).startsWith("rank 0 on n0 exited with status 3");
     }
 
     @Test

@@ -80,7 +80,8 @@ public record Staging(String source, String target, Action action) {
 
     private Path to(Path dflt, Places places) {
         Path to = locate(target, dflt, places);
-        return place(target).isEmpty() ? to.resolve(Path.of(place(source)).getFileName()) : to;
+        // a place alone, or a path that ends with '/', names a directory: the source keeps its name in it
+        return place(target).isEmpty() || target.endsWith("/") ? to.resolve(Path.of(place(source)).getFileName()) : to;
     }
 
     /**
@@ -91,16 +92,23 @@ public record Staging(String source, String target, Action action) {
      */
     static void apply(Path from, Path to, Action action) throws IOException {
         try {
+            // A target that is a directory takes a file into it, as cp, mv and ln do: a copy
+            // replaced an empty directory with the file, and a full one failed. A directory is
+            // copied onto it instead (the target is what the source becomes), so that staging it
+            // again, for a task sent again, gives the same tree rather than one a level deeper.
+            if (Files.isDirectory(to) && !Files.isDirectory(from) && from.getFileName() != null) {
+                to = to.resolve(from.getFileName());
+            }
             if (to.getParent() != null) {
                 Files.createDirectories(to.getParent());
             }
             switch (action) {
-                case COPY, TRANSFER -> Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING);
+                case COPY, TRANSFER -> copy(from, to);
                 case LINK -> {
                     Files.deleteIfExists(to);
                     Files.createSymbolicLink(to, from.toAbsolutePath());
                 }
-                case MOVE -> Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
+                case MOVE -> move(from, to);
             }
         } catch (IOException e) {
             String which = e instanceof java.nio.file.FileSystemException f && f.getFile() != null ? ": " + f.getFile() : "";
@@ -108,6 +116,49 @@ public record Staging(String source, String target, Action action) {
                     : action.name().toLowerCase(java.util.Locale.ROOT);
             throw new IOException("cannot " + verb + " " + from + " to " + to
                     + " (" + org.banyan.runtime.os.FileErrors.reason(e) + which + ")", e);
+        }
+    }
+
+    /**
+     * Copies a file, or a directory with everything in it (as {@code cp -r}: symbolic links as
+     * links). A directory was copied alone, empty: the task found none of its files.
+     */
+    private static void copy(Path from, Path to) throws IOException {
+        if (!Files.isDirectory(from)) {
+            Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING);
+            return;
+        }
+        if (to.toAbsolutePath().normalize().startsWith(from.toAbsolutePath().normalize())) {
+            throw new java.nio.file.FileSystemException(from.toString(), to.toString(), "a directory into itself");
+        }
+        Files.walkFileTree(from, new java.nio.file.SimpleFileVisitor<>() {
+            @Override
+            public java.nio.file.FileVisitResult preVisitDirectory(Path dir, java.nio.file.attribute.BasicFileAttributes a)
+                    throws IOException {
+                Files.createDirectories(to.resolve(from.relativize(dir)));
+                return java.nio.file.FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes a)
+                    throws IOException {
+                Files.copy(file, to.resolve(from.relativize(file)), StandardCopyOption.REPLACE_EXISTING,
+                        java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                return java.nio.file.FileVisitResult.CONTINUE;
+            }
+        });
+    }
+
+    /** Moves a file or a directory; a directory that must change file systems is copied, then deleted. */
+    private static void move(Path from, Path to) throws IOException {
+        try {
+            Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
+        } catch (java.nio.file.DirectoryNotEmptyException e) {
+            if (!Files.isDirectory(from) || Files.isDirectory(to)) {
+                throw e; // a full directory in the way: mv refuses it too
+            }
+            copy(from, to);
+            org.banyan.runtime.os.FileTree.delete(from);
         }
     }
 

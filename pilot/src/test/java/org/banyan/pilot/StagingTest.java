@@ -56,4 +56,68 @@ class StagingTest {
         assertThatThrownBy(() -> new Staging("task:///", "x", Staging.Action.COPY))
                 .hasMessage("the source 'task:///' names a place, not a file in it");
     }
+    /**
+     * A file staged onto a directory goes into it, as cp, mv and ln put it: the copy replaced an
+     * empty directory with the file (and failed on a full one); a target ending in '/' names a
+     * directory, made if missing.
+     */
+    @Test
+    void aFileStagedOntoADirectoryGoesIntoIt(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path out = java.nio.file.Files.createDirectories(dir.resolve("out"));
+        java.nio.file.Files.writeString(dir.resolve("r.txt"), "1");
+        Staging.apply(dir.resolve("r.txt"), out, Staging.Action.COPY);
+        org.assertj.core.api.Assertions.assertThat(out).isDirectory();
+        org.assertj.core.api.Assertions.assertThat(out.resolve("r.txt")).hasContent("1");
+        java.nio.file.Files.writeString(dir.resolve("m.txt"), "2");
+        Staging.apply(dir.resolve("m.txt"), out, Staging.Action.MOVE);
+        org.assertj.core.api.Assertions.assertThat(out.resolve("m.txt")).hasContent("2");
+        org.assertj.core.api.Assertions.assertThat(dir.resolve("m.txt")).doesNotExist();
+        Staging.apply(dir.resolve("r.txt"), out, Staging.Action.LINK);
+        org.assertj.core.api.Assertions.assertThat(out.resolve("r.txt")).isSymbolicLink().hasContent("1");
+
+        java.nio.file.Path task = dir.resolve("task");
+        Staging.Places places = new Staging.Places(dir, task, dir, dir);
+        new Staging("r.txt", "made/", Staging.Action.COPY).stageIn(places);
+        org.assertj.core.api.Assertions.assertThat(task.resolve("made/r.txt")).hasContent("1");
+    }
+
+    /**
+     * A directory is copied with everything in it, symbolic links as links (as cp -r); it was
+     * copied alone, empty, and the task found none of its files. Staged again onto itself, it
+     * gives the same tree, not one a level deeper.
+     */
+    @Test
+    void aDirectoryIsCopiedWholeAndAgainTheSame(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path src = java.nio.file.Files.createDirectories(dir.resolve("src/sub"));
+        java.nio.file.Files.writeString(dir.resolve("src/a"), "a");
+        java.nio.file.Files.writeString(src.resolve("b"), "b");
+        java.nio.file.Files.createSymbolicLink(dir.resolve("src/l"), java.nio.file.Path.of("a"));
+        java.nio.file.Path to = dir.resolve("box/data");
+        Staging.apply(dir.resolve("src"), to, Staging.Action.COPY);
+        Staging.apply(dir.resolve("src"), to, Staging.Action.TRANSFER);
+        org.assertj.core.api.Assertions.assertThat(to.resolve("a")).hasContent("a");
+        org.assertj.core.api.Assertions.assertThat(to.resolve("sub/b")).hasContent("b");
+        org.assertj.core.api.Assertions.assertThat(to.resolve("l")).isSymbolicLink();
+        org.assertj.core.api.Assertions.assertThat(java.nio.file.Files.readSymbolicLink(to.resolve("l"))).isEqualTo(java.nio.file.Path.of("a"));
+        org.assertj.core.api.Assertions.assertThat(to.resolve("src")).as("not a level deeper").doesNotExist();
+        assertThatThrownBy(() -> Staging.apply(dir.resolve("src"), dir.resolve("src/sub/again"), Staging.Action.COPY))
+                .hasMessageContaining("a directory into itself");
+    }
+
+    /** A directory moved to another file system is copied and then removed (a rename cannot cross). */
+    @Test
+    void aDirectoryMovesAcrossFileSystems(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path shm = java.nio.file.Path.of("/dev/shm");
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isDirectory(shm)
+                && !java.nio.file.Files.getFileStore(shm).equals(java.nio.file.Files.getFileStore(dir)), "/dev/shm on another file system");
+        java.nio.file.Path src = java.nio.file.Files.createTempDirectory(shm, "staging-move");
+        try {
+            java.nio.file.Files.writeString(java.nio.file.Files.createDirectories(src.resolve("sub")).resolve("b"), "b");
+            Staging.apply(src, dir.resolve("moved"), Staging.Action.MOVE);
+            org.assertj.core.api.Assertions.assertThat(dir.resolve("moved/sub/b")).hasContent("b");
+            org.assertj.core.api.Assertions.assertThat(src).doesNotExist();
+        } finally {
+            org.banyan.runtime.os.FileTree.delete(src);
+        }
+    }
 }

@@ -93,7 +93,7 @@ class SubmitDependencyTest {
         assertThat(waited.stderr()).contains("banyan wait: 1 task: 1 done, 0 failed, 0 canceled");
         Banyan.Result waitedFailed = Banyan.run("wait", "--dvm", uri.toString(), failed);
         assertThat(waitedFailed.exit()).isEqualTo(1);
-        assertThat(waitedFailed.stderr()).contains("banyan wait: task " + failed + " failed (exit -1):\n"
+        assertThat(waitedFailed.stderr()).contains("banyan wait: task " + failed + " failed (no exit status):\n"
                 + "    the DVM keeps only how it ended, not its exit code and detail");
 
         Banyan.Result chained = submit("--session", dir.resolve("e").toString(), "-d", "afterok:" + done, "--", "true");

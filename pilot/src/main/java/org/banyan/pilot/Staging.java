@@ -120,33 +120,51 @@ public record Staging(String source, String target, Action action) {
     }
 
     /**
-     * Copies a file, or a directory with everything in it (as {@code cp -r}: symbolic links as
-     * links). A directory was copied alone, empty: the task found none of its files.
+     * Copies a file, or a directory with everything in it (as {@code cp -rH}: a link named as the
+     * source is followed, links within it are copied as links). A directory was copied alone,
+     * empty: the task found none of its files.
      */
     private static void copy(Path from, Path to) throws IOException {
         if (!Files.isDirectory(from)) {
             Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING);
             return;
         }
-        if (to.toAbsolutePath().normalize().startsWith(from.toAbsolutePath().normalize())) {
+        // the walk does not follow links, and a link at its start was copied as the link
+        Path root = from.toRealPath();
+        if (realOrNearest(to).startsWith(root)) {
             throw new java.nio.file.FileSystemException(from.toString(), to.toString(), "a directory into itself");
         }
-        Files.walkFileTree(from, new java.nio.file.SimpleFileVisitor<>() {
+        Files.walkFileTree(root, new java.nio.file.SimpleFileVisitor<>() {
             @Override
             public java.nio.file.FileVisitResult preVisitDirectory(Path dir, java.nio.file.attribute.BasicFileAttributes a)
                     throws IOException {
-                Files.createDirectories(to.resolve(from.relativize(dir)));
+                Files.createDirectories(to.resolve(root.relativize(dir)));
                 return java.nio.file.FileVisitResult.CONTINUE;
             }
 
             @Override
             public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes a)
                     throws IOException {
-                Files.copy(file, to.resolve(from.relativize(file)), StandardCopyOption.REPLACE_EXISTING,
+                Files.copy(file, to.resolve(root.relativize(file)), StandardCopyOption.REPLACE_EXISTING,
                         java.nio.file.LinkOption.NOFOLLOW_LINKS);
                 return java.nio.file.FileVisitResult.CONTINUE;
             }
         });
+    }
+
+    /**
+     * Where {@code p} is once links are resolved: its real path, or, while it does not exist yet,
+     * its nearest existing ancestor's real path with the rest of it. A target reached through a
+     * link into the source passed a check of the paths as written, and the copy walked into its
+     * own output until a name grew too long.
+     */
+    private static Path realOrNearest(Path p) throws IOException {
+        Path abs = p.toAbsolutePath().normalize();
+        Path existing = abs;
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        return existing == null ? abs : existing.toRealPath().resolve(existing.relativize(abs));
     }
 
     /** Moves a file or a directory; a directory that must change file systems is copied, then deleted. */

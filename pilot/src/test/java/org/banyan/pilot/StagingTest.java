@@ -104,6 +104,34 @@ class StagingTest {
                 .hasMessageContaining("a directory into itself");
     }
 
+    /**
+     * A link to a directory named as the source is followed (a dataset linked into the
+     * submitter's directory): its tree was not copied, the link itself replaced an empty target
+     * and a full one failed. A target reached through a link into the source is refused: the
+     * check of the paths as written let it through, and the copy walked into its own output.
+     */
+    @Test
+    void aLinkToADirectoryIsCopiedAsItsTreeAndALinkBackIntoItIsRefused(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path data = java.nio.file.Files.createDirectories(dir.resolve("datasets/d1/sub"));
+        java.nio.file.Files.writeString(data.resolve("x"), "x");
+        java.nio.file.Path link = java.nio.file.Files.createSymbolicLink(dir.resolve("data"), dir.resolve("datasets/d1"));
+        java.nio.file.Path empty = java.nio.file.Files.createDirectories(dir.resolve("box/data"));
+        Staging.apply(link, empty, Staging.Action.COPY);
+        org.assertj.core.api.Assertions.assertThat(empty).isDirectory().isNotEmptyDirectory();
+        org.assertj.core.api.Assertions.assertThat(java.nio.file.Files.isSymbolicLink(empty)).isFalse();
+        org.assertj.core.api.Assertions.assertThat(empty.resolve("sub/x")).hasContent("x");
+        Staging.apply(link, empty, Staging.Action.COPY); // onto the full tree: the same tree again
+        org.assertj.core.api.Assertions.assertThat(empty.resolve("sub/x")).hasContent("x");
+
+        java.nio.file.Path back = java.nio.file.Files.createSymbolicLink(dir.resolve("back"), data);
+        assertThatThrownBy(() -> Staging.apply(dir.resolve("datasets"), back.resolve("copy"), Staging.Action.COPY))
+                .hasMessageContaining("a directory into itself");
+        assertThatThrownBy(() -> Staging.apply(link, back.resolve("deeper/copy"), Staging.Action.COPY))
+                .hasMessageContaining("a directory into itself");
+        org.assertj.core.api.Assertions.assertThat(data.resolve("copy")).doesNotExist();
+    }
+
     /** A directory moved to another file system is copied and then removed (a rename cannot cross). */
     @Test
     void aDirectoryMovesAcrossFileSystems(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {

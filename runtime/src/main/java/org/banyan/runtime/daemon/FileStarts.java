@@ -111,8 +111,8 @@ final class FileStarts {
     static void lookForProgram(String program, String workdir) {
         Path dir = Path.of(workdir == null ? "" : workdir);
         Path found = org.banyan.pmix.ProgramLookup.find(program, dir, System.getenv("PATH"));
+        // interpreterOf's stat is the look: a name with a slash comes back from find unlooked at
         for (int depth = 0; found != null && depth < INTERPRETER_DEPTH; depth++) {
-            Files.exists(found); // a name with a slash comes back unlooked at
             found = org.banyan.pmix.ProgramLookup.interpreterOf(found, dir);
         }
     }

@@ -197,7 +197,7 @@ final class BagRun {
             }
             for (Task t : bad.subList(0, Math.min(10, bad.size()))) {
                 String name = t.description().name();
-                err.println("banyan submit: " + t.uid() + (name != null ? " (" + name + ")" : "") + " failed (" + exitShown(t.exitCode())
+                err.println("banyan submit: " + t.uid() + (name != null ? " (" + name + ")" : "") + " failed (" + ExitShown.of(t.exitCode())
                         + "), sandbox " + t.sandbox()
                         + (t.detail().isBlank() ? "" : ":\n    " + t.detail().replace("\n", "\n    ")));
             }
@@ -298,14 +298,5 @@ final class BagRun {
         err.print(String.format(Locale.ROOT, "\r[%s%s] %d/%d  done %d  failed %d  canceled %d  %.0f tasks/s ",
                 "#".repeat(filled), ".".repeat(width - filled), finished, total, done, failed, canceled, finished / secs));
         err.flush();
-    }
-
-    /**
-     * A failed task's exit as its line shows it: {@code exit N}, or {@code no exit status} for a
-     * task that never ran or whose end was not seen (a failed staging or dependency, a lost pilot),
-     * as RADICAL-Pilot's {@code exit_code} is None; it read {@code exit -1}.
-     */
-    static String exitShown(int code) {
-        return code < 0 ? "no exit status" : "exit " + code;
     }
 }

@@ -86,7 +86,7 @@ public final class WaitCommand {
                 default -> {
                     failed++;
                     if (shown++ < 10) {
-                        err.println("banyan wait: task " + id + " failed (" + BagRun.exitShown(u.exitCode()) + ")"
+                        err.println("banyan wait: task " + id + " failed (" + ExitShown.of(u.exitCode()) + ")"
                                 + (u.detail().isBlank() ? "" : ":\n    " + u.detail().replace("\n", "\n    ")));
                     }
                 }

@@ -1,19 +1,17 @@
 package org.banyan.core.dvm;
 
-import java.nio.charset.StandardCharsets;
-import java.util.List;
 import org.banyan.core.head.HeadSettings;
+import org.banyan.core.job.StderrTail;
 
 /**
  * What a failed MPI task's detail says: the head's first report of its job (which rank failed
  * or could not start, and why) and the last lines of the job's stderr, as a task of one process
  * gets its stderr's tail. Kept while the job runs: the report, and the stderr's last
- * {@link #TAIL_BYTES} bytes in a ring.
+ * {@link #TAIL_BYTES} bytes in a ring, shown as {@link StderrTail} says.
  */
 final class TaskJobFailureWords {
-    /** How much of the stderr is kept, and how many of its last lines the detail shows (a task of one process's). */
-    static final int TAIL_BYTES = 2048;
-    static final int TAIL_LINES = 10;
+    /** How much of the stderr is kept: what a task of one process's detail reads of its file. */
+    static final int TAIL_BYTES = StderrTail.BYTES;
     /** How the head starts a task job's lines (its settings are {@link HeadSettings#forJob}'s): not the task's words. */
     private static final String COMMAND_PREFIX = HeadSettings.RUN + ": ";
 
@@ -61,7 +59,6 @@ final class TaskJobFailureWords {
         for (int i = 0; i < kept; i++) {
             last[i] = ring[(start + i) % TAIL_BYTES];
         }
-        List<String> lines = new String(last, StandardCharsets.UTF_8).strip().lines().toList();
-        return String.join("\n", lines.subList(Math.max(0, lines.size() - TAIL_LINES), lines.size()));
+        return StderrTail.lastLines(last);
     }
 }

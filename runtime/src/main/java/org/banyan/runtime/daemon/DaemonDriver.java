@@ -91,8 +91,12 @@ public final class DaemonDriver {
         @Override
         public void ended(int jobId, RankProcess rank) {
             ranks.remove(key(jobId, rank.rank()), rank);
+            strays.ended();
         }
     };
+    /** Ends what ranks left behind in sessions of their own (this daemon is their subreaper). */
+    private final StraySweeper strays = StraySweeper.start(new DaemonStrays(ranks,
+            () -> new ChildReaper[] {reaper.getNow(null), bytesReaper}));
     private ChildLinks children;
     /** Looks for MPI singletons among the ranks of jobs of more than one rank. */
     private final MpiSightings sightings;
@@ -235,6 +239,7 @@ public final class DaemonDriver {
             if (warm != null) {
                 warm.close();
             }
+            strays.close(ranks::isEmpty);
             // tables and the PMIx server's files first: once told "done" the guard removes
             // nothing, and a run's JVM may _exit between the two
             if (processTables != null) {

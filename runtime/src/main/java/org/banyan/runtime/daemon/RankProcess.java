@@ -29,8 +29,6 @@ public final class RankProcess {
     private static final File DEV_NULL = new File("/dev/null");
     private static final int CHUNK = 1 << 16;
     /** How much of a failed task's stderr comes back with its state. */
-    private static final int TAIL_BYTES = 2048;
-    private static final int TAIL_LINES = 10;
     /** How long after a rank's exit we keep waiting for EOF on its pipes (a child of it may hold them). */
     private static final long DRAIN_MILLIS = 2000;
     /**
@@ -108,7 +106,7 @@ public final class RankProcess {
         LinkedBlockingQueue<byte[]> stdin = launch.stdinFromHead() ? new LinkedBlockingQueue<>() : null;
         long promptWait = launch.stdinFromHead() ? PROMPT_WAIT_NANOS : 0;
         if (reaper != null) {
-            PosixSpawn.Child c = PosixSpawn.spawn(command, launch.env(), workdir,
+            PosixSpawn.Child c = PosixSpawn.spawn(command, org.banyan.runtime.os.Subreaper.marked(launch.env(), jobId, rank), workdir,
                     launch.stdinFromHead() ? PosixSpawn.PIPE : stdinFile != null ? new PosixSpawn.Stdio.File(stdinFile)
                             : PosixSpawn.NULL,
                     toFiles ? new PosixSpawn.Stdio.File(stdoutFile) : PosixSpawn.PIPE,
@@ -145,7 +143,7 @@ public final class RankProcess {
         } else {
             ProcessBuilder pb = new ProcessBuilder(command);
             org.banyan.runtime.os.LauncherVariables.removeIn(pb.environment());
-            pb.environment().putAll(launch.env());
+            pb.environment().putAll(org.banyan.runtime.os.Subreaper.marked(launch.env(), jobId, rank));
             pb.directory(workdir == null ? null : new File(workdir));
             if (toFiles) {
                 pb.redirectOutput(new File(stdoutFile));
@@ -343,16 +341,14 @@ public final class RankProcess {
         return b.append(name).toString();
     }
 
-    /** The last lines of a failed task's stderr (at most {@link #TAIL_BYTES}), for its FAILED state. */
+    /** The last lines of a failed task's stderr, for its FAILED state. */
     static String tail(File f) {
         try (java.io.RandomAccessFile r = new java.io.RandomAccessFile(f, "r")) {
-            long from = Math.max(0, r.length() - TAIL_BYTES);
+            long from = Math.max(0, r.length() - org.banyan.core.job.StderrTail.BYTES);
             byte[] b = new byte[(int) (r.length() - from)];
             r.seek(from);
             r.readFully(b);
-            String text = new String(b, java.nio.charset.StandardCharsets.UTF_8).strip();
-            List<String> lines = text.lines().toList();
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - TAIL_LINES), lines.size()));
+            return org.banyan.core.job.StderrTail.lastLines(b);
         } catch (IOException e) {
             return "";
         }

@@ -145,6 +145,13 @@ public final class ChildReaper {
         return Thread.currentThread() instanceof Reaper r && r.owner == this ? r : null;
     }
 
+    /** Adds the pids of the children this reaper watches (those it will reap) to {@code pids}. */
+    public void addWatchedTo(java.util.Set<Long> pids) {
+        for (Watched w : watched.values()) {
+            pids.add(w.pid());
+        }
+    }
+
     /**
      * Watches a child made by this JVM; the future completes with its exit status. Must be called
      * before anything else could reap the pid (the spawner calls it at once).

@@ -1,0 +1,111 @@
+package org.banyan.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What a rank or task starts in a session of its own and leaves running (a {@code setsid}
+ * helper that ignores SIGTERM and SIGHUP, and a child of it) ends with the job or the task, as
+ * under Slurm's cgroups; under mpirun, and here before, it ran on, a child of init. While the
+ * job or task runs it is left alone.
+ */
+class StrayTest {
+    @TempDir
+    Path dir;
+
+    /** A shell line that leaves a helper and its child, both sleeping {@code marker}, in a session of their own. */
+    private static String leaveStray(String marker, double rankSeconds) {
+        return "setsid sh -c 'trap \"\" TERM HUP; sleep " + marker + " & exec sleep " + marker + "' </dev/null >/dev/null 2>&1 & "
+                + "sleep " + rankSeconds;
+    }
+
+    @Test
+    void whatARankLeftInASessionOfItsOwnEndsWithTheJob() throws Exception {
+        String m = Banyan.marker();
+        Banyan.Result r = Banyan.run("run", "-n", "2", "sh", "-c", leaveStray(m, 0.5));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        Banyan.assertNoProcessesWith(m);
+    }
+
+    /** Under the ProcessBuilder fallback a rank leads no group, so even a plain {@code sleep &} was left running. */
+    @Test
+    void underTheJdkSpawnerWhatARankLeftEndsWithTheJobToo() throws Exception {
+        String m = Banyan.marker();
+        Banyan.Result r = Banyan.run(java.util.Map.of("BANYAN_SPAWN", "jdk"), null,
+                List.of("run", "-n", "2", "sh", "-c", "sleep " + m + " </dev/null >/dev/null 2>&1 & exit 0"));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        Banyan.assertNoProcessesWith(m);
+    }
+
+    @Test
+    void withSeparateDaemonsEachEndsWhatItsRanksLeft() throws Exception {
+        String m = Banyan.marker();
+        Banyan.Result r = Banyan.run("run", "-n", "2", "-H", "a,b", "--launcher", "local", "sh", "-c", leaveStray(m, 0.5));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        Banyan.assertNothingLeft(m);
+    }
+
+    @Test
+    void aDvmTaskKeepsItsStraysWhileItRunsAndTheyEndWithItAndNoZombieStays() throws Exception {
+        Path uri = dir.resolve("dvm.uri");
+        Banyan.Result start = Banyan.run("dvm", "start", "--uri-file", uri.toString(), "--host", "localhost:4");
+        assertThat(start.exit()).as(start.stderr()).isZero();
+        try {
+            long head = Long.parseLong(Files.readAllLines(uri).get(1).strip());
+            String m = Banyan.marker();
+            String n = Banyan.marker();
+            Banyan.Result task = Banyan.run("submit", "--dvm", uri.toString(), "--detach", "--session", dir.resolve("s").toString(),
+                    "--", "sh", "-c", leaveStray(m, 4));
+            Banyan.Result mpiTask = Banyan.run("submit", "--dvm", uri.toString(), "--detach", "--session",
+                    dir.resolve("t").toString(), "-n", "2", "--mpi", "--", "sh", "-c", leaveStray(n, 4));
+            assertThat(task.exit()).as(task.stderr()).isZero();
+            assertThat(mpiTask.exit()).as(mpiTask.stderr()).isZero();
+            Banyan.awaitSleeps(m, 2);
+            Banyan.awaitSleeps(n, 4);
+            Thread.sleep(1500); // sweeps run as other tasks end (the warm-up's): these are left alone
+            assertThat(Banyan.processesWith(m)).as("the task still runs").filteredOn(l -> l.split("\\s+", 3)[2].startsWith("sleep " + m))
+                    .hasSize(2);
+            assertThat(Banyan.processesWith(n)).filteredOn(l -> l.split("\\s+", 3)[2].startsWith("sleep " + n)).hasSize(4);
+            Banyan.Result wait = Banyan.run("wait", "--dvm", uri.toString(), task.stdout().strip(), mpiTask.stdout().strip());
+            assertThat(wait.exit()).as(wait.stderr()).isZero();
+            Banyan.assertNoProcessesWith(m);
+            Banyan.assertNoProcessesWith(n);
+            assertThat(zombiesOf(head)).as("the strays, reaped").isEmpty();
+        } finally {
+            Banyan.run("dvm", "stop", "--dvm", uri.toString());
+            Banyan.assertNoProcessesWith(uri.toString());
+        }
+    }
+
+    /** The zombie children of {@code parent} (waited for a few seconds: a sweep reaps them on its next pass). */
+    private static List<String> zombiesOf(long parent) throws Exception {
+        List<String> found = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            found.clear();
+            try (var procs = Files.newDirectoryStream(Path.of("/proc"), p -> p.getFileName().toString().matches("\\d+"))) {
+                for (Path p : procs) {
+                    try {
+                        String stat = Files.readString(p.resolve("stat"));
+                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        if (f[0].equals("Z") && Long.parseLong(f[1]) == parent) {
+                            found.add(stat.strip());
+                        }
+                    } catch (java.io.IOException e) {
+                        // gone
+                    }
+                }
+            }
+            if (found.isEmpty()) {
+                return found;
+            }
+            Thread.sleep(100);
+        }
+        return found;
+    }
+}

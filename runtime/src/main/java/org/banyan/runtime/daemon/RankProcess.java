@@ -28,7 +28,6 @@ import org.banyan.runtime.os.ProcessSignaller;
 public final class RankProcess {
     private static final File DEV_NULL = new File("/dev/null");
     private static final int CHUNK = 1 << 16;
-    /** How much of a failed task's stderr comes back with its state. */
     /** How long after a rank's exit we keep waiting for EOF on its pipes (a child of it may hold them). */
     private static final long DRAIN_MILLIS = 2000;
     /**

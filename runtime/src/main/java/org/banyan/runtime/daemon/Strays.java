@@ -11,7 +11,7 @@ import org.banyan.runtime.os.ProcessScan.Proc;
  * helper, a daemonised server, whatever a rank started in a session of its own and did not wait
  * for), and what becomes of them. The daemon is a subreaper, so such a process becomes its child
  * when the rank that started it ends; it is a stray of the job or DVM task its environment names
- * ({@code BANYAN_DAEMON_PID}: this daemon's pid, the job and the rank; see {@code Subreaper.MARK}).
+ * ({@code BANYAN_ORIGIN}: this daemon's pid, the job and the rank; see {@code Subreaper.MARK}).
  * A stray of a job with no rank left on this host, or of a task that has ended, is killed with
  * its process group and everything below it, as Slurm ends what is left of a job step; a stray of
  * a running one is left alone. At the daemon's end every stray is killed.

@@ -2,7 +2,6 @@ package org.banyan.runtime.os;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -59,30 +58,6 @@ public final class ProcessScan {
         } catch (IOException | RuntimeException e) {
             return null;
         }
-    }
-
-    /** Every process that could be read; one that ends during the pass is left out. */
-    public static List<Proc> all() {
-        List<Proc> procs = new ArrayList<>();
-        try (DirectoryStream<Path> proc = Files.newDirectoryStream(Path.of("/proc"))) {
-            for (Path p : proc) {
-                String name = p.getFileName().toString();
-                if (name.isEmpty() || name.charAt(0) < '1' || name.charAt(0) > '9') {
-                    continue;
-                }
-                try {
-                    Proc parsed = parse(Long.parseLong(name), Files.readString(p.resolve("stat"), StandardCharsets.ISO_8859_1));
-                    if (parsed != null) {
-                        procs.add(parsed);
-                    }
-                } catch (IOException | NumberFormatException e) {
-                    // ended meanwhile, or not a process
-                }
-            }
-        } catch (IOException e) {
-            // no /proc: nothing to be found
-        }
-        return procs;
     }
 
     /**

@@ -20,7 +20,7 @@ public final class Subreaper {
      * orphan is known by it as one a rank left behind, and whose (the daemon's own helpers, which
      * the JDK starts, do not carry it; a nested banyan's ranks carry their own daemon's).
      */
-    public static final String MARK = "BANYAN_DAEMON_PID";
+    public static final String MARK = "BANYAN_ORIGIN";
 
     private Subreaper() {}
 

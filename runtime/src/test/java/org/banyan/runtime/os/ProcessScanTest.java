@@ -16,11 +16,12 @@ class ProcessScanTest {
     void thisProcessIsFoundWithItsParentAndItsEnvironmentIsRead() {
         long self = ProcessHandle.current().pid();
         long parent = ProcessHandle.current().parent().orElseThrow().pid();
-        assertThat(ProcessScan.all()).anySatisfy(p -> {
+        assertThat(ProcessScan.of(self)).satisfies(p -> {
             assertThat(p.pid()).isEqualTo(self);
             assertThat(p.ppid()).isEqualTo(parent);
             assertThat(p.zombie()).isFalse();
         });
+        assertThat(ProcessScan.childrenOf(parent)).extracting(ProcessScan.Proc::pid).contains(self);
         assertThat(ProcessScan.environ(self)).containsEntry("PATH", System.getenv("PATH"));
         assertThat(ProcessScan.environ(Long.MAX_VALUE)).isEmpty();
     }

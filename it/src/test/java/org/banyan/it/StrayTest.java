@@ -16,19 +16,23 @@ import org.junit.jupiter.api.io.TempDir;
  * job or task runs it is left alone.
  */
 class StrayTest {
+    /** The daemon's bound from a rank's end to its strays' kill (StraySweeper.BOUND_MILLIS, 1.4 s) with a margin. */
+    private static final long SWEEP_BOUND_MILLIS = 2000;
+
     @TempDir
     Path dir;
 
     /** A shell line that leaves a helper and its child, both sleeping {@code marker}, in a session of their own. */
-    private static String leaveStray(String marker, double rankSeconds) {
-        return "setsid sh -c 'trap \"\" TERM HUP; sleep " + marker + " & exec sleep " + marker + "' </dev/null >/dev/null 2>&1 & "
+    private static String leaveStray(String marker, String rankSeconds) {
+        // in a subshell that ends at once: the helper is an orphan, the daemon's child, while the rank still runs
+        return "(setsid sh -c 'trap \"\" TERM HUP; sleep " + marker + " & exec sleep " + marker + "' </dev/null >/dev/null 2>&1 &); "
                 + "sleep " + rankSeconds;
     }
 
     @Test
     void whatARankLeftInASessionOfItsOwnEndsWithTheJob() throws Exception {
         String m = Banyan.marker();
-        Banyan.Result r = Banyan.run("run", "-n", "2", "sh", "-c", leaveStray(m, 0.5));
+        Banyan.Result r = Banyan.run("run", "-n", "2", "sh", "-c", leaveStray(m, "0.5"));
         assertThat(r.exit()).as(r.stderr()).isZero();
         Banyan.assertNoProcessesWith(m);
     }
@@ -46,9 +50,21 @@ class StrayTest {
     @Test
     void withSeparateDaemonsEachEndsWhatItsRanksLeft() throws Exception {
         String m = Banyan.marker();
-        Banyan.Result r = Banyan.run("run", "-n", "2", "-H", "a,b", "--launcher", "local", "sh", "-c", leaveStray(m, 0.5));
+        Banyan.Result r = Banyan.run("run", "-n", "2", "-H", "a,b", "--launcher", "local", "sh", "-c", leaveStray(m, "0.5"));
         assertThat(r.exit()).as(r.stderr()).isZero();
         Banyan.assertNothingLeft(m);
+    }
+
+    /**
+     * banyan killed with SIGKILL takes its daemon with it, so no subreaper holds the strays: the
+     * rank guard finds them by their mark and ends them with the ranks.
+     */
+    @Test
+    void whatTheRanksLeftEndsWithThemWhenBanyanIsKilled() throws Exception {
+        String m = Banyan.marker();
+        // each rank: its shell sleeping, and the helper with its child in a session of their own
+        ProcessBuilder job = Banyan.builder(List.of("run", "-n", "2", "sh", "-c", leaveStray(m, m)));
+        Banyan.assertKillingTheHeadLeavesNothing(job, m, 6);
     }
 
     @Test
@@ -61,14 +77,18 @@ class StrayTest {
             String m = Banyan.marker();
             String n = Banyan.marker();
             Banyan.Result task = Banyan.run("submit", "--dvm", uri.toString(), "--detach", "--session", dir.resolve("s").toString(),
-                    "--", "sh", "-c", leaveStray(m, 4));
+                    "--", "sh", "-c", leaveStray(m, "8"));
             Banyan.Result mpiTask = Banyan.run("submit", "--dvm", uri.toString(), "--detach", "--session",
-                    dir.resolve("t").toString(), "-n", "2", "--mpi", "--", "sh", "-c", leaveStray(n, 4));
+                    dir.resolve("t").toString(), "-n", "2", "--mpi", "--", "sh", "-c", leaveStray(n, "8"));
             assertThat(task.exit()).as(task.stderr()).isZero();
             assertThat(mpiTask.exit()).as(mpiTask.stderr()).isZero();
             Banyan.awaitSleeps(m, 2);
             Banyan.awaitSleeps(n, 4);
-            Thread.sleep(1500); // sweeps run as other tasks end (the warm-up's): these are left alone
+            // another task's end makes the daemon look at its children: these strays' tasks still run
+            Banyan.Result quick = Banyan.run("submit", "--dvm", uri.toString(), "--session", dir.resolve("q").toString(), "--",
+                    "true");
+            assertThat(quick.exit()).as(quick.stderr()).isZero();
+            Thread.sleep(SWEEP_BOUND_MILLIS); // a pass and its second sighting, had they been strays
             assertThat(Banyan.processesWith(m)).as("the task still runs").filteredOn(l -> l.split("\\s+", 3)[2].startsWith("sleep " + m))
                     .hasSize(2);
             assertThat(Banyan.processesWith(n)).filteredOn(l -> l.split("\\s+", 3)[2].startsWith("sleep " + n)).hasSize(4);

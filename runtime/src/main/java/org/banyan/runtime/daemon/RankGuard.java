@@ -6,15 +6,16 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.banyan.runtime.os.Subreaper;
 
 /**
  * A small shell process that outlives the daemon's JVM just long enough to kill its ranks if the
  * JVM dies without doing so itself (SIGKILL, OOM killer, crash): the one failure no Java code
  * can handle. The daemon tells it each rank's pid as the rank starts ({@code + PID}) and ends
  * ({@code - PID}); when its stdin reaches EOF without a final {@code done} line, the daemon is
- * gone, and it kills the ranks still listed, and their children, with SIGKILL, and removes the
- * files and directories it was told of ({@code f PATH}: the node-local process table, a PMIx
- * job's shared-memory directory).
+ * gone, and it kills the ranks still listed, their children and what they left in sessions of
+ * their own, with SIGKILL, and removes the files and directories it was told of ({@code f PATH}:
+ * the node-local process table, a PMIx job's shared-memory directory).
  *
  * <p>One guard per daemon replaces a {@code setpriv --pdeathsig} exec per rank, which cost a
  * third of the spawn time.
@@ -32,7 +33,7 @@ final class RankGuard implements Closeable {
     // the daemon's process group (`timeout` passes one on to its whole group) killed the guard,
     // and the SIGTERM after it the daemon, leaving its ranks running. At EOF without "done" it
     // kills in batches of 200: each rank's process group (natively spawned ranks lead one), the
-    // rank, and its children.
+    // rank, and its children; then what the ranks left in sessions of their own (STRAYS).
     //
     // Before it reads its pipe, it sweeps $1 (the host's /dev/shm) of the files of daemons that
     // died with their guard (both SIGKILLed): pid tables (banyan-pids-PID-*), process tables
@@ -77,9 +78,26 @@ final class RankGuard implements Closeable {
                   if (++n == 200) { system("pkill -KILL -P " kids "; kill -KILL" groups list " 2>/dev/null"); n = 0; list = ""; groups = ""; kids = "" }
                 }
                 if (n > 0) system("pkill -KILL -P " kids "; kill -KILL" groups list " 2>/dev/null")
+                system(ENVIRON["BANYAN_GUARD_STRAYS"])
                 for (f in files) system("rm -rf " f)
               }'
             """;
+
+    /**
+     * Run by the guard after it killed the ranks: what they left in sessions of their own, the
+     * processes whose environment carries this daemon's {@link Subreaper#MARK}, with their process
+     * groups. Without the daemon no subreaper holds them, so they are found by the mark, not as
+     * children; a few passes, 0.1 s apart, catch what one forked while the last was killed.
+     */
+    private static final String STRAYS = """
+            i=0
+            while [ $i -lt 5 ]; do
+              found=$(grep -lzs "^%s=$BANYAN_GUARD_ORIGIN:" /proc/[0-9]*/environ)
+              [ -z "$found" ] && break
+              for e in $found; do p=${e#/proc/}; p=${p%%/environ}; kill -KILL -$p $p 2>/dev/null; done
+              i=$((i + 1)); sleep 0.1
+            done
+            """.formatted(Subreaper.MARK);
 
     private final Process process;
     private final OutputStream pipe;
@@ -119,10 +137,13 @@ final class RankGuard implements Closeable {
 
     /** @param pmixDir where dead processes' PMIx server directories are swept from, or null for nowhere */
     static RankGuard start(Path tableDir, Path sweepDir, Path pmixDir) throws IOException {
-        Process p = org.banyan.runtime.os.ProcessStarts.start(new ProcessBuilder("sh", "-c", SCRIPT, "banyan-rank-guard",
+        ProcessBuilder b = new ProcessBuilder("sh", "-c", SCRIPT, "banyan-rank-guard",
                 sweepDir == null ? "" : sweepDir.toString(), pmixDir == null ? "" : pmixDir.toString())
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(ProcessBuilder.Redirect.DISCARD));
+                .redirectError(ProcessBuilder.Redirect.DISCARD);
+        b.environment().put("BANYAN_GUARD_ORIGIN", Long.toString(ProcessHandle.current().pid()));
+        b.environment().put("BANYAN_GUARD_STRAYS", STRAYS);
+        Process p = org.banyan.runtime.os.ProcessStarts.start(b);
         PidTable table = tableDir == null ? null : PidTable.create(tableDir);
         RankGuard g = new RankGuard(p, table);
         if (table != null) {

@@ -59,6 +59,31 @@ class RankGuardTest {
         assertThat(running.waitFor(10, TimeUnit.SECONDS)).as("its rank, once the daemon is gone").isTrue();
     }
 
+    /**
+     * What the ranks left in sessions of their own carries the daemon's mark (Subreaper.MARK) and
+     * goes with them; what carries another daemon's, here one whose pid begins with this one's, stays.
+     */
+    @Test
+    void aDaemonsDeathKillsWhatItsRanksLeftButNotWhatAnotherDaemonsDid() throws Exception {
+        RankGuard guard = RankGuard.start();
+        long self = ProcessHandle.current().pid();
+        Process ours = marked(self + ":3:0");
+        Process anothers = marked(self + "1:3:0");
+        guard.dropPipe();
+
+        assertThat(ours.waitFor(10, TimeUnit.SECONDS)).as("a stray of this daemon's").isTrue();
+        Thread.sleep(Duration.ofMillis(500));
+        assertThat(anothers.isAlive()).as("another daemon's").isTrue();
+    }
+
+    private Process marked(String origin) throws Exception {
+        ProcessBuilder b = new ProcessBuilder("setsid", "sleep", "60");
+        b.environment().put(org.banyan.runtime.os.Subreaper.MARK, origin);
+        Process p = b.start();
+        sleepers.add(p);
+        return p;
+    }
+
     @Test
     void doneMeansTheDaemonEndedItsRanksItself() throws Exception {
         RankGuard guard = RankGuard.start();

@@ -189,7 +189,7 @@ public final class RankProcess {
      */
     static RankProcess startWarm(RankLaunch launch, WarmPool.Waiting w, RankGuard guard, Registry registry,
                                  Consumer<OverlayMessage> output, Consumer<DaemonEvent> events) throws IOException {
-        byte[] activation = org.banyan.runtime.warm.WarmStart.activation(launch.env());
+        byte[] activation = warmActivation(launch);
         if (activation.length > PIPE_BYTES) { // more than the pipe holds: a stopped JVM would hold this thread
             throw new IOException("its variables take more than a pipe holds");
         }
@@ -210,6 +210,16 @@ public final class RankProcess {
         w.exit.thenRun(new Finish(outReader, errReader, new Ending(launch, rp, null, null, null, nowMicros(), guard,
                 registry, events)));
         return rp;
+    }
+
+    /**
+     * What a waiting JVM is told to become rank {@code launch}: the rank's variables with this
+     * daemon's mark, which the agent sets in the C environment, so that what the rank starts
+     * carries the mark, as a rank spawned fresh does, and is found should the rank leave it.
+     */
+    static byte[] warmActivation(RankLaunch launch) {
+        return org.banyan.runtime.warm.WarmStart.activation(
+                org.banyan.runtime.os.Subreaper.marked(launch.env(), launch.jobId(), launch.rank()));
     }
 
     /** A natively spawned rank ended: its pipes are read to their end, then its end is reported (at most 2 s later). */
@@ -236,8 +246,7 @@ public final class RankProcess {
         public void run() {
             long endMicros = nowMicros();
             guard.ended(rp.pid, rp.guardSlot);
-            join(pumpOut);
-            join(pumpErr);
+            join(pumpOut, pumpErr);
             int status = rp.exit.join();
             // Its stdin writer waits for input or the end of the job's stdin, which may never
             // come once the rank is gone: a DVM kept a thread and a pipe per such job for ever.
@@ -353,12 +362,17 @@ public final class RankProcess {
         }
     }
 
-    private static void join(CompletableFuture<Void> drained) {
-        if (drained == null) {
-            return;
+    /**
+     * Waits for both pumps together, at most {@link #DRAIN_MILLIS}: a descendant holding both
+     * pipes kept the end back twice that when each had a wait of its own (the JDK's streams do
+     * not end at the child's exit while a pump is blocked reading them).
+     */
+    private static void join(CompletableFuture<Void> out, CompletableFuture<Void> err) {
+        if (out == null || err == null) {
+            return; // the rank's output went to files: no pumps
         }
         try {
-            drained.get(DRAIN_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+            CompletableFuture.allOf(out, err).get(DRAIN_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {

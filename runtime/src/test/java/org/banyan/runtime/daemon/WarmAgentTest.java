@@ -23,11 +23,14 @@ class WarmAgentTest {
     Path dir;
 
     Process waiting() throws Exception {
+        return waiting(PrintsItsVariable.class, "BANYAN_WARM_TEST");
+    }
+
+    Process waiting(Class<?> main, String arg) throws Exception {
         Path jar = dir.resolve("agent.jar");
         WarmPool.writeAgentJar(jar);
         WarmProgram program = new WarmProgram(1, Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                List.of("-cp", System.getProperty("java.class.path"), PrintsItsVariable.class.getName(), "BANYAN_WARM_TEST"),
-                Map.of(), null);
+                List.of("-cp", System.getProperty("java.class.path"), main.getName(), arg), Map.of(), null);
         return new ProcessBuilder(program.command(jar.toString())).redirectErrorStream(true).start();
     }
 
@@ -45,6 +48,27 @@ class WarmAgentTest {
             assertThat(p.exitValue()).isZero();
         } finally {
             p.destroyForcibly(); // a failed assertion leaves no JVM behind
+        }
+    }
+
+    /**
+     * What a warm rank starts carries the daemon's mark for the rank, as what a rank spawned fresh
+     * starts does: without it, what the rank left in a session of its own was nobody's stray.
+     */
+    @Test
+    void whatTheRankStartsCarriesTheDaemonsMarkForTheRank() throws Exception {
+        Process p = waiting(StartsAChild.class, "echo child $BANYAN_ORIGIN");
+        try {
+            org.banyan.core.daemon.RankLaunch launch = new org.banyan.core.daemon.RankLaunch(7, 2, "java", List.of(),
+                    Map.of("BANYAN_RANK", "2"), null, false, false, null, null, null, new int[0], null);
+            try (OutputStream stdin = p.getOutputStream()) {
+                stdin.write(RankProcess.warmActivation(launch));
+            }
+            assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(out).isEqualTo("child " + ProcessHandle.current().pid() + ":7:2\n");
+        } finally {
+            p.destroyForcibly();
         }
     }
 

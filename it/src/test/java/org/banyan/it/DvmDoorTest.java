@@ -45,6 +45,35 @@ class DvmDoorTest {
         }
     }
 
+    /**
+     * A head that is stopped (Ctrl-Z where it was started, SIGSTOP) still has its connections
+     * accepted by the kernel: its clients said nothing and waited for ever. They wait for its
+     * answer as long as BANYAN_DVM_TIMEOUT says, then say why in one line; once it goes on, it serves.
+     */
+    @Test
+    void aStoppedHeadsClientsGiveUpWithALineAndItServesOnceItGoesOn() throws Exception {
+        start();
+        long head = Long.parseLong(Files.readAllLines(uri).get(1).strip());
+        new ProcessBuilder("kill", "-STOP", Long.toString(head)).start().waitFor();
+        try {
+            for (List<String> command : List.of(List.of("submit", "--dvm", uri.toString(), "--", "echo", "hi"),
+                    List.of("dvm", "status", "--dvm", uri.toString()), List.of("run", "--dvm", uri.toString(), "true"))) {
+                long t0 = System.nanoTime();
+                Banyan.Result r = Banyan.run(java.util.Map.of("BANYAN_DVM_TIMEOUT", "1.5"), null, command);
+                double seconds = (System.nanoTime() - t0) / 1e9;
+                assertThat(r.exit()).as("%s: %s", command, r.stderr()).isEqualTo(2);
+                assertThat(r.stderr().strip()).as("%s", command).endsWith("(pid " + head + ") did not answer within 1.5 s; its process "
+                        + head + " is stopped (kill -CONT " + head + " lets it go on)").doesNotContain("\n");
+                assertThat(seconds).as("%s", command).isLessThan(10);
+            }
+        } finally {
+            new ProcessBuilder("kill", "-CONT", Long.toString(head)).start().waitFor();
+        }
+        Banyan.Result after = Banyan.run("run", "--dvm", uri.toString(), "echo", "hi");
+        assertThat(after.exit()).as(after.stderr()).isZero();
+        assertThat(after.stdout()).contains("hi");
+    }
+
     private Socket connect() throws Exception {
         String[] hostPort = Files.readAllLines(uri).getFirst().substring("tcp://".length()).split(":");
         Socket s = new Socket(hostPort[0], Integer.parseInt(hostPort[1]));

@@ -80,6 +80,23 @@ public final class ClientChannel implements Closeable {
         }
     }
 
+    /**
+     * The next message, or {@link java.net.SocketTimeoutException} when none comes within
+     * {@code millis}: for answers a DVM gives at once, so that a DVM stopped or hung does not hold
+     * its client for ever. The connection is of no further use after a timeout (a frame may be
+     * half read): close it.
+     */
+    public ClientMessage receiveWithin(int millis) throws IOException {
+        socket.setSoTimeout(millis);
+        try {
+            return receive();
+        } finally {
+            if (!socket.isClosed()) {
+                socket.setSoTimeout(0);
+            }
+        }
+    }
+
     /** The DVM closed the connection, saying why (the message: "it was stopped by banyan dvm stop"). */
     public static final class Closed extends EOFException {
         Closed(String why) {

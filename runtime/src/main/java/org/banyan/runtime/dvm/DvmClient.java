@@ -30,14 +30,45 @@ public final class DvmClient implements AutoCloseable {
     private final ClientMessage.Welcome welcome;
     private final String secret;
 
-    private DvmClient(ClientChannel channel, ClientMessage.Welcome welcome, String secret) {
+    private DvmClient(ClientChannel channel, ClientMessage.Welcome welcome, String secret, int answerMillis, long pid) {
         this.channel = channel;
+        this.pid = pid;
         this.welcome = welcome;
         this.secret = secret;
+        this.answerMillis = answerMillis;
     }
 
-    /** Connects and presents the secret. */
+    /** How long an answer the DVM gives at once may take ({@link AnswerTimeout}). */
+    private final int answerMillis;
+    /** The head's pid, as its contact file gives it. */
+    private final long pid;
+
+    /**
+     * The next message, when the DVM owes an answer it gives at once: a DVM that gives none
+     * within the wait is given up ({@link AnswerTimeout.NoAnswer}) and the connection closed.
+     */
+    private ClientMessage answer() throws IOException {
+        try {
+            return channel.receiveWithin(answerMillis);
+        } catch (java.net.SocketTimeoutException e) {
+            channel.close();
+            throw new AnswerTimeout.NoAnswer(answerMillis, pid);
+        }
+    }
+
+    /** Connects and presents the secret; answers are waited for as {@link AnswerTimeout#VARIABLE} says. */
     public static DvmClient connect(DvmFiles files, String who) throws Unreachable {
+        int answerMillis;
+        try {
+            answerMillis = AnswerTimeout.millis(System.getenv(AnswerTimeout.VARIABLE));
+        } catch (IllegalArgumentException e) {
+            throw new Unreachable(e.getMessage());
+        }
+        return connect(files, who, answerMillis);
+    }
+
+    /** Connects and presents the secret; an answer the DVM owes at once is waited for {@code answerMillis} at most. */
+    static DvmClient connect(DvmFiles files, String who, int answerMillis) throws Unreachable {
         DvmFiles.Contact contact;
         try {
             contact = files.read();
@@ -56,13 +87,17 @@ public final class DvmClient implements AutoCloseable {
         }
         try {
             channel.send(new ClientMessage.Hello(contact.secret(), who));
-            ClientMessage answer = channel.receive();
+            ClientMessage answer = channel.receiveWithin(answerMillis);
             if (answer instanceof ClientMessage.Welcome w) {
-                return new DvmClient(channel, w, contact.secret());
+                return new DvmClient(channel, w, contact.secret(), answerMillis, contact.pid());
             }
             channel.close();
             String why = answer instanceof ClientMessage.Refused(String reason) ? reason : "unexpected " + answer;
             throw new Unreachable("the DVM of " + files.uri() + " refused the connection: " + why);
+        } catch (java.net.SocketTimeoutException e) {
+            channel.close();
+            throw new Unreachable("the DVM of " + files.uri() + " (pid " + contact.pid() + ") did not answer within "
+                    + AnswerTimeout.seconds(answerMillis) + AnswerTimeout.stoppedHint(contact.pid()));
         } catch (IOException e) {
             channel.close();
             // A DVM from before the protocol number cannot read this hello and hangs up without a word.
@@ -85,7 +120,7 @@ public final class DvmClient implements AutoCloseable {
     public String dashboard(String bind, int port) throws IOException {
         channel.send(new ClientMessage.OpenDashboard(bind, port));
         while (true) {
-            if (channel.receive() instanceof ClientMessage.DashboardAt(String at, int open, String error)) {
+            if (answer() instanceof ClientMessage.DashboardAt(String at, int open, String error)) {
                 if (!error.isEmpty()) {
                     throw new IOException(error);
                 }
@@ -97,7 +132,7 @@ public final class DvmClient implements AutoCloseable {
     public ClientMessage.Status status() throws IOException {
         channel.send(new ClientMessage.StatusRequest());
         while (true) {
-            if (channel.receive() instanceof ClientMessage.Status s) {
+            if (answer() instanceof ClientMessage.Status s) {
                 return s;
             }
         }
@@ -110,7 +145,7 @@ public final class DvmClient implements AutoCloseable {
     public List<Integer> submit(List<TaskRequest> tasks) throws IOException {
         channel.send(new ClientMessage.SubmitTasks(tasks));
         while (true) {
-            ClientMessage m = channel.receive();
+            ClientMessage m = answer();
             if (m instanceof ClientMessage.TasksAccepted(List<Integer> ids)) {
                 return ids;
             }
@@ -129,7 +164,7 @@ public final class DvmClient implements AutoCloseable {
     public List<Integer> watch(List<Integer> taskIds) throws IOException {
         channel.send(new ClientMessage.WatchTasks(taskIds));
         while (true) {
-            ClientMessage m = channel.receive();
+            ClientMessage m = answer();
             if (m instanceof ClientMessage.TasksAccepted(List<Integer> ids)) {
                 return ids;
             }
@@ -195,7 +230,7 @@ public final class DvmClient implements AutoCloseable {
      */
     public int run(ClientMessage.RunJob job, OutputOptions output) throws IOException {
         channel.send(job);
-        return follow(job, channel.receive(), output, "banyan run");
+        return follow(job, answer(), output, "banyan run");
     }
 
     /**
@@ -204,7 +239,7 @@ public final class DvmClient implements AutoCloseable {
      */
     public int queue(ClientMessage.QueueJob job, OutputOptions output) throws IOException {
         channel.send(job);
-        ClientMessage first = channel.receive();
+        ClientMessage first = answer();
         if (first instanceof ClientMessage.JobQueued(int id, int ahead)) {
             if (ahead >= 0) {
                 System.err.println("banyan dvm submit: job " + id + " waits for " + job.maxNodes() + " host"

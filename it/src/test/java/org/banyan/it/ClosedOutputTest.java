@@ -128,6 +128,22 @@ class ClosedOutputTest {
                         + "banyan sim: cannot write its output (Bad file descriptor)\n");
     }
 
+    /**
+     * banyan run's stdout on a full device: one line and 1, as its other commands and coreutils'
+     * say it (it ended with 141, which says the reader went away), the ranks ended.
+     */
+    @Test
+    void aRunWhoseOutputIsAFullDeviceSaysSoAndFailsWith1() throws Exception {
+        String m = Banyan.marker();
+        String command = "\"$0\" run -n 2 sh -c 'while true; do echo line; sleep 0.1; done; : " + m + "' > /dev/full; echo \"full=$?\"";
+        Process p = new ProcessBuilder("bash", "-c", command, Banyan.SCRIPT.toString()).start();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("full=1\n");
+        assertThat(new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8))
+                .isEqualTo("banyan run: its output is not writable (No space left on device); ending the job\n");
+        Banyan.assertNoProcessesWith(m);
+    }
+
     @Test
     void anOutputFileThatCannotBeWrittenEndsTheJob() throws Exception {
         String m = Banyan.marker();

@@ -45,7 +45,8 @@ public final class OutputSink implements AutoCloseable {
 
     /**
      * Output that could not be written, and what that does to the job: banyan's stdout or stderr
-     * closed ends it with 141 (128 + SIGPIPE, as Hydra's ends), a file it cannot write with 1.
+     * closed ends it with 141 (128 + SIGPIPE, as Hydra's ends), one it cannot write otherwise (a
+     * full device) or a file it cannot write with 1.
      */
     public record Failure(int status, String why) {}
 
@@ -170,9 +171,11 @@ public final class OutputSink implements AutoCloseable {
             failure = new Failure(1, "cannot write " + (rank < 0 ? "the ranks' output files" : "rank " + rank + "'s output file")
                     + ": " + org.banyan.runtime.os.FileErrors.reason(e));
         } else {
-            String reason = org.banyan.runtime.os.FileErrors.brokenPipe(e) ? "closed (broken pipe)"
-                    : "not writable (" + org.banyan.runtime.os.FileErrors.reason(e) + ")";
-            failure = new Failure(BROKEN_PIPE_STATUS, "its output is " + reason);
+            // a reader that left is SIGPIPE's case (141, as Hydra's); a full device or an I/O error
+            // fails as coreutils' commands and banyan's others do (1): 141 would say the reader left
+            boolean pipe = org.banyan.runtime.os.FileErrors.brokenPipe(e);
+            String reason = pipe ? "closed (broken pipe)" : "not writable (" + org.banyan.runtime.os.FileErrors.reason(e) + ")";
+            failure = new Failure(pipe ? BROKEN_PIPE_STATUS : 1, "its output is " + reason);
         }
     }
 

@@ -36,9 +36,34 @@ final class AotTraining {
                 FileTree.delete(dir);
             }
         }
+        loadMessages();
         Main.run(List.of("run", "--launcher", "local", "-H", "a,b", "-n", "2", "true"));
         // ranks that live long enough for the daemon to look into them for an MPI singleton (MpiSightings)
         return Main.run(List.of("run", "-n", "2", "--oversubscribe", "--tag-output", "sh", "-c", "echo ok; sleep 0.1"));
+    }
+
+    /**
+     * Every kind of message and event the cores and the wire know, loaded: a kind the training's
+     * jobs never met (a PMI line, a PMIx fence: the training's ranks speak neither) was read from
+     * the jar and verified while an MPI job's first rank waited for its answer (12 classes, 16 ms
+     * on a slow machine, when the first Open MPI rank connected).
+     */
+    private static void loadMessages() {
+        for (Class<?> root : List.of(org.banyan.core.daemon.DaemonEvent.class, org.banyan.core.daemon.DaemonAction.class,
+                org.banyan.core.head.HeadEvent.class, org.banyan.core.head.HeadAction.class,
+                org.banyan.core.wire.OverlayMessage.class, org.banyan.core.wire.ClientMessage.class,
+                org.banyan.core.dvm.DvmEvent.class, org.banyan.core.dvm.DvmAction.class)) {
+            load(root);
+        }
+    }
+
+    private static void load(Class<?> c) {
+        Class<?>[] subclasses = c.getPermittedSubclasses();
+        if (subclasses != null) {
+            for (Class<?> s : subclasses) {
+                load(s);
+            }
+        }
     }
 
     private static void trainDvmClient(Path dir) throws IOException {

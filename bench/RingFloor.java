@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The floor of a two-copy transfer between two processes of this host (prints figures; not a
@@ -22,6 +23,8 @@ import java.util.List;
  */
 public final class RingFloor {
     private static final int RECORDS = 4;
+    /** A side's bound: it gives up when it has waited this long, or when the bench that started it is gone. */
+    private static final int SIDE_SECONDS = 120;
 
     public static void main(String[] args) throws Exception {
         if (args.length > 0 && args[0].equals("--side")) {
@@ -46,11 +49,18 @@ public final class RingFloor {
                     List<String> base = List.of(java, self, "--side");
                     Process writer = start(base, 0, ring, size, messages, recordKib);
                     Process reader = start(base, 1, ring, size, messages, recordKib);
-                    String out = new String(reader.getInputStream().readAllBytes()).strip();
-                    if (reader.waitFor() != 0 || writer.waitFor() != 0) {
-                        throw new IllegalStateException("a side failed: " + out);
+                    try {
+                        // a side that died leaves the other spinning: both are given a bound and ended
+                        boolean ended = reader.waitFor(SIDE_SECONDS, TimeUnit.SECONDS) && writer.waitFor(5, TimeUnit.SECONDS);
+                        String out = new String(reader.getInputStream().readAllBytes()).strip();
+                        if (!ended || reader.exitValue() != 0 || writer.exitValue() != 0) {
+                            throw new IllegalStateException("a side failed or took over " + SIDE_SECONDS + " s: " + out);
+                        }
+                        times.add(Double.parseDouble(out));
+                    } finally {
+                        writer.destroyForcibly();
+                        reader.destroyForcibly();
                     }
-                    times.add(Double.parseDouble(out));
                 } finally {
                     Files.deleteIfExists(ring);
                 }
@@ -70,6 +80,35 @@ public final class RingFloor {
         return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     }
 
+    /** A side's spin, which ends the side when its bench is gone (killed, Ctrl-C) or its bound is past. */
+    private static final class Waiting {
+        private final ProcessHandle bench;
+        private final long deadline;
+        private int spins;
+
+        Waiting(ProcessHandle bench, long deadline) {
+            this.bench = bench;
+            this.deadline = deadline;
+        }
+
+        void spin() {
+            Thread.onSpinWait();
+            if ((++spins & 0xFFFF) == 0) {
+                check();
+            }
+        }
+
+        /** Also between messages: two sides that keep each other going never spin long. */
+        void check() {
+            // the bench is gone once this side is no longer its child (a killed bench may linger as a zombie)
+            if (bench == null || ProcessHandle.current().parent().map(p -> p.pid() != bench.pid()).orElse(true)
+                    || System.nanoTime() > deadline) {
+                System.err.println("ring-floor: a side gave up (its bench is gone, or the run took over " + SIDE_SECONDS + " s)");
+                System.exit(3);
+            }
+        }
+    }
+
     /** One side: role 0 writes the records, role 1 reads them and prints µs a message over the second half. */
     private static void side(int role, Path file, int size, int messages, int recordKib) throws Exception {
         long record = recordKib * 1024L;
@@ -80,7 +119,12 @@ public final class RingFloor {
             MemorySegment heap = MemorySegment.ofArray(new double[size / 8]);
             long seq = 0;
             long t0 = 0;
+            Waiting waiting = new Waiting(ProcessHandle.current().parent().orElse(null),
+                    System.nanoTime() + SIDE_SECONDS * 1_000_000_000L);
             for (int m = 0; m < messages; m++) {
+                if ((m & 63) == 0) {
+                    waiting.check();
+                }
                 if (m == messages / 2) {
                     t0 = System.nanoTime();
                 }
@@ -90,13 +134,13 @@ public final class RingFloor {
                     long n = Math.min(record, size - off);
                     if (role == 0) {
                         while ((long) flag.getAcquire(ring, at) != 0) {
-                            Thread.onSpinWait();
+                            waiting.spin();
                         }
                         MemorySegment.copy(heap, off, ring, slot * record, n);
                         flag.setRelease(ring, at, 1L);
                     } else {
                         while ((long) flag.getAcquire(ring, at) != 1) {
-                            Thread.onSpinWait();
+                            waiting.spin();
                         }
                         MemorySegment.copy(ring, slot * record, heap, off, n);
                         flag.setRelease(ring, at, 0L);

@@ -1,8 +1,12 @@
 package org.banyan.runtime.dvm;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.banyan.runtime.os.ProcessScan;
 
 /**
  * How long a client waits for an answer a DVM gives at once (its hello, a submission's ids, a
@@ -39,27 +43,49 @@ public final class AnswerTimeout {
     }
 
     /**
-     * "; its process N is stopped..." when {@code pid} is a stopped banyan process of this host
-     * (Ctrl-Z on the terminal that started it, SIGSTOP): the likeliest cause, and its remedy.
+     * "; its process N is stopped..." when the DVM's contact {@code address} is this host's and
+     * {@code pid} is a stopped banyan process here (Ctrl-Z on the terminal that started it,
+     * SIGSTOP): the likeliest cause, and its remedy. Another host's pid says nothing about a
+     * process here, so a DVM elsewhere gets no such guess.
      */
-    static String stoppedHint(long pid) {
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            char state = stat.charAt(stat.lastIndexOf(')') + 2);
-            String cmdline = Files.readString(Path.of("/proc", Long.toString(pid), "cmdline"));
-            if ((state == 'T' || state == 't') && cmdline.contains("org.banyan")) {
+    static String stoppedHint(String address, long pid) {
+        if (isThisHost(address)) {
+            ProcessScan.Proc head = ProcessScan.of(pid);
+            if (head != null && (head.state() == 'T' || head.state() == 't') && isBanyan(pid)) {
                 return "; its process " + pid + " is stopped (kill -CONT " + pid + " lets it go on)";
             }
-        } catch (IOException | RuntimeException e) {
-            // not on this host, or gone: nothing to add
         }
         return " (" + VARIABLE + " sets this wait)";
     }
 
+    private static boolean isBanyan(long pid) {
+        try {
+            return Files.readString(Path.of("/proc", Long.toString(pid), "cmdline"), StandardCharsets.ISO_8859_1)
+                    .contains("org.banyan");
+        } catch (IOException | RuntimeException e) {
+            return false; // gone meanwhile
+        }
+    }
+
+    /** Whether {@code address} ({@code host:port}, {@code [v6]:port}) names an address of this host. */
+    static boolean isThisHost(String address) {
+        int colon = address.lastIndexOf(':');
+        String host = colon > 0 ? address.substring(0, colon) : address;
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        try {
+            InetAddress at = InetAddress.getByName(host);
+            return at.isLoopbackAddress() || at.isAnyLocalAddress() || NetworkInterface.getByInetAddress(at) != null;
+        } catch (IOException | RuntimeException e) {
+            return false; // a name that no longer resolves is no host of ours
+        }
+    }
+
     /** No answer came within the wait: the DVM is stopped, hung or cut off. */
     public static final class NoAnswer extends IOException {
-        NoAnswer(int millis, long pid) {
-            super("the DVM did not answer within " + seconds(millis) + stoppedHint(pid));
+        NoAnswer(int millis, String address, long pid) {
+            super("the DVM did not answer within " + seconds(millis) + stoppedHint(address, pid));
         }
     }
 }

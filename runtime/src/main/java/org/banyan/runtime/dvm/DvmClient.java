@@ -30,9 +30,11 @@ public final class DvmClient implements AutoCloseable {
     private final ClientMessage.Welcome welcome;
     private final String secret;
 
-    private DvmClient(ClientChannel channel, ClientMessage.Welcome welcome, String secret, int answerMillis, long pid) {
+    private DvmClient(ClientChannel channel, ClientMessage.Welcome welcome, String secret, int answerMillis,
+            DvmFiles.Contact contact) {
         this.channel = channel;
-        this.pid = pid;
+        this.address = contact.address();
+        this.pid = contact.pid();
         this.welcome = welcome;
         this.secret = secret;
         this.answerMillis = answerMillis;
@@ -40,7 +42,8 @@ public final class DvmClient implements AutoCloseable {
 
     /** How long an answer the DVM gives at once may take ({@link AnswerTimeout}). */
     private final int answerMillis;
-    /** The head's pid, as its contact file gives it. */
+    /** The head's address and pid, as its contact file gives them. */
+    private final String address;
     private final long pid;
 
     /**
@@ -52,7 +55,7 @@ public final class DvmClient implements AutoCloseable {
             return channel.receiveWithin(answerMillis);
         } catch (java.net.SocketTimeoutException e) {
             channel.close();
-            throw new AnswerTimeout.NoAnswer(answerMillis, pid);
+            throw new AnswerTimeout.NoAnswer(answerMillis, address, pid);
         }
     }
 
@@ -89,7 +92,7 @@ public final class DvmClient implements AutoCloseable {
             channel.send(new ClientMessage.Hello(contact.secret(), who));
             ClientMessage answer = channel.receiveWithin(answerMillis);
             if (answer instanceof ClientMessage.Welcome w) {
-                return new DvmClient(channel, w, contact.secret(), answerMillis, contact.pid());
+                return new DvmClient(channel, w, contact.secret(), answerMillis, contact);
             }
             channel.close();
             String why = answer instanceof ClientMessage.Refused(String reason) ? reason : "unexpected " + answer;
@@ -97,7 +100,7 @@ public final class DvmClient implements AutoCloseable {
         } catch (java.net.SocketTimeoutException e) {
             channel.close();
             throw new Unreachable("the DVM of " + files.uri() + " (pid " + contact.pid() + ") did not answer within "
-                    + AnswerTimeout.seconds(answerMillis) + AnswerTimeout.stoppedHint(contact.pid()));
+                    + AnswerTimeout.seconds(answerMillis) + AnswerTimeout.stoppedHint(contact.address(), contact.pid()));
         } catch (IOException e) {
             channel.close();
             // A DVM from before the protocol number cannot read this hello and hangs up without a word.

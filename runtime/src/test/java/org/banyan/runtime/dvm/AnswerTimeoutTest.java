@@ -87,23 +87,33 @@ class AnswerTimeoutTest {
         }
     }
 
-    /** A stopped banyan process of this host is named as the likely cause, with its remedy. */
+    /**
+     * A stopped banyan process is named as the likely cause, with its remedy, when the DVM's
+     * address is this host's; a DVM elsewhere gets no guess from a local pid.
+     */
     @Test
     void aStoppedHeadOfThisHostIsNamed() throws Exception {
         // a process named as banyan's are stands in for the head
         Process stand = new ProcessBuilder("bash", "-c", "exec -a org.banyan.StandIn sleep 30").start();
+        String here = InetAddress.getLocalHost().getHostAddress() + ":4711";
         try {
             new ProcessBuilder("kill", "-STOP", Long.toString(stand.pid())).start().waitFor();
             String hint = "";
             for (int i = 0; i < 100 && !hint.contains("is stopped"); i++) {
                 Thread.sleep(20);
-                hint = AnswerTimeout.stoppedHint(stand.pid());
+                hint = AnswerTimeout.stoppedHint("127.0.0.1:4711", stand.pid());
             }
-            assertThat(hint).isEqualTo("; its process " + stand.pid() + " is stopped (kill -CONT " + stand.pid()
-                    + " lets it go on)");
+            String named = "; its process " + stand.pid() + " is stopped (kill -CONT " + stand.pid() + " lets it go on)";
+            assertThat(hint).isEqualTo(named);
+            assertThat(AnswerTimeout.stoppedHint(here, stand.pid())).isEqualTo(named);
+            assertThat(AnswerTimeout.stoppedHint("[::1]:4711", stand.pid())).isEqualTo(named);
+            // TEST-NET-1 (RFC 5737) is nobody's address here; a name that does not resolve is none either
+            assertThat(AnswerTimeout.stoppedHint("192.0.2.7:4711", stand.pid())).isEqualTo(" (BANYAN_DVM_TIMEOUT sets this wait)");
+            assertThat(AnswerTimeout.stoppedHint("no-such-host.invalid:4711", stand.pid()))
+                    .isEqualTo(" (BANYAN_DVM_TIMEOUT sets this wait)");
             new ProcessBuilder("kill", "-CONT", Long.toString(stand.pid())).start().waitFor();
             Thread.sleep(200);
-            assertThat(AnswerTimeout.stoppedHint(stand.pid())).isEqualTo(" (BANYAN_DVM_TIMEOUT sets this wait)");
+            assertThat(AnswerTimeout.stoppedHint("127.0.0.1:4711", stand.pid())).isEqualTo(" (BANYAN_DVM_TIMEOUT sets this wait)");
         } finally {
             stand.destroyForcibly();
         }

@@ -159,4 +159,87 @@ class DvmDoorTest {
         assertThat(r.exit()).as(r.stderr()).isZero();
         assertThat(log()).contains("submitted 1 task(s)").doesNotContain("hunter2"); // typed requests: no argv to log
     }
+
+    /**
+     * Another user who can write where a DVM's files are (a group-writable project directory)
+     * replaces its URI file with one naming their own port: the client read the address from
+     * it and sent the secret there, which let them run anything as the DVM's owner. A URI file
+     * of another user is refused before anything is sent, with a line that says why.
+     */
+    @Test
+    void aUriFileOfAnotherUserIsRefusedAndNoSecretLeaves() throws Exception {
+        try (java.net.ServerSocket thief = new java.net.ServerSocket(0, 8, java.net.InetAddress.getLoopbackAddress())) {
+            thief.setSoTimeout(3_000);
+            Path planted = dir.resolve("dvm.uri");
+            Files.writeString(dir.resolve("dvm.uri.secret"), "0123456789abcdef\n");
+            Files.setPosixFilePermissions(dir.resolve("dvm.uri.secret"), PosixFilePermissions.fromString("rw-------"));
+            Files.writeString(planted, "tcp://127.0.0.1:" + thief.getLocalPort() + "\n4242\n");
+            assertThat(new ProcessBuilder("chown", "nobody", planted.toString()).start().waitFor()).isZero();
+            java.util.concurrent.atomic.AtomicReference<String> heard = new java.util.concurrent.atomic.AtomicReference<>("");
+            Thread listening = Thread.ofVirtual().start(() -> {
+                try (Socket s = thief.accept()) {
+                    heard.set("a connection");
+                    s.setSoTimeout(2_000);
+                    heard.set(new String(s.getInputStream().readNBytes(200), java.nio.charset.StandardCharsets.ISO_8859_1));
+                } catch (IOException e) {
+                    // nobody came: as it should be
+                }
+            });
+            for (List<String> command : List.of(List.of("submit", "--dvm", planted.toString(), "--", "true"),
+                    List.of("dvm", "status", "--dvm", planted.toString()), List.of("run", "--dvm", planted.toString(), "true"))) {
+                Banyan.Result r = Banyan.run(command.toArray(String[]::new));
+                assertThat(r.exit()).as("%s: %s", command, r.stderr()).isEqualTo(2);
+                assertThat(r.stderr().strip()).as("%s", command).contains(planted + " belongs to another user (uid 65534)")
+                        .doesNotContain("\n");
+            }
+            listening.join();
+            assertThat(heard.get()).as("what the other user's port heard").isEmpty();
+        }
+    }
+
+    /** A DVM is not started where others may write: its own clients would refuse it. */
+    @Test
+    void aDvmIsNotStartedInADirectoryOthersMayWrite() throws Exception {
+        Path shared = Files.createDirectory(dir.resolve("shared"));
+        Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxr-x"));
+        Banyan.Result r = Banyan.run("dvm", "start", "--uri-file", shared.resolve("dvm.uri").toString(), "--host", "localhost:1");
+        assertThat(r.exit()).as(r.stderr()).isEqualTo(2);
+        assertThat(r.stderr().strip()).contains("the DVM's directory " + shared + " is writable by others (mode 0775)")
+                .doesNotContain("\n");
+        try (var left = Files.list(shared)) {
+            assertThat(left.toList()).as("nothing written, nothing started").isEmpty();
+        }
+        // sticky, as /tmp: only a file's owner may replace it there
+        Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
+        assertThat(new ProcessBuilder("chmod", "+t", shared.toString()).start().waitFor()).isZero();
+        uri = shared.resolve("dvm.uri");
+        Banyan.Result sticky = Banyan.run("dvm", "start", "--uri-file", uri.toString(), "--host", "localhost:1", "--warm-up", "0");
+        assertThat(sticky.exit()).as(sticky.stderr()).isZero();
+        assertThat(Banyan.run("run", "--dvm", uri.toString(), "true").exit()).isZero();
+    }
+
+    /**
+     * Under a umask of 002 (common where each user has a group of their own) the directory a
+     * DVM's files go to came out group-writable, and its own clients would refuse it: banyan
+     * makes it writable by its owner only, whatever the umask.
+     */
+    @Test
+    void aDvmStartedUnderAGroupWritableUmaskServesItsClients() throws Exception {
+        Path home = Files.createDirectory(dir.resolve("home"));
+        uri = home.resolve(".banyan/dvm.uri");
+        ProcessBuilder start = new ProcessBuilder("sh", "-c", "umask 002; exec \"$0\" \"$@\"", Banyan.SCRIPT.toString(), "dvm", "start",
+                "--host", "localhost:1", "--warm-up", "0").redirectErrorStream(true).redirectInput(new java.io.File("/dev/null"))
+                .redirectOutput(dir.resolve("start.out").toFile());
+        start.environment().put("HOME", home.toString());
+        start.environment().remove("_JAVA_SR_SIGNUM");
+        start.environment().remove("BANYAN_LAUNCHER_ENV");
+        Process p = start.start();
+        assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(Files.readString(dir.resolve("start.out"))).isZero();
+        assertThat(Files.getPosixFilePermissions(uri.getParent())).isEqualTo(PosixFilePermissions.fromString("rwxr-xr-x"));
+        assertThat(Files.getPosixFilePermissions(uri)).isEqualTo(PosixFilePermissions.fromString("rw-r--r--"));
+        Banyan.Result r = Banyan.run(java.util.Map.of("HOME", home.toString()), null, List.of("run", "--dvm", uri.toString(), "echo", "served"));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(r.stdout()).contains("served");
+    }
 }

@@ -294,6 +294,7 @@ class DvmTest {
             Path old = dir.resolve("old.uri");
             Files.writeString(old, "tcp://127.0.0.1:" + oldDvm.getLocalPort() + "\n4242\n");
             Files.writeString(dir.resolve("old.uri.secret"), "0".repeat(64) + "\n");
+            Files.setPosixFilePermissions(dir.resolve("old.uri.secret"), PosixFilePermissions.fromString("rw-------")); // as a head makes it
             Banyan.Result r = Banyan.run("run", "--dvm", old.toString(), "-n", "1", "true");
             assertThat(r.exit()).isEqualTo(2);
             assertThat(r.stderr().strip()).isEqualTo("banyan run: the DVM of " + old + " (pid 4242) closed the connection "
@@ -560,6 +561,7 @@ class DvmTest {
         assertThat(none.stderr().lines().toList()).hasSize(1).first().asString().contains("no DVM at");
         Files.writeString(dir.resolve("dead.uri"), "tcp://127.0.0.1:1\n999999\n");
         Files.writeString(dir.resolve("dead.uri.secret"), "x\n");
+        Files.setPosixFilePermissions(dir.resolve("dead.uri.secret"), PosixFilePermissions.fromString("rw-------")); // as a head makes it
         Banyan.Result dead = Banyan.run("dvm", "status", "--dvm", dir.resolve("dead.uri").toString());
         assertThat(dead.exit()).isEqualTo(2);
         assertThat(dead.stderr().lines().toList()).hasSize(1).first().asString().contains("is not running");
@@ -580,6 +582,7 @@ class DvmTest {
             Path stale = dir.resolve("stale.uri");
             Files.writeString(stale, "tcp://127.0.0.1:1\n" + other.pid() + "\n");
             Files.writeString(dir.resolve("stale.uri.secret"), "x\n");
+            Files.setPosixFilePermissions(dir.resolve("stale.uri.secret"), PosixFilePermissions.fromString("rw-------")); // as a head makes it
             Banyan.Result start = Banyan.run("dvm", "start", "--uri-file", stale.toString(), "--host", "localhost:1", "--warm-up", "0");
             assertThat(start.exit()).as(start.stderr()).isZero();
             assertThat(Banyan.run("dvm", "status", "--dvm", stale.toString()).exit()).isZero();

@@ -91,6 +91,8 @@ public final class Pilot {
     public java.nio.file.Path sandbox() {
         return session.dir().resolve(uid);
     }
+    // A local or Slurm pilot's DVM keeps its files in the sandbox, whose clients refuse a
+    // directory others may write: wherever it is made, it is made with DvmFiles.makeDirectory.
 
     /**
      * RADICAL-Pilot's {@code pilot.stage_in}: files into its sandbox now, once, for every task
@@ -101,7 +103,7 @@ public final class Pilot {
      * @throws IOException naming the directive that failed and why; the ones before it were done
      */
     public void stageIn(Staging... directives) throws IOException {
-        java.nio.file.Files.createDirectories(sandbox());
+        DvmFiles.makeDirectory(sandbox());
         for (Staging s : directives) {
             s.stageInto(session.base(), sandbox(), session.dir());
         }
@@ -130,6 +132,7 @@ public final class Pilot {
             return;
         }
         java.nio.file.Path dir = sandbox().resolve("env").resolve(name);
+        DvmFiles.makeDirectory(sandbox());
         java.nio.file.Files.createDirectories(dir.getParent());
         java.nio.file.Path log = dir.resolveSibling(name + ".log");
         // without packages it needs no pip (Debian's python3 has ensurepip only with python3-venv)
@@ -265,7 +268,7 @@ public final class Pilot {
         if (description.gpusPerHost() != PilotDescription.FOUND_GPUS) {
             cmd.addAll(List.of("--gpus-per-host", Integer.toString(description.gpusPerHost())));
         }
-        java.nio.file.Files.createDirectories(files.uri().getParent());
+        files.makeDirectory();
         head = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(files.log().toFile()).start();
         long deadline = System.currentTimeMillis() + 60_000;
         while (System.currentTimeMillis() < deadline) {

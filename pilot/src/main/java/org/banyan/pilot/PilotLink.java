@@ -77,7 +77,7 @@ final class PilotLink {
         this.fit = fit;
         this.pilotVariables = TaskVariables.ofPilot(pilot.uid(), tmgr.sessionDir(), pilot.sandbox());
         try { // its tasks are told it is there (RP_PILOT_SANDBOX), and may put files in it
-            java.nio.file.Files.createDirectories(pilot.sandbox());
+            org.banyan.runtime.dvm.DvmFiles.makeDirectory(pilot.sandbox());
         } catch (IOException e) {
             // a task that looks will find it missing; nothing here depends on it
         }

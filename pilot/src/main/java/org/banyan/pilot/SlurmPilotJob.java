@@ -36,6 +36,7 @@ final class SlurmPilotJob {
 
     /** Writes the script and submits it; the job id is kept for cancel. */
     void submit() throws IOException, InterruptedException {
+        files.makeDirectory(); // the DVM's files are in this directory: nobody else's to write
         Files.createDirectories(dir);
         Path script = dir.resolve("pilot.sbatch");
         Files.writeString(script, script());

@@ -176,6 +176,10 @@ public final class DvmCommand {
             System.err.println("banyan dvm: warning: " + tooMany);
         }
         DvmFiles files = a.files;
+        String unsafe = files.unsafeDirectory();
+        if (unsafe != null) {
+            throw new UsageException(unsafe);
+        }
         java.nio.channels.FileChannel turn;
         try {
             turn = org.banyan.runtime.dvm.DvmClaim.startTurn(files);
@@ -212,7 +216,7 @@ public final class DvmCommand {
         command.add(files.uri().toString());
         Process head;
         try {
-            Files.createDirectories(files.uri().getParent());
+            files.makeDirectory();
             Files.deleteIfExists(files.uri());
             Files.deleteIfExists(files.log());
             // The log names clients, hosts and commands: its owner's to read, as the secret is.

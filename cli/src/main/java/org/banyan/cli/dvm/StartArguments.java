@@ -39,7 +39,8 @@ final class StartArguments {
             .value("DVM", List.of("--uri-file"), List.of("--dvm"), "FILE",
                     "where to write the DVM's contact (default ~/.banyan/dvm.uri; --dvm FILE too, as the\n"
                             + "other commands name it); the secret goes to FILE.secret (mode 0600) and the\n"
-                            + "head's log to FILE.log",
+                            + "head's log to FILE.log; FILE's directory must be writable by you only (or\n"
+                            + "sticky, as /tmp): clients refuse files others could replace",
                     (a, v) -> a.files = new DvmFiles(Path.of(v).toAbsolutePath()))
             .flag("DVM", List.of("--elastic"), List.of(), """
                     inside a Slurm job: give free hosts back to Slurm (scontrol update)

@@ -29,8 +29,8 @@ public final class DvmClaim {
         return files.uri().resolveSibling(files.uri().getFileName() + ".start");
     }
 
-    private static FileChannel open(Path p) throws IOException {
-        java.nio.file.Files.createDirectories(p.toAbsolutePath().getParent());
+    private static FileChannel open(DvmFiles files, Path p) throws IOException {
+        files.makeDirectory();
         try {
             return FileChannel.open(p, java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
@@ -48,7 +48,7 @@ public final class DvmClaim {
      * ({@link #handOver}), and a stopped head lets go of it only as its process ends.
      */
     public static synchronized boolean takeForLife(DvmFiles files) throws IOException {
-        FileChannel ch = open(lifeLock(files));
+        FileChannel ch = open(files, lifeLock(files));
         long deadline = System.currentTimeMillis() + SETTLE_MILLIS;
         FileLock lock;
         while ((lock = ch.tryLock()) == null && System.currentTimeMillis() < deadline) {
@@ -84,7 +84,7 @@ public final class DvmClaim {
 
     /** Whether a head holds the URI file now. */
     public static boolean headHolds(DvmFiles files) throws IOException {
-        try (FileChannel ch = open(lifeLock(files))) {
+        try (FileChannel ch = open(files, lifeLock(files))) {
             FileLock lock = ch.tryLock();
             if (lock == null) {
                 return true;
@@ -105,7 +105,7 @@ public final class DvmClaim {
      * @throws IOException when another start holds the turn for {@link #TURN_WAIT_MILLIS}
      */
     public static FileChannel startTurn(DvmFiles files) throws IOException {
-        FileChannel ch = open(startLock(files));
+        FileChannel ch = open(files, startLock(files));
         long deadline = System.currentTimeMillis() + TURN_WAIT_MILLIS;
         while (ch.tryLock() == null) {
             if (System.currentTimeMillis() >= deadline) {

@@ -40,12 +40,15 @@ public record DvmFiles(Path uri) {
 
     /** Writes the secret (0600, created so), then the URI file: a URI file means a DVM ready to serve. */
     public void publish(String address, long pid, String secret) throws IOException {
-        Files.createDirectories(uri.toAbsolutePath().getParent());
+        makeDirectory();
         Files.deleteIfExists(secret());
         Files.createFile(secret(), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         Files.writeString(secret(), secret + "\n", StandardOpenOption.TRUNCATE_EXISTING);
         Path tmp = uri.resolveSibling(uri.getFileName() + ".tmp");
-        Files.writeString(tmp, "tcp://" + address + "\n" + pid + "\n");
+        Files.deleteIfExists(tmp);
+        // created anew (a link planted there is not followed), writable by its owner whatever the umask
+        Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r--r--")));
+        Files.writeString(tmp, "tcp://" + address + "\n" + pid + "\n", StandardOpenOption.TRUNCATE_EXISTING);
         Files.move(tmp, uri, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
 
@@ -74,6 +77,10 @@ public record DvmFiles(Path uri) {
         if (!Files.isRegularFile(uri)) {
             throw new IOException("no DVM at " + uri + " (start one with 'banyan dvm start')");
         }
+        String unsafe = unsafe();
+        if (unsafe != null) {
+            throw new IOException(unsafe);
+        }
         String text = small(uri);
         List<String> lines = text == null ? List.of() : text.lines().toList();
         if (lines.size() < 2 || !lines.get(0).startsWith("tcp://")) {
@@ -98,6 +105,112 @@ public record DvmFiles(Path uri) {
             throw new IOException("the DVM's secret " + secret() + " is not one (over " + SMALL + " bytes)");
         }
         return new Contact(lines.get(0).substring("tcp://".length()).strip(), pid, secret.strip());
+    }
+
+    /** A mode's bits that let the group or others write. */
+    private static final int GROUP_OTHERS_WRITE = 0022;
+    /** A mode's bits that let the group or others read, write or search. */
+    private static final int GROUP_OTHERS_ANY = 0077;
+    private static final int STICKY = 01000;
+
+    /**
+     * Why another user could redirect this DVM's clients or use it, or null when nobody else
+     * can: the directory must be writable by nobody else (or sticky, as /tmp, where only a file's
+     * owner may replace it), the URI file ours and writable by nobody else, the secret ours and
+     * readable by nobody else. A client reads the address from one file and sends the secret
+     * from the other, so either file swapped by another user would have handed them the secret
+     * (a group-writable project directory allows that); as ssh refuses keys others can read,
+     * such files are refused, with the reason.
+     */
+    public String unsafe() {
+        int me = org.banyan.runtime.os.LoopbackPeers.ownUid();
+        if (me == org.banyan.runtime.os.LoopbackPeers.UNKNOWN) {
+            return null; // no /proc to say who we are: nothing to compare with
+        }
+        try {
+            String dir = unsafeDirectory(me);
+            if (dir != null) {
+                return dir;
+            }
+            if (Files.exists(uri)) {
+                String uriWrong = notOurs(uri, me, GROUP_OTHERS_WRITE, "writable by others", "chmod go-w " + uri);
+                if (uriWrong != null) {
+                    return uriWrong;
+                }
+            }
+            if (Files.isRegularFile(secret())) { // anything else is refused as no secret when read
+                return notOurs(secret(), me, GROUP_OTHERS_ANY, "open to others",
+                        "chmod go-rwx " + secret() + ", and if others may have read it, stop the DVM and start a new one");
+            }
+        } catch (IOException | RuntimeException e) {
+            return null; // gone meanwhile: reading it says so
+        }
+        return null;
+    }
+
+    /**
+     * Why another user could swap files in the directory of this DVM's files, or null: what a
+     * new DVM is checked for (its files are made anew, so old ones do not matter).
+     */
+    public String unsafeDirectory() {
+        int me = org.banyan.runtime.os.LoopbackPeers.ownUid();
+        try {
+            return me == org.banyan.runtime.os.LoopbackPeers.UNKNOWN ? null : unsafeDirectory(me);
+        } catch (IOException | RuntimeException e) {
+            return null; // gone meanwhile: making it says so
+        }
+    }
+
+    private String unsafeDirectory(int me) throws IOException {
+        Path dir = uri.toAbsolutePath().getParent();
+        if (!Files.isDirectory(dir)) {
+            return null; // made by banyan, for its owner only
+        }
+        int dirMode = (Integer) Files.getAttribute(dir, "unix:mode");
+        int dirOwner = (Integer) Files.getAttribute(dir, "unix:uid");
+        if (dirOwner != me && dirOwner != 0) {
+            return "the DVM's directory " + dir + " belongs to another user (uid " + dirOwner + "), who could "
+                    + "swap its files; keep a DVM's files in a directory of yours (the default is ~/.banyan)";
+        }
+        if ((dirMode & GROUP_OTHERS_WRITE) != 0 && (dirMode & STICKY) == 0) {
+            return "the DVM's directory " + dir + " is writable by others (mode " + octal(dirMode) + "), who "
+                    + "could swap its files; keep a DVM's files in a directory only you can write (the default "
+                    + "is ~/.banyan), or chmod go-w " + dir;
+        }
+        return null;
+    }
+
+    /** Creates the directory of the DVM's files, as {@link #makeDirectory(Path)} does. */
+    public void makeDirectory() throws IOException {
+        makeDirectory(uri.toAbsolutePath().getParent());
+    }
+
+    /**
+     * Creates {@code dir}, and any directory above it that is missing, writable by their owner
+     * only whatever the umask (a umask of 002 made {@code ~/.banyan} group-writable, and a DVM's
+     * clients refuse such a directory: {@link #unsafe()}). A directory already there is left as it is.
+     */
+    public static void makeDirectory(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+        }
+    }
+
+    private static String notOurs(Path file, int me, int forbidden, String how, String remedy) throws IOException {
+        int owner = (Integer) Files.getAttribute(file, "unix:uid");
+        int mode = (Integer) Files.getAttribute(file, "unix:mode");
+        if (owner != me) {
+            return file + " belongs to another user (uid " + owner + "), not to you: refused, as it could send "
+                    + "your DVM's secret elsewhere; remove it and start your DVM again";
+        }
+        if ((mode & forbidden) != 0) {
+            return file + " is " + how + " (mode " + octal(mode) + "): refused; " + remedy;
+        }
+        return null;
+    }
+
+    private static String octal(int mode) {
+        return String.format("%04o", mode & 07777);
     }
 
     /** What the URI and secret files hold at most: a few dozen bytes each. */

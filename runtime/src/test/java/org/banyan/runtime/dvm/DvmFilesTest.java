@@ -60,4 +60,62 @@ class DvmFilesTest {
         assertThatThrownBy(files::read).isInstanceOf(IOException.class)
                 .hasMessage("the DVM's secret " + files.secret() + " is not one (over 4096 bytes)");
     }
+
+    private static void chmod(Path p, String mode) throws Exception {
+        assertThat(new ProcessBuilder("chmod", mode, p.toString()).start().waitFor()).isZero();
+    }
+
+    /** Files another user could have swapped or read are refused, with the remedy; the usual ones are not. */
+    @Test
+    void filesOthersCouldSwapOrReadAreRefused() throws Exception {
+        Path own = Files.createDirectory(dir.resolve("own"));
+        chmod(own, "0755");
+        DvmFiles files = new DvmFiles(own.resolve("dvm.uri"));
+        files.publish("127.0.0.1:4000", 42, "abc");
+        assertThat(files.unsafe()).isNull();
+        assertThat(Files.getPosixFilePermissions(files.uri())).isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+
+        chmod(own, "0775");
+        assertThatThrownBy(files::read).hasMessage("the DVM's directory " + own + " is writable by others (mode 0775), who "
+                + "could swap its files; keep a DVM's files in a directory only you can write (the default is ~/.banyan), "
+                + "or chmod go-w " + own);
+        chmod(own, "1777"); // sticky, as /tmp: only a file's owner may replace it
+        assertThat(files.read().pid()).isEqualTo(42);
+        chmod(own, "0755");
+
+        chmod(files.uri(), "0664");
+        assertThatThrownBy(files::read).hasMessage(files.uri() + " is writable by others (mode 0664): refused; chmod go-w " + files.uri());
+        chmod(files.uri(), "0644");
+
+        chmod(files.secret(), "0640");
+        assertThatThrownBy(files::read).hasMessage(files.secret() + " is open to others (mode 0640): refused; chmod go-rwx "
+                + files.secret() + ", and if others may have read it, stop the DVM and start a new one");
+        chmod(files.secret(), "0600");
+
+        assertThat(new ProcessBuilder("chown", "nobody", files.uri().toString()).start().waitFor()).isZero();
+        assertThatThrownBy(files::read).hasMessage(files.uri() + " belongs to another user (uid 65534), not to you: "
+                + "refused, as it could send your DVM's secret elsewhere; remove it and start your DVM again");
+        assertThat(new ProcessBuilder("chown", "nobody", own.toString()).start().waitFor()).isZero();
+        assertThat(files.unsafe()).startsWith("the DVM's directory " + own + " belongs to another user (uid 65534)");
+    }
+
+    /** The head writes its contact anew: a link planted at the temporary name is not followed. */
+    @Test
+    void aLinkPlantedAtTheTemporaryNameIsNotFollowed() throws Exception {
+        Path victim = Files.writeString(dir.resolve("victim"), "precious\n");
+        DvmFiles files = new DvmFiles(dir.resolve("dvm.uri"));
+        Files.createSymbolicLink(dir.resolve("dvm.uri.tmp"), victim);
+        files.publish("127.0.0.1:4000", 42, "abc");
+        assertThat(Files.readString(victim)).isEqualTo("precious\n");
+        assertThat(files.read().address()).isEqualTo("127.0.0.1:4000");
+    }
+
+    /** The DVM's directory, when banyan makes it, is writable by its owner only, whatever the umask. */
+    @Test
+    void theDirectoryIsMadeForItsOwnerOnly() throws Exception {
+        DvmFiles files = new DvmFiles(dir.resolve("a/b/dvm.uri"));
+        files.makeDirectory();
+        assertThat(Files.getPosixFilePermissions(dir.resolve("a/b"))).isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        assertThat(files.unsafe()).isNull();
+    }
 }

@@ -119,6 +119,40 @@ class DvmDoorTest {
         assertThat(Banyan.run("run", "--dvm", uri.toString(), "-n", "1", "true").exit()).isZero();
     }
 
+    /**
+     * A stranger's first frame that decodes into a message with a null where a value belongs
+     * (found by ClientCodecFuzzTest) ended the door's thread with a NullPointerException: the
+     * connection stayed open and nothing was logged. It is refused like any bad input.
+     */
+    @Test
+    void aMalformedFirstFrameIsRefusedAndLogged() throws Exception {
+        start();
+        byte[] frame = org.banyan.core.wire.ClientCodec.encode(new org.banyan.core.wire.ClientMessage.RunJob(
+                List.of(new org.banyan.core.job.AppContext("./a", List.of("Q"), 1, java.util.Map.of(), null)),
+                org.banyan.core.job.MappingPolicy.SLOT, false, 0, "/", org.banyan.core.job.Modex.LAZY, 0));
+        // the argument "Q" (length 1, then its byte) becomes a null string (length -1, no bytes)
+        int at = -1;
+        for (int i = 0; i + 4 < frame.length; i++) {
+            if (frame[i] == 0 && frame[i + 1] == 0 && frame[i + 2] == 0 && frame[i + 3] == 1 && frame[i + 4] == 'Q') {
+                at = i;
+            }
+        }
+        assertThat(at).isPositive();
+        java.io.ByteArrayOutputStream bad = new java.io.ByteArrayOutputStream();
+        bad.write(frame, 0, at);
+        bad.write(new byte[] {-1, -1, -1, -1});
+        bad.write(frame, at + 5, frame.length - at - 5);
+        byte[] b = bad.toByteArray();
+        java.nio.ByteBuffer.wrap(b).putInt(0, b.length - 4);
+        try (Socket s = connect()) {
+            s.getOutputStream().write(b);
+            assertThat(closedWithin(s, 3_000)).as("the connection is closed").isTrue();
+        }
+        assertThat(log()).contains("refused a connection from /127.0.0.1:")
+                .contains("a client message with no value where one is needed");
+        assertThat(Banyan.run("run", "--dvm", uri.toString(), "-n", "1", "true").exit()).isZero();
+    }
+
     @Test
     void idleConnectionsAreClosedAtTheDeadlineAndAFloodIsBounded() throws Exception {
         start();

@@ -324,6 +324,9 @@ public final class ClientCodec {
             return m;
         } catch (BufferUnderflowException | IndexOutOfBoundsException e) {
             throw new IllegalArgumentException("truncated client message", e);
+        } catch (NullPointerException e) {
+            // a string or list the message needs came as null (-1): the records refuse it
+            throw new IllegalArgumentException("a client message with no value where one is needed", e);
         }
     }
 }

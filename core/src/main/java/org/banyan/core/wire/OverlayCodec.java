@@ -318,8 +318,11 @@ public final class OverlayCodec {
                 throw new IllegalArgumentException(b.remaining() + " stray bytes after message type " + type);
             }
             return m;
-        } catch (BufferUnderflowException | IllegalStateException e) {
+        } catch (BufferUnderflowException | IllegalStateException | IndexOutOfBoundsException e) {
             throw new IllegalArgumentException("truncated overlay message", e);
+        } catch (NullPointerException e) {
+            // a string or list the message needs came as null (-1): the records refuse it
+            throw new IllegalArgumentException("an overlay message with no value where one is needed", e);
         }
     }
 

@@ -18,9 +18,9 @@ class ClientCodecTest {
         return ClientCodec.decode(Arrays.copyOfRange(frame, 4, frame.length));
     }
 
-    @Test
-    void everyMessageSurvivesTheWire() {
-        List<ClientMessage> messages = List.of(
+    /** One or more of every kind of client message, with fields of every shape. */
+    static List<ClientMessage> samples() {
+        return List.of(
                 new ClientMessage.Hello("s3cret", "banyan run"),
                 new ClientMessage.RunJob(List.of(new AppContext("./a", List.of("x", "y"), 2, Map.of("K", "V"), null),
                         new AppContext("./b", List.of(), 0, Map.of(), "/w")), MappingPolicy.NODE, true, -1, "/home",
@@ -60,7 +60,15 @@ class ClientCodecTest {
                         List.of("-n", "9"), 0, Map.of("K", "V"), null)), MappingPolicy.SLOT, false, 0, "/", Modex.LAZY, 0)),
                 new ClientMessage.QueueJob(1, 4, 2, 2, 600_000, 1, 30_000, new ClientMessage.RunJob(List.of(new AppContext("java",
                         List.of("Main"), 0, Map.of(), null)), MappingPolicy.SLOT, false, 0, "/", Modex.LAZY, 0), true),
-                new ClientMessage.JobQueued(5, 2), new ClientMessage.JobQueued(6, -1));
+                new ClientMessage.JobQueued(5, 2), new ClientMessage.JobQueued(6, -1),
+                new ClientMessage.JobOutput(7, 1, 2, new byte[] {'a'}), new ClientMessage.StdinCredit(7, 9L << 33),
+                new ClientMessage.Stdin(7, new byte[] {1, 2}));
+    }
+
+    @Test
+    void everyMessageSurvivesTheWire() {
+        List<ClientMessage> messages = samples().stream()
+                .filter(m -> !(m instanceof ClientMessage.JobOutput || m instanceof ClientMessage.Stdin)).toList();
         for (ClientMessage m : messages) {
             assertThat(roundTrip(m)).isEqualTo(m);
         }

@@ -117,8 +117,10 @@ public final class ClientChannel implements Closeable {
         in.readFully(body);
         try {
             return ClientCodec.decode(body);
-        } catch (IllegalArgumentException e) {
-            throw new IOException(e.getMessage(), e);
+        } catch (RuntimeException e) {
+            // whatever the bytes, the connection ends as for bad input: an exception of another
+            // kind left a door's thread dead with the connection open and nothing logged
+            throw new IOException(e instanceof IllegalArgumentException ? e.getMessage() : "a malformed client message: " + e, e);
         }
     }
 

@@ -47,6 +47,26 @@ final class DashboardServer implements Closeable {
             "/uPlot.min.js", new String[] {UPLOT + "uPlot.iife.min.js", "text/javascript"},
             "/uPlot.min.css", new String[] {UPLOT + "uPlot.min.css", "text/css"});
 
+    /**
+     * Connections the dashboard holds at once, at most: the JDK's server holds every connection
+     * accepted, and one that never finishes its request for ever, so a stranger on the host
+     * who opened 3,000 of them had the DVM's head hold 3,000 descriptors (its whole limit is the
+     * DVM's too: task files, daemons, clients). Beyond this, new connections are closed at once.
+     */
+    static final int MAX_CONNECTIONS = 256;
+    /** Seconds a request may take to arrive whole; a connection that takes longer is closed. */
+    static final int MAX_REQUEST_SECONDS = 10;
+
+    static {
+        // read once, when the JDK's server is first used; a user's own settings win
+        if (System.getProperty("jdk.httpserver.maxConnections") == null) {
+            System.setProperty("jdk.httpserver.maxConnections", Integer.toString(MAX_CONNECTIONS));
+        }
+        if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
+            System.setProperty("sun.net.httpserver.maxReqTime", Integer.toString(MAX_REQUEST_SECONDS));
+        }
+    }
+
     private final HttpServer server;
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
     private final String token;

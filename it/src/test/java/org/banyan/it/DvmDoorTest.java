@@ -231,6 +231,39 @@ class DvmDoorTest {
         }
     }
 
+    /**
+     * A DVM killed with SIGKILL leaves its URI file; another user who takes its port and plays
+     * a DVM is sent a hello. It carried the secret itself; since protocol 10 it proves the
+     * secret against the listener's challenge, so what the listener hears opens nothing.
+     */
+    @Test
+    void aListenerAtAStalePortHearsNoSecret() throws Exception {
+        String secret = "5ec4e7".repeat(10);
+        try (java.net.ServerSocket thief = new java.net.ServerSocket(0, 8, java.net.InetAddress.getLoopbackAddress())) {
+            thief.setSoTimeout(20_000);
+            Path stale = dir.resolve("dvm.uri");
+            Files.writeString(dir.resolve("dvm.uri.secret"), secret + "\n");
+            Files.setPosixFilePermissions(dir.resolve("dvm.uri.secret"), PosixFilePermissions.fromString("rw-------"));
+            Files.writeString(stale, "tcp://127.0.0.1:" + thief.getLocalPort() + "\n4242\n");
+            java.util.concurrent.atomic.AtomicReference<String> heard = new java.util.concurrent.atomic.AtomicReference<>("");
+            Thread listening = Thread.ofVirtual().start(() -> {
+                try (Socket s = thief.accept()) {
+                    s.getOutputStream().write(org.banyan.core.wire.ClientCodec.encode(
+                            new org.banyan.core.wire.ClientMessage.Challenge("0123456789abcdef")));
+                    s.setSoTimeout(5_000);
+                    heard.set(new String(s.getInputStream().readNBytes(120), java.nio.charset.StandardCharsets.ISO_8859_1));
+                } catch (IOException e) {
+                    heard.set("nothing: " + e);
+                }
+            });
+            Banyan.Result r = Banyan.run(java.util.Map.of("BANYAN_DVM_TIMEOUT", "2"), null,
+                    List.of("dvm", "status", "--dvm", stale.toString()));
+            assertThat(r.exit()).as(r.stderr()).isEqualTo(2);
+            listening.join();
+            assertThat(heard.get()).as("what the listener heard").contains("banyan dvm").doesNotContain(secret);
+        }
+    }
+
     /** A DVM is not started where others may write: its own clients would refuse it. */
     @Test
     void aDvmIsNotStartedInADirectoryOthersMayWrite() throws Exception {

@@ -269,6 +269,9 @@ class DvmTest {
         try (Socket s = new Socket(hostPort[0], Integer.parseInt(hostPort[1]))) {
             s.getOutputStream().write(oldHello);
             DataInputStream in = new DataInputStream(s.getInputStream());
+            byte[] challenge = new byte[in.readInt()];
+            in.readFully(challenge);
+            assertThat(ClientCodec.decode(challenge)).as("the DVM speaks first").isInstanceOf(ClientMessage.Challenge.class);
             byte[] body = new byte[in.readInt()];
             in.readFully(body);
             assertThat(ClientCodec.decode(body)).isEqualTo(new ClientMessage.Refused("it runs another version of banyan "
@@ -286,6 +289,7 @@ class DvmTest {
         try (ServerSocket oldDvm = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             Thread.ofPlatform().daemon().start(() -> {
                 try (Socket s = oldDvm.accept()) {
+                    s.setSoTimeout(1_000); // as an old DVM's hello deadline (5 s) closes a silent connection
                     s.getInputStream().read(new byte[256]);
                 } catch (IOException e) {
                     // the test's client went first

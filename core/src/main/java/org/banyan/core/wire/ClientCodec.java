@@ -18,7 +18,9 @@ import org.banyan.core.pilot.TaskRequest;
  *
  * <pre>
  * type                body
- *  1 HELLO           secret:string client:string protocol:u32 (absent: 0, a client from before the number)
+ *  1 HELLO           secret:string client:string protocol:u32 (absent: 0, a client from before the number);
+ *                    from protocol 10 "secret" is the proof of the secret against CHALLENGE's nonce
+ * 36 CHALLENGE       nonce:string (the DVM's first message to every connection, from protocol 10)
  *  2 RUN_JOB         apps:u32 app{apps} mapping:u8 oversubscribe:u8 stdinRank:u32 (as OverlayCodec's LAUNCH_JOB) launchDir:string modex:u8
  *                    timeoutMillis:u64 placement (OverlayCodec's; a rankfile part is refused by the DVM)
  *                    wireUp:u8 (0: PMI-1/PMI-2, 1: PMIx, 2: both side by side; WireUp's order)
@@ -70,9 +72,10 @@ public final class ClientCodec {
      * 2: STATUS counts tasks, RUN_BAG carries the -x values. 3: a task has a stdin file, STATUS a host's GPUs.
      * 4: a task has dependencies. 5: STDIN_CREDIT. 6: a job's ranks may be served PMI and PMIx side by side.
      * 7: OPEN_DASHBOARD and DASHBOARD_AT. 8: the bag messages are gone (the DVM runs no client
-     * code: a client sends its tasks as SUBMIT_TASKS). 9: CLOSING.
+     * code: a client sends its tasks as SUBMIT_TASKS). 9: CLOSING. 10: CHALLENGE, and HELLO
+     * proves the secret instead of carrying it.
      */
-    public static final int PROTOCOL = 9;
+    public static final int PROTOCOL = 10;
     static final int HELLO = 1;
     static final int RUN_JOB = 2;
     static final int STDIN = 3;
@@ -87,6 +90,7 @@ public final class ClientCodec {
     static final int OPEN_DASHBOARD = 14;
     static final int DASHBOARD_AT = 34;
     static final int CLOSING = 35;
+    static final int CHALLENGE = 36;
     static final int JOB_QUEUED = 30;
     static final int TASKS_ACCEPTED = 28;
     static final int TASK_UPDATES = 29;
@@ -194,6 +198,7 @@ public final class ClientCodec {
             case ClientMessage.StdinCredit m -> w.u8(STDIN_CREDIT).u32(m.jobId()).u64(m.limit());
             case ClientMessage.Refused m -> w.u8(REFUSED).string(m.reason());
             case ClientMessage.Closing m -> w.u8(CLOSING).string(m.why());
+            case ClientMessage.Challenge m -> w.u8(CHALLENGE).string(m.nonce());
             case ClientMessage.Welcome m -> w.u8(WELCOME).u32(m.hosts()).u32(m.slots());
             case ClientMessage.JobAccepted m -> w.u8(JOB_ACCEPTED).u32(m.jobId()).u32(m.ranks());
             case ClientMessage.JobRejected m -> w.u8(JOB_REJECTED).string(m.reason());
@@ -289,6 +294,7 @@ public final class ClientCodec {
                 case STDIN_CREDIT -> new ClientMessage.StdinCredit(b.getInt(), b.getLong());
                 case REFUSED -> new ClientMessage.Refused(OverlayCodec.string(b));
                 case CLOSING -> new ClientMessage.Closing(OverlayCodec.string(b));
+                case CHALLENGE -> new ClientMessage.Challenge(OverlayCodec.string(b));
                 case WELCOME -> new ClientMessage.Welcome(b.getInt(), b.getInt());
                 case JOB_ACCEPTED -> new ClientMessage.JobAccepted(b.getInt(), b.getInt());
                 case JOB_REJECTED -> new ClientMessage.JobRejected(OverlayCodec.string(b));

@@ -8,15 +8,16 @@ import org.banyan.core.job.RankPlacement;
 
 /**
  * Messages between a persistent DVM's head and its clients ({@code banyan run --dvm},
- * {@code banyan dvm status|stop}, the pilot). Encoded only by {@link ClientCodec}. A client's
- * first message is {@link Hello} with the DVM's secret; anything else, or a wrong secret, and
- * the DVM closes the connection.
+ * {@code banyan dvm status|stop}, the pilot). Encoded only by {@link ClientCodec}. The DVM's
+ * first message is a {@link Challenge}, a client's first a {@link Hello} that proves the DVM's
+ * secret against it; anything else, or a wrong proof, and the DVM closes the connection.
  */
 public sealed interface ClientMessage {
     // --- client to DVM ---------------------------------------------------------------------
 
     /**
-     * First message: the secret from the DVM's secret file, who asks (for the DVM's log), and the
+     * First message: the proof of the secret from the DVM's secret file against the DVM's
+     * {@link Challenge} (the secret itself before protocol 10), who asks (for the DVM's log), and the
      * client's {@link ClientCodec#PROTOCOL}: a DVM refuses another, so a DVM left running across
      * an upgrade of banyan says so instead of misreading what a newer client sends.
      */
@@ -127,6 +128,14 @@ public sealed interface ClientMessage {
      * words that follow "lost the DVM (" ("it was stopped by banyan dvm stop").
      */
     record Closing(String why) implements ClientMessage {}
+
+    /**
+     * DVM to a client, as soon as it connects (protocol 10): a fresh random value that the
+     * client's {@link Hello} proves the secret against, so the secret itself never crosses the
+     * wire and whoever listens at the address a client was given learns nothing that opens the
+     * DVM (a port a dead DVM's URI file still names, taken by another user).
+     */
+    record Challenge(String nonce) implements ClientMessage {}
 
     /** The secret was right. */
     record Welcome(int hosts, int slots) implements ClientMessage {}

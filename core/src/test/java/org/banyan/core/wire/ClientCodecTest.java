@@ -39,6 +39,7 @@ class ClientCodecTest {
                 new ClientMessage.DashboardAt("127.0.0.1", 8123, ""), new ClientMessage.DashboardAt("", 0, "no"), new ClientMessage.Detach(), new ClientMessage.WatchTasks(List.of(3, 9)),
                 new ClientMessage.Refused("wrong secret"),
                 new ClientMessage.Closing("it was stopped by banyan dvm stop"),
+                new ClientMessage.Challenge("00ff17"),
                 new ClientMessage.Welcome(4, 32),
                 new ClientMessage.JobAccepted(7, 16),
                 new ClientMessage.JobRejected("no"),

@@ -44,6 +44,8 @@ final class ClientDoor implements Closeable {
     private final AtomicInteger nextSession = new AtomicInteger(1);
     /** Largest first frame: a hello holds the secret, a client name and a version. */
     static final int HELLO_FRAME_MAX = 4096;
+    /** The protocol from which a hello proves the secret against the challenge instead of carrying it. */
+    static final int PROVEN_SINCE = 10;
     /** How long a connection may take to prove the secret. */
     static final int HELLO_MILLIS = 5_000;
     /** Connections served at once that have not proven the secret yet. */
@@ -155,9 +157,11 @@ final class ClientDoor implements Closeable {
     /** @param deadline for a socket, what closes it when the hello is late; null in this JVM */
     private void serve(ClientChannel channel, java.util.concurrent.Future<?> deadline) {
         int session;
+        String nonce = HelloProof.nonce();
         try {
             ClientMessage first;
             try {
+                channel.send(new ClientMessage.Challenge(nonce));
                 first = channel.receive(HELLO_FRAME_MAX);
             } catch (IOException e) {
                 if (deadline != null) {
@@ -173,7 +177,9 @@ final class ClientDoor implements Closeable {
                     helloOver();
                 }
             }
-            if (!(first instanceof ClientMessage.Hello(String presented, String client, int protocol)) || !secretMatches(presented)) {
+            // a client from before protocol 10 sent the secret itself: checked so, to be told of the versions
+            if (!(first instanceof ClientMessage.Hello(String presented, String client, int protocol))
+                    || !(protocol >= PROVEN_SINCE ? HelloProof.matches(presented, secret, nonce) : secretMatches(presented))) {
                 refuse(channel, null, first instanceof ClientMessage.Hello ? "wrong secret" : "no hello", "wrong secret for this DVM");
                 return;
             }

@@ -89,7 +89,14 @@ public final class DvmClient implements AutoCloseable {
                     + e.getMessage());
         }
         try {
-            channel.send(new ClientMessage.Hello(contact.secret(), who));
+            // the DVM speaks first: a challenge the hello proves the secret against (HelloProof)
+            ClientMessage challenge = channel.receiveWithin(answerMillis);
+            if (!(challenge instanceof ClientMessage.Challenge(String nonce))) {
+                channel.close();
+                String why = challenge instanceof ClientMessage.Refused(String reason) ? reason : "unexpected " + challenge;
+                throw new Unreachable("the DVM of " + files.uri() + " refused the connection: " + why);
+            }
+            channel.send(new ClientMessage.Hello(HelloProof.of(contact.secret(), nonce), who));
             ClientMessage answer = channel.receiveWithin(answerMillis);
             if (answer instanceof ClientMessage.Welcome w) {
                 return new DvmClient(channel, w, contact.secret(), answerMillis, contact);
@@ -103,7 +110,8 @@ public final class DvmClient implements AutoCloseable {
                     + AnswerTimeout.seconds(answerMillis) + AnswerTimeout.stoppedHint(contact.address(), contact.pid()));
         } catch (IOException e) {
             channel.close();
-            // A DVM from before the protocol number cannot read this hello and hangs up without a word.
+            // A DVM from before the protocol number cannot read this hello and hangs up without a word;
+            // one from before protocol 10 sends no challenge and hangs up at its hello deadline (5 s).
             throw new Unreachable("the DVM of " + files.uri() + " (pid " + contact.pid() + ") closed the connection at its hello"
                     + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")") + "; if it runs another version of banyan, "
                     + "use the banyan that started it, or end it (kill " + contact.pid() + ") and start a new one");

@@ -30,6 +30,7 @@ class AnswerTimeoutTest {
         Thread.ofPlatform().daemon().start(() -> {
             try (Socket s = server.accept()) {
                 ClientChannel c = new ClientChannel(s);
+                c.send(new ClientMessage.Challenge("0f")); // as a DVM speaks first
                 c.receive(); // the hello
                 if (welcomes) {
                     c.send(new ClientMessage.Welcome(1, 2));

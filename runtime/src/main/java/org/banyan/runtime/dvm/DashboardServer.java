@@ -10,16 +10,12 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.security.InvalidKeyException;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.banyan.core.dvm.DvmSnapshot;
 
 /**
@@ -97,13 +93,8 @@ final class DashboardServer implements Closeable {
 
     /** The token that opens the dashboard of the DVM with this secret (HMAC-SHA256 of a fixed label, in hex). */
     static String token(String secret) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-            return HexFormat.of().formatHex(mac.doFinal("banyan dashboard".getBytes(StandardCharsets.UTF_8))).substring(0, 40);
-        } catch (NoSuchAlgorithmException | InvalidKeyException e) {
-            throw new IllegalStateException(e);
-        }
+        return HexFormat.of().formatHex(org.banyan.runtime.net.Hmac.sha256(secret.getBytes(StandardCharsets.UTF_8),
+                "banyan dashboard".getBytes(StandardCharsets.UTF_8))).substring(0, 40);
     }
 
     /**

@@ -1,13 +1,9 @@
 package org.banyan.runtime.dvm;
 
 import java.nio.charset.StandardCharsets;
-import java.security.InvalidKeyException;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * How a client proves the DVM's secret without sending it (protocol 10): the DVM sends a fresh
@@ -31,14 +27,8 @@ final class HelloProof {
 
     /** The proof of {@code secret} against {@code nonce}. */
     static String of(String secret, String nonce) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            // keyed by the label and the secret: an empty secret file still gives a key
-            mac.init(new SecretKeySpec((LABEL + secret).getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-            return HexFormat.of().formatHex(mac.doFinal((LABEL + nonce).getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException | InvalidKeyException e) {
-            throw new IllegalStateException(e);
-        }
+        return HexFormat.of().formatHex(org.banyan.runtime.net.Hmac.sha256(secret.getBytes(StandardCharsets.UTF_8),
+                LABEL.getBytes(StandardCharsets.UTF_8), nonce.getBytes(StandardCharsets.UTF_8)));
     }
 
     /** Whether {@code presented} is the proof of {@code secret} against {@code nonce}, compared in constant time. */

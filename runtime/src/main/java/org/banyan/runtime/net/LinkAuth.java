@@ -7,7 +7,6 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -147,33 +146,9 @@ public final class LinkAuth {
         return n;
     }
 
-    /** HMAC-SHA-256 (RFC 2104) of label || x || y, with MessageDigest: no JCE provider to load at start-up. */
+    /** HMAC-SHA-256 of label || x || y, keyed by the job's secret. */
     static byte[] mac(byte[] label, byte[] x, byte[] y) {
-        byte[] key = secret();
-        byte[] inner = new byte[64];
-        byte[] outer = new byte[64];
-        for (int i = 0; i < 64; i++) {
-            byte k = i < key.length ? key[i] : 0;
-            inner[i] = (byte) (k ^ 0x36);
-            outer[i] = (byte) (k ^ 0x5c);
-        }
-        MessageDigest sha = sha256();
-        sha.update(inner);
-        sha.update(label);
-        sha.update(x);
-        sha.update(y);
-        byte[] h = sha.digest();
-        sha.update(outer);
-        sha.update(h);
-        return sha.digest();
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is in every JDK", e);
-        }
+        return Hmac.sha256(secret(), label, x, y);
     }
 
     private static byte[] concat(byte[] a, byte[] b) {

@@ -264,6 +264,46 @@ class DvmDoorTest {
         }
     }
 
+    /**
+     * The listener at a stale port goes further: it welcomes the client as a DVM would. It
+     * cannot prove the secret in its welcome, so the client ends with one line and sends it
+     * nothing after its hello: not the command, not its environment, not a byte of input.
+     */
+    @Test
+    void anImpostorThatWelcomesTheClientIsGivenNoWork() throws Exception {
+        String secret = "5ec4e7".repeat(10);
+        try (java.net.ServerSocket impostor = new java.net.ServerSocket(0, 8, java.net.InetAddress.getLoopbackAddress())) {
+            impostor.setSoTimeout(20_000);
+            Path stale = dir.resolve("dvm.uri");
+            Files.writeString(dir.resolve("dvm.uri.secret"), secret + "\n");
+            Files.setPosixFilePermissions(dir.resolve("dvm.uri.secret"), PosixFilePermissions.fromString("rw-------"));
+            Files.writeString(stale, "tcp://127.0.0.1:" + impostor.getLocalPort() + "\n4242\n");
+            java.util.concurrent.atomic.AtomicReference<String> after = new java.util.concurrent.atomic.AtomicReference<>();
+            Thread listening = Thread.ofVirtual().start(() -> {
+                try (Socket s = impostor.accept()) {
+                    s.setSoTimeout(10_000);
+                    s.getOutputStream().write(org.banyan.core.wire.ClientCodec.encode(
+                            new org.banyan.core.wire.ClientMessage.Challenge("0123456789abcdef")));
+                    java.io.DataInputStream in = new java.io.DataInputStream(s.getInputStream());
+                    in.readFully(new byte[in.readInt()]); // the hello
+                    s.getOutputStream().write(org.banyan.core.wire.ClientCodec.encode(
+                            new org.banyan.core.wire.ClientMessage.Welcome(1, 4)));
+                    after.set(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1));
+                } catch (IOException e) {
+                    after.set("failed: " + e);
+                }
+            });
+            Banyan.Result r = Banyan.run(java.util.Map.of("TOKEN_OF_THE_JOB", "do-not-leak"), "input for the job\n",
+                    List.of("run", "--dvm", stale.toString(), "-n", "1", "-x", "TOKEN_OF_THE_JOB", "echo", "the-command"));
+            assertThat(r.exit()).as(r.stderr()).isEqualTo(2);
+            assertThat(r.stderr().strip()).isEqualTo("banyan run: the process at 127.0.0.1:" + impostor.getLocalPort()
+                    + " is not the DVM of " + stale + ": it does not know that DVM's secret (the DVM has ended and another"
+                    + " process has its port?); nothing was sent to it");
+            listening.join();
+            assertThat(after.get()).as("what the impostor heard after its welcome").isEmpty();
+        }
+    }
+
     /** A DVM is not started where others may write: its own clients would refuse it. */
     @Test
     void aDvmIsNotStartedInADirectoryOthersMayWrite() throws Exception {

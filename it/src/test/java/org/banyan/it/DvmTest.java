@@ -263,8 +263,8 @@ class DvmTest {
         List<String> lines = Files.readAllLines(uri);
         String[] hostPort = lines.getFirst().substring("tcp://".length()).split(":");
         byte[] hello = ClientCodec.encode(new ClientMessage.Hello(Files.readString(dir.resolve("dvm.uri.secret")).strip(),
-                "an old banyan", 0));
-        byte[] oldHello = Arrays.copyOf(hello, hello.length - 4); // no protocol number
+                "an old banyan", 0, ""));
+        byte[] oldHello = Arrays.copyOf(hello, hello.length - 8); // no protocol number, no nonce (an empty string)
         ByteBuffer.wrap(oldHello).putInt(0, oldHello.length - 4);
         try (Socket s = new Socket(hostPort[0], Integer.parseInt(hostPort[1]))) {
             s.getOutputStream().write(oldHello);

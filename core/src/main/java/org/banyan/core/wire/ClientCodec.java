@@ -18,8 +18,10 @@ import org.banyan.core.pilot.TaskRequest;
  *
  * <pre>
  * type                body
- *  1 HELLO           secret:string client:string protocol:u32 (absent: 0, a client from before the number);
- *                    from protocol 10 "secret" is the proof of the secret against CHALLENGE's nonce
+ *  1 HELLO           secret:string client:string protocol:u32 (absent: 0, a client from before the number)
+ *                    nonce:string (absent: empty, a client from before protocol 11);
+ *                    from protocol 10 "secret" is the proof of the secret against CHALLENGE's nonce, and
+ *                    from protocol 11 "nonce" the client's own, which WELCOME's proof answers
  * 36 CHALLENGE       nonce:string (the DVM's first message to every connection, from protocol 10)
  *  2 RUN_JOB         apps:u32 app{apps} mapping:u8 oversubscribe:u8 stdinRank:u32 (as OverlayCodec's LAUNCH_JOB) launchDir:string modex:u8
  *                    timeoutMillis:u64 placement (OverlayCodec's; a rankfile part is refused by the DVM)
@@ -47,7 +49,8 @@ import org.banyan.core.pilot.TaskRequest;
  * 28 TASKS_ACCEPTED  n:u32 taskId:u32{n}
  * 29 TASK_UPDATES    n:u32 (taskId:u32 state:u8 timeMicros:u64 exitCode:u32 detail:string execStartMicros:u64
  *                    execEndMicros:u64){n}
- * 20 WELCOME         hosts:u32 slots:u32
+ * 20 WELCOME         hosts:u32 slots:u32 proof:string (absent: empty; from protocol 11 the DVM's proof of the
+ *                    secret against HELLO's nonce and its own CHALLENGE's: the client checks it before it sends more)
  * 21 JOB_ACCEPTED    jobId:u32 ranks:u32
  * 22 JOB_REJECTED    reason:string
  * 23 JOB_OUTPUT      jobId:u32 rank:u32 stream:u8 data:bytes
@@ -73,9 +76,10 @@ public final class ClientCodec {
      * 4: a task has dependencies. 5: STDIN_CREDIT. 6: a job's ranks may be served PMI and PMIx side by side.
      * 7: OPEN_DASHBOARD and DASHBOARD_AT. 8: the bag messages are gone (the DVM runs no client
      * code: a client sends its tasks as SUBMIT_TASKS). 9: CLOSING. 10: CHALLENGE, and HELLO
-     * proves the secret instead of carrying it.
+     * proves the secret instead of carrying it. 11: HELLO carries the client's nonce and WELCOME
+     * the DVM's proof against it, so a client knows it talks to the DVM before it sends its work.
      */
-    public static final int PROTOCOL = 10;
+    public static final int PROTOCOL = 11;
     static final int HELLO = 1;
     static final int RUN_JOB = 2;
     static final int STDIN = 3;
@@ -156,7 +160,7 @@ public final class ClientCodec {
         WireWriter w = new WireWriter();
         w.u32(0);
         switch (message) {
-            case ClientMessage.Hello m -> w.u8(HELLO).string(m.secret()).string(m.client()).u32(m.protocol());
+            case ClientMessage.Hello m -> w.u8(HELLO).string(m.secret()).string(m.client()).u32(m.protocol()).string(m.nonce());
             case ClientMessage.RunJob m -> runJob(w.u8(RUN_JOB), m);
             case ClientMessage.QueueJob m -> {
                 runJob(w.u8(QUEUE_JOB).u32(m.minNodes()).u32(m.maxNodes()).u32(m.preferredNodes())
@@ -199,7 +203,7 @@ public final class ClientCodec {
             case ClientMessage.Refused m -> w.u8(REFUSED).string(m.reason());
             case ClientMessage.Closing m -> w.u8(CLOSING).string(m.why());
             case ClientMessage.Challenge m -> w.u8(CHALLENGE).string(m.nonce());
-            case ClientMessage.Welcome m -> w.u8(WELCOME).u32(m.hosts()).u32(m.slots());
+            case ClientMessage.Welcome m -> w.u8(WELCOME).u32(m.hosts()).u32(m.slots()).string(m.proof());
             case ClientMessage.JobAccepted m -> w.u8(JOB_ACCEPTED).u32(m.jobId()).u32(m.ranks());
             case ClientMessage.JobRejected m -> w.u8(JOB_REJECTED).string(m.reason());
             case ClientMessage.JobOutput m -> w.u8(JOB_OUTPUT).u32(m.jobId()).u32(m.rank()).u8(m.stream()).bytes(m.data());
@@ -237,7 +241,7 @@ public final class ClientCodec {
             int type = b.get() & 0xFF;
             ClientMessage m = switch (type) {
                 case HELLO -> new ClientMessage.Hello(OverlayCodec.string(b), OverlayCodec.string(b),
-                        b.hasRemaining() ? b.getInt() : 0);
+                        b.hasRemaining() ? b.getInt() : 0, b.hasRemaining() ? OverlayCodec.string(b) : "");
                 case RUN_JOB -> runJob(b);
                 case QUEUE_JOB -> new ClientMessage.QueueJob(b.getInt(), b.getInt(), b.getInt(), b.getInt(), b.getLong(),
                         b.getInt(), b.getLong(), runJob(b), b.hasRemaining() && b.get() != 0);
@@ -295,7 +299,7 @@ public final class ClientCodec {
                 case REFUSED -> new ClientMessage.Refused(OverlayCodec.string(b));
                 case CLOSING -> new ClientMessage.Closing(OverlayCodec.string(b));
                 case CHALLENGE -> new ClientMessage.Challenge(OverlayCodec.string(b));
-                case WELCOME -> new ClientMessage.Welcome(b.getInt(), b.getInt());
+                case WELCOME -> new ClientMessage.Welcome(b.getInt(), b.getInt(), b.hasRemaining() ? OverlayCodec.string(b) : "");
                 case JOB_ACCEPTED -> new ClientMessage.JobAccepted(b.getInt(), b.getInt());
                 case JOB_REJECTED -> new ClientMessage.JobRejected(OverlayCodec.string(b));
                 case JOB_OUTPUT -> new ClientMessage.JobOutput(b.getInt(), b.getInt(), b.get() & 0xFF, OverlayCodec.bytes(b));

@@ -10,7 +10,9 @@ import org.banyan.core.job.RankPlacement;
  * Messages between a persistent DVM's head and its clients ({@code banyan run --dvm},
  * {@code banyan dvm status|stop}, the pilot). Encoded only by {@link ClientCodec}. The DVM's
  * first message is a {@link Challenge}, a client's first a {@link Hello} that proves the DVM's
- * secret against it; anything else, or a wrong proof, and the DVM closes the connection.
+ * secret against it; anything else, or a wrong proof, and the DVM closes the connection. The
+ * {@link Welcome} proves the secret back, against the client's own nonce: a client sends nothing
+ * more to a process that cannot.
  */
 public sealed interface ClientMessage {
     // --- client to DVM ---------------------------------------------------------------------
@@ -19,12 +21,18 @@ public sealed interface ClientMessage {
      * First message: the proof of the secret from the DVM's secret file against the DVM's
      * {@link Challenge} (the secret itself before protocol 10), who asks (for the DVM's log), and the
      * client's {@link ClientCodec#PROTOCOL}: a DVM refuses another, so a DVM left running across
-     * an upgrade of banyan says so instead of misreading what a newer client sends.
+     * an upgrade of banyan says so instead of misreading what a newer client sends. {@code nonce}
+     * is the client's fresh random value that the {@link Welcome} must prove the secret against
+     * (empty from a client before protocol 11).
      */
-    record Hello(String secret, String client, int protocol) implements ClientMessage {
+    record Hello(String secret, String client, int protocol, String nonce) implements ClientMessage {
+        public Hello {
+            java.util.Objects.requireNonNull(nonce, "nonce");
+        }
+
         /** This build's hello. */
-        public Hello(String secret, String client) {
-            this(secret, client, ClientCodec.PROTOCOL);
+        public Hello(String secret, String client, String nonce) {
+            this(secret, client, ClientCodec.PROTOCOL, nonce);
         }
     }
 
@@ -137,8 +145,24 @@ public sealed interface ClientMessage {
      */
     record Challenge(String nonce) implements ClientMessage {}
 
-    /** The secret was right. */
-    record Welcome(int hosts, int slots) implements ClientMessage {}
+    /**
+     * The secret was right: the DVM's size, and its own proof of the secret against the client's
+     * and its own nonces (empty from the DVM core, which knows no secret; the door adds it).
+     */
+    record Welcome(int hosts, int slots, String proof) implements ClientMessage {
+        public Welcome {
+            java.util.Objects.requireNonNull(proof, "proof");
+        }
+
+        /** A welcome before the door proves the secret in it. */
+        public Welcome(int hosts, int slots) {
+            this(hosts, slots, "");
+        }
+
+        public Welcome withProof(String proof) {
+            return new Welcome(hosts, slots, proof);
+        }
+    }
 
     /** The ids the agent gave the tasks of a {@link SubmitTasks}, in the same order. */
     record TasksAccepted(List<Integer> taskIds) implements ClientMessage {

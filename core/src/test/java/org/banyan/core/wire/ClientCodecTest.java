@@ -21,7 +21,7 @@ class ClientCodecTest {
     /** One or more of every kind of client message, with fields of every shape. */
     static List<ClientMessage> samples() {
         return List.of(
-                new ClientMessage.Hello("s3cret", "banyan run"),
+                new ClientMessage.Hello("s3cret", "banyan run", "a1b2"),
                 new ClientMessage.RunJob(List.of(new AppContext("./a", List.of("x", "y"), 2, Map.of("K", "V"), null),
                         new AppContext("./b", List.of(), 0, Map.of(), "/w")), MappingPolicy.NODE, true, -1, "/home",
                         Modex.FULL, 60_000),
@@ -41,6 +41,7 @@ class ClientCodecTest {
                 new ClientMessage.Closing("it was stopped by banyan dvm stop"),
                 new ClientMessage.Challenge("00ff17"),
                 new ClientMessage.Welcome(4, 32),
+                new ClientMessage.Welcome(4, 32, "9f00"),
                 new ClientMessage.JobAccepted(7, 16),
                 new ClientMessage.JobRejected("no"),
                 new ClientMessage.JobReport(7, "banyan run: rank 1 exited with status 3"),
@@ -83,17 +84,27 @@ class ClientCodecTest {
 
     @Test
     void aHelloCarriesTheProtocolAndOneFromBeforeItReadsAsZero() {
-        assertThat(roundTrip(new ClientMessage.Hello("s", "c")))
-                .isEqualTo(new ClientMessage.Hello("s", "c", ClientCodec.PROTOCOL));
-        byte[] frame = ClientCodec.encode(new ClientMessage.Hello("s", "c", 7));
+        assertThat(roundTrip(new ClientMessage.Hello("s", "c", "n")))
+                .isEqualTo(new ClientMessage.Hello("s", "c", ClientCodec.PROTOCOL, "n"));
+        byte[] frame = ClientCodec.encode(new ClientMessage.Hello("s", "c", 7, ""));
+        int nonce = 4; // an empty string: its u32 length
+        assertThat(ClientCodec.decode(Arrays.copyOfRange(frame, 4, frame.length - nonce)))
+                .as("the layout before the client's nonce").isEqualTo(new ClientMessage.Hello("s", "c", 7, ""));
+        assertThat(ClientCodec.decode(Arrays.copyOfRange(frame, 4, frame.length - nonce - 4)))
+                .as("the layout before the protocol number").isEqualTo(new ClientMessage.Hello("s", "c", 0, ""));
+    }
+
+    @Test
+    void aWelcomeFromBeforeTheProofReadsAsUnproven() {
+        byte[] frame = ClientCodec.encode(new ClientMessage.Welcome(2, 8));
         assertThat(ClientCodec.decode(Arrays.copyOfRange(frame, 4, frame.length - 4)))
-                .as("the layout before the protocol number").isEqualTo(new ClientMessage.Hello("s", "c", 0));
+                .isEqualTo(new ClientMessage.Welcome(2, 8, ""));
     }
 
     @Test
     void garbageIsRejectedNotMisread() {
         assertThatThrownBy(() -> ClientCodec.decode(new byte[] {99})).hasMessageContaining("unknown client message type 99");
-        byte[] frame = ClientCodec.encode(new ClientMessage.Hello("s", "c"));
+        byte[] frame = ClientCodec.encode(new ClientMessage.Hello("s", "c", "n"));
         assertThatThrownBy(() -> ClientCodec.decode(Arrays.copyOfRange(frame, 4, frame.length - 1)))
                 .isInstanceOf(IllegalArgumentException.class);
     }

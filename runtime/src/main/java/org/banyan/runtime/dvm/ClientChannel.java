@@ -97,6 +97,22 @@ public final class ClientChannel implements Closeable {
         }
     }
 
+    /**
+     * One message within {@code millis}, its frame at most {@code maxFrame} bytes: for a DVM's
+     * first answers, before it has proven it knows the secret, so that whoever listens at its
+     * address can make a client neither allocate much nor wait longer than the bound.
+     */
+    ClientMessage receiveWithin(int millis, int maxFrame) throws IOException {
+        socket.setSoTimeout(millis);
+        try {
+            return receive(maxFrame);
+        } finally {
+            if (!socket.isClosed()) {
+                socket.setSoTimeout(0);
+            }
+        }
+    }
+
     /** The DVM closed the connection, saying why (the message: "it was stopped by banyan dvm stop"). */
     public static final class Closed extends EOFException {
         Closed(String why) {

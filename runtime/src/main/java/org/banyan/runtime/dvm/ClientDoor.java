@@ -150,11 +150,7 @@ final class ClientDoor implements Closeable {
         }
     }
 
-    private void serve(ClientChannel channel) {
-        serve(channel, null);
-    }
-
-    /** @param deadline for a socket, what closes it when the hello is late; null in this JVM */
+    /** @param deadline what closes the socket when the hello is late */
     private void serve(ClientChannel channel, java.util.concurrent.Future<?> deadline) {
         int session;
         String nonce = HelloProof.nonce();
@@ -164,21 +160,17 @@ final class ClientDoor implements Closeable {
                 channel.send(new ClientMessage.Challenge(nonce));
                 first = channel.receive(HELLO_FRAME_MAX);
             } catch (IOException e) {
-                if (deadline != null) {
-                    refusals.refused("refused a connection from " + channel.remoteAddress() + ": "
-                            + (deadline.isDone() ? "no hello within " + HELLO_MILLIS / 1000 + " s"
-                                    : e instanceof java.io.EOFException ? "it closed before its hello" : e.getMessage()));
-                }
+                refusals.refused("refused a connection from " + channel.remoteAddress() + ": "
+                        + (deadline.isDone() ? "no hello within " + HELLO_MILLIS / 1000 + " s"
+                                : e instanceof java.io.EOFException ? "it closed before its hello" : e.getMessage()));
                 channel.close();
                 return;
             } finally {
-                if (deadline != null) {
-                    deadline.cancel(false);
-                    helloOver();
-                }
+                deadline.cancel(false);
+                helloOver();
             }
             // a client from before protocol 10 sent the secret itself: checked so, to be told of the versions
-            if (!(first instanceof ClientMessage.Hello(String presented, String client, int protocol))
+            if (!(first instanceof ClientMessage.Hello(String presented, String client, int protocol, String clientNonce))
                     || !(protocol >= PROVEN_SINCE ? HelloProof.matches(presented, secret, nonce) : secretMatches(presented))) {
                 refuse(channel, null, first instanceof ClientMessage.Hello ? "wrong secret" : "no hello", "wrong secret for this DVM");
                 return;
@@ -193,7 +185,7 @@ final class ClientDoor implements Closeable {
             session = nextSession.getAndIncrement();
             say.accept("client " + session + " (" + client + ") from " + channel.remoteAddress());
             clients.came(session, channel);
-            channel.send(welcome.get());
+            channel.send(welcome.get().withProof(HelloProof.ofHead(secret, clientNonce, nonce)));
         } catch (IOException e) {
             channel.close();
             return;

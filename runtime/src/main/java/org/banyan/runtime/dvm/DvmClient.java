@@ -59,6 +59,9 @@ public final class DvmClient implements AutoCloseable {
         }
     }
 
+    /** The largest frame a client reads before the DVM has proven the secret (a challenge, a welcome, a refusal). */
+    static final int HANDSHAKE_FRAME_MAX = 16 << 10;
+
     /** Connects and presents the secret; answers are waited for as {@link AnswerTimeout#VARIABLE} says. */
     public static DvmClient connect(DvmFiles files, String who) throws Unreachable {
         int answerMillis;
@@ -90,20 +93,25 @@ public final class DvmClient implements AutoCloseable {
         }
         try {
             // the DVM speaks first: a challenge the hello proves the secret against (HelloProof)
-            ClientMessage challenge = channel.receiveWithin(answerMillis);
+            ClientMessage challenge = channel.receiveWithin(answerMillis, HANDSHAKE_FRAME_MAX);
             if (!(challenge instanceof ClientMessage.Challenge(String nonce))) {
                 channel.close();
-                String why = challenge instanceof ClientMessage.Refused(String reason) ? reason : "unexpected " + challenge;
-                throw new Unreachable("the DVM of " + files.uri() + " refused the connection: " + why);
+                throw new Unreachable("the DVM of " + files.uri() + " refused the connection: " + refusal(challenge));
             }
-            channel.send(new ClientMessage.Hello(HelloProof.of(contact.secret(), nonce), who));
-            ClientMessage answer = channel.receiveWithin(answerMillis);
+            String ours = HelloProof.nonce();
+            channel.send(new ClientMessage.Hello(HelloProof.of(contact.secret(), nonce), who, ours));
+            ClientMessage answer = channel.receiveWithin(answerMillis, HANDSHAKE_FRAME_MAX);
             if (answer instanceof ClientMessage.Welcome w) {
+                if (!HelloProof.headMatches(w.proof(), contact.secret(), ours, nonce)) {
+                    channel.close(); // before a task, a command or a byte of input goes to it
+                    throw new Unreachable("the process at " + contact.address() + " is not the DVM of " + files.uri()
+                            + ": it does not know that DVM's secret (the DVM has ended and another process has its"
+                            + " port?); nothing was sent to it");
+                }
                 return new DvmClient(channel, w, contact.secret(), answerMillis, contact);
             }
             channel.close();
-            String why = answer instanceof ClientMessage.Refused(String reason) ? reason : "unexpected " + answer;
-            throw new Unreachable("the DVM of " + files.uri() + " refused the connection: " + why);
+            throw new Unreachable("the DVM of " + files.uri() + " refused the connection: " + refusal(answer));
         } catch (java.net.SocketTimeoutException e) {
             channel.close();
             throw new Unreachable("the DVM of " + files.uri() + " (pid " + contact.pid() + ") did not answer within "
@@ -116,6 +124,26 @@ public final class DvmClient implements AutoCloseable {
                     + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")") + "; if it runs another version of banyan, "
                     + "use the banyan that started it, or end it (kill " + contact.pid() + ") and start a new one");
         }
+    }
+
+    /**
+     * Why the other end would not let this client in, as one line of printable text: the text
+     * comes from whoever listens at the DVM's address before it proved it knows the secret, and
+     * goes to the user's terminal, so its control characters (an escape sequence, a carriage
+     * return that hides what came before) are shown as {@code ?} and its length is bounded.
+     */
+    static String refusal(ClientMessage m) {
+        String why = m instanceof ClientMessage.Refused(String reason) && reason != null ? reason : "unexpected " + m;
+        return printable(why, 500);
+    }
+
+    /** {@code text} with every control character as {@code ?}, cut to {@code max} characters. */
+    static String printable(String text, int max) {
+        String cut = text.length() > max ? text.substring(0, max) + "..." : text;
+        StringBuilder b = new StringBuilder(cut.length());
+        cut.codePoints().forEach(c -> b.append(Character.isISOControl(c) || c == 0x2028 || c == 0x2029
+                || Character.getType(c) == Character.FORMAT ? "?" : Character.toString(c)));
+        return b.toString();
     }
 
     public ClientMessage.Welcome welcome() {

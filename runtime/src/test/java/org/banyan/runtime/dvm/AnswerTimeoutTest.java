@@ -31,9 +31,9 @@ class AnswerTimeoutTest {
             try (Socket s = server.accept()) {
                 ClientChannel c = new ClientChannel(s);
                 c.send(new ClientMessage.Challenge("0f")); // as a DVM speaks first
-                c.receive(); // the hello
+                ClientMessage.Hello hello = (ClientMessage.Hello) c.receive();
                 if (welcomes) {
-                    c.send(new ClientMessage.Welcome(1, 2));
+                    c.send(new ClientMessage.Welcome(1, 2, HelloProof.ofHead("s3cret", hello.nonce(), "0f")));
                 }
                 while (true) {
                     c.receive();

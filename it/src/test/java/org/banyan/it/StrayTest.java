@@ -103,6 +103,73 @@ class StrayTest {
         }
     }
 
+    /** A helper that also cleared its environment: nothing names its job, only where it came from does. */
+    private static String leaveUnmarkedStray(String marker, String rankSeconds) {
+        return "(env -i setsid sh -c 'trap \"\" TERM HUP; sleep " + marker + " & exec sleep " + marker
+                + "' </dev/null >/dev/null 2>&1 &); sleep " + rankSeconds;
+    }
+
+    /**
+     * {@code env -i setsid ...} leaves no mark to attribute the helper by: it is a stray all the
+     * same (it left the daemon's group, came after the daemon, is no helper of banyan's), and ends
+     * once no rank runs here. Before, it ran on.
+     */
+    @Test
+    void whatARankLeftWithItsEnvironmentClearedEndsWithTheJobToo() throws Exception {
+        String m = Banyan.marker();
+        Banyan.Result r = Banyan.run("run", "-n", "2", "sh", "-c", leaveUnmarkedStray(m, "0.5"));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        Banyan.assertNoProcessesWith(m);
+    }
+
+    /**
+     * A script's background job from before it exec'd banyan (here in a group of its own, as
+     * under job control) becomes banyan's child, unmarked: it is the user's, not a rank's, and is
+     * left running.
+     */
+    @Test
+    void aBackgroundJobFromBeforeBanyanWasStartedIsLeftAlone() throws Exception {
+        String m = Banyan.marker();
+        Process p = new ProcessBuilder("bash", "-c", "set -m; sleep " + m + " </dev/null >/dev/null 2>&1 & exec \"$0\" run -n 1 true",
+                Banyan.SCRIPT.toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        try {
+            assertThat(p.waitFor()).as(out).isZero();
+            Thread.sleep(SWEEP_BOUND_MILLIS);
+            assertThat(Banyan.processesWith(m)).as("the user's own job").isNotEmpty();
+        } finally {
+            for (String line : Banyan.processesWith(m)) {
+                ProcessHandle.of(Long.parseLong(line.strip().split("\\s+")[0])).ifPresent(ProcessHandle::destroyForcibly);
+            }
+        }
+    }
+
+    /** On a DVM an unmarked stray cannot be given to a task: it ends once no task runs on its host. */
+    @Test
+    void aDvmEndsAnUnmarkedStrayOnceItIsIdle() throws Exception {
+        Path uri = dir.resolve("dvm.uri");
+        Banyan.Result start = Banyan.run("dvm", "start", "--uri-file", uri.toString(), "--host", "localhost:4", "--warm-up", "0");
+        assertThat(start.exit()).as(start.stderr()).isZero();
+        try {
+            String m = Banyan.marker();
+            Banyan.Result task = Banyan.run("submit", "--dvm", uri.toString(), "--detach", "--session", dir.resolve("s").toString(),
+                    "--", "sh", "-c", leaveUnmarkedStray(m, "0.3"));
+            Banyan.Result other = Banyan.run("submit", "--dvm", uri.toString(), "--detach", "--session", dir.resolve("o").toString(),
+                    "--", "sleep", "8");
+            assertThat(task.exit()).as(task.stderr()).isZero();
+            assertThat(other.exit()).as(other.stderr()).isZero();
+            Banyan.awaitSleeps(m, 2);
+            Thread.sleep(SWEEP_BOUND_MILLIS);
+            assertThat(Banyan.processesWith(m)).as("another task runs: the stray may be its").isNotEmpty();
+            Banyan.Result wait = Banyan.run("wait", "--dvm", uri.toString(), task.stdout().strip(), other.stdout().strip());
+            assertThat(wait.exit()).as(wait.stderr()).isZero();
+            Banyan.assertNoProcessesWith(m);
+        } finally {
+            Banyan.run("dvm", "stop", "--dvm", uri.toString());
+            Banyan.assertNoProcessesWith(uri.toString());
+        }
+    }
+
     /** The zombie children of {@code parent} (waited for a few seconds: a sweep reaps them on its next pass). */
     private static List<String> zombiesOf(long parent) throws Exception {
         List<String> found = new ArrayList<>();

@@ -17,10 +17,43 @@ final class DaemonStrays implements Strays.Facts {
     private final Map<Long, RankProcess> ranks;
     private final Supplier<ChildReaper[]> reapers;
     private final String self = Long.toString(ProcessHandle.current().pid());
+    private final boolean attributesAll = Subreaper.wholeProcess();
+    private final long group;
+    private final long since;
 
     DaemonStrays(Map<Long, RankProcess> ranks, Supplier<ChildReaper[]> reapers) {
         this.ranks = ranks;
         this.reapers = reapers;
+        ProcessScan.Proc me = ProcessScan.of(ProcessHandle.current().pid());
+        this.group = me == null ? -1 : me.pgrp();
+        // this thread's start, not the process's: a process that exec'd banyan started when its shell was forked
+        ProcessScan.Proc thread = ProcessScan.currentThread();
+        this.since = thread == null ? Long.MAX_VALUE : thread.start();
+    }
+
+    @Override
+    public boolean anyRunning() {
+        return !ranks.isEmpty();
+    }
+
+    @Override
+    public boolean attributesAll() {
+        return attributesAll && group > 0;
+    }
+
+    @Override
+    public long group() {
+        return group;
+    }
+
+    @Override
+    public long since() {
+        return since;
+    }
+
+    @Override
+    public boolean helper(long pid) {
+        return self.equals(ProcessScan.environ(pid).get(Subreaper.HELPER));
     }
 
     @Override

@@ -16,6 +16,14 @@ import org.banyan.runtime.os.ProcessScan.Proc;
  * its process group and everything below it, as Slurm ends what is left of a job step; a stray of
  * a running one is left alone. At the daemon's end every stray is killed.
  *
+ * <p>A stray that names no job or task of this daemon's (it cleared its environment: {@code env -i
+ * setsid ...}; or its mark names a nested banyan that has ended) cannot be given to a job. It is
+ * one all the same when it left this daemon's process group (the JDK's own children stay in it),
+ * started after the daemon did (a shell's background job from before it exec'd banyan is not),
+ * and is no helper's ({@code Subreaper.HELPER}: an ssh {@code ControlPersist} master, which
+ * daemonises the same way): it is killed once no job or task has a rank running here, or at the
+ * daemon's end, and only in a JVM that is banyan's own ({@link Facts#attributesAll}).
+ *
  * <p>A kill needs two sightings, one sweep apart: a child this daemon has just spawned is not yet
  * in its reaper's table for a moment. A zombie child nobody else reaps (a stray that ended by
  * itself) is reaped here once it has been one for {@link #ZOMBIE_MILLIS}: a child the JDK
@@ -37,6 +45,24 @@ final class Strays {
 
         /** Whether that job has a rank running on this host, or that task is running. */
         boolean unitRunning(long unit);
+
+        /** Whether any job or task of this daemon has a rank running on this host. */
+        boolean anyRunning();
+
+        /**
+         * Whether a child that names no unit may be taken for a stray at all: in a JVM that is
+         * banyan's own, every child it did not start for its work came from a rank.
+         */
+        boolean attributesAll();
+
+        /** This daemon's process group, which the JDK's children share. */
+        long group();
+
+        /** A start time (as {@link Proc#start}) after this daemon's process began to run Java. */
+        long since();
+
+        /** Whether {@code pid}'s environment names this daemon as the one it is a helper of. */
+        boolean helper(long pid);
 
         /** {@code root} and every process below it, parents before their children. */
         List<Proc> treeOf(Proc root);
@@ -106,7 +132,7 @@ final class Strays {
                 continue;
             }
             long unit = facts.unitOf(child.pid());
-            if (unit < 0 || (!closing && facts.unitRunning(unit))) {
+            if (unit < 0 ? !unattributedStray(child, facts, closing) : !closing && facts.unitRunning(unit)) {
                 continue;
             }
             Long start = child.start();
@@ -122,5 +148,11 @@ final class Strays {
         seen = seenNow;
         zombies = zombiesNow;
         return new Decision(kill, reap, !seen.isEmpty() || !zombies.isEmpty() || !doomed.isEmpty());
+    }
+
+    /** A child that names no unit of this daemon's, and is a stray to end now all the same (see the class's comment). */
+    private static boolean unattributedStray(Proc child, Facts facts, boolean closing) {
+        return facts.attributesAll() && child.pgrp() != facts.group() && child.start() > facts.since()
+                && (closing || !facts.anyRunning()) && !facts.helper(child.pid());
     }
 }

@@ -61,6 +61,20 @@ public final class ProcessScan {
     }
 
     /**
+     * The calling thread as {@code /proc/thread-self/stat} shows it (its pid is the thread's id):
+     * its start time is after this process exec'd its program, as no Java thread is the one that
+     * did. Null when it cannot be read.
+     */
+    public static Proc currentThread() {
+        try {
+            String stat = Files.readString(Path.of("/proc/thread-self/stat"), StandardCharsets.ISO_8859_1);
+            return parse(Long.parseLong(stat.substring(0, stat.indexOf(' '))), stat);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
      * Reads a {@code stat} line: the command in parentheses may hold spaces and parentheses of
      * its own, so the fields are counted from the last {@code ')'}.
      */

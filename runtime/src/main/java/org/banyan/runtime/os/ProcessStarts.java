@@ -15,7 +15,17 @@ import org.banyan.pmix.CCall;
 public final class ProcessStarts {
     private ProcessStarts() {}
 
+    /**
+     * Starts {@code pb}: marked as this JVM's helper ({@link Subreaper#HELPER}) unless it is a
+     * rank (its environment carries {@link Subreaper#MARK}), which must not pass the mark on.
+     */
     public static Process start(ProcessBuilder pb) throws IOException {
+        java.util.Map<String, String> env = pb.environment();
+        if (env.containsKey(Subreaper.MARK)) {
+            env.remove(Subreaper.HELPER);
+        } else {
+            env.put(Subreaper.HELPER, Subreaper.self());
+        }
         Lock lock = CCall.ENVIRONMENT.readLock();
         lock.lock();
         try {

@@ -22,6 +22,30 @@ public final class Subreaper {
      */
     public static final String MARK = "BANYAN_ORIGIN";
 
+    /**
+     * The variable that names, in every process a daemon or head JVM starts through the JDK for
+     * its own work ({@code ssh}, {@code srun}, {@code sbatch}: {@link ProcessStarts}), that JVM's
+     * pid: what such a helper leaves in a session of its own (an ssh {@code ControlPersist}
+     * master, which daemonises and comes to the subreaper as an orphan) is the daemon's, never a
+     * stray. Ranks do not carry it.
+     */
+    public static final String HELPER = "BANYAN_HELPER";
+
+    /** This process's pid, as {@link #MARK} and {@link #HELPER} name it. */
+    public static String self() {
+        return Long.toString(SELF);
+    }
+
+    /**
+     * Whether this JVM is a banyan process of its own (the command line, a daemon, a DVM), not a
+     * program that embeds a daemon (a test): only in one of its own may a daemon end children it
+     * cannot attribute, as nothing else in the process starts any.
+     */
+    public static boolean wholeProcess() {
+        String main = System.getProperty("sun.java.command", "").split(" ", 2)[0];
+        return main.startsWith("org.banyan.");
+    }
+
     private Subreaper() {}
 
     /** Makes this process a subreaper; false where it cannot be (no FFM calls here, an old kernel). */
@@ -39,6 +63,7 @@ public final class Subreaper {
     /** {@code env} with {@link #MARK} for a rank of this process's. */
     public static java.util.Map<String, String> marked(java.util.Map<String, String> env, int jobId, int rank) {
         java.util.Map<String, String> out = new java.util.HashMap<>(env);
+        out.remove(HELPER);
         out.put(MARK, new StringBuilder(24).append(SELF).append(':').append(jobId).append(':').append(rank).toString());
         return out;
     }

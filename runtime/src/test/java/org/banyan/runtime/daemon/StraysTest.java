@@ -11,12 +11,38 @@ import org.junit.jupiter.api.Test;
 /** The stray policy on process tables made up: what is killed, reaped and left, and when. */
 class StraysTest {
     private static final long SELF = 100;
+    /** When the daemon began to run Java, in the start times' clock ticks. */
+    private static final long SINCE = 2;
 
     /** Ranks 200 (job unit 1, running) and 201 (unit 2, ended); strays name units by their environment. */
-    private record Facts(Set<Long> own, Map<Long, Long> units, Set<Long> running, Map<Long, List<Proc>> below)
-            implements Strays.Facts {
+    private record Facts(Set<Long> own, Map<Long, Long> units, Set<Long> running, Map<Long, List<Proc>> below,
+            Set<Long> helpers, boolean attributesAll) implements Strays.Facts {
         Facts(Set<Long> own, Map<Long, Long> units, Set<Long> running) {
             this(own, units, running, Map.of());
+        }
+
+        Facts(Set<Long> own, Map<Long, Long> units, Set<Long> running, Map<Long, List<Proc>> below) {
+            this(own, units, running, below, Set.of(), true);
+        }
+
+        @Override
+        public boolean anyRunning() {
+            return !running.isEmpty();
+        }
+
+        @Override
+        public long group() {
+            return SELF; // the daemon leads its group, as a process started from a shell does
+        }
+
+        @Override
+        public long since() {
+            return SINCE;
+        }
+
+        @Override
+        public boolean helper(long pid) {
+            return helpers.contains(pid);
         }
 
         @Override
@@ -92,7 +118,7 @@ class StraysTest {
     void aStrayOfARunningJobAndAProcessOfNoJobOfOursAreLeftAlone() {
         Strays s = new Strays();
         Facts f = new Facts(Set.of(), Map.of(300L, 1L), Set.of(1L));
-        List<Proc> table = List.of(p(300, SELF, 'S', 5), p(310, SELF, 'S', 9) /* the JDK's helper: no mark */);
+        List<Proc> table = List.of(p(300, SELF, 'S', 5), new Proc(310, SELF, SELF, 'S', 9) /* the JDK's helper: no mark, our group */);
         for (int i = 0; i < 3; i++) {
             Strays.Decision d = s.sweep(table, f, false, 0);
             assertThat(d.kill()).isEmpty();
@@ -121,5 +147,47 @@ class StraysTest {
         assertThat(d.reap()).as("the rank's zombie is its reaper's").containsExactly(500L);
         assertThat(s.sweep(List.of(p(200, SELF, 'Z', 1), p(500, SELF, 'Z', 9)), f, false, 5000).reap())
                 .as("the number given to another process: its time starts again").isEmpty();
+    }
+
+    /** An unmarked stray started at 5 outside our group (setsid), and what must never be taken for one. */
+    private static final Proc UNMARKED = p(400, SELF, 'S', 5);
+
+    @Test
+    void anUnmarkedStrayIsKilledOnceNoRankRunsHereAndNotBefore() {
+        Strays s = new Strays();
+        Facts busy = new Facts(Set.of(200L), Map.of(), Set.of(1L));
+        List<Proc> table = List.of(p(200, SELF, 'S', 1), UNMARKED);
+        for (int i = 0; i < 3; i++) {
+            assertThat(s.sweep(table, busy, false, 0).kill()).as("a rank still runs: it may be that rank's").isEmpty();
+        }
+        Facts idle = new Facts(Set.of(), Map.of(), Set.of());
+        List<Proc> after = List.of(UNMARKED);
+        assertThat(s.sweep(after, idle, false, 0).kill()).as("seen once").isEmpty();
+        assertThat(pids(s.sweep(after, idle, false, 0).kill())).containsExactly(400L);
+    }
+
+    @Test
+    void anUnmarkedStrayGoesAtTheDaemonsEndWhileRanksRun() {
+        Facts busy = new Facts(Set.of(200L), Map.of(), Set.of(1L));
+        assertThat(pids(new Strays().sweep(List.of(p(200, SELF, 'S', 1), UNMARKED), busy, true, 0).kill()))
+                .containsExactly(400L);
+    }
+
+    @Test
+    void whatCannotBeARanksIsNeverTakenForAnUnmarkedStray() {
+        Facts idle = new Facts(Set.of(), Map.of(), Set.of(), Map.of(), Set.of(402L), true);
+        List<Proc> table = List.of(
+                new Proc(401, SELF, SELF, 'S', 5), // the JDK's child: in the daemon's group
+                p(402, SELF, 'S', 5), // a helper's: an ssh ControlPersist master, in a session of its own
+                p(403, SELF, 'S', SINCE), // a shell's background job from before it exec'd banyan
+                p(404, SELF, 'S', 1));
+        Strays s = new Strays();
+        for (int i = 0; i < 3; i++) {
+            assertThat(s.sweep(table, idle, false, 0).kill()).isEmpty();
+        }
+        assertThat(s.sweep(table, idle, true, 0).kill()).as("not at the daemon's end either").isEmpty();
+        Facts embedded = new Facts(Set.of(), Map.of(), Set.of(), Map.of(), Set.of(), false);
+        assertThat(new Strays().sweep(List.of(UNMARKED), embedded, true, 0).kill())
+                .as("a daemon inside another program (a test) ends only what names its units").isEmpty();
     }
 }

@@ -409,4 +409,23 @@ class RunCommandTest {
         assertThat(p.waitFor()).as(err).isZero();
         assertThat(new String(out, java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("bonjour\nC|\u00e9|\u00fc");
     }
+
+    /**
+     * Run from a directory that was removed meanwhile (a build tree cleaned in another
+     * terminal), a JVM cannot start: banyan says so in one line, status 2, nothing launched
+     * (mpirun says it in four lines, Hydra crashes).
+     */
+    @Test
+    void aRemovedCurrentDirectoryIsOneLineAndNothingStarts() throws Exception {
+        Path gone = Files.createDirectory(dir.resolve("gone"));
+        Path mark = dir.resolve("ran");
+        Process p = new ProcessBuilder("sh", "-c", "cd \"$1\" && rmdir \"$1\" && exec \"$0\" run -n 1 touch \"$2\"",
+                Banyan.SCRIPT.toString(), gone.toString(), mark.toString())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        String err = new String(p.getErrorStream().readAllBytes());
+        assertThat(p.waitFor()).as(err).isEqualTo(2);
+        assertThat(err).contains("banyan: the current directory no longer exists (it was removed); change to one that does\n")
+                .doesNotContain("java.lang").doesNotContain("\tat ");
+        assertThat(mark).doesNotExist();
+    }
 }

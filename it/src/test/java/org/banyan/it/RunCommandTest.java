@@ -428,4 +428,48 @@ class RunCommandTest {
                 .doesNotContain("java.lang").doesNotContain("\tat ");
         assertThat(mark).doesNotExist();
     }
+
+    /**
+     * A script saved with Windows line endings names "/bin/sh\r" as its interpreter, and exec
+     * says only "No such file or directory", as if the script itself were missing (mpirun and
+     * mpiexec say that): banyan names the cause before anything starts, status 2.
+     */
+    @Test
+    void aScriptWithWindowsLineEndingsIsNamedAsSuchAndNothingStarts() throws Exception {
+        Path script = dir.resolve("job.sh");
+        Path mark = dir.resolve("ran");
+        Files.writeString(script, "#!/bin/sh\r\ntouch " + mark + "\r\n");
+        assertThat(script.toFile().setExecutable(true)).isTrue();
+        Banyan.Result r = Banyan.run("run", "-n", "2", script.toString());
+        assertThat(r.exit()).as(r.stderr()).isEqualTo(2);
+        assertThat(r.stderr()).isEqualTo("banyan run: program '" + script + "' has Windows line endings: its #! line names the"
+                + " interpreter '/bin/sh\\r', which does not exist (dos2unix fixes the script)\n");
+        assertThat(mark).doesNotExist();
+    }
+
+    /** An interpreter missing where a rank starts is named in the rank's line (it may exist on other hosts: not refused before). */
+    @Test
+    void aScriptWhoseInterpreterIsMissingSaysWhichItIs() throws Exception {
+        Path script = dir.resolve("job.sh");
+        Files.writeString(script, "#!/nonexistent/interp\necho hi\n");
+        assertThat(script.toFile().setExecutable(true)).isTrue();
+        Banyan.Result r = Banyan.run("run", "-n", "1", script.toString());
+        assertThat(r.exit()).as(r.stderr()).isEqualTo(127);
+        assertThat(r.stderr()).contains("rank 0 on ").contains(" could not start: " + script + ": No such file or directory (the"
+                + " script names the interpreter '/nonexistent/interp' on its #! line, which does not exist on this host)");
+    }
+
+    /**
+     * A script with no #! line runs from a shell and under mpiexec.hydra (execvp hands it to
+     * /bin/sh); mpirun and glibc's posix_spawn say "Exec format error". banyan runs it, as Hydra.
+     */
+    @Test
+    void aScriptWithoutAHashBangLineRunsAsUnderHydra() throws Exception {
+        Path script = dir.resolve("plain.sh");
+        Files.writeString(script, "echo \"ran with $1\"\n");
+        assertThat(script.toFile().setExecutable(true)).isTrue();
+        Banyan.Result r = Banyan.run("run", "-n", "2", script.toString(), "an argument");
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(r.stdout()).isEqualTo("ran with an argument\nran with an argument\n");
+    }
 }

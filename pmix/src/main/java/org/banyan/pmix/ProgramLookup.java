@@ -51,6 +51,26 @@ public final class ProgramLookup {
     }
 
     /**
+     * Why the kernel cannot run {@code program} as a script, in words that follow the program's
+     * name, or null when nothing is wrong with its {@code #!} line: the interpreter it names does
+     * not exist (here), and when that name ends in a carriage return, that the script has
+     * Windows line endings (the kernel then looks for {@code /bin/sh\r}, and exec says only "No
+     * such file or directory", as if the script itself were missing).
+     */
+    public static String scriptProblem(Path program, Path dir) {
+        Path interpreter = interpreterOf(program, dir);
+        if (interpreter == null || Files.exists(interpreter)) {
+            return null;
+        }
+        String name = RawPaths.shown(interpreter);
+        if (name.endsWith("\r")) {
+            return "has Windows line endings: its #! line names the interpreter '"
+                    + name.substring(0, name.length() - 1) + "\\r', which does not exist (dos2unix fixes the script)";
+        }
+        return "names the interpreter '" + name + "' on its #! line, which does not exist";
+    }
+
+    /**
      * The executable file {@code program} names, or null when there is none. A name with a slash
      * is returned resolved whether or not it exists, so that the caller can say which it is.
      */

@@ -33,6 +33,18 @@ class ProgramLookupTest {
     }
 
     @Test
+    void aScriptWhoseInterpreterIsMissingIsNamedAsSuch() throws Exception {
+        assertThat(ProgramLookup.scriptProblem(script("#!/bin/sh\r\necho hi\r\n"), dir))
+                .isEqualTo("has Windows line endings: its #! line names the interpreter '/bin/sh\\r', which does not exist"
+                        + " (dos2unix fixes the script)");
+        assertThat(ProgramLookup.scriptProblem(script("#!/nonexistent/interp -x\n"), dir))
+                .isEqualTo("names the interpreter '/nonexistent/interp' on its #! line, which does not exist");
+        assertThat(ProgramLookup.scriptProblem(script("#!/bin/sh\necho hi\n"), dir)).isNull();
+        assertThat(ProgramLookup.scriptProblem(Path.of("/bin/sh"), dir)).as("an ELF file").isNull();
+        assertThat(ProgramLookup.scriptProblem(script("echo hi\n"), dir)).isNull();
+    }
+
+    @Test
     void aFifoIsNotOpened() throws Exception {
         Path fifo = dir.resolve("fifo");
         assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();

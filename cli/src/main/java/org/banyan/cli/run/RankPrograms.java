@@ -77,6 +77,12 @@ final class RankPrograms {
         if (Files.isDirectory(p) || !Files.isExecutable(p)) {
             throw new UsageException("program '" + program + "' is not executable");
         }
+        // A script's interpreter may be where the ranks run and not here; a carriage return in
+        // its name is never meant, and exec would call the script itself missing.
+        String problem = ProgramLookup.scriptProblem(p, dir);
+        if (problem != null && problem.startsWith("has Windows line endings")) {
+            throw new UsageException("program '" + program + "' " + problem);
+        }
         Found f = new Found(p, onPath);
         found.put(key, f);
         return f;

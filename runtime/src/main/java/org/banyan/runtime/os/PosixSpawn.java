@@ -128,6 +128,60 @@ public final class PosixSpawn {
 
     private static Child spawnAsIs(List<String> command, Map<String, String> env, String dir,
                                    Stdio in, Stdio out, Stdio err) throws IOException {
+        try {
+            return spawnOnce(command, env, dir, in, out, err);
+        } catch (NoExecFormat e) {
+            // As execvp does (and the JDK's ProcessBuilder, and mpiexec.hydra): a text file
+            // without a #! line is a script for the shell. glibc's posix_spawnp stopped doing
+            // this in 2.15, so a script that runs from a shell and under Hydra failed here.
+            java.nio.file.Path file = found(command.getFirst(), dir);
+            if (file == null || !shellScript(file)) {
+                throw e;
+            }
+            List<String> viaShell = new java.util.ArrayList<>(command.size() + 1);
+            viaShell.add("/bin/sh");
+            viaShell.add(command.getFirst().contains("/") ? command.getFirst() : file.toString());
+            viaShell.addAll(command.subList(1, command.size()));
+            return spawnOnce(viaShell, env, dir, in, out, err);
+        }
+    }
+
+    /** posix_spawn's ENOEXEC: the kernel does not know the file's format. */
+    private static final int ENOEXEC = 8;
+
+    /** The program is in no format the kernel runs. */
+    private static final class NoExecFormat extends IOException {
+        NoExecFormat(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Whether {@code file} is one the shell would run as a script: no NUL byte in its first
+     * block, as bash refuses a binary file ("cannot execute binary file"); an ELF file of
+     * another machine stays "Exec format error".
+     */
+    private static boolean shellScript(java.nio.file.Path file) {
+        if (!java.nio.file.Files.isRegularFile(file)) {
+            return false;
+        }
+        byte[] head = new byte[256];
+        int n;
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
+            n = in.readNBytes(head, 0, head.length);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            if (head[i] == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static Child spawnOnce(List<String> command, Map<String, String> env, String dir,
+                                   Stdio in, Stdio out, Stdio err) throws IOException {
         if (nativeBytes(command, env, dir, in, out, err) <= SCRATCH_BYTES) {
             MemorySegment scratch = ChildReaper.spawnScratch();
             return spawnWith(SegmentAllocator.slicingAllocator(scratch != null ? scratch : SCRATCH.get()),
@@ -165,6 +219,9 @@ public final class PosixSpawn {
                     rc = (int) CCall.call(SPAWNP, p(pid), p(program), p(fa), p(ATTR), p(argv), p(envp));
                 } finally {
                     CCall.ENVIRONMENT.readLock().unlock();
+                }
+                if (rc == ENOEXEC) {
+                    throw new NoExecFormat(Libc.strerror(rc));
                 }
                 if (rc != 0) {
                     throw new IOException(Libc.strerror(rc) + culprit(command.getFirst(), dir, in, out, err));
@@ -212,8 +269,13 @@ public final class PosixSpawn {
                 }
             }
         }
-        if (!found(program, dir)) {
+        java.nio.file.Path file = found(program, dir);
+        if (file == null) {
             return "";
+        }
+        String script = org.banyan.pmix.ProgramLookup.scriptProblem(file, java.nio.file.Path.of(dir == null ? "" : dir));
+        if (script != null) {
+            return " (the script " + script + " on this host)";
         }
         // The program is there: a file other than a plain one, or a link (/dev/stdout, which in
         // the child names the descriptor its own action has just closed), is what failed.
@@ -228,11 +290,11 @@ public final class PosixSpawn {
         return odd.isEmpty() ? "" : " (opening its " + String.join(" or ", odd) + "; its program is there)";
     }
 
-    /** Whether {@code program} is an executable file, as posix_spawnp looks for it (this process's PATH when it has no slash). */
-    private static boolean found(String program, String dir) {
+    /** The executable file {@code program} is, as posix_spawnp looks for it (this process's PATH when it has no slash), or null. */
+    private static java.nio.file.Path found(String program, String dir) {
         java.nio.file.Path p = org.banyan.pmix.ProgramLookup.find(program, java.nio.file.Path.of(dir == null ? "" : dir),
                 System.getenv("PATH"));
-        return p != null && java.nio.file.Files.isExecutable(p);
+        return p != null && java.nio.file.Files.isExecutable(p) ? p : null;
     }
 
     /**

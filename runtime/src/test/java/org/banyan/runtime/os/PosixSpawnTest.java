@@ -78,6 +78,30 @@ class PosixSpawnTest {
         assertThat(run("printf '%s' \"$V\"", Map.of("V", "after"))).isEqualTo("after");
     }
 
+    /** As execvp and the JDK's ProcessBuilder: a text file with no #! line runs under /bin/sh, its arguments after it. */
+    @Test
+    void aScriptWithoutAHashBangLineRunsUnderTheShell() throws Exception {
+        Path script = dir.resolve("plain.sh");
+        Files.writeString(script, "printf '%s|%s' \"$1\" \"$2\" > \"$3\"\n");
+        assertThat(script.toFile().setExecutable(true)).isTrue();
+        Path out = dir.resolve("plain.out");
+        PosixSpawn.Child c = PosixSpawn.spawn(List.of("./plain.sh", "a b", "", out.toString()), Map.of(), dir.toString(),
+                PosixSpawn.NULL, PosixSpawn.NULL, PosixSpawn.NULL);
+        assertThat(reaper.watch(c.pid()).get(10, TimeUnit.SECONDS)).isZero();
+        assertThat(Files.readString(out)).isEqualTo("a b|");
+    }
+
+    /** A file with a NUL byte in its first block (an ELF file of another machine, a data file) is not given to the shell. */
+    @Test
+    void aBinaryFileInNoKnownFormatStaysAnExecFormatError() throws Exception {
+        Path binary = dir.resolve("other-arch");
+        Files.write(binary, new byte[] {0x7f, 'E', 'L', 'F', 1, 1, 1, 0, 0, 0});
+        assertThat(binary.toFile().setExecutable(true)).isTrue();
+        IOException e = org.assertj.core.api.Assertions.catchThrowableOfType(IOException.class, () -> PosixSpawn.spawn(
+                List.of(binary.toString()), Map.of(), null, PosixSpawn.NULL, PosixSpawn.NULL, PosixSpawn.NULL));
+        assertThat(e).hasMessage("Exec format error");
+    }
+
     @Test
     void aProgramThatIsNotThereIsOneClearError() {
         IOException e = org.assertj.core.api.Assertions.catchThrowableOfType(IOException.class, () -> PosixSpawn.spawn(

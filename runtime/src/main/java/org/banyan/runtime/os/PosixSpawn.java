@@ -274,8 +274,8 @@ public final class PosixSpawn {
             return "";
         }
         String script = org.banyan.pmix.ProgramLookup.scriptProblem(file, java.nio.file.Path.of(dir == null ? "" : dir));
-        if (script != null) {
-            return " (the script " + script + " on this host)";
+        if (script != null) { // line endings are the script's own, wherever it runs
+            return " (the script " + script + (script.startsWith("has Windows line endings") ? ")" : " on this host)");
         }
         // The program is there: a file other than a plain one, or a link (/dev/stdout, which in
         // the child names the descriptor its own action has just closed), is what failed.

@@ -91,6 +91,24 @@ class PosixSpawnTest {
         assertThat(Files.readString(out)).isEqualTo("a b|");
     }
 
+    /** exec says a script whose interpreter is missing is itself missing: the failure names the interpreter. */
+    @Test
+    void aMissingInterpreterIsNamedInTheFailure() throws Exception {
+        Path crlf = dir.resolve("crlf.sh");
+        Files.writeString(crlf, "#!/bin/sh\r\necho hi\r\n");
+        Path elsewhere = dir.resolve("elsewhere.sh");
+        Files.writeString(elsewhere, "#!/nonexistent/interp\necho hi\n");
+        assertThat(crlf.toFile().setExecutable(true) && elsewhere.toFile().setExecutable(true)).isTrue();
+        IOException e = org.assertj.core.api.Assertions.catchThrowableOfType(IOException.class, () -> PosixSpawn.spawn(
+                List.of(crlf.toString()), Map.of(), null, PosixSpawn.NULL, PosixSpawn.NULL, PosixSpawn.NULL));
+        assertThat(e).hasMessage("No such file or directory (the script has Windows line endings: its #! line names the"
+                + " interpreter '/bin/sh\\r', which does not exist (dos2unix fixes the script))");
+        e = org.assertj.core.api.Assertions.catchThrowableOfType(IOException.class, () -> PosixSpawn.spawn(
+                List.of(elsewhere.toString()), Map.of(), null, PosixSpawn.NULL, PosixSpawn.NULL, PosixSpawn.NULL));
+        assertThat(e).hasMessage("No such file or directory (the script names the interpreter '/nonexistent/interp' on its"
+                + " #! line, which does not exist on this host)");
+    }
+
     /** A file with a NUL byte in its first block (an ELF file of another machine, a data file) is not given to the shell. */
     @Test
     void aBinaryFileInNoKnownFormatStaysAnExecFormatError() throws Exception {

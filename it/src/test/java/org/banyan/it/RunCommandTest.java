@@ -472,4 +472,20 @@ class RunCommandTest {
         assertThat(r.exit()).as(r.stderr()).isZero();
         assertThat(r.stdout()).isEqualTo("ran with an argument\nran with an argument\n");
     }
+
+    /**
+     * A rank that exits with 140 is not one killed by signal 12, though both give status 140 (as
+     * mpirun tells "Exit code: 140" from "exited on signal 12"): the daemon reads the wait status.
+     */
+    @Test
+    void anExitStatusAbove128IsNotTakenForASignal() throws Exception {
+        Banyan.Result exited = Banyan.run("run", "-n", "1", "sh", "-c", "exit 140");
+        assertThat(exited.exit()).isEqualTo(140);
+        assertThat(exited.stderr()).startsWith("banyan run: rank 0 on ").endsWith(" exited with status 140; ending the job\n")
+                .hasLineCount(1);
+        Banyan.Result killed = Banyan.run("run", "-n", "1", "sh", "-c", "kill -USR2 $$");
+        assertThat(killed.exit()).isEqualTo(140);
+        assertThat(killed.stderr()).startsWith("banyan run: rank 0 on ")
+                .endsWith(" was killed by signal 12 (SIGUSR2); ending the job\n").hasLineCount(1);
+    }
 }

@@ -181,7 +181,7 @@ public final class DaemonCore {
                         : j != null && j.rankEnded(ended.rank());
                 if (known) {
                     exits.add(new OverlayMessage.RankExited(ended.jobId(), ended.rank(), ended.status(), ended.note(),
-                            ended.startMicros(), ended.endMicros()));
+                            ended.startMicros(), ended.endMicros(), ended.signaled()));
                 }
                 if (out.isParentGone() || leaving) {
                     exitIfIdle();

@@ -37,8 +37,16 @@ public sealed interface DaemonEvent {
      * A rank has ended and its output is fully forwarded; {@code note} is non-empty when it could
      * not be started at all. {@code startMicros} and {@code endMicros} (epoch, this host's clock;
      * 0 when not known) are when its process was created and when it was seen to end.
+     * {@code signaled}: a signal ended it ({@code status} is then 128 + the signal), as its wait
+     * status said; a status alone cannot tell a rank that exited with 140 from one killed by 12.
      */
-    record RankEnded(int jobId, int rank, int status, String note, long startMicros, long endMicros) implements DaemonEvent {
+    record RankEnded(int jobId, int rank, int status, String note, long startMicros, long endMicros, boolean signaled)
+            implements DaemonEvent {
+        /** An end whose wait status is not known: signaled as {@link Signals#looksSignaled} says. */
+        public RankEnded(int jobId, int rank, int status, String note, long startMicros, long endMicros) {
+            this(jobId, rank, status, note, startMicros, endMicros, Signals.looksSignaled(status));
+        }
+
         public RankEnded(int jobId, int rank, int status, String note) {
             this(jobId, rank, status, note, 0, 0);
         }

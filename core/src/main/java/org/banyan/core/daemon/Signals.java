@@ -31,11 +31,25 @@ public final class Signals {
     }
 
     /**
-     * How a rank ended, for messages: an exit status above 128 is what the JDK and shells report
-     * for death by signal (status - 128).
+     * Whether an exit status may be a death by signal (status - 128), as the JDK and shells report
+     * one: what is assumed where the wait status is not known (a rank the JDK started, an end made
+     * up by the runtime itself).
      */
+    public static boolean looksSignaled(int status) {
+        return status > 128 && status < 128 + NAMES.length;
+    }
+
+    /** How a rank ended, for messages, when only its exit status is known ({@link #looksSignaled}). */
     public static String describeStatus(int status) {
-        if (status > 128 && status < 128 + NAMES.length) {
+        return describeStatus(status, looksSignaled(status));
+    }
+
+    /**
+     * How a rank ended, for messages: killed by signal {@code status - 128} when {@code signaled},
+     * else its exit status (a program may exit with 140 itself, or a shell report so what it ran).
+     */
+    public static String describeStatus(int status, boolean signaled) {
+        if (signaled && status > 128) {
             int sig = status - 128;
             return "was killed by signal " + sig + " (" + name(sig) + ")";
         }

@@ -220,7 +220,7 @@ public final class JobControl {
         host.emit(new HeadAction.RankEnded(e.rank(), e.status()));
         if (!e.note().isEmpty() || e.status() != 0) {
             String what = "rank " + named(e.rank()) + " on " + host.hostOf(map.nodeOf(e.rank())) + " "
-                    + (e.note().isEmpty() ? Signals.describeStatus(e.status()) : "could not start: " + e.note());
+                    + (e.note().isEmpty() ? Signals.describeStatus(e.status(), e.signaled()) : "could not start: " + e.note());
             if (settings.keepGoing() && !terminating) { // every failure said, each on its own
                 failureStatus = failureStatus == null ? e.status() : failureStatus;
                 host.emit(new HeadAction.Report(settings.command() + ": " + what + "; the other ranks go on"));

@@ -22,7 +22,8 @@ import org.banyan.core.tree.TopologySpec;
  * type                body                                                (job: jobId:u32 first, see below)
  *  1 DAEMON_HELLO    daemonId:u32 host:string pid:u64 contact:string
  *  2 LAUNCH_JOB      job   (the job as {@link JobWire} writes it)
- *  3 RANK_EXITED     jobId:u32 rank:u32 status:u32 note:string startMicros:u64 endMicros:u64
+ *  3 RANK_EXITED     jobId:u32 rank:u32 status:u32 note:string startMicros:u64 endMicros:u64 signaled:u8
+ *                    (1: a signal ended it, status is 128 + the signal; 0: it exited with status)
  *  4 OUTPUT          jobId:u32 rank:u32 stream:u8 data:bytes
  *  5 STDIN_DATA      jobId:u32 rank:u32 (-2: every rank) data:bytes
  *  6 SIGNAL_RANKS    jobId:u32 signal:u32
@@ -45,7 +46,7 @@ import org.banyan.core.tree.TopologySpec;
  * 22 KVS_FETCHED     jobId:u32 from:u32 to:u32 request:u32 key:string value:string (null: no such key)
  * 23 NAME_REQUEST    jobId:u32 from:u32 to:u32 request:u32 op:u8 name:string port:string
  * 24 NAME_REPLY      jobId:u32 from:u32 to:u32 request:u32 op:u8 ok:u8 portOrReason:string
- * 25 RANKS_EXITED    n:u32 (jobId:u32 rank:u32 status:u32 note:string startMicros:u64 endMicros:u64){n}
+ * 25 RANKS_EXITED    n:u32 (jobId:u32 rank:u32 status:u32 note:string startMicros:u64 endMicros:u64 signaled:u8){n}
  * 26 RUN_TASKS       from:u32 to:u32 n:u32 (taskId:u32 executable:string args:list env:map sandbox:string
  *                    stdout:string stderr:string stdin:string after:u32){n}   (after: 0, or the task whose end starts it)
  * 27 SIGNAL_TASKS    from:u32 to:u32 n:u32 taskId:u32{n} signal:u32   (signal 0: withdraw the still queued)
@@ -155,7 +156,7 @@ public final class OverlayCodec {
                 JobWire.write(w, m.job());
             }
             case OverlayMessage.RankExited m -> w.u8(RANK_EXITED).u32(m.jobId()).u32(m.rank()).u32(m.status()).string(m.note())
-                    .u64(m.startMicros()).u64(m.endMicros());
+                    .u64(m.startMicros()).u64(m.endMicros()).u8(m.signaled() ? 1 : 0);
             case OverlayMessage.RunTasks m -> {
                 w.u8(RUN_TASKS).u32(m.from()).u32(m.to()).u32(m.tasks().size());
                 for (org.banyan.core.pilot.TaskSpec t : m.tasks()) {
@@ -173,7 +174,8 @@ public final class OverlayCodec {
             case OverlayMessage.RanksExited m -> {
                 w.u8(RANKS_EXITED).u32(m.exits().size());
                 for (OverlayMessage.RankExited e : m.exits()) {
-                    w.u32(e.jobId()).u32(e.rank()).u32(e.status()).string(e.note()).u64(e.startMicros()).u64(e.endMicros());
+                    w.u32(e.jobId()).u32(e.rank()).u32(e.status()).string(e.note()).u64(e.startMicros()).u64(e.endMicros())
+                            .u8(e.signaled() ? 1 : 0);
                 }
             }
             case OverlayMessage.Output m -> w.u8(OUTPUT).u32(m.jobId()).u32(m.rank()).u8(m.stream()).bytes(m.data());
@@ -214,7 +216,7 @@ public final class OverlayCodec {
                 case DAEMON_HELLO -> new OverlayMessage.DaemonHello(b.getInt(), string(b), b.getLong(), string(b));
                 case LAUNCH_JOB -> new OverlayMessage.LaunchJob(JobWire.read(b));
                 case RANK_EXITED -> new OverlayMessage.RankExited(b.getInt(), b.getInt(), b.getInt(), string(b), b.getLong(),
-                        b.getLong());
+                        b.getLong(), b.get() != 0);
                 case OUTPUT -> new OverlayMessage.Output(b.getInt(), b.getInt(), b.get() & 0xFF, bytes(b));
                 case STDIN_DATA -> new OverlayMessage.StdinData(b.getInt(), b.getInt(), bytes(b));
                 case SIGNAL_RANKS -> new OverlayMessage.SignalRanks(b.getInt(), b.getInt());
@@ -299,7 +301,7 @@ public final class OverlayCodec {
                     List<OverlayMessage.RankExited> exits = new ArrayList<>(n);
                     for (int i = 0; i < n; i++) {
                         exits.add(new OverlayMessage.RankExited(b.getInt(), b.getInt(), b.getInt(), string(b), b.getLong(),
-                                b.getLong()));
+                                b.getLong(), b.get() != 0));
                     }
                     yield new OverlayMessage.RanksExited(exits);
                 }

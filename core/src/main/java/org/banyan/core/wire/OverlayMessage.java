@@ -186,8 +186,13 @@ public sealed interface OverlayMessage {
      * its process was created and seen to end (epoch, its daemon's clock; 0 when not known), for
      * a task's profile.
      */
-    record RankExited(int jobId, int rank, int status, String note, long startMicros, long endMicros)
+    record RankExited(int jobId, int rank, int status, String note, long startMicros, long endMicros, boolean signaled)
             implements OverlayMessage {
+        /** An end whose wait status is not known: signaled as {@code Signals.looksSignaled} says. */
+        public RankExited(int jobId, int rank, int status, String note, long startMicros, long endMicros) {
+            this(jobId, rank, status, note, startMicros, endMicros, org.banyan.core.daemon.Signals.looksSignaled(status));
+        }
+
         public RankExited(int jobId, int rank, int status, String note) {
             this(jobId, rank, status, note, 0, 0);
         }

@@ -78,6 +78,7 @@ class OverlayCodecTest {
                                 org.banyan.topo.CpuBinding.Target.CORE, false, 1, false, new int[] {1, 0, 1, 1},
                                 new String[] {"0", "1:2", "0-1", "ünï"}))),
                 new OverlayMessage.RankExited(1, 5, 139, ""),
+                new OverlayMessage.RankExited(1, 5, 140, "", 7, 9, false),
                 new OverlayMessage.RankExited(1, 5, 127, "./a: not found"),
                 new OverlayMessage.SignalRanks(1, 10),
                 new OverlayMessage.RunTasks(-1, 3, List.of(

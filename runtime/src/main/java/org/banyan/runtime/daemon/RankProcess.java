@@ -113,7 +113,7 @@ public final class RankProcess {
             pid = c.pid();
             guardSlot = guard.started(pid);
             try {
-                exit = reaper.watch(pid);
+                exit = reaper.watch(pid, true);
             } catch (RuntimeException e) { // no pidfd (EMFILE...): an end nobody would see; not started, then
                 ProcessHandle.of(pid).ifPresent(h -> ProcessSignaller.signalTree(h, org.banyan.core.daemon.Signals.SIGKILL));
                 guard.ended(pid, guardSlot);
@@ -155,7 +155,8 @@ public final class RankProcess {
             Process p = org.banyan.runtime.os.Affinity.whileBound(launch.cpus(), () -> org.banyan.runtime.os.ProcessStarts.start(pb));
             pid = p.pid();
             guardSlot = guard.started(pid);
-            exit = p.onExit().thenApply(Process::exitValue);
+            // the JDK gives 128 + the signal for a death by signal, as for an exit with that status: assumed a signal
+            exit = p.onExit().thenApply(RankProcess::jdkStatus);
             if (stdin != null) {
                 startStdinWriter(jobId, rank, new RankStreams.StreamSink(p.getOutputStream()), stdin, events);
             }
@@ -247,14 +248,22 @@ public final class RankProcess {
             long endMicros = nowMicros();
             guard.ended(rp.pid, rp.guardSlot);
             join(pumpOut, pumpErr);
-            int status = rp.exit.join();
+            int raw = rp.exit.join();
+            int status = raw & ~org.banyan.runtime.os.ChildReaper.SIGNALED;
+            boolean signaled = (raw & org.banyan.runtime.os.ChildReaper.SIGNALED) != 0;
             // Its stdin writer waits for input or the end of the job's stdin, which may never
             // come once the rank is gone: a DVM kept a thread and a pipe per such job for ever.
             rp.writeStdin(new byte[0]);
             registry.ended(launch.jobId(), rp);
             events.accept(new DaemonEvent.RankEnded(launch.jobId(), launch.rank(), status,
-                    status != 0 && stderrFile != null ? tail(new File(stderrFile)) : "", startMicros, endMicros));
+                    status != 0 && stderrFile != null ? tail(new File(stderrFile)) : "", startMicros, endMicros, signaled));
         }
+    }
+
+    /** A status from the JDK, flagged as {@code ChildReaper.watch(pid, true)} flags one (by its value: all the JDK tells). */
+    private static int jdkStatus(Process p) {
+        int v = p.exitValue();
+        return org.banyan.core.daemon.Signals.looksSignaled(v) ? v | org.banyan.runtime.os.ChildReaper.SIGNALED : v;
     }
 
     private static final java.util.concurrent.Executor DRAINERS = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();

@@ -122,7 +122,7 @@ final class WarmPool implements AutoCloseable {
         int slot = guard.started(c.pid());
         CompletableFuture<Integer> exit;
         try {
-            exit = reaper.watch(c.pid());
+            exit = reaper.watch(c.pid(), true); // its status becomes a rank's: RankProcess reads the flag
         } catch (RuntimeException e) { // no pidfd: an end nobody would see
             Waiting w = new Waiting(program, c.pid(), slot, null, c.stdinFd(), c.stdoutFd(), c.stderrFd());
             discard(w);

@@ -95,7 +95,7 @@ public final class ChildReaper {
     /** pidfd → the child's pid and its future. */
     private final Map<Integer, Watched> watched = new ConcurrentHashMap<>();
 
-    private record Watched(long pid, int pidfd, int epfd, CompletableFuture<Integer> exit) {}
+    private record Watched(long pid, int pidfd, int epfd, CompletableFuture<Integer> exit, boolean flagSignals) {}
 
     /** Told once if the reaper's thread fails: no child's end would be reported after that. */
     private final java.util.function.Consumer<String> onFailure;
@@ -157,6 +157,17 @@ public final class ChildReaper {
      * before anything else could reap the pid (the spawner calls it at once).
      */
     public CompletableFuture<Integer> watch(long pid) {
+        return watch(pid, false);
+    }
+
+    /** Set in a status {@link #watch(long, boolean)} gives for a child a signal ended (the rest is 128 + the signal). */
+    public static final int SIGNALED = 0x100;
+
+    /**
+     * As {@link #watch(long)}; with {@code flagSignals}, the status of a child a signal ended
+     * carries {@link #SIGNALED}, which an exit status cannot (a program may exit with 137 itself).
+     */
+    public CompletableFuture<Integer> watch(long pid, boolean flagSignals) {
         CompletableFuture<Integer> exit = new CompletableFuture<>();
         try {
             Reaper self = ownThread();
@@ -167,7 +178,7 @@ public final class ChildReaper {
                 throw new IllegalStateException("pidfd_open " + pid + ": " + Libc.strerror(RawFd.errno(st)));
             }
             int epfd = self != null ? epfds[self.index] : epfds[Math.floorMod(turn.getAndIncrement(), epfds.length)];
-            Watched w = new Watched(pid, pidfd, epfd, exit);
+            Watched w = new Watched(pid, pidfd, epfd, exit, flagSignals);
             watched.put(pidfd, w);
             MemorySegment ev = scratch[1];
             ev.set(JAVA_INT, 0, EPOLLIN | EPOLLONESHOT);
@@ -234,6 +245,9 @@ public final class ChildReaper {
             rc = (int) CCall.callErrno(WAITPID, st, w.pid(), CCall.p(status), 0);
         } while (rc < 0 && RawFd.errno(st) == EINTR);
         int code = rc < 0 ? 255 : decode(status.get(JAVA_INT, 0));
+        if (w.flagSignals() && rc >= 0 && (status.get(JAVA_INT, 0) & 0x7f) != 0) {
+            code |= SIGNALED;
+        }
         // Out of the map before the number is free again: the next pidfd_open may return it.
         watched.remove(pidfd, w);
         RawFd.close(pidfd);

@@ -32,6 +32,10 @@ class ChildReaperTest {
             assertThat(exits.get(i).get(10, TimeUnit.SECONDS)).as("child %d", i).isEqualTo(i % 5);
         }
         assertThat(reaper.watch(spawn("/bin/sh", "-c", "kill -9 $$")).get(10, TimeUnit.SECONDS)).isEqualTo(128 + 9);
+        assertThat(reaper.watch(spawn("/bin/sh", "-c", "kill -9 $$"), true).get(10, TimeUnit.SECONDS))
+                .as("a death by signal, flagged").isEqualTo(ChildReaper.SIGNALED | 128 + 9);
+        assertThat(reaper.watch(spawn("/bin/sh", "-c", "exit 137"), true).get(10, TimeUnit.SECONDS))
+                .as("an exit with the same status, not flagged").isEqualTo(137);
         assertThat(ProcessHandle.current().children().count()).as("no child left, not even a zombie").isZero();
         assertThat(failures).isEmpty();
     }

@@ -144,6 +144,20 @@ class StrayTest {
         }
     }
 
+    /**
+     * Daemons a head starts itself (here with --launcher local) inherit the head's helper mark;
+     * their ranks must not, or what those ranks leave would pass for the head's own helpers'.
+     */
+    @Test
+    void ranksOfDaemonsTheHeadStartedCarryNoHelperMark() throws Exception {
+        for (String spawn : List.of("native", "jdk")) {
+            Banyan.Result r = Banyan.run(java.util.Map.of("BANYAN_SPAWN", spawn), null, List.of("run", "-n", "2", "-H", "a,b",
+                    "--launcher", "local", "sh", "-c", "echo \"helper=${BANYAN_HELPER-unset}\""));
+            assertThat(r.exit()).as(r.stderr()).isZero();
+            assertThat(r.stdout()).as(spawn).isEqualTo("helper=unset\nhelper=unset\n");
+        }
+    }
+
     /** On a DVM an unmarked stray cannot be given to a task: it ends once no task runs on its host. */
     @Test
     void aDvmEndsAnUnmarkedStrayOnceItIsIdle() throws Exception {

@@ -51,23 +51,40 @@ public final class ProgramLookup {
     }
 
     /**
-     * Why the kernel cannot run {@code program} as a script, in words that follow the program's
-     * name, or null when nothing is wrong with its {@code #!} line: the interpreter it names does
-     * not exist (here), and when that name ends in a carriage return, that the script has
-     * Windows line endings (the kernel then looks for {@code /bin/sh\r}, and exec says only "No
-     * such file or directory", as if the script itself were missing).
+     * The interpreter a script's {@code #!} line names, when the kernel cannot run it: exec then
+     * says only "No such file or directory", as if the script itself were missing.
+     * {@code lineEndings}: the name ends in a carriage return (the script has Windows line
+     * endings, and the kernel looks for {@code /bin/sh\r}), which is wrong wherever it runs.
      */
-    public static String scriptProblem(Path program, Path dir) {
+    public record BadInterpreter(String name, boolean lineEndings) {
+        /** Why, in words that follow "the script". */
+        public String words() {
+            return lineEndings
+                    ? "has Windows line endings: its #! line names the interpreter '" + name.substring(0, name.length() - 1)
+                            + "\\r', which does not exist (dos2unix fixes the script)"
+                    : "names the interpreter '" + name + "' on its #! line, which does not exist";
+        }
+    }
+
+    /**
+     * The script's interpreter when its name ends in a carriage return, or null: read from the
+     * script only, the interpreter is not looked at (it may be on a file system that hangs, or
+     * exist only where the ranks run).
+     */
+    public static BadInterpreter windowsLineEndings(Path program, Path dir) {
+        Path interpreter = interpreterOf(program, dir);
+        String name = interpreter == null ? null : RawPaths.shown(interpreter);
+        return name != null && name.endsWith("\r") ? new BadInterpreter(name, true) : null;
+    }
+
+    /** The script's interpreter when it does not exist here, or null (a program that is no script, one whose interpreter is there). */
+    public static BadInterpreter missingInterpreter(Path program, Path dir) {
         Path interpreter = interpreterOf(program, dir);
         if (interpreter == null || Files.exists(interpreter)) {
             return null;
         }
         String name = RawPaths.shown(interpreter);
-        if (name.endsWith("\r")) {
-            return "has Windows line endings: its #! line names the interpreter '"
-                    + name.substring(0, name.length() - 1) + "\\r', which does not exist (dos2unix fixes the script)";
-        }
-        return "names the interpreter '" + name + "' on its #! line, which does not exist";
+        return new BadInterpreter(name, name.endsWith("\r"));
     }
 
     /**

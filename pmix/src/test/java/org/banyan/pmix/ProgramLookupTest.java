@@ -34,14 +34,23 @@ class ProgramLookupTest {
 
     @Test
     void aScriptWhoseInterpreterIsMissingIsNamedAsSuch() throws Exception {
-        assertThat(ProgramLookup.scriptProblem(script("#!/bin/sh\r\necho hi\r\n"), dir))
+        assertThat(ProgramLookup.missingInterpreter(script("#!/bin/sh\r\necho hi\r\n"), dir).words())
                 .isEqualTo("has Windows line endings: its #! line names the interpreter '/bin/sh\\r', which does not exist"
                         + " (dos2unix fixes the script)");
-        assertThat(ProgramLookup.scriptProblem(script("#!/nonexistent/interp -x\n"), dir))
+        assertThat(ProgramLookup.missingInterpreter(script("#!/nonexistent/interp -x\n"), dir).words())
                 .isEqualTo("names the interpreter '/nonexistent/interp' on its #! line, which does not exist");
-        assertThat(ProgramLookup.scriptProblem(script("#!/bin/sh\necho hi\n"), dir)).isNull();
-        assertThat(ProgramLookup.scriptProblem(Path.of("/bin/sh"), dir)).as("an ELF file").isNull();
-        assertThat(ProgramLookup.scriptProblem(script("echo hi\n"), dir)).isNull();
+        assertThat(ProgramLookup.missingInterpreter(script("#!/bin/sh\necho hi\n"), dir)).isNull();
+        assertThat(ProgramLookup.missingInterpreter(Path.of("/bin/sh"), dir)).as("an ELF file").isNull();
+        assertThat(ProgramLookup.missingInterpreter(script("echo hi\n"), dir)).isNull();
+    }
+
+    /** Before a launch only the script is read: its interpreter may hang (a dead mount) or exist only on the ranks' hosts. */
+    @Test
+    void windowsLineEndingsAreFoundWithoutLookingAtTheInterpreter() throws Exception {
+        assertThat(ProgramLookup.windowsLineEndings(script("#!/bin/sh\r\necho hi\r\n"), dir))
+                .isEqualTo(new ProgramLookup.BadInterpreter("/bin/sh\r", true));
+        assertThat(ProgramLookup.windowsLineEndings(script("#!/nonexistent/interp\n"), dir)).as("missing, but maybe not there").isNull();
+        assertThat(ProgramLookup.windowsLineEndings(Path.of("/bin/sh"), dir)).isNull();
     }
 
     @Test

@@ -79,9 +79,9 @@ final class RankPrograms {
         }
         // A script's interpreter may be where the ranks run and not here; a carriage return in
         // its name is never meant, and exec would call the script itself missing.
-        String problem = ProgramLookup.scriptProblem(p, dir);
-        if (problem != null && problem.startsWith("has Windows line endings")) {
-            throw new UsageException("program '" + program + "' " + problem);
+        ProgramLookup.BadInterpreter crlf = ProgramLookup.windowsLineEndings(p, dir);
+        if (crlf != null) {
+            throw new UsageException("program '" + program + "' " + crlf.words());
         }
         Found f = new Found(p, onPath);
         found.put(key, f);

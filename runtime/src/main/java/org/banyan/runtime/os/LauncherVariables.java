@@ -10,7 +10,8 @@ import java.util.Map;
  * otherwise changed how a Java rank took SIGUSR2); a variable the user had set already is not
  * named there, so it reaches the ranks unchanged. A named variable the user had set with another
  * value ({@code LC_ALL}, which the command sets to a UTF-8 locale for its JVMs) is kept in
- * {@code BANYAN_USER_NAME} and given back.
+ * {@code BANYAN_USER_NAME} and given back. {@link Subreaper#HELPER} goes too: a daemon that a
+ * head started through the JDK inherits it, and its ranks are not the head's helpers.
  */
 public final class LauncherVariables {
     /** The variable that lists, space-separated, the ones the command added. */
@@ -29,6 +30,7 @@ public final class LauncherVariables {
 
     /** Removes the launcher's variables from {@code env} in place (a ProcessBuilder's environment). */
     public static void removeIn(Map<String, String> env) {
+        env.remove(Subreaper.HELPER);
         String names = env.remove(NAMES);
         if (names != null) {
             for (String name : names.trim().split("\\s+")) {

@@ -273,9 +273,10 @@ public final class PosixSpawn {
         if (file == null) {
             return "";
         }
-        String script = org.banyan.pmix.ProgramLookup.scriptProblem(file, java.nio.file.Path.of(dir == null ? "" : dir));
-        if (script != null) { // line endings are the script's own, wherever it runs
-            return " (the script " + script + (script.startsWith("has Windows line endings") ? ")" : " on this host)");
+        org.banyan.pmix.ProgramLookup.BadInterpreter bad =
+                org.banyan.pmix.ProgramLookup.missingInterpreter(file, java.nio.file.Path.of(dir == null ? "" : dir));
+        if (bad != null) { // line endings are the script's own, wherever it runs
+            return " (the script " + bad.words() + (bad.lineEndings() ? ")" : " on this host)");
         }
         // The program is there: a file other than a plain one, or a link (/dev/stdout, which in
         // the child names the descriptor its own action has just closed), is what failed.

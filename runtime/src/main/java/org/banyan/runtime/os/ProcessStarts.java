@@ -17,14 +17,12 @@ public final class ProcessStarts {
 
     /**
      * Starts {@code pb}: marked as this JVM's helper ({@link Subreaper#HELPER}) unless it is a
-     * rank (its environment carries {@link Subreaper#MARK}), which must not pass the mark on.
+     * rank (its environment carries {@link Subreaper#MARK}, and {@link LauncherVariables} took
+     * the helper mark out of it).
      */
     public static Process start(ProcessBuilder pb) throws IOException {
-        java.util.Map<String, String> env = pb.environment();
-        if (env.containsKey(Subreaper.MARK)) {
-            env.remove(Subreaper.HELPER);
-        } else {
-            env.put(Subreaper.HELPER, Subreaper.self());
+        if (!pb.environment().containsKey(Subreaper.MARK)) {
+            pb.environment().put(Subreaper.HELPER, Subreaper.self());
         }
         Lock lock = CCall.ENVIRONMENT.readLock();
         lock.lock();

@@ -27,7 +27,7 @@ public final class Subreaper {
      * its own work ({@code ssh}, {@code srun}, {@code sbatch}: {@link ProcessStarts}), that JVM's
      * pid: what such a helper leaves in a session of its own (an ssh {@code ControlPersist}
      * master, which daemonises and comes to the subreaper as an orphan) is the daemon's, never a
-     * stray. Ranks do not carry it.
+     * stray. Ranks do not carry it ({@link LauncherVariables} removes it from their environment).
      */
     public static final String HELPER = "BANYAN_HELPER";
 
@@ -63,7 +63,6 @@ public final class Subreaper {
     /** {@code env} with {@link #MARK} for a rank of this process's. */
     public static java.util.Map<String, String> marked(java.util.Map<String, String> env, int jobId, int rank) {
         java.util.Map<String, String> out = new java.util.HashMap<>(env);
-        out.remove(HELPER);
         out.put(MARK, new StringBuilder(24).append(SELF).append(':').append(jobId).append(':').append(rank).toString());
         return out;
     }

@@ -31,4 +31,11 @@ class LauncherVariablesTest {
         Map<String, String> unset = Map.of("LC_ALL", "C.UTF-8", LauncherVariables.NAMES, "LC_ALL", "LANG", "de_DE.UTF-8");
         assertThat(LauncherVariables.removedFrom(unset)).containsOnly(Map.entry("LANG", "de_DE.UTF-8"));
     }
+
+    /** A daemon a head started as its helper inherits the head's mark; its ranks are no helpers. */
+    @Test
+    void theHelperMarkGoesWithOrWithoutTheList() {
+        assertThat(LauncherVariables.removedFrom(Map.of(Subreaper.HELPER, "4242", "PATH", "/bin")))
+                .containsOnly(Map.entry("PATH", "/bin"));
+    }
 }

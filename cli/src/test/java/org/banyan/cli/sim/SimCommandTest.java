@@ -220,6 +220,15 @@ class SimCommandTest {
         java.nio.file.Files.writeString(file, "{\"nodes\": 8, \"jobs\": 2, \"arrivals\": {\"poisson_mean_s\": 5},"
                 + " \"apps\": [{\"name\": \"x\", \"iterations\": 4, \"min\": 3, \"max\": 2, \"run_s_at_max\": 100}]}");
         assertThat(sim("sim", "workload", "--setup", file.toString()).status()).isEqualTo(2);
+        for (String negative : List.of("comm_s_per_log2", "start_s")) { // said "job 1: the run-time estimate must be positive"
+            java.nio.file.Files.writeString(file, "{\"nodes\": 8, \"jobs\": 2, \"arrivals\": {\"poisson_mean_s\": 5},"
+                    + " \"apps\": [{\"name\": \"x\", \"iterations\": 4, \"min\": 1, \"max\": 4, \"one_node_s\": 100, \""
+                    + negative + "\": -1000}]}");
+            Outcome refused = sim("sim", "workload", "--setup", file.toString());
+            assertThat(refused.status()).isEqualTo(2);
+            assertThat(refused.err()).contains("application 'x'").contains("no negative check period, resize cost, data, "
+                    + "communication term or start").hasLineCount(1);
+        }
         java.nio.file.Files.writeString(file, "{\"nodes\": 8, \"jobs\": 2, \"nodes\": 64, \"arrivals\": {\"poisson_mean_s\": 5},"
                 + " \"apps\": [{\"name\": \"x\", \"iterations\": 4, \"min\": 1, \"max\": 4, \"run_s_at_max\": 100}]}");
         Outcome twice = sim("sim", "workload", "--setup", file.toString());

@@ -39,10 +39,11 @@ public record WorkloadSetup(String name, int nodes, int jobs, long seed, List<Sh
             if (!(s.weight() > 0) || a.minNodes() < 1 || a.maxNodes() < a.minNodes() || a.iterations() < 1
                     || (a.preferredNodes() != 0 && (a.preferredNodes() < a.minNodes() || a.preferredNodes() > a.maxNodes()))
                     || !(a.oneNodeSeconds() > 0) || a.serialFraction() < 0 || a.serialFraction() > 1
-                    || a.checkPeriodSeconds() < 0 || a.resizeFixedSeconds() < 0 || a.dataGiB() < 0) {
+                    || a.checkPeriodSeconds() < 0 || a.resizeFixedSeconds() < 0 || a.dataGiB() < 0
+                    || a.commSecondsPerLog2() < 0 || a.startSeconds() < 0) {
                 throw new IllegalArgumentException("application '" + a.name() + "': needs a positive weight, 1 <= min <= "
                         + "preferred <= max (preferred 0: none), iterations >= 1, one_node_s > 0, serial in [0, 1], and no "
-                        + "negative check period, resize cost or data");
+                        + "negative check period, resize cost, data, communication term or start");
             }
         }
     }

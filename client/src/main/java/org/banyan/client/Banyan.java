@@ -226,6 +226,19 @@ public final class Banyan implements AutoCloseable {
      * joins of one generation, each a barrier).
      */
     public List<String> join(int generation, int seq, int rank, int size, String card) {
+        return joinWorld(generation, seq, rank, size, card).cards();
+    }
+
+    /**
+     * What a rank learns when its world of a generation is complete: every rank's card in rank
+     * order, and the world's secret (256 bits) with which its ranks' direct connections prove they
+     * belong; a world of a resized job holds ranks of several DVM jobs, whose {@link #jobSecret}s
+     * differ. Null when the DVM gave none.
+     */
+    public record JoinedWorld(List<String> cards, byte[] secret) {}
+
+    /** {@link #join}, with the world's secret. */
+    public JoinedWorld joinWorld(int generation, int seq, int rank, int size, String card) {
         checkOpen();
         var first = await(pmi.request("banyan-join", "generation", Integer.toString(generation), "seq",
                 Integer.toString(seq), "rank", Integer.toString(rank), "size", Integer.toString(size), "card", card),
@@ -242,11 +255,25 @@ public final class Banyan implements AutoCloseable {
             out.add(cards.substring(from, i));
             from = i + 1;
         }
+        byte[] secret = null;
+        if (out.size() == size + 1 && out.getLast().startsWith(WORLD_SECRET)) {
+            try {
+                secret = java.util.HexFormat.of().parseHex(out.removeLast().substring(WORLD_SECRET.length()));
+            } catch (IllegalArgumentException e) {
+                throw new BanyanException("banyan-join returned a world secret that is not hex");
+            }
+        }
         if (out.size() != size) {
             throw new BanyanException("banyan-join returned " + out.size() + " cards for a world of " + size);
         }
-        return out;
+        return new JoinedWorld(out, secret);
     }
+
+    /**
+     * How the DVM's join answer ends when it gives the world a secret: one more element after the
+     * cards (the daemon's PMI protocol, documented with its server, PmiServer).
+     */
+    public static final String WORLD_SECRET = "world-secret=";
 
     /** Ends the whole job with {@code exitCode}, as MPI_Abort does; does not return. */
     public void abort(int exitCode, String message) {

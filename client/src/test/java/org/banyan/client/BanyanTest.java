@@ -32,7 +32,8 @@ class BanyanTest {
     /**
      * A large world's cards do not fit one PMI-2 frame (64 KiB): the daemon sends the first page
      * and how many there are, and the client asks for the rest. A fake daemon serves 400 cards
-     * of 200 characters (80,000 in all, three pages), with ';' in them.
+     * of 200 characters (80,000 in all, three pages), with ';' in them, and the world's secret
+     * after them (a DVM's head gives each resized world one), which is not a card.
      */
     @Test
     void aJoinTooLargeForOneFrameIsReadInPages() throws Exception {
@@ -41,6 +42,9 @@ class BanyanTest {
             all.append(String.format("%-199s", "rank" + r + ";tcp=10.0.0." + r)).append('\f');
         }
         String cards = all.toString();
+        String secret = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+        all.append(Banyan.WORLD_SECRET).append(secret).append('\f');
+        String answer = all.toString();
         int page = 30_000;
         try (java.net.ServerSocket server = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             Thread daemon = Thread.ofPlatform().daemon().start(() -> {
@@ -60,10 +64,10 @@ class BanyanTest {
                         String reply = switch (req.get("cmd")) {
                             case "fullinit" -> "size=400;rank=0;";
                             case "job-getid" -> "jobid=kvs_1;";
-                            case "banyan-join" -> "cards=" + cards.substring(0, page).replace(";", ";;") + ";pages=3;";
+                            case "banyan-join" -> "cards=" + answer.substring(0, page).replace(";", ";;") + ";pages=3;";
                             case "banyan-join-page" -> {
                                 int i = Integer.parseInt(req.get("page"));
-                                yield "cards=" + cards.substring(i * page, Math.min(cards.length(), (i + 1) * page))
+                                yield "cards=" + answer.substring(i * page, Math.min(answer.length(), (i + 1) * page))
                                         .replace(";", ";;") + ";";
                             }
                             default -> "";
@@ -82,6 +86,9 @@ class BanyanTest {
             assertThat(got.get(0)).startsWith("rank0;tcp=10.0.0.0").hasSize(199);
             assertThat(got.get(399)).startsWith("rank399;tcp=10.0.0.399");
             assertThat(String.join("\f", got) + "\f").isEqualTo(cards);
+            Banyan.JoinedWorld world = job.joinWorld(1, 2, 0, 400, "rank0");
+            assertThat(world.cards()).isEqualTo(got);
+            assertThat(java.util.HexFormat.of().formatHex(world.secret())).isEqualTo(secret);
             daemon.interrupt();
         }
     }

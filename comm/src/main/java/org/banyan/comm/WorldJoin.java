@@ -12,13 +12,15 @@ final class WorldJoin {
 
     /**
      * Builds the world of {@code gen}: this rank's endpoints go to the DVM's head with its join, and
-     * every rank's come back once all have joined (each exchange a join).
+     * every rank's come back once all have joined (each exchange a join), with the world's secret
+     * that its TCP connections prove.
      */
     static Comm join(Banyan job, Map<String, String> env, int gen, int rank, int size) {
         Map<String, String> card = new LinkedHashMap<>();
         card.put("dmr.host", Integer.toString(job.peer(job.rank()).node()));
         int[] seq = {0};
         List<Map<String, String>> cards = new ArrayList<>();
+        byte[][] secret = {null};
         Endpoints endpoints = new Endpoints() {
             @Override
             public void publish(String key, String value) {
@@ -32,7 +34,9 @@ final class WorldJoin {
             public void exchange() {
                 StringBuilder text = new StringBuilder();
                 card.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
-                List<String> all = job.join(gen, ++seq[0], rank, size, text.toString());
+                Banyan.JoinedWorld joined = job.joinWorld(gen, ++seq[0], rank, size, text.toString());
+                List<String> all = joined.cards();
+                secret[0] = joined.secret();
                 cards.clear();
                 for (String c : all) {
                     Map<String, String> m = new LinkedHashMap<>();
@@ -54,6 +58,12 @@ final class WorldJoin {
             @Override
             public String host(int r) {
                 return cards.get(r).get("dmr.host");
+            }
+
+            /** The world's, from the DVM with the first join: its ranks belong to several DVM jobs, each with a secret of its own. */
+            @Override
+            public byte[] secret() {
+                return secret[0];
             }
         };
         endpoints.exchange(); // the hosts first: the shared-memory transport groups ranks by host as it is built

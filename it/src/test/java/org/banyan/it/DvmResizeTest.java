@@ -175,6 +175,64 @@ class DvmResizeTest {
         Banyan.assertNoProcessesWith("FlexibleSleep");
     }
 
+    /**
+     * A shrunk job's new world (generation 1) holds ranks of DVM jobs whose job secrets differ: its
+     * TCP connections prove the world's own secret, which the head gives with the join, so a
+     * stranger at any port its ranks listen on is closed unread and said (until 2026-12-02 such a
+     * world took any connection as a rank's). The job runs on to its end.
+     */
+    @Test
+    void aResizedWorldsRanksRefuseAStrangerAtTheirPorts() throws Exception {
+        startDvm();
+        Path out = dir.resolve("flexible.out");
+        Process flexible = submitFlexible(out, List.of(), 12, 1.2);
+        awaitLine(out, "step 1: 4 rank(s)");
+        Process queued = Banyan.builder(List.of("dvm", "submit", "--dvm", uri.toString(), "--nodes", "2", "--time", "5", "sh",
+                "-c", "sleep 2")).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        awaitLine(out, "shrink from 4");
+        List<String> ranks = Banyan.processesWith("FlexibleSleep").stream().map(l -> l.split("\\s+")[0]).toList();
+        List<String[]> ports = new ArrayList<>();
+        Process ss = new ProcessBuilder("ss", "-Htlnp").redirectErrorStream(true).start();
+        for (String line : new String(ss.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("pid=(\\d+),").matcher(line);
+            if (m.find() && ranks.contains(m.group(1))) {
+                String local = line.strip().split("\\s+")[3];
+                String host = local.substring(0, local.lastIndexOf(':')).replace("[", "").replace("]", "").replace("::ffff:", "");
+                ports.add(new String[] {host.equals("*") || host.equals("0.0.0.0") ? "127.0.0.1" : host,
+                        local.substring(local.lastIndexOf(':') + 1)});
+            }
+        }
+        ss.waitFor();
+        assertThat(ports).as("the ranks' TCP ports").isNotEmpty();
+        for (String[] hostPort : ports) {
+            try (java.net.Socket stranger = new java.net.Socket(hostPort[0], Integer.parseInt(hostPort[1]))) {
+                byte[] hello = new byte[4 + 16 + 32 + 16]; // "rank 0", a guessed proof, and an empty message
+                new java.util.Random(1).nextBytes(hello);
+                java.nio.ByteBuffer.wrap(hello).putInt(0);
+                stranger.getOutputStream().write(hello);
+                stranger.setSoTimeout(15_000);
+                boolean closed;
+                try {
+                    closed = stranger.getInputStream().read() < 0;
+                } catch (java.net.SocketTimeoutException e) {
+                    closed = false;
+                } catch (java.net.SocketException e) { // reset: closed with our message unread
+                    closed = true;
+                }
+                assertThat(closed).as("closed by the rank at " + String.join(":", hostPort)).isTrue();
+            } catch (java.net.ConnectException e) {
+                // a leaving rank closed its port meanwhile
+            }
+        }
+        assertThat(flexible.waitFor(90, TimeUnit.SECONDS)).isTrue();
+        queued.waitFor(30, TimeUnit.SECONDS);
+        String text = Files.readString(out);
+        assertThat(flexible.exitValue()).as(text).isZero();
+        assertThat(text).containsPattern("banyan-comm: rank \\d refused a connection from .*: it did not prove the job's secret")
+                .contains("step 11:");
+        Banyan.assertNoProcessesWith("FlexibleSleep");
+    }
+
     @Test
     void anExpansionWhoseRanksDoNotJoinInTimeIsAbandonedAndTheJobGoesOn() throws Exception {
         startDvm();

@@ -68,7 +68,8 @@ import org.banyan.core.wire.OverlayMessage;
  *                                            errmsg= when the job is not in a DVM's queue)
  * banyan-join;generation=;seq=;rank=;size=;card=
  *                                         -> banyan-join-response;cards=C;rc=0 once every rank of the new
- *                                            world joined (C: every card in rank order, each ending in \f);
+ *                                            world joined (C: every card in rank order, each ending in \f,
+ *                                            then world-secret=HEX\f: the world's secret, from a DVM's head);
  *                                            when C is longer than {@link #JOIN_PAGE} characters, its first
  *                                            page and pages=P: the client asks for the others with
  * banyan-join-page;page=I                 -> banyan-join-page-response;cards=C_I;rc=0 (I = 1 .. P-1; the

@@ -80,6 +80,9 @@ public final class DvmCore {
     /** An elastic DVM's batch-system policy; null for others. */
     private ElasticPolicy elastic;
     private final ElasticPool pool;
+    private final DvmSnapshots snapshots;
+    /** A resized job's world's secret by queue id and generation (the driver's; none in the simulator). */
+    private java.util.function.BiFunction<Integer, Integer, String> worldSecrets;
 
     /**
      * @param gpusPerHost the GPUs each host has for tasks, numbered from 0, or {@link #FOUND_GPUS}
@@ -131,6 +134,11 @@ public final class DvmCore {
                     public void say(String line) {
                         DvmCore.this.say(line);
                     }
+
+                    @Override
+                    public String worldSecret(int queueId, int generation) {
+                        return worldSecrets == null ? null : worldSecrets.apply(queueId, generation);
+                    }
                 });
         TaskAgent taskAgent = new TaskAgent(scheduler, hosts.names(), TaskAgent.QUEUE_DEPTH);
         this.gpus = new DvmGpus(gpusPerHost, scheduler, taskAgent.gpuNames(),
@@ -140,6 +148,7 @@ public final class DvmCore {
         this.jobs = new DvmJobs(hosts, scheduler, new JobSlots(this.nodes, hosts, scheduler), settings, jobIds, queue, tasks,
                 followUps::add, this::say);
         this.pool = new DvmPool(this.nodes, scheduler, queue, tasks);
+        this.snapshots = new DvmSnapshots(this.nodes, hosts, scheduler, jobs, queue, view);
     }
 
     /**
@@ -157,6 +166,11 @@ public final class DvmCore {
             hosts.vacant(i);
             pool.retire(i);
         }
+    }
+
+    /** Gives the worlds of resized jobs their secrets (hex), derived by the driver from the DVM's. */
+    public void worldSecrets(java.util.function.BiFunction<Integer, Integer, String> secrets) {
+        this.worldSecrets = secrets;
     }
 
     /** The Slurm jobs an elastic DVM took after its own, to cancel as it stops. */
@@ -461,41 +475,9 @@ public final class DvmCore {
 
     /**
      * The state for the dashboard now: hosts, jobs, queue and sizes, tasks with the rates of the
-     * last {@code seconds} seconds, the last {@code decisions} lines of the log. Its cost is the
-     * hosts' count plus bounded lists, whatever the number of tasks.
+     * last {@code seconds} seconds, the last {@code decisions} lines of the log ({@link DvmSnapshots}).
      */
     public DvmSnapshot snapshot(int seconds, int decisions) {
-        long now = clock.wallMicros();
-        for (int queueId : view.sizedJobs()) {
-            view.size(now, queueId, Math.max(0, queue.ranksOf(queueId)));
-        }
-        for (ClientMessage.QueuedStatus q : queue.status()) {
-            view.size(now, q.queueId(), Math.max(0, queue.ranksOf(q.queueId())));
-        }
-        List<ClientMessage.JobStatus> running = jobs.status();
-        for (ClientMessage.JobStatus j : running) {
-            if (queue.ranksOf(j.jobId()) > 0) {
-                view.size(now, j.jobId(), queue.ranksOf(j.jobId()));
-            }
-        }
-        Map<Integer, List<String>> byHost = new HashMap<>();
-        jobs.holders(byHost);
-        queue.holders(byHost);
-        List<List<String>> holders = new ArrayList<>(nodes.size());
-        for (int i = 0; i < nodes.size(); i++) {
-            holders.add(List.copyOf(byHost.getOrDefault(i, List.of())));
-        }
-        return new DvmSnapshot(now, hosts.status(scheduler::freeCoresOn, scheduler::gpusOn, scheduler::freeGpusOn), holders,
-                running, queued(), view.tasks(now, seconds), view.sizes(), view.decisions(decisions), jobs.monitored());
-    }
-
-    private List<DvmSnapshot.Queued> queued() {
-        List<ClientMessage.QueuedStatus> status = queue.status();
-        List<String> reasons = queue.reasons();
-        List<DvmSnapshot.Queued> out = new ArrayList<>(status.size());
-        for (int i = 0; i < status.size(); i++) {
-            out.add(new DvmSnapshot.Queued(status.get(i), i < reasons.size() ? reasons.get(i) : ""));
-        }
-        return out;
+        return snapshots.take(clock.wallMicros(), seconds, decisions);
     }
 }

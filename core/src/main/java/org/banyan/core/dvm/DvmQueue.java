@@ -35,6 +35,13 @@ final class DvmQueue {
         void follow(HeadEvent e);
 
         void say(String line);
+
+        /**
+         * The secret of a resized job's world of {@code generation} (hex), which its ranks' direct
+         * connections prove: the world holds ranks of several DVM jobs, whose job secrets differ.
+         * Null for none (the simulator).
+         */
+        String worldSecret(int queueId, int generation);
     }
 
     private final List<Node> nodes;
@@ -199,6 +206,9 @@ final class DvmQueue {
         } else {
             ResourceQueue.Joined j = queue.join(r.jobId(), r.name(), r.port(), r);
             if (j != null) {
+                String secret = j.error() == null ? host.worldSecret(j.queueId(), j.generation()) : null;
+                String answer = j.error() != null ? j.error()
+                        : secret == null ? j.cards() : j.cards() + ResourceQueue.WORLD_SECRET + secret + "\f";
                 // once per daemon and DVM job (a world spans its first job and its expansions), not per rank
                 Map<List<Integer>, List<Integer>> requests = new LinkedHashMap<>();
                 for (Object w : j.waiters()) {
@@ -206,8 +216,7 @@ final class DvmQueue {
                     requests.computeIfAbsent(List.of(q.from(), q.jobId()), k -> new ArrayList<>()).add(q.request());
                 }
                 requests.forEach((to, ids) -> host.follow(new HeadEvent.Route(new OverlayMessage.NameReplies(to.get(1),
-                        Topology.daemonOfVertex(0), to.get(0), ids, r.op(), j.error() == null,
-                        j.error() == null ? j.cards() : j.error()))));
+                        Topology.daemonOfVertex(0), to.get(0), ids, r.op(), j.error() == null, answer))));
             }
         }
     }

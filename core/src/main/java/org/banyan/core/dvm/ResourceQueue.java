@@ -247,24 +247,34 @@ final class ResourceQueue {
      * A rank joins its generation's world ({@code what}: "generation,seq,rank,size"): null while
      * others have not, then the waiters to answer and all the cards.
      */
-    record Joined(List<Object> waiters, String cards, String error) {}
+    /**
+     * The element after the cards in a join's answer that gives the world its secret
+     * (PmiServer's banyan-join; the client library reads it as {@code Banyan.WORLD_SECRET}).
+     */
+    static final String WORLD_SECRET = "world-secret=";
+
+    record Joined(List<Object> waiters, String cards, String error, int queueId, int generation) {
+        Joined(List<Object> waiters, String error) {
+            this(waiters, null, error, 0, 0);
+        }
+    }
 
     Joined join(int dvmJob, String what, String card, Object waiter) {
         Running r = byDvmJob.get(dvmJob);
         if (r == null) {
-            return new Joined(List.of(waiter), null, "not in a queue");
+            return new Joined(List.of(waiter), "not in a queue");
         }
         int[] w;
         try {
             w = ints(what, 4);
         } catch (IllegalArgumentException e) {
-            return new Joined(List.of(waiter), null, "bad_join");
+            return new Joined(List.of(waiter), "bad_join");
         }
         int generation = w[0];
         int rank = w[2];
         int size = w[3];
         if (generation != r.generation || size != r.ranks() || rank < 0 || rank >= size) {
-            return new Joined(List.of(waiter), null, "generation_" + generation + "_size_" + size
+            return new Joined(List.of(waiter), "generation_" + generation + "_size_" + size
                     + "_is_not_the_job's_" + r.generation + "_size_" + r.ranks());
         }
         Join j = r.joins.computeIfAbsent(generation + "." + w[1], k -> new Join(size));
@@ -288,9 +298,9 @@ final class ResourceQueue {
         // the overlay frame that carries it to each daemon.
         String cards = all.toString();
         if (cards.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > org.banyan.core.wire.OverlayCodec.MAX_FRAME - 4096) {
-            return new Joined(j.waiters, null, "the world's cards exceed one overlay frame (" + size + " ranks)");
+            return new Joined(j.waiters, "the world's cards exceed one overlay frame (" + size + " ranks)");
         }
-        return new Joined(j.waiters, cards, null);
+        return new Joined(j.waiters, cards, null, r.id, generation);
     }
 
     /**

@@ -142,6 +142,7 @@ public final class DvmHead {
         this.files = files;
         this.log = log;
         this.core = new DvmCore(nodes, settings, tree, routing, gpusPerHost, ProcessHandle.current().pid(), DvmClock.SYSTEM);
+        core.worldSecrets(org.banyan.runtime.net.LinkAuth::worldSecret);
         this.nodes = core.hosts().live();
     }
 

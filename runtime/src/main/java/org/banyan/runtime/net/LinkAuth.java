@@ -95,6 +95,16 @@ public final class LinkAuth {
         return HexFormat.of().formatHex(mac("job".getBytes(StandardCharsets.US_ASCII), id, new byte[0]));
     }
 
+    /**
+     * The secret of a resized job's world (queue id {@code queueId}, generation {@code generation})
+     * for its ranks, in hex: HMAC(secret, "world" || queueId || generation). Its ranks belong to
+     * several DVM jobs, each with its own {@link #jobSecret}; none of these reveals another.
+     */
+    public static String worldSecret(int queueId, int generation) {
+        byte[] ids = java.nio.ByteBuffer.allocate(8).putInt(queueId).putInt(generation).array();
+        return HexFormat.of().formatHex(mac("world".getBytes(StandardCharsets.US_ASCII), ids, new byte[0]));
+    }
+
     /** The acceptor's side; throws when the connector does not prove the secret. */
     public static void challenge(Socket s) throws IOException {
         int timeout = s.getSoTimeout();

@@ -32,6 +32,15 @@ class LinkAuthTest {
         }
     }
 
+    /** A resized job's worlds: one secret per queued job and generation, none equal to a job's own. */
+    @Test
+    void eachWorldOfAResizedJobHasASecretOfItsOwn() {
+        String world = LinkAuth.worldSecret(1, 1);
+        assertThat(world).hasSize(64).isEqualTo(LinkAuth.worldSecret(1, 1));
+        assertThat(java.util.Set.of(world, LinkAuth.worldSecret(1, 2), LinkAuth.worldSecret(2, 1), LinkAuth.jobSecret(1),
+                LinkAuth.jobSecret(2))).as("all different").hasSize(5);
+    }
+
     @Test
     void bothEndsWithTheSecretProveItToEachOther() throws Exception {
         try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

@@ -31,6 +31,7 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] argv) {
+        org.banyan.runtime.os.TempRoot.adopt();
         StandardOutput out = StandardOutput.install();
         List<String> args = ProcessText.arguments(argv);
         int status = run(args);

@@ -236,6 +236,31 @@ class OpenMpiInteropTest {
      * MPI_UNIVERSE_SIZE through PMIx: the hosts' slots, as mpirun 4.1.4 gives it (it was the
      * job's size, and a manager spawned no worker); the manager fills the other three.
      */
+    /**
+     * The PMIx server's directory, where Open MPI's ranks also keep their session files, is made
+     * in $TMPDIR as mpirun makes its session directory there (it was always /tmp), and goes with
+     * the job; a $TMPDIR that is no usable directory falls back to /tmp, as under mpirun.
+     */
+    @Test
+    void thePmixDirectoryIsMadeInTmpdir() throws Exception {
+        Path tmp = Files.createDirectories(dir.resolve("scratch"));
+        Banyan.Result r = Banyan.run(Map.of("TMPDIR", tmp.toString()), null, List.of("run", "-n", "2", "--oversubscribe",
+                "sh", "-c", prog("hello") + " && echo \"$PMIX_SERVER_TMPDIR\""));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(lines(r.stdout())).contains("hello from rank 0 of 2", "hello from rank 1 of 2");
+        assertThat(r.stdout().lines().filter(l -> l.startsWith("/"))).hasSize(2)
+                .allMatch(l -> l.startsWith(tmp + "/banyan-pmix-"));
+        try (var left = Files.list(tmp)) {
+            assertThat(left).as("nothing left in $TMPDIR").isEmpty();
+        }
+        for (String unusable : List.of(dir.resolve("gone").toString(), "relative", "/dev/null")) {
+            Banyan.Result fallback = Banyan.run(Map.of("TMPDIR", unusable), null, List.of("run", "-n", "1", "--mpi", "pmix", "sh",
+                    "-c", "echo \"$PMIX_SERVER_TMPDIR\""));
+            assertThat(fallback.exit()).as(fallback.stderr()).isZero();
+            assertThat(fallback.stdout()).startsWith("/tmp/banyan-pmix-");
+        }
+    }
+
     @Test
     void theUniverseIsTheHostsSlots() throws Exception {
         Banyan.Result r = Banyan.run("run", "-H", "localhost:4", "-n", "1", prog("universe"));

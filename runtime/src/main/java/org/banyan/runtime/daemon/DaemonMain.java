@@ -28,6 +28,7 @@ public final class DaemonMain {
     private DaemonMain() {}
 
     public static void main(String[] args) throws Exception {
+        org.banyan.runtime.os.TempRoot.adopt();
         if (org.banyan.pmix.CCall.supported()) { // over ssh, without the banyan command's variables: before any other thread runs
             org.banyan.pmix.PmixServer.setNeededEnvironment();
         }

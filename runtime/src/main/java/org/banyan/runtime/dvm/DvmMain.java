@@ -21,6 +21,7 @@ public final class DvmMain {
     private DvmMain() {}
 
     public static void main(String[] args) throws Exception {
+        org.banyan.runtime.os.TempRoot.adopt();
         Path uri = null;
         List<Node> nodes = new ArrayList<>();
         String agent = "inproc";

@@ -1,6 +1,5 @@
 package org.banyan.pilot;
 
-import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -44,6 +43,7 @@ public final class FunctionPool implements AutoCloseable {
     private final TaskManager tasks;
     private final ServerSocket server;
     private final String secret;
+    private final FunctionDoor door;
     private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
     private final List<WorkerLink> linked = new CopyOnWriteArrayList<>();
     private final List<Task> workerTasks;
@@ -77,7 +77,7 @@ public final class FunctionPool implements AutoCloseable {
         }
         tasks.registerCallback(this::workerState);
         this.workerTasks = tasks.submit(ds);
-        Thread.ofPlatform().daemon().name("fn-accept").start(this::accept);
+        this.door = new FunctionDoor(server, secret, FunctionDoor.HELLO_MILLIS, this::admit).start();
     }
 
     /**
@@ -180,30 +180,17 @@ public final class FunctionPool implements AutoCloseable {
         }
     }
 
-    private void accept() {
-        while (!closed) {
-            try {
-                Socket s = server.accept();
-                s.setTcpNoDelay(true);
-                DataInputStream hello = new DataInputStream(new BufferedInputStream(s.getInputStream(), 1 << 16));
-                long pid = FunctionWire.readHello(hello, secret);
-                if (pid < 0) {
-                    System.err.println("banyan: function pool: refused a connection from " + s.getRemoteSocketAddress()
-                            + " (wrong secret)");
-                    s.close();
-                    continue;
-                }
-                WorkerLink w = new WorkerLink(s, hello, pid);
-                linked.add(w);
-                w.start();
-                synchronized (linked) {
-                    linked.notifyAll();
-                }
-            } catch (IOException e) {
-                if (!closed) {
-                    System.err.println("banyan: function pool: " + e.getMessage());
-                }
-            }
+    /** A worker that proved the secret ({@link FunctionDoor}): it serves from now on. */
+    private void admit(Socket s, DataInputStream in, long pid) throws IOException {
+        if (closed) { // it proved the secret as the pool closed: its end is the pool's
+            s.close();
+            return;
+        }
+        WorkerLink w = new WorkerLink(s, in, pid);
+        linked.add(w);
+        w.start();
+        synchronized (linked) {
+            linked.notifyAll();
         }
     }
 
@@ -242,6 +229,7 @@ public final class FunctionPool implements AutoCloseable {
             return;
         }
         closed = true;
+        door.close();
         synchronized (linked) {
             linked.notifyAll();
         }

@@ -41,9 +41,20 @@ public final class PmiListener implements Closeable {
     /** BANYAN_PMI_TRACE=1 prints every PMI line in and out on stderr, as Hydra's -verbose does. */
     private static final boolean TRACE = System.getenv("BANYAN_PMI_TRACE") != null;
     private static final int MAX_LINE = 1 << 16;
+    /**
+     * What the trace leaves out: the secrets daemons hand to ranks (a job's, in the answer to
+     * {@code banyan-job-secret}; a resized world's, after its cards), 256 bits in hex.
+     */
+    private static final java.util.regex.Pattern SECRET =
+            java.util.regex.Pattern.compile("(value=|world-secret=)[0-9a-f]{64}(?![0-9a-f])");
     /** Refused connections said on stderr, per daemon; the rest are counted only. */
     static final int REFUSALS_SHOWN = 5;
     private int refusals;
+
+    /** A PMI line as the trace shows it: without secrets. */
+    static String traced(String line) {
+        return SECRET.matcher(line).replaceAll("$1(secret)");
+    }
 
     private final Selector selector;
     private final Map<Integer, ServerSocketChannel> servers = new ConcurrentHashMap<>();
@@ -218,7 +229,7 @@ public final class PmiListener implements Closeable {
                     String body = c.line.toString();
                     c.line.setLength(0);
                     if (TRACE) {
-                        System.err.println("[pmi " + c.id + "] <- " + body);
+                        System.err.println("[pmi " + c.id + "] <- " + traced(body));
                     }
                     handler.accept(new DaemonEvent.PmiFrame(c.jobId, c.id, body));
                 }
@@ -249,7 +260,7 @@ public final class PmiListener implements Closeable {
                 }
                 if (line != null && !line.isBlank()) {
                     if (TRACE) {
-                        System.err.println("[pmi " + c.id + "] <- " + line);
+                        System.err.println("[pmi " + c.id + "] <- " + traced(line));
                     }
                     handler.accept(new DaemonEvent.PmiLine(c.jobId, c.id, line));
                 }
@@ -298,7 +309,8 @@ public final class PmiListener implements Closeable {
             return;
         }
         if (TRACE) {
-            System.err.print("[pmi " + conn + "] -> " + line);
+            String shown = traced(line); // a PMI-1 line ends in a newline, a PMI-2 frame does not
+            System.err.print("[pmi " + conn + "] -> " + shown + (shown.endsWith("\n") ? "" : "\n"));
         }
         synchronized (c) {
             c.pending.add(ByteBuffer.wrap(line.getBytes(StandardCharsets.ISO_8859_1)));

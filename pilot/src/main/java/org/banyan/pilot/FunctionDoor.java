@@ -2,6 +2,7 @@ package org.banyan.pilot;
 
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -11,14 +12,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.banyan.pilot.function.FunctionWire;
 
 /**
- * Where a function pool's workers dial in. Each connection has {@link #HELLO_MILLIS} to prove
- * the pool's secret ({@link FunctionWire#readHello}), read on a virtual thread of its own, and
+ * Where a function pool's workers dial in. Each connection is challenged and has
+ * {@link #HELLO_MILLIS} to prove the pool's secret ({@link FunctionWire#readHello}; the pool
+ * proves it back), on a virtual thread of its own, and
  * at most {@link #UNPROVEN} connections wait to prove it at once (more are closed at once).
  * Until 2026-12-02 one thread read each hello in turn with no time limit: a stranger who
  * connected and said nothing kept every worker out for as long as it stayed.
  */
 final class FunctionDoor {
-    static final int HELLO_MILLIS = 10_000;
+    static final int HELLO_MILLIS = FunctionWire.HELLO_MILLIS;
     static final int UNPROVEN = 64;
     /** Refusals said on stderr; the rest are counted in the last line. */
     private static final int SAID = 20;
@@ -81,12 +83,17 @@ final class FunctionDoor {
 
     private void greet(Socket s) {
         DataInputStream in;
-        long pid;
+        FunctionWire.Hello hello;
         try {
             s.setTcpNoDelay(true);
             s.setSoTimeout(helloMillis);
+            DataOutputStream out = new DataOutputStream(s.getOutputStream());
+            byte[] challenge = FunctionWire.challenge(out);
             in = new DataInputStream(new BufferedInputStream(s.getInputStream(), 1 << 16));
-            pid = FunctionWire.readHello(in, secret);
+            hello = FunctionWire.readHello(in, secret, challenge);
+            if (hello != null) {
+                FunctionWire.provePool(out, secret, hello, challenge);
+            }
         } catch (SocketTimeoutException e) {
             refuse(s, "no hello within " + helloMillis + " ms");
             return;
@@ -94,13 +101,13 @@ final class FunctionDoor {
             refuse(s, "not a worker's hello");
             return;
         }
-        if (pid < 0) {
+        if (hello == null) {
             refuse(s, "wrong secret");
             return;
         }
         try {
             s.setSoTimeout(0);
-            admit.admit(s, in, pid);
+            admit.admit(s, in, hello.pid());
         } catch (IOException e) {
             try {
                 s.close();

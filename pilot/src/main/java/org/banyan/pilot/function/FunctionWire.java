@@ -14,7 +14,12 @@ import java.util.List;
  * over one TCP connection per worker.
  *
  * <pre>
- * worker → pool, once:  writeUTF("banyan-fn 2")  writeUTF(secret)  writeLong(worker pid)
+ * pool → worker, once:  writeUTF("banyan-fn 3")  nonceP[16]
+ * worker → pool, once:  writeUTF("banyan-fn 3")  nonceW[16]  HMAC-SHA256(secret, "worker" nonceP nonceW)[32]
+ *                       writeLong(worker pid)
+ * pool → worker, once:  HMAC-SHA256(secret, "pool" nonceW nonceP)[32]
+ *                       (neither side sends the secret; a worker reads nothing more from a pool
+ *                       that did not prove it, since frames are deserialized)
  * then, both ways, frames: writeInt(length)  length bytes, each frame one Java serialization
  * stream of its own (header included):
  * pool → worker, a batch:   writeInt(n)  n × { writeLong(id)  writeByte(kind)  writeObject(fn)  [writeObject(arg)] }
@@ -30,7 +35,14 @@ import java.util.List;
  * of leaving half a batch on the connection, which took the worker and every call it held with it.
  */
 public final class FunctionWire {
-    public static final String GREETING = "banyan-fn 2";
+    public static final String GREETING = "banyan-fn 3";
+    static final int NONCE = 16;
+    /** How long either side waits for the other's part of the hello. */
+    public static final int HELLO_MILLIS = 10_000;
+    static final int PROOF = 32;
+    private static final byte[] WORKER = "worker".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] POOL = "pool".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
     public static final byte CALLABLE = 0;
     public static final byte APPLY = 1;
     /** Not on the wire: a call this worker could not read (its class is not on the class path); fn holds why. */
@@ -44,20 +56,71 @@ public final class FunctionWire {
 
     private FunctionWire() {}
 
-    public static void hello(DataOutputStream out, String secret, long pid) throws IOException {
+    /** A worker's hello, as the pool read it: its pid and its nonce. */
+    public record Hello(long pid, byte[] nonce) {}
+
+    /** The pool's first words to a connection: its greeting and a fresh nonce, which it returns. */
+    public static byte[] challenge(DataOutputStream out) throws IOException {
+        byte[] nonce = nonce();
         out.writeUTF(GREETING);
-        out.writeUTF(secret);
+        out.write(nonce);
+        out.flush();
+        return nonce;
+    }
+
+    /**
+     * The worker's side: reads the pool's challenge, answers it with a proof of the secret and its
+     * pid, and returns the proof the pool must send back ({@link #poolProven}).
+     *
+     * @throws IOException when what answered is no function pool of this version
+     */
+    public static byte[] hello(DataInputStream in, DataOutputStream out, String secret, long pid) throws IOException {
+        String greeting = in.readUTF();
+        if (!GREETING.equals(greeting)) {
+            throw new IOException("it greeted as something else than a function pool of this version");
+        }
+        byte[] nonceP = in.readNBytes(NONCE);
+        if (nonceP.length != NONCE) {
+            throw new java.io.EOFException("the connection ended in its greeting");
+        }
+        byte[] nonceW = nonce();
+        out.writeUTF(GREETING);
+        out.write(nonceW);
+        out.write(proof(secret, WORKER, nonceP, nonceW));
         out.writeLong(pid);
+        out.flush();
+        return proof(secret, POOL, nonceW, nonceP);
+    }
+
+    /** Whether the pool sent back the proof {@link #hello} returned. */
+    public static boolean poolProven(DataInputStream in, byte[] expected) throws IOException {
+        return java.security.MessageDigest.isEqual(in.readNBytes(PROOF), expected);
+    }
+
+    /** The pool's side: a worker's hello to its {@code challenge}, or null when the greeting or the proof is wrong. */
+    public static Hello readHello(DataInputStream in, String secret, byte[] challenge) throws IOException {
+        String greeting = in.readUTF();
+        byte[] nonceW = in.readNBytes(NONCE);
+        byte[] theirs = in.readNBytes(PROOF);
+        long pid = in.readLong();
+        return GREETING.equals(greeting) && nonceW.length == NONCE
+                && java.security.MessageDigest.isEqual(theirs, proof(secret, WORKER, challenge, nonceW)) ? new Hello(pid, nonceW) : null;
+    }
+
+    /** The pool's proof to a worker that proved itself. */
+    public static void provePool(DataOutputStream out, String secret, Hello hello, byte[] challenge) throws IOException {
+        out.write(proof(secret, POOL, hello.nonce(), challenge));
         out.flush();
     }
 
-    /** Reads a worker's hello; returns its pid, or -1 when the greeting or the secret is wrong. */
-    public static long readHello(DataInputStream in, String secret) throws IOException {
-        String greeting = in.readUTF();
-        String theirs = in.readUTF();
-        long pid = in.readLong();
-        return GREETING.equals(greeting) && java.security.MessageDigest.isEqual(
-                theirs.getBytes(java.nio.charset.StandardCharsets.UTF_8), secret.getBytes(java.nio.charset.StandardCharsets.UTF_8)) ? pid : -1;
+    private static byte[] proof(String secret, byte[] label, byte[] first, byte[] second) {
+        return org.banyan.runtime.net.Hmac.sha256(secret.getBytes(java.nio.charset.StandardCharsets.UTF_8), label, first, second);
+    }
+
+    private static byte[] nonce() {
+        byte[] n = new byte[NONCE];
+        RANDOM.nextBytes(n);
+        return n;
     }
 
     /**

@@ -29,10 +29,13 @@ public final class FunctionWorker {
         }
         int colon = contact.lastIndexOf(':');
         try (Socket s = new Socket(contact.substring(0, colon), Integer.parseInt(contact.substring(colon + 1)))) {
-            s.setTcpNoDelay(true);
             DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream(), 1 << 16));
-            FunctionWire.hello(out, secret, ProcessHandle.current().pid());
             DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream(), 1 << 16));
+            String notThePool = greet(s, in, out, secret);
+            if (notThePool != null) {
+                System.err.println("banyan function worker: " + contact + " " + notThePool + "; nothing was read from it");
+                System.exit(2);
+            }
             while (true) {
                 FunctionWire.Call[] calls;
                 try {
@@ -50,6 +53,28 @@ public final class FunctionWorker {
                 FunctionWire.writeFrame(out, frame(results));
             }
         }
+    }
+
+    /**
+     * The hello: the pool's challenge answered, and its proof checked before anything it sends is
+     * deserialized (what listens at the contact may be another's, once the pool is gone). Null
+     * when the pool proved the secret, else why it is not taken for the pool.
+     */
+    static String greet(Socket s, DataInputStream in, DataOutputStream out, String secret) throws java.io.IOException {
+        s.setTcpNoDelay(true);
+        s.setSoTimeout(FunctionWire.HELLO_MILLIS);
+        try {
+            byte[] expected = FunctionWire.hello(in, out, secret, ProcessHandle.current().pid());
+            if (!FunctionWire.poolProven(in, expected)) {
+                return "did not prove the pool's secret: it is not this worker's pool";
+            }
+        } catch (java.net.SocketTimeoutException e) {
+            return "said nothing for " + FunctionWire.HELLO_MILLIS + " ms: it is not this worker's pool";
+        } catch (java.io.IOException e) {
+            return "is not this worker's pool: " + e.getMessage();
+        }
+        s.setSoTimeout(0);
+        return null;
     }
 
     /** The results' frame; a result that cannot be serialized (deep inside, too) fails its call alone. */

@@ -367,6 +367,33 @@ public final class Comm extends CommNonBlocking implements AutoCloseable {
         return split(mine == Group.UNDEFINED ? -1 : 0, mine);
     }
 
+    /**
+     * MPI_Comm_create_group: a communicator of {@code g}'s processes, ranked as in {@code g},
+     * made by the group's members alone (the rest of this communicator need not call it);
+     * {@code tag} (0 to 2^30) tells apart creations by different groups at the same time.
+     */
+    public Comm createGroup(Group g, int tag) {
+        checkOpen();
+        int[] members = GroupCreation.members(this, g);
+        int ctx = GroupCreation.agree(this, members, g.rank(), tag, nextContext.get());
+        advanceContexts(ctx + 2);
+        return new Comm(engine, name + "_group" + ctx, ctx, g.members.clone(), nextContext, null);
+    }
+
+    /** This process's next free context id (for an agreement made elsewhere, as {@link Intercomm}'s). */
+    int nextContextHint() {
+        return nextContext.get();
+    }
+
+    /** After an agreement made elsewhere: no id below {@code next} is free any more. */
+    void advanceContexts(int next) {
+        nextContext.accumulateAndGet(next, Math::max);
+    }
+
+    AtomicInteger nextContexts() {
+        return nextContext;
+    }
+
     /** A context id no member uses yet: the largest of the members' next free ids. */
     int agreeOnContext() {
         long[] next = {nextContext.get()};

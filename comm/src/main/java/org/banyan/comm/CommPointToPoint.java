@@ -11,7 +11,7 @@ import java.nio.ByteBuffer;
  * {@code float[]}, {@code double[]}, {@link ByteBuffer} (position to limit) and
  * {@link MemorySegment} are equal everywhere.
  */
-public abstract sealed class CommPointToPoint permits CommCollectives {
+public abstract sealed class CommPointToPoint permits CommCollectives, Intercomm {
     CommPointToPoint() {}
 
     /** MPI_Isend: starts sending {@code data} to {@code dest}; the request completes once it may be reused. */

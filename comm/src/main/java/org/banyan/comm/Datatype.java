@@ -6,7 +6,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A derived datatype (MPI_Type_contiguous, _vector, _indexed, _create_struct): where the bytes of
+ * A derived datatype (MPI_Type_contiguous, _vector, _indexed, _create_struct, their byte-strided
+ * forms _create_hvector and _create_hindexed, and _create_resized): where the bytes of
  * one element lie relative to its start, and how far apart consecutive elements are (its extent).
  * A matrix's column, a halo of a 3-D block or the fields of a record go in one message: the
  * library packs them into one contiguous message and the receiver unpacks them into place, as
@@ -19,12 +20,19 @@ public final class Datatype {
     private final long[] lengths;
     private final long extent;
     private final long size;
+    /** MPI's lower bound: only reported; where the bytes lie is in {@link #offsets}. */
+    private final long lowerBound;
 
     private Datatype(long[] offsets, long[] lengths, long extent) {
+        this(offsets, lengths, extent, 0);
+    }
+
+    private Datatype(long[] offsets, long[] lengths, long extent, long lowerBound) {
         this.offsets = offsets;
         this.lengths = lengths;
         this.extent = extent;
         this.size = Arrays.stream(lengths).sum();
+        this.lowerBound = lowerBound;
     }
 
     /** One value of a primitive type. */
@@ -53,6 +61,56 @@ public final class Datatype {
             displacements[i] = (long) i * stride;
         }
         return indexedIn(lengths, displacements, old, old.extent);
+    }
+
+    /**
+     * MPI_Type_create_hvector: as {@link #vector}, the starts of consecutive blocks
+     * {@code byteStride} bytes apart (a field of an array of records).
+     */
+    public static Datatype hvector(int count, int blocklength, long byteStride, Datatype old) {
+        if (count < 0 || blocklength < 0) {
+            throw new IllegalArgumentException("hvector of " + count + " blocks of " + blocklength);
+        }
+        int[] lengths = new int[count];
+        long[] displacements = new long[count];
+        for (int i = 0; i < count; i++) {
+            lengths[i] = blocklength;
+            displacements[i] = i * byteStride;
+        }
+        return hindexed(lengths, displacements, old);
+    }
+
+    /** MPI_Type_create_hindexed: block i is {@code blocklengths[i]} {@code old}s starting {@code byteDisplacements[i]} bytes in. */
+    public static Datatype hindexed(int[] blocklengths, long[] byteDisplacements, Datatype old) {
+        if (blocklengths.length != byteDisplacements.length) {
+            throw new IllegalArgumentException(blocklengths.length + " block lengths for " + byteDisplacements.length + " displacements");
+        }
+        Runs runs = new Runs();
+        long end = 0;
+        for (int i = 0; i < blocklengths.length; i++) {
+            if (blocklengths[i] < 0) {
+                throw new IllegalArgumentException("block " + i + " has length " + blocklengths[i]);
+            }
+            for (int j = 0; j < blocklengths[i]; j++) {
+                runs.add(old, byteDisplacements[i] + j * old.extent);
+            }
+            if (blocklengths[i] > 0) {
+                end = Math.max(end, byteDisplacements[i] + blocklengths[i] * old.extent);
+            }
+        }
+        return runs.type(end);
+    }
+
+    /**
+     * MPI_Type_create_resized: {@code old}'s bytes, with consecutive elements {@code extent} bytes
+     * apart (a column type resized to one value, so that a scatter of columns interleaves).
+     * {@code lowerBound} is kept and reported; a negative extent is not supported.
+     */
+    public static Datatype resized(Datatype old, long lowerBound, long extent) {
+        if (extent < 0) {
+            throw new IllegalArgumentException("a negative extent (" + extent + " bytes) is not supported");
+        }
+        return new Datatype(old.offsets, old.lengths, extent, lowerBound);
     }
 
     /** MPI_Type_indexed: block i is {@code blocklengths[i]} {@code old}s starting {@code displacements[i]} {@code old}s in. */
@@ -134,6 +192,11 @@ public final class Datatype {
     /** MPI_Type_get_extent: how far apart consecutive elements start, in bytes. */
     public long extent() {
         return extent;
+    }
+
+    /** MPI_Type_get_extent's lower bound: 0 but for a {@link #resized} type. */
+    public long lowerBound() {
+        return lowerBound;
     }
 
     /** The bytes {@code count} elements span in a buffer: from the first's start to the last's last byte. */

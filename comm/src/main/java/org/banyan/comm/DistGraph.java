@@ -6,15 +6,15 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A distributed graph topology (MPI_Dist_graph_create_adjacent) and its neighbour collectives
- * (MPI_Neighbor_allgather, MPI_Neighbor_alltoall): each rank names the ranks it receives from
- * ({@code sources}) and sends to ({@code destinations}); a stencil, a mesh's halo or an irregular
- * exchange is then one call. An edge may appear more than once; the k-th message along it goes to
- * the k-th place the receiver lists its sender. Messages travel on the topology's communicator's
- * collective context, so they never match a user's receive.
+ * A distributed graph topology (MPI_Dist_graph_create_adjacent, MPI_Dist_graph_create) and its
+ * neighbour collectives (MPI_Neighbor_allgather(v), MPI_Neighbor_alltoall(v)): each rank receives
+ * from its {@code sources} and sends to its {@code destinations}; a stencil, a mesh's halo or an
+ * irregular exchange is then one call. An edge may appear more than once; the k-th message along
+ * it goes to the k-th place the receiver lists its sender. Messages travel on the topology's
+ * communicator's collective context, so they never match a user's receive.
  */
 public final class DistGraph {
-    static final int NEIGHBOR_ALLGATHER = 30, NEIGHBOR_ALLTOALL = 31;
+    static final int NEIGHBOR_ALLGATHER = 30, NEIGHBOR_ALLTOALL = 31, NEIGHBOR_ALLGATHERV = 32, NEIGHBOR_ALLTOALLV = 33;
 
     private final Comm comm;
     private final int[] sources;
@@ -64,6 +64,123 @@ public final class DistGraph {
                     + " among its sources a different number of times than rank " + sender + " lists it among its destinations");
         }
         return new DistGraph(parent.dup(parent.name() + "_graph"), sources.clone(), destinations.clone());
+    }
+
+    /**
+     * MPI_Dist_graph_create: any rank may name any edges: rank {@code sources[i]} sends to the next
+     * {@code degrees[i]} ranks of {@code destinations}. Each rank then learns its own sources and
+     * destinations (in increasing rank order, an edge given twice counted twice), whoever named
+     * them. A new communicator of the same ranks (no reordering). Collective.
+     */
+    public static DistGraph create(Comm parent, int[] sources, int[] degrees, int[] destinations) {
+        int n = parent.size();
+        if (sources.length != degrees.length) {
+            throw new IllegalArgumentException("Dist_graph_create: " + sources.length + " sources and " + degrees.length
+                    + " degrees: one degree per source");
+        }
+        long edges = 0;
+        for (int i = 0; i < sources.length; i++) {
+            parent.checkRank(sources[i], "source");
+            if (degrees[i] < 0) {
+                throw new IllegalArgumentException("Dist_graph_create: source " + sources[i] + " has degree " + degrees[i]);
+            }
+            edges += degrees[i];
+        }
+        if (edges != destinations.length) {
+            throw new IllegalArgumentException("Dist_graph_create: the degrees add up to " + edges + " edges, and "
+                    + destinations.length + " destinations are given");
+        }
+        for (int d : destinations) {
+            parent.checkRank(d, "destination");
+        }
+        // each edge s -> d tells s of a destination (+d + 1) and d of a source (-(s + 1))
+        int[] counts = new int[n];
+        for (int i = 0, k = 0; i < sources.length; i++) {
+            for (int j = 0; j < degrees[i]; j++, k++) {
+                counts[sources[i]]++;
+                counts[destinations[k]]++;
+            }
+        }
+        int[] displs = new int[n];
+        for (int r = 1; r < n; r++) {
+            displs[r] = displs[r - 1] + counts[r - 1];
+        }
+        int[] notes = new int[Math.toIntExact(2 * edges)];
+        int[] at = displs.clone();
+        for (int i = 0, k = 0; i < sources.length; i++) {
+            for (int j = 0; j < degrees[i]; j++, k++) {
+                notes[at[sources[i]]++] = destinations[k] + 1;
+                notes[at[destinations[k]]++] = -(sources[i] + 1);
+            }
+        }
+        int[] incoming = new int[n];
+        parent.alltoall(counts, incoming);
+        int[] inDispls = new int[n];
+        for (int r = 1; r < n; r++) {
+            inDispls[r] = inDispls[r - 1] + incoming[r - 1];
+        }
+        int[] mine = new int[inDispls[n - 1] + incoming[n - 1]];
+        parent.alltoallv(notes, counts, displs, mine, incoming, inDispls);
+        int[] in = java.util.Arrays.stream(mine).filter(x -> x < 0).map(x -> -x - 1).sorted().toArray();
+        int[] out = java.util.Arrays.stream(mine).filter(x -> x > 0).map(x -> x - 1).sorted().toArray();
+        return new DistGraph(parent.dup(parent.name() + "_graph"), in, out);
+    }
+
+    /**
+     * MPI_Graph_create: every rank gives the whole graph, as MPI's {@code index} and {@code edges}
+     * (node i's neighbours are {@code edges[index[i - 1]]} up to {@code edges[index[i]]}); the
+     * first {@code index.length} ranks become its nodes, each sending to and receiving from its
+     * neighbours, the others get null (MPI_COMM_NULL). The graph must be the same on every rank
+     * (checked) and symmetric, as MPI's neighbour collectives need it to be. No reordering.
+     * Collective.
+     */
+    public static DistGraph graph(Comm parent, int[] index, int[] edges) {
+        // first, so that every rank finds the same fault below, or none
+        long hash = 31L * java.util.Arrays.hashCode(index) + java.util.Arrays.hashCode(edges);
+        long[] least = new long[2]; // the smallest hash, and minus the largest
+        parent.allreduce(new long[] {hash, -hash}, least, Op.MIN);
+        if (least[0] != -least[1]) {
+            throw new IllegalArgumentException("Graph_create: the ranks gave different graphs; every rank gives the whole graph");
+        }
+        int nodes = index.length;
+        if (nodes > parent.size()) {
+            throw new IllegalArgumentException("Graph_create: " + nodes + " nodes for " + parent.size() + " ranks");
+        }
+        java.util.Map<Long, Integer> count = new java.util.HashMap<>(); // edges a -> b by a * nodes + b
+        for (int i = 0; i < nodes; i++) {
+            int from = i == 0 ? 0 : index[i - 1];
+            if (index[i] < from || index[i] > edges.length) {
+                throw new IllegalArgumentException("Graph_create: index[" + i + "] = " + index[i] + " is below the one before it or past the "
+                        + edges.length + " edges");
+            }
+            for (int k = from; k < index[i]; k++) {
+                if (edges[k] < 0 || edges[k] >= nodes) {
+                    throw new IllegalArgumentException("Graph_create: edge " + k + " goes to node " + edges[k] + ", not one of the "
+                            + nodes + " nodes");
+                }
+                count.merge((long) i * nodes + edges[k], 1, Integer::sum);
+            }
+        }
+        if (nodes > 0 && index[nodes - 1] != edges.length) {
+            throw new IllegalArgumentException("Graph_create: index ends at " + index[nodes - 1] + " but " + edges.length + " edges are given");
+        }
+        for (var e : new java.util.TreeMap<>(count).entrySet()) {
+            long a = e.getKey() / nodes;
+            long b = e.getKey() % nodes;
+            int back = count.getOrDefault(b * nodes + a, 0);
+            if (back != e.getValue()) {
+                throw new IllegalArgumentException("Graph_create: node " + a + " lists node " + b + " " + e.getValue()
+                        + " times and node " + b + " lists node " + a + " " + back
+                        + " times: the graph must be symmetric for its neighbour collectives");
+            }
+        }
+        int me = parent.rank();
+        Comm nodesComm = parent.split(me < nodes ? 0 : -1, me);
+        if (nodesComm == null) {
+            return null;
+        }
+        int[] neighbours = java.util.Arrays.copyOfRange(edges, me == 0 ? 0 : index[me - 1], index[me]);
+        return new DistGraph(nodesComm, neighbours, neighbours.clone());
     }
 
     /** The topology's communicator. */
@@ -124,6 +241,56 @@ public final class DistGraph {
 
     public void neighborAlltoall(int[] send, int[] recv, int block) {
         neighborAlltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), (long) block * Integer.BYTES);
+    }
+
+    /**
+     * MPI_Neighbor_allgatherv: {@code send} goes to every destination; source i's block goes into
+     * {@code recv} at {@code displs[i]}, {@code counts[i]} elements.
+     */
+    public void neighborAllgatherv(double[] send, double[] recv, int[] counts, int[] displs) {
+        neighborAllgatherv(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), recv.length, counts, displs, Double.BYTES);
+    }
+
+    public void neighborAllgatherv(long[] send, long[] recv, int[] counts, int[] displs) {
+        neighborAllgatherv(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), recv.length, counts, displs, Long.BYTES);
+    }
+
+    public void neighborAllgatherv(int[] send, int[] recv, int[] counts, int[] displs) {
+        neighborAllgatherv(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), recv.length, counts, displs, Integer.BYTES);
+    }
+
+    private void neighborAllgatherv(MemorySegment send, MemorySegment recv, int recvLength, int[] counts, int[] displs, int elem) {
+        BufferChecks.vector("neighborAllgatherv", sources.length, counts, displs, recvLength);
+        exchange(i -> recv.asSlice((long) displs[(int) i] * elem, (long) counts[(int) i] * elem), i -> send, NEIGHBOR_ALLGATHERV);
+    }
+
+    /**
+     * MPI_Neighbor_alltoallv: {@code sendCounts[i]} elements of {@code send} from
+     * {@code sendDispls[i]} go to destination i; source j's go into {@code recv} at
+     * {@code recvDispls[j]}, {@code recvCounts[j]} of them.
+     */
+    public void neighborAlltoallv(double[] send, int[] sendCounts, int[] sendDispls, double[] recv, int[] recvCounts,
+                                  int[] recvDispls) {
+        neighborAlltoallv(MemorySegment.ofArray(send), send.length, sendCounts, sendDispls, MemorySegment.ofArray(recv), recv.length,
+                recvCounts, recvDispls, Double.BYTES);
+    }
+
+    public void neighborAlltoallv(long[] send, int[] sendCounts, int[] sendDispls, long[] recv, int[] recvCounts, int[] recvDispls) {
+        neighborAlltoallv(MemorySegment.ofArray(send), send.length, sendCounts, sendDispls, MemorySegment.ofArray(recv), recv.length,
+                recvCounts, recvDispls, Long.BYTES);
+    }
+
+    public void neighborAlltoallv(int[] send, int[] sendCounts, int[] sendDispls, int[] recv, int[] recvCounts, int[] recvDispls) {
+        neighborAlltoallv(MemorySegment.ofArray(send), send.length, sendCounts, sendDispls, MemorySegment.ofArray(recv), recv.length,
+                recvCounts, recvDispls, Integer.BYTES);
+    }
+
+    private void neighborAlltoallv(MemorySegment send, int sendLength, int[] sendCounts, int[] sendDispls, MemorySegment recv,
+                                   int recvLength, int[] recvCounts, int[] recvDispls, int elem) {
+        BufferChecks.vector("neighborAlltoallv (send)", destinations.length, sendCounts, sendDispls, sendLength);
+        BufferChecks.vector("neighborAlltoallv (receive)", sources.length, recvCounts, recvDispls, recvLength);
+        exchange(i -> recv.asSlice((long) recvDispls[(int) i] * elem, (long) recvCounts[(int) i] * elem),
+                i -> send.asSlice((long) sendDispls[(int) i] * elem, (long) sendCounts[(int) i] * elem), NEIGHBOR_ALLTOALLV);
     }
 
     private static void need(MemorySegment buffer, long bytes, String what) {

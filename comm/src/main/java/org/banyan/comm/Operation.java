@@ -1,7 +1,8 @@
 package org.banyan.comm;
 
 /** A send or a receive owned by an {@link Engine}: done, or waiting for the engine's progress. */
-abstract sealed class Operation implements Request permits Operation.Send, Operation.Receive, Operation.Null, Operation.Background {
+abstract sealed class Operation implements Request permits Operation.Send, Operation.Receive, Operation.Null, Operation.Background,
+        Operation.OneSided {
     final Engine engine;
     volatile boolean done;
     volatile RuntimeException failure;
@@ -151,6 +152,18 @@ abstract sealed class Operation implements Request permits Operation.Send, Opera
     /** A non-blocking collective, done by the communicator's collective thread ({@link CollectiveThread}). */
     static final class Background extends Operation {
         Background(Engine engine) {
+            super(engine);
+        }
+
+        @Override
+        Status status() {
+            return null;
+        }
+    }
+
+    /** A request-based one-sided operation (MPI_Rput, Rget...): done when its target answered it ({@link Window}). */
+    static final class OneSided extends Operation {
+        OneSided(Engine engine) {
             super(engine);
         }
 

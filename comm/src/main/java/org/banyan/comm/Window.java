@@ -1,33 +1,32 @@
 package org.banyan.comm;
 
+import static org.banyan.comm.WindowRecords.*;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.ArrayDeque;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A one-sided window (MPI_Win): each rank of a communicator exposes a segment that the others
  * {@link #put}, {@link #get} and {@link #accumulate} into, by byte offset, within epochs: active
- * target ({@link #fence()}, collective) or passive target ({@link #lock}/{@link #unlock}).
+ * target, for all ranks ({@link #fence()}) or for groups ({@link #post}, {@link #start},
+ * {@link #complete()}, {@link #await()}), or passive target ({@link #lock}/{@link #unlock}).
+ * The request-based forms ({@link #rput}, {@link #rget}, ...) return a {@link Request} done when
+ * the target has answered that one operation.
  *
  * <p>Operations travel as messages on the window's own context and are applied by the target
  * when it makes progress (any call into the library), as MPI libraries without a progress
  * thread do: a target that computes for a long time without communicating delays the grant of a
  * lock and the completion of operations aimed at it, never their correctness. An operation is
- * complete at its target when {@code fence} or {@code unlock} returns at its origin.
- *
- * <p>Messages are tagged with their kind on the window's context; their records are laid out in
- * {@link Records}.
+ * complete at its target when {@code fence}, {@code complete}, {@code flush} or {@code unlock}
+ * returns at its origin. The messages are laid out in {@link WindowRecords}; the target's side
+ * is {@link WindowTarget}.
  *
  * <p>Monitoring counts at the origin only, as Open MPI's osc monitoring: a put or an accumulate
  * is bytes sent to the target, a get a request sent (0 bytes) and bytes received from it.
  */
 public final class Window implements AutoCloseable {
-    private static final int PUT = 1, ACC = 2, GET = 3, GET_REPLY = 4, ACK = 5, LOCK = 6, GRANT = 7, UNLOCK = 8, GET_ACC = 9,
-            CAS = 10;
     /** MPI_NO_OP, for {@link #getAccumulate}: the target's values are fetched and left as they are. */
     public static final Op NO_OP = new Op() {
         @Override
@@ -41,57 +40,14 @@ public final class Window implements AutoCloseable {
     /** The operations accumulate accepts (MPI allows only predefined ones), by their code on the wire (the index). */
     private static final List<Op> ACC_OPS = List.of(Op.SUM, Op.PROD, Op.MAX, Op.MIN, Op.REPLACE, NO_OP);
 
-    /**
-     * The records of the window's messages, in the host's byte order (ranks share an
-     * architecture). ACK, GRANT and UNLOCK are empty.
-     *
-     * <pre>
-     * PUT        offset:i64 data...
-     * ACC        offset:i64 type:i32 (Elem's code) op:i32 (ACC_OPS index) data...
-     * GET        offset:i64 length:i32 id:i32          answered by GET_REPLY
-     * GET_ACC    offset:i64 type:i32 op:i32 id:i32 data...       answered by GET_REPLY (the values before)
-     * CAS        offset:i64 type:i32 id:i32 compare swap (one value each)   answered by GET_REPLY
-     * GET_REPLY  id:i32 data...
-     * LOCK       exclusive:i32 (0 or 1)                answered by GRANT
-     * </pre>
-     */
-    static final class Records {
-        static final int OFFSET_AT = 0;
-        static final int PUT_DATA = 8;
-        static final int ACC_TYPE_AT = 8;
-        static final int ACC_OP_AT = 12;
-        static final int ACC_DATA = 16;
-        static final int GET_LENGTH_AT = 8;
-        static final int GET_ID_AT = 12;
-        static final int GET_SIZE = 16;
-        static final int REPLY_ID_AT = 0;
-        static final int REPLY_DATA = 4;
-        static final int LOCK_EXCLUSIVE_AT = 0;
-        static final int LOCK_SIZE = 4;
-        static final int GET_ACC_ID_AT = 16;
-        static final int GET_ACC_DATA = 20;
-        static final int CAS_TYPE_AT = 8;
-        static final int CAS_ID_AT = 12;
-        static final int CAS_DATA = 16;
-
-        private Records() {}
-    }
-
     private final Comm comm;
     private final int context;
     private final MemorySegment memory;
     private final Arena arena;
     private final long[] sizes;
-    // origin side
-    private final int[] unacknowledged;
-    private final boolean[] granted;
-    private final Map<Integer, MemorySegment> gets = new HashMap<>();
-    private final int[] getsTo;
-    private int nextGet;
-    // target side
-    private int sharedHolders;
-    private boolean exclusiveHeld;
-    private final ArrayDeque<int[]> lockQueue = new ArrayDeque<>();
+    private final WindowTarget target;
+    private final WindowOrigin origin;
+    private final WindowGroupEpochs groups;
     private boolean closed;
 
     private Window(Comm comm, MemorySegment memory, Arena arena) {
@@ -99,10 +55,10 @@ public final class Window implements AutoCloseable {
         this.memory = memory;
         this.arena = arena;
         int n = comm.size();
-        this.unacknowledged = new int[n];
-        this.granted = new boolean[n];
-        this.getsTo = new int[n];
         this.sizes = new long[n];
+        this.target = new WindowTarget(memory, n, this::send);
+        this.origin = new WindowOrigin(n);
+        this.groups = new WindowGroupEpochs(comm, origin, target, this::send);
         comm.allgather(new long[] {memory.byteSize()}, sizes);
         this.context = comm.agreeOnContext();
         comm.engine.locked(() -> comm.engine.matcher.handle(context, this::arrived));
@@ -125,48 +81,94 @@ public final class Window implements AutoCloseable {
         return memory;
     }
 
+    static Op accumulateOp(int code) {
+        return ACC_OPS.get(code);
+    }
+
     // ---- operations (origin)
 
     /** Writes {@code data} at byte {@code offset} of {@code target}'s window. */
     public void put(MemorySegment data, int target, long offset) {
-        check(target, offset, data.byteSize(), "put");
-        MemorySegment m = MemorySegment.ofArray(new byte[Records.PUT_DATA + (int) data.byteSize()]);
-        m.set(ValueLayout.JAVA_LONG_UNALIGNED, Records.OFFSET_AT, offset);
-        MemorySegment.copy(data, 0, m, Records.PUT_DATA, data.byteSize());
-        comm.engine.monitor.oneSided(comm.group[target], true, data.byteSize());
-        sendCounted(m, target, PUT);
+        put(data, target, offset, null);
     }
 
     public void put(double[] data, int target, long offset) {
         put(MemorySegment.ofArray(data), target, offset);
     }
 
+    /** MPI_Rput: as {@link #put}, and the request is done once the target has written the data. */
+    public Request rput(MemorySegment data, int target, long offset) {
+        Operation.OneSided r = new Operation.OneSided(comm.engine);
+        put(data, target, offset, r);
+        return r;
+    }
+
+    private void put(MemorySegment data, int target, long offset, Operation.OneSided request) {
+        check(target, offset, data.byteSize(), "put");
+        MemorySegment m = MemorySegment.ofArray(new byte[PUT_DATA + (int) data.byteSize()]);
+        m.set(ValueLayout.JAVA_LONG_UNALIGNED, OFFSET_AT, offset);
+        MemorySegment.copy(data, 0, m, PUT_DATA, data.byteSize());
+        comm.engine.monitor.oneSided(comm.group[target], true, data.byteSize());
+        sendCounted(m, target, PUT, request);
+    }
+
     /** Combines {@code data} into {@code target}'s window at {@code offset}: window = data op window. */
     public void accumulate(MemorySegment data, Elem type, Op op, int target, long offset) {
+        accumulate(data, type, op, target, offset, null);
+    }
+
+    public void accumulate(double[] data, Op op, int target, long offset) {
+        accumulate(MemorySegment.ofArray(data), Elem.DOUBLE, op, target, offset);
+    }
+
+    public void accumulate(long[] data, Op op, int target, long offset) {
+        accumulate(MemorySegment.ofArray(data), Elem.LONG, op, target, offset);
+    }
+
+    /** MPI_Raccumulate: as {@link #accumulate}, and the request is done once the target has combined the data. */
+    public Request raccumulate(MemorySegment data, Elem type, Op op, int target, long offset) {
+        Operation.OneSided r = new Operation.OneSided(comm.engine);
+        accumulate(data, type, op, target, offset, r);
+        return r;
+    }
+
+    private void accumulate(MemorySegment data, Elem type, Op op, int target, long offset, Operation.OneSided request) {
         int opIndex = ACC_OPS.indexOf(op);
-        if (opIndex < 0) {
+        if (opIndex < 0 || op == NO_OP) {
             throw new IllegalArgumentException("accumulate takes SUM, PROD, MAX, MIN or REPLACE, not a user-defined operation");
         }
         if (data.byteSize() % type.bytes() != 0) {
             throw new IllegalArgumentException("accumulate: " + data.byteSize() + " bytes are not whole " + type + " values");
         }
         check(target, offset, data.byteSize(), "accumulate");
-        MemorySegment m = MemorySegment.ofArray(new byte[Records.ACC_DATA + (int) data.byteSize()]);
-        m.set(ValueLayout.JAVA_LONG_UNALIGNED, Records.OFFSET_AT, offset);
-        m.set(ValueLayout.JAVA_INT_UNALIGNED, Records.ACC_TYPE_AT, type.code);
-        m.set(ValueLayout.JAVA_INT_UNALIGNED, Records.ACC_OP_AT, opIndex);
-        MemorySegment.copy(data, 0, m, Records.ACC_DATA, data.byteSize());
+        MemorySegment m = MemorySegment.ofArray(new byte[ACC_DATA + (int) data.byteSize()]);
+        m.set(ValueLayout.JAVA_LONG_UNALIGNED, OFFSET_AT, offset);
+        m.set(ValueLayout.JAVA_INT_UNALIGNED, ACC_TYPE_AT, type.code);
+        m.set(ValueLayout.JAVA_INT_UNALIGNED, ACC_OP_AT, opIndex);
+        MemorySegment.copy(data, 0, m, ACC_DATA, data.byteSize());
         comm.engine.monitor.oneSided(comm.group[target], true, data.byteSize());
-        sendCounted(m, target, ACC);
+        sendCounted(m, target, ACC, request);
     }
 
     /**
      * MPI_Get_accumulate: {@code result} gets the target's values at {@code offset}, and
      * {@code data} is then combined into them, atomically with respect to other accumulates;
      * {@link #NO_OP} only fetches, {@link Op#REPLACE} swaps. {@code result} is filled by the
-     * epoch's end (flush, unlock, fence).
+     * epoch's end (flush, unlock, fence, complete).
      */
     public void getAccumulate(MemorySegment data, MemorySegment result, Elem type, Op op, int target, long offset) {
+        getAccumulate(data, result, type, op, target, offset, null);
+    }
+
+    /** MPI_Rget_accumulate: as {@link #getAccumulate}, and the request is done once {@code result} is filled. */
+    public Request rgetAccumulate(MemorySegment data, MemorySegment result, Elem type, Op op, int target, long offset) {
+        Operation.OneSided r = new Operation.OneSided(comm.engine);
+        getAccumulate(data, result, type, op, target, offset, r);
+        return r;
+    }
+
+    private void getAccumulate(MemorySegment data, MemorySegment result, Elem type, Op op, int target, long offset,
+                               Operation.OneSided request) {
         int opIndex = ACC_OPS.indexOf(op);
         if (opIndex < 0) {
             throw new IllegalArgumentException("getAccumulate takes SUM, PROD, MAX, MIN, REPLACE or NO_OP, not a user-defined operation");
@@ -176,12 +178,12 @@ public final class Window implements AutoCloseable {
                     + result.byteSize());
         }
         check(target, offset, data.byteSize(), "getAccumulate");
-        MemorySegment m = MemorySegment.ofArray(new byte[Records.GET_ACC_DATA + (int) data.byteSize()]);
-        m.set(ValueLayout.JAVA_LONG_UNALIGNED, Records.OFFSET_AT, offset);
-        m.set(ValueLayout.JAVA_INT_UNALIGNED, Records.ACC_TYPE_AT, type.code);
-        m.set(ValueLayout.JAVA_INT_UNALIGNED, Records.ACC_OP_AT, opIndex);
-        m.set(ValueLayout.JAVA_INT_UNALIGNED, Records.GET_ACC_ID_AT, awaitReply(result.asSlice(0, data.byteSize()), target));
-        MemorySegment.copy(data, 0, m, Records.GET_ACC_DATA, data.byteSize());
+        MemorySegment m = MemorySegment.ofArray(new byte[GET_ACC_DATA + (int) data.byteSize()]);
+        m.set(ValueLayout.JAVA_LONG_UNALIGNED, OFFSET_AT, offset);
+        m.set(ValueLayout.JAVA_INT_UNALIGNED, ACC_TYPE_AT, type.code);
+        m.set(ValueLayout.JAVA_INT_UNALIGNED, ACC_OP_AT, opIndex);
+        m.set(ValueLayout.JAVA_INT_UNALIGNED, GET_ACC_ID_AT, awaitReply(result.asSlice(0, data.byteSize()), target, request));
+        MemorySegment.copy(data, 0, m, GET_ACC_DATA, data.byteSize());
         comm.engine.monitor.oneSided(comm.group[target], true, data.byteSize());
         comm.engine.monitor.oneSided(comm.group[target], false, data.byteSize());
         send(m, target, GET_ACC);
@@ -202,12 +204,12 @@ public final class Window implements AutoCloseable {
             throw new IllegalArgumentException("compareAndSwap works on one " + type + " value (" + w + " bytes)");
         }
         check(target, offset, w, "compareAndSwap");
-        MemorySegment m = MemorySegment.ofArray(new byte[Records.CAS_DATA + 2 * w]);
-        m.set(ValueLayout.JAVA_LONG_UNALIGNED, Records.OFFSET_AT, offset);
-        m.set(ValueLayout.JAVA_INT_UNALIGNED, Records.CAS_TYPE_AT, type.code);
-        m.set(ValueLayout.JAVA_INT_UNALIGNED, Records.CAS_ID_AT, awaitReply(result.asSlice(0, w), target));
-        MemorySegment.copy(compare, 0, m, Records.CAS_DATA, w);
-        MemorySegment.copy(swap, 0, m, Records.CAS_DATA + w, w);
+        MemorySegment m = MemorySegment.ofArray(new byte[CAS_DATA + 2 * w]);
+        m.set(ValueLayout.JAVA_LONG_UNALIGNED, OFFSET_AT, offset);
+        m.set(ValueLayout.JAVA_INT_UNALIGNED, CAS_TYPE_AT, type.code);
+        m.set(ValueLayout.JAVA_INT_UNALIGNED, CAS_ID_AT, awaitReply(result.asSlice(0, w), target, null));
+        MemorySegment.copy(compare, 0, m, CAS_DATA, w);
+        MemorySegment.copy(swap, 0, m, CAS_DATA + w, w);
         comm.engine.monitor.oneSided(comm.group[target], true, w);
         comm.engine.monitor.oneSided(comm.group[target], false, w);
         send(m, target, CAS);
@@ -219,39 +221,38 @@ public final class Window implements AutoCloseable {
                 MemorySegment.ofArray(result), Elem.LONG, target, offset);
     }
 
-    /** Registers where a GET_REPLY goes; its id. */
-    private int awaitReply(MemorySegment into, int target) {
-        int[] id = new int[1];
-        comm.engine.locked(() -> {
-            id[0] = nextGet++;
-            gets.put(id[0], into);
-            getsTo[target]++;
-        });
-        return id[0];
-    }
-
-    public void accumulate(double[] data, Op op, int target, long offset) {
-        accumulate(MemorySegment.ofArray(data), Elem.DOUBLE, op, target, offset);
-    }
-
-    public void accumulate(long[] data, Op op, int target, long offset) {
-        accumulate(MemorySegment.ofArray(data), Elem.LONG, op, target, offset);
-    }
-
     /** Reads {@code into.byteSize()} bytes at {@code offset} of {@code target}'s window; {@code into} is filled by the epoch's end. */
     public void get(MemorySegment into, int target, long offset) {
+        get(into, target, offset, null);
+    }
+
+    public void get(double[] into, int target, long offset) {
+        get(MemorySegment.ofArray(into), target, offset);
+    }
+
+    /** MPI_Rget: as {@link #get}, and the request is done once {@code into} is filled. */
+    public Request rget(MemorySegment into, int target, long offset) {
+        Operation.OneSided r = new Operation.OneSided(comm.engine);
+        get(into, target, offset, r);
+        return r;
+    }
+
+    private void get(MemorySegment into, int target, long offset, Operation.OneSided request) {
         check(target, offset, into.byteSize(), "get");
-        MemorySegment m = MemorySegment.ofArray(new byte[Records.GET_SIZE]);
-        m.set(ValueLayout.JAVA_LONG_UNALIGNED, Records.OFFSET_AT, offset);
-        m.set(ValueLayout.JAVA_INT_UNALIGNED, Records.GET_LENGTH_AT, (int) into.byteSize());
-        m.set(ValueLayout.JAVA_INT_UNALIGNED, Records.GET_ID_AT, awaitReply(into, target));
+        MemorySegment m = MemorySegment.ofArray(new byte[GET_SIZE]);
+        m.set(ValueLayout.JAVA_LONG_UNALIGNED, OFFSET_AT, offset);
+        m.set(ValueLayout.JAVA_INT_UNALIGNED, GET_LENGTH_AT, (int) into.byteSize());
+        m.set(ValueLayout.JAVA_INT_UNALIGNED, GET_ID_AT, awaitReply(into, target, request));
         comm.engine.monitor.oneSided(comm.group[target], true, 0);
         comm.engine.monitor.oneSided(comm.group[target], false, into.byteSize());
         send(m, target, GET);
     }
 
-    public void get(double[] into, int target, long offset) {
-        get(MemorySegment.ofArray(into), target, offset);
+    /** Registers where a GET_REPLY goes, and the request it completes (or null); its id. */
+    private int awaitReply(MemorySegment into, int target, Operation.OneSided request) {
+        int[] id = new int[1];
+        comm.engine.locked(() -> id[0] = origin.awaitReply(into, target, request));
+        return id[0];
     }
 
     // ---- epochs
@@ -263,12 +264,49 @@ public final class Window implements AutoCloseable {
         comm.barrier();
     }
 
+    /**
+     * MPI_Win_post: opens this rank's window to an access epoch of each rank of {@code origins}
+     * (ranks of the window's communicator, given as a {@link Group}); returns at once. End it with
+     * {@link #await()} or {@link #test()}.
+     */
+    public void post(Group origins) {
+        checkOpen();
+        groups.post(origins);
+    }
+
+    /**
+     * MPI_Win_start: begins an access epoch to the windows of {@code targets}; waits until each
+     * of them has posted. End it with {@link #complete()}.
+     */
+    public void start(Group targets) {
+        checkOpen();
+        groups.start(targets);
+    }
+
+    /** MPI_Win_complete: ends the access epoch {@link #start} began; its operations are complete at their targets. */
+    public void complete() {
+        checkOpen();
+        groups.complete();
+    }
+
+    /** MPI_Win_wait: ends the exposure epoch {@link #post} began, once every origin of it has called complete. */
+    public void await() {
+        checkOpen();
+        groups.await();
+    }
+
+    /** MPI_Win_test: one round of progress; true (and the exposure epoch over) once every origin has called complete. */
+    public boolean test() {
+        checkOpen();
+        return groups.test();
+    }
+
     /** Starts a passive-target epoch on {@code target}: waits for its shared or exclusive lock. */
     public void lock(int target, boolean exclusive) {
         checkOpen();
         comm.checkRank(target, "target");
-        MemorySegment m = MemorySegment.ofArray(new byte[Records.LOCK_SIZE]);
-        m.set(ValueLayout.JAVA_INT_UNALIGNED, Records.LOCK_EXCLUSIVE_AT, exclusive ? 1 : 0);
+        MemorySegment m = MemorySegment.ofArray(new byte[LOCK_SIZE]);
+        m.set(ValueLayout.JAVA_INT_UNALIGNED, LOCK_EXCLUSIVE_AT, exclusive ? 1 : 0);
         send(m, target, LOCK);
         comm.engine.progressUntil(() -> isGranted(target));
     }
@@ -304,33 +342,26 @@ public final class Window implements AutoCloseable {
     public void unlock(int target) {
         checkOpen();
         comm.engine.progressUntil(() -> completeAt(target));
-        comm.engine.locked(() -> granted[target] = false);
+        comm.engine.locked(() -> origin.released(target));
         send(MemorySegment.NULL, target, UNLOCK);
     }
 
     private boolean isGranted(int target) {
-        return comm.engine.read(() -> granted[target]);
+        return comm.engine.read(() -> origin.granted(target));
     }
 
     private boolean allComplete() {
-        return comm.engine.read(() -> {
-            for (int t = 0; t < unacknowledged.length; t++) {
-                if (unacknowledged[t] != 0 || getsTo[t] != 0) {
-                    return false;
-                }
-            }
-            return true;
-        });
+        return comm.engine.read(origin::allComplete);
     }
 
     private boolean completeAt(int target) {
-        return comm.engine.read(() -> unacknowledged[target] == 0 && getsTo[target] == 0);
+        return comm.engine.read(() -> origin.completeAt(target));
     }
 
     // ---- messages
 
-    private void sendCounted(MemorySegment m, int target, int tag) {
-        comm.engine.locked(() -> unacknowledged[target]++);
+    private void sendCounted(MemorySegment m, int target, int tag, Operation.OneSided request) {
+        comm.engine.locked(() -> origin.counted(target, request));
         send(m, target, tag);
     }
 
@@ -348,95 +379,10 @@ public final class Window implements AutoCloseable {
         }
     }
 
-    /** A message on this window's context, with the engine's lock held (target and origin sides). */
+    /** A message on this window's context, with the engine's lock held: an answer to this rank's operations, or one for its memory. */
     private void arrived(Envelope e, MemorySegment b) {
-        int from = e.source();
-        switch (e.tag()) {
-            case PUT -> {
-                long offset = b.get(ValueLayout.JAVA_LONG_UNALIGNED, Records.OFFSET_AT);
-                MemorySegment.copy(b, Records.PUT_DATA, memory, offset, b.byteSize() - Records.PUT_DATA);
-                send(MemorySegment.NULL, from, ACK);
-            }
-            case ACC -> {
-                long offset = b.get(ValueLayout.JAVA_LONG_UNALIGNED, Records.OFFSET_AT);
-                Elem type = Elem.ofCode(b.get(ValueLayout.JAVA_INT_UNALIGNED, Records.ACC_TYPE_AT));
-                Op op = ACC_OPS.get(b.get(ValueLayout.JAVA_INT_UNALIGNED, Records.ACC_OP_AT));
-                MemorySegment data = b.asSlice(Records.ACC_DATA);
-                op.combine(type, data, memory.asSlice(offset, data.byteSize()), (int) (data.byteSize() / type.bytes()));
-                send(MemorySegment.NULL, from, ACK);
-            }
-            case GET -> {
-                long offset = b.get(ValueLayout.JAVA_LONG_UNALIGNED, Records.OFFSET_AT);
-                int length = b.get(ValueLayout.JAVA_INT_UNALIGNED, Records.GET_LENGTH_AT);
-                MemorySegment reply = MemorySegment.ofArray(new byte[Records.REPLY_DATA + length]);
-                reply.set(ValueLayout.JAVA_INT_UNALIGNED, Records.REPLY_ID_AT, b.get(ValueLayout.JAVA_INT_UNALIGNED, Records.GET_ID_AT));
-                MemorySegment.copy(memory, offset, reply, Records.REPLY_DATA, length);
-                send(reply, from, GET_REPLY);
-            }
-            case GET_ACC -> {
-                long offset = b.get(ValueLayout.JAVA_LONG_UNALIGNED, Records.OFFSET_AT);
-                Elem type = Elem.ofCode(b.get(ValueLayout.JAVA_INT_UNALIGNED, Records.ACC_TYPE_AT));
-                Op op = ACC_OPS.get(b.get(ValueLayout.JAVA_INT_UNALIGNED, Records.ACC_OP_AT));
-                MemorySegment data = b.asSlice(Records.GET_ACC_DATA);
-                MemorySegment here = memory.asSlice(offset, data.byteSize());
-                reply(from, b.get(ValueLayout.JAVA_INT_UNALIGNED, Records.GET_ACC_ID_AT), here);
-                op.combine(type, data, here, (int) (data.byteSize() / type.bytes()));
-            }
-            case CAS -> {
-                long offset = b.get(ValueLayout.JAVA_LONG_UNALIGNED, Records.OFFSET_AT);
-                int w = Elem.ofCode(b.get(ValueLayout.JAVA_INT_UNALIGNED, Records.CAS_TYPE_AT)).bytes();
-                MemorySegment here = memory.asSlice(offset, w);
-                reply(from, b.get(ValueLayout.JAVA_INT_UNALIGNED, Records.CAS_ID_AT), here);
-                if (here.mismatch(b.asSlice(Records.CAS_DATA, w)) < 0) {
-                    MemorySegment.copy(b, Records.CAS_DATA + w, here, 0, w);
-                }
-            }
-            case GET_REPLY -> {
-                MemorySegment into = gets.remove(b.get(ValueLayout.JAVA_INT_UNALIGNED, Records.REPLY_ID_AT));
-                MemorySegment.copy(b, Records.REPLY_DATA, into, 0, into.byteSize());
-                getsTo[from]--;
-            }
-            case ACK -> unacknowledged[from]--;
-            case LOCK -> {
-                lockQueue.add(new int[] {from, b.get(ValueLayout.JAVA_INT_UNALIGNED, Records.LOCK_EXCLUSIVE_AT)});
-                grantWhatCan();
-            }
-            case GRANT -> granted[from] = true;
-            case UNLOCK -> {
-                if (exclusiveHeld) {
-                    exclusiveHeld = false;
-                } else {
-                    sharedHolders--;
-                }
-                grantWhatCan();
-            }
-            default -> throw new IllegalStateException("unknown window message " + e.tag());
-        }
-    }
-
-    /** A GET_REPLY of {@code id} to {@code to}: the values of {@code here} as they are now (copied before anything changes them). */
-    private void reply(int to, int id, MemorySegment here) {
-        MemorySegment r = MemorySegment.ofArray(new byte[Records.REPLY_DATA + (int) here.byteSize()]);
-        r.set(ValueLayout.JAVA_INT_UNALIGNED, Records.REPLY_ID_AT, id);
-        MemorySegment.copy(here, 0, r, Records.REPLY_DATA, here.byteSize());
-        send(r, to, GET_REPLY);
-    }
-
-    /** Grants queued locks in order while they are compatible with those held. */
-    private void grantWhatCan() {
-        while (!lockQueue.isEmpty() && !exclusiveHeld) {
-            int[] next = lockQueue.peek();
-            boolean exclusive = next[1] == 1;
-            if (exclusive && sharedHolders > 0) {
-                return;
-            }
-            lockQueue.poll();
-            if (exclusive) {
-                exclusiveHeld = true;
-            } else {
-                sharedHolders++;
-            }
-            send(MemorySegment.NULL, next[0], GRANT);
+        if (!origin.arrived(e.tag(), e.source(), b) && !target.arrived(e.tag(), e.source(), b)) {
+            throw new IllegalStateException("unknown window message " + e.tag());
         }
     }
 

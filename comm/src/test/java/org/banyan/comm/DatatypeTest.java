@@ -77,4 +77,35 @@ class DatatypeTest {
         });
         assertThat(got).containsExactly("[0.0, 0.0, 0.0, 0.0] 104.0 109.0 119.0 1.0", "[2.0, 7.0, 12.0, 17.0] 4.0 9.0 19.0 101.0");
     }
+
+    /**
+     * A field of an array of records by byte stride (hvector), records picked by byte offset
+     * (hindexed), and a column resized to one value so that consecutive columns interleave.
+     */
+    @Test
+    void byteStridedAndResizedTypes() {
+        MemorySegment records = MemorySegment.ofArray(new byte[5 * 12]); // 5 records of int + double, packed
+        for (int i = 0; i < 5; i++) {
+            records.set(ValueLayout.JAVA_INT_UNALIGNED, 12L * i, i);
+            records.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, 12L * i + 4, i + 0.5);
+        }
+        Datatype doubles = Datatype.hvector(5, 1, 12, DOUBLE);
+        MemorySegment packed = doubles.pack(records.asSlice(4), 1);
+        assertThat(packed.toArray(ValueLayout.JAVA_DOUBLE_UNALIGNED)).containsExactly(0.5, 1.5, 2.5, 3.5, 4.5);
+        assertThat(doubles.extent()).isEqualTo(4 * 12 + 8);
+        Datatype picked = Datatype.hindexed(new int[] {1, 1}, new long[] {36, 12}, Datatype.of(Elem.INT));
+        assertThat(picked.pack(records, 1).toArray(ValueLayout.JAVA_INT_UNALIGNED)).containsExactly(3, 1);
+        double[] m = new double[12]; // 3 × 4, row-major
+        for (int i = 0; i < 12; i++) {
+            m[i] = i;
+        }
+        Datatype column = Datatype.resized(Datatype.vector(3, 1, 4, DOUBLE), 0, 8);
+        assertThat(column.extent()).isEqualTo(8);
+        assertThat(column.lowerBound()).isZero();
+        assertThat(column.pack(MemorySegment.ofArray(m), 2).toArray(ValueLayout.JAVA_DOUBLE_UNALIGNED))
+                .as("columns 0 and 1, one after the other").containsExactly(0, 4, 8, 1, 5, 9);
+        assertThat(Datatype.resized(DOUBLE, -8, 24).lowerBound()).isEqualTo(-8);
+        assertThatThrownBy(() -> Datatype.resized(DOUBLE, 0, -8)).hasMessageContaining("negative extent");
+        assertThatThrownBy(() -> Datatype.hvector(2, -1, 8, DOUBLE)).hasMessageContaining("hvector of 2 blocks of -1");
+    }
 }

@@ -40,4 +40,30 @@ class GroupTest {
             return null;
         });
     }
+
+    /**
+     * MPI_Comm_create_group: ranks 1 and 3 make a communicator while 0, 2 and 4 make another at
+     * the same time with a different tag, and nobody else calls; each works on its own, and a
+     * later communicator of everyone still gets a context of its own.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
+    void onlyTheGroupsMembersCreateItsCommunicator(boolean shm) throws Exception {
+        List<String> got = LocalJob.run(5, shm ? r -> "h" : r -> "h" + r, Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), w -> {
+            Group g = w.rank() % 2 == 1 ? w.group().incl(3, 1) : w.group().incl(0, 2, 4);
+            Comm c = w.createGroup(g, w.rank() % 2 == 1 ? 7 : 8);
+            int[] sum = new int[1];
+            c.allreduce(new int[] {w.rank()}, sum, Op.SUM);
+            int[] toRight = {-1};
+            c.sendrecv(new int[] {w.rank()}, (c.rank() + 1) % c.size(), 0, toRight, (c.rank() + c.size() - 1) % c.size(), 0);
+            Comm all = w.dup();
+            int[] total = new int[1];
+            all.allreduce(new int[] {1}, total, Op.SUM);
+            assertThatThrownBy(() -> w.createGroup(w.group().excl(w.rank()), 1)).hasMessageContaining("this rank is not in the group");
+            assertThatThrownBy(() -> w.createGroup(g, -1)).hasMessageContaining("tag -1 is outside");
+            return w.rank() + " as " + c.rank() + " of " + c.size() + " sum " + sum[0] + " from " + toRight[0] + " all " + total[0];
+        });
+        assertThat(got).containsExactly("0 as 0 of 3 sum 6 from 4 all 5", "1 as 1 of 2 sum 4 from 3 all 5", "2 as 1 of 3 sum 6 from 0 all 5",
+                "3 as 0 of 2 sum 4 from 1 all 5", "4 as 2 of 3 sum 6 from 2 all 5");
+    }
 }

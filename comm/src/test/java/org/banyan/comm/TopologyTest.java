@@ -109,4 +109,108 @@ class TopologyTest {
         assertThat(got).containsOnly("the graph's two ends disagree: rank 1 lists rank 0 among its sources a different number "
                 + "of times than rank 0 lists it among its destinations");
     }
+
+    /**
+     * MPI_Dist_graph_create: rank 0 names every edge of the graph above (0→1, 0→2, 1→2, 2→3,
+     * 3→0) and rank 3 names 0→2 once more; each rank learns its own neighbours, in rank order,
+     * and the "v" neighbour collectives move blocks of each neighbour's own size. Over shared
+     * memory and TCP.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
+    void aGraphAnyRankNamesIsLearntByItsEndsAndCarriesVBlocks(boolean shm) throws Exception {
+        List<String> got = LocalJob.run(4, shm ? r -> "h" : r -> "h" + r, Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), w -> {
+            int me = w.rank();
+            DistGraph g = switch (me) {
+                case 0 -> DistGraph.create(w, new int[] {0, 1, 2, 3}, new int[] {2, 1, 1, 1}, new int[] {1, 2, 2, 3, 0});
+                case 3 -> DistGraph.create(w, new int[] {0}, new int[] {1}, new int[] {2});
+                default -> DistGraph.create(w, new int[0], new int[0], new int[0]);
+            };
+            int[] src = g.sources();
+            int[] dst = g.destinations();
+            // allgatherv: rank r sends r + 1 values r; source i's block is placed at 10 * i
+            int[] counts = Arrays.stream(src).map(s -> s + 1).toArray();
+            int[] displs = java.util.stream.IntStream.range(0, src.length).map(i -> 10 * i).toArray();
+            long[] gathered = new long[10 * Math.max(1, src.length)];
+            Arrays.fill(gathered, -1);
+            long[] mine = new long[me + 1];
+            Arrays.fill(mine, me);
+            g.neighborAllgatherv(mine, gathered, counts, displs);
+            // alltoallv: to destination i, i + 1 values 100 * me + 10 * i + destination
+            int[] sendCounts = java.util.stream.IntStream.range(0, dst.length).map(i -> i + 1).toArray();
+            int[] sendDispls = new int[dst.length];
+            for (int i = 1; i < dst.length; i++) {
+                sendDispls[i] = sendDispls[i - 1] + sendCounts[i - 1];
+            }
+            double[] out = new double[Arrays.stream(sendCounts).sum()];
+            for (int i = 0; i < dst.length; i++) {
+                Arrays.fill(out, sendDispls[i], sendDispls[i] + sendCounts[i], 100 * me + 10 * i + dst[i]);
+            }
+            // what source j sends here: the k-th edge from a rank to this one is the k-th place it is listed
+            int[] recvCounts = new int[][] {{1}, {1}, {2, 3, 1}, {1}}[me];
+            int[] recvDispls = java.util.stream.IntStream.range(0, src.length).map(j -> 4 * j).toArray();
+            double[] in = new double[4 * Math.max(1, src.length)];
+            g.neighborAlltoallv(out, sendCounts, sendDispls, in, recvCounts, recvDispls);
+            return Arrays.toString(src) + Arrays.toString(dst) + " " + Arrays.toString(Arrays.stream(gathered).filter(x -> x >= 0)
+                    .toArray()) + " " + Arrays.toString(Arrays.stream(in).filter(x -> x > 0).toArray());
+        });
+        assertThat(got).containsExactly(
+                "[3][1, 2, 2] [3, 3, 3, 3] [300.0]",
+                "[0][2] [0] [1.0]",
+                "[0, 0, 1][3] [0, 0, 1, 1] [12.0, 12.0, 22.0, 22.0, 22.0, 102.0]",
+                "[2][0] [2, 2, 2] [203.0]");
+    }
+
+    @Test
+    void aGraphWhoseDegreesDoNotAddUpIsRefusedWhereItIsGiven() throws Exception {
+        LocalJob.run(2, r -> "h", Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), w -> {
+            assertThatThrownBy(() -> DistGraph.create(w, new int[] {0}, new int[] {2}, new int[] {1}))
+                    .hasMessage("Dist_graph_create: the degrees add up to 2 edges, and 1 destinations are given");
+            assertThatThrownBy(() -> DistGraph.create(w, new int[] {0, 1}, new int[] {1}, new int[] {1}))
+                    .hasMessage("Dist_graph_create: 2 sources and 1 degrees: one degree per source");
+            assertThatThrownBy(() -> DistGraph.create(w, new int[] {0}, new int[] {1}, new int[] {2}))
+                    .hasMessageContaining("destination rank 2 is out of range");
+            DistGraph g = DistGraph.createAdjacent(w, new int[] {1 - w.rank()}, new int[] {1 - w.rank()});
+            assertThatThrownBy(() -> g.neighborAllgatherv(new int[1], new int[1], new int[] {2}, new int[] {0}))
+                    .hasMessageContaining("neighborAllgatherv: rank 0's block (2 at 0) ends past the buffer's 1");
+            return null;
+        });
+    }
+
+    /**
+     * MPI_Graph_create: a ring of 3 nodes with a chord 0-2 doubled (index and edges as MPI's) on
+     * 4 ranks; rank 3 is left out, and each node's neighbours exchange through the collectives.
+     */
+    @Test
+    void aGraphGivenWholeOnEveryRankMakesItsNodesNeighbours() throws Exception {
+        List<String> got = LocalJob.run(4, r -> "h", Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), w -> {
+            DistGraph g = DistGraph.graph(w, new int[] {3, 5, 8}, new int[] {1, 2, 2, 0, 2, 0, 0, 1});
+            if (g == null) {
+                return "left out";
+            }
+            int[] got4 = new int[g.sources().length];
+            g.neighborAllgather(new int[] {w.rank() * 10}, got4);
+            return Arrays.toString(g.sources()) + " " + Arrays.toString(got4);
+        });
+        assertThat(got).containsExactly("[1, 2, 2] [10, 20, 20]", "[0, 2] [0, 20]", "[0, 0, 1] [0, 0, 10]", "left out");
+        List<String> refused = LocalJob.run(2, r -> "h", Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), w -> {
+            try {
+                DistGraph.graph(w, new int[] {1, 1}, new int[] {1});
+                return "accepted";
+            } catch (IllegalArgumentException e) {
+                return e.getMessage();
+            }
+        });
+        assertThat(refused).containsOnly("Graph_create: node 0 lists node 1 1 times and node 1 lists node 0 0 times: the graph must be "
+                + "symmetric for its neighbour collectives");
+        List<String> differing = LocalJob.run(2, r -> "h", Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), w -> {
+            try {
+                DistGraph.graph(w, w.rank() == 0 ? new int[] {0, 0} : new int[] {1, 2}, w.rank() == 0 ? new int[0] : new int[] {1, 0});
+                return "accepted";
+            } catch (IllegalArgumentException e) {
+                return e.getMessage();
+            }
+        });
+        assertThat(differing).containsOnly("Graph_create: the ranks gave different graphs; every rank gives the whole graph");
+    }
 }

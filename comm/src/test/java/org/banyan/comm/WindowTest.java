@@ -111,8 +111,8 @@ class WindowTest {
         assertThat(Elem.DOUBLE.code).isEqualTo(5);
         assertThatThrownBy(() -> Elem.ofCode(0)).hasMessage("no element type has code 0");
         // the accumulate record's data starts after its op field, the get record ends after its id
-        assertThat(Window.Records.ACC_DATA).isEqualTo(Window.Records.ACC_OP_AT + Integer.BYTES);
-        assertThat(Window.Records.GET_SIZE).isEqualTo(Window.Records.GET_ID_AT + Integer.BYTES);
+        assertThat(WindowRecords.ACC_DATA).isEqualTo(WindowRecords.ACC_OP_AT + Integer.BYTES);
+        assertThat(WindowRecords.GET_SIZE).isEqualTo(WindowRecords.GET_ID_AT + Integer.BYTES);
     }
 
     /**

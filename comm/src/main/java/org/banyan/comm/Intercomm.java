@@ -1,0 +1,287 @@
+package org.banyan.comm;
+
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An intercommunicator (MPI_Intercomm_create): two disjoint groups of ranks, each sending to and
+ * receiving from the other, as a manager group and a worker group, or two coupled codes. Ranks
+ * in its point-to-point calls are ranks of the <em>remote</em> group ({@link #remoteSize()}); a
+ * receive's status names the sender's rank in its own group. Every buffer type and send mode of
+ * {@link CommPointToPoint} applies. {@link #merge} makes one intracommunicator of both groups
+ * (MPI_Intercomm_merge). Collectives over intercommunicators are not offered: merge first.
+ *
+ * <p>Messages go on a context agreed by every member of both groups; the groups' leaders agree
+ * on it and exchange the groups' members on the peer communicator's collective context, under a
+ * tag made from the user's (as {@link GroupCreation} does).
+ */
+public final class Intercomm extends CommPointToPoint implements AutoCloseable {
+    private static final int MERGE_TAG = 40;
+
+    private final Engine engine;
+    private final String name;
+    /** Messages between the groups on context, the library's own (merge) on context + 1. */
+    private final int context;
+    /** World ranks of the local and remote groups' members. */
+    private final int[] local;
+    private final int[] remote;
+    private final int rank;
+    /** The local group as an intracommunicator of its own, for the library's agreement within it. */
+    private final Comm localComm;
+    private final AtomicInteger nextContext;
+    private boolean closed;
+
+    private Intercomm(Comm localComm, int context, int[] remote, AtomicInteger nextContext) {
+        this.engine = localComm.engine;
+        this.localComm = localComm;
+        this.name = "intercomm" + context;
+        this.context = context;
+        this.local = localComm.group;
+        this.remote = remote;
+        this.rank = localComm.rank;
+        this.nextContext = nextContext;
+        engine.groupOf(context, remote); // a receive's source is a remote rank: its world rank, for finalize notices
+        engine.groupOf(context + 1, remote);
+    }
+
+    /**
+     * MPI_Intercomm_create: every rank of {@code local} calls it, and every rank of the other
+     * group on its own local communicator; {@code localLeader} is a rank of {@code local}, and
+     * {@code peer} (read at the leader only) a communicator holding both leaders, the other's
+     * being {@code remoteLeader} there; {@code tag} (0 to 2^30) tells apart creations at the same
+     * time. The groups must not share a process. Collective over both groups.
+     */
+    public static Intercomm create(Comm local, int localLeader, Comm peer, int remoteLeader, int tag) {
+        local.checkRank(localLeader, "local leader");
+        if (tag < 0 || tag > GroupCreation.MAX_TAG) {
+            throw new IllegalArgumentException("Intercomm.create: tag " + tag + " is outside 0 to " + GroupCreation.MAX_TAG);
+        }
+        Comm mine = local.dup(local.name() + "_intercomm_local");
+        long[] next = new long[1];
+        mine.allreduce(new long[] {mine.nextContextHint()}, next, Op.MAX);
+        int[] header = new int[2]; // the agreed context, the remote group's size
+        int[] remoteGroup = null;
+        if (local.rank() == localLeader) {
+            peer.checkRank(remoteLeader, "remote leader");
+            int wire = -2 - tag;
+            int ctx = peer.context + 1;
+            Request s1 = peer.sendInternal(MemorySegment.ofArray(new int[] {(int) next[0], local.size()}), remoteLeader, wire, ctx,
+                    Engine.Traffic.INTERNAL);
+            Request s2 = peer.sendInternal(MemorySegment.ofArray(local.group), remoteLeader, wire, ctx, Engine.Traffic.INTERNAL);
+            int[] theirs = new int[2];
+            peer.engine.receive(ctx, remoteLeader, wire, MemorySegment.ofArray(theirs)).await();
+            remoteGroup = new int[theirs[1]];
+            peer.engine.receive(ctx, remoteLeader, wire, MemorySegment.ofArray(remoteGroup)).await();
+            Request.awaitAll(s1, s2);
+            header[0] = Math.max((int) next[0], theirs[0]);
+            header[1] = theirs[1];
+        }
+        mine.bcast(header, localLeader);
+        if (remoteGroup == null) {
+            remoteGroup = new int[header[1]];
+        }
+        mine.bcast(remoteGroup, localLeader);
+        for (int w : remoteGroup) {
+            for (int l : local.group) {
+                if (w == l) {
+                    mine.close();
+                    throw new IllegalArgumentException("Intercomm.create: world rank " + w + " is in both groups; they must not share a process");
+                }
+            }
+        }
+        mine.advanceContexts(header[0] + 2);
+        return new Intercomm(mine, header[0], remoteGroup, mine.nextContexts());
+    }
+
+    /** This rank's rank in its own (local) group. */
+    public int rank() {
+        return rank;
+    }
+
+    /** The local group's size (MPI_Comm_size on an intercommunicator). */
+    public int size() {
+        return local.length;
+    }
+
+    /** MPI_Comm_remote_size. */
+    public int remoteSize() {
+        return remote.length;
+    }
+
+    /** The local group (MPI_Comm_group). */
+    public Group group() {
+        return new Group(local.clone(), local[rank]);
+    }
+
+    /** MPI_Comm_remote_group. */
+    public Group remoteGroup() {
+        return new Group(remote.clone(), local[rank]);
+    }
+
+    /**
+     * MPI_Intercomm_merge: one intracommunicator of both groups, the group whose ranks give
+     * {@code high} false first (each group's ranks give the same value); when both give the same,
+     * the group holding the lower world rank first. Collective over both groups.
+     */
+    public Comm merge(boolean high) {
+        checkOpen();
+        long[] next = new long[1];
+        localComm.allreduce(new long[] {localComm.nextContextHint()}, next, Op.MAX);
+        int[] agreed = new int[2]; // the context, and whether this group goes first
+        if (rank == 0) {
+            int[] theirs = new int[2];
+            Request r = engine.receive(context + 1, 0, MERGE_TAG, MemorySegment.ofArray(theirs));
+            Request s = engine.send(remote[0], new Envelope(context + 1, 0, MERGE_TAG, 8),
+                    MemorySegment.ofArray(new int[] {(int) next[0], high ? 1 : 0}), Engine.Traffic.INTERNAL);
+            Request.awaitAll(r, s);
+            boolean theyHigh = theirs[1] == 1;
+            boolean first = high != theyHigh ? !high : min(local) < min(remote);
+            agreed[0] = Math.max((int) next[0], theirs[0]);
+            agreed[1] = first ? 1 : 0;
+        }
+        localComm.bcast(agreed, 0);
+        int[] members = new int[local.length + remote.length];
+        int[] a = agreed[1] == 1 ? local : remote;
+        int[] b = agreed[1] == 1 ? remote : local;
+        System.arraycopy(a, 0, members, 0, a.length);
+        System.arraycopy(b, 0, members, a.length, b.length);
+        localComm.advanceContexts(agreed[0] + 2);
+        return new Comm(engine, name + "_merged" + agreed[0], agreed[0], members, nextContext, null);
+    }
+
+    private static int min(int[] ranks) {
+        int m = Integer.MAX_VALUE;
+        for (int r : ranks) {
+            m = Math.min(m, r);
+        }
+        return m;
+    }
+
+    // ---- the point-to-point primitives, ranks being the remote group's
+
+    @Override
+    public Request isend(MemorySegment data, int dest, int tag) {
+        return send(data, dest, tag, false);
+    }
+
+    @Override
+    public Request issend(MemorySegment data, int dest, int tag) {
+        return send(data, dest, tag, true);
+    }
+
+    private Request send(MemorySegment data, int dest, int tag, boolean synchronous) {
+        checkTag(tag);
+        checkOpen();
+        if (dest == Comm.PROC_NULL) {
+            return new Operation.Null(engine, null);
+        }
+        checkRemote(dest, "destination");
+        if (data.byteSize() > Comm.MAX_MESSAGE_BYTES) {
+            throw new IllegalArgumentException("a message of " + data.byteSize() + " bytes: banyan-comm carries at most "
+                    + Comm.MAX_MESSAGE_BYTES + " (2 GiB - 1) in one; send it in parts");
+        }
+        return engine.send(remote[dest], new Envelope(context, rank, tag, (int) data.byteSize()), data, Engine.Traffic.EXTERNAL,
+                synchronous);
+    }
+
+    @Override
+    public Request irecv(MemorySegment buffer, int source, int tag) {
+        if (tag != Comm.ANY_TAG) {
+            checkTag(tag);
+        }
+        checkOpen();
+        if (source == Comm.PROC_NULL) {
+            return new Operation.Null(engine, new Status(Comm.PROC_NULL, Comm.ANY_TAG, 0));
+        }
+        if (source != Comm.ANY_SOURCE) {
+            checkRemote(source, "source");
+        }
+        return engine.receive(context, source, tag, buffer);
+    }
+
+    @Override
+    public Request irecv(MemorySegment buffer, int count, Datatype type, int source, int tag) {
+        MemorySegment packed = MemorySegment.ofArray(new byte[Math.toIntExact(type.size() * count)]);
+        type.check(buffer, count);
+        if (source == Comm.PROC_NULL) {
+            checkOpen();
+            return new Operation.Null(engine, new Status(Comm.PROC_NULL, Comm.ANY_TAG, 0));
+        }
+        if (tag != Comm.ANY_TAG) {
+            checkTag(tag);
+        }
+        if (source != Comm.ANY_SOURCE) {
+            checkRemote(source, "source");
+        }
+        checkOpen();
+        return engine.receive(context, source, tag, packed, s -> type.unpack(packed.asSlice(0, s.bytes()), buffer, count));
+    }
+
+    @Override
+    public Status sendrecv(MemorySegment send, int dest, int sendTag, MemorySegment recv, int source, int recvTag) {
+        Request r = irecv(recv, source, recvTag);
+        Request s = isend(send, dest, sendTag);
+        Status st = r.await();
+        s.await();
+        return st;
+    }
+
+    /** Probes and matched probes are not offered on an intercommunicator yet: there is no {@link Message} of one. */
+    @Override
+    public Request imrecv(MemorySegment buffer, Message m) {
+        throw new UnsupportedOperationException("matched probes (mprobe, improbe, imrecv) are not offered on an intercommunicator");
+    }
+
+    @Override
+    public PersistentRequest sendInit(MemorySegment data, int dest, int tag) {
+        checkTag(tag);
+        if (dest != Comm.PROC_NULL) {
+            checkRemote(dest, "destination");
+        }
+        return new PersistentRequest(() -> isend(data, dest, tag));
+    }
+
+    @Override
+    public PersistentRequest recvInit(MemorySegment buffer, int source, int tag) {
+        if (tag != Comm.ANY_TAG) {
+            checkTag(tag);
+        }
+        if (source != Comm.ANY_SOURCE && source != Comm.PROC_NULL) {
+            checkRemote(source, "source");
+        }
+        return new PersistentRequest(() -> irecv(buffer, source, tag));
+    }
+
+    private void checkRemote(int r, String what) {
+        if (r < 0 || r >= remote.length) {
+            throw new IllegalArgumentException(what + " rank " + r + " is out of range: the remote group of " + name + " has ranks 0 to "
+                    + (remote.length - 1));
+        }
+    }
+
+    private static void checkTag(int tag) {
+        if (tag < 0) {
+            throw new IllegalArgumentException("tag " + tag + " is negative: user tags are 0 or more (ANY_TAG only to receive)");
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new CommException("communication on " + name + " after close");
+        }
+    }
+
+    /** MPI_Comm_free: no further communication on it. */
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            localComm.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name + "(local " + java.util.Arrays.toString(local) + ", remote " + java.util.Arrays.toString(remote) + ")";
+    }
+}

@@ -9,7 +9,7 @@ import java.lang.foreign.MemorySegment;
  * forms check their buffers in elements before anything is sent. The algorithms are
  * {@link Collectives}' and {@link VectorCollectives}'.
  */
-public abstract sealed class CommCollectives extends CommPointToPoint permits CommNonBlocking {
+public abstract sealed class CommCollectives extends CommPointToPoint permits CommTypedCollectives {
     CommCollectives() {}
 
     /** The communicator these calls run on. */

@@ -48,12 +48,19 @@ public final class Window implements AutoCloseable {
     private final WindowTarget target;
     private final WindowOrigin origin;
     private final WindowGroupEpochs groups;
+    /** A shared window's memory on the host (every member's part), or null. */
+    private final SharedWindowMemory shared;
     private boolean closed;
 
     private Window(Comm comm, MemorySegment memory, Arena arena) {
+        this(comm, memory, arena, null);
+    }
+
+    private Window(Comm comm, MemorySegment memory, Arena arena, SharedWindowMemory shared) {
         this.comm = comm;
         this.memory = memory;
         this.arena = arena;
+        this.shared = shared;
         int n = comm.size();
         this.sizes = new long[n];
         this.target = new WindowTarget(memory, n, this::send);
@@ -74,6 +81,37 @@ public final class Window implements AutoCloseable {
     public static Window allocate(Comm comm, long bytes) {
         Arena a = Arena.ofShared();
         return new Window(comm, a.allocate(Math.max(1, bytes), 8), a);
+    }
+
+    /**
+     * MPI_Win_allocate_shared: a window over {@code bytes} of zeroed memory on each rank, all of
+     * them in one shared mapping of the host, so that every rank can also read and write the
+     * others' parts directly ({@link #sharedQuery}), as threads would, with {@link #sync()} and
+     * the epochs' calls ordering its own accesses with theirs. Every rank of {@code comm} must be
+     * on one host ({@code comm.splitShared(key)} gives such a communicator). Collective.
+     */
+    public static Window allocateShared(Comm comm, long bytes) {
+        SharedWindowMemory m = SharedWindowMemory.allocate(comm, bytes);
+        return new Window(comm, m.of(comm.rank()), m.arena(), m);
+    }
+
+    /** MPI_Win_shared_query: rank {@code r}'s part of a shared window, to load from and store into directly. */
+    public MemorySegment sharedQuery(int r) {
+        checkOpen();
+        if (shared == null) {
+            throw new IllegalStateException("sharedQuery: this window was not made by allocateShared");
+        }
+        comm.checkRank(r, "rank");
+        return shared.of(r);
+    }
+
+    /**
+     * MPI_Win_sync: a full memory fence, so that this rank's direct stores into a shared window
+     * are seen by others, and theirs by it, when a barrier or a message orders them.
+     */
+    public void sync() {
+        checkOpen();
+        java.lang.invoke.VarHandle.fullFence();
     }
 
     /** This rank's exposed memory. */

@@ -108,4 +108,72 @@ class DatatypeTest {
         assertThatThrownBy(() -> Datatype.resized(DOUBLE, 0, -8)).hasMessageContaining("negative extent");
         assertThatThrownBy(() -> Datatype.hvector(2, -1, 8, DOUBLE)).hasMessageContaining("hvector of 2 blocks of -1");
     }
+
+    /**
+     * Collectives with a datatype on each side: rank 0's 3 × 4 matrix scattered by columns (a
+     * column type resized to one value) into plain arrays, scaled, gathered back into columns,
+     * allgathered into every rank's matrix, a column broadcast into place, an alltoall into every
+     * other slot; a block that does not carry the same bytes both ways is refused. Over shared
+     * memory and TCP.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
+    void collectivesMoveDerivedTypesIntoPlace(boolean shm) throws Exception {
+        Datatype column = Datatype.resized(Datatype.vector(3, 1, 4, DOUBLE), 0, 8);
+        List<String> got = LocalJob.run(4, shm ? r -> "h" : r -> "h" + r, Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), w -> {
+            double[] m = new double[12];
+            if (w.rank() == 0) {
+                for (int i = 0; i < 12; i++) {
+                    m[i] = i;
+                }
+            }
+            double[] mine = new double[3];
+            w.scatter(m, 1, column, mine, 3, DOUBLE, 0);
+            String scattered = Arrays.toString(mine);
+            for (int i = 0; i < 3; i++) {
+                mine[i] *= 10;
+            }
+            double[] back = w.rank() == 0 ? new double[12] : null;
+            w.gather(mine, 3, DOUBLE, back, 1, column, 0);
+            double[] everyone = new double[12];
+            w.allgather(mine, 3, DOUBLE, everyone, 1, column);
+            double[] bcastInto = w.rank() == 0 ? m.clone() : new double[12];
+            w.bcast(MemorySegment.ofArray(bcastInto).asSlice(2 * 8), 1, Datatype.vector(3, 1, 4, DOUBLE), 0);
+            double[] send = {w.rank() * 10, w.rank() * 10 + 1, w.rank() * 10 + 2, w.rank() * 10 + 3};
+            double[] slots = new double[8];
+            w.alltoall(send, 1, DOUBLE, slots, 1, Datatype.resized(DOUBLE, 0, 16));
+            assertThatThrownBy(() -> w.scatter(m, 1, column, new double[2], 2, DOUBLE, 0))
+                    .hasMessageContaining("a block must carry the same bytes both ways");
+            return scattered + " " + (back == null ? "-" : Arrays.toString(back)) + " " + Arrays.toString(everyone) + " "
+                    + Arrays.toString(bcastInto) + " " + Arrays.toString(slots);
+        });
+        String scaled = "[0.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 100.0, 110.0]";
+        assertThat(got.get(0)).isEqualTo("[0.0, 4.0, 8.0] " + scaled + " " + scaled
+                + " [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0] [0.0, 0.0, 10.0, 0.0, 20.0, 0.0, 30.0, 0.0]");
+        assertThat(got.get(2)).isEqualTo("[2.0, 6.0, 10.0] - " + scaled
+                + " [0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 6.0, 0.0, 0.0, 0.0, 10.0, 0.0] [2.0, 0.0, 12.0, 0.0, 22.0, 0.0, 32.0, 0.0]");
+    }
+
+    /** Reductions and scans on memory segments of a named element type, and on float arrays. */
+    @Test
+    void reductionsOnSegmentsNameTheirElementType() throws Exception {
+        List<String> got = LocalJob.run(3, r -> "h", Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), w -> {
+            MemorySegment mine = java.lang.foreign.Arena.ofAuto().allocate(8); // native memory, two ints
+            mine.set(ValueLayout.JAVA_INT, 0, w.rank() + 1);
+            mine.set(ValueLayout.JAVA_INT, 4, 10);
+            MemorySegment all = MemorySegment.ofArray(new int[2]);
+            w.allreduce(mine, all, Elem.INT, Op.SUM);
+            MemorySegment max = MemorySegment.ofArray(new int[2]);
+            w.reduce(mine, w.rank() == 1 ? max : null, Elem.INT, Op.MAX, 1);
+            float[] prefix = new float[1];
+            w.scan(new float[] {w.rank() + 0.5f}, prefix, Op.SUM);
+            float[] before = {-1};
+            w.exscan(new float[] {w.rank() + 0.5f}, before, Op.SUM);
+            assertThatThrownBy(() -> w.allreduce(MemorySegment.ofArray(new byte[3]), MemorySegment.ofArray(new byte[4]), Elem.INT, Op.SUM))
+                    .hasMessage("allreduce: 3 bytes are not whole INT values");
+            return Arrays.toString(all.toArray(ValueLayout.JAVA_INT)) + " " + Arrays.toString(max.toArray(ValueLayout.JAVA_INT)) + " "
+                    + prefix[0] + " " + before[0];
+        });
+        assertThat(got).containsExactly("[6, 30] [0, 0] 0.5 -1.0", "[6, 30] [3, 10] 2.0 0.5", "[6, 30] [0, 0] 4.5 2.0");
+    }
 }

@@ -63,4 +63,52 @@ class IntercommTest {
         });
         assertThat(got).containsOnly("Intercomm.create: world rank 0 is in both groups; they must not share a process");
     }
+
+    /**
+     * The collectives across the two groups of the test above: a bcast, a gather, a scatter and
+     * a reduce each from one group's root to the other group (MPI_ROOT, PROC_NULL), allreduce and
+     * allgather giving each group the other's, an alltoall between them, and barriers between.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void collectivesGoFromOneGroupToTheOther(boolean shm) throws Exception {
+        List<String> got = LocalJob.run(5, shm ? r -> "h" : r -> "h" + r, Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), w -> {
+            boolean manager = w.rank() < 2;
+            Comm mine = w.split(manager ? 0 : 1, w.rank());
+            try (Intercomm ic = Intercomm.create(mine, 0, w, manager ? 2 : 0, 6)) {
+                int me = ic.rank();
+                long[] b = {manager && me == 0 ? 42 : -1};
+                ic.bcast(b, manager ? (me == 0 ? Intercomm.ROOT : Comm.PROC_NULL) : 0);
+                ic.barrier();
+                long[] sum = new long[1];
+                ic.allreduce(new long[] {w.rank()}, sum, Op.SUM);
+                long[] others = new long[ic.remoteSize()];
+                ic.allgather(new long[] {w.rank()}, others);
+                long[] sent = new long[ic.remoteSize()];
+                for (int j = 0; j < sent.length; j++) {
+                    sent[j] = 100L * w.rank() + j;
+                }
+                long[] swapped = new long[ic.remoteSize()];
+                ic.alltoall(sent, swapped);
+                long[] gathered = !manager && me == 1 ? new long[2] : null;
+                ic.gather(new long[] {w.rank() * 7L}, gathered, manager ? 1 : (me == 1 ? Intercomm.ROOT : Comm.PROC_NULL));
+                long[] dealt = new long[1];
+                ic.scatter(manager && me == 1 ? new long[] {5, 6, 7} : null, manager ? null : dealt,
+                        manager ? (me == 1 ? Intercomm.ROOT : Comm.PROC_NULL) : 1);
+                long[] reduced = new long[1];
+                ic.reduce(new long[] {manager ? 0 : dealt[0]}, manager && me == 0 ? reduced : null, Op.SUM,
+                        manager ? (me == 0 ? Intercomm.ROOT : Comm.PROC_NULL) : 0);
+                ic.barrier();
+                return w.rank() + ": " + b[0] + " " + sum[0] + " " + java.util.Arrays.toString(others) + " "
+                        + java.util.Arrays.toString(swapped) + " " + (gathered == null ? "-" : java.util.Arrays.toString(gathered)) + " "
+                        + (manager ? "-" : dealt[0]) + " " + (manager && me == 0 ? reduced[0] : "-");
+            }
+        });
+        assertThat(got).containsExactly(
+                "0: 42 9 [2, 3, 4] [200, 300, 400] - - 18",
+                "1: -1 9 [2, 3, 4] [201, 301, 401] - - -",
+                "2: 42 1 [0, 1] [0, 100] - 5 -",
+                "3: 42 1 [0, 1] [1, 101] [0, 7] 6 -",
+                "4: 42 1 [0, 1] [2, 102] - 7 -");
+    }
 }

@@ -147,6 +147,7 @@ class WindowEpochTest {
             try (Window win = Window.allocate(w, 8)) {
                 win.fence();
                 if (w.rank() == 1) {
+                    w.send(new int[1], 0, 0); // rank 1 leaves the library (a fence's last messages may still be handled in it)
                     Thread.sleep(400);
                     win.fence();
                     Thread.sleep(400);
@@ -154,6 +155,8 @@ class WindowEpochTest {
                     win.await();
                     return "target";
                 }
+                w.recv(new int[1], 1, 0);
+                Thread.sleep(50); // rank 1's send has returned: it sleeps outside the library
                 Request put = win.rput(MemorySegment.ofArray(new long[] {9}), 1, 0);
                 long[] back = new long[1];
                 Request get = win.rget(MemorySegment.ofArray(back), 1, 0);
@@ -169,5 +172,69 @@ class WindowEpochTest {
             }
         });
         assertThat(got).containsExactly("false false 9 true", "target");
+    }
+
+    /**
+     * A shared window: each rank stores into its own part directly and loads its right
+     * neighbour's after a barrier; parts of different sizes lie where sharedQuery says; a put by
+     * message lands in the same memory; nothing is left in /dev/shm; ranks on different hosts are
+     * refused on every rank.
+     */
+    @org.junit.jupiter.api.Test
+    void aSharedWindowIsLoadedAndStoredDirectly() throws Exception {
+        List<String> got = WindowTest.run(true, 4, w -> {
+            try (Window win = Window.allocateShared(w, 8L * (w.rank() + 1))) {
+                int right = (w.rank() + 1) % w.size();
+                assertThat(win.memory().byteSize()).isEqualTo(8L * (w.rank() + 1));
+                win.memory().set(ValueLayout.JAVA_LONG_UNALIGNED, 0, 11L * w.rank());
+                win.sync();
+                w.barrier();
+                win.sync();
+                long theirs = win.sharedQuery(right).get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
+                win.fence();
+                if (w.rank() == 1) {
+                    win.put(MemorySegment.ofArray(new long[] {77}), 3, 24); // rank 3's last slot
+                }
+                win.fence();
+                long last = win.sharedQuery(3).get(ValueLayout.JAVA_LONG_UNALIGNED, 24);
+                return theirs + " " + last + " " + win.sharedQuery(right).byteSize();
+            }
+        });
+        assertThat(got).containsExactly("11 77 16", "22 77 24", "33 77 32", "0 77 8");
+        try (var files = java.nio.file.Files.list(java.nio.file.Path.of("/dev/shm"))) {
+            assertThat(files.map(f -> f.getFileName().toString()).filter(f -> f.startsWith("banyan-window-")).toList()).isEmpty();
+        }
+        List<String> apart = WindowTest.run(false, 2, w -> {
+            try {
+                Window.allocateShared(w, 8).close();
+                return "accepted";
+            } catch (IllegalArgumentException e) {
+                return e.getMessage();
+            }
+        });
+        assertThat(apart).containsOnly("allocateShared: ranks 0 and 1 of MPI_COMM_WORLD are on different hosts; make the window on "
+                + "comm.splitShared(key)");
+        List<String> huge = WindowTest.run(true, 2, w -> {
+            try {
+                Window.allocateShared(w, w.rank() == 0 ? -1 : 8).close();
+                return "accepted";
+            } catch (IllegalArgumentException e) {
+                String negative = e.getMessage();
+                try {
+                    Window.allocateShared(w, Long.MAX_VALUE / 3).close();
+                    return "accepted";
+                } catch (IllegalArgumentException | CommException f) {
+                    return negative + " | " + f.getMessage();
+                }
+            }
+        });
+        assertThat(huge).containsOnly("allocateShared: rank 0 asked for -1 bytes | allocateShared: the ranks' parts add up to more than "
+                + "any memory holds");
+        WindowTest.run(true, 1, w -> {
+            try (Window plain = Window.allocate(w, 8)) {
+                assertThatThrownBy(() -> plain.sharedQuery(0)).hasMessageContaining("not made by allocateShared");
+            }
+            return null;
+        });
     }
 }

@@ -10,9 +10,11 @@ import java.util.List;
  * dimension periodic or not. {@link #shift} gives a stencil's neighbours, {@link Comm#PROC_NULL}
  * past a non-periodic edge, so a halo exchange needs no special case for the border.
  *
- * <p>The grid keeps the ranks' order: MPI lets {@code reorder} renumber them to fit the machine;
- * here the placement is made at launch instead, by TreeMatch on the job's monitored
- * communication (`banyan run --map-by treematch:MATRIX`, docs/placement.md).
+ * <p>With {@code reorder} ({@link #create(Comm, int[], boolean[], boolean)}) the grid's ranks are
+ * dealt out to the processes by TreeMatch, on the machine's tree and where each process is bound
+ * ({@link TopologyReorder}), so that grid neighbours sit close; {@link #reorderNote()} says what
+ * was done. Without it the grid keeps the ranks' order (the placement can also be made at launch,
+ * by TreeMatch on the job's monitored communication: {@code banyan run --map-by treematch:MATRIX}).
  */
 public final class Cartesian {
     /** A rank's neighbours along one dimension: it receives from {@code source} and sends to {@code dest} (MPI_Cart_shift). */
@@ -21,11 +23,13 @@ public final class Cartesian {
     private final Comm comm;
     private final int[] dims;
     private final boolean[] periods;
+    private final String reorderNote;
 
-    private Cartesian(Comm comm, int[] dims, boolean[] periods) {
+    private Cartesian(Comm comm, int[] dims, boolean[] periods, String reorderNote) {
         this.comm = comm;
         this.dims = dims;
         this.periods = periods;
+        this.reorderNote = reorderNote;
     }
 
     /**
@@ -34,6 +38,16 @@ public final class Cartesian {
      * {@code parent}.
      */
     public static Cartesian create(Comm parent, int[] dims, boolean[] periods) {
+        return create(parent, dims, periods, false);
+    }
+
+    /**
+     * MPI_Cart_create with {@code reorder}: when true, the grid's ranks are dealt out by TreeMatch
+     * so that neighbours on the grid sit close on the machine (the processes stay where they run;
+     * each learns its new rank); when the ranks are not bound to CPUs, or share them, the order
+     * is kept and {@link #reorderNote()} says why. Collective over {@code parent}.
+     */
+    public static Cartesian create(Comm parent, int[] dims, boolean[] periods, boolean reorder) {
         if (dims.length == 0 || dims.length != periods.length) {
             throw new IllegalArgumentException("a cartesian topology needs a size and a periodicity per dimension, got "
                     + dims.length + " sizes and " + periods.length + " periodicities");
@@ -50,7 +64,20 @@ public final class Cartesian {
                     + parent.name() + " has " + parent.size());
         }
         Comm c = parent.split(parent.rank() < cells ? 0 : -1, parent.rank());
-        return c == null ? null : new Cartesian(c, dims.clone(), periods.clone());
+        if (c == null || !reorder) {
+            return c == null ? null : new Cartesian(c, dims.clone(), periods.clone(), null);
+        }
+        int[] d = dims.clone();
+        boolean[] p = periods.clone();
+        TopologyReorder.Result r = TopologyReorder.run(c, () -> Reordering.grid(d, p));
+        Comm ordered = c.split(0, r.newRank());
+        c.close();
+        return new Cartesian(ordered, d, p, r.note());
+    }
+
+    /** What {@code reorder} did, in a line ("reordered by TreeMatch: ..." or "order kept: why"), or null when it was not asked. */
+    public String reorderNote() {
+        return reorderNote;
     }
 
     /**
@@ -187,6 +214,6 @@ public final class Cartesian {
             d = new int[] {1};
             p = new boolean[] {false};
         }
-        return new Cartesian(c, d, p);
+        return new Cartesian(c, d, p, null);
     }
 }

@@ -247,7 +247,7 @@ public final class Comm extends CommNonBlocking implements AutoCloseable {
     public Message improbe(int source, int tag) {
         checkOpen();
         if (source == PROC_NULL) {
-            return new Message(this, null, new Status(PROC_NULL, ANY_TAG, 0));
+            return new Message(this, name, null, new Status(PROC_NULL, ANY_TAG, 0));
         }
         if (tag != ANY_TAG) {
             checkUserTag(tag);
@@ -256,7 +256,7 @@ public final class Comm extends CommNonBlocking implements AutoCloseable {
             checkRank(source, "source");
         }
         Arrival a = engine.take(context, source, tag);
-        return a == null ? null : new Message(this, a, new Status(a.envelope.source(), a.envelope.tag(), a.envelope.length()));
+        return a == null ? null : new Message(this, name, a, new Status(a.envelope.source(), a.envelope.tag(), a.envelope.length()));
     }
 
     /** MPI_Mprobe: waits for a message and takes it out of matching (see {@link #improbe}). */
@@ -270,7 +270,7 @@ public final class Comm extends CommNonBlocking implements AutoCloseable {
     @Override
     public Request imrecv(MemorySegment buffer, Message m) {
         if (m.comm != this) {
-            throw new IllegalArgumentException("the message was probed on " + m.comm.name() + ", not on " + name());
+            throw new IllegalArgumentException("the message was probed on " + m.where + ", not on " + name());
         }
         if (!m.take()) {
             throw new IllegalStateException("the message (from rank " + m.status().source() + ", tag " + m.status().tag()

@@ -13,7 +13,7 @@ import java.lang.foreign.MemorySegment;
  * progress thread give only inside MPI calls. The buffers belong to the collective until its
  * request is done.
  */
-public abstract sealed class CommNonBlocking extends CommTypedCollectives permits Comm {
+public abstract sealed class CommNonBlocking extends CommArrayParts permits Comm {
     CommNonBlocking() {}
 
     /** Runs {@code body} on the communicator's collective thread, after those started before it. */

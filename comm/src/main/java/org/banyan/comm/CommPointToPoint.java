@@ -385,7 +385,7 @@ public abstract sealed class CommPointToPoint permits CommCollectives, Intercomm
      * {@code count} elements of {@code array} from index {@code offset}: the (offset, count) form
      * of every array call below, as C's {@code MPI_Send(&a[offset], count, ...)}.
      */
-    private static MemorySegment part(MemorySegment array, int elementBytes, int offset, int count) {
+    static MemorySegment part(MemorySegment array, int elementBytes, int offset, int count) {
         long length = array.byteSize() / elementBytes;
         if (offset < 0 || count < 0 || (long) offset + count > length) {
             throw new IllegalArgumentException("elements " + offset + " to " + ((long) offset + count) + " are outside an array of "

@@ -12,7 +12,7 @@ import java.lang.foreign.MemorySegment;
  * for its own pair: MPI requires them to match). Also the reductions and scans on memory
  * segments, the caller naming the values' {@link Elem}.
  */
-public abstract sealed class CommTypedCollectives extends CommCollectives permits CommNonBlocking {
+public abstract sealed class CommTypedCollectives extends CommCollectives permits CommArrayParts {
     CommTypedCollectives() {}
 
     /** MPI_Bcast of {@code count} elements of {@code type}. */

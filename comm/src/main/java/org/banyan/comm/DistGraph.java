@@ -19,11 +19,17 @@ public final class DistGraph {
     private final Comm comm;
     private final int[] sources;
     private final int[] destinations;
+    private final String reorderNote;
 
     private DistGraph(Comm comm, int[] sources, int[] destinations) {
+        this(comm, sources, destinations, null);
+    }
+
+    private DistGraph(Comm comm, int[] sources, int[] destinations, String reorderNote) {
         this.comm = comm;
         this.sources = sources;
         this.destinations = destinations;
+        this.reorderNote = reorderNote;
     }
 
     /**
@@ -33,6 +39,18 @@ public final class DistGraph {
      * its sources); one that is not is an error on every rank, naming a pair. Collective.
      */
     public static DistGraph createAdjacent(Comm parent, int[] sources, int[] destinations) {
+        return createAdjacent(parent, sources, destinations, false);
+    }
+
+    /**
+     * MPI_Dist_graph_create_adjacent with {@code reorder}: when true, the graph's vertices (the
+     * ranks as given here) are dealt out to the processes by TreeMatch so that the edges' ends
+     * sit close on the machine; the process that gets new rank v takes vertex v's sources and
+     * destinations (those rank v gave), as the placement seed's runtime does. When the ranks are
+     * not bound to CPUs, or share them, the order is kept; {@link #reorderNote()} says what was
+     * done. Collective.
+     */
+    public static DistGraph createAdjacent(Comm parent, int[] sources, int[] destinations, boolean reorder) {
         int n = parent.size();
         for (int[] list : new int[][] {sources, destinations}) {
             for (int r : list) {
@@ -63,7 +81,70 @@ public final class DistGraph {
             throw new IllegalArgumentException("the graph's two ends disagree: rank " + receiver + " lists rank " + sender
                     + " among its sources a different number of times than rank " + sender + " lists it among its destinations");
         }
-        return new DistGraph(parent.dup(parent.name() + "_graph"), sources.clone(), destinations.clone());
+        if (!reorder) {
+            return new DistGraph(parent.dup(parent.name() + "_graph"), sources.clone(), destinations.clone());
+        }
+        return reordered(parent, sources, destinations);
+    }
+
+    /** Rank 0 gathers the graph, {@link TopologyReorder} deals out its vertices, and each process gets its vertex's lists. */
+    private static DistGraph reordered(Comm parent, int[] sources, int[] destinations) {
+        int n = parent.size();
+        boolean root = parent.rank() == 0;
+        int[] lengths = new int[2 * n];
+        parent.gather(new int[] {sources.length, destinations.length}, root ? lengths : null, 0);
+        int[] counts = new int[n];
+        int[] displs = new int[n];
+        int total = 0;
+        for (int r = 0; r < n && root; r++) {
+            counts[r] = lengths[2 * r] + lengths[2 * r + 1];
+            displs[r] = total;
+            total += counts[r];
+        }
+        int[] lists = root ? new int[total] : null;
+        int[] mine = new int[sources.length + destinations.length];
+        System.arraycopy(sources, 0, mine, 0, sources.length);
+        System.arraycopy(destinations, 0, mine, sources.length, destinations.length);
+        parent.gatherv(mine, lists, counts, displs, 0);
+        TopologyReorder.Result r = TopologyReorder.run(parent, () -> {
+            org.banyan.place.CommMatrix.Builder b = new org.banyan.place.CommMatrix.Builder(n);
+            for (int v = 0; v < n; v++) {
+                for (int k = 0; k < lengths[2 * v + 1]; k++) {
+                    b.add(v, lists[displs[v] + lengths[2 * v] + k], 1);
+                }
+            }
+            return b.build();
+        });
+        // process p plays vertex newRanks[p]: it gets that vertex's lists (its lengths first)
+        int[] roleLengths = new int[2];
+        int[] byProcessLengths = new int[2 * n];
+        int[] byProcessCounts = new int[n];
+        int[] byProcessDispls = new int[n];
+        int[] byProcess = null;
+        if (root) {
+            int at = 0;
+            byProcess = new int[total];
+            for (int p = 0; p < n; p++) {
+                int v = r.newRanks()[p];
+                byProcessLengths[2 * p] = lengths[2 * v];
+                byProcessLengths[2 * p + 1] = lengths[2 * v + 1];
+                byProcessCounts[p] = counts[v];
+                byProcessDispls[p] = at;
+                System.arraycopy(lists, displs[v], byProcess, at, counts[v]);
+                at += counts[v];
+            }
+        }
+        parent.scatter(root ? byProcessLengths : null, roleLengths, 0);
+        int[] role = new int[roleLengths[0] + roleLengths[1]];
+        parent.scatterv(byProcess, byProcessCounts, byProcessDispls, role, 0);
+        Comm ordered = parent.split(0, r.newRank());
+        return new DistGraph(ordered, java.util.Arrays.copyOfRange(role, 0, roleLengths[0]),
+                java.util.Arrays.copyOfRange(role, roleLengths[0], role.length), r.note());
+    }
+
+    /** What {@code reorder} did, in a line ("reordered by TreeMatch: ..." or "order kept: why"), or null when it was not asked. */
+    public String reorderNote() {
+        return reorderNote;
     }
 
     /**

@@ -49,6 +49,9 @@ final class Engine implements AutoCloseable {
 
     /** Per world rank, its host's number (ranks of one host share memory). */
     final int[] hostOf;
+    /** The first CPU this rank is bound to ({@code BANYAN_CPUS}), or -1; and a hwloc XML file of the hosts, or null: for reorder. */
+    volatile int firstCpu = -1;
+    volatile String topologyFile;
 
     /** {@code transports} in order of preference; the last must reach every peer. */
     Engine(int rank, int size, Matcher matcher, List<Transport> transports, int[] hostOf, boolean dedicated) {

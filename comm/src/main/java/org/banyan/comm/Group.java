@@ -65,6 +65,35 @@ public final class Group {
                 .toArray(), me);
     }
 
+    /**
+     * MPI_Group_range_incl: the members of the ranks each (first, last, stride) triple names, in
+     * order ({@code {0, 6, 2}} is ranks 0, 2, 4 and 6; a negative stride counts down).
+     */
+    public Group rangeIncl(int[][] ranges) {
+        return incl(expand(ranges));
+    }
+
+    /** MPI_Group_range_excl: the members but the ranks the triples name, in this group's order. */
+    public Group rangeExcl(int[][] ranges) {
+        return excl(expand(ranges));
+    }
+
+    private int[] expand(int[][] ranges) {
+        java.util.List<Integer> ranks = new java.util.ArrayList<>();
+        for (int[] t : ranges) {
+            if (t.length != 3 || t[2] == 0) {
+                throw new IllegalArgumentException("a range is (first, last, stride) with a stride other than 0, not "
+                        + Arrays.toString(t));
+            }
+            check(t[0]);
+            check(t[1]);
+            for (long r = t[0]; t[2] > 0 ? r <= t[1] : r >= t[1]; r += t[2]) {
+                ranks.add((int) r);
+            }
+        }
+        return ranks.stream().mapToInt(Integer::intValue).toArray();
+    }
+
     /** MPI_Group_union: this group's members, then the other's that are not in it. */
     public Group union(Group other) {
         Set<Integer> all = new LinkedHashSet<>();

@@ -58,45 +58,8 @@ public final class Intercomm extends CommPointToPoint implements AutoCloseable {
      * time. The groups must not share a process. Collective over both groups.
      */
     public static Intercomm create(Comm local, int localLeader, Comm peer, int remoteLeader, int tag) {
-        local.checkRank(localLeader, "local leader");
-        if (tag < 0 || tag > GroupCreation.MAX_TAG) {
-            throw new IllegalArgumentException("Intercomm.create: tag " + tag + " is outside 0 to " + GroupCreation.MAX_TAG);
-        }
-        Comm mine = local.dup(local.name() + "_intercomm_local");
-        long[] next = new long[1];
-        mine.allreduce(new long[] {mine.nextContextHint()}, next, Op.MAX);
-        int[] header = new int[2]; // the agreed context, the remote group's size
-        int[] remoteGroup = null;
-        if (local.rank() == localLeader) {
-            peer.checkRank(remoteLeader, "remote leader");
-            int wire = -2 - tag;
-            int ctx = peer.context + 1;
-            Request s1 = peer.sendInternal(MemorySegment.ofArray(new int[] {(int) next[0], local.size()}), remoteLeader, wire, ctx,
-                    Engine.Traffic.INTERNAL);
-            Request s2 = peer.sendInternal(MemorySegment.ofArray(local.group), remoteLeader, wire, ctx, Engine.Traffic.INTERNAL);
-            int[] theirs = new int[2];
-            peer.engine.receive(ctx, remoteLeader, wire, MemorySegment.ofArray(theirs)).await();
-            remoteGroup = new int[theirs[1]];
-            peer.engine.receive(ctx, remoteLeader, wire, MemorySegment.ofArray(remoteGroup)).await();
-            Request.awaitAll(s1, s2);
-            header[0] = Math.max((int) next[0], theirs[0]);
-            header[1] = theirs[1];
-        }
-        mine.bcast(header, localLeader);
-        if (remoteGroup == null) {
-            remoteGroup = new int[header[1]];
-        }
-        mine.bcast(remoteGroup, localLeader);
-        for (int w : remoteGroup) {
-            for (int l : local.group) {
-                if (w == l) {
-                    mine.close();
-                    throw new IllegalArgumentException("Intercomm.create: world rank " + w + " is in both groups; they must not share a process");
-                }
-            }
-        }
-        mine.advanceContexts(header[0] + 2);
-        return new Intercomm(mine, header[0], remoteGroup, mine.nextContexts());
+        IntercommCreation.Agreed a = IntercommCreation.agree(local, localLeader, peer, remoteLeader, tag);
+        return new Intercomm(a.local(), a.context(), a.remote(), a.local().nextContexts());
     }
 
     /** This rank's rank in its own (local) group. */
@@ -232,10 +195,62 @@ public final class Intercomm extends CommPointToPoint implements AutoCloseable {
         return st;
     }
 
-    /** Probes and matched probes are not offered on an intercommunicator yet: there is no {@link Message} of one. */
+    /** MPI_Iprobe: the status of a message from remote rank {@code source} (or any) that a receive would get now, or null. */
+    public Status iprobe(int source, int tag) {
+        checkProbe(source, tag);
+        if (source == Comm.PROC_NULL) {
+            return new Status(Comm.PROC_NULL, Comm.ANY_TAG, 0);
+        }
+        Envelope e = engine.probe(context, source, tag);
+        return e == null ? null : new Status(e.source(), e.tag(), e.length());
+    }
+
+    /** MPI_Probe: waits for such a message. */
+    public Status probe(int source, int tag) {
+        Status[] found = new Status[1];
+        engine.progressUntil(() -> (found[0] = iprobe(source, tag)) != null);
+        return found[0];
+    }
+
+    /** MPI_Improbe: takes such a message out of matching for {@link #imrecv}, or null when there is none yet. */
+    public Message improbe(int source, int tag) {
+        checkProbe(source, tag);
+        if (source == Comm.PROC_NULL) {
+            return new Message(this, name, null, new Status(Comm.PROC_NULL, Comm.ANY_TAG, 0));
+        }
+        Arrival a = engine.take(context, source, tag);
+        return a == null ? null : new Message(this, name, a, new Status(a.envelope.source(), a.envelope.tag(), a.envelope.length()));
+    }
+
+    /** MPI_Mprobe: waits for a message and takes it out of matching. */
+    public Message mprobe(int source, int tag) {
+        Message[] found = new Message[1];
+        engine.progressUntil(() -> (found[0] = improbe(source, tag)) != null);
+        return found[0];
+    }
+
+    /** MPI_Imrecv: receives the message {@code m} took into {@code buffer}; once per message. */
     @Override
     public Request imrecv(MemorySegment buffer, Message m) {
-        throw new UnsupportedOperationException("matched probes (mprobe, improbe, imrecv) are not offered on an intercommunicator");
+        if (m.comm != this) {
+            throw new IllegalArgumentException("the message was probed on " + m.where + ", not on " + name);
+        }
+        if (!m.take()) {
+            throw new IllegalStateException("the message (from remote rank " + m.status().source() + ", tag " + m.status().tag()
+                    + ") was received already");
+        }
+        checkOpen();
+        return m.arrival == null ? new Operation.Null(engine, m.status()) : engine.receive(m.arrival, buffer);
+    }
+
+    private void checkProbe(int source, int tag) {
+        checkOpen();
+        if (tag != Comm.ANY_TAG) {
+            checkTag(tag);
+        }
+        if (source != Comm.ANY_SOURCE && source != Comm.PROC_NULL) {
+            checkRemote(source, "source");
+        }
     }
 
     @Override

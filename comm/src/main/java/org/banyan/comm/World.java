@@ -49,6 +49,8 @@ final class World {
         if (shm != null && shm.memory() != null) {
             engine.singleCopy(shm.memory());
         }
+        engine.firstCpu = TopologyReorder.firstCpu(env.get("BANYAN_CPUS"));
+        engine.topologyFile = env.get("BANYAN_COMM_TOPOLOGY");
         Monitor monitor = engine.monitor;
         if (mode != null && !mode.isEmpty() && !mode.equals("off")) {
             monitor.start(mode.equals("external") ? Monitor.Scope.EXTERNAL : Monitor.Scope.ALL);

@@ -15,6 +15,8 @@ class GroupTest {
         List<String> got = LocalJob.run(5, r -> "h", Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), w -> {
             Group all = w.group();
             Group evens = all.incl(4, 2, 0); // in that order
+            assertThat(all.rangeIncl(new int[][] {{4, 0, -2}}).compare(evens)).isEqualTo(Group.Comparison.IDENT);
+            assertThat(all.rangeExcl(new int[][] {{0, 4, 2}}).toString()).isEqualTo("Group[1, 3]");
             Group odds = all.excl(0, 2, 4);
             String algebra = evens.size() + " " + odds.size() + " " + evens.union(odds) + " " + all.intersection(evens) + " "
                     + all.difference(evens) + " " + Arrays.toString(all.translateRanks(new int[] {0, 1, 4}, evens)) + " "
@@ -37,6 +39,10 @@ class GroupTest {
         LocalJob.run(2, r -> "h", Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), w -> {
             assertThatThrownBy(() -> w.group().incl(2)).hasMessage("rank 2 is out of range: the group has ranks 0 to 1");
             assertThatThrownBy(() -> w.group().incl(1, 1)).hasMessage("rank 1 is named twice");
+            assertThat(w.group().rangeIncl(new int[][] {{1, 0, -1}}).toString()).isEqualTo("Group[1, 0]");
+            assertThat(w.group().rangeExcl(new int[][] {{0, 0, 5}}).toString()).isEqualTo("Group[1]");
+            assertThatThrownBy(() -> w.group().rangeIncl(new int[][] {{0, 1, 0}})).hasMessageContaining("a stride other than 0");
+            assertThatThrownBy(() -> w.group().rangeIncl(new int[][] {{0, 7, 1}})).hasMessageContaining("rank 7 is out of range");
             return null;
         });
     }

@@ -111,4 +111,37 @@ class IntercommTest {
                 "3: 42 1 [0, 1] [1, 101] [0, 7] 6 -",
                 "4: 42 1 [0, 1] [2, 102] - 7 -");
     }
+
+    /** Probes and matched probes across the groups: a message found by tag, taken out of matching, received once. */
+    @org.junit.jupiter.api.Test
+    void probesSeeTheRemoteGroupsMessages() throws Exception {
+        List<String> got = LocalJob.run(3, r -> "h", Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), w -> {
+            boolean sender = w.rank() == 0;
+            Comm mine = w.split(sender ? 0 : 1, w.rank());
+            try (Intercomm ic = Intercomm.create(mine, 0, w, sender ? 1 : 0, 9)) {
+                if (sender) {
+                    ic.send(new int[] {3, 3, 3}, 1, 3);
+                    ic.send(new int[] {4}, 1, 4);
+                    ic.barrier();
+                    return "sent";
+                }
+                if (ic.rank() == 0) {
+                    ic.barrier();
+                    return "idle " + ic.iprobe(Comm.ANY_SOURCE, Comm.ANY_TAG);
+                }
+                Status four = ic.probe(Comm.ANY_SOURCE, 4);
+                Message three = ic.mprobe(0, 3);
+                int[] got3 = new int[3];
+                ic.mrecv(got3, three);
+                assertThatThrownBy(() -> ic.mrecv(new int[3], three)).hasMessageContaining("was received already");
+                Message other = mine.improbe(Comm.ANY_SOURCE, Comm.ANY_TAG);
+                int[] got4 = new int[1];
+                ic.recv(got4, 0, 4);
+                ic.barrier();
+                return four.source() + "/" + four.tag() + "/" + four.bytes() + " " + java.util.Arrays.toString(got3) + " " + got4[0] + " "
+                        + other;
+            }
+        });
+        assertThat(got).containsExactly("sent", "idle null", "0/4/4 [3, 3, 3] 4 null");
+    }
 }

@@ -213,4 +213,87 @@ class TopologyTest {
         });
         assertThat(differing).containsOnly("Graph_create: the ranks gave different graphs; every rank gives the whole graph");
     }
+
+    /** Ranks dealt by node over two hosts of this machine's tree: 0 and 2 on the first, bound to its CPUs 0 and 1. */
+    private static <T> List<T> byNode(LocalJob.Body<T> body, boolean bound) throws Exception {
+        return LocalJob.run(4, r -> "h" + r % 2, r -> bound
+                ? Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1", "BANYAN_CPUS", Integer.toString(r / 2))
+                : Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), body);
+    }
+
+    /**
+     * A chain of 4 with reorder, on ranks dealt by node over two hosts: TreeMatch gives each host
+     * two neighbouring ranks of the chain (without reorder every link crosses hosts), and the
+     * halo exchange along the chain still meets the right neighbours.
+     */
+    @Test
+    void reorderPutsAGridsNeighboursOnOneHost() throws Exception {
+        List<String> got = byNode(w -> {
+            Cartesian g = Cartesian.create(w, new int[] {4}, new boolean[] {false}, true);
+            Comm c = g.comm();
+            Cartesian.Shift right = g.shift(0, 1);
+            int[] fromLeft = {-1};
+            c.sendrecv(new int[] {c.rank()}, right.dest(), 0, fromLeft, right.source(), 0);
+            return c.rank() + " on h" + w.rank() % 2 + " from " + fromLeft[0] + " | " + g.reorderNote();
+        }, true);
+        java.util.Map<Integer, String> hostOfNew = new java.util.HashMap<>();
+        for (String line : got) {
+            String[] f = line.split(" ");
+            int rank = Integer.parseInt(f[0]);
+            hostOfNew.put(rank, f[2]);
+            assertThat(f[4]).isEqualTo(Integer.toString(rank - 1));
+            assertThat(line).contains("| reordered by TreeMatch: the pattern's cost on the machine");
+        }
+        assertThat(hostOfNew.get(0)).isEqualTo(hostOfNew.get(1));
+        assertThat(hostOfNew.get(2)).isEqualTo(hostOfNew.get(3));
+    }
+
+    @Test
+    void reorderOfUnboundRanksKeepsTheOrderAndSaysWhy() throws Exception {
+        List<String> got = byNode(w -> {
+            Cartesian g = Cartesian.create(w, new int[] {4}, new boolean[] {false}, true);
+            return g.comm().rank() + " " + g.reorderNote();
+        }, false);
+        assertThat(got).containsExactly("0 order kept: rank 0 is not bound to CPUs (banyan run --bind-to core binds ranks)",
+                "1 order kept: rank 0 is not bound to CPUs (banyan run --bind-to core binds ranks)",
+                "2 order kept: rank 0 is not bound to CPUs (banyan run --bind-to core binds ranks)",
+                "3 order kept: rank 0 is not bound to CPUs (banyan run --bind-to core binds ranks)");
+    }
+
+    /**
+     * A ring given adjacently, with reorder, on the same placement: each process plays the vertex
+     * of its new rank (the lists that rank gave), so a neighbour allgather of new ranks gets each
+     * vertex's predecessor on the ring.
+     */
+    @Test
+    void reorderOfADistributedGraphHandsEachProcessItsVertexsLists() throws Exception {
+        List<String> got = byNode(w -> {
+            int me = w.rank();
+            // the ring 0 -> 1 -> 2 -> 3 -> 0: dealt by node, every edge crosses hosts
+            int[] next = {1, 2, 3, 0};
+            int[] prev = {3, 0, 1, 2};
+            DistGraph g = DistGraph.createAdjacent(w, new int[] {prev[me]}, new int[] {next[me]}, true);
+            int v = g.comm().rank();
+            int[] got1 = new int[1];
+            g.neighborAllgather(new int[] {v}, got1);
+            return v + " on h" + me % 2 + " src " + g.sources()[0] + " dst " + g.destinations()[0] + " got " + got1[0] + " | "
+                    + g.reorderNote().startsWith("reordered by TreeMatch");
+        }, true);
+        int[] prev = {3, 0, 1, 2};
+        java.util.Map<Integer, String> hostOfNew = new java.util.HashMap<>();
+        for (String line : got) {
+            String[] f = line.split(" ");
+            int v = Integer.parseInt(f[0]);
+            hostOfNew.put(v, f[2]);
+            assertThat(Integer.parseInt(f[4])).as(line).isEqualTo(prev[v]);
+            assertThat(Integer.parseInt(f[8])).as(line).isEqualTo(prev[v]);
+            assertThat(line).endsWith("| true");
+        }
+        int crossing = 0;
+        int[] next = {1, 2, 3, 0};
+        for (int v = 0; v < 4; v++) {
+            crossing += hostOfNew.get(v).equals(hostOfNew.get(next[v])) ? 0 : 1;
+        }
+        assertThat(crossing).as("ring edges between hosts after reorder (4 before)").isEqualTo(2);
+    }
 }

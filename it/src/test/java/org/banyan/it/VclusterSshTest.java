@@ -188,6 +188,31 @@ class VclusterSshTest {
         assertThat(CommExamples.residual(r.stdout())).isEqualTo(CommExamples.residual(one.stdout()));
     }
 
+    /**
+     * A chain made with reorder over two hosts, the ranks dealt by node and bound to cores: the
+     * chain's ranks 0-1 and 2-3 each land on one host (in the world's order every link crosses
+     * hosts), and the token passed along the chain comes from the left neighbour.
+     */
+    @Test
+    void aReorderedChainPutsItsNeighboursOnOneHost() throws Exception {
+        String cp = CommExamples.compile(dir.resolve("comm-classes"));
+        Banyan.Result r = Banyan.run(CommExamples.command(List.of("--host", hosts(2, 2), "-n", "4", "--map-by", "node", "--bind-to",
+                "core"), cp, "Reorder").toArray(String[]::new));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        java.util.Map<Integer, String> hostOfChainRank = new java.util.HashMap<>();
+        for (String line : r.stdout().strip().split("\n")) {
+            // world W on HOST -> chain C (left L) | note
+            String[] f = line.split(" ");
+            int chainRank = Integer.parseInt(f[6]);
+            hostOfChainRank.put(chainRank, f[3]);
+            assertThat(f[8]).as(line).isEqualTo((chainRank - 1) + ")");
+            assertThat(line).as(line).contains("| reordered by TreeMatch: the pattern's cost on the machine");
+        }
+        assertThat(hostOfChainRank).hasSize(4);
+        assertThat(hostOfChainRank.get(0)).isEqualTo(hostOfChainRank.get(1)).isNotEqualTo(hostOfChainRank.get(2));
+        assertThat(hostOfChainRank.get(2)).isEqualTo(hostOfChainRank.get(3));
+    }
+
     @Test
     void mpichRingAcrossFourHosts() throws Exception {
         Banyan.Result r = Banyan.run("run", "--host", hosts(4, 2), "--spawn-degree", "2", dir.resolve("ring").toString());

@@ -19,17 +19,33 @@ public final class DistGraph {
     private final Comm comm;
     private final int[] sources;
     private final int[] destinations;
+    /** The edges' weights, in the lists' order (all 1 when none were given). */
+    private final int[] sourceWeights;
+    private final int[] destinationWeights;
     private final String reorderNote;
 
     private DistGraph(Comm comm, int[] sources, int[] destinations) {
-        this(comm, sources, destinations, null);
+        this(comm, sources, null, destinations, null, null);
     }
 
     private DistGraph(Comm comm, int[] sources, int[] destinations, String reorderNote) {
+        this(comm, sources, null, destinations, null, reorderNote);
+    }
+
+    /** Weights null: every edge weighs 1. */
+    DistGraph(Comm comm, int[] sources, int[] sourceWeights, int[] destinations, int[] destinationWeights, String reorderNote) {
         this.comm = comm;
         this.sources = sources;
         this.destinations = destinations;
+        this.sourceWeights = sourceWeights != null ? sourceWeights : ones(sources.length);
+        this.destinationWeights = destinationWeights != null ? destinationWeights : ones(destinations.length);
         this.reorderNote = reorderNote;
+    }
+
+    private static int[] ones(int n) {
+        int[] w = new int[n];
+        java.util.Arrays.fill(w, 1);
+        return w;
     }
 
     /**
@@ -51,6 +67,18 @@ public final class DistGraph {
      * done. Collective.
      */
     public static DistGraph createAdjacent(Comm parent, int[] sources, int[] destinations, boolean reorder) {
+        return createAdjacent(parent, sources, null, destinations, null, reorder);
+    }
+
+    /**
+     * MPI_Dist_graph_create_adjacent with weights (null: MPI_UNWEIGHTED, every edge 1): a weight
+     * per source and per destination, 0 or more, in the lists' order; reorder weighs each edge so
+     * (the destinations' weights, as each edge's sender gives it). Collective.
+     */
+    public static DistGraph createAdjacent(Comm parent, int[] sources, int[] sourceWeights, int[] destinations,
+                                           int[] destinationWeights, boolean reorder) {
+        weights(sources, sourceWeights, "source");
+        weights(destinations, destinationWeights, "destination");
         int n = parent.size();
         for (int[] list : new int[][] {sources, destinations}) {
             for (int r : list) {
@@ -82,64 +110,24 @@ public final class DistGraph {
                     + " among its sources a different number of times than rank " + sender + " lists it among its destinations");
         }
         if (!reorder) {
-            return new DistGraph(parent.dup(parent.name() + "_graph"), sources.clone(), destinations.clone());
+            return new DistGraph(parent.dup(parent.name() + "_graph"), sources.clone(), sourceWeights == null ? null
+                    : sourceWeights.clone(), destinations.clone(), destinationWeights == null ? null : destinationWeights.clone(), null);
         }
-        return reordered(parent, sources, destinations);
+        return DistGraphReorder.adjacent(parent, sources, sourceWeights, destinations, destinationWeights);
     }
 
-    /** Rank 0 gathers the graph, {@link TopologyReorder} deals out its vertices, and each process gets its vertex's lists. */
-    private static DistGraph reordered(Comm parent, int[] sources, int[] destinations) {
-        int n = parent.size();
-        boolean root = parent.rank() == 0;
-        int[] lengths = new int[2 * n];
-        parent.gather(new int[] {sources.length, destinations.length}, root ? lengths : null, 0);
-        int[] counts = new int[n];
-        int[] displs = new int[n];
-        int total = 0;
-        for (int r = 0; r < n && root; r++) {
-            counts[r] = lengths[2 * r] + lengths[2 * r + 1];
-            displs[r] = total;
-            total += counts[r];
+    private static void weights(int[] ranks, int[] weights, String what) {
+        if (weights == null) {
+            return;
         }
-        int[] lists = root ? new int[total] : null;
-        int[] mine = new int[sources.length + destinations.length];
-        System.arraycopy(sources, 0, mine, 0, sources.length);
-        System.arraycopy(destinations, 0, mine, sources.length, destinations.length);
-        parent.gatherv(mine, lists, counts, displs, 0);
-        TopologyReorder.Result r = TopologyReorder.run(parent, () -> {
-            org.banyan.place.CommMatrix.Builder b = new org.banyan.place.CommMatrix.Builder(n);
-            for (int v = 0; v < n; v++) {
-                for (int k = 0; k < lengths[2 * v + 1]; k++) {
-                    b.add(v, lists[displs[v] + lengths[2 * v] + k], 1);
-                }
-            }
-            return b.build();
-        });
-        // process p plays vertex newRanks[p]: it gets that vertex's lists (its lengths first)
-        int[] roleLengths = new int[2];
-        int[] byProcessLengths = new int[2 * n];
-        int[] byProcessCounts = new int[n];
-        int[] byProcessDispls = new int[n];
-        int[] byProcess = null;
-        if (root) {
-            int at = 0;
-            byProcess = new int[total];
-            for (int p = 0; p < n; p++) {
-                int v = r.newRanks()[p];
-                byProcessLengths[2 * p] = lengths[2 * v];
-                byProcessLengths[2 * p + 1] = lengths[2 * v + 1];
-                byProcessCounts[p] = counts[v];
-                byProcessDispls[p] = at;
-                System.arraycopy(lists, displs[v], byProcess, at, counts[v]);
-                at += counts[v];
+        if (weights.length != ranks.length) {
+            throw new IllegalArgumentException(weights.length + " " + what + " weights for " + ranks.length + " " + what + "s");
+        }
+        for (int w : weights) {
+            if (w < 0) {
+                throw new IllegalArgumentException("a " + what + " weight of " + w + ": weights are 0 or more");
             }
         }
-        parent.scatter(root ? byProcessLengths : null, roleLengths, 0);
-        int[] role = new int[roleLengths[0] + roleLengths[1]];
-        parent.scatterv(byProcess, byProcessCounts, byProcessDispls, role, 0);
-        Comm ordered = parent.split(0, r.newRank());
-        return new DistGraph(ordered, java.util.Arrays.copyOfRange(role, 0, roleLengths[0]),
-                java.util.Arrays.copyOfRange(role, roleLengths[0], role.length), r.note());
     }
 
     /** What {@code reorder} did, in a line ("reordered by TreeMatch: ..." or "order kept: why"), or null when it was not asked. */
@@ -154,6 +142,11 @@ public final class DistGraph {
      * them. A new communicator of the same ranks (no reordering). Collective.
      */
     public static DistGraph create(Comm parent, int[] sources, int[] degrees, int[] destinations) {
+        return create(parent, sources, degrees, destinations, false);
+    }
+
+    /** MPI_Dist_graph_create with {@code reorder}: as {@link #createAdjacent(Comm, int[], int[], boolean)} does once each rank knows its lists. */
+    public static DistGraph create(Comm parent, int[] sources, int[] degrees, int[] destinations, boolean reorder) {
         int n = parent.size();
         if (sources.length != degrees.length) {
             throw new IllegalArgumentException("Dist_graph_create: " + sources.length + " sources and " + degrees.length
@@ -204,7 +197,7 @@ public final class DistGraph {
         parent.alltoallv(notes, counts, displs, mine, incoming, inDispls);
         int[] in = java.util.Arrays.stream(mine).filter(x -> x < 0).map(x -> -x - 1).sorted().toArray();
         int[] out = java.util.Arrays.stream(mine).filter(x -> x > 0).map(x -> x - 1).sorted().toArray();
-        return new DistGraph(parent.dup(parent.name() + "_graph"), in, out);
+        return reorder ? DistGraphReorder.adjacent(parent, in, null, out, null) : new DistGraph(parent.dup(parent.name() + "_graph"), in, out);
     }
 
     /**
@@ -216,6 +209,15 @@ public final class DistGraph {
      * Collective.
      */
     public static DistGraph graph(Comm parent, int[] index, int[] edges) {
+        return graph(parent, index, edges, false);
+    }
+
+    /**
+     * MPI_Graph_create with {@code reorder}: the nodes are dealt out to the processes by TreeMatch
+     * (see {@link #createAdjacent(Comm, int[], int[], boolean)}); the process that gets new rank v
+     * is node v, with node v's neighbours. Collective.
+     */
+    public static DistGraph graph(Comm parent, int[] index, int[] edges, boolean reorder) {
         // first, so that every rank finds the same fault below, or none
         long hash = 31L * java.util.Arrays.hashCode(index) + java.util.Arrays.hashCode(edges);
         long[] least = new long[2]; // the smallest hash, and minus the largest
@@ -260,8 +262,25 @@ public final class DistGraph {
         if (nodesComm == null) {
             return null;
         }
+        String note = null;
+        if (reorder) {
+            TopologyReorder.Result r = TopologyReorder.run(nodesComm, () -> {
+                org.banyan.place.CommMatrix.Builder b = new org.banyan.place.CommMatrix.Builder(nodes);
+                for (int v = 0; v < nodes; v++) {
+                    for (int k = v == 0 ? 0 : index[v - 1]; k < index[v]; k++) {
+                        b.add(v, edges[k], 1);
+                    }
+                }
+                return b.build();
+            });
+            Comm ordered = nodesComm.split(0, r.newRank());
+            nodesComm.close();
+            nodesComm = ordered;
+            me = r.newRank();
+            note = r.note();
+        }
         int[] neighbours = java.util.Arrays.copyOfRange(edges, me == 0 ? 0 : index[me - 1], index[me]);
-        return new DistGraph(nodesComm, neighbours, neighbours.clone());
+        return new DistGraph(nodesComm, neighbours, neighbours.clone(), note);
     }
 
     /** The topology's communicator. */
@@ -277,6 +296,16 @@ public final class DistGraph {
     /** The ranks this one sends to, in the order given. */
     public int[] destinations() {
         return destinations.clone();
+    }
+
+    /** MPI_Dist_graph_neighbors' source weights, in {@link #sources()}' order (all 1 when none were given). */
+    public int[] sourceWeights() {
+        return sourceWeights.clone();
+    }
+
+    /** The destinations' weights, in {@link #destinations()}' order (all 1 when none were given). */
+    public int[] destinationWeights() {
+        return destinationWeights.clone();
     }
 
     /**

@@ -296,4 +296,75 @@ class TopologyTest {
         }
         assertThat(crossing).as("ring edges between hosts after reorder (4 before)").isEqualTo(2);
     }
+
+    /**
+     * The same ring made by MPI_Graph_create and by MPI_Dist_graph_create (rank 0 naming every
+     * edge), with reorder: each node's neighbours are its new rank's, and only two of the ring's
+     * four links cross hosts.
+     */
+    @Test
+    void reorderOfGraphsMadeWholeOrByAnyRank() throws Exception {
+        for (boolean whole : new boolean[] {true, false}) {
+            List<String> got = byNode(w -> {
+                DistGraph g = whole
+                        ? DistGraph.graph(w, new int[] {2, 4, 6, 8}, new int[] {1, 3, 0, 2, 1, 3, 2, 0}, true)
+                        : DistGraph.create(w, w.rank() == 0 ? new int[] {0, 1, 2, 3} : new int[0],
+                                w.rank() == 0 ? new int[] {1, 1, 1, 1} : new int[0],
+                                w.rank() == 0 ? new int[] {1, 2, 3, 0} : new int[0], true);
+                return g.comm().rank() + " " + w.rank() % 2 + " " + java.util.Arrays.toString(g.sources()) + " "
+                        + java.util.Arrays.toString(g.destinations()) + " " + g.reorderNote().startsWith("reordered");
+            }, true);
+            String[] hostOf = new String[4];
+            for (String line : got) {
+                String[] f = line.split(" ", 3);
+                int v = Integer.parseInt(f[0]);
+                hostOf[v] = f[1];
+                String expected = whole ? new String[] {"[1, 3]", "[0, 2]", "[1, 3]", "[2, 0]"}[v] : "[" + (v + 3) % 4 + "]";
+                assertThat(f[2]).as(line).startsWith(expected).endsWith("true");
+            }
+            int crossing = 0;
+            for (int v = 0; v < 4; v++) {
+                crossing += hostOf[v].equals(hostOf[(v + 1) % 4]) ? 0 : 1;
+            }
+            assertThat(crossing).as((whole ? "graph" : "dist graph") + ": links between hosts after reorder").isEqualTo(2);
+        }
+    }
+
+    /**
+     * Weights steer reorder: on the ring 0-1-2-3-0 the links 1-2 and 3-0 weigh 10, the others 1;
+     * of the two ways to put two neighbours per host, only {1, 2} and {3, 0} keeps the heavy links
+     * on a host (unweighted, TreeMatch picks {0, 1} and {2, 3}: checked). Each process gets its
+     * vertex's weights with its lists.
+     */
+    @Test
+    void reorderWeighsTheEdgesAsGiven() throws Exception {
+        int[][] peers = {{3, 1}, {0, 2}, {1, 3}, {2, 0}};
+        int[][] weights = {{10, 1}, {1, 10}, {10, 1}, {1, 10}};
+        List<String> got = byNode(w -> {
+            int me = w.rank();
+            DistGraph g = DistGraph.createAdjacent(w, peers[me], weights[me], peers[me], weights[me], true);
+            return g.comm().rank() + " " + me % 2 + " " + java.util.Arrays.toString(g.sources()) + " "
+                    + java.util.Arrays.toString(g.sourceWeights()) + " " + java.util.Arrays.toString(g.destinationWeights());
+        }, true);
+        String[] hostOf = new String[4];
+        for (String line : got) {
+            String[] f = line.split(" ", 3);
+            int v = Integer.parseInt(f[0]);
+            hostOf[v] = f[1];
+            String lists = java.util.Arrays.toString(peers[v]) + " " + java.util.Arrays.toString(weights[v]) + " "
+                    + java.util.Arrays.toString(weights[v]);
+            assertThat(f[2]).as(line).isEqualTo(lists);
+        }
+        assertThat(hostOf[1]).isEqualTo(hostOf[2]).isNotEqualTo(hostOf[3]);
+        assertThat(hostOf[3]).isEqualTo(hostOf[0]);
+        LocalJob.run(1, r -> "h", Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), w -> {
+            assertThatThrownBy(() -> DistGraph.createAdjacent(w, new int[] {0}, new int[] {1, 2}, new int[0], null, false))
+                    .hasMessage("2 source weights for 1 sources");
+            assertThatThrownBy(() -> DistGraph.createAdjacent(w, new int[0], null, new int[] {0}, new int[] {-1}, false))
+                    .hasMessage("a destination weight of -1: weights are 0 or more");
+            DistGraph plain = DistGraph.createAdjacent(w, new int[] {0}, new int[] {0});
+            assertThat(plain.sourceWeights()).containsExactly(1);
+            return null;
+        });
+    }
 }

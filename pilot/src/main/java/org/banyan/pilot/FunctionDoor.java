@@ -22,7 +22,7 @@ import org.banyan.pilot.function.FunctionWire;
 final class FunctionDoor {
     static final int HELLO_MILLIS = FunctionWire.HELLO_MILLIS;
     static final int UNPROVEN = 64;
-    /** Refusals said on stderr; the rest are counted in the last line. */
+    /** Refusals said on stderr; the last of them says that further ones are not shown. */
     private static final int SAID = 20;
 
     /** Takes a worker that proved the secret, its stream positioned after the hello. */

@@ -3,8 +3,9 @@ package org.banyan.comm;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The collectives on a part of an array, as C passes {@code &a[offset]} and a count: broadcast,
- * reductions, gather, scatter, allgather and all-to-all, with an offset into each array and a
+ * Calls on a part of an array, as C passes {@code &a[offset]} and a count: sendrecv (a halo
+ * exchange within one array), and broadcast, reductions, gather, scatter, allgather and
+ * all-to-all, with an offset into each array and a
  * count of elements per rank (a gather's or scatter's whole part is size() times that, an
  * all-to-all's too, in blocks of {@code count}). A part that does not fit its array is refused
  * before anything is sent.
@@ -154,5 +155,36 @@ public abstract sealed class CommArrayParts extends CommTypedCollectives permits
     public void alltoall(double[] send, int sendOffset, double[] recv, int recvOffset, int count) {
         int all = Math.multiplyExact(count, self().size());
         alltoall(part(MemorySegment.ofArray(send), 8, sendOffset, all), part(MemorySegment.ofArray(recv), 8, recvOffset, all));
+    }
+
+    /** MPI_Sendrecv on parts of arrays (a halo exchange within one array: the send part and the receive part may be of the same array, apart). */
+    public Status sendrecv(byte[] send, int sendOffset, int sendCount, int dest, int sendTag, byte[] recv, int recvOffset,
+                           int recvCount, int source, int recvTag) {
+        return sendrecv(part(MemorySegment.ofArray(send), 1, sendOffset, sendCount), dest, sendTag,
+                part(MemorySegment.ofArray(recv), 1, recvOffset, recvCount), source, recvTag);
+    }
+
+    public Status sendrecv(int[] send, int sendOffset, int sendCount, int dest, int sendTag, int[] recv, int recvOffset,
+                           int recvCount, int source, int recvTag) {
+        return sendrecv(part(MemorySegment.ofArray(send), 4, sendOffset, sendCount), dest, sendTag,
+                part(MemorySegment.ofArray(recv), 4, recvOffset, recvCount), source, recvTag);
+    }
+
+    public Status sendrecv(long[] send, int sendOffset, int sendCount, int dest, int sendTag, long[] recv, int recvOffset,
+                           int recvCount, int source, int recvTag) {
+        return sendrecv(part(MemorySegment.ofArray(send), 8, sendOffset, sendCount), dest, sendTag,
+                part(MemorySegment.ofArray(recv), 8, recvOffset, recvCount), source, recvTag);
+    }
+
+    public Status sendrecv(float[] send, int sendOffset, int sendCount, int dest, int sendTag, float[] recv, int recvOffset,
+                           int recvCount, int source, int recvTag) {
+        return sendrecv(part(MemorySegment.ofArray(send), 4, sendOffset, sendCount), dest, sendTag,
+                part(MemorySegment.ofArray(recv), 4, recvOffset, recvCount), source, recvTag);
+    }
+
+    public Status sendrecv(double[] send, int sendOffset, int sendCount, int dest, int sendTag, double[] recv, int recvOffset,
+                           int recvCount, int source, int recvTag) {
+        return sendrecv(part(MemorySegment.ofArray(send), 8, sendOffset, sendCount), dest, sendTag,
+                part(MemorySegment.ofArray(recv), 8, recvOffset, recvCount), source, recvTag);
     }
 }

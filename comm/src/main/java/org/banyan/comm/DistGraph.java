@@ -147,7 +147,16 @@ public final class DistGraph {
 
     /** MPI_Dist_graph_create with {@code reorder}: as {@link #createAdjacent(Comm, int[], int[], boolean)} does once each rank knows its lists. */
     public static DistGraph create(Comm parent, int[] sources, int[] degrees, int[] destinations, boolean reorder) {
-        int n = parent.size();
+        return create(parent, sources, degrees, destinations, null, reorder);
+    }
+
+    /**
+     * MPI_Dist_graph_create with weights: {@code weights[k]} (0 or more; null: MPI_UNWEIGHTED)
+     * weighs the k-th edge given, and comes to both its ends ({@link #sourceWeights()},
+     * {@link #destinationWeights()}; an edge given twice, in increasing weight) and to reorder's
+     * pattern. Collective.
+     */
+    public static DistGraph create(Comm parent, int[] sources, int[] degrees, int[] destinations, int[] weights, boolean reorder) {
         if (sources.length != degrees.length) {
             throw new IllegalArgumentException("Dist_graph_create: " + sources.length + " sources and " + degrees.length
                     + " degrees: one degree per source");
@@ -167,37 +176,12 @@ public final class DistGraph {
         for (int d : destinations) {
             parent.checkRank(d, "destination");
         }
-        // each edge s -> d tells s of a destination (+d + 1) and d of a source (-(s + 1))
-        int[] counts = new int[n];
-        for (int i = 0, k = 0; i < sources.length; i++) {
-            for (int j = 0; j < degrees[i]; j++, k++) {
-                counts[sources[i]]++;
-                counts[destinations[k]]++;
-            }
-        }
-        int[] displs = new int[n];
-        for (int r = 1; r < n; r++) {
-            displs[r] = displs[r - 1] + counts[r - 1];
-        }
-        int[] notes = new int[Math.toIntExact(2 * edges)];
-        int[] at = displs.clone();
-        for (int i = 0, k = 0; i < sources.length; i++) {
-            for (int j = 0; j < degrees[i]; j++, k++) {
-                notes[at[sources[i]]++] = destinations[k] + 1;
-                notes[at[destinations[k]]++] = -(sources[i] + 1);
-            }
-        }
-        int[] incoming = new int[n];
-        parent.alltoall(counts, incoming);
-        int[] inDispls = new int[n];
-        for (int r = 1; r < n; r++) {
-            inDispls[r] = inDispls[r - 1] + incoming[r - 1];
-        }
-        int[] mine = new int[inDispls[n - 1] + incoming[n - 1]];
-        parent.alltoallv(notes, counts, displs, mine, incoming, inDispls);
-        int[] in = java.util.Arrays.stream(mine).filter(x -> x < 0).map(x -> -x - 1).sorted().toArray();
-        int[] out = java.util.Arrays.stream(mine).filter(x -> x > 0).map(x -> x - 1).sorted().toArray();
-        return reorder ? DistGraphReorder.adjacent(parent, in, null, out, null) : new DistGraph(parent.dup(parent.name() + "_graph"), in, out);
+        weights(destinations, weights, "edge");
+        int[][] lists = DistGraphEdges.exchange(parent, sources, degrees, destinations, weights);
+        int[] sw = weights == null ? null : lists[1];
+        int[] dw = weights == null ? null : lists[3];
+        return reorder ? DistGraphReorder.adjacent(parent, lists[0], sw, lists[2], dw)
+                : new DistGraph(parent.dup(parent.name() + "_graph"), lists[0], sw, lists[2], dw, null);
     }
 
     /**

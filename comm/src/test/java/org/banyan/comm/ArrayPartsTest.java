@@ -44,4 +44,19 @@ class ArrayPartsTest {
         assertThat(got.get(2)).isEqualTo("[0.0, 0.0, 2.0, 3.0, 4.0, 0.0] [3, 30, -1] [-1, 2] [0.0, 0.0, 0.0, 0.0, 0.0] [0, 14, 15] "
                 + "[0.0, 0.0, 1.0, 2.0] [0, 0, 0, 2, 12, 22]");
     }
+
+    /** A halo exchange within one array: each rank sends its interior's first two cells and receives the other's into its halo. */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void sendrecvMovesPartsOfOneArray(boolean shm) throws Exception {
+        List<String> got = LocalJob.run(2, shm ? r -> "h" : r -> "h" + r, Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), w -> {
+            int other = 1 - w.rank();
+            double[] cells = {-1, w.rank() * 10 + 1, w.rank() * 10 + 2, w.rank() * 10 + 3, -1, -1};
+            Status st = w.sendrecv(cells, 1, 2, other, 5, cells, 4, 2, other, 5);
+            assertThatThrownBy(() -> w.sendrecv(cells, 5, 2, other, 5, cells, 0, 1, other, 5))
+                    .hasMessage("elements 5 to 7 are outside an array of 6");
+            return Arrays.toString(cells) + " " + st.bytes();
+        });
+        assertThat(got).containsExactly("[-1.0, 1.0, 2.0, 3.0, 11.0, 12.0] 16", "[-1.0, 11.0, 12.0, 13.0, 1.0, 2.0] 16");
+    }
 }

@@ -144,4 +144,26 @@ class IntercommTest {
         });
         assertThat(got).containsExactly("sent", "idle null", "0/4/4 [3, 3, 3] 4 null");
     }
+
+    /** A manager that leaves without its bcast: the workers waiting for it across the groups are told, not left waiting. */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aRootThatLeavesEndsTheOtherGroupsWait(boolean shm) throws Exception {
+        List<String> got = LocalJob.run(3, shm ? r -> "h" : r -> "h" + r, Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), w -> {
+            boolean manager = w.rank() == 0;
+            Comm mine = w.split(manager ? 0 : 1, w.rank());
+            Intercomm ic = Intercomm.create(mine, 0, w, manager ? 1 : 0, 1);
+            if (manager) {
+                return "left";
+            }
+            try {
+                ic.bcast(new int[1], 0);
+                return "got a bcast";
+            } catch (CommException e) {
+                return e.getMessage().substring(0, e.getMessage().indexOf(" while"));
+            }
+        });
+        assertThat(got).containsExactly("left", "rank 0 closed the world (its MPI_Finalize)",
+                "rank 1 closed the world (its MPI_Finalize)");
+    }
 }

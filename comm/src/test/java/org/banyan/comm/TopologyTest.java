@@ -367,4 +367,24 @@ class TopologyTest {
             return null;
         });
     }
+
+    /** MPI_Dist_graph_create with weights: each edge's weight reaches both its ends, a repeated edge ordered by weight. */
+    @Test
+    void aGraphAnyRankNamesCarriesItsWeightsToBothEnds() throws Exception {
+        List<String> got = LocalJob.run(3, r -> "h", Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), w -> {
+            DistGraph g = switch (w.rank()) {
+                case 0 -> DistGraph.create(w, new int[] {0, 1, 2}, new int[] {1, 1, 1}, new int[] {1, 2, 0}, new int[] {5, 7, 9}, false);
+                case 2 -> DistGraph.create(w, new int[] {0}, new int[] {1}, new int[] {1}, new int[] {3}, false);
+                default -> DistGraph.create(w, new int[0], new int[0], new int[0], new int[0], false);
+            };
+            return Arrays.toString(g.sources()) + Arrays.toString(g.sourceWeights()) + " " + Arrays.toString(g.destinations())
+                    + Arrays.toString(g.destinationWeights());
+        });
+        assertThat(got).containsExactly("[2][9] [1, 1][3, 5]", "[0, 0][3, 5] [2][7]", "[1][7] [0][9]");
+        LocalJob.run(1, r -> "h", Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), w -> {
+            assertThatThrownBy(() -> DistGraph.create(w, new int[] {0}, new int[] {1}, new int[] {0}, new int[] {1, 2}, false))
+                    .hasMessage("2 edge weights for 1 edges");
+            return null;
+        });
+    }
 }

@@ -197,16 +197,6 @@ public final class Comm extends CommNonBlocking implements AutoCloseable {
         return engine.receive(context, source, tag, buffer);
     }
 
-    /** Sends and receives at once (no deadlock between two ranks exchanging). */
-    @Override
-    public Status sendrecv(MemorySegment send, int dest, int sendTag, MemorySegment recv, int source, int recvTag) {
-        Request r = irecv(recv, source, recvTag);
-        Request s = isend(send, dest, sendTag);
-        Status st = r.await();
-        s.await();
-        return st;
-    }
-
     /**
      * MPI_Send_init: a send of {@code data} to {@code dest}, checked now, started by each
      * {@link PersistentRequest#start}; {@code data} is read at each start.
@@ -347,6 +337,26 @@ public final class Comm extends CommNonBlocking implements AutoCloseable {
         return split(engine.hostOf[group[rank]], key);
     }
 
+    /**
+     * This communicator's ranks of {@code g}'s processes, in {@code g}'s order; refused, for
+     * {@code what}, when one is not here ({@code here}: how the refusal names this communicator).
+     */
+    int[] ranksOf(Group g, String what, String here) {
+        int[] ranks = new int[g.size()];
+        for (int i = 0; i < ranks.length; i++) {
+            ranks[i] = -1;
+            for (int r = 0; r < group.length; r++) {
+                if (group[r] == g.members[i]) {
+                    ranks[i] = r;
+                }
+            }
+            if (ranks[i] < 0) {
+                throw new IllegalArgumentException(what + ": the group " + g + " has a process outside " + here);
+            }
+        }
+        return ranks;
+    }
+
     /** MPI_Comm_group: this communicator's processes, by rank here. */
     public Group group() {
         return new Group(group.clone(), group[rank]);
@@ -358,11 +368,7 @@ public final class Comm extends CommNonBlocking implements AutoCloseable {
      * a part of this one's. Collective.
      */
     public Comm create(Group g) {
-        for (int w : g.members) {
-            if (java.util.Arrays.stream(group).noneMatch(x -> x == w)) {
-                throw new IllegalArgumentException("the group " + g + " has processes outside " + name());
-            }
-        }
+        ranksOf(g, "create", name);
         int mine = g.rank();
         return split(mine == Group.UNDEFINED ? -1 : 0, mine);
     }

@@ -20,7 +20,14 @@ public abstract sealed class CommPointToPoint permits CommCollectives, Intercomm
     /** MPI_Irecv: starts receiving into {@code buffer} from {@code source} (or {@link Comm#ANY_SOURCE}). */
     public abstract Request irecv(MemorySegment buffer, int source, int tag);
 
-    public abstract Status sendrecv(MemorySegment send, int dest, int sendTag, MemorySegment recv, int source, int recvTag);
+    /** MPI_Sendrecv: both at once (no deadlock between two ranks exchanging). */
+    public Status sendrecv(MemorySegment send, int dest, int sendTag, MemorySegment recv, int source, int recvTag) {
+        Request r = irecv(recv, source, recvTag);
+        Request s = isend(send, dest, sendTag);
+        Status st = r.await();
+        s.await();
+        return st;
+    }
 
     /** MPI_Issend: completes only once a receive has taken the message, whatever its size. */
     public abstract Request issend(MemorySegment data, int dest, int tag);

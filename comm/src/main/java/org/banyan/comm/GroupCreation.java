@@ -17,18 +17,7 @@ final class GroupCreation {
 
     /** The parent's ranks of {@code g}'s members, in {@code g}'s order; refused when one is not the parent's or this rank is not in it. */
     static int[] members(Comm parent, Group g) {
-        int[] ranks = new int[g.size()];
-        for (int i = 0; i < ranks.length; i++) {
-            ranks[i] = -1;
-            for (int r = 0; r < parent.group.length; r++) {
-                if (parent.group[r] == g.members[i]) {
-                    ranks[i] = r;
-                }
-            }
-            if (ranks[i] < 0) {
-                throw new IllegalArgumentException("createGroup: the group " + g + " has processes outside " + parent.name());
-            }
-        }
+        int[] ranks = parent.ranksOf(g, "createGroup", parent.name());
         if (g.rank() == Group.UNDEFINED) {
             throw new IllegalArgumentException("createGroup: this rank is not in the group " + g + "; only its members call it");
         }

@@ -186,15 +186,6 @@ public final class Intercomm extends CommPointToPoint implements AutoCloseable {
         return engine.receive(context, source, tag, packed, s -> type.unpack(packed.asSlice(0, s.bytes()), buffer, count));
     }
 
-    @Override
-    public Status sendrecv(MemorySegment send, int dest, int sendTag, MemorySegment recv, int source, int recvTag) {
-        Request r = irecv(recv, source, recvTag);
-        Request s = isend(send, dest, sendTag);
-        Status st = r.await();
-        s.await();
-        return st;
-    }
-
     /** MPI_Iprobe: the status of a message from remote rank {@code source} (or any) that a receive would get now, or null. */
     public Status iprobe(int source, int tag) {
         checkProbe(source, tag);

@@ -52,8 +52,9 @@ record SharedWindowMemory(Arena arena, MemorySegment whole, long[] offsets, long
         Path file = null;
         String failure = null;
         if (comm.rank() == 0) {
-            file = Path.of("/dev/shm", "banyan-window-" + ProcessHandle.current().pid() + "-"
-                    + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+            // named as the rank guard sweeps (banyan-PID-*.shm), as the transport's rings
+            file = Path.of("/dev/shm", "banyan-" + ProcessHandle.current().pid() + "-window-"
+                    + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".shm");
             try {
                 long free = Files.getFileStore(Path.of("/dev/shm")).getUsableSpace();
                 if (total > free) {

@@ -118,8 +118,9 @@ final class ShmTransport implements Transport {
         if (locals < 2) {
             return;
         }
-        Path file = Path.of("/dev/shm", "banyan-comm-" + ProcessHandle.current().pid() + "-" + me + "-"
-                + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+        // named as the daemons' rank guard sweeps (banyan-PID-*.shm): a rank killed before it unlinks leaves it for no longer
+        Path file = Path.of("/dev/shm", "banyan-" + ProcessHandle.current().pid() + "-comm-" + me + "-"
+                + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".shm");
         int ring = ringBytes(locals, dedicated, freeShm());
         MemorySegment mine = map(file, (long) ring * locals, true);
         for (int i = 0; i < locals; i++) {

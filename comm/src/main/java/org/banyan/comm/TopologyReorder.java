@@ -67,14 +67,7 @@ final class TopologyReorder {
                 throw new IllegalArgumentException("cannot read BANYAN_COMM_TOPOLOGY " + xmlFile + ": " + e.getMessage());
             }
         }
-        Path cpu = Path.of("/sys/devices/system/cpu");
-        return SysfsTopology.parse(relative -> {
-            try {
-                return Files.readString(cpu.resolve(relative));
-            } catch (java.io.IOException e) {
-                return null;
-            }
-        });
+        return SysfsTopology.host();
     }
 
     /** The first CPU of a list such as {@code 4-7,12} ({@code BANYAN_CPUS}), or -1 when there is none. */

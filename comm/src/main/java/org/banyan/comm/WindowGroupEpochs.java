@@ -115,21 +115,7 @@ final class WindowGroupEpochs {
         }
     }
 
-    /** The window communicator's ranks of {@code g}'s processes. */
     private int[] ranksOf(Group g, String what) {
-        int[] out = new int[g.size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = -1;
-            for (int r = 0; r < comm.group.length; r++) {
-                if (comm.group[r] == g.members[i]) {
-                    out[i] = r;
-                }
-            }
-            if (out[i] < 0) {
-                throw new IllegalArgumentException(what + ": the group " + g + " has a process outside the window's communicator "
-                        + comm.name());
-            }
-        }
-        return out;
+        return comm.ranksOf(g, what, "the window's communicator " + comm.name());
     }
 }

@@ -29,6 +29,14 @@ public final class SysfsTopology {
         return parse(SysfsTopology::read, allowedCpus());
     }
 
+    /**
+     * This host's whole tree, every online CPU whatever this process may run on: for a decision
+     * about other processes too (a bound rank's own allowed CPUs are its core alone).
+     */
+    public static Topology host() {
+        return parse(SysfsTopology::read);
+    }
+
     /** A file under this host's {@code /sys/devices/system/cpu}, or null when it is absent. */
     private static String read(String relative) {
         try {

@@ -23,10 +23,12 @@ class StaleTablesTest {
         long dead = deadPid();
         long live = ProcessHandle.current().pid();
         Path[] stale = {dir.resolve("banyan-pids-" + dead + "-8123"), dir.resolve("banyan-" + dead + "-0.proctable"),
-                dir.resolve("banyan-" + dead + "-2-job7.proctable")};
+                dir.resolve("banyan-" + dead + "-2-job7.proctable"),
+                // a banyan-comm rank's shared-memory rings and shared window (ShmTransport, SharedWindowMemory)
+                dir.resolve("banyan-" + dead + "-comm-3-9f2c.shm"), dir.resolve("banyan-" + dead + "-window-77ab.shm")};
         Path[] kept = {dir.resolve("banyan-pids-" + live + "-77"), dir.resolve("banyan-" + live + "-0.proctable"),
                 dir.resolve("banyan-pids-4411"), dir.resolve("banyan-" + dead + "-notes.txt"), dir.resolve("other-" + dead + "-1"),
-                dir.resolve("banyan-" + live + "-0-job2.shm")};
+                dir.resolve("banyan-" + live + "-0-job2.shm"), dir.resolve("banyan-" + live + "-comm-0-1a.shm")};
         for (Path p : stale) {
             Files.writeString(p, "x");
         }

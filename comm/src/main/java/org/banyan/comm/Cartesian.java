@@ -15,8 +15,20 @@ import java.util.List;
  * ({@link TopologyReorder}), so that grid neighbours sit close; {@link #reorderNote()} says what
  * was done. Without it the grid keeps the ranks' order (the placement can also be made at launch,
  * by TreeMatch on the job's monitored communication: {@code banyan run --map-by treematch:MATRIX}).
+ *
+ * <p>The neighbour collectives ({@link NeighborCollectives}) run on the grid as MPI defines them
+ * for a cartesian communicator: each rank's neighbours are, dimension by dimension, the rank one
+ * step back and the rank one step forward ({@link #shift}(d, 1)'s source, then its dest), both
+ * sources and destinations; a block sent to the one step back arrives in that rank's
+ * forward place, and the reverse, even where both are the same rank (a periodic dimension of 2).
  */
-public final class Cartesian {
+public final class Cartesian extends NeighborCollectives {
+    /**
+     * A message to the neighbour one step back goes under the operation's tag plus this, so that
+     * both messages between the two ranks of a periodic dimension of 2 find their places.
+     */
+    private static final int BACKWARD = 10;
+
     /** A rank's neighbours along one dimension: it receives from {@code source} and sends to {@code dest} (MPI_Cart_shift). */
     public record Shift(int source, int dest) {}
 
@@ -24,6 +36,7 @@ public final class Cartesian {
     private final int[] dims;
     private final boolean[] periods;
     private final String reorderNote;
+    private int[] neighbours;
 
     private Cartesian(Comm comm, int[] dims, boolean[] periods, String reorderNote) {
         this.comm = comm;
@@ -121,6 +134,7 @@ public final class Cartesian {
     }
 
     /** The grid's communicator: ranks numbered as the grid lays them out. */
+    @Override
     public Comm comm() {
         return comm;
     }
@@ -215,5 +229,39 @@ public final class Cartesian {
             p = new boolean[] {false};
         }
         return new Cartesian(c, d, p, null);
+    }
+
+    /** MPI's neighbour order on a grid: per dimension, one step back then one step forward. */
+    private int[] neighbours() {
+        if (neighbours == null) {
+            int[] n = new int[2 * dims.length];
+            for (int d = 0; d < dims.length; d++) {
+                Shift s = shift(d, 1);
+                n[2 * d] = s.source();
+                n[2 * d + 1] = s.dest();
+            }
+            neighbours = n;
+        }
+        return neighbours;
+    }
+
+    @Override
+    int[] sourceRanks() {
+        return neighbours();
+    }
+
+    @Override
+    int[] destinationRanks() {
+        return neighbours();
+    }
+
+    @Override
+    int sendTag(int i, int base) {
+        return i % 2 == 0 ? base + BACKWARD : base;
+    }
+
+    @Override
+    int receiveTag(int j, int base) {
+        return j % 2 == 0 ? base : base + BACKWARD;
     }
 }

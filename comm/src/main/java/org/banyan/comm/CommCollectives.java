@@ -1,15 +1,16 @@
 package org.banyan.comm;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 
 /**
  * The collective half of a communicator's API ({@link Comm} extends it): barrier, broadcast,
- * reductions and scans, gather, scatter, allgather, all-to-all, and their "v" forms with a count
- * and displacement per rank. Every member calls the same operation in the same order; array
- * forms check their buffers in elements before anything is sent. The algorithms are
- * {@link Collectives}' and {@link VectorCollectives}'.
+ * reductions and scans, gather, scatter, allgather, all-to-all, reduce-scatter (their "v" forms
+ * are {@link CommVectorCollectives}'). Every member calls the same operation in the same order;
+ * array forms check their buffers in elements before anything is sent. The algorithms are
+ * {@link Collectives}'.
  */
-public abstract sealed class CommCollectives extends CommPointToPoint permits CommTypedCollectives {
+public abstract sealed class CommCollectives extends CommPointToPointParts permits CommVectorCollectives {
     CommCollectives() {}
 
     /** The communicator these calls run on. */
@@ -44,20 +45,23 @@ public abstract sealed class CommCollectives extends CommPointToPoint permits Co
     }
 
     public void reduce(double[] send, double[] recv, Op op, int root) {
-        self().red().reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.DOUBLE, send.length, op, root);
+        self().red().reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.DOUBLE,
+                send.length, op, root);
     }
 
     public void reduce(long[] send, long[] recv, Op op, int root) {
-        self().red().reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.LONG, send.length, op, root);
+        self().red().reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.LONG,
+                send.length, op, root);
     }
 
     public void reduce(float[] send, float[] recv, Op op, int root) {
-        self().red().reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.FLOAT, send.length,
-                op, root);
+        self().red().reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.FLOAT,
+                send.length, op, root);
     }
 
     public void reduce(int[] send, int[] recv, Op op, int root) {
-        self().red().reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.INT, send.length, op, root);
+        self().red().reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.INT,
+                send.length, op, root);
     }
 
     /** MPI_Scan: ranks 0..rank()'s values combined in self().rank order. */
@@ -244,13 +248,13 @@ public abstract sealed class CommCollectives extends CommPointToPoint permits Co
         reduceScatter(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), counts, Elem.INT, op, Integer.BYTES);
     }
 
-    private int[] blocks(int each) {
+    int[] blocks(int each) {
         int[] counts = new int[self().group.length];
         java.util.Arrays.fill(counts, each);
         return counts;
     }
 
-    private void reduceScatterChecks(int send, int recv, int[] counts) {
+    void reduceScatterChecks(long send, long recv, int[] counts) {
         int n = self().group.length;
         if (counts == null || counts.length != n) {
             throw new IllegalArgumentException("reduceScatter: " + (counts == null ? "no" : counts.length) + " counts for " + n
@@ -277,7 +281,7 @@ public abstract sealed class CommCollectives extends CommPointToPoint permits Co
      * else the reduction at rank 0 (its tree keeps rank order for non-commutative ops), then
      * scattered by the counts.
      */
-    private void reduceScatter(MemorySegment send, MemorySegment recv, int[] counts, Elem type, Op op, int elem) {
+    void reduceScatter(MemorySegment send, MemorySegment recv, int[] counts, Elem type, Op op, int elem) {
         int n = self().group.length;
         if (n > 1 && op.commutative() && op.unit() == 1) {
             self().red().reduceScatterRing(send, recv, type, counts, op);
@@ -295,127 +299,83 @@ public abstract sealed class CommCollectives extends CommPointToPoint permits Co
         self().vcoll().scatterv(whole, first ? bytes : null, first ? displs : null, recv, 0);
     }
 
-    // ---- the "v" collectives: a count and a displacement per rank, in elements (bytes for segments)
+    // ---- the same on the buffer types the calls above leave out
 
-    /**
-     * MPI_Gatherv: each rank's {@code send} into the root's {@code recv}, rank r's
-     * {@code counts[r]} elements at {@code displs[r]}; {@code recv}, {@code counts} and
-     * {@code displs} are read at the root only (null elsewhere is fine).
-     */
-    public void gatherv(double[] send, double[] recv, int[] counts, int[] displs, int root) {
-        gatherv(MemorySegment.ofArray(send), send.length, recv == null ? null : MemorySegment.ofArray(recv),
-                recv == null ? -1 : recv.length, counts, displs, root, Double.BYTES);
+    public void bcast(ByteBuffer buffer, int root) {
+        self().coll().bcast(MemorySegment.ofBuffer(buffer), root);
     }
 
-    public void gatherv(long[] send, long[] recv, int[] counts, int[] displs, int root) {
-        gatherv(MemorySegment.ofArray(send), send.length, recv == null ? null : MemorySegment.ofArray(recv),
-                recv == null ? -1 : recv.length, counts, displs, root, Long.BYTES);
+    public void reduce(byte[] send, byte[] recv, Op op, int root) {
+        self().red().reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.BYTE,
+                send.length,
+                op, root);
     }
 
-    public void gatherv(int[] send, int[] recv, int[] counts, int[] displs, int root) {
-        gatherv(MemorySegment.ofArray(send), send.length, recv == null ? null : MemorySegment.ofArray(recv),
-                recv == null ? -1 : recv.length, counts, displs, root, Integer.BYTES);
+    public void allreduce(byte[] send, byte[] recv, Op op) {
+        self().red().allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.BYTE, send.length, op);
     }
 
-    /** As the array forms, in bytes. */
-    public void gatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs, int root) {
-        if (self().rank == root) {
-            BufferChecks.vector("gatherv", self().group.length, counts, displs, recv == null ? -1 : recv.byteSize());
-        }
-        self().vcoll().gatherv(send, recv, counts, displs, root);
+    public void scan(byte[] send, byte[] recv, Op op) {
+        self().red().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.BYTE, send.length, op, true);
     }
 
-    private void gatherv(MemorySegment send, int sendLength, MemorySegment recv, int recvLength, int[] counts, int[] displs,
-                         int root, int elem) {
-        boolean atRoot = self().rank == root;
-        if (atRoot) {
-            BufferChecks.vector("gatherv", self().group.length, counts, displs, recvLength);
-        }
-        self().vcoll().gatherv(send, atRoot ? recv : null, atRoot ? bytes(counts, elem) : null, atRoot ? bytes(displs, elem) : null,
-                root);
+    public void exscan(byte[] send, byte[] recv, Op op) {
+        self().red().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.BYTE, send.length, op, false);
     }
 
-    /**
-     * MPI_Scatterv: the root's {@code send}, rank r's {@code counts[r]} elements from
-     * {@code displs[r]}, into each rank's {@code recv} (read at the root only: {@code send},
-     * {@code counts}, {@code displs}).
-     */
-    public void scatterv(double[] send, int[] counts, int[] displs, double[] recv, int root) {
-        scatterv(send == null ? null : MemorySegment.ofArray(send), send == null ? -1 : send.length, counts, displs,
-                MemorySegment.ofArray(recv), root, Double.BYTES);
+    public void gather(byte[] send, byte[] recv, int root) {
+        BufferChecks.exactBlocks(self().rank, self().group.length, "gather", root, recv == null ? -1 : recv.length, send.length);
+        self().coll().gather(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, root);
     }
 
-    public void scatterv(long[] send, int[] counts, int[] displs, long[] recv, int root) {
-        scatterv(send == null ? null : MemorySegment.ofArray(send), send == null ? -1 : send.length, counts, displs,
-                MemorySegment.ofArray(recv), root, Long.BYTES);
+    public void scatter(byte[] send, byte[] recv, int root) {
+        BufferChecks.exactBlocks(self().rank, self().group.length, "scatter", root, send == null ? -1 : send.length, recv.length);
+        self().coll().scatter(self().rank == root ? MemorySegment.ofArray(send) : null, MemorySegment.ofArray(recv), root);
     }
 
-    public void scatterv(int[] send, int[] counts, int[] displs, int[] recv, int root) {
-        scatterv(send == null ? null : MemorySegment.ofArray(send), send == null ? -1 : send.length, counts, displs,
-                MemorySegment.ofArray(recv), root, Integer.BYTES);
+    public void allgather(byte[] send, byte[] recv) {
+        BufferChecks.exactBlocks(self().rank, self().group.length, "allgather", -1, recv.length, send.length);
+        self().coll().allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
     }
 
-    private void scatterv(MemorySegment send, int sendLength, int[] counts, int[] displs, MemorySegment recv, int root, int elem) {
-        boolean atRoot = self().rank == root;
-        if (atRoot) {
-            BufferChecks.vector("scatterv", self().group.length, counts, displs, sendLength);
-        }
-        self().vcoll().scatterv(atRoot ? send : null, atRoot ? bytes(counts, elem) : null, atRoot ? bytes(displs, elem) : null, recv,
-                root);
+    public void alltoall(byte[] send, byte[] recv) {
+        BufferChecks.equalBlocks(self().group.length, send.length, recv.length);
+        self().coll().alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
     }
 
-    /** MPI_Allgatherv: every rank's {@code send} into every rank's {@code recv}, rank r's {@code counts[r]} elements at {@code displs[r]}. */
-    public void allgatherv(double[] send, double[] recv, int[] counts, int[] displs) {
-        BufferChecks.vector("allgatherv", self().group.length, counts, displs, recv.length);
-        self().vcoll().allgatherv(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), bytes(counts, Double.BYTES),
-                bytes(displs, Double.BYTES));
+    public void gather(ByteBuffer send, ByteBuffer recv, int root) {
+        gather(MemorySegment.ofBuffer(send), recv == null ? null : MemorySegment.ofBuffer(recv), root);
     }
 
-    public void allgatherv(long[] send, long[] recv, int[] counts, int[] displs) {
-        BufferChecks.vector("allgatherv", self().group.length, counts, displs, recv.length);
-        self().vcoll().allgatherv(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), bytes(counts, Long.BYTES),
-                bytes(displs, Long.BYTES));
+    public void scatter(ByteBuffer send, ByteBuffer recv, int root) {
+        scatter(send == null ? null : MemorySegment.ofBuffer(send), MemorySegment.ofBuffer(recv), root);
     }
 
-    public void allgatherv(int[] send, int[] recv, int[] counts, int[] displs) {
-        BufferChecks.vector("allgatherv", self().group.length, counts, displs, recv.length);
-        self().vcoll().allgatherv(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), bytes(counts, Integer.BYTES),
-                bytes(displs, Integer.BYTES));
+    public void allgather(ByteBuffer send, ByteBuffer recv) {
+        allgather(MemorySegment.ofBuffer(send), MemorySegment.ofBuffer(recv));
     }
 
-    /**
-     * MPI_Alltoallv: {@code sendCounts[p]} elements of {@code send} from {@code sendDispls[p]} to
-     * rank p; rank p's into {@code recv} at {@code recvDispls[p]}, {@code recvCounts[p]} of them.
-     */
-    public void alltoallv(double[] send, int[] sendCounts, int[] sendDispls, double[] recv, int[] recvCounts, int[] recvDispls) {
-        alltoallv(MemorySegment.ofArray(send), send.length, sendCounts, sendDispls, MemorySegment.ofArray(recv), recv.length,
-                recvCounts, recvDispls, Double.BYTES);
+    public void alltoall(ByteBuffer send, ByteBuffer recv) {
+        alltoall(MemorySegment.ofBuffer(send), MemorySegment.ofBuffer(recv));
     }
 
-    public void alltoallv(long[] send, int[] sendCounts, int[] sendDispls, long[] recv, int[] recvCounts, int[] recvDispls) {
-        alltoallv(MemorySegment.ofArray(send), send.length, sendCounts, sendDispls, MemorySegment.ofArray(recv), recv.length,
-                recvCounts, recvDispls, Long.BYTES);
+    public void reduceScatterBlock(byte[] send, byte[] recv, Op op) {
+        BufferChecks.exactBlocks(self().rank, self().group.length, "reduceScatterBlock", -1, send.length, recv.length);
+        reduceScatter(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), blocks(recv.length), Elem.BYTE, op, Byte.BYTES);
     }
 
-    public void alltoallv(int[] send, int[] sendCounts, int[] sendDispls, int[] recv, int[] recvCounts, int[] recvDispls) {
-        alltoallv(MemorySegment.ofArray(send), send.length, sendCounts, sendDispls, MemorySegment.ofArray(recv), recv.length,
-                recvCounts, recvDispls, Integer.BYTES);
+    public void reduceScatter(byte[] send, byte[] recv, int[] counts, Op op) {
+        reduceScatterChecks(send.length, recv.length, counts);
+        reduceScatter(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), counts, Elem.BYTE, op, Byte.BYTES);
     }
 
-    private void alltoallv(MemorySegment send, int sendLength, int[] sendCounts, int[] sendDispls, MemorySegment recv,
-                           int recvLength, int[] recvCounts, int[] recvDispls, int elem) {
-        int n = self().group.length;
-        BufferChecks.vector("alltoallv (send)", n, sendCounts, sendDispls, sendLength);
-        BufferChecks.vector("alltoallv (receive)", n, recvCounts, recvDispls, recvLength);
-        self().vcoll().alltoallv(send, bytes(sendCounts, elem), bytes(sendDispls, elem), recv, bytes(recvCounts, elem),
-                bytes(recvDispls, elem));
+    public void reduceScatterBlock(float[] send, float[] recv, Op op) {
+        BufferChecks.exactBlocks(self().rank, self().group.length, "reduceScatterBlock", -1, send.length, recv.length);
+        reduceScatter(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), blocks(recv.length), Elem.FLOAT, op, Float.BYTES);
     }
 
-    private static long[] bytes(int[] elements, int size) {
-        long[] b = new long[elements.length];
-        for (int i = 0; i < elements.length; i++) {
-            b[i] = (long) elements[i] * size;
-        }
-        return b;
+    public void reduceScatter(float[] send, float[] recv, int[] counts, Op op) {
+        reduceScatterChecks(send.length, recv.length, counts);
+        reduceScatter(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), counts, Elem.FLOAT, op, Float.BYTES);
     }
 }

@@ -1,19 +1,21 @@
 package org.banyan.comm;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 
 /**
- * Non-blocking collectives (MPI_Ibarrier, Ibcast, Ireduce, Iallreduce, Igather, Iscatter,
- * Iallgather, Ialltoall, their "v" forms, Iscan, Iexscan, Ireduce_scatter(_block)): each starts
+ * Non-blocking collectives (MPI_Ibarrier, Ibcast, Ireduce, Iallreduce, Iscan, Iexscan,
+ * Ireduce_scatter(_block); the exchanges are in {@link CommNonBlockingExchanges}): each starts
  * the blocking collective of the same name on the communicator's collective thread and returns a
  * {@link Request} that is done when it is. They run there one after the other in the order this
  * rank called them, and a blocking collective called meanwhile first waits for them, so every
  * rank's collectives meet in the order each rank made them, as MPI requires. That thread also
  * makes the library's progress while the caller computes: an overlap MPI libraries without a
  * progress thread give only inside MPI calls. The buffers belong to the collective until its
- * request is done.
+ * request is done. Every buffer type of the blocking calls is taken; memory segments and byte
+ * buffers name their values' {@link Elem} for reductions.
  */
-public abstract sealed class CommNonBlocking extends CommArrayParts permits Comm {
+public abstract sealed class CommNonBlocking extends CommArrayParts permits CommNonBlockingExchanges {
     CommNonBlocking() {}
 
     /** Runs {@code body} on the communicator's collective thread, after those started before it. */
@@ -22,6 +24,7 @@ public abstract sealed class CommNonBlocking extends CommArrayParts permits Comm
     public Request ibarrier() {
         return background(this::barrier);
     }
+
 
     public Request ibcast(byte[] buffer, int root) {
         return background(() -> bcast(buffer, root));
@@ -35,11 +38,11 @@ public abstract sealed class CommNonBlocking extends CommArrayParts permits Comm
         return background(() -> bcast(buffer, root));
     }
 
-    public Request ibcast(double[] buffer, int root) {
+    public Request ibcast(float[] buffer, int root) {
         return background(() -> bcast(buffer, root));
     }
 
-    public Request ibcast(float[] buffer, int root) {
+    public Request ibcast(double[] buffer, int root) {
         return background(() -> bcast(buffer, root));
     }
 
@@ -47,7 +50,15 @@ public abstract sealed class CommNonBlocking extends CommArrayParts permits Comm
         return background(() -> bcast(buffer, root));
     }
 
-    public Request ireduce(double[] send, double[] recv, Op op, int root) {
+    public Request ibcast(ByteBuffer buffer, int root) {
+        return background(() -> bcast(buffer, root));
+    }
+
+    public Request ireduce(byte[] send, byte[] recv, Op op, int root) {
+        return background(() -> reduce(send, recv, op, root));
+    }
+
+    public Request ireduce(int[] send, int[] recv, Op op, int root) {
         return background(() -> reduce(send, recv, op, root));
     }
 
@@ -59,15 +70,19 @@ public abstract sealed class CommNonBlocking extends CommArrayParts permits Comm
         return background(() -> reduce(send, recv, op, root));
     }
 
-    public Request ireduce(int[] send, int[] recv, Op op, int root) {
+    public Request ireduce(double[] send, double[] recv, Op op, int root) {
         return background(() -> reduce(send, recv, op, root));
     }
 
-    public Request iallreduce(double[] send, double[] recv, Op op) {
-        return background(() -> allreduce(send, recv, op));
+    public Request ireduce(MemorySegment send, MemorySegment recv, Elem type, Op op, int root) {
+        return background(() -> reduce(send, recv, type, op, root));
     }
 
-    public Request iallreduce(long[] send, long[] recv, Op op) {
+    public Request ireduce(ByteBuffer send, ByteBuffer recv, Elem type, Op op, int root) {
+        return background(() -> reduce(send, recv, type, op, root));
+    }
+
+    public Request iallreduce(byte[] send, byte[] recv, Op op) {
         return background(() -> allreduce(send, recv, op));
     }
 
@@ -75,95 +90,27 @@ public abstract sealed class CommNonBlocking extends CommArrayParts permits Comm
         return background(() -> allreduce(send, recv, op));
     }
 
+    public Request iallreduce(long[] send, long[] recv, Op op) {
+        return background(() -> allreduce(send, recv, op));
+    }
+
     public Request iallreduce(float[] send, float[] recv, Op op) {
         return background(() -> allreduce(send, recv, op));
     }
 
-    public Request igather(double[] send, double[] recv, int root) {
-        return background(() -> gather(send, recv, root));
+    public Request iallreduce(double[] send, double[] recv, Op op) {
+        return background(() -> allreduce(send, recv, op));
     }
 
-    public Request igather(int[] send, int[] recv, int root) {
-        return background(() -> gather(send, recv, root));
+    public Request iallreduce(MemorySegment send, MemorySegment recv, Elem type, Op op) {
+        return background(() -> allreduce(send, recv, type, op));
     }
 
-    public Request igather(float[] send, float[] recv, int root) {
-        return background(() -> gather(send, recv, root));
+    public Request iallreduce(ByteBuffer send, ByteBuffer recv, Elem type, Op op) {
+        return background(() -> allreduce(send, recv, type, op));
     }
 
-    public Request igather(long[] send, long[] recv, int root) {
-        return background(() -> gather(send, recv, root));
-    }
-
-    public Request igather(MemorySegment send, MemorySegment recv, int root) {
-        return background(() -> gather(send, recv, root));
-    }
-
-    public Request iscatter(double[] send, double[] recv, int root) {
-        return background(() -> scatter(send, recv, root));
-    }
-
-    public Request iscatter(long[] send, long[] recv, int root) {
-        return background(() -> scatter(send, recv, root));
-    }
-
-    public Request iscatter(int[] send, int[] recv, int root) {
-        return background(() -> scatter(send, recv, root));
-    }
-
-    public Request iscatter(float[] send, float[] recv, int root) {
-        return background(() -> scatter(send, recv, root));
-    }
-
-    public Request iscatter(MemorySegment send, MemorySegment recv, int root) {
-        return background(() -> scatter(send, recv, root));
-    }
-
-    public Request iallgather(double[] send, double[] recv) {
-        return background(() -> allgather(send, recv));
-    }
-
-    public Request iallgather(long[] send, long[] recv) {
-        return background(() -> allgather(send, recv));
-    }
-
-    public Request iallgather(float[] send, float[] recv) {
-        return background(() -> allgather(send, recv));
-    }
-
-    public Request iallgather(int[] send, int[] recv) {
-        return background(() -> allgather(send, recv));
-    }
-
-    public Request iallgather(MemorySegment send, MemorySegment recv) {
-        return background(() -> allgather(send, recv));
-    }
-
-    public Request ialltoall(double[] send, double[] recv) {
-        return background(() -> alltoall(send, recv));
-    }
-
-    public Request ialltoall(long[] send, long[] recv) {
-        return background(() -> alltoall(send, recv));
-    }
-
-    public Request ialltoall(float[] send, float[] recv) {
-        return background(() -> alltoall(send, recv));
-    }
-
-    public Request ialltoall(int[] send, int[] recv) {
-        return background(() -> alltoall(send, recv));
-    }
-
-    public Request ialltoall(MemorySegment send, MemorySegment recv) {
-        return background(() -> alltoall(send, recv));
-    }
-
-    public Request iscan(double[] send, double[] recv, Op op) {
-        return background(() -> scan(send, recv, op));
-    }
-
-    public Request iscan(long[] send, long[] recv, Op op) {
+    public Request iscan(byte[] send, byte[] recv, Op op) {
         return background(() -> scan(send, recv, op));
     }
 
@@ -171,11 +118,27 @@ public abstract sealed class CommNonBlocking extends CommArrayParts permits Comm
         return background(() -> scan(send, recv, op));
     }
 
-    public Request iexscan(double[] send, double[] recv, Op op) {
-        return background(() -> exscan(send, recv, op));
+    public Request iscan(long[] send, long[] recv, Op op) {
+        return background(() -> scan(send, recv, op));
     }
 
-    public Request iexscan(long[] send, long[] recv, Op op) {
+    public Request iscan(float[] send, float[] recv, Op op) {
+        return background(() -> scan(send, recv, op));
+    }
+
+    public Request iscan(double[] send, double[] recv, Op op) {
+        return background(() -> scan(send, recv, op));
+    }
+
+    public Request iscan(MemorySegment send, MemorySegment recv, Elem type, Op op) {
+        return background(() -> scan(send, recv, type, op));
+    }
+
+    public Request iscan(ByteBuffer send, ByteBuffer recv, Elem type, Op op) {
+        return background(() -> scan(send, recv, type, op));
+    }
+
+    public Request iexscan(byte[] send, byte[] recv, Op op) {
         return background(() -> exscan(send, recv, op));
     }
 
@@ -183,11 +146,27 @@ public abstract sealed class CommNonBlocking extends CommArrayParts permits Comm
         return background(() -> exscan(send, recv, op));
     }
 
-    public Request ireduceScatterBlock(double[] send, double[] recv, Op op) {
-        return background(() -> reduceScatterBlock(send, recv, op));
+    public Request iexscan(long[] send, long[] recv, Op op) {
+        return background(() -> exscan(send, recv, op));
     }
 
-    public Request ireduceScatterBlock(long[] send, long[] recv, Op op) {
+    public Request iexscan(float[] send, float[] recv, Op op) {
+        return background(() -> exscan(send, recv, op));
+    }
+
+    public Request iexscan(double[] send, double[] recv, Op op) {
+        return background(() -> exscan(send, recv, op));
+    }
+
+    public Request iexscan(MemorySegment send, MemorySegment recv, Elem type, Op op) {
+        return background(() -> exscan(send, recv, type, op));
+    }
+
+    public Request iexscan(ByteBuffer send, ByteBuffer recv, Elem type, Op op) {
+        return background(() -> exscan(send, recv, type, op));
+    }
+
+    public Request ireduceScatterBlock(byte[] send, byte[] recv, Op op) {
         return background(() -> reduceScatterBlock(send, recv, op));
     }
 
@@ -195,11 +174,27 @@ public abstract sealed class CommNonBlocking extends CommArrayParts permits Comm
         return background(() -> reduceScatterBlock(send, recv, op));
     }
 
-    public Request ireduceScatter(double[] send, double[] recv, int[] counts, Op op) {
-        return background(() -> reduceScatter(send, recv, counts, op));
+    public Request ireduceScatterBlock(long[] send, long[] recv, Op op) {
+        return background(() -> reduceScatterBlock(send, recv, op));
     }
 
-    public Request ireduceScatter(long[] send, long[] recv, int[] counts, Op op) {
+    public Request ireduceScatterBlock(float[] send, float[] recv, Op op) {
+        return background(() -> reduceScatterBlock(send, recv, op));
+    }
+
+    public Request ireduceScatterBlock(double[] send, double[] recv, Op op) {
+        return background(() -> reduceScatterBlock(send, recv, op));
+    }
+
+    public Request ireduceScatterBlock(MemorySegment send, MemorySegment recv, Elem type, Op op) {
+        return background(() -> reduceScatterBlock(send, recv, type, op));
+    }
+
+    public Request ireduceScatterBlock(ByteBuffer send, ByteBuffer recv, Elem type, Op op) {
+        return background(() -> reduceScatterBlock(send, recv, type, op));
+    }
+
+    public Request ireduceScatter(byte[] send, byte[] recv, int[] counts, Op op) {
         return background(() -> reduceScatter(send, recv, counts, op));
     }
 
@@ -207,55 +202,23 @@ public abstract sealed class CommNonBlocking extends CommArrayParts permits Comm
         return background(() -> reduceScatter(send, recv, counts, op));
     }
 
-    public Request igatherv(double[] send, double[] recv, int[] counts, int[] displs, int root) {
-        return background(() -> gatherv(send, recv, counts, displs, root));
+    public Request ireduceScatter(long[] send, long[] recv, int[] counts, Op op) {
+        return background(() -> reduceScatter(send, recv, counts, op));
     }
 
-    public Request igatherv(long[] send, long[] recv, int[] counts, int[] displs, int root) {
-        return background(() -> gatherv(send, recv, counts, displs, root));
+    public Request ireduceScatter(float[] send, float[] recv, int[] counts, Op op) {
+        return background(() -> reduceScatter(send, recv, counts, op));
     }
 
-    public Request igatherv(int[] send, int[] recv, int[] counts, int[] displs, int root) {
-        return background(() -> gatherv(send, recv, counts, displs, root));
+    public Request ireduceScatter(double[] send, double[] recv, int[] counts, Op op) {
+        return background(() -> reduceScatter(send, recv, counts, op));
     }
 
-    public Request igatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs, int root) {
-        return background(() -> gatherv(send, recv, counts, displs, root));
+    public Request ireduceScatter(MemorySegment send, MemorySegment recv, int[] counts, Elem type, Op op) {
+        return background(() -> reduceScatter(send, recv, counts, type, op));
     }
 
-    public Request iscatterv(double[] send, int[] counts, int[] displs, double[] recv, int root) {
-        return background(() -> scatterv(send, counts, displs, recv, root));
-    }
-
-    public Request iscatterv(long[] send, int[] counts, int[] displs, long[] recv, int root) {
-        return background(() -> scatterv(send, counts, displs, recv, root));
-    }
-
-    public Request iscatterv(int[] send, int[] counts, int[] displs, int[] recv, int root) {
-        return background(() -> scatterv(send, counts, displs, recv, root));
-    }
-
-    public Request iallgatherv(double[] send, double[] recv, int[] counts, int[] displs) {
-        return background(() -> allgatherv(send, recv, counts, displs));
-    }
-
-    public Request iallgatherv(long[] send, long[] recv, int[] counts, int[] displs) {
-        return background(() -> allgatherv(send, recv, counts, displs));
-    }
-
-    public Request iallgatherv(int[] send, int[] recv, int[] counts, int[] displs) {
-        return background(() -> allgatherv(send, recv, counts, displs));
-    }
-
-    public Request ialltoallv(double[] send, int[] sendCounts, int[] sendDispls, double[] recv, int[] recvCounts, int[] recvDispls) {
-        return background(() -> alltoallv(send, sendCounts, sendDispls, recv, recvCounts, recvDispls));
-    }
-
-    public Request ialltoallv(long[] send, int[] sendCounts, int[] sendDispls, long[] recv, int[] recvCounts, int[] recvDispls) {
-        return background(() -> alltoallv(send, sendCounts, sendDispls, recv, recvCounts, recvDispls));
-    }
-
-    public Request ialltoallv(int[] send, int[] sendCounts, int[] sendDispls, int[] recv, int[] recvCounts, int[] recvDispls) {
-        return background(() -> alltoallv(send, sendCounts, sendDispls, recv, recvCounts, recvDispls));
+    public Request ireduceScatter(ByteBuffer send, ByteBuffer recv, int[] counts, Elem type, Op op) {
+        return background(() -> reduceScatter(send, recv, counts, type, op));
     }
 }

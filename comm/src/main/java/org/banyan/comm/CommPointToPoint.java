@@ -11,7 +11,7 @@ import java.nio.ByteBuffer;
  * {@code float[]}, {@code double[]}, {@link ByteBuffer} (position to limit) and
  * {@link MemorySegment} are equal everywhere.
  */
-public abstract sealed class CommPointToPoint permits CommCollectives, Intercomm {
+public abstract sealed class CommPointToPoint permits CommPointToPointParts {
     CommPointToPoint() {}
 
     /** MPI_Isend: starts sending {@code data} to {@code dest}; the request completes once it may be reused. */
@@ -281,203 +281,147 @@ public abstract sealed class CommPointToPoint permits CommCollectives, Intercomm
         return imrecv(MemorySegment.ofArray(buffer), m).await();
     }
 
-    /**
-     * Sends {@code count} elements of {@code type} from {@code buffer} (a derived datatype: they
-     * go packed in one message; the buffer is free again when this returns).
-     */
-    public void send(MemorySegment buffer, int count, Datatype type, int dest, int tag) {
-        isend(type.pack(buffer, count), dest, tag).await();
+    public void bsend(byte[] data, int dest, int tag) {
+        bsend(MemorySegment.ofArray(data), dest, tag);
     }
 
-    /** Starts sending {@code count} elements of {@code type}; they are packed at once, so the buffer is free when this returns. */
-    public Request isend(MemorySegment buffer, int count, Datatype type, int dest, int tag) {
-        return isend(type.pack(buffer, count), dest, tag);
+    public void bsend(int[] data, int dest, int tag) {
+        bsend(MemorySegment.ofArray(data), dest, tag);
     }
 
-    public Status recv(MemorySegment buffer, int count, Datatype type, int source, int tag) {
-        return irecv(buffer, count, type, source, tag).await();
+    public void bsend(long[] data, int dest, int tag) {
+        bsend(MemorySegment.ofArray(data), dest, tag);
     }
 
-    /** MPI_Sendrecv with derived datatypes: a halo exchange of strided data in one call. */
-    public Status sendrecv(MemorySegment send, int sendCount, Datatype sendType, int dest, int sendTag, MemorySegment recv,
-                           int recvCount, Datatype recvType, int source, int recvTag) {
-        Request r = irecv(recv, recvCount, recvType, source, recvTag);
-        Request s = isend(send, sendCount, sendType, dest, sendTag);
-        Status st = r.await();
-        s.await();
-        return st;
+    public void bsend(float[] data, int dest, int tag) {
+        bsend(MemorySegment.ofArray(data), dest, tag);
     }
 
-    public void send(byte[] buffer, int count, Datatype type, int dest, int tag) {
-        send(MemorySegment.ofArray(buffer), count, type, dest, tag);
+    public void bsend(double[] data, int dest, int tag) {
+        bsend(MemorySegment.ofArray(data), dest, tag);
     }
 
-    public Status recv(byte[] buffer, int count, Datatype type, int source, int tag) {
-        return recv(MemorySegment.ofArray(buffer), count, type, source, tag);
+    public void bsend(ByteBuffer data, int dest, int tag) {
+        bsend(MemorySegment.ofBuffer(data), dest, tag);
     }
 
-    public Request isend(byte[] buffer, int count, Datatype type, int dest, int tag) {
-        return isend(MemorySegment.ofArray(buffer), count, type, dest, tag);
+    public void rsend(byte[] data, int dest, int tag) {
+        send(MemorySegment.ofArray(data), dest, tag);
     }
 
-    public Request irecv(byte[] buffer, int count, Datatype type, int source, int tag) {
-        return irecv(MemorySegment.ofArray(buffer), count, type, source, tag);
+    public void rsend(int[] data, int dest, int tag) {
+        send(MemorySegment.ofArray(data), dest, tag);
     }
 
-    public void send(int[] buffer, int count, Datatype type, int dest, int tag) {
-        send(MemorySegment.ofArray(buffer), count, type, dest, tag);
+    public void rsend(long[] data, int dest, int tag) {
+        send(MemorySegment.ofArray(data), dest, tag);
     }
 
-    public Status recv(int[] buffer, int count, Datatype type, int source, int tag) {
-        return recv(MemorySegment.ofArray(buffer), count, type, source, tag);
+    public void rsend(float[] data, int dest, int tag) {
+        send(MemorySegment.ofArray(data), dest, tag);
     }
 
-    public Request isend(int[] buffer, int count, Datatype type, int dest, int tag) {
-        return isend(MemorySegment.ofArray(buffer), count, type, dest, tag);
+    public void rsend(double[] data, int dest, int tag) {
+        send(MemorySegment.ofArray(data), dest, tag);
     }
 
-    public Request irecv(int[] buffer, int count, Datatype type, int source, int tag) {
-        return irecv(MemorySegment.ofArray(buffer), count, type, source, tag);
+    public void rsend(ByteBuffer data, int dest, int tag) {
+        send(MemorySegment.ofBuffer(data), dest, tag);
     }
 
-    public void send(long[] buffer, int count, Datatype type, int dest, int tag) {
-        send(MemorySegment.ofArray(buffer), count, type, dest, tag);
+    public void ssend(ByteBuffer data, int dest, int tag) {
+        issend(MemorySegment.ofBuffer(data), dest, tag).await();
     }
 
-    public Status recv(long[] buffer, int count, Datatype type, int source, int tag) {
-        return recv(MemorySegment.ofArray(buffer), count, type, source, tag);
+    public Request issend(ByteBuffer data, int dest, int tag) {
+        return issend(MemorySegment.ofBuffer(data), dest, tag);
     }
 
-    public Request isend(long[] buffer, int count, Datatype type, int dest, int tag) {
-        return isend(MemorySegment.ofArray(buffer), count, type, dest, tag);
+    public Status mrecv(ByteBuffer buffer, Message m) {
+        return imrecv(MemorySegment.ofBuffer(buffer), m).await();
     }
 
-    public Request irecv(long[] buffer, int count, Datatype type, int source, int tag) {
-        return irecv(MemorySegment.ofArray(buffer), count, type, source, tag);
+    public Request imrecv(ByteBuffer buffer, Message m) {
+        return imrecv(MemorySegment.ofBuffer(buffer), m);
     }
 
-    public void send(float[] buffer, int count, Datatype type, int dest, int tag) {
-        send(MemorySegment.ofArray(buffer), count, type, dest, tag);
+    public Request imrecv(byte[] buffer, Message m) {
+        return imrecv(MemorySegment.ofArray(buffer), m);
     }
 
-    public Status recv(float[] buffer, int count, Datatype type, int source, int tag) {
-        return recv(MemorySegment.ofArray(buffer), count, type, source, tag);
+    public Request imrecv(int[] buffer, Message m) {
+        return imrecv(MemorySegment.ofArray(buffer), m);
     }
 
-    public Request isend(float[] buffer, int count, Datatype type, int dest, int tag) {
-        return isend(MemorySegment.ofArray(buffer), count, type, dest, tag);
+    public Request imrecv(long[] buffer, Message m) {
+        return imrecv(MemorySegment.ofArray(buffer), m);
     }
 
-    public Request irecv(float[] buffer, int count, Datatype type, int source, int tag) {
-        return irecv(MemorySegment.ofArray(buffer), count, type, source, tag);
+    public Request imrecv(float[] buffer, Message m) {
+        return imrecv(MemorySegment.ofArray(buffer), m);
     }
 
-    public void send(double[] buffer, int count, Datatype type, int dest, int tag) {
-        send(MemorySegment.ofArray(buffer), count, type, dest, tag);
+    public Request imrecv(double[] buffer, Message m) {
+        return imrecv(MemorySegment.ofArray(buffer), m);
     }
 
-    public Status recv(double[] buffer, int count, Datatype type, int source, int tag) {
-        return recv(MemorySegment.ofArray(buffer), count, type, source, tag);
+    public PersistentRequest sendInit(byte[] data, int dest, int tag) {
+        return sendInit(MemorySegment.ofArray(data), dest, tag);
     }
 
-    public Request isend(double[] buffer, int count, Datatype type, int dest, int tag) {
-        return isend(MemorySegment.ofArray(buffer), count, type, dest, tag);
+    public PersistentRequest recvInit(byte[] buffer, int source, int tag) {
+        return recvInit(MemorySegment.ofArray(buffer), source, tag);
     }
 
-    public Request irecv(double[] buffer, int count, Datatype type, int source, int tag) {
-        return irecv(MemorySegment.ofArray(buffer), count, type, source, tag);
+    public PersistentRequest sendInit(int[] data, int dest, int tag) {
+        return sendInit(MemorySegment.ofArray(data), dest, tag);
     }
 
-    /**
-     * {@code count} elements of {@code array} from index {@code offset}: the (offset, count) form
-     * of every array call below, as C's {@code MPI_Send(&a[offset], count, ...)}.
-     */
-    static MemorySegment part(MemorySegment array, int elementBytes, int offset, int count) {
-        long length = array.byteSize() / elementBytes;
-        if (offset < 0 || count < 0 || (long) offset + count > length) {
-            throw new IllegalArgumentException("elements " + offset + " to " + ((long) offset + count) + " are outside an array of "
-                    + length);
-        }
-        return array.asSlice((long) offset * elementBytes, (long) count * elementBytes);
+    public PersistentRequest recvInit(int[] buffer, int source, int tag) {
+        return recvInit(MemorySegment.ofArray(buffer), source, tag);
     }
 
-    public void send(byte[] data, int offset, int count, int dest, int tag) {
-        send(part(MemorySegment.ofArray(data), 1, offset, count), dest, tag);
+    public PersistentRequest sendInit(long[] data, int dest, int tag) {
+        return sendInit(MemorySegment.ofArray(data), dest, tag);
     }
 
-    public Request isend(byte[] data, int offset, int count, int dest, int tag) {
-        return isend(part(MemorySegment.ofArray(data), 1, offset, count), dest, tag);
+    public PersistentRequest recvInit(long[] buffer, int source, int tag) {
+        return recvInit(MemorySegment.ofArray(buffer), source, tag);
     }
 
-    public Status recv(byte[] data, int offset, int count, int source, int tag) {
-        return recv(part(MemorySegment.ofArray(data), 1, offset, count), source, tag);
+    public PersistentRequest sendInit(float[] data, int dest, int tag) {
+        return sendInit(MemorySegment.ofArray(data), dest, tag);
     }
 
-    public Request irecv(byte[] data, int offset, int count, int source, int tag) {
-        return irecv(part(MemorySegment.ofArray(data), 1, offset, count), source, tag);
+    public PersistentRequest recvInit(float[] buffer, int source, int tag) {
+        return recvInit(MemorySegment.ofArray(buffer), source, tag);
     }
 
-    public void send(int[] data, int offset, int count, int dest, int tag) {
-        send(part(MemorySegment.ofArray(data), 4, offset, count), dest, tag);
+    public PersistentRequest sendInit(ByteBuffer data, int dest, int tag) {
+        return sendInit(MemorySegment.ofBuffer(data), dest, tag);
     }
 
-    public Request isend(int[] data, int offset, int count, int dest, int tag) {
-        return isend(part(MemorySegment.ofArray(data), 4, offset, count), dest, tag);
+    public PersistentRequest recvInit(ByteBuffer buffer, int source, int tag) {
+        return recvInit(MemorySegment.ofBuffer(buffer), source, tag);
     }
 
-    public Status recv(int[] data, int offset, int count, int source, int tag) {
-        return recv(part(MemorySegment.ofArray(data), 4, offset, count), source, tag);
+    public Status sendrecv(ByteBuffer send, int dest, int sendTag, ByteBuffer recv, int source, int recvTag) {
+        return sendrecv(MemorySegment.ofBuffer(send), dest, sendTag, MemorySegment.ofBuffer(recv), source, recvTag);
     }
 
-    public Request irecv(int[] data, int offset, int count, int source, int tag) {
-        return irecv(part(MemorySegment.ofArray(data), 4, offset, count), source, tag);
+    public Status sendrecvReplace(ByteBuffer buffer, int dest, int sendTag, int source, int recvTag) {
+        return sendrecvReplace(MemorySegment.ofBuffer(buffer), dest, sendTag, source, recvTag);
     }
 
-    public void send(long[] data, int offset, int count, int dest, int tag) {
-        send(part(MemorySegment.ofArray(data), 8, offset, count), dest, tag);
+    public Status sendrecvReplace(byte[] buffer, int dest, int sendTag, int source, int recvTag) {
+        return sendrecvReplace(MemorySegment.ofArray(buffer), dest, sendTag, source, recvTag);
     }
 
-    public Request isend(long[] data, int offset, int count, int dest, int tag) {
-        return isend(part(MemorySegment.ofArray(data), 8, offset, count), dest, tag);
+    public Status sendrecvReplace(long[] buffer, int dest, int sendTag, int source, int recvTag) {
+        return sendrecvReplace(MemorySegment.ofArray(buffer), dest, sendTag, source, recvTag);
     }
 
-    public Status recv(long[] data, int offset, int count, int source, int tag) {
-        return recv(part(MemorySegment.ofArray(data), 8, offset, count), source, tag);
-    }
-
-    public Request irecv(long[] data, int offset, int count, int source, int tag) {
-        return irecv(part(MemorySegment.ofArray(data), 8, offset, count), source, tag);
-    }
-
-    public void send(float[] data, int offset, int count, int dest, int tag) {
-        send(part(MemorySegment.ofArray(data), 4, offset, count), dest, tag);
-    }
-
-    public Request isend(float[] data, int offset, int count, int dest, int tag) {
-        return isend(part(MemorySegment.ofArray(data), 4, offset, count), dest, tag);
-    }
-
-    public Status recv(float[] data, int offset, int count, int source, int tag) {
-        return recv(part(MemorySegment.ofArray(data), 4, offset, count), source, tag);
-    }
-
-    public Request irecv(float[] data, int offset, int count, int source, int tag) {
-        return irecv(part(MemorySegment.ofArray(data), 4, offset, count), source, tag);
-    }
-
-    public void send(double[] data, int offset, int count, int dest, int tag) {
-        send(part(MemorySegment.ofArray(data), 8, offset, count), dest, tag);
-    }
-
-    public Request isend(double[] data, int offset, int count, int dest, int tag) {
-        return isend(part(MemorySegment.ofArray(data), 8, offset, count), dest, tag);
-    }
-
-    public Status recv(double[] data, int offset, int count, int source, int tag) {
-        return recv(part(MemorySegment.ofArray(data), 8, offset, count), source, tag);
-    }
-
-    public Request irecv(double[] data, int offset, int count, int source, int tag) {
-        return irecv(part(MemorySegment.ofArray(data), 8, offset, count), source, tag);
+    public Status sendrecvReplace(float[] buffer, int dest, int sendTag, int source, int recvTag) {
+        return sendrecvReplace(MemorySegment.ofArray(buffer), dest, sendTag, source, recvTag);
     }
 }

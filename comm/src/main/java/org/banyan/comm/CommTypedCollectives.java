@@ -1,6 +1,7 @@
 package org.banyan.comm;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 
 /**
  * Collectives on derived datatypes (MPI_Bcast, Gather, Scatter, Allgather, Alltoall with a
@@ -12,7 +13,7 @@ import java.lang.foreign.MemorySegment;
  * for its own pair: MPI requires them to match). Also the reductions and scans on memory
  * segments, the caller naming the values' {@link Elem}.
  */
-public abstract sealed class CommTypedCollectives extends CommCollectives permits CommArrayParts {
+public abstract sealed class CommTypedCollectives extends CommVectorCollectives permits CommTypedVectors {
     CommTypedCollectives() {}
 
     /** MPI_Bcast of {@code count} elements of {@code type}. */
@@ -86,7 +87,8 @@ public abstract sealed class CommTypedCollectives extends CommCollectives permit
     }
 
     public void scatter(byte[] send, int sendCount, Datatype sendType, byte[] recv, int recvCount, Datatype recvType, int root) {
-        scatter(send == null ? null : MemorySegment.ofArray(send), sendCount, sendType, MemorySegment.ofArray(recv), recvCount, recvType,
+        scatter(send == null ? null : MemorySegment.ofArray(send), sendCount, sendType, MemorySegment.ofArray(recv), recvCount,
+                recvType,
                 root);
     }
 
@@ -108,7 +110,8 @@ public abstract sealed class CommTypedCollectives extends CommCollectives permit
     }
 
     public void scatter(int[] send, int sendCount, Datatype sendType, int[] recv, int recvCount, Datatype recvType, int root) {
-        scatter(send == null ? null : MemorySegment.ofArray(send), sendCount, sendType, MemorySegment.ofArray(recv), recvCount, recvType,
+        scatter(send == null ? null : MemorySegment.ofArray(send), sendCount, sendType, MemorySegment.ofArray(recv), recvCount,
+                recvType,
                 root);
     }
 
@@ -130,7 +133,8 @@ public abstract sealed class CommTypedCollectives extends CommCollectives permit
     }
 
     public void scatter(long[] send, int sendCount, Datatype sendType, long[] recv, int recvCount, Datatype recvType, int root) {
-        scatter(send == null ? null : MemorySegment.ofArray(send), sendCount, sendType, MemorySegment.ofArray(recv), recvCount, recvType,
+        scatter(send == null ? null : MemorySegment.ofArray(send), sendCount, sendType, MemorySegment.ofArray(recv), recvCount,
+                recvType,
                 root);
     }
 
@@ -152,7 +156,8 @@ public abstract sealed class CommTypedCollectives extends CommCollectives permit
     }
 
     public void scatter(float[] send, int sendCount, Datatype sendType, float[] recv, int recvCount, Datatype recvType, int root) {
-        scatter(send == null ? null : MemorySegment.ofArray(send), sendCount, sendType, MemorySegment.ofArray(recv), recvCount, recvType,
+        scatter(send == null ? null : MemorySegment.ofArray(send), sendCount, sendType, MemorySegment.ofArray(recv), recvCount,
+                recvType,
                 root);
     }
 
@@ -174,7 +179,8 @@ public abstract sealed class CommTypedCollectives extends CommCollectives permit
     }
 
     public void scatter(double[] send, int sendCount, Datatype sendType, double[] recv, int recvCount, Datatype recvType, int root) {
-        scatter(send == null ? null : MemorySegment.ofArray(send), sendCount, sendType, MemorySegment.ofArray(recv), recvCount, recvType,
+        scatter(send == null ? null : MemorySegment.ofArray(send), sendCount, sendType, MemorySegment.ofArray(recv), recvCount,
+                recvType,
                 root);
     }
 
@@ -214,30 +220,248 @@ public abstract sealed class CommTypedCollectives extends CommCollectives permit
         exscan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.FLOAT, op);
     }
 
+    public void reduce(ByteBuffer send, ByteBuffer recv, Elem type, Op op, int root) {
+        reduce(MemorySegment.ofBuffer(send), recv == null ? null : MemorySegment.ofBuffer(recv), type, op, root);
+    }
+
+    public void allreduce(ByteBuffer send, ByteBuffer recv, Elem type, Op op) {
+        allreduce(MemorySegment.ofBuffer(send), MemorySegment.ofBuffer(recv), type, op);
+    }
+
+    public void scan(ByteBuffer send, ByteBuffer recv, Elem type, Op op) {
+        scan(MemorySegment.ofBuffer(send), MemorySegment.ofBuffer(recv), type, op);
+    }
+
+    public void exscan(ByteBuffer send, ByteBuffer recv, Elem type, Op op) {
+        exscan(MemorySegment.ofBuffer(send), MemorySegment.ofBuffer(recv), type, op);
+    }
+
+    /** MPI_Reduce_scatter_block on memory of {@code type} values: {@code send} holds size() blocks of {@code recv}'s length. */
+    public void reduceScatterBlock(MemorySegment send, MemorySegment recv, Elem type, Op op) {
+        int block = values(recv, type, "reduceScatterBlock");
+        int sent = values(send, type, "reduceScatterBlock");
+        BufferChecks.exactBlocks(self().rank, self().group.length, "reduceScatterBlock", -1, sent, block);
+        reduceScatter(send, recv, blocks(block), type, op, type.bytes());
+    }
+
+    /** MPI_Reduce_scatter on memory of {@code type} values, {@code counts} in values. */
+    public void reduceScatter(MemorySegment send, MemorySegment recv, int[] counts, Elem type, Op op) {
+        reduceScatterChecks(values(send, type, "reduceScatter"), values(recv, type, "reduceScatter"), counts);
+        reduceScatter(send, recv, counts, type, op, type.bytes());
+    }
+
+    public void reduceScatterBlock(ByteBuffer send, ByteBuffer recv, Elem type, Op op) {
+        reduceScatterBlock(MemorySegment.ofBuffer(send), MemorySegment.ofBuffer(recv), type, op);
+    }
+
+    public void reduceScatter(ByteBuffer send, ByteBuffer recv, int[] counts, Elem type, Op op) {
+        reduceScatter(MemorySegment.ofBuffer(send), MemorySegment.ofBuffer(recv), counts, type, op);
+    }
+
+    public void bcast(ByteBuffer buffer, int count, Datatype type, int root) {
+        bcast(MemorySegment.ofBuffer(buffer), count, type, root);
+    }
+
+    public void gather(ByteBuffer send, int sendCount, Datatype sendType, ByteBuffer recv, int recvCount, Datatype recvType, int root) {
+        gather(MemorySegment.ofBuffer(send), sendCount, sendType, recv == null ? null : MemorySegment.ofBuffer(recv), recvCount,
+                recvType, root);
+    }
+
+    public void scatter(ByteBuffer send, int sendCount, Datatype sendType, ByteBuffer recv, int recvCount, Datatype recvType,
+                        int root) {
+        scatter(send == null ? null : MemorySegment.ofBuffer(send), sendCount, sendType, MemorySegment.ofBuffer(recv), recvCount,
+                recvType, root);
+    }
+
+    public void allgather(ByteBuffer send, int sendCount, Datatype sendType, ByteBuffer recv, int recvCount, Datatype recvType) {
+        allgather(MemorySegment.ofBuffer(send), sendCount, sendType, MemorySegment.ofBuffer(recv), recvCount, recvType);
+    }
+
+    public void alltoall(ByteBuffer send, int sendCount, Datatype sendType, ByteBuffer recv, int recvCount, Datatype recvType) {
+        alltoall(MemorySegment.ofBuffer(send), sendCount, sendType, MemorySegment.ofBuffer(recv), recvCount, recvType);
+    }
+
+    /**
+     * MPI_Reduce on {@code count} elements of a derived datatype whose values are all of one
+     * primitive type (a matrix's column, a strided field; {@link Datatype#basicType()}): packed,
+     * reduced value by value, and unpacked into place in the root's {@code recv}.
+     */
+    public void reduce(MemorySegment send, MemorySegment recv, int count, Datatype type, Op op, int root) {
+        Elem e = reducible(type, "reduce");
+        boolean atRoot = self().rank == root;
+        if (atRoot) {
+            need(recv, "reduce");
+            type.check(recv, count);
+        }
+        MemorySegment result = atRoot ? bytes(type, count) : null;
+        self().red().reduce(type.pack(send, count), result, e, values(type, count, e), op, root);
+        if (atRoot) {
+            type.unpack(result, recv, count);
+        }
+    }
+
+    /** MPI_Allreduce on {@code count} elements of a derived datatype of one primitive type, as the reduce above. */
+    public void allreduce(MemorySegment send, MemorySegment recv, int count, Datatype type, Op op) {
+        Elem e = reducible(type, "allreduce");
+        type.check(recv, count);
+        MemorySegment result = bytes(type, count);
+        self().red().allreduce(type.pack(send, count), result, e, values(type, count, e), op);
+        type.unpack(result, recv, count);
+    }
+
+    /** MPI_Scan on {@code count} elements of a derived datatype of one primitive type. */
+    public void scan(MemorySegment send, MemorySegment recv, int count, Datatype type, Op op) {
+        typedScan(send, recv, count, type, op, true);
+    }
+
+    /** MPI_Exscan on {@code count} elements of a derived datatype of one primitive type; rank 0's {@code recv} is left as it was. */
+    public void exscan(MemorySegment send, MemorySegment recv, int count, Datatype type, Op op) {
+        typedScan(send, recv, count, type, op, false);
+    }
+
+    private void typedScan(MemorySegment send, MemorySegment recv, int count, Datatype type, Op op, boolean inclusive) {
+        String what = inclusive ? "scan" : "exscan";
+        Elem e = reducible(type, what);
+        type.check(recv, count);
+        MemorySegment result = bytes(type, count);
+        self().red().scan(type.pack(send, count), result, e, values(type, count, e), op, inclusive);
+        if (inclusive || self().rank != 0) {
+            type.unpack(result, recv, count);
+        }
+    }
+
+    private static Elem reducible(Datatype type, String what) {
+        Elem e = type.basicType();
+        if (e == null) {
+            throw new IllegalArgumentException(what + ": the datatype mixes primitive types; a reduction combines values of one type");
+        }
+        return e;
+    }
+
+    private static int values(Datatype type, int count, Elem e) {
+        return Math.toIntExact(type.size() * count / e.bytes());
+    }
+
+    public void reduce(byte[] send, byte[] recv, int count, Datatype type, Op op, int root) {
+        reduce(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), count, type, op, root);
+    }
+
+    public void allreduce(byte[] send, byte[] recv, int count, Datatype type, Op op) {
+        allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), count, type, op);
+    }
+
+    public void scan(byte[] send, byte[] recv, int count, Datatype type, Op op) {
+        scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), count, type, op);
+    }
+
+    public void exscan(byte[] send, byte[] recv, int count, Datatype type, Op op) {
+        exscan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), count, type, op);
+    }
+
+    public void reduce(int[] send, int[] recv, int count, Datatype type, Op op, int root) {
+        reduce(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), count, type, op, root);
+    }
+
+    public void allreduce(int[] send, int[] recv, int count, Datatype type, Op op) {
+        allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), count, type, op);
+    }
+
+    public void scan(int[] send, int[] recv, int count, Datatype type, Op op) {
+        scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), count, type, op);
+    }
+
+    public void exscan(int[] send, int[] recv, int count, Datatype type, Op op) {
+        exscan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), count, type, op);
+    }
+
+    public void reduce(long[] send, long[] recv, int count, Datatype type, Op op, int root) {
+        reduce(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), count, type, op, root);
+    }
+
+    public void allreduce(long[] send, long[] recv, int count, Datatype type, Op op) {
+        allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), count, type, op);
+    }
+
+    public void scan(long[] send, long[] recv, int count, Datatype type, Op op) {
+        scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), count, type, op);
+    }
+
+    public void exscan(long[] send, long[] recv, int count, Datatype type, Op op) {
+        exscan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), count, type, op);
+    }
+
+    public void reduce(float[] send, float[] recv, int count, Datatype type, Op op, int root) {
+        reduce(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), count, type, op, root);
+    }
+
+    public void allreduce(float[] send, float[] recv, int count, Datatype type, Op op) {
+        allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), count, type, op);
+    }
+
+    public void scan(float[] send, float[] recv, int count, Datatype type, Op op) {
+        scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), count, type, op);
+    }
+
+    public void exscan(float[] send, float[] recv, int count, Datatype type, Op op) {
+        exscan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), count, type, op);
+    }
+
+    public void reduce(double[] send, double[] recv, int count, Datatype type, Op op, int root) {
+        reduce(MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), count, type, op, root);
+    }
+
+    public void allreduce(double[] send, double[] recv, int count, Datatype type, Op op) {
+        allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), count, type, op);
+    }
+
+    public void scan(double[] send, double[] recv, int count, Datatype type, Op op) {
+        scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), count, type, op);
+    }
+
+    public void exscan(double[] send, double[] recv, int count, Datatype type, Op op) {
+        exscan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), count, type, op);
+    }
+
+    public void reduce(ByteBuffer send, ByteBuffer recv, int count, Datatype type, Op op, int root) {
+        reduce(MemorySegment.ofBuffer(send), recv == null ? null : MemorySegment.ofBuffer(recv), count, type, op, root);
+    }
+
+    public void allreduce(ByteBuffer send, ByteBuffer recv, int count, Datatype type, Op op) {
+        allreduce(MemorySegment.ofBuffer(send), MemorySegment.ofBuffer(recv), count, type, op);
+    }
+
+    public void scan(ByteBuffer send, ByteBuffer recv, int count, Datatype type, Op op) {
+        scan(MemorySegment.ofBuffer(send), MemorySegment.ofBuffer(recv), count, type, op);
+    }
+
+    public void exscan(ByteBuffer send, ByteBuffer recv, int count, Datatype type, Op op) {
+        exscan(MemorySegment.ofBuffer(send), MemorySegment.ofBuffer(recv), count, type, op);
+    }
+
     private void scanned(MemorySegment send, MemorySegment recv, Elem type, Op op, boolean inclusive, String what) {
         self().red().scan(send, recv, type, values(send, type, what), op, inclusive);
     }
 
-    private static int values(MemorySegment send, Elem type, String what) {
+    static int values(MemorySegment send, Elem type, String what) {
         if (send.byteSize() % type.bytes() != 0) {
             throw new IllegalArgumentException(what + ": " + send.byteSize() + " bytes are not whole " + type + " values");
         }
         return Math.toIntExact(send.byteSize() / type.bytes());
     }
 
-    private static MemorySegment bytes(Datatype type, long count) {
-        return MemorySegment.ofArray(new byte[Math.toIntExact(type.size() * count)]);
+    static MemorySegment bytes(Datatype type, long count) {
+        return Segments.staging(type.size() * count, "a collective on a datatype");
     }
 
     /** A rank's block carries as many bytes sent as received. */
-    private static void same(String op, int sendCount, Datatype sendType, int recvCount, Datatype recvType) {
+    static void same(String op, int sendCount, Datatype sendType, int recvCount, Datatype recvType) {
         if (sendCount < 0 || recvCount < 0 || sendType.size() * sendCount != recvType.size() * recvCount) {
             throw new IllegalArgumentException(op + ": " + sendCount + " elements of " + sendType.size() + " bytes sent per rank, "
                     + recvCount + " of " + recvType.size() + " received: a block must carry the same bytes both ways");
         }
     }
 
-    private static void need(MemorySegment buffer, String op) {
+    static void need(MemorySegment buffer, String op) {
         if (buffer == null) {
             throw new IllegalArgumentException(op + ": no buffer at the root");
         }

@@ -22,22 +22,40 @@ public final class Datatype {
     private final long size;
     /** MPI's lower bound: only reported; where the bytes lie is in {@link #offsets}. */
     private final long lowerBound;
+    /** The one primitive type every value of it is, or null where it mixes types (a struct of several): what reductions combine. */
+    private final Elem basic;
 
-    private Datatype(long[] offsets, long[] lengths, long extent) {
-        this(offsets, lengths, extent, 0);
+    private Datatype(long[] offsets, long[] lengths, long extent, Elem basic) {
+        this(offsets, lengths, extent, 0, basic);
     }
 
-    private Datatype(long[] offsets, long[] lengths, long extent, long lowerBound) {
+    private Datatype(long[] offsets, long[] lengths, long extent, long lowerBound, Elem basic) {
         this.offsets = offsets;
         this.lengths = lengths;
         this.extent = extent;
         this.size = Arrays.stream(lengths).sum();
         this.lowerBound = lowerBound;
+        this.basic = basic;
     }
 
     /** One value of a primitive type. */
     public static Datatype of(Elem e) {
-        return new Datatype(new long[] {0}, new long[] {e.bytes()}, e.bytes());
+        return new Datatype(new long[] {0}, new long[] {e.bytes()}, e.bytes(), e);
+    }
+
+    /** The byte runs of one element, their starts (not to be changed). */
+    long[] runOffsets() {
+        return offsets;
+    }
+
+    /** The byte runs of one element, their lengths (not to be changed). */
+    long[] runLengths() {
+        return lengths;
+    }
+
+    /** The primitive type all its values are, or null when it mixes types. */
+    public Elem basicType() {
+        return basic;
     }
 
     /** MPI_Type_contiguous: {@code count} of {@code old} one after the other. */
@@ -98,7 +116,7 @@ public final class Datatype {
                 end = Math.max(end, byteDisplacements[i] + blocklengths[i] * old.extent);
             }
         }
-        return runs.type(end);
+        return runs.type(end, old.basic);
     }
 
     /**
@@ -110,7 +128,7 @@ public final class Datatype {
         if (extent < 0) {
             throw new IllegalArgumentException("a negative extent (" + extent + " bytes) is not supported");
         }
-        return new Datatype(old.offsets, old.lengths, extent, lowerBound);
+        return new Datatype(old.offsets, old.lengths, extent, lowerBound, old.basic);
     }
 
     /** MPI_Type_indexed: block i is {@code blocklengths[i]} {@code old}s starting {@code displacements[i]} {@code old}s in. */
@@ -138,7 +156,11 @@ public final class Datatype {
             }
             end = Math.max(end, byteDisplacements[i] + blocklengths[i] * types[i].extent);
         }
-        return runs.type(end);
+        Elem basic = types.length == 0 ? null : types[0].basic;
+        for (Datatype t : types) {
+            basic = t.basic == basic ? basic : null;
+        }
+        return runs.type(end, basic);
     }
 
     private static Datatype indexedIn(int[] blocklengths, long[] displacements, Datatype old, long unit) {
@@ -155,7 +177,7 @@ public final class Datatype {
                 end = Math.max(end, (displacements[i] + blocklengths[i]) * unit);
             }
         }
-        return runs.type(end);
+        return runs.type(end, old.basic);
     }
 
     /** Byte runs being collected, adjacent ones merged. */
@@ -174,13 +196,14 @@ public final class Datatype {
             }
         }
 
-        Datatype type(long extent) {
+        Datatype type(long extent, Elem basic) {
             for (long[] r : runs) {
                 if (r[0] < 0) {
                     throw new IllegalArgumentException("a negative displacement (" + r[0] + " bytes) is not supported");
                 }
             }
-            return new Datatype(runs.stream().mapToLong(r -> r[0]).toArray(), runs.stream().mapToLong(r -> r[1]).toArray(), extent);
+            return new Datatype(runs.stream().mapToLong(r -> r[0]).toArray(), runs.stream().mapToLong(r -> r[1]).toArray(), extent,
+                    basic);
         }
     }
 

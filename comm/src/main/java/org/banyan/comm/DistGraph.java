@@ -1,20 +1,16 @@
 package org.banyan.comm;
 
-import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * A distributed graph topology (MPI_Dist_graph_create_adjacent, MPI_Dist_graph_create) and its
- * neighbour collectives (MPI_Neighbor_allgather(v), MPI_Neighbor_alltoall(v)): each rank receives
+ * neighbour collectives ({@link NeighborCollectives}: MPI_Neighbor_allgather(v), alltoall(v), alltoallw): each rank receives
  * from its {@code sources} and sends to its {@code destinations}; a stencil, a mesh's halo or an
  * irregular exchange is then one call. An edge may appear more than once; the k-th message along
  * it goes to the k-th place the receiver lists its sender. Messages travel on the topology's
  * communicator's collective context, so they never match a user's receive.
  */
-public final class DistGraph {
-    static final int NEIGHBOR_ALLGATHER = 30, NEIGHBOR_ALLTOALL = 31, NEIGHBOR_ALLGATHERV = 32, NEIGHBOR_ALLTOALLV = 33;
+public final class DistGraph extends NeighborCollectives {
 
     private final Comm comm;
     private final int[] sources;
@@ -111,7 +107,8 @@ public final class DistGraph {
         }
         if (!reorder) {
             return new DistGraph(parent.dup(parent.name() + "_graph"), sources.clone(), sourceWeights == null ? null
-                    : sourceWeights.clone(), destinations.clone(), destinationWeights == null ? null : destinationWeights.clone(), null);
+                    : sourceWeights.clone(), destinations.clone(),
+                            destinationWeights == null ? null : destinationWeights.clone(), null);
         }
         return DistGraphReorder.adjacent(parent, sources, sourceWeights, destinations, destinationWeights);
     }
@@ -268,8 +265,19 @@ public final class DistGraph {
     }
 
     /** The topology's communicator. */
+    @Override
     public Comm comm() {
         return comm;
+    }
+
+    @Override
+    int[] sourceRanks() {
+        return sources;
+    }
+
+    @Override
+    int[] destinationRanks() {
+        return destinations;
     }
 
     /** MPI_Dist_graph_neighbors: the ranks this one receives from, in the order given. */
@@ -290,123 +298,6 @@ public final class DistGraph {
     /** The destinations' weights, in {@link #destinations()}' order (all 1 when none were given). */
     public int[] destinationWeights() {
         return destinationWeights.clone();
-    }
-
-    /**
-     * MPI_Neighbor_allgather: {@code send} goes to every destination; block i of {@code recv}
-     * (each {@code send}'s size) gets what source i sent.
-     */
-    public void neighborAllgather(MemorySegment send, MemorySegment recv) {
-        long block = send.byteSize();
-        need(recv, block * sources.length, "neighborAllgather: the receive buffer");
-        exchange(i -> recv.asSlice(i * block, block), i -> send, NEIGHBOR_ALLGATHER);
-    }
-
-    public void neighborAllgather(double[] send, double[] recv) {
-        neighborAllgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
-    }
-
-    public void neighborAllgather(long[] send, long[] recv) {
-        neighborAllgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
-    }
-
-    public void neighborAllgather(int[] send, int[] recv) {
-        neighborAllgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
-    }
-
-    /**
-     * MPI_Neighbor_alltoall: block i of {@code send} goes to destination i, block j of
-     * {@code recv} comes from source j; blocks are {@code recv}'s size over the sources.
-     */
-    public void neighborAlltoall(MemorySegment send, MemorySegment recv, long block) {
-        need(send, block * destinations.length, "neighborAlltoall: the send buffer");
-        need(recv, block * sources.length, "neighborAlltoall: the receive buffer");
-        exchange(i -> recv.asSlice(i * block, block), i -> send.asSlice(i * block, block), NEIGHBOR_ALLTOALL);
-    }
-
-    /** Blocks of {@code block} elements. */
-    public void neighborAlltoall(double[] send, double[] recv, int block) {
-        neighborAlltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), (long) block * Double.BYTES);
-    }
-
-    public void neighborAlltoall(long[] send, long[] recv, int block) {
-        neighborAlltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), (long) block * Long.BYTES);
-    }
-
-    public void neighborAlltoall(int[] send, int[] recv, int block) {
-        neighborAlltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), (long) block * Integer.BYTES);
-    }
-
-    /**
-     * MPI_Neighbor_allgatherv: {@code send} goes to every destination; source i's block goes into
-     * {@code recv} at {@code displs[i]}, {@code counts[i]} elements.
-     */
-    public void neighborAllgatherv(double[] send, double[] recv, int[] counts, int[] displs) {
-        neighborAllgatherv(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), recv.length, counts, displs, Double.BYTES);
-    }
-
-    public void neighborAllgatherv(long[] send, long[] recv, int[] counts, int[] displs) {
-        neighborAllgatherv(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), recv.length, counts, displs, Long.BYTES);
-    }
-
-    public void neighborAllgatherv(int[] send, int[] recv, int[] counts, int[] displs) {
-        neighborAllgatherv(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), recv.length, counts, displs, Integer.BYTES);
-    }
-
-    private void neighborAllgatherv(MemorySegment send, MemorySegment recv, int recvLength, int[] counts, int[] displs, int elem) {
-        BufferChecks.vector("neighborAllgatherv", sources.length, counts, displs, recvLength);
-        exchange(i -> recv.asSlice((long) displs[(int) i] * elem, (long) counts[(int) i] * elem), i -> send, NEIGHBOR_ALLGATHERV);
-    }
-
-    /**
-     * MPI_Neighbor_alltoallv: {@code sendCounts[i]} elements of {@code send} from
-     * {@code sendDispls[i]} go to destination i; source j's go into {@code recv} at
-     * {@code recvDispls[j]}, {@code recvCounts[j]} of them.
-     */
-    public void neighborAlltoallv(double[] send, int[] sendCounts, int[] sendDispls, double[] recv, int[] recvCounts,
-                                  int[] recvDispls) {
-        neighborAlltoallv(MemorySegment.ofArray(send), send.length, sendCounts, sendDispls, MemorySegment.ofArray(recv), recv.length,
-                recvCounts, recvDispls, Double.BYTES);
-    }
-
-    public void neighborAlltoallv(long[] send, int[] sendCounts, int[] sendDispls, long[] recv, int[] recvCounts, int[] recvDispls) {
-        neighborAlltoallv(MemorySegment.ofArray(send), send.length, sendCounts, sendDispls, MemorySegment.ofArray(recv), recv.length,
-                recvCounts, recvDispls, Long.BYTES);
-    }
-
-    public void neighborAlltoallv(int[] send, int[] sendCounts, int[] sendDispls, int[] recv, int[] recvCounts, int[] recvDispls) {
-        neighborAlltoallv(MemorySegment.ofArray(send), send.length, sendCounts, sendDispls, MemorySegment.ofArray(recv), recv.length,
-                recvCounts, recvDispls, Integer.BYTES);
-    }
-
-    private void neighborAlltoallv(MemorySegment send, int sendLength, int[] sendCounts, int[] sendDispls, MemorySegment recv,
-                                   int recvLength, int[] recvCounts, int[] recvDispls, int elem) {
-        BufferChecks.vector("neighborAlltoallv (send)", destinations.length, sendCounts, sendDispls, sendLength);
-        BufferChecks.vector("neighborAlltoallv (receive)", sources.length, recvCounts, recvDispls, recvLength);
-        exchange(i -> recv.asSlice((long) recvDispls[(int) i] * elem, (long) recvCounts[(int) i] * elem),
-                i -> send.asSlice((long) sendDispls[(int) i] * elem, (long) sendCounts[(int) i] * elem), NEIGHBOR_ALLTOALLV);
-    }
-
-    private static void need(MemorySegment buffer, long bytes, String what) {
-        if (buffer.byteSize() < bytes) {
-            throw new IllegalArgumentException(what + " holds " + buffer.byteSize() + " bytes, not the " + bytes + " it needs");
-        }
-    }
-
-    /** Every receive posted first, then every send, then all awaited. */
-    private void exchange(java.util.function.LongFunction<MemorySegment> into, java.util.function.LongFunction<MemorySegment> out,
-                          int tag) {
-        int ctx = comm.context + 1;
-        List<Request> pending = new ArrayList<>(sources.length + destinations.length);
-        Comm c = comm;
-        c.coll(); // behind this communicator's non-blocking collectives
-        for (int i = 0; i < sources.length; i++) {
-            pending.add(c.engine.receive(ctx, sources[i], tag, into.apply(i)));
-        }
-        for (int i = 0; i < destinations.length; i++) {
-            pending.add(c.sendInternal(out.apply(i), destinations[i], tag, ctx, Engine.Traffic.INTERNAL));
-        }
-        Request.awaitAll(pending);
     }
 
     @Override

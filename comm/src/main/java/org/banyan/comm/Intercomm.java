@@ -10,15 +10,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * receive's status names the sender's rank in its own group. Every buffer type and send mode of
  * {@link CommPointToPoint} applies. {@link #merge} makes one intracommunicator of both groups
  * (MPI_Intercomm_merge). The collectives are MPI's for intercommunicators
- * ({@link IntercommCollectives}): a rooted one goes from the root's group to the other, the root
- * giving {@link #ROOT}, the rest of its group {@link Comm#PROC_NULL} and the other group the
- * root's rank there; allreduce and allgather give each group what the other group had.
+ * ({@link IntercommCollectiveCalls}): a rooted one goes from the root's group to the other, the
+ * root giving {@link #ROOT}, the rest of its group {@link Comm#PROC_NULL} and the other group
+ * the root's rank there; the others give each group what the other group had.
  *
  * <p>Messages go on a context agreed by every member of both groups; the groups' leaders agree
  * on it and exchange the groups' members on the peer communicator's collective context, under a
  * tag made from the user's (as {@link GroupCreation} does).
  */
-public final class Intercomm extends CommPointToPoint implements AutoCloseable {
+public final class Intercomm extends IntercommCollectiveCalls implements AutoCloseable {
     /** MPI_ROOT: what the root of a rooted collective gives as the root. */
     public static final int ROOT = -3;
     private static final int MERGE_TAG = 40;
@@ -35,6 +35,7 @@ public final class Intercomm extends CommPointToPoint implements AutoCloseable {
     private final Comm localComm;
     private final AtomicInteger nextContext;
     private final IntercommCollectives collectives = new IntercommCollectives(this);
+    private final IntercommVectors vectors = new IntercommVectors(this);
     private boolean closed;
 
     private Intercomm(Comm localComm, int context, int[] remote, AtomicInteger nextContext) {
@@ -264,133 +265,6 @@ public final class Intercomm extends CommPointToPoint implements AutoCloseable {
         return new PersistentRequest(() -> irecv(buffer, source, tag));
     }
 
-    // ---- collectives (see IntercommCollectives)
-
-    /** MPI_Barrier over both groups: no rank leaves before every rank of both has entered. */
-    public void barrier() {
-        checkOpen();
-        collectives.barrier();
-    }
-
-    /** MPI_Bcast from the root's group to the other: {@code root} is {@link #ROOT}, {@link Comm#PROC_NULL} or the root's remote rank. */
-    public void bcast(MemorySegment buffer, int root) {
-        checkOpen();
-        collectives.bcast(buffer, root);
-    }
-
-    public void bcast(byte[] buffer, int root) {
-        bcast(MemorySegment.ofArray(buffer), root);
-    }
-
-    public void bcast(int[] buffer, int root) {
-        bcast(MemorySegment.ofArray(buffer), root);
-    }
-
-    public void bcast(long[] buffer, int root) {
-        bcast(MemorySegment.ofArray(buffer), root);
-    }
-
-    public void bcast(double[] buffer, int root) {
-        bcast(MemorySegment.ofArray(buffer), root);
-    }
-
-    /** MPI_Allreduce: each group's {@code recv} gets the reduction of the other group's {@code send}s. */
-    public void allreduce(MemorySegment send, MemorySegment recv, Elem type, Op op) {
-        checkOpen();
-        collectives.allreduce(send, recv, type, op);
-    }
-
-    public void allreduce(double[] send, double[] recv, Op op) {
-        allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.DOUBLE, op);
-    }
-
-    public void allreduce(long[] send, long[] recv, Op op) {
-        allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.LONG, op);
-    }
-
-    public void allreduce(int[] send, int[] recv, Op op) {
-        allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.INT, op);
-    }
-
-    /** MPI_Reduce: the root's {@code recv} gets the reduction of the other group's {@code send}s ({@code root} as in {@link #bcast}). */
-    public void reduce(MemorySegment send, MemorySegment recv, Elem type, Op op, int root) {
-        checkOpen();
-        collectives.reduce(send, recv, type, op, root);
-    }
-
-    public void reduce(double[] send, double[] recv, Op op, int root) {
-        reduce(send == null ? null : MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), Elem.DOUBLE, op,
-                root);
-    }
-
-    public void reduce(long[] send, long[] recv, Op op, int root) {
-        reduce(send == null ? null : MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), Elem.LONG, op, root);
-    }
-
-    /** MPI_Allgather: each group's {@code recv} gets the other group's blocks, rank by rank. */
-    public void allgather(MemorySegment send, MemorySegment recv) {
-        checkOpen();
-        collectives.allgather(send, recv);
-    }
-
-    public void allgather(double[] send, double[] recv) {
-        allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
-    }
-
-    public void allgather(long[] send, long[] recv) {
-        allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
-    }
-
-    public void allgather(int[] send, int[] recv) {
-        allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
-    }
-
-    /** MPI_Alltoall: block j of {@code send} to remote rank j; remote rank j's block into block j of {@code recv}. */
-    public void alltoall(MemorySegment send, MemorySegment recv) {
-        checkOpen();
-        collectives.alltoall(send, recv);
-    }
-
-    public void alltoall(double[] send, double[] recv) {
-        alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
-    }
-
-    public void alltoall(long[] send, long[] recv) {
-        alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
-    }
-
-    public void alltoall(int[] send, int[] recv) {
-        alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
-    }
-
-    /** MPI_Gather: the root's {@code recv} gets every remote rank's {@code send}, rank by rank ({@code root} as in {@link #bcast}). */
-    public void gather(MemorySegment send, MemorySegment recv, int root) {
-        checkOpen();
-        collectives.gather(send, recv, root);
-    }
-
-    public void gather(double[] send, double[] recv, int root) {
-        gather(send == null ? null : MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), root);
-    }
-
-    public void gather(long[] send, long[] recv, int root) {
-        gather(send == null ? null : MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), root);
-    }
-
-    /** MPI_Scatter: remote rank j's {@code recv} gets block j of the root's {@code send} ({@code root} as in {@link #bcast}). */
-    public void scatter(MemorySegment send, MemorySegment recv, int root) {
-        checkOpen();
-        collectives.scatter(send, recv, root);
-    }
-
-    public void scatter(double[] send, double[] recv, int root) {
-        scatter(send == null ? null : MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), root);
-    }
-
-    public void scatter(long[] send, long[] recv, int root) {
-        scatter(send == null ? null : MemorySegment.ofArray(send), recv == null ? null : MemorySegment.ofArray(recv), root);
-    }
-
     /** The local group as a communicator, for the collectives' work within it. */
     Comm local() {
         return localComm;
@@ -418,7 +292,18 @@ public final class Intercomm extends CommPointToPoint implements AutoCloseable {
         }
     }
 
-    private void checkOpen() {
+    @Override
+    IntercommCollectives collectives() {
+        return collectives;
+    }
+
+    @Override
+    IntercommVectors vectors() {
+        return vectors;
+    }
+
+    @Override
+    void checkOpen() {
         if (closed) {
             throw new CommException("communication on " + name + " after close");
         }

@@ -161,10 +161,38 @@ abstract sealed class Operation implements Request permits Operation.Send, Opera
         }
     }
 
-    /** A request-based one-sided operation (MPI_Rput, Rget...): done when its target answered it ({@link Window}). */
+    /**
+     * A request-based one-sided operation (MPI_Rput, Rget...): done when its target answered it
+     * ({@link Window}); {@code then}, when given, runs once it is done or failed (with the
+     * engine's lock held, as the answer arrives): a part of an operation on derived datatypes
+     * tells the whole.
+     */
     static final class OneSided extends Operation {
+        private final java.util.function.Consumer<RuntimeException> then;
+
         OneSided(Engine engine) {
+            this(engine, null);
+        }
+
+        OneSided(Engine engine, java.util.function.Consumer<RuntimeException> then) {
             super(engine);
+            this.then = then;
+        }
+
+        @Override
+        void complete() {
+            super.complete();
+            if (then != null) {
+                then.accept(null);
+            }
+        }
+
+        @Override
+        void fail(RuntimeException e) {
+            super.fail(e);
+            if (then != null) {
+                then.accept(e);
+            }
         }
 
         @Override

@@ -3,7 +3,7 @@ package org.banyan.comm;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 
-/** ByteBuffer views of segments, for channels: heap segments of other than byte[] have none. */
+/** ByteBuffer views of segments for channels (heap segments of other than byte[] have none); staging memory for packed data. */
 final class Segments {
     private Segments() {}
 
@@ -24,5 +24,14 @@ final class Segments {
         byte[] copy = new byte[(int) s.byteSize()];
         MemorySegment.copy(s, 0, MemorySegment.ofArray(copy), 0, copy.length);
         return ByteBuffer.wrap(copy);
+    }
+
+    /** Heap memory of {@code bytes} to stage packed data in: at most a Java array's 2 GiB, else refused naming {@code op}. */
+    static MemorySegment staging(long bytes, String op) {
+        if (bytes < 0 || bytes > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException(op + ": " + bytes + " bytes to stage packed; packed data is limited to 2 GiB"
+                    + " (a Java array)");
+        }
+        return MemorySegment.ofArray(new byte[(int) bytes]);
     }
 }

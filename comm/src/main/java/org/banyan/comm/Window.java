@@ -26,7 +26,7 @@ import java.util.List;
  * <p>Monitoring counts at the origin only, as Open MPI's osc monitoring: a put or an accumulate
  * is bytes sent to the target, a get a request sent (0 bytes) and bytes received from it.
  */
-public final class Window implements AutoCloseable {
+public final class Window extends WindowTypedAccess implements AutoCloseable {
     /** MPI_NO_OP, for {@link #getAccumulate}: the target's values are fetched and left as they are. */
     public static final Op NO_OP = new Op() {
         @Override
@@ -50,23 +50,30 @@ public final class Window implements AutoCloseable {
     private final WindowGroupEpochs groups;
     /** A shared window's memory on the host (every member's part), or null. */
     private final SharedWindowMemory shared;
+    private final boolean dynamic;
+    /** The address the next part attached to a dynamic window gets. */
+    private long nextAddress = ATTACH_GAP;
     private boolean closed;
 
+    /** Addresses of a dynamic window's parts start this far apart from the end of the one before (and from 0). */
+    private static final long ATTACH_GAP = 4096;
+
     private Window(Comm comm, MemorySegment memory, Arena arena) {
-        this(comm, memory, arena, null);
+        this(comm, memory, arena, null, false);
     }
 
-    private Window(Comm comm, MemorySegment memory, Arena arena, SharedWindowMemory shared) {
+    private Window(Comm comm, MemorySegment memory, Arena arena, SharedWindowMemory shared, boolean dynamic) {
         this.comm = comm;
         this.memory = memory;
         this.arena = arena;
         this.shared = shared;
+        this.dynamic = dynamic;
         int n = comm.size();
         this.sizes = new long[n];
-        this.target = new WindowTarget(memory, n, this::send);
+        this.target = new WindowTarget(memory, dynamic, n, this::send);
         this.origin = new WindowOrigin(n);
         this.groups = new WindowGroupEpochs(comm, origin, target, this::send);
-        comm.allgather(new long[] {memory.byteSize()}, sizes);
+        comm.allgather(new long[] {dynamic ? -1 : memory.byteSize()}, sizes);
         this.context = comm.agreeOnContext();
         comm.engine.locked(() -> comm.engine.matcher.handle(context, this::arrived));
         comm.barrier(); // every member handles the context before anyone sends on it
@@ -92,7 +99,46 @@ public final class Window implements AutoCloseable {
      */
     public static Window allocateShared(Comm comm, long bytes) {
         SharedWindowMemory m = SharedWindowMemory.allocate(comm, bytes);
-        return new Window(comm, m.of(comm.rank()), m.arena(), m);
+        return new Window(comm, m.of(comm.rank()), m.arena(), m, false);
+    }
+
+    /**
+     * MPI_Win_create_dynamic: a window with no memory yet; each rank exposes memory with
+     * {@link #attach} and takes it back with {@link #detach}, whenever it likes (not collective).
+     * An operation names the target's memory by the address attach gave there, plus an offset
+     * (the origin learns addresses from the target: a message, a bcast); one outside all that is
+     * attached when it arrives is refused by the target, not applied, and the refusal raised at
+     * the origin by the epoch's end (or by the operation's request). Collective.
+     */
+    public static Window createDynamic(Comm comm) {
+        return new Window(comm, MemorySegment.NULL, null, null, true);
+    }
+
+    /**
+     * MPI_Win_attach: exposes {@code part} (heap or native) in this rank's dynamic window; returns
+     * the address other ranks reach its first byte at (as MPI_Get_address does in C). Parts'
+     * address ranges never overlap.
+     */
+    @Override
+    public long attach(MemorySegment part) {
+        checkOpen();
+        if (!dynamic) {
+            throw new IllegalStateException("attach: this window was not made by createDynamic");
+        }
+        long address = nextAddress;
+        nextAddress = Math.addExact(address, (Math.max(1, part.byteSize()) + ATTACH_GAP - 1) / ATTACH_GAP * ATTACH_GAP + ATTACH_GAP);
+        comm.engine.locked(() -> target.attach(address, part));
+        return address;
+    }
+
+    /** MPI_Win_detach: the part attached at {@code address} is no longer exposed; operations that arrive later are refused. */
+    public void detach(long address) {
+        checkOpen();
+        boolean[] was = new boolean[1];
+        comm.engine.locked(() -> was[0] = dynamic && target.detach(address));
+        if (!was[0]) {
+            throw new IllegalArgumentException("detach: nothing is attached at address " + address + " of this window");
+        }
     }
 
     /** MPI_Win_shared_query: rank {@code r}'s part of a shared window, to load from and store into directly. */
@@ -114,6 +160,11 @@ public final class Window implements AutoCloseable {
         java.lang.invoke.VarHandle.fullFence();
     }
 
+    @Override
+    Engine engine() {
+        return comm.engine;
+    }
+
     /** This rank's exposed memory. */
     public MemorySegment memory() {
         return memory;
@@ -126,22 +177,21 @@ public final class Window implements AutoCloseable {
     // ---- operations (origin)
 
     /** Writes {@code data} at byte {@code offset} of {@code target}'s window. */
+    @Override
     public void put(MemorySegment data, int target, long offset) {
         put(data, target, offset, null);
     }
 
-    public void put(double[] data, int target, long offset) {
-        put(MemorySegment.ofArray(data), target, offset);
-    }
-
     /** MPI_Rput: as {@link #put}, and the request is done once the target has written the data. */
+    @Override
     public Request rput(MemorySegment data, int target, long offset) {
         Operation.OneSided r = new Operation.OneSided(comm.engine);
         put(data, target, offset, r);
         return r;
     }
 
-    private void put(MemorySegment data, int target, long offset, Operation.OneSided request) {
+    @Override
+    void put(MemorySegment data, int target, long offset, Operation.OneSided request) {
         check(target, offset, data.byteSize(), "put");
         MemorySegment m = MemorySegment.ofArray(new byte[PUT_DATA + (int) data.byteSize()]);
         m.set(ValueLayout.JAVA_LONG_UNALIGNED, OFFSET_AT, offset);
@@ -151,26 +201,21 @@ public final class Window implements AutoCloseable {
     }
 
     /** Combines {@code data} into {@code target}'s window at {@code offset}: window = data op window. */
+    @Override
     public void accumulate(MemorySegment data, Elem type, Op op, int target, long offset) {
         accumulate(data, type, op, target, offset, null);
     }
 
-    public void accumulate(double[] data, Op op, int target, long offset) {
-        accumulate(MemorySegment.ofArray(data), Elem.DOUBLE, op, target, offset);
-    }
-
-    public void accumulate(long[] data, Op op, int target, long offset) {
-        accumulate(MemorySegment.ofArray(data), Elem.LONG, op, target, offset);
-    }
-
     /** MPI_Raccumulate: as {@link #accumulate}, and the request is done once the target has combined the data. */
+    @Override
     public Request raccumulate(MemorySegment data, Elem type, Op op, int target, long offset) {
         Operation.OneSided r = new Operation.OneSided(comm.engine);
         accumulate(data, type, op, target, offset, r);
         return r;
     }
 
-    private void accumulate(MemorySegment data, Elem type, Op op, int target, long offset, Operation.OneSided request) {
+    @Override
+    void accumulate(MemorySegment data, Elem type, Op op, int target, long offset, Operation.OneSided request) {
         int opIndex = ACC_OPS.indexOf(op);
         if (opIndex < 0 || op == NO_OP) {
             throw new IllegalArgumentException("accumulate takes SUM, PROD, MAX, MIN or REPLACE, not a user-defined operation");
@@ -194,11 +239,13 @@ public final class Window implements AutoCloseable {
      * {@link #NO_OP} only fetches, {@link Op#REPLACE} swaps. {@code result} is filled by the
      * epoch's end (flush, unlock, fence, complete).
      */
+    @Override
     public void getAccumulate(MemorySegment data, MemorySegment result, Elem type, Op op, int target, long offset) {
         getAccumulate(data, result, type, op, target, offset, null);
     }
 
     /** MPI_Rget_accumulate: as {@link #getAccumulate}, and the request is done once {@code result} is filled. */
+    @Override
     public Request rgetAccumulate(MemorySegment data, MemorySegment result, Elem type, Op op, int target, long offset) {
         Operation.OneSided r = new Operation.OneSided(comm.engine);
         getAccumulate(data, result, type, op, target, offset, r);
@@ -227,15 +274,11 @@ public final class Window implements AutoCloseable {
         send(m, target, GET_ACC);
     }
 
-    /** MPI_Fetch_and_op on one long: {@code result[0]} gets the value before (by the epoch's end). */
-    public void fetchAndOp(long value, long[] result, Op op, int target, long offset) {
-        getAccumulate(MemorySegment.ofArray(new long[] {value}), MemorySegment.ofArray(result), Elem.LONG, op, target, offset);
-    }
-
     /**
      * MPI_Compare_and_swap on one value of {@code type}: where the target holds {@code compare},
      * it now holds {@code swap}; {@code result} gets the value before either way (by the epoch's end).
      */
+    @Override
     public void compareAndSwap(MemorySegment swap, MemorySegment compare, MemorySegment result, Elem type, int target, long offset) {
         int w = type.bytes();
         if (swap.byteSize() != w || compare.byteSize() != w || result.byteSize() < w) {
@@ -253,29 +296,22 @@ public final class Window implements AutoCloseable {
         send(m, target, CAS);
     }
 
-    /** Compare-and-swap of one long. */
-    public void compareAndSwap(long swap, long compare, long[] result, int target, long offset) {
-        compareAndSwap(MemorySegment.ofArray(new long[] {swap}), MemorySegment.ofArray(new long[] {compare}),
-                MemorySegment.ofArray(result), Elem.LONG, target, offset);
-    }
-
     /** Reads {@code into.byteSize()} bytes at {@code offset} of {@code target}'s window; {@code into} is filled by the epoch's end. */
+    @Override
     public void get(MemorySegment into, int target, long offset) {
         get(into, target, offset, null);
     }
 
-    public void get(double[] into, int target, long offset) {
-        get(MemorySegment.ofArray(into), target, offset);
-    }
-
     /** MPI_Rget: as {@link #get}, and the request is done once {@code into} is filled. */
+    @Override
     public Request rget(MemorySegment into, int target, long offset) {
         Operation.OneSided r = new Operation.OneSided(comm.engine);
         get(into, target, offset, r);
         return r;
     }
 
-    private void get(MemorySegment into, int target, long offset, Operation.OneSided request) {
+    @Override
+    void get(MemorySegment into, int target, long offset, Operation.OneSided request) {
         check(target, offset, into.byteSize(), "get");
         MemorySegment m = MemorySegment.ofArray(new byte[GET_SIZE]);
         m.set(ValueLayout.JAVA_LONG_UNALIGNED, OFFSET_AT, offset);
@@ -300,6 +336,7 @@ public final class Window implements AutoCloseable {
         checkOpen();
         comm.engine.progressUntil(this::allComplete);
         comm.barrier();
+        raiseRefusal();
     }
 
     /**
@@ -325,6 +362,7 @@ public final class Window implements AutoCloseable {
     public void complete() {
         checkOpen();
         groups.complete();
+        raiseRefusal();
     }
 
     /** MPI_Win_wait: ends the exposure epoch {@link #post} began, once every origin of it has called complete. */
@@ -367,6 +405,7 @@ public final class Window implements AutoCloseable {
     public void flushAll() {
         checkOpen();
         comm.engine.progressUntil(this::allComplete);
+        raiseRefusal();
     }
 
     /** Within a lock epoch: waits until this rank's operations on {@code target} are complete (MPI_Win_flush). */
@@ -374,6 +413,7 @@ public final class Window implements AutoCloseable {
         checkOpen();
         comm.checkRank(target, "target");
         comm.engine.progressUntil(() -> completeAt(target));
+        raiseRefusal();
     }
 
     /** Ends the epoch on {@code target}: its operations are complete there, and the lock is released. */
@@ -382,6 +422,15 @@ public final class Window implements AutoCloseable {
         comm.engine.progressUntil(() -> completeAt(target));
         comm.engine.locked(() -> origin.released(target));
         send(MemorySegment.NULL, target, UNLOCK);
+        raiseRefusal();
+    }
+
+    /** A dynamic window's target refused one of this rank's operations since the last epoch's end: said now. */
+    private void raiseRefusal() {
+        String refused = comm.engine.read(origin::takeRefusal);
+        if (refused != null) {
+            throw new CommException(refused);
+        }
     }
 
     private boolean isGranted(int target) {
@@ -408,10 +457,11 @@ public final class Window implements AutoCloseable {
         comm.sendInternal(m, target, tag, context, Engine.Traffic.ONE_SIDED);
     }
 
-    private void check(int target, long offset, long bytes, String what) {
+    @Override
+    void check(int target, long offset, long bytes, String what) {
         checkOpen();
         comm.checkRank(target, "target");
-        if (offset < 0 || offset + bytes > sizes[target]) {
+        if (offset < 0 || (sizes[target] >= 0 && offset + bytes > sizes[target])) {
             throw new IllegalArgumentException(what + " of " + bytes + " bytes at offset " + offset + " is outside rank "
                     + target + "'s window of " + sizes[target] + " bytes");
         }

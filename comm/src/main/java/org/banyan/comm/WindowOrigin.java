@@ -12,7 +12,9 @@ import java.util.Map;
  * A window's origin side: what this rank's operations still wait for (ACKs, GET_REPLYs), the
  * locks granted to it and the POSTs received, under the engine's lock. A request-based
  * operation's request is done when its own answer comes: a GET_REPLY carries its id, and the
- * n-th ACK from a target answers the n-th PUT or ACC sent to it ({@link WindowRecords}).
+ * n-th ACK from a target answers the n-th PUT or ACC sent to it ({@link WindowRecords}). A
+ * dynamic window's target may refuse an operation (NACK, REFUSED: no memory attached there): it
+ * counts as answered, its request fails, and the refusal is kept for the epoch's end to raise.
  */
 final class WindowOrigin {
     private final int[] unacknowledged;
@@ -28,6 +30,8 @@ final class WindowOrigin {
     private final boolean[] granted;
     /** POST messages received from each target and not yet taken by an access epoch's start. */
     final int[] postsFrom;
+    /** The first refusal not yet raised, or null. */
+    private String refusal;
 
     private record AckWaiter(long number, Operation.OneSided request) {}
 
@@ -78,12 +82,18 @@ final class WindowOrigin {
                     request.complete();
                 }
             }
-            case ACK -> {
-                unacknowledged[from]--;
-                long number = acknowledged[from]++;
-                ArrayDeque<AckWaiter> waiting = ackWaiters[from];
-                if (waiting != null && !waiting.isEmpty() && waiting.peek().number() == number) {
-                    waiting.poll().request().complete();
+            case ACK -> acknowledged(from, null);
+            case NACK -> acknowledged(from, refused("a put or accumulate", from, b.get(ValueLayout.JAVA_LONG_UNALIGNED, NACK_OFFSET_AT),
+                    b.get(ValueLayout.JAVA_LONG_UNALIGNED, NACK_LENGTH_AT)));
+            case REFUSED -> {
+                int id = b.get(ValueLayout.JAVA_INT_UNALIGNED, REFUSED_ID_AT);
+                gets.remove(id);
+                getsTo[from]--;
+                String why = refused("a get", from, b.get(ValueLayout.JAVA_LONG_UNALIGNED, REFUSED_OFFSET_AT),
+                        b.get(ValueLayout.JAVA_LONG_UNALIGNED, REFUSED_LENGTH_AT));
+                Operation.OneSided request = replyWaiters.remove(id);
+                if (request != null) {
+                    request.fail(new CommException(why));
                 }
             }
             case GRANT -> granted[from] = true;
@@ -93,6 +103,36 @@ final class WindowOrigin {
             }
         }
         return true;
+    }
+
+    private void acknowledged(int from, String refused) {
+        unacknowledged[from]--;
+        long number = acknowledged[from]++;
+        ArrayDeque<AckWaiter> waiting = ackWaiters[from];
+        if (waiting != null && !waiting.isEmpty() && waiting.peek().number() == number) {
+            Operation.OneSided request = waiting.poll().request();
+            if (refused == null) {
+                request.complete();
+            } else {
+                request.fail(new CommException(refused));
+            }
+        }
+    }
+
+    private String refused(String what, int target, long offset, long length) {
+        String why = what + " of " + length + " bytes at address " + offset + " of rank " + target
+                + "'s dynamic window found no memory attached there";
+        if (refusal == null) {
+            refusal = why;
+        }
+        return why;
+    }
+
+    /** The first refusal since the last call, or null; cleared. */
+    String takeRefusal() {
+        String r = refusal;
+        refusal = null;
+        return r;
     }
 
     boolean completeAt(int target) {

@@ -5,11 +5,15 @@ import static org.banyan.comm.WindowRecords.*;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayDeque;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * A window's target side: applies the operations other ranks aim at this rank's memory, grants
  * and releases its locks, and counts the access epochs that ended on it (MPI_Win_complete), all
- * with the engine's lock held, as messages arrive.
+ * with the engine's lock held, as messages arrive. A dynamic window's memory is what is attached
+ * at the time an operation arrives, each part at the address {@link Window#attach} gave it; an
+ * operation outside every part is refused back to its origin (NACK, REFUSED), not applied.
  */
 final class WindowTarget {
     /** How the target answers: a record to a rank of the window's communicator, with its kind. */
@@ -18,6 +22,8 @@ final class WindowTarget {
     }
 
     private final MemorySegment memory;
+    /** A dynamic window's attached parts by their address; null for a window of one memory. */
+    private final TreeMap<Long, MemorySegment> attached;
     private final Replies replies;
     private int sharedHolders;
     private boolean exclusiveHeld;
@@ -25,8 +31,9 @@ final class WindowTarget {
     /** COMPLETE messages received from each origin and not yet taken by an exposure epoch's end. */
     final int[] completesFrom;
 
-    WindowTarget(MemorySegment memory, int ranks, Replies replies) {
+    WindowTarget(MemorySegment memory, boolean dynamic, int ranks, Replies replies) {
         this.memory = memory;
+        this.attached = dynamic ? new TreeMap<>() : null;
         this.replies = replies;
         this.completesFrom = new int[ranks];
     }
@@ -36,7 +43,12 @@ final class WindowTarget {
         switch (kind) {
             case PUT -> {
                 long offset = b.get(ValueLayout.JAVA_LONG_UNALIGNED, OFFSET_AT);
-                MemorySegment.copy(b, PUT_DATA, memory, offset, b.byteSize() - PUT_DATA);
+                MemorySegment here = at(offset, b.byteSize() - PUT_DATA);
+                if (here == null) {
+                    nack(from, offset, b.byteSize() - PUT_DATA);
+                    return true;
+                }
+                MemorySegment.copy(b, PUT_DATA, here, 0, here.byteSize());
                 replies.send(MemorySegment.NULL, from, ACK);
             }
             case ACC -> {
@@ -44,28 +56,49 @@ final class WindowTarget {
                 Elem type = Elem.ofCode(b.get(ValueLayout.JAVA_INT_UNALIGNED, ACC_TYPE_AT));
                 Op op = Window.accumulateOp(b.get(ValueLayout.JAVA_INT_UNALIGNED, ACC_OP_AT));
                 MemorySegment data = b.asSlice(ACC_DATA);
-                op.combine(type, data, memory.asSlice(offset, data.byteSize()), (int) (data.byteSize() / type.bytes()));
+                MemorySegment here = at(offset, data.byteSize());
+                if (here == null) {
+                    nack(from, offset, data.byteSize());
+                    return true;
+                }
+                op.combine(type, data, here, (int) (data.byteSize() / type.bytes()));
                 replies.send(MemorySegment.NULL, from, ACK);
             }
             case GET -> {
                 long offset = b.get(ValueLayout.JAVA_LONG_UNALIGNED, OFFSET_AT);
                 int length = b.get(ValueLayout.JAVA_INT_UNALIGNED, GET_LENGTH_AT);
-                reply(from, b.get(ValueLayout.JAVA_INT_UNALIGNED, GET_ID_AT), memory.asSlice(offset, length));
+                int id = b.get(ValueLayout.JAVA_INT_UNALIGNED, GET_ID_AT);
+                MemorySegment here = at(offset, length);
+                if (here == null) {
+                    refuse(from, id, offset, length);
+                    return true;
+                }
+                reply(from, id, here);
             }
             case GET_ACC -> {
                 long offset = b.get(ValueLayout.JAVA_LONG_UNALIGNED, OFFSET_AT);
                 Elem type = Elem.ofCode(b.get(ValueLayout.JAVA_INT_UNALIGNED, ACC_TYPE_AT));
                 Op op = Window.accumulateOp(b.get(ValueLayout.JAVA_INT_UNALIGNED, ACC_OP_AT));
                 MemorySegment data = b.asSlice(GET_ACC_DATA);
-                MemorySegment here = memory.asSlice(offset, data.byteSize());
-                reply(from, b.get(ValueLayout.JAVA_INT_UNALIGNED, GET_ACC_ID_AT), here);
+                int id = b.get(ValueLayout.JAVA_INT_UNALIGNED, GET_ACC_ID_AT);
+                MemorySegment here = at(offset, data.byteSize());
+                if (here == null) {
+                    refuse(from, id, offset, data.byteSize());
+                    return true;
+                }
+                reply(from, id, here);
                 op.combine(type, data, here, (int) (data.byteSize() / type.bytes()));
             }
             case CAS -> {
                 long offset = b.get(ValueLayout.JAVA_LONG_UNALIGNED, OFFSET_AT);
                 int w = Elem.ofCode(b.get(ValueLayout.JAVA_INT_UNALIGNED, CAS_TYPE_AT)).bytes();
-                MemorySegment here = memory.asSlice(offset, w);
-                reply(from, b.get(ValueLayout.JAVA_INT_UNALIGNED, CAS_ID_AT), here);
+                int id = b.get(ValueLayout.JAVA_INT_UNALIGNED, CAS_ID_AT);
+                MemorySegment here = at(offset, w);
+                if (here == null) {
+                    refuse(from, id, offset, w);
+                    return true;
+                }
+                reply(from, id, here);
                 if (here.mismatch(b.asSlice(CAS_DATA, w)) < 0) {
                     MemorySegment.copy(b, CAS_DATA + w, here, 0, w);
                 }
@@ -88,6 +121,43 @@ final class WindowTarget {
             }
         }
         return true;
+    }
+
+    /** MPI_Win_attach: {@code part} is reached at {@code address} on. */
+    void attach(long address, MemorySegment part) {
+        attached.put(address, part);
+    }
+
+    /** MPI_Win_detach: false when nothing is attached at {@code address}. */
+    boolean detach(long address) {
+        return attached.remove(address) != null;
+    }
+
+    /** The window's bytes {@code offset} to {@code offset + length}, or null where a dynamic window has none attached. */
+    private MemorySegment at(long offset, long length) {
+        if (attached == null) {
+            return memory.asSlice(offset, length);
+        }
+        Map.Entry<Long, MemorySegment> part = attached.floorEntry(offset);
+        if (part == null || offset - part.getKey() + length > part.getValue().byteSize()) {
+            return null;
+        }
+        return part.getValue().asSlice(offset - part.getKey(), length);
+    }
+
+    private void nack(int to, long offset, long length) {
+        MemorySegment r = MemorySegment.ofArray(new byte[NACK_SIZE]);
+        r.set(ValueLayout.JAVA_LONG_UNALIGNED, NACK_OFFSET_AT, offset);
+        r.set(ValueLayout.JAVA_LONG_UNALIGNED, NACK_LENGTH_AT, length);
+        replies.send(r, to, NACK);
+    }
+
+    private void refuse(int to, int id, long offset, long length) {
+        MemorySegment r = MemorySegment.ofArray(new byte[REFUSED_SIZE]);
+        r.set(ValueLayout.JAVA_INT_UNALIGNED, REFUSED_ID_AT, id);
+        r.set(ValueLayout.JAVA_LONG_UNALIGNED, REFUSED_OFFSET_AT, offset);
+        r.set(ValueLayout.JAVA_LONG_UNALIGNED, REFUSED_LENGTH_AT, length);
+        replies.send(r, to, REFUSED);
     }
 
     /** A GET_REPLY of {@code id} to {@code to}: the values of {@code here} as they are now (copied before anything changes them). */

@@ -22,7 +22,7 @@ import java.util.List;
  * sources and destinations; a block sent to the one step back arrives in that rank's
  * forward place, and the reverse, even where both are the same rank (a periodic dimension of 2).
  */
-public final class Cartesian extends NeighborCollectives {
+public final class Cartesian extends NeighborNonBlocking {
     /**
      * A message to the neighbour one step back goes under the operation's tag plus this, so that
      * both messages between the two ranks of a periodic dimension of 2 find their places.

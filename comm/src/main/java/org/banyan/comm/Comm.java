@@ -27,7 +27,7 @@ import org.banyan.client.Banyan;
  * the communicator's second context, so they never match a user's receive and show as internal
  * traffic.
  */
-public final class Comm extends CommNonBlockingExchanges implements AutoCloseable {
+public final class Comm extends CommNonBlockingParts implements AutoCloseable {
     public static final int ANY_SOURCE = -1;
     public static final int ANY_TAG = -1;
     /**

@@ -9,7 +9,7 @@ import java.nio.ByteBuffer;
  * displacements of the "v" forms in elements for arrays, in bytes for memory segments and byte
  * buffers, as the blocking calls take them.
  */
-public abstract sealed class CommNonBlockingExchanges extends CommNonBlocking permits Comm {
+public abstract sealed class CommNonBlockingExchanges extends CommNonBlocking permits CommNonBlockingTyped {
     CommNonBlockingExchanges() {}
 
 

@@ -10,7 +10,7 @@ import java.util.Arrays;
  * it goes to the k-th place the receiver lists its sender. Messages travel on the topology's
  * communicator's collective context, so they never match a user's receive.
  */
-public final class DistGraph extends NeighborCollectives {
+public final class DistGraph extends NeighborNonBlocking {
 
     private final Comm comm;
     private final int[] sources;

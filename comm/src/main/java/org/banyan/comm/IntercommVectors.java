@@ -50,11 +50,7 @@ final class IntercommVectors {
             Request.awaitAll(pending);
         } else if (root != Comm.PROC_NULL) {
             ic.checkRemote(root, "root");
-            Status s = ic.internalReceive(recv, root, SCATTERV).await();
-            if (s.bytes() != recv.byteSize()) {
-                throw new CommException("scatterv: the root sent " + s.bytes() + " bytes where " + recv.byteSize()
-                        + " were expected; the groups called it with different counts");
-            }
+            VectorCollectives.received(ic.internalReceive(recv, root, SCATTERV), recv.byteSize(), "the root", "scatterv");
         }
     }
 
@@ -150,13 +146,8 @@ final class IntercommVectors {
     }
 
     private static void awaitSizes(Request[] pending, long[] expected, String op) {
-        Request.awaitAll(pending);
         for (int j = 0; j < pending.length; j++) {
-            long got = pending[j].await().bytes();
-            if (got != expected[j]) {
-                throw new CommException(op + ": remote rank " + j + " sent " + got + " bytes where " + expected[j]
-                        + " were expected; the groups called it with different counts");
-            }
+            VectorCollectives.received(pending[j], expected[j], "remote rank " + j, op);
         }
     }
 }

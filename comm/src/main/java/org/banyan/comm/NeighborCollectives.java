@@ -15,7 +15,7 @@ import java.util.function.IntFunction;
  * edge of a non-periodic grid) keeps its place in the buffers; nothing goes to it or comes from
  * it, and its receive block is left as it was.
  */
-public abstract sealed class NeighborCollectives permits DistGraph, Cartesian {
+public abstract sealed class NeighborCollectives permits NeighborNonBlocking {
     static final int NEIGHBOR_ALLGATHER = 30, NEIGHBOR_ALLTOALL = 31, NEIGHBOR_ALLGATHERV = 32, NEIGHBOR_ALLTOALLV = 33,
             NEIGHBOR_ALLTOALLW = 34;
 
@@ -342,17 +342,11 @@ public abstract sealed class NeighborCollectives permits DistGraph, Cartesian {
                 sent[i] = c.sendInternal(out.apply(i), destinations[i], sendTag(i, tag), ctx, Engine.Traffic.INTERNAL);
             }
         }
-        awaitAll(in);
-        awaitAll(sent);
         for (int i = 0; i < sources.length; i++) {
-            if (in[i] == null) {
-                continue;
-            }
-            long got = in[i].await().bytes();
-            if (got != expected[i]) {
-                throw new CommException(op + ": source " + i + " (rank " + sources[i] + ") sent " + got + " bytes where " + expected[i]
-                        + " were expected; the neighbours called it with different counts");
+            if (in[i] != null) {
+                VectorCollectives.received(in[i], expected[i], "source " + i + " (rank " + sources[i] + ")", op);
             }
         }
+        awaitAll(sent);
     }
 }

@@ -38,11 +38,26 @@ final class VectorCollectives {
         return c.engine.receive(ctx, from, tag, buffer);
     }
 
-    private static void checkSize(Status s, long expected, int from, String op) {
-        if (s.bytes() != expected) {
-            throw new CommException(op + ": rank " + from + " sent " + s.bytes() + " bytes where " + expected
+    /**
+     * Awaits a block's receive and checks it had the size expected: a shorter message and a
+     * longer one (which the transport truncates) are both said as the collective's error, naming
+     * the sender ({@code who}), not the transport's.
+     */
+    static Status received(Request r, long expected, String who, String op) {
+        Status s;
+        long got;
+        try {
+            s = r.await();
+            got = s.bytes();
+        } catch (TruncatedException e) {
+            s = null;
+            got = e.messageBytes();
+        }
+        if (got != expected) {
+            throw new CommException(op + ": " + who + " sent " + got + " bytes where " + expected
                     + " were expected; the ranks called it with different counts");
         }
+        return s;
     }
 
     private int[] others() {
@@ -92,7 +107,7 @@ final class VectorCollectives {
         }
         MemorySegment.copy(send, 0, recv, displs[me], counts[me]);
         for (int i = 0; i < in.size(); i++) {
-            checkSize(in.get(i).await(), counts[from.get(i)], from.get(i), "gatherv");
+            received(in.get(i), counts[from.get(i)], "rank " + from.get(i), "gatherv");
         }
     }
 
@@ -100,7 +115,7 @@ final class VectorCollectives {
     void scatterv(MemorySegment send, long[] counts, long[] displs, MemorySegment recv, int root) {
         c.checkRank(root, "root");
         if (me != root) {
-            checkSize(recv(recv, root, SCATTERV).await(), recv.byteSize(), root, "scatterv");
+            received(recv(recv, root, SCATTERV), recv.byteSize(), "rank " + root, "scatterv");
             return;
         }
         if (recv.byteSize() != counts[me]) {
@@ -135,9 +150,8 @@ final class VectorCollectives {
             int in = ((me - s - 1) % n + n) % n;
             Request r = recv(block(recv, counts, displs, in), left, ALLGATHERV);
             Request w = send(block(recv, counts, displs, out), right, ALLGATHERV);
-            Status st = r.await();
+            received(r, counts[in], "rank " + left, "allgatherv");
             w.await();
-            checkSize(st, counts[in], left, "allgatherv");
         }
     }
 
@@ -163,7 +177,7 @@ final class VectorCollectives {
         }
         MemorySegment.copy(send, sendDispls[me], recv, recvDispls[me], sendCounts[me]);
         for (int i = 0; i < in.size(); i++) {
-            checkSize(in.get(i).await(), recvCounts[from.get(i)], from.get(i), "alltoallv");
+            received(in.get(i), recvCounts[from.get(i)], "rank " + from.get(i), "alltoallv");
         }
         Request.awaitAll(out);
     }

@@ -76,6 +76,38 @@ class BufferKindsTest {
         assertThat(missing).isEmpty();
     }
 
+    /**
+     * Every blocking collective of a communicator, in every form (types, datatypes, parts of
+     * arrays), and every neighbour collective of a topology has its non-blocking twin.
+     */
+    @Test
+    void everyCollectiveHasANonBlockingForm() {
+        Set<String> collectives = Set.of("barrier", "bcast", "reduce", "allreduce", "scan", "exscan", "gather", "scatter", "allgather",
+                "alltoall", "gatherv", "scatterv", "allgatherv", "alltoallv", "alltoallw", "reduceScatter", "reduceScatterBlock");
+        Set<String> neighbours = Set.of("neighborAllgather", "neighborAlltoall", "neighborAllgatherv", "neighborAlltoallv",
+                "neighborAlltoallw");
+        List<String> missing = new ArrayList<>();
+        for (Class<?> type : List.of(Comm.class, DistGraph.class, Cartesian.class)) {
+            for (Method m : type.getMethods()) {
+                if (collectives.contains(m.getName()) || neighbours.contains(m.getName())) {
+                    twin(type, m, missing);
+                }
+            }
+        }
+        assertThat(missing).isEmpty();
+    }
+
+    private static void twin(Class<?> type, Method m, List<String> missing) {
+        try {
+            Method twin = type.getMethod("i" + m.getName(), m.getParameterTypes());
+            if (twin.getReturnType() != Request.class) {
+                missing.add(twin + " does not return a Request");
+            }
+        } catch (NoSuchMethodException e) {
+            missing.add(type.getSimpleName() + ".i" + m.getName() + Arrays.toString(m.getParameterTypes()));
+        }
+    }
+
     private static boolean isBuffer(Class<?> p) {
         return ARRAYS.contains(p) || p == MemorySegment.class || p == ByteBuffer.class;
     }

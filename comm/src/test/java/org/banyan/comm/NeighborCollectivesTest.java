@@ -102,4 +102,51 @@ class NeighborCollectivesTest {
                 "[0, -1, 10, 2, 22, -1]",
                 "[1, -1, 11, 0, 20, -1]");
     }
+
+    /** The non-blocking neighbour collectives: a grid's and a graph's started together, awaited in the other order. */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void nonBlockingNeighbourCollectivesCompleteAsTheBlockingOnes(boolean shm) throws Exception {
+        List<String> got = VectorCollectivesTest.run(3, shm, w -> {
+            int me = w.rank();
+            Cartesian ring = Cartesian.create(w, new int[] {3}, new boolean[] {true});
+            DistGraph g = DistGraph.createAdjacent(w, new int[] {(me + 2) % 3}, new int[] {(me + 1) % 3});
+            int[] fromGrid = new int[2];
+            Request a = ring.ineighborAlltoall(new int[] {10 * me, 10 * me + 1}, fromGrid, 1);
+            byte[] fromGraph = {-1, -1, -1};
+            Request b = g.ineighborAllgatherv(new byte[] {(byte) me, (byte) me}, fromGraph, new int[] {2}, new int[] {1});
+            Request.awaitAll(b, a);
+            return Arrays.toString(fromGrid) + Arrays.toString(fromGraph);
+        });
+        assertThat(got).containsExactly("[21, 10][-1, 2, 2]", "[1, 20][-1, 0, 0]", "[11, 0][-1, 1, 1]");
+    }
+
+    /**
+     * A neighbour that sends more than its peer's count, and one that sends less: each said as
+     * the collective's error naming the source, not as the transport's truncation.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void countsThatDifferBetweenNeighboursAreSaid(boolean shm) throws Exception {
+        List<String> got = VectorCollectivesTest.run(2, shm, w -> {
+            int me = w.rank();
+            Cartesian line = Cartesian.create(w, new int[] {2}, new boolean[] {false});
+            String said = "";
+            for (int sent : new int[] {2, 0}) {
+                int[] sendCounts = {0, me == 0 ? sent : 0};
+                int[] recvCounts = {me == 1 ? 1 : 0, 0};
+                try {
+                    line.neighborAlltoallv(new double[2], sendCounts, new int[] {0, 0}, new double[2], recvCounts, new int[] {0, 0});
+                    said += " accepted";
+                } catch (CommException e) {
+                    said += " " + e.getMessage();
+                }
+            }
+            return said;
+        });
+        assertThat(got).containsExactly(" accepted accepted",
+                " neighborAlltoallv: source 0 (rank 0) sent 16 bytes where 8 were expected; the ranks called it with different counts"
+                        + " neighborAlltoallv: source 0 (rank 0) sent 0 bytes where 8 were expected; the ranks called it with different"
+                        + " counts");
+    }
 }

@@ -99,7 +99,8 @@ class TypedVectorsTest {
             }
         });
         assertThat(got.get(0)).startsWith("[0, -1, 10, -1, 20, -1] accepted");
-        assertThat(got.get(1)).startsWith("[1, -1, 2, -1, 11, -1, 12, -1, 21, -1, 22, -1] ").contains("rank 0");
+        assertThat(got.get(1)).isEqualTo("[1, -1, 2, -1, 11, -1, 12, -1, 21, -1, 22, -1] refused: alltoallv: rank 0 sent 12 bytes"
+                + " where 8 were expected; the ranks called it with different counts");
         assertThat(got.get(2)).startsWith("[3, -1, 4, -1, 5, -1, 13, -1, 14, -1, 15, -1, 23, -1, 24, -1, 25, -1] accepted");
     }
 
@@ -165,5 +166,47 @@ class TypedVectorsTest {
             }
         });
         assertThat(got).containsOnly("alltoallw: 2147483648 bytes to stage packed; packed data is limited to 2 GiB (a Java array)");
+    }
+
+    /**
+     * The non-blocking forms of the datatype and (offset, count) collectives: started together,
+     * awaited in another order, each with the blocking form's result; a part past its array
+     * refused through the request on every rank.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void nonBlockingFormsOfTypedAndPartCollectives(boolean shm) throws Exception {
+        List<String> got = VectorCollectivesTest.run(3, shm, w -> {
+            int me = w.rank();
+            double[] matrix = new double[9];
+            Arrays.setAll(matrix, i -> 100 * me + i);
+            double[] column = new double[9];
+            Request a = w.iallreduce(matrix, column, 1, Datatype.vector(3, 1, 3, Datatype.of(Elem.DOUBLE)), Op.SUM);
+            double[] gathered = new double[9];
+            Request b = w.igatherv(new double[] {me, me, me}, 3, Datatype.of(Elem.DOUBLE), me == 0 ? gathered : null,
+                    new int[] {1, 1, 1}, new int[] {0, 1, 2}, COLUMN, 0);
+            float[] part = {-1, -1, -1};
+            if (me == 1) {
+                part[1] = 7.5f;
+            }
+            Request c = w.ibcast(part, 1, 1, 1);
+            long[] prefix = new long[4];
+            Request d = w.iscan(new long[] {9, me + 1}, 1, prefix, 2, 1, Op.SUM);
+            Request.awaitAll(d, c, b, a);
+            Request bad = w.iallreduce(new int[2], 1, new int[2], 0, 2, Op.SUM);
+            String refused;
+            try {
+                bad.await();
+                refused = "accepted";
+            } catch (IllegalArgumentException e) {
+                refused = e.getMessage();
+            }
+            return column[0] + "," + column[3] + "," + column[6] + " " + (me == 0 ? Arrays.toString(gathered) + " " : "")
+                    + part[1] + " " + prefix[2] + " | " + refused;
+        });
+        assertThat(got).containsExactly(
+                "300.0,309.0,318.0 [0.0, 1.0, 2.0, 0.0, 1.0, 2.0, 0.0, 1.0, 2.0] 7.5 1 | elements 1 to 3 are outside an array of 2",
+                "300.0,309.0,318.0 7.5 3 | elements 1 to 3 are outside an array of 2",
+                "300.0,309.0,318.0 7.5 6 | elements 1 to 3 are outside an array of 2");
     }
 }

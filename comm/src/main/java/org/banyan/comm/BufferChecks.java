@@ -52,4 +52,29 @@ final class BufferChecks {
             }
         }
     }
+
+    /**
+     * Blocks of derived datatypes, one per rank or neighbour ({@code who}: "rank", "neighbour"):
+     * a count, a byte displacement and a type each, none negative or null, each block within
+     * {@code buffer}.
+     */
+    static void typedBlocks(String op, String who, int n, java.lang.foreign.MemorySegment buffer, int[] counts, long[] byteDispls,
+                            Datatype[] types) {
+        if (counts == null || byteDispls == null || types == null || counts.length != n || byteDispls.length != n
+                || types.length != n) {
+            throw new IllegalArgumentException(op + ": counts, displacements and types must be given, one each per " + who + " (" + n
+                    + ")");
+        }
+        for (int r = 0; r < n; r++) {
+            if (types[r] == null || counts[r] < 0 || byteDispls[r] < 0) {
+                throw new IllegalArgumentException(op + ": " + who + " " + r + "'s type is null or its count " + counts[r]
+                        + " or displacement " + byteDispls[r] + " is negative");
+            }
+            long end = byteDispls[r] + types[r].span(counts[r]);
+            if (counts[r] > 0 && end > buffer.byteSize()) {
+                throw new IllegalArgumentException(op + ": " + who + " " + r + "'s block (" + counts[r] + " elements at byte "
+                        + byteDispls[r] + ") ends at byte " + end + ", past the buffer's " + buffer.byteSize());
+            }
+        }
+    }
 }

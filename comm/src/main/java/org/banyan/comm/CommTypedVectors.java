@@ -101,10 +101,8 @@ public abstract sealed class CommTypedVectors extends CommTypedCollectives permi
     private void alltoallw(MemorySegment send, int[] sendCounts, long[] sendDispls, Datatype[] sendTypes, MemorySegment recv,
                            int[] recvCounts, long[] recvDispls, Datatype[] recvTypes, String op) {
         int n = self().size();
-        perRank(op + " (send types)", sendTypes, n);
-        perRank(op + " (receive types)", recvTypes, n);
-        long[] from = places(op + " (send)", send, sendCounts, sendDispls, sendTypes);
-        long[] into = places(op + " (receive)", recv, recvCounts, recvDispls, recvTypes);
+        BufferChecks.typedBlocks(op + " (send)", "rank", n, send, sendCounts, sendDispls, sendTypes);
+        BufferChecks.typedBlocks(op + " (receive)", "rank", n, recv, recvCounts, recvDispls, recvTypes);
         long[] out = new long[n];
         long[] in = new long[n];
         for (int r = 0; r < n; r++) {
@@ -115,12 +113,12 @@ public abstract sealed class CommTypedVectors extends CommTypedCollectives permi
         long[] inAt = runningSums(in);
         MemorySegment packed = Segments.staging(total(out), op);
         for (int r = 0; r < n; r++) {
-            packAt(send, from[r], sendTypes[r], sendCounts[r], packed, outAt[r]);
+            packAt(send, sendDispls[r], sendTypes[r], sendCounts[r], packed, outAt[r]);
         }
         MemorySegment arrived = Segments.staging(total(in), op);
         self().vcoll().alltoallv(packed, out, outAt, arrived, in, inAt);
         for (int r = 0; r < n; r++) {
-            unpackAt(arrived, inAt[r], in[r], recv, into[r], recvTypes[r], recvCounts[r]);
+            unpackAt(arrived, inAt[r], in[r], recv, recvDispls[r], recvTypes[r], recvCounts[r]);
         }
     }
 
@@ -128,18 +126,6 @@ public abstract sealed class CommTypedVectors extends CommTypedCollectives permi
         Datatype[] t = new Datatype[n];
         java.util.Arrays.fill(t, type);
         return t;
-    }
-
-    private static void perRank(String op, Datatype[] types, int n) {
-        if (types == null || types.length != n) {
-            throw new IllegalArgumentException(op + ": " + (types == null ? "none" : types.length) + " for " + n
-                    + " ranks: one per rank");
-        }
-        for (int r = 0; r < n; r++) {
-            if (types[r] == null) {
-                throw new IllegalArgumentException(op + ": rank " + r + "'s type is null");
-            }
-        }
     }
 
     /** Displacements in extents of {@code type}, as bytes. */
@@ -164,21 +150,7 @@ public abstract sealed class CommTypedVectors extends CommTypedCollectives permi
 
     /** Checks that each rank's block lies within {@code buffer}; gives the blocks' byte offsets. */
     private static long[] places(String op, MemorySegment buffer, int[] counts, long[] byteDispls, Datatype[] types) {
-        int n = types.length;
-        if (counts == null || counts.length != n || byteDispls == null || byteDispls.length != n) {
-            throw new IllegalArgumentException(op + ": counts and displacements must be given, one each per rank (" + n + ")");
-        }
-        for (int r = 0; r < n; r++) {
-            if (counts[r] < 0 || byteDispls[r] < 0) {
-                throw new IllegalArgumentException(op + ": rank " + r + "'s count " + counts[r] + " or displacement " + byteDispls[r]
-                        + " is negative");
-            }
-            long end = byteDispls[r] + types[r].span(counts[r]);
-            if (counts[r] > 0 && end > buffer.byteSize()) {
-                throw new IllegalArgumentException(op + ": rank " + r + "'s block (" + counts[r] + " elements at byte " + byteDispls[r]
-                        + ") ends at byte " + end + ", past the buffer's " + buffer.byteSize());
-            }
-        }
+        BufferChecks.typedBlocks(op, "rank", types.length, buffer, counts, byteDispls, types);
         return byteDispls;
     }
 

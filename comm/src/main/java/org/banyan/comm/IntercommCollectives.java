@@ -43,7 +43,7 @@ final class IntercommCollectives {
 
     /** Each group's {@code recv} gets the reduction of the other group's {@code send}s. */
     void allreduce(MemorySegment send, MemorySegment recv, Elem type, Op op) {
-        int count = count(send, type, "allreduce");
+        int count = CommTypedCollectives.values(send, type, "allreduce");
         need(recv, send.byteSize(), "allreduce");
         Comm local = ic.local();
         MemorySegment mine = local.rank() == 0 ? MemorySegment.ofArray(new byte[(int) send.byteSize()]) : null;
@@ -130,7 +130,7 @@ final class IntercommCollectives {
             ic.internalReceive(recv, 0, REDUCE).await();
         } else if (root != Comm.PROC_NULL) {
             ic.checkRemote(root, "root");
-            int count = count(send, type, "reduce");
+            int count = CommTypedCollectives.values(send, type, "reduce");
             Comm local = ic.local();
             MemorySegment mine = local.rank() == 0 ? MemorySegment.ofArray(new byte[(int) send.byteSize()]) : null;
             local.red().reduce(send, mine, type, count, op, 0);
@@ -145,13 +145,6 @@ final class IntercommCollectives {
         Request r = ic.internalReceive(in, 0, tag);
         Request s = ic.internalSend(out, 0, tag);
         Request.awaitAll(r, s);
-    }
-
-    private static int count(MemorySegment send, Elem type, String op) {
-        if (send.byteSize() % type.bytes() != 0) {
-            throw new IllegalArgumentException(op + ": " + send.byteSize() + " bytes are not whole " + type + " values");
-        }
-        return Math.toIntExact(send.byteSize() / type.bytes());
     }
 
     private static void need(MemorySegment buffer, long bytes, String op) {

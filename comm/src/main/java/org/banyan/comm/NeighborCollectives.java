@@ -90,8 +90,8 @@ public abstract sealed class NeighborCollectives permits NeighborNonBlocking {
                                   int[] recvCounts, long[] recvDispls, Datatype[] recvTypes) {
         int out = destinationRanks().length;
         int in = sourceRanks().length;
-        typed("neighborAlltoallw (send)", out, sendCounts, sendDispls, sendTypes, send);
-        typed("neighborAlltoallw (receive)", in, recvCounts, recvDispls, recvTypes, recv);
+        BufferChecks.typedBlocks("neighborAlltoallw (send)", "neighbour", out, send, sendCounts, sendDispls, sendTypes);
+        BufferChecks.typedBlocks("neighborAlltoallw (receive)", "neighbour", in, recv, recvCounts, recvDispls, recvTypes);
         MemorySegment[] packed = new MemorySegment[out];
         for (int i = 0; i < out; i++) {
             packed[i] = sendTypes[i].pack(send.asSlice(sendDispls[i]), sendCounts[i]);
@@ -286,24 +286,6 @@ public abstract sealed class NeighborCollectives permits NeighborNonBlocking {
                                   long[] recvDispls, Datatype[] recvTypes) {
         neighborAlltoallw(MemorySegment.ofBuffer(send), sendCounts, sendDispls, sendTypes, MemorySegment.ofBuffer(recv),
                 recvCounts, recvDispls, recvTypes);
-    }
-
-    private static void typed(String op, int n, int[] counts, long[] displs, Datatype[] types, MemorySegment buffer) {
-        if (counts == null || displs == null || types == null || counts.length != n || displs.length != n || types.length != n) {
-            throw new IllegalArgumentException(op + ": counts, displacements and types must be given, one each per neighbour (" + n
-                    + ")");
-        }
-        for (int i = 0; i < n; i++) {
-            if (types[i] == null || counts[i] < 0 || displs[i] < 0) {
-                throw new IllegalArgumentException(op + ": neighbour " + i + "'s type is null or its count " + counts[i]
-                        + " or displacement " + displs[i] + " is negative");
-            }
-            long end = displs[i] + types[i].span(counts[i]);
-            if (counts[i] > 0 && end > buffer.byteSize()) {
-                throw new IllegalArgumentException(op + ": neighbour " + i + "'s block ends at byte " + end + ", past the buffer's "
-                        + buffer.byteSize());
-            }
-        }
     }
 
     private static void need(MemorySegment buffer, long bytes, String what) {

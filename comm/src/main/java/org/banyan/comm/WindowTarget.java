@@ -13,7 +13,8 @@ import java.util.TreeMap;
  * and releases its locks, and counts the access epochs that ended on it (MPI_Win_complete), all
  * with the engine's lock held, as messages arrive. A dynamic window's memory is what is attached
  * at the time an operation arrives, each part at the address {@link Window#attach} gave it; an
- * operation outside every part is refused back to its origin (NACK, REFUSED), not applied.
+ * operation outside every part (or outside a fixed window's memory) is refused back to its
+ * origin (NACK, REFUSED), not applied.
  */
 final class WindowTarget {
     /** How the target answers: a record to a rank of the window's communicator, with its kind. */
@@ -133,10 +134,17 @@ final class WindowTarget {
         return attached.remove(address) != null;
     }
 
-    /** The window's bytes {@code offset} to {@code offset + length}, or null where a dynamic window has none attached. */
+    /**
+     * The window's bytes {@code offset} to {@code offset + length}, or null where there are none
+     * (outside a window's memory, which origins check before sending, or outside every part a
+     * dynamic window has attached): refused back, never a failure of this rank's progress.
+     */
     private MemorySegment at(long offset, long length) {
+        if (offset < 0 || length < 0) {
+            return null;
+        }
         if (attached == null) {
-            return memory.asSlice(offset, length);
+            return offset + length <= memory.byteSize() ? memory.asSlice(offset, length) : null;
         }
         Map.Entry<Long, MemorySegment> part = attached.floorEntry(offset);
         if (part == null || offset - part.getKey() + length > part.getValue().byteSize()) {

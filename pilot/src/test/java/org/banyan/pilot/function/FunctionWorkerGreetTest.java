@@ -28,13 +28,13 @@ class FunctionWorkerGreetTest {
                     byte[] challenge = FunctionWire.challenge(out);
                     FunctionWire.Hello hello = FunctionWire.readHello(in, "not the secret", challenge);
                     assertThat(hello).as("an impostor cannot take the hello for a proof of its own secret").isNull();
-                    out.write(proof.apply(null, challenge));
-                    out.writeInt(4);
-                    out.writeInt(0); // and what would be a batch
-                    out.flush();
                     try {
+                        out.write(proof.apply(null, challenge));
+                        out.writeInt(4);
+                        out.writeInt(0); // and what would be a batch
+                        out.flush();
                         return in.readNBytes(1); // nothing: the worker closes, its batch unread
-                    } catch (java.io.IOException reset) { // closed with that batch unread: a reset
+                    } catch (java.io.IOException reset) { // the worker closed first: a broken pipe or a reset
                         return new byte[0];
                     }
                 } catch (Exception e) {

@@ -275,6 +275,65 @@ public final class Banyan implements AutoCloseable {
      */
     public static final String WORLD_SECRET = "world-secret=";
 
+    /**
+     * Starts {@code count} processes of {@code executable} with {@code args} as a new job of this
+     * run, spawned by this job (the run's placement finds them slots; they inherit the job's
+     * exported variables under {@code env}), and returns its job id once the head started it.
+     * What MPI_Comm_spawn's launch is made of; the two jobs then meet through the name service.
+     *
+     * @throws BanyanException why the run cannot start it (no free slots, a bad request), in one line
+     */
+    public String spawn(String executable, List<String> args, int count, Map<String, String> env) {
+        checkOpen();
+        List<String> kv = new ArrayList<>(List.of("executable", executable, "count", Integer.toString(count),
+                "argc", Integer.toString(args.size())));
+        for (int i = 0; i < args.size(); i++) {
+            kv.add("arg" + i);
+            kv.add(args.get(i));
+        }
+        kv.add("envc");
+        kv.add(Integer.toString(env.size()));
+        int i = 0;
+        for (Map.Entry<String, String> e : env.entrySet()) {
+            kv.add("env" + i++);
+            kv.add(e.getKey() + "=" + e.getValue());
+        }
+        return await(pmi.request("banyan-spawn", kv.toArray(String[]::new)), "banyan-spawn").get("jobid");
+    }
+
+    /**
+     * Publishes {@code name} at {@code port} in the run's name service (MPI_Publish_name): any job
+     * of the run (or of the DVM) may look it up until it is unpublished.
+     *
+     * @throws BanyanException when the name is taken
+     */
+    public void publishName(String name, String port) {
+        checkOpen();
+        await(pmi.request("name-publish", "name", name, "port", port), "name-publish");
+    }
+
+    /** Removes a name this job published (MPI_Unpublish_name). */
+    public void unpublishName(String name) {
+        checkOpen();
+        await(pmi.request("name-unpublish", "name", name), "name-unpublish");
+    }
+
+    /**
+     * The port published under {@code name} (MPI_Lookup_name), waiting up to {@code wait} for it
+     * to be published (zero: not at all).
+     *
+     * @throws BanyanException when it is not published in time ({@code ... failed: timeout} or
+     *                         {@code name_not_found})
+     */
+    public String lookupName(String name, Duration wait) {
+        checkOpen();
+        long seconds = wait.isZero() || wait.isNegative() ? 0 : Math.max(1, (wait.toMillis() + 999) / 1000);
+        var reply = seconds == 0 ? pmi.request("name-lookup", "name", name)
+                : pmi.request("name-lookup", "name", name, "wait", Long.toString(seconds));
+        Map<String, String> r = await(reply, "name-lookup");
+        return r.get("port") != null ? r.get("port") : r.get("value");
+    }
+
     /** Ends the whole job with {@code exitCode}, as MPI_Abort does; does not return. */
     public void abort(int exitCode, String message) {
         try {

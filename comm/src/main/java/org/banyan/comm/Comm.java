@@ -3,6 +3,7 @@ package org.banyan.comm;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.banyan.client.Banyan;
 
@@ -338,23 +339,25 @@ public final class Comm extends CommNonBlockingParts implements AutoCloseable {
     }
 
     /**
-     * This communicator's ranks of {@code g}'s processes, in {@code g}'s order; refused, for
-     * {@code what}, when one is not here ({@code here}: how the refusal names this communicator).
+     * MPI_Comm_spawn: starts {@code count} processes of {@code executable} with {@code args} as a
+     * new job of this run (placed in its free slots, as mpirun places spawned jobs) and returns an
+     * intercommunicator whose remote group is theirs; they reach this group through
+     * {@link #parent()}. {@code executable}, {@code args} and {@code count} are read at
+     * {@code root} only. Collective over this communicator; when the run refuses (no free slots,
+     * no such program) or the children do not connect within {@code BANYAN_COMM_SPAWN_TIMEOUT}
+     * seconds (default 120), every rank gets a {@link CommException} saying why.
      */
-    int[] ranksOf(Group g, String what, String here) {
-        int[] ranks = new int[g.size()];
-        for (int i = 0; i < ranks.length; i++) {
-            ranks[i] = -1;
-            for (int r = 0; r < group.length; r++) {
-                if (group[r] == g.members[i]) {
-                    ranks[i] = r;
-                }
-            }
-            if (ranks[i] < 0) {
-                throw new IllegalArgumentException(what + ": the group " + g + " has a process outside " + here);
-            }
-        }
-        return ranks;
+    public Intercomm spawn(String executable, List<String> args, int count, int root) {
+        checkRank(root, "root");
+        return CommSpawn.spawn(this, executable, args, count, root);
+    }
+
+    /**
+     * MPI_Comm_get_parent: the intercommunicator to the group that spawned this job (its remote
+     * group), or null when no job spawned it. Closing it is MPI_Comm_disconnect.
+     */
+    public Intercomm parent() {
+        return engine.parent;
     }
 
     /** MPI_Comm_group: this communicator's processes, by rank here. */
@@ -368,7 +371,7 @@ public final class Comm extends CommNonBlockingParts implements AutoCloseable {
      * a part of this one's. Collective.
      */
     public Comm create(Group g) {
-        ranksOf(g, "create", name);
+        GroupCreation.ranksOf(this, g, "create", name);
         int mine = g.rank();
         return split(mine == Group.UNDEFINED ? -1 : 0, mine);
     }
@@ -446,6 +449,17 @@ public final class Comm extends CommNonBlockingParts implements AutoCloseable {
         }
     }
 
+    /** The world closes its intercommunicators to other jobs first: their close is collective with those jobs. */
+    private void closeConnected() {
+        for (Intercomm inter : engine.connected) {
+            try {
+                inter.close();
+            } catch (RuntimeException e) {
+                // the world's close goes on: the other job may have ended first
+            }
+        }
+    }
+
     void checkOpen() {
         if (closed) {
             throw new CommException("communication on " + name + " after close");
@@ -466,6 +480,7 @@ public final class Comm extends CommNonBlockingParts implements AutoCloseable {
         }
         collectiveThread.close();
         if (onClose != null) {
+            closeConnected();
             // the profile first: the closing barrier is the library's, not the program's traffic
             engine.monitor.stop();
             try {

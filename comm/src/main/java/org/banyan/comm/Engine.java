@@ -47,6 +47,15 @@ final class Engine implements AutoCloseable {
         groups.put(context, group);
     }
 
+    /** The Banyan job this world is of (null in tests without one): what spawn asks. */
+    volatile org.banyan.client.Banyan job;
+    /** The intercommunicator to the job that spawned this one ({@link Comm#parent}), or null. */
+    volatile Intercomm parent;
+    /** The intercommunicators to other jobs that are open: closing the world closes them first. */
+    final List<Intercomm> connected = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Spawns started by this rank, to name each uniquely. */
+    final java.util.concurrent.atomic.AtomicInteger spawns = new java.util.concurrent.atomic.AtomicInteger();
+
     /** Per world rank, its host's number (ranks of one host share memory). */
     final int[] hostOf;
     /** The first CPU this rank is bound to ({@code BANYAN_CPUS}), or -1; and a hwloc XML file of the hosts, or null: for reorder. */

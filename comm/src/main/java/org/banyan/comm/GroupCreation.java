@@ -17,9 +17,29 @@ final class GroupCreation {
 
     /** The parent's ranks of {@code g}'s members, in {@code g}'s order; refused when one is not the parent's or this rank is not in it. */
     static int[] members(Comm parent, Group g) {
-        int[] ranks = parent.ranksOf(g, "createGroup", parent.name());
+        int[] ranks = ranksOf(parent, g, "createGroup", parent.name());
         if (g.rank() == Group.UNDEFINED) {
             throw new IllegalArgumentException("createGroup: this rank is not in the group " + g + "; only its members call it");
+        }
+        return ranks;
+    }
+
+    /**
+     * {@code comm}'s ranks of {@code g}'s processes, in {@code g}'s order; refused, for
+     * {@code what}, when one is not in it ({@code here}: how the refusal names this communicator).
+     */
+    static int[] ranksOf(Comm comm, Group g, String what, String here) {
+        int[] ranks = new int[g.size()];
+        for (int i = 0; i < ranks.length; i++) {
+            ranks[i] = -1;
+            for (int r = 0; r < comm.group.length; r++) {
+                if (comm.group[r] == g.members[i]) {
+                    ranks[i] = r;
+                }
+            }
+            if (ranks[i] < 0) {
+                throw new IllegalArgumentException(what + ": the group " + g + " has a process outside " + here);
+            }
         }
         return ranks;
     }

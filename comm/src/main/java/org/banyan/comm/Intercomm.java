@@ -37,6 +37,8 @@ public final class Intercomm extends IntercommCollectiveCalls implements AutoClo
     private final IntercommCollectives collectives = new IntercommCollectives(this);
     private final IntercommVectors vectors = new IntercommVectors(this);
     private boolean closed;
+    /** After the local group closes: the joint world of a spawn goes with it (null for others). */
+    Runnable onClose;
 
     private Intercomm(Comm localComm, int context, int[] remote, AtomicInteger nextContext) {
         this.engine = localComm.engine;
@@ -309,12 +311,22 @@ public final class Intercomm extends IntercommCollectiveCalls implements AutoClo
         }
     }
 
-    /** MPI_Comm_free: no further communication on it. */
+    /**
+     * MPI_Comm_free: no further communication on it. For the intercommunicator of a spawn, also
+     * MPI_Comm_disconnect: collective over both groups, it returns once the other group closed it
+     * too (or ended).
+     */
     @Override
     public void close() {
         if (!closed) {
             closed = true;
-            localComm.close();
+            try {
+                localComm.close();
+            } finally {
+                if (onClose != null) {
+                    onClose.run();
+                }
+            }
         }
     }
 

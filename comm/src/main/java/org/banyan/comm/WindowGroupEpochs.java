@@ -116,6 +116,6 @@ final class WindowGroupEpochs {
     }
 
     private int[] ranksOf(Group g, String what) {
-        return comm.ranksOf(g, what, "the window's communicator " + comm.name());
+        return GroupCreation.ranksOf(comm, g, what, "the window's communicator " + comm.name());
     }
 }

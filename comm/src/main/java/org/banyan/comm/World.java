@@ -23,8 +23,16 @@ import org.banyan.client.Banyan;
 final class World {
     private World() {}
 
+    /** The job's world; a job that another spawned then meets its parents ({@link Comm#parent}). */
     static Comm create(Banyan job) {
-        return create(job.rank(), job.size(), new JobEndpoints(job), System.getenv());
+        Map<String, String> env = System.getenv();
+        Comm world = create(job.rank(), job.size(), new JobEndpoints(job), env);
+        world.engine.job = job;
+        String service = env.get(CommSpawn.PARENT_VARIABLE);
+        if (service != null && !service.isEmpty()) {
+            world.engine.parent = CommSpawn.toParents(world, job, service);
+        }
+        return world;
     }
 
     static Comm create(int rank, int size, Endpoints endpoints, Map<String, String> env) {

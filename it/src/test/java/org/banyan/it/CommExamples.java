@@ -17,7 +17,7 @@ final class CommExamples {
         java.nio.file.Files.createDirectories(dir);
         List<String> javac = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "javac").toString(),
                 "-cp", CLASS_PATH_JARS, "-d", dir.toString()));
-        for (String c : List.of("Stencil", "Reduce", "PingPong", "FlexibleSleep", "Jacobi", "NBody", "CG", "Reorder")) {
+        for (String c : List.of("Stencil", "Reduce", "PingPong", "FlexibleSleep", "Jacobi", "NBody", "CG", "Reorder", "Spawn")) {
             javac.add(Banyan.ROOT.resolve("examples/java/" + c + ".java").toString());
         }
         Process p = new ProcessBuilder(javac).redirectErrorStream(true).start();

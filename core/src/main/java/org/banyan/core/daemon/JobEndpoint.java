@@ -50,7 +50,9 @@ final class JobEndpoint implements DaemonRouting.Endpoint {
 
     @Override
     public void nameReply(int request, int op, boolean ok, String portOrReason) {
-        if (pmix && PmixSpawns.isSpawnAnswer(op)) {
+        if (PmixSpawns.isSpawnAnswer(op) && request < 0) { // the PMI server's own (banyan-spawn)
+            pmi.onNameReply(request, op, ok, portOrReason);
+        } else if (pmix && PmixSpawns.isSpawnAnswer(op)) {
             pmixSpawns.answered(jobId, request, ok, portOrReason, jobs::get);
         } else if (pmix && PmixSpawns.isConnectAnswer(op)) {
             pmixSpawns.connected(jobId, request, ok, portOrReason, jobs.values());

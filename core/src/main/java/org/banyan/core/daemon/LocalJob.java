@@ -87,6 +87,11 @@ final class LocalJob {
             }
 
             @Override
+            public void spawn(int request, java.util.List<org.banyan.core.job.AppContext> apps) {
+                routing.spawnRequest(jobId, request, apps, java.util.List.of());
+            }
+
+            @Override
             public String jobSecret() {
                 return jobSecrets == null ? null : jobSecrets.apply(jobId);
             }

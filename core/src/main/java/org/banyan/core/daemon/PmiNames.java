@@ -2,8 +2,12 @@ package org.banyan.core.daemon;
 
 import static org.banyan.core.daemon.PmiServer.JOIN_PAGE;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import org.banyan.core.job.AppContext;
+import org.banyan.core.pmi.PmiCommand;
 import org.banyan.core.daemon.PmiServer.Waiter;
 import org.banyan.core.pmi.PmiV1Codec;
 import org.banyan.core.pmi.PmiV2Codec;
@@ -11,9 +15,29 @@ import org.banyan.core.wire.OverlayMessage;
 
 /**
  * The requests a {@link PmiServer} passes to the head and answers when the head has: publish,
- * unpublish and lookup of names (PMI-1 and PMI-2), and the resource manager's resize check and
- * join (PMI-2 only), whose answer may come in pages ({@code banyan-join-page}). The frames are
- * the ones {@link PmiServer}'s table lists.
+ * unpublish and lookup of names (PMI-1 and PMI-2; a PMI-2 lookup may wait for the name), and
+ * Banyan's own PMI-2 commands: the resource manager's resize check and join, whose answer may
+ * come in pages, and spawn. The standard frames are the ones {@link PmiServer}'s table lists;
+ * Banyan's are these (bodies without their length field):
+ * <pre>
+ * banyan-resize-check;min=;max=;factor=;preferred=
+ *                       -> banyan-resize-check-response;decision=D;rc=0 (for the DMR API: D is
+ *                          "expand|shrink|none,ranks,generation"; rc=1;errmsg= when the job is not
+ *                          in a DVM's queue)
+ * banyan-join;generation=;seq=;rank=;size=;card=
+ *                       -> banyan-join-response;cards=C;rc=0 once every rank of the new world
+ *                          joined (C: every card in rank order, each ending in \f, then
+ *                          world-secret=HEX\f: the world's secret, from a DVM's head); when C is
+ *                          longer than {@link PmiServer#JOIN_PAGE} characters, its first page and
+ *                          pages=P: the client asks for the others with
+ * banyan-join-page;page=I
+ *                       -> banyan-join-page-response;cards=C_I;rc=0 (I = 1 .. P-1; the daemon
+ *                          forgets C after the last; rc=1;errmsg=no_such_page)
+ * banyan-spawn;executable=E;count=N;argc=A;arg0=..;envc=V;env0=NAME=VALUE..
+ *                       -> banyan-spawn-response;jobid=J;rc=0 once the head started job J of N
+ *                          ranks of E, spawned by this one (MPI_Comm_spawn for banyan-comm: the
+ *                          two jobs then meet through the name service); rc=1;errmsg= why not
+ * </pre>
  */
 final class PmiNames {
     /** How answers reach the ranks. */
@@ -26,8 +50,11 @@ final class PmiNames {
     }
 
     private static final String[] V1 = {"publish_result", "unpublish_result", "lookup_result"};
+    /** PMI-2 answers by {@link OverlayMessage.NameRequest} op (6, connect, is PMIx's only). */
     private static final String[] V2 = {"name-publish-response", "name-unpublish-response", "name-lookup-response",
-            "banyan-resize-check-response", "banyan-join-response"};
+            "banyan-resize-check-response", "banyan-join-response", "name-lookup-response", null, "banyan-spawn-response"};
+    /** At most this many arguments, and as many variables, in a spawn request. */
+    static final int SPAWN_ITEMS_MAX = 4096;
 
     private final PmiServer.Daemon daemon;
     private final Replies replies;
@@ -35,13 +62,18 @@ final class PmiNames {
     /** A join's answer too long for one PMI-2 frame, by connection, until its last page is read. */
     private final Map<Integer, String> joinPages = new HashMap<>();
     private int nextRequest;
+    /** Spawn requests count down from -1, so the daemon tells their answers from a PMIx server's. */
+    private int nextSpawn = -1;
 
     PmiNames(PmiServer.Daemon daemon, Replies replies) {
         this.daemon = daemon;
         this.replies = replies;
     }
 
-    /** op 0 publish, 1 unpublish, 2 lookup; 3 and 4 the resource manager's check and join (PMI-2 only). */
+    /**
+     * op 0 publish, 1 unpublish, 2 lookup, 5 lookup that waits ({@code port}: its seconds); 3 and 4
+     * the resource manager's check and join (PMI-2 only).
+     */
     void ask(Waiter w, int op, String name, String port) {
         if (name == null || (op == 0 && port == null)) {
             result(w, op, false, "needs_a_name" + (op == 0 ? "_and_a_port" : ""), null);
@@ -50,6 +82,72 @@ final class PmiNames {
         int request = nextRequest++;
         requests.put(request, w);
         daemon.nameRequest(request, op, name, port == null ? "" : port);
+    }
+
+    /** A {@code banyan-spawn} request: refused here when malformed, else passed to the head. */
+    void spawn(Waiter w, PmiCommand cmd) {
+        List<AppContext> apps;
+        try {
+            apps = List.of(spawnRequest(cmd));
+        } catch (IllegalArgumentException e) {
+            result(w, OverlayMessage.NameRequest.SPAWN, false, e.getMessage(), null);
+            return;
+        }
+        int request = nextSpawn--;
+        requests.put(request, w);
+        daemon.spawn(request, apps);
+    }
+
+    /**
+     * The application a {@code banyan-spawn} request describes.
+     *
+     * @throws IllegalArgumentException what is wrong with it, in one line
+     */
+    static AppContext spawnRequest(PmiCommand cmd) {
+        String executable = cmd.get("executable");
+        if (executable == null || executable.isBlank()) {
+            throw new IllegalArgumentException("the spawn request names no program");
+        }
+        int count = cmd.getInt("count", 0);
+        if (count < 1) {
+            throw new IllegalArgumentException("the spawn request asks for " + count + " processes (at least 1)");
+        }
+        List<String> args = new ArrayList<>();
+        int argc = items(cmd, "argc");
+        for (int i = 0; i < argc; i++) {
+            args.add(item(cmd, "arg", i, "argc=" + argc));
+        }
+        Map<String, String> env = new HashMap<>();
+        int envc = items(cmd, "envc");
+        for (int i = 0; i < envc; i++) {
+            String e = item(cmd, "env", i, "envc=" + envc);
+            int eq = e.indexOf('=');
+            if (eq < 1) {
+                throw new IllegalArgumentException("env" + i + " is not NAME=VALUE");
+            }
+            env.put(e.substring(0, eq), e.substring(eq + 1));
+        }
+        return new AppContext(executable, args, count, env, null);
+    }
+
+    private static int items(PmiCommand cmd, String key) {
+        String text = cmd.get(key);
+        int n = cmd.getInt(key, -1);
+        if (text == null) {
+            return 0;
+        }
+        if (n < 0 || n > SPAWN_ITEMS_MAX) {
+            throw new IllegalArgumentException(key + " must be 0 to " + SPAWN_ITEMS_MAX + ": " + text);
+        }
+        return n;
+    }
+
+    private static String item(PmiCommand cmd, String prefix, int i, String count) {
+        String v = cmd.get(prefix + i);
+        if (v == null) {
+            throw new IllegalArgumentException(count + " but no " + prefix + i);
+        }
+        return v;
     }
 
     /** The head's answer to a name request: {@code ok}, and the port for a lookup, or why not. */
@@ -87,6 +185,14 @@ final class PmiNames {
             replies.later(w, PmiV2Codec.frame(V2[op], "cards", port.substring(0, JOIN_PAGE), "pages", Integer.toString(pages),
                     "rc", "0"));
             return;
+        }
+        if (op == OverlayMessage.NameRequest.SPAWN) {
+            replies.later(w, ok ? PmiV2Codec.frame(V2[op], "jobid", port.substring(0, port.indexOf(' ') < 0 ? port.length()
+                    : port.indexOf(' ')), "rc", "0") : PmiV2Codec.frame(V2[op], "rc", "1", "errmsg", reason));
+            return;
+        }
+        if (op == OverlayMessage.NameRequest.LOOKUP_WAIT) {
+            op = 2; // answered as a lookup
         }
         if (op >= OverlayMessage.NameRequest.RESIZE_CHECK) {
             replies.later(w, ok ? PmiV2Codec.frame(V2[op], op == OverlayMessage.NameRequest.RESIZE_CHECK ? "decision" : "cards",

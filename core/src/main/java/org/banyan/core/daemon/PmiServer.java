@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.banyan.core.job.AppContext;
 import org.banyan.core.job.Modex;
 import org.banyan.core.job.RankMap;
 import org.banyan.core.pmi.PmiCommand;
@@ -61,19 +62,10 @@ import org.banyan.core.wire.OverlayMessage;
  * name-publish;name=;port=                -> name-publish-response;rc=0      (taken: rc=1;errmsg=name_in_use)
  * name-unpublish;name=                    -> name-unpublish-response;rc=0    (rc=1;errmsg=name_not_found)
  * name-lookup;name=                       -> name-lookup-response;port=P;value=P;rc=0 (rc=1;errmsg=name_not_found)
+ * name-lookup;name=;wait=S                -> the same, held until the name is published (rc=1;errmsg=timeout
+ *                                            after S seconds; S=0: while the job runs)
  * abort;isworld=;msg=|exitcode=;message=  -> (no reply; the head ends the job)
- * banyan-resize-check;min=;max=;factor=;preferred=
- *                                         -> banyan-resize-check-response;decision=D;rc=0 (Banyan's own, for
- *                                            the DMR API: D is "expand|shrink|none,ranks,generation"; rc=1;
- *                                            errmsg= when the job is not in a DVM's queue)
- * banyan-join;generation=;seq=;rank=;size=;card=
- *                                         -> banyan-join-response;cards=C;rc=0 once every rank of the new
- *                                            world joined (C: every card in rank order, each ending in \f,
- *                                            then world-secret=HEX\f: the world's secret, from a DVM's head);
- *                                            when C is longer than {@link #JOIN_PAGE} characters, its first
- *                                            page and pages=P: the client asks for the others with
- * banyan-join-page;page=I                 -> banyan-join-page-response;cards=C_I;rc=0 (I = 1 .. P-1; the
- *                                            daemon forgets C after the last; rc=1;errmsg=no_such_page)
+ * banyan-...                              -> Banyan's own commands, listed with {@link PmiNames}
  * finalize                                -> finalize-response;rc=0
  * anything else                           -> NAME-response;rc=1;errmsg=unknown_command_NAME
  * </pre>
@@ -98,6 +90,9 @@ public final class PmiServer {
 
         /** Ask the head's name service; answer with {@link #onNameReply}. */
         void nameRequest(int request, int op, String name, String port);
+
+        /** Ask the head to start a job of {@code apps} spawned by this one; answer with {@link #onNameReply}. */
+        void spawn(int request, List<AppContext> apps);
 
         /** The job's secret for its ranks (hex), or null when the daemon has none. */
         default String jobSecret() {
@@ -275,7 +270,11 @@ public final class PmiServer {
             }
             case "name-publish" -> names.ask(self, 0, cmd.get("name"), cmd.get("port"));
             case "name-unpublish" -> names.ask(self, 1, cmd.get("name"), null);
-            case "name-lookup" -> names.ask(self, 2, cmd.get("name"), null);
+            case "name-lookup" -> {
+                String wait = cmd.get("wait");
+                names.ask(self, wait == null ? 2 : OverlayMessage.NameRequest.LOOKUP_WAIT, cmd.get("name"), wait);
+            }
+            case "banyan-spawn" -> names.spawn(self, cmd);
             case "banyan-resize-check" -> names.ask(self, OverlayMessage.NameRequest.RESIZE_CHECK, cmd.get("min") + "," + cmd.get("max") + "," + cmd.get("factor")
                     + "," + cmd.get("preferred"), null);
             case "banyan-join-page" -> names.page(conn, cmd.getInt("page", -1));

@@ -18,7 +18,8 @@ import org.banyan.core.pmix.PmixNamespaces;
  * may oversubscribe; refused otherwise. The children get
  * the parent's exported variables ({@code -x}) under those the spawn request brings (Open
  * MPI's {@code OMPI_PARENT_PORT} among them), its launch directory, modex and binding policy,
- * no standard input, and a PMIx namespace of their own.
+ * no standard input, and a PMIx namespace of their own; a job its parent's library reached over
+ * PMI-1/PMI-2 (banyan-comm's spawn, or a job served both ways) is served that way too.
  */
 public final class SpawnPlacement {
     private SpawnPlacement() {}
@@ -85,7 +86,7 @@ public final class SpawnPlacement {
         RankPlacement placement = new RankPlacement(p.bindTo(), p.bySocket(), p.cpusPerRank(), p.report(), p.displayMap(), null,
                 null, heldCores, p.reranked());
         JobDescription job = new JobDescription(childId, apps, nodes, parent.mapping(), oversubscribe, -1, parent.launchDir(),
-                parent.modex(), placement, PmixNamespaces.of(childId), parent.jobId());
+                parent.modex(), placement, PmixNamespaces.of(childId), parent.jobId(), parent.pmi());
         RankMap.of(job); // throws when the policy cannot place it
         return job;
     }

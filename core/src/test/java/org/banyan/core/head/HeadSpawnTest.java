@@ -62,6 +62,7 @@ class HeadSpawnTest {
         assertThat(child.jobId()).isEqualTo(2);
         assertThat(child.spawnedBy()).isEqualTo(1);
         assertThat(child.pmixNamespace()).isEqualTo(PmixNamespaces.of(2));
+        assertThat(child.pmi()).as("a PMIx parent's child is served PMIx only, as its parent").isFalse();
         assertThat(child.stdinRank()).isEqualTo(-1);
         assertThat(child.launchDir()).isEqualTo("/w/launch");
         assertThat(child.apps().getFirst().env()).containsEntry("OMPI_PARENT_PORT", "port-1").containsEntry("X", "from the request");
@@ -72,6 +73,16 @@ class HeadSpawnTest {
         assertThat(map.ranksOn(1)).isEqualTo(2);
         assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.NameReply(1, -1, 0, 5, SPAWN, true,
                 "2 " + PmixNamespaces.of(2))));
+    }
+
+    @Test
+    void theChildOfAJobServedPmiIsServedPmiToo() {
+        JobDescription pmiOnly = new JobDescription(1, run(false).apps(), run(false).nodes(), MappingPolicy.SLOT, false, 0,
+                "/w/launch");
+        launched(pmiOnly);
+        JobDescription child = launchedJob(from(0, spawnOf(2)), 0);
+        assertThat(child.pmi()).as("banyan-comm's spawn: the children speak PMI-2 as their parents").isTrue();
+        assertThat(child.spawnedBy()).isEqualTo(1);
     }
 
     @Test

@@ -284,19 +284,57 @@ public final class Banyan implements AutoCloseable {
      * @throws BanyanException why the run cannot start it (no free slots, a bad request), in one line
      */
     public String spawn(String executable, List<String> args, int count, Map<String, String> env) {
-        checkOpen();
-        List<String> kv = new ArrayList<>(List.of("executable", executable, "count", Integer.toString(count),
-                "argc", Integer.toString(args.size())));
-        for (int i = 0; i < args.size(); i++) {
-            kv.add("arg" + i);
-            kv.add(args.get(i));
+        return spawn(List.of(new SpawnApp(executable, args, count, env, null)), List.of());
+    }
+
+    /**
+     * One application of a spawn: {@code count} processes of {@code executable} with {@code args},
+     * these variables on top of the job's exported ones, started in {@code wdir} (null: the run's
+     * launch directory).
+     */
+    public record SpawnApp(String executable, List<String> args, int count, Map<String, String> env, String wdir) {
+        public SpawnApp {
+            args = List.copyOf(args);
+            env = Map.copyOf(env);
         }
-        kv.add("envc");
-        kv.add(Integer.toString(env.size()));
-        int i = 0;
-        for (Map.Entry<String, String> e : env.entrySet()) {
-            kv.add("env" + i++);
-            kv.add(e.getKey() + "=" + e.getValue());
+    }
+
+    /**
+     * As {@link #spawn(String, List, int, Map)} for several applications in one new job
+     * (MPI_Comm_spawn_multiple: its ranks numbered across them), on the {@code hosts} named
+     * (MPI_Info "host"; none: wherever the run places them).
+     */
+    public String spawn(List<SpawnApp> apps, List<String> hosts) {
+        checkOpen();
+        List<String> kv = new ArrayList<>();
+        if (apps.size() != 1) {
+            kv.add("appc");
+            kv.add(Integer.toString(apps.size()));
+        }
+        for (int a = 0; a < apps.size(); a++) {
+            SpawnApp app = apps.get(a);
+            String p = apps.size() == 1 ? "" : "app" + a + ".";
+            kv.addAll(List.of(p + "executable", app.executable(), p + "count", Integer.toString(app.count()), p + "argc",
+                    Integer.toString(app.args().size())));
+            for (int i = 0; i < app.args().size(); i++) {
+                kv.add(p + "arg" + i);
+                kv.add(app.args().get(i));
+            }
+            kv.add(p + "envc");
+            kv.add(Integer.toString(app.env().size()));
+            int i = 0;
+            for (Map.Entry<String, String> e : app.env().entrySet()) {
+                kv.add(p + "env" + i++);
+                kv.add(e.getKey() + "=" + e.getValue());
+            }
+            if (app.wdir() != null) {
+                kv.add(p + "wdir");
+                kv.add(app.wdir());
+            }
+        }
+        if (!hosts.isEmpty()) {
+            kv.add("hosts");
+            kv.add(String.join(",", hosts));
         }
         return await(pmi.request("banyan-spawn", kv.toArray(String[]::new)), "banyan-spawn").get("jobid");
     }

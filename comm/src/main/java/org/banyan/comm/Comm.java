@@ -3,7 +3,6 @@ package org.banyan.comm;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.banyan.client.Banyan;
 
@@ -28,7 +27,7 @@ import org.banyan.client.Banyan;
  * the communicator's second context, so they never match a user's receive and show as internal
  * traffic.
  */
-public final class Comm extends CommNonBlockingParts implements AutoCloseable {
+public final class Comm extends CommSpawning implements AutoCloseable {
     public static final int ANY_SOURCE = -1;
     public static final int ANY_TAG = -1;
     /**
@@ -336,28 +335,6 @@ public final class Comm extends CommNonBlockingParts implements AutoCloseable {
      */
     public Comm splitShared(int key) {
         return split(engine.hostOf[group[rank]], key);
-    }
-
-    /**
-     * MPI_Comm_spawn: starts {@code count} processes of {@code executable} with {@code args} as a
-     * new job of this run (placed in its free slots, as mpirun places spawned jobs) and returns an
-     * intercommunicator whose remote group is theirs; they reach this group through
-     * {@link #parent()}. {@code executable}, {@code args} and {@code count} are read at
-     * {@code root} only. Collective over this communicator; when the run refuses (no free slots,
-     * no such program) or the children do not connect within {@code BANYAN_COMM_SPAWN_TIMEOUT}
-     * seconds (default 120), every rank gets a {@link CommException} saying why.
-     */
-    public Intercomm spawn(String executable, List<String> args, int count, int root) {
-        checkRank(root, "root");
-        return CommSpawn.spawn(this, executable, args, count, root);
-    }
-
-    /**
-     * MPI_Comm_get_parent: the intercommunicator to the group that spawned this job (its remote
-     * group), or null when no job spawned it. Closing it is MPI_Comm_disconnect.
-     */
-    public Intercomm parent() {
-        return engine.parent;
     }
 
     /** MPI_Comm_group: this communicator's processes, by rank here. */

@@ -6,7 +6,7 @@ package org.banyan.comm;
  * {@link CommNonBlocking} describes; a part that does not fit its array is refused when the
  * collective runs, through its request.
  */
-public abstract sealed class CommNonBlockingParts extends CommNonBlockingTyped permits Comm {
+public abstract sealed class CommNonBlockingParts extends CommNonBlockingTyped permits CommSpawning {
     CommNonBlockingParts() {}
 
 

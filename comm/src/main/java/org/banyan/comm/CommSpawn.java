@@ -41,11 +41,12 @@ final class CommSpawn {
     private CommSpawn() {}
 
     /**
-     * MPI_Comm_spawn: {@code count} processes of {@code executable} with {@code args} (read at
-     * {@code root} only), an intercommunicator to them. Collective over {@code comm}; a refusal
-     * (no free slots, a bad request) or children that never connect fail it on every rank.
+     * MPI_Comm_spawn(_multiple): the processes {@code apps} describe, on {@code hosts} (none:
+     * where the run places them), both read at {@code root} only; an intercommunicator to them.
+     * Collective over {@code comm}; a refusal (no free slots, a bad request) or children that
+     * never connect fail it on every rank.
      */
-    static Intercomm spawn(Comm comm, String executable, List<String> args, int count, int root) {
+    static Intercomm spawn(Comm comm, List<Banyan.SpawnApp> apps, List<String> hosts, int root) {
         comm.checkOpen();
         Engine engine = comm.engine;
         Banyan job = engine.job;
@@ -53,13 +54,22 @@ final class CommSpawn {
         if (comm.rank() == root) {
             if (job == null) {
                 answer = "error this process is not a rank of a Banyan job";
-            } else if (executable == null || executable.isBlank()) {
+            } else if (apps == null || apps.isEmpty() || apps.stream().anyMatch(a -> a == null || a.executable() == null
+                    || a.executable().isBlank())) {
                 answer = "error no program to spawn";
             } else {
                 String service = "banyan-comm-spawn." + job.jobId() + "." + engine.rank + "." + engine.spawns.getAndIncrement()
                         + "." + HexFormat.of().formatHex(RANDOM.generateSeed(8));
+                List<Banyan.SpawnApp> told = new ArrayList<>();
+                int count = 0;
+                for (Banyan.SpawnApp a : apps) {
+                    Map<String, String> env = new HashMap<>(a.env());
+                    env.put(PARENT_VARIABLE, service);
+                    told.add(new Banyan.SpawnApp(a.executable(), a.args(), a.count(), env, a.wdir()));
+                    count += Math.max(0, a.count());
+                }
                 try {
-                    job.spawn(executable, args == null ? List.of() : args, count, Map.of(PARENT_VARIABLE, service));
+                    job.spawn(told, hosts == null ? List.of() : hosts);
                     answer = "ok " + count + " " + service;
                 } catch (BanyanException | IllegalArgumentException e) {
                     answer = "error " + reason(e);

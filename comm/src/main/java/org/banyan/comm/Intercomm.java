@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * on it and exchange the groups' members on the peer communicator's collective context, under a
  * tag made from the user's (as {@link GroupCreation} does).
  */
-public final class Intercomm extends IntercommCollectiveCalls implements AutoCloseable {
+public final class Intercomm extends IntercommNonBlockingVectors implements AutoCloseable {
     /** MPI_ROOT: what the root of a rooted collective gives as the root. */
     public static final int ROOT = -3;
     private static final int MERGE_TAG = 40;
@@ -36,6 +36,7 @@ public final class Intercomm extends IntercommCollectiveCalls implements AutoClo
     private final AtomicInteger nextContext;
     private final IntercommCollectives collectives = new IntercommCollectives(this);
     private final IntercommVectors vectors = new IntercommVectors(this);
+    private final CollectiveThread collectiveThread;
     private boolean closed;
     /** After the local group closes: the joint world of a spawn goes with it (null for others). */
     Runnable onClose;
@@ -49,6 +50,7 @@ public final class Intercomm extends IntercommCollectiveCalls implements AutoClo
         this.remote = remote;
         this.rank = localComm.rank;
         this.nextContext = nextContext;
+        this.collectiveThread = new CollectiveThread(name);
         engine.groupOf(context, remote); // a receive's source is a remote rank: its world rank, for finalize notices
         engine.groupOf(context + 1, remote);
     }
@@ -97,6 +99,7 @@ public final class Intercomm extends IntercommCollectiveCalls implements AutoClo
      */
     public Comm merge(boolean high) {
         checkOpen();
+        collectiveThread.ordered(engine); // a creation is a collective: after the non-blocking ones started before
         long[] next = new long[1];
         localComm.allreduce(new long[] {localComm.nextContextHint()}, next, Op.MAX);
         int[] agreed = new int[2]; // the context, and whether this group goes first
@@ -294,13 +297,22 @@ public final class Intercomm extends IntercommCollectiveCalls implements AutoClo
         }
     }
 
+    /** The collective algorithms, once the non-blocking collectives started before have ended. */
     @Override
     IntercommCollectives collectives() {
+        collectiveThread.ordered(engine);
         return collectives;
     }
 
     @Override
+    Request background(Runnable body) {
+        checkOpen();
+        return collectiveThread.submit(engine, body);
+    }
+
+    @Override
     IntercommVectors vectors() {
+        collectiveThread.ordered(engine);
         return vectors;
     }
 
@@ -320,6 +332,7 @@ public final class Intercomm extends IntercommCollectiveCalls implements AutoClo
     public void close() {
         if (!closed) {
             closed = true;
+            collectiveThread.close();
             try {
                 localComm.close();
             } finally {

@@ -15,7 +15,7 @@ import java.nio.ByteBuffer;
  * and byte buffers; memory segments and byte buffers name their values' {@link Elem} for
  * reductions. Buffers a rank does not use (a non-root's receive buffer) may be null.
  */
-public abstract sealed class IntercommCollectiveCalls extends CommPointToPointParts permits Intercomm {
+public abstract sealed class IntercommCollectiveCalls extends CommPointToPointParts permits IntercommNonBlocking {
     IntercommCollectiveCalls() {}
 
     abstract IntercommCollectives collectives();

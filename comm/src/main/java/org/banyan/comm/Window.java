@@ -252,8 +252,9 @@ public final class Window extends WindowTypedAccess implements AutoCloseable {
         return r;
     }
 
-    private void getAccumulate(MemorySegment data, MemorySegment result, Elem type, Op op, int target, long offset,
-                               Operation.OneSided request) {
+    @Override
+    void getAccumulate(MemorySegment data, MemorySegment result, Elem type, Op op, int target, long offset,
+                       Operation.OneSided request) {
         int opIndex = ACC_OPS.indexOf(op);
         if (opIndex < 0) {
             throw new IllegalArgumentException("getAccumulate takes SUM, PROD, MAX, MIN, REPLACE or NO_OP, not a user-defined operation");

@@ -16,7 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * target type is one message, a column of n values n of them), each checked against the target's
  * window before anything is sent; a get's runs land in a staging buffer and are unpacked into
  * place when the last of them is answered. An accumulate's types must be of one primitive type
- * ({@link Datatype#basicType()}), the same both sides.
+ * ({@link Datatype#basicType()}), the same both sides; a get-accumulate's result type too, and
+ * each of its runs is fetched and combined at the target in one step, as MPI's element-wise
+ * atomicity asks.
  */
 public abstract sealed class WindowTypedAccess extends WindowAccess permits Window {
     WindowTypedAccess() {}
@@ -28,6 +30,9 @@ public abstract sealed class WindowTypedAccess extends WindowAccess permits Wind
     abstract void accumulate(MemorySegment data, Elem type, Op op, int target, long offset, Operation.OneSided request);
 
     abstract void get(MemorySegment into, int target, long offset, Operation.OneSided request);
+
+    abstract void getAccumulate(MemorySegment data, MemorySegment result, Elem type, Op op, int target, long offset,
+                                Operation.OneSided request);
 
     /** That {@code bytes} at {@code offset} lie within {@code target}'s window (as far as this rank knows it). */
     abstract void check(int target, long offset, long bytes, String what);
@@ -74,6 +79,43 @@ public abstract sealed class WindowTypedAccess extends WindowAccess permits Wind
         long at = 0;
         for (long[] run : runs) {
             get(staging.asSlice(at, run[1]), target, run[0], new Operation.OneSided(engine(), parts::done));
+            at += run[1];
+        }
+        return whole;
+    }
+
+    /**
+     * MPI_Get_accumulate on datatypes of one primitive type: the target's values under
+     * {@code targetCount} elements of {@code targetType} at {@code offset} are combined with
+     * {@code count} elements of {@code originType} as {@code op} says ({@link Window#NO_OP}: left
+     * as they are), and what they held before fills {@code resultCount} elements of
+     * {@code resultType} in {@code result}, by the epoch's end. All three carry the same bytes.
+     */
+    public void getAccumulate(MemorySegment data, int count, Datatype originType, MemorySegment result, int resultCount,
+                              Datatype resultType, Op op, int target, long offset, int targetCount, Datatype targetType) {
+        rgetAccumulate(data, count, originType, result, resultCount, resultType, op, target, offset, targetCount, targetType);
+    }
+
+    /** MPI_Rget_accumulate on datatypes: the request is done once every run is answered and unpacked into {@code result}. */
+    public Request rgetAccumulate(MemorySegment data, int count, Datatype originType, MemorySegment result, int resultCount,
+                                  Datatype resultType, Op op, int target, long offset, int targetCount, Datatype targetType) {
+        Elem elem = accumulable(originType, targetType);
+        if (resultType.basicType() != elem || resultType.size() * resultCount != originType.size() * count || resultCount < 0) {
+            throw new IllegalArgumentException("getAccumulate: the result's " + resultCount + " elements of " + resultType.size()
+                    + " bytes of " + resultType.basicType() + " must carry the origin's " + originType.size() * count + " bytes of "
+                    + elem);
+        }
+        resultType.check(result, resultCount);
+        List<long[]> runs = layout(count, originType, offset, targetCount, targetType, "getAccumulate");
+        checkAll(runs, target, "getAccumulate");
+        MemorySegment packed = originType.pack(data, count);
+        MemorySegment staging = Segments.staging(packed.byteSize(), "getAccumulate");
+        Operation.OneSided whole = new Operation.OneSided(engine());
+        Parts parts = new Parts(runs.size(), whole, () -> resultType.unpack(staging, result, resultCount));
+        long at = 0;
+        for (long[] run : runs) {
+            getAccumulate(packed.asSlice(at, run[1]), staging.asSlice(at, run[1]), elem, op, target, run[0],
+                    new Operation.OneSided(engine(), parts::done));
             at += run[1];
         }
         return whole;
@@ -325,5 +367,77 @@ public abstract sealed class WindowTypedAccess extends WindowAccess permits Wind
     public Request raccumulate(ByteBuffer data, int count, Datatype originType, Op op, int target, long offset, int targetCount,
                                Datatype targetType) {
         return raccumulate(MemorySegment.ofBuffer(data), count, originType, op, target, offset, targetCount, targetType);
+    }
+
+    public void getAccumulate(byte[] data, int count, Datatype originType, byte[] result, int resultCount, Datatype resultType, Op op,
+                              int target, long offset, int targetCount, Datatype targetType) {
+        getAccumulate(MemorySegment.ofArray(data), count, originType, MemorySegment.ofArray(result), resultCount, resultType, op, target, offset, targetCount,
+                targetType);
+    }
+
+    public Request rgetAccumulate(byte[] data, int count, Datatype originType, byte[] result, int resultCount, Datatype resultType,
+                                  Op op, int target, long offset, int targetCount, Datatype targetType) {
+        return rgetAccumulate(MemorySegment.ofArray(data), count, originType, MemorySegment.ofArray(result), resultCount, resultType, op, target, offset,
+                targetCount, targetType);
+    }
+
+    public void getAccumulate(int[] data, int count, Datatype originType, int[] result, int resultCount, Datatype resultType, Op op,
+                              int target, long offset, int targetCount, Datatype targetType) {
+        getAccumulate(MemorySegment.ofArray(data), count, originType, MemorySegment.ofArray(result), resultCount, resultType, op, target, offset, targetCount,
+                targetType);
+    }
+
+    public Request rgetAccumulate(int[] data, int count, Datatype originType, int[] result, int resultCount, Datatype resultType,
+                                  Op op, int target, long offset, int targetCount, Datatype targetType) {
+        return rgetAccumulate(MemorySegment.ofArray(data), count, originType, MemorySegment.ofArray(result), resultCount, resultType, op, target, offset,
+                targetCount, targetType);
+    }
+
+    public void getAccumulate(long[] data, int count, Datatype originType, long[] result, int resultCount, Datatype resultType, Op op,
+                              int target, long offset, int targetCount, Datatype targetType) {
+        getAccumulate(MemorySegment.ofArray(data), count, originType, MemorySegment.ofArray(result), resultCount, resultType, op, target, offset, targetCount,
+                targetType);
+    }
+
+    public Request rgetAccumulate(long[] data, int count, Datatype originType, long[] result, int resultCount, Datatype resultType,
+                                  Op op, int target, long offset, int targetCount, Datatype targetType) {
+        return rgetAccumulate(MemorySegment.ofArray(data), count, originType, MemorySegment.ofArray(result), resultCount, resultType, op, target, offset,
+                targetCount, targetType);
+    }
+
+    public void getAccumulate(float[] data, int count, Datatype originType, float[] result, int resultCount, Datatype resultType, Op op,
+                              int target, long offset, int targetCount, Datatype targetType) {
+        getAccumulate(MemorySegment.ofArray(data), count, originType, MemorySegment.ofArray(result), resultCount, resultType, op, target, offset, targetCount,
+                targetType);
+    }
+
+    public Request rgetAccumulate(float[] data, int count, Datatype originType, float[] result, int resultCount, Datatype resultType,
+                                  Op op, int target, long offset, int targetCount, Datatype targetType) {
+        return rgetAccumulate(MemorySegment.ofArray(data), count, originType, MemorySegment.ofArray(result), resultCount, resultType, op, target, offset,
+                targetCount, targetType);
+    }
+
+    public void getAccumulate(double[] data, int count, Datatype originType, double[] result, int resultCount, Datatype resultType, Op op,
+                              int target, long offset, int targetCount, Datatype targetType) {
+        getAccumulate(MemorySegment.ofArray(data), count, originType, MemorySegment.ofArray(result), resultCount, resultType, op, target, offset, targetCount,
+                targetType);
+    }
+
+    public Request rgetAccumulate(double[] data, int count, Datatype originType, double[] result, int resultCount, Datatype resultType,
+                                  Op op, int target, long offset, int targetCount, Datatype targetType) {
+        return rgetAccumulate(MemorySegment.ofArray(data), count, originType, MemorySegment.ofArray(result), resultCount, resultType, op, target, offset,
+                targetCount, targetType);
+    }
+
+    public void getAccumulate(ByteBuffer data, int count, Datatype originType, ByteBuffer result, int resultCount, Datatype resultType, Op op,
+                              int target, long offset, int targetCount, Datatype targetType) {
+        getAccumulate(MemorySegment.ofBuffer(data), count, originType, MemorySegment.ofBuffer(result), resultCount, resultType, op, target, offset, targetCount,
+                targetType);
+    }
+
+    public Request rgetAccumulate(ByteBuffer data, int count, Datatype originType, ByteBuffer result, int resultCount, Datatype resultType,
+                                  Op op, int target, long offset, int targetCount, Datatype targetType) {
+        return rgetAccumulate(MemorySegment.ofBuffer(data), count, originType, MemorySegment.ofBuffer(result), resultCount, resultType, op, target, offset,
+                targetCount, targetType);
     }
 }

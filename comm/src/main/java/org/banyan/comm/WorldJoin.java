@@ -67,7 +67,9 @@ final class WorldJoin {
             }
         };
         endpoints.exchange(); // the hosts first: the shared-memory transport groups ranks by host as it is built
-        return World.create(rank, size, endpoints, env);
+        Comm world = World.create(rank, size, endpoints, env);
+        world.engine.job = job; // a resized world spawns through this rank's job
+        return world;
     }
 
 }

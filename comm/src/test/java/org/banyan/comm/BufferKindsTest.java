@@ -78,7 +78,8 @@ class BufferKindsTest {
 
     /**
      * Every blocking collective of a communicator, in every form (types, datatypes, parts of
-     * arrays), and every neighbour collective of a topology has its non-blocking twin.
+     * arrays), every collective of an intercommunicator, and every neighbour collective of a
+     * topology has its non-blocking twin.
      */
     @Test
     void everyCollectiveHasANonBlockingForm() {
@@ -87,7 +88,7 @@ class BufferKindsTest {
         Set<String> neighbours = Set.of("neighborAllgather", "neighborAlltoall", "neighborAllgatherv", "neighborAlltoallv",
                 "neighborAlltoallw");
         List<String> missing = new ArrayList<>();
-        for (Class<?> type : List.of(Comm.class, DistGraph.class, Cartesian.class)) {
+        for (Class<?> type : List.of(Comm.class, Intercomm.class, DistGraph.class, Cartesian.class)) {
             for (Method m : type.getMethods()) {
                 if (collectives.contains(m.getName()) || neighbours.contains(m.getName())) {
                     twin(type, m, missing);

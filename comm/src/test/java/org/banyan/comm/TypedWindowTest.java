@@ -79,4 +79,66 @@ class TypedWindowTest {
                 "1: column2 [20.0, 21.0, 22.0, 23.0]",
                 "2: strided [10.0, -1.0, 11.0, -1.0, 12.0, -1.0, 13.0, -1.0]");
     }
+
+    /**
+     * Get-accumulate on datatypes: ranks 1 and 2 each add their contiguous four values into column
+     * 1 of rank 0's matrix and fetch what it held, one into a strided array; between them they
+     * see the column before and after the other's sum, whichever went first. Then NO_OP fetches
+     * without changing, and mismatched result types are refused.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void getAccumulateOnAColumnFetchesWhatItHeldAndAdds(boolean shm) throws Exception {
+        List<String> got = VectorCollectivesTest.run(3, shm, w -> {
+            int me = w.rank();
+            try (Window win = Window.allocate(w, me == 0 ? 16 * 8 : 8)) {
+                if (me == 0) {
+                    for (int i = 0; i < 16; i++) {
+                        win.memory().setAtIndex(ValueLayout.JAVA_DOUBLE, i, i);
+                    }
+                }
+                win.fence();
+                double[] before = new double[me == 2 ? 8 : 4];
+                Arrays.fill(before, -1);
+                if (me == 1) {
+                    win.getAccumulate(new double[] {100, 100, 100, 100}, 4, DOUBLE, before, 4, DOUBLE, Op.SUM, 0, 8, 1, COLUMN);
+                } else if (me == 2) {
+                    win.rgetAccumulate(new double[] {1000, 1000, 1000, 1000}, 4, DOUBLE, before, 1, Datatype.vector(4, 1, 2, DOUBLE),
+                            Op.SUM, 0, 8, 1, COLUMN).await();
+                }
+                win.fence();
+                StringBuilder s = new StringBuilder(me + ":");
+                if (me == 0) {
+                    double[] m = win.memory().toArray(ValueLayout.JAVA_DOUBLE);
+                    s.append(" column1 ").append(m[1]).append(",").append(m[5]).append(",").append(m[9]).append(",").append(m[13]);
+                } else {
+                    s.append(" before ").append(Arrays.toString(before));
+                }
+                win.fence();
+                if (me == 1) {
+                    double[] seen = new double[4];
+                    win.getAccumulate(new double[4], 4, DOUBLE, seen, 4, DOUBLE, Window.NO_OP, 0, 8, 1, COLUMN);
+                    win.fence();
+                    s.append(" no-op ").append(Arrays.toString(seen));
+                    assertThatThrownBy(() -> win.getAccumulate(java.lang.foreign.MemorySegment.ofArray(new double[4]), 4, DOUBLE,
+                            java.lang.foreign.MemorySegment.ofArray(new long[4]), 4, Datatype.of(Elem.LONG),
+                            Op.SUM, 0, 8, 1, COLUMN)).hasMessageContaining("getAccumulate: the result's 4 elements");
+                    assertThatThrownBy(() -> win.getAccumulate(new double[4], 4, DOUBLE, new double[3], 3, DOUBLE,
+                            Op.SUM, 0, 8, 1, COLUMN)).hasMessageContaining("must carry the origin's 32 bytes");
+                } else {
+                    win.fence();
+                }
+                return s.toString();
+            }
+        });
+        assertThat(got.get(0)).isEqualTo("0: column1 1101.0,1105.0,1109.0,1113.0");
+        String one = got.get(1);
+        String two = got.get(2);
+        // whichever came second saw the first's sum
+        boolean oneFirst = one.startsWith("1: before [1.0, 5.0, 9.0, 13.0]");
+        assertThat(one).startsWith(oneFirst ? "1: before [1.0, 5.0, 9.0, 13.0]" : "1: before [1001.0, 1005.0, 1009.0, 1013.0]")
+                .endsWith(" no-op [1101.0, 1105.0, 1109.0, 1113.0]");
+        assertThat(two).isEqualTo(oneFirst ? "2: before [101.0, -1.0, 105.0, -1.0, 109.0, -1.0, 113.0, -1.0]"
+                : "2: before [1.0, -1.0, 5.0, -1.0, 9.0, -1.0, 13.0, -1.0]");
+    }
 }

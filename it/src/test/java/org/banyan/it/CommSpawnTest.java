@@ -21,8 +21,10 @@ class CommSpawnTest {
     /**
      * A probe: {@code SpawnProbe spawn PROGRAM COUNT [ARGS]} spawns from every rank of the world
      * (root 0), prints what each parent sees and exits 3 when the spawn failed; {@code twice}
-     * spawns itself twice in a row and checks both; a spawned SpawnProbe answers its parents with
-     * its rank and size, or throws when given {@code throw}.
+     * spawns itself twice in a row and checks both; {@code multiple DIR HOST} spawns one child of
+     * application a in DIR and two of b, on HOST; a spawned SpawnProbe answers its parents with
+     * its rank and size (and says where it runs when it is one of several applications), or
+     * throws when given {@code throw}.
      */
     static final String PROBE = """
             import java.util.List;
@@ -37,6 +39,10 @@ class CommSpawnTest {
                             if (args.length > 0 && args[0].equals("throw")) {
                                 throw new IllegalStateException("child " + world.rank() + " fails on purpose");
                             }
+                            if (System.getenv("PROBE_APP") != null) {
+                                System.out.println("child " + world.rank() + "/" + world.size() + " app " + System.getenv("PROBE_APP")
+                                        + " in " + System.getProperty("user.dir"));
+                            }
                             try (parent) {
                                 int[] mine = {world.rank(), world.size(), parent.remoteSize()};
                                 parent.gather(mine, new int[0], 0);
@@ -49,7 +55,11 @@ class CommSpawnTest {
                         for (int round = 0; round < rounds; round++) {
                             Intercomm children;
                             try {
-                                children = args[0].equals("spawn")
+                                children = args[0].equals("multiple") ? world.spawnMultiple(List.of(
+                                                new Banyan.SpawnApp(jvm, self, 1, java.util.Map.of("PROBE_APP", "a"), args[1]),
+                                                new Banyan.SpawnApp(jvm, self, 2, java.util.Map.of("PROBE_APP", "b"), null)),
+                                                List.of(args[2]), 0)
+                                        : args[0].equals("spawn")
                                         ? world.spawn(args[1], List.of(args).subList(3, args.length), Integer.parseInt(args[2]), 0)
                                         : world.spawn(jvm, self, 2 + round, 0);
                             } catch (CommException e) {
@@ -118,6 +128,27 @@ class CommSpawnTest {
         Banyan.Result r = Banyan.run(null, probe(List.of("-n", "2", "--oversubscribe", "-x", "BANYAN_COMM_SHM=0"), "twice"));
         assertThat(r.exit()).as(r.stderr()).isZero();
         assertThat(r.stdout()).contains("round 1: [0, 3, 2, 1, 3, 2, 2, 3, 2]");
+    }
+
+    /** MPI_Comm_spawn_multiple with MPI_Info's "wdir" and "host": one job, ranks across the applications. */
+    @Test
+    void severalApplicationsSpawnAsOneJobInTheirDirectoriesOnTheNamedHost() throws Exception {
+        Path wdir = Files.createDirectories(dir.resolve("app-a"));
+        String host = "localhost";
+        Banyan.Result r = Banyan.run(null, probe(List.of("-n", "1", "--oversubscribe", "--host", host + ":2"), "multiple",
+                wdir.toString(), host));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        String launch = Path.of("").toAbsolutePath().toString();
+        assertThat(r.stdout().lines().sorted()).containsExactly(
+                "child 0/3 app a in " + wdir,
+                "child 1/3 app b in " + launch,
+                "child 2/3 app b in " + launch,
+                "round 0: [0, 3, 1, 1, 3, 1, 2, 3, 1]");
+        Banyan.Result elsewhere = Banyan.run(null, probe(List.of("-n", "1", "--oversubscribe"), "multiple", wdir.toString(),
+                "no-such-host"));
+        assertThat(elsewhere.exit()).as(elsewhere.stderr()).isEqualTo(3);
+        assertThat(elsewhere.stdout()).isEqualTo(
+                "parent 0: spawn: MPI_Comm_spawn names host no-such-host, which is not one of the run's\n");
     }
 
     @Test

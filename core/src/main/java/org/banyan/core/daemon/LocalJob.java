@@ -87,8 +87,8 @@ final class LocalJob {
             }
 
             @Override
-            public void spawn(int request, java.util.List<org.banyan.core.job.AppContext> apps) {
-                routing.spawnRequest(jobId, request, apps, java.util.List.of());
+            public void spawn(int request, java.util.List<org.banyan.core.job.AppContext> apps, java.util.List<String> hosts) {
+                routing.spawnRequest(jobId, request, apps, hosts);
             }
 
             @Override

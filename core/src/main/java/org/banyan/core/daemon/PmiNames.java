@@ -2,11 +2,8 @@ package org.banyan.core.daemon;
 
 import static org.banyan.core.daemon.PmiServer.JOIN_PAGE;
 
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import org.banyan.core.job.AppContext;
 import org.banyan.core.pmi.PmiCommand;
 import org.banyan.core.daemon.PmiServer.Waiter;
 import org.banyan.core.pmi.PmiV1Codec;
@@ -33,10 +30,13 @@ import org.banyan.core.wire.OverlayMessage;
  * banyan-join-page;page=I
  *                       -> banyan-join-page-response;cards=C_I;rc=0 (I = 1 .. P-1; the daemon
  *                          forgets C after the last; rc=1;errmsg=no_such_page)
- * banyan-spawn;executable=E;count=N;argc=A;arg0=..;envc=V;env0=NAME=VALUE..
+ * banyan-spawn;executable=E;count=N;argc=A;arg0=..;envc=V;env0=NAME=VALUE..;wdir=D;hosts=H1,H2
  *                       -> banyan-spawn-response;jobid=J;rc=0 once the head started job J of N
  *                          ranks of E, spawned by this one (MPI_Comm_spawn for banyan-comm: the
- *                          two jobs then meet through the name service); rc=1;errmsg= why not
+ *                          two jobs then meet through the name service); rc=1;errmsg= why not.
+ *                          wdir and hosts may be left out; several applications
+ *                          (MPI_Comm_spawn_multiple): appc=K and each key above but hosts as
+ *                          appI.executable=.., appI.count=.., ... ({@link PmiSpawnRequest})
  * </pre>
  */
 final class PmiNames {
@@ -53,8 +53,6 @@ final class PmiNames {
     /** PMI-2 answers by {@link OverlayMessage.NameRequest} op (6, connect, is PMIx's only). */
     private static final String[] V2 = {"name-publish-response", "name-unpublish-response", "name-lookup-response",
             "banyan-resize-check-response", "banyan-join-response", "name-lookup-response", null, "banyan-spawn-response"};
-    /** At most this many arguments, and as many variables, in a spawn request. */
-    static final int SPAWN_ITEMS_MAX = 4096;
 
     private final PmiServer.Daemon daemon;
     private final Replies replies;
@@ -86,68 +84,16 @@ final class PmiNames {
 
     /** A {@code banyan-spawn} request: refused here when malformed, else passed to the head. */
     void spawn(Waiter w, PmiCommand cmd) {
-        List<AppContext> apps;
+        PmiSpawnRequest ask;
         try {
-            apps = List.of(spawnRequest(cmd));
+            ask = PmiSpawnRequest.parse(cmd);
         } catch (IllegalArgumentException e) {
             result(w, OverlayMessage.NameRequest.SPAWN, false, e.getMessage(), null);
             return;
         }
         int request = nextSpawn--;
         requests.put(request, w);
-        daemon.spawn(request, apps);
-    }
-
-    /**
-     * The application a {@code banyan-spawn} request describes.
-     *
-     * @throws IllegalArgumentException what is wrong with it, in one line
-     */
-    static AppContext spawnRequest(PmiCommand cmd) {
-        String executable = cmd.get("executable");
-        if (executable == null || executable.isBlank()) {
-            throw new IllegalArgumentException("the spawn request names no program");
-        }
-        int count = cmd.getInt("count", 0);
-        if (count < 1) {
-            throw new IllegalArgumentException("the spawn request asks for " + count + " processes (at least 1)");
-        }
-        List<String> args = new ArrayList<>();
-        int argc = items(cmd, "argc");
-        for (int i = 0; i < argc; i++) {
-            args.add(item(cmd, "arg", i, "argc=" + argc));
-        }
-        Map<String, String> env = new HashMap<>();
-        int envc = items(cmd, "envc");
-        for (int i = 0; i < envc; i++) {
-            String e = item(cmd, "env", i, "envc=" + envc);
-            int eq = e.indexOf('=');
-            if (eq < 1) {
-                throw new IllegalArgumentException("env" + i + " is not NAME=VALUE");
-            }
-            env.put(e.substring(0, eq), e.substring(eq + 1));
-        }
-        return new AppContext(executable, args, count, env, null);
-    }
-
-    private static int items(PmiCommand cmd, String key) {
-        String text = cmd.get(key);
-        int n = cmd.getInt(key, -1);
-        if (text == null) {
-            return 0;
-        }
-        if (n < 0 || n > SPAWN_ITEMS_MAX) {
-            throw new IllegalArgumentException(key + " must be 0 to " + SPAWN_ITEMS_MAX + ": " + text);
-        }
-        return n;
-    }
-
-    private static String item(PmiCommand cmd, String prefix, int i, String count) {
-        String v = cmd.get(prefix + i);
-        if (v == null) {
-            throw new IllegalArgumentException(count + " but no " + prefix + i);
-        }
-        return v;
+        daemon.spawn(request, ask.apps(), ask.hosts());
     }
 
     /** The head's answer to a name request: {@code ok}, and the port for a lookup, or why not. */

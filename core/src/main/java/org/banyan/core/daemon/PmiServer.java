@@ -91,8 +91,8 @@ public final class PmiServer {
         /** Ask the head's name service; answer with {@link #onNameReply}. */
         void nameRequest(int request, int op, String name, String port);
 
-        /** Ask the head to start a job of {@code apps} spawned by this one; answer with {@link #onNameReply}. */
-        void spawn(int request, List<AppContext> apps);
+        /** Ask the head to start a job of {@code apps} spawned by this one, on {@code hosts} (none: any); answer with {@link #onNameReply}. */
+        void spawn(int request, List<AppContext> apps, List<String> hosts);
 
         /** The job's secret for its ranks (hex), or null when the daemon has none. */
         default String jobSecret() {

@@ -42,6 +42,10 @@ class PmiSpawnTest {
                 OverlayMessage.NameRequest.SPAWN, false, "only 2 of the run's 4 slots are free; add --oversubscribe")));
         assertThat(replies(a, 4)).containsExactly(frame(
                 "cmd=banyan-spawn-response;rc=1;errmsg=only 2 of the run's 4 slots are free;; add --oversubscribe;"));
+        // MPI_Info's host and wdir go with the request
+        assertThat(core.handle(new DaemonEvent.PmiFrame(1, 4, "cmd=banyan-spawn;executable=x;count=1;wdir=/d;hosts=n1;")))
+                .containsExactly(new DaemonAction.SendToParent(new OverlayMessage.SpawnRequest(1, 1, -1, -3,
+                        List.of(new AppContext("x", List.of(), 1, Map.of(), "/d")), List.of("n1"))));
     }
 
     @Test
@@ -57,16 +61,31 @@ class PmiSpawnTest {
 
     @Test
     void theRequestsWordsSayWhatIsWrong() {
-        assertThatThrownBy(() -> PmiNames.spawnRequest(PmiV2Codec.parse("cmd=banyan-spawn;count=2;")))
+        assertThatThrownBy(() -> PmiSpawnRequest.parse(PmiV2Codec.parse("cmd=banyan-spawn;count=2;")))
                 .hasMessage("the spawn request names no program");
-        assertThatThrownBy(() -> PmiNames.spawnRequest(PmiV2Codec.parse("cmd=banyan-spawn;executable=x;count=0;")))
+        assertThatThrownBy(() -> PmiSpawnRequest.parse(PmiV2Codec.parse("cmd=banyan-spawn;executable=x;count=0;")))
                 .hasMessage("the spawn request asks for 0 processes (at least 1)");
-        assertThatThrownBy(() -> PmiNames.spawnRequest(PmiV2Codec.parse("cmd=banyan-spawn;executable=x;count=1;argc=2;arg0=a;")))
+        assertThatThrownBy(() -> PmiSpawnRequest.parse(PmiV2Codec.parse("cmd=banyan-spawn;executable=x;count=1;argc=2;arg0=a;")))
                 .hasMessage("argc=2 but no arg1");
-        assertThatThrownBy(() -> PmiNames.spawnRequest(PmiV2Codec.parse("cmd=banyan-spawn;executable=x;count=1;envc=1;env0==v;")))
+        assertThatThrownBy(() -> PmiSpawnRequest.parse(PmiV2Codec.parse("cmd=banyan-spawn;executable=x;count=1;envc=1;env0==v;")))
                 .hasMessage("env0 is not NAME=VALUE");
-        assertThatThrownBy(() -> PmiNames.spawnRequest(PmiV2Codec.parse("cmd=banyan-spawn;executable=x;count=1;envc=4097;")))
+        assertThatThrownBy(() -> PmiSpawnRequest.parse(PmiV2Codec.parse("cmd=banyan-spawn;executable=x;count=1;envc=4097;")))
                 .hasMessage("envc must be 0 to 4096: 4097");
+    }
+
+    @Test
+    void severalApplicationsADirectoryAndHostsMakeOneRequest() {
+        PmiSpawnRequest r = PmiSpawnRequest.parse(PmiV2Codec.parse("cmd=banyan-spawn;appc=2;app0.executable=a;app0.count=1;"
+                + "app0.wdir=/w;app1.executable=b;app1.count=2;app1.argc=1;app1.arg0=x;app1.envc=1;app1.env0=K=V;hosts=n1,n0,n1;"));
+        assertThat(r.apps()).containsExactly(new AppContext("a", List.of(), 1, Map.of(), "/w"),
+                new AppContext("b", List.of("x"), 2, Map.of("K", "V"), null));
+        assertThat(r.hosts()).containsExactly("n1", "n0");
+        assertThatThrownBy(() -> PmiSpawnRequest.parse(PmiV2Codec.parse("cmd=banyan-spawn;appc=2;app0.executable=a;app0.count=1;")))
+                .hasMessage("the spawn request names no program for app1.executable");
+        assertThatThrownBy(() -> PmiSpawnRequest.parse(PmiV2Codec.parse("cmd=banyan-spawn;appc=0;")))
+                .hasMessage("the spawn request names no program (appc=0)");
+        assertThatThrownBy(() -> PmiSpawnRequest.parse(PmiV2Codec.parse(
+                "cmd=banyan-spawn;appc=1;app0.executable=a;app0.count=0;"))).hasMessage("the spawn request asks for 0 processes (at least 1) of a");
     }
 
     @Test

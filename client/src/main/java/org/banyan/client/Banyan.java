@@ -358,16 +358,16 @@ public final class Banyan implements AutoCloseable {
 
     /**
      * The port published under {@code name} (MPI_Lookup_name), waiting up to {@code wait} for it
-     * to be published (zero: not at all).
+     * to be published (zero: not at all; null: for as long as this job runs).
      *
      * @throws BanyanException when it is not published in time ({@code ... failed: timeout} or
      *                         {@code name_not_found})
      */
     public String lookupName(String name, Duration wait) {
         checkOpen();
-        long seconds = wait.isZero() || wait.isNegative() ? 0 : Math.max(1, (wait.toMillis() + 999) / 1000);
-        var reply = seconds == 0 ? pmi.request("name-lookup", "name", name)
-                : pmi.request("name-lookup", "name", name, "wait", Long.toString(seconds));
+        var reply = wait == null ? pmi.request("name-lookup", "name", name, "wait", "0")
+                : wait.isZero() || wait.isNegative() ? pmi.request("name-lookup", "name", name)
+                : pmi.request("name-lookup", "name", name, "wait", Long.toString(Math.max(1, (wait.toMillis() + 999) / 1000)));
         Map<String, String> r = await(reply, "name-lookup");
         return r.get("port") != null ? r.get("port") : r.get("value");
     }

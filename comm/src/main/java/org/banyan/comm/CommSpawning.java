@@ -4,9 +4,10 @@ import java.util.List;
 import org.banyan.client.Banyan;
 
 /**
- * A communicator's dynamic processes (MPI_Comm_spawn, MPI_Comm_spawn_multiple,
- * MPI_Comm_get_parent): the calls of {@link Comm} that start new jobs and reach the job that
- * started this one, as {@link CommSpawn} builds their intercommunicators.
+ * A communicator's dynamic processes: the calls of {@link Comm} that start new jobs and reach
+ * the job that started this one (MPI_Comm_spawn, MPI_Comm_spawn_multiple, MPI_Comm_get_parent;
+ * {@link CommSpawn}), and that connect groups of jobs that did not start each other
+ * (MPI_Open_port, MPI_Comm_accept, MPI_Comm_connect, and the name service; {@link CommPorts}).
  */
 public abstract sealed class CommSpawning extends CommNonBlockingParts permits Comm {
     CommSpawning() {}
@@ -44,5 +45,57 @@ public abstract sealed class CommSpawning extends CommNonBlockingParts permits C
      */
     public Intercomm parent() {
         return ((Comm) this).engine.parent;
+    }
+
+    /** MPI_Open_port: a port other jobs of the run (or DVM) connect to, once {@link #accept} waits on it. */
+    public String openPort() {
+        return CommPorts.open((Comm) this);
+    }
+
+    /** MPI_Close_port: no further accept on it. */
+    public void closePort(String port) {
+        CommPorts.close((Comm) this, port);
+    }
+
+    /**
+     * MPI_Comm_accept: waits (while this job runs) for one group to {@link #connect} to
+     * {@code port}, opened at {@code root} (read there only), and returns the intercommunicator
+     * to it, whose remote group is the connecting group. Collective over this communicator;
+     * each accept takes the next connect.
+     */
+    public Intercomm accept(String port, int root) {
+        ((Comm) this).checkRank(root, "root");
+        return CommPorts.accept((Comm) this, port, root);
+    }
+
+    /**
+     * MPI_Comm_connect: joins the group accepting on {@code port} (read at {@code root} only),
+     * in any job of the run or DVM. Collective over this communicator; when no accept comes within
+     * {@code BANYAN_COMM_CONNECT_TIMEOUT} seconds (default 120), every rank gets a
+     * {@link CommException} saying so.
+     */
+    public Intercomm connect(String port, int root) {
+        ((Comm) this).checkRank(root, "root");
+        return CommPorts.connect((Comm) this, port, root);
+    }
+
+    /** MPI_Publish_name: {@code port} under {@code service}, for every job of the run (or DVM); refused when taken. */
+    public void publishName(String service, String port) {
+        CommPorts.publish((Comm) this, service, port);
+    }
+
+    /** MPI_Unpublish_name. */
+    public void unpublishName(String service) {
+        CommPorts.unpublish((Comm) this, service);
+    }
+
+    /** MPI_Lookup_name: the port published under {@code service}; refused when there is none. */
+    public String lookupName(String service) {
+        return CommPorts.lookup((Comm) this, service, java.time.Duration.ZERO);
+    }
+
+    /** MPI_Lookup_name that waits up to {@code wait} for the name to be published. */
+    public String lookupName(String service, java.time.Duration wait) {
+        return CommPorts.lookup((Comm) this, service, wait);
     }
 }

@@ -31,6 +31,64 @@ class CommSpawnTest {
             import org.banyan.client.Banyan;
             import org.banyan.comm.*;
 
+            final class Ports {
+                /** Two groups meet through a port: halves of one job, or a server job and a client job. */
+                static void run(Comm world, String[] args) {
+                    try {
+                        switch (args[0]) {
+                            case "halves" -> {
+                                boolean server = world.rank() < world.size() / 2;
+                                Comm half = world.split(server ? 0 : 1, world.rank());
+                                byte[] port = new byte[128];
+                                if (world.rank() == 0) {
+                                    byte[] p = half.openPort().getBytes();
+                                    System.arraycopy(p, 0, port, 0, p.length);
+                                }
+                                world.bcast(port, 0);
+                                String name = new String(port).trim();
+                                try (Intercomm ic = server ? half.accept(name, 0) : half.connect(name, 0)) {
+                                    say(world, ic, server ? "accepted" : "connected");
+                                }
+                            }
+                            case "server" -> {
+                                String port = world.rank() == 0 ? world.openPort() : null;
+                                if (world.rank() == 0) {
+                                    world.publishName(args[1], port);
+                                }
+                                try (Intercomm ic = world.accept(port, 0)) {
+                                    say(world, ic, "accepted");
+                                }
+                                if (world.rank() == 0) {
+                                    world.unpublishName(args[1]);
+                                    world.closePort(port);
+                                }
+                            }
+                            case "client" -> {
+                                String port = world.lookupName(args[1], java.time.Duration.ofSeconds(60));
+                                try (Intercomm ic = world.connect(port, 0)) {
+                                    say(world, ic, "connected");
+                                }
+                            }
+                            case "lonely" -> world.connect(world.openPort(), 0);
+                            default -> world.lookupName(args[1]);
+                        }
+                    } catch (CommException e) {
+                        System.out.println("rank " + world.rank() + ": " + e.getMessage());
+                        System.exit(3);
+                    }
+                }
+
+                /** Every rank of both groups: its world rank and its group's size, all gathered at the accepting root. */
+                static void say(Comm world, Intercomm ic, String how) {
+                    int[] all = new int[ic.remoteSize() * 2];
+                    int[] mine = {world.rank(), ic.size()};
+                    ic.allgather(mine, all);
+                    if (ic.rank() == 0) {
+                        System.out.println(how + " " + ic.size() + " with " + ic.remoteSize() + ": " + java.util.Arrays.toString(all));
+                    }
+                }
+            }
+
             public final class SpawnProbe {
                 public static void main(String[] args) {
                     try (Banyan job = Banyan.init(); Comm world = Comm.world(job)) {
@@ -47,6 +105,10 @@ class CommSpawnTest {
                                 int[] mine = {world.rank(), world.size(), parent.remoteSize()};
                                 parent.gather(mine, new int[0], 0);
                             }
+                            return;
+                        }
+                        if (List.of("halves", "server", "client", "lonely", "nolookup").contains(args[0])) {
+                            Ports.run(world, args);
                             return;
                         }
                         String jvm = ProcessHandle.current().info().command().orElseThrow();
@@ -200,6 +262,51 @@ class CommSpawnTest {
                 "parent 1: spawn: the spawned job did not connect within 5 s (name-lookup failed: timeout)");
         assertThat(seconds).as("the spawn's time limit, not the sleep's").isLessThan(60);
         Banyan.assertNothingLeft(marker);
+    }
+
+    /** One job's halves meet through a port: MPI_Open_port, MPI_Comm_accept and MPI_Comm_connect. */
+    @Test
+    void twoGroupsOfAJobMeetThroughAPort() throws Exception {
+        Banyan.Result r = Banyan.run(null, probe(List.of("-n", "5", "--oversubscribe"), "halves"));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(r.stdout().lines().sorted()).containsExactly("accepted 2 with 3: [2, 3, 3, 3, 4, 3]",
+                "connected 3 with 2: [0, 2, 1, 2]");
+    }
+
+    /**
+     * Two jobs of a DVM that did not start each other: a server publishes its port under a name
+     * and accepts, a client started first looks the name up (waiting for it) and connects; then
+     * a connect nobody accepts and a name nobody published, each said on every rank.
+     */
+    @Test
+    void twoJobsOfADvmMeetThroughAPublishedName() throws Exception {
+        Path uri = dir.resolve("dvm-ports.uri");
+        Banyan.Result started = Banyan.run(null, List.of("dvm", "start", "--uri-file", uri.toString(), "--host", "localhost:6"));
+        assertThat(started.exit()).as(started.stderr()).isZero();
+        try {
+            String name = "probe-" + Banyan.marker();
+            Path clientOut = dir.resolve("client.out");
+            Process client = Banyan.builder(probe(List.of("--dvm", uri.toString(), "-n", "2"), "client", name))
+                    .redirectOutput(clientOut.toFile()).redirectError(dir.resolve("client.err").toFile()).start();
+            Banyan.Result server = Banyan.run(null, probe(List.of("--dvm", uri.toString(), "-n", "3"), "server", name));
+            assertThat(server.exit()).as(server.stderr()).isZero();
+            assertThat(client.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            assertThat(client.exitValue()).as(Files.readString(dir.resolve("client.err"))).isZero();
+            assertThat(server.stdout()).isEqualTo("accepted 3 with 2: [0, 2, 1, 2]\n");
+            assertThat(Files.readString(clientOut)).isEqualTo("connected 2 with 3: [0, 3, 1, 3, 2, 3]\n");
+
+            Banyan.Result lonely = Banyan.run(null, probe(List.of("--dvm", uri.toString(), "-n", "2", "-x",
+                    "BANYAN_COMM_CONNECT_TIMEOUT=3"), "lonely"));
+            assertThat(lonely.exit()).as(lonely.stderr()).isEqualTo(3);
+            assertThat(lonely.stdout().lines().map(l -> l.replaceAll("banyan-comm-port\\S*", "PORT")).sorted()).containsExactly(
+                    "rank 0: connect: no one accepted on PORT within 3 s (name-lookup failed: timeout)",
+                    "rank 1: connect: no one accepted on PORT within 3 s (name-lookup failed: timeout)");
+            Banyan.Result unknown = Banyan.run(null, probe(List.of("--dvm", uri.toString(), "-n", "1"), "nolookup", name));
+            assertThat(unknown.stdout()).isEqualTo("rank 0: lookupName: " + name + " is not published\n");
+        } finally {
+            Banyan.run(null, List.of("dvm", "stop", "--dvm", uri.toString()));
+        }
+        Banyan.assertNothingLeft("SpawnProbe");
     }
 
     /** Seven slots: the first children may still hold theirs (their JVMs ending) when the second spawn asks. */

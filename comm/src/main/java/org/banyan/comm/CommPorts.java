@@ -1,0 +1,164 @@
+package org.banyan.comm;
+
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.banyan.client.Banyan;
+import org.banyan.client.BanyanException;
+
+/**
+ * MPI_Open_port, MPI_Comm_accept and MPI_Comm_connect, and the name service's calls
+ * (MPI_Publish_name, MPI_Lookup_name, MPI_Unpublish_name), between groups of any jobs of one run
+ * or one DVM. A port is a name no one else draws. Each connect claims the next free number of
+ * the port by publishing {@code PORT/claim/K} (a publish of a taken name is refused, so two
+ * connects never share one); the port's K-th accept waits for that claim, and the two groups then
+ * build their {@link JointWorld} under {@code PORT/K}, the accepting group first.
+ */
+final class CommPorts {
+    /** How long a connect waits for an accept, and either for the other's endpoints: seconds. */
+    static final String TIMEOUT_VARIABLE = "BANYAN_COMM_CONNECT_TIMEOUT";
+    /** A connect tries at most this many numbers of a port. */
+    static final int CLAIMS_MAX = 100_000;
+    private static final String PREFIX = "banyan-comm-port.";
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private CommPorts() {}
+
+    static String open(Comm comm) {
+        Banyan job = job(comm, "openPort");
+        String port = PREFIX + job.jobId() + "." + comm.engine.rank + "." + HexFormat.of().formatHex(RANDOM.generateSeed(12));
+        comm.engine.ports.put(port, new AtomicInteger());
+        return port;
+    }
+
+    /** Forgets the port: the claims of the connects it accepted leave the name service. */
+    static void close(Comm comm, String port) {
+        AtomicInteger accepted = comm.engine.ports.remove(port);
+        if (accepted == null) {
+            throw new IllegalArgumentException("closePort: " + port + " is not a port this process opened");
+        }
+        for (int k = 0; k < accepted.get(); k++) {
+            try {
+                comm.engine.job.unpublishName(port + "/claim/" + k);
+            } catch (BanyanException e) {
+                // already gone
+            }
+        }
+    }
+
+    static Intercomm accept(Comm comm, String port, int root) {
+        comm.checkOpen();
+        String answer = null;
+        if (comm.rank() == root) {
+            AtomicInteger accepted = comm.engine.ports.get(port);
+            if (comm.engine.job == null || accepted == null) {
+                answer = "error " + port + " is not a port this process opened (openPort)";
+            } else {
+                int k = accepted.getAndIncrement();
+                try {
+                    comm.engine.job.lookupName(port + "/claim/" + k, null);
+                    answer = "ok " + port + "/" + k;
+                } catch (BanyanException e) {
+                    answer = "error " + e.getMessage();
+                }
+            }
+        }
+        answer = JointWorld.bcastText(comm, answer, root);
+        if (answer.startsWith("error ")) {
+            throw new CommException("accept: " + answer.substring(6));
+        }
+        return JointWorld.build(comm, root, comm.engine.job, answer.substring(3), true,
+                new JointWorld.Side("accept", "the connecting group did not go on", timeout()));
+    }
+
+    static Intercomm connect(Comm comm, String port, int root) {
+        comm.checkOpen();
+        String answer = null;
+        if (comm.rank() == root) {
+            Banyan job = comm.engine.job;
+            if (job == null) {
+                answer = "error this process is not a rank of a Banyan job";
+            } else if (port == null || !port.startsWith(PREFIX)) {
+                answer = "error " + port + " is not a port (openPort gives them)";
+            } else {
+                answer = "error every number of " + port + " is taken";
+                for (int k = 0; k < CLAIMS_MAX; k++) {
+                    try {
+                        job.publishName(port + "/claim/" + k, "claimed");
+                        answer = "ok " + port + "/" + k;
+                        break;
+                    } catch (BanyanException e) {
+                        if (!String.valueOf(e.getMessage()).endsWith("name_in_use")) {
+                            answer = "error " + e.getMessage();
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        answer = JointWorld.bcastText(comm, answer, root);
+        if (answer.startsWith("error ")) {
+            throw new CommException("connect: " + answer.substring(6));
+        }
+        String service = answer.substring(3);
+        String port0 = service.substring(0, service.lastIndexOf('/'));
+        try {
+            return JointWorld.build(comm, root, comm.engine.job, service, false,
+                    new JointWorld.Side("connect", "no one accepted on " + port0, timeout()));
+        } catch (CommException e) {
+            if (comm.rank() == root) { // the number goes back, for the next connect to take
+                try {
+                    comm.engine.job.unpublishName(port0 + "/claim/" + service.substring(service.lastIndexOf('/') + 1));
+                } catch (BanyanException gone) {
+                    // an accept took it after all, or the port was closed
+                }
+            }
+            throw e;
+        }
+    }
+
+    static void publish(Comm comm, String service, String port) {
+        try {
+            job(comm, "publishName").publishName(service, port);
+        } catch (BanyanException e) {
+            throw new CommException("publishName: " + (e.getMessage().endsWith("name_in_use") ? service + " is already published"
+                    : e.getMessage()));
+        }
+    }
+
+    static void unpublish(Comm comm, String service) {
+        try {
+            job(comm, "unpublishName").unpublishName(service);
+        } catch (BanyanException e) {
+            throw new CommException("unpublishName: " + (e.getMessage().endsWith("name_not_found") ? service + " is not published"
+                    : e.getMessage()));
+        }
+    }
+
+    static String lookup(Comm comm, String service, Duration wait) {
+        try {
+            return job(comm, "lookupName").lookupName(service, wait);
+        } catch (BanyanException e) {
+            String why = e.getMessage();
+            throw new CommException("lookupName: " + (why.endsWith("name_not_found") ? service + " is not published"
+                    : why.endsWith("timeout") ? service + " was not published within " + wait.toSeconds() + " s" : why));
+        }
+    }
+
+    private static Banyan job(Comm comm, String what) {
+        if (comm.engine.job == null) {
+            throw new CommException(what + ": this process is not a rank of a Banyan job");
+        }
+        return comm.engine.job;
+    }
+
+    private static int timeout() {
+        String text = System.getenv(TIMEOUT_VARIABLE);
+        try {
+            return text == null || text.isBlank() ? CommSpawn.DEFAULT_TIMEOUT : Math.max(1, Integer.parseInt(text.strip()));
+        } catch (NumberFormatException e) {
+            return CommSpawn.DEFAULT_TIMEOUT;
+        }
+    }
+}

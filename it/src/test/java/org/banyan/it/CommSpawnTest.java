@@ -235,7 +235,7 @@ class CommSpawnTest {
     void aSpawnedProgramThatCannotStartEndsTheRunWithItsReason() throws Exception {
         Banyan.Result r = Banyan.run(null, probe(List.of("-n", "2", "--oversubscribe"), "spawn", "/no/such/program", "2"));
         assertThat(r.exit()).as(r.stdout() + r.stderr()).isEqualTo(127);
-        assertThat(r.stderr()).contains("could not start: /no/such/program").contains("ending job 1");
+        assertThat(r.stderr()).containsPattern("job 2 rank [01] on .* could not start: /no/such/program").contains("ending job 1");
         Banyan.assertNothingLeft("SpawnProbe");
     }
 

@@ -106,6 +106,11 @@ public final class JobControl {
         }
     }
 
+    /** The command this job's lines are said by ({@code banyan run}, {@code banyan dvm submit}). */
+    String command() {
+        return settings.command();
+    }
+
     public JobDescription job() {
         return job;
     }
@@ -219,7 +224,9 @@ public final class JobControl {
         }
         host.emit(new HeadAction.RankEnded(e.rank(), e.status()));
         if (!e.note().isEmpty() || e.status() != 0) {
-            String what = "rank " + named(e.rank()) + " on " + host.hostOf(map.nodeOf(e.rank())) + " "
+            // a spawned job's rank numbers repeat its parent's: its job says whose rank it is
+            String what = (job.spawnedBy() >= 0 ? "job " + job.jobId() + " " : "") + "rank " + named(e.rank()) + " on "
+                    + host.hostOf(map.nodeOf(e.rank())) + " "
                     + (e.note().isEmpty() ? Signals.describeStatus(e.status(), e.signaled()) : "could not start: " + e.note());
             if (settings.keepGoing() && !terminating) { // every failure said, each on its own
                 failureStatus = failureStatus == null ? e.status() : failureStatus;

@@ -96,7 +96,9 @@ final class SpawnedJobs {
             }
         }
         if (refusal != null) {
-            HeadAction report = new HeadAction.Report("banyan run: cannot spawn for job " + s.jobId() + ": " + refusal);
+            JobControl parent = jobs.get(s.jobId());
+            HeadAction report = new HeadAction.Report((parent == null ? "banyan run" : parent.command()) + ": cannot spawn for job "
+                    + s.jobId() + ": " + refusal);
             host.emit(dvm ? new HeadAction.ForJob(s.jobId(), report) : report);
             host.route(reply(s, false, refusal));
             return;

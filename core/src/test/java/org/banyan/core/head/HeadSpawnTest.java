@@ -122,7 +122,8 @@ class HeadSpawnTest {
         launched(run(false));
         from(0, spawnOf(2));
         List<HeadAction> a = from(1, new OverlayMessage.RankExited(2, 1, 3, ""));
-        assertThat(HeadCoreTest.reports(a)).containsExactly("banyan run: rank 1 on n1 exited with status 3; ending the job");
+        assertThat(HeadCoreTest.reports(a)).as("the rank named with its job: rank 1 of job 1 is another process")
+                .containsExactly("banyan run: job 2 rank 1 on n1 exited with status 3; ending the job");
         assertThat(a).contains(new HeadAction.SendToDaemon(1, new OverlayMessage.TerminateJob(2, 2000)));
         // the child is over once its last rank reported: then its parent is ended
         a = from(1, new OverlayMessage.RankExited(2, 0, 143, ""));
@@ -227,6 +228,22 @@ class HeadSpawnTest {
         assertThat(child.apps().getFirst().env()).as("the parent's -x").containsEntry("X", "from -x");
         assertThat(child.apps().getFirst().workdir()).isEqualTo("/elsewhere");
         assertThat(RankMap.of(child).ranksOn(1)).isEqualTo(1);
+    }
+
+    /** A queued job's refusal is said by the command its client ran, as the rest of its lines. */
+    @Test
+    void aQueuedJobsSpawnRefusalIsSaidByItsOwnCommand() {
+        List<Node> nodes = List.of(new Node("n0", 2), new Node("n1", 2));
+        core = HeadCore.forDvm(nodes, HeadCoreTest.SETTINGS, TopologySpec.parse("radix:32"), TopologySpec.parse("radix:32"), null,
+                java.util.Set.of());
+        core.start();
+        from(0, new OverlayMessage.DaemonHello(0, "n0", 1, "n0:1"));
+        from(1, new OverlayMessage.DaemonHello(1, "n1", 2, "n1:1"));
+        core.handle(new HeadEvent.Submit(run(false), HeadCoreTest.SETTINGS.queued("banyan dvm submit", 0)));
+        OverlayMessage.SpawnRequest request = spawnOf(2);
+        from(0, request);
+        assertThat(core.handle(new HeadEvent.SpawnAnswer(request, null, null, "no room"))).contains(
+                new HeadAction.ForJob(1, new HeadAction.Report("banyan dvm submit: cannot spawn for job 1: no room")));
     }
 
     @Test

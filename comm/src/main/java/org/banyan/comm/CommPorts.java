@@ -59,7 +59,7 @@ final class CommPorts {
                 try {
                     comm.engine.job.lookupName(port + "/claim/" + k, null);
                     answer = "ok " + port + "/" + k;
-                } catch (BanyanException e) {
+                } catch (RuntimeException e) { // any: the group waits for the root's word
                     answer = "error " + e.getMessage();
                 }
             }
@@ -88,8 +88,8 @@ final class CommPorts {
                         job.publishName(port + "/claim/" + k, "claimed");
                         answer = "ok " + port + "/" + k;
                         break;
-                    } catch (BanyanException e) {
-                        if (!String.valueOf(e.getMessage()).endsWith("name_in_use")) {
+                    } catch (RuntimeException e) { // any: the group waits for the root's word
+                        if (!(e instanceof BanyanException) || !String.valueOf(e.getMessage()).endsWith("name_in_use")) {
                             answer = "error " + e.getMessage();
                             break;
                         }
@@ -154,11 +154,6 @@ final class CommPorts {
     }
 
     private static int timeout() {
-        String text = System.getenv(TIMEOUT_VARIABLE);
-        try {
-            return text == null || text.isBlank() ? CommSpawn.DEFAULT_TIMEOUT : Math.max(1, Integer.parseInt(text.strip()));
-        } catch (NumberFormatException e) {
-            return CommSpawn.DEFAULT_TIMEOUT;
-        }
+        return JointWorld.seconds(TIMEOUT_VARIABLE, CommSpawn.DEFAULT_TIMEOUT);
     }
 }

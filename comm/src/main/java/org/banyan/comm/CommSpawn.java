@@ -7,7 +7,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.banyan.client.Banyan;
-import org.banyan.client.BanyanException;
 
 /**
  * MPI_Comm_spawn and MPI_Comm_get_parent. The spawning group's root asks the run to start the
@@ -56,7 +55,7 @@ final class CommSpawn {
                 try {
                     job.spawn(told, hosts == null ? List.of() : hosts);
                     answer = "ok " + count + " " + service;
-                } catch (BanyanException | IllegalArgumentException e) {
+                } catch (RuntimeException e) { // any: the group waits for the root's word
                     answer = "error " + reason(e);
                 }
             }
@@ -77,12 +76,7 @@ final class CommSpawn {
     }
 
     private static int timeout() {
-        String text = System.getenv(TIMEOUT_VARIABLE);
-        try {
-            return text == null || text.isBlank() ? DEFAULT_TIMEOUT : Math.max(1, Integer.parseInt(text.strip()));
-        } catch (NumberFormatException e) {
-            return DEFAULT_TIMEOUT;
-        }
+        return JointWorld.seconds(TIMEOUT_VARIABLE, DEFAULT_TIMEOUT);
     }
 
     private static String reason(RuntimeException e) {

@@ -145,12 +145,12 @@ final class JointWorld {
                 publishPages(base + (parents ? "parents" : "children"), block.toString());
                 String theirs = lookupPages(base + (parents ? "children" : "parents"));
                 return parents ? block + theirs : theirs + block;
-            } catch (BanyanException e) {
+            } catch (RuntimeException e) { // any: the group waits for this root's word
                 String why = String.valueOf(e.getMessage());
-                if (why.endsWith("timeout")) {
+                if (e instanceof BanyanException && why.endsWith("timeout")) {
                     return "error " + side.late() + " within " + side.timeoutSeconds() + " s (" + why + ")";
                 }
-                return "error " + why;
+                return "error " + (e instanceof BanyanException ? why : "the other group's endpoints are garbled (" + e + ")");
             }
         }
 
@@ -210,16 +210,26 @@ final class JointWorld {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         int[] lengths = new int[comm.size()];
         comm.allgather(new int[] {bytes.length}, lengths);
-        int max = 0;
-        for (int l : lengths) {
-            max = Math.max(max, l);
+        int[] displs = new int[comm.size()];
+        for (int r = 1; r < displs.length; r++) {
+            displs[r] = displs[r - 1] + lengths[r - 1];
         }
-        byte[] all = new byte[max * comm.size()];
-        comm.allgather(java.util.Arrays.copyOf(bytes, max), all);
+        byte[] all = new byte[displs[displs.length - 1] + lengths[lengths.length - 1]];
+        comm.allgatherv(bytes, all, lengths, displs);
         List<String> out = new ArrayList<>(comm.size());
         for (int r = 0; r < comm.size(); r++) {
-            out.add(new String(all, r * max, lengths[r], StandardCharsets.UTF_8));
+            out.add(new String(all, displs[r], lengths[r], StandardCharsets.UTF_8));
         }
         return out;
+    }
+
+    /** Seconds from {@code variable}, else {@code fallback} (a bad value too). */
+    static int seconds(String variable, int fallback) {
+        String text = System.getenv(variable);
+        try {
+            return text == null || text.isBlank() ? fallback : Math.max(1, Integer.parseInt(text.strip()));
+        } catch (NumberFormatException e) {
+            return fallback;
+        }
     }
 }

@@ -30,7 +30,12 @@ final class World {
         world.engine.job = job;
         String service = env.get(CommSpawn.PARENT_VARIABLE);
         if (service != null && !service.isEmpty()) {
-            world.engine.parent = CommSpawn.toParents(world, job, service);
+            try {
+                world.engine.parent = CommSpawn.toParents(world, job, service);
+            } catch (RuntimeException e) {
+                world.close(); // every rank of the world failed alike: none is left holding its transports
+                throw e;
+            }
         }
         return world;
     }

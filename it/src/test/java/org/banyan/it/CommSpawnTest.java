@@ -70,6 +70,14 @@ class CommSpawnTest {
                                 }
                             }
                             case "lonely" -> world.connect(world.openPort(), 0);
+                            case "garbled" -> { // a connect's endpoints that are not what a connect publishes
+                                String port = world.openPort();
+                                if (world.rank() == 0) {
+                                    world.publishName(port + "/0/1/children#0", "garbage");
+                                    world.publishName(port + "/claim/0", "claimed");
+                                }
+                                world.accept(port, 0);
+                            }
                             default -> world.lookupName(args[1]);
                         }
                     } catch (CommException e) {
@@ -107,7 +115,7 @@ class CommSpawnTest {
                             }
                             return;
                         }
-                        if (List.of("halves", "server", "client", "lonely", "nolookup").contains(args[0])) {
+                        if (List.of("halves", "server", "client", "lonely", "garbled", "nolookup").contains(args[0])) {
                             Ports.run(world, args);
                             return;
                         }
@@ -301,6 +309,12 @@ class CommSpawnTest {
             assertThat(lonely.stdout().lines().map(l -> l.replaceAll("banyan-comm-port\\S*", "PORT")).sorted()).containsExactly(
                     "rank 0: connect: no one accepted on PORT within 3 s (name-lookup failed: timeout)",
                     "rank 1: connect: no one accepted on PORT within 3 s (name-lookup failed: timeout)");
+            // garbage where the other group's endpoints should be: every rank of the accepting group
+            // is told (the root alone failing left the others waiting for its word)
+            Banyan.Result garbled = Banyan.run(null, probe(List.of("--dvm", uri.toString(), "-n", "2"), "garbled"));
+            assertThat(garbled.exit()).as(garbled.stderr()).isEqualTo(3);
+            assertThat(garbled.stdout().lines().sorted()).hasSize(2).allMatch(l -> l.matches(
+                    "rank [01]: accept: the other group's endpoints are garbled \\(java.lang.StringIndexOutOfBoundsException.*"));
             Banyan.Result unknown = Banyan.run(null, probe(List.of("--dvm", uri.toString(), "-n", "1"), "nolookup", name));
             assertThat(unknown.stdout()).isEqualTo("rank 0: lookupName: " + name + " is not published\n");
         } finally {

@@ -305,7 +305,12 @@ public final class RunArguments {
             int count = c.count() > 0 ? c.count() : totalSlots;
             apps.add(new AppContext(executable(c, workdir), c.args(), count, env(c), workdir == null ? null : workdir.toString()));
         }
-        int size = JobDescription.ranks(apps);
+        int size;
+        try {
+            size = JobDescription.ranks(apps);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
         JobDescription job = new JobDescription(1, apps, nodes, placement.mapping(), placement.oversubscribe(oversubscribe, hydraHosts),
                 stdinRank, cwd.toString(), modex, placement.placement(nodes, size, false));
         job = org.banyan.core.pmix.PmixNamespaces.name(job, wireUp);
@@ -366,7 +371,12 @@ public final class RunArguments {
         for (Context c : contexts) {
             apps.add(new AppContext(executable(c, workdir), c.args(), c.count(), env(c), workdir == null ? null : workdir.toString()));
         }
-        int size = JobDescription.ranks(apps);
+        int size;
+        try {
+            size = JobDescription.ranks(apps);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
         output.prepareDirectory();
         ClientMessage.RunJob job = new ClientMessage.RunJob(apps, placement.mapping(), placement.oversubscribe(oversubscribe, hydraHosts),
                 stdinRank, cwd.toString(), modex, timeoutMillis, placement.placement(List.of(), size, true), wireUp);

@@ -33,6 +33,15 @@ class RunArgumentsTest {
         throw new AssertionError("accepted: " + String.join(" ", args));
     }
 
+    /** A rank count past what one job may have is a usage error, not an OutOfMemoryError while mapping it. */
+    @Test
+    void moreRanksThanAJobMayHaveIsAUsageError() {
+        assertThat(error("-n", "2000000000", "--oversubscribe", "true"))
+                .isEqualTo("a job of 2000000000 ranks is more than Banyan runs as one job (at most 16777216)");
+        assertThat(error("--oversubscribe", "-n", "2000000000", "true", ":", "-n", "2000000000", "true"))
+                .isEqualTo("a job of 4000000000 ranks is more than Banyan runs as one job (at most 16777216)");
+    }
+
     @Test
     void mpirunStyleOptions() throws Exception {
         RunRequest r = parse("-np", "4", "--oversubscribe", "--map-by", "node", "-x", "HOME", "-x", "A=b=c",

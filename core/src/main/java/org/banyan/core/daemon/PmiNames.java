@@ -133,8 +133,9 @@ final class PmiNames {
             return;
         }
         if (op == OverlayMessage.NameRequest.SPAWN) {
-            replies.later(w, ok ? PmiV2Codec.frame(V2[op], "jobid", port.substring(0, port.indexOf(' ') < 0 ? port.length()
-                    : port.indexOf(' ')), "rc", "0") : PmiV2Codec.frame(V2[op], "rc", "1", "errmsg", reason));
+            // the head's answer is "JOBID NAMESPACE": the rank needs the job
+            replies.later(w, ok ? PmiV2Codec.frame(V2[op], "jobid", port.split(" ", 2)[0], "rc", "0")
+                    : PmiV2Codec.frame(V2[op], "rc", "1", "errmsg", reason));
             return;
         }
         if (op == OverlayMessage.NameRequest.LOOKUP_WAIT) {

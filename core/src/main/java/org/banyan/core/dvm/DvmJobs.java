@@ -117,7 +117,13 @@ final class DvmJobs {
             apps.add(app.count() > 0 ? app : new AppContext(app.executable(), app.args(), Math.max(1, free), app.env(),
                     app.workdir()));
         }
-        int ranks = apps.stream().mapToInt(AppContext::count).sum();
+        int ranks;
+        try {
+            ranks = JobDescription.ranks(apps);
+        } catch (IllegalArgumentException e) { // a client's garbage must not reach the per-rank tables
+            s.send(new ClientMessage.JobRejected(e.getMessage()));
+            return null;
+        }
         int perRank = JobSlots.coresPerRank(run.placement());
         JobSlots.Grant grant = slots.grant(numbers.peek(), ranks, run.placement(), run.oversubscribe());
         if (grant == null) {

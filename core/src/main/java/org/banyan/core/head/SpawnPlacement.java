@@ -94,20 +94,19 @@ public final class SpawnPlacement {
     /**
      * The processes a request asks for.
      *
-     * @throws IllegalArgumentException when it names no program or an application asks for none
+     * @throws IllegalArgumentException when it names no program, an application asks for none, or
+     *                                  all of them for more than a job may have
      */
     public static int ranks(List<AppContext> requested) {
         if (requested.isEmpty()) {
             throw new IllegalArgumentException("the spawn request names no program");
         }
-        int ranks = 0;
         for (AppContext app : requested) {
             if (app.count() < 1) {
                 throw new IllegalArgumentException("the spawn request asks for " + app.count() + " processes of "
                         + app.executable());
             }
-            ranks += app.count();
         }
-        return ranks;
+        return JobDescription.ranks(requested);
     }
 }

@@ -87,6 +87,7 @@ public record JobDescription(int jobId, List<AppContext> apps, List<Node> nodes,
                 throw new IllegalArgumentException("every application of a job needs a rank count: " + app.executable());
             }
         }
+        ranks(apps); // refuses a job too large to map
         if (placement.nodeOf() != null) {
             int size = ranks(apps);
             if (placement.nodeOf().length != size) {
@@ -107,12 +108,23 @@ public record JobDescription(int jobId, List<AppContext> apps, List<Node> nodes,
 
     /** The ranks of these application contexts, numbered across them. */
     public static int ranks(List<AppContext> apps) {
-        int n = 0;
+        long n = 0;
         for (AppContext app : apps) {
             n += app.count();
         }
-        return n;
+        if (n > MAX_RANKS) {
+            throw new IllegalArgumentException("a job of " + n + " ranks is more than Banyan runs as one job (at most "
+                    + MAX_RANKS + ")");
+        }
+        return (int) n;
     }
+
+    /**
+     * The most ranks of one job: a request for more (a typo, or a rank's spawn asking for
+     * 2^31 - 1 processes) is refused before any per-rank table is made, where it would exhaust
+     * the head's memory; the largest MPI jobs run today are about a tenth of it.
+     */
+    public static final int MAX_RANKS = 1 << 24;
 
     public int totalSlots() {
         int n = 0;

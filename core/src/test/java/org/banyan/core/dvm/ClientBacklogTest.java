@@ -59,6 +59,24 @@ class ClientBacklogTest {
         assertThat(toDaemons).as("the end first, then SIGCONT").containsSubsequence("TerminateJob", "SignalRanks" + Signals.SIGCONT);
     }
 
+    /**
+     * A client that asks (past its command's own check) for more ranks than a job may have, their
+     * counts overflowing an int, is refused with the reason, and the DVM goes on serving it.
+     */
+    @Test
+    void aJobOfMoreRanksThanAJobMayHaveIsRejectedAndTheDvmGoesOn() {
+        DvmCoreTest.Harness h = new DvmCoreTest.Harness(2);
+        org.banyan.core.job.AppContext huge = new org.banyan.core.job.AppContext("./app", List.of(), Integer.MAX_VALUE,
+                java.util.Map.of(), null);
+        h.say(1, new ClientMessage.RunJob(List.of(huge, huge), org.banyan.core.job.MappingPolicy.SLOT, true, 0, "/",
+                org.banyan.core.job.Modex.LAZY, 0));
+        assertThat(h.inbox.get(1)).contains(new ClientMessage.JobRejected(
+                "a job of 4294967294 ranks is more than Banyan runs as one job (at most 16777216)"));
+        h.say(1, new ClientMessage.RunJob(List.of(new org.banyan.core.job.AppContext("./app", List.of(), 1, java.util.Map.of(),
+                null)), org.banyan.core.job.MappingPolicy.SLOT, false, 0, "/", org.banyan.core.job.Modex.LAZY, 0));
+        assertThat(h.inbox.get(1)).anyMatch(ClientMessage.JobAccepted.class::isInstance);
+    }
+
     /** The signals the head sent job {@code job}'s ranks, in order, from the harness's log. */
     private static List<Integer> signalsTo(DvmCoreTest.Harness h, int job) {
         return h.log.stream().filter(a -> a instanceof DvmAction.ToDaemon(int d, org.banyan.core.wire.OverlayMessage.SignalRanks r)

@@ -230,6 +230,22 @@ class HeadSpawnTest {
         assertThat(RankMap.of(child).ranksOn(1)).isEqualTo(1);
     }
 
+    /**
+     * A rank asking, on an oversubscribing run, for 2^31 - 1 processes (or two applications whose
+     * counts overflow an int) is refused with the reason before any per-rank table is made: the
+     * head would run out of memory mapping them.
+     */
+    @Test
+    void aSpawnOfMoreRanksThanAJobMayHaveIsRefusedNotMapped() {
+        launched(run(true));
+        List<HeadAction> a = from(0, new OverlayMessage.SpawnRequest(1, 0, -1, 5, List.of(
+                new AppContext("./c", List.of(), Integer.MAX_VALUE, Map.of(), null),
+                new AppContext("./d", List.of(), Integer.MAX_VALUE, Map.of(), null))));
+        assertThat(a).contains(new HeadAction.SendToDaemon(0, new OverlayMessage.NameReply(1, -1, 0, 5, SPAWN, false,
+                "a job of 4294967294 ranks is more than Banyan runs as one job (at most 16777216)")));
+        assertThat(launchedJob(a, 0)).isNull();
+    }
+
     /** A queued job's refusal is said by the command its client ran, as the rest of its lines. */
     @Test
     void aQueuedJobsSpawnRefusalIsSaidByItsOwnCommand() {

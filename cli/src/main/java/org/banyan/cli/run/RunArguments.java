@@ -305,12 +305,7 @@ public final class RunArguments {
             int count = c.count() > 0 ? c.count() : totalSlots;
             apps.add(new AppContext(executable(c, workdir), c.args(), count, env(c), workdir == null ? null : workdir.toString()));
         }
-        int size;
-        try {
-            size = JobDescription.ranks(apps);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage());
-        }
+        int size = size(apps);
         JobDescription job = new JobDescription(1, apps, nodes, placement.mapping(), placement.oversubscribe(oversubscribe, hydraHosts),
                 stdinRank, cwd.toString(), modex, placement.placement(nodes, size, false));
         job = org.banyan.core.pmix.PmixNamespaces.name(job, wireUp);
@@ -371,16 +366,20 @@ public final class RunArguments {
         for (Context c : contexts) {
             apps.add(new AppContext(executable(c, workdir), c.args(), c.count(), env(c), workdir == null ? null : workdir.toString()));
         }
-        int size;
-        try {
-            size = JobDescription.ranks(apps);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage());
-        }
+        int size = size(apps);
         output.prepareDirectory();
         ClientMessage.RunJob job = new ClientMessage.RunJob(apps, placement.mapping(), placement.oversubscribe(oversubscribe, hydraHosts),
                 stdinRank, cwd.toString(), modex, timeoutMillis, placement.placement(List.of(), size, true), wireUp);
         return RunRequest.forDvm(dvm, job, output.options());
+    }
+
+    /** The job's rank count, a count no job may have refused as a usage error. */
+    private static int size(List<AppContext> apps) throws UsageException {
+        try {
+            return JobDescription.ranks(apps);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
     }
 
     private Path workdir() throws UsageException {

@@ -87,9 +87,8 @@ public record JobDescription(int jobId, List<AppContext> apps, List<Node> nodes,
                 throw new IllegalArgumentException("every application of a job needs a rank count: " + app.executable());
             }
         }
-        ranks(apps); // refuses a job too large to map
+        int size = ranks(apps); // refuses a job too large to map
         if (placement.nodeOf() != null) {
-            int size = ranks(apps);
             if (placement.nodeOf().length != size) {
                 throw new IllegalArgumentException("the rankfile places " + placement.nodeOf().length + " ranks; the job has "
                         + size);

@@ -337,6 +337,13 @@ public final class Comm extends CommSpawning implements AutoCloseable {
         return split(engine.hostOf[group[rank]], key);
     }
 
+    /** MPI_COMM_SELF: this process alone, on its own message space. Not collective; the same communicator at every call. */
+    public Comm self() {
+        checkOpen();
+        return engine.self(() -> new Comm(engine, "MPI_COMM_SELF", World.SELF_CONTEXT, new int[] {engine.rank},
+                nextContext, null)); // the world's ids: communicators made from it are the world's ranks' too
+    }
+
     /** MPI_Comm_group: this communicator's processes, by rank here. */
     public Group group() {
         return new Group(group.clone(), group[rank]);
@@ -407,7 +414,7 @@ public final class Comm extends CommSpawning implements AutoCloseable {
     // ---- what the collective half of the API reaches
 
     @Override
-    Comm self() {
+    Comm asComm() {
         return this;
     }
 

@@ -35,7 +35,7 @@ public abstract sealed class CommArrayParts extends CommTypedVectors permits Com
 
     public void reduce(int[] send, int sendOffset, int[] recv, int recvOffset, int count, Op op, int root) {
         reduce(part(MemorySegment.ofArray(send), 4, sendOffset, count),
-                self().rank == root ? part(MemorySegment.ofArray(recv), 4, recvOffset, count) : null, Elem.INT, op, root);
+                asComm().rank == root ? part(MemorySegment.ofArray(recv), 4, recvOffset, count) : null, Elem.INT, op, root);
     }
 
     public void allreduce(int[] send, int sendOffset, int[] recv, int recvOffset, int count, Op op) {
@@ -45,28 +45,28 @@ public abstract sealed class CommArrayParts extends CommTypedVectors permits Com
 
     public void gather(int[] send, int sendOffset, int count, int[] recv, int recvOffset, int root) {
         gather(part(MemorySegment.ofArray(send), 4, sendOffset, count),
-                self().rank == root ? part(MemorySegment.ofArray(recv), 4, recvOffset, Math.multiplyExact(count, self().size())) : null,
+                asComm().rank == root ? part(MemorySegment.ofArray(recv), 4, recvOffset, Math.multiplyExact(count, asComm().size())) : null,
                 root);
     }
 
     public void scatter(int[] send, int sendOffset, int[] recv, int recvOffset, int count, int root) {
-        scatter(self().rank == root ? part(MemorySegment.ofArray(send), 4, sendOffset, Math.multiplyExact(count, self().size())) : null,
+        scatter(asComm().rank == root ? part(MemorySegment.ofArray(send), 4, sendOffset, Math.multiplyExact(count, asComm().size())) : null,
                 part(MemorySegment.ofArray(recv), 4, recvOffset, count), root);
     }
 
     public void allgather(int[] send, int sendOffset, int count, int[] recv, int recvOffset) {
         allgather(part(MemorySegment.ofArray(send), 4, sendOffset, count),
-                part(MemorySegment.ofArray(recv), 4, recvOffset, Math.multiplyExact(count, self().size())));
+                part(MemorySegment.ofArray(recv), 4, recvOffset, Math.multiplyExact(count, asComm().size())));
     }
 
     public void alltoall(int[] send, int sendOffset, int[] recv, int recvOffset, int count) {
-        int all = Math.multiplyExact(count, self().size());
+        int all = Math.multiplyExact(count, asComm().size());
         alltoall(part(MemorySegment.ofArray(send), 4, sendOffset, all), part(MemorySegment.ofArray(recv), 4, recvOffset, all));
     }
 
     public void reduce(long[] send, int sendOffset, long[] recv, int recvOffset, int count, Op op, int root) {
         reduce(part(MemorySegment.ofArray(send), 8, sendOffset, count),
-                self().rank == root ? part(MemorySegment.ofArray(recv), 8, recvOffset, count) : null, Elem.LONG, op, root);
+                asComm().rank == root ? part(MemorySegment.ofArray(recv), 8, recvOffset, count) : null, Elem.LONG, op, root);
     }
 
     public void allreduce(long[] send, int sendOffset, long[] recv, int recvOffset, int count, Op op) {
@@ -76,28 +76,28 @@ public abstract sealed class CommArrayParts extends CommTypedVectors permits Com
 
     public void gather(long[] send, int sendOffset, int count, long[] recv, int recvOffset, int root) {
         gather(part(MemorySegment.ofArray(send), 8, sendOffset, count),
-                self().rank == root ? part(MemorySegment.ofArray(recv), 8, recvOffset, Math.multiplyExact(count, self().size())) : null,
+                asComm().rank == root ? part(MemorySegment.ofArray(recv), 8, recvOffset, Math.multiplyExact(count, asComm().size())) : null,
                 root);
     }
 
     public void scatter(long[] send, int sendOffset, long[] recv, int recvOffset, int count, int root) {
-        scatter(self().rank == root ? part(MemorySegment.ofArray(send), 8, sendOffset, Math.multiplyExact(count, self().size())) : null,
+        scatter(asComm().rank == root ? part(MemorySegment.ofArray(send), 8, sendOffset, Math.multiplyExact(count, asComm().size())) : null,
                 part(MemorySegment.ofArray(recv), 8, recvOffset, count), root);
     }
 
     public void allgather(long[] send, int sendOffset, int count, long[] recv, int recvOffset) {
         allgather(part(MemorySegment.ofArray(send), 8, sendOffset, count),
-                part(MemorySegment.ofArray(recv), 8, recvOffset, Math.multiplyExact(count, self().size())));
+                part(MemorySegment.ofArray(recv), 8, recvOffset, Math.multiplyExact(count, asComm().size())));
     }
 
     public void alltoall(long[] send, int sendOffset, long[] recv, int recvOffset, int count) {
-        int all = Math.multiplyExact(count, self().size());
+        int all = Math.multiplyExact(count, asComm().size());
         alltoall(part(MemorySegment.ofArray(send), 8, sendOffset, all), part(MemorySegment.ofArray(recv), 8, recvOffset, all));
     }
 
     public void reduce(float[] send, int sendOffset, float[] recv, int recvOffset, int count, Op op, int root) {
         reduce(part(MemorySegment.ofArray(send), 4, sendOffset, count),
-                self().rank == root ? part(MemorySegment.ofArray(recv), 4, recvOffset, count) : null, Elem.FLOAT, op, root);
+                asComm().rank == root ? part(MemorySegment.ofArray(recv), 4, recvOffset, count) : null, Elem.FLOAT, op, root);
     }
 
     public void allreduce(float[] send, int sendOffset, float[] recv, int recvOffset, int count, Op op) {
@@ -107,28 +107,28 @@ public abstract sealed class CommArrayParts extends CommTypedVectors permits Com
 
     public void gather(float[] send, int sendOffset, int count, float[] recv, int recvOffset, int root) {
         gather(part(MemorySegment.ofArray(send), 4, sendOffset, count),
-                self().rank == root ? part(MemorySegment.ofArray(recv), 4, recvOffset, Math.multiplyExact(count, self().size())) : null,
+                asComm().rank == root ? part(MemorySegment.ofArray(recv), 4, recvOffset, Math.multiplyExact(count, asComm().size())) : null,
                 root);
     }
 
     public void scatter(float[] send, int sendOffset, float[] recv, int recvOffset, int count, int root) {
-        scatter(self().rank == root ? part(MemorySegment.ofArray(send), 4, sendOffset, Math.multiplyExact(count, self().size())) : null,
+        scatter(asComm().rank == root ? part(MemorySegment.ofArray(send), 4, sendOffset, Math.multiplyExact(count, asComm().size())) : null,
                 part(MemorySegment.ofArray(recv), 4, recvOffset, count), root);
     }
 
     public void allgather(float[] send, int sendOffset, int count, float[] recv, int recvOffset) {
         allgather(part(MemorySegment.ofArray(send), 4, sendOffset, count),
-                part(MemorySegment.ofArray(recv), 4, recvOffset, Math.multiplyExact(count, self().size())));
+                part(MemorySegment.ofArray(recv), 4, recvOffset, Math.multiplyExact(count, asComm().size())));
     }
 
     public void alltoall(float[] send, int sendOffset, float[] recv, int recvOffset, int count) {
-        int all = Math.multiplyExact(count, self().size());
+        int all = Math.multiplyExact(count, asComm().size());
         alltoall(part(MemorySegment.ofArray(send), 4, sendOffset, all), part(MemorySegment.ofArray(recv), 4, recvOffset, all));
     }
 
     public void reduce(double[] send, int sendOffset, double[] recv, int recvOffset, int count, Op op, int root) {
         reduce(part(MemorySegment.ofArray(send), 8, sendOffset, count),
-                self().rank == root ? part(MemorySegment.ofArray(recv), 8, recvOffset, count) : null, Elem.DOUBLE, op, root);
+                asComm().rank == root ? part(MemorySegment.ofArray(recv), 8, recvOffset, count) : null, Elem.DOUBLE, op, root);
     }
 
     public void allreduce(double[] send, int sendOffset, double[] recv, int recvOffset, int count, Op op) {
@@ -138,22 +138,22 @@ public abstract sealed class CommArrayParts extends CommTypedVectors permits Com
 
     public void gather(double[] send, int sendOffset, int count, double[] recv, int recvOffset, int root) {
         gather(part(MemorySegment.ofArray(send), 8, sendOffset, count),
-                self().rank == root ? part(MemorySegment.ofArray(recv), 8, recvOffset, Math.multiplyExact(count, self().size())) : null,
+                asComm().rank == root ? part(MemorySegment.ofArray(recv), 8, recvOffset, Math.multiplyExact(count, asComm().size())) : null,
                 root);
     }
 
     public void scatter(double[] send, int sendOffset, double[] recv, int recvOffset, int count, int root) {
-        scatter(self().rank == root ? part(MemorySegment.ofArray(send), 8, sendOffset, Math.multiplyExact(count, self().size())) : null,
+        scatter(asComm().rank == root ? part(MemorySegment.ofArray(send), 8, sendOffset, Math.multiplyExact(count, asComm().size())) : null,
                 part(MemorySegment.ofArray(recv), 8, recvOffset, count), root);
     }
 
     public void allgather(double[] send, int sendOffset, int count, double[] recv, int recvOffset) {
         allgather(part(MemorySegment.ofArray(send), 8, sendOffset, count),
-                part(MemorySegment.ofArray(recv), 8, recvOffset, Math.multiplyExact(count, self().size())));
+                part(MemorySegment.ofArray(recv), 8, recvOffset, Math.multiplyExact(count, asComm().size())));
     }
 
     public void alltoall(double[] send, int sendOffset, double[] recv, int recvOffset, int count) {
-        int all = Math.multiplyExact(count, self().size());
+        int all = Math.multiplyExact(count, asComm().size());
         alltoall(part(MemorySegment.ofArray(send), 8, sendOffset, all), part(MemorySegment.ofArray(recv), 8, recvOffset, all));
     }
 
@@ -190,7 +190,7 @@ public abstract sealed class CommArrayParts extends CommTypedVectors permits Com
 
     public void reduce(byte[] send, int sendOffset, byte[] recv, int recvOffset, int count, Op op, int root) {
         reduce(part(MemorySegment.ofArray(send), 1, sendOffset, count),
-                self().rank == root ? part(MemorySegment.ofArray(recv), 1, recvOffset, count) : null, Elem.BYTE, op, root);
+                asComm().rank == root ? part(MemorySegment.ofArray(recv), 1, recvOffset, count) : null, Elem.BYTE, op, root);
     }
 
     public void allreduce(byte[] send, int sendOffset, byte[] recv, int recvOffset, int count, Op op) {
@@ -200,22 +200,22 @@ public abstract sealed class CommArrayParts extends CommTypedVectors permits Com
 
     public void gather(byte[] send, int sendOffset, int count, byte[] recv, int recvOffset, int root) {
         gather(part(MemorySegment.ofArray(send), 1, sendOffset, count),
-                self().rank == root ? part(MemorySegment.ofArray(recv), 1, recvOffset, Math.multiplyExact(count, self().size())) : null,
+                asComm().rank == root ? part(MemorySegment.ofArray(recv), 1, recvOffset, Math.multiplyExact(count, asComm().size())) : null,
                 root);
     }
 
     public void scatter(byte[] send, int sendOffset, byte[] recv, int recvOffset, int count, int root) {
-        scatter(self().rank == root ? part(MemorySegment.ofArray(send), 1, sendOffset, Math.multiplyExact(count, self().size())) : null,
+        scatter(asComm().rank == root ? part(MemorySegment.ofArray(send), 1, sendOffset, Math.multiplyExact(count, asComm().size())) : null,
                 part(MemorySegment.ofArray(recv), 1, recvOffset, count), root);
     }
 
     public void allgather(byte[] send, int sendOffset, int count, byte[] recv, int recvOffset) {
         allgather(part(MemorySegment.ofArray(send), 1, sendOffset, count),
-                part(MemorySegment.ofArray(recv), 1, recvOffset, Math.multiplyExact(count, self().size())));
+                part(MemorySegment.ofArray(recv), 1, recvOffset, Math.multiplyExact(count, asComm().size())));
     }
 
     public void alltoall(byte[] send, int sendOffset, byte[] recv, int recvOffset, int count) {
-        int all = Math.multiplyExact(count, self().size());
+        int all = Math.multiplyExact(count, asComm().size());
         alltoall(part(MemorySegment.ofArray(send), 1, sendOffset, all), part(MemorySegment.ofArray(recv), 1, recvOffset, all));
     }
 

@@ -14,195 +14,195 @@ public abstract sealed class CommCollectives extends CommPointToPointParts permi
     CommCollectives() {}
 
     /** The communicator these calls run on. */
-    abstract Comm self();
+    abstract Comm asComm();
 
     public void barrier() {
-        self().coll().barrier();
+        asComm().coll().barrier();
     }
 
     public void bcast(byte[] buffer, int root) {
-        self().coll().bcast(MemorySegment.ofArray(buffer), root);
+        asComm().coll().bcast(MemorySegment.ofArray(buffer), root);
     }
 
     public void bcast(int[] buffer, int root) {
-        self().coll().bcast(MemorySegment.ofArray(buffer), root);
+        asComm().coll().bcast(MemorySegment.ofArray(buffer), root);
     }
 
     public void bcast(long[] buffer, int root) {
-        self().coll().bcast(MemorySegment.ofArray(buffer), root);
+        asComm().coll().bcast(MemorySegment.ofArray(buffer), root);
     }
 
     public void bcast(double[] buffer, int root) {
-        self().coll().bcast(MemorySegment.ofArray(buffer), root);
+        asComm().coll().bcast(MemorySegment.ofArray(buffer), root);
     }
 
     public void bcast(float[] buffer, int root) {
-        self().coll().bcast(MemorySegment.ofArray(buffer), root);
+        asComm().coll().bcast(MemorySegment.ofArray(buffer), root);
     }
 
     public void bcast(MemorySegment buffer, int root) {
-        self().coll().bcast(buffer, root);
+        asComm().coll().bcast(buffer, root);
     }
 
     public void reduce(double[] send, double[] recv, Op op, int root) {
-        self().red().reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.DOUBLE,
+        asComm().red().reduce(MemorySegment.ofArray(send), asComm().rank == root ? MemorySegment.ofArray(recv) : null, Elem.DOUBLE,
                 send.length, op, root);
     }
 
     public void reduce(long[] send, long[] recv, Op op, int root) {
-        self().red().reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.LONG,
+        asComm().red().reduce(MemorySegment.ofArray(send), asComm().rank == root ? MemorySegment.ofArray(recv) : null, Elem.LONG,
                 send.length, op, root);
     }
 
     public void reduce(float[] send, float[] recv, Op op, int root) {
-        self().red().reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.FLOAT,
+        asComm().red().reduce(MemorySegment.ofArray(send), asComm().rank == root ? MemorySegment.ofArray(recv) : null, Elem.FLOAT,
                 send.length, op, root);
     }
 
     public void reduce(int[] send, int[] recv, Op op, int root) {
-        self().red().reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.INT,
+        asComm().red().reduce(MemorySegment.ofArray(send), asComm().rank == root ? MemorySegment.ofArray(recv) : null, Elem.INT,
                 send.length, op, root);
     }
 
-    /** MPI_Scan: ranks 0..rank()'s values combined in self().rank order. */
+    /** MPI_Scan: ranks 0..rank()'s values combined in asComm().rank order. */
     public void scan(double[] send, double[] recv, Op op) {
-        self().red().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.DOUBLE, send.length, op, true);
+        asComm().red().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.DOUBLE, send.length, op, true);
     }
 
     public void scan(long[] send, long[] recv, Op op) {
-        self().red().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.LONG, send.length, op, true);
+        asComm().red().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.LONG, send.length, op, true);
     }
 
     public void scan(int[] send, int[] recv, Op op) {
-        self().red().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.INT, send.length, op, true);
+        asComm().red().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.INT, send.length, op, true);
     }
 
-    /** MPI_Exscan: ranks 0..rank()-1's values combined in self().rank order; self().rank 0's {@code recv} is left as it was. */
+    /** MPI_Exscan: ranks 0..rank()-1's values combined in asComm().rank order; asComm().rank 0's {@code recv} is left as it was. */
     public void exscan(double[] send, double[] recv, Op op) {
-        self().red().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.DOUBLE, send.length, op, false);
+        asComm().red().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.DOUBLE, send.length, op, false);
     }
 
     public void exscan(long[] send, long[] recv, Op op) {
-        self().red().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.LONG, send.length, op, false);
+        asComm().red().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.LONG, send.length, op, false);
     }
 
     public void exscan(int[] send, int[] recv, Op op) {
-        self().red().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.INT, send.length, op, false);
+        asComm().red().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.INT, send.length, op, false);
     }
 
     public void allreduce(double[] send, double[] recv, Op op) {
-        self().red().allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.DOUBLE, send.length, op);
+        asComm().red().allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.DOUBLE, send.length, op);
     }
 
     public void allreduce(long[] send, long[] recv, Op op) {
-        self().red().allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.LONG, send.length, op);
+        asComm().red().allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.LONG, send.length, op);
     }
 
     public void allreduce(int[] send, int[] recv, Op op) {
-        self().red().allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.INT, send.length, op);
+        asComm().red().allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.INT, send.length, op);
     }
 
     public void allreduce(float[] send, float[] recv, Op op) {
-        self().red().allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.FLOAT, send.length, op);
+        asComm().red().allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.FLOAT, send.length, op);
     }
 
-    /** Every self().rank's {@code send} to the root's {@code recv}, in self().rank order (recv is ignored elsewhere). */
+    /** Every asComm().rank's {@code send} to the root's {@code recv}, in asComm().rank order (recv is ignored elsewhere). */
     public void gather(double[] send, double[] recv, int root) {
-        BufferChecks.exactBlocks(self().rank, self().group.length, "gather", root, recv == null ? -1 : recv.length, send.length);
-        self().coll().gather(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, root);
+        BufferChecks.exactBlocks(asComm().rank, asComm().group.length, "gather", root, recv == null ? -1 : recv.length, send.length);
+        asComm().coll().gather(MemorySegment.ofArray(send), asComm().rank == root ? MemorySegment.ofArray(recv) : null, root);
     }
 
     public void gather(int[] send, int[] recv, int root) {
-        BufferChecks.exactBlocks(self().rank, self().group.length, "gather", root, recv == null ? -1 : recv.length, send.length);
-        self().coll().gather(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, root);
+        BufferChecks.exactBlocks(asComm().rank, asComm().group.length, "gather", root, recv == null ? -1 : recv.length, send.length);
+        asComm().coll().gather(MemorySegment.ofArray(send), asComm().rank == root ? MemorySegment.ofArray(recv) : null, root);
     }
 
     public void gather(float[] send, float[] recv, int root) {
-        BufferChecks.exactBlocks(self().rank, self().group.length, "gather", root, recv == null ? -1 : recv.length, send.length);
-        self().coll().gather(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, root);
+        BufferChecks.exactBlocks(asComm().rank, asComm().group.length, "gather", root, recv == null ? -1 : recv.length, send.length);
+        asComm().coll().gather(MemorySegment.ofArray(send), asComm().rank == root ? MemorySegment.ofArray(recv) : null, root);
     }
 
     public void gather(long[] send, long[] recv, int root) {
-        BufferChecks.exactBlocks(self().rank, self().group.length, "gather", root, recv == null ? -1 : recv.length, send.length);
-        self().coll().gather(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, root);
+        BufferChecks.exactBlocks(asComm().rank, asComm().group.length, "gather", root, recv == null ? -1 : recv.length, send.length);
+        asComm().coll().gather(MemorySegment.ofArray(send), asComm().rank == root ? MemorySegment.ofArray(recv) : null, root);
     }
 
     public void gather(MemorySegment send, MemorySegment recv, int root) {
-        self().coll().gather(send, recv, root);
+        asComm().coll().gather(send, recv, root);
     }
 
-    /** The root's {@code send}, cut in size() equal blocks, one to each self().rank's {@code recv}. */
+    /** The root's {@code send}, cut in size() equal blocks, one to each asComm().rank's {@code recv}. */
     public void scatter(double[] send, double[] recv, int root) {
-        BufferChecks.exactBlocks(self().rank, self().group.length, "scatter", root, send == null ? -1 : send.length, recv.length);
-        self().coll().scatter(self().rank == root ? MemorySegment.ofArray(send) : null, MemorySegment.ofArray(recv), root);
+        BufferChecks.exactBlocks(asComm().rank, asComm().group.length, "scatter", root, send == null ? -1 : send.length, recv.length);
+        asComm().coll().scatter(asComm().rank == root ? MemorySegment.ofArray(send) : null, MemorySegment.ofArray(recv), root);
     }
 
     public void scatter(long[] send, long[] recv, int root) {
-        BufferChecks.exactBlocks(self().rank, self().group.length, "scatter", root, send == null ? -1 : send.length, recv.length);
-        self().coll().scatter(self().rank == root ? MemorySegment.ofArray(send) : null, MemorySegment.ofArray(recv), root);
+        BufferChecks.exactBlocks(asComm().rank, asComm().group.length, "scatter", root, send == null ? -1 : send.length, recv.length);
+        asComm().coll().scatter(asComm().rank == root ? MemorySegment.ofArray(send) : null, MemorySegment.ofArray(recv), root);
     }
 
     public void scatter(int[] send, int[] recv, int root) {
-        BufferChecks.exactBlocks(self().rank, self().group.length, "scatter", root, send == null ? -1 : send.length, recv.length);
-        self().coll().scatter(self().rank == root ? MemorySegment.ofArray(send) : null, MemorySegment.ofArray(recv), root);
+        BufferChecks.exactBlocks(asComm().rank, asComm().group.length, "scatter", root, send == null ? -1 : send.length, recv.length);
+        asComm().coll().scatter(asComm().rank == root ? MemorySegment.ofArray(send) : null, MemorySegment.ofArray(recv), root);
     }
 
     public void scatter(float[] send, float[] recv, int root) {
-        BufferChecks.exactBlocks(self().rank, self().group.length, "scatter", root, send == null ? -1 : send.length, recv.length);
-        self().coll().scatter(self().rank == root ? MemorySegment.ofArray(send) : null, MemorySegment.ofArray(recv), root);
+        BufferChecks.exactBlocks(asComm().rank, asComm().group.length, "scatter", root, send == null ? -1 : send.length, recv.length);
+        asComm().coll().scatter(asComm().rank == root ? MemorySegment.ofArray(send) : null, MemorySegment.ofArray(recv), root);
     }
 
     public void scatter(MemorySegment send, MemorySegment recv, int root) {
-        self().coll().scatter(send, recv, root);
+        asComm().coll().scatter(send, recv, root);
     }
 
     public void allgather(double[] send, double[] recv) {
-        BufferChecks.exactBlocks(self().rank, self().group.length, "allgather", -1, recv.length, send.length);
-        self().coll().allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
+        BufferChecks.exactBlocks(asComm().rank, asComm().group.length, "allgather", -1, recv.length, send.length);
+        asComm().coll().allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
     }
 
     public void allgather(long[] send, long[] recv) {
-        BufferChecks.exactBlocks(self().rank, self().group.length, "allgather", -1, recv.length, send.length);
-        self().coll().allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
+        BufferChecks.exactBlocks(asComm().rank, asComm().group.length, "allgather", -1, recv.length, send.length);
+        asComm().coll().allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
     }
 
     public void allgather(float[] send, float[] recv) {
-        BufferChecks.exactBlocks(self().rank, self().group.length, "allgather", -1, recv.length, send.length);
-        self().coll().allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
+        BufferChecks.exactBlocks(asComm().rank, asComm().group.length, "allgather", -1, recv.length, send.length);
+        asComm().coll().allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
     }
 
     public void allgather(int[] send, int[] recv) {
-        BufferChecks.exactBlocks(self().rank, self().group.length, "allgather", -1, recv.length, send.length);
-        self().coll().allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
+        BufferChecks.exactBlocks(asComm().rank, asComm().group.length, "allgather", -1, recv.length, send.length);
+        asComm().coll().allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
     }
 
     public void allgather(MemorySegment send, MemorySegment recv) {
-        self().coll().allgather(send, recv);
+        asComm().coll().allgather(send, recv);
     }
 
-    /** Block i of {@code send} to self().rank i; block j of {@code recv} from self().rank j (equal blocks). */
+    /** Block i of {@code send} to asComm().rank i; block j of {@code recv} from asComm().rank j (equal blocks). */
     public void alltoall(double[] send, double[] recv) {
-        BufferChecks.equalBlocks(self().group.length, send.length, recv.length);
-        self().coll().alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
+        BufferChecks.equalBlocks(asComm().group.length, send.length, recv.length);
+        asComm().coll().alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
     }
 
     public void alltoall(long[] send, long[] recv) {
-        BufferChecks.equalBlocks(self().group.length, send.length, recv.length);
-        self().coll().alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
+        BufferChecks.equalBlocks(asComm().group.length, send.length, recv.length);
+        asComm().coll().alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
     }
 
     public void alltoall(float[] send, float[] recv) {
-        BufferChecks.equalBlocks(self().group.length, send.length, recv.length);
-        self().coll().alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
+        BufferChecks.equalBlocks(asComm().group.length, send.length, recv.length);
+        asComm().coll().alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
     }
 
     public void alltoall(int[] send, int[] recv) {
-        BufferChecks.equalBlocks(self().group.length, send.length, recv.length);
-        self().coll().alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
+        BufferChecks.equalBlocks(asComm().group.length, send.length, recv.length);
+        asComm().coll().alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
     }
 
     public void alltoall(MemorySegment send, MemorySegment recv) {
-        self().coll().alltoall(send, recv);
+        asComm().coll().alltoall(send, recv);
     }
 
 
@@ -214,17 +214,17 @@ public abstract sealed class CommCollectives extends CommPointToPointParts permi
      * size() such blocks).
      */
     public void reduceScatterBlock(double[] send, double[] recv, Op op) {
-        BufferChecks.exactBlocks(self().rank, self().group.length, "reduceScatterBlock", -1, send.length, recv.length);
+        BufferChecks.exactBlocks(asComm().rank, asComm().group.length, "reduceScatterBlock", -1, send.length, recv.length);
         reduceScatter(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), blocks(recv.length), Elem.DOUBLE, op, Double.BYTES);
     }
 
     public void reduceScatterBlock(long[] send, long[] recv, Op op) {
-        BufferChecks.exactBlocks(self().rank, self().group.length, "reduceScatterBlock", -1, send.length, recv.length);
+        BufferChecks.exactBlocks(asComm().rank, asComm().group.length, "reduceScatterBlock", -1, send.length, recv.length);
         reduceScatter(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), blocks(recv.length), Elem.LONG, op, Long.BYTES);
     }
 
     public void reduceScatterBlock(int[] send, int[] recv, Op op) {
-        BufferChecks.exactBlocks(self().rank, self().group.length, "reduceScatterBlock", -1, send.length, recv.length);
+        BufferChecks.exactBlocks(asComm().rank, asComm().group.length, "reduceScatterBlock", -1, send.length, recv.length);
         reduceScatter(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), blocks(recv.length), Elem.INT, op, Integer.BYTES);
     }
 
@@ -249,13 +249,13 @@ public abstract sealed class CommCollectives extends CommPointToPointParts permi
     }
 
     int[] blocks(int each) {
-        int[] counts = new int[self().group.length];
+        int[] counts = new int[asComm().group.length];
         java.util.Arrays.fill(counts, each);
         return counts;
     }
 
     void reduceScatterChecks(long send, long recv, int[] counts) {
-        int n = self().group.length;
+        int n = asComm().group.length;
         if (counts == null || counts.length != n) {
             throw new IllegalArgumentException("reduceScatter: " + (counts == null ? "no" : counts.length) + " counts for " + n
                     + " ranks: one per rank");
@@ -270,9 +270,9 @@ public abstract sealed class CommCollectives extends CommPointToPointParts permi
         if (sum != send) {
             throw new IllegalArgumentException("reduceScatter: the counts add up to " + sum + " elements, the send buffer holds " + send);
         }
-        if (recv != counts[self().rank]) {
-            throw new IllegalArgumentException("reduceScatter: rank " + self().rank + " receives " + recv + " elements but its count is "
-                    + counts[self().rank]);
+        if (recv != counts[asComm().rank]) {
+            throw new IllegalArgumentException("reduceScatter: rank " + asComm().rank + " receives " + recv + " elements but its count is "
+                    + counts[asComm().rank]);
         }
     }
 
@@ -282,65 +282,65 @@ public abstract sealed class CommCollectives extends CommPointToPointParts permi
      * scattered by the counts.
      */
     void reduceScatter(MemorySegment send, MemorySegment recv, int[] counts, Elem type, Op op, int elem) {
-        int n = self().group.length;
+        int n = asComm().group.length;
         if (n > 1 && op.commutative() && op.unit() == 1) {
-            self().red().reduceScatterRing(send, recv, type, counts, op);
+            asComm().red().reduceScatterRing(send, recv, type, counts, op);
             return;
         }
-        boolean first = self().rank == 0;
+        boolean first = asComm().rank == 0;
         MemorySegment whole = first ? MemorySegment.ofArray(new byte[(int) send.byteSize()]) : null;
-        self().red().reduce(send, whole, type, (int) (send.byteSize() / elem), op, 0);
+        asComm().red().reduce(send, whole, type, (int) (send.byteSize() / elem), op, 0);
         long[] bytes = new long[n];
         long[] displs = new long[n];
         for (int r = 0; r < n; r++) {
             bytes[r] = (long) counts[r] * elem;
             displs[r] = r == 0 ? 0 : displs[r - 1] + bytes[r - 1];
         }
-        self().vcoll().scatterv(whole, first ? bytes : null, first ? displs : null, recv, 0);
+        asComm().vcoll().scatterv(whole, first ? bytes : null, first ? displs : null, recv, 0);
     }
 
     // ---- the same on the buffer types the calls above leave out
 
     public void bcast(ByteBuffer buffer, int root) {
-        self().coll().bcast(MemorySegment.ofBuffer(buffer), root);
+        asComm().coll().bcast(MemorySegment.ofBuffer(buffer), root);
     }
 
     public void reduce(byte[] send, byte[] recv, Op op, int root) {
-        self().red().reduce(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, Elem.BYTE,
+        asComm().red().reduce(MemorySegment.ofArray(send), asComm().rank == root ? MemorySegment.ofArray(recv) : null, Elem.BYTE,
                 send.length,
                 op, root);
     }
 
     public void allreduce(byte[] send, byte[] recv, Op op) {
-        self().red().allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.BYTE, send.length, op);
+        asComm().red().allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.BYTE, send.length, op);
     }
 
     public void scan(byte[] send, byte[] recv, Op op) {
-        self().red().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.BYTE, send.length, op, true);
+        asComm().red().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.BYTE, send.length, op, true);
     }
 
     public void exscan(byte[] send, byte[] recv, Op op) {
-        self().red().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.BYTE, send.length, op, false);
+        asComm().red().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.BYTE, send.length, op, false);
     }
 
     public void gather(byte[] send, byte[] recv, int root) {
-        BufferChecks.exactBlocks(self().rank, self().group.length, "gather", root, recv == null ? -1 : recv.length, send.length);
-        self().coll().gather(MemorySegment.ofArray(send), self().rank == root ? MemorySegment.ofArray(recv) : null, root);
+        BufferChecks.exactBlocks(asComm().rank, asComm().group.length, "gather", root, recv == null ? -1 : recv.length, send.length);
+        asComm().coll().gather(MemorySegment.ofArray(send), asComm().rank == root ? MemorySegment.ofArray(recv) : null, root);
     }
 
     public void scatter(byte[] send, byte[] recv, int root) {
-        BufferChecks.exactBlocks(self().rank, self().group.length, "scatter", root, send == null ? -1 : send.length, recv.length);
-        self().coll().scatter(self().rank == root ? MemorySegment.ofArray(send) : null, MemorySegment.ofArray(recv), root);
+        BufferChecks.exactBlocks(asComm().rank, asComm().group.length, "scatter", root, send == null ? -1 : send.length, recv.length);
+        asComm().coll().scatter(asComm().rank == root ? MemorySegment.ofArray(send) : null, MemorySegment.ofArray(recv), root);
     }
 
     public void allgather(byte[] send, byte[] recv) {
-        BufferChecks.exactBlocks(self().rank, self().group.length, "allgather", -1, recv.length, send.length);
-        self().coll().allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
+        BufferChecks.exactBlocks(asComm().rank, asComm().group.length, "allgather", -1, recv.length, send.length);
+        asComm().coll().allgather(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
     }
 
     public void alltoall(byte[] send, byte[] recv) {
-        BufferChecks.equalBlocks(self().group.length, send.length, recv.length);
-        self().coll().alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
+        BufferChecks.equalBlocks(asComm().group.length, send.length, recv.length);
+        asComm().coll().alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));
     }
 
     public void gather(ByteBuffer send, ByteBuffer recv, int root) {
@@ -360,7 +360,7 @@ public abstract sealed class CommCollectives extends CommPointToPointParts permi
     }
 
     public void reduceScatterBlock(byte[] send, byte[] recv, Op op) {
-        BufferChecks.exactBlocks(self().rank, self().group.length, "reduceScatterBlock", -1, send.length, recv.length);
+        BufferChecks.exactBlocks(asComm().rank, asComm().group.length, "reduceScatterBlock", -1, send.length, recv.length);
         reduceScatter(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), blocks(recv.length), Elem.BYTE, op, Byte.BYTES);
     }
 
@@ -370,7 +370,7 @@ public abstract sealed class CommCollectives extends CommPointToPointParts permi
     }
 
     public void reduceScatterBlock(float[] send, float[] recv, Op op) {
-        BufferChecks.exactBlocks(self().rank, self().group.length, "reduceScatterBlock", -1, send.length, recv.length);
+        BufferChecks.exactBlocks(asComm().rank, asComm().group.length, "reduceScatterBlock", -1, send.length, recv.length);
         reduceScatter(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), blocks(recv.length), Elem.FLOAT, op, Float.BYTES);
     }
 

@@ -49,6 +49,7 @@ final class CommPorts {
 
     static Intercomm accept(Comm comm, String port, int root) {
         comm.checkOpen();
+        int wait = timeout("accept");
         String answer = null;
         if (comm.rank() == root) {
             AtomicInteger accepted = comm.engine.ports.get(port);
@@ -69,11 +70,12 @@ final class CommPorts {
             throw new CommException("accept: " + answer.substring(6));
         }
         return JointWorld.build(comm, root, comm.engine.job, answer.substring(3), true,
-                new JointWorld.Side("accept", "the connecting group did not go on", timeout()));
+                new JointWorld.Side("accept", "the connecting group did not go on", wait));
     }
 
     static Intercomm connect(Comm comm, String port, int root) {
         comm.checkOpen();
+        int wait = timeout("connect");
         String answer = null;
         if (comm.rank() == root) {
             Banyan job = comm.engine.job;
@@ -105,7 +107,7 @@ final class CommPorts {
         String port0 = service.substring(0, service.lastIndexOf('/'));
         try {
             return JointWorld.build(comm, root, comm.engine.job, service, false,
-                    new JointWorld.Side("connect", "no one accepted on " + port0, timeout()));
+                    new JointWorld.Side("connect", "no one accepted on " + port0, wait));
         } catch (CommException e) {
             if (comm.rank() == root) { // the number goes back, for the next connect to take
                 try {
@@ -153,7 +155,7 @@ final class CommPorts {
         return comm.engine.job;
     }
 
-    private static int timeout() {
-        return JointWorld.seconds(TIMEOUT_VARIABLE, CommSpawn.DEFAULT_TIMEOUT);
+    private static int timeout(String what) {
+        return JointWorld.seconds(what, TIMEOUT_VARIABLE, CommSpawn.DEFAULT_TIMEOUT);
     }
 }

@@ -32,6 +32,7 @@ final class CommSpawn {
      */
     static Intercomm spawn(Comm comm, List<Banyan.SpawnApp> apps, List<String> hosts, int root) {
         comm.checkOpen();
+        int wait = timeout("spawn");
         Engine engine = comm.engine;
         Banyan job = engine.job;
         String answer = null;
@@ -66,17 +67,17 @@ final class CommSpawn {
         }
         String[] parts = answer.split(" ", 3);
         return JointWorld.build(comm, root, job, parts[2], true, new JointWorld.Side("spawn", "the spawned job did not connect",
-                timeout()));
+                wait));
     }
 
     /** A spawned job's world meets its parents: the intercommunicator {@link Comm#parent} gives. */
     static Intercomm toParents(Comm world, Banyan job, String service) {
         return JointWorld.build(world, 0, job, service, false, new JointWorld.Side("connecting to the parents",
-                "the parent job did not connect", timeout()));
+                "the parent job did not connect", timeout("connecting to the parents")));
     }
 
-    private static int timeout() {
-        return JointWorld.seconds(TIMEOUT_VARIABLE, DEFAULT_TIMEOUT);
+    private static int timeout(String what) {
+        return JointWorld.seconds(what, TIMEOUT_VARIABLE, DEFAULT_TIMEOUT);
     }
 
     private static String reason(RuntimeException e) {

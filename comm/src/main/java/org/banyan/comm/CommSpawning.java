@@ -7,7 +7,8 @@ import org.banyan.client.Banyan;
  * A communicator's dynamic processes: the calls of {@link Comm} that start new jobs and reach
  * the job that started this one (MPI_Comm_spawn, MPI_Comm_spawn_multiple, MPI_Comm_get_parent;
  * {@link CommSpawn}), and that connect groups of jobs that did not start each other
- * (MPI_Open_port, MPI_Comm_accept, MPI_Comm_connect, and the name service; {@link CommPorts}).
+ * (MPI_Open_port, MPI_Comm_accept, MPI_Comm_connect, and the name service; {@link CommPorts}),
+ * or two processes that share a socket (MPI_Comm_join; {@link CommJoin}).
  */
 public abstract sealed class CommSpawning extends CommNonBlockingParts permits Comm {
     CommSpawning() {}
@@ -77,6 +78,27 @@ public abstract sealed class CommSpawning extends CommNonBlockingParts permits C
     public Intercomm connect(String port, int root) {
         ((Comm) this).checkRank(root, "root");
         return CommPorts.connect((Comm) this, port, root);
+    }
+
+    /**
+     * MPI_Comm_join: meets the process at the other end of {@code socket}, which calls join too,
+     * and returns the intercommunicator between the two (one process a side: this process's
+     * {@link Comm#self} and the other). Not collective: one process on each end calls it. Both
+     * must be ranks of the same run or DVM (the joint world is built through its name service;
+     * only a short greeting crosses the socket, which is left open). The greeting is awaited
+     * {@code BANYAN_COMM_CONNECT_TIMEOUT} seconds (default 120); a socket whose other end writes
+     * something else, closes, or cannot join fails it with a {@link CommException} saying so.
+     */
+    public Intercomm join(java.net.Socket socket) {
+        return CommJoin.join((Comm) this, socket);
+    }
+
+    /** {@link #join(java.net.Socket)} over a connected channel in blocking mode. */
+    public Intercomm join(java.nio.channels.SocketChannel channel) {
+        if (channel == null) {
+            throw new IllegalArgumentException("join: no channel");
+        }
+        return CommJoin.join((Comm) this, channel.socket());
     }
 
     /** MPI_Publish_name: {@code port} under {@code service}, for every job of the run (or DVM); refused when taken. */

@@ -19,9 +19,9 @@ public abstract sealed class CommTypedCollectives extends CommVectorCollectives 
     /** MPI_Bcast of {@code count} elements of {@code type}. */
     public void bcast(MemorySegment buffer, int count, Datatype type, int root) {
         type.check(buffer, count);
-        MemorySegment packed = self().rank == root ? type.pack(buffer, count) : bytes(type, count);
+        MemorySegment packed = asComm().rank == root ? type.pack(buffer, count) : bytes(type, count);
         bcast(packed, root);
-        if (self().rank != root) {
+        if (asComm().rank != root) {
             type.unpack(packed, buffer, count);
         }
     }
@@ -29,8 +29,8 @@ public abstract sealed class CommTypedCollectives extends CommVectorCollectives 
     /** MPI_Gather: each rank's {@code sendCount} elements into the root's {@code recv} (read at the root only), rank by rank. */
     public void gather(MemorySegment send, int sendCount, Datatype sendType, MemorySegment recv, int recvCount, Datatype recvType,
                        int root) {
-        boolean atRoot = self().rank == root;
-        int n = self().size();
+        boolean atRoot = asComm().rank == root;
+        int n = asComm().size();
         same("gather", sendCount, sendType, recvCount, recvType);
         if (atRoot) {
             need(recv, "gather");
@@ -46,20 +46,20 @@ public abstract sealed class CommTypedCollectives extends CommVectorCollectives 
     /** MPI_Scatter: the root's {@code send} (read there only), {@code sendCount} elements to each rank in turn. */
     public void scatter(MemorySegment send, int sendCount, Datatype sendType, MemorySegment recv, int recvCount, Datatype recvType,
                         int root) {
-        boolean atRoot = self().rank == root;
+        boolean atRoot = asComm().rank == root;
         same("scatter", sendCount, sendType, recvCount, recvType);
         recvType.check(recv, recvCount);
         if (atRoot) {
             need(send, "scatter");
         }
         MemorySegment mine = bytes(recvType, recvCount);
-        scatter(atRoot ? sendType.pack(send, Math.multiplyExact(self().size(), sendCount)) : null, mine, root);
+        scatter(atRoot ? sendType.pack(send, Math.multiplyExact(asComm().size(), sendCount)) : null, mine, root);
         recvType.unpack(mine, recv, recvCount);
     }
 
     /** MPI_Allgather: every rank's {@code sendCount} elements into every rank's {@code recv}, rank by rank. */
     public void allgather(MemorySegment send, int sendCount, Datatype sendType, MemorySegment recv, int recvCount, Datatype recvType) {
-        int n = self().size();
+        int n = asComm().size();
         same("allgather", sendCount, sendType, recvCount, recvType);
         recvType.check(recv, Math.multiplyExact(n, recvCount));
         MemorySegment all = bytes(recvType, (long) n * recvCount);
@@ -69,7 +69,7 @@ public abstract sealed class CommTypedCollectives extends CommVectorCollectives 
 
     /** MPI_Alltoall: the r-th {@code sendCount} elements of {@code send} to rank r; rank r's into the r-th place of {@code recv}. */
     public void alltoall(MemorySegment send, int sendCount, Datatype sendType, MemorySegment recv, int recvCount, Datatype recvType) {
-        int n = self().size();
+        int n = asComm().size();
         same("alltoall", sendCount, sendType, recvCount, recvType);
         recvType.check(recv, Math.multiplyExact(n, recvCount));
         MemorySegment all = bytes(recvType, (long) n * recvCount);
@@ -194,12 +194,12 @@ public abstract sealed class CommTypedCollectives extends CommVectorCollectives 
 
     /** MPI_Reduce on memory: {@code send} holds whole {@code type} values, the root's {@code recv} (read there only) as many. */
     public void reduce(MemorySegment send, MemorySegment recv, Elem type, Op op, int root) {
-        self().red().reduce(send, self().rank == root ? recv : null, type, values(send, type, "reduce"), op, root);
+        asComm().red().reduce(send, asComm().rank == root ? recv : null, type, values(send, type, "reduce"), op, root);
     }
 
     /** MPI_Allreduce on memory of {@code type} values. */
     public void allreduce(MemorySegment send, MemorySegment recv, Elem type, Op op) {
-        self().red().allreduce(send, recv, type, values(send, type, "allreduce"), op);
+        asComm().red().allreduce(send, recv, type, values(send, type, "allreduce"), op);
     }
 
     /** MPI_Scan on memory of {@code type} values. */
@@ -240,7 +240,7 @@ public abstract sealed class CommTypedCollectives extends CommVectorCollectives 
     public void reduceScatterBlock(MemorySegment send, MemorySegment recv, Elem type, Op op) {
         int block = values(recv, type, "reduceScatterBlock");
         int sent = values(send, type, "reduceScatterBlock");
-        BufferChecks.exactBlocks(self().rank, self().group.length, "reduceScatterBlock", -1, sent, block);
+        BufferChecks.exactBlocks(asComm().rank, asComm().group.length, "reduceScatterBlock", -1, sent, block);
         reduceScatter(send, recv, blocks(block), type, op, type.bytes());
     }
 
@@ -288,13 +288,13 @@ public abstract sealed class CommTypedCollectives extends CommVectorCollectives 
      */
     public void reduce(MemorySegment send, MemorySegment recv, int count, Datatype type, Op op, int root) {
         Elem e = reducible(type, "reduce");
-        boolean atRoot = self().rank == root;
+        boolean atRoot = asComm().rank == root;
         if (atRoot) {
             need(recv, "reduce");
             type.check(recv, count);
         }
         MemorySegment result = atRoot ? bytes(type, count) : null;
-        self().red().reduce(type.pack(send, count), result, e, values(type, count, e), op, root);
+        asComm().red().reduce(type.pack(send, count), result, e, values(type, count, e), op, root);
         if (atRoot) {
             type.unpack(result, recv, count);
         }
@@ -305,7 +305,7 @@ public abstract sealed class CommTypedCollectives extends CommVectorCollectives 
         Elem e = reducible(type, "allreduce");
         type.check(recv, count);
         MemorySegment result = bytes(type, count);
-        self().red().allreduce(type.pack(send, count), result, e, values(type, count, e), op);
+        asComm().red().allreduce(type.pack(send, count), result, e, values(type, count, e), op);
         type.unpack(result, recv, count);
     }
 
@@ -324,8 +324,8 @@ public abstract sealed class CommTypedCollectives extends CommVectorCollectives 
         Elem e = reducible(type, what);
         type.check(recv, count);
         MemorySegment result = bytes(type, count);
-        self().red().scan(type.pack(send, count), result, e, values(type, count, e), op, inclusive);
-        if (inclusive || self().rank != 0) {
+        asComm().red().scan(type.pack(send, count), result, e, values(type, count, e), op, inclusive);
+        if (inclusive || asComm().rank != 0) {
             type.unpack(result, recv, count);
         }
     }
@@ -439,7 +439,7 @@ public abstract sealed class CommTypedCollectives extends CommVectorCollectives 
     }
 
     private void scanned(MemorySegment send, MemorySegment recv, Elem type, Op op, boolean inclusive, String what) {
-        self().red().scan(send, recv, type, values(send, type, what), op, inclusive);
+        asComm().red().scan(send, recv, type, values(send, type, what), op, inclusive);
     }
 
     static int values(MemorySegment send, Elem type, String what) {

@@ -21,8 +21,8 @@ public abstract sealed class CommTypedVectors extends CommTypedCollectives permi
      */
     public void gatherv(MemorySegment send, int sendCount, Datatype sendType, MemorySegment recv, int[] recvCounts, int[] displs,
                         Datatype recvType, int root) {
-        int n = self().size();
-        boolean atRoot = self().rank == root;
+        int n = asComm().size();
+        boolean atRoot = asComm().rank == root;
         long[] counts = null;
         long[] packedDispls = null;
         MemorySegment all = null;
@@ -32,22 +32,22 @@ public abstract sealed class CommTypedVectors extends CommTypedCollectives permi
             counts = packedCounts(recvCounts, recvType);
             packedDispls = runningSums(counts);
             all = Segments.staging(total(counts), "gatherv");
-            self().vcoll().gatherv(sendType.pack(send, sendCount), all, counts, packedDispls, root);
+            asComm().vcoll().gatherv(sendType.pack(send, sendCount), all, counts, packedDispls, root);
             for (int r = 0; r < n; r++) {
                 unpackAt(all, packedDispls[r], counts[r], recv, at[r], recvType, recvCounts[r]);
             }
             return;
         }
-        self().vcoll().gatherv(sendType.pack(send, sendCount), null, null, null, root);
+        asComm().vcoll().gatherv(sendType.pack(send, sendCount), null, null, null, root);
     }
 
     /** MPI_Scatterv: the root's {@code counts[r]} elements at {@code displs[r]} extents of {@code send} to rank r's {@code recv}. */
     public void scatterv(MemorySegment send, int[] counts, int[] displs, Datatype sendType, MemorySegment recv, int recvCount,
                          Datatype recvType, int root) {
-        int n = self().size();
+        int n = asComm().size();
         recvType.check(recv, recvCount);
         MemorySegment mine = bytes(recvType, recvCount);
-        if (self().rank == root) {
+        if (asComm().rank == root) {
             need(send, "scatterv");
             long[] at = places("scatterv", send, counts, extents(displs, sendType, n, "scatterv"), sendType);
             long[] packed = packedCounts(counts, sendType);
@@ -56,9 +56,9 @@ public abstract sealed class CommTypedVectors extends CommTypedCollectives permi
             for (int r = 0; r < n; r++) {
                 packAt(send, at[r], sendType, counts[r], all, packedDispls[r]);
             }
-            self().vcoll().scatterv(all, packed, packedDispls, mine, root);
+            asComm().vcoll().scatterv(all, packed, packedDispls, mine, root);
         } else {
-            self().vcoll().scatterv(null, null, null, mine, root);
+            asComm().vcoll().scatterv(null, null, null, mine, root);
         }
         recvType.unpack(mine, recv, recvCount);
     }
@@ -69,12 +69,12 @@ public abstract sealed class CommTypedVectors extends CommTypedCollectives permi
      */
     public void allgatherv(MemorySegment send, int sendCount, Datatype sendType, MemorySegment recv, int[] recvCounts, int[] displs,
                            Datatype recvType) {
-        int n = self().size();
+        int n = asComm().size();
         long[] at = places("allgatherv", recv, recvCounts, extents(displs, recvType, n, "allgatherv"), recvType);
         long[] counts = packedCounts(recvCounts, recvType);
         long[] packedDispls = runningSums(counts);
         MemorySegment all = Segments.staging(total(counts), "allgatherv");
-        self().vcoll().allgatherv(sendType.pack(send, sendCount), all, counts, packedDispls);
+        asComm().vcoll().allgatherv(sendType.pack(send, sendCount), all, counts, packedDispls);
         for (int r = 0; r < n; r++) {
             unpackAt(all, packedDispls[r], counts[r], recv, at[r], recvType, recvCounts[r]);
         }
@@ -83,7 +83,7 @@ public abstract sealed class CommTypedVectors extends CommTypedCollectives permi
     /** MPI_Alltoallv on datatypes: displacements in extents of each side's type. */
     public void alltoallv(MemorySegment send, int[] sendCounts, int[] sendDispls, Datatype sendType, MemorySegment recv,
                           int[] recvCounts, int[] recvDispls, Datatype recvType) {
-        int n = self().size();
+        int n = asComm().size();
         alltoallw(send, sendCounts, extents(sendDispls, sendType, n, "alltoallv (send)"), same(sendType, n), recv, recvCounts,
                 extents(recvDispls, recvType, n, "alltoallv (receive)"), same(recvType, n), "alltoallv");
     }
@@ -100,7 +100,7 @@ public abstract sealed class CommTypedVectors extends CommTypedCollectives permi
 
     private void alltoallw(MemorySegment send, int[] sendCounts, long[] sendDispls, Datatype[] sendTypes, MemorySegment recv,
                            int[] recvCounts, long[] recvDispls, Datatype[] recvTypes, String op) {
-        int n = self().size();
+        int n = asComm().size();
         BufferChecks.typedBlocks(op + " (send)", "rank", n, send, sendCounts, sendDispls, sendTypes);
         BufferChecks.typedBlocks(op + " (receive)", "rank", n, recv, recvCounts, recvDispls, recvTypes);
         long[] out = new long[n];
@@ -116,7 +116,7 @@ public abstract sealed class CommTypedVectors extends CommTypedCollectives permi
             packAt(send, sendDispls[r], sendTypes[r], sendCounts[r], packed, outAt[r]);
         }
         MemorySegment arrived = Segments.staging(total(in), op);
-        self().vcoll().alltoallv(packed, out, outAt, arrived, in, inAt);
+        asComm().vcoll().alltoallv(packed, out, outAt, arrived, in, inAt);
         for (int r = 0; r < n; r++) {
             unpackAt(arrived, inAt[r], in[r], recv, recvDispls[r], recvTypes[r], recvCounts[r]);
         }

@@ -19,11 +19,11 @@ public abstract sealed class CommVectorCollectives extends CommCollectives permi
      * {@code displs} are read at the root only (null elsewhere is fine).
      */
     public void gatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs, int root) {
-        boolean atRoot = self().rank == root;
+        boolean atRoot = asComm().rank == root;
         if (atRoot) {
-            BufferChecks.vector("gatherv", self().group.length, counts, displs, recv == null ? -1 : recv.byteSize());
+            BufferChecks.vector("gatherv", asComm().group.length, counts, displs, recv == null ? -1 : recv.byteSize());
         }
-        self().vcoll().gatherv(send, atRoot ? recv : null, atRoot ? counts : null, atRoot ? displs : null, root);
+        asComm().vcoll().gatherv(send, atRoot ? recv : null, atRoot ? counts : null, atRoot ? displs : null, root);
     }
 
     /**
@@ -32,11 +32,11 @@ public abstract sealed class CommVectorCollectives extends CommCollectives permi
      * {@code counts}, {@code displs}).
      */
     public void scatterv(MemorySegment send, long[] counts, long[] displs, MemorySegment recv, int root) {
-        boolean atRoot = self().rank == root;
+        boolean atRoot = asComm().rank == root;
         if (atRoot) {
-            BufferChecks.vector("scatterv", self().group.length, counts, displs, send == null ? -1 : send.byteSize());
+            BufferChecks.vector("scatterv", asComm().group.length, counts, displs, send == null ? -1 : send.byteSize());
         }
-        self().vcoll().scatterv(atRoot ? send : null, atRoot ? counts : null, atRoot ? displs : null, recv, root);
+        asComm().vcoll().scatterv(atRoot ? send : null, atRoot ? counts : null, atRoot ? displs : null, recv, root);
     }
 
     /**
@@ -44,8 +44,8 @@ public abstract sealed class CommVectorCollectives extends CommCollectives permi
      * {@code counts[r]} elements at {@code displs[r]}.
      */
     public void allgatherv(MemorySegment send, MemorySegment recv, long[] counts, long[] displs) {
-        BufferChecks.vector("allgatherv", self().group.length, counts, displs, recv.byteSize());
-        self().vcoll().allgatherv(send, recv, counts, displs);
+        BufferChecks.vector("allgatherv", asComm().group.length, counts, displs, recv.byteSize());
+        asComm().vcoll().allgatherv(send, recv, counts, displs);
     }
 
     /**
@@ -54,10 +54,10 @@ public abstract sealed class CommVectorCollectives extends CommCollectives permi
      */
     public void alltoallv(MemorySegment send, long[] sendCounts, long[] sendDispls, MemorySegment recv, long[] recvCounts,
                           long[] recvDispls) {
-        int n = self().group.length;
+        int n = asComm().group.length;
         BufferChecks.vector("alltoallv (send)", n, sendCounts, sendDispls, send.byteSize());
         BufferChecks.vector("alltoallv (receive)", n, recvCounts, recvDispls, recv.byteSize());
-        self().vcoll().alltoallv(send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
+        asComm().vcoll().alltoallv(send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
     }
 
     public void gatherv(ByteBuffer send, ByteBuffer recv, long[] counts, long[] displs, int root) {
@@ -179,35 +179,35 @@ public abstract sealed class CommVectorCollectives extends CommCollectives permi
     }
 
     void gathervElements(MemorySegment send, MemorySegment recv, int recvLength, int[] counts, int[] displs, int root, int elem) {
-        boolean atRoot = self().rank == root;
+        boolean atRoot = asComm().rank == root;
         if (atRoot) {
-            BufferChecks.vector("gatherv", self().group.length, counts, displs, recvLength);
+            BufferChecks.vector("gatherv", asComm().group.length, counts, displs, recvLength);
         }
-        self().vcoll().gatherv(send, atRoot ? recv : null, atRoot ? bytes(counts, elem) : null, atRoot ? bytes(displs, elem) : null,
+        asComm().vcoll().gatherv(send, atRoot ? recv : null, atRoot ? bytes(counts, elem) : null, atRoot ? bytes(displs, elem) : null,
                 root);
     }
 
     void scattervElements(MemorySegment send, int sendLength, int[] counts, int[] displs, MemorySegment recv, int root, int elem) {
-        boolean atRoot = self().rank == root;
+        boolean atRoot = asComm().rank == root;
         if (atRoot) {
-            BufferChecks.vector("scatterv", self().group.length, counts, displs, sendLength);
+            BufferChecks.vector("scatterv", asComm().group.length, counts, displs, sendLength);
         }
-        self().vcoll().scatterv(atRoot ? send : null, atRoot ? bytes(counts, elem) : null, atRoot ? bytes(displs, elem) : null, recv,
+        asComm().vcoll().scatterv(atRoot ? send : null, atRoot ? bytes(counts, elem) : null, atRoot ? bytes(displs, elem) : null, recv,
                 root);
     }
 
     private void alltoallv(MemorySegment send, int sendLength, int[] sendCounts, int[] sendDispls, MemorySegment recv,
                            int recvLength, int[] recvCounts, int[] recvDispls, int elem) {
-        int n = self().group.length;
+        int n = asComm().group.length;
         BufferChecks.vector("alltoallv (send)", n, sendCounts, sendDispls, sendLength);
         BufferChecks.vector("alltoallv (receive)", n, recvCounts, recvDispls, recvLength);
-        self().vcoll().alltoallv(send, bytes(sendCounts, elem), bytes(sendDispls, elem), recv, bytes(recvCounts, elem),
+        asComm().vcoll().alltoallv(send, bytes(sendCounts, elem), bytes(sendDispls, elem), recv, bytes(recvCounts, elem),
                 bytes(recvDispls, elem));
     }
 
     void allgathervElements(MemorySegment send, MemorySegment recv, int recvLength, int[] counts, int[] displs, int elem) {
-        BufferChecks.vector("allgatherv", self().group.length, counts, displs, recvLength);
-        self().vcoll().allgatherv(send, recv, bytes(counts, elem), bytes(displs, elem));
+        BufferChecks.vector("allgatherv", asComm().group.length, counts, displs, recvLength);
+        asComm().vcoll().allgatherv(send, recv, bytes(counts, elem), bytes(displs, elem));
     }
 
     /** Element counts or displacements in bytes. */

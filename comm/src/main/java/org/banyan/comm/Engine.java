@@ -57,6 +57,15 @@ final class Engine implements AutoCloseable {
     final java.util.Map<String, java.util.concurrent.atomic.AtomicInteger> ports = new java.util.concurrent.ConcurrentHashMap<>();
     /** Spawns started by this rank, to name each uniquely. */
     final java.util.concurrent.atomic.AtomicInteger spawns = new java.util.concurrent.atomic.AtomicInteger();
+    /** MPI_COMM_SELF of this world, made at its first use ({@link Comm#self}). */
+    private Comm self;
+
+    synchronized Comm self(java.util.function.Supplier<Comm> make) {
+        if (self == null) {
+            self = make.get();
+        }
+        return self;
+    }
 
     /** Per world rank, its host's number (ranks of one host share memory). */
     final int[] hostOf;

@@ -223,13 +223,27 @@ final class JointWorld {
         return out;
     }
 
-    /** Seconds from {@code variable}, else {@code fallback} (a bad value too). */
-    static int seconds(String variable, int fallback) {
-        String text = System.getenv(variable);
-        try {
-            return text == null || text.isBlank() ? fallback : Math.max(1, Integer.parseInt(text.strip()));
-        } catch (NumberFormatException e) {
+    /**
+     * Seconds from {@code variable}, else {@code fallback}; a value that is not a whole number of
+     * seconds from 1 up is refused (read on every rank before anything starts, so the group fails
+     * together instead of waiting a default the user did not ask for).
+     */
+    static int seconds(String what, String variable, int fallback) {
+        return seconds(what, variable, System.getenv(variable), fallback);
+    }
+
+    static int seconds(String what, String variable, String text, int fallback) {
+        if (text == null || text.isBlank()) {
             return fallback;
         }
+        try {
+            int s = Integer.parseInt(text.strip());
+            if (s >= 1) {
+                return s;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new CommException(what + ": " + variable + "=" + text + " is not a whole number of seconds (at least 1)");
     }
 }

@@ -21,6 +21,12 @@ import org.banyan.client.Banyan;
  * counters are also written every second to its {@code live/} ({@link LiveTraffic}).
  */
 final class World {
+    /**
+     * MPI_COMM_SELF's contexts (and the next): the world has 0 and 1, and these are kept from
+     * every agreement, so a process makes its self communicator alone, whenever first asked.
+     */
+    static final int SELF_CONTEXT = 2;
+
     private World() {}
 
     /** The job's world; a job that another spawned then meets its parents ({@link Comm#parent}). */
@@ -73,7 +79,7 @@ final class World {
             group[i] = i;
         }
         String out = env.get("BANYAN_MONITOR_OUT");
-        Comm world = new Comm(engine, "MPI_COMM_WORLD", 0, group, new AtomicInteger(2), engine::close);
+        Comm world = new Comm(engine, "MPI_COMM_WORLD", 0, group, new AtomicInteger(SELF_CONTEXT + 2), engine::close);
         if (monitor.running()) {
             Path dir = Path.of(out == null || out.isEmpty() ? "." : out);
             // the dashboard's live heat map reads these while the job runs (only where an output directory was given)

@@ -34,6 +34,38 @@ class GroupTest {
                 "1 out -32766", "2 as 1 of 3 sum 6", "3 out -32766", "4 as 0 of 3 sum 6");
     }
 
+    /**
+     * MPI_COMM_SELF: made by each process alone (here by rank 1 only, while rank 0 does not call
+     * it), one rank, its own messages; communicators made after it keep theirs apart, self sends
+     * included.
+     */
+    @Test
+    void selfIsTheProcessAloneAndKeepsItsMessagesApart() throws Exception {
+        List<String> got = LocalJob.run(2, r -> "h", Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), w -> {
+            if (w.rank() == 1) {
+                Comm self = w.self();
+                assertThat(w.self()).isSameAs(self);
+                assertThat(self.size()).isEqualTo(1);
+                assertThat(self.rank()).isZero();
+                assertThat(self.worldRank(0)).isEqualTo(1);
+                self.send(new int[] {41}, 0, 5);
+            }
+            Comm dup = w.dup();
+            int[] one = new int[1];
+            if (w.rank() == 1) {
+                dup.send(new int[] {7}, 1, 5); // same tag, same process: must not meet self's
+                dup.recv(one, 1, 5);
+                int[] mine = new int[1];
+                w.self().recv(mine, 0, 5);
+                int[] sum = new int[1];
+                w.self().allreduce(mine, sum, Op.SUM);
+                return "self " + mine[0] + " " + sum[0] + " dup " + one[0];
+            }
+            return "rank 0 " + dup.size();
+        });
+        assertThat(got).containsExactly("rank 0 2", "self 41 41 dup 7");
+    }
+
     @Test
     void badRanksAreClearErrors() throws Exception {
         LocalJob.run(2, r -> "h", Map.of("BANYAN_COMM_ADDRESS", "127.0.0.1"), w -> {

@@ -78,11 +78,68 @@ class CommSpawnTest {
                                 }
                                 world.accept(port, 0);
                             }
+                            case "join" -> joinPair(world);
+                            case "joinbad" -> joinBadly(world, args[1]);
                             default -> world.lookupName(args[1]);
                         }
                     } catch (CommException e) {
                         System.out.println("rank " + world.rank() + ": " + e.getMessage());
                         System.exit(3);
+                    }
+                }
+
+                /** Ranks 0 and 1 join over a loopback socket rank 0 listens on; the socket is theirs again after. */
+                static void joinPair(Comm world) {
+                    try {
+                        java.net.InetAddress lo = java.net.InetAddress.getLoopbackAddress();
+                        int[] port = new int[1];
+                        java.net.ServerSocket server = world.rank() == 0 ? new java.net.ServerSocket(0, 1, lo) : null;
+                        if (server != null) {
+                            port[0] = server.getLocalPort();
+                        }
+                        world.bcast(port, 0);
+                        java.net.Socket s;
+                        if (server != null) {
+                            s = server.accept();
+                            server.close();
+                        } else {
+                            s = java.nio.channels.SocketChannel.open(new java.net.InetSocketAddress(lo, port[0])).socket();
+                        }
+                        try (s; Intercomm ic = world.rank() == 0 ? world.join(s) : world.join(s.getChannel())) {
+                            int[] theirs = new int[1];
+                            ic.allgather(new int[] {world.rank() * 10 + 7}, theirs);
+                            s.getOutputStream().write('a' + world.rank());
+                            System.out.println("rank " + world.rank() + " joined " + ic.size() + " with " + ic.remoteSize()
+                                    + ": " + theirs[0] + ", then the socket carried " + (char) s.getInputStream().read());
+                        }
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }
+
+                /** Joins over a socket whose other end (in this process) does {@code what} instead of joining. */
+                static void joinBadly(Comm world, String what) {
+                    java.net.InetAddress lo = java.net.InetAddress.getLoopbackAddress();
+                    try (java.net.ServerSocket server = new java.net.ServerSocket(0, 1, lo);
+                         java.net.Socket other = new java.net.Socket(lo, server.getLocalPort());
+                         java.net.Socket mine = server.accept()) {
+                        switch (what) {
+                            case "garbage" -> other.getOutputStream().write("GET / HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n".getBytes());
+                            case "closed" -> other.shutdownOutput();
+                            case "cannot" -> {
+                                byte[] why = "it has had enough".getBytes();
+                                java.io.DataOutputStream d = new java.io.DataOutputStream(other.getOutputStream());
+                                d.write("BNYJOIN1".getBytes());
+                                d.write(new byte[16]);
+                                d.write(1);
+                                d.writeShort(why.length);
+                                d.write(why);
+                            }
+                            default -> { } // silent
+                        }
+                        world.join(mine);
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
                     }
                 }
 
@@ -115,7 +172,7 @@ class CommSpawnTest {
                             }
                             return;
                         }
-                        if (List.of("halves", "server", "client", "lonely", "garbled", "nolookup").contains(args[0])) {
+                        if (List.of("halves", "server", "client", "lonely", "garbled", "nolookup", "join", "joinbad").contains(args[0])) {
                             Ports.run(world, args);
                             return;
                         }
@@ -270,6 +327,53 @@ class CommSpawnTest {
                 "parent 1: spawn: the spawned job did not connect within 5 s (name-lookup failed: timeout)");
         assertThat(seconds).as("the spawn's time limit, not the sleep's").isLessThan(60);
         Banyan.assertNothingLeft(marker);
+    }
+
+    /** A time limit that is not a number is said on every rank before anything is spawned or claimed (it fell back to 120 s). */
+    @Test
+    void aMalformedTimeLimitIsSaidOnEveryRankBeforeAnythingStarts() throws Exception {
+        String marker = Banyan.marker();
+        Banyan.Result spawn = Banyan.run(Map.of(), null, probe(List.of("-n", "2", "--oversubscribe", "-x",
+                "BANYAN_COMM_SPAWN_TIMEOUT=0"), "spawn", "sleep", "1", marker));
+        assertThat(spawn.exit()).as(spawn.stdout() + spawn.stderr()).isEqualTo(3);
+        assertThat(spawn.stdout().lines().sorted()).containsExactly(
+                "parent 0: spawn: BANYAN_COMM_SPAWN_TIMEOUT=0 is not a whole number of seconds (at least 1)",
+                "parent 1: spawn: BANYAN_COMM_SPAWN_TIMEOUT=0 is not a whole number of seconds (at least 1)");
+        Banyan.Result ports = Banyan.run(null, probe(List.of("-n", "2", "--oversubscribe", "-x",
+                "BANYAN_COMM_CONNECT_TIMEOUT=soon"), "halves"));
+        assertThat(ports.exit()).as(ports.stderr()).isEqualTo(3);
+        assertThat(ports.stdout().lines().sorted()).containsExactly(
+                "rank 0: accept: BANYAN_COMM_CONNECT_TIMEOUT=soon is not a whole number of seconds (at least 1)",
+                "rank 1: connect: BANYAN_COMM_CONNECT_TIMEOUT=soon is not a whole number of seconds (at least 1)");
+        Banyan.assertNothingLeft(marker);
+    }
+
+    /** MPI_Comm_join: two ranks meet over their own socket (one end a channel), which carries their bytes after. */
+    @Test
+    void twoRanksJoinOverTheirOwnSocket() throws Exception {
+        Banyan.Result r = Banyan.run(null, probe(List.of("-n", "2", "--oversubscribe"), "join"));
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(r.stdout().lines().sorted()).containsExactly("rank 0 joined 1 with 1: 17, then the socket carried b",
+                "rank 1 joined 1 with 1: 7, then the socket carried a");
+    }
+
+    /** A socket whose other end does not join: garbage, an end closed, an end that cannot join, silence; each said, in time. */
+    @Test
+    void aJoinOverASocketThatDoesNotJoinSaysWhy() throws Exception {
+        Map<String, String> said = Map.of(
+                "garbage", "rank 0: join: the other end of the socket is not joining (it wrote 474554202f204854 where a join's greeting starts)",
+                "closed", "rank 0: join: the other end closed the socket before joining",
+                "cannot", "rank 0: join: the other end cannot join: it has had enough",
+                "silent", "rank 0: join: the other end did not join within 2 s");
+        for (var e : said.entrySet()) {
+            long start = System.nanoTime();
+            Banyan.Result r = Banyan.run(null, probe(List.of("-n", "1", "-x", "BANYAN_COMM_CONNECT_TIMEOUT=2"), "joinbad",
+                    e.getKey()));
+            assertThat(r.exit()).as(e.getKey() + ": " + r.stderr()).isEqualTo(3);
+            assertThat(r.stdout()).isEqualTo(e.getValue() + "\n");
+            assertThat((System.nanoTime() - start) / 1e9).as(e.getKey()).isLessThan(30);
+        }
+        Banyan.assertNothingLeft("SpawnProbe");
     }
 
     /** One job's halves meet through a port: MPI_Open_port, MPI_Comm_accept and MPI_Comm_connect. */

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.banyan.client.Banyan;
 
 /**
@@ -31,6 +32,30 @@ final class CommSpawn {
      * never connect fail it on every rank.
      */
     static Intercomm spawn(Comm comm, List<Banyan.SpawnApp> apps, List<String> hosts, int root) {
+        return spawn(comm, root, () -> {
+            if (apps == null || apps.isEmpty() || apps.stream().anyMatch(a -> a == null || a.executable() == null
+                    || a.executable().isBlank())) {
+                throw new IllegalArgumentException("no program to spawn");
+            }
+            return new Plan(apps, hosts == null ? List.of() : hosts, null);
+        });
+    }
+
+    /** MPI_Comm_spawn with MPI_Info ({@link SpawnInfo}): as above, "soft" counts tried largest first. */
+    static Intercomm spawn(Comm comm, String executable, List<String> args, int maxprocs, Map<String, String> info, int root) {
+        return spawn(comm, root, () -> {
+            if (executable == null || executable.isBlank()) {
+                throw new IllegalArgumentException("no program to spawn");
+            }
+            SpawnInfo s = SpawnInfo.parse(executable, args, maxprocs, info);
+            return new Plan(List.of(s.app()), s.hosts(), s.counts().length > 1 ? s.counts() : null);
+        });
+    }
+
+    /** What the root asks for: the applications, where, and (soft) the counts of its one application to try in turn. */
+    private record Plan(List<Banyan.SpawnApp> apps, List<String> hosts, int[] counts) {}
+
+    private static Intercomm spawn(Comm comm, int root, Supplier<Plan> planAtRoot) {
         comm.checkOpen();
         int wait = timeout("spawn");
         Engine engine = comm.engine;
@@ -39,23 +64,9 @@ final class CommSpawn {
         if (comm.rank() == root) {
             if (job == null) {
                 answer = "error this process is not a rank of a Banyan job";
-            } else if (apps == null || apps.isEmpty() || apps.stream().anyMatch(a -> a == null || a.executable() == null
-                    || a.executable().isBlank())) {
-                answer = "error no program to spawn";
             } else {
-                String service = "banyan-comm-spawn." + job.jobId() + "." + engine.rank + "." + engine.spawns.getAndIncrement()
-                        + "." + HexFormat.of().formatHex(RANDOM.generateSeed(8));
-                List<Banyan.SpawnApp> told = new ArrayList<>();
-                int count = 0;
-                for (Banyan.SpawnApp a : apps) {
-                    Map<String, String> env = new HashMap<>(a.env());
-                    env.put(PARENT_VARIABLE, service);
-                    told.add(new Banyan.SpawnApp(a.executable(), a.args(), a.count(), env, a.wdir()));
-                    count += Math.max(0, a.count());
-                }
                 try {
-                    job.spawn(told, hosts == null ? List.of() : hosts);
-                    answer = "ok " + count + " " + service;
+                    answer = ask(job, engine, planAtRoot.get());
                 } catch (RuntimeException e) { // any: the group waits for the root's word
                     answer = "error " + reason(e);
                 }
@@ -68,6 +79,36 @@ final class CommSpawn {
         String[] parts = answer.split(" ", 3);
         return JointWorld.build(comm, root, job, parts[2], true, new JointWorld.Side("spawn", "the spawned job did not connect",
                 wait));
+    }
+
+    /** At the root: the run asked; "ok COUNT SERVICE", or the refusal thrown (of the smallest soft count). */
+    private static String ask(Banyan job, Engine engine, Plan plan) {
+        String service = "banyan-comm-spawn." + job.jobId() + "." + engine.rank + "." + engine.spawns.getAndIncrement()
+                + "." + HexFormat.of().formatHex(RANDOM.generateSeed(8));
+        int[] counts = plan.counts() == null ? new int[] {-1} : plan.counts();
+        RuntimeException refused = null;
+        for (int c : counts) { // a refused spawn started nothing: the next count may use the same name
+            List<Banyan.SpawnApp> told = new ArrayList<>();
+            int count = 0;
+            for (Banyan.SpawnApp a : plan.apps()) {
+                Map<String, String> env = new HashMap<>(a.env());
+                env.put(PARENT_VARIABLE, service);
+                int n = c < 0 ? a.count() : c;
+                told.add(new Banyan.SpawnApp(a.executable(), a.args(), n, env, a.wdir()));
+                count += Math.max(0, n);
+            }
+            try {
+                job.spawn(told, plan.hosts());
+                return "ok " + count + " " + service;
+            } catch (RuntimeException e) {
+                refused = e;
+            }
+        }
+        if (counts.length > 1) {
+            throw new IllegalStateException("none of the soft counts " + java.util.Arrays.toString(counts) + " could be started: "
+                    + reason(refused), refused);
+        }
+        throw refused;
     }
 
     /** A spawned job's world meets its parents: the intercommunicator {@link Comm#parent} gives. */

@@ -28,7 +28,23 @@ public abstract sealed class CommSpawning extends CommNonBlockingParts permits C
     }
 
     /**
-     * MPI_Comm_spawn_multiple, and MPI_Comm_spawn with MPI_Info: one new job of every application
+     * MPI_Comm_spawn with MPI_Info: as {@link #spawn(String, List, int, int)}, with {@code info}'s
+     * keys (all read at {@code root} only): "host" (comma-separated hosts of the run), "wdir"
+     * (the children's working directory), "path" (colon-separated directories in which a bare
+     * program name is looked up), "soft" (MPI's list of acceptable counts, {@code a},
+     * {@code a:b}, {@code a:b:c}, each at most {@code count}: the largest the run can start is
+     * started; {@link Intercomm#remoteSize} says which) and Open MPI's "env" (lines of
+     * {@code NAME=value} for the children). Any other key is refused on every rank, as is a
+     * malformed value.
+     */
+    public Intercomm spawn(String executable, List<String> args, int count, java.util.Map<String, String> info, int root) {
+        Comm self = (Comm) this;
+        self.checkRank(root, "root");
+        return CommSpawn.spawn(self, executable, args, count, info, root);
+    }
+
+    /**
+     * MPI_Comm_spawn_multiple: one new job of every application
      * of {@code apps} (the children's world ranks numbered across them, each application's
      * variables and working directory, MPI_Info "wdir", its own), on the run's {@code hosts}
      * named (MPI_Info "host"; none: wherever the run places them; a DVM refuses them). Read at

@@ -186,6 +186,9 @@ class CommSpawnTest {
                                                 new Banyan.SpawnApp(jvm, self, 1, java.util.Map.of("PROBE_APP", "a"), args[1]),
                                                 new Banyan.SpawnApp(jvm, self, 2, java.util.Map.of("PROBE_APP", "b"), null)),
                                                 List.of(args[2]), 0)
+                                        : args[0].equals("soft") ? world.spawn("java", self, 4, java.util.Map.of("soft", "1:4",
+                                                "path", java.nio.file.Path.of(jvm).getParent().toString(), "env", "PROBE_APP=soft\\n"), 0)
+                                        : args[0].equals("badinfo") ? world.spawn(jvm, self, 1, java.util.Map.of("map_by", "node"), 0)
                                         : args[0].equals("spawn")
                                         ? world.spawn(args[1], List.of(args).subList(3, args.length), Integer.parseInt(args[2]), 0)
                                         : world.spawn(jvm, self, 2 + round, 0);
@@ -346,6 +349,24 @@ class CommSpawnTest {
                 "rank 0: accept: BANYAN_COMM_CONNECT_TIMEOUT=soon is not a whole number of seconds (at least 1)",
                 "rank 1: connect: BANYAN_COMM_CONNECT_TIMEOUT=soon is not a whole number of seconds (at least 1)");
         Banyan.assertNothingLeft(marker);
+    }
+
+    /**
+     * MPI_Info: "soft" 1:4 with one slot left starts one child (4, 3 and 2 refused in turn),
+     * "path" finds the bare program name, "env" reaches the child; a key banyan-comm does not
+     * read is refused on every parent, nothing started.
+     */
+    @Test
+    void spawnInfoSoftPathAndEnvAreHonouredAndAnUnknownKeyRefused() throws Exception {
+        Banyan.Result r = Banyan.run(null, probe(List.of("-n", "2", "--host", "localhost:3"), "soft"));
+        assertThat(r.exit()).as(r.stdout() + r.stderr()).isZero();
+        assertThat(r.stdout()).contains("child 0/1 app soft in ").contains("round 0: [0, 1, 2]");
+        Banyan.Result bad = Banyan.run(null, probe(List.of("-n", "2", "--oversubscribe"), "badinfo"));
+        assertThat(bad.exit()).isEqualTo(3);
+        assertThat(bad.stdout().lines().sorted()).containsExactly(
+                "parent 0: spawn: MPI_Info key 'map_by' is not one banyan-comm's spawn reads (host, wdir, path, soft, env)",
+                "parent 1: spawn: MPI_Info key 'map_by' is not one banyan-comm's spawn reads (host, wdir, path, soft, env)");
+        Banyan.assertNothingLeft("SpawnProbe");
     }
 
     /** MPI_Comm_join: two ranks meet over their own socket (one end a channel), which carries their bytes after. */

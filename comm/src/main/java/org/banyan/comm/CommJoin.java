@@ -111,7 +111,7 @@ final class CommJoin {
         }
         boolean first = order > 0;
         return JointWorld.build(comm.self(), 0, job, first ? mine.text() : theirs.text(), first,
-                new JointWorld.Side("join", "the other end did not go on", wait));
+                new JointWorld.Side("join", "the other end, which must be a rank of this run or DVM, did not go on", wait));
     }
 
     /** Writes ours, reads theirs within {@code seconds}; the socket's own time limit is put back. */

@@ -80,6 +80,7 @@ class CommSpawnTest {
                             }
                             case "join" -> joinPair(world);
                             case "joinbad" -> joinBadly(world, args[1]);
+                            case "joinat" -> joinAt(world, args[1].equals("listen"), Integer.parseInt(args[2]));
                             default -> world.lookupName(args[1]);
                         }
                     } catch (CommException e) {
@@ -111,6 +112,26 @@ class CommSpawnTest {
                             s.getOutputStream().write('a' + world.rank());
                             System.out.println("rank " + world.rank() + " joined " + ic.size() + " with " + ic.remoteSize()
                                     + ": " + theirs[0] + ", then the socket carried " + (char) s.getInputStream().read());
+                        }
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }
+
+                /** Joins whoever is at the other end of a loopback port this rank listens on or connects to. */
+                static void joinAt(Comm world, boolean listen, int port) {
+                    java.net.InetAddress lo = java.net.InetAddress.getLoopbackAddress();
+                    try {
+                        java.net.Socket s;
+                        if (listen) {
+                            try (java.net.ServerSocket server = new java.net.ServerSocket(port, 1, lo)) {
+                                s = server.accept();
+                            }
+                        } else {
+                            s = new java.net.Socket(lo, port);
+                        }
+                        try (s) {
+                            world.join(s);
                         }
                     } catch (java.io.IOException e) {
                         throw new java.io.UncheckedIOException(e);
@@ -172,7 +193,7 @@ class CommSpawnTest {
                             }
                             return;
                         }
-                        if (List.of("halves", "server", "client", "lonely", "garbled", "nolookup", "join", "joinbad").contains(args[0])) {
+                        if (List.of("halves", "server", "client", "lonely", "garbled", "nolookup", "join", "joinbad", "joinat").contains(args[0])) {
                             Ports.run(world, args);
                             return;
                         }
@@ -394,6 +415,26 @@ class CommSpawnTest {
             assertThat(r.stdout()).isEqualTo(e.getValue() + "\n");
             assertThat((System.nanoTime() - start) / 1e9).as(e.getKey()).isLessThan(30);
         }
+        // two ends that are ranks of two runs greet each other, then cannot meet: each run's name service is its own
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        Process listener = Banyan.builder(probe(List.of("-n", "1", "-x", "BANYAN_COMM_CONNECT_TIMEOUT=2"), "joinat", "listen",
+                Integer.toString(port))).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Banyan.Result connector = null;
+        for (int attempt = 0; attempt < 40; attempt++) { // until the listener's rank listens
+            connector = Banyan.run(null, probe(List.of("-n", "1", "-x", "BANYAN_COMM_CONNECT_TIMEOUT=2"), "joinat", "connect",
+                    Integer.toString(port)));
+            if (!connector.stderr().contains("ConnectException")) {
+                break;
+            }
+            Thread.sleep(250);
+        }
+        String late = "join: the other end, which must be a rank of this run or DVM, did not go on within 2 s (name-lookup failed: timeout)";
+        assertThat(connector.stdout()).as(connector.stderr()).isEqualTo("rank 0: " + late + "\n");
+        assertThat(listener.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(new String(listener.getInputStream().readAllBytes())).isEqualTo("rank 0: " + late + "\n");
         Banyan.assertNothingLeft("SpawnProbe");
     }
 

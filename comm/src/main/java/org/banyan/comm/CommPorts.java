@@ -14,6 +14,12 @@ import org.banyan.client.BanyanException;
  * the port by publishing {@code PORT/claim/K} (a publish of a taken name is refused, so two
  * connects never share one); the port's K-th accept waits for that claim, and the two groups then
  * build their {@link JointWorld} under {@code PORT/K}, the accepting group first.
+ *
+ * <p>After its K-th accept, the accepting root publishes {@code PORT/next} = K + 1, where a
+ * connect starts trying: every number below it was claimed and accepted, so none of them is
+ * free, and a number given back by a connect that failed is at least that (an accept waits on
+ * it). A hint that is missing or behind only costs tries; the K-th connect to a port took K
+ * round trips to the name service before it.
  */
 final class CommPorts {
     /** How long a connect waits for an accept, and either for the other's endpoints: seconds. */
@@ -45,6 +51,11 @@ final class CommPorts {
                 // already gone
             }
         }
+        try {
+            comm.engine.job.unpublishName(hintName(port));
+        } catch (BanyanException e) {
+            // no accept ever went through
+        }
     }
 
     static Intercomm accept(Comm comm, String port, int root) {
@@ -60,6 +71,7 @@ final class CommPorts {
                 try {
                     comm.engine.job.lookupName(port + "/claim/" + k, null);
                     answer = "ok " + port + "/" + k;
+                    hint(comm.engine.job, port, k + 1);
                 } catch (RuntimeException e) { // any: the group waits for the root's word
                     answer = "error " + e.getMessage();
                 }
@@ -85,7 +97,8 @@ final class CommPorts {
                 answer = "error " + port + " is not a port (openPort gives them)";
             } else {
                 answer = "error every number of " + port + " is taken";
-                for (int k = 0; k < CLAIMS_MAX; k++) {
+                int from = hint(job, port);
+                for (int k = from; k < from + CLAIMS_MAX; k++) {
                     try {
                         job.publishName(port + "/claim/" + k, "claimed");
                         answer = "ok " + port + "/" + k;
@@ -117,6 +130,35 @@ final class CommPorts {
                 }
             }
             throw e;
+        }
+    }
+
+    /** The name of a port's hint: the number its next connect tries first. */
+    static String hintName(String port) {
+        return port + "/next";
+    }
+
+    /** Moves the hint on to {@code next} (unpublished then published: a connect in between starts lower). */
+    private static void hint(Banyan job, String port, int next) {
+        try {
+            job.unpublishName(hintName(port));
+        } catch (BanyanException e) {
+            // none yet
+        }
+        try {
+            job.publishName(hintName(port), Integer.toString(next));
+        } catch (BanyanException e) {
+            // a hint only: connects then try from lower
+        }
+    }
+
+    /** Where a connect starts trying: the port's hint, or 0 (missing or garbled: a hint only). */
+    private static int hint(Banyan job, String port) {
+        try {
+            int next = Integer.parseInt(job.lookupName(hintName(port), Duration.ZERO));
+            return Math.clamp(next, 0, Integer.MAX_VALUE - CLAIMS_MAX);
+        } catch (BanyanException | NumberFormatException e) {
+            return 0;
         }
     }
 

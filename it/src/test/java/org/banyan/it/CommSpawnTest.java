@@ -80,6 +80,7 @@ class CommSpawnTest {
                             }
                             case "join" -> joinPair(world);
                             case "joinbad" -> joinBadly(world, args[1]);
+                            case "rounds" -> rounds(world);
                             case "joinat" -> joinAt(world, args[1].equals("listen"), Integer.parseInt(args[2]));
                             default -> world.lookupName(args[1]);
                         }
@@ -115,6 +116,43 @@ class CommSpawnTest {
                         }
                     } catch (java.io.IOException e) {
                         throw new java.io.UncheckedIOException(e);
+                    }
+                }
+
+                /**
+                 * Rank 1 connects four times to the port rank 0 accepts on; after each accept rank 0
+                 * says the port's hint (where the next connect starts trying). Before the fourth it
+                 * garbles the hint: the connect must still find its number.
+                 */
+                static void rounds(Comm world) {
+                    boolean server = world.rank() == 0;
+                    Comm half = world.split(server ? 0 : 1, 0);
+                    byte[] port = new byte[128];
+                    if (server) {
+                        byte[] p = half.openPort().getBytes();
+                        System.arraycopy(p, 0, port, 0, p.length);
+                    }
+                    world.bcast(port, 0);
+                    String name = new String(port).trim();
+                    for (int round = 1; round <= 4; round++) {
+                        if (server && round == 4) {
+                            half.unpublishName(name + "/next");
+                            half.publishName(name + "/next", "garbage");
+                        }
+                        world.barrier();
+                        try (Intercomm ic = server ? half.accept(name, 0) : half.connect(name, 0)) {
+                            if (server) {
+                                System.out.println("round " + round + ": next " + half.lookupName(name + "/next"));
+                            }
+                        }
+                    }
+                    if (server) {
+                        half.closePort(name);
+                        try {
+                            half.lookupName(name + "/next");
+                        } catch (CommException gone) {
+                            System.out.println("closed: " + gone.getMessage().replace(name, "PORT"));
+                        }
                     }
                 }
 
@@ -193,7 +231,7 @@ class CommSpawnTest {
                             }
                             return;
                         }
-                        if (List.of("halves", "server", "client", "lonely", "garbled", "nolookup", "join", "joinbad", "joinat").contains(args[0])) {
+                        if (List.of("halves", "server", "client", "lonely", "garbled", "nolookup", "join", "joinbad", "joinat", "rounds").contains(args[0])) {
                             Ports.run(world, args);
                             return;
                         }
@@ -388,6 +426,15 @@ class CommSpawnTest {
                 "parent 0: spawn: MPI_Info key 'map_by' is not one banyan-comm's spawn reads (host, wdir, path, soft, env)",
                 "parent 1: spawn: MPI_Info key 'map_by' is not one banyan-comm's spawn reads (host, wdir, path, soft, env)");
         Banyan.assertNothingLeft("SpawnProbe");
+    }
+
+    /** Connects to one port in turn: each starts at the port's hint (K round trips for the K-th before), a garbled hint costs tries only. */
+    @Test
+    void connectsInTurnStartAtThePortsHint() throws Exception {
+        Banyan.Result r = Banyan.run(null, probe(List.of("-n", "2", "--oversubscribe"), "rounds"));
+        assertThat(r.exit()).as(r.stdout() + r.stderr()).isZero();
+        assertThat(r.stdout()).isEqualTo("round 1: next 1\nround 2: next 2\nround 3: next 3\nround 4: next 4\n"
+                + "closed: lookupName: PORT/next is not published\n");
     }
 
     /** MPI_Comm_join: two ranks meet over their own socket (one end a channel), which carries their bytes after. */

@@ -64,7 +64,7 @@ public abstract sealed class CommCollectives extends CommPointToPointParts permi
                 send.length, op, root);
     }
 
-    /** MPI_Scan: ranks 0..rank()'s values combined in asComm().rank order. */
+    /** MPI_Scan: ranks 0..rank()'s values combined in rank order. */
     public void scan(double[] send, double[] recv, Op op) {
         asComm().red().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.DOUBLE, send.length, op, true);
     }
@@ -77,7 +77,7 @@ public abstract sealed class CommCollectives extends CommPointToPointParts permi
         asComm().red().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.INT, send.length, op, true);
     }
 
-    /** MPI_Exscan: ranks 0..rank()-1's values combined in asComm().rank order; asComm().rank 0's {@code recv} is left as it was. */
+    /** MPI_Exscan: ranks 0..rank()-1's values combined in rank order; rank 0's {@code recv} is left as it was. */
     public void exscan(double[] send, double[] recv, Op op) {
         asComm().red().scan(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.DOUBLE, send.length, op, false);
     }
@@ -106,7 +106,7 @@ public abstract sealed class CommCollectives extends CommPointToPointParts permi
         asComm().red().allreduce(MemorySegment.ofArray(send), MemorySegment.ofArray(recv), Elem.FLOAT, send.length, op);
     }
 
-    /** Every asComm().rank's {@code send} to the root's {@code recv}, in asComm().rank order (recv is ignored elsewhere). */
+    /** Every rank's {@code send} to the root's {@code recv}, in rank order (recv is ignored elsewhere). */
     public void gather(double[] send, double[] recv, int root) {
         BufferChecks.exactBlocks(asComm().rank, asComm().group.length, "gather", root, recv == null ? -1 : recv.length, send.length);
         asComm().coll().gather(MemorySegment.ofArray(send), asComm().rank == root ? MemorySegment.ofArray(recv) : null, root);
@@ -131,7 +131,7 @@ public abstract sealed class CommCollectives extends CommPointToPointParts permi
         asComm().coll().gather(send, recv, root);
     }
 
-    /** The root's {@code send}, cut in size() equal blocks, one to each asComm().rank's {@code recv}. */
+    /** The root's {@code send}, cut in size() equal blocks, one to each rank's {@code recv}. */
     public void scatter(double[] send, double[] recv, int root) {
         BufferChecks.exactBlocks(asComm().rank, asComm().group.length, "scatter", root, send == null ? -1 : send.length, recv.length);
         asComm().coll().scatter(asComm().rank == root ? MemorySegment.ofArray(send) : null, MemorySegment.ofArray(recv), root);
@@ -180,7 +180,7 @@ public abstract sealed class CommCollectives extends CommPointToPointParts permi
         asComm().coll().allgather(send, recv);
     }
 
-    /** Block i of {@code send} to asComm().rank i; block j of {@code recv} from asComm().rank j (equal blocks). */
+    /** Block i of {@code send} to rank i; block j of {@code recv} from rank j (equal blocks). */
     public void alltoall(double[] send, double[] recv) {
         BufferChecks.equalBlocks(asComm().group.length, send.length, recv.length);
         asComm().coll().alltoall(MemorySegment.ofArray(send), MemorySegment.ofArray(recv));

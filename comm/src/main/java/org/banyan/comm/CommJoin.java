@@ -44,6 +44,8 @@ final class CommJoin {
     static final byte READY = 0;
     static final byte CANNOT = 1;
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** What an end that is not a rank of a Banyan job tells the other. */
+    static final String NOT_A_RANK = "it is not a rank of a Banyan job";
 
     /** One side's greeting. */
     record Greeting(byte[] draw, boolean ready, String text) {
@@ -95,12 +97,12 @@ final class CommJoin {
         byte[] draw = new byte[DRAW_BYTES];
         RANDOM.nextBytes(draw);
         Greeting mine = job == null
-                ? new Greeting(draw, false, "it is not a rank of a Banyan job")
+                ? new Greeting(draw, false, NOT_A_RANK)
                 : new Greeting(draw, true, "banyan-comm-join." + job.jobId() + "." + comm.engine.rank + "."
                         + HexFormat.of().formatHex(RANDOM.generateSeed(12)));
         Greeting theirs = exchange(socket, mine, wait);
         if (!mine.ready()) {
-            throw new CommException("join: this process " + mine.text());
+            throw new CommException("join: this process is not a rank of a Banyan job");
         }
         if (!theirs.ready()) {
             throw new CommException("join: the other end cannot join: " + theirs.text());

@@ -142,12 +142,12 @@ final class CommPorts {
     private static void hint(Banyan job, String port, int next) {
         try {
             job.unpublishName(hintName(port));
-        } catch (BanyanException e) {
+        } catch (RuntimeException e) { // any: a hint never fails the accept that made it
             // none yet
         }
         try {
             job.publishName(hintName(port), Integer.toString(next));
-        } catch (BanyanException e) {
+        } catch (RuntimeException e) {
             // a hint only: connects then try from lower
         }
     }
@@ -157,7 +157,7 @@ final class CommPorts {
         try {
             int next = Integer.parseInt(job.lookupName(hintName(port), Duration.ZERO));
             return Math.clamp(next, 0, Integer.MAX_VALUE - CLAIMS_MAX);
-        } catch (BanyanException | NumberFormatException e) {
+        } catch (RuntimeException e) { // missing, garbled, or the name service not there: a hint only
             return 0;
         }
     }

@@ -70,6 +70,8 @@ public final class MalleableScheduler {
     /** The queued jobs' ids: whether a job is known without a walk of the queue at each arrival. */
     private final java.util.Set<Integer> queuedIds = new java.util.HashSet<>();
     private final Map<Integer, Running> running = new LinkedHashMap<>();
+    /** Moves on at every change of what a check's answer depends on ({@link #version}). */
+    private long version;
 
     public MalleableScheduler(int nodes, boolean flexible) {
         if (nodes < 1) {
@@ -83,6 +85,7 @@ public final class MalleableScheduler {
 
     /** Queues a job; returns the jobs that start now (this one, or others by backfill). */
     public List<Start> submit(JobRequest job, double now) {
+        version++;
         if (job.maxNodes() > capacity) {
             throw new IllegalArgumentException("job " + job.id() + " needs " + job.maxNodes() + " nodes; there are "
                     + capacity);
@@ -98,6 +101,7 @@ public final class MalleableScheduler {
 
     /** A running job ended; its nodes return and queued jobs may start. */
     public List<Start> ended(int jobId, double now) {
+        version++;
         Running r = running.remove(jobId);
         if (r == null) {
             throw new IllegalArgumentException("job " + jobId + " is not running");
@@ -111,6 +115,7 @@ public final class MalleableScheduler {
      * Jobs behind it may start now.
      */
     public List<Start> withdraw(int jobId, double now) {
+        version++;
         for (var it = queue.iterator(); it.hasNext(); ) {
             JobRequest j = it.next();
             if (j.id() == jobId) {
@@ -128,6 +133,7 @@ public final class MalleableScheduler {
      * {@code size} and the nodes it was given return; queued jobs may start on them.
      */
     public List<Start> abandoned(int jobId, int size, double now) {
+        version++;
         Running r = running.get(jobId);
         if (r == null) {
             throw new IllegalArgumentException("job " + jobId + " is not running");
@@ -142,6 +148,7 @@ public final class MalleableScheduler {
 
     /** A shrink is done: the nodes the job left return to the pool. */
     public List<Start> shrunk(int jobId, double now) {
+        version++;
         Running r = running.get(jobId);
         if (r == null) {
             throw new IllegalArgumentException("job " + jobId + " is not running");
@@ -156,6 +163,7 @@ public final class MalleableScheduler {
      * system that granted them).
      */
     public void retire(int n) {
+        version++;
         if (n < 0 || n > free || n >= nodes) {
             throw new IllegalArgumentException("cannot retire " + n + " of " + free + " free nodes out of " + nodes);
         }
@@ -168,6 +176,7 @@ public final class MalleableScheduler {
      * again); returns the queued jobs that start on them.
      */
     public List<Start> restore(int n, double now) {
+        version++;
         if (n < 0 || nodes + n > capacity) {
             throw new IllegalArgumentException("cannot restore " + n + " nodes to " + nodes + " of " + capacity);
         }
@@ -203,7 +212,18 @@ public final class MalleableScheduler {
      * shrink, after this pool's own queue), and expand none into free nodes.
      */
     public void outsideDemand(int nodes) {
+        version++;
         this.outside = Math.max(0, nodes);
+    }
+
+    /**
+     * A number that moves on whenever anything a check's answer depends on may have changed (a
+     * job queued, started, ended, resized; nodes retired or restored; the outside demand; a job's
+     * limits). A NONE answer to a job's check with the same limits holds while it stays the same:
+     * a simulation may take it as given instead of asking again (answering NONE changes nothing).
+     */
+    public long version() {
+        return version;
     }
 
     /** A check with the job's submitted limits (DMR's checkStatus with nothing new). */
@@ -228,7 +248,10 @@ public final class MalleableScheduler {
         if (!flexible || r.releasing > 0) {
             return new Decision(Kind.NONE, cur);
         }
-        r.request = request;
+        if (!request.equals(r.request)) {
+            version++; // other jobs' answers read this job's preferred size
+            r.request = request;
+        }
         JobRequest q = request;
         // 1. the job's own request
         if (cur < q.minNodes()) {
@@ -301,12 +324,14 @@ public final class MalleableScheduler {
     }
 
     private Decision expand(Running r, int to) {
+        version++;
         free -= to - r.size;
         r.size = to;
         return new Decision(Kind.EXPAND, to);
     }
 
     private Decision shrink(Running r, int to) {
+        version++;
         r.releasing += r.size - to;
         r.size = to;
         return new Decision(Kind.SHRINK, to);

@@ -338,7 +338,8 @@ class DvmTest {
         assertThat(Banyan.run("dvm", "status", "--dvm", uri.toString()).stdout()).containsPattern("b +2 +0 +lost");
         Banyan.Result three = Banyan.run("run", "--dvm", uri.toString(), "-n", "3", "true");
         assertThat(three.exit()).isEqualTo(2);
-        assertThat(three.stderr()).contains("only 2 of the DVM's 4 slots are free");
+        assertThat(three.stderr()).contains("only 2 of the DVM's 4 slots are free")
+                .contains("add --oversubscribe, wait, or queue it with 'banyan dvm submit'");
         assertThat(Banyan.run("run", "--dvm", uri.toString(), "-n", "2", "true").exit()).isZero();
         assertThat(Banyan.run("dvm", "stop", "--dvm", uri.toString()).exit()).isZero();
         Banyan.assertNothingLeft(marker);

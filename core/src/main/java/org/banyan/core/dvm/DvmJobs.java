@@ -131,7 +131,7 @@ final class DvmJobs {
                     + (perRank > 1 ? " of " + perRank + " cores" : "") + " requested but only "
                     + free + " of the DVM's " + hosts.totalSlots() + " slots " + (free == 1 ? "is" : "are") + " free ("
                     + (hosts.totalSlots() - free - hosts.slotsOutOfService()) + " in use by other jobs and tasks"
-                    + hosts.outOfServiceNote() + "); add --oversubscribe, or wait"));
+                    + hosts.outOfServiceNote() + "); add --oversubscribe, wait, or queue it with 'banyan dvm submit'"));
             return null;
         }
         int jobId = numbers.take();

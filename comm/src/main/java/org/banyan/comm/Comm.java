@@ -27,7 +27,7 @@ import org.banyan.client.Banyan;
  * the communicator's second context, so they never match a user's receive and show as internal
  * traffic.
  */
-public final class Comm extends CommSpawning implements AutoCloseable {
+public final class Comm extends CommEnvironment implements AutoCloseable {
     public static final int ANY_SOURCE = -1;
     public static final int ANY_TAG = -1;
     /**
@@ -395,20 +395,6 @@ public final class Comm extends CommSpawning implements AutoCloseable {
         int ctx = (int) max[0];
         nextContext.set(ctx + 2);
         return ctx;
-    }
-
-    /** MPI_Wtime: seconds from an arbitrary moment of this process, for differences. */
-    public static double wtime() {
-        return System.nanoTime() / 1e9;
-    }
-
-    /** MPI_Get_processor_name: this host's name. */
-    public static String processorName() {
-        try {
-            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/kernel/hostname")).strip();
-        } catch (java.io.IOException e) {
-            return System.getenv().getOrDefault("HOSTNAME", "localhost");
-        }
     }
 
     // ---- what the collective half of the API reaches

@@ -10,7 +10,7 @@ import org.banyan.client.Banyan;
  * (MPI_Open_port, MPI_Comm_accept, MPI_Comm_connect, and the name service; {@link CommPorts}),
  * or two processes that share a socket (MPI_Comm_join; {@link CommJoin}).
  */
-public abstract sealed class CommSpawning extends CommNonBlockingParts permits Comm {
+public abstract sealed class CommSpawning extends CommNonBlockingParts permits CommEnvironment {
     CommSpawning() {}
 
     /**

@@ -26,6 +26,52 @@ public interface Op {
         return 1;
     }
 
+    /** MPI_Reduce_local: {@code inout[i] = in[i] op inout[i]} here, with no communication; arrays of one length. */
+    default void reduceLocal(double[] in, double[] inout) {
+        local(Elem.DOUBLE, MemorySegment.ofArray(in), in.length, MemorySegment.ofArray(inout), inout.length);
+    }
+
+    /** As {@link #reduceLocal(double[], double[])}. */
+    default void reduceLocal(float[] in, float[] inout) {
+        local(Elem.FLOAT, MemorySegment.ofArray(in), in.length, MemorySegment.ofArray(inout), inout.length);
+    }
+
+    /** As {@link #reduceLocal(double[], double[])}. */
+    default void reduceLocal(long[] in, long[] inout) {
+        local(Elem.LONG, MemorySegment.ofArray(in), in.length, MemorySegment.ofArray(inout), inout.length);
+    }
+
+    /** As {@link #reduceLocal(double[], double[])}. */
+    default void reduceLocal(int[] in, int[] inout) {
+        local(Elem.INT, MemorySegment.ofArray(in), in.length, MemorySegment.ofArray(inout), inout.length);
+    }
+
+    /** As {@link #reduceLocal(double[], double[])}. */
+    default void reduceLocal(byte[] in, byte[] inout) {
+        local(Elem.BYTE, MemorySegment.ofArray(in), in.length, MemorySegment.ofArray(inout), inout.length);
+    }
+
+    /** MPI_Reduce_local on {@code count} elements of {@code type} in two segments. */
+    default void reduceLocal(MemorySegment in, MemorySegment inout, Elem type, int count) {
+        long bytes = (long) count * type.bytes();
+        if (count < 0 || in.byteSize() < bytes || inout.byteSize() < bytes) {
+            throw new IllegalArgumentException("reduceLocal: " + count + " elements of " + type + " do not fit the buffers ("
+                    + in.byteSize() + " and " + inout.byteSize() + " bytes)");
+        }
+        local(type, in, count, inout, count);
+    }
+
+    private void local(Elem type, MemorySegment in, int inCount, MemorySegment inout, int inoutCount) {
+        if (inCount != inoutCount) {
+            throw new IllegalArgumentException("reduceLocal: " + inCount + " elements in, " + inoutCount + " in and out");
+        }
+        if (inCount % unit() != 0) {
+            throw new IllegalArgumentException("reduceLocal: " + this + " takes (value, index) pairs: an even number of elements, not "
+                    + inCount);
+        }
+        combine(type, in, inout, inCount);
+    }
+
     Op SUM = numeric("SUM", Arithmetic.SUM, Long::sum, Double::sum);
     Op PROD = numeric("PROD", Arithmetic.PROD, (a, b) -> a * b, (a, b) -> a * b);
     Op MAX = numeric("MAX", Arithmetic.MAX, Math::max, Math::max);

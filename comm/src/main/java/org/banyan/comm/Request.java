@@ -56,6 +56,17 @@ public sealed interface Request permits Operation {
         return -1;
     }
 
+    /** MPI_Testsome: a round of progress on each; the indexes of those that are done, in order (none: empty). */
+    static java.util.List<Integer> testSome(java.util.List<? extends Request> requests) {
+        java.util.List<Integer> done = new java.util.ArrayList<>();
+        for (int i = 0; i < requests.size(); i++) {
+            if (requests.get(i).test()) {
+                done.add(i);
+            }
+        }
+        return done;
+    }
+
     /** MPI_Waitany: waits until one is done; returns its index (its status from {@link #await()} at once). */
     static int awaitAny(java.util.List<? extends Request> requests) {
         if (requests.isEmpty()) {

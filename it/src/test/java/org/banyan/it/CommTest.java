@@ -154,6 +154,44 @@ class CommTest {
     }
 
     /**
+     * MPI_Abort: rank 1 of 3 aborts with a code and a message while the others wait in a
+     * barrier; the whole job ends at once with that code, the launcher naming the rank and the
+     * message, and no rank is left.
+     */
+    @Test
+    void abortEndsEveryRankWithItsCode() throws Exception {
+        Path src = dir.resolve("abort-src/Aborts.java");
+        Files.createDirectories(src.getParent());
+        Files.writeString(src, """
+                import org.banyan.client.Banyan;
+                import org.banyan.comm.Comm;
+                public class Aborts {
+                    public static void main(String[] args) {
+                        try (Banyan job = Banyan.init(); Comm world = Comm.world(job)) {
+                            if (world.rank() == 1) {
+                                world.abort(7, "the input is wrong");
+                            }
+                            world.barrier();
+                            System.out.println("rank " + world.rank() + " went on");
+                        }
+                    }
+                }
+                """);
+        Path out = dir.resolve("abort-classes");
+        Process javac = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "javac").toString(), "-cp",
+                CommExamples.CLASS_PATH_JARS, "-d", out.toString(), src.toString()).redirectErrorStream(true).start();
+        assertThat(javac.waitFor()).as(new String(javac.getInputStream().readAllBytes())).isZero();
+        long t0 = System.nanoTime();
+        Banyan.Result r = Banyan.run(CommExamples.command(List.of("-n", "3", "--timeout", "60"),
+                CommExamples.CLASS_PATH_JARS + ":" + out, "Aborts").toArray(String[]::new));
+        assertThat(r.exit()).as(r.stderr()).isEqualTo(7);
+        assertThat(r.stderr()).contains("rank 1 on ").contains("called abort (MPI_Abort) with exit code 7: the input is wrong");
+        assertThat(r.stdout()).doesNotContain("went on");
+        assertThat((System.nanoTime() - t0) / 1e9).as("not the 60 s timeout").isLessThan(45);
+        Banyan.assertNothingLeft("Aborts");
+    }
+
+    /**
      * Flow control, as the issue tried it: rank 0 starts 1,000 sends of 1 MiB before rank 1 has
      * posted a receive (they are queued ahead of a barrier), rank 1 runs in a 256 MiB heap. When
      * every message went eagerly, rank 1 had to take all 1,000 MiB into its heap to reach the

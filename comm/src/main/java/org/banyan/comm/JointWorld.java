@@ -56,6 +56,9 @@ final class JointWorld {
         env.remove("BANYAN_MONITOR"); // the program's world writes the profile; this one would overwrite it
         env.remove("BANYAN_COMM_TOPOLOGY");
         Comm joint = World.create(jointRank, endpoints.cards.size(), endpoints, env);
+        // its communicators are this job's ranks' too: one merged from the intercommunicator spawns,
+        // connects, joins and aborts as the job's world does ("not a rank of a Banyan job" before)
+        joint.engine.job = job;
         Comm local = joint.split(parents ? 0 : 1, jointRank);
         Intercomm inter = Intercomm.create(local, 0, joint, parents ? parentsSize : 0, 0);
         Engine engine = group.engine;

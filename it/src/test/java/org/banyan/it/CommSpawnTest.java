@@ -218,6 +218,22 @@ class CommSpawnTest {
                     try (Banyan job = Banyan.init(); Comm world = Comm.world(job)) {
                         Intercomm parent = world.parent();
                         if (parent != null) {
+                            if (args.length > 0 && args[0].equals("nestedchild")) { // merges with its parent, then they spawn together
+                                String jvm = ProcessHandle.current().info().command().orElseThrow();
+                                Comm both = parent.merge(true);
+                                Intercomm more = both.spawn(jvm, List.of("-cp", System.getProperty("java.class.path"), "SpawnProbe",
+                                        "nestedgrandchild"), 2, 0);
+                                more.close();
+                                both.close();
+                                parent.close();
+                                return;
+                            }
+                            if (args.length > 0 && args[0].equals("nestedgrandchild")) {
+                                System.out.println("grandchild " + world.rank() + "/" + world.size() + " of a group of "
+                                        + parent.remoteSize());
+                                parent.close();
+                                return;
+                            }
                             if (args.length > 0 && args[0].equals("throw")) {
                                 throw new IllegalStateException("child " + world.rank() + " fails on purpose");
                             }
@@ -237,6 +253,18 @@ class CommSpawnTest {
                         }
                         String jvm = ProcessHandle.current().info().command().orElseThrow();
                         List<String> self = List.of("-cp", System.getProperty("java.class.path"), "SpawnProbe");
+                        if (args[0].equals("nested")) { // MPI's pattern: spawn, merge, spawn again from the merged communicator
+                            Intercomm kids = world.spawn(jvm, List.of("-cp", System.getProperty("java.class.path"), "SpawnProbe",
+                                    "nestedchild"), 1, 0);
+                            Comm both = kids.merge(false);
+                            Intercomm more = both.spawn(jvm, List.of("-cp", System.getProperty("java.class.path"), "SpawnProbe",
+                                    "nestedgrandchild"), 2, 0);
+                            System.out.println("merged " + both.size() + ", spawned " + more.remoteSize() + " from it");
+                            more.close();
+                            both.close();
+                            kids.close();
+                            return;
+                        }
                         int rounds = args[0].equals("twice") ? 2 : 1;
                         for (int round = 0; round < rounds; round++) {
                             Intercomm children;
@@ -482,6 +510,19 @@ class CommSpawnTest {
         assertThat(connector.stdout()).as(connector.stderr()).isEqualTo("rank 0: " + late + "\n");
         assertThat(listener.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
         assertThat(new String(listener.getInputStream().readAllBytes())).isEqualTo("rank 0: " + late + "\n");
+        Banyan.assertNothingLeft("SpawnProbe");
+    }
+
+    /**
+     * A communicator merged from a spawn's intercommunicator spawns again (it said "this process
+     * is not a rank of a Banyan job": the joint world knew no job).
+     */
+    @Test
+    void aCommunicatorMergedFromASpawnSpawnsAgain() throws Exception {
+        Banyan.Result r = Banyan.run(null, probe(List.of("-n", "1", "--oversubscribe"), "nested"));
+        assertThat(r.exit()).as(r.stdout() + r.stderr()).isZero();
+        assertThat(r.stdout().lines().sorted()).containsExactly("grandchild 0/2 of a group of 2",
+                "grandchild 1/2 of a group of 2", "merged 2, spawned 2 from it");
         Banyan.assertNothingLeft("SpawnProbe");
     }
 

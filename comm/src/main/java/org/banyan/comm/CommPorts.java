@@ -28,19 +28,26 @@ final class CommPorts {
     static final int CLAIMS_MAX = 100_000;
     private static final String PREFIX = "banyan-comm-port.";
     private static final SecureRandom RANDOM = new SecureRandom();
+    /**
+     * The ports this process opened, each with how many connects it accepted: the process's, as
+     * MPI's ports are, not one world's, so that a communicator merged from an accept's
+     * intercommunicator accepts on the port again (the server loop that grows a communicator one
+     * client at a time). Names are drawn at random: processes sharing a JVM (tests) do not meet.
+     */
+    static final java.util.Map<String, AtomicInteger> PORTS = new java.util.concurrent.ConcurrentHashMap<>();
 
     private CommPorts() {}
 
     static String open(Comm comm) {
         Banyan job = job(comm, "openPort");
         String port = PREFIX + job.jobId() + "." + comm.engine.rank + "." + HexFormat.of().formatHex(RANDOM.generateSeed(12));
-        comm.engine.ports.put(port, new AtomicInteger());
+        PORTS.put(port, new AtomicInteger());
         return port;
     }
 
     /** Forgets the port: the claims of the connects it accepted leave the name service. */
     static void close(Comm comm, String port) {
-        AtomicInteger accepted = comm.engine.ports.remove(port);
+        AtomicInteger accepted = PORTS.remove(port);
         if (accepted == null) {
             throw new IllegalArgumentException("closePort: " + port + " is not a port this process opened");
         }
@@ -63,7 +70,7 @@ final class CommPorts {
         int wait = timeout("accept");
         String answer = null;
         if (comm.rank() == root) {
-            AtomicInteger accepted = comm.engine.ports.get(port);
+            AtomicInteger accepted = PORTS.get(port);
             if (comm.engine.job == null || accepted == null) {
                 answer = "error " + port + " is not a port this process opened (openPort)";
             } else {

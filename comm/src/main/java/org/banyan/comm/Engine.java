@@ -53,8 +53,6 @@ final class Engine implements AutoCloseable {
     volatile Intercomm parent;
     /** The intercommunicators to other jobs that are open: closing the world closes them first. */
     final List<Intercomm> connected = new java.util.concurrent.CopyOnWriteArrayList<>();
-    /** The ports this rank opened, each with how many connects it accepted. */
-    final java.util.Map<String, java.util.concurrent.atomic.AtomicInteger> ports = new java.util.concurrent.ConcurrentHashMap<>();
     /** Spawns started by this rank, to name each uniquely. */
     final java.util.concurrent.atomic.AtomicInteger spawns = new java.util.concurrent.atomic.AtomicInteger();
     /** MPI_COMM_SELF of this world, made at its first use ({@link Comm#self}). */

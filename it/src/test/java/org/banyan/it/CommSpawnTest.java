@@ -81,6 +81,7 @@ class CommSpawnTest {
                             case "join" -> joinPair(world);
                             case "joinbad" -> joinBadly(world, args[1]);
                             case "rounds" -> rounds(world);
+                            case "growing" -> growing(world);
                             case "joinat" -> joinAt(world, args[1].equals("listen"), Integer.parseInt(args[2]));
                             default -> world.lookupName(args[1]);
                         }
@@ -154,6 +155,32 @@ class CommSpawnTest {
                             System.out.println("closed: " + gone.getMessage().replace(name, "PORT"));
                         }
                     }
+                }
+
+                /**
+                 * A server grows a communicator one client at a time: each round, everyone already
+                 * in it accepts on the server's port, the next rank connects, and they merge.
+                 */
+                static void growing(Comm world) {
+                    Comm mine = world.split(world.rank(), 0);
+                    byte[] port = new byte[128];
+                    if (world.rank() == 0) {
+                        byte[] p = mine.openPort().getBytes();
+                        System.arraycopy(p, 0, port, 0, p.length);
+                    }
+                    world.bcast(port, 0);
+                    String name = new String(port).trim();
+                    Comm grown = world.rank() == 0 ? mine : null;
+                    for (int t = 1; t < world.size(); t++) {
+                        world.barrier();
+                        if (world.rank() < t) {
+                            grown = grown.accept(name, 0).merge(false);
+                        } else if (world.rank() == t) {
+                            grown = mine.connect(name, 0).merge(true);
+                        }
+                    }
+                    System.out.println("rank " + world.rank() + " is rank " + grown.rank() + " of " + grown.size());
+                    world.barrier();
                 }
 
                 /** Joins whoever is at the other end of a loopback port this rank listens on or connects to. */
@@ -247,7 +274,7 @@ class CommSpawnTest {
                             }
                             return;
                         }
-                        if (List.of("halves", "server", "client", "lonely", "garbled", "nolookup", "join", "joinbad", "joinat", "rounds").contains(args[0])) {
+                        if (List.of("halves", "server", "client", "lonely", "garbled", "nolookup", "join", "joinbad", "joinat", "rounds", "growing").contains(args[0])) {
                             Ports.run(world, args);
                             return;
                         }
@@ -454,6 +481,18 @@ class CommSpawnTest {
                 "parent 0: spawn: MPI_Info key 'map_by' is not one banyan-comm's spawn reads (host, wdir, path, soft, env)",
                 "parent 1: spawn: MPI_Info key 'map_by' is not one banyan-comm's spawn reads (host, wdir, path, soft, env)");
         Banyan.assertNothingLeft("SpawnProbe");
+    }
+
+    /**
+     * The server loop that grows a communicator one client at a time accepts on its port from the
+     * merged communicator (refused before: ports were one world's, not the process's).
+     */
+    @Test
+    void aCommunicatorGrownByAcceptsKeepsAcceptingOnItsPort() throws Exception {
+        Banyan.Result r = Banyan.run(null, probe(List.of("-n", "3", "--oversubscribe", "--timeout", "90"), "growing"));
+        assertThat(r.exit()).as(r.stdout() + r.stderr()).isZero();
+        assertThat(r.stdout().lines().sorted()).containsExactly("rank 0 is rank 0 of 3", "rank 1 is rank 1 of 3",
+                "rank 2 is rank 2 of 3");
     }
 
     /** Connects to one port in turn: each starts at the port's hint (K round trips for the K-th before), a garbled hint costs tries only. */

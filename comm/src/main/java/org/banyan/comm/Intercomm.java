@@ -55,6 +55,11 @@ public final class Intercomm extends IntercommNonBlockingVectors implements Auto
         engine.groupOf(context + 1, remote);
     }
 
+    /** The message engine of its world (a joint world's, after a spawn or an accept). */
+    Engine engine() {
+        return engine;
+    }
+
     /**
      * MPI_Intercomm_create: every rank of {@code local} calls it, and every rank of the other
      * group on its own local communicator; {@code localLeader} is a rank of {@code local}, and

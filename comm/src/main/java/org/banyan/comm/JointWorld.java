@@ -59,6 +59,7 @@ final class JointWorld {
         // its communicators are this job's ranks' too: one merged from the intercommunicator spawns,
         // connects, joins and aborts as the job's world does ("not a rank of a Banyan job" before)
         joint.engine.job = job;
+        joint.engine.parent = group.engine.parent; // MPI_Comm_get_parent is the process's, whichever communicator asks
         Comm local = joint.split(parents ? 0 : 1, jointRank);
         Intercomm inter = Intercomm.create(local, 0, joint, parents ? parentsSize : 0, 0);
         Engine engine = group.engine;

@@ -37,7 +37,9 @@ final class World {
         String service = env.get(CommSpawn.PARENT_VARIABLE);
         if (service != null && !service.isEmpty()) {
             try {
-                world.engine.parent = CommSpawn.toParents(world, job, service);
+                Intercomm parent = CommSpawn.toParents(world, job, service);
+                world.engine.parent = parent;
+                parent.engine().parent = parent; // the joint world's communicators (one merged from it) ask too
             } catch (RuntimeException e) {
                 world.close(); // every rank of the world failed alike: none is left holding its transports
                 throw e;

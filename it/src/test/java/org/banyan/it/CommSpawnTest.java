@@ -248,6 +248,7 @@ class CommSpawnTest {
                             if (args.length > 0 && args[0].equals("nestedchild")) { // merges with its parent, then they spawn together
                                 String jvm = ProcessHandle.current().info().command().orElseThrow();
                                 Comm both = parent.merge(true);
+                                System.out.println("the merged communicator's parent is the world's: " + (both.parent() == parent));
                                 Intercomm more = both.spawn(jvm, List.of("-cp", System.getProperty("java.class.path"), "SpawnProbe",
                                         "nestedgrandchild"), 2, 0);
                                 more.close();
@@ -561,7 +562,8 @@ class CommSpawnTest {
         Banyan.Result r = Banyan.run(null, probe(List.of("-n", "1", "--oversubscribe"), "nested"));
         assertThat(r.exit()).as(r.stdout() + r.stderr()).isZero();
         assertThat(r.stdout().lines().sorted()).containsExactly("grandchild 0/2 of a group of 2",
-                "grandchild 1/2 of a group of 2", "merged 2, spawned 2 from it");
+                "grandchild 1/2 of a group of 2", "merged 2, spawned 2 from it",
+                "the merged communicator's parent is the world's: true");
         Banyan.assertNothingLeft("SpawnProbe");
     }
 

@@ -71,8 +71,8 @@ public abstract sealed class CommEnvironment extends CommSpawning permits Comm {
         if (job != null) {
             job.abort(errorCode, message);
         }
-        // a world that is not a job's own (a joint one, a test's): this process ends, and its
-        // end with a non-zero status ends the job it belongs to
+        // a world with no job (a test's, in one JVM): this process ends, and under a launcher its
+        // end with a non-zero status would end the job
         if (message != null && !message.isEmpty()) {
             System.err.println(message);
         }

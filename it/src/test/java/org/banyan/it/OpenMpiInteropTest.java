@@ -107,6 +107,10 @@ class OpenMpiInteropTest {
                             MPI_Info_create(&info);
                             MPI_Info_set(info, "host", argv[1] + 5);
                         }
+                        if (argc > 2 && strncmp(argv[1], "info:", 5) == 0) { /* info:KEY VALUE */
+                            MPI_Info_create(&info);
+                            MPI_Info_set(info, argv[1] + 5, argv[2]);
+                        }
                         MPI_Comm_spawn(argv[0], args, 2, info, 0, MPI_COMM_WORLD, &inter, MPI_ERRCODES_IGNORE);
                         if (rank == 0) {
                             token = 42;
@@ -369,6 +373,22 @@ class OpenMpiInteropTest {
         assertThat(Files.readString(files.resolve("2/rank.1/stdout"))).as("the children's under their own job")
                 .isEqualTo("child 1 of 2 (talk) got 43\n");
         assertThat(shmLeft()).isEmpty();
+    }
+
+    /**
+     * MPI_Info keys Banyan does not apply (Open MPI's placement hints) are said, with their values,
+     * and the spawn goes on as every spawn does; a spawn with none says nothing.
+     */
+    @Test
+    void aSpawnsInfoBanyanDoesNotApplyIsSaid() throws Exception {
+        Banyan.Result r = Banyan.run("run", "-n", "2", "--oversubscribe", prog("spawn"), "info:map_by", "node");
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(lines(r.stdout())).contains("parent 0 of 2 got 43 back");
+        assertThat(r.stderr()).contains("banyan: job 1's MPI_Comm_spawn asks for map_by=node, which Banyan does not apply: "
+                + "the new job is placed as every spawned job is");
+        Banyan.Result plain = Banyan.run("run", "-n", "2", "--oversubscribe", prog("spawn"));
+        assertThat(plain.exit()).as(plain.stderr()).isZero();
+        assertThat(plain.stderr()).doesNotContain("does not apply");
     }
 
     /** MPI_Info "host": the children go where the program says (--report-bindings shows where they ran). */

@@ -87,9 +87,18 @@ final class PmixSpawnOps {
             }
             List<AppContext> contexts = new ArrayList<>();
             java.util.Set<String> hosts = new java.util.LinkedHashSet<>();
+            List<String> ignored = new ArrayList<>();
+            MemorySegment job = jobInfo.reinterpret(INFO_SIZE * Math.max(0, ninfo));
+            for (long i = 0; i < ninfo; i++) {
+                unread(job.asSlice(i * INFO_SIZE, INFO_SIZE), JOB_KEYS_READ, ignored);
+            }
             MemorySegment array = apps.reinterpret(APP_SIZE * napps);
             for (long i = 0; i < napps; i++) {
-                contexts.add(app(array.asSlice(i * APP_SIZE, APP_SIZE), hosts));
+                contexts.add(app(array.asSlice(i * APP_SIZE, APP_SIZE), hosts, ignored));
+            }
+            if (!ignored.isEmpty()) { // MPI lets a library ignore info hints; Banyan says it does
+                System.err.println("banyan: job " + jobId + "'s MPI_Comm_spawn asks for " + String.join(", ", ignored)
+                        + ", which Banyan does not apply: the new job is placed as every spawned job is");
             }
             int token = PmixNames.NEXT.getAndIncrement();
             BY_TOKEN.put(token, new Waiting(Kind.SPAWN, callback, data));
@@ -158,7 +167,7 @@ final class PmixSpawnOps {
      * and count; the hosts its {@code pmix.host} (MPI_Info "host": names separated by commas)
      * names go to {@code hosts}.
      */
-    private static AppContext app(MemorySegment app, java.util.Set<String> hosts) {
+    private static AppContext app(MemorySegment app, java.util.Set<String> hosts, List<String> ignored) {
         String cmd = string(app.get(ADDRESS, 0));
         List<String> argv = strings(app.get(ADDRESS, 8));
         Map<String, String> env = new HashMap<>();
@@ -175,6 +184,7 @@ final class PmixSpawnOps {
         for (long i = 0; i < ninfo; i++) {
             MemorySegment one = infos.asSlice(i * INFO_SIZE, INFO_SIZE);
             String key = one.getString(0);
+            unread(one, APP_KEYS_READ, ignored);
             if (one.get(JAVA_SHORT, INFO_VALUE_TYPE) != PMIX_STRING) {
                 continue;
             }
@@ -193,6 +203,30 @@ final class PmixSpawnOps {
         }
         List<String> args = argv.isEmpty() ? argv : argv.subList(1, argv.size());
         return new AppContext(cmd, args, Math.max(0, maxprocs), env, cwd);
+    }
+
+    /**
+     * The job-level keys Open MPI's MPI_Comm_spawn sends that Banyan reads or need not: its
+     * personality (sent with every spawn). Measured with Open MPI 4.1: with no MPI_Info only
+     * these and the app's {@code pmix.wdir} arrive.
+     */
+    static final java.util.Set<String> JOB_KEYS_READ = java.util.Set.of("pmix.pers");
+    /** The app-level keys read: the working directory and the hosts (MPI_Info "wdir" and "host"). */
+    static final java.util.Set<String> APP_KEYS_READ = java.util.Set.of("pmix.wdir", "pmix.host");
+    /** MPI_Info's names of the PMIx keys Open MPI makes of them, to say what the program asked for. */
+    private static final Map<String, String> MPI_NAMES = Map.of("pmix.mapby", "map_by", "pmix.ppr", "npernode/ppr",
+            "pmix.bindto", "bind_to", "pmix.rankby", "rank_by", "pmix.mapper", "mapper", "pmix.hostfile", "hostfile",
+            "pmix.addhost", "add-host", "pmix.nonpmi", "ompi_non_mpi", "pmix.stdin", "ompi_stdin_target");
+
+    /** Adds {@code info}'s key, as the program named it, with its value when a string, unless it is one of {@code read}. */
+    private static void unread(MemorySegment info, java.util.Set<String> read, List<String> ignored) {
+        String key = info.getString(0);
+        if (read.contains(key)) {
+            return;
+        }
+        String name = MPI_NAMES.getOrDefault(key, key);
+        String value = info.get(JAVA_SHORT, INFO_VALUE_TYPE) == PMIX_STRING ? string(info.get(ADDRESS, INFO_VALUE_DATA)) : null;
+        ignored.add(value == null ? name : name + "=" + value);
     }
 
     private static String string(MemorySegment p) {

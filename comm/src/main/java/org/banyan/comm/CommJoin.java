@@ -116,12 +116,17 @@ final class CommJoin {
                 new JointWorld.Side("join", "the other end, which must be a rank of this run or DVM, did not go on", wait));
     }
 
+    /** {@code seconds} as a socket's time limit: a limit of 25 days or more (any int is accepted) is the largest one, not an overflow. */
+    static int soTimeoutMillis(int seconds) {
+        return (int) Math.min(Integer.MAX_VALUE, seconds * 1000L);
+    }
+
     /** Writes ours, reads theirs within {@code seconds}; the socket's own time limit is put back. */
     private static Greeting exchange(Socket socket, Greeting mine, int seconds) {
         int before = -1;
         try {
             before = socket.getSoTimeout();
-            socket.setSoTimeout(seconds * 1000);
+            socket.setSoTimeout(soTimeoutMillis(seconds));
             OutputStream out = socket.getOutputStream();
             out.write(mine.encode());
             out.flush();

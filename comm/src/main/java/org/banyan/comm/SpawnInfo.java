@@ -33,8 +33,8 @@ record SpawnInfo(Banyan.SpawnApp app, List<String> hosts, int[] counts) {
         Map<String, String> given = info == null ? Map.of() : info;
         for (String key : given.keySet()) {
             if (!KEYS.contains(key)) {
-                throw new IllegalArgumentException("MPI_Info key '" + key + "' is not one banyan-comm's spawn reads (host, wdir, path,"
-                        + " soft, env)");
+                throw new IllegalArgumentException("MPI_Info key '" + key + "' is not one banyan-comm's spawn reads ("
+                        + String.join(", ", KEYS) + ")");
             }
         }
         List<String> hosts = given.containsKey("host") ? hosts(given.get("host")) : List.of();

@@ -52,6 +52,14 @@ class JoinGreetingTest {
                 .isInstanceOf(CommException.class).hasMessageContaining("60000 bytes");
     }
 
+    /** BANYAN_COMM_CONNECT_TIMEOUT=3000000 overflowed seconds * 1000 into a negative limit, which the socket refused with an exception join did not say. */
+    @Test
+    void aLongTimeLimitIsTheLargestASocketTakes() {
+        assertThat(CommJoin.soTimeoutMillis(120)).isEqualTo(120_000);
+        assertThat(CommJoin.soTimeoutMillis(3_000_000)).isEqualTo(Integer.MAX_VALUE);
+        assertThat(CommJoin.soTimeoutMillis(Integer.MAX_VALUE)).isEqualTo(Integer.MAX_VALUE);
+    }
+
     @Test
     void aGreetingCutShortIsAnEndOfStream() {
         byte[] wire = new CommJoin.Greeting(DRAW, true, "service").encode();

@@ -14,7 +14,9 @@ import java.util.List;
  * <li>oversubscribed: 2,000 barrier+allreduce rounds on twice as many ranks as cores, in C and
  * in Python with Debian's mpi4py (skipped when it is not installed).</li>
  * </ul>
- * Prints a Markdown table of medians and banyan/mpirun ratios.
+ * Each is run three ways: {@code banyan run} (its own daemon, a JVM start), {@code banyan run
+ * --dvm} on a DVM started here (its quick client: no JVM of its own, the DVM's PMIx servers
+ * ready), and {@code mpirun}. Prints a Markdown table of medians and ratios to mpirun's.
  *
  * Usage: bench/ompi [--runs R] [--sizes 1,4,16]
  */
@@ -59,16 +61,24 @@ public class OpenMpiBenchmark {
         int cores = Runtime.getRuntime().availableProcessors();
         String over = Integer.toString(2 * cores);
 
-        System.out.println("| program | ranks | banyan median (ms) | mpirun median (ms) | banyan/mpirun |");
-        System.out.println("|---|---:|---:|---:|---:|");
-        for (int n : options.sizes()) {
-            compare("Open MPI hello", Integer.toString(n), hello, List.of(), options.runs(), banyan);
-        }
-        int longRuns = Math.max(3, options.runs() / 2);
-        compare("2,000 barrier+allreduce, C, oversubscribed", over, rounds, List.of(), longRuns, banyan);
-        if (Files.isDirectory(Path.of("/usr/lib/python3/dist-packages/mpi4py"))) {
-            compare("2,000 barrier+allreduce, mpi4py, oversubscribed", over, "/usr/bin/python3", List.of(py.toString()),
-                    longRuns, banyan);
+        int slots = Math.max(Integer.parseInt(over), java.util.Arrays.stream(options.sizes()).max().orElse(1));
+        Path uri = tmp.resolve("dvm.uri");
+        BenchSupport.check(run(List.of(banyan, "dvm", "start", "--uri-file", uri.toString(), "--host", "localhost:" + slots)),
+                "banyan dvm start");
+        try {
+            System.out.println("| program | ranks | banyan run (ms) | banyan run --dvm (ms) | mpirun (ms) | run/mpirun | --dvm/mpirun |");
+            System.out.println("|---|---:|---:|---:|---:|---:|---:|");
+            for (int n : options.sizes()) {
+                compare("Open MPI hello", Integer.toString(n), hello, List.of(), options.runs(), banyan, uri);
+            }
+            int longRuns = Math.max(3, options.runs() / 2);
+            compare("2,000 barrier+allreduce, C, oversubscribed", over, rounds, List.of(), longRuns, banyan, uri);
+            if (Files.isDirectory(Path.of("/usr/lib/python3/dist-packages/mpi4py"))) {
+                compare("2,000 barrier+allreduce, mpi4py, oversubscribed", over, "/usr/bin/python3", List.of(py.toString()),
+                        longRuns, banyan, uri);
+            }
+        } finally {
+            run(List.of(banyan, "dvm", "stop", "--uri-file", uri.toString()));
         }
     }
 
@@ -80,22 +90,29 @@ public class OpenMpiBenchmark {
         return out;
     }
 
-    static void compare(String what, String n, String program, List<String> args, int runs, String banyan) throws Exception {
+    static void compare(String what, String n, String program, List<String> args, int runs, String banyan, Path uri)
+            throws Exception {
         List<String> b = new ArrayList<>(List.of(banyan, "run", "--oversubscribe", "-n", n, program));
+        List<String> d = new ArrayList<>(List.of(banyan, "run", "--dvm", uri.toString(), "-n", n, program));
         List<String> m = new ArrayList<>(List.of("mpirun.openmpi", "--oversubscribe", "-n", n, program));
         b.addAll(args);
+        d.addAll(args);
         m.addAll(args);
-        run(b); // warm both: page cache, AOT cache
+        run(b); // warm all three: page cache, AOT cache, the DVM's JVM
+        run(d);
         run(m);
         List<Double> tb = new ArrayList<>();
+        List<Double> td = new ArrayList<>();
         List<Double> tm = new ArrayList<>();
         for (int i = 0; i < runs; i++) {
             tb.add(time(b));
+            td.add(time(d));
             tm.add(time(m));
         }
         double mb = BenchSupport.median(tb);
+        double md = BenchSupport.median(td);
         double mm = BenchSupport.median(tm);
-        System.out.printf("| %s | %s | %.0f | %.0f | %.2f |%n", what, n, mb, mm, mb / mm);
+        System.out.printf("| %s | %s | %.0f | %.0f | %.0f | %.2f | %.2f |%n", what, n, mb, md, mm, mb / mm, md / mm);
     }
 
     static int run(List<String> cmd) throws Exception {

@@ -70,8 +70,11 @@ class DvmTest {
         assertThat(exact.stdout()).startsWith("150000000\n");
 
         String marker = Banyan.marker();
-        Process client = Banyan.builder(List.of("run", "--dvm", uri.toString(), "-n", "1", "sh", "-c", "exec yes " + marker))
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(dir.resolve("run.err").toFile()).start();
+        // the JVM client: a quick client's output is written by the DVM itself, so stopping the script stops no reader
+        ProcessBuilder flood = Banyan.builder(List.of("run", "--dvm", uri.toString(), "-n", "1", "sh", "-c", "exec yes " + marker))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(dir.resolve("run.err").toFile());
+        flood.environment().put("BANYAN_QUICK", "0");
+        Process client = flood.start();
         try {
             for (int i = 0; i < 200 && ps("stat=", marker).isEmpty(); i++) {
                 Thread.sleep(50);

@@ -361,6 +361,7 @@ public final class DvmCommand {
             }
             DvmHead head = new DvmHead(nodes, settings, a.daemons.agent(), a.daemons.topology(), a.daemons.routing(), a.files,
                     log, a.gpusPerHost);
+            head.quickRuns(new QuickRun(a.files));
             if (a.elastic) {
                 head.elastic(slurmJob().strip(), a.probeMillis > 0 ? a.probeMillis : StartArguments.ELASTIC_PROBE_MILLIS,
                         a.files.uri().getParent(), vacant);

@@ -22,9 +22,13 @@ final class RankPrograms {
     private final String path;
 
     /** @param searchPath mpirun's {@code --path}, or null; {@code path} this environment's PATH */
-    RankPrograms(String searchPath, String path) {
+    /** Where a look that does not come back is said ({@link SlowLookNotice}): the user's stderr. */
+    private final java.io.PrintStream notices;
+
+    RankPrograms(String searchPath, String path, java.io.PrintStream notices) {
         this.searchPath = searchPath;
         this.path = path;
+        this.notices = notices;
     }
 
     /** A program's file, and whether it was found along PATH (its name then goes as given). */
@@ -108,7 +112,7 @@ final class RankPrograms {
         for (String name : programs) {
             Path program;
             List<String> needed;
-            try (SlowLookNotice slow = new SlowLookNotice(name, System.err)) {
+            try (SlowLookNotice slow = new SlowLookNotice(name, notices)) {
                 program = check(name, dir);
                 // read only when it decides something: every banyan run passes here
                 needed = monitored || auto ? ElfNeeded.of(program) : List.of();

@@ -82,6 +82,15 @@ public final class RunArguments {
     /** Every option of {@code banyan run}, declared once: the parser, --help and README's table read this ({@link RunOptionTable}). */
     public static final OptionTable<RunArguments> OPTIONS = RunOptionTable.OPTIONS;
 
+    /** Where a notice while parsing goes (a program's file system that does not answer): stderr. */
+    private java.io.PrintStream notices = System.err;
+
+    /** Has notices while parsing go to {@code to} instead of this process's stderr (a quick client's). */
+    public RunArguments notices(java.io.PrintStream to) {
+        this.notices = to;
+        return this;
+    }
+
     public RunArguments(Map<String, String> environment, Path cwd) {
         this.environment = environment;
         this.cwd = cwd;
@@ -415,7 +424,7 @@ public final class RunArguments {
     /** One for the run, made once the options are read: it keeps what it found for the second asking. */
     private RankPrograms programs() {
         if (programs == null) {
-            programs = new RankPrograms(searchPath, environment.get("PATH"));
+            programs = new RankPrograms(searchPath, environment.get("PATH"), notices);
         }
         return programs;
     }

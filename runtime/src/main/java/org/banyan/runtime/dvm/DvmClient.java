@@ -10,7 +10,6 @@ import org.banyan.core.pilot.TaskRequest;
 import org.banyan.core.wire.ClientMessage;
 import org.banyan.runtime.head.OutputOptions;
 import org.banyan.runtime.head.OutputSink;
-import org.banyan.runtime.os.UserSignals;
 
 /**
  * A client of a DVM: connects with the secret, and runs one job there as {@code banyan run}
@@ -71,6 +70,15 @@ public final class DvmClient implements AutoCloseable {
             throw new Unreachable(e.getMessage());
         }
         return connect(files, who, answerMillis);
+    }
+
+    /** Connects and presents the secret; answers are waited for as {@code timeout}, a client's {@link AnswerTimeout#VARIABLE}, says. */
+    public static DvmClient connect(DvmFiles files, String who, String timeout) throws Unreachable {
+        try {
+            return connect(files, who, AnswerTimeout.millis(timeout));
+        } catch (IllegalArgumentException e) {
+            throw new Unreachable(e.getMessage());
+        }
     }
 
     /** Connects and presents the secret; an answer the DVM owes at once is waited for {@code answerMillis} at most. */
@@ -268,8 +276,13 @@ public final class DvmClient implements AutoCloseable {
      * it (nothing started), 1 when the DVM went away.
      */
     public int run(ClientMessage.RunJob job, OutputOptions output) throws IOException {
+        return run(job, output, ClientTerminal.own());
+    }
+
+    /** {@link #run(ClientMessage.RunJob, OutputOptions)} for a user at {@code terminal} (a quick client's). */
+    public int run(ClientMessage.RunJob job, OutputOptions output, ClientTerminal terminal) throws IOException {
         channel.send(job);
-        return follow(job, answer(), output, "banyan run");
+        return follow(job, answer(), output, "banyan run", terminal);
     }
 
     /**
@@ -287,28 +300,29 @@ public final class DvmClient implements AutoCloseable {
             }
             first = channel.receive();
         }
-        return follow(job.run(), first, output, "banyan dvm submit");
+        return follow(job.run(), first, output, "banyan dvm submit", ClientTerminal.own());
     }
 
-    private int follow(ClientMessage.RunJob job, ClientMessage first, OutputOptions output, String who) throws IOException {
+    private int follow(ClientMessage.RunJob job, ClientMessage first, OutputOptions output, String who,
+            ClientTerminal terminal) throws IOException {
         if (first instanceof ClientMessage.JobRejected(String reason)) {
-            System.err.println(who + ": the DVM refused the job: " + reason);
+            terminal.say(who + ": the DVM refused the job: " + reason);
             return 2;
         }
         if (!(first instanceof ClientMessage.JobAccepted(int jobId, int ranks))) {
             throw new IOException("unexpected answer from the DVM: " + first);
         }
-        OutputSink sink = new OutputSink(output, jobId);
+        OutputSink sink = terminal.sink(output, jobId);
         try {
             try {
                 sink.prepareFiles(ranks);
             } catch (IOException e) { // the DVM ends the job as this client goes
-                System.err.println(who + ": " + OutputSink.cannotOpen(e) + "; job " + jobId + " ended");
+                terminal.say(who + ": " + OutputSink.cannotOpen(e) + "; job " + jobId + " ended");
                 return 1;
             }
-            UserSignals.install(sink.endingFirst(sig -> sendQuietly(new ClientMessage.SignalJob(jobId, sig))));
+            terminal.onSignals(sink.endingFirst(sig -> sendQuietly(new ClientMessage.SignalJob(jobId, sig))));
             if (job.stdinRank() != -1) {
-                forwardStdin(jobId);
+                forwardStdin(jobId, terminal);
             }
             while (true) {
                 ClientMessage m;
@@ -337,17 +351,17 @@ public final class DvmClient implements AutoCloseable {
                 }
             }
         } finally {
-            sink.close();
+            terminal.finished(sink);
         }
     }
 
     /** Sends stdin to the DVM within the credit it grants (the head's flow control), as banyan run's reader does. */
-    private void forwardStdin(int jobId) {
+    private void forwardStdin(int jobId, ClientTerminal terminal) {
         Thread.ofPlatform().daemon().name("dvm-stdin").start(() -> {
-            InputStream in = System.in;
             byte[] buf = new byte[1 << 16];
             long sent = 0;
             try {
+                InputStream in = terminal.stdin();
                 int n = 0;
                 while (stdinGate.awaitRoom(sent) && (n = in.read(buf)) > 0) {
                     channel.send(new ClientMessage.Stdin(jobId, Arrays.copyOf(buf, n)));

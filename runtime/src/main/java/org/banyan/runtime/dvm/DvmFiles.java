@@ -27,6 +27,20 @@ public record DvmFiles(Path uri) {
         return uri.resolveSibling(uri.getFileName() + ".secret");
     }
 
+    /** The quick door's port ({@link QuickDoor}), readable by the owner only, as the secret. */
+    public Path quick() {
+        return uri.resolveSibling(uri.getFileName() + ".quick");
+    }
+
+    /** Writes the quick door's port (0600, created anew), after the URI file. */
+    public void publishQuick(int port) throws IOException {
+        Path tmp = uri.resolveSibling(uri.getFileName() + ".quick.tmp");
+        Files.deleteIfExists(tmp);
+        Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(tmp, port + "\n", StandardOpenOption.TRUNCATE_EXISTING);
+        Files.move(tmp, quick(), java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
     public Path log() {
         return uri.resolveSibling(uri.getFileName() + ".log");
     }
@@ -41,6 +55,7 @@ public record DvmFiles(Path uri) {
     /** Writes the secret (0600, created so), then the URI file: a URI file means a DVM ready to serve. */
     public void publish(String address, long pid, String secret) throws IOException {
         makeDirectory();
+        Files.deleteIfExists(quick()); // an ended DVM's: this one writes its own, if it has a quick door
         Files.deleteIfExists(secret());
         Files.createFile(secret(), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         Files.writeString(secret(), secret + "\n", StandardOpenOption.TRUNCATE_EXISTING);
@@ -57,6 +72,7 @@ public record DvmFiles(Path uri) {
         try {
             Contact c = read();
             if (c.pid() == pid) {
+                Files.deleteIfExists(quick());
                 Files.deleteIfExists(uri);
                 Files.deleteIfExists(secret());
             }

@@ -124,6 +124,9 @@ public final class DvmHead {
     private final String secret = DvmFiles.newSecret();
     private HeadLinks links;
     private ClientDoor door;
+    /** Runs {@code banyan run --dvm} for the banyan script without a JVM of its own, or null: no quick door. */
+    private QuickDoor.Runner quickRunner;
+    private QuickDoor quickDoor;
     private ElasticSlurm elastic;
     private long probeMillis;
     private int status = 1;
@@ -156,6 +159,11 @@ public final class DvmHead {
         this.elastic = new ElasticSlurm(jobId, workDir, agent, this::say, e -> loop.post(new Event.Core(e)));
         this.probeMillis = probeMillis;
         core.elastic(jobId, agent.stepPerDaemon(), vacant);
+    }
+
+    /** Opens a quick door for local clients once ready ({@link QuickDoor}), served by {@code runner}. */
+    public void quickRuns(QuickDoor.Runner runner) {
+        this.quickRunner = runner;
     }
 
     /**
@@ -234,6 +242,9 @@ public final class DvmHead {
             for (ClientOutbox out : clients.values()) {
                 out.drain(lastWords);
                 out.close();
+            }
+            if (quickDoor != null) {
+                quickDoor.close();
             }
             files.withdraw(pid);
             door.close();
@@ -360,6 +371,14 @@ public final class DvmHead {
         }
         say("ready: " + summary + "; contact in " + files.uri());
         door.open();
+        if (quickRunner != null) {
+            try {
+                quickDoor = QuickDoor.open(secret, quickRunner, this::say);
+                files.publishQuick(quickDoor.port());
+            } catch (IOException e) { // its clients start a JVM, as before
+                say("no quick door (" + e.getMessage() + "); banyan run --dvm starts a JVM client");
+            }
+        }
         if (elastic != null) {
             loop.schedule(new Event.SlurmProbe(), probeMillis);
         }

@@ -25,9 +25,11 @@ public final class OutputSink implements AutoCloseable {
     private final OutputOptions options;
     private final int jobId;
     /** banyan's own stdout and stderr, written off the loop: a reader that stopped reading held it. */
-    private final TerminalWriter terminal = new TerminalWriter();
-    private final OutputStream stdout = new BufferedOutputStream(terminal.stream(1), 1 << 16);
-    private final OutputStream stderr = new BufferedOutputStream(terminal.stream(2), 1 << 14);
+    private final TerminalWriter terminal;
+    private final OutputStream stdout;
+    private final OutputStream stderr;
+    /** The terminal is a client's, not this process's: its writer thread ends with the sink. */
+    private final boolean borrowed;
     /** Closed: a line reported now is the run's last, waited for. */
     private boolean closed;
     private final Map<Long, ByteArrayOutputStream> partial = new HashMap<>();
@@ -54,6 +56,26 @@ public final class OutputSink implements AutoCloseable {
     public static final int BROKEN_PIPE_STATUS = 128 + 13;
 
     public OutputSink(OutputOptions options, int jobId) {
+        this(options, jobId, new TerminalWriter());
+    }
+
+    /**
+     * A sink whose terminal is {@code out} and {@code err} instead of this process's own: a
+     * quick client's, whose descriptors the DVM opened for it ({@code QuickDoor}).
+     */
+    public OutputSink(OutputOptions options, int jobId, OutputStream out, OutputStream err) {
+        this(options, jobId, new TerminalWriter(out, err, TerminalWriter.LIMIT), true);
+    }
+
+    private OutputSink(OutputOptions options, int jobId, TerminalWriter terminal) {
+        this(options, jobId, terminal, false);
+    }
+
+    private OutputSink(OutputOptions options, int jobId, TerminalWriter terminal, boolean borrowed) {
+        this.terminal = terminal;
+        this.borrowed = borrowed;
+        this.stdout = new BufferedOutputStream(terminal.stream(1), 1 << 16);
+        this.stderr = new BufferedOutputStream(terminal.stream(2), 1 << 14);
         this.options = options;
         this.jobId = jobId;
         this.lineMode = options.tag() || options.prefix() != null || options.timestamp();
@@ -348,6 +370,19 @@ public final class OutputSink implements AutoCloseable {
         terminal.drain();
         flush(); // a write that failed meanwhile is known now
         closed = true;
+    }
+
+    /**
+     * Closes, and ends the thread that writes to a borrowed terminal; after this, lines
+     * reported go nowhere. For sinks of {@link #OutputSink(OutputOptions, int, OutputStream, OutputStream)}.
+     */
+    public void release() {
+        if (!closed) {
+            close();
+        }
+        if (borrowed) {
+            terminal.stop();
+        }
     }
 
     /** The rank's file for the stream, else the terminal's stream. */

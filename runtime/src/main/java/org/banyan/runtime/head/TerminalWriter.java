@@ -36,6 +36,8 @@ final class TerminalWriter {
     /** Each stream's first failed write (stdout's reader gone does not silence stderr). */
     private final IOException[] failures = new IOException[2];
     private volatile boolean ending;
+    /** Ended by {@link #stop}: nothing is written any more. */
+    private boolean stopped;
     /** Started at the first bytes (a job that prints nothing, or only to files, costs no thread). */
     private Thread writer;
 
@@ -99,7 +101,7 @@ final class TerminalWriter {
             if (failures[fd] != null) {
                 throw failures[fd];
             }
-            if (ending && waiting + data.length > limit) {
+            if (stopped || (ending && waiting + data.length > limit)) {
                 return; // the reader takes nothing and the job is ending: dropped
             }
             waiting += data.length;
@@ -146,6 +148,25 @@ final class TerminalWriter {
      * #ending}, for {@link #LAST_WORDS_MILLIS} at most.
      */
     void drain() {
+        drainWithin();
+    }
+
+    /**
+     * Drains, then ends the writer thread: for a terminal that is not this process's own (a
+     * quick client's), whose sink ends with its job while the process goes on. Bytes given
+     * afterwards are dropped.
+     */
+    void stop() {
+        drainWithin();
+        synchronized (this) {
+            stopped = true;
+            if (writer != null) {
+                writer.interrupt();
+            }
+        }
+    }
+
+    private void drainWithin() {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LAST_WORDS_MILLIS);
         synchronized (this) {
             while (waiting > 0 && (!ending || System.nanoTime() < deadline)) {

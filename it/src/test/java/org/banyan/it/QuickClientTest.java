@@ -1,0 +1,296 @@
+package org.banyan.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code banyan run --dvm} on the DVM's own host, as the banyan script runs it without a JVM
+ * of its own (QuickDoor): what the user sees must be what the JVM client shows (output, status,
+ * stdin, signals, refusals), a client killed or gone must take its job along, and the quick door
+ * must open to nobody but the DVM's user with its secret.
+ */
+class QuickClientTest {
+    @TempDir
+    Path dir;
+
+    Path uri;
+
+    @BeforeEach
+    void start() throws Exception {
+        uri = dir.resolve("dvm.uri");
+        Banyan.Result r = Banyan.run("dvm", "start", "--uri-file", uri.toString(), "--host", "localhost:4", "--warm-up", "0");
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(Files.readString(dir.resolve("dvm.uri.quick")).strip()).matches("\\d+");
+        assertThat(Files.getPosixFilePermissions(dir.resolve("dvm.uri.quick")).toString()).isEqualTo("[OWNER_READ, OWNER_WRITE]");
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (Files.exists(uri)) {
+            long head = Long.parseLong(Files.readAllLines(uri).get(1).strip());
+            Banyan.run("dvm", "stop", "--uri-file", uri.toString());
+            if (Banyan.runs(head)) {
+                ProcessHandle.of(head).ifPresent(ProcessHandle::destroyForcibly);
+                throw new AssertionError("dvm stop left the head running");
+            }
+            assertThat(dir.resolve("dvm.uri.quick")).as("the quick file goes with its DVM").doesNotExist();
+        }
+    }
+
+    private String log() throws IOException {
+        return Files.readString(dir.resolve("dvm.uri.log"));
+    }
+
+    private int quickClients() throws IOException {
+        return (int) log().lines().filter(l -> l.contains("(banyan run (quick client, pid ")).count();
+    }
+
+    private record Piped(int exit, String stdout, String stderr) {}
+
+    /** banyan with its stdout and stderr pipes (the quick door takes those), stdin from {@code stdin} or /dev/null. */
+    private Piped piped(Map<String, String> env, String stdin, Path cwd, String... args) throws Exception {
+        ProcessBuilder pb = Banyan.builder(List.of(args));
+        pb.environment().putAll(env);
+        if (cwd != null) {
+            pb.directory(cwd.toFile());
+        }
+        if (stdin == null) {
+            pb.redirectInput(new File("/dev/null"));
+        }
+        Process p = pb.start();
+        if (stdin != null) {
+            try (OutputStream in = p.getOutputStream()) {
+                in.write(stdin.getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        var out = Thread.ofVirtual().start(() -> { });
+        byte[][] got = new byte[2][];
+        Thread o = Thread.ofVirtual().start(() -> got[0] = readAll(p.getInputStream()));
+        Thread e = Thread.ofVirtual().start(() -> got[1] = readAll(p.getErrorStream()));
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("banyan " + String.join(" ", args) + " did not end within 60 s");
+        }
+        o.join();
+        e.join();
+        out.join();
+        return new Piped(p.exitValue(), new String(got[0], StandardCharsets.UTF_8), new String(got[1], StandardCharsets.UTF_8));
+    }
+
+    private static byte[] readAll(java.io.InputStream in) {
+        try {
+            return in.readAllBytes();
+        } catch (IOException x) {
+            return new byte[0];
+        }
+    }
+
+    @Test
+    void aRunOnTheDvmsHostGoesThroughTheQuickDoorAndShowsWhatTheJvmClientShows() throws Exception {
+        String[] job = {"run", "--dvm", uri.toString(), "-n", "2", "sh", "-c",
+            "printf '<%s>' \"$@\"; echo; echo to-stderr >&2", "sh", "a b", "c\nd", "--dvm", "", "é"};
+        Piped quick = piped(Map.of(), null, null, job);
+        assertThat(quickClients()).as(log()).isEqualTo(1);
+        Piped jvm = piped(Map.of("BANYAN_QUICK", "0"), null, null, job);
+        assertThat(quickClients()).as("BANYAN_QUICK=0 starts the JVM client").isEqualTo(1);
+        assertThat(quick.exit()).isZero();
+        assertThat(jvm.exit()).isZero();
+        assertThat(quick.stdout()).isEqualTo("<a b><c\nd><--dvm><><é>\n".repeat(2)).isEqualTo(jvm.stdout());
+        assertThat(quick.stderr()).isEqualTo("to-stderr\n".repeat(2)).isEqualTo(jvm.stderr());
+
+        String[] failing = {"run", "--dvm", uri.toString(), "-n", "1", "sh", "-c", "exit 3"};
+        Piped quickFails = piped(Map.of(), null, null, failing);
+        Piped jvmFails = piped(Map.of("BANYAN_QUICK", "0"), null, null, failing);
+        assertThat(quickClients()).isEqualTo(2);
+        assertThat(quickFails.exit()).isEqualTo(3).isEqualTo(jvmFails.exit());
+        assertThat(quickFails.stderr()).contains("exited with status 3").isEqualTo(jvmFails.stderr());
+    }
+
+    @Test
+    void theRanksGetTheClientsDirectoryExportedVariablesAndStdin() throws Exception {
+        Path work = Files.createDirectory(dir.resolve("work dir"));
+        Piped r = piped(Map.of("QUICK_PROBE", "v1 v2"), "line one\nline two\n", work,
+                "run", "--dvm", uri.toString(), "-n", "1", "-x", "QUICK_PROBE", "sh", "-c", "pwd; echo \"$QUICK_PROBE\"; cat");
+        assertThat(r.exit()).as(r.stderr()).isZero();
+        assertThat(r.stdout()).isEqualTo(work.toRealPath() + "\nv1 v2\nline one\nline two\n");
+        assertThat(quickClients()).isEqualTo(1);
+    }
+
+    /**
+     * A file as stdout shares its offset with the shell that opened it: a second open of it by
+     * the DVM would write over what the shell writes next. Such a run goes to the JVM client.
+     */
+    @Test
+    void aFileAsStdoutIsSentBackToTheJvmClientAndTheShellsLinesKeepTheirPlace() throws Exception {
+        Path out = dir.resolve("out.txt");
+        Process p = new ProcessBuilder("bash", "-c", "{ echo before; \"$0\" run --dvm \"$1\" -n 1 echo middle; echo after; } > \"$2\" 2>&1",
+                Banyan.SCRIPT.toString(), uri.toString(), out.toString()).redirectInput(new File("/dev/null")).start();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isZero();
+        assertThat(Files.readString(out)).isEqualTo("before\nmiddle\nafter\n");
+        assertThat(quickClients()).isZero();
+        assertThat(log()).contains("sent back to its own JVM: descriptor 1 is a file");
+    }
+
+    @Test
+    void badInputIsOneLineAndStatusTwoAsEver() throws Exception {
+        Piped r = piped(Map.of(), null, null, "run", "--dvm", uri.toString(), "-n", "-1", "true");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.stderr().strip()).startsWith("banyan run: ").doesNotContain("\n");
+        Piped timeout = piped(Map.of("BANYAN_DVM_TIMEOUT", "soon"), null, null, "run", "--dvm", uri.toString(), "true");
+        assertThat(timeout.exit()).isEqualTo(2);
+        assertThat(timeout.stderr().strip()).contains("BANYAN_DVM_TIMEOUT='soon'").doesNotContain("\n");
+        assertThat(quickClients()).isZero();
+    }
+
+    /** Ctrl-C and kill reach the job through the client's connection, as through the JVM client's signal handlers. */
+    @Test
+    void aSignalToTheClientEndsItsJobAndLeavesNothing() throws Exception {
+        for (String signal : List.of("INT", "TERM")) {
+            String marker = Banyan.marker();
+            Process client = Banyan.builder(List.of("run", "--dvm", uri.toString(), "-n", "2", "sleep", marker))
+                    .redirectInput(new File("/dev/null")).start();
+            Banyan.awaitSleeps(marker, 2);
+            long t0 = System.nanoTime();
+            new ProcessBuilder("kill", "-" + signal, Long.toString(client.pid())).start().waitFor();
+            assertThat(client.waitFor(20, TimeUnit.SECONDS)).as("the client ends after SIG%s", signal).isTrue();
+            assertThat(client.exitValue()).as("SIG%s", signal).isEqualTo(signal.equals("INT") ? 130 : 143);
+            assertThat((System.nanoTime() - t0) / 1e9).isLessThan(15);
+            Banyan.assertNoProcessesWith(marker);
+        }
+        assertThat(quickClients()).isEqualTo(2);
+    }
+
+    /** A client killed outright cannot forward anything: its closed connection ends its job. */
+    @Test
+    void aClientKilledWithMinusNineTakesItsJobAlong() throws Exception {
+        String marker = Banyan.marker();
+        Process client = Banyan.builder(List.of("run", "--dvm", uri.toString(), "-n", "3", "sleep", marker))
+                .redirectInput(new File("/dev/null")).start();
+        Banyan.awaitSleeps(marker, 3);
+        client.destroyForcibly();
+        Banyan.assertNoProcessesWith(marker);
+        Piped after = piped(Map.of(), null, null, "run", "--dvm", uri.toString(), "-n", "4", "echo", "still-serving");
+        assertThat(after.exit()).as(after.stderr()).isZero();
+        assertThat(after.stdout()).isEqualTo("still-serving\n".repeat(4));
+    }
+
+    private int quickPort() throws IOException {
+        return Integer.parseInt(Files.readString(dir.resolve("dvm.uri.quick")).strip());
+    }
+
+    /** True when the door closed {@code s} within 8 s without a word (it gives a client 5 s to ask). */
+    private static boolean closedUnanswered(Socket s) throws IOException {
+        s.setSoTimeout(8_000);
+        try {
+            return s.getInputStream().read() < 0;
+        } catch (java.net.SocketTimeoutException e) {
+            return false;
+        } catch (IOException e) {
+            return true;
+        }
+    }
+
+    @Test
+    void theDoorOpensToNobodyWithoutTheSecret() throws Exception {
+        String secret = Files.readString(dir.resolve("dvm.uri.secret")).strip();
+        List<byte[]> attempts = new ArrayList<>();
+        attempts.add(("BNYQUICK1\0" + "0".repeat(64) + "\0" + "1\0/\0" + "2\0run\0true\0" + "0\0").getBytes(StandardCharsets.UTF_8));
+        attempts.add("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        attempts.add(("BNYQUICK1\0" + secret + "\0" + "-1\0/\0" + "0\0" + "0\0").getBytes(StandardCharsets.UTF_8));
+        attempts.add(new byte[0]); // says nothing at all
+        for (byte[] a : attempts) {
+            try (Socket s = new Socket("127.0.0.1", quickPort())) {
+                s.getOutputStream().write(a);
+                s.getOutputStream().flush();
+                if (a.length > 0 && a[0] == 'G') {
+                    s.shutdownOutput();
+                }
+                assertThat(closedUnanswered(s)).as(new String(a, StandardCharsets.ISO_8859_1)).isTrue();
+            }
+        }
+        assertThat(log()).contains("it does not know the secret").contains("quick door: refused a client: not a quick client's greeting")
+                .contains("quick door: refused a client: pid is not a number")
+                .contains("no request within 5 s").doesNotContain(secret);
+        // endless input ends at the bound, and the DVM serves on
+        try (Socket s = new Socket("127.0.0.1", quickPort())) {
+            byte[] chunk = new byte[1 << 16];
+            java.util.Arrays.fill(chunk, (byte) 'x');
+            try {
+                for (int i = 0; i < 64; i++) {
+                    s.getOutputStream().write(chunk);
+                }
+            } catch (IOException closed) {
+                // the door closed it, as it should
+            }
+        }
+        Piped after = piped(Map.of(), null, null, "run", "--dvm", uri.toString(), "-n", "1", "echo", "ok");
+        assertThat(after.stdout()).isEqualTo("ok\n");
+        assertThat(quickClients()).isEqualTo(1);
+        if (isRoot()) { // another user of this machine: refused before a byte is read
+            Process stranger = new ProcessBuilder("runuser", "-u", "nobody", "--", "bash", "-c",
+                    "exec 3<>/dev/tcp/127.0.0.1/" + quickPort() + "; printf 'BNYQUICK1\\0x\\0' >&3; read -t 5 -u 3 r; echo \"answer:$r\"")
+                    .redirectErrorStream(true).start();
+            assertThat(stranger.waitFor(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(new String(stranger.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).contains("answer:\n");
+            assertThat(log()).contains("(not a process of this DVM's user)");
+        }
+    }
+
+    /**
+     * The quick file names a port; if the DVM ended and another user took that port, the script
+     * sees the listener is not its user's and sends nothing there: the run goes on through the
+     * JVM client (to the URI file's address) and the stranger receives not a byte.
+     */
+    @Test
+    void aPortAnotherUserListensOnLearnsNothing() throws Exception {
+        if (!isRoot()) {
+            return; // only root can be another user here; the check itself runs in every other test
+        }
+        Path got = dir.resolve("stranger.txt");
+        assertThat(new ProcessBuilder("chmod", "1777", dir.toString()).start().waitFor()).isZero(); // nobody writes what it got here
+        Process stranger = new ProcessBuilder("runuser", "-u", "nobody", "--", "/usr/bin/python3", "-c", """
+                import socket, sys
+                s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
+                print(s.getsockname()[1], flush=True)
+                s.settimeout(20)
+                try:
+                    c, _ = s.accept(); c.settimeout(5)
+                    data = c.recv(65536)
+                    open(sys.argv[1], "wb").write(data)
+                except Exception:
+                    pass
+                """, got.toString()).start();
+        try {
+            String port = new java.io.BufferedReader(new java.io.InputStreamReader(stranger.getInputStream())).readLine();
+            Files.writeString(dir.resolve("dvm.uri.quick"), port + "\n");
+            Piped r = piped(Map.of(), null, null, "run", "--dvm", uri.toString(), "-n", "1", "echo", "via-jvm");
+            assertThat(r.exit()).as(r.stderr()).isZero();
+            assertThat(r.stdout()).isEqualTo("via-jvm\n");
+            assertThat(quickClients()).isZero();
+            assertThat(got).doesNotExist();
+        } finally {
+            stranger.destroyForcibly();
+            Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        }
+    }
+
+    private static boolean isRoot() throws IOException {
+        return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid") == 0;
+    }
+}

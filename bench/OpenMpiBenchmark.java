@@ -61,10 +61,9 @@ public class OpenMpiBenchmark {
         int cores = Runtime.getRuntime().availableProcessors();
         String over = Integer.toString(2 * cores);
 
-        int slots = Math.max(Integer.parseInt(over), java.util.Arrays.stream(options.sizes()).max().orElse(1));
+        // a slot per core, as banyan run and mpirun count them here: all three run --oversubscribe alike
         Path uri = tmp.resolve("dvm.uri");
-        BenchSupport.check(run(List.of(banyan, "dvm", "start", "--uri-file", uri.toString(), "--host", "localhost:" + slots)),
-                "banyan dvm start");
+        BenchSupport.check(run(List.of(banyan, "dvm", "start", "--uri-file", uri.toString())), "banyan dvm start");
         try {
             System.out.println("| program | ranks | banyan run (ms) | banyan run --dvm (ms) | mpirun (ms) | run/mpirun | --dvm/mpirun |");
             System.out.println("|---|---:|---:|---:|---:|---:|---:|");
@@ -93,7 +92,7 @@ public class OpenMpiBenchmark {
     static void compare(String what, String n, String program, List<String> args, int runs, String banyan, Path uri)
             throws Exception {
         List<String> b = new ArrayList<>(List.of(banyan, "run", "--oversubscribe", "-n", n, program));
-        List<String> d = new ArrayList<>(List.of(banyan, "run", "--dvm", uri.toString(), "-n", n, program));
+        List<String> d = new ArrayList<>(List.of(banyan, "run", "--dvm", uri.toString(), "--oversubscribe", "-n", n, program));
         List<String> m = new ArrayList<>(List.of("mpirun.openmpi", "--oversubscribe", "-n", n, program));
         b.addAll(args);
         d.addAll(args);

@@ -210,9 +210,9 @@ class QuickClientTest {
     void theDoorOpensToNobodyWithoutTheSecret() throws Exception {
         String secret = Files.readString(dir.resolve("dvm.uri.secret")).strip();
         List<byte[]> attempts = new ArrayList<>();
-        attempts.add(("BNYQUICK1\0" + "0".repeat(64) + "\0" + "1\0/\0" + "2\0run\0true\0" + "0\0").getBytes(StandardCharsets.UTF_8));
+        attempts.add(("BNYQUICK1\0" + "0".repeat(64) + "\0" + "1\0" + "2\0run\0true\0" + "0\0").getBytes(StandardCharsets.UTF_8));
         attempts.add("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-        attempts.add(("BNYQUICK1\0" + secret + "\0" + "-1\0/\0" + "0\0" + "0\0").getBytes(StandardCharsets.UTF_8));
+        attempts.add(("BNYQUICK1\0" + secret + "\0" + "-1\0" + "0\0" + "0\0").getBytes(StandardCharsets.UTF_8));
         attempts.add(new byte[0]); // says nothing at all
         for (byte[] a : attempts) {
             try (Socket s = new Socket("127.0.0.1", quickPort())) {

@@ -57,9 +57,20 @@ final class QuickRun implements QuickDoor.Runner {
         try {
             OutputStream out = keep(opened, new FileOutputStream(fd.resolve("1").toFile(), true));
             OutputStream err = keep(opened, new FileOutputStream(fd.resolve("2").toFile(), true));
+            Path cwd;
+            try { // the directory itself, as the client's JVM would have had it from getcwd
+                cwd = Files.readSymbolicLink(Path.of("/proc", Long.toString(r.pid()), "cwd"));
+            } catch (IOException e) {
+                session.fallback("cannot see the client's working directory: " + e.getMessage());
+                return;
+            }
+            if (cwd.toString().endsWith(" (deleted)") || !Files.isDirectory(cwd)) {
+                session.fallback("the client's working directory is gone"); // the script says so itself
+                return;
+            }
             RunRequest request;
             try {
-                request = new RunArguments(r.env(), Path.of(r.cwd()))
+                request = new RunArguments(r.env(), cwd)
                         .notices(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8))
                         .parse(r.args().subList(1, r.args().size()));
             } catch (UsageException | RuntimeException e) {

@@ -18,20 +18,24 @@ import java.util.Map;
  * <pre>
  *   MAGIC            "BNYQUICK1"
  *   secret           the DVM's secret, as its secret file holds it
- *   pid              the client's process id, decimal: the DVM opens its /proc/PID/fd/0-2
- *   cwd              the client's working directory
+ *   pid              the client's process id, decimal: the DVM opens its /proc/PID/fd/0-2 and
+ *                    takes its working directory from /proc/PID/cwd (as the JVM's getcwd does)
  *   argc             decimal, then argc fields: the words after "banyan" ("run", ...)
- *   envc             decimal, then envc fields: the client's exported NAME=VALUE pairs
+ *   envc             decimal, then envc fields: the client's environment, NAME=VALUE
  * </pre>
- * Then, at any time, lines {@code signal N} (a signal the client trapped). DVM to client, lines:
- * {@code run} (the job is the DVM's now), then {@code status N}; or {@code fallback WHY} (nothing
- * started: the client runs the JVM client instead); a connection closed without either was
- * refused. Bounds: a field of {@link #FIELD_MAX} bytes, {@link #COUNT_MAX} arguments or variables,
- * {@link #TOTAL_MAX} bytes in all.
+ * Then lines. The DVM answers {@code ready} once it has read the request and the secret holds;
+ * the client, if it still waits (it waits 2 s at most, then runs its JVM client), answers
+ * {@code go}, and only then may anything it asked start, so nothing runs twice. The DVM then
+ * says {@code run} (the job is the DVM's now) and later {@code status N}; or {@code fallback WHY}
+ * (nothing started: the client runs its JVM client instead); or, when a signal that ends came
+ * before the job started, {@code status N} alone. A connection closed without an answer was
+ * refused. After {@code go} the client sends {@code signal N} for each signal it traps. Bounds:
+ * a field of {@link #FIELD_MAX} bytes, {@link #COUNT_MAX} arguments or variables, {@link
+ * #TOTAL_MAX} bytes in all.
  *
  * @param env the client's environment, in its order
  */
-public record QuickRequest(String secret, long pid, String cwd, List<String> args, Map<String, String> env) {
+public record QuickRequest(String secret, long pid, List<String> args, Map<String, String> env) {
     public static final String MAGIC = "BNYQUICK1";
     /** The largest field: a command line's word or a variable (Linux's own limit is 128 KiB). */
     static final int FIELD_MAX = 1 << 20;
@@ -58,10 +62,6 @@ public record QuickRequest(String secret, long pid, String cwd, List<String> arg
         if (pid < 1) {
             throw new Malformed("pid " + pid + " is not a process's");
         }
-        String cwd = r.field();
-        if (!cwd.startsWith("/")) {
-            throw new Malformed("the working directory is not an absolute path");
-        }
         int argc = (int) r.number("argc", COUNT_MAX);
         List<String> args = new ArrayList<>(argc);
         for (int i = 0; i < argc; i++) {
@@ -77,13 +77,13 @@ public record QuickRequest(String secret, long pid, String cwd, List<String> arg
             }
             env.putIfAbsent(pair.substring(0, eq), pair.substring(eq + 1));
         }
-        return new QuickRequest(secret, pid, cwd, List.copyOf(args), env);
+        return new QuickRequest(secret, pid, List.copyOf(args), env);
     }
 
     /** The request as a client writes it (for tests and the Java side of the wire's tests). */
     public byte[] encode() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        List<String> fields = new ArrayList<>(List.of(MAGIC, secret, Long.toString(pid), cwd, Integer.toString(args.size())));
+        List<String> fields = new ArrayList<>(List.of(MAGIC, secret, Long.toString(pid), Integer.toString(args.size())));
         fields.addAll(args);
         fields.add(Integer.toString(env.size()));
         env.forEach((k, v) -> fields.add(k + "=" + v));
@@ -96,7 +96,7 @@ public record QuickRequest(String secret, long pid, String cwd, List<String> arg
 
     @Override
     public String toString() { // never the secret, nor the environment (it may hold the user's tokens)
-        return "QuickRequest[pid=" + pid + ", cwd=" + cwd + ", args=" + args + ", " + env.size() + " variables]";
+        return "QuickRequest[pid=" + pid + ", args=" + args + ", " + env.size() + " variables]";
     }
 
     private static final class Reader {

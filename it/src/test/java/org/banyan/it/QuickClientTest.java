@@ -144,7 +144,27 @@ class QuickClientTest {
         assertThat(p.exitValue()).isZero();
         assertThat(Files.readString(out)).isEqualTo("before\nmiddle\nafter\n");
         assertThat(quickClients()).isZero();
-        assertThat(log()).contains("sent back to its own JVM: descriptor 1 is a file");
+        assertThat(log()).contains("sent back to its own JVM: its stdout is a file");
+    }
+
+    /**
+     * A closed stdin was the first file the launcher's JVM opened (its own jar): rank 0 read the
+     * jar as its input (1.4 million lines of it reached the terminal). Closed is empty input now,
+     * through every client.
+     */
+    @Test
+    void aClosedStdinIsEmptyInputNotTheLaunchersOwnFiles() throws Exception {
+        for (String how : List.of("", "BANYAN_QUICK=0 ")) {
+            for (String dvm : List.of("--dvm " + uri + " ", "")) {
+                Process p = new ProcessBuilder("bash", "-c", how + "\"$0\" run " + dvm + "-n 1 sh -c 'wc -c; echo done' <&-",
+                        Banyan.SCRIPT.toString()).redirectErrorStream(true).start();
+                String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+                assertThat(out).as("%s%s", how, dvm).isEqualTo("0\ndone\n");
+                assertThat(p.exitValue()).isZero();
+            }
+        }
+        assertThat(quickClients()).isEqualTo(1);
     }
 
     @Test
@@ -174,6 +194,40 @@ class QuickClientTest {
             Banyan.assertNoProcessesWith(marker);
         }
         assertThat(quickClients()).isEqualTo(2);
+    }
+
+    /** States (ps's STAT) of the processes whose command line holds {@code marker}. */
+    private static List<String> states(String marker) throws Exception {
+        return Banyan.processesWith(marker).stream().map(l -> l.split("\\s+", 3)[1].substring(0, 1)).toList();
+    }
+
+    /** Ctrl-Z stops the ranks and the client, as banyan run's own job control does; fg continues both. */
+    @Test
+    void ctrlZStopsTheRanksAndTheShellsContinueResumesThem() throws Exception {
+        String marker = Banyan.marker();
+        Process client = Banyan.builder(List.of("run", "--dvm", uri.toString(), "-n", "2", "sleep", marker))
+                .redirectInput(new File("/dev/null")).start();
+        try {
+            Banyan.awaitSleeps(marker, 2);
+            new ProcessBuilder("kill", "-TSTP", Long.toString(client.pid())).start().waitFor();
+            List<String> stopped = List.of();
+            for (int i = 0; i < 100 && !(stopped = states(marker)).stream().allMatch("T"::equals); i++) {
+                Thread.sleep(100);
+            }
+            assertThat(stopped).as("the client and both ranks stopped").containsExactly("T", "T", "T");
+            new ProcessBuilder("kill", "-CONT", Long.toString(client.pid())).start().waitFor();
+            List<String> going = List.of();
+            for (int i = 0; i < 100 && (going = states(marker)).contains("T"); i++) {
+                Thread.sleep(100);
+            }
+            assertThat(going).as("going again").hasSize(3).doesNotContain("T");
+        } finally {
+            client.destroy();
+            client.waitFor(20, TimeUnit.SECONDS);
+        }
+        assertThat(client.exitValue()).isEqualTo(143);
+        Banyan.assertNoProcessesWith(marker);
+        assertThat(quickClients()).isEqualTo(1);
     }
 
     /** A client killed outright cannot forward anything: its closed connection ends its job. */
@@ -210,7 +264,7 @@ class QuickClientTest {
     void theDoorOpensToNobodyWithoutTheSecret() throws Exception {
         String secret = Files.readString(dir.resolve("dvm.uri.secret")).strip();
         List<byte[]> attempts = new ArrayList<>();
-        attempts.add(("BNYQUICK1\0" + "0".repeat(64) + "\0" + "1\0" + "2\0run\0true\0" + "0\0").getBytes(StandardCharsets.UTF_8));
+        attempts.add(("BNYQUICK1\0" + "0".repeat(64) + "\0" + "1\0" + "0\0" + "1\0" + "2\0" + "2\0run\0true\0" + "0\0").getBytes(StandardCharsets.UTF_8));
         attempts.add("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
         attempts.add(("BNYQUICK1\0" + secret + "\0" + "-1\0" + "0\0" + "0\0").getBytes(StandardCharsets.UTF_8));
         attempts.add(new byte[0]); // says nothing at all

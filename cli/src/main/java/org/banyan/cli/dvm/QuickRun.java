@@ -26,7 +26,8 @@ import org.banyan.runtime.dvm.QuickRequest;
  * {@code banyan run --dvm} for a quick client, inside the DVM's own JVM: the arguments parsed as
  * the client's JVM would have (its environment, its working directory), the job run through
  * this DVM's client door as a {@link DvmClient}, its output written to the client's own stdout
- * and stderr (their {@code /proc/PID/fd} links), its stdin read from the client's.
+ * and stderr (their {@code /proc/PID/fd} links, through duplicates the script keeps), its stdin
+ * read from the client's.
  *
  * <p>Whatever would run differently here than in the client's own JVM falls back to that JVM
  * before anything starts: help, usage errors (the JVM says them), another DVM, {@code
@@ -47,7 +48,10 @@ final class QuickRun implements QuickDoor.Runner {
         String why = unfit(r);
         Path fd = Path.of("/proc", Long.toString(r.pid()), "fd");
         if (why == null) {
-            why = notReopenable(fd.resolve("1"), fd.resolve("2"));
+            why = notReopenable("stdout", fd.resolve(Integer.toString(r.out())));
+            if (why == null) {
+                why = notReopenable("stderr", fd.resolve(Integer.toString(r.err())));
+            }
         }
         if (why != null) {
             session.fallback(why);
@@ -55,8 +59,8 @@ final class QuickRun implements QuickDoor.Runner {
         }
         List<AutoCloseable> opened = new ArrayList<>();
         try {
-            OutputStream out = keep(opened, new FileOutputStream(fd.resolve("1").toFile(), true));
-            OutputStream err = keep(opened, new FileOutputStream(fd.resolve("2").toFile(), true));
+            OutputStream out = keep(opened, new FileOutputStream(fd.resolve(Integer.toString(r.out())).toFile(), true));
+            OutputStream err = keep(opened, new FileOutputStream(fd.resolve(Integer.toString(r.err())).toFile(), true));
             Path cwd;
             try { // the directory itself, as the client's JVM would have had it from getcwd
                 cwd = Files.readSymbolicLink(Path.of("/proc", Long.toString(r.pid()), "cwd"));
@@ -79,7 +83,7 @@ final class QuickRun implements QuickDoor.Runner {
             }
             why = unfit(request);
             if (why == null && request.dvmJob().stdinRank() != -1) {
-                why = notReopenable(fd.resolve("0"));
+                why = notReopenable("stdin", fd.resolve(Integer.toString(r.in())));
             }
             String timeout = r.env().get(org.banyan.runtime.dvm.AnswerTimeout.VARIABLE);
             try {
@@ -104,7 +108,7 @@ final class QuickRun implements QuickDoor.Runner {
             }
             keep(opened, client);
             ClientTerminal terminal = ClientTerminal.of(out, err, () -> {
-                FileChannel in = FileChannel.open(fd.resolve("0"), StandardOpenOption.READ);
+                FileChannel in = FileChannel.open(fd.resolve(Integer.toString(r.in())), StandardOpenOption.READ);
                 keep(opened, in); // closed at the end: a read blocked on a terminal returns
                 return Channels.newInputStream(in);
             }, signals::install);
@@ -162,24 +166,19 @@ final class QuickRun implements QuickDoor.Runner {
         return null;
     }
 
-    /** Why one of these links cannot be opened again here as the client's own, or null. */
-    private static String notReopenable(Path... links) {
-        for (Path link : links) {
-            if (link == null) {
-                continue;
-            }
-            String target;
-            try {
-                target = Files.readSymbolicLink(link).toString();
-            } catch (IOException e) {
-                return "cannot see the client's " + link.getFileName() + ": " + e.getMessage();
-            }
-            if (target.startsWith("socket:") || target.startsWith("anon_inode:")) {
-                return "descriptor " + link.getFileName() + " is a " + target.replaceAll(":.*", "");
-            }
-            if (!target.startsWith("pipe:") && (Files.isRegularFile(link) || Files.isDirectory(link))) {
-                return "descriptor " + link.getFileName() + " is a file";
-            }
+    /** Why the client's {@code what} ({@code link}) cannot be opened again here as the client's own, or null. */
+    private static String notReopenable(String what, Path link) {
+        String target;
+        try {
+            target = Files.readSymbolicLink(link).toString();
+        } catch (IOException e) {
+            return "cannot see the client's " + what + ": " + e.getMessage();
+        }
+        if (target.startsWith("socket:") || target.startsWith("anon_inode:")) {
+            return "its " + what + " is a " + target.replaceAll(":.*", "");
+        }
+        if (!target.startsWith("pipe:") && (Files.isRegularFile(link) || Files.isDirectory(link))) {
+            return "its " + what + " is a file";
         }
         return null;
     }

@@ -18,8 +18,12 @@ import java.util.Map;
  * <pre>
  *   MAGIC            "BNYQUICK1"
  *   secret           the DVM's secret, as its secret file holds it
- *   pid              the client's process id, decimal: the DVM opens its /proc/PID/fd/0-2 and
- *                    takes its working directory from /proc/PID/cwd (as the JVM's getcwd does)
+ *   pid              the client's process id, decimal: the DVM takes its working directory
+ *                    from /proc/PID/cwd (as the JVM's getcwd does)
+ *   in, out, err     three descriptors of the client, decimal, that hold its stdin, stdout and
+ *                    stderr (duplicates: a shell writes to a socket by moving it onto its stdout
+ *                    for a moment, so descriptor 1 itself may be the connection when looked at);
+ *                    the DVM opens them through /proc/PID/fd/N
  *   argc             decimal, then argc fields: the words after "banyan" ("run", ...)
  *   envc             decimal, then envc fields: the client's environment, NAME=VALUE
  * </pre>
@@ -33,10 +37,13 @@ import java.util.Map;
  * a field of {@link #FIELD_MAX} bytes, {@link #COUNT_MAX} arguments or variables, {@link
  * #TOTAL_MAX} bytes in all.
  *
+ * @param in  the client's descriptor that holds its stdin (so {@code out}, {@code err})
  * @param env the client's environment, in its order
  */
-public record QuickRequest(String secret, long pid, List<String> args, Map<String, String> env) {
+public record QuickRequest(String secret, long pid, int in, int out, int err, List<String> args, Map<String, String> env) {
     public static final String MAGIC = "BNYQUICK1";
+    /** The largest descriptor number taken (Linux's default hard limit of open files is 2^20). */
+    static final int FD_MAX = 1 << 20;
     /** The largest field: a command line's word or a variable (Linux's own limit is 128 KiB). */
     static final int FIELD_MAX = 1 << 20;
     /** The most arguments, and the most variables. */
@@ -62,6 +69,9 @@ public record QuickRequest(String secret, long pid, List<String> args, Map<Strin
         if (pid < 1) {
             throw new Malformed("pid " + pid + " is not a process's");
         }
+        int stdin = (int) r.number("in", FD_MAX);
+        int stdout = (int) r.number("out", FD_MAX);
+        int stderr = (int) r.number("err", FD_MAX);
         int argc = (int) r.number("argc", COUNT_MAX);
         List<String> args = new ArrayList<>(argc);
         for (int i = 0; i < argc; i++) {
@@ -77,21 +87,22 @@ public record QuickRequest(String secret, long pid, List<String> args, Map<Strin
             }
             env.putIfAbsent(pair.substring(0, eq), pair.substring(eq + 1));
         }
-        return new QuickRequest(secret, pid, List.copyOf(args), env);
+        return new QuickRequest(secret, pid, stdin, stdout, stderr, List.copyOf(args), env);
     }
 
     /** The request as a client writes it (for tests and the Java side of the wire's tests). */
     public byte[] encode() {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        List<String> fields = new ArrayList<>(List.of(MAGIC, secret, Long.toString(pid), Integer.toString(args.size())));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        List<String> fields = new ArrayList<>(List.of(MAGIC, secret, Long.toString(pid), Integer.toString(in),
+                Integer.toString(out), Integer.toString(err), Integer.toString(args.size())));
         fields.addAll(args);
         fields.add(Integer.toString(env.size()));
         env.forEach((k, v) -> fields.add(k + "=" + v));
         for (String f : fields) {
-            out.writeBytes(f.getBytes(StandardCharsets.UTF_8));
-            out.write(0);
+            bytes.writeBytes(f.getBytes(StandardCharsets.UTF_8));
+            bytes.write(0);
         }
-        return out.toByteArray();
+        return bytes.toByteArray();
     }
 
     @Override

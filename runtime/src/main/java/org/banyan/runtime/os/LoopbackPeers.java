@@ -43,6 +43,16 @@ public final class LoopbackPeers {
      * as an IPv4-mapped address, as well as in {@code tcp}.
      */
     public static int uidOf(InetSocketAddress peer) {
+        // The kernel lists the table a page at a time, so a line can be missed while other
+        // sockets come and go between two reads (seen once in 120 quick clients started at once).
+        int uid = UNKNOWN;
+        for (int attempt = 0; attempt < 3 && uid == UNKNOWN; attempt++) {
+            uid = uidOnce(peer);
+        }
+        return uid;
+    }
+
+    private static int uidOnce(InetSocketAddress peer) {
         String port = ":" + String.format("%04X", peer.getPort());
         if (peer.getAddress() instanceof Inet4Address) {
             String v4 = kernelForm(peer.getAddress());

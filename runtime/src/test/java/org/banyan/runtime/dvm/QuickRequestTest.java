@@ -33,26 +33,27 @@ class QuickRequestTest {
         env.put("PATH", "/usr/bin:/bin");
         env.put("MULTI", "line one\nline two=with equals");
         env.put("EMPTY", "");
-        QuickRequest r = new QuickRequest("ab12", 4242,
+        QuickRequest r = new QuickRequest("ab12", 4242, 10, 11, 12,
                 List.of("run", "--dvm", "d.uri", "-n", "2", "echo", "", "héllo\nworld", "a=b"), env);
         QuickRequest back = read(r.encode());
         assertThat(back.secret()).isEqualTo("ab12");
         assertThat(back.pid()).isEqualTo(4242);
+        assertThat(List.of(back.in(), back.out(), back.err())).containsExactly(10, 11, 12);
         assertThat(back.args()).isEqualTo(r.args());
         assertThat(back.env()).containsExactlyEntriesOf(env);
     }
 
     @Test
     void whatTheScriptWritesIsRead() throws IOException {
-        // printf '%s\0' BNYQUICK1 "$secret" "$$" "$#" "$@" "${#env[@]}" "${env[@]}"
-        QuickRequest r = read(fields("BNYQUICK1", "s3cret", "77", "3", "run", "--dvm", "/tmp/d.uri", "1", "HOME=/root"));
+        // printf '%s\0' BNYQUICK1 "$secret" "$$" "$in" "$out" "$err" "$#" "$@" "${#env[@]}" "${env[@]}"
+        QuickRequest r = read(fields("BNYQUICK1", "s3cret", "77", "10", "11", "12", "3", "run", "--dvm", "/tmp/d.uri", "1", "HOME=/root"));
         assertThat(r.args()).containsExactly("run", "--dvm", "/tmp/d.uri");
         assertThat(r.env()).containsExactly(Map.entry("HOME", "/root"));
     }
 
     @Test
     void theSecretAndTheEnvironmentNeverShowInItsText() {
-        QuickRequest r = new QuickRequest("topsecret", 1, List.of("run"), Map.of("TOKEN", "hidden"));
+        QuickRequest r = new QuickRequest("topsecret", 1, 0, 1, 2, List.of("run"), Map.of("TOKEN", "hidden"));
         assertThat(r.toString()).doesNotContain("topsecret").doesNotContain("hidden").contains("1 variables");
     }
 
@@ -67,13 +68,16 @@ class QuickRequestTest {
 
     @Test
     void numbersAndPathsThatAreNotAreRefused() {
-        assertThatThrownBy(() -> read(fields("BNYQUICK1", "s", "-5", "0", "0"))).hasMessageContaining("pid");
-        assertThatThrownBy(() -> read(fields("BNYQUICK1", "s", "0", "0", "0"))).hasMessageContaining("pid 0");
-        assertThatThrownBy(() -> read(fields("BNYQUICK1", "s", "99999999999", "0", "0"))).hasMessageContaining("pid");
-        assertThatThrownBy(() -> read(fields("BNYQUICK1", "s", "5", "70000"))).hasMessageContaining("argc 70000 is over");
-        assertThatThrownBy(() -> read(fields("BNYQUICK1", "s", "5", "0", "1", "NOEQUALS")))
+        assertThatThrownBy(() -> read(fields("BNYQUICK1", "s", "-5", "0", "1", "2", "0", "0"))).hasMessageContaining("pid");
+        assertThatThrownBy(() -> read(fields("BNYQUICK1", "s", "0", "0", "1", "2", "0", "0"))).hasMessageContaining("pid 0");
+        assertThatThrownBy(() -> read(fields("BNYQUICK1", "s", "99999999999", "0", "1", "2", "0", "0"))).hasMessageContaining("pid");
+        assertThatThrownBy(() -> read(fields("BNYQUICK1", "s", "5", "0", "-1", "2", "0", "0"))).hasMessageContaining("out");
+        assertThatThrownBy(() -> read(fields("BNYQUICK1", "s", "5", "0", "1", "9999999", "0", "0"))).hasMessageContaining("err");
+        assertThatThrownBy(() -> read(fields("BNYQUICK1", "s", "5", "0", "1", "2", "70000"))).hasMessageContaining("argc 70000 is over");
+        assertThatThrownBy(() -> read(fields("BNYQUICK1", "s", "5", "0", "1", "2", "0", "1", "NOEQUALS")))
                 .hasMessageContaining("not NAME=VALUE");
-        assertThatThrownBy(() -> read(fields("BNYQUICK1", "s", "5", "0", "1", "=value"))).hasMessageContaining("not NAME=VALUE");
+        assertThatThrownBy(() -> read(fields("BNYQUICK1", "s", "5", "0", "1", "2", "0", "1", "=value")))
+                .hasMessageContaining("not NAME=VALUE");
     }
 
     /** An endless field, or endless small fields, end at the bounds, having read no more than them. */
@@ -98,7 +102,7 @@ class QuickRequestTest {
         };
         assertThatThrownBy(() -> QuickRequest.read(endlessSecret)).isInstanceOf(QuickRequest.Malformed.class)
                 .hasMessageContaining("a field is over 1 MiB");
-        byte[] head = fields("BNYQUICK1", "s", "5", "65536");
+        byte[] head = fields("BNYQUICK1", "s", "5", "0", "1", "2", "65536");
         InputStream many = new InputStream() {
             private int at;
             private int i;

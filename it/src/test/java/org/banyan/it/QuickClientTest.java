@@ -147,6 +147,34 @@ class QuickClientTest {
         assertThat(log()).contains("sent back to its own JVM: its stdout is a file");
     }
 
+    /** BANYAN_DVM names the session's DVM, as FLUX_URI a Flux instance: run, submit and dvm status go there without --dvm. */
+    @Test
+    void banyanDvmNamesTheSessionsDvmForEveryCommand() throws Exception {
+        Map<String, String> session = Map.of("BANYAN_DVM", uri.toString());
+        Piped quick = piped(session, null, null, "run", "-n", "2", "echo", "on-the-dvm");
+        assertThat(quick.exit()).as(quick.stderr()).isZero();
+        assertThat(quick.stdout()).isEqualTo("on-the-dvm\n".repeat(2));
+        assertThat(quickClients()).isEqualTo(1);
+        java.util.HashMap<String, String> jvm = new java.util.HashMap<>(session);
+        jvm.put("BANYAN_QUICK", "0");
+        Piped viaJvm = piped(jvm, null, null, "run", "-n", "1", "echo", "jvm-client");
+        assertThat(viaJvm.stdout()).isEqualTo("jvm-client\n");
+        assertThat(log()).contains("(banyan run) from");
+        Banyan.Result status = Banyan.run(session, null, List.of("dvm", "status"));
+        assertThat(status.exit()).as(status.stderr()).isZero();
+        assertThat(status.stdout()).contains("contact in " + uri);
+        Banyan.Result submit = Banyan.run(session, null, List.of("submit", "--", "echo", "a-task"));
+        assertThat(submit.exit()).as(submit.stderr()).isZero();
+        assertThat(log()).contains("(banyan submit) from");
+        Piped hosts = piped(session, null, null, "run", "--host", "a,b", "-n", "2", "true");
+        assertThat(hosts.exit()).isEqualTo(2);
+        assertThat(hosts.stderr().strip()).isEqualTo("banyan run: BANYAN_DVM runs on the DVM's own hosts: drop --host, --hostfile, "
+                + "--launcher and --launch-agent, or unset BANYAN_DVM");
+        Piped typed = piped(Map.of("BANYAN_DVM", dir.resolve("no-such.uri").toString()), null, null,
+                "run", "--dvm", uri.toString(), "-n", "1", "echo", "typed-wins");
+        assertThat(typed.stdout()).as("--dvm wins over the variable").isEqualTo("typed-wins\n");
+    }
+
     /**
      * A closed stdin was the first file the launcher's JVM opened (its own jar): rank 0 read the
      * jar as its input (1.4 million lines of it reached the terminal). Closed is empty input now,

@@ -27,7 +27,7 @@ public final class DashboardCommand {
     }
 
     public static final OptionTable<Arguments> OPTIONS = new OptionTable<Arguments>()
-            .value("Dashboard", List.of("--dvm"), List.of("--uri-file"), "FILE", "the DVM's URI file (default ~/.banyan/dvm.uri)",
+            .value("Dashboard", List.of("--dvm"), List.of("--uri-file"), "FILE", "the DVM's URI file (default $BANYAN_DVM, else ~/.banyan/dvm.uri)",
                     (a, v) -> {
                         a.files = new DvmFiles(Path.of(v).toAbsolutePath());
                         a.dvmGiven = true;
@@ -67,7 +67,7 @@ public final class DashboardCommand {
             return 0;
         }
         Arguments a = new Arguments();
-        a.files = DvmFiles.defaultFor(environment.getOrDefault("HOME", System.getProperty("user.home")));
+        a.files = DvmFiles.defaultFor(environment, java.nio.file.Path.of("").toAbsolutePath());
         OptionParser.parse(OPTIONS, a, args, "banyan dashboard --help");
         if (a.timeline != null) {
             if (a.dvmGiven) {

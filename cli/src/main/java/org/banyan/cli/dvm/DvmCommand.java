@@ -51,7 +51,7 @@ public final class DvmCommand {
     /** Options of {@code status} and {@code stop}. */
     static final OptionTable<DvmFiles[]> CONTACT_OPTIONS = new OptionTable<DvmFiles[]>()
             // --uri-file is what dvm start names it: 'dvm stop --uri-file F' was refused after 'dvm start --uri-file F'
-            .value("DVM", List.of("--dvm"), List.of("--uri-file"), "FILE", "the DVM's URI file (default ~/.banyan/dvm.uri)",
+            .value("DVM", List.of("--dvm"), List.of("--uri-file"), "FILE", "the DVM's URI file (default $BANYAN_DVM, else ~/.banyan/dvm.uri)",
                     (a, v) -> a[0] = new DvmFiles(Path.of(v).toAbsolutePath()));
 
     static final String HELP = """
@@ -141,7 +141,7 @@ public final class DvmCommand {
     }
 
     private DvmFiles defaultFiles() {
-        return DvmFiles.defaultFor(environment.getOrDefault("HOME", System.getProperty("user.home")));
+        return DvmFiles.defaultFor(environment, java.nio.file.Path.of("").toAbsolutePath());
     }
 
     /**

@@ -64,7 +64,7 @@ public final class DvmSubmitCommand {
                     "a Java program's JVMs kept started and waiting on the hosts it could grow onto,\n"
                             + "so that its expansions take them instead of starting JVMs (docs/malleability.md)",
                     (a, v) -> a.warm = true)
-            .value("Queue", List.of("--dvm"), List.of(), "FILE", "the DVM's URI file (default ~/.banyan/dvm.uri)",
+            .value("Queue", List.of("--dvm"), List.of(), "FILE", "the DVM's URI file (default $BANYAN_DVM, else ~/.banyan/dvm.uri)",
                     (a, v) -> a.dvm = v);
 
     static final String HELP = """
@@ -110,8 +110,8 @@ public final class DvmSubmitCommand {
         List<String> rest = new ArrayList<>(args.subList(programAt, args.size()));
         boolean dvmAmongRunOptions = rest.stream().anyMatch(r -> r.equals("--dvm") || r.startsWith("--dvm="));
         if (!dvmAmongRunOptions) {
-            rest.addAll(0, List.of("--dvm", a.dvm != null ? a.dvm : DvmFiles.defaultFor(environment.getOrDefault("HOME",
-                    System.getProperty("user.home"))).uri().toString()));
+            rest.addAll(0, List.of("--dvm", a.dvm != null ? a.dvm : DvmFiles.defaultFor(environment,
+                    java.nio.file.Path.of("").toAbsolutePath()).uri().toString()));
         }
         RunRequest request = new RunArguments(environment, cwd).parse(rest);
         ClientMessage.RunJob job = request.dvmJob();

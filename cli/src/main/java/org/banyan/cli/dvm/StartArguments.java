@@ -37,8 +37,8 @@ final class StartArguments {
             .with(t -> DaemonOptions.declareHosts(t, a -> a.daemons))
             .with(t -> DaemonOptions.declareDaemons(t, a -> a.daemons))
             .value("DVM", List.of("--uri-file"), List.of("--dvm"), "FILE",
-                    "where to write the DVM's contact (default ~/.banyan/dvm.uri; --dvm FILE too, as the\n"
-                            + "other commands name it); the secret goes to FILE.secret (mode 0600) and the\n"
+                    "where to write the DVM's contact (default $BANYAN_DVM, else ~/.banyan/dvm.uri; --dvm\n"
+                            + "FILE too, as the other commands name it); the secret goes to FILE.secret (mode 0600) and the\n"
                             + "head's log to FILE.log; FILE's directory must be writable by you only (or\n"
                             + "sticky, as /tmp): clients refuse files others could replace",
                     (a, v) -> a.files = new DvmFiles(Path.of(v).toAbsolutePath()))

@@ -54,6 +54,8 @@ public final class RunArguments {
     boolean stateOnTimeout;
     boolean keepGoing;
     DvmFiles dvm;
+    /** The DVM is {@link DvmFiles#VARIABLE}'s, not --dvm's. */
+    private boolean dvmFromEnvironment;
     /** --monitor's scope (all, external), null when not monitoring; and where profiles go. */
     String monitorScope;
     Path monitorOut;
@@ -125,6 +127,13 @@ public final class RunArguments {
         if (output.quiet() && (allExitCodes || reportLaunch || stateOnTimeout)) {
             throw new UsageException("-q hides the " + (allExitCodes ? "exit codes --print-all-exitcodes"
                     : reportLaunch ? "report --report-launch" : "ranks --report-state-on-timeout") + " asks for: give one");
+        }
+        if (dvm == null) { // as FLUX_URI inside a Flux instance: the session's DVM, unless --dvm names one
+            String named = environment.get(DvmFiles.VARIABLE);
+            if (named != null && !named.isBlank()) {
+                dvm = new DvmFiles(cwd.resolve(named));
+                dvmFromEnvironment = true;
+            }
         }
         return build(contexts).withReportPid(reportPid);
     }
@@ -342,32 +351,37 @@ public final class RunArguments {
      * depend on them is checked here; a job the DVM cannot place is refused by it, in one line.
      */
     private RunRequest buildForDvm(List<Context> contexts) throws UsageException {
+        // a DVM named by the environment, not typed: the way out says how to run without it
+        String by = dvmFromEnvironment ? DvmFiles.VARIABLE : "--dvm";
+        String without = dvmFromEnvironment ? "unset " + DvmFiles.VARIABLE : "run without --dvm";
         if (daemons.hostsGiven()) {
-            throw new UsageException("--dvm runs on the DVM's own hosts: drop --host, --hostfile, --launcher and "
-                    + "--launch-agent");
+            throw new UsageException(by + " runs on the DVM's own hosts: drop --host, --hostfile, --launcher and "
+                    + "--launch-agent" + (dvmFromEnvironment ? ", or " + without : ""));
         }
         if (reportLaunch) {
-            throw new UsageException("--report-launch reports the start of daemons, which --dvm does not do");
+            throw new UsageException("--report-launch reports the start of daemons, which " + by + " does not do"
+                    + (dvmFromEnvironment ? "; " + without : ""));
         }
         if (allExitCodes) {
-            throw new UsageException("--print-all-exitcodes: a DVM tells its client the job's status only; run without --dvm");
+            throw new UsageException("--print-all-exitcodes: a DVM tells its client the job's status only; " + without);
         }
         if (keepGoing) {
-            throw new UsageException("--enable-recovery: a DVM ends a job at its first failed rank; run without --dvm");
+            throw new UsageException("--enable-recovery: a DVM ends a job at its first failed rank; " + without);
         }
         if (stateOnTimeout) {
-            throw new UsageException("--report-state-on-timeout: a DVM tells its client the job's status only; run without --dvm");
+            throw new UsageException("--report-state-on-timeout: a DVM tells its client the job's status only; " + without);
         }
         if (placement.displayAllocation()) {
-            throw new UsageException("--display-allocation: a DVM's hosts and slots are in banyan dvm status");
+            throw new UsageException("--display-allocation: a DVM's hosts and slots are in banyan dvm status"
+                    + (dvmFromEnvironment ? "; " + without : ""));
         }
         if (output.options().namesHosts()) {
             throw new UsageException("%h and %p in an output pattern name the ranks' hosts, which a DVM does not tell its "
-                    + "client: leave them out, or run without --dvm");
+                    + "client: leave them out, or " + without);
         }
         if (!daemons.startOptionsGiven().isEmpty()) { // they were dropped without a word
-            throw new UsageException("--dvm runs on daemons already started: drop " + String.join(", ", daemons.startOptionsGiven())
-                    + " (give them to banyan dvm start)");
+            throw new UsageException(by + " runs on daemons already started: drop " + String.join(", ", daemons.startOptionsGiven())
+                    + " (give them to banyan dvm start)" + (dvmFromEnvironment ? ", or " + without : ""));
         }
         Path workdir = workdir();
         List<AppContext> apps = new ArrayList<>();

@@ -153,6 +153,7 @@ final class RunOptionTable {
                     })
             .value("DVM (see docs/pilot.md)", List.of("--dvm"), List.of(), "FILE",
                     "run on the persistent DVM whose URI file is FILE (banyan dvm start writes\n"
-                            + "~/.banyan/dvm.uri): no daemon is started",
+                            + "~/.banyan/dvm.uri): no daemon is started; default $BANYAN_DVM: when set,\n"
+                            + "every banyan run goes to that DVM (as FLUX_URI to a Flux instance)",
                     (a, v) -> a.dvm = new DvmFiles(a.cwd.resolve(v)));
 }

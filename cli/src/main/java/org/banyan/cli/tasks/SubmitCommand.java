@@ -80,7 +80,7 @@ public final class SubmitCommand {
     }
 
     static final OptionTable<Arguments> OPTIONS = new OptionTable<Arguments>()
-            .value("Submit", List.of("--dvm"), List.of(), "FILE", "the DVM's URI file (default ~/.banyan/dvm.uri)",
+            .value("Submit", List.of("--dvm"), List.of(), "FILE", "the DVM's URI file (default $BANYAN_DVM, else ~/.banyan/dvm.uri)",
                     (a, v) -> a.dvmFile = Path.of(v))
             .value("Submit", List.of("--tasks"), List.of(), "FILE",
                     "one task per line, as JSON with RADICAL-Pilot's field names (see docs/pilot.md); - for stdin",
@@ -233,7 +233,7 @@ public final class SubmitCommand {
         List<String> command = dash < 0 ? List.of() : args.subList(dash + 1, args.size());
         OptionParser.parse(OPTIONS, a, options, "banyan submit --help");
         a.dvm = a.dvmFile != null ? new DvmFiles(cwd.resolve(a.dvmFile))
-                : DvmFiles.defaultFor(environment.getOrDefault("HOME", System.getProperty("user.home")));
+                : DvmFiles.defaultFor(environment, cwd);
         if (a.session != null) {
             a.session = cwd.resolve(a.session);
         }

@@ -37,7 +37,7 @@ record TaskSelection(DvmFiles dvm, List<Integer> ids, boolean all, boolean quiet
             }
         }
         if (dvm == null) {
-            dvm = DvmFiles.defaultFor(environment.getOrDefault("HOME", System.getProperty("user.home")));
+            dvm = DvmFiles.defaultFor(environment, java.nio.file.Path.of("").toAbsolutePath());
         }
         return new TaskSelection(dvm, TaskIds.parse(words), all, quiet, false);
     }

@@ -19,6 +19,22 @@ import java.util.List;
  * @param uri the URI file; the others are named after it
  */
 public record DvmFiles(Path uri) {
+    /**
+     * The variable that names a session's DVM, as FLUX_URI names a Flux instance: the URI file
+     * that {@code run} (without --dvm), {@code submit}, {@code wait}, {@code cancel}, {@code dvm
+     * start/status/stop/submit} and {@code dashboard} use when no --dvm is given.
+     */
+    public static final String VARIABLE = "BANYAN_DVM";
+
+    /** The DVM {@link #VARIABLE} names (relative to {@code cwd}), else the one in {@code $HOME/.banyan}. */
+    public static DvmFiles defaultFor(java.util.Map<String, String> environment, Path cwd) {
+        String named = environment.get(VARIABLE);
+        if (named != null && !named.isBlank()) {
+            return new DvmFiles(cwd.resolve(named));
+        }
+        return defaultFor(environment.getOrDefault("HOME", System.getProperty("user.home")));
+    }
+
     public static DvmFiles defaultFor(String home) {
         return new DvmFiles(Path.of(home, ".banyan", "dvm.uri"));
     }

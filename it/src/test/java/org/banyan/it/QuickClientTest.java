@@ -195,6 +195,25 @@ class QuickClientTest {
         assertThat(quickClients()).isEqualTo(1);
     }
 
+    /**
+     * A named FIFO opened again waits for a reader: had its reader left, the DVM's open would
+     * have waited for ever, and the run with it. Such a run goes to the JVM client.
+     */
+    @Test
+    void aNamedFifoAsStdoutIsSentBackToTheJvmClient() throws Exception {
+        Path fifo = dir.resolve("out.fifo");
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+        Process p = new ProcessBuilder("bash", "-c", "cat \"$2\" > \"$2.txt\" & \"$0\" run --dvm \"$1\" -n 1 echo via-fifo > \"$2\"; wait",
+                Banyan.SCRIPT.toString(), uri.toString(), fifo.toString()).redirectInput(new File("/dev/null"))
+                .redirectErrorStream(true).start();
+        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(said).isZero();
+        assertThat(Files.readString(Path.of(fifo + ".txt"))).isEqualTo("via-fifo\n");
+        assertThat(log()).contains("sent back to its own JVM: its stdout is a named FIFO");
+        assertThat(quickClients()).isZero();
+    }
+
     @Test
     void badInputIsOneLineAndStatusTwoAsEver() throws Exception {
         Piped r = piped(Map.of(), null, null, "run", "--dvm", uri.toString(), "-n", "-1", "true");

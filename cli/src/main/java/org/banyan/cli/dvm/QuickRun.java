@@ -177,11 +177,24 @@ final class QuickRun implements QuickDoor.Runner {
         if (target.startsWith("socket:") || target.startsWith("anon_inode:")) {
             return "its " + what + " is a " + target.replaceAll(":.*", "");
         }
-        if (!target.startsWith("pipe:") && (Files.isRegularFile(link) || Files.isDirectory(link))) {
+        if (target.startsWith("pipe:")) {
+            return null;
+        }
+        if (Files.isRegularFile(link) || Files.isDirectory(link)) {
             return "its " + what + " is a file";
+        }
+        try { // a named FIFO opened again waits for a reader (or writer) that may have left for good
+            if (((Integer) Files.getAttribute(link, "unix:mode") & S_IFMT) == S_IFIFO) {
+                return "its " + what + " is a named FIFO";
+            }
+        } catch (IOException | RuntimeException e) {
+            return "cannot see the client's " + what + ": " + e.getMessage();
         }
         return null;
     }
+
+    private static final int S_IFMT = 0170000;
+    private static final int S_IFIFO = 0010000;
 
     private static void write(OutputStream err, String line) {
         try {
@@ -192,24 +205,36 @@ final class QuickRun implements QuickDoor.Runner {
         }
     }
 
+    /** What is opened for a client, closed at its end; one opened after that (its stdin, late) is closed at once. */
     private static <T extends AutoCloseable> T keep(List<AutoCloseable> opened, T c) {
         synchronized (opened) {
-            opened.add(c);
+            if (opened.contains(CLOSED)) {
+                closeQuietly(c);
+            } else {
+                opened.add(c);
+            }
         }
         return c;
+    }
+
+    private static final AutoCloseable CLOSED = () -> { };
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception e) {
+            // closed already
+        }
     }
 
     private static void closeAll(List<AutoCloseable> opened) {
         List<AutoCloseable> all;
         synchronized (opened) {
             all = new ArrayList<>(opened);
+            opened.add(CLOSED);
         }
         for (AutoCloseable c : all.reversed()) {
-            try {
-                c.close();
-            } catch (Exception e) {
-                // closed already
-            }
+            closeQuietly(c);
         }
     }
 

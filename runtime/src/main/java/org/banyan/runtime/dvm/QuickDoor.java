@@ -46,6 +46,8 @@ public final class QuickDoor implements AutoCloseable {
     private final Runner runner;
     private final Consumer<String> log;
     private final Semaphore unproven = new Semaphore(UNPROVEN_MAX);
+    /** A stranger who connects in a loop does not fill the log. */
+    private final RefusalLog refusals;
     private volatile boolean closed;
 
     private QuickDoor(ServerSocket server, String secret, Runner runner, Consumer<String> log) {
@@ -53,6 +55,7 @@ public final class QuickDoor implements AutoCloseable {
         this.secret = secret;
         this.runner = runner;
         this.log = log;
+        this.refusals = new RefusalLog(log, System::nanoTime);
     }
 
     /** Opens the door on a free loopback port and starts taking clients. */
@@ -117,7 +120,7 @@ public final class QuickDoor implements AutoCloseable {
     /** The request of a client that proved who it is, or null (said in the log). */
     private QuickRequest proven(Socket s, InputStream in) throws IOException {
         if (!(s.getRemoteSocketAddress() instanceof InetSocketAddress peer) || !LoopbackPeers.isOwnUser(peer)) {
-            log.accept("quick door: refused a connection from " + s.getRemoteSocketAddress()
+            refusals.refused("quick door: refused a connection from " + s.getRemoteSocketAddress()
                     + " (not a process of this DVM's user)");
             return null;
         }
@@ -126,12 +129,12 @@ public final class QuickDoor implements AutoCloseable {
         try {
             request = QuickRequest.read(in);
         } catch (IOException e) {
-            log.accept("quick door: refused a client: " + (e instanceof java.net.SocketTimeoutException
+            refusals.refused("quick door: refused a client: " + (e instanceof java.net.SocketTimeoutException
                     ? "no request within " + REQUEST_MILLIS / 1000 + " s" : e.getMessage()));
             return null;
         }
         if (!MessageDigest.isEqual(request.secret().getBytes(StandardCharsets.UTF_8), secret.getBytes(StandardCharsets.UTF_8))) {
-            log.accept("quick door: refused a client (pid " + request.pid() + "): it does not know the secret");
+            refusals.refused("quick door: refused a client (pid " + request.pid() + "): it does not know the secret");
             return null;
         }
         s.setSoTimeout(0);

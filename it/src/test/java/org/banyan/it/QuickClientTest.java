@@ -92,6 +92,10 @@ class QuickClientTest {
         return new Piped(p.exitValue(), new String(got[0], StandardCharsets.UTF_8), new String(got[1], StandardCharsets.UTF_8));
     }
 
+    private static List<String> lines(String text) {
+        return text.lines().sorted().toList();
+    }
+
     private static byte[] readAll(java.io.InputStream in) {
         try {
             return in.readAllBytes();
@@ -110,7 +114,10 @@ class QuickClientTest {
         assertThat(quickClients()).as("BANYAN_QUICK=0 starts the JVM client").isEqualTo(1);
         assertThat(quick.exit()).isZero();
         assertThat(jvm.exit()).isZero();
-        assertThat(quick.stdout()).isEqualTo("<a b><c\nd><--dvm><><é>\n".repeat(2)).isEqualTo(jvm.stdout());
+        // the argument with a newline makes two lines a rank, and two ranks' lines may interleave
+        assertThat(lines(quick.stdout())).containsExactly("<a b><c", "<a b><c", "d><--dvm><><é>", "d><--dvm><><é>")
+                .isEqualTo(lines(jvm.stdout()));
+        assertThat(quick.stdout()).endsWith("\n");
         assertThat(quick.stderr()).isEqualTo("to-stderr\n".repeat(2)).isEqualTo(jvm.stderr());
 
         String[] failing = {"run", "--dvm", uri.toString(), "-n", "1", "sh", "-c", "exit 3"};
@@ -289,6 +296,71 @@ class QuickClientTest {
         Piped after = piped(Map.of(), null, null, "run", "--dvm", uri.toString(), "-n", "4", "echo", "still-serving");
         assertThat(after.exit()).as(after.stderr()).isZero();
         assertThat(after.stdout()).isEqualTo("still-serving\n".repeat(4));
+    }
+
+    /** Threads of the DVM's head named {@code name} (as /proc shows them: 15 characters at most). */
+    private long headThreads(String name) throws IOException {
+        long head = Long.parseLong(Files.readAllLines(uri).get(1).strip());
+        try (var tasks = Files.list(Path.of("/proc", Long.toString(head), "task"))) {
+            return tasks.filter(t -> {
+                try {
+                    return Files.readString(t.resolve("comm")).strip().equals(name);
+                } catch (IOException e) {
+                    return false; // ended meanwhile
+                }
+            }).count();
+        }
+    }
+
+    /**
+     * A client killed while the reader of its stdout takes nothing (a consumer that hangs, {@code
+     * | sleep}): the DVM used to keep a thread in write(2) to that pipe, with 8 MiB of output
+     * queued behind it, for as long as the reader lived — a leak per such client.
+     */
+    @Test
+    void aClientKilledWhileItsReaderTakesNothingLeavesNoThreadInTheDvm() throws Exception {
+        String marker = Banyan.marker();
+        // the reader, sleep, lives on after the client and takes nothing
+        ProcessBuilder pb = Banyan.builder(List.of());
+        pb.command(List.of("bash", "-c", "\"$0\" run --dvm \"$1\" -n 1 yes " + marker + " | sleep " + marker,
+                pb.command().getFirst(), uri.toString()));
+        Process pipeline = pb.redirectInput(new File("/dev/null")).start();
+        Thread err = Thread.ofVirtual().start(() -> readAll(pipeline.getErrorStream()));
+        try {
+            for (int i = 0; i < 200 && !log().contains("reads slower than its jobs write"); i++) {
+                Thread.sleep(50);
+            }
+            assertThat(log()).contains("reads slower than its jobs write");
+            assertThat(headThreads("banyan-terminal")).as("the head writes the client's output").isEqualTo(1);
+            List<String> clients = Banyan.processesWith(marker).stream().filter(l -> l.contains("banyan run --dvm")).toList();
+            assertThat(clients).as("the quick client, a bash script").hasSize(1);
+            new ProcessBuilder("kill", "-9", clients.getFirst().split("\\s+")[0]).start().waitFor();
+            List<String> left = List.of();
+            for (int i = 0; i < 100 && !(left = clientOrRank(marker)).isEmpty(); i++) {
+                Thread.sleep(100);
+            }
+            assertThat(left).as("the client and its rank are gone").isEmpty();
+            assertThat(Banyan.processesWith(marker)).as("the reader is still there").anyMatch(l -> l.endsWith(" sleep " + marker));
+            long writers = 1;
+            for (int i = 0; i < 100 && (writers = headThreads("banyan-terminal")) > 0; i++) {
+                Thread.sleep(50);
+            }
+            assertThat(writers).as("the writer to the pipe nobody reads ends with its client, the reader still there").isZero();
+        } finally {
+            new ProcessBuilder("pkill", "-f", marker).start().waitFor();
+            pipeline.waitFor(20, TimeUnit.SECONDS);
+            err.join();
+        }
+        Banyan.assertNoProcessesWith(marker);
+        Piped after = piped(Map.of(), null, null, "run", "--dvm", uri.toString(), "-n", "2", "echo", "still-serving");
+        assertThat(after.exit()).as(after.stderr()).isZero();
+        assertThat(after.stdout()).isEqualTo("still-serving\n".repeat(2));
+        assertThat(quickClients()).isEqualTo(2);
+    }
+
+    private static List<String> clientOrRank(String marker) throws Exception {
+        return Banyan.processesWith(marker).stream()
+                .filter(l -> l.contains("banyan run --dvm") || l.split("\\s+", 3)[2].startsWith("yes ")).toList();
     }
 
     private int quickPort() throws IOException {

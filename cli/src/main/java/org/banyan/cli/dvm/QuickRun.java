@@ -1,6 +1,5 @@
 package org.banyan.cli.dvm;
 
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -21,6 +20,7 @@ import org.banyan.runtime.dvm.DvmClient;
 import org.banyan.runtime.dvm.DvmFiles;
 import org.banyan.runtime.dvm.QuickDoor;
 import org.banyan.runtime.dvm.QuickRequest;
+import org.banyan.runtime.os.NonBlockingOutput;
 
 /**
  * {@code banyan run --dvm} for a quick client, inside the DVM's own JVM: the arguments parsed as
@@ -59,8 +59,10 @@ final class QuickRun implements QuickDoor.Runner {
         }
         List<AutoCloseable> opened = new ArrayList<>();
         try {
-            OutputStream out = keep(opened, new FileOutputStream(fd.resolve(Integer.toString(r.out())).toFile(), true));
-            OutputStream err = keep(opened, new FileOutputStream(fd.resolve(Integer.toString(r.err())).toFile(), true));
+            // non-blocking descriptions of their own: a client killed while its reader takes nothing
+            // must not leave a thread of the DVM in write(2) for as long as that reader lives
+            OutputStream out = keep(opened, NonBlockingOutput.open(fd.resolve(Integer.toString(r.out()))));
+            OutputStream err = keep(opened, NonBlockingOutput.open(fd.resolve(Integer.toString(r.err()))));
             Path cwd;
             try { // the directory itself, as the client's JVM would have had it from getcwd
                 cwd = Files.readSymbolicLink(Path.of("/proc", Long.toString(r.pid()), "cwd"));
@@ -96,23 +98,27 @@ final class QuickRun implements QuickDoor.Runner {
                 return;
             }
             Signals signals = new Signals();
-            DvmClient client;
-            try {
-                client = DvmClient.connect(files, "banyan run (quick client, pid " + r.pid() + ")", timeout);
-            } catch (DvmClient.Unreachable e) { // said here: the JVM client would only wait as long again to say it
-                if (session.started(signals::deliver, () -> { })) {
-                    write(err, "banyan run: " + e.getMessage());
-                    session.finish(2);
-                }
-                return;
-            }
-            keep(opened, client);
             ClientTerminal terminal = ClientTerminal.of(out, err, () -> {
                 FileChannel in = FileChannel.open(fd.resolve(Integer.toString(r.in())), StandardOpenOption.READ);
                 keep(opened, in); // closed at the end: a read blocked on a terminal returns
                 return Channels.newInputStream(in);
             }, signals::install);
-            if (!session.started(signals::deliver, client::close)) {
+            DvmClient client;
+            try {
+                client = DvmClient.connect(files, "banyan run (quick client, pid " + r.pid() + ")", timeout);
+            } catch (DvmClient.Unreachable e) { // said here: the JVM client would only wait as long again to say it
+                if (session.started(signals::deliver, () -> { })) {
+                    terminal.say("banyan run: " + e.getMessage());
+                    session.finish(2);
+                }
+                return;
+            }
+            keep(opened, client);
+            if (!session.started(signals::deliver, () -> { // gone: the job ends, and so does any write to its reader
+                client.close();
+                closeQuietly(out);
+                closeQuietly(err);
+            })) {
                 return; // the client went, or ended its request, while it was read
             }
             int status;
@@ -195,15 +201,6 @@ final class QuickRun implements QuickDoor.Runner {
 
     private static final int S_IFMT = 0170000;
     private static final int S_IFIFO = 0010000;
-
-    private static void write(OutputStream err, String line) {
-        try {
-            err.write((line + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            err.flush();
-        } catch (IOException e) {
-            // the client's stderr is gone
-        }
-    }
 
     /** What is opened for a client, closed at its end; one opened after that (its stdin, late) is closed at once. */
     private static <T extends AutoCloseable> T keep(List<AutoCloseable> opened, T c) {

@@ -63,22 +63,18 @@ public final class DvmClient implements AutoCloseable {
 
     /** Connects and presents the secret; answers are waited for as {@link AnswerTimeout#VARIABLE} says. */
     public static DvmClient connect(DvmFiles files, String who) throws Unreachable {
-        int answerMillis;
-        try {
-            answerMillis = AnswerTimeout.millis(System.getenv(AnswerTimeout.VARIABLE));
-        } catch (IllegalArgumentException e) {
-            throw new Unreachable(e.getMessage());
-        }
-        return connect(files, who, answerMillis);
+        return connect(files, who, System.getenv(AnswerTimeout.VARIABLE));
     }
 
     /** Connects and presents the secret; answers are waited for as {@code timeout}, a client's {@link AnswerTimeout#VARIABLE}, says. */
     public static DvmClient connect(DvmFiles files, String who, String timeout) throws Unreachable {
+        int answerMillis;
         try {
-            return connect(files, who, AnswerTimeout.millis(timeout));
+            answerMillis = AnswerTimeout.millis(timeout);
         } catch (IllegalArgumentException e) {
             throw new Unreachable(e.getMessage());
         }
+        return connect(files, who, answerMillis);
     }
 
     /** Connects and presents the secret; an answer the DVM owes at once is waited for {@code answerMillis} at most. */

@@ -22,6 +22,7 @@ import org.banyan.cli.tasks.TasksCommand;
 import org.banyan.cli.tasks.WaitCommand;
 import org.banyan.core.job.RankMap;
 import org.banyan.runtime.dvm.DvmClient;
+import org.banyan.runtime.dvm.DvmFiles;
 import org.banyan.runtime.head.HeadDriver;
 import org.banyan.runtime.os.FastExit;
 import org.banyan.runtime.os.ProcessText;
@@ -224,8 +225,9 @@ public final class Main {
     private static int runOnDvm(RunRequest request) {
         try (DvmClient client = DvmClient.connect(request.dvm(), "banyan run")) {
             return client.run(request.dvmJob(), request.output());
-        } catch (DvmClient.Unreachable e) {
-            System.err.println("banyan run: " + e.getMessage());
+        } catch (DvmClient.Unreachable e) { // a session's BANYAN_DVM may outlive its DVM: say where the file came from
+            System.err.println("banyan run: " + e.getMessage() + (request.dvmFromEnvironment()
+                    ? "; " + DvmFiles.VARIABLE + " names it: unset " + DvmFiles.VARIABLE + " to run with daemons of its own" : ""));
             return 2;
         } catch (IOException e) {
             System.err.println(DvmClient.lost("banyan run", e));

@@ -180,6 +180,13 @@ class QuickClientTest {
         Piped typed = piped(Map.of("BANYAN_DVM", dir.resolve("no-such.uri").toString()), null, null,
                 "run", "--dvm", uri.toString(), "-n", "1", "echo", "typed-wins");
         assertThat(typed.stdout()).as("--dvm wins over the variable").isEqualTo("typed-wins\n");
+        String stale = dir.resolve("stopped-long-ago.uri").toString();
+        Piped gone = piped(Map.of("BANYAN_DVM", stale), null, null, "run", "-n", "1", "echo", "never");
+        assertThat(gone.exit()).isEqualTo(2);
+        assertThat(gone.stdout()).isEmpty();
+        assertThat(gone.stderr()).as("a session's variable that outlived its DVM says where the file came from")
+                .isEqualTo("banyan run: no DVM at " + stale + " (start one with 'banyan dvm start'); BANYAN_DVM names it: "
+                        + "unset BANYAN_DVM to run with daemons of its own\n");
     }
 
     /**

@@ -393,7 +393,7 @@ public final class RunArguments {
         output.prepareDirectory();
         ClientMessage.RunJob job = new ClientMessage.RunJob(apps, placement.mapping(), placement.oversubscribe(oversubscribe, hydraHosts),
                 stdinRank, cwd.toString(), modex, timeoutMillis, placement.placement(List.of(), size, true), wireUp);
-        return RunRequest.forDvm(dvm, job, output.options());
+        return RunRequest.forDvm(dvm, job, output.options(), dvmFromEnvironment);
     }
 
     /** The job's rank count, a count no job may have refused as a usage error. */

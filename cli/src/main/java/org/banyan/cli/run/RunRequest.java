@@ -18,27 +18,28 @@ import org.banyan.runtime.launch.LaunchAgent;
  * @param displayAllocation {@code --display-allocation}: the hosts and their slots go to stderr first
  * @param reportPid {@code --report-pid}: where banyan's process id goes first ({@code -} stdout,
  *                  {@code +} stderr, else a file), or null
+ * @param dvmFromEnvironment the DVM is the one {@code BANYAN_DVM} names, not {@code --dvm}'s
  */
 public record RunRequest(JobDescription job, HeadSettings settings, OutputOptions output, LaunchAgent agent,
                          TopologySpec topology, TopologySpec routing, DvmFiles dvm, ClientMessage.RunJob dvmJob,
-                         boolean displayAllocation, String reportPid) {
+                         boolean displayAllocation, String reportPid, boolean dvmFromEnvironment) {
     public RunRequest(JobDescription job, HeadSettings settings, OutputOptions output, LaunchAgent agent,
                       TopologySpec topology, TopologySpec routing) {
-        this(job, settings, output, agent, topology, routing, null, null, false, null);
+        this(job, settings, output, agent, topology, routing, null, null, false, null, false);
     }
 
-    static RunRequest forDvm(DvmFiles dvm, ClientMessage.RunJob job, OutputOptions output) {
-        return new RunRequest(null, null, output, null, null, null, dvm, job, false, null);
+    static RunRequest forDvm(DvmFiles dvm, ClientMessage.RunJob job, OutputOptions output, boolean fromEnvironment) {
+        return new RunRequest(null, null, output, null, null, null, dvm, job, false, null, fromEnvironment);
     }
 
     /** This request, its allocation printed first or not. */
     RunRequest withDisplayAllocation(boolean display) {
-        return new RunRequest(job, settings, output, agent, topology, routing, dvm, dvmJob, display, reportPid);
+        return new RunRequest(job, settings, output, agent, topology, routing, dvm, dvmJob, display, reportPid, dvmFromEnvironment);
     }
 
     /** This request, its process id reported to {@code where} first (null: not). */
     RunRequest withReportPid(String where) {
-        return new RunRequest(job, settings, output, agent, topology, routing, dvm, dvmJob, displayAllocation, where);
+        return new RunRequest(job, settings, output, agent, topology, routing, dvm, dvmJob, displayAllocation, where, dvmFromEnvironment);
     }
 
     /** The hosts and their slots as Open MPI's {@code --display-allocation} lays them out. */

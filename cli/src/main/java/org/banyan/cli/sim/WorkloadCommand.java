@@ -118,7 +118,7 @@ public final class WorkloadCommand {
                     of jobs (e.g. 50,100,200,400)""",
                     noted("--sizes", (a, v) -> {
                         a.sizes = new ArrayList<>();
-                        for (String x : v.split(",")) {
+                        for (String x : v.split(",", -1)) {
                             a.sizes.add(HostListParser.positive(x.strip(), "--sizes"));
                         }
                     }))
@@ -243,9 +243,16 @@ public final class WorkloadCommand {
             nodes = given.contains("--nodes") ? nodes : setup.nodes();
             seed = given.contains("--seed") ? seed : setup.seed();
         }
-        setup = setup.withJobs(jobs).withNodes(nodes).withSeed(seed);
-        if (given.contains("--arrival") || (preset == null && setupFile == null)) {
-            setup = setup.withArrivals(new WorkloadSetup.Arrivals.Poisson(arrival));
+        try {
+            setup = setup.withJobs(jobs).withNodes(nodes).withSeed(seed);
+            if (given.contains("--arrival") || (preset == null && setupFile == null)) {
+                setup = setup.withArrivals(new WorkloadSetup.Arrivals.Poisson(arrival));
+            }
+            for (int size : sizes == null ? List.<Integer>of() : sizes) {
+                setup.withJobs(size); // each size's set-up holds, before any is run
+            }
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
         }
         if (plots != null && sizes == null) {
             throw new UsageException("--plots draws the figures of --sizes: give --sizes N,N,...");

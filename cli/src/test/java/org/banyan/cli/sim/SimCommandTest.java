@@ -243,6 +243,39 @@ class SimCommandTest {
         assertThat(sim("sim", "workload", "--preset", "seed-table1", "--swf", "x.swf").status()).isEqualTo(2);
     }
 
+    /**
+     * Set-ups tried as a careless user writes them: 2·10^9 iterations a job ran for minutes with
+     * nothing printed, 10^300 s printed 300-digit numbers, two applications of one name and an
+     * empty --sizes were taken; each is now one line and status 2, before anything runs.
+     */
+    @Test
+    void setUpsPastAnyStudyAreRefusedBeforeTheyRun(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        String app = "{\"name\": \"x\", \"iterations\": 10, \"min\": 2, \"max\": 32, \"one_node_s\": 100}";
+        java.nio.file.Path file = dir.resolve("setup.json");
+        for (String[] bad : new String[][] {
+            {app.replace("10,", "2000000000,"), "iterations to simulate, more than 1e+09"},
+            {app.replace("100}", "1e300}"), "are at most 31536000"},
+            {app + ", " + app, "application 'x' is in the mix twice"}}) {
+            java.nio.file.Files.writeString(file, "{\"nodes\": 64, \"jobs\": 20, \"arrivals\": {\"poisson_mean_s\": 5},"
+                    + " \"apps\": [" + bad[0] + "]}");
+            long t0 = System.nanoTime();
+            Outcome r = sim("sim", "workload", "--setup", file.toString());
+            assertThat(r.status()).as(bad[1]).isEqualTo(2);
+            assertThat(r.err()).as(bad[1]).contains(bad[1]).hasLineCount(1);
+            assertThat(r.out()).isEmpty();
+            assertThat((System.nanoTime() - t0) / 1e9).as("refused before it runs").isLessThan(10);
+        }
+        Outcome many = sim("sim", "workload", "--preset", "seed-table1", "--sizes", "50,1000000");
+        assertThat(many.status()).isEqualTo(2);
+        assertThat(many.err()).startsWith("banyan sim: 1000000 jobs of this mix make about 6.67e+09 iterations").hasLineCount(1);
+        assertThat(many.out()).as("no size runs when one cannot").isEmpty();
+        Outcome empty = sim("sim", "workload", "--sizes", ",");
+        assertThat(empty.status()).isEqualTo(2);
+        assertThat(empty.err().strip()).isEqualTo("banyan sim: --sizes must be a positive integer, got ''");
+        assertThat(sim("sim", "workload", "--preset", "seed-table1", "--jobs", "400", "--policy", "fixed").status())
+                .as("the seed's largest study runs").isZero();
+    }
+
     /** banyan sim pilot: the DVM's agent under the simulator, checked after every event; bad input is one line and status 2. */
     @Test
     void pilotRunsTheAgentWithTheCheckerOn() {

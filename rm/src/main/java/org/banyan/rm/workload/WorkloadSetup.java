@@ -34,19 +34,46 @@ public record WorkloadSetup(String name, int nodes, int jobs, long seed, List<Sh
         if (nodes < 1 || jobs < 1 || apps.isEmpty()) {
             throw new IllegalArgumentException("a workload set-up needs nodes, jobs and at least one application");
         }
+        java.util.Set<String> names = new java.util.HashSet<>();
         for (Share s : apps) {
             AppModel a = s.app();
             if (!(s.weight() > 0) || a.minNodes() < 1 || a.maxNodes() < a.minNodes() || a.iterations() < 1
                     || (a.preferredNodes() != 0 && (a.preferredNodes() < a.minNodes() || a.preferredNodes() > a.maxNodes()))
-                    || !(a.oneNodeSeconds() > 0) || a.serialFraction() < 0 || a.serialFraction() > 1
-                    || a.checkPeriodSeconds() < 0 || a.resizeFixedSeconds() < 0 || a.dataGiB() < 0
-                    || a.commSecondsPerLog2() < 0 || a.startSeconds() < 0) {
+                    || !(a.oneNodeSeconds() > 0) || !(a.serialFraction() >= 0) || a.serialFraction() > 1
+                    || !(a.checkPeriodSeconds() >= 0) || !(a.resizeFixedSeconds() >= 0) || !(a.dataGiB() >= 0)
+                    || !(a.commSecondsPerLog2() >= 0) || !(a.startSeconds() >= 0)) {
                 throw new IllegalArgumentException("application '" + a.name() + "': needs a positive weight, 1 <= min <= "
                         + "preferred <= max (preferred 0: none), iterations >= 1, one_node_s > 0, serial in [0, 1], and no "
                         + "negative check period, resize cost, data, communication term or start");
             }
+            // a year of work is past any study, and such values only print as 300-digit numbers
+            if (!(s.weight() <= MAX_WEIGHT) || a.oneNodeSeconds() > MAX_SECONDS || a.checkPeriodSeconds() > MAX_SECONDS
+                    || a.resizeFixedSeconds() > MAX_SECONDS || a.startSeconds() > MAX_SECONDS
+                    || a.commSecondsPerLog2() > MAX_SECONDS || a.dataGiB() > MAX_SECONDS) {
+                throw new IllegalArgumentException("application '" + a.name() + "': times (one_node_s, check period, resize,"
+                        + " start, communication term) and data_gib are at most " + (long) MAX_SECONDS + ", the weight at most "
+                        + (long) MAX_WEIGHT);
+            }
+            if (!names.add(a.name())) {
+                throw new IllegalArgumentException("application '" + a.name() + "' is in the mix twice: give each a name of its own");
+            }
+        }
+        // the simulation steps through every iteration of every job: at about 10^7 a second, 10^9 is minutes
+        double weights = apps.stream().mapToDouble(Share::weight).sum();
+        double expected = jobs * apps.stream().mapToDouble(s -> s.weight() / weights * s.app().iterations()).sum();
+        if (expected > MAX_ITERATIONS) {
+            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "%d jobs of this mix make about %.3g"
+                    + " iterations to simulate, more than %.0e; give fewer iterations or jobs (the seed's CG runs 10,000)",
+                    jobs, expected, (double) MAX_ITERATIONS));
         }
     }
+
+    /** The largest time (s) or data (GiB) an application may give: a year. */
+    static final double MAX_SECONDS = 365 * 24 * 3600.0;
+    /** The largest weight in the mix. */
+    static final double MAX_WEIGHT = 1e9;
+    /** Iterations a workload may make on average at most (the seed preset at 400 jobs: about 2.7·10^6). */
+    static final long MAX_ITERATIONS = 1_000_000_000;
 
     /**
      * Today's defaults: the three applications as Banyan models them ({@link AppModel#SEED_MIX}:

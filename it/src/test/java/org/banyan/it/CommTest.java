@@ -154,6 +154,44 @@ class CommTest {
     }
 
     /**
+     * A rank whose process ends with status 0 before its world's close (a library's
+     * System.exit(0), Runtime.halt): the others waited in their barrier for ever; now its daemon,
+     * which saw it wire up and never finalize, has the job end, as mpirun would.
+     */
+    @Test
+    void aRankThatHaltsBeforeClosingItsWorldEndsTheJob() throws Exception {
+        Path src = dir.resolve("halt-src/Halts.java");
+        Files.createDirectories(src.getParent());
+        Files.writeString(src, """
+                import org.banyan.client.Banyan;
+                import org.banyan.comm.Comm;
+                public class Halts {
+                    public static void main(String[] args) {
+                        try (Banyan job = Banyan.init(); Comm world = Comm.world(job)) {
+                            if (world.rank() == 1) {
+                                Runtime.getRuntime().halt(0);
+                            }
+                            world.barrier();
+                            System.out.println("rank " + world.rank() + " went on");
+                        }
+                    }
+                }
+                """);
+        Path out = dir.resolve("halt-classes");
+        Process javac = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "javac").toString(), "-cp",
+                CommExamples.CLASS_PATH_JARS, "-d", out.toString(), src.toString()).redirectErrorStream(true).start();
+        assertThat(javac.waitFor()).as(new String(javac.getInputStream().readAllBytes())).isZero();
+        long t0 = System.nanoTime();
+        Banyan.Result r = Banyan.run(CommExamples.command(List.of("-n", "3", "--timeout", "60"),
+                CommExamples.CLASS_PATH_JARS + ":" + out, "Halts").toArray(String[]::new));
+        assertThat(r.exit()).as(r.stderr()).isEqualTo(1);
+        assertThat(r.stderr()).contains("rank 1 on ").contains("exited with status 0 without finalizing");
+        assertThat(r.stdout()).doesNotContain("went on");
+        assertThat((System.nanoTime() - t0) / 1e9).as("not the 60 s timeout").isLessThan(45);
+        Banyan.assertNothingLeft("Halts");
+    }
+
+    /**
      * MPI_Abort: rank 1 of 3 aborts with a code and a message while the others wait in a
      * barrier; the whole job ends at once with that code, the launcher naming the rank and the
      * message, and no rank is left.

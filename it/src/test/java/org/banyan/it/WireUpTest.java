@@ -101,6 +101,52 @@ class WireUpTest {
         assertThat(ring.stdout()).contains("(3 processes,");
     }
 
+    static final String EXIT_EARLY = """
+            #include <mpi.h>
+            #include <stdio.h>
+            #include <stdlib.h>
+            int main(int argc, char **argv) {
+                int rank;
+                MPI_Init(&argc, &argv);
+                MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+                if (rank == 1) {
+                    exit(0); /* before MPI_Finalize: the others wait in the barrier for it */
+                }
+                MPI_Barrier(MPI_COMM_WORLD);
+                MPI_Finalize();
+                return 0;
+            }
+            """;
+
+    /**
+     * A rank that exits 0 between MPI_Init and MPI_Finalize: mpirun and Hydra end the job; under
+     * banyan its other ranks waited in their barrier for ever (until --timeout).
+     */
+    @Test
+    void aRankThatExitsWithoutMpiFinalizeEndsTheJobInsteadOfHangingIt() throws Exception {
+        compile("mpicc.openmpi", "exit-early-ompi", EXIT_EARLY);
+        compile("mpicc.mpich", "exit-early-mpich", EXIT_EARLY);
+        List<List<String>> programs = new java.util.ArrayList<>(List.of(List.of(prog("exit-early-ompi")),
+                List.of(prog("exit-early-mpich"))));
+        if (Files.isDirectory(Path.of("/usr/lib/python3/dist-packages/mpi4py"))) {
+            programs.add(List.of(PYTHON, "-c", "import os\nfrom mpi4py import MPI\nc = MPI.COMM_WORLD\n"
+                    + "if c.Get_rank() == 1:\n    os._exit(0)\nc.Barrier()\n"));
+        }
+        for (List<String> program : programs) {
+            String marker = Banyan.marker();
+            List<String> args = new java.util.ArrayList<>(List.of("run", "-n", "3", "--oversubscribe", "--timeout", "60"));
+            args.addAll(program);
+            args.add(marker);
+            long t0 = System.nanoTime();
+            Banyan.Result r = Banyan.run(Map.of(), null, args);
+            assertThat(r.exit()).as("%s: %s", program, r.stderr()).isEqualTo(1);
+            assertThat(r.stderr()).as("%s", program).contains("banyan run: rank 1 on ")
+                    .contains(" exited with status 0 without finalizing: it wired up (MPI_Init) and never reached MPI_Finalize");
+            assertThat((System.nanoTime() - t0) / 1e9).as("%s: ended, not timed out", program).isLessThan(50);
+            Banyan.assertNoProcessesWith(marker);
+        }
+    }
+
     @Test
     void anOpenShmemProgramRunsAsOneJob() throws Exception {
         Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/oshcc")), "oshcc comes with libopenmpi-dev");

@@ -65,6 +65,9 @@ public final class PmixServer {
         /** A local rank connected to the server (it wires up through PMIx). */
         default void connected(int jobId, int rank) {}
 
+        /** A local rank finalized (PMIx_Finalize: MPI_Finalize, shmem_finalize). */
+        default void finalized(int jobId, int rank) {}
+
         /** Every local rank entered a fence; {@code blob} is their contribution (possibly empty). */
         void fence(int jobId, byte[] blob);
 

@@ -76,7 +76,18 @@ final class PmixServerModule {
     }
 
     /** {@code client_finalized(proc, server_object, cbfunc, cbdata)} */
-    private static long clientFinalized(long proc, long object, long callback, long data, long u4, long u5, long u6, long u7) {
+    private static long clientFinalized(long procAt, long object, long callback, long data, long u4, long u5, long u6,
+                                        long u7) {
+        try { // posted before the client hears back, so before its exit is seen
+            MemorySegment proc = seg(procAt);
+            PmixServer s = PmixServer.instance();
+            PmixServer.Job job = s == null ? null : s.job(nspaceOf(proc));
+            if (job != null) {
+                job.listener.finalized(job.jobId, rankOf(proc));
+            }
+        } catch (Throwable t) {
+            // never let an exception reach PMIx's thread
+        }
         return completed(seg(callback), seg(data));
     }
 

@@ -74,6 +74,8 @@ final class SimulatedModex {
                 ranks.send(rank, "cmd=barrier_in");
             }
         } else if (line.startsWith("cmd=barrier_out") && fenced[rank]) {
+            ranks.send(rank, "cmd=finalize"); // as MPI_Finalize ends: a rank that leaves without it fails its job
+        } else if (line.startsWith("cmd=finalize_ack")) {
             ranks.end(rank);
         }
     }

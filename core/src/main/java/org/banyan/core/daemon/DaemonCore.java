@@ -178,7 +178,7 @@ public final class DaemonCore {
             case DaemonEvent.RankEnded ended -> {
                 LocalJob j = jobs.get(ended.jobId());
                 boolean known = ended.jobId() == OverlayMessage.TASKS ? tasks.ended(ended.rank())
-                        : j != null && j.rankEnded(ended.rank());
+                        : j != null && j.rankEnded(ended.rank(), ended.status());
                 if (known) {
                     exits.add(new OverlayMessage.RankExited(ended.jobId(), ended.rank(), ended.status(), ended.note(),
                             ended.startMicros(), ended.endMicros(), ended.signaled()));
@@ -344,6 +344,7 @@ public final class DaemonCore {
             case OverlayMessage.AbortRequest a -> out.up(a);
             case OverlayMessage.StdinTaken t -> out.up(t);
             case OverlayMessage.RankAlone a -> out.up(a);
+            case OverlayMessage.RankUnfinalized u -> out.up(u);
             case OverlayMessage.DaemonFailed f -> out.up(f);
             case OverlayMessage.Routed r -> routing.routed(r, endpoints);
             default -> throw new IllegalStateException("a daemon does not expect " + message.getClass().getSimpleName()

@@ -79,6 +79,9 @@ public sealed interface DaemonEvent {
     /** A local rank of a PMIx job connected to the PMIx server (its client-connected upcall). */
     record PmixConnected(int jobId, int rank) implements WireUp {}
 
+    /** A local rank of a PMIx job finalized (its client-finalized upcall: PMIx_Finalize, in MPI_Finalize). */
+    record PmixFinalized(int jobId, int rank) implements WireUp {}
+
     /**
      * A local rank (or a process it started) has an MPI library loaded: {@code library}'s file
      * name; {@code singletonDaemon} when it also started the helper an MPI starts for a

@@ -157,12 +157,12 @@ final class LocalJob {
         return wireUp;
     }
 
-    /** A local rank ended; false when it was not running. */
-    boolean rankEnded(int rank) {
+    /** A local rank ended with {@code status}; false when it was not running. */
+    boolean rankEnded(int rank, int status) {
         if (!running.remove(rank)) {
             return false;
         }
-        wireUp.ended(rank);
+        wireUp.ended(rank, status, pmi.hasFinalized(rank));
         pmi.onRankEnded(rank);
         return true;
     }

@@ -129,6 +129,8 @@ public final class PmiServer {
     private final List<Waiter> inFence = new ArrayList<>();
     private final Set<Integer> fenceRanks = new HashSet<>();
     private final Set<Integer> endedRanks = new HashSet<>();
+    /** Ranks that sent PMI's finalize (MPI_Finalize, a banyan-comm world's close). */
+    private final Set<Integer> finalizedRanks = new HashSet<>();
     private boolean fenceInFlight;
     private int fenceSeq;
 
@@ -207,7 +209,10 @@ public final class PmiServer {
             case "lookup_name" -> names.ask(new Waiter(conn, 1), 2, cmd.get("service"), null);
             case "abort" -> out.accept(new DaemonAction.SendToParent(new OverlayMessage.AbortRequest(
                     map.job().jobId(), rank == null ? -1 : rank, cmd.getInt("exitcode", 1), orEmpty(cmd.get("message")))));
-            case "finalize" -> reply(conn, PmiV1Codec.reply("finalize_ack"));
+            case "finalize" -> {
+                finalized(rank);
+                reply(conn, PmiV1Codec.reply("finalize_ack"));
+            }
             case "mcmd:spawn" -> {
                 if (cmd.getInt("spawnssofar", 1) >= cmd.getInt("totspawns", 1)) {
                     reply(conn, PmiV1Codec.reply("spawn_result", "rc", "-1",
@@ -286,7 +291,10 @@ public final class PmiServer {
                         rank == null ? -1 : rank,
                         cmd.getInt("exitcode", 1), message)));
             }
-            case "finalize" -> reply(conn, PmiV2Codec.frame("finalize-response", "rc", "0"));
+            case "finalize" -> {
+                finalized(rankOfConn.get(conn));
+                reply(conn, PmiV2Codec.frame("finalize-response", "rc", "0"));
+            }
             default -> reply(conn, PmiV2Codec.frame(cmd.name() + "-response", "rc", "1",
                     "errmsg", "unknown_command_" + cmd.name()));
         }
@@ -407,6 +415,17 @@ public final class PmiServer {
         inFence.add(w);
         fenceRanks.add(rank);
         maybeEnterFence();
+    }
+
+    private void finalized(Integer rank) {
+        if (rank != null) {
+            finalizedRanks.add(rank);
+        }
+    }
+
+    /** Whether local rank {@code rank} sent PMI's finalize. */
+    boolean hasFinalized(int rank) {
+        return finalizedRanks.contains(rank);
     }
 
     /** A local rank ended: it no longer holds up a fence. */

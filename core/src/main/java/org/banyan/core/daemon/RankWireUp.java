@@ -56,6 +56,12 @@ final class RankWireUp {
                     j.wireUp().pmix(rank);
                 }
             }
+            case DaemonEvent.PmixFinalized(int jobId, int rank) -> {
+                LocalJob j = jobs.get(jobId);
+                if (j != null) {
+                    j.wireUp().pmixFinalized(rank);
+                }
+            }
             case DaemonEvent.RankMpiSeen(int jobId, int rank, String library, boolean singletonDaemon) -> {
                 LocalJob j = jobs.get(jobId);
                 if (j != null && j.running().contains(rank)) {

@@ -24,6 +24,8 @@ final class WireUpWatch {
     private final Map<Integer, String> loaded = new HashMap<>();
     private final Set<Integer> reported = new HashSet<>();
     private boolean pmixSpoken;
+    /** Local ranks whose PMIx client finalized. */
+    private final Set<Integer> pmixFinalized = new HashSet<>();
     /** PMI connections that have not named their rank (yet): while there is one, no rank here is called a singleton. */
     private final Set<Integer> unnamedPmi = new HashSet<>();
 
@@ -74,11 +76,22 @@ final class WireUpWatch {
         }
     }
 
-    /** Local rank {@code rank} ended: a singleton if it had MPI loaded and never reached a server. */
-    void ended(int rank) {
+    /** Local rank {@code rank}'s PMIx client finalized (PMIx_Finalize, in MPI_Finalize). */
+    void pmixFinalized(int rank) {
+        pmixFinalized.add(rank);
+    }
+
+    /**
+     * Local rank {@code rank} ended with {@code status}: a singleton if it had MPI loaded and never
+     * reached a server; left without finalizing if it reached one, finalized neither PMI ({@code
+     * pmiFinalized}) nor PMIx, and exited 0 (a failing status fails the job already).
+     */
+    void ended(int rank, int status, boolean pmiFinalized) {
         String library = loaded.remove(rank);
         if (library != null && unnamedPmi.isEmpty() && !reached.contains(rank) && !reported.contains(rank)) {
             report(rank, library, "it loaded " + library + ", ended");
+        } else if (status == 0 && job.size() > 1 && reached.contains(rank) && !pmiFinalized && !pmixFinalized.contains(rank)) {
+            out.up(new OverlayMessage.RankUnfinalized(job.jobId(), rank));
         }
     }
 

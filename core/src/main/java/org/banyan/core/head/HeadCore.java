@@ -278,6 +278,7 @@ public final class HeadCore {
             case OverlayMessage.AbortRequest a -> toJob(d, a.jobId(), a);
             case OverlayMessage.StdinTaken t -> toJob(d, t.jobId(), t);
             case OverlayMessage.RankAlone a -> toJob(d, a.jobId(), a);
+            case OverlayMessage.RankUnfinalized u -> toJob(d, u.jobId(), u);
             case OverlayMessage.FenceEnter f -> toJob(d, f.jobId(), f);
             case OverlayMessage.Routed r -> routed(r);
             case OverlayMessage.DaemonFailed f -> daemonLost(f.daemonId(), f.reason());

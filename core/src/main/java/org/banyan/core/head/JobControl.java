@@ -198,6 +198,10 @@ public final class JobControl {
             case OverlayMessage.RankAlone a -> fail(SINGLETON_STATUS, "rank " + named(a.rank()) + " on "
                     + host.hostOf(map.nodeOf(Math.max(a.rank(), 0))) + " started MPI on its own, a singleton outside the job's "
                     + map.size() + " ranks: " + a.evidence() + " and never reached banyan's PMI or PMIx server; ending the job");
+            case OverlayMessage.RankUnfinalized u -> fail(1, "rank " + named(u.rank()) + " on "
+                    + host.hostOf(map.nodeOf(Math.max(u.rank(), 0))) + " exited with status 0 without finalizing: it wired up "
+                    + "(MPI_Init) and never reached MPI_Finalize (or a banyan-comm world's close()); ending the job, whose other "
+                    + "ranks would wait for it");
             case OverlayMessage.FenceEnter f -> {
                 if (f.seq() == fenceSeq && fence.fromChild(d, new FenceData(f.puts(), f.owners()))) {
                     releaseFence();

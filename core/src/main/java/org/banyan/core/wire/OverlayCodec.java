@@ -59,6 +59,7 @@ import org.banyan.core.tree.TopologySpec;
  * 34 KEEP_WARM       from:u32 to:u32 pool:u32 count:u32 executable:string args:list env:map workdir:string
  *                    (a DVM's queued job whose JVMs wait on an idle host for its expansions)
  * 35 DROP_WARM       from:u32 to:u32 pool:u32
+ * 36 RANK_UNFINALIZED jobId:u32 rank:u32   (a rank that wired up exited 0 without finalizing)
  *
  * intmap   := n:u32 (key:u32 value:string){n}      daemon id -1 is the head
  * ownermap := n:u32 (key:string daemonId:u32){n}
@@ -100,6 +101,7 @@ public final class OverlayCodec {
     static final int RANK_ALONE = 33;
     static final int KEEP_WARM = 34;
     static final int DROP_WARM = 35;
+    static final int RANK_UNFINALIZED = 36;
 
     /** Largest frame accepted, so a corrupt length cannot make a reader allocate gigabytes. */
     public static final int MAX_FRAME = 64 << 20;
@@ -184,6 +186,7 @@ public final class OverlayCodec {
             case OverlayMessage.StdinTaken m -> w.u8(STDIN_TAKEN).u32(m.jobId()).u32(m.rank()).u64(m.bytes());
             case OverlayMessage.RankAlone m -> w.u8(RANK_ALONE).u32(m.jobId()).u32(m.rank()).string(m.library())
                     .string(m.evidence());
+            case OverlayMessage.RankUnfinalized m -> w.u8(RANK_UNFINALIZED).u32(m.jobId()).u32(m.rank());
             case OverlayMessage.TerminateJob m -> w.u8(TERMINATE_JOB).u32(m.jobId()).u32(m.graceMillis());
             case OverlayMessage.KillJob m -> w.u8(KILL_JOB).u32(m.jobId());
             case OverlayMessage.AbortRequest m -> w.u8(ABORT_REQUEST).u32(m.jobId()).u32(m.rank()).u32(m.exitCode()).string(m.message());
@@ -222,6 +225,7 @@ public final class OverlayCodec {
                 case SIGNAL_RANKS -> new OverlayMessage.SignalRanks(b.getInt(), b.getInt());
                 case STDIN_TAKEN -> new OverlayMessage.StdinTaken(b.getInt(), b.getInt(), b.getLong());
                 case RANK_ALONE -> new OverlayMessage.RankAlone(b.getInt(), b.getInt(), string(b), string(b));
+                case RANK_UNFINALIZED -> new OverlayMessage.RankUnfinalized(b.getInt(), b.getInt());
                 case TERMINATE_JOB -> new OverlayMessage.TerminateJob(b.getInt(), b.getInt());
                 case KILL_JOB -> new OverlayMessage.KillJob(b.getInt());
                 case ABORT_REQUEST -> new OverlayMessage.AbortRequest(b.getInt(), b.getInt(), b.getInt(), string(b));

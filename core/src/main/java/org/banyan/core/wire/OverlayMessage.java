@@ -250,6 +250,13 @@ public sealed interface OverlayMessage {
     record RankAlone(int jobId, int rank, String library, String evidence) implements OverlayMessage {}
 
     /**
+     * Daemon to head: a rank of a job of more than one rank reached the PMI or PMIx server and
+     * exited with status 0 without finalizing it (MPI_Finalize, a banyan-comm world's close):
+     * the job fails, as under mpirun and Hydra; its other ranks would wait for it for ever.
+     */
+    record RankUnfinalized(int jobId, int rank) implements OverlayMessage {}
+
+    /**
      * Up the tree: every rank of the sender's subtree entered fence {@code seq}; the puts made
      * there since the last one (full modex), or the keys put and the daemon holding each (lazy
      * modex). One message per link and fence, whatever the number of ranks.

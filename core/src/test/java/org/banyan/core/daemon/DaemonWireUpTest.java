@@ -139,8 +139,62 @@ class DaemonWireUpTest {
         watch.mpiSeen(0, "libmpi.so.40", true);
         watch.mpiSeen(0, "libmpi.so.40", false);
         watch.pmix(0);
-        watch.ended(0);
+        watch.ended(0, 0, false);
         assertThat(out.drain()).as("a job of one rank is not watched").isEmpty();
+    }
+
+    /**
+     * A rank that wired up and exited 0 without finalizing (exit() before MPI_Finalize, a JVM
+     * halted before its world's close): its job's other ranks waited for it for ever; mpirun and
+     * Hydra end such a job, and so does banyan now.
+     */
+    @Test
+    void aRankThatExitsZeroWithoutFinalizingIsReported() {
+        launch(DaemonCoreTest.TWO_NODES);
+        core.handle(new DaemonEvent.PmiLine(1, 7, "cmd=initack pmiid=2"));
+        assertThat(core.handle(new DaemonEvent.RankEnded(1, 2, 0, ""))).anyMatch(a ->
+                a instanceof DaemonAction.SendToParent(OverlayMessage.RankUnfinalized(int job, int rank)) && job == 1 && rank == 2);
+    }
+
+    @Test
+    void ranksThatFinalizedOrFailedOrNeverWiredUpAreNotReportedAsUnfinalized() {
+        launch(DaemonCoreTest.TWO_NODES);
+        core.handle(new DaemonEvent.PmiLine(1, 7, "cmd=initack pmiid=2"));
+        assertThat(core.handle(new DaemonEvent.PmiLine(1, 7, "cmd=finalize"))).as("acknowledged").isNotEmpty();
+        assertThat(core.handle(new DaemonEvent.RankEnded(1, 2, 0, ""))).as("PMI-1 finalize").noneMatch(DaemonWireUpTest::unfinalized);
+        core.handle(new DaemonEvent.PmiLine(1, 8, "cmd=initack pmiid=3"));
+        assertThat(core.handle(new DaemonEvent.RankEnded(1, 3, 7, ""))).as("a failing status fails the job already")
+                .noneMatch(DaemonWireUpTest::unfinalized);
+
+        DaemonWireUpTest pmix = new DaemonWireUpTest();
+        pmix.launch(DaemonCoreTest.TWO_NODES.served(WireUp.BOTH, "banyan.test.1"));
+        pmix.core.handle(new DaemonEvent.PmixConnected(1, 2));
+        pmix.core.handle(new DaemonEvent.PmixFinalized(1, 2));
+        assertThat(pmix.core.handle(new DaemonEvent.RankEnded(1, 2, 0, ""))).as("PMIx finalize")
+                .noneMatch(DaemonWireUpTest::unfinalized);
+        pmix.core.handle(new DaemonEvent.PmixConnected(1, 3));
+        assertThat(pmix.core.handle(new DaemonEvent.RankEnded(1, 3, 0, ""))).as("PMIx, not finalized")
+                .anyMatch(DaemonWireUpTest::unfinalized);
+
+        DaemonWireUpTest plain = new DaemonWireUpTest();
+        plain.launch(DaemonCoreTest.TWO_NODES);
+        assertThat(plain.core.handle(new DaemonEvent.RankEnded(1, 2, 0, ""))).as("no PMI at all: not an MPI rank")
+                .noneMatch(DaemonWireUpTest::unfinalized);
+    }
+
+    @Test
+    void pmi2FinalizeCountsToo() {
+        launch(DaemonCoreTest.TWO_NODES);
+        core.handle(new DaemonEvent.PmiFrame(1, 7, "cmd=fullinit;pmirank=2;"));
+        core.handle(new DaemonEvent.PmiFrame(1, 7, "cmd=finalize;"));
+        assertThat(core.handle(new DaemonEvent.RankEnded(1, 2, 0, ""))).noneMatch(DaemonWireUpTest::unfinalized);
+        core.handle(new DaemonEvent.PmiFrame(1, 8, "cmd=fullinit;pmirank=3;"));
+        assertThat(core.handle(new DaemonEvent.RankEnded(1, 3, 0, ""))).as("the same without finalize")
+                .anyMatch(DaemonWireUpTest::unfinalized);
+    }
+
+    private static boolean unfinalized(DaemonAction a) {
+        return a instanceof DaemonAction.SendToParent(OverlayMessage.RankUnfinalized u);
     }
 
     private static boolean alone(DaemonAction a) {

@@ -220,6 +220,19 @@ class HeadCoreTest {
         assertThat(finish(a)).isEqualTo(7);
     }
 
+    /** mpirun and Hydra end a job one of whose ranks exited without MPI_Finalize; its other ranks would wait for ever. */
+    @Test
+    void aRankThatLeftWithoutFinalizingFailsTheJobWithStatusOne() {
+        launched();
+        List<HeadAction> a = from(1, new OverlayMessage.RankUnfinalized(1, 2));
+        assertThat(reports(a)).singleElement().asString().startsWith("banyan run: rank 2 on n1 exited with status 0 without "
+                + "finalizing").endsWith("ending the job, whose other ranks would wait for it");
+        for (int r = 0; r < 4; r++) {
+            a = from(r / 2, new OverlayMessage.RankExited(1, r, r == 2 ? 0 : 143, ""));
+        }
+        assertThat(finish(a)).isEqualTo(1);
+    }
+
     @Test
     void fenceWaitsForEveryDaemonAndReleasesAllPutsToAll() {
         launched();

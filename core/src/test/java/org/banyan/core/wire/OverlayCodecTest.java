@@ -95,6 +95,7 @@ class OverlayCodecTest {
                 new OverlayMessage.KillJob(1),
                 new OverlayMessage.AbortRequest(1, 1, 7, "bad things"),
                 new OverlayMessage.RankAlone(1, 2, "libmpi.so.40", "it loaded libmpi.so.40, ended"),
+                new OverlayMessage.RankUnfinalized(1, 2),
                 new OverlayMessage.FenceEnter(1, 2, 9, puts),
                 new OverlayMessage.FenceRelease(1, 9, puts),
                 new OverlayMessage.Shutdown());

@@ -70,6 +70,11 @@ final class PmixHost {
                 }
 
                 @Override
+                public void finalized(int jobId, int rank) {
+                    post.accept(new DaemonEvent.PmixFinalized(jobId, rank));
+                }
+
+                @Override
                 public void fence(int jobId, byte[] blob) {
                     post.accept(new DaemonEvent.PmixFence(jobId, blob));
                 }
